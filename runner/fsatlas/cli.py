@@ -1,0 +1,52 @@
+"""The fsatlas command line: one entry point, one module per subcommand.
+
+Exit status: 0 success, 1 a problem reported to the user, 2 wrong usage, 130 interrupted.
+"""
+import argparse
+import signal
+import sys
+
+from . import SCHEMA_VERSION, __version__, system
+from .commands import aggregate, plan, run, validate
+from .errors import UserError
+
+COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate}
+
+
+def version_text() -> str:
+    fio = system.tool_version(["fio", "--version"]) or "fio not found"
+    return f"fsatlas {__version__} (result schema {SCHEMA_VERSION}, {fio})"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fsatlas", description="Filesystem benchmark matrix runner.")
+    parser.add_argument("--version", action="version", version=version_text())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module in COMMANDS.items():
+        module.add_parser(sub)
+    return parser
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return args.func(args) or 0
+    except UserError as e:
+        print(f"fsatlas {args.command}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("fsatlas: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

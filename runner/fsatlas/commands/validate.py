@@ -1,0 +1,31 @@
+"""fsatlas validate: checks result files (or folders of them), one line per problem."""
+import os
+import sys
+
+from .. import validation
+
+
+def add_parser(sub):
+    p = sub.add_parser("validate", help="check result files against the schema and the rules beyond it")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="result files or folders of them")
+    p.set_defaults(func=run)
+
+
+def result_files(paths) -> list:
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            files += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".json"))
+        else:
+            files.append(path)
+    return files
+
+
+def run(args) -> int:
+    files = result_files(args.paths)
+    problems = [p for f in files for p in validation.validate_file(f)]
+    for problem in problems:
+        print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
+    errors = sum(p.severity == "error" for p in problems)
+    print(f"{len(files)} files checked: {errors} errors, {len(problems) - errors} warnings")
+    return 1 if errors else 0

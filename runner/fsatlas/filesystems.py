@@ -1,0 +1,70 @@
+"""Making and mounting filesystems: availability checks, mkfs, mount, read-back of options."""
+import os
+import shutil
+import subprocess
+
+
+def _kernel_filesystems() -> set:
+    try:
+        with open("/proc/filesystems", encoding="utf-8") as f:
+            return {line.split()[-1] for line in f if line.strip()}
+    except OSError:
+        return set()
+
+
+def unavailable_reason(name: str, spec: dict) -> str:
+    """Why this machine cannot run the filesystem, or '' when it can."""
+    tool = spec["mkfs"][0]
+    if not shutil.which(tool):
+        return f"{tool} is not installed"
+    kernel_fs = spec.get("kernel_fs", name)
+    if kernel_fs not in _kernel_filesystems():
+        # The module may be loadable though not loaded yet.
+        subprocess.run(["modprobe", "-q", kernel_fs], capture_output=True)
+        if kernel_fs not in _kernel_filesystems():
+            return f"the running kernel ({os.uname().release}) has no {kernel_fs} support"
+    return ""
+
+
+def _run(argv: list, what: str, timeout: float = 600) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        message = (done.stderr or done.stdout).strip().splitlines()
+        raise RuntimeError(f"{what} failed ({' '.join(argv)}): {message[-1] if message else done.returncode}")
+
+
+def mkfs(spec: dict, device: str, options) -> None:
+    _run([*spec["mkfs"], *options, device], "mkfs")
+
+
+def mount(spec: dict, device: str, mountpoint: str, options) -> str:
+    """Mounts and returns the options the kernel actually applied (from /proc/self/mounts)."""
+    argv = ["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto"]
+    if options:
+        argv += ["-o", ",".join(options)]
+    _run([*argv, device, mountpoint], "mount")
+    return effective_options(mountpoint)
+
+
+def effective_options(mountpoint: str) -> str:
+    real = os.path.realpath(mountpoint)
+    found = ""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 4 and fields[1].replace("\\040", " ") == real:
+                found = fields[3]  # the last mount on a path is the visible one
+    return found
+
+
+def is_mounted(path: str) -> bool:
+    real = os.path.realpath(path)
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        return any(line.split()[1] == real for line in f if len(line.split()) > 1)
+
+
+def unmount(mountpoint: str) -> None:
+    if is_mounted(mountpoint):
+        subprocess.run(["umount", mountpoint], capture_output=True, timeout=120)
+        if is_mounted(mountpoint):
+            subprocess.run(["umount", "-l", mountpoint], capture_output=True, timeout=60)

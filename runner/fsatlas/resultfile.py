@@ -1,0 +1,117 @@
+"""The result file: its JSON Schema, validation against it, reading, and atomic writing.
+
+The schema (schema/result.schema.json) is the one definition of the shape; the runner
+validates before it writes, `fsatlas validate` runs the same schema plus the rules it can't
+say, and the aggregator reads only files that pass.
+"""
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import jsonschema
+
+from .errors import UserError
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # "error" or "warning"
+    file: str
+    path: str  # JSON Pointer
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.severity}: {self.path or '/'}: {self.message}"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads((resources.files("fsatlas") / "schema" / "result.schema.json").read_text())
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    return jsonschema.Draft202012Validator(schema())
+
+
+def pointer(parts) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def schema_problems(data, file: str) -> list[Problem]:
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        found = json.dumps(error.instance, default=str)
+        if len(found) > 80:
+            found = found[:77] + "..."
+        message = error.message if len(error.message) < 200 else error.message[:197] + "..."
+        problems.append(Problem("error", file, pointer(error.absolute_path),
+                                f"{message} (found {found})"))
+    return problems
+
+
+def _reject_constant(token):
+    raise ValueError(f"{token} is not a number JSON allows")
+
+
+def load_json(path: str):
+    """Reads a JSON file; malformed JSON is a UserError naming the line and column."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise UserError(where=path, expected=f"at most {MAX_FILE_BYTES} bytes", found=f"{size} bytes")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise UserError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where=path) from None
+    except (ValueError, RecursionError) as e:
+        raise UserError(f"malformed JSON: {e}", where=path) from None
+
+
+def check(data: dict, file: str = "<result>") -> None:
+    """Raises a UserError naming the first schema problem; the runner calls it before writing."""
+    problems = schema_problems(data, file)
+    if problems:
+        first = problems[0]
+        raise UserError(first.message, where=file, field=first.path or "/")
+
+
+def finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def write_atomic(path: str, data) -> None:
+    """Writes JSON to a temporary file beside `path`, then renames it over `path`."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, allow_nan=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_result(out_dir: str, data: dict) -> str:
+    path = os.path.join(out_dir, "results", f"{data['id']}.json")
+    check(data, path)
+    write_atomic(path, data)
+    return path

@@ -1,0 +1,84 @@
+"""Targets a run measures on. Loop images in a scratch directory are the default.
+
+A LoopImage is a context manager: whatever happens inside (an error, SIGINT, SIGTERM), on
+exit the filesystem is unmounted, the loop device detached and the image deleted.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+
+from . import filesystems
+from .errors import UserError
+
+
+def backing_filesystem(path: str) -> str:
+    real = os.path.realpath(path)
+    best, fstype = "", ""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            mnt = fields[1]
+            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
+                best, fstype = mnt, fields[2]
+    return fstype
+
+
+class LoopImage:
+    """A sparse image file attached to a loop device with direct I/O, and a mount point."""
+
+    def __init__(self, scratch: str, size_bytes: int):
+        self.scratch, self.size_bytes = scratch, size_bytes
+        self.workdir = self.image = self.device = self.mountpoint = None
+        self.direct_io = False
+
+    def __enter__(self):
+        os.makedirs(self.scratch, exist_ok=True)
+        if shutil.disk_usage(self.scratch).free < self.size_bytes:
+            raise UserError("not enough free space for the loop image", where=self.scratch,
+                            expected=f"{self.size_bytes} bytes free",
+                            found=f"{shutil.disk_usage(self.scratch).free}")
+        self.workdir = tempfile.mkdtemp(prefix=f"fsatlas-{os.getpid()}-", dir=self.scratch)
+        self.image = os.path.join(self.workdir, "image")
+        self.mountpoint = os.path.join(self.workdir, "mnt")
+        os.mkdir(self.mountpoint)
+        with open(self.image, "wb") as f:
+            f.truncate(self.size_bytes)
+        done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            self.__exit__(None, None, None)
+            raise RuntimeError(f"losetup failed: {done.stderr.strip()}")
+        self.device = done.stdout.strip()
+        self.direct_io = _loop_direct_io(self.device)
+        return self
+
+    def __exit__(self, *exc):
+        if self.mountpoint:
+            filesystems.unmount(self.mountpoint)
+        if self.device:
+            subprocess.run(["losetup", "-d", self.device], capture_output=True)
+            self.device = None
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+        return False
+
+
+def _loop_direct_io(device: str) -> bool:
+    try:
+        with open(f"/sys/block/{os.path.basename(device)}/loop/dio", encoding="utf-8") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return False
+
+
+def drop_caches() -> bool:
+    """Empties the page cache so a measurement reads the device, not memory; False if not allowed."""
+    os.sync()
+    try:
+        with open("/proc/sys/vm/drop_caches", "w", encoding="utf-8") as f:
+            f.write("3\n")
+        return True
+    except OSError:
+        return False

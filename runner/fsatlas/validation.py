@@ -1,0 +1,86 @@
+"""Validation of result files: the schema, then the rules a schema can't say.
+
+Problems are (severity, file, JSON Pointer, message) records; only errors fail validation.
+"""
+import datetime as dt
+import math
+import os
+import statistics
+
+from . import resultfile, stats
+from .errors import UserError
+from .resultfile import Problem, finite
+from .workloads import KINDS
+
+# Every metric name the runner may write, with its unit and direction.
+KNOWN_METRICS = {name: spec for module in KINDS.values() for name, spec in module.METRICS.items()}
+REL_TOL = 1e-6
+
+
+def validate_file(path: str) -> list[Problem]:
+    try:
+        data = resultfile.load_json(path)
+    except UserError as e:
+        return [Problem("error", path, "", e.message or str(e))]
+    problems = resultfile.schema_problems(data, path)
+    if problems:
+        return problems
+    return problems + rule_problems(data, path)
+
+
+def rule_problems(data: dict, path: str) -> list[Problem]:
+    problems = []
+
+    def add(severity, where, message):
+        problems.append(Problem(severity, path, where, message))
+
+    stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+    if data["id"] != stem:
+        add("error", "/id", f"expected the file name without .json ({stem!r}), found {data['id']!r}")
+    created = dt.datetime.fromisoformat(data["created"].replace("Z", "+00:00"))
+    if created > dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1):
+        add("error", "/created", f"expected a date not in the future, found {data['created']}")
+    out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    seen = {}
+    for i, cell in enumerate(data["cells"]):
+        base = f"/cells/{i}"
+        if cell["key"] in seen:
+            add("error", base + "/key", f"expected a unique key, found the key of /cells/{seen[cell['key']]}")
+        seen.setdefault(cell["key"], i)
+        if cell["status"] == "ok":
+            for j, raw in enumerate(cell["raw"]):
+                if ".." in raw.split("/") or not os.path.isfile(os.path.join(out_dir, raw)):
+                    add("error", f"{base}/raw/{j}", f"expected a raw file under {out_dir}, found none at {raw}")
+        for name, metric in cell["metrics"].items():
+            problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
+    return problems
+
+
+def metric_problems(name: str, metric: dict) -> list[tuple]:
+    """(severity, sub-path, message) for one metric summary."""
+    out = []
+    values = metric["samples"]
+    for field in ("mean", "median", "stddev", "rsd_pct"):
+        if not finite(metric[field]):
+            out.append(("error", f"/{field}", f"expected a finite number, found {metric[field]}"))
+    bad = [k for k, v in enumerate(values) if not finite(v) or v < 0]
+    for k in bad:
+        out.append(("error", f"/samples/{k}", f"expected a finite number >= 0, found {values[k]}"))
+    if out:
+        return out
+    if name in KNOWN_METRICS:
+        unit, better = KNOWN_METRICS[name]
+        if (metric["unit"], metric["better"]) != (unit, better):
+            out.append(("error", "/unit", f"expected unit {unit!r} and better {better!r} for {name}, "
+                        f"found {metric['unit']!r} and {metric['better']!r}"))
+    else:
+        out.append(("warning", "", f"metric name {name!r} is not one fsatlas knows"))
+    expected = stats.summarize(values, metric["unit"], metric["better"])
+    for field in ("mean", "median", "stddev"):
+        if not math.isclose(metric[field], expected[field], rel_tol=REL_TOL, abs_tol=1e-9):
+            out.append(("error", f"/{field}", f"expected {expected[field]:.6g} from the samples, "
+                        f"found {metric[field]:.6g}"))
+    lo, hi = metric["ci95"]
+    if not (finite(lo) and finite(hi) and lo <= metric["mean"] <= hi):
+        out.append(("error", "/ci95", f"expected an interval around the mean, found {metric['ci95']}"))
+    return out
