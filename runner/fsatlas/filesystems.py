@@ -20,7 +20,8 @@ def unavailable_reason(name: str, spec: dict) -> str:
     kernel_fs = spec.get("kernel_fs", name)
     if kernel_fs not in _kernel_filesystems():
         # The module may be loadable though not loaded yet.
-        subprocess.run(["modprobe", "-q", kernel_fs], capture_output=True)
+        if shutil.which("modprobe"):
+            subprocess.run(["modprobe", "-q", kernel_fs], capture_output=True, timeout=30)
         if kernel_fs not in _kernel_filesystems():
             return f"the running kernel ({os.uname().release}) has no {kernel_fs} support"
     return ""

@@ -47,6 +47,12 @@ def pointer(parts) -> str:
 def schema_problems(data, file: str) -> list[Problem]:
     problems = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        if error.validator == "required":
+            # Name the missing field itself, not the object that lacks it.
+            missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+            problems.append(Problem("error", file, pointer([*error.absolute_path, missing]),
+                                    "required field is missing"))
+            continue
         found = json.dumps(error.instance, default=str)
         if len(found) > 80:
             found = found[:77] + "..."

@@ -1,0 +1,37 @@
+# fsatlas: the verbs. `make` = setup + quick benchmark + site; `make test` = the whole suite.
+SHELL := /bin/bash
+VENV := .venv/bin
+FSATLAS := $(VENV)/fsatlas
+PROFILE ?= quick
+
+.PHONY: all setup bench bench-standard data site serve test clean
+
+all: setup bench site
+
+setup:
+	scripts/setup.sh
+
+bench: setup
+	$(FSATLAS) run --profile $(PROFILE)
+
+bench-standard: setup
+	$(FSATLAS) run --profile standard
+
+# Validate every result file, then derive the aggregates and per-result pages.
+data:
+	$(FSATLAS) validate data/results
+	$(FSATLAS) aggregate
+
+site: data
+	rm -rf public
+	hugo --quiet --destination public
+	.tools/bin/htmltest --conf .htmltest.yml
+
+serve: data
+	hugo server --bind 127.0.0.1
+
+test: setup
+	scripts/test.sh
+
+clean:
+	rm -rf public build data/aggregates .scratch

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs everything fsatlas needs on a Debian 12 machine; safe to run again (each step
+# checks whether it is already done). Needs root for apt; the rest installs into the repo:
+#   .venv/            the runner (runner/) and its Python dependencies
+#   node_modules/     the pinned JS libraries (package-lock.json), copied to static/vendor/
+#   .tools/bin/       htmltest, built from the pinned scripts/tools/go.mod
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+
+APT_PACKAGES=(hugo fio e2fsprogs xfsprogs btrfs-progs ntfs-3g util-linux kmod procps
+              chromium python3-venv python3-pip golang-go nodejs npm git ca-certificates)
+
+step() { printf '\n== %s\n' "$*"; }
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  # Go and Node may come from elsewhere on the machine (a newer toolchain); only install if absent.
+  case "$pkg" in
+    golang-go) command -v go >/dev/null && continue ;;
+    nodejs|npm) command -v node >/dev/null && command -v npm >/dev/null && continue ;;
+  esac
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  step "apt: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then echo "setup: installing Debian packages needs root: sudo $0" >&2; exit 1; fi
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# python3 -m venv needs the interpreter the machine runs; prefer the one on PATH.
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  step "python virtual environment"
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.fsatlas-installed
+want=$(sha256sum runner/pyproject.toml | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  step "pip install runner"
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -e "runner[test]"
+  echo "$want" > "$stamp"
+fi
+
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.fsatlas-installed ] || [ "$(cat node_modules/.fsatlas-installed)" != "$want" ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > node_modules/.fsatlas-installed
+fi
+scripts/vendor-js.sh
+
+if [ ! -x .tools/bin/htmltest ]; then
+  step "htmltest (scripts/tools/go.mod)"
+  mkdir -p .tools/bin
+  (cd scripts/tools && GOFLAGS=-mod=mod go build -o ../../.tools/bin/htmltest github.com/wjdp/htmltest)
+fi
+echo "setup: done"
