@@ -3,7 +3,7 @@ import json
 import frontmatter
 import pytest
 
-from conftest import mutated, write_json
+from testutil import mutated, write_json
 from fsatlas.cli import main
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import loop_state
+from testutil import loop_state
 from fsatlas.cli import main
 from fsatlas.validation import validate_file
 

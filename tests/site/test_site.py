@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import FIXTURES, run_htmltest
+from sitebuild import FIXTURES, run_htmltest
 
 pytestmark = pytest.mark.site
 RESULT = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())

@@ -1,0 +1,27 @@
+"""Helpers shared by the runner tests (imported by name: pytest.ini puts this folder on the path)."""
+import copy
+import json
+import subprocess
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def loop_state():
+    """What a run must leave as it found it: attached loop devices and loop mounts."""
+    loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout
+    mounts = [line for line in Path("/proc/self/mounts").read_text().splitlines() if "/dev/loop" in line]
+    return sorted(loops.splitlines()), sorted(mounts)
+
+
+def write_json(path, data):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return path
+
+
+def mutated(data, change):
+    data = copy.deepcopy(data)
+    change(data)
+    return data
