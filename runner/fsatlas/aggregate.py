@@ -12,7 +12,7 @@ from . import resultfile, validation
 from .commands.validate import result_files
 from .errors import UserError
 
-ROW_COLUMNS = ["result", "machine", "key", "filesystem", "workload", "mkfs", "mount", "driver",
+ROW_COLUMNS = ["result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "driver",
                "status", "reason", "flags", "metric", "unit", "better", "mean", "median", "stddev",
                "rsd_pct", "ci_low", "ci_high", "n", "samples"]
 
@@ -31,8 +31,11 @@ def cell_rows(result: dict) -> pd.DataFrame:
     """One row per (cell, metric); a cell that is not ok gives one row with no metric."""
     records = []
     for cell in result["cells"]:
+        variant = cell.get("variant", "defaults")
+        dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
+        label = " ".join(x for x in (cell["filesystem"], "" if variant == "defaults" else variant, dims) if x)
         base = {"result": result["id"], "machine": result["system"]["machine"], "key": cell["key"],
-                "filesystem": cell["filesystem"], "workload": cell["workload"],
+                "label": label, "filesystem": cell["filesystem"], "variant": variant, "workload": cell["workload"],
                 "mkfs": " ".join(cell["mkfs_options"]) or "defaults",
                 "mount": ",".join(cell["mount_options"]) or "defaults", "driver": cell["driver"],
                 "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"]}

@@ -7,10 +7,10 @@ import signal
 import sys
 
 from . import SCHEMA_VERSION, __version__, system
-from .commands import aggregate, plan, run, validate
+from .commands import aggregate, compare, plan, run, validate
 from .errors import UserError
 
-COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate}
+COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare}
 
 
 def version_text() -> str:

@@ -13,18 +13,19 @@ def _kernel_filesystems() -> set:
 
 
 def unavailable_reason(name: str, spec: dict) -> str:
-    """Why this machine cannot run the filesystem, or '' when it can."""
-    tool = spec["mkfs"][0]
-    if not shutil.which(tool):
-        return f"{tool} is not installed"
+    """Why this machine cannot run the filesystem, or '' when it can. The kernel comes first:
+    without it, installing the tools would not help."""
+    reasons = []
     kernel_fs = spec.get("kernel_fs", name)
     if kernel_fs not in _kernel_filesystems():
-        # The module may be loadable though not loaded yet.
-        if shutil.which("modprobe"):
+        if shutil.which("modprobe"):  # the module may be loadable though not loaded yet
             subprocess.run(["modprobe", "-q", kernel_fs], capture_output=True, timeout=30)
         if kernel_fs not in _kernel_filesystems():
-            return f"the running kernel ({os.uname().release}) has no {kernel_fs} support"
-    return ""
+            reasons.append(f"the running kernel ({os.uname().release}) has no {kernel_fs} support")
+    for tool in [spec["mkfs"][0]] + ([f"mount.{spec['mount_type']}"] if spec.get("driver") == "fuse" else []):
+        if not (shutil.which(tool) or shutil.which(tool, path="/sbin:/usr/sbin:/bin:/usr/bin")):
+            reasons.append(f"{tool} is not installed")
+    return "; ".join(reasons)
 
 
 def _run(argv: list, what: str, timeout: float = 600) -> None:

@@ -1,4 +1,4 @@
-"""The runner on real loop-mounted filesystems with real fio (root)."""
+"""The runner on real loop-mounted filesystems with real fio, dd, mkfs and mount (root)."""
 import json
 import os
 import signal
@@ -8,87 +8,183 @@ import time
 
 import pytest
 
-from testutil import loop_state
 from fsatlas.cli import main
 from fsatlas.validation import validate_file
+from testutil import loop_state
 
 pytestmark = pytest.mark.root
 
+EXPECTED_METRICS = {
+    "seq-write": {"throughput", "iops", "lat_p99_ns", "cpu_usr_pct", "cpu_sys_pct"},
+    "seq-read": {"throughput", "iops", "lat_p99_ns"},
+    "rewrite": {"throughput"},
+    "rand-read-4k": {"throughput", "iops", "lat_mean_ns"},
+    "rand-write-4k": {"throughput", "iops"},
+    "concurrent-writers": {"throughput"},
+    "tiny-block-write": {"throughput", "cpu_usr_pct", "cpu_sys_pct"},
+    "small-files": {"create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s", "cpu_sys_pct"},
+    "create-files": {"create_per_s", "cpu_usr_pct"},
+    "tree-copy": {"seconds", "bytes_used", "cpu_sys_pct"},
+    "mkfs-time": {"seconds"},
+    "mount-time": {"seconds"},
+}
 
-def run_tiny(tmp_path, *extra):
+
+def run_cli(tmp_path, *args, profile="tiny"):
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     before = loop_state()
-    code = main(["run", "--profile", "tiny", "--out", str(out), "--scratch", str(scratch),
-                 "--machine", "test-box", *extra])
+    code = main(["run", "--profile", profile, "--out", str(out), "--scratch", str(scratch),
+                 "--machine", "test-box", *args])
     assert code == 0
     assert loop_state() == before, "the run left a loop device or mount behind"
     assert not os.listdir(scratch), "the run left files in the scratch directory"
+    return out
+
+
+def only_result(out):
     (path,) = (out / "results").iterdir()
     assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
-    return out, json.loads(path.read_text())
+    return path, json.loads(path.read_text())
 
 
 def test_one_filesystem_every_workload(tmp_path):
-    out, result = run_tiny(tmp_path, "--fs", "ext4")
+    out = run_cli(tmp_path, "--fs", "ext4")
+    _, result = only_result(out)
     assert result["complete"] is True and result["wall_seconds"] > 0
     assert result["system"]["machine"] == "test-box"
     assert result["system"]["kernel"] == os.uname().release
     assert result["tool"]["fio"].startswith("fio-")
     assert result["target"]["kind"] == "loop-image" and result["target"]["loop_direct_io"] is True
-    assert [c["workload"] for c in result["cells"]] == ["seq-write", "seq-read", "rand-read-4k", "rand-write-4k"]
+    # the raw device was measured before any filesystem
+    assert set(result["target"]["baseline"]) == {"seq-write", "seq-read", "rand-read-4k", "rand-write-4k"}
+    assert all(m["throughput"]["mean"] > 0 for m in result["target"]["baseline"].values())
+    workloads = {c["workload"] for c in result["cells"]}
+    assert workloads == set(EXPECTED_METRICS)
     for cell in result["cells"]:
-        assert cell["status"] == "ok", cell.get("reason")
-        assert "rw" in cell["effective_mount_options"].split(",")
-        tp = cell["metrics"]["throughput"]
-        assert len(tp["samples"]) == 3 and all(v > 0 for v in tp["samples"])
-        assert cell["metrics"]["lat_p99_ns"]["mean"] > 0
-        # every sample is recomputable from fio's own JSON kept beside the result
-        for raw, sample in zip(cell["raw"], tp["samples"]):
-            report = json.loads((out / raw).read_text())
-            side = "read" if "read" in cell["parameters"]["rw"] else "write"
-            assert report["jobs"][0][side]["bw_bytes"] == sample
+        assert cell["status"] == "ok", (cell["key"], cell.get("reason"))
+        assert EXPECTED_METRICS[cell["workload"]] <= set(cell["metrics"]), cell["key"]
+        for metric in cell["metrics"].values():
+            assert len(metric["samples"]) == 3 and all(v >= 0 for v in metric["samples"])
+        assert len(cell["raw"]) == 3 and all((out / r).is_file() for r in cell["raw"])
+        if cell["workload"] != "mkfs-time" and cell["workload"] != "mount-time":
+            assert "rw" in cell["effective_mount_options"].split(",")
+    by_key = {c["key"]: c for c in result["cells"]}
+    # every fio sample is recomputable from fio's own JSON kept beside the result
+    seq = by_key["ext4|-|-|seq-write"]
+    for raw, sample in zip(seq["raw"], seq["metrics"]["throughput"]["samples"]):
+        assert json.loads((out / raw).read_text())["jobs"][0]["write"]["bw_bytes"] == sample
+    assert {"ext4|-|-|small-files|file_size=100", "ext4|-|-|small-files|file_size=10000"} <= set(by_key)
+    assert by_key["ext4|-|-|tree-copy"]["metrics"]["bytes_used"]["mean"] > 300 * 1000  # 300 files, ~14 KB each
+    dd_raw = (out / by_key["ext4|-|-|tiny-block-write"]["raw"][0]).read_text()
+    assert "copied" in dd_raw
 
 
 def test_all_five_filesystems(tmp_path):
-    _, result = run_tiny(tmp_path, "--workload", "seq-write,rand-read-4k")
+    out = run_cli(tmp_path, "--workload", "seq-write,small-files,mount-time")
+    _, result = only_result(out)
     by_fs = {}
     for cell in result["cells"]:
         by_fs.setdefault(cell["filesystem"], []).append(cell)
     assert sorted(by_fs) == ["btrfs", "ext2", "ext3", "ext4", "xfs"]
     for fs, cells in by_fs.items():
         for cell in cells:
-            assert cell["status"] == "ok", (fs, cell.get("reason"))
-    xfs = by_fs["xfs"][0]["effective_mount_options"]
-    assert "logbufs=" in xfs  # read back from /proc/self/mounts, not typed in
+            assert cell["status"] == "ok", (fs, cell["key"], cell.get("reason"))
+    xfs = [c for c in by_fs["xfs"] if c["workload"] == "seq-write"][0]
+    assert "logbufs=" in xfs["effective_mount_options"]  # read back from /proc/self/mounts
 
 
-def test_filesystem_the_kernel_lacks_is_a_recorded_skip(tmp_path):
+def test_option_variants_and_a_rejected_mount_option(tmp_path):
     matrix = tmp_path / "matrix.yaml"
     matrix.write_text("""
 filesystems:
-  nofs: {mkfs: [mkfs.ext4, -F, -q], kernel_fs: fsatlas-no-such-fs}
   ext4: {mkfs: [mkfs.ext4, -F, -q]}
 workloads:
-  seq-write: {kind: fio, measures_disk: true, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
+  seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
+variants:
+  journal: {filesystems: [ext4], mount: [data=journal], workloads: [seq-write]}
+  bogus: {filesystems: [ext4], mount: [data=fastest], workloads: [seq-write]}
+  aligned: {filesystems: [ext4], mkfs: [-E, "stride=16,stripe-width=64"], striped: true, workloads: [seq-write]}
 profiles:
-  p: {image_size: 256M, repetitions: 3, filesystems: [nofs, ext4], workloads: {seq-write: {size: 16M}}}
+  p: {image_size: 256M, repetitions: 3, filesystems: [ext4], variants: all, workloads: {seq-write: {size: 8M}}}
 """)
+    out = run_cli(tmp_path, "--matrix", str(matrix), profile="p")
+    _, result = only_result(out)
+    cells = {c["variant"]: c for c in result["cells"]}
+    assert cells["journal"]["status"] == "ok"
+    assert "data=journal" in cells["journal"]["effective_mount_options"]
+    assert cells["bogus"]["status"] == "failed"
+    assert "mount" in cells["bogus"]["reason"] and "data=fastest" in cells["bogus"]["reason"]
+    assert cells["aligned"]["status"] == "ok" and cells["aligned"]["flags"][:1] == ["not-striped"]
+    assert cells["defaults"]["status"] == "ok"
+
+
+def test_filesystem_the_kernel_lacks_is_a_recorded_skip(tmp_path):
+    out = run_cli(tmp_path, "--fs", "jfs,reiserfs,f2fs", "--workload", "seq-write", profile="standard")
+    _, result = only_result(out)
+    assert {c["filesystem"] for c in result["cells"]} == {"jfs", "reiserfs", "f2fs"}
+    for cell in result["cells"]:
+        assert cell["status"] == "skipped" and cell["filesystem"] in cell["reason"]
+        assert cell["metrics"] == {} and cell["raw"] == []
+
+
+def test_ntfs_through_fuse(tmp_path):
+    out = run_cli(tmp_path, "--fs", "ntfs", "--workload", "seq-write,tiny-block-write", profile="tiny")
+    _, result = only_result(out)
+    for cell in result["cells"]:
+        assert cell["status"] == "ok", cell.get("reason")
+        assert cell["driver"] == "fuse"
+        assert cell["metrics"]["throughput"]["mean"] > 0
+
+
+def test_resume_reruns_only_unfinished_cells(tmp_path):
+    out = run_cli(tmp_path, "--fs", "ext4", "--workload", "seq-write,create-files")
+    path, result = only_result(out)
+    kept = result["cells"][0]
+    result["cells"][1].update(status="failed", reason="interrupted", metrics={}, raw=[])
+    result["complete"] = False
+    path.write_text(json.dumps(result))
+    run_cli(tmp_path, "--fs", "ext4", "--workload", "seq-write,create-files", "--resume", result["id"])
+    _, resumed = only_result(out)
+    assert resumed["id"] == result["id"] and resumed["complete"] is True
+    assert resumed["cells"][0] == kept  # not redone
+    assert resumed["cells"][1]["status"] == "ok" and resumed["cells"][1]["metrics"]["create_per_s"]["mean"] > 0
+
+
+def test_directory_mode_measures_an_existing_folder_and_deletes_only_its_own(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("not fsatlas's")
     out = tmp_path / "out"
-    assert main(["run", "--matrix", str(matrix), "--profile", "p", "--out", str(out),
-                 "--scratch", str(tmp_path / "s")]) == 0
-    (path,) = (out / "results").iterdir()
-    cells = {c["filesystem"]: c for c in json.loads(path.read_text())["cells"]}
-    assert cells["nofs"]["status"] == "skipped"
-    assert "fsatlas-no-such-fs" in cells["nofs"]["reason"]
-    assert cells["nofs"]["metrics"] == {} and cells["nofs"]["raw"] == []
-    assert cells["ext4"]["status"] == "ok"
+    assert main(["run", "--profile", "tiny", "--directory", str(folder), "--out", str(out),
+                 "--workload", "seq-write,create-files,mkfs-time"]) == 0
+    assert sorted(os.listdir(folder)) == ["keep.txt"]
+    _, result = only_result(out)
+    assert result["target"]["kind"] == "directory"
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["seq-write"]["status"] == "ok" and cells["create-files"]["status"] == "ok"
+    assert cells["mkfs-time"]["status"] == "skipped"
+
+
+def test_compare_two_runs(tmp_path, capsys):
+    out = run_cli(tmp_path, "--fs", "ext4", "--workload", "create-files")
+    path, result = only_result(out)
+    other = json.loads(path.read_text())
+    metric = other["cells"][0]["metrics"]["create_per_s"]
+    metric.update(samples=[v / 2 for v in metric["samples"]], mean=metric["mean"] / 2, median=metric["median"] / 2,
+                  stddev=metric["stddev"] / 2, ci95=[v / 2 for v in metric["ci95"]])
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(other))
+    capsys.readouterr()
+    assert main(["compare", str(path), str(b)]) == 0
+    line = [l for l in capsys.readouterr().out.splitlines() if "create_per_s" in l][0]
+    assert "0.500" in line and "worse" in line
 
 
 def test_sigterm_mid_run_tears_everything_down(tmp_path):
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     before = loop_state()
     proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "run", "--profile", "tiny", "--fs", "ext4,xfs",
-                             "--out", str(out), "--scratch", str(scratch)],
+                             "--workload", "seq-write,seq-read", "--out", str(out), "--scratch", str(scratch)],
                             stderr=subprocess.PIPE, text=True)
     seen = ""
     deadline = time.monotonic() + 60
@@ -99,8 +195,7 @@ def test_sigterm_mid_run_tears_everything_down(tmp_path):
     assert proc.returncode == 130
     assert loop_state() == before
     assert not os.listdir(scratch)
-    (path,) = (out / "results").iterdir()
-    result = json.loads(path.read_text())
+    path, result = only_result(out)
     assert result["complete"] is False
-    assert [c["status"] for c in result["cells"] if c["filesystem"] == "ext4"] == ["ok"] * 4
-    assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
+    assert [c["status"] for c in result["cells"] if c["filesystem"] == "ext4"] == ["ok"] * 2
+    assert {c["status"] for c in result["cells"] if c["filesystem"] == "xfs"} == {"failed"}

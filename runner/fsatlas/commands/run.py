@@ -1,8 +1,8 @@
-"""fsatlas run: runs the matrix on loop images and writes DIR/results/<id>.json and DIR/raw/<id>/."""
+"""fsatlas run: runs the matrix and writes OUT/results/<id>.json and OUT/raw/<id>/."""
 import os
 import sys
 
-from .. import execution
+from .. import execution, resultfile
 from ..errors import UserError
 from . import plan
 
@@ -10,22 +10,49 @@ from . import plan
 def add_parser(sub):
     p = sub.add_parser("run", help="run the matrix and write a result file")
     plan.add_selection_options(p)
-    p.add_argument("--scratch", default=None,
-                   help="directory for the loop images (default: OUT/../.scratch, i.e. beside the data)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scratch", default=None, help="folder for the loop images (default: .scratch)")
+    where.add_argument("--directory", metavar="DIR",
+                       help="benchmark this existing directory instead (no root, no mkfs, no mount)")
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
+    p.add_argument("--resume", metavar="ID", help="continue the result file ID, redoing only unfinished cells")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if os.geteuid() != 0:
-        raise UserError("making loop devices, mkfs and mount need root: run as root (sudo)")
-    matrix, profile = plan.select(args)
     out = os.path.abspath(args.out)
-    scratch = os.path.abspath(args.scratch or os.path.join(out, "..", ".scratch"))
-    path, result = execution.run_profile(matrix, profile, out, scratch, args.machine)
-    for cell in result["cells"]:
-        if cell["status"] == "failed":
-            print(f"failed: {cell['key']}: {cell['reason']}", file=sys.stderr)
+    resume = load_resume(out, args.resume) if args.resume else None
+    if resume and args.profile and args.profile != resume.get("profile"):
+        raise UserError(f"--resume {args.resume} was a {resume.get('profile')!r} run", field="--profile",
+                        expected=repr(resume.get("profile")), found=repr(args.profile))
+    matrix, profile = plan.select(args, resume.get("profile") if resume else None)
+    if args.directory:
+        if not os.path.isdir(args.directory):
+            raise UserError("not a directory", where=args.directory, field="--directory")
+        path, result = execution.run_directory(matrix, profile, out, os.path.abspath(args.directory),
+                                               args.machine, resume)
+    else:
+        if os.geteuid() != 0:
+            raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
+                            "or measure an existing folder with --directory DIR")
+        scratch = os.path.abspath(args.scratch or ".scratch")
+        plan.check_scratch(plan.build_plan(matrix, profile, scratch))
+        path, result = execution.run_profile(matrix, profile, out, scratch, args.machine, resume)
+    failed = [c for c in result["cells"] if c["status"] == "failed"]
+    for cell in failed:
+        print(f"failed: {cell['key']}: {cell['reason']}", file=sys.stderr)
+    ok = sum(c["status"] == "ok" for c in result["cells"])
+    print(f"{ok} cells ok, {sum(c['status'] == 'skipped' for c in result['cells'])} skipped, {len(failed)} failed "
+          f"in {result['wall_seconds'] / 60:.1f} min", file=sys.stderr)
     print(path)
     return 0
+
+
+def load_resume(out, result_id) -> dict:
+    path = os.path.join(out, "results", f"{result_id}.json")
+    if not os.path.isfile(path):
+        raise UserError("no such result to resume", where=path, field="--resume")
+    data = resultfile.load_json(path)
+    resultfile.check(data, path)
+    return data

@@ -1,8 +1,75 @@
 """Workload kinds: each module runs one repetition of a cell and returns its metric values.
 
-Every module exposes `run(cell, workdir, raw_path, timeout) -> dict[str, float]` and
-`METRICS`, the unit and direction of each metric it reports.
+Every module exposes `run(cell, ctx) -> dict[str, float]` and `METRICS`, the unit and
+direction of each metric it may report. `ctx` (a RepContext) gives the empty working
+directory on the filesystem under test, where to write raw output, the time budget and,
+for the kinds that need it, the loop image itself.
 """
-from . import fio
+import os
+import resource
+import subprocess
+import time
+from dataclasses import dataclass, field
 
-KINDS = {"fio": fio}
+from .. import target
+
+
+@dataclass
+class RepContext:
+    workdir: str
+    raw_base: str  # absolute path without extension for this repetition's raw output
+    out: str  # the output folder; raw paths in the result are relative to it
+    timeout: float
+    fs_spec: dict
+    image: object = None  # the LoopImage, for workloads that make and mount filesystems
+    drop_caches: bool = True
+    shared: dict = field(default_factory=dict)  # per-run resources (the generated source tree)
+    raw_files: list = field(default_factory=list)
+
+    def raw(self, ext: str) -> str:
+        path = self.raw_base + ext
+        self.raw_files.append(os.path.relpath(path, self.out))
+        return path
+
+    def drop(self) -> None:
+        if self.drop_caches:
+            target.drop_caches()
+
+
+CPU_METRICS = {"cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
+
+
+class CpuMeter:
+    """CPU used by fsatlas and its children while the block runs, as % of one CPU of wall time
+    (the way fio and bonnie++ report it)."""
+
+    def __enter__(self):
+        self.start = time.perf_counter(), _cpu_times()
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.perf_counter() - self.start[0]
+        usr, sys_ = (a - b for a, b in zip(_cpu_times(), self.start[1]))
+        self.wall = wall
+        self.values = {"cpu_usr_pct": 100 * usr / wall if wall else 0.0,
+                       "cpu_sys_pct": 100 * sys_ / wall if wall else 0.0}
+        return False
+
+
+def _cpu_times():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + kids.ru_utime, me.ru_stime + kids.ru_stime
+
+
+def run_tool(argv, timeout, what, **kw) -> subprocess.CompletedProcess:
+    """Runs a tool; a non-zero exit is a RuntimeError carrying the tool's own message."""
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **kw)
+    if done.returncode != 0:
+        message = (done.stderr or done.stdout).strip()
+        raise RuntimeError(f"{what} exited {done.returncode}: {message[-500:]}")
+    return done
+
+
+from . import dd, fio, lifecycle, smallfiles, treecopy  # noqa: E402  (they use the helpers above)
+
+KINDS = {"fio": fio, "dd": dd, "smallfiles": smallfiles, "treecopy": treecopy, "lifecycle": lifecycle}

@@ -1,12 +1,12 @@
-"""fio workloads: sequential and random throughput (bonnie++ block I/O, dd, IOzone).
+"""fio workloads: sequential, rewrite, random and concurrent throughput.
 
-The cell's parameters are fio job options; fsatlas adds the directory, the JSON output and
-group reporting. fio's own JSON is kept as the raw output of each repetition.
+Reproduces bonnie++ block I/O and rewrite, IOzone random I/O, slow.c's concurrent writers
+and the dd test of a large file. The cell's parameters are fio job options; fsatlas adds the
+directory (or the raw device, for a baseline), JSON output and group reporting, so several
+jobs (numjobs) are summed as fio's own group report sums them. fio's JSON is kept raw.
 """
-import subprocess
-
 from .. import fio_json
-from ..errors import UserError
+from . import run_tool
 
 METRICS = {
     "throughput": ("bytes/s", "higher"),
@@ -18,25 +18,27 @@ METRICS = {
     "cpu_usr_pct": ("percent", "lower"),
     "cpu_sys_pct": ("percent", "lower"),
 }
-_DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": "write"}
+DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": "write"}
 
 
-def job_file(name: str, parameters: dict, directory: str) -> str:
-    lines = ["[global]", f"directory={directory}", "group_reporting=1", f"[{name}]"]
+def job_file(name: str, parameters: dict, location: dict) -> str:
+    lines = ["[global]", *(f"{k}={v}" for k, v in location.items()), "group_reporting=1", f"[{name}]"]
     lines += [f"{key}={value}" for key, value in parameters.items()]
     return "\n".join(lines) + "\n"
 
 
-def run(cell, workdir: str, raw_path: str, timeout: float) -> dict:
-    rw = cell.parameters.get("rw")
-    if rw not in _DIRECTION:
-        raise UserError(f"workload {cell.workload}", field="rw", expected="one of " + ", ".join(_DIRECTION),
-                        found=repr(rw))
-    job = job_file(cell.workload, cell.parameters, workdir)
-    done = subprocess.run(["fio", "--output-format=json", f"--output={raw_path}", "-"],
-                          input=job, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
-        raise RuntimeError(f"fio exited {done.returncode}: {(done.stderr or done.stdout).strip()[-500:]}")
+def run_job(name, params, location, raw_path, timeout) -> dict:
+    rw = params.get("rw")
+    if rw not in DIRECTION:
+        raise ValueError(f"fio rw={rw!r} is not one of {', '.join(DIRECTION)}")
+    run_tool(["fio", "--output-format=json", f"--output={raw_path}", "-"], timeout + 30, "fio",
+             input=job_file(name, params, location))
     with open(raw_path, encoding="utf-8") as f:
         report = fio_json.parse(f.read(), raw_path)
-    return fio_json.job_metrics(report["jobs"][0], _DIRECTION[rw])
+    return fio_json.job_metrics(report["jobs"][0], DIRECTION[rw])
+
+
+def run(cell, ctx) -> dict:
+    ctx.drop()
+    return run_job(cell.workload, cell.parameters, {"directory": ctx.workdir},
+                   ctx.raw(".json"), ctx.timeout)
