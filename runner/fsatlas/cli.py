@@ -7,10 +7,11 @@ import signal
 import sys
 
 from . import SCHEMA_VERSION, __version__, system
-from .commands import aggregate, compare, plan, run, validate
+from .commands import aggregate, check_data, compare, plan, run, validate
 from .errors import UserError
 
-COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare}
+COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare,
+            "check-data": check_data}
 
 
 def version_text() -> str:

@@ -25,8 +25,8 @@ EXPECTED_METRICS = {
     "small-files": {"create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s", "cpu_sys_pct"},
     "create-files": {"create_per_s", "cpu_usr_pct"},
     "tree-copy": {"seconds", "bytes_used", "cpu_sys_pct"},
-    "mkfs-time": {"seconds"},
-    "mount-time": {"seconds"},
+    "mkfs-time": {"seconds", "cpu_sys_pct"},
+    "mount-time": {"seconds", "cpu_usr_pct"},
 }
 
 

@@ -49,3 +49,70 @@ def test_chart_draws_a_mark_per_cell_without_errors(page, site_url, path):
     samples = sum(len(c["metrics"]["throughput"]["samples"]) for c in OK_THROUGHPUT)
     assert page.locator("figure[data-chart=throughput] svg .mark-symbol path").count() == samples
     assert page.errors == []
+
+
+def _html(site_root, path):
+    return (site_root / "public" / path / "index.html").read_text()
+
+
+def test_every_fact_on_the_feature_page_links_a_listed_source(site_root):
+    import re
+    html = _html(site_root, "features")
+    cells = re.findall(r'<td class="feat [^"]*"[^>]*>(.*?)</td>', html, re.S)
+    assert len(cells) >= 14 * 21
+    anchors = set(re.findall(r'<li id="src-([a-z0-9._-]+)"', html))
+    for cell in cells:
+        cited = re.findall(r'href="#src-([a-z0-9._-]+)"', cell)
+        assert cited, cell
+        assert set(cited) <= anchors
+    assert "The same questions in 2004" in html and "8191" in html  # the 2004 table beside today's
+
+
+def test_feature_limits_on_the_page_come_from_the_data(site_root):
+    import yaml
+    from sitebuild import REPO
+    html = _html(site_root, "features")
+    for path in (REPO / "data" / "features").glob("*.yaml"):
+        for name, fact in yaml.safe_load(path.read_text())["features"].items():
+            if "limit" in fact:
+                assert fact["limit"] in html, (path.name, name)
+
+
+@pytest.mark.parametrize("theme", ["journaling", "access-time", "barriers-commit", "raid-alignment",
+                                   "btrfs-cow-compression", "xfs-log", "directory-index"])
+def test_each_guide_puts_claims_beside_measurements(site_root, theme):
+    html = _html(site_root, f"guides/{theme}")
+    assert "Claim:" in html and 'class="footnotes"' in html
+    assert "Not measured here" in html or "On machine" in html
+
+
+def test_raid_guide_explains_why_alignment_is_not_measured(site_root):
+    html = _html(site_root, "guides/raid-alignment")
+    assert "not-striped" in html and "device-mapper" in html
+
+
+def test_filesystem_pages_history_methodology_articles_contribute(site_root):
+    ext4 = _html(site_root, "filesystems/ext4")
+    assert "Features" in ext4 and "Measured here" in ext4 and "Tuning options" in ext4
+    assert RESULT["cells"][0]["key"].split("|")[3] in ext4
+    jfs = _html(site_root, "filesystems/jfs")
+    assert "skipped" in jfs and "History" in jfs
+    history = _html(site_root, "history")
+    assert "blog-2014-dd" in history and "83.4" in history  # NTFS write time as published
+    method = _html(site_root, "methodology")
+    assert "rw=write" in method and "bs=1M" in method and "direct=1" in method
+    assert _html(site_root, "articles/rerunning-the-seed-tests").count("data-table") >= 5
+    assert "ranks first" in _html(site_root, "articles/choosing-a-filesystem")
+    assert "fsatlas validate" in _html(site_root, "contribute")
+
+
+@pytest.mark.browser
+def test_feature_matrix_sorts_and_filters(page, site_url):
+    page.goto(site_url + "/features/")
+    first = page.locator("#feature-matrix tbody tr th").first.inner_text()
+    page.locator("#feature-matrix thead th").first.click()
+    page.locator("#feature-matrix thead th").first.click()  # descending
+    assert page.locator("#feature-matrix tbody tr th").first.inner_text() != first
+    page.locator(".column-filter input[value=limits]").uncheck()
+    assert page.locator("#feature-matrix td[data-group=limits]").first.is_hidden()
+    assert page.errors == []

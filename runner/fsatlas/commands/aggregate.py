@@ -1,16 +1,16 @@
-"""fsatlas aggregate: derives data/aggregates/ and the per-result pages from data/results/."""
+"""fsatlas aggregate: derives data/aggregates/ and the generated pages from data/."""
 from .. import aggregate as aggregate_mod
 
 
 def add_parser(sub):
-    p = sub.add_parser("aggregate", help="derive the site's data from the result files")
-    p.add_argument("--data", default="data", help="data folder holding results/ (default: data)")
-    p.add_argument("--pages", default="build/content/results",
-                   help="folder for the generated result pages (default: build/content/results)")
+    p = sub.add_parser("aggregate", help="derive the site's data and generated pages from data/")
+    p.add_argument("--data", default="data", help="data folder holding results/, features/, ... (default: data)")
+    p.add_argument("--content", default="build/content",
+                   help="folder for the generated pages (default: build/content, mounted into Hugo's content)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    summary = aggregate_mod.aggregate(f"{args.data}/results", f"{args.data}/aggregates", args.pages)
+    summary = aggregate_mod.aggregate(args.data, args.content)
     print(f"aggregated {summary['results']} result files (latest: {summary['latest']})")
     return 0

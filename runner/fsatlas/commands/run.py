@@ -37,7 +37,10 @@ def run(args) -> int:
             raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
                             "or measure an existing folder with --directory DIR")
         scratch = os.path.abspath(args.scratch or ".scratch")
-        plan.check_scratch(plan.build_plan(matrix, profile, scratch))
+        checked = plan.build_plan(matrix, profile, scratch)
+        plan.check_scratch(checked)
+        for warning in checked["warnings"]:
+            print(f"warning: {warning}", file=sys.stderr)
         path, result = execution.run_profile(matrix, profile, out, scratch, args.machine, resume)
     failed = [c for c in result["cells"] if c["status"] == "failed"]
     for cell in failed:

@@ -8,9 +8,9 @@ import json
 import time
 
 from .. import filesystems
-from . import run_tool
+from . import CPU_METRICS, CpuMeter, run_tool
 
-METRICS = {"seconds": ("s", "lower")}
+METRICS = {"seconds": ("s", "lower"), **CPU_METRICS}
 
 
 def run(cell, ctx) -> dict:
@@ -19,18 +19,17 @@ def run(cell, ctx) -> dict:
     if image is None:
         raise ValueError("mkfs and mount times need a loop image or device, not a directory")
     mkfs_argv = [*spec["mkfs"], *cell.mkfs_options, image.device]
-    start = time.perf_counter()
-    run_tool(mkfs_argv, ctx.timeout, "mkfs")
-    seconds = time.perf_counter() - start
+    if phase not in ("mkfs", "mount"):
+        raise ValueError(f"lifecycle phase {phase!r} is not mkfs or mount")
+    with CpuMeter() as cpu:
+        run_tool(mkfs_argv, ctx.timeout, "mkfs")
     if phase == "mount":
         ctx.drop()
-        start = time.perf_counter()
-        filesystems.mount(spec, image.device, image.mountpoint, cell.mount_options)
-        seconds = time.perf_counter() - start
+        with CpuMeter() as cpu:
+            filesystems.mount(spec, image.device, image.mountpoint, cell.mount_options)
         filesystems.unmount(image.mountpoint)
-    elif phase != "mkfs":
-        raise ValueError(f"lifecycle phase {phase!r} is not mkfs or mount")
+    seconds = cpu.wall
     with open(ctx.raw(".json"), "w", encoding="utf-8") as f:
         json.dump({"phase": phase, "mkfs": mkfs_argv, "mount_options": list(cell.mount_options),
-                   "seconds": seconds}, f, indent=1)
-    return {"seconds": seconds}
+                   "seconds": seconds, "cpu": cpu.values}, f, indent=1)
+    return {"seconds": seconds, **cpu.values}

@@ -1,0 +1,20 @@
+"""fsatlas check-data: checks the curated data (sources, features, mount options, history)."""
+import sys
+
+from .. import knowledge
+
+
+def add_parser(sub):
+    p = sub.add_parser("check-data", help="check data/sources.yaml, data/features, data/mount_options, data/history")
+    p.add_argument("--data", default="data", help="the data folder (default: data)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    data, problems = knowledge.load(args.data)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    counts = ", ".join(f"{len(data[k])} {k.replace('_', ' ')}" for k in ("sources", "features", "mount_options", "history"))
+    errors = sum(p.severity == "error" for p in problems)
+    print(f"checked {counts}: {errors} errors")
+    return 1 if errors else 0

@@ -1,0 +1,323 @@
+"""The curated knowledge in data/: the source registry, feature files, mount-option files and
+historical datasets. Loads them, checks them against schema/knowledge.schema.json and beyond
+it (every cited source exists, every claim names cells the standard matrix defines), and
+weighs each claim against this project's own measurements.
+"""
+import glob
+import os
+from functools import lru_cache
+from importlib import resources
+import json
+
+import jsonschema
+import yaml
+
+from . import matrix as matrix_mod
+from .resultfile import Problem, pointer
+
+KINDS = {"features": "feature_file", "mount_options": "mount_option_file", "history": "history_dataset"}
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    return json.loads((resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_text())
+
+
+def _validator(definition: str):
+    schema = _schema()
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+
+
+def _load_yaml(path: str):
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def load(data_dir: str) -> tuple[dict, list[Problem]]:
+    """All curated data, keyed by kind and id, and the problems found in it."""
+    problems, knowledge = [], {"sources": [], "features": {}, "mount_options": {}, "history": {}}
+
+    def read(path, definition):
+        try:
+            data = _load_yaml(path)
+        except (OSError, yaml.YAMLError) as e:
+            mark = getattr(e, "problem_mark", None)
+            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problems.append(Problem("error", path, "", f"not readable YAML{at}: {getattr(e, 'problem', e)}"))
+            return None
+        found = [Problem("error", path, pointer(err.absolute_path), _message(err))
+                 for err in _validator(definition).iter_errors(data)]
+        problems.extend(found)
+        return None if found else data
+
+    sources_path = os.path.join(data_dir, "sources.yaml")
+    if not os.path.exists(sources_path):  # a data folder with results only: no curated knowledge
+        knowledge["feature_columns"] = []
+        return knowledge, []
+    knowledge["sources"] = read(sources_path, "source_registry") or []
+    for kind, definition in KINDS.items():
+        for path in sorted(glob.glob(os.path.join(data_dir, kind, "*.yaml"))):
+            data = read(path, definition)
+            if data is None:
+                continue
+            ident = data.get("filesystem") or data.get("id")
+            stem = os.path.basename(path)[:-5]
+            if ident != stem:
+                problems.append(Problem("error", path, "/filesystem" if kind == "features" else "/id",
+                                        f"expected the file name ({stem!r}), found {ident!r}"))
+            data["_path"] = path
+            knowledge[kind][ident] = data
+    columns_path = os.path.join(data_dir, "feature_columns.yaml")
+    try:
+        knowledge["feature_columns"] = _load_yaml(columns_path) or []
+    except (OSError, yaml.YAMLError) as e:
+        problems.append(Problem("error", columns_path, "", f"not readable YAML: {e}"))
+        knowledge["feature_columns"] = []
+    wanted = _schema()["$defs"]["feature_file"]["properties"]["features"]["required"]
+    keys = [c.get("key") for c in knowledge["feature_columns"] if isinstance(c, dict)]
+    if sorted(keys) != sorted(wanted) or not all(isinstance(c, dict) and c.get("label") for c in knowledge["feature_columns"]):
+        problems.append(Problem("error", columns_path, "", f"expected one {{key, label}} per feature {wanted}, found {keys}"))
+    problems += _cross_check(knowledge, sources_path)
+    return knowledge, problems
+
+
+def _message(error) -> str:
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required but missing")
+    found = json.dumps(error.instance, default=str)
+    return f"{error.message if len(error.message) < 160 else error.message[:157] + '...'} (found {found[:60]})"
+
+
+def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
+    problems = []
+    ids = [s["id"] for s in knowledge["sources"]]
+    for i, ident in enumerate(ids):
+        if ids.index(ident) != i:
+            problems.append(Problem("error", sources_path, f"/{i}/id", f"duplicate source id {ident!r}"))
+    known = set(ids)
+
+    def cite(path, where, cited):
+        for j, source in enumerate(cited):
+            if source not in known:
+                problems.append(Problem("error", path, f"{where}/sources/{j}",
+                                        f"expected a source id from data/sources.yaml, found {source!r}"))
+
+    for fs, data in knowledge["features"].items():
+        cite(data["_path"], "/linux", data["linux"]["sources"])
+        for name, fact in data["features"].items():
+            cite(data["_path"], f"/features/{name}", fact["sources"])
+    defined = standard_cell_keys()
+    for option in knowledge["mount_options"].values():
+        cite(option["_path"], "", option["sources"])
+        for i, claim in enumerate(option["claims"]):
+            cite(option["_path"], f"/claims/{i}", claim["sources"])
+            for j, comparison in enumerate(claim["measured_by"]):
+                for end in ("cell", "baseline"):
+                    if comparison[end] not in defined:
+                        problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}/{end}",
+                                                f"expected a cell key of the standard or full profile, "
+                                                f"found {comparison[end]!r}"))
+    for data in knowledge["history"].values():
+        cite(data["_path"], "", data["sources"])
+        names = {c["name"] for c in data["columns"]}
+        for i, row in enumerate(data["rows"]):
+            for key in row:
+                if key != "filesystem" and key not in names:
+                    problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
+                                            f"expected one of the declared columns {sorted(names)}, found {key!r}"))
+    return problems
+
+
+@lru_cache(maxsize=1)
+def standard_cell_keys() -> frozenset:
+    m = matrix_mod.load()
+    return frozenset(c.key for name in ("standard", "full") if name in m.profiles for c in m.profile(name).cells)
+
+
+# --- claims against measurements -------------------------------------------------------------
+
+NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
+
+
+def display(value: float, unit: str) -> str:
+    """A value in the units the site shows (MB = 10^6 bytes)."""
+    if unit == "bytes/s":
+        return f"{value / 1e6:,.1f} MB/s"
+    if unit == "bytes":
+        return f"{value / 1e6:,.1f} MB"
+    if unit == "ops/s":
+        return f"{value:,.0f} ops/s"
+    if unit == "ns":
+        return f"{value / 1e3:,.1f} µs"
+    if unit == "percent":
+        return f"{value:.1f} %"
+    if unit == "s":
+        return f"{value:.3g} s"
+    return f"{value:g} {unit}"
+
+
+def verdict(expected: float, measured: float, significant: bool) -> str:
+    no_effect_claimed = abs(expected) < NO_EFFECT_PCT
+    if not significant or abs(measured) < NO_EFFECT_PCT:
+        return "agrees" if no_effect_claimed else "no effect seen"
+    if no_effect_claimed:
+        return "disagrees"
+    if (measured > 0) != (expected > 0):
+        return "disagrees"
+    ratio = measured / expected
+    return "agrees" if 0.5 <= ratio <= 2 else ("smaller effect" if ratio < 0.5 else "larger effect")
+
+
+VERDICT_WORDS = {
+    "agrees": "agrees with the claim",
+    "no effect seen": "shows no effect where the claim expects one",
+    "disagrees": "goes against the claim",
+    "smaller effect": "goes the claimed way, but by less than half as much",
+    "larger effect": "goes the claimed way, but by more than twice as much",
+}
+
+
+def evaluate_claims(knowledge: dict, results: list[dict]) -> dict:
+    """For every claim and comparison: the newest result holding both cells measured, the change,
+    whether the 95 % confidence intervals separate, a verdict and a sentence saying so."""
+    by_key = {}  # key -> [(result, cell)], newest result first
+    for result in sorted(results, key=lambda r: r["created"], reverse=True):
+        for cell in result["cells"]:
+            by_key.setdefault(cell["key"], []).append((result, cell))
+    out = {}
+    for option_id, option in sorted(knowledge["mount_options"].items()):
+        claims = []
+        for claim in option["claims"]:
+            rows = [_compare(option, claim, c, by_key) for c in claim["measured_by"]]
+            measured = [r for r in rows if r["status"] == "measured"]
+            tally = {v: sum(r["verdict"] == v for r in measured) for v in VERDICT_WORDS}
+            claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
+                           "setup": claim.get("setup", ""), "metric": claim["metric"],
+                           "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
+                           "measured": len(measured), "tally": tally, "summary": _summary(tally, len(rows))})
+        out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
+    return out
+
+
+def _summary(tally: dict, total: int) -> str:
+    measured = sum(tally.values())
+    if not measured:
+        return "Not measured here yet: none of its cells has a result on this site."
+    parts = [f"{n} {word}" for word, n in tally.items() if n]
+    return f"Measured in {measured} of {total} comparisons: " + ", ".join(parts) + "."
+
+
+def _compare(option, claim, comparison, by_key) -> dict:
+    metric = comparison.get("metric", claim["metric"])
+    row = {"cell": comparison["cell"], "baseline": comparison["baseline"], "metric": metric,
+           "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison["cell"]),
+           "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
+    for result, cell in by_key.get(comparison["cell"], []):
+        base = next((b for r, b in by_key.get(comparison["baseline"], []) if r is result), None)
+        if base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"] and metric in base["metrics"]:
+            return {**row, **_measured(option, claim, result, cell, base, metric)}
+    # not measured: say why, from the newest record of either cell
+    for end in ("cell", "baseline"):
+        for result, cell in by_key.get(comparison[end], []):
+            if cell["status"] != "ok":
+                return {**row, "status": cell["status"], "result": result["id"],
+                        "reason": cell.get("reason", ""),
+                        "sentence": f"Not measured here: {comparison[end]} was {cell['status']} "
+                                    f"({cell.get('reason', 'no reason given')})."}
+    return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
+            "sentence": "Not measured here yet: no result file on this site holds these cells."}
+
+
+def _label(key: str) -> str:
+    parts = key.split("|")
+    opts = [p for p in (parts[1], parts[2]) if p != "-"]
+    return " ".join([parts[0], parts[3], *parts[4:], *opts])
+
+
+def history_rows(knowledge: dict, cells: dict) -> dict:
+    """Each historical dataset in long form, with today's measurement of the same workload on
+    the same filesystem (defaults, newest result) beside each column that has a re-run."""
+    out = {}
+    for ident, data in sorted(knowledge["history"].items()):
+        rows = []
+        for row in data["rows"]:
+            for col in data["columns"]:
+                value = row.get(col["name"])
+                if value is None or col["name"] == "file_size":
+                    continue
+                entry = {"dataset": ident, "filesystem": row["filesystem"], "column": col["name"],
+                         "label": col["label"], "unit": col["unit"], "published": value,
+                         "published_display": f"{value:,} {col['unit']}".strip() if isinstance(value, (int, float)) else str(value)}
+                if "file_size" in row:
+                    entry["label"] = f"{col['label']}, {row['file_size']:,} bytes"
+                rerun = data.get("rerun", {}).get(col["name"])
+                if rerun:
+                    key = f"{row['filesystem']}|-|-|{rerun['workload']}"
+                    if rerun.get("dimension") and rerun["dimension"] in row:
+                        key += f"|{rerun['dimension']}={row[rerun['dimension']]}"
+                    today = cells.get(key, {})
+                    metric = today.get("metrics", {}).get(rerun["metric"])
+                    entry.update(today_key=key, today_metric=rerun["metric"],
+                                 today_display=metric["display"] if metric else "",
+                                 today_status=today.get("status", "not measured"),
+                                 today_reason=today.get("reason", "" if today else "no result holds this cell"),
+                                 today_result=today.get("result", ""))
+                rows.append(entry)
+        out[ident] = {"id": ident, "rows": rows}
+    return out
+
+
+def rankings(results: list[dict]) -> dict:
+    """Per workload (and dimension) and headline metric, the filesystems with default options
+    ranked best first, each marked whether its lead over the next is beyond the 95 % CIs.
+    A ranking compares cells of one result file only (one machine, one run): the newest
+    result that measured the most filesystems for it."""
+    candidates = {}  # name -> {result id: (created, rows)}
+    for result in results:
+        for cell in result["cells"]:
+            if cell["status"] != "ok" or cell.get("variant", "defaults") != "defaults":
+                continue
+            dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
+            for metric, m in cell["metrics"].items():
+                if metric.startswith(("cpu_", "lat_")):
+                    continue
+                name = "|".join(x for x in (cell["workload"], dims, metric) if x)
+                slot = candidates.setdefault(name, {}).setdefault(result["id"], (result["created"], []))
+                slot[1].append({"filesystem": cell["filesystem"], "display": display(m["mean"], m["unit"]),
+                                "mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+                                "better": m["better"], "unit": m["unit"], "result": result["id"],
+                                "machine": result["system"]["machine"], "flags": cell["flags"]})
+    out = {}
+    for name, by_result in sorted(candidates.items()):
+        _, rows = max(by_result.values(), key=lambda v: (len(v[1]), v[0]))
+        higher = rows[0]["better"] == "higher"
+        rows.sort(key=lambda r: r["mean"], reverse=higher)
+        for a, b in zip(rows, rows[1:]):
+            a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
+        rows[-1]["clear_lead"] = False
+        out[name] = rows
+    return out
+
+
+def _measured(option, claim, result, cell, base, metric) -> dict:
+    a, b = base["metrics"][metric], cell["metrics"][metric]
+    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"] if a["mean"] else 0.0
+    significant = b["ci95"][0] > a["ci95"][1] or a["ci95"][0] > b["ci95"][1]
+    v = verdict(claim["expected_change_pct"], change, significant)
+    flags = sorted(set(cell["flags"]) | set(base["flags"]))
+    system = result["system"]
+    sentence = (f"On machine {system['machine']} (kernel {system['kernel']}, {result['target']['kind']}), "
+                f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
+                f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option); "
+                + ("the 95 % confidence intervals do not overlap" if significant
+                   else "the 95 % confidence intervals overlap, so the difference is within the noise")
+                + f". This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %).")
+    if "not-striped" in flags:
+        sentence += (" These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
+                     "device-mapper), so no RAID alignment effect can show.")
+    if "cached" in flags:
+        sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
+    return {"status": "measured", "result": result["id"], "machine": system["machine"], "kernel": system["kernel"],
+            "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
+            "baseline_ci95": a["ci95"], "cell_ci95": b["ci95"], "change_pct": change, "significant": significant,
+            "verdict": v, "flags": flags, "sentence": sentence}

@@ -1,0 +1,45 @@
+"""The command line as a user meets it: exit codes, --version, usage errors, no tracebacks."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fsatlas import SCHEMA_VERSION, __version__
+from fsatlas.cli import main
+
+
+def test_version_names_runner_schema_and_fio(capsys):
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert __version__ in out and f"schema {SCHEMA_VERSION}" in out and "fio" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["run", "--no-such-flag"], ["validate"]])
+def test_wrong_usage_exits_2(argv, capsys):
+    assert main(argv) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["plan", "run", "validate", "aggregate", "compare"])
+def test_every_command_has_help(command, capsys):
+    assert main([command, "--help"]) == 0
+    assert "usage: fsatlas " + command in capsys.readouterr().out
+
+
+def test_loop_runs_need_root_and_say_so(monkeypatch, capsys):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert main(["run", "--profile", "tiny"]) == 1
+    err = capsys.readouterr().err
+    assert "need root" in err and "--directory" in err and "Traceback" not in err
+
+
+def test_unknown_resume_id_is_a_clear_error(tmp_path, capsys):
+    assert main(["run", "--resume", "nope", "--out", str(tmp_path)]) == 1
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_the_installed_entry_point_runs():
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "fsatlas"), "plan", "--profile", "tiny",
+                           "--fs", "ext4"], capture_output=True, text=True)
+    assert done.returncode == 0 and "ext4|-|-|seq-write" in done.stdout

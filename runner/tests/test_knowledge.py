@@ -1,0 +1,190 @@
+"""The curated knowledge: schema, the source registry, claims tied to matrix cells, and the
+weighing of each claim against measurements."""
+import copy
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fsatlas import knowledge
+from fsatlas.cli import main
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+CURATED = ["sources.yaml", "feature_columns.yaml", "features", "mount_options", "history"]
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    for name in CURATED:
+        src = DATA / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    return tmp_path
+
+
+def test_the_repository_data_is_valid(capsys):
+    assert main(["check-data", "--data", str(DATA)]) == 0
+    assert "0 errors" in capsys.readouterr().out
+
+
+def test_every_filesystem_the_issue_names_has_a_feature_file():
+    data, _ = knowledge.load(str(DATA))
+    wanted = {"ext2", "ext3", "ext4", "xfs", "btrfs", "jfs", "reiserfs", "f2fs", "bcachefs", "zfs",
+              "reiser4", "vxfs", "hfsplus", "ntfs"}
+    assert wanted <= set(data["features"])
+    for fs, f in data["features"].items():
+        assert f["linux"]["driver"] and f["linux"]["sources"], fs
+        for name, fact in f["features"].items():
+            assert fact["sources"], (fs, name)
+
+
+def test_every_source_cited_is_in_the_registry_and_every_claim_names_cells():
+    data, problems = knowledge.load(str(DATA))
+    assert problems == []
+    ids = {s["id"] for s in data["sources"]}
+    cited = set()
+    for f in data["features"].values():
+        cited |= set(f["linux"]["sources"])
+        for fact in f["features"].values():
+            cited |= set(fact["sources"])
+    keys = knowledge.standard_cell_keys()
+    for option in data["mount_options"].values():
+        assert option["claims"], option["id"]
+        for claim in option["claims"]:
+            cited |= set(claim["sources"])
+            assert claim["measured_by"]
+            for comparison in claim["measured_by"]:
+                assert comparison["cell"] in keys and comparison["baseline"] in keys
+    assert cited <= ids
+    # the themes the issue asks for each have options
+    assert {o["theme"] for o in data["mount_options"].values()} == {
+        "journaling", "access-time", "barriers-commit", "raid-alignment", "btrfs-cow-compression", "xfs-log",
+        "directory-index"}
+
+
+def edit(path, change):
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data))
+
+
+@pytest.mark.parametrize("name,file,change,where", [
+    ("unknown source", "features/ext4.yaml",
+     lambda d: d["features"]["journaling"].update(sources=["no-such-source"]), "/features/journaling/sources/0"),
+    ("missing feature", "features/xfs.yaml", lambda d: d["features"].pop("reflink"), "/features"),
+    ("yes as a YAML boolean", "features/btrfs.yaml", lambda d: d["features"]["snapshots"].update(value=True),
+     "/features/snapshots/value"),
+    ("claim on a cell the matrix lacks", "mount_options/noatime.yaml",
+     lambda d: d["claims"][0]["measured_by"][0].update(cell="ext4|-|noatime|no-such-workload"),
+     "/claims/0/measured_by/0/cell"),
+    ("claim with no cell", "mount_options/noatime.yaml", lambda d: d["claims"][0].update(measured_by=[]),
+     "/claims/0/measured_by"),
+    ("history row with an undeclared column", "history/blog-2014-dd.yaml",
+     lambda d: d["rows"][0].update(speed=1), "/rows/0/speed"),
+    ("file name differs from id", "features/jfs.yaml", lambda d: d.update(filesystem="jfs2"), "/filesystem"),
+])
+def test_broken_curated_data_is_reported_with_file_and_path(data_copy, capsys, name, file, change, where):
+    edit(data_copy / file, change)
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err
+    assert file.split("/")[-1] in err and where in err, err
+
+
+def test_unreadable_yaml_names_the_line(data_copy, capsys):
+    (data_copy / "features" / "ext2.yaml").write_text("filesystem: ext2\nfeatures: [unclosed\n")
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    assert "ext2.yaml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("expected,measured,significant,verdict", [
+    (-50, -45, True, "agrees"),
+    (-50, -10, True, "smaller effect"),
+    (10, 35, True, "larger effect"),
+    (10, -12, True, "disagrees"),
+    (30, 2, False, "no effect seen"),
+    (0, 1, False, "agrees"),
+    (0, 20, True, "disagrees"),
+    (-9, -3, True, "no effect seen"),
+])
+def test_verdicts(expected, measured, significant, verdict):
+    assert knowledge.verdict(expected, measured, significant) == verdict
+
+
+def _result(rid, created, cells, machine="m1"):
+    return {"id": rid, "created": created, "system": {"machine": machine, "kernel": "6.18"},
+            "target": {"kind": "loop-image"}, "cells": cells}
+
+
+def _cell(key, mean, half, status="ok", flags=()):
+    fs, _, _, workload = key.split("|")[:4]
+    metrics = {"throughput": {"mean": mean, "ci95": [mean - half, mean + half], "unit": "bytes/s",
+                              "better": "higher", "samples": [mean] * 3, "rsd_pct": 1.0}} if status == "ok" else {}
+    return {"key": key, "filesystem": fs, "workload": workload, "status": status, "flags": list(flags),
+            "metrics": metrics, **({"reason": "no such filesystem"} if status != "ok" else {})}
+
+
+def test_claims_are_weighed_against_cells_of_one_result():
+    data, _ = knowledge.load(str(DATA))
+    journal, ordered = "ext3|-|data=journal|seq-write", "ext3|-|data=ordered|seq-write"
+    results = [
+        _result("old", "2026-01-01T00:00:00Z", [_cell(journal, 50e6, 1e6), _cell(ordered, 100e6, 1e6)]),
+        # the newer result measured only one side: it must not be paired with the older one
+        _result("new", "2026-02-01T00:00:00Z", [_cell(journal, 99e6, 1e6)]),
+        _result("skips", "2026-03-01T00:00:00Z", [_cell("reiserfs|-|data=journal|seq-write", 0, 0, "skipped")]),
+    ]
+    claims = knowledge.evaluate_claims(data, results)
+    claim = next(c for c in claims["ext-data-journal"]["claims"] if c["id"] == "lm2004-journal-halves-writes")
+    by_cell = {r["cell"]: r for r in claim["comparisons"]}
+    ext3 = by_cell[journal]
+    assert ext3["status"] == "measured" and ext3["result"] == "old"
+    assert ext3["change_pct"] == pytest.approx(-50.0) and ext3["significant"] and ext3["verdict"] == "agrees"
+    assert "-50.0 %" in ext3["sentence"] and "50.0 MB/s" in ext3["sentence"] and "100.0 MB/s" in ext3["sentence"]
+    reiser = by_cell["reiserfs|-|data=journal|seq-write"]
+    assert reiser["status"] == "skipped" and "no such filesystem" in reiser["sentence"]
+    assert by_cell["ext4|-|data=journal|seq-write"]["status"] == "not-measured"
+    assert claim["measured"] == 1 and claim["tally"]["agrees"] == 1
+
+
+def test_not_striped_cells_say_so():
+    data, _ = knowledge.load(str(DATA))
+    cell, base = "ext4|-E,stride=16,stripe-width=64|-|seq-write", "ext4|-|-|seq-write"
+    results = [_result("r", "2026-01-01T00:00:00Z",
+                       [_cell(cell, 100e6, 5e6, flags=["not-striped"]), _cell(base, 101e6, 5e6)])]
+    claim = knowledge.evaluate_claims(data, results)["ext-stripe"]["claims"][0]
+    row = next(r for r in claim["comparisons"] if r["cell"] == cell)
+    assert row["verdict"] == "no effect seen" and "not on a striped array" in row["sentence"]
+
+
+def test_rankings_compare_one_result_and_mark_clear_leads():
+    results = [
+        _result("a", "2026-01-01T00:00:00Z", [_cell("ext4|-|-|seq-write", 300e6, 1e6),
+                                              _cell("xfs|-|-|seq-write", 200e6, 1e6),
+                                              _cell("btrfs|-|-|seq-write", 199e6, 5e6)]),
+        _result("b", "2026-02-01T00:00:00Z", [_cell("ext4|-|-|seq-write", 900e6, 1e6)]),  # fewer filesystems
+    ]
+    ranking = knowledge.rankings(results)["seq-write|throughput"]
+    assert [r["filesystem"] for r in ranking] == ["ext4", "xfs", "btrfs"]
+    assert {r["result"] for r in ranking} == {"a"}
+    assert [r["clear_lead"] for r in ranking] == [True, False, False]
+
+
+# Numbers in hand-written prose: a measurement or limit typed into content/ would not follow
+# the data. Years, versions, option values and counts of things are fine; figures with a unit
+# of measurement are not.
+MEASUREMENT = re.compile(r"\b\d[\d.,]*\s?(%|percent|MB/s|MiB/s|GB/s|KB/s|MB|MiB|GB|GiB|TB|TiB|PiB|EiB|KiB|"
+                         r"ms|µs|seconds?|minutes?|s\b|ops/s|entries)", re.I)
+
+
+def test_no_measurement_is_typed_into_the_prose():
+    content = Path(__file__).resolve().parents[2] / "content"
+    offenders = []
+    for page in content.rglob("*.md"):
+        text = page.read_text()
+        body = text.split("---", 2)[2] if text.startswith("---") else text
+        body = re.sub(r"```.*?```", "", body, flags=re.S)  # commands
+        body = re.sub(r"\{\{<.*?>\}\}", "", body)  # shortcodes look figures up in data/
+        body = re.sub(r"`[^`]*`", "", body)  # option names such as commit=60
+        body = re.sub(r"95\s?% confidence", "", body)  # the confidence level, not a measurement
+        offenders += [f"{page.name}: {m.group(0)}" for m in MEASUREMENT.finditer(body)]
+    assert offenders == []
