@@ -8,7 +8,7 @@ import os
 import frontmatter
 import pandas as pd
 
-from . import knowledge as knowledge_mod, matrix as matrix_mod, resultfile, validation
+from . import explorer, knowledge as knowledge_mod, matrix as matrix_mod, resultfile, validation
 from .commands.validate import result_files
 from .errors import UserError
 from .workloads import fio
@@ -167,7 +167,7 @@ def load_knowledge(data_dir: str) -> dict:
     return knowledge
 
 
-def aggregate(data_dir: str, content_dir: str) -> dict:
+def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
     results = load_results(os.path.join(data_dir, "results"))
     knowledge = load_knowledge(data_dir)
     results.sort(key=lambda r: (r["created"], r["id"]))
@@ -187,6 +187,8 @@ def aggregate(data_dir: str, content_dir: str) -> dict:
     resultfile.write_atomic(os.path.join(out, "rankings.json"), knowledge_mod.rankings(results))
     resultfile.write_atomic(os.path.join(out, "claims.json"), knowledge_mod.evaluate_claims(knowledge, results))
     resultfile.write_atomic(os.path.join(out, "matrix.json"), matrix_summary())
+    static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
+    resultfile.write_atomic(os.path.join(static_dir, "explorer", "data.json"), explorer.build(results), compact=True)
     write_pages(os.path.join(content_dir, "results"),
                 {f"{r['id']}.md": result_page(r, frames[r["id"]]) for r in results})
     filesystems = sorted(set(knowledge["features"]) | set(matrix_mod.load().filesystems))

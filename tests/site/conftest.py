@@ -48,3 +48,34 @@ def page(browser):
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     yield pg
     context.close()
+
+
+def _serve(public):
+    handler = functools.partial(_QuietHandler, directory=str(public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def explorer_url(tmp_path_factory):
+    """A site built from a few synthetic result files with four filesystems, for the explorer."""
+    from sitebuild import synthetic_results
+    data = tmp_path_factory.mktemp("explorer-data")
+    root = tmp_path_factory.mktemp("explorer-site")
+    build_site(root, synthetic_results(data, 3))
+    server = _serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def big_site_url(tmp_path_factory):
+    """The site built from 1,000 synthetic result files (the explorer's scale)."""
+    from sitebuild import synthetic_results
+    data = tmp_path_factory.mktemp("big-data")
+    root = tmp_path_factory.mktemp("big-site")
+    build_site(root, synthetic_results(data, 1000))
+    server = _serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()

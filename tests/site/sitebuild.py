@@ -34,3 +34,49 @@ def build_site(root: Path, results: Path) -> Path:
 def run_htmltest(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run([REPO / ".tools" / "bin" / "htmltest", "--conf", ".htmltest.yml"],
                           cwd=root, capture_output=True, text=True)
+
+
+def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xfs", "btrfs"),
+                      workloads=("seq-write", "rand-read-4k"), seed: int = 1) -> Path:
+    """Writes `count` valid result files (and raw files) into folder/results and folder/raw, made
+    from the committed fixture with seeded values: a test fixture for the explorer's behaviour and
+    scale, never data to publish."""
+    import copy
+    import json
+    import random
+    import sys
+
+    sys.path.insert(0, str(REPO / "runner"))
+    from fsatlas import stats
+
+    rng = random.Random(seed)
+    template = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    cell_templates = {c["workload"]: c for c in template["cells"] if c["status"] == "ok"}
+    raw_template = {c["workload"]: json.loads((FIXTURES / c["raw"][0]).read_text()) for c in cell_templates.values()}
+    (folder / "results").mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        rid = f"synthetic-{i:05d}"
+        result = copy.deepcopy(template)
+        result.update(id=rid, created=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z")
+        result["system"]["machine"] = f"box-{i % 50:02d}"
+        cells = []
+        for fs in filesystems:
+            for wl in workloads:
+                cell = copy.deepcopy(cell_templates["seq-write" if wl == "seq-write" else "rand-read-4k"])
+                cell.update(key=f"{fs}|-|-|{wl}", filesystem=fs, workload=wl, raw=[])
+                side = "write" if "write" in cell["parameters"]["rw"] else "read"
+                scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * rng.uniform(0.9, 1.1)
+                samples = [round(m * scale) for m in cell["metrics"]["throughput"]["samples"]]
+                cell["metrics"] = {"throughput": stats.summarize(samples, "bytes/s", "higher")}
+                for rep, value in enumerate(samples, 1):
+                    raw = copy.deepcopy(raw_template[cell_templates["seq-write" if wl == "seq-write" else "rand-read-4k"]["workload"]])
+                    raw["jobs"][0][side]["bw_bytes"] = value
+                    path = f"raw/{rid}/{fs}__-__-__{wl}/rep-{rep}.json"
+                    (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                    (folder / path).write_text(json.dumps(raw))
+                    cell["raw"].append(path)
+                cells.append(cell)
+        cells.append(copy.deepcopy(next(c for c in template["cells"] if c["status"] == "skipped")))
+        result["cells"] = cells
+        (folder / "results" / f"{rid}.json").write_text(json.dumps(result))
+    return folder / "results"

@@ -1,0 +1,433 @@
+// The results explorer. Python precomputes every statistic (explorer/data.json, written by
+// `fsatlas aggregate`); this script only does what depends on the reader's choices: which
+// cells to show, ratios to the baseline they pick, the geometric means of those ratios, and
+// how to draw it. The whole view lives in the URL, so any view can be shared.
+(function () {
+  "use strict";
+  var root = document.getElementById("explorer");
+  if (!root) return;
+  var form = document.getElementById("explorer-controls");
+  var statusLine = root.querySelector(".explorer-status");
+  var DISPLAY = {
+    "bytes/s": { factor: 1e-6, unit: "MB/s", title: "MB/s (10^6 bytes/s)" },
+    "bytes": { factor: 1e-6, unit: "MB", title: "MB (10^6 bytes)" },
+    "ns": { factor: 1e-3, unit: "µs", title: "µs" },
+    "ops/s": { factor: 1, unit: "ops/s", title: "operations per second" },
+    "s": { factor: 1, unit: "s", title: "seconds" },
+    "percent": { factor: 1, unit: "%", title: "% of one CPU" }
+  };
+  var data, rows, missing, view = {};
+
+  function status(text) { statusLine.textContent = text; }
+  function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function fmt(value, digits) {
+    if (value === null || value === undefined || isNaN(value)) return "–";
+    return value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  }
+
+  fetch(root.dataset.src).then(function (r) {
+    if (!r.ok) throw new Error(r.status + " " + r.statusText);
+    return r.json();
+  }).then(init).catch(function (error) {
+    status("Could not load the results: " + error.message);
+    console.error("explorer: " + error);
+  });
+
+  function init(json) {
+    data = json;
+    var c = data.rows;
+    rows = c.r.map(function (_, i) {
+      var key = data.keys[c.k[i]], metric = data.metrics[c.m[i]], result = data.results[c.r[i]];
+      return { result: result, key: key, metric: metric, mean: c.mean[i], lo: c.lo[i], hi: c.hi[i], n: c.n[i],
+               rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i] };
+    });
+    missing = data.missing.r.map(function (_, i) {
+      return { result: data.results[data.missing.r[i]], key: data.keys[data.missing.k[i]],
+               status: data.missing.status[i], reason: data.missing.reason[i] };
+    });
+    if (!data.results.length) { status("No result files yet."); return; }
+    buildControls();
+    readState(new URLSearchParams(location.search));
+    writeForm();
+    history.replaceState(null, "", urlFor());
+    form.hidden = false;
+    form.addEventListener("change", function () { readForm(); history.pushState(null, "", urlFor()); render(); });
+    window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); render(); });
+    form.querySelector("[data-download=csv]").addEventListener("click", function (e) { e.preventDefault(); download("csv"); });
+    form.querySelector("[data-download=json]").addEventListener("click", function (e) { e.preventDefault(); download("json"); });
+    form.querySelector("[data-share]").addEventListener("click", function (e) {
+      e.preventDefault();
+      if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
+      status("The link to this view is in the address bar" + (navigator.clipboard ? " and on the clipboard." : "."));
+    });
+    render();
+  }
+
+  // --- controls and state ------------------------------------------------------------------
+
+  function choices(field, values, labels) {
+    var box = form.querySelector("[data-field=" + field + "]");
+    box.textContent = "";
+    values.forEach(function (value, i) {
+      var label = el("label");
+      var input = el("input", { type: "checkbox", name: field, value: value });
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(" " + (labels ? labels[i] : value)));
+      box.appendChild(label);
+    });
+  }
+
+  function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
+
+  function buildControls() {
+    choices("results", data.results.map(function (r) { return r.id; }),
+            data.results.map(function (r) { return r.machine + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
+    choices("fs", uniq(data.keys.map(function (k) { return k.filesystem; })).sort());
+    choices("variant", uniq(data.keys.map(function (k) { return k.variant; })).sort());
+    choices("workload", uniq(data.keys.map(function (k) { return k.workload; })).sort());
+    var metricSelect = form.elements.metric;
+    data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
+    var baseSelect = form.elements.baseline;
+    uniq(data.keys.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+  }
+
+  function newestComplete() {
+    for (var i = data.results.length - 1; i >= 0; i--) if (data.results[i].complete) return data.results[i].id;
+    return data.results[data.results.length - 1].id;
+  }
+
+  function list(params, name, fallback) {
+    var v = params.get(name);
+    return v === null ? fallback : v.split(",").filter(Boolean);
+  }
+
+  function readState(params) {
+    var fsAll = uniq(data.keys.map(function (k) { return k.filesystem; }));
+    var workloads = uniq(data.keys.map(function (k) { return k.workload; }));
+    var configs = uniq(data.keys.map(configOf));
+    view = {
+      results: list(params, "r", [newestComplete()]),
+      fs: list(params, "fs", fsAll),
+      variant: list(params, "v", ["defaults"]),
+      workload: list(params, "w", workloads),
+      metric: params.get("metric") || "throughput",
+      mode: params.get("mode") || "abs",
+      baseline: params.get("base") || (configs.indexOf("ext4") >= 0 ? "ext4" : configs[0]),
+      axis: params.get("axis") || "workload",
+      cpu: params.get("cpu") === "1"
+    };
+  }
+
+  function readForm() {
+    ["results", "fs", "variant", "workload"].forEach(function (field) {
+      view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
+        .map(function (b) { return b.value; });
+    });
+    view.metric = form.elements.metric.value;
+    view.mode = form.elements.mode.value;
+    view.baseline = form.elements.baseline.value;
+    view.axis = form.elements.axis.value;
+    view.cpu = form.elements.cpu.checked;
+  }
+
+  function writeForm() {
+    ["results", "fs", "variant", "workload"].forEach(function (field) {
+      form.querySelectorAll("input[name=" + field + "]").forEach(function (b) { b.checked = view[field].indexOf(b.value) >= 0; });
+    });
+    form.elements.metric.value = view.metric;
+    form.elements.mode.value = view.mode;
+    form.elements.baseline.value = view.baseline;
+    form.elements.axis.value = view.axis;
+    form.elements.cpu.checked = view.cpu;
+    form.elements.baseline.disabled = false;
+  }
+
+  function urlFor() {
+    var p = new URLSearchParams();
+    p.set("r", view.results.join(","));
+    p.set("fs", view.fs.join(","));
+    p.set("v", view.variant.join(","));
+    p.set("w", view.workload.join(","));
+    p.set("metric", view.metric);
+    p.set("mode", view.mode);
+    p.set("base", view.baseline);
+    p.set("axis", view.axis);
+    if (view.cpu) p.set("cpu", "1");
+    return location.pathname + "?" + p.toString();
+  }
+
+  // --- the selection and what the reader's choices make of it --------------------------------
+
+  function selected(metricName) {
+    var r = {}, f = {}, v = {}, w = {};
+    view.results.forEach(function (x) { r[x] = 1; });
+    view.fs.forEach(function (x) { f[x] = 1; });
+    view.variant.forEach(function (x) { v[x] = 1; });
+    view.workload.forEach(function (x) { w[x] = 1; });
+    function keep(x) {
+      return r[x.result.id] && f[x.key.filesystem] && v[x.key.variant] && w[x.key.workload] &&
+        (view.axis !== "dims" || x.key.dims);
+    }
+    return { rows: rows.filter(function (x) { return keep(x) && x.metric.name === metricName; }), missing: missing.filter(keep) };
+  }
+
+  function baselineIndex(metricName) {
+    var index = {};
+    rows.forEach(function (x) {
+      if (x.metric.name === metricName && configOf(x.key) === view.baseline)
+        index[x.result.id + "|" + x.key.workload + "|" + x.key.dims] = x;
+    });
+    return index;
+  }
+
+  function points(sel) {
+    var base = baselineIndex(view.metric), multi = view.results.length > 1;
+    return sel.rows.map(function (x) {
+      var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
+      var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
+                dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
+                series: multi ? x.result.machine + " " + x.result.created.slice(0, 10) : configOf(x.key),
+                result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
+                command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, noisy: x.flags.indexOf("noisy") >= 0,
+                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples };
+      var scale = null;
+      if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
+      else if (view.mode === "ratio") {
+        var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
+        if (b && b.mean) { scale = 1 / b.mean; p.unitLabel = "ratio to " + view.baseline + " (" + (x.metric.better === "higher" ? "above 1 is better" : "below 1 is better") + ")"; }
+      } else if (view.mode === "share" && x.share !== null && x.share !== undefined && x.mean) {
+        scale = x.share / x.mean; p.unitLabel = "share of what the raw device delivered";
+      }
+      if (scale === null) { p.value = null; return p; }
+      p.value = x.mean * scale; p.lo = x.lo * scale; p.hi = x.hi * scale;
+      p.samples = x.samples.map(function (s) { return s * scale; });
+      p.dimValue = x.key.dims ? parseFloat(x.key.dims.split("=")[1]) : null;
+      return p;
+    });
+  }
+
+  function geomeans(metricName, sel) {
+    // Per configuration (and machine): the geometric mean of its ratios to the baseline over the
+    // selected workloads; a cell without a measurement on either side is counted as missing.
+    var base = baselineIndex(metricName), groups = {};
+    var wanted = uniq(sel.rows.map(function (x) { return x.key.workload + "|" + x.key.dims; })
+      .concat(sel.missing.map(function (x) { return x.key.workload + "|" + x.key.dims; })));
+    sel.rows.forEach(function (x) {
+      var g = configOf(x.key) + " on " + x.result.machine + " (" + x.result.id + ")";
+      groups[g] = groups[g] || { config: configOf(x.key), result: x.result.id, logs: [], seen: {}, better: x.metric.better };
+      var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
+      if (b && b.mean && x.mean > 0) { groups[g].logs.push(Math.log(x.mean / b.mean)); groups[g].seen[x.key.workload + "|" + x.key.dims] = 1; }
+    });
+    return Object.keys(groups).sort().map(function (g) {
+      var grp = groups[g], logs = grp.logs;
+      var mean = logs.length ? Math.exp(logs.reduce(function (a, b) { return a + b; }, 0) / logs.length) : null;
+      return { label: g, config: grp.config, result: grp.result, geomean: mean, cells: logs.length,
+               missing: wanted.filter(function (w) { return !grp.seen[w]; }).length, better: grp.better };
+    });
+  }
+
+  // --- drawing ---------------------------------------------------------------------------
+
+  function spec(values, unitLabel) {
+    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ".3~f" },
+                   { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
+                   { field: "machine" }, { field: "kernel" }];
+    var y = { field: "value", type: "quantitative", title: unitLabel };
+    if (view.axis === "dims") {
+      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: 2,
+               resolve: { scale: { y: "independent", x: "independent" } },
+               spec: { width: 260, height: 180, layer: [
+                 { mark: { type: "line", point: true, tooltip: true },
+                   encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: "swept parameter" },
+                               y: y, color: { field: "series", type: "nominal", title: null }, tooltip: tooltip } },
+                 { mark: { type: "rule" }, encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "lo", type: "quantitative" },
+                                                        y2: { field: "hi" }, color: { field: "series", type: "nominal" } } } ] } };
+    }
+    var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
+    return {
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: 3,
+      resolve: { scale: { y: "independent", x: "independent" } },
+      spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
+        encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
+        layer: [
+          { mark: { type: "bar", tooltip: true },
+            encoding: { y: y, color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
+                        opacity: { condition: { test: "datum.noisy", value: 0.55 }, value: 1 }, tooltip: tooltip } },
+          { mark: { type: "rule", color: "#222" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
+          { transform: [{ flatten: ["samples"], as: ["sample"] }],
+            mark: { type: "point", filled: true, size: 14, color: "#222", opacity: 0.7 },
+            encoding: { y: { field: "sample", type: "quantitative" } } }
+        ] } };
+  }
+
+  function showDetails(p) {
+    var box = document.getElementById("explorer-details");
+    box.textContent = "";
+    if (!p) return;
+    box.appendChild(el("h3", {}, p.config + ": " + p.panel));
+    var dl = el("dl", { "class": "facts" });
+    function row(term, value) { dl.appendChild(el("dt", {}, term)); dl.appendChild(el("dd", {}, value)); }
+    var display = DISPLAY[p.unit] || { factor: 1, unit: p.unit };
+    row("Mean", fmt(p.mean * display.factor, 2) + " " + display.unit + (p.value !== null && view.mode !== "abs" ? " (shown as " + fmt(p.value, 3) + ", " + p.unitLabel + ")" : ""));
+    row("Samples", p.samplesRaw.map(function (s) { return fmt(s * display.factor, 2); }).join(", ") + " " + display.unit);
+    row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
+    row("Machine", p.machine + ", kernel " + p.kernel);
+    row("Tools", p.tools);
+    row("Cell", p.key);
+    dl.appendChild(el("dt", {}, "Result"));
+    var links = el("dd");
+    links.appendChild(el("a", { href: root.dataset.results + p.result + "/" }, "result page"));
+    links.appendChild(document.createTextNode(" · "));
+    links.appendChild(el("a", { href: root.dataset.files + p.result + ".json" }, p.result + ".json"));
+    dl.appendChild(links);
+    dl.appendChild(el("dt", {}, "Re-run it"));
+    var cmd = el("dd");
+    cmd.appendChild(el("code", { "class": "command" }, p.command));
+    dl.appendChild(cmd);
+    box.appendChild(dl);
+  }
+
+  function tooltipHandler(handler, event, item, value) {
+    if (item && item.datum && item.datum.config) showDetails(item.datum);
+  }
+
+  var drawn = null, drawnCpu = null;
+  function render() {
+    var sel = selected(view.metric);
+    var all = points(sel);
+    var shown = all.filter(function (p) { return p.value !== null; });
+    var unitLabel = shown.length ? shown[0].unitLabel : "";
+    var lost = all.length - shown.length;
+    status(shown.length + " cells shown" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+           (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
+    document.getElementById("explorer-caption").textContent = (view.mode === "ratio" ? "Ratio of each cell to " + view.baseline + " on the same machine" :
+      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
+      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; paler bars are flagged noisy.";
+    if (drawn) drawn.finalize();
+    var target = document.getElementById("explorer-chart");
+    var done = shown.length ? vegaEmbed(target, spec(shown, unitLabel), { renderer: "svg", actions: false, tooltip: tooltipHandler })
+      : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
+    done.then(function (result) {
+      drawn = result;
+      target.closest("figure").classList.add("chart-drawn");
+      root.dataset.rendered = String(Date.now());
+    }).catch(function (error) { console.error("explorer chart: " + error); });
+    renderCpu();
+    renderTable(all, sel.missing);
+    renderSummary(sel);
+    view.lastPoints = all;
+  }
+
+  function renderCpu() {
+    var figure = document.getElementById("explorer-cpu-figure");
+    figure.hidden = !view.cpu;
+    if (drawnCpu) { drawnCpu.finalize(); drawnCpu = null; }
+    if (!view.cpu) return;
+    var values = [];
+    ["cpu_usr_pct", "cpu_sys_pct"].forEach(function (name) {
+      selected(name).rows.forEach(function (x) {
+        values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.machine });
+      });
+    });
+    vegaEmbed(document.getElementById("explorer-cpu"), {
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: 3,
+      spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
+              encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
+                          y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },
+                          color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
+    }, { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
+      .catch(function (error) { console.error("explorer cpu chart: " + error); });
+  }
+
+  function renderTable(points_, missed) {
+    var box = document.getElementById("explorer-table");
+    box.textContent = "";
+    var table = el("table", { "class": "data-table" });
+    var head = el("tr");
+    ["Workload", "Filesystem", "Variant", "Machine", "Value", "95 % CI", "RSD", "n", "Flags", "Result"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    points_.slice().sort(function (a, b) { return (a.panel + a.config).localeCompare(b.panel + b.config); }).forEach(function (p) {
+      var tr = el("tr", { tabindex: "0" });
+      tr.appendChild(el("td", {}, p.panel));
+      tr.appendChild(el("td", {}, p.filesystem));
+      tr.appendChild(el("td", {}, p.variant));
+      tr.appendChild(el("td", {}, p.machine));
+      tr.appendChild(el("td", { "class": "num" }, p.value === null ? "no baseline" : fmt(p.value, 3)));
+      tr.appendChild(el("td", { "class": "num" }, p.value === null ? "" : fmt(p.lo, 3) + "–" + fmt(p.hi, 3)));
+      tr.appendChild(el("td", { "class": "num" }, fmt(p.rsd, 1) + " %"));
+      tr.appendChild(el("td", { "class": "num" }, String(p.n)));
+      tr.appendChild(el("td", {}, p.flags));
+      var link = el("td");
+      link.appendChild(el("a", { href: root.dataset.results + p.result + "/" }, p.result));
+      tr.appendChild(link);
+      tr.addEventListener("focus", function () { showDetails(p); });
+      body.appendChild(tr);
+    });
+    missed.forEach(function (m) {
+      var tr = el("tr", { "class": "missing" });
+      tr.appendChild(el("td", {}, m.key.workload + (m.key.dims ? " " + m.key.dims : "")));
+      tr.appendChild(el("td", {}, m.key.filesystem));
+      tr.appendChild(el("td", {}, m.key.variant));
+      tr.appendChild(el("td", {}, m.result.machine));
+      tr.appendChild(el("td", { colspan: "5" }, m.status + ": " + m.reason));
+      var link = el("td");
+      link.appendChild(el("a", { href: root.dataset.results + m.result.id + "/" }, m.result.id));
+      tr.appendChild(link);
+      body.appendChild(tr);
+    });
+    table.insertBefore(el("caption", {}, (view.mode === "abs" ? view.metric + " (" + ((points_[0] || {}).unitLabel || "") + ")" : (points_[0] || {}).unitLabel || "") + ": the numbers of the chart above."), table.firstChild);
+    box.appendChild(table);
+  }
+
+  function renderSummary(sel) {
+    var box = document.getElementById("explorer-summary");
+    box.textContent = "";
+    var list_ = geomeans(view.metric, sel);
+    if (!list_.length) return;
+    var better = list_[0].better === "higher" ? "above 1 is better" : "below 1 is better";
+    box.appendChild(el("p", {}, "Geometric mean of each configuration's ratios to " + view.baseline + " over the selected workloads (" + better +
+      "); cells without a measurement on either side are counted as missing, never as zero."));
+    var table = el("table", { "class": "data-table summary" });
+    var head = el("tr");
+    ["Configuration", "Geometric mean", "Cells", "Missing"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    list_.forEach(function (g) {
+      var tr = el("tr");
+      tr.appendChild(el("td", {}, g.label));
+      tr.appendChild(el("td", { "class": "num" }, g.geomean === null ? "missing" : fmt(g.geomean, 3)));
+      tr.appendChild(el("td", { "class": "num" }, String(g.cells)));
+      tr.appendChild(el("td", { "class": "num" }, String(g.missing)));
+      body.appendChild(tr);
+    });
+    box.appendChild(table);
+  }
+
+  function download(kind) {
+    var fields = ["result", "machine", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples"];
+    var records = (view.lastPoints || []).map(function (p) {
+      return { result: p.result, machine: p.machine, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
+               workload: p.workload, dims: p.dims, metric: view.metric, unit: p.unit, mean: p.mean, value: p.value,
+               value_unit: p.unitLabel || "", ci_low: p.lo === undefined ? null : p.lo, ci_high: p.hi === undefined ? null : p.hi,
+               n: p.n, rsd_pct: p.rsd, flags: p.flags, samples: p.samplesRaw.join(";") };
+    });
+    var text, type;
+    if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }
+    else {
+      var quote = function (v) { v = v === null || v === undefined ? "" : String(v); return /[",\n]/.test(v) ? "\"" + v.replace(/"/g, "\"\"") + "\"" : v; };
+      text = [fields.join(",")].concat(records.map(function (r) { return fields.map(function (f) { return quote(r[f]); }).join(","); })).join("\n") + "\n";
+      type = "text/csv";
+    }
+    var a = el("a", { href: URL.createObjectURL(new Blob([text], { type: type })), download: "fsatlas-view." + kind });
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 0);
+  }
+})();
