@@ -17,9 +17,10 @@ bench: setup
 bench-standard: setup
 	$(FSATLAS) run --profile standard
 
-# Validate every result file, then derive the aggregates and per-result pages.
+# Validate every result file and the curated data, then derive the aggregates and generated pages.
 data:
 	$(FSATLAS) validate data/results
+	$(FSATLAS) check-data
 	$(FSATLAS) aggregate
 
 site: data

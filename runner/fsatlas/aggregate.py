@@ -168,6 +168,8 @@ def load_knowledge(data_dir: str) -> dict:
 
 
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
+    if not os.path.isdir(data_dir):
+        raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
     results = load_results(os.path.join(data_dir, "results"))
     knowledge = load_knowledge(data_dir)
     results.sort(key=lambda r: (r["created"], r["id"]))

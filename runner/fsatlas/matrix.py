@@ -93,7 +93,7 @@ class Matrix:
         wl_names = _select(list(spec["workloads"]), workloads, "--workload", self.workloads)
         planned_variants = list(self.variants) if spec.get("variants") == "all" else spec.get("variants") or []
         variant_names = ["defaults"] + _select(planned_variants, [v for v in variants or [] if v != "defaults"],
-                                               "--variant", self.variants)
+                                               "--variant", {"defaults": {}, **self.variants})
         if variants and "defaults" not in variants:
             variant_names.remove("defaults")
         cells = []

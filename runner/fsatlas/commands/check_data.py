@@ -1,5 +1,8 @@
 """fsatlas check-data: checks the curated data (sources, features, mount options, history)."""
+import os
 import sys
+
+from ..errors import UserError
 
 from .. import knowledge
 
@@ -11,6 +14,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if not os.path.isfile(os.path.join(args.data, "sources.yaml")):
+        raise UserError("no curated data here", where=args.data, expected="a folder holding sources.yaml")
     data, problems = knowledge.load(args.data)
     for problem in problems:
         print(problem, file=sys.stderr)

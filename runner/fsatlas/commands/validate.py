@@ -3,6 +3,7 @@ import os
 import sys
 
 from .. import validation
+from ..errors import UserError
 
 
 def add_parser(sub):
@@ -23,6 +24,8 @@ def result_files(paths) -> list:
 
 def run(args) -> int:
     files = result_files(args.paths)
+    if not files:
+        raise UserError("no result files (*.json) found", where=", ".join(args.paths))
     problems = [p for f in files for p in validation.validate_file(f)]
     for problem in problems:
         print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
