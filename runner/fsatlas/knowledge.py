@@ -139,21 +139,15 @@ def standard_cell_keys() -> frozenset:
 NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
 
 
+# Base unit -> (factor, display unit, format): MB = 10^6 bytes, never mixed with MiB.
+DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s", ",.1f"), "bytes": (1e-6, "MB", ",.1f"), "ops/s": (1, "ops/s", ",.0f"),
+                 "ns": (1e-3, "µs", ",.1f"), "percent": (1, "%", ".1f"), "s": (1, "s", ".3g")}
+
+
 def display(value: float, unit: str) -> str:
-    """A value in the units the site shows (MB = 10^6 bytes)."""
-    if unit == "bytes/s":
-        return f"{value / 1e6:,.1f} MB/s"
-    if unit == "bytes":
-        return f"{value / 1e6:,.1f} MB"
-    if unit == "ops/s":
-        return f"{value:,.0f} ops/s"
-    if unit == "ns":
-        return f"{value / 1e3:,.1f} µs"
-    if unit == "percent":
-        return f"{value:.1f} %"
-    if unit == "s":
-        return f"{value:.3g} s"
-    return f"{value:g} {unit}"
+    """A value in the units the site shows."""
+    factor, shown, spec = DISPLAY_UNITS.get(unit, (1, unit, "g"))
+    return f"{value * factor:{spec}} {shown}"
 
 
 def verdict(expected: float, measured: float, significant: bool) -> str:

@@ -17,9 +17,7 @@ def site_root(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def site_url(site_root):
-    handler = functools.partial(_QuietHandler, directory=str(site_root / "public"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = _serve(site_root / "public")
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
 
@@ -57,25 +55,25 @@ def _serve(public):
     return server
 
 
+def _synthetic_site(tmp_path_factory, name, count):
+    from sitebuild import synthetic_results
+    root = tmp_path_factory.mktemp(f"{name}-site")
+    build_site(root, synthetic_results(tmp_path_factory.mktemp(f"{name}-data"), count))
+    server = _serve(root / "public")
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
 @pytest.fixture(scope="session")
 def explorer_url(tmp_path_factory):
     """A site built from a few synthetic result files with four filesystems, for the explorer."""
-    from sitebuild import synthetic_results
-    data = tmp_path_factory.mktemp("explorer-data")
-    root = tmp_path_factory.mktemp("explorer-site")
-    build_site(root, synthetic_results(data, 3))
-    server = _serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server, url = _synthetic_site(tmp_path_factory, "explorer", 3)
+    yield url
     server.shutdown()
 
 
 @pytest.fixture(scope="session")
 def big_site_url(tmp_path_factory):
     """The site built from 1,000 synthetic result files (the explorer's scale)."""
-    from sitebuild import synthetic_results
-    data = tmp_path_factory.mktemp("big-data")
-    root = tmp_path_factory.mktemp("big-site")
-    build_site(root, synthetic_results(data, 1000))
-    server = _serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server, url = _synthetic_site(tmp_path_factory, "big", 1000)
+    yield url
     server.shutdown()

@@ -1,0 +1,70 @@
+"""Everything a contributor writes reaches the pages escaped: text, attributes, embedded JSON,
+chart tooltips and the explorer."""
+import json
+import re
+
+import pytest
+
+from sitebuild import FIXTURES, build_site
+
+pytestmark = pytest.mark.site
+EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>"\'&'
+
+
+@pytest.fixture(scope="module")
+def evil_site(tmp_path_factory):
+    data = tmp_path_factory.mktemp("evil-data")
+    (data / "results").mkdir()
+    result = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    result.update(submitter=EVIL, notes=EVIL)
+    result["system"].update(os=EVIL, cpu_model=EVIL, kernel=EVIL)
+    result["tool"]["fio"] = EVIL
+    for cell in result["cells"]:
+        cell["effective_mount_options"] = EVIL
+        cell["mount_options"] = [EVIL]
+        cell["parameters"]["note"] = EVIL
+        if cell["status"] != "ok":
+            cell["reason"] = EVIL
+    (data / "results" / "fixture-valid.json").write_text(json.dumps(result))
+    import shutil
+    shutil.copytree(FIXTURES / "raw", data / "raw")
+    root = tmp_path_factory.mktemp("evil-site")
+    build_site(root, data / "results")
+    return root
+
+
+def test_no_contributor_markup_reaches_a_page_unescaped(evil_site):
+    pages = list((evil_site / "public").rglob("*.html"))
+    assert pages
+    for page in pages:
+        html = page.read_text()
+        assert "<script>alert" not in html, page
+        assert "<img src=x" not in html, page
+        assert not re.search(r"onerror=alert\(1\)>", html), page
+    result_page = (evil_site / "public" / "results" / "fixture-valid" / "index.html").read_text()
+    assert "&lt;script&gt;alert" in result_page  # shown, as text
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["/results/fixture-valid/", "/results/", "/explorer/?mode=abs"])
+def test_no_script_runs_in_the_browser(page, evil_site, path):
+    import functools
+    import http.server
+    import threading
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(evil_site / "public"))
+    handler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}{path}")
+        page.wait_for_selector("figure.chart-drawn, figure.chart-failed", timeout=20000)
+        page.mouse.move(200, 400)
+        for mark in page.locator("svg .mark-rect path").all()[:3]:
+            mark.hover()
+        page.wait_for_timeout(300)
+    finally:
+        server.shutdown()
+    assert dialogs == []
+    assert page.errors == []
