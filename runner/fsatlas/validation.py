@@ -7,7 +7,7 @@ import math
 import os
 import statistics
 
-from . import resultfile, stats
+from . import privacy, resultfile, stats
 from .errors import UserError
 from .resultfile import Problem, finite
 from .workloads import KINDS
@@ -23,9 +23,10 @@ def validate_file(path: str) -> list[Problem]:
     except UserError as e:
         return [Problem("error", path, "", e.message or str(e))]
     problems = resultfile.schema_problems(data, path)
+    warnings = [Problem("warning", path, where, message) for where, message in privacy.findings(data)]
     if problems:
-        return problems
-    return problems + rule_problems(data, path)
+        return problems + warnings
+    return rule_problems(data, path) + warnings
 
 
 def rule_problems(data: dict, path: str) -> list[Problem]:

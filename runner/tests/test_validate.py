@@ -90,3 +90,25 @@ def test_nan_is_rejected(out_dir, valid_result, capsys):
 def test_missing_file_is_a_clear_error(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope.json")]) == 1
     assert "nope.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field,value,what", [
+    ("notes", "ran on box 00:1a:2b:3c:4d:5e", "MAC"),
+    ("notes", "server at 192.168.10.7", "IPv4"),
+    ("submitter", "alice@build01.example.com", "host name"),
+    ("notes", "fio files in /home/alice/bench", "home folder"),
+    ("notes", "disk serial: WD-WCC4E1234567", "serial"),
+])
+def test_privacy_findings_are_warnings_naming_the_field(out_dir, valid_result, capsys, field, value, what):
+    valid_result[field] = value
+    file = write_json(out_dir / "results" / "fixture-valid.json", valid_result)
+    assert main(["validate", str(file)]) == 0  # a warning does not block
+    out = capsys.readouterr().out
+    assert f"warning: /{field}:" in out and what in out and "published" in out
+
+
+def test_versions_and_kernels_are_not_mistaken_for_addresses(out_dir, valid_result, capsys):
+    valid_result["notes"] = "kernel 6.18.44-fc-v669, e2fsprogs 1.47.0, fio-3.33, ext4 on /dev/loop0"
+    file = write_json(out_dir / "results" / "fixture-valid.json", valid_result)
+    assert main(["validate", str(file)]) == 0
+    assert "warning" not in capsys.readouterr().out.replace("0 warnings", "")
