@@ -3,6 +3,7 @@ SHELL := /bin/bash
 VENV := .venv/bin
 FSATLAS := $(VENV)/fsatlas
 PROFILE ?= quick
+HUGO_FLAGS ?=
 
 .PHONY: all setup bench bench-standard data site serve test clean
 
@@ -25,11 +26,12 @@ data:
 
 site: data
 	rm -rf public
-	hugo --quiet --destination public
+	hugo --quiet --destination public $(HUGO_FLAGS)
 	.tools/bin/htmltest --conf .htmltest.yml
 
-serve: data
-	hugo server --bind 127.0.0.1
+# Rebuilds the data and reloads the browser when a result or curated file is added, changed or removed.
+serve: setup
+	$(VENV)/python scripts/serve.py
 
 test: setup
 	scripts/test.sh
