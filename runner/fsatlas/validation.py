@@ -14,6 +14,9 @@ from .workloads import KINDS
 
 # Every metric name the runner may write, with its unit and direction.
 KNOWN_METRICS = {name: spec for module in KINDS.values() for name, spec in module.METRICS.items()}
+# Metrics the importers add: a mixed read/write job's sides, bonnie++'s total CPU and maximum latency.
+KNOWN_METRICS.update({f"{side}_{name}": KNOWN_METRICS[name] for side in ("read", "write") for name in ("throughput", "iops")})
+KNOWN_METRICS.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))
 REL_TOL = 1e-6
 
 

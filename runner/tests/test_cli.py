@@ -21,7 +21,7 @@ def test_wrong_usage_exits_2(argv, capsys):
     assert "usage" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["plan", "run", "validate", "aggregate", "compare"])
+@pytest.mark.parametrize("command", ["plan", "run", "validate", "aggregate", "compare", "check-data", "import"])
 def test_every_command_has_help(command, capsys):
     assert main([command, "--help"]) == 0
     assert "usage: fsatlas " + command in capsys.readouterr().out

@@ -1,0 +1,133 @@
+"""fsatlas import: turns fio, bonnie++ or dd output into a validated result file.
+
+Each FILE is one repetition; measurements of the same workload and parameters across the
+files become one cell's samples. The input files are copied to OUT/raw/<id>/ unchanged.
+"""
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+
+import yaml
+
+from .. import SCHEMA_VERSION, importers, resultfile, stats, system
+from ..errors import UserError
+from ..matrix import make_key
+from . import list_option
+
+
+def add_parser(sub):
+    p = sub.add_parser("import", help="turn fio, bonnie++ or dd output into a result file")
+    p.add_argument("format", choices=sorted(importers.FORMATS), help="the tool that wrote the files")
+    p.add_argument("files", nargs="+", metavar="FILE", help="its output; several files are repetitions")
+    p.add_argument("--filesystem", required=True, help="the filesystem measured (ext4, xfs, ...)")
+    p.add_argument("--workload", help="a workload name for the cells (default: derived from the tool's output)")
+    p.add_argument("--mount-options", action="append", default=[], help="the mount options used (comma-separated)")
+    p.add_argument("--mkfs-options", action="append", default=[], help="the mkfs options used")
+    p.add_argument("--driver", choices=["kernel", "fuse"], default="kernel")
+    p.add_argument("--system", metavar="FILE", help="YAML or JSON with the measured machine's system (and target) facts; "
+                                                    "default: this machine's")
+    p.add_argument("--machine", help="a label for the machine (default: a short salted hash)")
+    p.add_argument("--submitter", help="your name or handle, published with the result")
+    p.add_argument("--notes", help="anything a reader should know, published with the result")
+    p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
+    p.set_defaults(func=run)
+
+
+def _system(path, machine):
+    if not path:
+        print("note: system facts read from this machine; pass --system FILE if the results came from another",
+              file=sys.stderr)
+        return system.collect_system(machine), {"kind": "directory"}
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
+    if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
+        raise UserError("expected a mapping with a 'system' section (and optionally 'target')", where=path, field="/system")
+    sysinfo = dict(data["system"])
+    sysinfo.setdefault("machine", machine or system.default_machine_label())
+    if machine:
+        sysinfo["machine"] = machine
+    target = data.get("target") or {"kind": "directory"}
+    probe = {"schema_version": SCHEMA_VERSION, "id": "x", "created": "2000-01-01T00:00:00Z", "tool": {"runner": "x"},
+             "system": sysinfo, "target": target, "cells": []}
+    for problem in resultfile.schema_problems(probe, path):
+        if problem.path.startswith(("/system", "/target")):
+            raise UserError(problem.message, where=path, field=problem.path)
+    return sysinfo, target
+
+
+def run(args) -> int:
+    module = importers.FORMATS[args.format]
+    if not re.match(r"^[a-z0-9][a-z0-9_+.-]*$", args.filesystem):
+        raise UserError("a lower-case filesystem name", field="--filesystem", found=repr(args.filesystem))
+    if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
+        raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
+                        found=repr(args.workload))
+    sysinfo, target = _system(args.system, args.machine)
+    texts = []
+    for path in args.files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts.append((path, f.read(64 * 1024 * 1024 + 1)))
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", where=path) from None
+        if len(texts[-1][1]) > 64 * 1024 * 1024:
+            raise UserError("larger than 64 MiB", where=path)
+    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
+    result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
+    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    cells = {}
+    for index, (path, text) in enumerate(texts):
+        raw = f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
+        for m in module.parse(text, path, args.workload):
+            key = make_key(args.filesystem, mkfs, mount, m.workload, m.dimensions)
+            cell = cells.setdefault(key, {"m": m, "samples": {}, "raw": [], "why": ""})
+            for name, value in m.values.items():
+                cell["samples"].setdefault(name, []).append(value)
+            cell["why"] = cell["why"] or m.not_measured
+            if raw not in cell["raw"]:
+                cell["raw"].append(raw)
+    if not cells:
+        raise UserError("no measurements found", where=", ".join(args.files))
+    records = []
+    for key, c in cells.items():
+        m = c["m"]
+        complete = {n: v for n, v in c["samples"].items() if len(v) == max(len(x) for x in c["samples"].values())} if c["samples"] else {}
+        record = {"key": key, "filesystem": args.filesystem, "workload": m.workload, "variant": "imported",
+                  "parameters": {k: v for k, v in m.parameters.items()}, "driver": args.driver, "flags": [],
+                  "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": ",".join(mount),
+                  "status": "ok" if complete else "skipped",
+                  "metrics": {n: stats.summarize(v, *m.units[n]) for n, v in complete.items()},
+                  "raw": c["raw"] if complete else []}
+        if not complete:
+            record["reason"] = c["why"] or "the tool reported no figure for this test"
+        if complete and any(len(v) > 1 for v in complete.values()) and \
+                stats.summarize(next(iter(complete.values())), "", "")["rsd_pct"] > 3.5:
+            record["flags"].append("noisy")
+        records.append(record)
+    result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),
+              "profile": f"import-{args.format}", "complete": True,
+              "tool": {"runner": system.collect_tools()["runner"], "imported_from": args.format},
+              "system": sysinfo, "target": target, "cells": records}
+    if args.submitter:
+        result["submitter"] = args.submitter
+    if args.notes:
+        result["notes"] = args.notes
+    out = os.path.abspath(args.out)
+    resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
+    for index, (path, _) in enumerate(texts):
+        dest = os.path.join(out, f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copyfile(path, dest)
+    written = resultfile.write_result(out, result)
+    ok = sum(r["status"] == "ok" for r in records)
+    print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
+    print(written)
+    return 0

@@ -1,0 +1,22 @@
+"""Importers: other tools' outputs turned into fsatlas result files.
+
+Each format module exposes `parse(text, where, workload) -> list[Measurement]` for one input
+file. Several input files are repetitions of the same test: measurements with the same
+workload and parameters across files become the samples of one cell. The input files are
+kept as the raw output of the result, so every figure can be traced back.
+"""
+from dataclasses import dataclass, field
+
+from . import bonnie, dd, fio
+
+FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd}
+
+
+@dataclass
+class Measurement:
+    workload: str
+    parameters: dict
+    values: dict  # metric name -> value in base units
+    units: dict  # metric name -> (unit, better)
+    dimensions: dict = field(default_factory=dict)
+    not_measured: str = ""  # why the tool gave no figure (bonnie++'s +++++)

@@ -1,0 +1,199 @@
+"""Importers against real outputs of the real tools, produced here on a loop mount (root)."""
+import json
+import subprocess
+
+import pytest
+
+from fsatlas import filesystems, target
+from fsatlas.cli import main
+from fsatlas.validation import validate_file
+
+pytestmark = pytest.mark.root
+EXT4 = {"mkfs": ["mkfs.ext4", "-F", "-q"]}
+
+
+@pytest.fixture(scope="module")
+def mounted(tmp_path_factory):
+    scratch = tmp_path_factory.mktemp("import-scratch")
+    with target.LoopImage(str(scratch), 512 * 2**20) as image:
+        filesystems.mkfs(EXT4, image.device, [])
+        filesystems.mount(EXT4, image.device, image.mountpoint, [])
+        yield image.mountpoint
+
+
+def imported(tmp_path, capsys, *argv):
+    out = tmp_path / "out"
+    assert main(["import", *argv, "--filesystem", "ext4", "--machine", "importer", "--out", str(out)]) == 0
+    (path,) = (out / "results").iterdir()
+    assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
+    capsys.readouterr()
+    return out, json.loads(path.read_text())
+
+
+JOBS = """
+[global]
+directory={dir}
+size=16M
+ioengine=psync
+[seq-write-a]
+rw=write
+bs=1M
+[seq-write-b]
+rw=write
+bs=1M
+[random-read]
+rw=randread
+bs=4k
+runtime=1
+time_based=1
+[mixed]
+rw=randrw
+bs=4k
+runtime=1
+time_based=1
+"""
+
+
+def run_fio(directory, job, tmp_path, name, *extra):
+    jobfile = tmp_path / f"{name}.fio"
+    jobfile.write_text(job.format(dir=directory))
+    done = subprocess.run(["fio", *extra, str(jobfile)], capture_output=True, text=True, check=True)
+    output = tmp_path / f"{name}.json"
+    output.write_text(done.stdout)
+    return output
+
+
+def test_fio_jobs_sum_per_rw_and_block_size_over_repetitions(mounted, tmp_path, capsys):
+    runs = [run_fio(mounted, JOBS, tmp_path, f"run{i}", "--output-format=json") for i in (1, 2)]
+    out, result = imported(tmp_path, capsys, "fio", *map(str, runs))
+    cells = {c["parameters"]["rw"]: c for c in result["cells"]}
+    assert set(cells) == {"write", "randread", "randrw"}
+    write = cells["write"]
+    assert write["parameters"]["jobs_in_report"] == 2
+    for run, sample in zip(runs, write["metrics"]["throughput"]["samples"]):
+        jobs = [j for j in json.loads(run.read_text()[run.read_text().find("{"):])["jobs"] if j["jobname"].startswith("seq-write")]
+        assert sample == sum(j["write"]["bw_bytes"] for j in jobs)  # two jobs summed, as group reporting would
+    assert len(write["metrics"]["throughput"]["samples"]) == 2
+    assert "lat_p99_ns" not in write["metrics"]  # percentiles of two jobs cannot be combined
+    assert "lat_p99_ns" in cells["randread"]["metrics"]
+    mixed = cells["randrw"]["metrics"]
+    assert {"read_throughput", "write_throughput", "read_iops", "write_iops"} <= set(mixed)
+    assert "throughput" not in mixed
+    assert all((out / r).is_file() for c in result["cells"] for r in c["raw"])
+
+
+def test_fio_json_plus_with_group_reporting(mounted, tmp_path, capsys):
+    run = run_fio(mounted, JOBS.replace("[global]", "[global]\ngroup_reporting=1\nstonewall=1"), tmp_path, "gr",
+                  "--output-format=json+")
+    _, result = imported(tmp_path, capsys, "fio", str(run), "--workload", "grouped")
+    assert result["cells"] and all(c["status"] == "ok" for c in result["cells"])
+    assert all(c["metrics"][next(iter(c["metrics"]))]["mean"] > 0 for c in result["cells"])
+
+
+def test_fio_notes_before_the_json(tmp_path, capsys):
+    run = tmp_path / "noted.json"
+    sample = run_fio(tmp_path, "[w]\ndirectory={dir}\nrw=write\nbs=64k\nsize=4M\n", tmp_path, "w", "--output-format=json")
+    run.write_text("note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n"
+                   + sample.read_text())
+    _, result = imported(tmp_path, capsys, "fio", str(run))
+    assert result["cells"][0]["metrics"]["throughput"]["mean"] > 0
+
+
+def test_fio_client_server_counts_all_clients_once(tmp_path, capsys):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(["fio", f"--server=ip:127.0.0.1,{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import time
+        time.sleep(1)
+        job = tmp_path / "cs.fio"
+        (tmp_path / "cs").mkdir()
+        job.write_text(f"[w]\ndirectory={tmp_path / 'cs'}\nrw=write\nbs=1M\nsize=8M\n")
+        client = f"--client=ip:127.0.0.1,{port}"
+        done = subprocess.run(["fio", client, client, "--output-format=json", str(job)], capture_output=True,
+                              text=True, timeout=120, check=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    report_path = tmp_path / "cs.json"
+    report_path.write_text(done.stdout)
+    report = json.loads(done.stdout[done.stdout.find("{"):])
+    total = next(j for j in report["client_stats"] if j["jobname"] == "All clients")["write"]["bw_bytes"]
+    _, result = imported(tmp_path, capsys, "fio", str(report_path))
+    (cell,) = result["cells"]
+    assert cell["metrics"]["throughput"]["samples"] == [total]
+
+
+def test_bonnie_csv_from_a_real_run(mounted, tmp_path, capsys):
+    runs = []
+    for i in (1, 2):
+        done = subprocess.run(["bonnie++", "-d", mounted, "-s", "256:4k", "-r", "128", "-n", "1", "-u", "root", "-q"],
+                              capture_output=True, text=True, timeout=600, check=True)
+        path = tmp_path / f"bonnie{i}.csv"
+        path.write_text(done.stdout)
+        runs.append(path)
+    _, result = imported(tmp_path, capsys, "bonnie", *map(str, runs))
+    cells = {c["workload"]: c for c in result["cells"]}
+    line = runs[0].read_text().splitlines()[0].split(",")
+    assert line[0] == "1.98"
+    for workload, cell in cells.items():
+        if cell["status"] == "ok":
+            assert all(v >= 0 for m in cell["metrics"].values() for v in m["samples"])
+        else:
+            assert "+++++" in cell["reason"] and cell["metrics"] == {}
+    columns = {"char-write": 9, "seq-write": 11, "rewrite": 13, "char-read": 15, "seq-read": 17}  # format 1.98
+    checked = 0
+    for workload, column in columns.items():
+        if line[column].strip("+"):
+            assert cells[workload]["metrics"]["throughput"]["samples"][0] == float(line[column]) * 1024  # K/s = KiB/s
+            checked += 1
+        else:
+            assert cells[workload]["status"] == "skipped"
+    assert checked
+    assert "vm" not in json.dumps(result["cells"])  # bonnie++'s host name field is never imported
+    assert result["system"]["machine"] == "importer"
+
+
+def test_dd_summary_lines(mounted, tmp_path, capsys):
+    logs = []
+    for i in (1, 2, 3):
+        done = subprocess.run(["dd", "if=/dev/zero", f"of={mounted}/dd{i}", "bs=32", "count=20000", "conv=fsync"],
+                              capture_output=True, text=True, check=True)
+        path = tmp_path / f"dd{i}.txt"
+        path.write_text(done.stderr)
+        logs.append(path)
+    _, result = imported(tmp_path, capsys, "dd", *map(str, logs), "--workload", "tiny-block-write")
+    (cell,) = result["cells"]
+    assert cell["workload"] == "tiny-block-write" and len(cell["metrics"]["throughput"]["samples"]) == 3
+    import re
+    size, seconds = re.search(r"^(\d+) bytes .*copied, ([0-9.]+) s", logs[0].read_text(), re.M).groups()
+    assert cell["metrics"]["throughput"]["samples"][0] == pytest.approx(int(size) / float(seconds))
+
+
+@pytest.mark.parametrize("fmt,text,message", [
+    ("fio", "this is not json", "no JSON document"),
+    ("fio", '{"jobs": []}', "no jobs"),
+    ("fio", '{"jobs": [{"jobname": "x"}]}', "read and write"),
+    ("bonnie", "hello,world\n", "no bonnie++ CSV line"),
+    ("bonnie", "1.98,2.00a,h,1,1,1M,,8192,5,abc" + "," * 40 + "\n", "expected a number or +++++"),
+    ("dd", "nothing to see\n", "no dd summary line"),
+])
+def test_broken_inputs_are_clear_errors(tmp_path, capsys, fmt, text, message):
+    path = tmp_path / "broken.txt"
+    path.write_text(text)
+    assert main(["import", fmt, str(path), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "broken.txt" in err and "Traceback" not in err
+    assert not (tmp_path / "o" / "results").exists()  # nothing half-written
+
+
+def test_system_file_is_validated(tmp_path, capsys):
+    system = tmp_path / "system.yaml"
+    system.write_text("system: {kernel: 6.1.0, os: Debian 12, cpu_model: x, cpu_count: many, memory_bytes: 1, virtualization: none}\n")
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    assert main(["import", "dd", str(log), "--filesystem", "ext4", "--system", str(system), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "system.yaml" in err and "/system/cpu_count" in err
