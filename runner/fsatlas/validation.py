@@ -3,6 +3,7 @@
 Problems are (severity, file, JSON Pointer, message) records; only errors fail validation.
 """
 import datetime as dt
+import json
 import math
 import os
 import statistics
@@ -52,12 +53,54 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
             add("error", base + "/key", f"expected a unique key, found the key of /cells/{seen[cell['key']]}")
         seen.setdefault(cell["key"], i)
         if cell["status"] == "ok":
+            present = True
             for j, raw in enumerate(cell["raw"]):
                 if ".." in raw.split("/") or not os.path.isfile(os.path.join(out_dir, raw)):
                     add("error", f"{base}/raw/{j}", f"expected a raw file under {out_dir}, found none at {raw}")
+                    present = False
+            if present:
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, out_dir)]
         for name, metric in cell["metrics"].items():
             problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
     return problems
+
+
+def recompute(cell: dict, text: str, where: str) -> dict:
+    """The metric values one raw file gives for this cell (empty when its format is not known)."""
+    from .importers import bonnie, dd, fio as fio_import
+    stripped = text.lstrip()
+    if stripped.startswith("1.9") and "," in stripped.splitlines()[0]:
+        found = [m for m in bonnie.parse(text, where) if m.workload.endswith(cell["workload"])]
+        return found[0].values if found else {}
+    if "copied," in text and " bytes" in text:
+        return dd.parse(text, where)[0].values
+    if '"jobs"' in text or '"client_stats"' in text:
+        rw = str(cell["parameters"].get("rw", ""))
+        found = [m for m in fio_import.parse(text, where) if not rw or m.parameters["rw"] == rw]
+        return found[0].values if len(found) == 1 else {}
+    data = json.loads(text)
+    if isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
+        return {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}
+    return {k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}
+
+
+def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
+    """Each repetition's figures recomputed from its raw file must match the cell's samples."""
+    out = []
+    for rep, raw in enumerate(cell["raw"]):
+        try:
+            with open(os.path.join(out_dir, raw), encoding="utf-8", errors="replace") as f:
+                values = recompute(cell, f.read(), raw)
+        except (UserError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            out.append(("warning", f"/raw/{rep}", f"could not recompute figures from {raw}: {e}"))
+            continue
+        for name, metric in cell["metrics"].items():
+            if name not in values or len(metric["samples"]) != len(cell["raw"]):
+                continue
+            if not math.isclose(values[name], metric["samples"][rep], rel_tol=1e-6, abs_tol=1e-9):
+                out.append(("error", f"/metrics/{name}/samples/{rep}",
+                            f"expected {values[name]:.6g} recomputed from {raw}, found {metric['samples'][rep]:.6g}"))
+    return out
 
 
 def metric_problems(name: str, metric: dict) -> list[tuple]:

@@ -112,3 +112,15 @@ def test_versions_and_kernels_are_not_mistaken_for_addresses(out_dir, valid_resu
     file = write_json(out_dir / "results" / "fixture-valid.json", valid_result)
     assert main(["validate", str(file)]) == 0
     assert "warning" not in capsys.readouterr().out.replace("0 warnings", "")
+
+
+def test_samples_must_match_their_raw_fio_output(out_dir, valid_result, capsys):
+    from fsatlas import stats
+    cell = valid_result["cells"][0]
+    samples = list(cell["metrics"]["throughput"]["samples"])
+    samples[1] *= 1.5  # a summary that the raw output does not support, though consistent in itself
+    cell["metrics"]["throughput"] = stats.summarize(samples, "bytes/s", "higher")
+    file = write_json(out_dir / "results" / "fixture-valid.json", valid_result)
+    assert main(["validate", str(file)]) == 1
+    err = capsys.readouterr().err
+    assert "/cells/0/metrics/throughput/samples/1" in err and "recomputed from raw/" in err
