@@ -5,7 +5,7 @@ FSATLAS := $(VENV)/fsatlas
 PROFILE ?= quick
 HUGO_FLAGS ?=
 
-.PHONY: all setup bench bench-standard data site serve test clean
+.PHONY: all setup bench bench-standard data site serve test fuzz clean
 
 all: setup bench site
 
@@ -35,6 +35,10 @@ serve: setup
 
 test: setup
 	scripts/test.sh
+
+# Many more fuzz examples than the test suite runs (FUZZ_EXAMPLES, default 2000).
+fuzz: setup
+	FSATLAS_FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-2000} $(VENV)/python -m pytest runner/tests/test_fuzz.py
 
 clean:
 	rm -rf public build data/aggregates .scratch

@@ -1,0 +1,74 @@
+"""Bad input everywhere: no traceback, no hang, a clear error. A bounded number of examples in
+CI; `make fuzz` runs many more (FSATLAS_FUZZ_EXAMPLES)."""
+import json
+import os
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas.cli import main
+
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+json_values = st.recursive(st.none() | st.booleans() | st.floats(allow_nan=False) | st.integers() | st.text(max_size=20),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+                           max_leaves=20)
+
+
+def no_traceback(capsys, code):
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2) and "Traceback" not in err
+
+
+@FUZZ
+@given(st.binary(max_size=400))
+def test_validate_any_bytes(tmp_path_factory, capsys, data):
+    path = tmp_path_factory.mktemp("fz") / "x.json"
+    path.write_bytes(data)
+    no_traceback(capsys, main(["validate", str(path)]))
+
+
+@FUZZ
+@given(st.data())
+def test_validate_mutated_results(tmp_path_factory, capsys, valid_result, data):
+    result = json.loads(json.dumps(valid_result))
+    # replace one value somewhere in the document with anything JSON can hold
+    node = result
+    for depth in range(5):
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        child = node[key]
+        if isinstance(child, (dict, list)) and child and depth < 4 and data.draw(st.booleans()):
+            node = child
+            continue
+        node[key] = data.draw(json_values)
+        break
+    folder = tmp_path_factory.mktemp("fz") / "results"
+    folder.mkdir()
+    (folder / "fixture-valid.json").write_text(json.dumps(result))
+    no_traceback(capsys, main(["validate", str(folder)]))
+
+
+@FUZZ
+@given(st.sampled_from(["fio", "bonnie", "dd"]), st.text(max_size=600))
+def test_import_any_text(tmp_path_factory, capsys, fmt, text):
+    folder = tmp_path_factory.mktemp("fz")
+    (folder / "in.txt").write_text(text)
+    no_traceback(capsys, main(["import", fmt, str(folder / "in.txt"), "--filesystem", "ext4", "--out", str(folder / "o")]))
+
+
+@FUZZ
+@given(json_values)
+def test_import_fio_shaped_json(tmp_path_factory, capsys, value):
+    folder = tmp_path_factory.mktemp("fz")
+    (folder / "in.json").write_text(json.dumps({"jobs": [value]} if not isinstance(value, dict) else value))
+    no_traceback(capsys, main(["import", "fio", str(folder / "in.json"), "--filesystem", "ext4", "--out", str(folder / "o")]))
+
+
+@FUZZ
+@given(st.text(max_size=400))
+def test_matrix_file_any_text(tmp_path_factory, capsys, text):
+    path = tmp_path_factory.mktemp("fz") / "m.yaml"
+    path.write_text(text)
+    no_traceback(capsys, main(["plan", "--matrix", str(path), "--profile", "p"]))
