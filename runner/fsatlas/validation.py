@@ -33,6 +33,18 @@ def validate_file(path: str) -> list[Problem]:
     return rule_problems(data, path) + warnings
 
 
+def duplicate_ids(files) -> list[Problem]:
+    """Result ids are unique across all the files checked together (in any folder)."""
+    seen, out = {}, []
+    for path in files:
+        stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+        if stem in seen:
+            out.append(Problem("error", path, "/id", f"expected an id no other result file has, found {stem!r} "
+                                                     f"also in {seen[stem]}"))
+        seen.setdefault(stem, path)
+    return out
+
+
 def rule_problems(data: dict, path: str) -> list[Problem]:
     problems = []
 

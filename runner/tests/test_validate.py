@@ -124,3 +124,11 @@ def test_samples_must_match_their_raw_fio_output(out_dir, valid_result, capsys):
     assert main(["validate", str(file)]) == 1
     err = capsys.readouterr().err
     assert "/cells/0/metrics/throughput/samples/1" in err and "recomputed from raw/" in err
+
+
+def test_ids_are_unique_across_folders(out_dir, tmp_path, capsys):
+    import shutil
+    other = tmp_path / "elsewhere" / "results"
+    shutil.copytree(out_dir / "results", other)
+    assert main(["validate", str(out_dir / "results"), str(other)]) == 1
+    assert "no other result file has" in capsys.readouterr().err

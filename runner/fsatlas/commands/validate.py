@@ -27,6 +27,7 @@ def run(args) -> int:
     if not files:
         raise UserError("no result files (*.json) found", where=", ".join(args.paths))
     problems = [p for f in files for p in validation.validate_file(f)]
+    problems += validation.duplicate_ids(files)
     for problem in problems:
         print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
     errors = sum(p.severity == "error" for p in problems)
