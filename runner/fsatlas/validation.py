@@ -79,8 +79,13 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
 
 def recompute(cell: dict, text: str, where: str) -> dict:
     """The metric values one raw file gives for this cell (empty when its format is not known)."""
-    from .importers import bonnie, dd, fio as fio_import
+    from .importers import bonnie, dd, fio as fio_import, iozone
     stripped = text.lstrip()
+    if "Children see throughput" in text or "reclen" in text:
+        found = [m for m in iozone.parse(text, where)
+                 if cell["workload"] == m.workload or cell["workload"].endswith("-" + m.workload)]
+        found = [m for m in found if all(str(cell["parameters"].get(k)) == str(v) for k, v in m.parameters.items())]
+        return found[0].values if len(found) == 1 else {}
     if stripped.startswith("1.9") and "," in stripped.splitlines()[0]:
         found = [m for m in bonnie.parse(text, where) if m.workload.endswith(cell["workload"])]
         return found[0].values if found else {}

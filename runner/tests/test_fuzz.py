@@ -51,7 +51,7 @@ def test_validate_mutated_results(tmp_path_factory, capsys, valid_result, data):
 
 
 @FUZZ
-@given(st.sampled_from(["fio", "bonnie", "dd"]), st.text(max_size=600))
+@given(st.sampled_from(["fio", "bonnie", "dd", "iozone"]), st.text(max_size=600))
 def test_import_any_text(tmp_path_factory, capsys, fmt, text):
     folder = tmp_path_factory.mktemp("fz")
     (folder / "in.txt").write_text(text)

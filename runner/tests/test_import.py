@@ -1,6 +1,7 @@
 """Importers against real outputs of the real tools, produced here on a loop mount (root)."""
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -179,6 +180,8 @@ def test_dd_summary_lines(mounted, tmp_path, capsys):
     ("bonnie", "hello,world\n", "no bonnie++ CSV line"),
     ("bonnie", "1.98,2.00a,h,1,1,1M,,8192,5,abc" + "," * 40 + "\n", "expected a number or +++++"),
     ("dd", "nothing to see\n", "no dd summary line"),
+    ("iozone", "Output is in kBytes/sec\n", "no IOzone results"),
+    ("iozone", "      kB  reclen   write\n   16384   4   100   999999\n", "lines up with no column"),
 ])
 def test_broken_inputs_are_clear_errors(tmp_path, capsys, fmt, text, message):
     path = tmp_path / "broken.txt"
@@ -197,3 +200,60 @@ def test_system_file_is_validated(tmp_path, capsys):
     assert main(["import", "dd", str(log), "--filesystem", "ext4", "--system", str(system), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert "system.yaml" in err and "/system/cpu_count" in err
+
+
+SAMPLES = Path(__file__).parent / "fixtures" / "samples"  # published outputs; SOURCES.md names each
+
+
+def test_iozone_table_lines_figures_up_with_their_columns(tmp_path, capsys):
+    _, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "single-test-ssd-2009.txt"))
+    cells = {c["workload"]: c for c in result["cells"]}
+    # -i 0 -i 2: write, rewrite, random read, random write; the blank read columns are not tests
+    assert sorted(cells) == ["rand-read", "rand-write", "rewrite", "seq-write"]
+    assert cells["rand-write"]["metrics"]["throughput"]["samples"] == [11304 * 1024]  # IOzone's kB is KiB
+    assert cells["rand-read"]["metrics"]["throughput"]["samples"] == [24719 * 1024]
+    assert cells["seq-write"]["parameters"] == {"file_size_kib": 16384, "record_kib": 4}
+
+
+def test_iozone_auto_mode_gives_a_cell_per_record_and_file_size(tmp_path, capsys):
+    _, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"))
+    assert len(result["cells"]) == 7 * 9  # 7 rows, 9 tests each
+    by_key = {c["key"]: c for c in result["cells"]}
+    cell = by_key["ext4|-|-|stride-read|record_kib=1024,file_size_kib=1048576"]
+    assert cell["metrics"]["throughput"]["samples"] == [734151 * 1024]
+    assert by_key["ext4|-|-|backward-read|record_kib=512,file_size_kib=1048576"]["metrics"]["throughput"]["mean"] \
+        == 1093451 * 1024
+
+
+def test_iozone_throughput_mode_kb_and_ops(tmp_path, capsys):
+    _, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "throughput-mode-beegfs.txt"))
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert sorted(cells) == ["reread", "rewrite", "seq-read", "seq-write"]  # the -R report is not counted twice
+    assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [pytest.approx(477185.91 * 1024)]
+    assert cells["seq-write"]["parameters"] == {"processes": 1, "record_kib": 4}
+    _, result = imported(tmp_path / "ops", capsys, "iozone", str(SAMPLES / "iozone" / "throughput-mode-ops-beegfs.txt"))
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["seq-read"]["metrics"] == {"iops": cells["seq-read"]["metrics"]["iops"]}
+    assert cells["seq-read"]["metrics"]["iops"]["samples"] == [1994.33]
+
+
+def test_iozone_raw_file_is_checked_against_the_summary(tmp_path, capsys):
+    out, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "single-test-ssd-2009.txt"))
+    path = out / "results" / f"{result['id']}.json"
+    result["cells"][0]["metrics"]["throughput"]["samples"] = [1.0]
+    result["cells"][0]["metrics"]["throughput"].update(mean=1.0, median=1.0, ci95=[1.0, 1.0])
+    path.write_text(json.dumps(result))
+    problems = [p for p in validate_file(str(path)) if p.severity == "error"]
+    assert any("recomputed from" in p.message for p in problems)
+
+
+def test_published_bonnie_and_dd_samples(tmp_path, capsys):
+    _, result = imported(tmp_path, capsys, "bonnie", str(SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv"))
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [761540 * 1024]
+    assert cells["char-read"]["status"] == "skipped" and "+++++" in cells["char-read"]["reason"]
+    assert "Jacob" not in json.dumps(result)  # bonnie++'s name field is a host name: never imported
+    _, result = imported(tmp_path / "dd", capsys, "dd", str(SAMPLES / "dd" / "dd-old-coreutils.txt"))
+    (cell,) = result["cells"]
+    assert cell["metrics"]["throughput"]["samples"] == [pytest.approx(536870912 / 0.61208),
+                                                        pytest.approx(536870912 / 0.515241)]

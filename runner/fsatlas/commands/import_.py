@@ -1,4 +1,4 @@
-"""fsatlas import: turns fio, bonnie++ or dd output into a validated result file.
+"""fsatlas import: turns fio, bonnie++, IOzone or dd output into a validated result file.
 
 Each FILE is one repetition; measurements of the same workload and parameters across the
 files become one cell's samples. The input files are copied to OUT/raw/<id>/ unchanged.
@@ -20,7 +20,7 @@ from . import list_option
 
 
 def add_parser(sub):
-    p = sub.add_parser("import", help="turn fio, bonnie++ or dd output into a result file")
+    p = sub.add_parser("import", help="turn fio, bonnie++, IOzone or dd output into a result file")
     p.add_argument("format", choices=sorted(importers.FORMATS), help="the tool that wrote the files")
     p.add_argument("files", nargs="+", metavar="FILE", help="its output; several files are repetitions")
     p.add_argument("--filesystem", required=True, help="the filesystem measured (ext4, xfs, ...)")

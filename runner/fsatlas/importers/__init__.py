@@ -7,9 +7,9 @@ kept as the raw output of the result, so every figure can be traced back.
 """
 from dataclasses import dataclass, field
 
-from . import bonnie, dd, fio
+from . import bonnie, dd, fio, iozone
 
-FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd}
+FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone}
 
 
 @dataclass
