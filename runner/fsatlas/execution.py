@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from . import SCHEMA_VERSION, filesystems, resultfile, stats, system, target
+from . import SCHEMA_VERSION, devices, filesystems, leftovers, resultfile, stats, system, target
 from .matrix import RSD_LIMIT_PCT
 from .workloads import KINDS, RepContext, fio
 
@@ -96,8 +96,8 @@ def _duration(seconds: float) -> str:
 class Run:
     """One run of a profile: the result document, its output folder and the shared scratch."""
 
-    def __init__(self, matrix, profile, out, scratch, result, progress=None):
-        self.matrix, self.profile, self.out, self.scratch = matrix, profile, out, scratch
+    def __init__(self, matrix, profile, out, scratch, result, progress=None, device=None):
+        self.matrix, self.profile, self.out, self.scratch, self.device = matrix, profile, out, scratch, device
         self.result, self.started = result, time.monotonic()
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
@@ -112,6 +112,12 @@ class Run:
             not_run(dict(c), "failed", "not finished: the run stopped before this cell")
             if c["status"] in ("pending", "running") else c for c in self.result["cells"]])
         return resultfile.write_result(self.out, saved)
+
+    def target(self):
+        """A fresh target for one group: a new loop image, or the named device again."""
+        if self.device:
+            return target.BlockDevice(self.device, self.scratch)
+        return target.LoopImage(self.scratch, self.profile.image_bytes)
 
     def records_for(self, cells, fs_spec) -> list:
         """The result's record of each cell: new ones appended, resumed ones reused."""
@@ -190,12 +196,15 @@ def todo(records) -> bool:
     return any(r["status"] != "ok" for r in records)
 
 
-def run_profile(matrix, profile, out, scratch, machine=None, resume=None) -> tuple:
-    """Runs every cell on loop images; returns the path of the result file and its data."""
-    target_info = {"kind": "loop-image", "backing_filesystem": target.backing_filesystem(scratch),
-                   "image_bytes": profile.image_bytes, "loop_direct_io": True}
+def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None) -> tuple:
+    """Runs every cell on loop images (or the checked DEVICE); returns the result file's path and data."""
+    if device:
+        target_info = devices.describe(device)
+    else:
+        target_info = {"kind": "loop-image", "backing_filesystem": target.backing_filesystem(scratch),
+                       "image_bytes": profile.image_bytes, "loop_direct_io": True}
     result = resume or new_result(profile, machine, out, target_info)
-    run = Run(matrix, profile, out, scratch, result)
+    run = Run(matrix, profile, out, scratch, result, device=device)
     return _run(run, lambda: _run_loop_groups(run))
 
 
@@ -207,7 +216,7 @@ def run_directory(matrix, profile, out, directory, machine=None, resume=None) ->
     run = Run(matrix, profile, out, None, result)
 
     def go():
-        workdir = tempfile.mkdtemp(prefix=f"fsatlas-{os.getpid()}-", dir=directory)
+        workdir = leftovers.owned_dir(directory)  # the only thing in DIRECTORY this run may delete
         try:
             fs_spec = {"driver": "fuse" if fstype.startswith("fuse") else "kernel"}
             cells = [c for c in profile.cells if c.variant == "defaults"]
@@ -247,8 +256,7 @@ def _mount_root(path: str) -> str:
 def _run(run, body) -> tuple:
     if run.scratch:
         os.makedirs(run.scratch, exist_ok=True)
-    run.shared["dir"] = tempfile.mkdtemp(prefix=f"fsatlas-{os.getpid()}-shared-",
-                                         dir=run.scratch or tempfile.gettempdir())
+    run.shared["dir"] = leftovers.owned_dir(run.scratch or tempfile.gettempdir(), "shared-")
     try:
         body()
     except KeyboardInterrupt:
@@ -298,8 +306,9 @@ def _run_group(run, cells, records, fs_spec) -> None:
     lifecycle = [(c, r) for c, r in pending if c.kind == "lifecycle"]
     others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
     try:
-        with target.LoopImage(run.scratch, run.profile.image_bytes) as image:
-            run.result["target"]["loop_direct_io"] = image.direct_io
+        with run.target() as image:
+            if not run.device:
+                run.result["target"]["loop_direct_io"] = image.direct_io
             if lifecycle:
                 run.run_cells(*zip(*lifecycle), None, fs_spec, image, "")
             if others:
@@ -323,7 +332,7 @@ def _measure_baseline(run) -> None:
     reps = run.profile.repetitions
     run.progress.total += len(wanted) * reps
     raw_rel = os.path.join("raw", run.result["id"], "baseline")
-    with target.LoopImage(run.scratch, run.profile.image_bytes) as image:
+    with run.target() as image:
         for name in wanted:
             params = next(c.parameters for c in run.profile.cells if c.workload == name) \
                 if any(c.workload == name for c in run.profile.cells) \

@@ -3,6 +3,8 @@ import os
 import shutil
 import subprocess
 
+from . import tools
+
 
 def _kernel_filesystems() -> set:
     try:
@@ -28,15 +30,8 @@ def unavailable_reason(name: str, spec: dict) -> str:
     return "; ".join(reasons)
 
 
-def _run(argv: list, what: str, timeout: float = 600) -> None:
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
-        message = (done.stderr or done.stdout).strip().splitlines()
-        raise RuntimeError(f"{what} failed ({' '.join(argv)}): {message[-1] if message else done.returncode}")
-
-
 def mkfs(spec: dict, device: str, options) -> None:
-    _run([*spec["mkfs"], *options, device], "mkfs")
+    tools.run([*spec["mkfs"], *options, device], 600, "mkfs")
 
 
 def mount(spec: dict, device: str, mountpoint: str, options) -> str:
@@ -44,7 +39,7 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
     argv = ["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto"]
     if options:
         argv += ["-o", ",".join(options)]
-    _run([*argv, device, mountpoint], "mount")
+    tools.run([*argv, device, mountpoint], 600, "mount")
     return effective_options(mountpoint)
 
 

@@ -1,15 +1,30 @@
-"""Targets a run measures on. Loop images in a scratch directory are the default.
+"""Targets a run measures on. Loop images in a scratch directory are the default; a block
+device only when the user named it and devices.check let it through.
 
-A LoopImage is a context manager: whatever happens inside (an error, SIGINT, SIGTERM), on
-exit the filesystem is unmounted, the loop device detached and the image deleted.
+Each target is a context manager: whatever happens inside (an error, SIGINT, SIGTERM), on
+exit the filesystem is unmounted, the loop device detached and the image deleted. Those
+signals are held back during the teardown, so a second Ctrl-C cannot cut it short.
 """
 import os
 import shutil
+import signal
 import subprocess
-import tempfile
 
-from . import filesystems
+from . import filesystems, leftovers
 from .errors import UserError
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class _SignalsHeld:
+    """SIGINT and SIGTERM wait (pending) until the block is done, then arrive as usual."""
+
+    def __enter__(self):
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
+        return False
 
 
 def backing_filesystem(path: str) -> str:
@@ -38,7 +53,8 @@ class LoopImage:
             raise UserError("not enough free space for the loop image", where=self.scratch,
                             expected=f"{self.size_bytes} bytes free",
                             found=f"{shutil.disk_usage(self.scratch).free}")
-        self.workdir = tempfile.mkdtemp(prefix=f"fsatlas-{os.getpid()}-", dir=self.scratch)
+        with _SignalsHeld():  # the folder and its owner mark appear together
+            self.workdir = leftovers.owned_dir(self.scratch)
         self.image = os.path.join(self.workdir, "image")
         self.mountpoint = os.path.join(self.workdir, "mnt")
         os.mkdir(self.mountpoint)
@@ -54,14 +70,43 @@ class LoopImage:
         return self
 
     def __exit__(self, *exc):
-        if self.mountpoint:
-            filesystems.unmount(self.mountpoint)
-        if self.device:
-            subprocess.run(["losetup", "-d", self.device], capture_output=True)
-            self.device = None
-        if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = None
+        with _SignalsHeld():
+            if self.mountpoint:
+                filesystems.unmount(self.mountpoint)
+            if self.device:
+                subprocess.run(["losetup", "-d", self.device], capture_output=True)
+                self.device = None
+            if self.workdir:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                self.workdir = None
+        return False
+
+
+class BlockDevice:
+    """A block device the user named (and devices.check allowed): formatted, never deleted.
+    The mount point lives in an owned folder of the scratch directory."""
+
+    direct_io = True
+
+    def __init__(self, device: str, scratch: str):
+        self.device, self.scratch = device, scratch
+        self.workdir = self.mountpoint = None
+
+    def __enter__(self):
+        os.makedirs(self.scratch, exist_ok=True)
+        with _SignalsHeld():
+            self.workdir = leftovers.owned_dir(self.scratch)
+        self.mountpoint = os.path.join(self.workdir, "mnt")
+        os.mkdir(self.mountpoint)
+        return self
+
+    def __exit__(self, *exc):
+        with _SignalsHeld():
+            if self.mountpoint:
+                filesystems.unmount(self.mountpoint)
+            if self.workdir:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                self.workdir = None
         return False
 
 

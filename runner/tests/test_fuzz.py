@@ -72,3 +72,10 @@ def test_matrix_file_any_text(tmp_path_factory, capsys, text):
     path = tmp_path_factory.mktemp("fz") / "m.yaml"
     path.write_text(text)
     no_traceback(capsys, main(["plan", "--matrix", str(path), "--profile", "p"]))
+
+
+@FUZZ
+@given(st.text(max_size=30), st.text(max_size=30), st.text(max_size=30), st.text(max_size=30), st.text(max_size=30))
+def test_profile_and_option_filters_any_text(capsys, profile, fs, workload, variant, cell):
+    no_traceback(capsys, main(["plan", "--profile", profile, "--fs", fs, "--workload", workload,
+                               "--variant", variant, "--cell", cell]))

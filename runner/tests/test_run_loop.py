@@ -10,7 +10,7 @@ import pytest
 
 from fsatlas.cli import main
 from fsatlas.validation import validate_file
-from testutil import loop_state
+from testutil import loop_state, scratch_left
 
 pytestmark = pytest.mark.root
 
@@ -37,7 +37,7 @@ def run_cli(tmp_path, *args, profile="tiny"):
                  "--machine", "test-box", *args])
     assert code == 0
     assert loop_state() == before, "the run left a loop device or mount behind"
-    assert not os.listdir(scratch), "the run left files in the scratch directory"
+    assert scratch_left(scratch) == [], "the run left files in the scratch directory"
     return out
 
 
@@ -194,7 +194,7 @@ def test_sigterm_mid_run_tears_everything_down(tmp_path):
     proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert loop_state() == before
-    assert not os.listdir(scratch)
+    assert scratch_left(scratch) == []
     path, result = only_result(out)
     assert result["complete"] is False
     assert [c["status"] for c in result["cells"] if c["filesystem"] == "ext4"] == ["ok"] * 2

@@ -1,6 +1,7 @@
 """Helpers shared by the runner tests (imported by name: pytest.ini puts this folder on the path)."""
 import copy
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -25,3 +26,9 @@ def mutated(data, change):
     data = copy.deepcopy(data)
     change(data)
     return data
+
+
+def scratch_left(scratch):
+    """What a run left in its scratch directory, besides the lock file every run shares."""
+    from fsatlas.leftovers import LOCK
+    return sorted(set(os.listdir(scratch)) - {LOCK}) if os.path.isdir(scratch) else []

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from .. import execution, resultfile
+from .. import devices, execution, leftovers, resultfile
 from ..errors import UserError
 from . import plan
 
@@ -14,6 +14,11 @@ def add_parser(sub):
     where.add_argument("--scratch", default=None, help="folder for the loop images (default: .scratch)")
     where.add_argument("--directory", metavar="DIR",
                        help="benchmark this existing directory instead (no root, no mkfs, no mount)")
+    p.add_argument("--device", metavar="DEV", help="format and measure this block device: DESTROYS ITS DATA "
+                                                       "(needs --destroy-data; refused when mounted or in use)")
+    p.add_argument("--destroy-data", action="store_true", help="confirm that --device may be formatted")
+    p.add_argument("--confirm-device", metavar="DEV",
+                   help="repeat the device's name to format it although it carries a filesystem or partition table")
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
     p.add_argument("--resume", metavar="ID", help="continue the result file ID, redoing only unfinished cells")
@@ -27,6 +32,8 @@ def run(args) -> int:
         raise UserError(f"--resume {args.resume} was a {resume.get('profile')!r} run", field="--profile",
                         expected=repr(resume.get("profile")), found=repr(args.profile))
     matrix, profile = plan.select(args, resume.get("profile") if resume else None)
+    if args.directory and args.device:
+        raise UserError("measure either an existing --directory or a --device to format, not both", field="--device")
     if args.directory:
         if not os.path.isdir(args.directory):
             raise UserError("not a directory", where=args.directory, field="--directory")
@@ -37,11 +44,24 @@ def run(args) -> int:
             raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
                             "or measure an existing folder with --directory DIR")
         scratch = os.path.abspath(args.scratch or ".scratch")
-        checked = plan.build_plan(matrix, profile, scratch)
-        plan.check_scratch(checked)
-        for warning in checked["warnings"]:
-            print(f"warning: {warning}", file=sys.stderr)
-        path, result = execution.run_profile(matrix, profile, out, scratch, args.machine, resume)
+        if args.device:
+            devices.check(args.device, args.destroy_data, args.confirm_device)
+            size = devices.describe(args.device)["device_bytes"]
+            if size < profile.image_bytes:
+                raise UserError("the device is smaller than the profile's image size", where=args.device,
+                                expected=f"at least {profile.image_bytes} bytes", found=f"{size}")
+        elif args.destroy_data or args.confirm_device:
+            raise UserError("--destroy-data and --confirm-device go with --device", field="--destroy-data")
+        else:
+            checked = plan.build_plan(matrix, profile, scratch)
+            plan.check_scratch(checked)
+            for warning in checked["warnings"]:
+                print(f"warning: {warning}", file=sys.stderr)
+        with leftovers.ScratchLock(scratch):
+            for line in leftovers.clean(scratch):
+                print(f"cleanup of an earlier run that died: {line}", file=sys.stderr)
+            path, result = execution.run_profile(matrix, profile, out, scratch, args.machine, resume,
+                                                 os.path.realpath(args.device) if args.device else None)
     failed = [c for c in result["cells"] if c["status"] == "failed"]
     for cell in failed:
         print(f"failed: {cell['key']}: {cell['reason']}", file=sys.stderr)

@@ -7,11 +7,11 @@ for the kinds that need it, the loop image itself.
 """
 import os
 import resource
-import subprocess
 import time
 from dataclasses import dataclass, field
 
 from .. import target
+from ..tools import run as run_tool  # noqa: F401  (the workload modules use it)
 
 
 @dataclass
@@ -59,15 +59,6 @@ class CpuMeter:
 def _cpu_times():
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + kids.ru_utime, me.ru_stime + kids.ru_stime
-
-
-def run_tool(argv, timeout, what, **kw) -> subprocess.CompletedProcess:
-    """Runs a tool; a non-zero exit is a RuntimeError carrying the tool's own message."""
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **kw)
-    if done.returncode != 0:
-        message = (done.stderr or done.stdout).strip()
-        raise RuntimeError(f"{what} exited {done.returncode}: {message[-500:]}")
-    return done
 
 
 from . import dd, fio, lifecycle, smallfiles, treecopy  # noqa: E402  (they use the helpers above)

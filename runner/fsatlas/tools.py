@@ -1,0 +1,75 @@
+"""Running the external tools a run depends on (fio, mkfs, mount, dd, cp).
+
+A failure becomes a RuntimeError carrying the tool's own message, so the cell that ran it
+is recorded as failed with that message and the run goes on. On a timeout or an
+interruption the tool and every process it started are killed: fio runs each job in a
+child process that makes itself a session of its own (setsid), so neither killing fio nor
+its process group would stop it, and it would go on writing into a mount that must be
+unmounted. The tool also dies with fsatlas (PR_SET_PDEATHSIG); what may still outlive a
+SIGKILLed run is found and stopped by the leftovers cleanup.
+"""
+import ctypes
+import os
+import signal
+import subprocess
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the cleanup of leftovers still stops such a process
+
+
+def descendants(pid: int) -> list:
+    """Every living process below PID, read from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def kill_tree(pid: int) -> None:
+    # the tree is read before any kill: a killed parent's children move to init and are lost
+    for victim in [pid, *descendants(pid)]:
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def run(argv, timeout, what, input=None) -> subprocess.CompletedProcess:
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
+    except FileNotFoundError:
+        raise RuntimeError(f"{what} is not installed: {argv[0]} was not found on PATH") from None
+    try:
+        stdout, stderr = proc.communicate(input, timeout=timeout)
+    except BaseException as e:  # a timeout, or SIGINT/SIGTERM arriving as KeyboardInterrupt
+        kill_tree(proc.pid)
+        proc.communicate()
+        if isinstance(e, subprocess.TimeoutExpired):
+            raise RuntimeError(f"{what} did not finish within {timeout:.0f} s and was stopped "
+                               f"({' '.join(argv)})") from None
+        raise
+    done = subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
+    if done.returncode < 0:
+        raise RuntimeError(f"{what} was killed by {signal.Signals(-done.returncode).name} ({' '.join(argv)})")
+    if done.returncode != 0:
+        message = (done.stderr or done.stdout).strip()
+        raise RuntimeError(f"{what} exited {done.returncode} ({' '.join(argv)}): {message[-500:]}")
+    return done

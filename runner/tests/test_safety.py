@@ -1,0 +1,335 @@
+"""Safety and faults, caused for real: devices in every state that must be refused, signals
+mid-run, a SIGKILLed run's leftovers, two runs on one scratch, a full filesystem, fio
+crashing or hanging, a missing tool. Never a disk of this machine: loop devices only."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fsatlas import devices, leftovers
+from fsatlas.cli import main
+from fsatlas.errors import UserError
+from testutil import loop_state, scratch_left
+
+pytestmark = pytest.mark.root
+FSATLAS = [sys.executable, "-m", "fsatlas.cli"]
+
+
+@pytest.fixture
+def loopdev(tmp_path):
+    """A fresh loop device (partition scanning on) over a sparse image; torn down whatever its state."""
+    made = []
+
+    def make(size=256 * 2**20):
+        image = tmp_path / f"disk{len(made)}.img"
+        with open(image, "wb") as f:
+            f.truncate(size)
+        dev = subprocess.run(["losetup", "--find", "--show", "--partscan", str(image)], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        made.append(dev)
+        return dev
+
+    yield make
+    for dev in made:
+        for line in Path("/proc/swaps").read_text().splitlines()[1:]:
+            if line.split()[0].startswith(dev):
+                subprocess.run(["swapoff", line.split()[0]])
+        for line in Path("/proc/self/mounts").read_text().splitlines():
+            if line.split()[0].startswith(dev):
+                subprocess.run(["umount", line.split()[1]])
+        subprocess.run(["losetup", "-d", dev])
+
+
+def sh(*argv):
+    subprocess.run(argv, capture_output=True, check=True)
+
+
+def test_only_block_devices_and_only_with_destroy_data(tmp_path, loopdev):
+    plain = tmp_path / "file"
+    plain.write_text("x")
+    with pytest.raises(UserError, match="not a block device"):
+        devices.check(str(plain), True, None)
+    dev = loopdev()
+    with pytest.raises(UserError, match="--destroy-data"):
+        devices.check(dev, False, None)
+    devices.check(dev, True, None)  # blank, unused: allowed
+
+
+def test_mounted_device_is_refused(tmp_path, loopdev):
+    dev = loopdev()
+    sh("mkfs.ext4", "-q", dev)
+    (tmp_path / "m").mkdir()
+    sh("mount", dev, str(tmp_path / "m"))
+    reasons = devices.refusals(dev, confirm=dev)
+    assert reasons == [f"{dev} is mounted on {tmp_path / 'm'}"]
+
+
+def test_partitioned_device_with_a_mounted_partition_is_refused(tmp_path, loopdev):
+    dev = loopdev()
+    subprocess.run(["sfdisk", "-q", dev], input="label: gpt\n,64M\n,\n", text=True, capture_output=True, check=True)
+    sh("partx", "-u", dev)
+    part = f"{dev}p2"
+    for _ in range(50):
+        if os.path.exists(part):
+            break
+        time.sleep(0.1)
+    sh("mkfs.ext4", "-q", part)
+    (tmp_path / "m").mkdir()
+    sh("mount", part, str(tmp_path / "m"))
+    reasons = devices.refusals(dev, confirm=dev)
+    assert any(r.startswith(f"{part} is mounted") for r in reasons), reasons
+    with pytest.raises(UserError) as e:
+        devices.check(dev, True, dev)
+    assert dev in str(e.value) and part in str(e.value)
+
+
+def test_signature_needs_the_name_repeated(loopdev):
+    dev = loopdev(320 * 2**20)  # xfs's smallest
+    sh("mkfs.xfs", "-q", dev)
+    (reason,) = devices.refusals(dev)
+    assert "xfs" in reason and f"--confirm-device {dev}" in reason
+    assert devices.refusals(dev, confirm="/dev/loop999") == [reason]  # another name is no confirmation
+    assert devices.refusals(dev, confirm=dev) == []
+
+
+def test_partition_table_is_a_signature(loopdev):
+    dev = loopdev()
+    subprocess.run(["sfdisk", "-q", dev], input="label: dos\n,\n", text=True, capture_output=True, check=True)
+    (reason,) = devices.refusals(dev)
+    assert "dos partition table" in reason
+
+
+def test_swap_device_is_refused(loopdev):
+    dev = loopdev()
+    sh("mkswap", dev)
+    done = subprocess.run(["swapon", dev], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"this kernel or container refuses swapon on a loop device: {done.stderr.strip()}")
+    assert f"{dev} is in use as swap" in devices.refusals(dev, confirm=dev)
+
+
+def _fake_sysfs(tmp_path, dev, holder, uuid=""):
+    """This kernel has no md or device-mapper: a sysfs tree where DEV is held by HOLDER."""
+    name = os.path.basename(dev)
+    base = tmp_path / "sys" / "class" / "block"
+    (base / name / "holders").mkdir(parents=True)
+    (base / name / "dev").write_text(Path(f"/sys/class/block/{name}/dev").read_text())
+    (base / name / "holders" / holder).mkdir()
+    (base / holder / "dm").mkdir(parents=True)
+    (base / holder / "dm" / "uuid").write_text(uuid)
+    (base / holder / "dm" / "name").write_text("vg0-data")
+    return devices.Tables(sysfs=str(tmp_path / "sys"))
+
+
+@pytest.mark.parametrize("holder,uuid,kind", [("md0", "", "md RAID"), ("dm-0", "LVM-abc", "LVM"),
+                                              ("dm-1", "CRYPT-LUKS2-x", "device-mapper")])
+def test_held_device_is_refused(tmp_path, loopdev, holder, uuid, kind):
+    dev = loopdev()
+    (reason,) = devices.refusals(dev, confirm=dev, tables=_fake_sysfs(tmp_path, dev, holder, uuid))
+    assert holder in reason and kind in reason and dev in reason
+
+
+def test_device_holding_the_root_filesystem_is_refused(tmp_path, loopdev):
+    dev = loopdev()
+    number = Path(f"/sys/class/block/{os.path.basename(dev)}/dev").read_text().strip()
+    mountinfo = tmp_path / "mountinfo"
+    mountinfo.write_text(f"22 1 {number} / / rw,relatime shared:1 - ext4 {dev} rw\n")
+    reasons = devices.refusals(dev, confirm=dev, tables=devices.Tables(mountinfo=str(mountinfo)))
+    assert reasons == [f"{dev} holds the running root filesystem"]
+
+
+def test_run_on_a_device_and_refusal_from_the_cli(tmp_path, loopdev, capsys):
+    dev = loopdev(512 * 2**20)
+    out = tmp_path / "out"
+    argv = ["run", "--profile", "tiny", "--fs", "ext4", "--workload", "seq-write", "--out", str(out),
+            "--scratch", str(tmp_path / "scratch"), "--device", dev]
+    assert main(argv) == 1
+    assert "--destroy-data" in capsys.readouterr().err
+    assert main(argv + ["--destroy-data"]) == 0
+    (path,) = (out / "results").iterdir()
+    result = json.loads(path.read_text())
+    assert result["target"]["kind"] == "block-device" and result["target"]["device_bytes"] == 512 * 2**20
+    assert result["cells"][0]["status"] == "ok"
+    # the run left its ext4 on the device: the next run must be told to confirm
+    capsys.readouterr()
+    assert main(argv + ["--destroy-data"]) == 1
+    err = capsys.readouterr().err
+    assert dev in err and "ext4" in err and "--confirm-device" in err
+
+
+def _start(tmp_path, *extra, workloads="seq-write,seq-read,rand-read-4k,rand-write-4k"):
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    return subprocess.Popen([*FSATLAS, "run", "--profile", "tiny", "--fs", "ext4,xfs", "--workload", workloads,
+                             "--out", str(out), "--scratch", str(scratch), *extra],
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True), out, scratch
+
+
+def _wait_for_mount(scratch, proc, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(f" {scratch}/" in line for line in Path("/proc/self/mounts").read_text().splitlines()):
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    raise AssertionError("the run never mounted anything")
+
+
+def test_sigint_mid_run_then_resume(tmp_path):
+    before = loop_state()
+    proc, out, scratch = _start(tmp_path)
+    _wait_for_mount(scratch, proc)
+    time.sleep(1)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert loop_state() == before and scratch_left(scratch) == []
+    (path,) = (out / "results").iterdir()
+    result = json.loads(path.read_text())
+    assert result["complete"] is False
+    done = {c["key"]: c for c in result["cells"] if c["status"] == "ok"}
+    assert len(done) < len(result["cells"])
+    assert main(["run", "--resume", result["id"], "--profile", "tiny", "--fs", "ext4,xfs", "--workload",
+                 "seq-write,seq-read,rand-read-4k,rand-write-4k", "--out", str(out), "--scratch", str(scratch)]) == 0
+    resumed = json.loads(path.read_text())
+    assert resumed["complete"] is True and all(c["status"] == "ok" for c in resumed["cells"])
+    for cell in resumed["cells"]:
+        if cell["key"] in done:
+            assert cell == done[cell["key"]]  # finished cells were not redone
+    assert loop_state() == before
+
+
+def _kill_mid_run(tmp_path):
+    proc, out, scratch = _start(tmp_path)
+    _wait_for_mount(scratch, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert any(f" {scratch}/" in line for line in Path("/proc/self/mounts").read_text().splitlines())
+    return out, scratch
+
+
+def test_sigkill_leftovers_are_removed_by_cleanup_and_only_those(tmp_path, capsys):
+    before = loop_state()
+    out, scratch = _kill_mid_run(tmp_path)
+    (scratch / "not-fsatlas").mkdir()
+    alive = Path(leftovers.owned_dir(str(scratch)))  # a live run's folder (this test process owns it)
+    assert main(["cleanup", "--scratch", str(scratch)]) == 0
+    printed = capsys.readouterr().out
+    assert "unmounted" in printed and "detached /dev/loop" in printed
+    assert loop_state() == before
+    assert scratch_left(scratch) == sorted(["not-fsatlas", alive.name])
+
+
+def test_sigkill_leftovers_are_removed_by_the_next_run(tmp_path):
+    before = loop_state()
+    out, scratch = _kill_mid_run(tmp_path)
+    done = subprocess.run([*FSATLAS, "run", "--profile", "tiny", "--fs", "ext4", "--workload", "create-files",
+                           "--out", str(tmp_path / "out2"), "--scratch", str(scratch)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "cleanup of an earlier run that died" in done.stderr
+    assert loop_state() == before and scratch_left(scratch) == []
+
+
+def test_two_runs_on_one_scratch_do_not_mix(tmp_path, capsys):
+    proc, out, scratch = _start(tmp_path)
+    _wait_for_mount(scratch, proc)
+    assert main(["run", "--profile", "tiny", "--fs", "ext4", "--workload", "seq-write", "--out",
+                 str(tmp_path / "other"), "--scratch", str(scratch)]) == 1
+    err = capsys.readouterr().err
+    assert "another fsatlas run" in err and str(proc.pid) in err and str(scratch) in err
+    assert main(["cleanup", "--scratch", str(scratch)]) == 1  # nor does cleanup touch a live run
+    _, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr
+    (path,) = (out / "results").iterdir()
+    assert all(c["status"] == "ok" for c in json.loads(path.read_text())["cells"])
+
+
+def _fault_matrix(tmp_path, fio_job, budget=60):
+    matrix = tmp_path / "matrix.yaml"
+    matrix.write_text(f"""
+filesystems:
+  ext4: {{mkfs: [mkfs.ext4, -F, -q]}}
+workloads:
+  faulty: {{kind: fio, primary: throughput, fio: {fio_job}}}
+  create-files: {{kind: smallfiles, primary: create_per_s, parameters: {{phases: [create], file_size: 0, directories: 1}}}}
+profiles:
+  p:
+    image_size: 128M
+    repetitions: 1
+    filesystems: [ext4]
+    workloads: {{faulty: {{budget_s: {budget}}}, create-files: {{files: 200}}}}
+""")
+    return matrix
+
+
+def _run_faulty(tmp_path, matrix, capsys, env=None):
+    before = loop_state()
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    argv = [*FSATLAS, "run", "--matrix", str(matrix), "--profile", "p", "--out", str(out), "--scratch", str(scratch)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert loop_state() == before and scratch_left(scratch) == []
+    (path,) = (out / "results").iterdir()
+    cells = {c["workload"]: c for c in json.loads(path.read_text())["cells"]}
+    assert cells["create-files"]["status"] == "ok"  # the run went on after the fault
+    assert cells["faulty"]["status"] == "failed" and cells["faulty"]["metrics"] == {}
+    assert f"failed: {cells['faulty']['key']}" in done.stderr  # the summary lists it
+    return cells["faulty"]["reason"]
+
+
+def test_a_full_filesystem_fails_its_cell_with_the_tools_message(tmp_path, capsys):
+    reason = _run_faulty(tmp_path, _fault_matrix(tmp_path, "{rw: write, bs: 1M, size: 400M}"), capsys)
+    assert "No space left on device" in reason
+
+
+def test_a_hanging_fio_is_stopped(tmp_path, capsys):
+    # fio would write for 10 minutes; the workload's budget (1 s + fsatlas's 30 s grace) stops it
+    matrix = _fault_matrix(tmp_path, "{rw: write, bs: 4k, size: 8M, time_based: 1, runtime: 600}", budget=1)
+    started = time.monotonic()
+    reason = _run_faulty(tmp_path, matrix, capsys)
+    assert "did not finish within 31 s" in reason and time.monotonic() - started < 120
+
+
+def _bin_with(tmp_path, fio_script=None):
+    """A PATH like this machine's, with fio replaced (or left out when FIO_SCRIPT is None)."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for folder in ("/usr/local/bin", "/usr/bin", "/bin"):
+        for name in os.listdir(folder) if os.path.isdir(folder) else []:
+            if name != "fio" and not (tools / name).exists():
+                (tools / name).symlink_to(os.path.join(folder, name))
+    if fio_script:
+        (tools / "fio").write_text(fio_script)
+        (tools / "fio").chmod(0o755)
+    return {**os.environ, "PATH": f"{tools}:/usr/local/sbin:/usr/sbin:/sbin"}
+
+
+def test_a_crashing_fio_fails_its_cell(tmp_path, capsys):
+    real = shutil.which("fio")
+    # the real fio, with its job file from stdin, killed by SIGSEGV after a second of work
+    crash = (f'#!/bin/sh\njob=$(mktemp)\ncat > "$job"\n'
+             f'for a; do shift; [ "$a" = "-" ] && a="$job"; set -- "$@" "$a"; done\n'
+             f'{real} "$@" &\npid=$!\nsleep 1\nkill -SEGV $pid\nwait $pid\nexit $?\n')
+    matrix = _fault_matrix(tmp_path, "{rw: write, bs: 4k, size: 8M, time_based: 1, runtime: 5}")
+    reason = _run_faulty(tmp_path, matrix, capsys, env=_bin_with(tmp_path, crash))
+    assert "fio exited 139" in reason
+
+
+def test_a_missing_tool_fails_its_cell(tmp_path, capsys):
+    matrix = _fault_matrix(tmp_path, "{rw: write, bs: 1M, size: 8M}")
+    reason = _run_faulty(tmp_path, matrix, capsys, env=_bin_with(tmp_path))
+    assert "fio is not installed" in reason
+
+
+def test_non_root_is_told_what_root_is_needed_for(tmp_path):
+    done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *FSATLAS, "run",
+                           "--profile", "tiny", "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, cwd="/", env={**os.environ, "HOME": "/"})
+    assert done.returncode == 1, done.stderr
+    assert "loop devices, mkfs and mount need root" in done.stderr and "--directory" in done.stderr
+    assert "Traceback" not in done.stderr
