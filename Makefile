@@ -5,7 +5,7 @@ FSATLAS := $(VENV)/fsatlas
 PROFILE ?= quick
 HUGO_FLAGS ?=
 
-.PHONY: all setup bench bench-standard data site serve test fuzz clean
+.PHONY: all setup bench bench-standard data site serve test perf fuzz clean
 
 all: setup bench site
 
@@ -35,6 +35,11 @@ serve: setup
 
 test: setup
 	scripts/test.sh
+
+# A benchmark of fsatlas itself: prints figure, target, pass/fail; writes build/perf.json.
+# FAST=1 takes the quick matrix's wall time from the newest quick result instead of running it.
+perf: setup
+	$(VENV)/python scripts/perf.py
 
 # Many more fuzz examples than the test suite runs (FUZZ_EXAMPLES, default 2000).
 fuzz: setup

@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from . import SCHEMA_VERSION, devices, filesystems, leftovers, resultfile, stats, system, target
+from . import SCHEMA_VERSION, devices, filesystems, leftovers, resultfile, stats, system, target, tools
 from .matrix import RSD_LIMIT_PCT
 from .workloads import KINDS, RepContext, fio
 
@@ -138,7 +138,7 @@ class Run:
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
         record.pop("reason", None)
         samples: dict[str, list] = {}
-        started, planned = time.monotonic(), self.profile.repetitions
+        started, planned, busy_before = time.monotonic(), self.profile.repetitions, tools.busy_seconds
         rep = 0
         while True:
             rep += 1
@@ -170,6 +170,7 @@ class Run:
         self._flag_cached(cell, record)
         record["status"] = "ok"
         record["wall_seconds"] = round(time.monotonic() - started, 3)
+        record["tool_seconds"] = round(tools.busy_seconds - busy_before, 3)  # inside fio, dd, mkfs, mount
 
     def _flag_cached(self, cell, record) -> None:
         base = self.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput")

@@ -12,8 +12,10 @@ import ctypes
 import os
 import signal
 import subprocess
+import time
 
 _PR_SET_PDEATHSIG = 1
+busy_seconds = 0.0  # wall time spent inside tools so far: what the runner's own overhead is measured against
 
 
 def _die_with_parent() -> None:
@@ -52,6 +54,15 @@ def kill_tree(pid: int) -> None:
 
 
 def run(argv, timeout, what, input=None) -> subprocess.CompletedProcess:
+    global busy_seconds
+    started = time.monotonic()
+    try:
+        return _run(argv, timeout, what, input)
+    finally:
+        busy_seconds += time.monotonic() - started
+
+
+def _run(argv, timeout, what, input) -> subprocess.CompletedProcess:
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)

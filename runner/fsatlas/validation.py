@@ -33,6 +33,70 @@ def validate_file(path: str) -> list[Problem]:
     return rule_problems(data, path) + warnings
 
 
+CACHE_FILE = os.path.join("build", "cache", "validation.json")
+
+
+def _signature(path: str) -> list | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def validate_files(files, cache_file: str | None = CACHE_FILE) -> list[Problem]:
+    """validate_file over many files, remembering outcomes (like make, by size and mtime of
+    the result file and of every raw file it names) so an unchanged file is not checked
+    again; rebuilding the site after one new result checks that one file."""
+    cache, tool = {}, _rules_digest()
+    if cache_file:
+        try:
+            with open(cache_file, encoding="utf-8") as f:
+                stored = json.load(f)
+            cache = stored["entries"] if stored.get("tool") == tool else {}  # other rules: check all again
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            cache = {}
+    problems, fresh = [], {}
+    for path in files:
+        key = os.path.abspath(path)
+        entry = cache.get(key)
+        if entry and entry["sig"] == _signature(key) and all(_signature(r) == sig for r, sig in entry["raw"]):
+            found = [Problem(*p) for p in entry["problems"]]
+        else:
+            found = validate_file(path)
+            entry = {"sig": _signature(key), "raw": _raw_signatures(key), "problems": [list(vars(p).values()) for p in found]}
+        fresh[key] = entry
+        problems += found
+    if cache_file:
+        os.makedirs(os.path.dirname(os.path.abspath(cache_file)), exist_ok=True)
+        entries = {k: v for k, v in {**cache, **fresh}.items() if os.path.exists(k)}
+        resultfile.write_atomic(cache_file, {"tool": tool, "entries": entries}, compact=True)
+    return problems
+
+
+def _rules_digest() -> str:
+    """Changes whenever the rules do: this module, the schema, the importers that recompute."""
+    import hashlib
+    from importlib import resources
+    digest = hashlib.sha256()
+    package = resources.files("fsatlas")
+    for part in ("validation.py", "privacy.py", "stats.py", "fio_json.py", "schema/result.schema.json",
+                 "importers/fio.py", "importers/bonnie.py", "importers/dd.py", "importers/iozone.py"):
+        digest.update((package / part).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _raw_signatures(path: str) -> list:
+    try:
+        data = resultfile.load_json(path)
+        out_dir = os.path.dirname(os.path.dirname(path))
+        raws = [os.path.join(out_dir, r) for c in data.get("cells", []) if isinstance(c, dict)
+                for r in (c.get("raw") or []) if isinstance(r, str)]
+    except (UserError, AttributeError, TypeError):
+        raws = []
+    return [[r, _signature(r)] for r in raws]
+
+
 def duplicate_ids(files) -> list[Problem]:
     """Result ids are unique across all the files checked together (in any folder)."""
     seen, out = {}, []

@@ -9,6 +9,8 @@ from ..errors import UserError
 def add_parser(sub):
     p = sub.add_parser("validate", help="check result files against the schema and the rules beyond it")
     p.add_argument("paths", nargs="+", metavar="PATH", help="result files or folders of them")
+    p.add_argument("--no-cache", action="store_true",
+                   help=f"check every file again, ignoring earlier outcomes kept in {validation.CACHE_FILE}")
     p.set_defaults(func=run)
 
 
@@ -26,7 +28,7 @@ def run(args) -> int:
     files = result_files(args.paths)
     if not files:
         raise UserError("no result files (*.json) found", where=", ".join(args.paths))
-    problems = [p for f in files for p in validation.validate_file(f)]
+    problems = validation.validate_files(files, None if args.no_cache else validation.CACHE_FILE)
     problems += validation.duplicate_ids(files)
     for problem in problems:
         print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
