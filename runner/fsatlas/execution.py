@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from . import SCHEMA_VERSION, devices, filesystems, leftovers, resultfile, stats, system, target, tools
+from . import SCHEMA_VERSION, clients, devices, filesystems, leftovers, resultfile, stats, system, target, tools
 from .matrix import RSD_LIMIT_PCT
 from .workloads import KINDS, RepContext, fio
 
@@ -220,12 +220,7 @@ def run_directory(matrix, profile, out, directory, machine=None, resume=None) ->
         workdir = leftovers.owned_dir(directory)  # the only thing in DIRECTORY this run may delete
         try:
             fs_spec = {"driver": "fuse" if fstype.startswith("fuse") else "kernel"}
-            cells = [c for c in profile.cells if c.variant == "defaults"]
-            seen, unique = set(), []
-            for c in cells:  # the directory is one filesystem: keep each workload once
-                if (c.workload, tuple(sorted(c.dimensions.items()))) not in seen:
-                    seen.add((c.workload, tuple(sorted(c.dimensions.items()))))
-                    unique.append(type(c)(**{**c.__dict__, "filesystem": _fs_name(fstype)}))
+            unique = _one_per_workload(profile, _fs_name(fstype))
             records = run.records_for(unique, fs_spec)
             effective = filesystems.effective_options(_mount_root(directory))
             for cell, record in zip(unique, records):
@@ -239,6 +234,43 @@ def run_directory(matrix, profile, out, directory, machine=None, resume=None) ->
                 run.save(False)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)  # only the folder this run made
+
+    return _run(run, go)
+
+
+def _one_per_workload(profile, fs_name: str) -> list:
+    """The profile's default-option cells, each workload (and dimension) once, on FS_NAME:
+    an existing directory is one filesystem whatever the matrix lists."""
+    seen, unique = set(), []
+    for c in profile.cells:
+        ident = (c.workload, tuple(sorted(c.dimensions.items())))
+        if c.variant == "defaults" and ident not in seen:
+            seen.add(ident)
+            unique.append(type(c)(**{**c.__dict__, "filesystem": fs_name}))
+    return unique
+
+
+def run_clients(matrix, profile, out, directory, hostfile, shared_fs, machine=None, resume=None) -> tuple:
+    """The profile's fio workloads from every fio server in HOSTFILE at once, in DIRECTORY
+    (a path on the filesystem they share)."""
+    hosts = clients.read_hostfile(hostfile)
+    result = resume or new_result(profile, machine, out, {
+        "kind": "directory", "shared_filesystem": shared_fs, "clients": len(hosts), "caches_dropped": False})
+    cells = _one_per_workload(profile, _fs_name(shared_fs))
+    run = Run(matrix, profile, out, None, result,
+              Progress(sum(c.kind == "fio" for c in cells) * profile.repetitions))
+
+    def go():
+        for cell, record in zip(cells, run.records_for(cells, {"driver": "kernel"})):
+            if record["status"] == "ok":
+                continue
+            try:
+                clients.run_cell(run, cell, record, hosts, directory)
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:  # a client that fails or hangs fails the cell; the run goes on
+                not_run(record, "failed", f"{type(e).__name__}: {e}")
+            run.save(False)
 
     return _run(run, go)
 

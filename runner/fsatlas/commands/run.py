@@ -2,7 +2,7 @@
 import os
 import sys
 
-from .. import devices, execution, leftovers, resultfile
+from .. import devices, execution, leftovers, resultfile, target
 from ..errors import UserError
 from . import plan
 
@@ -16,6 +16,10 @@ def add_parser(sub):
                        help="benchmark this existing directory instead (no root, no mkfs, no mount)")
     p.add_argument("--device", metavar="DEV", help="format and measure this block device: DESTROYS ITS DATA "
                                                        "(needs --destroy-data; refused when mounted or in use)")
+    p.add_argument("--clients", metavar="HOSTFILE", help="run the fio workloads from every fio server listed "
+                                                         "(fio --server on each) at once, in --directory DIR")
+    p.add_argument("--shared-filesystem", metavar="NAME",
+                   help="with --clients: what they share (nfs, cephfs, lustre...); default: DIR's type here")
     p.add_argument("--destroy-data", action="store_true", help="confirm that --device may be formatted")
     p.add_argument("--confirm-device", metavar="DEV",
                    help="repeat the device's name to format it although it carries a filesystem or partition table")
@@ -34,7 +38,14 @@ def run(args) -> int:
     matrix, profile = plan.select(args, resume.get("profile") if resume else None)
     if args.directory and args.device:
         raise UserError("measure either an existing --directory or a --device to format, not both", field="--device")
-    if args.directory:
+    if args.clients:
+        if not args.directory:
+            raise UserError("--clients needs --directory DIR: the path on the shared filesystem every client writes in",
+                            field="--clients")
+        shared = args.shared_filesystem or target.backing_filesystem(args.directory) or "unknown"
+        path, result = execution.run_clients(matrix, profile, out, args.directory, os.path.abspath(args.clients),
+                                             shared, args.machine, resume)
+    elif args.directory:
         if not os.path.isdir(args.directory):
             raise UserError("not a directory", where=args.directory, field="--directory")
         path, result = execution.run_directory(matrix, profile, out, os.path.abspath(args.directory),
