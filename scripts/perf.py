@@ -190,6 +190,9 @@ def heaviest_page(public: Path):
             data = public / ref.decode().lstrip("/")
             if data.is_file() and "/vendor/" not in ref.decode():
                 total += len(gzip.compress(data.read_bytes(), 6))
+            chunks = data.parent / "rows"  # the explorer also loads one result's chunk: count the largest
+            if data.name == "data.json" and chunks.is_dir():
+                total += max(len(gzip.compress(c.read_bytes(), 6)) for c in chunks.iterdir())
         sizes[str(html.relative_to(public))] = total
     page, size = max(sizes.items(), key=lambda kv: kv[1])
     report(f"heaviest page with its data, gzip ({page})", size / 1000, "KB", "<= 400 KB", size <= 400_000)

@@ -1,5 +1,7 @@
-// The results explorer. Python precomputes every statistic (explorer/data.json, written by
-// `fsatlas aggregate`); this script only does what depends on the reader's choices: which
+// The results explorer. Python precomputes every statistic (explorer/data.json, the index,
+// and explorer/rows/<result>.json, one chunk per result file, written by `fsatlas aggregate`;
+// only the chunks of the selected results are fetched); this script only does what depends
+// on the reader's choices: which
 // cells to show, ratios to the baseline they pick, the geometric means of those ratios, and
 // how to draw it. The whole view lives in the URL, so any view can be shared.
 (function () {
@@ -16,7 +18,7 @@
     "s": { factor: 1, unit: "s", title: "seconds" },
     "percent": { factor: 1, unit: "%", title: "% of one CPU" }
   };
-  var data, rows, missing, view = {};
+  var data, rows = [], missing = [], loaded = {}, byId = {}, view = {};
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
@@ -41,15 +43,12 @@
 
   function init(json) {
     data = json;
-    var c = data.rows;
-    rows = c.r.map(function (_, i) {
-      var key = data.keys[c.k[i]], metric = data.metrics[c.m[i]], result = data.results[c.r[i]];
-      return { result: result, key: key, metric: metric, mean: c.mean[i], lo: c.lo[i], hi: c.hi[i], n: c.n[i],
-               rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i] };
-    });
-    missing = data.missing.r.map(function (_, i) {
-      return { result: data.results[data.missing.r[i]], key: data.keys[data.missing.k[i]],
-               status: data.missing.status[i], reason: data.missing.reason[i] };
+    var c = data.results, s = data.strings;
+    data.results = c.id.map(function (id, i) {
+      var r = { id: id, created: c.created[i], complete: c.complete[i] };
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      byId[id] = r;
+      return r;
     });
     if (!data.results.length) { status("No result files yet."); return; }
     buildControls();
@@ -57,8 +56,8 @@
     writeForm();
     history.replaceState(null, "", urlFor());
     form.hidden = false;
-    form.addEventListener("change", function () { readForm(); history.pushState(null, "", urlFor()); render(); });
-    window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); render(); });
+    form.addEventListener("change", function () { readForm(); history.pushState(null, "", urlFor()); show(); });
+    window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); show(); });
     form.querySelector("[data-download=csv]").addEventListener("click", function (e) { e.preventDefault(); download("csv"); });
     form.querySelector("[data-download=json]").addEventListener("click", function (e) { e.preventDefault(); download("json"); });
     form.querySelector("[data-share]").addEventListener("click", function (e) {
@@ -66,7 +65,35 @@
       if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
       status("The link to this view is in the address bar" + (navigator.clipboard ? " and on the clipboard." : "."));
     });
-    render();
+    show();
+  }
+
+  // The rows of each selected result, fetched once; then the view is drawn.
+  function show() {
+    Promise.all(view.results.map(load)).then(render).catch(function (error) {
+      status("Could not load the results: " + error.message);
+      console.error("explorer: " + error);
+    });
+  }
+
+  function load(id) {
+    if (!loaded[id]) {
+      loaded[id] = fetch(new URL("rows/" + encodeURIComponent(id) + ".json", new URL(root.dataset.src, location.href)))
+        .then(function (r) {
+          if (!r.ok) throw new Error(r.status + " " + r.statusText);
+          return r.json();
+        }).then(function (chunk) {
+          var result = byId[id], c = chunk.rows, m = chunk.missing;
+          c.k.forEach(function (k, i) {
+            rows.push({ result: result, key: data.keys[k], metric: data.metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
+                        hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i] });
+          });
+          m.k.forEach(function (k, i) {
+            missing.push({ result: result, key: data.keys[k], status: m.status[i], reason: m.reason[i] });
+          });
+        });
+    }
+    return loaded[id];
   }
 
   // --- controls and state ------------------------------------------------------------------
@@ -112,7 +139,7 @@
     var workloads = uniq(data.keys.map(function (k) { return k.workload; }));
     var configs = uniq(data.keys.map(configOf));
     view = {
-      results: list(params, "r", [newestComplete()]),
+      results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
       fs: list(params, "fs", fsAll),
       variant: list(params, "v", ["defaults"]),
       workload: list(params, "w", workloads),
