@@ -27,6 +27,7 @@ data:
 site: data
 	rm -rf public
 	hugo --quiet --destination public $(HUGO_FLAGS)
+	node_modules/.bin/pagefind --site public --output-subdir pagefind --silent
 	.tools/bin/htmltest --conf .htmltest.yml
 
 # Rebuilds the data and reloads the browser when a result or curated file is added, changed or removed.

@@ -216,6 +216,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     resultfile.write_atomic(os.path.join(out, "rankings.json"), knowledge_mod.rankings(results))
     resultfile.write_atomic(os.path.join(out, "claims.json"), knowledge_mod.evaluate_claims(knowledge, results))
     resultfile.write_atomic(os.path.join(out, "matrix.json"), matrix_summary())
+    from . import SCHEMA_VERSION, __version__
+    resultfile.write_atomic(os.path.join(out, "build.json"), {"fsatlas": __version__, "schema": SCHEMA_VERSION})
     static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
     index, chunks = explorer.build(results)
     resultfile.write_atomic(os.path.join(static_dir, "explorer", "data.json"), index, compact=True)

@@ -1,14 +1,62 @@
 // Draws every <figure data-chart> on the page: a Vega-Lite spec and its rows, both embedded
 // as JSON by layouts/partials/charts/chart.html, rendered with the site's own vega-embed.
+// Each chart can be saved as SVG or PNG (three times screen resolution, for print) with its
+// caption, its source page and the fsatlas version drawn into the image: the same spec and
+// the same rows as on screen, so the export shows the numbers of the table beside it.
 (function () {
   "use strict";
-  function draw(figure) {
+  var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+
+  function specOf(figure) {
     var spec = JSON.parse(figure.querySelector(".chart-spec").textContent);
-    var rows = JSON.parse(figure.querySelector(".chart-data").textContent);
-    spec.data = { values: rows };
+    spec.data = { values: JSON.parse(figure.querySelector(".chart-data").textContent) };
+    return spec;
+  }
+
+  function forExport(figure) {
+    var spec = specOf(figure);
+    var source = "Source: " + new URL(figure.dataset.source || location.pathname, location.href).href +
+      " · fsatlas " + (figure.dataset.version || "");
+    spec.title = { text: figure.dataset.caption || "", subtitle: source, anchor: "start", orient: "bottom",
+                   fontSize: 12, subtitleFontSize: 10, limit: 900, offset: 16 };
+    spec.config = Object.assign({}, spec.config || {}, { background: "white" });
+    return new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
+  }
+
+  function save(name, url) {
+    var a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+
+  function actions(figure) {
+    var bar = document.createElement("div"), name = "fsatlas-" + figure.dataset.chart;
+    bar.className = "chart-actions";
+    [["SVG", function (view) { return view.toSVG().then(function (svg) {
+        return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }); }],
+     ["PNG", function (view) { return view.toImageURL("png", 3); }]].forEach(function (pair) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Save as " + pair[0];
+      button.setAttribute("aria-label", "Save as " + pair[0] + ": " + (figure.dataset.caption || "the chart"));
+      button.addEventListener("click", function () {
+        pair[1](forExport(figure)).then(function (url) { save(name + "." + pair[0].toLowerCase(), url); })
+          .catch(function (error) { console.error("export " + figure.dataset.chart + ": " + error); });
+      });
+      bar.appendChild(button);
+    });
+    figure.insertBefore(bar, figure.querySelector("figcaption"));
+  }
+
+  function draw(figure) {
+    var spec = specOf(figure);
     spec.config = Object.assign({ background: null }, spec.config || {});
-    return vegaEmbed(figure.querySelector(".chart-view"), spec, { renderer: "svg", actions: false })
-      .then(function (result) { figure.classList.add("chart-drawn"); return result; })
+    return vegaEmbed(figure.querySelector(".chart-view"), spec,
+                     { renderer: "svg", actions: false, theme: dark ? "dark" : undefined })
+      .then(function (result) { actions(figure); figure.classList.add("chart-drawn"); return result; })
       .catch(function (error) {
         figure.classList.add("chart-failed");
         console.error("chart " + figure.dataset.chart + ": " + error);

@@ -28,6 +28,7 @@ def build_site(root: Path, results: Path) -> Path:
     subprocess.run([python, "-m", "fsatlas.cli", "aggregate", "--data", root / "data",
                     "--content", root / "build" / "content"], check=True)
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", root / "public"], check=True)
+    subprocess.run([REPO / "node_modules" / ".bin" / "pagefind", "--site", root / "public", "--silent"], check=True)
     return root / "public"
 
 

@@ -1,0 +1,101 @@
+"""Publishing: search, chart export, feeds, dark colours, print, phone width and an axe-core
+accessibility check, in headless Chromium against the real built site."""
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sitebuild import FIXTURES, REPO
+
+pytestmark = [pytest.mark.site, pytest.mark.browser]
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_search_finds_the_guide_of_an_option(page, site_url):
+    page.goto(site_url + "/search/?q=data%3Dwriteback")
+    page.wait_for_function("document.getElementById('search').dataset.searched", timeout=20000)
+    links = page.eval_on_selector_all(".search-results a", "as => as.map(a => a.getAttribute('href'))")
+    assert any(link.rstrip("/").endswith("/guides/journaling") for link in links), links
+    sections = page.eval_on_selector_all(".search-results h2", "hs => hs.map(h => h.textContent)")
+    assert any("guides" in s.lower() for s in sections), sections  # grouped by section
+    assert page.errors == []
+
+
+def test_header_search_box_leads_to_the_search_page(page, site_url):
+    page.goto(site_url + "/")
+    page.fill("#site-search-q", "xfs")
+    page.press("#site-search-q", "Enter")
+    page.wait_for_function("document.getElementById('search') && document.getElementById('search').dataset.searched")
+    assert page.locator(".search-results a").count() > 0
+
+
+def test_chart_exports_svg_and_png_with_caption_source_and_version(page, site_url, tmp_path):
+    page.goto(site_url + "/results/")
+    figure = page.locator("figure[data-chart=throughput]").first
+    page.wait_for_selector("figure[data-chart=throughput].chart-drawn")
+    caption = figure.get_attribute("data-caption")
+    with page.expect_download() as svg_download:
+        figure.locator("button", has_text="Save as SVG").click()
+    svg = Path(svg_download.value.path()).read_text()
+    assert svg.startswith("<svg") and caption.split(",")[0] in svg and "fsatlas 0.1.0" in svg and "Source:" in svg
+    # the image draws the rows of the table beside it: one bar per measured throughput cell
+    bars = sum(group.split("</g>")[0].count("<path") for group in svg.split('class="mark-rect role-mark')[1:])
+    measured = page.eval_on_selector_all("figure[data-chart=throughput] + table tbody tr",
+                                         "rows => rows.filter(r => r.lastElementChild.textContent.startsWith('ok')).length")
+    assert bars == measured > 0
+    with page.expect_download() as png_download:
+        figure.locator("button", has_text="Save as PNG").click()
+    png = Path(png_download.value.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    width = int.from_bytes(png[16:20], "big")
+    assert width >= 3 * 300  # three times the screen size, for print
+    assert page.errors == []
+
+
+def test_feed_has_one_item_per_result_file(site_root):
+    channel = ET.parse(site_root / "public" / "results" / "index.xml").getroot().find("channel")
+    links = [item.findtext("link") for item in channel.findall("item")]
+    ids = sorted(p.stem for p in (FIXTURES / "results").glob("*.json"))
+    assert sorted(link.rstrip("/").rsplit("/", 1)[1] for link in links) == ids
+    assert all(item.findtext("pubDate") and item.findtext("description") for item in channel.findall("item"))
+    assert (site_root / "public" / "articles" / "index.xml").is_file()
+    assert 'type="application/rss+xml"' in (site_root / "public" / "results" / "index.html").read_text()
+
+
+def test_dark_scheme_follows_the_system(browser, site_url):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(site_url + "/")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 23, 27)"
+    context.close()
+
+
+def test_print_hides_navigation_and_controls(page, site_url):
+    page.goto(site_url + "/articles/")
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('.site-header nav')).display") == "none"
+    assert page.evaluate("getComputedStyle(document.querySelector('.site-search')).display") == "none"
+
+
+@pytest.mark.parametrize("path", ["/", "/results/", "/features/", "/guides/journaling/", "/explorer/"])
+def test_usable_at_phone_width(browser, site_url, path):
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(site_url + path)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    context.close()
+    assert overflow <= 1, f"{path} is {overflow}px wider than a phone"
+
+
+@pytest.mark.parametrize("path", ["/", "/results/", "/results/fixture-valid/", "/features/", "/guides/journaling/",
+                                  "/explorer/", "/search/?q=ext4", "/articles/"])
+def test_no_serious_accessibility_violations(page, site_url, path):
+    page.goto(site_url + path)
+    page.wait_for_load_state("networkidle")
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("async () => (await axe.run()).violations.map(v => ({id: v.id, impact: v.impact, "
+                               "nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
+    assert serious == [], json.dumps(serious, indent=1)
