@@ -35,6 +35,14 @@
   function actions(figure) {
     var bar = document.createElement("div"), name = "fsatlas-" + figure.dataset.chart;
     bar.className = "chart-actions";
+    var figures = Array.prototype.slice.call(document.querySelectorAll("figure[data-chart]"));
+    if (!document.getElementById("embed")) {  // the permalink that draws this chart alone (for an iframe)
+      var link = document.createElement("a");
+      link.href = figure.dataset.embed + "?page=" + encodeURIComponent(location.pathname) + "&n=" + (figures.indexOf(figure) + 1);
+      link.textContent = "Link to this chart";
+      link.className = "chart-permalink";
+      bar.appendChild(link);
+    }
     [["SVG", function (view) { return view.toSVG().then(function (svg) {
         return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }); }],
      ["PNG", function (view) { return view.toImageURL("png", 3); }]].forEach(function (pair) {
@@ -62,5 +70,6 @@
         console.error("chart " + figure.dataset.chart + ": " + error);
       });
   }
-  document.querySelectorAll("figure[data-chart]").forEach(draw);
+  window.fsatlasCharts = { draw: draw };
+  if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(draw);
 })();

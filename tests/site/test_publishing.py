@@ -99,3 +99,16 @@ def test_no_serious_accessibility_violations(page, site_url, path):
                                "nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
     serious = [v for v in violations if v["impact"] in ("serious", "critical")]
     assert serious == [], json.dumps(serious, indent=1)
+
+
+def test_chart_permalink_draws_it_alone(page, site_url):
+    page.goto(site_url + "/results/")
+    page.wait_for_selector("figure[data-chart=throughput].chart-drawn")
+    href = page.get_attribute("figure[data-chart=throughput] .chart-permalink", "href")
+    assert "/embed/?page=" in href
+    page.goto(site_url + href)
+    page.wait_for_selector("#embed figure.chart-drawn")
+    assert page.locator("figure[data-chart]").count() == 1
+    assert page.locator("#embed figure .mark-rect path").count() > 0 and page.locator("#embed table").count() == 1
+    assert page.locator(".site-header").count() == 0  # the chart alone, for an iframe
+    assert page.errors == []
