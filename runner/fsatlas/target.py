@@ -39,13 +39,44 @@ def backing_filesystem(path: str) -> str:
     return fstype
 
 
-class LoopImage:
-    """A sparse image file attached to a loop device with direct I/O, and a mount point."""
+class BlockDevice:
+    """A block device the user named (and devices.check allowed): formatted, never deleted.
+    The mount point lives in a folder of the scratch directory marked as this run's."""
+
+    direct_io = True
+
+    def __init__(self, device: str | None, scratch: str):
+        self.device, self.scratch = device, scratch
+        self.workdir = self.mountpoint = None
+
+    def __enter__(self):
+        os.makedirs(self.scratch, exist_ok=True)
+        with _SignalsHeld():  # the folder and its owner mark appear together
+            self.workdir = leftovers.owned_dir(self.scratch)
+        self.mountpoint = os.path.join(self.workdir, "mnt")
+        os.mkdir(self.mountpoint)
+        return self
+
+    def _release(self) -> None:
+        """What the target gives back besides the mount and the folder: nothing, for a device."""
+
+    def __exit__(self, *exc):
+        with _SignalsHeld():
+            if self.mountpoint:
+                filesystems.unmount(self.mountpoint)
+            self._release()
+            if self.workdir:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                self.workdir = None
+        return False
+
+
+class LoopImage(BlockDevice):
+    """A sparse image file in the scratch directory attached to a loop device with direct I/O."""
 
     def __init__(self, scratch: str, size_bytes: int):
-        self.scratch, self.size_bytes = scratch, size_bytes
-        self.workdir = self.image = self.device = self.mountpoint = None
-        self.direct_io = False
+        super().__init__(None, scratch)
+        self.size_bytes, self.image, self.direct_io = size_bytes, None, False
 
     def __enter__(self):
         os.makedirs(self.scratch, exist_ok=True)
@@ -53,11 +84,8 @@ class LoopImage:
             raise UserError("not enough free space for the loop image", where=self.scratch,
                             expected=f"{self.size_bytes} bytes free",
                             found=f"{shutil.disk_usage(self.scratch).free}")
-        with _SignalsHeld():  # the folder and its owner mark appear together
-            self.workdir = leftovers.owned_dir(self.scratch)
+        super().__enter__()
         self.image = os.path.join(self.workdir, "image")
-        self.mountpoint = os.path.join(self.workdir, "mnt")
-        os.mkdir(self.mountpoint)
         with open(self.image, "wb") as f:
             f.truncate(self.size_bytes)
         done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
@@ -69,45 +97,10 @@ class LoopImage:
         self.direct_io = _loop_direct_io(self.device)
         return self
 
-    def __exit__(self, *exc):
-        with _SignalsHeld():
-            if self.mountpoint:
-                filesystems.unmount(self.mountpoint)
-            if self.device:
-                subprocess.run(["losetup", "-d", self.device], capture_output=True)
-                self.device = None
-            if self.workdir:
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                self.workdir = None
-        return False
-
-
-class BlockDevice:
-    """A block device the user named (and devices.check allowed): formatted, never deleted.
-    The mount point lives in an owned folder of the scratch directory."""
-
-    direct_io = True
-
-    def __init__(self, device: str, scratch: str):
-        self.device, self.scratch = device, scratch
-        self.workdir = self.mountpoint = None
-
-    def __enter__(self):
-        os.makedirs(self.scratch, exist_ok=True)
-        with _SignalsHeld():
-            self.workdir = leftovers.owned_dir(self.scratch)
-        self.mountpoint = os.path.join(self.workdir, "mnt")
-        os.mkdir(self.mountpoint)
-        return self
-
-    def __exit__(self, *exc):
-        with _SignalsHeld():
-            if self.mountpoint:
-                filesystems.unmount(self.mountpoint)
-            if self.workdir:
-                shutil.rmtree(self.workdir, ignore_errors=True)
-                self.workdir = None
-        return False
+    def _release(self) -> None:
+        if self.device:
+            subprocess.run(["losetup", "-d", self.device], capture_output=True)
+            self.device = None
 
 
 def _loop_direct_io(device: str) -> bool:
