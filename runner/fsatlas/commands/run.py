@@ -30,6 +30,9 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if not args.directory and os.geteuid() != 0:  # say so before reading anything else
+        raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
+                        "or measure an existing folder with --directory DIR")
     out = os.path.abspath(args.out)
     resume = load_resume(out, args.resume) if args.resume else None
     if resume and args.profile and args.profile != resume.get("profile"):
@@ -51,9 +54,6 @@ def run(args) -> int:
         path, result = execution.run_directory(matrix, profile, out, os.path.abspath(args.directory),
                                                args.machine, resume)
     else:
-        if os.geteuid() != 0:
-            raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
-                            "or measure an existing folder with --directory DIR")
         scratch = os.path.abspath(args.scratch or ".scratch")
         if args.device:
             devices.check(args.device, args.destroy_data, args.confirm_device)
