@@ -50,7 +50,8 @@ def run_cell(run, cell, record, hosts: list, directory: str) -> None:
     if cell.kind != "fio":
         record.update(status="skipped", reason="only the fio workloads run on many clients", metrics={}, raw=[])
         return
-    raw_rel = os.path.join("raw", run.result["id"], cell.key.replace("|", "__"))
+    from .execution import raw_dir_name  # the runner's one rule for raw folder names (keys may hold any option)
+    raw_rel = os.path.join("raw", run.result["id"], raw_dir_name(cell.key))
     os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
     direction = fio.DIRECTION[cell.parameters["rw"]]
     hostfile = os.path.join(run.shared["dir"], "hosts.list")  # fio's host file takes no comments
