@@ -1,41 +1,47 @@
-"""Derives what the site reads from the result files: data/aggregates/ and one page per result.
+"""Derives what the site reads from the result files: data/aggregates/, and per result file a
+generated Hugo page and an explorer chunk.
+
+Incremental, like make. Each result file is read once into a digest: its summary, its cells'
+headline figures (no samples, no raw paths) and what the explorer's index says of it. The
+digest is cached under BUILD/cache/digests/ by the file's size and mtime and by this code,
+and the page and chunk are written only then. A rebuild reads the small digests, not every
+result file. The aggregates across results (newest cell values, rankings, claims, the
+explorer's index) are folds over the digests that take them one at a time in any order, so
+memory holds one result, not all of them.
 
 Python computes every figure here; templates only display. Only files that pass validation
 are read: a broken result file stops the build with its problems listed.
 """
+import hashlib
 import json
 import os
+from functools import lru_cache
+from importlib import resources
 
 import frontmatter
-import pandas as pd
 
-from . import explorer, knowledge as knowledge_mod, matrix as matrix_mod, resultfile, validation
+from . import explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, resultfile, validation
 from .commands.validate import result_files
 from .errors import UserError
-from .workloads import fio
 
 ROW_COLUMNS = ["result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "driver",
                "status", "reason", "flags", "metric", "unit", "better", "mean", "median", "stddev",
                "rsd_pct", "ci_low", "ci_high", "n", "samples", "shown"]  # shown: the figures as pages print them
+STATUSES = ("ok", "skipped", "failed")
 
 
-def load_results(results_dir: str) -> list[dict]:
-    files = result_files([results_dir]) if os.path.isdir(results_dir) else []
-    problems = [p for p in validation.validate_files(files) if p.severity == "error"]
-    if problems:
-        listing = "\n".join(str(p) for p in problems[:20])
-        raise UserError(f"{len(problems)} problems in result files; fix them first:\n{listing}",
-                        where=results_dir)
-    return [resultfile.load_json(f) for f in files]
+def _dimensions(key: str) -> str:
+    return key.split("|")[4] if key.count("|") >= 4 else ""
 
 
 def cell_rows(result: dict) -> list[dict]:
     """One row per (cell, metric), every ROW_COLUMNS key present; a cell that is not ok gives
-    one row with no metric. Plain dicts: a DataFrame per result costs more than it saves."""
+    one row with no metric."""
     rows = []
+    show = knowledge_mod.display
     for cell in result["cells"]:
         variant = cell.get("variant", "defaults")
-        dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
+        dims = _dimensions(cell["key"])
         label = " ".join(x for x in (cell["filesystem"], "" if variant == "defaults" else variant, dims) if x)
         base = dict.fromkeys(ROW_COLUMNS)
         base.update({"result": result["id"], "machine": result["system"]["machine"], "key": cell["key"],
@@ -46,7 +52,6 @@ def cell_rows(result: dict) -> list[dict]:
         if not cell["metrics"]:
             rows.append(base)
         for name, m in cell["metrics"].items():
-            show = knowledge_mod.display
             rows.append({**base, "metric": name, "unit": m["unit"], "better": m["better"],
                          "mean": m["mean"], "median": m["median"], "stddev": m["stddev"],
                          "rsd_pct": m["rsd_pct"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
@@ -57,22 +62,116 @@ def cell_rows(result: dict) -> list[dict]:
     return rows
 
 
-def status_counts(frames: dict) -> pd.DataFrame:
-    """Cells per result and status (ok, skipped, failed, total), one pandas pass over all rows."""
-    cells = pd.DataFrame.from_records([(r["result"], r["key"], r["status"]) for rows in frames.values() for r in rows],
-                                      columns=["result", "key", "status"]).drop_duplicates(["result", "key"])
-    counts = pd.crosstab(cells["result"], cells["status"]).reindex(columns=["ok", "skipped", "failed"], fill_value=0)
-    counts["cells"] = counts.sum(axis=1)
-    return counts.reindex(list(frames), fill_value=0)
+TABLE_FIELDS = ("key", "metric", "status", "reason", "n", "shown")  # what a result page's table of every cell prints
+THROUGHPUT_FIELDS = ("result", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
+                     "flags", "metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")
 
 
-def result_summary(result: dict, counts: pd.DataFrame) -> dict:
-    mine = counts.loc[result["id"]]
+def throughput_rows(rows: list[dict]) -> list[dict]:
+    """What the throughput chart and its table show: each cell's throughput, and each cell not
+    measured, with just the fields they use and the figures as the table prints them (MB/s)."""
+    out = []
+    for row in rows:
+        if row["metric"] == "throughput" or row["status"] != "ok":
+            slim = {name: row[name] for name in THROUGHPUT_FIELDS}
+            if row["status"] == "ok":
+                number = knowledge_mod.display_number
+                slim["shown"] = {"mean": number(row["mean"], row["unit"]), "rsd": f"{row['rsd_pct']:,.1f} %",
+                                  "ci": f"{number(row['ci_low'], row['unit'])}–{number(row['ci_high'], row['unit'])}"}
+            out.append(slim)
+    return out
+
+
+def result_summary(result: dict) -> dict:
+    counts = {status: sum(c["status"] == status for c in result["cells"]) for status in STATUSES}
     return {"id": result["id"], "created": result["created"], "machine": result["system"]["machine"],
             "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
-            "complete": result.get("complete", True),
-            **{name: int(mine[name]) for name in ("cells", "ok", "skipped", "failed")}}
+            "complete": result.get("complete", True), "cells": len(result["cells"]), **counts}
+
+
+def digest(result: dict) -> dict:
+    """What the aggregates across results need of one result file."""
+    cells = []
+    for cell in result["cells"]:
+        cells.append({
+            "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
+            "variant": cell.get("variant", "defaults"), "dimensions": _dimensions(cell["key"]),
+            "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
+            "driver": cell["driver"], "command": explorer.run_command(result, cell),
+            "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
+            "metrics": {name: {"mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+                               "rsd_pct": m["rsd_pct"], "n": len(m["samples"]), "unit": m["unit"],
+                               "better": m["better"], "display": knowledge_mod.display(m["mean"], m["unit"])}
+                        for name, m in cell["metrics"].items()}})
+    return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
+            "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "target": result["target"]["kind"], "summary": result_summary(result),
+            "facts": explorer.facts(result), "cells": cells}
+
+
+class NewestCells:
+    """Per cell key, the newest measurement of it (or, if never measured, why not): what
+    shortcodes and filesystem pages look figures up in. Fed one digest at a time."""
+
+    CELL_FIELDS = ("key", "filesystem", "workload", "variant", "dimensions", "mkfs", "mount", "status", "reason",
+                   "flags", "metrics")
+
+    def __init__(self, state: list | None = None):
+        self.best = folds.Best().restore(state or [])
+
+    def state(self) -> list:
+        return self.best.state()
+
+    def add(self, digest: dict) -> None:
+        for cell in digest["cells"]:
+            self.best.offer(cell["key"], (cell["status"] == "ok", digest["created"], digest["id"]), lambda: {
+                **{name: cell[name] for name in self.CELL_FIELDS},
+                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
+
+    def result(self) -> dict:
+        return {key: entry for key, (_, entry) in sorted(self.best.items.items())}
+
+
+class Aggregation:
+    """Every fold across results, and which result files (id -> signature) it holds. Saved
+    after each run: when results were only added since, the next run folds in just those;
+    any change or removal, or other code or claims, folds every digest again."""
+
+    def __init__(self, knowledge: dict, state: dict | None = None):
+        state = state or {}
+        self.members = state.get("members", {})
+        self.summaries = state.get("summaries", [])
+        self.newest = NewestCells(state.get("newest"))
+        self.rankings = knowledge_mod.Rankings(state.get("rankings"))
+        self.claims = knowledge_mod.ClaimEvidence(knowledge, state.get("claims"))
+        self.index = explorer.Index(state.get("index"))
+
+    def add(self, rid: str, signature: list, digest: dict) -> None:
+        self.members[rid] = signature
+        self.summaries.append(digest["summary"])
+        for fold in (self.newest, self.rankings, self.claims, self.index):
+            fold.add(digest)
+
+    def save(self, path: str) -> None:
+        resultfile.write_atomic(path, {
+            "code": code_digest(), "comparisons": self.claims.comparisons, "members": self.members,
+            "summaries": self.summaries, "newest": self.newest.state(), "rankings": self.rankings.state(),
+            "claims": self.claims.state(), "index": self.index.state()}, compact=True, durable=False)
+
+    @classmethod
+    def resume(cls, path: str, knowledge: dict, current: dict) -> "Aggregation | None":
+        """The saved aggregation, if every result it holds is still there unchanged."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                state = json.load(f)
+        except (OSError, ValueError):
+            return None
+        fresh = cls(knowledge)
+        if (state.get("code") != code_digest() or state.get("comparisons") != [list(c) for c in fresh.claims.comparisons]
+                or any(current.get(rid) != sig for rid, sig in state.get("members", {}).items())):
+            return None
+        return cls(knowledge, state)
 
 
 class CompactJSON(frontmatter.JSONHandler):
@@ -85,12 +184,14 @@ class CompactJSON(frontmatter.JSONHandler):
 
 
 def result_page(result: dict, rows: list[dict], summary: dict) -> str:
-    """A generated Hugo page for one result file: its metadata and cells as front matter."""
+    """A generated Hugo page for one result file: its metadata and cells as front matter, each
+    list with just the fields its template prints (Hugo decodes every page's front matter)."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
-        wall_seconds=result.get("wall_seconds"), rows=rows)
+        wall_seconds=result.get("wall_seconds"), rows=[{name: row[name] for name in TABLE_FIELDS} for row in rows],
+        throughput=throughput_rows(rows))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
@@ -101,33 +202,29 @@ def write_text_atomic(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def cells_index(results: list[dict]) -> dict:
-    """Per cell key, the newest measurement of it (or, if never measured, why not): what
-    shortcodes and filesystem pages look figures up in."""
-    index = {}
-    for result in sorted(results, key=lambda r: (r["created"], r["id"]), reverse=True):
-        for cell in result["cells"]:
-            have = index.get(cell["key"])
-            if have and (have["status"] == "ok" or cell["status"] != "ok"):
-                continue
-            dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
-            index[cell["key"]] = {
-                "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-                "variant": cell.get("variant", "defaults"), "dimensions": dims,
-                "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
-                "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
-                "result": result["id"], "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-                "metrics": {name: {"mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
-                                   "rsd_pct": m["rsd_pct"], "n": len(m["samples"]), "unit": m["unit"],
-                                   "better": m["better"], "display": knowledge_mod.display(m["mean"], m["unit"])}
-                            for name, m in cell["metrics"].items()}}
-    return dict(sorted(index.items()))
+def write_if_changed(path: str, text: str) -> bool:
+    """Writes only when the text differs, so Hugo's and the reader's caches stay valid."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    write_text_atomic(path, text)
+    return True
 
 
-def matrix_summary() -> dict:
+def remove_stale(folder: str, wanted: set, suffix: str) -> None:
+    """Removes the generated files (ending in SUFFIX) of results that are gone."""
+    for name in os.listdir(folder):
+        if name.endswith(suffix) and name not in wanted and name != "_index.md":
+            os.unlink(os.path.join(folder, name))
+
+
+def matrix_summary(m) -> dict:
     """The standard matrix as the methodology page shows it: each workload with what it
     reproduces and, per profile, its parameters and (for fio) the exact job file."""
-    m = matrix_mod.load()
+    from .workloads import fio
     workloads = {}
     for name, spec in m.workloads.items():
         profiles = {}
@@ -170,17 +267,8 @@ def write_pages(folder: str, pages: dict, suffix: str = ".md") -> None:
     files (ending in SUFFIX) no longer wanted."""
     os.makedirs(folder, exist_ok=True)
     for name, text in pages.items():
-        path = os.path.join(folder, name)
-        try:
-            with open(path, encoding="utf-8") as f:
-                if f.read() == text:
-                    continue  # unchanged: Hugo's own change detection and the reader's cache stay valid
-        except OSError:
-            pass
-        write_text_atomic(path, text)
-    for name in os.listdir(folder):
-        if name.endswith(suffix) and name not in pages and name != "_index.md":
-            os.unlink(os.path.join(folder, name))
+        write_if_changed(os.path.join(folder, name), text)
+    remove_stale(folder, set(pages), suffix)
 
 
 def load_knowledge(data_dir: str) -> dict:
@@ -192,40 +280,127 @@ def load_knowledge(data_dir: str) -> dict:
     return knowledge
 
 
+def check_results(files: list[str], where: str) -> None:
+    """Validation (cached; raw files are rechecked by `fsatlas validate`, which make data and the
+    pull-request check run first): a broken file stops the build."""
+    problems = [p for p in validation.validate_files(files, recheck_raw=False) if p.severity == "error"]
+    if problems:
+        listing = "\n".join(str(p) for p in problems[:20])
+        raise UserError(f"{len(problems)} problems in result files; fix them first:\n{listing}", where=where)
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """Changes whenever what a digest, page or chunk holds may change: the code that makes
+    them and the matrix (explorer shares are taken against its baseline workloads)."""
+    from . import __version__
+    h = hashlib.sha256(__version__.encode())
+    package = resources.files("fsatlas")
+    for part in ("aggregate.py", "explorer.py", "knowledge.py", "matrix/standard.yaml"):
+        h.update((package / part).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def latest_rows(latest: dict | None, paths: dict) -> dict:
+    """The newest complete result's rows (every metric) and throughput rows, for list pages."""
+    rows = cell_rows(resultfile.load_json(paths[latest["id"]])) if latest else []
+    return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
+            "throughput": throughput_rows(rows)}
+
+
+class Outputs:
+    """Where one aggregation writes: the per-result pages and chunks, and its caches."""
+
+    def __init__(self, content_dir: str, static_dir: str):
+        cache = os.path.join(os.path.dirname(os.path.abspath(content_dir)), "cache")
+        self.pages = os.path.join(content_dir, "results")
+        self.chunks = os.path.join(static_dir, "explorer", "rows")
+        self.digests = os.path.join(cache, "digests")
+        self.state = os.path.join(cache, "aggregation.json")
+        for folder in (self.pages, self.chunks, self.digests):
+            os.makedirs(folder, exist_ok=True)
+        self.have_pages, self.have_chunks = set(os.listdir(self.pages)), set(os.listdir(self.chunks))
+
+    def in_place(self, rid: str) -> bool:
+        return f"{rid}.md" in self.have_pages and f"{rid}.json" in self.have_chunks
+
+    def cached(self, rid: str, signature: list) -> dict | None:
+        """The digest of an unchanged result whose page and chunk are in place, or None."""
+        if not self.in_place(rid):
+            return None
+        try:
+            with open(os.path.join(self.digests, f"{rid}.json"), encoding="utf-8") as f:
+                stored = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if stored.get("code") == code_digest() and stored.get("sig") == signature:
+            return stored["digest"]
+        return None
+
+    def derive(self, path: str, signature: list, baselines: dict) -> dict:
+        """Reads one result file, writes its page, chunk and digest; returns the digest."""
+        result = resultfile.load_json(path)
+        rid = result["id"]
+        summary = result_summary(result)
+        write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, cell_rows(result), summary))
+        write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
+                         json.dumps(explorer.chunk(result, baselines), separators=(",", ":")))
+        made = digest(result)
+        write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
+                          json.dumps({"code": code_digest(), "sig": signature, "digest": made}, separators=(",", ":")))
+        return made
+
+    def prune(self, ids: set) -> None:
+        remove_stale(self.pages, {f"{rid}.md" for rid in ids}, ".md")
+        remove_stale(self.chunks, {f"{rid}.json" for rid in ids}, ".json")
+        remove_stale(self.digests, {f"{rid}.json" for rid in ids}, ".json")
+
+
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
     if not os.path.isdir(data_dir):
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
-    results = load_results(os.path.join(data_dir, "results"))
+    results_dir = os.path.join(data_dir, "results")
+    files = result_files([results_dir]) if os.path.isdir(results_dir) else []
+    check_results(files, results_dir)
     knowledge = load_knowledge(data_dir)
-    results.sort(key=lambda r: (r["created"], r["id"]))
-    frames = {r["id"]: cell_rows(r) for r in results}
-    counts = status_counts(frames)
-    summaries = {r["id"]: result_summary(r, counts) for r in results}
-    index = list(summaries.values())
-    latest = next((r for r in reversed(results) if r.get("complete", True)), results[-1] if results else None)
-    out = os.path.join(data_dir, "aggregates")
-    os.makedirs(out, exist_ok=True)
-    resultfile.write_atomic(os.path.join(out, "results.json"), index)
-    resultfile.write_atomic(os.path.join(out, "latest.json"), {
-        "result": latest["id"] if latest else None,
-        "summary": summaries[latest["id"]] if latest else None,
-        "rows": frames[latest["id"]] if latest else []})
-    cells = cells_index(results)
-    resultfile.write_atomic(os.path.join(out, "cells.json"), cells)
-    resultfile.write_atomic(os.path.join(out, "history.json"), knowledge_mod.history_rows(knowledge, cells))
-    resultfile.write_atomic(os.path.join(out, "rankings.json"), knowledge_mod.rankings(results))
-    resultfile.write_atomic(os.path.join(out, "claims.json"), knowledge_mod.evaluate_claims(knowledge, results))
-    resultfile.write_atomic(os.path.join(out, "matrix.json"), matrix_summary())
-    from . import SCHEMA_VERSION, __version__
-    resultfile.write_atomic(os.path.join(out, "build.json"), {"fsatlas": __version__, "schema": SCHEMA_VERSION})
     static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
-    index, chunks = explorer.build(results)
-    resultfile.write_atomic(os.path.join(static_dir, "explorer", "data.json"), index, compact=True)
-    write_pages(os.path.join(static_dir, "explorer", "rows"),
-                {f"{rid}.json": json.dumps(chunk, separators=(",", ":")) for rid, chunk in chunks.items()}, ".json")
-    write_pages(os.path.join(content_dir, "results"),
-                {f"{r['id']}.md": result_page(r, frames[r["id"]], summaries[r["id"]]) for r in results})
-    filesystems = sorted(set(knowledge["features"]) | set(matrix_mod.load().filesystems))
+    outputs = Outputs(content_dir, static_dir)
+    matrix = matrix_mod.load()
+    baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
+
+    paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
+    current = {rid: validation.signature(path) for rid, path in paths.items()}
+    run = Aggregation.resume(outputs.state, knowledge, current)
+    folded = set(run.members) if run else set()
+    run = run or Aggregation(knowledge)
+    derived = 0
+    for rid, path in paths.items():
+        if rid in folded:
+            if not outputs.in_place(rid):  # its page or chunk was deleted: write them again
+                outputs.derive(path, current[rid], baselines)
+                derived += 1
+            continue
+        d = outputs.cached(rid, current[rid])
+        if d is None:
+            d, derived = outputs.derive(path, current[rid], baselines), derived + 1
+        run.add(rid, current[rid], d)
+    outputs.prune(set(paths))
+    run.save(outputs.state)
+
+    summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]))
+    latest = next((s for s in reversed(summaries) if s["complete"]), summaries[-1] if summaries else None)
+    cells = run.newest.result()
+    from . import SCHEMA_VERSION, __version__
+    aggregates = {
+        "results": summaries,
+        "latest": latest_rows(latest, paths),
+        "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
+        "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION}}
+    for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
+        resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
+    resultfile.write_atomic(os.path.join(static_dir, "explorer", "data.json"), run.index.result(), compact=True)
+    filesystems = sorted(set(knowledge["features"]) | set(matrix.filesystems))
     write_pages(os.path.join(content_dir, "filesystems"),
                 {f"{fs}.md": filesystem_page(fs, knowledge["features"].get(fs)) for fs in filesystems})
-    return {"results": len(results), "latest": latest["id"] if latest else None}
+    return {"results": len(summaries), "derived": derived, "latest": latest["id"] if latest else None}

@@ -190,7 +190,7 @@ class Run:
 
 
 def _rsd(values) -> float:
-    return stats.summarize(values, "", "")["rsd_pct"] if len(values) > 1 else 0.0
+    return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
 
 
 def todo(records) -> bool:

@@ -3,16 +3,20 @@ strings stored once) and one small chunk per result file with its rows as parall
 The page loads the index and only the chunks of the results the reader selects, so its
 weight does not grow with the number of result files behind it.
 
+A chunk depends on its own result file only (it names its cell keys and metrics rather than
+numbering them against the index), so a rebuild rewrites the chunks of changed results alone.
+
 Python computes everything that does not depend on the reader's choices (means, intervals,
 share of the raw device); the explorer's JavaScript only filters, takes ratios to the
 baseline the reader picks and their geometric means.
+
+Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
+keys and metric names its rows use.
 """
-EXPLORER_VERSION = 2
+from . import folds
+
+EXPLORER_VERSION = 3
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
-
-
-def _tools(result: dict) -> str:
-    return "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))
 
 
 def run_command(result: dict, cell: dict) -> str:
@@ -23,59 +27,79 @@ def run_command(result: dict, cell: dict) -> str:
     return f"fsatlas run --profile {profile} {target}--cell '{key}'"
 
 
-def build(results: list[dict]) -> tuple:
-    """(index, {result id: chunk})."""
-    from . import matrix
-    baselines = {name: w.get("baseline", "") for name, w in matrix.load().workloads.items()}
+def facts(result: dict) -> dict:
+    """The result's descriptive strings, as the explorer's filters and labels show them."""
+    return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "profile": result.get("profile", ""), "target": result["target"]["kind"],
+            "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
+            "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))}
+
+
+def chunk(result: dict, baselines: dict) -> dict:
+    """One result's rows; `baselines` maps a workload to the raw-device workload it is a share of."""
     keys, key_index, metrics, metric_index = [], {}, [], {}
-    strings, string_index = [], {}
-    columns = {name: [] for name in ("id", "created", "complete", *RESULT_STRINGS)}
-    chunks = {}
+    rows = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
+    missing = {name: [] for name in ("k", "status", "reason")}
+    baseline = result["target"].get("baseline", {})
 
-    def text(value: str) -> int:
-        if value not in string_index:
-            string_index[value] = len(strings)
-            strings.append(value)
-        return string_index[value]
+    def number(value, index, names):
+        if value not in index:
+            index[value] = len(names)
+            names.append(value)
+        return index[value]
 
-    for result in sorted(results, key=lambda r: (r["created"], r["id"])):
-        baseline = result["target"].get("baseline", {})
-        facts = {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-                 "profile": result.get("profile", ""), "target": result["target"]["kind"],
-                 "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-                 "tools": _tools(result)}
-        columns["id"].append(result["id"])
-        columns["created"].append(result["created"])
-        columns["complete"].append(result.get("complete", True))
-        for name in RESULT_STRINGS:
-            columns[name].append(text(facts[name]))
-        rows = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
-        missing = {name: [] for name in ("k", "status", "reason")}
-        chunks[result["id"]] = {"version": EXPLORER_VERSION, "rows": rows, "missing": missing}
-        for cell in result["cells"]:
-            if cell["key"] not in key_index:
-                dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
-                key_index[cell["key"]] = len(keys)
-                keys.append({"key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-                             "variant": cell.get("variant", "defaults"), "dims": dims,
-                             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
-                             "driver": cell["driver"], "command": run_command(result, cell)})
-            k_i = key_index[cell["key"]]
-            if cell["status"] != "ok":
-                for name, value in (("k", k_i), ("status", cell["status"]), ("reason", cell.get("reason", ""))):
-                    missing[name].append(value)
-                continue
-            base_tp = baseline.get(baselines.get(cell["workload"], ""), {}).get("throughput", {}).get("mean")
+    for cell in result["cells"]:
+        k_i = number(cell["key"], key_index, keys)
+        if cell["status"] != "ok":
+            for name, value in (("k", k_i), ("status", cell["status"]), ("reason", cell.get("reason", ""))):
+                missing[name].append(value)
+            continue
+        base_tp = baseline.get(baselines.get(cell["workload"], ""), {}).get("throughput", {}).get("mean")
+        for name, m in cell["metrics"].items():
+            share = m["mean"] / base_tp if name == "throughput" and base_tp else None
+            for col, value in (("k", k_i), ("m", number(name, metric_index, metrics)), ("mean", m["mean"]),
+                               ("lo", m["ci95"][0]), ("hi", m["ci95"][1]), ("n", len(m["samples"])),
+                               ("rsd", round(m["rsd_pct"], 3)), ("flags", ",".join(cell["flags"])),
+                               ("share", share), ("samples", m["samples"])):
+                rows[col].append(value)
+    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": rows, "missing": missing}
+
+
+class Index:
+    """The explorer's index, fed one result digest at a time in any order."""
+
+    def __init__(self, state: dict | None = None):
+        state = state or {"results": [], "keys": [], "metrics": {}}
+        self.results = [(tuple(rank), complete, shown) for rank, complete, shown in state["results"]]
+        self.keys = folds.Best(lowest=True).restore(state["keys"])  # the oldest result names the re-run command
+        self.metrics = state["metrics"]  # name -> {name, unit, better}
+
+    def state(self) -> dict:
+        return {"results": [[list(rank), complete, shown] for rank, complete, shown in self.results],
+                "keys": self.keys.state(), "metrics": self.metrics}
+
+    def add(self, digest: dict) -> None:
+        rank = (digest["created"], digest["id"])
+        self.results.append((rank, digest["complete"], digest["facts"]))
+        for cell in digest["cells"]:
+            self.keys.offer(cell["key"], rank, lambda: {
+                "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
+                "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
+                "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]})
             for name, m in cell["metrics"].items():
-                if name not in metric_index:
-                    metric_index[name] = len(metrics)
-                    metrics.append({"name": name, "unit": m["unit"], "better": m["better"]})
-                share = m["mean"] / base_tp if name == "throughput" and base_tp else None
-                for col, value in (("k", k_i), ("m", metric_index[name]), ("mean", m["mean"]),
-                                   ("lo", m["ci95"][0]), ("hi", m["ci95"][1]), ("n", len(m["samples"])),
-                                   ("rsd", round(m["rsd_pct"], 3)), ("flags", ",".join(cell["flags"])),
-                                   ("share", share), ("samples", m["samples"])):
-                    rows[col].append(value)
-    index = {"version": EXPLORER_VERSION, "strings": strings, "results": columns, "keys": keys, "metrics": metrics}
-    return index, chunks
+                self.metrics.setdefault(name, {"name": name, "unit": m["unit"], "better": m["better"]})
 
+    def result(self) -> dict:
+        strings, string_index = [], {}
+        columns = {name: [] for name in ("id", "created", "complete", *RESULT_STRINGS)}
+        for (created, rid), complete, shown in sorted(self.results, key=lambda r: r[0]):
+            columns["id"].append(rid)
+            columns["created"].append(created)
+            columns["complete"].append(complete)
+            for name in RESULT_STRINGS:
+                if shown[name] not in string_index:
+                    string_index[shown[name]] = len(strings)
+                    strings.append(shown[name])
+                columns[name].append(string_index[shown[name]])
+        return {"version": EXPLORER_VERSION, "strings": strings, "results": columns,
+                "keys": self.keys.sorted_values(), "metrics": [m for _, m in sorted(self.metrics.items())]}

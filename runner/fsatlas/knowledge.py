@@ -12,7 +12,7 @@ import json
 import jsonschema
 import yaml
 
-from . import matrix as matrix_mod
+from . import folds, matrix as matrix_mod, yamlload
 from .resultfile import Problem, pointer
 
 KINDS = {"features": "feature_file", "mount_options": "mount_option_file", "history": "history_dataset"}
@@ -30,7 +30,7 @@ def _validator(definition: str):
 
 def _load_yaml(path: str):
     with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f)
+        return yamlload.load(f)
 
 
 def load(data_dir: str) -> tuple[dict, list[Problem]]:
@@ -144,10 +144,15 @@ DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s", ",.1f"), "bytes": (1e-6, "MB", ",.1f"
                  "ns": (1e-3, "µs", ",.1f"), "percent": (1, "%", ".1f"), "s": (1, "s", ".3g")}
 
 
+def display_number(value: float, unit: str) -> str:
+    """A value in the units the site shows, without the unit (a table's caption names it)."""
+    factor, _, spec = DISPLAY_UNITS.get(unit, (1, unit, "g"))
+    return f"{value * factor:{spec}}"
+
+
 def display(value: float, unit: str) -> str:
     """A value in the units the site shows."""
-    factor, shown, spec = DISPLAY_UNITS.get(unit, (1, unit, "g"))
-    return f"{value * factor:{spec}} {shown}"
+    return f"{display_number(value, unit)} {DISPLAY_UNITS.get(unit, (1, unit, 'g'))[1]}"
 
 
 def verdict(expected: float, measured: float, significant: bool) -> str:
@@ -171,26 +176,84 @@ VERDICT_WORDS = {
 }
 
 
-def evaluate_claims(knowledge: dict, results: list[dict]) -> dict:
-    """For every claim and comparison: the newest result holding both cells measured, the change,
-    whether the 95 % confidence intervals separate, a verdict and a sentence saying so."""
-    by_key = {}  # key -> [(result, cell)], newest result first
-    for result in sorted(results, key=lambda r: r["created"], reverse=True):
-        for cell in result["cells"]:
-            by_key.setdefault(cell["key"], []).append((result, cell))
-    out = {}
-    for option_id, option in sorted(knowledge["mount_options"].items()):
-        claims = []
-        for claim in option["claims"]:
-            rows = [_compare(option, claim, c, by_key) for c in claim["measured_by"]]
-            measured = [r for r in rows if r["status"] == "measured"]
-            tally = {v: sum(r["verdict"] == v for r in measured) for v in VERDICT_WORDS}
-            claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
-                           "setup": claim.get("setup", ""), "metric": claim["metric"],
-                           "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
-                           "measured": len(measured), "tally": tally, "summary": _summary(tally, len(rows))})
-        out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
-    return out
+class ClaimEvidence:
+    """Weighs every claim against the results, fed one result digest at a time in any order:
+    for each comparison it keeps the newest result (by created, then id) holding both cells
+    measured, and for each cell key the newest record of it not measured (to say why)."""
+
+    def __init__(self, knowledge: dict, state: dict | None = None):
+        self.options = knowledge["mount_options"]
+        self.comparisons = sorted({(c["cell"], c["baseline"], c.get("metric", claim["metric"]))
+                                   for option in self.options.values() for claim in option["claims"]
+                                   for c in claim["measured_by"]})
+        self.by_cell = {}
+        for comparison in self.comparisons:
+            self.by_cell.setdefault(comparison[0], []).append(comparison)
+        self.keys = {key for comparison in self.comparisons for key in comparison[:2]}
+        self.match = folds.Best()  # (cell, baseline, metric) -> {result facts, cell, base}
+        self.not_ok = folds.Best()  # key -> {result, cell}
+        if state:
+            self.match.restore(state["match"])
+            self.not_ok.restore(state["not_ok"])
+
+    def state(self) -> dict:
+        return {"match": self.match.state(), "not_ok": self.not_ok.state()}
+
+    def add(self, digest: dict) -> None:
+        rank = (digest["created"], digest["id"])
+        mine = {c["key"]: c for c in digest["cells"] if c["key"] in self.keys}
+        for key, cell in mine.items():
+            if cell["status"] != "ok":
+                self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
+        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        for key, cell in mine.items():
+            for comparison in self.by_cell.get(key, ()):
+                base, metric = mine.get(comparison[1]), comparison[2]
+                if (base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"]
+                        and metric in base["metrics"]):
+                    self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base})
+
+    def result(self) -> dict:
+        """For every claim and comparison: the change, whether the 95 % confidence intervals
+        separate, a verdict and a sentence saying so."""
+        out = {}
+        for option_id, option in sorted(self.options.items()):
+            claims = []
+            for claim in option["claims"]:
+                rows = [self._compare(option, claim, c) for c in claim["measured_by"]]
+                measured = [r for r in rows if r["status"] == "measured"]
+                tally = {v: sum(r["verdict"] == v for r in measured) for v in VERDICT_WORDS}
+                claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
+                               "setup": claim.get("setup", ""), "metric": claim["metric"],
+                               "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
+                               "measured": len(measured), "tally": tally, "summary": _summary(tally, len(rows))})
+            out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
+        return out
+
+    def _compare(self, option, claim, comparison) -> dict:
+        metric = comparison.get("metric", claim["metric"])
+        row = {"cell": comparison["cell"], "baseline": comparison["baseline"], "metric": metric,
+               "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison["cell"]),
+               "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
+        found = self.match.get((comparison["cell"], comparison["baseline"], metric))
+        if found:
+            return {**row, **_measured(option, claim, found["facts"], found["cell"], found["base"], metric)}
+        for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
+            record = self.not_ok.get(comparison[end])
+            if record:
+                cell = record["cell"]
+                return {**row, "status": cell["status"], "result": record["result"], "reason": cell.get("reason", ""),
+                        "sentence": f"Not measured here: {comparison[end]} was {cell['status']} "
+                                    f"({cell.get('reason') or 'no reason given'})."}
+        return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
+                "sentence": "Not measured here yet: no result file on this site holds these cells."}
+
+
+def evaluate_claims(knowledge: dict, digests) -> dict:
+    evidence = ClaimEvidence(knowledge)
+    for digest in digests:
+        evidence.add(digest)
+    return evidence.result()
 
 
 def _summary(tally: dict, total: int) -> str:
@@ -199,27 +262,6 @@ def _summary(tally: dict, total: int) -> str:
         return "Not measured here yet: none of its cells has a result on this site."
     parts = [f"{n} {word}" for word, n in tally.items() if n]
     return f"Measured in {measured} of {total} comparisons: " + ", ".join(parts) + "."
-
-
-def _compare(option, claim, comparison, by_key) -> dict:
-    metric = comparison.get("metric", claim["metric"])
-    row = {"cell": comparison["cell"], "baseline": comparison["baseline"], "metric": metric,
-           "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison["cell"]),
-           "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
-    for result, cell in by_key.get(comparison["cell"], []):
-        base = next((b for r, b in by_key.get(comparison["baseline"], []) if r is result), None)
-        if base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"] and metric in base["metrics"]:
-            return {**row, **_measured(option, claim, result, cell, base, metric)}
-    # not measured: say why, from the newest record of either cell
-    for end in ("cell", "baseline"):
-        for result, cell in by_key.get(comparison[end], []):
-            if cell["status"] != "ok":
-                return {**row, "status": cell["status"], "result": result["id"],
-                        "reason": cell.get("reason", ""),
-                        "sentence": f"Not measured here: {comparison[end]} was {cell['status']} "
-                                    f"({cell.get('reason', 'no reason given')})."}
-    return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
-            "sentence": "Not measured here yet: no result file on this site holds these cells."}
 
 
 def _label(key: str) -> str:
@@ -261,46 +303,61 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
     return out
 
 
-def rankings(results: list[dict]) -> dict:
+class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
     ranked best first, each marked whether its lead over the next is beyond the 95 % CIs.
-    A ranking compares cells of one result file only (one machine, one run): the newest
-    result that measured the most filesystems for it."""
-    candidates = {}  # name -> {result id: (created, rows)}
-    for result in results:
-        for cell in result["cells"]:
-            if cell["status"] != "ok" or cell.get("variant", "defaults") != "defaults":
+    A ranking compares cells of one result file only (one machine, one run): the result that
+    measured the most filesystems for it, the newest of those. Fed one digest at a time."""
+
+    def __init__(self, state: list | None = None):
+        self.best = folds.Best().restore(state or [])  # name -> rows of one result
+
+    def state(self) -> list:
+        return self.best.state()
+
+    def add(self, digest: dict) -> None:
+        candidates = {}
+        for cell in digest["cells"]:
+            if cell["status"] != "ok" or cell["variant"] != "defaults":
                 continue
-            dims = cell["key"].split("|")[4] if cell["key"].count("|") >= 4 else ""
             for metric, m in cell["metrics"].items():
                 if metric.startswith(("cpu_", "lat_")):
                     continue
-                name = "|".join(x for x in (cell["workload"], dims, metric) if x)
-                slot = candidates.setdefault(name, {}).setdefault(result["id"], (result["created"], []))
-                slot[1].append({"filesystem": cell["filesystem"], "display": display(m["mean"], m["unit"]),
-                                "mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
-                                "better": m["better"], "unit": m["unit"], "result": result["id"],
-                                "machine": result["system"]["machine"], "flags": cell["flags"]})
-    out = {}
-    for name, by_result in sorted(candidates.items()):
-        _, rows = max(by_result.values(), key=lambda v: (len(v[1]), v[0]))
-        higher = rows[0]["better"] == "higher"
-        rows.sort(key=lambda r: r["mean"], reverse=higher)
-        for a, b in zip(rows, rows[1:]):
-            a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
-        rows[-1]["clear_lead"] = False
-        out[name] = rows
-    return out
+                name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
+                candidates.setdefault(name, []).append(
+                    {"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
+                     "ci_low": m["ci_low"], "ci_high": m["ci_high"], "better": m["better"], "unit": m["unit"],
+                     "result": digest["id"], "machine": digest["machine"], "flags": cell["flags"]})
+        for name, rows in candidates.items():
+            self.best.offer(name, (len(rows), digest["created"], digest["id"]), lambda: rows)
+
+    def result(self) -> dict:
+        out = {}
+        for name, (_, rows) in sorted(self.best.items.items()):
+            rows = [dict(r) for r in rows]
+            higher = rows[0]["better"] == "higher"
+            rows.sort(key=lambda r: r["mean"], reverse=higher)
+            for a, b in zip(rows, rows[1:]):
+                a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
+            rows[-1]["clear_lead"] = False
+            out[name] = rows
+        return out
 
 
-def _measured(option, claim, result, cell, base, metric) -> dict:
+def rankings(digests) -> dict:
+    fold = Rankings()
+    for digest in digests:
+        fold.add(digest)
+    return fold.result()
+
+
+def _measured(option, claim, facts, cell, base, metric) -> dict:
     a, b = base["metrics"][metric], cell["metrics"][metric]
     change = 100.0 * (b["mean"] - a["mean"]) / a["mean"] if a["mean"] else 0.0
-    significant = b["ci95"][0] > a["ci95"][1] or a["ci95"][0] > b["ci95"][1]
+    significant = b["ci_low"] > a["ci_high"] or a["ci_low"] > b["ci_high"]
     v = verdict(claim["expected_change_pct"], change, significant)
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
-    system = result["system"]
-    sentence = (f"On machine {system['machine']} (kernel {system['kernel']}, {result['target']['kind']}), "
+    sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
                 f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
                 f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option); "
                 + ("the 95 % confidence intervals do not overlap" if significant
@@ -311,7 +368,7 @@ def _measured(option, claim, result, cell, base, metric) -> dict:
                      "device-mapper), so no RAID alignment effect can show.")
     if "cached" in flags:
         sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
-    return {"status": "measured", "result": result["id"], "machine": system["machine"], "kernel": system["kernel"],
+    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
-            "baseline_ci95": a["ci95"], "cell_ci95": b["ci95"], "change_pct": change, "significant": significant,
+            "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change, "significant": significant,
             "verdict": v, "flags": flags, "sentence": sentence}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from . import yamlload
 from .errors import UserError
 
 DEFAULT_MATRIX = resources.files("fsatlas") / "matrix" / "standard.yaml"
@@ -153,7 +154,7 @@ def load(path: str | None = None) -> Matrix:
     source = Path(path) if path else DEFAULT_MATRIX
     where = str(path) if path else "matrix/standard.yaml"
     try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+        data = yamlload.load(source.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"cannot read the matrix file: {getattr(e, 'strerror', None) or e}", where=where) from None
     except yaml.YAMLError as e:

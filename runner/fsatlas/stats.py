@@ -5,25 +5,30 @@ ci95 = mean +- t(0.975, n-1)*stddev/sqrt(n); one sample gives stddev 0 and ci95 
 """
 import math
 import statistics
+from functools import lru_cache
 
-from scipy.stats import t as student_t
+
+@lru_cache(maxsize=None)
+def t_quantile(df: int) -> float:
+    """Student's t at 0.975. scipy is imported here, not at the top: it takes half a second,
+    and most fsatlas commands (a cached rebuild above all) never need it."""
+    from scipy.stats import t as student_t
+    return float(student_t.ppf(0.975, df))
 
 
-def summarize(samples, unit: str, better: str) -> dict:
+def moments(samples) -> dict:
+    """mean, median, stddev and rsd_pct: everything but the interval (which needs scipy)."""
     values = [float(v) for v in samples]
     if not values:
         raise ValueError("summarize needs at least one sample")
-    n = len(values)
     mean = statistics.fmean(values)
-    stddev = statistics.stdev(values) if n > 1 else 0.0
-    half = student_t.ppf(0.975, n - 1) * stddev / math.sqrt(n) if n > 1 else 0.0
-    return {
-        "unit": unit,
-        "better": better,
-        "samples": values,
-        "mean": mean,
-        "median": statistics.median(values),
-        "stddev": stddev,
-        "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0,
-        "ci95": [mean - half, mean + half],
-    }
+    stddev = statistics.stdev(values) if len(values) > 1 else 0.0
+    return {"samples": values, "mean": mean, "median": statistics.median(values), "stddev": stddev,
+            "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0}
+
+
+def summarize(samples, unit: str, better: str) -> dict:
+    m = moments(samples)
+    n = len(m["samples"])
+    half = t_quantile(n - 1) * m["stddev"] / math.sqrt(n) if n > 1 else 0.0
+    return {"unit": unit, "better": better, **m, "ci95": [m["mean"] - half, m["mean"] + half]}

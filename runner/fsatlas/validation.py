@@ -3,10 +3,11 @@
 Problems are (severity, file, JSON Pointer, message) records; only errors fail validation.
 """
 import datetime as dt
+import hashlib
 import json
 import math
 import os
-import statistics
+from functools import lru_cache
 
 from . import privacy, resultfile, stats
 from .errors import UserError
@@ -36,7 +37,8 @@ def validate_file(path: str) -> list[Problem]:
 CACHE_FILE = os.path.join("build", "cache", "validation.json")
 
 
-def _signature(path: str) -> list | None:
+def signature(path: str) -> list | None:
+    """[size, mtime in ns] of a file, or None when it is gone: what make would compare."""
     try:
         st = os.stat(path)
     except OSError:
@@ -44,39 +46,80 @@ def _signature(path: str) -> list | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def validate_files(files, cache_file: str | None = CACHE_FILE) -> list[Problem]:
-    """validate_file over many files, remembering outcomes (like make, by size and mtime of
-    the result file and of every raw file it names) so an unchanged file is not checked
-    again; rebuilding the site after one new result checks that one file."""
-    cache, tool = {}, _rules_digest()
-    if cache_file:
-        try:
-            with open(cache_file, encoding="utf-8") as f:
-                stored = json.load(f)
-            cache = stored["entries"] if stored.get("tool") == tool else {}  # other rules: check all again
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            cache = {}
-    problems, fresh = [], {}
+class OutcomeCache:
+    """Validation outcomes kept between runs, like make: CACHE_FILE holds each result file's
+    signature and problems (small: read on every rebuild); the signatures of the raw files a
+    result names sit in one file per result beside it, read only when they are rechecked. Any
+    change to the rules (this module, the schema, the importers) empties it."""
+
+    def __init__(self, path: str | None):
+        self.path, self.tool, self.entries, self.changed = path, _rules_digest(), {}, False
+        if path:
+            self.raw_dir = os.path.join(os.path.dirname(os.path.abspath(path)), "validation-raw")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    stored = json.load(f)
+                if stored.get("tool") == self.tool and isinstance(stored.get("entries"), dict):
+                    self.entries = stored["entries"]
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def _raw_file(self, key: str) -> str:
+        return os.path.join(self.raw_dir, hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
+
+    def get(self, key: str, recheck_raw: bool) -> list[Problem] | None:
+        entry = self.entries.get(key)
+        if not entry or entry["sig"] != signature(key):
+            return None
+        if recheck_raw or entry["problems"]:
+            try:
+                with open(self._raw_file(key), encoding="utf-8") as f:
+                    raws = json.load(f)
+            except (OSError, ValueError):
+                return None
+            if raws.get("tool") != self.tool or any(signature(r) != sig for r, sig in raws["raw"]):
+                return None
+        return [Problem(*p) for p in entry["problems"]]
+
+    def put(self, key: str, problems: list[Problem]) -> None:
+        if not self.path:
+            return
+        self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems]}
+        resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": _raw_signatures(key)},
+                                compact=True, durable=False)
+        self.changed = True
+
+    def save(self) -> None:
+        if self.path and self.changed:
+            entries = {k: v for k, v in self.entries.items() if os.path.exists(k)}
+            resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
+
+
+def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True) -> list[Problem]:
+    """validate_file over many files, remembering outcomes (by size and mtime of the result file
+    and of every raw file it names) so an unchanged file is not checked again; rebuilding the
+    site after one new result checks that one file.
+
+    recheck_raw=False trusts a clean outcome while the result file itself is unchanged, without
+    looking at its raw files again: for the aggregator, which reads result files only (a
+    stat of every raw file costs a second per 250,000 of them). `fsatlas validate` always
+    rechecks them; an outcome with errors is always rechecked, so a mended raw file counts."""
+    cache = OutcomeCache(cache_file)
+    problems = []
     for path in files:
         key = os.path.abspath(path)
-        entry = cache.get(key)
-        if entry and entry["sig"] == _signature(key) and all(_signature(r) == sig for r, sig in entry["raw"]):
-            found = [Problem(*p) for p in entry["problems"]]
-        else:
+        found = cache.get(key, recheck_raw)
+        if found is None:
             found = validate_file(path)
-            entry = {"sig": _signature(key), "raw": _raw_signatures(key), "problems": [list(vars(p).values()) for p in found]}
-        fresh[key] = entry
+            cache.put(key, found)
         problems += found
-    if cache_file:
-        os.makedirs(os.path.dirname(os.path.abspath(cache_file)), exist_ok=True)
-        entries = {k: v for k, v in {**cache, **fresh}.items() if os.path.exists(k)}
-        resultfile.write_atomic(cache_file, {"tool": tool, "entries": entries}, compact=True)
+    cache.save()
     return problems
 
 
+@lru_cache(maxsize=1)
 def _rules_digest() -> str:
     """Changes whenever the rules do: this module, the schema, the importers that recompute."""
-    import hashlib
     from importlib import resources
     digest = hashlib.sha256()
     package = resources.files("fsatlas")
@@ -94,7 +137,7 @@ def _raw_signatures(path: str) -> list:
                 for r in (c.get("raw") or []) if isinstance(r, str)]
     except (UserError, AttributeError, TypeError):
         raws = []
-    return [[r, _signature(r)] for r in raws]
+    return [[r, signature(r)] for r in raws]
 
 
 def duplicate_ids(files) -> list[Problem]:
@@ -203,7 +246,7 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
                         f"found {metric['unit']!r} and {metric['better']!r}"))
     else:
         out.append(("warning", "", f"metric name {name!r} is not one fsatlas knows"))
-    expected = stats.summarize(values, metric["unit"], metric["better"])
+    expected = stats.moments(values)
     for field in ("mean", "median", "stddev"):
         if not math.isclose(metric[field], expected[field], rel_tol=REL_TOL, abs_tol=1e-9):
             out.append(("error", f"/{field}", f"expected {expected[field]:.6g} from the samples, "

@@ -26,7 +26,12 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     page = frontmatter.load(pages / "results" / "fixture-valid.md")
     assert page["result_id"] == "fixture-valid"
     assert page["system"] == valid_result["system"]
-    assert len(page["rows"]) == len(latest["rows"])
+    assert [(r["key"], r["metric"], r["shown"]) for r in page["rows"]] == \
+        [(r["key"], r["metric"], r["shown"]) for r in latest["rows"]]
+    throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
+    assert [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in page["throughput"]] == \
+        [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in throughput]
+    assert page["throughput"] == latest["throughput"]
 
 
 def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_result, tmp_path):
@@ -53,3 +58,153 @@ def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_p
     assert main(["aggregate", "--data", str(out_dir), "--content", str(tmp_path / "p")]) == 1
     err = capsys.readouterr().err
     assert "fixture-valid.json" in err and "/system/kernel" in err
+
+
+# --- incremental aggregation ------------------------------------------------------------------
+import random
+import shutil
+
+from sitebuild import CURATED_DATA, REPO, synthetic_results
+from fsatlas import aggregate, explorer, knowledge
+
+
+def _site_data(folder, count):
+    """count synthetic results (with raw files) beside a copy of the curated data."""
+    data = folder / "data"
+    synthetic_results(data, count, filesystems=("ext3", "ext4", "xfs"), seed=7)
+    for name in CURATED_DATA:
+        src = REPO / "data" / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, data / name)
+    return data
+
+
+def _outputs(data, build):
+    """Everything an aggregation produced, as text, by path."""
+    out = {}
+    for folder in (data / "aggregates", build / "content", build / "static"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                out[str(path.relative_to(data.parent))] = path.read_text()
+    return out
+
+
+def _aggregate(data, build):
+    summary = aggregate.aggregate(str(data), str(build / "content"))
+    return summary, _outputs(data, build)
+
+
+def _fresh(data, tmp_path):
+    """The same result files aggregated from nothing, in another folder."""
+    other = tmp_path / f"fresh-{random.random()}"
+    shutil.copytree(data, other / "data", ignore=shutil.ignore_patterns("aggregates"))
+    _, produced = _aggregate(other / "data", other / "build")
+    return produced
+
+
+def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path):
+    data = _site_data(tmp_path / "site", 6)
+    build = tmp_path / "site" / "build"
+    held = tmp_path / "held"
+    held.mkdir()
+    for rid in ("synthetic-00004", "synthetic-00005"):
+        shutil.move(data / "results" / f"{rid}.json", held / f"{rid}.json")
+
+    summary, first = _aggregate(data, build)
+    assert summary["derived"] == 4 and first == _fresh(data, tmp_path)
+    summary, again = _aggregate(data, build)
+    assert summary["derived"] == 0 and again == first  # nothing changed: nothing read again
+
+    shutil.move(held / "synthetic-00004.json", data / "results" / "synthetic-00004.json")
+    summary, added = _aggregate(data, build)
+    assert summary["derived"] == 1 and added == _fresh(data, tmp_path)
+    assert "synthetic-00004" in added["data/aggregates/results.json"]
+
+    changed = json.loads((data / "results" / "synthetic-00001.json").read_text())
+    changed["system"]["machine"] = "renamed-box"
+    write_json(data / "results" / "synthetic-00001.json", changed)
+    summary, after_change = _aggregate(data, build)
+    assert summary["derived"] == 1 and after_change == _fresh(data, tmp_path)
+    assert "renamed-box" in after_change["data/aggregates/results.json"]
+
+    (data / "results" / "synthetic-00002.json").unlink()
+    summary, after_removal = _aggregate(data, build)
+    assert after_removal == _fresh(data, tmp_path)
+    assert not any("synthetic-00002" in path for path in after_removal)
+    assert "synthetic-00002" not in after_removal["data/aggregates/results.json"]
+
+
+def test_a_deleted_page_or_chunk_is_written_again(tmp_path):
+    data = _site_data(tmp_path / "site", 3)
+    build = tmp_path / "site" / "build"
+    _, first = _aggregate(data, build)
+    (build / "content" / "results" / "synthetic-00001.md").unlink()
+    (build / "static" / "explorer" / "rows" / "synthetic-00002.json").unlink()
+    summary, again = _aggregate(data, build)
+    assert summary["derived"] == 2 and again == first
+
+
+def test_folds_do_not_depend_on_the_order_of_results(tmp_path):
+    """Ties included: synthetic dates repeat every 168 results."""
+    data = _site_data(tmp_path, 200)
+    knowledge_data, _ = knowledge.load(str(data))
+    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    assert len({d["created"] for d in digests}) < len(digests)
+
+    def folded(order):
+        folds = [aggregate.NewestCells(), knowledge.Rankings(), knowledge.ClaimEvidence(knowledge_data),
+                 explorer.Index()]
+        for d in order:
+            for fold in folds:
+                fold.add(d)
+        return [fold.result() for fold in folds]
+
+    expected = folded(digests)
+    assert folded(list(reversed(digests))) == expected
+    shuffled = digests[:]
+    random.Random(3).shuffle(shuffled)
+    assert folded(shuffled) == expected
+
+
+def test_saved_folds_continue_where_they_stopped(tmp_path):
+    """A fold saved as JSON and restored, then fed the rest, equals one fed everything."""
+    data = _site_data(tmp_path, 12)
+    knowledge_data, _ = knowledge.load(str(data))
+    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    whole = aggregate.Aggregation(knowledge_data)
+    half = aggregate.Aggregation(knowledge_data)
+    for i, d in enumerate(digests):
+        whole.add(d["id"], [i], d)
+        if i < 6:
+            half.add(d["id"], [i], d)
+    half.save(str(tmp_path / "state.json"))
+    current = {d["id"]: [i] for i, d in enumerate(digests)}
+    resumed = aggregate.Aggregation.resume(str(tmp_path / "state.json"), knowledge_data, current)
+    for i, d in enumerate(digests[6:], 6):
+        resumed.add(d["id"], [i], d)
+    for name in ("newest", "rankings", "claims", "index"):
+        assert getattr(resumed, name).result() == getattr(whole, name).result()
+    # a result it holds that changed, or is gone: no resuming
+    assert aggregate.Aggregation.resume(str(tmp_path / "state.json"), knowledge_data, {**current, digests[0]["id"]: [99]}) is None
+    assert aggregate.Aggregation.resume(str(tmp_path / "state.json"), knowledge_data,
+                                        {k: v for k, v in current.items() if k != digests[0]["id"]}) is None
+
+
+def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_changed(tmp_path, capsys):
+    """The aggregator reads result files only; `fsatlas validate` rechecks every raw file, and an
+    outcome with errors is rechecked by both, so mending the raw file is seen at once."""
+    data = _site_data(tmp_path / "site", 2)
+    content = str(tmp_path / "site" / "build" / "content")
+    assert main(["aggregate", "--data", str(data), "--content", content]) == 0
+    raw = sorted((data / "raw" / "synthetic-00000").rglob("rep-1.json"))[0]
+    original = raw.read_text()
+    fio_json = json.loads(original)
+    job = fio_json["jobs"][0]
+    side = "write" if job["write"]["bw_bytes"] else "read"
+    job[side]["bw_bytes"] += 12345
+    raw.write_text(json.dumps(fio_json))
+    assert main(["aggregate", "--data", str(data), "--content", content]) == 0  # result file unchanged
+    assert main(["validate", str(data / "results")]) == 1
+    assert "recomputed from" in capsys.readouterr().err
+    assert main(["aggregate", "--data", str(data), "--content", content]) == 1
+    raw.write_text(original)
+    assert main(["aggregate", "--data", str(data), "--content", content]) == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fsatlas import knowledge
+from fsatlas import aggregate, knowledge
 from fsatlas.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -112,8 +112,10 @@ def test_verdicts(expected, measured, significant, verdict):
 
 
 def _result(rid, created, cells, machine="m1"):
-    return {"id": rid, "created": created, "system": {"machine": machine, "kernel": "6.18"},
-            "target": {"kind": "loop-image"}, "cells": cells}
+    """A result reduced to its digest, as the aggregator feeds the claims and rankings."""
+    return aggregate.digest({"id": rid, "created": created, "tool": {},
+                             "system": {"machine": machine, "kernel": "6.18", "virtualization": "none", "cpu_model": "x"},
+                             "target": {"kind": "loop-image"}, "cells": cells})
 
 
 def _cell(key, mean, half, status="ok", flags=()):
@@ -121,6 +123,7 @@ def _cell(key, mean, half, status="ok", flags=()):
     metrics = {"throughput": {"mean": mean, "ci95": [mean - half, mean + half], "unit": "bytes/s",
                               "better": "higher", "samples": [mean] * 3, "rsd_pct": 1.0}} if status == "ok" else {}
     return {"key": key, "filesystem": fs, "workload": workload, "status": status, "flags": list(flags),
+            "mkfs_options": [], "mount_options": [], "driver": "kernel",
             "metrics": metrics, **({"reason": "no such filesystem"} if status != "ok" else {})}
 
 

@@ -18,7 +18,7 @@
     "s": { factor: 1, unit: "s", title: "seconds" },
     "percent": { factor: 1, unit: "%", title: "% of one CPU" }
   };
-  var data, rows = [], missing = [], loaded = {}, byId = {}, view = {};
+  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, view = {};
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
@@ -50,6 +50,8 @@
       byId[id] = r;
       return r;
     });
+    data.keys.forEach(function (k) { keyByName[k.key] = k; });
+    data.metrics.forEach(function (m) { metricByName[m.name] = m; });
     if (!data.results.length) { status("No result files yet."); return; }
     buildControls();
     readState(new URLSearchParams(location.search));
@@ -83,13 +85,16 @@
           if (!r.ok) throw new Error(r.status + " " + r.statusText);
           return r.json();
         }).then(function (chunk) {
+          // a chunk names its own cell keys and metrics; the index holds their descriptions
           var result = byId[id], c = chunk.rows, m = chunk.missing;
+          var keys = chunk.keys.map(function (k) { return keyByName[k]; });
+          var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
           c.k.forEach(function (k, i) {
-            rows.push({ result: result, key: data.keys[k], metric: data.metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
+            rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
                         hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i] });
           });
           m.k.forEach(function (k, i) {
-            missing.push({ result: result, key: data.keys[k], status: m.status[i], reason: m.reason[i] });
+            missing.push({ result: result, key: keys[k], status: m.status[i], reason: m.reason[i] });
           });
         });
     }

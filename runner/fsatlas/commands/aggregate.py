@@ -12,5 +12,6 @@ def add_parser(sub):
 
 def run(args) -> int:
     summary = aggregate_mod.aggregate(args.data, args.content)
-    print(f"aggregated {summary['results']} result files (latest: {summary['latest']})")
+    print(f"aggregated {summary['results']} result files, {summary['derived']} of them new or changed "
+          f"(latest: {summary['latest']})")
     return 0

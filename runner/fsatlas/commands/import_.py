@@ -13,7 +13,7 @@ import sys
 
 import yaml
 
-from .. import SCHEMA_VERSION, importers, resultfile, stats, system
+from .. import SCHEMA_VERSION, importers, resultfile, stats, system, yamlload
 from ..errors import UserError
 from ..matrix import make_key
 from . import list_option
@@ -44,7 +44,7 @@ def _system(path, machine):
         return system.collect_system(machine), {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = yamlload.load(f)
     except (OSError, yaml.YAMLError) as e:
         raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
@@ -109,7 +109,7 @@ def run(args) -> int:
         if not complete:
             record["reason"] = c["why"] or "the tool reported no figure for this test"
         if complete and any(len(v) > 1 for v in complete.values()) and \
-                stats.summarize(next(iter(complete.values())), "", "")["rsd_pct"] > 3.5:
+                stats.moments(next(iter(complete.values())))["rsd_pct"] > 3.5:
             record["flags"].append("noisy")
         records.append(record)
     result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),

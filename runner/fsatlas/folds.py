@@ -1,0 +1,36 @@
+"""The one shape of the aggregates across results: per key, keep the entry of the result that
+ranks first (newest, or most complete). Its outcome does not depend on the order results come
+in, so a rebuild may fold new results into a saved state instead of reading every result again.
+"""
+
+
+class Best:
+    """key -> (rank, value), keeping the highest rank offered (the lowest with lowest=True)."""
+
+    def __init__(self, lowest: bool = False):
+        self.lowest, self.items = lowest, {}
+
+    def offer(self, key, rank: tuple, make) -> None:
+        """make() builds the value, called only when this rank wins."""
+        have = self.items.get(key)
+        if have is None or (rank < have[0] if self.lowest else rank > have[0]):
+            self.items[key] = (rank, make())
+
+    def get(self, key):
+        have = self.items.get(key)
+        return have[1] if have else None
+
+    def __contains__(self, key) -> bool:
+        return key in self.items
+
+    def sorted_values(self) -> list:
+        return [value for _, (_, value) in sorted(self.items.items())]
+
+    def state(self) -> list:
+        """JSON: [[key, rank, value], ...] (tuple keys become lists)."""
+        return [[key, list(rank), value] for key, (rank, value) in self.items.items()]
+
+    def restore(self, state: list) -> "Best":
+        self.items = {(tuple(key) if isinstance(key, list) else key): (tuple(rank), value)
+                      for key, rank, value in state}
+        return self
