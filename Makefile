@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv/bin
 FSATLAS := $(VENV)/fsatlas
 PROFILE ?= quick
-HUGO_FLAGS ?=
+BASE_URL ?=
 
 .PHONY: all setup bench bench-standard data site serve test perf fuzz clean
 
@@ -24,9 +24,9 @@ data:
 	$(FSATLAS) check-data
 	$(FSATLAS) aggregate
 
+# Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site.py.
 site: data
-	rm -rf public
-	hugo --quiet --destination public $(HUGO_FLAGS)
+	$(FSATLAS) site --destination public $(if $(BASE_URL),--base-url $(BASE_URL))
 	node_modules/.bin/pagefind --site public --output-subdir pagefind --silent
 	.tools/bin/htmltest --conf .htmltest.yml
 

@@ -7,11 +7,11 @@ import signal
 import sys
 
 from . import SCHEMA_VERSION, __version__, system
-from .commands import aggregate, check_data, cleanup, compare, import_, plan, run, validate
+from .commands import aggregate, check_data, cleanup, compare, import_, plan, run, site, validate
 from .errors import UserError
 
 COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare,
-            "check-data": check_data, "import": import_, "cleanup": cleanup}
+            "check-data": check_data, "import": import_, "cleanup": cleanup, "site": site}
 
 
 def version_text() -> str:

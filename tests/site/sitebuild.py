@@ -13,7 +13,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 def build_site(root: Path, results: Path) -> Path:
-    """Copies the site sources to root, aggregates `results`, runs Hugo and htmltest."""
+    """Copies the site sources to root, aggregates `results`, builds the site and its search index."""
     (root / "data").mkdir(parents=True, exist_ok=True)
     for name in SITE_SOURCES:
         src = REPO / name
@@ -24,12 +24,22 @@ def build_site(root: Path, results: Path) -> Path:
     shutil.copytree(results, root / "data" / "results")
     if (results.parent / "raw").is_dir():
         shutil.copytree(results.parent / "raw", root / "data" / "raw")
-    python = REPO / ".venv" / "bin" / "python"
-    subprocess.run([python, "-m", "fsatlas.cli", "aggregate", "--data", root / "data",
-                    "--content", root / "build" / "content"], check=True)
-    subprocess.run(["hugo", "--quiet", "--source", root, "--destination", root / "public"], check=True)
+    aggregate_and_build(root)
     subprocess.run([REPO / "node_modules" / ".bin" / "pagefind", "--site", root / "public", "--silent"], check=True)
     return root / "public"
+
+
+def fsatlas(*args, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """The fsatlas command line, as make runs it."""
+    return subprocess.run([REPO / ".venv" / "bin" / "python", "-m", "fsatlas.cli", *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, check=check)
+
+
+def aggregate_and_build(root: Path, *site_args) -> str:
+    """`fsatlas aggregate` then `fsatlas site` into root/public, as make site does; their output."""
+    done = fsatlas("aggregate", "--data", root / "data", "--content", root / "build" / "content", cwd=root)
+    built = fsatlas("site", "--root", root, "--destination", "public", *site_args, cwd=root)
+    return done.stdout + built.stdout
 
 
 def run_htmltest(root: Path) -> subprocess.CompletedProcess:
@@ -53,7 +63,13 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     rng = random.Random(seed)
     template = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
     cell_templates = {c["workload"]: c for c in template["cells"] if c["status"] == "ok"}
-    raw_template = {c["workload"]: json.loads((FIXTURES / c["raw"][0]).read_text()) for c in cell_templates.values()}
+    # each raw file is its fixture with one figure changed: serialize once, put the figure in
+    raw_text = {}
+    for wl, cell in cell_templates.items():
+        raw = json.loads((FIXTURES / cell["raw"][0]).read_text())
+        side = "write" if "write" in cell["parameters"]["rw"] else "read"
+        raw["jobs"][0][side]["bw_bytes"] = "@BW@"
+        raw_text[wl] = json.dumps(raw)
     (folder / "results").mkdir(parents=True, exist_ok=True)
     for i in range(count):
         rid = f"synthetic-{i:05d}"
@@ -63,18 +79,16 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         cells = []
         for fs in filesystems:
             for wl in workloads:
-                cell = copy.deepcopy(cell_templates["seq-write" if wl == "seq-write" else "rand-read-4k"])
+                kind = "seq-write" if wl == "seq-write" else "rand-read-4k"
+                cell = copy.deepcopy(cell_templates[kind])
                 cell.update(key=f"{fs}|-|-|{wl}", filesystem=fs, workload=wl, raw=[])
-                side = "write" if "write" in cell["parameters"]["rw"] else "read"
                 scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * rng.uniform(0.9, 1.1)
                 samples = [round(m * scale) for m in cell["metrics"]["throughput"]["samples"]]
                 cell["metrics"] = {"throughput": stats.summarize(samples, "bytes/s", "higher")}
+                (folder / "raw" / rid / f"{fs}__-__-__{wl}").mkdir(parents=True, exist_ok=True)
                 for rep, value in enumerate(samples, 1):
-                    raw = copy.deepcopy(raw_template[cell_templates["seq-write" if wl == "seq-write" else "rand-read-4k"]["workload"]])
-                    raw["jobs"][0][side]["bw_bytes"] = value
                     path = f"raw/{rid}/{fs}__-__-__{wl}/rep-{rep}.json"
-                    (folder / path).parent.mkdir(parents=True, exist_ok=True)
-                    (folder / path).write_text(json.dumps(raw))
+                    (folder / path).write_text(raw_text[kind].replace('"@BW@"', str(value)))
                     cell["raw"].append(path)
                 cells.append(cell)
         cells.append(copy.deepcopy(next(c for c in template["cells"] if c["status"] == "skipped")))

@@ -1,0 +1,117 @@
+"""fsatlas site: result pages rendered in a pass of their own, only those that changed, and the
+same site as one plain Hugo build."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from sitebuild import aggregate_and_build, build_site, fsatlas, synthetic_results
+
+pytestmark = pytest.mark.site
+MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
+
+
+def _files(public):
+    """relative path -> bytes of every built file but the search index (made after the build)."""
+    return {str(p.relative_to(public)): p.read_bytes() for p in sorted(public.rglob("*"))
+            if p.is_file() and not str(p.relative_to(public)).startswith("pagefind/")}
+
+
+def _pages(public):
+    """result id -> (inode, mtime) of its page."""
+    return {d.name: ((d / "index.html").stat().st_ino, (d / "index.html").stat().st_mtime_ns)
+            for d in (public / "results").iterdir() if (d / "index.html").is_file() and d.name.startswith("synthetic")}
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A site of four results, a fifth kept back for adding later."""
+    results = synthetic_results(tmp_path / "data", 5)
+    held = tmp_path / "held"
+    held.mkdir()
+    shutil.move(results / "synthetic-00004.json", held / "synthetic-00004.json")
+    root = tmp_path / "site"
+    build_site(root, results)
+    return root, held
+
+
+def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
+    root, _ = site
+    one_pass = tmp_path / "one-pass"
+    subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)
+    assert _files(root / "public") == _files(one_pass)
+    fsatlas("site", "--root", root, "--destination", "batch-1", "--batch", "1")
+    assert _files(root / "batch-1") == _files(one_pass)
+
+
+def test_adding_a_result_renders_its_page_alone(site):
+    root, held = site
+    before = _pages(root / "public")
+    shutil.move(held / "synthetic-00004.json", root / "data" / "results" / "synthetic-00004.json")
+    out = aggregate_and_build(root)
+    assert "1 of them new or changed" in out and "1 of 5 result pages rendered" in out
+    after = _pages(root / "public")
+    assert set(after) == set(before) | {"synthetic-00004"}
+    assert {rid: after[rid] for rid in before} == before  # the other pages were not written again
+    for listing in ("results/index.html", "results/index.xml", "sitemap.xml", "explorer/data.json"):
+        assert "synthetic-00004" in (root / "public" / listing).read_text(), listing
+    assert (root / "public" / "files" / "results" / "synthetic-00004.json").is_file()
+    assert (root / "public" / "explorer" / "rows" / "synthetic-00004.json").is_file()
+
+
+def test_a_template_change_renders_every_result_page(site):
+    root, _ = site
+    single = root / "layouts" / "results" / "single.html"
+    single.write_text(single.read_text().replace("<h2>System</h2>", "<h2>System</h2>" + MARKER))
+    assert "4 of 4 result pages rendered" in aggregate_and_build(root)
+    assert all(MARKER in (root / "public" / "results" / rid / "index.html").read_text()
+               for rid in _pages(root / "public"))
+
+
+def test_a_removed_result_leaves_no_page_behind(site):
+    root, _ = site
+    (root / "data" / "results" / "synthetic-00001.json").unlink()
+    aggregate_and_build(root)
+    public = root / "public"
+    assert not (public / "results" / "synthetic-00001").exists()
+    assert not (public / "files" / "results" / "synthetic-00001.json").exists()
+    assert not (public / "explorer" / "rows" / "synthetic-00001.json").exists()
+    for listing in ("results/index.html", "results/index.xml", "sitemap.xml"):
+        assert "synthetic-00001" not in (public / listing).read_text(), listing
+
+
+def test_a_failed_build_leaves_the_site_as_it_was(site):
+    """A template that breaks on the fourth page, rendered one page per Hugo run: the first
+    three are rendered, yet nothing reaches the destination before the whole build succeeds."""
+    root, _ = site
+    before = _files(root / "public")
+    single = root / "layouts" / "results" / "single.html"
+    good = single.read_text()
+    single.write_text(good.replace("<h2>System</h2>", "<h2>System</h2>" + MARKER + '{{ if eq .Params.result_id '
+                                   '"synthetic-00003" }}{{ errorf "broken on purpose" }}{{ end }}'))
+    done = fsatlas("site", "--root", root, "--batch", "1", check=False)
+    assert done.returncode == 1
+    assert "hugo failed building result pages synthetic-00003" in done.stderr and "broken on purpose" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert _files(root / "public") == before
+    single.write_text(good.replace("<h2>System</h2>", "<h2>System</h2>" + MARKER))
+    assert "4 of 4 result pages rendered" in fsatlas("site", "--root", root).stdout
+
+
+def test_the_base_url_reaches_every_page(site):
+    root, _ = site
+    out = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/").stdout
+    assert "4 of 4 result pages rendered" in out  # permalinks changed: every page again
+    page = (root / "public" / "results" / "synthetic-00000" / "index.html").read_text()
+    assert "https://example.org/atlas/results/synthetic-00000/" in page
+    assert "https://example.org/atlas/results/synthetic-00000/" in (root / "public" / "sitemap.xml").read_text()
+
+
+def test_wrong_usage_and_a_missing_mount_are_reported(site, tmp_path):
+    root, _ = site
+    assert fsatlas("site", "--root", root, "--batch", "0", check=False).returncode == 2
+    config = root / "config.toml"
+    config.write_text(config.read_text().replace('source = "data/results"', 'source = "data/elsewhere"'))
+    done = fsatlas("site", "--root", root, check=False)
+    assert done.returncode == 1 and "no mount of data/results" in done.stderr and "Traceback" not in done.stderr
