@@ -27,6 +27,7 @@ data:
 # Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site.py.
 site: data
 	$(FSATLAS) site --destination public $(if $(BASE_URL),--base-url $(BASE_URL))
+	rm -rf public/pagefind  # the index is made anew each time; no stale fragments
 	node_modules/.bin/pagefind --site public --output-subdir pagefind --silent
 	.tools/bin/htmltest --conf .htmltest.yml
 

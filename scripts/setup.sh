@@ -44,6 +44,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q -e "runner[test]"
   echo "$want" > "$stamp"
 fi
+# Bytecode for the runner (an editable install gets none): with PYTHONDONTWRITEBYTECODE set,
+# every fsatlas command would otherwise compile the package again. Stale files are ignored.
+.venv/bin/python -m compileall -q runner/fsatlas
 
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f node_modules/.fsatlas-installed ] || [ "$(cat node_modules/.fsatlas-installed)" != "$want" ]; then

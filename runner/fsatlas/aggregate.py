@@ -271,15 +271,6 @@ def write_pages(folder: str, pages: dict, suffix: str = ".md") -> None:
     remove_stale(folder, set(pages), suffix)
 
 
-def load_knowledge(data_dir: str) -> dict:
-    knowledge, problems = knowledge_mod.load(data_dir)
-    errors = [p for p in problems if p.severity == "error"]
-    if errors:
-        listing = "\n".join(str(p) for p in errors[:20])
-        raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
-    return knowledge
-
-
 def check_results(files: list[str], where: str) -> None:
     """Validation (cached; raw files are rechecked by `fsatlas validate`, which make data and the
     pull-request check run first): a broken file stops the build."""
@@ -317,6 +308,7 @@ class Outputs:
         self.chunks = os.path.join(static_dir, "explorer", "rows")
         self.digests = os.path.join(cache, "digests")
         self.state = os.path.join(cache, "aggregation.json")
+        self.knowledge = os.path.join(cache, "knowledge.json")
         for folder in (self.pages, self.chunks, self.digests):
             os.makedirs(folder, exist_ok=True)
         self.have_pages, self.have_chunks = set(os.listdir(self.pages)), set(os.listdir(self.chunks))
@@ -362,9 +354,9 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     results_dir = os.path.join(data_dir, "results")
     files = result_files([results_dir]) if os.path.isdir(results_dir) else []
     check_results(files, results_dir)
-    knowledge = load_knowledge(data_dir)
     static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
     outputs = Outputs(content_dir, static_dir)
+    knowledge = knowledge_mod.load_checked(data_dir, outputs.knowledge)
     matrix = matrix_mod.load()
     baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
 
@@ -385,10 +377,11 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
             d, derived = outputs.derive(path, current[rid], baselines), derived + 1
         run.add(rid, current[rid], d)
     outputs.prune(set(paths))
-    run.save(outputs.state)
+    if set(run.members) != folded:  # something was folded in: keep the new state
+        run.save(outputs.state)
 
-    summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]))
-    latest = next((s for s in reversed(summaries) if s["complete"]), summaries[-1] if summaries else None)
+    summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
+    latest = next((s for s in summaries if s["complete"]), summaries[0] if summaries else None)
     cells = run.newest.result()
     from . import SCHEMA_VERSION, __version__
     aggregates = {

@@ -19,9 +19,17 @@ def version_text() -> str:
     return f"fsatlas {__version__} (result schema {SCHEMA_VERSION}, {fio})"
 
 
+class _Version(argparse.Action):
+    """--version, asking fio for its version only when asked (not on every command)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fsatlas", description="Filesystem benchmark matrix runner.")
-    parser.add_argument("--version", action="version", version=version_text())
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the runner, schema and fio versions")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in COMMANDS.items():
         module.add_parser(sub)

@@ -69,18 +69,26 @@ class Index:
     """The explorer's index, fed one result digest at a time in any order."""
 
     def __init__(self, state: dict | None = None):
-        state = state or {"results": [], "keys": [], "metrics": {}}
-        self.results = [(tuple(rank), complete, shown) for rank, complete, shown in state["results"]]
+        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}}
+        self.strings = state["strings"]  # each result's facts as numbers into this (one machine, many results)
+        self.string_index = {s: i for i, s in enumerate(self.strings)}
+        self.results = [(tuple(rank), complete, facts) for rank, complete, facts in state["results"]]
         self.keys = folds.Best(lowest=True).restore(state["keys"])  # the oldest result names the re-run command
         self.metrics = state["metrics"]  # name -> {name, unit, better}
 
     def state(self) -> dict:
-        return {"results": [[list(rank), complete, shown] for rank, complete, shown in self.results],
-                "keys": self.keys.state(), "metrics": self.metrics}
+        return {"strings": self.strings, "keys": self.keys.state(), "metrics": self.metrics,
+                "results": [[list(rank), complete, facts] for rank, complete, facts in self.results]}
+
+    def _intern(self, value: str) -> int:
+        if value not in self.string_index:
+            self.string_index[value] = len(self.strings)
+            self.strings.append(value)
+        return self.string_index[value]
 
     def add(self, digest: dict) -> None:
         rank = (digest["created"], digest["id"])
-        self.results.append((rank, digest["complete"], digest["facts"]))
+        self.results.append((rank, digest["complete"], [self._intern(digest["facts"][name]) for name in RESULT_STRINGS]))
         for cell in digest["cells"]:
             self.keys.offer(cell["key"], rank, lambda: {
                 "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
@@ -92,14 +100,15 @@ class Index:
     def result(self) -> dict:
         strings, string_index = [], {}
         columns = {name: [] for name in ("id", "created", "complete", *RESULT_STRINGS)}
-        for (created, rid), complete, shown in sorted(self.results, key=lambda r: r[0]):
+        for (created, rid), complete, facts in sorted(self.results, key=lambda r: r[0]):
             columns["id"].append(rid)
             columns["created"].append(created)
             columns["complete"].append(complete)
-            for name in RESULT_STRINGS:
-                if shown[name] not in string_index:
-                    string_index[shown[name]] = len(strings)
-                    strings.append(shown[name])
-                columns[name].append(string_index[shown[name]])
+            for name, interned in zip(RESULT_STRINGS, facts):
+                value = self.strings[interned]
+                if value not in string_index:  # numbered in date order, however the results came in
+                    string_index[value] = len(strings)
+                    strings.append(value)
+                columns[name].append(string_index[value])
         return {"version": EXPLORER_VERSION, "strings": strings, "results": columns,
                 "keys": self.keys.sorted_values(), "metrics": [m for _, m in sorted(self.metrics.items())]}

@@ -4,15 +4,16 @@ it (every cited source exists, every claim names cells the standard matrix defin
 weighs each claim against this project's own measurements.
 """
 import glob
+import hashlib
 import os
 from functools import lru_cache
 from importlib import resources
 import json
 
-import jsonschema
 import yaml
 
-from . import folds, matrix as matrix_mod, yamlload
+from . import folds, matrix as matrix_mod, resultfile, yamlload
+from .errors import UserError
 from .resultfile import Problem, pointer
 
 KINDS = {"features": "feature_file", "mount_options": "mount_option_file", "history": "history_dataset"}
@@ -24,6 +25,7 @@ def _schema() -> dict:
 
 
 def _validator(definition: str):
+    import jsonschema  # here, not at the top: a cached rebuild never needs it (a tenth of a second)
     schema = _schema()
     return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
 
@@ -31,6 +33,41 @@ def _validator(definition: str):
 def _load_yaml(path: str):
     with open(path, encoding="utf-8") as f:
         return yamlload.load(f)
+
+
+def curated_files(data_dir: str) -> list[str]:
+    """Every file load() reads."""
+    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml")]
+    for kind in KINDS:
+        files += sorted(glob.glob(os.path.join(data_dir, kind, "*.yaml")))
+    return files
+
+
+def load_checked(data_dir: str, cache_file: str) -> dict:
+    """load() for a build: a UserError listing the problems if there are any; remembered in
+    cache_file by the size and mtime of every file read and by this code, so a rebuild with the
+    same curated data neither parses nor checks it again."""
+    from .validation import signature
+    code = hashlib.sha256((resources.files("fsatlas") / "knowledge.py").read_bytes()
+                          + (resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_bytes())
+    key = [code.hexdigest()[:16], [[path, signature(path)] for path in curated_files(data_dir)]]
+    try:
+        with open(cache_file, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored["key"] == key:
+            return stored["knowledge"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    knowledge, problems = load(data_dir)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        listing = "\n".join(str(p) for p in errors[:20])
+        raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
+    try:
+        resultfile.write_atomic(cache_file, {"key": key, "knowledge": knowledge}, compact=True, durable=False)
+    except (TypeError, ValueError):
+        pass  # not plain JSON (a YAML date, say): not cached, read again next time
+    return knowledge
 
 
 def load(data_dir: str) -> tuple[dict, list[Problem]]:

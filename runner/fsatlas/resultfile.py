@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import jsonschema
 
 from .errors import UserError
 
@@ -37,6 +36,7 @@ def schema() -> dict:
 
 @lru_cache(maxsize=1)
 def _validator():
+    import jsonschema  # here, not at the top: a cached rebuild never needs it (a tenth of a second)
     return jsonschema.Draft202012Validator(schema())
 
 

@@ -10,9 +10,9 @@ overlay written from config.toml:
    rendered, or all of them when a template, asset, config.toml or Hugo itself changed, in
    batches of --batch pages so that memory does not grow with the number of results. Output:
    build/result-html/ (state in build/cache/result-html.json).
-2. Everything else. Hugo with the result pages excluded and without the bulk static trees
-   (the explorer's chunks and the published result files, tens of thousands of files Hugo
-   would copy each time) into a fresh build/site-main/.
+2. Everything else, at the same time. Hugo with the result pages excluded and without the
+   bulk static trees (the explorer's chunks and the published result files, tens of thousands
+   of files Hugo would copy each time) into a fresh build/site-main/.
 
 The destination then mirrors the static trees, the result pages and the main pass, in that
 order (a rendered page wins over a static file, as in Hugo): a file whose size and mtime
@@ -26,6 +26,8 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
+import time
 import tomllib
 
 from . import resultfile
@@ -142,9 +144,10 @@ class Site:
                    if n.endswith(".md") and n != "_index.md"} if os.path.isdir(self.pages) else {}
         out = os.path.join(self.result_html, RESULTS)
         os.makedirs(out, exist_ok=True)
-        present = set(os.listdir(out))
-        for gone in present - set(sources):
+        folders = set(os.listdir(out))
+        for gone in folders - set(sources):
             shutil.rmtree(os.path.join(out, gone))
+        present = {rid for rid in folders & set(sources) if os.path.isfile(os.path.join(out, rid, "index.html"))}
         rendered = {rid: sig for rid, sig in rendered.items() if rid in sources and rid in present}
         todo = sorted(rid for rid, sig in sources.items() if rendered.get(rid) != sig)
         for start in range(0, len(todo), batch):
@@ -178,11 +181,22 @@ class Site:
 
     # --- pass 2 and the destination ----------------------------------------------------------
     def build(self, destination: str, batch: int = BATCH) -> dict:
-        summary = self.render_result_pages(batch)
+        made = self.path(os.path.join("data", PAGE_DATA[0]))
+        if not os.path.isfile(made):
+            raise UserError("the site's data is not derived yet: run fsatlas aggregate (make data) first",
+                            where=made)
         shutil.rmtree(self.main_html, ignore_errors=True)
-        hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
+        main = Hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
+        try:  # the two passes are independent: the result pages render while the rest builds
+            summary = self.render_result_pages(batch)
+        except BaseException:
+            main.stop()
+            raise
+        main.finish()
         trees = [*self.bulk_trees(), (self.result_html, ""), (self.main_html, "")]
-        summary.update(mirror(trees, os.path.join(self.root, destination)))
+        target = os.path.join(self.root, destination)
+        manifest = hashlib.sha256(os.path.abspath(target).encode()).hexdigest()[:16]
+        summary.update(mirror(trees, target, os.path.join(self.build_dir, "cache", f"mirror-{manifest}.json")))
         return summary
 
 
@@ -193,73 +207,191 @@ def hugo_version() -> str:
         raise UserError(f"hugo is not installed or does not run ({e}): make setup installs it") from None
 
 
+class Hugo:
+    """One Hugo build, started in the background; finish() waits for it. A failure is a
+    UserError with Hugo's own error lines (not --quiet: that hides what errorf in a template
+    says). Output goes to files, so a long report cannot block it on a full pipe."""
+
+    def __init__(self, root: str, overlay: str, destination: str, what: str, args: list):
+        self.root, self.what = root, what
+        self.output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self.proc = subprocess.Popen(["hugo", "--source", root, "--config", f"config.toml,{overlay}",
+                                      "--destination", destination, *args], cwd=root,
+                                     stdout=self.output, stderr=subprocess.STDOUT, text=True)
+
+    def finish(self) -> None:
+        self.proc.wait()
+        self.output.seek(0)
+        text = self.output.read()
+        self.output.close()
+        if self.proc.returncode != 0:
+            lines = [line for line in text.splitlines() if "ERROR" in line or "Error" in line]
+            raise UserError(f"hugo failed building {self.what}:\n" + "\n".join(lines)[-3000:],
+                            where=os.path.join(self.root, "config.toml"))
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.output.close()
+
+
 def hugo(root: str, overlay: str, destination: str, what: str, args: list) -> None:
-    """One Hugo build; a failure is a UserError with Hugo's own error lines (not --quiet: that
-    hides what errorf in a template says)."""
-    done = subprocess.run(["hugo", "--source", root, "--config", f"config.toml,{overlay}",
-                           "--destination", destination, *args], cwd=root, capture_output=True, text=True)
-    if done.returncode != 0:
-        lines = [line for line in (done.stderr + done.stdout).splitlines() if "ERROR" in line or "Error" in line]
-        raise UserError(f"hugo failed building {what}:\n" + "\n".join(lines)[-3000:],
-                        where=os.path.join(root, "config.toml"))
+    Hugo(root, overlay, destination, what, args).finish()
 
 
-def _files(root: str) -> dict:
-    """relative path -> (absolute path, size, mtime in ns) of every file below root."""
-    out, folders = {}, [("", root)]
-    while folders:
-        rel, folder = folders.pop()
+class Manifest:
+    """The source folders the last mirror listed, with their mtimes, and so what it placed in
+    the destination: a folder whose mtime has not moved since is not listed again. That holds
+    because its files change in one of two ways only. Replaced (fsatlas writes a new file and
+    renames it; Hugo's output is unlinked first): the rename moves the folder's mtime. Edited in
+    place: the destination is a hard link to the same inode, so it already shows the edit. A
+    folder holding a copy (the destination on another filesystem) is always listed again, as is
+    one modified less than RACY_NS before the manifest was written (mtimes have a coarse clock;
+    git's index has the same rule). A destination replaced since (a placed file gone, or not
+    the inode it was) is mirrored afresh."""
+
+    RACY_NS = 2_000_000_000
+    PROBES = 32
+
+    def __init__(self, path: str, destination: str):
+        self.path, self.destination = path, destination
+        self.folders, self.written, self.placed = {}, 0, {}
+        try:
+            with open(path, encoding="utf-8") as f:
+                stored = json.load(f)
+            if stored["destination"] == destination and self._probes_hold(stored["probes"]):
+                self.folders, self.written = stored["folders"], stored["written"]
+                self.placed = {rel: (size, mtime) for rel, (_, size, mtime) in
+                               self.files(stored["trees"], relist=False).items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            self.folders = {}
+        if not self.placed:  # a destination of unknown state: whatever is in it counts as placed
+            for folder, _, names in os.walk(destination):
+                for name in names:
+                    self.placed[os.path.relpath(os.path.join(folder, name), destination)] = (-1, -1)
+        self.visited = set()
+
+    def _probes_hold(self, probes: list) -> bool:
+        try:
+            return all(os.lstat(os.path.join(self.destination, rel)).st_ino == ino for rel, ino in probes)
+        except OSError:
+            return False
+
+    def _probes(self, placed: list) -> list:
+        """[relative path, inode] of up to PROBES placed files spread over the destination."""
+        step = max(1, len(placed) // self.PROBES)
+        chosen = sorted(placed)[::step][:self.PROBES]
+        return [[rel, os.lstat(os.path.join(self.destination, rel)).st_ino] for rel in chosen]
+
+    def listing(self, folder: str, relist: bool = True) -> tuple:
+        """(files {name: (path, size, mtime)}, subfolders) of a source folder, listed again only
+        when it may have changed (never, with relist=False: what the manifest holds).
+        An entry of the manifest: [mtime, holds a copy, subfolders, {name: [size, mtime]}]."""
+        known = self.folders.get(folder)
+        if relist:
+            mtime = os.stat(folder).st_mtime_ns
+            self.visited.add(folder)
+            if not (known and known[0] == mtime and mtime < self.written - self.RACY_NS and not known[1]):
+                known = self._list(folder, mtime)
+        if not known:
+            return {}, []
+        return {name: (os.path.join(folder, name), *entry) for name, entry in known[3].items()}, known[2]
+
+    def _list(self, folder: str, mtime: int) -> list:
+        files, folders = {}, []
         with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_dir():
-                    folders.append((rel + entry.name + "/", entry.path))
+                    folders.append(entry.name)
                 else:
                     st = entry.stat()
-                    out[rel + entry.name] = (entry.path, st.st_size, st.st_mtime_ns)
-    return out
+                    files[entry.name] = [st.st_size, st.st_mtime_ns]
+        self.folders[folder] = [mtime, False, folders, files]
+        return self.folders[folder]
+
+    def files(self, trees: list, relist: bool = True) -> dict:
+        """destination path -> (source path, size, mtime) of every file of trees, later trees
+        winning over earlier ones."""
+        wanted = {}
+        for source, prefix in trees:
+            if not (os.path.isdir(source) if relist else source in self.folders):
+                continue
+            base = prefix.strip("/") + "/" if prefix.strip("/") else ""
+            todo = [(base, source)]
+            while todo:
+                rel, folder = todo.pop()
+                found, subfolders = self.listing(folder, relist)
+                wanted.update((rel + name, entry) for name, entry in found.items())
+                todo += [(rel + name + "/", os.path.join(folder, name)) for name in subfolders]
+        return wanted
+
+    def save(self, trees: list, copied_from: set, placed: list) -> None:
+        self.folders = {folder: entry for folder, entry in self.folders.items() if folder in self.visited}
+        for folder in copied_from:
+            if folder in self.folders:
+                self.folders[folder][1] = True
+        self.written = time.time_ns()
+        resultfile.write_atomic(self.path, {
+            "destination": self.destination, "probes": self._probes(placed), "written": self.written,
+            "trees": [list(tree) for tree in trees], "folders": self.folders}, compact=True, durable=False)
 
 
-def _place(source: str, target: str) -> None:
+def _place(source: str, target: str, exists: bool) -> bool:
     """A hard link to source at target (a copy where the two sit on different filesystems);
-    either way it has the source's size and mtime, so the next mirror leaves it alone."""
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    tmp = target + ".fsatlas-tmp"
-    if os.path.lexists(tmp):
+    either way it has the source's size and mtime. An existing target is replaced by a rename,
+    never left half-written. True if it had to copy."""
+    tmp = target + ".fsatlas-tmp" if exists else target
+    if exists and os.path.lexists(tmp):
         os.unlink(tmp)
     try:
         os.link(source, tmp)
+        copied = False
+    except FileExistsError:  # there after all (a file the manifest did not know)
+        return _place(source, target, True)
     except OSError:
         shutil.copy2(source, tmp)
-    os.replace(tmp, target)
+        copied = True
+    if exists:
+        os.replace(tmp, target)
+    return copied
 
 
-def mirror(trees: list[tuple[str, str]], destination: str) -> dict:
+def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str) -> dict:
     """Makes destination hold exactly the files of trees [(source, prefix)], later trees winning
-    over earlier ones; places only files whose size or mtime differ. The destination's files are
-    hard links to the sources', so the passes never write into a source file in place: they
-    make a new one, and the destination keeps the old until the mirror places the new."""
-    wanted = {}
-    for source, prefix in trees:
-        if os.path.isdir(source):
-            base = prefix.strip("/") + "/" if prefix.strip("/") else ""
-            wanted.update({base + rel: entry for rel, entry in _files(source).items()})
+    over earlier ones; places only files whose size or mtime differ from what it placed last
+    (see Manifest). The destination's files are hard links to the sources', so the passes never
+    write into a source file in place: they make a new one, and the destination keeps the old
+    until the mirror places the new. Files changed in the destination by hand are not noticed:
+    delete it to start afresh."""
     os.makedirs(destination, exist_ok=True)
-    existing = _files(destination)
+    manifest = Manifest(manifest_path, os.path.abspath(destination))
+    wanted = manifest.files(trees)
     placed = removed = 0
+    copied_from, made = set(), set()
     for rel, (source, size, mtime) in wanted.items():
-        have = existing.get(rel)
-        if have and have[1:] == (size, mtime):
+        have = manifest.placed.get(rel)
+        if have == (size, mtime):
             continue
-        _place(source, os.path.join(destination, rel))
+        target = os.path.join(destination, rel)
+        folder = os.path.dirname(target)
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
+        if _place(source, target, exists=have is not None):
+            copied_from.add(os.path.dirname(source))
         placed += 1
     emptied = set()
-    for rel in existing.keys() - wanted.keys():
-        os.unlink(existing[rel][0])
-        emptied.add(os.path.dirname(existing[rel][0]))
+    for rel in manifest.placed.keys() - wanted.keys():
+        target = os.path.join(destination, rel)
+        if os.path.lexists(target):
+            os.unlink(target)
+        emptied.add(os.path.dirname(target))
         removed += 1
     for folder in sorted(emptied, key=len, reverse=True):  # deepest first, then up while empty
         while folder != destination and folder.startswith(destination) and os.path.isdir(folder) \
                 and not os.listdir(folder):
             os.rmdir(folder)
             folder = os.path.dirname(folder)
+    manifest.save(trees, copied_from, list(wanted))
     return {"copied": placed, "removed": removed, "files": len(wanted)}

@@ -1,0 +1,118 @@
+"""site.mirror: the destination holds exactly the sources' files, as hard links, and a rebuild
+places only what changed, trusting a folder's mtime only where that is safe."""
+import os
+import shutil
+
+from fsatlas import site
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _replace(path, text):
+    """As every fsatlas writer does: a new file renamed over the old one."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _age(folder, seconds=60):
+    """Makes a folder's mtime older than the racy window, as it is for folders left alone."""
+    st = os.stat(folder)
+    os.utime(folder, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def _mirror(tmp_path, trees):
+    return site.mirror(trees, str(tmp_path / "dest"), str(tmp_path / "manifest.json"))
+
+
+def _tree(tmp_path):
+    src, other = tmp_path / "src", tmp_path / "other"
+    _write(src / "a.txt", "a")
+    _write(src / "d" / "b.txt", "b")
+    _write(other / "c.txt", "c")
+    for folder in (src, src / "d", other):
+        _age(folder)
+    return src, other, [(str(src), ""), (str(other), "x")]
+
+
+def test_links_everything_then_places_only_what_changed(tmp_path):
+    src, other, trees = _tree(tmp_path)
+    dest = tmp_path / "dest"
+    assert _mirror(tmp_path, trees) == {"copied": 3, "removed": 0, "files": 3}
+    assert os.path.samefile(dest / "d" / "b.txt", src / "d" / "b.txt")
+    assert (dest / "x" / "c.txt").read_text() == "c"
+    assert _mirror(tmp_path, trees)["copied"] == 0
+
+    _replace(src / "d" / "b.txt", "b, replaced")
+    assert _mirror(tmp_path, trees)["copied"] == 1
+    assert (dest / "d" / "b.txt").read_text() == "b, replaced"
+
+    with open(src / "a.txt", "a") as f:  # edited in place: the link shows it at once
+        f.write(", edited")
+    assert (dest / "a.txt").read_text() == "a, edited"
+
+    (src / "d" / "b.txt").unlink()
+    assert _mirror(tmp_path, trees)["removed"] == 1
+    assert not (dest / "d").exists()  # an emptied folder goes too
+
+
+def test_later_trees_win(tmp_path):
+    src, other, trees = _tree(tmp_path)
+    _write(other / "a.txt", "from other")
+    _mirror(tmp_path, [(str(src), ""), (str(other), "")])
+    assert (tmp_path / "dest" / "a.txt").read_text() == "from other"
+
+
+def test_a_change_within_the_racy_window_is_not_missed(tmp_path):
+    """A folder whose mtime did not move but sits close to the last mirror is listed again."""
+    src, other, trees = _tree(tmp_path)
+    _mirror(tmp_path, trees)
+    folder = src / "d"
+    before = os.stat(folder).st_mtime_ns
+    _replace(folder / "b.txt", "B")
+    os.utime(folder, ns=(before, before))  # as if the clock had not ticked
+    os.utime(folder / "b.txt", ns=(before + 1, before + 1))
+    manifest = tmp_path / "manifest.json"
+    text = manifest.read_text()  # the last mirror happened just after the folder's mtime
+    import json
+    stored = json.loads(text)
+    stored["written"] = before + 10**9
+    manifest.write_text(json.dumps(stored))
+    assert _mirror(tmp_path, trees)["copied"] == 1
+    assert (tmp_path / "dest" / "d" / "b.txt").read_text() == "B"
+
+
+def test_a_replaced_destination_is_mirrored_afresh(tmp_path):
+    src, other, trees = _tree(tmp_path)
+    _mirror(tmp_path, trees)
+    shutil.rmtree(tmp_path / "dest")
+    assert _mirror(tmp_path, trees)["copied"] == 3
+    assert (tmp_path / "dest" / "d" / "b.txt").read_text() == "b"
+
+
+def test_a_destination_of_unknown_state_loses_what_no_tree_holds(tmp_path):
+    src, other, trees = _tree(tmp_path)
+    _write(tmp_path / "dest" / "stale.html", "old")
+    result = _mirror(tmp_path, trees)
+    assert result["removed"] == 1 and not (tmp_path / "dest" / "stale.html").exists()
+
+
+def test_copies_are_checked_again(tmp_path, monkeypatch):
+    """On another filesystem the mirror copies; an in-place edit then does not show through a
+    link, so a folder holding a copy is listed on every mirror."""
+    src, other, trees = _tree(tmp_path)
+
+    def no_links(source, target):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    assert _mirror(tmp_path, trees)["copied"] == 3
+    assert not os.path.samefile(tmp_path / "dest" / "a.txt", src / "a.txt")
+    with open(src / "a.txt", "a") as f:
+        f.write(", edited")
+    _age(src)
+    assert _mirror(tmp_path, trees)["copied"] == 1
+    assert (tmp_path / "dest" / "a.txt").read_text() == "a, edited"
