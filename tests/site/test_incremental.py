@@ -108,9 +108,13 @@ def test_the_base_url_reaches_every_page(site):
     assert "https://example.org/atlas/results/synthetic-00000/" in (root / "public" / "sitemap.xml").read_text()
 
 
-def test_wrong_usage_and_a_missing_mount_are_reported(site, tmp_path):
+def test_wrong_usage_missing_aggregates_and_a_missing_mount_are_reported(site, tmp_path):
     root, _ = site
     assert fsatlas("site", "--root", root, "--batch", "0", check=False).returncode == 2
+    shutil.move(root / "data" / "aggregates", tmp_path / "aggregates")
+    done = fsatlas("site", "--root", root, check=False)
+    assert done.returncode == 1 and "run fsatlas aggregate (make data) first" in done.stderr
+    shutil.move(tmp_path / "aggregates", root / "data" / "aggregates")
     config = root / "config.toml"
     config.write_text(config.read_text().replace('source = "data/results"', 'source = "data/elsewhere"'))
     done = fsatlas("site", "--root", root, check=False)
