@@ -53,10 +53,16 @@
     data.keys.forEach(function (k) { keyByName[k.key] = k; });
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
     if (!data.results.length) { status("No result files yet."); return; }
-    buildControls();
     readState(new URLSearchParams(location.search));
-    writeForm();
     history.replaceState(null, "", urlFor());
+    // The chart first: with thousands of result files, their checkboxes take longer to build than
+    // the chart takes to fetch and draw, and the chart needs only the view (from the URL).
+    show().then(controls);
+  }
+
+  function controls() {
+    buildControls();
+    writeForm();
     form.hidden = false;
     form.addEventListener("change", function () { readForm(); history.pushState(null, "", urlFor()); show(); });
     window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); show(); });
@@ -67,12 +73,11 @@
       if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
       status("The link to this view is in the address bar" + (navigator.clipboard ? " and on the clipboard." : "."));
     });
-    show();
   }
 
   // The rows of each selected result, fetched once; then the view is drawn.
   function show() {
-    Promise.all(view.results.map(load)).then(render).catch(function (error) {
+    return Promise.all(view.results.map(load)).then(render).catch(function (error) {
       status("Could not load the results: " + error.message);
       console.error("explorer: " + error);
     });
@@ -345,7 +350,7 @@
     var target = document.getElementById("explorer-chart");
     var done = shown.length ? vegaEmbed(target, spec(shown, unitLabel), { renderer: "svg", actions: false, tooltip: tooltipHandler })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
-    done.then(function (result) {
+    var drawing = done.then(function (result) {
       drawn = result;
       target.closest("figure").classList.add("chart-drawn");
       root.dataset.rendered = String(Date.now());
@@ -354,6 +359,7 @@
     renderTable(all, sel.missing);
     renderSummary(sel);
     view.lastPoints = all;
+    return drawing;
   }
 
   function renderCpu() {
