@@ -20,9 +20,6 @@ class Best:
         have = self.items.get(key)
         return have[1] if have else None
 
-    def __contains__(self, key) -> bool:
-        return key in self.items
-
     def sorted_values(self) -> list:
         return [value for _, (_, value) in sorted(self.items.items())]
 
