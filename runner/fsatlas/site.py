@@ -158,7 +158,7 @@ class Site:
                 if os.path.lexists(old):
                     os.unlink(old)
             named = part[0] if len(part) == 1 else f"{part[0]} … {part[-1]}"
-            hugo(self.root, overlay, self.result_html, f"result pages {named}", self.hugo_args)
+            Hugo(self.root, overlay, self.result_html, f"result pages {named}", self.hugo_args).finish()
             rendered.update((rid, sources[rid]) for rid in part)
             resultfile.write_atomic(self.state_file, {"inputs": inputs, "pages": rendered}, compact=True,
                                     durable=False)  # after each batch: an interrupted build resumes
@@ -234,10 +234,6 @@ class Hugo:
             self.proc.kill()
         self.proc.wait()
         self.output.close()
-
-
-def hugo(root: str, overlay: str, destination: str, what: str, args: list) -> None:
-    Hugo(root, overlay, destination, what, args).finish()
 
 
 class Manifest:
