@@ -116,3 +116,24 @@ def test_copies_are_checked_again(tmp_path, monkeypatch):
     _age(src)
     assert _mirror(tmp_path, trees)["copied"] == 1
     assert (tmp_path / "dest" / "a.txt").read_text() == "a, edited"
+
+
+def test_replaced_and_removed_files_go_to_the_trash_and_the_next_build_empties_it(tmp_path):
+    src, other, trees = _tree(tmp_path)
+    trash = str(tmp_path / "trash")
+    site.mirror(trees, str(tmp_path / "dest"), str(tmp_path / "manifest.json"), trash=trash)
+    _replace(src / "a.txt", "a2")
+    (other / "c.txt").unlink()
+    result = site.mirror(trees, str(tmp_path / "dest"), str(tmp_path / "manifest.json"), trash=trash)
+    assert (result["copied"], result["removed"]) == (1, 1)
+    assert (tmp_path / "dest" / "a.txt").read_text() == "a2"
+    assert not (tmp_path / "dest" / "x").exists()
+    assert sorted(p.read_text() for p in (tmp_path / "trash").iterdir()) == ["a", "c"]
+    site.Trash.empty_in_background(trash).join()
+    assert not os.path.exists(trash) and not list(tmp_path.glob("trash.emptying-*"))
+
+
+def test_a_file_is_placed_again_where_its_folder_was_deleted(tmp_path):
+    _write(tmp_path / "src" / "a.txt", "a")
+    assert site._place(str(tmp_path / "src" / "a.txt"), str(tmp_path / "gone" / "a.txt"), exists=True) is False
+    assert (tmp_path / "gone" / "a.txt").read_text() == "a"
