@@ -27,7 +27,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 import tomllib
 
@@ -188,7 +187,6 @@ class Site:
                             where=made)
         target = os.path.join(self.root, destination)
         cache = os.path.join(self.build_dir, "cache", "mirror-" + hashlib.sha256(os.path.abspath(target).encode()).hexdigest()[:16])
-        emptying = Trash.empty_in_background(cache + "-trash")
         shutil.rmtree(self.main_html, ignore_errors=True)
         main = Hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
         try:  # the two passes are independent: the result pages render while the rest builds
@@ -199,7 +197,7 @@ class Site:
         main.finish()
         trees = [*self.bulk_trees(), (self.result_html, ""), (self.main_html, "")]
         summary.update(mirror(trees, target, cache + ".json", trash=cache + "-trash"))
-        emptying.join()
+        Trash.empty_in_background(cache + "-trash")
         return summary
 
 
@@ -363,12 +361,11 @@ def _place(source: str, target: str, exists: bool) -> bool:
 
 
 class Trash:
-    """Where the mirror puts the files it replaces or removes, to be deleted by the next build
-    while Hugo renders (empty_in_background). Deleting a file frees its blocks, and on ext4
+    """Where the mirror puts the files it replaces or removes, deleted in the background once
+    the build is done (empty_in_background). Deleting a file frees its blocks, and on ext4
     mounted with discard, as here, that costs 0.2-0.3 ms a file, mostly waiting on the
-    journal: replacing 10,000 result pages held the mirror up 2.7 s. Freed during the next
-    Hugo run, the wait overlaps Hugo's work. Holds at most one build's replaced files; unused
-    when the destination is on another filesystem (a rename cannot move a file there)."""
+    journal: replacing 10,000 result pages held the mirror up 2.7 s. Unused when the
+    destination is on another filesystem (a rename cannot move a file there)."""
 
     def __init__(self, folder: str, destination: str):
         self.folder, self.count = folder, 0
@@ -398,21 +395,24 @@ class Trash:
         os.unlink(path)
 
     @staticmethod
-    def empty_in_background(folder: str) -> threading.Thread:
-        """Deletes what earlier builds put in the trash folder, in a thread (join it before the
-        next mirror fills the folder again)."""
-        parked = f"{folder}.emptying-{time.time_ns()}"
-        try:
-            os.rename(folder, parked)
-        except OSError:
-            pass  # nothing to empty, or an earlier build's parked folder is still there
+    def empty_in_background(folder: str) -> subprocess.Popen | None:
+        """Deletes the trash folder (and any an interrupted build left) in a process of its own
+        that outlives this one, as `git gc --auto` detaches: the build is done when its files
+        are in place, and the freeing overlaps whatever runs next."""
         parent, name = os.path.split(folder)
-        leftovers = [os.path.join(parent, n) for n in os.listdir(parent) if n.startswith(name + ".emptying-")] \
+        try:
+            os.rmdir(folder)  # empty: nothing to do
+        except OSError:
+            try:
+                os.rename(folder, f"{folder}.emptying-{time.time_ns()}")
+            except OSError:
+                pass  # no trash folder
+        parked = [os.path.join(parent, n) for n in os.listdir(parent) if n.startswith(name + ".emptying-")] \
             if os.path.isdir(parent) else []
-        thread = threading.Thread(target=lambda: [shutil.rmtree(p, ignore_errors=True) for p in leftovers],
-                                  name="empty trash", daemon=True)
-        thread.start()
-        return thread
+        if not parked:
+            return None
+        return subprocess.Popen(["rm", "-rf", "--", *parked], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, trash: str | None = None) -> dict:

@@ -129,8 +129,9 @@ def test_replaced_and_removed_files_go_to_the_trash_and_the_next_build_empties_i
     assert (tmp_path / "dest" / "a.txt").read_text() == "a2"
     assert not (tmp_path / "dest" / "x").exists()
     assert sorted(p.read_text() for p in (tmp_path / "trash").iterdir()) == ["a", "c"]
-    site.Trash.empty_in_background(trash).join()
+    site.Trash.empty_in_background(trash).wait()
     assert not os.path.exists(trash) and not list(tmp_path.glob("trash.emptying-*"))
+    assert site.Trash.empty_in_background(trash) is None  # nothing left to empty
 
 
 def test_a_file_is_placed_again_where_its_folder_was_deleted(tmp_path):
