@@ -259,14 +259,13 @@ class Manifest:
                 stored = json.load(f)
             if stored["destination"] == destination and self._probes_hold(stored["probes"]):
                 self.folders, self.written = stored["folders"], stored["written"]
-                self.placed = {rel: (size, mtime) for rel, (_, size, mtime) in
-                               self.files(stored["trees"], relist=False).items()}
+                self.placed = {rel: entry for rel, (_, entry) in self.files(stored["trees"], relist=False).items()}
         except (OSError, ValueError, KeyError, TypeError):
             self.folders = {}
         if not self.placed:  # a destination of unknown state: whatever is in it counts as placed
             for folder, _, names in os.walk(destination):
                 for name in names:
-                    self.placed[os.path.relpath(os.path.join(folder, name), destination)] = (-1, -1)
+                    self.placed[os.path.relpath(os.path.join(folder, name), destination)] = [-1, -1]
         self.visited = set()
 
     def _probes_hold(self, probes: list) -> bool:
@@ -282,7 +281,7 @@ class Manifest:
         return [[rel, os.lstat(os.path.join(self.destination, rel)).st_ino] for rel in chosen]
 
     def listing(self, folder: str, relist: bool = True) -> tuple:
-        """(files {name: (path, size, mtime)}, subfolders) of a source folder, listed again only
+        """(files {name: [size, mtime]}, subfolders) of a source folder, listed again only
         when it may have changed (never, with relist=False: what the manifest holds).
         An entry of the manifest: [mtime, holds a copy, subfolders, {name: [size, mtime]}]."""
         known = self.folders.get(folder)
@@ -293,7 +292,7 @@ class Manifest:
                 known = self._list(folder, mtime)
         if not known:
             return {}, []
-        return {name: (os.path.join(folder, name), *entry) for name, entry in known[3].items()}, known[2]
+        return known[3], known[2]
 
     def _list(self, folder: str, mtime: int) -> list:
         files, folders = {}, []
@@ -308,8 +307,8 @@ class Manifest:
         return self.folders[folder]
 
     def files(self, trees: list, relist: bool = True) -> dict:
-        """destination path -> (source path, size, mtime) of every file of trees, later trees
-        winning over earlier ones."""
+        """destination path -> (source folder, [size, mtime]) of every file of trees, later trees
+        winning over earlier ones (paths are joined only for the files placed: 10,000s here)."""
         wanted = {}
         for source, prefix in trees:
             if not (os.path.isdir(source) if relist else source in self.folders):
@@ -319,8 +318,8 @@ class Manifest:
             while todo:
                 rel, folder = todo.pop()
                 found, subfolders = self.listing(folder, relist)
-                wanted.update((rel + name, entry) for name, entry in found.items())
-                todo += [(rel + name + "/", os.path.join(folder, name)) for name in subfolders]
+                wanted.update((rel + name, (folder, entry)) for name, entry in found.items())
+                todo += [(rel + name + "/", folder + os.sep + name) for name in subfolders]
         return wanted
 
     def save(self, trees: list, copied_from: set, placed: list) -> None:
@@ -429,10 +428,11 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     wanted = manifest.files(trees)
     placed = removed = 0
     copied_from, made = set(), set()
-    for rel, (source, size, mtime) in wanted.items():
+    for rel, (source_folder, entry) in wanted.items():
         have = manifest.placed.get(rel)
-        if have == (size, mtime):
+        if have == entry:
             continue
+        source = os.path.join(source_folder, rel.rsplit("/", 1)[-1])
         target = os.path.join(destination, rel)
         folder = os.path.dirname(target)
         if have is None and folder not in made:
