@@ -167,7 +167,9 @@ def _start(tmp_path, *extra, workloads="seq-write,seq-read,rand-read-4k,rand-wri
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     return subprocess.Popen([*FSATLAS, "run", "--profile", "tiny", "--fs", "ext4,xfs", "--workload", workloads,
                              "--out", str(out), "--scratch", str(scratch), *extra],
-                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True), out, scratch
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            # a test run from a background job inherits SIGINT ignored: a user's run does not
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)), out, scratch
 
 
 def _wait_for_mount(scratch, proc, timeout=60):
