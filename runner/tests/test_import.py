@@ -257,3 +257,16 @@ def test_published_bonnie_and_dd_samples(tmp_path, capsys):
     (cell,) = result["cells"]
     assert cell["metrics"]["throughput"]["samples"] == [pytest.approx(536870912 / 0.61208),
                                                         pytest.approx(536870912 / 0.515241)]
+
+
+def test_a_figure_only_a_later_bonnie_run_measured_keeps_its_unit(tmp_path, capsys):
+    """The first run printed +++++ (too fast to time) where the second printed a number."""
+    text = (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text()
+    first, second = tmp_path / "1.csv", tmp_path / "2.csv"
+    first.write_text(text)
+    second.write_text(text.replace("+++++", "1234", 1))
+    _, result = imported(tmp_path / "out", capsys, "bonnie", str(first), str(second))
+    _, alone = imported(tmp_path / "alone", capsys, "bonnie", str(first))
+    skipped_alone = {c["workload"] for c in alone["cells"] if c["status"] == "skipped"}
+    gained = [c for c in result["cells"] if c["workload"] in skipped_alone and c["status"] == "ok"]
+    assert gained and all(m["unit"] and len(m["samples"]) == 1 for c in gained for m in c["metrics"].values())

@@ -88,7 +88,8 @@ def run(args) -> int:
         raw = f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
         for m in module.parse(text, path, args.workload):
             key = make_key(args.filesystem, mkfs, mount, m.workload, m.dimensions)
-            cell = cells.setdefault(key, {"m": m, "samples": {}, "raw": [], "why": ""})
+            cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": ""})
+            cell["units"].update(m.units)  # a figure the first run could not measure ("+++++") has its unit in a later one
             for name, value in m.values.items():
                 cell["samples"].setdefault(name, []).append(value)
             cell["why"] = cell["why"] or m.not_measured
@@ -104,7 +105,7 @@ def run(args) -> int:
                   "parameters": {k: v for k, v in m.parameters.items()}, "driver": args.driver, "flags": [],
                   "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": ",".join(mount),
                   "status": "ok" if complete else "skipped",
-                  "metrics": {n: stats.summarize(v, *m.units[n]) for n, v in complete.items()},
+                  "metrics": {n: stats.summarize(v, *c["units"][n]) for n, v in complete.items()},
                   "raw": c["raw"] if complete else []}
         if not complete:
             record["reason"] = c["why"] or "the tool reported no figure for this test"
