@@ -150,6 +150,10 @@ class Site:
         present = {rid for rid in folders & set(sources) if os.path.isfile(os.path.join(out, rid, "index.html"))}
         rendered = {rid: sig for rid, sig in rendered.items() if rid in sources and rid in present}
         todo = sorted(rid for rid, sig in sources.items() if rendered.get(rid) != sig)
+
+        def save():
+            resultfile.write_atomic(self.state_file, {"inputs": inputs, "pages": rendered}, compact=True, durable=False)
+        save()  # what is gone or stale is forgotten even when nothing is rendered
         for start in range(0, len(todo), batch):
             part = todo[start:start + batch]
             self._stage(part)
@@ -160,10 +164,7 @@ class Site:
             named = part[0] if len(part) == 1 else f"{part[0]} … {part[-1]}"
             Hugo(self.root, overlay, self.result_html, f"result pages {named}", self.hugo_args).finish()
             rendered.update((rid, sources[rid]) for rid in part)
-            resultfile.write_atomic(self.state_file, {"inputs": inputs, "pages": rendered}, compact=True,
-                                    durable=False)  # after each batch: an interrupted build resumes
-        if not todo:
-            resultfile.write_atomic(self.state_file, {"inputs": inputs, "pages": rendered}, compact=True, durable=False)
+            save()  # after each batch: an interrupted build resumes
         return {"pages": len(sources), "rendered": len(todo)}
 
     def _stage(self, ids: list) -> None:
@@ -186,7 +187,8 @@ class Site:
             raise UserError("the site's data is not derived yet: run fsatlas aggregate (make data) first",
                             where=made)
         target = os.path.join(self.root, destination)
-        cache = os.path.join(self.build_dir, "cache", "mirror-" + hashlib.sha256(os.path.abspath(target).encode()).hexdigest()[:16])
+        named = "mirror-" + hashlib.sha256(os.path.abspath(target).encode()).hexdigest()[:16]
+        manifest, trash = (os.path.join(self.build_dir, "cache", named + suffix) for suffix in (".json", "-trash"))
         shutil.rmtree(self.main_html, ignore_errors=True)
         main = Hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
         try:  # the two passes are independent: the result pages render while the rest builds
@@ -196,8 +198,8 @@ class Site:
             raise
         main.finish()
         trees = [*self.bulk_trees(), (self.result_html, ""), (self.main_html, "")]
-        summary.update(mirror(trees, target, cache + ".json", trash=cache + "-trash"))
-        Trash.empty_in_background(cache + "-trash")
+        summary.update(mirror(trees, target, manifest, trash))
+        Trash.empty_in_background(trash)
         return summary
 
 
@@ -336,42 +338,52 @@ class Manifest:
 def _place(source: str, target: str, exists: bool) -> bool:
     """A hard link to source at target (a copy where the two sit on different filesystems);
     either way it has the source's size and mtime. An existing target is replaced by a rename,
-    never left half-written. True if it had to copy."""
+    never left half-written; a missing folder is made. True if it had to copy."""
     tmp = target + ".fsatlas-tmp" if exists else target
     try:
-        os.link(source, tmp)
-        copied = False
-    except FileExistsError:
-        if not exists:  # there after all (a file the manifest did not know)
-            return _place(source, target, True)
-        os.unlink(tmp)  # left by an interrupted mirror
-        return _place(source, target, exists)
+        copied = _link_or_copy(source, tmp)
+    except FileExistsError:  # a file the manifest did not know, or a temporary one an interrupted mirror left
+        if exists:
+            os.unlink(tmp)
+        return _place(source, target, True)
     except FileNotFoundError:
         if not os.path.exists(source) or os.path.isdir(os.path.dirname(target)):
             raise
-        os.makedirs(os.path.dirname(target))  # a placed file whose folder was deleted since
+        os.makedirs(os.path.dirname(target))  # a new folder, or one deleted since
         return _place(source, target, exists)
-    except OSError:
-        shutil.copy2(source, tmp)
-        copied = True
     if exists:
         os.replace(tmp, target)
     return copied
+
+
+def _link_or_copy(source: str, target: str) -> bool:
+    try:
+        os.link(source, target)
+        return False
+    except (FileExistsError, FileNotFoundError):
+        raise
+    except OSError:
+        shutil.copy2(source, target)
+        return True
 
 
 class Trash:
     """Where the mirror puts the files it replaces or removes, deleted in the background once
     the build is done (empty_in_background). Deleting a file frees its blocks, and on ext4
     mounted with discard, as here, that costs 0.2-0.3 ms a file, mostly waiting on the
-    journal: replacing 10,000 result pages held the mirror up 2.7 s. Unused when the
-    destination is on another filesystem (a rename cannot move a file there)."""
+    journal: replacing 10,000 result pages held the mirror up 2.7 s. Without a folder, or
+    with the destination on another filesystem (a rename cannot move a file there), files
+    are deleted where they are."""
 
-    def __init__(self, folder: str, destination: str):
+    def __init__(self, folder: str | None, destination: str):
         self.folder, self.count = folder, 0
-        os.makedirs(folder, exist_ok=True)
-        self.usable = os.stat(folder).st_dev == os.stat(destination).st_dev
+        if folder:
+            os.makedirs(os.path.dirname(folder), exist_ok=True)
+        self.usable = bool(folder) and os.stat(os.path.dirname(folder)).st_dev == os.stat(destination).st_dev
 
     def _next(self) -> str:
+        if not self.count:
+            os.makedirs(self.folder, exist_ok=True)
         self.count += 1
         return os.path.join(self.folder, str(self.count))
 
@@ -400,12 +412,9 @@ class Trash:
         are in place, and the freeing overlaps whatever runs next."""
         parent, name = os.path.split(folder)
         try:
-            os.rmdir(folder)  # empty: nothing to do
+            os.rename(folder, f"{folder}.emptying-{time.time_ns()}")
         except OSError:
-            try:
-                os.rename(folder, f"{folder}.emptying-{time.time_ns()}")
-            except OSError:
-                pass  # no trash folder
+            pass  # nothing was put in the trash
         parked = [os.path.join(parent, n) for n in os.listdir(parent) if n.startswith(name + ".emptying-")] \
             if os.path.isdir(parent) else []
         if not parked:
@@ -424,30 +433,25 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     (see Trash) instead of being deleted."""
     os.makedirs(destination, exist_ok=True)
     manifest = Manifest(manifest_path, os.path.abspath(destination))
-    bin_ = Trash(trash, destination) if trash else None
+    old_files = Trash(trash, destination)
     wanted = manifest.files(trees)
     placed = removed = 0
-    copied_from, made = set(), set()
+    copied_from = set()
     for rel, (source_folder, entry) in wanted.items():
         have = manifest.placed.get(rel)
         if have == entry:
             continue
-        source = os.path.join(source_folder, rel.rsplit("/", 1)[-1])
         target = os.path.join(destination, rel)
-        folder = os.path.dirname(target)
-        if have is None and folder not in made:
-            os.makedirs(folder, exist_ok=True)
-            made.add(folder)
-        if have is not None and bin_:
-            bin_.keep(target)
-        if _place(source, target, exists=have is not None):
-            copied_from.add(os.path.dirname(source))
+        if have is not None:
+            old_files.keep(target)
+        if _place(os.path.join(source_folder, rel.rsplit("/", 1)[-1]), target, exists=have is not None):
+            copied_from.add(source_folder)
         placed += 1
     emptied = set()
     for rel in manifest.placed.keys() - wanted.keys():
         target = os.path.join(destination, rel)
         if os.path.lexists(target):
-            bin_.take(target) if bin_ else os.unlink(target)
+            old_files.take(target)
         emptied.add(os.path.dirname(target))
         removed += 1
     for folder in sorted(emptied, key=len, reverse=True):  # deepest first, then up while empty

@@ -121,8 +121,17 @@ def _validate_all(paths: list) -> list:
     if workers < 2:
         return [validate_file(path) for path in paths]
     import multiprocessing
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
         return pool.map(validate_file, paths, chunksize=max(1, len(paths) // (workers * 8)))
+
+
+def _worker_signals() -> None:
+    """A worker ends quietly when the pool terminates it (SIGTERM) and leaves a Ctrl-C to the
+    parent, instead of each printing the traceback of the KeyboardInterrupt fsatlas's own
+    handlers, forked with it, would raise."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 PARALLEL_FROM = 50  # files to check before a second process pays for itself
