@@ -409,7 +409,8 @@ class Trash:
     def empty_in_background(folder: str) -> subprocess.Popen | None:
         """Deletes the trash folder (and any an interrupted build left) in a process of its own
         that outlives this one, as `git gc --auto` detaches: the build is done when its files
-        are in place, and the freeing overlaps whatever runs next."""
+        are in place, and the freeing overlaps whatever runs next, at the lowest priority, so
+        that a build started right after (make serve, a benchmark) keeps both cores."""
         parent, name = os.path.split(folder)
         try:
             os.rename(folder, f"{folder}.emptying-{time.time_ns()}")
@@ -419,8 +420,8 @@ class Trash:
             if os.path.isdir(parent) else []
         if not parked:
             return None
-        return subprocess.Popen(["rm", "-rf", "--", *parked], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+        return subprocess.Popen(["nice", "-n", "19", "rm", "-rf", "--", *parked], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, trash: str | None = None) -> dict:

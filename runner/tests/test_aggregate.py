@@ -29,7 +29,8 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     assert [(r["key"], r["metric"], r["shown"]) for r in page["rows"]] == \
         [(r["key"], r["metric"], r["shown"]) for r in latest["rows"]]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
-    chart = json.loads(page["throughput_chart"])
+    assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
+    chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
     assert [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in chart] == \
         [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in throughput]
     assert chart == latest["throughput"]
@@ -43,6 +44,9 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     pages = tmp_path / "pages"
     (pages / "results").mkdir(parents=True)
     (pages / "results" / "deleted-result.md").write_text("---\ntitle: gone\n---\n")
+    charts = tmp_path / "static" / "charts" / "results"
+    charts.mkdir(parents=True)
+    (charts / "deleted-result.json").write_text("[]")
     # "newer" is dated in the future, so validation must refuse it and aggregation stop.
     assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 1
     newer["created"] = "2026-11-23T03:00:00Z"
@@ -52,6 +56,7 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     latest = json.loads((out_dir / "aggregates" / "latest.json").read_text())
     assert latest["result"] == "fixture-valid"  # the newer run is incomplete
     assert sorted(p.name for p in (pages / "results").iterdir()) == ["fixture-valid.md", "newer.md"]
+    assert sorted(p.name for p in charts.iterdir()) == ["fixture-valid.json", "newer.json"]
 
 
 def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_path, capsys):

@@ -1,20 +1,36 @@
-// Draws every <figure data-chart> on the page: a Vega-Lite spec and its rows, both embedded
-// as JSON by layouts/partials/charts/chart.html, rendered with the site's own vega-embed.
+// Draws every <figure data-chart> on the page: a Vega-Lite spec (data-spec, a file of the site)
+// and its rows (in the page, or the file data-rows names), both from
+// layouts/partials/charts/chart.html, rendered with the site's own vega-embed.
 // Each chart can be saved as SVG or PNG (three times screen resolution, for print) with its
 // caption, its source page and the fsatlas version drawn into the image: the same spec and
 // the same rows as on screen, so the export shows the numbers of the table beside it.
 (function () {
   "use strict";
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  var fetched = {};  // URL -> promise of its JSON: a spec shared by several charts is fetched once
 
-  function specOf(figure) {
-    var spec = JSON.parse(figure.querySelector(".chart-spec").textContent);
-    spec.data = { values: JSON.parse(figure.querySelector(".chart-data").textContent) };
-    return spec;
+  function getJSON(url) {
+    if (!fetched[url]) {
+      fetched[url] = fetch(url).then(function (r) {
+        if (!r.ok) throw new Error(url + ": " + r.status + " " + r.statusText);
+        return r.json();
+      });
+    }
+    return fetched[url];
   }
 
-  function forExport(figure) {
-    var spec = specOf(figure);
+  function specOf(figure) {  // a promise of a spec of its own, with the rows in it
+    var inline = figure.querySelector(".chart-data");
+    return Promise.all([getJSON(figure.dataset.spec),
+                        figure.dataset.rows ? getJSON(figure.dataset.rows) : JSON.parse(inline.textContent)])
+      .then(function (both) {
+        var spec = JSON.parse(JSON.stringify(both[0]));
+        spec.data = { values: both[1] };
+        return spec;
+      });
+  }
+
+  function forExport(figure, spec) {
     var source = "Source: " + new URL(figure.dataset.source || location.pathname, location.href).href +
       " · fsatlas " + (figure.dataset.version || "");
     spec.title = { text: figure.dataset.caption || "", subtitle: source, anchor: "start", orient: "bottom",
@@ -51,7 +67,8 @@
       button.textContent = "Save as " + pair[0];
       button.setAttribute("aria-label", "Save as " + pair[0] + ": " + (figure.dataset.caption || "the chart"));
       button.addEventListener("click", function () {
-        pair[1](forExport(figure)).then(function (url) { save(name + "." + pair[0].toLowerCase(), url); })
+        specOf(figure).then(function (spec) { return pair[1](forExport(figure, spec)); })
+          .then(function (url) { save(name + "." + pair[0].toLowerCase(), url); })
           .catch(function (error) { console.error("export " + figure.dataset.chart + ": " + error); });
       });
       bar.appendChild(button);
@@ -60,11 +77,11 @@
   }
 
   function draw(figure) {
-    var spec = specOf(figure);
-    spec.config = Object.assign({ background: null }, spec.config || {});
-    return vegaEmbed(figure.querySelector(".chart-view"), spec,
-                     { renderer: "svg", actions: false, theme: dark ? "dark" : undefined })
-      .then(function (result) { actions(figure); figure.classList.add("chart-drawn"); return result; })
+    return specOf(figure).then(function (spec) {
+      spec.config = Object.assign({ background: null }, spec.config || {});
+      return vegaEmbed(figure.querySelector(".chart-view"), spec,
+                       { renderer: "svg", actions: false, theme: dark ? "dark" : undefined });
+    }).then(function (result) { actions(figure); figure.classList.add("chart-drawn"); return result; })
       .catch(function (error) {
         figure.classList.add("chart-failed");
         console.error("chart " + figure.dataset.chart + ": " + error);
