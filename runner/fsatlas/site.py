@@ -22,11 +22,13 @@ Plain `hugo` (and `hugo server`) with config.toml alone builds the same site in 
 a test checks that both give the same files.
 """
 import hashlib
+import itertools
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
@@ -363,7 +365,7 @@ class Manifest:
             "trees": [list(tree) for tree in trees], "folders": self.folders}, compact=True, durable=False)
 
 
-def _place(source: str, target: str, exists: bool) -> bool:
+def _place(source: str, target: str, exists: bool, folder_made: bool = False) -> bool:
     """A hard link to source at target (a copy where the two sit on different filesystems);
     either way it has the source's size and mtime. An existing target is replaced by a rename,
     never left half-written; a missing folder is made. True if it had to copy."""
@@ -373,12 +375,13 @@ def _place(source: str, target: str, exists: bool) -> bool:
     except FileExistsError:  # a file the manifest did not know, or a temporary one an interrupted mirror left
         if exists:
             os.unlink(tmp)
-        return _place(source, target, True)
+        return _place(source, target, True, folder_made)
     except FileNotFoundError:
-        if not os.path.exists(source) or os.path.isdir(os.path.dirname(target)):
+        if folder_made or not os.path.exists(source):
             raise
-        os.makedirs(os.path.dirname(target))  # a new folder, or one deleted since
-        return _place(source, target, exists)
+        # a new folder, or one deleted since; the other placing thread may be making it too
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        return _place(source, target, exists, True)
     if exists:
         os.replace(tmp, target)
     return copied
@@ -404,16 +407,18 @@ class Trash:
     are deleted where they are."""
 
     def __init__(self, folder: str | None, destination: str):
-        self.folder, self.count = folder, 0
+        self.folder, self.numbers, self.lock, self.made = folder, itertools.count(), threading.Lock(), False
         if folder:
             os.makedirs(os.path.dirname(folder), exist_ok=True)
         self.usable = bool(folder) and os.stat(os.path.dirname(folder)).st_dev == os.stat(destination).st_dev
 
     def _next(self) -> str:
-        if not self.count:
-            os.makedirs(self.folder, exist_ok=True)
-        self.count += 1
-        return os.path.join(self.folder, str(self.count))
+        if not self.made:  # made when something first goes in, once whatever the threads
+            with self.lock:
+                if not self.made:
+                    os.makedirs(self.folder, exist_ok=True)
+                    self.made = True
+        return os.path.join(self.folder, str(next(self.numbers)))
 
     def keep(self, path: str) -> None:
         """A second link to path's file, so that replacing path frees nothing now."""
@@ -464,18 +469,21 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     manifest = Manifest(manifest_path, os.path.abspath(destination))
     old_files = Trash(trash, destination)
     wanted = manifest.files(trees)
-    placed = removed = 0
-    copied_from = set()
-    for rel, (source_folder, entry) in wanted.items():
-        have = manifest.placed.get(rel)
-        if have == entry:
-            continue
-        target = os.path.join(destination, rel)
-        if have is not None:
-            old_files.keep(target)
-        if _place(os.path.join(source_folder, rel.rsplit("/", 1)[-1]), target, exists=have is not None):
-            copied_from.add(source_folder)
-        placed += 1
+    changed = [(rel, source_folder, manifest.placed.get(rel)) for rel, (source_folder, entry) in wanted.items()
+               if manifest.placed.get(rel) != entry]
+
+    def place(part):  # the calls wait on the file system's journal: two threads overlap them
+        copied = set()
+        for rel, source_folder, have in part:
+            target = os.path.join(destination, rel)
+            if have is not None:
+                old_files.keep(target)
+            if _place(os.path.join(source_folder, rel.rsplit("/", 1)[-1]), target, exists=have is not None):
+                copied.add(source_folder)
+        return copied
+    with ThreadPoolExecutor(2) as pool:
+        copied_from = set().union(*pool.map(place, [changed[0::2], changed[1::2]]))
+    placed, removed = len(changed), 0
     emptied = set()
     for rel in manifest.placed.keys() - wanted.keys():
         target = os.path.join(destination, rel)
