@@ -221,14 +221,17 @@ class Site:
         manifest, trash = (os.path.join(self.build_dir, "cache", named + suffix) for suffix in (".json", "-trash"))
         shutil.rmtree(self.main_html, ignore_errors=True)
         main = Hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
-        try:  # the two passes are independent: the result pages render while the rest builds
-            summary = self.render_result_pages(batch)
-        except BaseException:
-            main.stop()
-            raise
-        main.finish()
         trees = [*self.bulk_trees(), (self.result_html, ""), (self.main_html, "")]
-        summary.update(mirror(trees, target, manifest, trash))
+        with ThreadPoolExecutor(1) as lister:
+            # the static trees do not change during the passes: they are listed meanwhile
+            listed = lister.submit(list_ahead, trees[:-2], target, manifest)
+            try:  # the two passes are independent: the result pages render while the rest builds
+                summary = self.render_result_pages(batch)
+                main.finish()
+            except BaseException:
+                main.stop()
+                raise
+            summary.update(mirror(trees, target, manifest, trash, listed.result()))
         Trash.empty_in_background(trash)
         return summary
 
@@ -457,18 +460,26 @@ class Trash:
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
-def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, trash: str | None = None) -> dict:
+def list_ahead(trees: list[tuple[str, str]], destination: str, manifest_path: str) -> tuple:
+    """What mirror lists first, done beforehand: (its Manifest, the files of these first trees,
+    how many trees)."""
+    manifest = Manifest(manifest_path, os.path.abspath(destination))
+    return manifest, manifest.files(trees), len(trees)
+
+
+def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, trash: str | None = None,
+           listed: tuple | None = None) -> dict:
     """Makes destination hold exactly the files of trees [(source, prefix)], later trees winning
     over earlier ones; places only files whose size or mtime differ from what it placed last
     (see Manifest). The destination's files are hard links to the sources', so the passes never
     write into a source file in place: they make a new one, and the destination keeps the old
     until the mirror places the new. Files changed in the destination by hand are not noticed:
     delete it to start afresh. With a trash folder, the files replaced or removed go there
-    (see Trash) instead of being deleted."""
+    (see Trash) instead of being deleted. listed: list_ahead of the first trees, unchanged since."""
+    manifest, wanted, done = listed or (Manifest(manifest_path, os.path.abspath(destination)), {}, 0)
+    wanted.update(manifest.files(trees[done:]))
     os.makedirs(destination, exist_ok=True)
-    manifest = Manifest(manifest_path, os.path.abspath(destination))
     old_files = Trash(trash, destination)
-    wanted = manifest.files(trees)
     changed = [(rel, source_folder, manifest.placed.get(rel)) for rel, (source_folder, entry) in wanted.items()
                if manifest.placed.get(rel) != entry]
 
