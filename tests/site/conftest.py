@@ -1,11 +1,7 @@
 """Fixtures for the site tests: a built site, a local server for it, and a browser page."""
-import functools
-import http.server
-import threading
-
 import pytest
 
-from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, build_site
+from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, build_site, serve
 
 
 @pytest.fixture(scope="session")
@@ -17,14 +13,9 @@ def site_root(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def site_url(site_root):
-    server = _serve(site_root / "public")
+    server = serve(site_root / "public")
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="session")
@@ -48,18 +39,11 @@ def page(browser):
     context.close()
 
 
-def _serve(public):
-    handler = functools.partial(_QuietHandler, directory=str(public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 def _synthetic_site(tmp_path_factory, name, count):
     from sitebuild import synthetic_results
     root = tmp_path_factory.mktemp(f"{name}-site")
     build_site(root, synthetic_results(tmp_path_factory.mktemp(f"{name}-data"), count))
-    server = _serve(root / "public")
+    server = serve(root / "public")
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 

@@ -1,6 +1,9 @@
 """Builds the real site with real Hugo from fixture data in a temporary copy of the sources."""
+import functools
+import http.server
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,6 +43,19 @@ def aggregate_and_build(root: Path, *site_args) -> str:
     done = fsatlas("aggregate", "--data", root / "data", "--content", root / "build" / "content", cwd=root)
     built = fsatlas("site", "--root", root, "--destination", "public", *site_args, cwd=root)
     return done.stdout + built.stdout
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(public: Path) -> http.server.ThreadingHTTPServer:
+    """A local HTTP server for a built site, in a thread (shutdown() ends it)."""
+    handler = functools.partial(_QuietHandler, directory=str(public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def run_htmltest(root: Path) -> subprocess.CompletedProcess:

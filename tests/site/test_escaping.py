@@ -48,13 +48,8 @@ def test_no_contributor_markup_reaches_a_page_unescaped(evil_site):
 @pytest.mark.browser
 @pytest.mark.parametrize("path", ["/results/fixture-valid/", "/results/", "/explorer/?mode=abs"])
 def test_no_script_runs_in_the_browser(page, evil_site, path):
-    import functools
-    import http.server
-    import threading
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(evil_site / "public"))
-    handler.log_message = lambda *a: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    from sitebuild import serve
+    server = serve(evil_site / "public")
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:

@@ -121,8 +121,7 @@ def test_feature_matrix_sorts_and_filters(page, site_url):
 @pytest.mark.browser
 def test_chart_shortcode_naming_a_result_draws_its_rows(page, site_root, tmp_path):
     import shutil
-    from conftest import _serve
-    from sitebuild import aggregate_and_build
+    from sitebuild import aggregate_and_build, serve
     root = tmp_path / "site"
     shutil.copytree(site_root, root, ignore=shutil.ignore_patterns("public", "build"))
     (root / "content" / "articles" / "one-run.md").write_text(
@@ -130,7 +129,7 @@ def test_chart_shortcode_naming_a_result_draws_its_rows(page, site_root, tmp_pat
     aggregate_and_build(root)
     html = (root / "public" / "articles" / "one-run" / "index.html").read_text()
     assert 'data-rows="/charts/results/fixture-valid.json"' in html
-    server = _serve(root / "public")
+    server = serve(root / "public")
     try:
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/articles/one-run/")
         page.wait_for_selector("figure.chart-drawn, figure.chart-failed", timeout=20000)
