@@ -227,9 +227,10 @@ def write_if_changed(path: str, text: str) -> bool:
     return True
 
 
-def remove_stale(folder: str, wanted: set, suffix: str) -> None:
-    """Removes the generated files (ending in SUFFIX) of results that are gone."""
-    for name in os.listdir(folder):
+def remove_stale(folder: str, wanted: set, suffix: str, names: set | None = None) -> None:
+    """Removes the generated files (ending in SUFFIX) of results that are gone; NAMES: the
+    folder's listing if the caller has it already."""
+    for name in os.listdir(folder) if names is None else names:
         if name.endswith(suffix) and name not in wanted and name != "_index.md":
             os.unlink(os.path.join(folder, name))
 
@@ -325,7 +326,7 @@ class Outputs:
         self.knowledge = os.path.join(cache, "knowledge.json")
         for folder in (self.pages, self.chunks, self.charts, self.digests):
             os.makedirs(folder, exist_ok=True)
-        self.have = {folder: set(os.listdir(folder)) for folder in (self.pages, self.chunks, self.charts)}
+        self.have = {folder: set(os.listdir(folder)) for folder in (self.pages, self.chunks, self.charts, self.digests)}
 
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
@@ -361,10 +362,11 @@ class Outputs:
         return made
 
     def prune(self, ids: set) -> None:
-        remove_stale(self.pages, {f"{rid}.md" for rid in ids}, ".md")
-        remove_stale(self.chunks, {f"{rid}.json" for rid in ids}, ".json")
-        remove_stale(self.charts, {f"{rid}.json" for rid in ids}, ".json")
-        remove_stale(self.digests, {f"{rid}.json" for rid in ids}, ".json")
+        """Removes the outputs of results gone (listed when this started: what derive wrote
+        since belongs to a result that is there)."""
+        for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
+                               (self.digests, ".json")):
+            remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
 
 
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:

@@ -7,25 +7,25 @@
 (function () {
   "use strict";
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-  var fetched = {};  // URL -> promise of its JSON: a spec shared by several charts is fetched once
+  var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
-  function getJSON(url) {
+  function textOf(url) {
     if (!fetched[url]) {
       fetched[url] = fetch(url).then(function (r) {
         if (!r.ok) throw new Error(url + ": " + r.status + " " + r.statusText);
-        return r.json();
+        return r.text();
       });
     }
     return fetched[url];
   }
 
-  function specOf(figure) {  // a promise of a spec of its own, with the rows in it
+  function specOf(figure) {  // a promise of a spec with its rows, parsed afresh: each view owns its objects
     var inline = figure.querySelector(".chart-data");
-    return Promise.all([getJSON(figure.dataset.spec),
-                        figure.dataset.rows ? getJSON(figure.dataset.rows) : JSON.parse(inline.textContent)])
-      .then(function (both) {
-        var spec = JSON.parse(JSON.stringify(both[0]));
-        spec.data = { values: both[1] };
+    return Promise.all([textOf(figure.dataset.spec),
+                        figure.dataset.rows ? textOf(figure.dataset.rows) : inline.textContent])
+      .then(function (texts) {
+        var spec = JSON.parse(texts[0]);
+        spec.data = { values: JSON.parse(texts[1]) };
         return spec;
       });
   }

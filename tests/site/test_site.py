@@ -1,9 +1,10 @@
 """The real site: Hugo build, htmltest over every page, and the chart drawn in Chromium."""
 import json
+import shutil
 
 import pytest
 
-from sitebuild import FIXTURES, run_htmltest
+from sitebuild import FIXTURES, aggregate_and_build, run_htmltest, serve
 
 pytestmark = pytest.mark.site
 RESULT = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
@@ -120,8 +121,6 @@ def test_feature_matrix_sorts_and_filters(page, site_url):
 
 @pytest.mark.browser
 def test_chart_shortcode_naming_a_result_draws_its_rows(page, site_root, tmp_path):
-    import shutil
-    from sitebuild import aggregate_and_build, serve
     root = tmp_path / "site"
     shutil.copytree(site_root, root, ignore=shutil.ignore_patterns("public", "build"))
     (root / "content" / "articles" / "one-run.md").write_text(
