@@ -20,7 +20,7 @@ from importlib import resources
 
 import frontmatter
 
-from . import explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, resultfile, validation
+from . import explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, result_tables, resultfile, validation
 from .commands.validate import result_files
 from .errors import UserError
 
@@ -62,11 +62,8 @@ def cell_rows(result: dict) -> list[dict]:
     return rows
 
 
-TABLE_FIELDS = ("key", "metric", "status", "reason", "n", "shown")  # what a result page's table of every cell prints
 THROUGHPUT_FIELDS = ("result", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
                      "flags", "metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")
-THROUGHPUT_TABLE_FIELDS = ("filesystem", "workload", "variant", "mkfs", "mount", "status", "reason", "flags", "n",
-                           "shown")  # what partials/results/throughput-table.html prints
 
 
 def throughput_rows(rows: list[dict]) -> list[dict]:
@@ -186,15 +183,15 @@ class CompactJSON(frontmatter.JSONHandler):
 
 
 def result_page(result: dict, rows: list[dict], throughput: list[dict], summary: dict) -> str:
-    """A generated Hugo page for one result file: its metadata and cells as front matter, each
-    list with just the fields its template prints (Hugo decodes every page's front matter)."""
+    """A generated Hugo page for one result file: its metadata as front matter and its tables
+    as HTML (result_tables: Hugo decodes every page's front matter and renders every page
+    again whenever a template changes)."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
-        wall_seconds=result.get("wall_seconds"), rows=[{name: row[name] for name in TABLE_FIELDS} for row in rows],
-        throughput=[{name: row[name] for name in THROUGHPUT_TABLE_FIELDS if name in row} for row in throughput],
-        throughput_chart_file=chart_file(result["id"]))
+        wall_seconds=result.get("wall_seconds"), throughput_table=result_tables.throughput_table(throughput),
+        metrics_table=result_tables.metrics_table(rows), throughput_chart_file=chart_file(result["id"]))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
@@ -301,7 +298,7 @@ def code_digest() -> str:
     from . import __version__
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
-    for part in ("aggregate.py", "explorer.py", "knowledge.py", "matrix/standard.yaml"):
+    for part in ("aggregate.py", "explorer.py", "knowledge.py", "result_tables.py", "matrix/standard.yaml"):
         h.update((package / part).read_bytes())
     return h.hexdigest()[:16]
 
@@ -309,8 +306,9 @@ def code_digest() -> str:
 def latest_rows(latest: dict | None, paths: dict) -> dict:
     """The newest complete result's rows (every metric) and throughput rows, for list pages."""
     rows = cell_rows(resultfile.load_json(paths[latest["id"]])) if latest else []
+    throughput = throughput_rows(rows)
     return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
-            "throughput": throughput_rows(rows)}
+            "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput)}
 
 
 class Outputs:

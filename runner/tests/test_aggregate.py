@@ -3,7 +3,7 @@ import json
 import frontmatter
 import pytest
 
-from testutil import mutated, write_json
+from testutil import mutated, table_rows, write_json
 from fsatlas.cli import main
 
 
@@ -26,15 +26,21 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     page = frontmatter.load(pages / "results" / "fixture-valid.md")
     assert page["result_id"] == "fixture-valid"
     assert page["system"] == valid_result["system"]
-    assert [(r["key"], r["metric"], r["shown"]) for r in page["rows"]] == \
-        [(r["key"], r["metric"], r["shown"]) for r in latest["rows"]]
+    shown = [[r["metric"], *(r["shown"][k] for k in ("mean", "median", "ci", "rsd")), str(r["n"])]
+             if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
+    keys = [r["key"] for r in latest["rows"]]
+    expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
+    assert table_rows(page["metrics_table"]) == expected
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
     assert [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in chart] == \
         [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in throughput]
     assert chart == latest["throughput"]
-    assert page["throughput"] == [{k: r[k] for k in aggregate.THROUGHPUT_TABLE_FIELDS if k in r} for r in chart]
+    assert table_rows(page["throughput_table"]) == table_rows(latest["throughput_table"]) == [
+        [r["filesystem"], r["workload"], r["variant"], f"{r['mkfs']} / {r['mount']}",
+         *((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"], str(r["n"]), "ok") if r["status"] == "ok"
+           else ("", f"{r['status']}: {r['reason']}"))] for r in chart]
 
 
 def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_result, tmp_path):
@@ -202,7 +208,7 @@ def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_change
     data = _site_data(tmp_path / "site", 2)
     content = str(tmp_path / "site" / "build" / "content")
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0
-    raw = sorted((data / "raw" / "synthetic-00000").rglob("rep-1.json"))[0]
+    raw = data / json.loads((data / "results" / "synthetic-00000.json").read_text())["cells"][0]["raw"][0]
     original = raw.read_text()
     fio_json = json.loads(original)
     job = fio_json["jobs"][0]

@@ -32,3 +32,37 @@ def scratch_left(scratch):
     """What a run left in its scratch directory, besides the lock file every run shares."""
     from fsatlas.leftovers import LOCK
     return sorted(set(os.listdir(scratch)) - {LOCK}) if os.path.isdir(scratch) else []
+
+
+def table_rows(html: str) -> list[list[str]]:
+    """The text of each body row's cells (th and td) in an HTML table, parsed by the standard
+    library: what a reader sees, whatever the markup around it."""
+    from html.parser import HTMLParser
+
+    class Rows(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.cell, self.in_body = [], None, False
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tbody":
+                self.in_body = True
+            elif tag == "tr" and self.in_body:
+                self.rows.append([])
+            elif tag in ("td", "th") and self.in_body:
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None:
+                self.rows[-1].append(self.cell.strip())
+                self.cell = None
+            elif tag == "tbody":
+                self.in_body = False
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    parser = Rows()
+    parser.feed(html)
+    return parser.rows

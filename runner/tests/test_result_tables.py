@@ -1,0 +1,24 @@
+"""The result tables fsatlas renders as HTML: every value escaped, shown as the reader wrote it."""
+from testutil import table_rows
+from fsatlas import result_tables
+
+EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>"\'&'
+SHOWN = {"mean": "1.0 MB/s", "median": "1.0 MB/s", "ci": "0.9 MB/s – 1.1 MB/s", "rsd": "5.0 %"}
+
+
+def test_every_value_is_escaped_and_reads_back_as_written():
+    ok = {"key": f"ext4|{EVIL}", "metric": EVIL, "status": "ok", "reason": "", "n": 3, "shown": SHOWN}
+    failed = {"key": EVIL, "metric": None, "status": "failed", "reason": EVIL, "n": None, "shown": None}
+    html = result_tables.metrics_table([ok, {**ok, "metric": "iops"}, failed])
+    assert "<script" not in html and "<img" not in html
+    assert table_rows(html) == [[ok["key"], EVIL, "1.0 MB/s", "1.0 MB/s", "0.9 MB/s – 1.1 MB/s", "5.0 %", "3"],
+                                ["iops", "1.0 MB/s", "1.0 MB/s", "0.9 MB/s – 1.1 MB/s", "5.0 %", "3"],
+                                [EVIL, f"failed: {EVIL}"]]
+
+    row = {"filesystem": EVIL, "workload": "seq-write", "variant": EVIL, "mkfs": EVIL, "mount": EVIL,
+           "status": "ok", "reason": "", "flags": [EVIL], "n": 3, "shown": SHOWN}
+    html = result_tables.throughput_table([row, {**row, "status": "skipped", "reason": EVIL}])
+    assert "<script" not in html and "<img" not in html
+    assert table_rows(html) == [[EVIL, "seq-write", EVIL, f"{EVIL} / {EVIL}", "1.0 MB/s", "0.9 MB/s – 1.1 MB/s",
+                                 "5.0 %", "3", f"ok {EVIL}"],
+                                [EVIL, "seq-write", EVIL, f"{EVIL} / {EVIL}", "", f"skipped: {EVIL}"]]
