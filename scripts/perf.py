@@ -3,8 +3,9 @@
 Writes the table as JSON to build/perf.json. Needs root (loop devices). FAST=1 reads the
 quick matrix's wall time from the newest quick result in data/results instead of running
 it. Every figure but the quick matrix is measured several times: the median is reported
-with the spread (min–max). Synthetic result files (made from the test fixture with seeded
-values) live in a temporary folder and are never committed.
+with the spread (min–max). Synthetic result files, shaped like that quick result (every
+cell, metric and raw file; seeded throughput), live in a temporary folder and are never
+committed.
 
 The site figures are those of `make site` less its search index and link check: `fsatlas
 aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches,
@@ -20,10 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,20 +58,20 @@ def timed(argv, **kw) -> tuple:
 
 
 # --- the runner ----------------------------------------------------------------------------
-def quick_matrix():
+def quick_matrix(work: Path) -> Path:
+    """Reports the quick matrix's wall time and the runner's overhead; returns the quick result
+    file (with its raw files under the folder above it), the shape of the synthetic results."""
     if os.environ.get("FAST"):
         files = sorted((REPO / "data" / "results").glob("*-quick.json"))
         if not files:
             raise SystemExit("perf: FAST=1 needs a quick result in data/results (make bench)")
-        result = json.loads(files[-1].read_text())
-        source = f"from {files[-1].name}"
+        path, source = files[-1], f"from {files[-1].name}"
     else:
-        out = Path(tempfile.mkdtemp(prefix="fsatlas-perf-"))
-        subprocess.run([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", out / "scratch"],
+        out = work / "quick"
+        subprocess.run([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", work / "scratch"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        result = json.loads(next((out / "results").iterdir()).read_text())
-        shutil.rmtree(out)
-        source = "measured now"
+        path, source = next((out / "results").iterdir()), "measured now"
+    result = json.loads(path.read_text())
     report(f"fsatlas run --profile quick, five filesystems ({source})", result["wall_seconds"] / 60, "min",
            "<= 6 min", result["wall_seconds"] <= 360)
     # overhead: cells whose work is done by external tools (fio, dd, mkfs/mount); the small-file
@@ -84,11 +82,12 @@ def quick_matrix():
     if not cells:
         report("runner overhead (cell wall time outside fio/mkfs/mount)", "no data", "", "<= 3 %", None,
                "result predates tool_seconds")
-        return
+        return path
     shares = [100 * (c["wall_seconds"] - c["tool_seconds"]) / c["wall_seconds"] for c in cells]
     total = 100 * sum(c["wall_seconds"] - c["tool_seconds"] for c in cells) / sum(c["wall_seconds"] for c in cells)
     report(f"runner overhead, share of cell wall time ({len(cells)} cells)", total, "%", "<= 3 %", total <= 3,
            f"(per cell {min(shares):.1f}–{max(shares):.1f} %)")
+    return path
 
 
 def versus_bare_fio():
@@ -157,12 +156,12 @@ def change_a_template(root: Path, round_: int) -> None:
     single.write_text(single.read_text() + f"{{{{/* perf round {round_} */}}}}\n")
 
 
-def scale_series(work: Path) -> Path:
+def scale_series(work: Path, shape: Path) -> Path:
     biggest = None
     for n in SCALES:
         root = work / f"site-{n}"
         (root / "data").mkdir(parents=True)
-        sitebuild.synthetic_results(root / "data", n + ROUNDS)
+        sitebuild.synthetic_results(root / "data", n + ROUNDS, template=shape)
         extra = sorted((root / "data" / "results").iterdir())[-ROUNDS:]  # kept back for the one-file rebuilds
         spare = work / f"spare-{n}"
         spare.mkdir()
@@ -222,13 +221,7 @@ def heaviest_page(public: Path):
 
 def explorer_timing(public: Path):
     from playwright.sync_api import sync_playwright
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = partial(Quiet, directory=str(public))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = sitebuild.serve(public)
     url = f"http://127.0.0.1:{server.server_address[1]}/explorer/"
     firsts, changes = [], []
     observe = """new MutationObserver(() => (window.__renders = window.__renders || []).push(performance.now()))
@@ -262,10 +255,10 @@ def main() -> int:
         return 1
     started = time.monotonic()
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
-    quick_matrix()
-    versus_bare_fio()
     with tempfile.TemporaryDirectory(prefix="fsatlas-perf-") as work:
-        biggest = scale_series(Path(work))
+        shape = quick_matrix(Path(work))
+        versus_bare_fio()
+        biggest = scale_series(Path(work), shape)
         heaviest_page(biggest / "public")
         explorer_timing(biggest / "public")
     out = REPO / "build" / "perf.json"

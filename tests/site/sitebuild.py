@@ -64,50 +64,75 @@ def run_htmltest(root: Path) -> subprocess.CompletedProcess:
 
 
 def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xfs", "btrfs"),
-                      workloads=("seq-write", "rand-read-4k"), seed: int = 1) -> Path:
-    """Writes `count` valid result files (and raw files) into folder/results and folder/raw, made
-    from the committed fixture with seeded values: a test fixture for the explorer's behaviour and
-    scale, never data to publish."""
-    import copy
+                      workloads=("seq-write", "rand-read-4k"), seed: int = 1, template: Path | None = None) -> Path:
+    """Writes `count` valid result files (and raw files) into folder/results and folder/raw, with
+    seeded throughput: a fixture for the explorer's behaviour and scale, never data to publish.
+
+    By default they are made from the committed fixture, its two measured cells spread over
+    `filesystems` x `workloads` with throughput only. Given `template` (a result file with its
+    raw files under the folder above it, such as a real quick result), each is shaped like it:
+    the same cells with every metric and raw file.
+
+    Each cell's throughput is its template's scaled by one of LEVELS factors, and results that
+    draw the same factor share its raw files (raw/synthetic/...): 10,000 results shaped like a
+    quick one would otherwise need 600,000 raw files, which only validation reads."""
     import json
     import random
     import sys
 
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas import stats
+    from fsatlas import execution, stats, validation
 
     rng = random.Random(seed)
-    template = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell_templates = {c["workload"]: c for c in template["cells"] if c["status"] == "ok"}
-    # each raw file is its fixture with one figure changed: serialize once, put the figure in
-    raw_text = {}
-    for wl, cell in cell_templates.items():
-        raw = json.loads((FIXTURES / cell["raw"][0]).read_text())
-        side = "write" if "write" in cell["parameters"]["rw"] else "read"
-        raw["jobs"][0][side]["bw_bytes"] = "@BW@"
-        raw_text[wl] = json.dumps(raw)
+    source = Path(template or FIXTURES / "results" / "fixture-valid.json")
+    base = json.loads(source.read_text())
+    if template:
+        plan = [(c["key"], c, list(c["metrics"])) for c in base["cells"] if c["status"] == "ok"]
+    else:
+        kinds = {c["workload"]: c for c in base["cells"] if c["status"] == "ok"}
+        plan = [(f"{fs}|-|-|{wl}", kinds["seq-write" if wl == "seq-write" else "rand-read-4k"], ["throughput"])
+                for fs in filesystems for wl in workloads]
+    made = {}
+
+    def cell_at(key: str, kind: dict, metrics: list, level: int) -> dict:
+        """The cell `key` with its throughput at one level, writing its raw files the first time;
+        a cell with no fio throughput (another kind of workload) is copied as it is."""
+        varies = "throughput" in kind["metrics"] and "rw" in kind["parameters"]
+        level = level if varies else 0
+        if (key, level) in made:
+            return made[key, level]
+        fs, wl = key.split("|")[0], key.split("|")[3]
+        scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * (0.9 + 0.2 * level / LEVELS)
+        where = f"raw/synthetic/{execution.raw_dir_name(key)}/{level:02d}"
+        (folder / where).mkdir(parents=True, exist_ok=True)
+        cell = {**kind, "key": key, "filesystem": fs, "workload": wl, "raw": [],
+                "metrics": {name: kind["metrics"][name] for name in metrics}}
+        if varies:
+            samples = [round(m * scale) for m in kind["metrics"]["throughput"]["samples"]]
+            cell["metrics"]["throughput"] = stats.summarize(samples, "bytes/s", "higher")
+        side = "write" if "write" in kind["parameters"].get("rw", "") else "read"
+        for rep, template_raw in enumerate(kind["raw"]):
+            text = (source.parent.parent / template_raw).read_text()
+            cell["raw"].append(f"{where}/{Path(template_raw).name}")
+            if varies:
+                raw = json.loads(text)
+                raw["jobs"][0][side]["bw_bytes"] = samples[rep]
+                text = json.dumps(raw)
+                assert validation.recompute(kind, text, template_raw)["throughput"] == samples[rep], \
+                    f"{template_raw}: throughput is not its bw_bytes"
+            (folder / cell["raw"][-1]).write_text(text)
+        made[key, level] = cell
+        return cell
+
     (folder / "results").mkdir(parents=True, exist_ok=True)
+    others = [c for c in base["cells"] if c["status"] != "ok"]
     for i in range(count):
         rid = f"synthetic-{i:05d}"
-        result = copy.deepcopy(template)
-        result.update(id=rid, created=f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z")
-        result["system"]["machine"] = f"box-{i % 50:02d}"
-        cells = []
-        for fs in filesystems:
-            for wl in workloads:
-                kind = "seq-write" if wl == "seq-write" else "rand-read-4k"
-                cell = copy.deepcopy(cell_templates[kind])
-                cell.update(key=f"{fs}|-|-|{wl}", filesystem=fs, workload=wl, raw=[])
-                scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * rng.uniform(0.9, 1.1)
-                samples = [round(m * scale) for m in cell["metrics"]["throughput"]["samples"]]
-                cell["metrics"] = {"throughput": stats.summarize(samples, "bytes/s", "higher")}
-                (folder / "raw" / rid / f"{fs}__-__-__{wl}").mkdir(parents=True, exist_ok=True)
-                for rep, value in enumerate(samples, 1):
-                    path = f"raw/{rid}/{fs}__-__-__{wl}/rep-{rep}.json"
-                    (folder / path).write_text(raw_text[kind].replace('"@BW@"', str(value)))
-                    cell["raw"].append(path)
-                cells.append(cell)
-        cells.append(copy.deepcopy(next(c for c in template["cells"] if c["status"] == "skipped")))
-        result["cells"] = cells
+        result = {**base, "id": rid, "created": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z",
+                  "system": {**base["system"], "machine": f"box-{i % 50:02d}"},
+                  "cells": [cell_at(*step, rng.randrange(LEVELS)) for step in plan] + others}
         (folder / "results" / f"{rid}.json").write_text(json.dumps(result))
     return folder / "results"
+
+
+LEVELS = 64  # throughput levels per synthetic cell
