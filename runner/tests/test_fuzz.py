@@ -5,6 +5,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from fsatlas import resultfile
 from fsatlas.cli import main
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
@@ -27,11 +28,9 @@ def test_validate_any_bytes(tmp_path_factory, capsys, data):
     no_traceback(capsys, main(["validate", str(path)]))
 
 
-@FUZZ
-@given(st.data())
-def test_validate_mutated_results(tmp_path_factory, capsys, valid_result, data):
+def mutate(valid_result, data):
+    """A copy of the valid result with one value somewhere replaced by anything JSON can hold."""
     result = json.loads(json.dumps(valid_result))
-    # replace one value somewhere in the document with anything JSON can hold
     node = result
     for depth in range(5):
         keys = list(node) if isinstance(node, dict) else list(range(len(node)))
@@ -44,6 +43,13 @@ def test_validate_mutated_results(tmp_path_factory, capsys, valid_result, data):
             continue
         node[key] = data.draw(json_values)
         break
+    return result
+
+
+@FUZZ
+@given(st.data())
+def test_validate_mutated_results(tmp_path_factory, capsys, valid_result, data):
+    result = mutate(valid_result, data)
     folder = tmp_path_factory.mktemp("fz") / "results"
     folder.mkdir()
     (folder / "fixture-valid.json").write_text(json.dumps(result))
@@ -79,3 +85,11 @@ def test_matrix_file_any_text(tmp_path_factory, capsys, text):
 def test_profile_and_option_filters_any_text(capsys, profile, fs, workload, variant, cell):
     no_traceback(capsys, main(["plan", "--profile", profile, "--fs", fs, "--workload", workload,
                                "--variant", variant, "--cell", cell]))
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_the_fast_schema_check_accepts_nothing_jsonschema_rejects(valid_result, data):
+    result = mutate(valid_result, data)
+    if resultfile.schema_valid_fast(result):
+        assert list(resultfile._validator().iter_errors(result)) == []
