@@ -182,16 +182,17 @@ class CompactJSON(frontmatter.JSONHandler):
         return "{\n" + body[1:-1] + "\n}"
 
 
-def result_page(result: dict, rows: list[dict], throughput: list[dict], summary: dict) -> str:
-    """A generated Hugo page for one result file: its metadata as front matter and its tables
-    as HTML (result_tables: Hugo decodes every page's front matter and renders every page
-    again whenever a template changes)."""
+def result_page(result: dict, throughput: list[dict], summary: dict, metrics_table: str) -> str:
+    """A generated Hugo page for one result file: its metadata and throughput table (HTML,
+    result_tables) as front matter. Its metrics table is a file of its own, which `fsatlas
+    site` puts in the rendered page; the table's digest is here so that a page whose table
+    changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), throughput_table=result_tables.throughput_table(throughput),
-        metrics_table=result_tables.metrics_table(rows), throughput_chart_file=chart_file(result["id"]))
+        metrics_table_digest=hashlib.sha256(metrics_table.encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
@@ -320,15 +321,17 @@ class Outputs:
         self.chunks = os.path.join(static_dir, "explorer", "rows")
         self.charts = os.path.join(static_dir, *CHART_FILES.split("/"))
         self.digests = os.path.join(cache, "digests")
+        self.tables = os.path.join(os.path.dirname(os.path.abspath(content_dir)), result_tables.TABLES_DIR)
         self.state = os.path.join(cache, "aggregation.json")
         self.knowledge = os.path.join(cache, "knowledge.json")
-        for folder in (self.pages, self.chunks, self.charts, self.digests):
+        folders = (self.pages, self.chunks, self.charts, self.digests, self.tables)
+        for folder in folders:
             os.makedirs(folder, exist_ok=True)
-        self.have = {folder: set(os.listdir(folder)) for folder in (self.pages, self.chunks, self.charts, self.digests)}
+        self.have = {folder: set(os.listdir(folder)) for folder in folders}
 
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
-            and f"{rid}.json" in self.have[self.charts]
+            and f"{rid}.json" in self.have[self.charts] and f"{rid}.html" in self.have[self.tables]
 
     def cached(self, rid: str, signature: list) -> dict | None:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
@@ -349,8 +352,10 @@ class Outputs:
         rid = result["id"]
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
-        write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, rows, throughput,
-                                                                           result_summary(result)))
+        metrics_table = result_tables.metrics_table(rows)
+        write_if_changed(os.path.join(self.tables, f"{rid}.html"), metrics_table)
+        write_if_changed(os.path.join(self.pages, f"{rid}.md"),
+                         result_page(result, throughput, result_summary(result), metrics_table))
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), json.dumps(throughput, separators=(",", ":")))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          json.dumps(explorer.chunk(result, baselines), separators=(",", ":")))
@@ -363,7 +368,7 @@ class Outputs:
         """Removes the outputs of results gone (listed when this started: what derive wrote
         since belongs to a result that is there)."""
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
-                               (self.digests, ".json")):
+                               (self.digests, ".json"), (self.tables, ".html")):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
 
 

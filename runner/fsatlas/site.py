@@ -33,7 +33,7 @@ import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
-from . import resultfile
+from . import result_tables, resultfile
 from .errors import UserError
 from .validation import signature
 
@@ -160,6 +160,14 @@ class Site:
         parts = [todo[start:start + batch] for start in range(0, len(todo), batch)]
         following, done = self.stage + "-next", self.stage + "-done"
 
+        def fill(part):
+            """In the thread, beside the next Hugo run: each page of a rendered batch gets its
+            metrics table (result_tables) and only then counts as rendered."""
+            for rid in part:
+                self._fill_slot(os.path.join(out, rid, "index.html"), rid)
+            rendered.update((rid, sources[rid]) for rid in part)
+            save()  # after each batch: an interrupted build resumes
+
         def prepare(n):
             """In a thread beside the Hugo run before: batch n staged in `following`, the folder
             of the batch before that removed (a link per page, an unlink per old page and per
@@ -170,6 +178,7 @@ class Site:
 
         for folder in (self.stage, following, done):
             shutil.rmtree(folder, ignore_errors=True)
+        fills = []
         with ThreadPoolExecutor(1) as helper:
             staged = helper.submit(prepare, 0)
             for n, part in enumerate(parts):
@@ -185,11 +194,29 @@ class Site:
                 except BaseException:
                     hugo.stop()
                     raise
-                rendered.update((rid, sources[rid]) for rid in part)
-                save()  # after each batch: an interrupted build resumes
+                fills.append(helper.submit(fill, part))
             staged.result()
+            for filled in fills:
+                filled.result()
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo)}
+
+    def _fill_slot(self, page: str, rid: str) -> None:
+        """Writes the page again with its table, as a new file (the destination may link to the
+        one Hugo wrote: see mirror)."""
+        table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, f"{rid}.html")
+        try:
+            with open(table_file, encoding="utf-8") as f:
+                table = f.read()
+        except FileNotFoundError:
+            raise UserError("no metrics table for this result page: run fsatlas aggregate (make data)",
+                            where=table_file) from None
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        tmp = page + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(result_tables.fill_slot(html, table))
+        os.replace(tmp, page)
 
     def _stage(self, ids: list, folder: str, out: str) -> None:
         """A content folder holding just these pages (hard links, or copies across devices); their

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from sitebuild import aggregate_and_build, build_site, fsatlas, synthetic_results
+from sitebuild import REPO, aggregate_and_build, build_site, fsatlas, synthetic_results
 
 pytestmark = pytest.mark.site
 MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
@@ -37,9 +37,16 @@ def site(tmp_path):
 
 
 def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
+    """...once each result page's metrics table is in its slot, as fsatlas site puts it."""
+    import sys
+    sys.path.insert(0, str(REPO / "runner"))
+    from fsatlas import result_tables
     root, _ = site
     one_pass = tmp_path / "one-pass"
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)
+    for table in (root / "build" / result_tables.TABLES_DIR).iterdir():
+        page = one_pass / "results" / table.stem / "index.html"
+        page.write_text(result_tables.fill_slot(page.read_text(), table.read_text()))
     assert _files(root / "public") == _files(one_pass)
     fsatlas("site", "--root", root, "--destination", "batch-1", "--batch", "1")
     assert _files(root / "batch-1") == _files(one_pass)

@@ -52,6 +52,7 @@ def test_serve_follows_results_added_changed_and_removed(tmp_path):
         result["system"]["kernel"] = "9.9.9-changed"
         (root / "data" / "results" / "synthetic-00000.json").write_text(json.dumps(result))
         wait_for(f"http://127.0.0.1:{port}/results/synthetic-00000/", "9.9.9-changed")  # changed
+        wait_for(f"http://127.0.0.1:{port}/results/synthetic-00000/", 'th scope="rowgroup"')  # its metrics table
         (root / "data" / "results" / "synthetic-00000.json").unlink()
         wait_for(url, "synthetic-00000", present=False)  # removed
     finally:

@@ -31,6 +31,9 @@ def test_result_page_shows_system_and_cells(site_root):
     assert RESULT["system"]["kernel"] in html and RESULT["system"]["cpu_model"] in html
     for cell in RESULT["cells"]:
         assert cell["key"] in html
+    # fsatlas site put the every-metric table in the slot Hugo left: a row group per cell
+    assert "data-fsatlas-slot" not in html
+    assert html.count('<tbody><tr><th scope="rowgroup"') == len(RESULT["cells"])
     assert "files/results/fixture-valid.json" in html
     assert (site_root / "public" / "files" / "results" / "fixture-valid.json").is_file()
 
