@@ -12,6 +12,7 @@ memory holds one result, not all of them.
 Python computes every figure here; templates only display. Only files that pass validation
 are read: a broken result file stops the build with its problems listed.
 """
+import functools
 import hashlib
 import json
 import os
@@ -20,7 +21,7 @@ from importlib import resources
 
 import frontmatter
 
-from . import explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, result_tables, resultfile, validation
+from . import cores, explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, result_tables, resultfile, validation
 from .commands.validate import result_files
 from .errors import UserError
 
@@ -372,6 +373,11 @@ class Outputs:
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
 
 
+def _derive(outputs: Outputs, baselines: dict, job: tuple) -> dict:
+    """Outputs.derive for one (path, signature): what map_on_cores runs in each worker."""
+    return outputs.derive(*job, baselines)
+
+
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
     if not os.path.isdir(data_dir):
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
@@ -389,17 +395,23 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     run = Aggregation.resume(outputs.state, knowledge, current)
     folded = set(run.members) if run else set()
     run = run or Aggregation(knowledge)
-    derived = 0
-    for rid, path in paths.items():
+    digests, todo = {}, []
+    for rid in paths:
         if rid in folded:
             if not outputs.in_place(rid):  # its page or chunk was deleted: write them again
-                outputs.derive(path, current[rid], baselines)
-                derived += 1
+                todo.append(rid)
             continue
         d = outputs.cached(rid, current[rid])
         if d is None:
-            d, derived = outputs.derive(path, current[rid], baselines), derived + 1
-        run.add(rid, current[rid], d)
+            todo.append(rid)
+        else:
+            digests[rid] = d
+    derive = functools.partial(_derive, outputs, baselines)
+    digests.update(zip(todo, cores.map_on_cores(derive, [(paths[rid], current[rid]) for rid in todo])))
+    derived = len(todo)
+    for rid in paths:
+        if rid not in folded:
+            run.add(rid, current[rid], digests[rid])
     outputs.prune(set(paths))
     if set(run.members) != folded:  # something was folded in: keep the new state
         run.save(outputs.state)

@@ -9,7 +9,7 @@ import math
 import os
 from functools import lru_cache
 
-from . import privacy, resultfile, stats
+from . import cores, privacy, resultfile, stats
 from .errors import UserError
 from .resultfile import Problem, finite
 from .workloads import KINDS
@@ -107,34 +107,11 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     cache = OutcomeCache(cache_file)
     outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
     todo = [path for path, found in outcomes.items() if found is None]
-    for path, found in zip(todo, _validate_all(todo)):
+    for path, found in zip(todo, cores.map_on_cores(validate_file, todo)):  # 13 ms a file on one core
         cache.put(os.path.abspath(path), found)
         outcomes[path] = found
     cache.save()
     return [problem for path in files for problem in outcomes[path]]
-
-
-def _validate_all(paths: list) -> list:
-    """validate_file over paths, on every core when there are many (each recomputes figures
-    from its raw files: 13 ms a file on one core)."""
-    workers = min(os.cpu_count() or 1, len(paths) // PARALLEL_FROM)
-    if workers < 2:
-        return [validate_file(path) for path in paths]
-    import multiprocessing
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
-        return pool.map(validate_file, paths, chunksize=max(1, len(paths) // (workers * 8)))
-
-
-def _worker_signals() -> None:
-    """A worker ends quietly when the pool terminates it (SIGTERM) and leaves a Ctrl-C to the
-    parent, instead of each printing the traceback of the KeyboardInterrupt fsatlas's own
-    handlers, forked with it, would raise."""
-    import signal
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-PARALLEL_FROM = 50  # files to check before a second process pays for itself
 
 
 @lru_cache(maxsize=1)

@@ -141,8 +141,8 @@ def test_validating_on_every_core_prints_no_traceback(tmp_path):
     import sys
 
     from sitebuild import synthetic_results
-    from fsatlas import validation
-    synthetic_results(tmp_path / "data", validation.PARALLEL_FROM * 2)
+    from fsatlas import cores
+    synthetic_results(tmp_path / "data", cores.PARALLEL_FROM * 2)
     for run in range(5):
         work = tmp_path / f"run{run}"  # a fresh outcome cache: every file checked again
         work.mkdir()
