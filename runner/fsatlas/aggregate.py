@@ -395,7 +395,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     run = Aggregation.resume(outputs.state, knowledge, current)
     folded = set(run.members) if run else set()
     run = run or Aggregation(knowledge)
-    digests, todo = {}, []
+    todo = []
     for rid in paths:
         if rid in folded:
             if not outputs.in_place(rid):  # its page or chunk was deleted: write them again
@@ -405,13 +405,12 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         if d is None:
             todo.append(rid)
         else:
-            digests[rid] = d
+            run.add(rid, current[rid], d)
     derive = functools.partial(_derive, outputs, baselines)
-    digests.update(zip(todo, cores.map_on_cores(derive, [(paths[rid], current[rid]) for rid in todo])))
-    derived = len(todo)
-    for rid in paths:
+    for rid, d in zip(todo, cores.map_on_cores(derive, [(paths[rid], current[rid]) for rid in todo])):
         if rid not in folded:
-            run.add(rid, current[rid], digests[rid])
+            run.add(rid, current[rid], d)  # as each comes: held all at once, they took gigabytes
+    derived = len(todo)
     outputs.prune(set(paths))
     if set(run.members) != folded:  # something was folded in: keep the new state
         run.save(outputs.state)
