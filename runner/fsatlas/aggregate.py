@@ -183,7 +183,7 @@ class CompactJSON(frontmatter.JSONHandler):
         return "{\n" + body[1:-1] + "\n}"
 
 
-def result_page(result: dict, throughput: list[dict], summary: dict, metrics_table: str) -> str:
+def result_page(result: dict, summary: dict, tables: dict) -> str:
     """A generated Hugo page for one result file: its metadata and throughput table (HTML,
     result_tables) as front matter. Its metrics table is a file of its own, which `fsatlas
     site` puts in the rendered page; the table's digest is here so that a page whose table
@@ -192,8 +192,8 @@ def result_page(result: dict, throughput: list[dict], summary: dict, metrics_tab
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
-        wall_seconds=result.get("wall_seconds"), throughput_table=result_tables.throughput_table(throughput),
-        metrics_table_digest=hashlib.sha256(metrics_table.encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
+        wall_seconds=result.get("wall_seconds"),
+        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
@@ -332,7 +332,8 @@ class Outputs:
 
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
-            and f"{rid}.json" in self.have[self.charts] and f"{rid}.html" in self.have[self.tables]
+            and f"{rid}.json" in self.have[self.charts] \
+            and all(rid + suffix in self.have[self.tables] for suffix in result_tables.TABLES.values())
 
     def cached(self, rid: str, signature: list) -> dict | None:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
@@ -353,10 +354,11 @@ class Outputs:
         rid = result["id"]
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
-        metrics_table = result_tables.metrics_table(rows)
-        write_if_changed(os.path.join(self.tables, f"{rid}.html"), metrics_table)
-        write_if_changed(os.path.join(self.pages, f"{rid}.md"),
-                         result_page(result, throughput, result_summary(result), metrics_table))
+        tables = {"throughput-table": result_tables.throughput_table(throughput),
+                  "metrics-table": result_tables.metrics_table(rows)}
+        for name, suffix in result_tables.TABLES.items():
+            write_if_changed(os.path.join(self.tables, rid + suffix), tables[name])
+        write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, result_summary(result), tables))
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), json.dumps(throughput, separators=(",", ":")))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          json.dumps(explorer.chunk(result, baselines), separators=(",", ":")))
@@ -369,8 +371,10 @@ class Outputs:
         """Removes the outputs of results gone (listed when this started: what derive wrote
         since belongs to a result that is there)."""
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
-                               (self.digests, ".json"), (self.tables, ".html")):
+                               (self.digests, ".json")):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
+        remove_stale(self.tables, {rid + suffix for rid in ids for suffix in result_tables.TABLES.values()}, ".html",
+                     self.have[self.tables])
 
 
 def _derive(outputs: Outputs, baselines: dict, job: tuple) -> dict:

@@ -1,13 +1,13 @@
 """The HTML of a result's two tables (throughput per cell; every cell and metric), made once by
 `fsatlas aggregate` when the result arrives.
 
-The throughput table goes into the result's page and the latest-result aggregate, and
-templates place it as it is. The every-metric table, the bulk of a page (a current quick
-result has 45 cells with up to 8 metrics each), never passes through Hugo: aggregate writes
-it to TABLES_DIR/<id>.html, and `fsatlas site` puts it in place of SLOT in the page Hugo
-rendered (`fill_slot`). Hugo 0.111 spends about 30 ns on every byte a page carries (front
-matter decoding, and a scan of everything it writes), so these tables alone doubled the time
-to render 10,000 result pages again.
+A result page's tables never pass through Hugo: aggregate writes each to
+TABLES_DIR/<id><suffix> (TABLES), and `fsatlas site` puts them in the slots the page Hugo
+rendered leaves for them (`fill_slots`). Hugo 0.111 spends about 30 ns on every byte a page
+carries (front matter decoding, and a scan of everything it writes), and a current quick
+result has 70 cells with up to 8 metrics each: as front matter, these tables doubled the time
+to render 10,000 result pages again. Articles naming a result read its throughput table
+with readFile; the latest result's is in the latest-result aggregate.
 
 Why not a template: Hugo 0.111 spends 3-5 µs on every field a template prints (reflection and
 html/template's escaper). A quick result's tables print about 1,200 fields and a standard
@@ -74,10 +74,17 @@ def metrics_table(rows: list[dict]) -> str:
     return "".join(out)
 
 
-TABLES_DIR = "tables"  # beside the generated content folder (build/): one <id>.html per result
-SLOT = '<div data-fsatlas-slot="metrics-table"></div>'  # where results/single.html wants the table
+TABLES_DIR = "tables"  # beside the generated content folder (build/)
+TABLES = {"throughput-table": ".throughput.html", "metrics-table": ".metrics.html"}  # slot name: file suffix
 
 
-def fill_slot(page: str, table: str) -> str:
-    """The page with its metrics table in place of SLOT (the page as it is when it has none)."""
-    return page.replace(SLOT, table, 1)
+def slot(name: str) -> str:
+    """Where results/single.html wants a table (an element: html/template drops comments)."""
+    return f'<div data-fsatlas-slot="{name}"></div>'
+
+
+def fill_slots(page: str, tables: dict) -> str:
+    """The page with each table (slot name: HTML) in place of its slot."""
+    for name, html in tables.items():
+        page = page.replace(slot(name), html, 1)
+    return page

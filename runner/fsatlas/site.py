@@ -162,7 +162,7 @@ class Site:
 
         def fill(part):
             """In the thread, beside the next Hugo run: each page of a rendered batch gets its
-            metrics table (result_tables) and only then counts as rendered."""
+            tables (result_tables) and only then counts as rendered."""
             for rid in part:
                 self._fill_slot(os.path.join(out, rid, "index.html"), rid)
             rendered.update((rid, sources[rid]) for rid in part)
@@ -202,20 +202,22 @@ class Site:
         return {"pages": len(sources), "rendered": len(todo)}
 
     def _fill_slot(self, page: str, rid: str) -> None:
-        """Writes the page again with its table, as a new file (the destination may link to the
+        """Writes the page again with its tables, as a new file (the destination may link to the
         one Hugo wrote: see mirror)."""
-        table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, f"{rid}.html")
-        try:
-            with open(table_file, encoding="utf-8") as f:
-                table = f.read()
-        except FileNotFoundError:
-            raise UserError("no metrics table for this result page: run fsatlas aggregate (make data)",
-                            where=table_file) from None
+        tables = {}
+        for name, suffix in result_tables.TABLES.items():
+            table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, rid + suffix)
+            try:
+                with open(table_file, encoding="utf-8") as f:
+                    tables[name] = f.read()
+            except FileNotFoundError:
+                raise UserError("no table for this result page: run fsatlas aggregate (make data)",
+                                where=table_file) from None
         with open(page, encoding="utf-8") as f:
             html = f.read()
         tmp = page + ".tmp"
         with open(tmp, "w", encoding="utf-8") as f:
-            f.write(result_tables.fill_slot(html, table))
+            f.write(result_tables.fill_slots(html, tables))
         os.replace(tmp, page)
 
     def _stage(self, ids: list, folder: str, out: str) -> None:

@@ -31,16 +31,17 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
              if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
     keys = [r["key"] for r in latest["rows"]]
     expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
-    table = (tmp_path / "tables" / "fixture-valid.html").read_text()
+    table = (tmp_path / "tables" / "fixture-valid.metrics.html").read_text()
     assert table_rows(table) == expected
-    assert page["metrics_table_digest"] == hashlib.sha256(table.encode()).hexdigest()[:16]
+    throughput_table = (tmp_path / "tables" / "fixture-valid.throughput.html").read_text()
+    assert page["tables_digest"] == hashlib.sha256((throughput_table + table).encode()).hexdigest()[:16]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
     assert [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in chart] == \
         [(r["filesystem"], r["workload"], r["mean"], r["samples"]) for r in throughput]
     assert chart == latest["throughput"]
-    assert table_rows(page["throughput_table"]) == table_rows(latest["throughput_table"]) == [
+    assert table_rows(throughput_table) == table_rows(latest["throughput_table"]) == [
         [r["filesystem"], r["workload"], r["variant"], f"{r['mkfs']} / {r['mount']}",
          *((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"], str(r["n"]), "ok") if r["status"] == "ok"
            else ("", f"{r['status']}: {r['reason']}"))] for r in chart]
@@ -57,7 +58,7 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     charts.mkdir(parents=True)
     (charts / "deleted-result.json").write_text("[]")
     (tmp_path / "tables").mkdir()
-    (tmp_path / "tables" / "deleted-result.html").write_text("<table></table>")
+    (tmp_path / "tables" / "deleted-result.metrics.html").write_text("<table></table>")
     # "newer" is dated in the future, so validation must refuse it and aggregation stop.
     assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 1
     newer["created"] = "2026-11-23T03:00:00Z"
@@ -68,7 +69,8 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     assert latest["result"] == "fixture-valid"  # the newer run is incomplete
     assert sorted(p.name for p in (pages / "results").iterdir()) == ["fixture-valid.md", "newer.md"]
     assert sorted(p.name for p in charts.iterdir()) == ["fixture-valid.json", "newer.json"]
-    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["fixture-valid.html", "newer.html"]
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == [
+        "fixture-valid.metrics.html", "fixture-valid.throughput.html", "newer.metrics.html", "newer.throughput.html"]
 
 
 def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_path, capsys):
