@@ -184,10 +184,9 @@ class CompactJSON(frontmatter.JSONHandler):
 
 
 def result_page(result: dict, summary: dict, tables: dict) -> str:
-    """A generated Hugo page for one result file: its metadata and throughput table (HTML,
-    result_tables) as front matter. Its metrics table is a file of its own, which `fsatlas
-    site` puts in the rendered page; the table's digest is here so that a page whose table
-    changed is rendered again."""
+    """A generated Hugo page for one result file: its metadata as front matter. Its tables
+    (result_tables) are files of their own, which `fsatlas site` puts in the rendered page;
+    their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
@@ -333,7 +332,7 @@ class Outputs:
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
             and f"{rid}.json" in self.have[self.charts] \
-            and all(rid + suffix in self.have[self.tables] for suffix in result_tables.TABLES.values())
+            and all(result_tables.file_name(rid, name) in self.have[self.tables] for name in result_tables.TABLES)
 
     def cached(self, rid: str, signature: list) -> dict | None:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
@@ -354,10 +353,9 @@ class Outputs:
         rid = result["id"]
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
-        tables = {"throughput-table": result_tables.throughput_table(throughput),
-                  "metrics-table": result_tables.metrics_table(rows)}
-        for name, suffix in result_tables.TABLES.items():
-            write_if_changed(os.path.join(self.tables, rid + suffix), tables[name])
+        tables = result_tables.tables(rows, throughput)
+        for name, html in tables.items():
+            write_if_changed(os.path.join(self.tables, result_tables.file_name(rid, name)), html)
         write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, result_summary(result), tables))
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), json.dumps(throughput, separators=(",", ":")))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
@@ -373,8 +371,8 @@ class Outputs:
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
                                (self.digests, ".json")):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
-        remove_stale(self.tables, {rid + suffix for rid in ids for suffix in result_tables.TABLES.values()}, ".html",
-                     self.have[self.tables])
+        remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
+                     ".html", self.have[self.tables])
 
 
 def _derive(outputs: Outputs, baselines: dict, job: tuple) -> dict:

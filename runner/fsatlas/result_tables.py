@@ -10,11 +10,11 @@ to render 10,000 result pages again. Articles naming a result read its throughpu
 with readFile; the latest result's is in the latest-result aggregate.
 
 Why not a template: Hugo 0.111 spends 3-5 µs on every field a template prints (reflection and
-html/template's escaper). A quick result's tables print about 1,200 fields and a standard
-one's about 11,600, and every result page is rendered again whenever a template changes.
-Measured on 2,000 copies of a real quick result's page: 6.5 ms of Hugo CPU per page with the
-tables in templates, 1.5 ms with them made here. Every value goes through `html.escape`, as
-a template would do.
+html/template's escaper). The tables of a 20-cell quick result print about 1,300 fields and a
+standard one's about 11,000, and every result page is rendered again whenever a template
+changes. Measured on 2,000 copies of a 20-cell quick result's page (Hugo CPU a page): 6.5 ms
+with the tables in templates, 1.5 ms with them as HTML in the front matter, 0.5 ms with
+neither in the page. Every value goes through `html.escape`, as a template would do.
 """
 from html import escape
 
@@ -76,6 +76,16 @@ def metrics_table(rows: list[dict]) -> str:
 
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
 TABLES = {"throughput-table": ".throughput.html", "metrics-table": ".metrics.html"}  # slot name: file suffix
+
+
+def tables(rows: list[dict], throughput: list[dict]) -> dict:
+    """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows)."""
+    return {"throughput-table": throughput_table(throughput), "metrics-table": metrics_table(rows)}
+
+
+def file_name(rid: str, name: str) -> str:
+    """The file in TABLES_DIR holding one table of one result."""
+    return rid + TABLES[name]
 
 
 def slot(name: str) -> str:

@@ -8,8 +8,10 @@ overlay written from config.toml:
 
 1. Result pages. Hugo renders only the pages whose source changed since they were last
    rendered, or all of them when a template, asset, config.toml or Hugo itself changed, in
-   batches of --batch pages so that memory does not grow with the number of results. Output:
-   build/result-html/ (state in build/cache/result-html.json).
+   batches of --batch pages so that memory does not grow with the number of results. Each
+   page then gets its tables, which fsatlas aggregate wrote to build/tables/ and which never
+   pass through Hugo (result_tables). Output: build/result-html/ (state in
+   build/cache/result-html.json).
 2. Everything else, at the same time. Hugo with the result pages excluded and without the
    bulk static trees (the explorer's chunks and the published result files, tens of thousands
    of files Hugo would copy each time) into a fresh build/site-main/.
@@ -18,8 +20,9 @@ The destination then mirrors the static trees, the result pages and the main pas
 order (a rendered page wins over a static file, as in Hugo): a file whose size and mtime
 are unchanged is not copied again, and a file no pass produced is removed.
 
-Plain `hugo` (and `hugo server`) with config.toml alone builds the same site in one pass;
-a test checks that both give the same files.
+Plain `hugo` (and `hugo server`, whose template reads the tables itself) with config.toml
+alone builds the same site in one pass, but for the tables' slots; a test checks that both
+give the same files once those are filled.
 """
 import hashlib
 import itertools
@@ -164,7 +167,7 @@ class Site:
             """In the thread, beside the next Hugo run: each page of a rendered batch gets its
             tables (result_tables) and only then counts as rendered."""
             for rid in part:
-                self._fill_slot(os.path.join(out, rid, "index.html"), rid)
+                self._fill_slots(os.path.join(out, rid, "index.html"), rid)
             rendered.update((rid, sources[rid]) for rid in part)
             save()  # after each batch: an interrupted build resumes
 
@@ -201,12 +204,12 @@ class Site:
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo)}
 
-    def _fill_slot(self, page: str, rid: str) -> None:
+    def _fill_slots(self, page: str, rid: str) -> None:
         """Writes the page again with its tables, as a new file (the destination may link to the
         one Hugo wrote: see mirror)."""
         tables = {}
-        for name, suffix in result_tables.TABLES.items():
-            table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, rid + suffix)
+        for name in result_tables.TABLES:
+            table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid, name))
             try:
                 with open(table_file, encoding="utf-8") as f:
                     tables[name] = f.read()
