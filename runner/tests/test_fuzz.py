@@ -5,7 +5,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fsatlas import resultfile
+from fsatlas import privacy, resultfile
 from fsatlas.cli import main
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
@@ -93,3 +93,21 @@ def test_the_fast_schema_check_accepts_nothing_jsonschema_rejects(valid_result, 
     result = mutate(valid_result, data)
     if resultfile.schema_valid_fast(result):
         assert list(resultfile._validator().iter_errors(result)) == []
+
+
+PRIVATE_PIECES = ["00:1a:2B:3c:4d:5e", "10.0.0.7", "fe80::1", "2001:db8:0:1::", "db1.corp", "X.IO", "/home/al",
+                  "/Users/b", "Serial: ABCD12", "S/N#9Z-12", "sn=ab12cd", "a", "1", ".", ":", "-", "/", " ", "#"]
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None)
+@given(st.lists(st.sampled_from(PRIVATE_PIECES) | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \n", max_size=5),
+                max_size=8))
+def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
+    """NEEDS only skips strings: a string any pattern matches must pass it."""
+    text = "".join(pieces)
+    if privacy.ANY.search(text):
+        assert privacy.NEEDS.search(text), text
+
+
+def test_each_private_piece_is_found():  # the pieces above do exercise the patterns
+    assert all(privacy.findings({"x": piece}) for piece in PRIVATE_PIECES[:11])
