@@ -5,7 +5,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fsatlas import privacy, resultfile
+from fsatlas import fio_json, privacy, resultfile
 from fsatlas.cli import main
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
@@ -111,3 +111,24 @@ def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
 
 def test_each_private_piece_is_found():  # the pieces above do exercise the patterns
     assert all(privacy.findings({"x": piece}) for piece in PRIVATE_PIECES[:11])
+
+
+def _as_json_reads(value):
+    """value as json.loads gives it, but with integers beyond 64 bits as floats, the way orjson
+    reads them (fio writes none: its counters are unsigned 64-bit). Where orjson refuses a text
+    (NaN, Infinity, lone surrogates), json reads it all."""
+    if isinstance(value, dict):
+        return {k: _as_json_reads(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_json_reads(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
+        return float(value)
+    return value
+
+
+@FUZZ
+@given(json_values, st.sampled_from(["", "note: both iodepth >= 1 and synchronous I/O engine\n"]))
+def test_fio_reports_read_as_json_reads_them(value, note):
+    text = note + json.dumps({"jobs": [value]}, ensure_ascii=False)
+    exact = json.loads(text[len(note):])
+    assert fio_json.parse(text) in (exact, _as_json_reads(exact))  # the latter only where orjson read it
