@@ -23,15 +23,22 @@ REL_TOL = 1e-6
 
 
 def validate_file(path: str) -> list[Problem]:
+    return _validated(path)[0]
+
+
+def _validated(path: str) -> tuple[list[Problem], list]:
+    """The problems of one result file, and [raw file, signature] for each raw file it names,
+    taken before they are read (what OutcomeCache keeps to know when to check again)."""
     try:
         data = resultfile.load_json(path)
     except UserError as e:
-        return [Problem("error", path, "", e.message or str(e))]
+        return [Problem("error", path, "", e.message or str(e))], []
+    raws = _raw_signatures(data, path)
     problems = resultfile.schema_problems(data, path)
     warnings = [Problem("warning", path, where, message) for where, message in privacy.findings(data)]
     if problems:
-        return problems + warnings
-    return rule_problems(data, path) + warnings
+        return problems + warnings, raws
+    return rule_problems(data, path) + warnings, raws
 
 
 CACHE_FILE = os.path.join("build", "cache", "validation.json")
@@ -81,12 +88,11 @@ class OutcomeCache:
                 return None
         return [Problem(*p) for p in entry["problems"]]
 
-    def put(self, key: str, problems: list[Problem]) -> None:
+    def put(self, key: str, problems: list[Problem], raws: list) -> None:
         if not self.path:
             return
         self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems]}
-        resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": _raw_signatures(key)},
-                                compact=True, durable=False)
+        resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": raws}, compact=True, durable=False)
         self.changed = True
 
     def save(self) -> None:
@@ -107,8 +113,8 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     cache = OutcomeCache(cache_file)
     outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
     todo = [path for path, found in outcomes.items() if found is None]
-    for path, found in zip(todo, cores.map_on_cores(validate_file, todo)):  # each recomputes from its raw files
-        cache.put(os.path.abspath(path), found)
+    for path, (found, raws) in zip(todo, cores.map_on_cores(_validated, todo)):  # each recomputes from its raw files
+        cache.put(os.path.abspath(path), found, raws)
         outcomes[path] = found
     cache.save()
     return [problem for path in files for problem in outcomes[path]]
@@ -126,13 +132,13 @@ def _rules_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def _raw_signatures(path: str) -> list:
+def _raw_signatures(data, path: str) -> list:
+    """[raw file, signature] of each raw file a result file (data, read from path) names."""
     try:
-        data = resultfile.load_json(path)
-        out_dir = os.path.dirname(os.path.dirname(path))
+        out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))  # the cache outlives the cwd
         raws = [os.path.join(out_dir, r) for c in data.get("cells", []) if isinstance(c, dict)
                 for r in (c.get("raw") or []) if isinstance(r, str)]
-    except (UserError, AttributeError, TypeError):
+    except (AttributeError, TypeError):
         raws = []
     return [[r, signature(r)] for r in raws]
 
