@@ -1,30 +1,98 @@
-// The chart permalink: fetches the page named in ?page= (a page of this site only), takes
-// its n-th chart with the table that follows it, and draws that alone, linking back.
+// The chart permalink: /embed/?page=/results/<id>/&n=1 draws the n-th chart of one of the site's
+// own pages alone, with its table, linking back. The fetched page is read as data only: the
+// chart's name, spec file, rows and caption are checked against fixed patterns and copied into
+// elements made here (text, never markup), and the table is rebuilt from its cells' text. So a
+// page named by a crafted link, or contributor text inside a page, cannot put markup or script
+// into this one.
 (function () {
   "use strict";
   var root = document.getElementById("embed"), statusLine = root.querySelector(".embed-status");
+  var base = root.dataset.root || "/";
+  // A Hugo page of this site (a folder path ending in "/"), not a static file: no ".", "..",
+  // or the static trees (files/, charts/, vendor/…).
+  var PAGE = /^(?:(?!(?:files|charts|vendor|pagefind|js|css)\/)[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\/)*$/;
+  var NAME = /^[a-z0-9][a-z0-9-]*$/;
+  var SPEC = /^charts\/[a-z0-9][a-z0-9-]*\.vl(?:\.[0-9a-f]+)?\.json$/;
+  var ROWS = /^charts\/results\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+
+  function fail(message) { throw new Error(message); }
+
+  function sitePath(value, pattern) {  // a root-relative path of this site matching pattern, or null
+    if (!value || value.indexOf(base) !== 0) return null;
+    var rest = value.slice(base.length);
+    return pattern.test(rest) && rest.split("/").indexOf("..") < 0 ? value : null;
+  }
+
+  function textTable(table) {  // the fallback table, rebuilt from its cells' text
+    var out = document.createElement("table");
+    out.className = table.className.split(/\s+/).filter(function (c) { return /^[a-z-]+$/.test(c); }).join(" ");
+    ["thead", "tbody"].forEach(function (part) {
+      var from = table.querySelector(part);
+      if (!from) return;
+      var to = out.appendChild(document.createElement(part));
+      Array.prototype.forEach.call(from.rows, function (row) {
+        var tr = to.appendChild(document.createElement("tr"));
+        Array.prototype.forEach.call(row.cells, function (cell) {
+          var c = tr.appendChild(document.createElement(cell.tagName === "TH" ? "th" : "td"));
+          c.textContent = cell.textContent;
+          if (cell.tagName === "TH" && /^(col|row)$/.test(cell.getAttribute("scope") || "")) c.scope = cell.getAttribute("scope");
+        });
+      });
+    });
+    return out;
+  }
+
+  function chartFrom(found) {  // a new figure holding the found one's checked data
+    var name = found.getAttribute("data-chart") || "";
+    var spec = sitePath(found.getAttribute("data-spec"), SPEC);
+    var rowsFile = found.getAttribute("data-rows");
+    if (!NAME.test(name) || !spec) fail("that chart is not one of this site's");
+    var figure = document.createElement("figure");
+    figure.className = "chart";
+    figure.dataset.chart = name;
+    figure.dataset.spec = spec;
+    figure.dataset.caption = found.getAttribute("data-caption") || "";
+    figure.dataset.version = found.getAttribute("data-version") || "";
+    var view = figure.appendChild(document.createElement("div"));
+    view.className = "chart-view";
+    view.setAttribute("role", "img");
+    view.setAttribute("aria-label", figure.dataset.caption);
+    if (rowsFile) {
+      figure.dataset.rows = sitePath(rowsFile, ROWS) || fail("that chart's rows are not one of this site's files");
+    } else {
+      var inline = found.querySelector("script.chart-data");
+      var rows = JSON.parse(inline ? inline.textContent : "null");
+      if (!Array.isArray(rows)) fail("that chart has no rows");
+      var data = figure.appendChild(document.createElement("script"));
+      data.type = "application/json";
+      data.className = "chart-data";
+      data.textContent = JSON.stringify(rows).replace(/</g, "\\u003c");
+    }
+    figure.appendChild(document.createElement("figcaption")).textContent = figure.dataset.caption;
+    return figure;
+  }
+
   var params = new URLSearchParams(location.search);
-  var page = params.get("page") || "", n = parseInt(params.get("n") || "1", 10);
+  var page = sitePath(params.get("page") || "", PAGE), n = parseInt(params.get("n") || "1", 10);
+  if (!page || !(n >= 1)) { statusLine.textContent = "No chart of this site named."; return; }
   var url = new URL(page, location.href);
-  if (url.origin !== location.origin || !page) { statusLine.textContent = "No chart named."; return; }
   fetch(url).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);
     return r.text();
   }).then(function (html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
-    var figure = doc.querySelectorAll("figure[data-chart]")[n - 1];
-    if (!figure) throw new Error("that page has no chart number " + n);
-    var table = figure.nextElementSibling && figure.nextElementSibling.matches("table") ? figure.nextElementSibling : null;
-    var mine = document.importNode(figure, true);
-    root.replaceChildren(mine);
-    if (table) root.appendChild(document.importNode(table, true));
-    var back = document.createElement("p");
-    var link = document.createElement("a");
+    var found = doc.querySelectorAll("figure[data-chart]")[n - 1];
+    if (!found) fail("that page has no chart number " + n);
+    var figure = chartFrom(found);
+    figure.dataset.source = url.href;
+    root.replaceChildren(figure);
+    var next = found.nextElementSibling;
+    if (next && next.matches("table")) root.appendChild(textTable(next));
+    var back = root.appendChild(document.createElement("p"));
+    var link = back.appendChild(document.createElement("a"));
     link.href = url.href;
     link.textContent = "From " + (doc.title || url.pathname);
-    back.appendChild(link);
-    root.appendChild(back);
-    return window.fsatlasCharts.draw(mine);
+    return window.fsatlasCharts.draw(figure);
   }).catch(function (error) {
     statusLine.textContent = "Could not show the chart: " + error.message;
     console.error("embed: " + error);
