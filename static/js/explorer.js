@@ -459,7 +459,13 @@
     var text, type;
     if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }
     else {
-      var quote = function (v) { v = v === null || v === undefined ? "" : String(v); return /[",\n]/.test(v) ? "\"" + v.replace(/"/g, "\"\"") + "\"" : v; };
+      var quote = function (v) {
+        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a leading
+        // apostrophe (OWASP's advice for CSV injection); numbers stay numbers.
+        var text = v === null || v === undefined ? "" : String(v);
+        if (typeof v === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
+        return /[",\n\r]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
+      };
       text = [fields.join(",")].concat(records.map(function (r) { return fields.map(function (f) { return quote(r[f]); }).join(","); })).join("\n") + "\n";
       type = "text/csv";
     }
