@@ -1,59 +1,149 @@
-"""Looks for what a published result file should not hold: host names, user names, serial
-numbers, MAC and IP addresses. Findings are warnings: `validate` shows them, a human decides.
+"""Looks for what a published result file, or its raw output, should not hold: host names,
+user names, e-mail addresses, personal machine labels, serial numbers, MAC and IP addresses.
+
+Findings are errors (validation.PRIVATE marks them): result files and raw output are
+published as they are. A maintainer who checked a finding lists it in
+data/privacy-reviewed.txt, or runs `fsatlas validate --allow-private`.
 """
 import getpass
 import platform
 import re
+from functools import lru_cache
 
-TLDS = "com|net|org|local|lan|internal|corp|home|intra|de|uk|io"
+# Internal names no public suffix list holds, but which name machines on every private network.
+PRIVATE_TLDS = "local|lan|internal|corp|home|intra|intranet|localdomain|private|priv"
+# Endings of file names that are also top-level domains (.sh, .py, .md…): "run.sh" is a file,
+# "build.example.sh" or "alice.sh" written after an @ is not. Two-label names ending in one of
+# these are taken for files.
+FILE_ENDINGS = frozenset("sh py md pl rs so zip mov cc ps ml in am pm rb cs ts mk hs as ac ad dat "
+                         "bin bz tar tgz json ini cfg conf log txt csv yml yaml toml xml html htm gz xz "
+                         "img iso raw out job jobs fio ko c h o a d".split())
+
 PATTERNS = [
     ("a MAC address", re.compile(r"\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b", re.I)),
-    ("an IPv4 address", re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")),
+    # (loopback and the unspecified address name no machine: fio's client/server output has them)
+    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")),
     ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{1,4}\b|\b[0-9a-f]{1,4}::[0-9a-f:]*\b", re.I)),
-    ("a host name", re.compile(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:" + TLDS + r")\b", re.I)),
-    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s]+")),
+    ("an e-mail address", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|(?<![\w/])/root(?![\w-])|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
+    ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
+    # A label such as alice-laptop or bobs_macbook_pro names a person's own machine.
+    ("a personal machine name", re.compile(
+        r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:'s)?[-_](?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc)"
+        r"(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac)[-_][A-Za-z0-9]+", re.I)),
+    # A disk's serial without its label: 10-20 capitals and digits, at least four digits and three
+    # letters (Samsung S4EWNX0N123456A, WD WCC4N7PXJ2E5); not checked in device_model (KINGSTON
+    # SA400S37240G is a model).
+    ("a serial number", re.compile(r"(?<![A-Za-z0-9])(?=(?:[A-Z]*[0-9]){4})(?=(?:[0-9]*[A-Z]){3})[A-Z0-9]{10,20}(?![A-Za-z0-9])")),
 ]
+SERIAL_UNLABELED = len(PATTERNS) - 1
+# A name with dots whose last label may be a top-level domain; whether it is one, the public
+# suffix list decides (host_name).
+DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-])")
 
-
-# One search per string instead of one per pattern (a standard result holds 6,800 strings);
-# where several patterns match, the leftmost match is the one named.
+# One search per string instead of one per pattern; where several match, the leftmost is named.
 ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else p.pattern})"
                           for i, (_, p) in enumerate(PATTERNS)))
-# What every match of a pattern above holds, in the same order: a colon; digit, dot, digit; a dot
-# and a top-level domain; a home folder; a serial number's label. Each branch starts with a
-# character, so re skips to the candidates, where ANY tries six patterns at every position: a
-# quick result's 1,843 strings (210 raw file paths) take 1.6 ms instead of 10.8 ms.
-NEEDS = re.compile(r":|\d\.\d|\.(?:" + TLDS + r")\b|/(?:home|Users)/|(?:serial|s/n|sn)[\s:=#]", re.I)
+# What every match of a pattern above holds, in the same order: a colon; digit, dot, digit; an @;
+# a home folder (or /root, C:\Users, ~name/); a user label; a serial number's label; a personal
+# machine word; four digits among capitals. Each branch starts with a character, so re skips to
+# the candidates instead of trying every pattern at every position (tests/test_fuzz.py checks it
+# passes whatever a pattern matches).
+NEEDS = re.compile(r":|\d\.\d|@|/(?:home|Users)/|/root|Users|~|(?:user|login|owner|uid)|(?:serial|s/n|sn)[\s:=#]"
+                   r"|laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc"
+                   r"|[A-Z0-9]{10}", re.I)
+
+
+@lru_cache(maxsize=1)
+def _suffixes():
+    from publicsuffixlist import PublicSuffixList  # the list it ships (ICANN's top-level domains)
+    return PublicSuffixList(only_icann=True, accept_unknown=False)
+
+
+def host_name(text: str) -> str | None:
+    """The first host name in text: a dotted name ending in a top-level domain, or in a private
+    network's (PRIVATE_TLDS); a name of two labels whose ending is a file's is taken for a file."""
+    for match in DOTTED.finditer(text):
+        name, tld = match.group(0), match.group(1).lower()
+        if not re.search(r"[A-Za-z]", name[:-len(tld)]):
+            continue  # 1.5.GiB, 2.80GHz: a number with a unit
+        if tld in PRIVATE_TLDS.split("|") or (_suffixes().is_public(tld) and
+                                              (name.count(".") > 1 or tld not in FILE_ENDINGS)):
+            return name
+    return None
 
 
 def _strings(value, path=""):
-    """(JSON Pointer, text) of every string in value; numbers (most of a result file: its
-    samples) are passed over without a generator each."""
+    """(JSON Pointer, text) of every string in value, keys included; numbers (most of a result
+    file: its samples) are passed over without a generator each."""
     if isinstance(value, str):
         yield path, value
         return
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, item in items:
+        if isinstance(key, str):
+            yield f"{path}/{key}", key
         if isinstance(item, str):
             yield f"{path}/{key}", item
         elif isinstance(item, (dict, list)):
             yield from _strings(item, f"{path}/{key}")
 
 
+def _mine():
+    """This machine's host and user names, as a pattern (None when there are none worth looking for)."""
+    mine = {x for x in (platform.node(), platform.node().split(".")[0], _user())
+            if x and len(x) > 2 and x not in ("root", "localhost")}
+    return re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(mine))) if mine else None
+
+
+def finding(text: str, serials: bool = True) -> str | None:
+    """What text holds that looks private, in words, or None."""
+    text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
+    match = NEEDS.search(text) and ANY.search(text)
+    while match and not serials and int(match.lastgroup[1:]) == SERIAL_UNLABELED:
+        match = ANY.search(text, match.end())
+    if match:
+        return f"looks like {PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})"
+    host = host_name(text)
+    if host:
+        return f"looks like a host name ({host!r})"
+    names = _mine()
+    if names and names.search(text):
+        return "contains this machine's host or user name"
+    return None
+
+
+_TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+
+
 def findings(data) -> list[tuple[str, str]]:
-    """(JSON Pointer, what it looks like) for each suspicious string."""
-    mine = {x for x in (platform.node(), platform.node().split(".")[0], _user()) if x and len(x) > 2 and x != "root"}
-    names = re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(mine))) if mine else None
+    """(JSON Pointer, what it looks like) for each suspicious string of a result file."""
     out = []
     for path, text in _strings(data):
-        match = NEEDS.search(text) and ANY.search(text)
-        if match:
-            what = PATTERNS[int(match.lastgroup[1:])][0]
-            out.append((path, f"looks like {what} ({match.group(0)!r}); result files are published"))
-        elif names and names.search(text):
-            out.append((path, "contains this machine's host or user name; result files are published"))
+        what = finding(text, serials=not path.endswith("/device_model"))
+        if what:
+            out.append((path, f"{what}; result files are published"))
     return out
+
+
+def raw_finding(text: str) -> str | None:
+    """The first private-looking thing in a raw file's text, with its place, or None. A JSON
+    report (fio's) is searched string by string, passing over its thousands of numbers; other
+    output (bonnie++, IOzone, dd) line by line."""
+    import orjson
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        data = None
+    if isinstance(data, (dict, list)):
+        found = findings(data)
+        return f"{found[0][0]} {found[0][1].split(';')[0]}" if found else None
+    for number, line in enumerate(text.splitlines(), 1):
+        what = finding(line)
+        if what:
+            return f"line {number} {what}"
+    return None
 
 
 def _user() -> str:
