@@ -14,12 +14,16 @@ class UserError(Exception):
         self.message = message
         super().__init__(str(self))
 
-    def __str__(self) -> str:
-        parts = [p for p in (self.where, self.field) if p]
-        head = ": ".join(parts)
+    @property
+    def body(self) -> str:
+        """What went wrong, without the file and field."""
         body = self.message
         if self.expected:
             body = (body + "; " if body else "") + f"expected {self.expected}"
         if self.found:
             body = (body + ", " if body else "") + f"found {self.found}"
-        return f"{head}: {body}" if head else body
+        return body
+
+    def __str__(self) -> str:
+        head = ": ".join(p for p in (self.where, self.field) if p)
+        return f"{head}: {self.body}" if head else self.body

@@ -13,6 +13,8 @@ baseline the reader picks and their geometric means.
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
 keys and metric names its rows use.
 """
+import shlex
+
 from . import folds
 
 EXPLORER_VERSION = 3
@@ -20,11 +22,11 @@ RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "c
 
 
 def run_command(result: dict, cell: dict) -> str:
-    """The command that re-runs exactly this cell on the reader's own machine."""
-    profile = result.get("profile") or "standard"
-    key = cell["key"].replace("'", "'\\''")
+    """The command that re-runs exactly this cell on the reader's own machine. Readers paste it
+    as root: every word from the result file is quoted, beside the schema's patterns for them."""
+    profile = shlex.quote(result.get("profile") or "standard")
     target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
-    return f"fsatlas run --profile {profile} {target}--cell '{key}'"
+    return f"fsatlas run --profile {profile} {target}--cell {shlex.quote(cell['key'])}"
 
 
 def facts(result: dict) -> dict:

@@ -7,6 +7,8 @@ say, and the aggregator reads only files that pass.
 import json
 import math
 import os
+import re
+import stat
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,7 +17,12 @@ from importlib import resources
 
 from .errors import UserError
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
+# An id as the schema allows it (starting with a letter or digit), and the ids that would take the
+# place of a page of the site (results/index.html, results/page/2/, the section's _index).
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+RESERVED_ID = re.compile(r"(?i:index(\..*)?|page)")
+TOLERATED = {".gitkeep"}  # what may sit in data/results beside the result files
 
 
 @dataclass(frozen=True)
@@ -89,29 +96,101 @@ def schema_problems(data, file: str) -> list[Problem]:
             problems.append(Problem("error", file, pointer([*error.absolute_path, missing]),
                                     "required field is missing"))
             continue
-        found = json.dumps(error.instance, default=str)
-        if len(found) > 80:
-            found = found[:77] + "..."
-        message = error.message if len(error.message) < 200 else error.message[:197] + "..."
-        problems.append(Problem("error", file, pointer(error.absolute_path),
-                                f"{message} (found {found})"))
+        problems.append(Problem("error", file, pointer(error.absolute_path), _words(error)))
     return problems
+
+
+def _short(value) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _words(error) -> str:
+    """One line for a schema error, however large the value it is about (a 5,000-cell list, a
+    key of megabytes): limits say the limit and the size found, not the value."""
+    limit, value = error.validator_value, error.instance
+    name = "a name" if "propertyNames" in error.schema_path else "text"
+    if error.validator == "maxLength":
+        return f"expected {name} of at most {limit} characters, found {len(value)}"
+    if error.validator == "maxItems":
+        return f"expected at most {limit} items, found {len(value)}"
+    if error.validator == "maxProperties":
+        return f"expected at most {limit} entries, found {len(value)}"
+    if error.validator == "pattern":
+        return f"expected {name} matching {limit}, found {_short(value)}"
+    message = error.message if len(error.message) < 200 else error.message[:197] + "..."
+    return f"{message} (found {_short(value)})"
 
 
 def _reject_constant(token):
     raise ValueError(f"{token} is not a number JSON allows")
 
 
-def load_json(path: str):
-    """Reads a JSON file; malformed JSON is a UserError naming the line and column."""
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, name in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a regular file"
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, read without following a symbolic
+    link and never more than limit + 1 bytes (a link to /dev/zero, a growing file)."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise UserError(where=path, expected=f"at most {MAX_FILE_BYTES} bytes", found=f"{size} bytes")
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
+        if e.errno == 40:  # ELOOP: O_NOFOLLOW met a link
+            raise UserError(where=path, expected="a regular file", found="a symbolic link") from None
         raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UserError(where=path, expected="a regular file", found=kind_of(mode))
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    if len(data) > limit:
+        raise UserError(where=path, expected=f"at most {limit} bytes", found="more")
+    return data
+
+
+def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
+    """The result files of a folder: its regular files named <id>.json (sorted), and a problem
+    for anything else in it (other files, links, folders, devices, reserved ids), which no
+    command reads or publishes."""
+    files, problems = [], []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as e:
+        raise UserError(f"cannot list: {e.strerror}", where=folder) from None
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        stem = entry.name[:-len(".json")] if entry.name.endswith(".json") else None
+        mode = entry.stat(follow_symlinks=False).st_mode
+        if entry.name in TOLERATED and stat.S_ISREG(mode):
+            continue
+        if not stat.S_ISREG(mode):
+            found = kind_of(mode)
+        elif stem is None or not ID.fullmatch(stem):
+            found = "a file not named <id>.json (an id: a letter or digit, then letters, digits, '.', '_', '-')"
+        elif RESERVED_ID.fullmatch(stem):
+            found = f"the reserved id {stem!r} (it would replace a page of the site)"
+        else:
+            files.append(path)
+            continue
+        problems.append(Problem("error", path, "", f"expected only result files (<id>.json, regular files) "
+                                                   f"in {folder}, found {found}; nothing else there is read or published"))
+    return files, problems
+
+
+def load_json(path: str, limit: int | None = None):
+    """Reads a JSON result file (a regular file, not a link, of at most MAX_FILE_BYTES unless
+    `limit` says otherwise); malformed JSON is a UserError naming the line and column."""
+    try:
+        text = read_regular(path, MAX_FILE_BYTES if limit is None else limit).decode("utf-8")
     except UnicodeDecodeError as e:
         raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
     try:
@@ -122,9 +201,46 @@ def load_json(path: str):
         raise UserError(f"malformed JSON: {e}", where=path) from None
 
 
+MAX_INT = 2 ** 53  # what every JSON reader (the browser's, Hugo's) holds exactly
+MAX_NUMBER = 1e18
+
+
+# Characters that reorder the text around them (the embeddings, overrides and isolates of
+# Unicode's bidirectional algorithm): one left unclosed in a result's notes reverses what a
+# page prints next to it.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def value_problems(value, path: str = "", out: list | None = None) -> list[tuple[str, str]]:
+    """(JSON Pointer, message) for every value in the document that no measurement, setting or
+    note can be: a number that is not finite, above 1e18 in size, or an integer beyond 2^53
+    (which the site's JSON writer and every browser would round or refuse); a string or key
+    holding a bidirectional control character."""
+    out = [] if out is None else out
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        here = path + pointer([key])
+        if isinstance(key, str) and BIDI_CONTROLS.search(key):
+            out.append((here, "expected a name without bidirectional control characters (U+202A-U+202E, U+2066-U+2069)"))
+        if isinstance(item, (dict, list)):
+            value_problems(item, here, out)
+        elif isinstance(item, str):
+            if BIDI_CONTROLS.search(item):
+                out.append((here, "expected text without bidirectional control characters "
+                                             "(U+202A-U+202E, U+2066-U+2069): they reorder what a page shows beside them"))
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            continue
+        elif isinstance(item, int) and abs(item) > MAX_INT:
+            out.append((here, f"expected an integer of at most 2^53, found one of {len(str(abs(item)))} digits"))
+        elif not math.isfinite(item) or abs(item) > MAX_NUMBER:
+            out.append((here, f"expected a number between -1e18 and 1e18, found {item:.6g}"))
+    return out
+
+
 def check(data: dict, file: str = "<result>") -> None:
     """Raises a UserError naming the first schema problem; the runner calls it before writing."""
-    problems = schema_problems(data, file)
+    problems = [Problem("error", file, where, message) for where, message in value_problems(data)] \
+        or schema_problems(data, file)
     if problems:
         first = problems[0]
         raise UserError(first.message, where=file, field=first.path or "/")

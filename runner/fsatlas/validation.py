@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 from functools import lru_cache
 
 from . import cores, privacy, resultfile, stats
@@ -30,15 +31,51 @@ def _validated(path: str) -> tuple[list[Problem], list]:
     """The problems of one result file, and [raw file, signature] for each raw file it names,
     taken before they are read (what OutcomeCache keeps to know when to check again)."""
     try:
+        return _checked(path)
+    except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
+        return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], []
+
+
+def _checked(path: str) -> tuple[list[Problem], list]:
+    try:
         data = resultfile.load_json(path)
     except UserError as e:
-        return [Problem("error", path, "", e.message or str(e))], []
+        return [Problem("error", path, "", e.body)], []
     raws = _raw_signatures(data, path)
-    problems = resultfile.schema_problems(data, path)
-    warnings = [Problem("warning", path, where, message) for where, message in privacy.findings(data)]
+    problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
+    problems = problems or resultfile.schema_problems(data, path)
+    private = [Problem("error", path, where, PRIVATE + message) for where, message in privacy.findings(data)]
     if problems:
-        return problems + warnings, raws
-    return rule_problems(data, path) + warnings, raws
+        return problems + private, raws
+    return rule_problems(data, path) + private, raws
+
+
+PRIVATE = "private: "  # the start of a privacy finding's message (see reviewed)
+REVIEWED_FILE = "privacy-reviewed.txt"  # beside results/: findings a maintainer checked
+
+
+def reviewed(problems: list[Problem], allow_all: bool = False) -> list[Problem]:
+    """The problems, with each privacy finding a maintainer has checked made a warning: all of
+    them with allow_all (`--allow-private`), else those listed as "<id> <JSON Pointer>" in the
+    REVIEWED_FILE of the data folder holding the result. That file is outside data/results and
+    data/raw, which the pull-request check refuses to let a contribution change."""
+    lists = {}
+
+    def listed(problem):
+        data_dir = os.path.dirname(os.path.dirname(os.path.abspath(problem.file)))
+        if data_dir not in lists:
+            try:
+                with open(os.path.join(data_dir, REVIEWED_FILE), encoding="utf-8") as f:
+                    lists[data_dir] = {tuple(line.split(None, 1)) for line in map(str.strip, f)
+                                       if line and not line.startswith("#")}
+            except OSError:
+                lists[data_dir] = set()
+        rid = os.path.basename(problem.file)[:-len(".json")]
+        return (rid, problem.path) in lists[data_dir]
+
+    return [Problem("warning", p.file, p.path, p.message + " (reviewed)")
+            if p.severity == "error" and p.message.startswith(PRIVATE) and (allow_all or listed(p)) else p
+            for p in problems]
 
 
 CACHE_FILE = os.path.join("build", "cache", "validation.json")
@@ -47,7 +84,7 @@ CACHE_FILE = os.path.join("build", "cache", "validation.json")
 def signature(path: str) -> list | None:
     """[size, mtime in ns] of a file, or None when it is gone: what make would compare."""
     try:
-        st = os.stat(path)
+        st = os.lstat(path)  # a link is not followed: it is refused, and its target is not ours to look at
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns]
@@ -164,9 +201,9 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
     stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
     if data["id"] != stem:
         add("error", "/id", f"expected the file name without .json ({stem!r}), found {data['id']!r}")
-    created = dt.datetime.fromisoformat(data["created"].replace("Z", "+00:00"))
-    if created > dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1):
-        add("error", "/created", f"expected a date not in the future, found {data['created']}")
+    message = created_problem(data["created"])
+    if message:
+        add("error", "/created", message)
     out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
     seen = {}
     for i, cell in enumerate(data["cells"]):
@@ -177,14 +214,93 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
         if cell["status"] == "ok":
             present = True
             for j, raw in enumerate(cell["raw"]):
-                if ".." in raw.split("/") or not os.path.isfile(os.path.join(out_dir, raw)):
-                    add("error", f"{base}/raw/{j}", f"expected a raw file under {out_dir}, found none at {raw}")
+                wrong = raw_path_problem(out_dir, raw)
+                if wrong:
+                    add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present:
                 problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, out_dir)]
         for name, metric in cell["metrics"].items():
             problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
+    problems += [Problem("error", path, "", message) for message in raw_folder_problems(out_dir, data["id"])]
     return problems
+
+
+MAX_RAW_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ with latency bins: a few MB)
+MAX_RAW_ENTRIES = 100_000
+
+
+def raw_path_problem(out_dir: str, raw: str) -> str | None:
+    """Why a cell's raw reference is not a regular file inside the data folder's raw/ (the
+    runner and importers write raw/<id>/…; synthetic results share files), with no link
+    anywhere on the way, or None. Nothing outside out_dir is opened."""
+    parts = raw.split("/")
+    if parts[0] != "raw" or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
+        return f"expected a path inside raw/, found {raw}"
+    path = out_dir
+    for depth, part in enumerate(parts):
+        path = os.path.join(path, part)
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as e:
+            return f"expected a raw file at {raw}, found none ({e.strerror})"
+        want_folder = depth < len(parts) - 1
+        if (stat.S_ISDIR(mode) if want_folder else stat.S_ISREG(mode)):
+            continue
+        what = "a folder" if want_folder else "a regular file"
+        return f"expected {what} at {'/'.join(parts[:depth + 1])}, found {resultfile.kind_of(mode)}"
+    return None
+
+
+def raw_folder_problems(out_dir: str, rid: str) -> list[str]:
+    """Anything in raw/<id>/ that is neither a folder nor a regular file (links, devices, pipes):
+    it would never be read, and a copy of the folder must not carry it."""
+    out, seen = [], 0
+    for folder, folders, files in os.walk(os.path.join(out_dir, "raw", rid)):  # never follows a link
+        for name in folders + files:
+            seen += 1
+            if seen > MAX_RAW_ENTRIES:
+                return out + [f"expected at most {MAX_RAW_ENTRIES} entries in raw/{rid}/, found more"]
+            full = os.path.join(folder, name)
+            mode = os.lstat(full).st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                out.append(f"expected only folders and regular files in raw/{rid}/, found "
+                           f"{resultfile.kind_of(mode)} at {os.path.relpath(full, out_dir)}")
+        folders[:] = [f for f in folders if stat.S_ISDIR(os.lstat(os.path.join(folder, f)).st_mode)]
+    return out
+
+
+# The oldest `created` a result may carry: the project's first result (a date far in the past
+# would make a file the "oldest" of every cell), and how far ahead of this clock one may be.
+EARLIEST_CREATED = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
+CLOCK_SKEW = dt.timedelta(hours=1)
+
+
+def limits() -> dict:
+    """What a result file may hold at most, as the contribute page lists it: from the schema and
+    the checks here, so the page can never say other than what is enforced."""
+    defs = resultfile.schema()["$defs"]
+    top = resultfile.schema()["properties"]
+    return {"file_bytes": resultfile.MAX_FILE_BYTES, "cells": top["cells"]["maxItems"],
+            "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
+            "notes_chars": top["notes"]["maxLength"], "raw_bytes": MAX_RAW_BYTES,
+            "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
+            "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
+            "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],
+                         "key": defs["cell"]["properties"]["key"]["pattern"],
+                         "option": defs["options"]["items"]["pattern"]}}
+
+
+def created_problem(created: str) -> str | None:
+    try:
+        when = dt.datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError as e:
+        return f"expected a real date and time (UTC), found {created!r} ({e})"
+    if when < EARLIEST_CREATED:
+        return f"expected a date no earlier than the project's first result ({EARLIEST_CREATED:%Y-%m-%d}), found {created}"
+    if when > dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW:
+        return f"expected a date not in the future (beyond {CLOCK_SKEW} of clock skew), found {created}"
+    return None
 
 
 def recompute(cell: dict, text: str, where: str) -> dict:
@@ -216,9 +332,16 @@ def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
     out = []
     for rep, raw in enumerate(cell["raw"]):
         try:
-            with open(os.path.join(out_dir, raw), encoding="utf-8", errors="replace") as f:
-                values = recompute(cell, f.read(), raw)
-        except (UserError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            text = resultfile.read_regular(os.path.join(out_dir, raw), MAX_RAW_BYTES).decode("utf-8", "replace")
+        except UserError as e:
+            out.append(("error", f"/raw/{rep}", f"cannot read {raw}: {e.body}"))
+            continue
+        private = privacy.raw_finding(text)
+        if private:
+            out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
+        try:
+            values = recompute(cell, text, raw)
+        except (UserError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
             out.append(("warning", f"/raw/{rep}", f"could not recompute figures from {raw}: {e}"))
             continue
         for name, metric in cell["metrics"].items():

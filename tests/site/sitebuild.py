@@ -1,4 +1,5 @@
 """Builds the real site with real Hugo from fixture data in a temporary copy of the sources."""
+import datetime as dt
 import functools
 import http.server
 import shutil
@@ -61,6 +62,11 @@ def serve(public: Path) -> http.server.ThreadingHTTPServer:
 def run_htmltest(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run([REPO / ".tools" / "bin" / "htmltest", "--conf", ".htmltest.yml"],
                           cwd=root, capture_output=True, text=True)
+
+
+# Synthetic results are dated within the twelve hours after the earliest date a result may carry,
+# in an order unlike their ids (as contributions arrive), the same date every 168 results (ties).
+CREATED_FROM = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
 
 
 def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xfs", "btrfs"),
@@ -129,7 +135,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     others = [json.dumps(c) for c in base["cells"] if c["status"] != "ok"]
     for i in range(count):
         rid = f"synthetic-{i:05d}"
-        head = {**base, "id": rid, "created": f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:00:00Z",
+        head = {**base, "id": rid, "created": (CREATED_FROM + dt.timedelta(seconds=(i * 37 % 168) * 257)).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "system": {**base["system"], "machine": f"box-{i % 50:02d}"}}
         del head["cells"]
         cells = [cell_at(*step, rng.randrange(LEVELS)) for step in plan] + others

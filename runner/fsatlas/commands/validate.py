@@ -2,7 +2,7 @@
 import os
 import sys
 
-from .. import validation
+from .. import resultfile, validation
 from ..errors import UserError
 
 
@@ -11,27 +11,45 @@ def add_parser(sub):
     p.add_argument("paths", nargs="+", metavar="PATH", help="result files or folders of them")
     p.add_argument("--no-cache", action="store_true",
                    help=f"check every file again, ignoring earlier outcomes kept in {validation.CACHE_FILE}")
+    p.add_argument("--allow-private", action="store_true",
+                   help="report what looks private (host, user and e-mail names, serials, addresses) as warnings, "
+                        f"not errors: for a maintainer who checked it (or list it in data/{validation.REVIEWED_FILE})")
+    p.add_argument("--max-bytes", type=int, default=resultfile.MAX_FILE_BYTES, metavar="N",
+                   help=f"refuse a result file larger than N bytes before reading it (default {resultfile.MAX_FILE_BYTES})")
     p.set_defaults(func=run)
 
 
-def result_files(paths) -> list:
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            files += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".json"))
-        else:
-            files.append(path)
-    return files
+PER_FILE = 20  # problems listed per file: a broken file of 5,000 cells would otherwise print 5,000 lines
 
 
 def run(args) -> int:
-    files = result_files(args.paths)
-    if not files:
+    files, problems = [], []
+    for path in args.paths:
+        if os.path.isdir(path):
+            found, listing_problems = resultfile.result_listing(path)
+            files += found
+            problems += listing_problems
+        else:
+            files.append(path)
+    if not files and not problems:
         raise UserError("no result files (*.json) found", where=", ".join(args.paths))
-    problems = validation.validate_files(files, None if args.no_cache else validation.CACHE_FILE)
+    default_limit = resultfile.MAX_FILE_BYTES
+    resultfile.MAX_FILE_BYTES = args.max_bytes  # read by the workers, forked after this
+    try:  # outcomes are cached under the default limit only
+        problems += validation.validate_files(
+            files, None if args.no_cache or args.max_bytes != default_limit else validation.CACHE_FILE)
+    finally:
+        resultfile.MAX_FILE_BYTES = default_limit
+    problems = validation.reviewed(problems, args.allow_private)
     problems += validation.duplicate_ids(files)
+    shown = {}
     for problem in problems:
-        print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
+        shown[problem.file] = shown.get(problem.file, 0) + 1
+        if shown[problem.file] <= PER_FILE:
+            print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
+    for file, count in shown.items():
+        if count > PER_FILE:
+            print(f"{file}: … and {count - PER_FILE} more problems", file=sys.stderr)
     errors = sum(p.severity == "error" for p in problems)
     print(f"{len(files)} files checked: {errors} errors, {len(problems) - errors} warnings")
     return 1 if errors else 0
