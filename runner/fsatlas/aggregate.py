@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -23,7 +24,6 @@ import frontmatter
 import orjson
 
 from . import cores, explorer, folds, knowledge as knowledge_mod, matrix as matrix_mod, result_tables, resultfile, validation
-from .commands.validate import result_files
 from .errors import UserError
 
 ROW_COLUMNS = ["result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "driver",
@@ -184,10 +184,50 @@ class CompactJSON(frontmatter.JSONHandler):
         return "{\n" + body[1:-1] + "\n}"
 
 
+# Contributor text is data wherever it is published: in JSON, <, > and & (and the two line
+# separators JavaScript once read as line ends) are written as \u escapes, so no published JSON
+# file or front matter can close a script element or be read as markup by a page that fetches it.
+# In JSON text these characters can only stand inside strings, so replacing them keeps the value.
+_UNSAFE = {b"<": b"\\u003c", b">": b"\\u003e", b"&": b"\\u0026",
+           "\u2028".encode(): b"\\u2028", "\u2029".encode(): b"\\u2029"}
+_UNSAFE_RE = re.compile(b"|".join(re.escape(k) for k in _UNSAFE))
+
+
+def escape_json_bytes(text: bytes) -> bytes:
+    """JSON text with the characters of _UNSAFE escaped (the value it encodes is unchanged)."""
+    return _UNSAFE_RE.sub(lambda m: _UNSAFE[m.group(0)], text)
+
+
 def compact_json(value) -> str:
-    """JSON on one line, UTF-8 as it is, for the files derived from each result: orjson writes a
-    quick result's chart rows, chunk and digest in 0.3 ms, json in 3.7 ms."""
-    return orjson.dumps(value, default=str).decode()
+    """JSON on one line, UTF-8 as it is but for _UNSAFE, for the files derived from each result:
+    orjson writes a quick result's chart rows, chunk and digest in 0.3 ms, json in 3.7 ms."""
+    return escape_json_bytes(orjson.dumps(value, default=str)).decode()
+
+
+PUBLISHED_RESULTS = "files/results"  # under the site's root: each result file as a reader downloads it
+
+
+def publish_result(path: str, target: str) -> None:
+    """The result file as the site serves it: the same bytes, hard-linked, when nothing in it
+    needs escaping (most files; no copy at 10,000 results), else a copy with _UNSAFE escaped."""
+    with open(path, "rb") as f:
+        text = f.read()
+    safe = escape_json_bytes(text)
+    if safe == text:
+        try:
+            if os.path.samefile(path, target):
+                return
+        except OSError:
+            pass
+        tmp = target + ".tmp"
+        _unlink_quietly(tmp)
+        try:
+            os.link(path, tmp)
+            os.replace(tmp, target)  # (a rename between two links to one file would do nothing)
+            return
+        except OSError:
+            _unlink_quietly(tmp)  # another filesystem: write the copy below
+    write_if_changed(target, safe.decode())  # a new file renamed into place: a link's source is kept
 
 
 def result_page(result: dict, summary: dict, tables: dict) -> str:
@@ -211,6 +251,13 @@ def chart_file(rid: str) -> str:
     are not in the page: Hugo would decode them from the front matter and scan them again as it
     writes, for each of 10,000 pages at every full render (12 % of its CPU, measured)."""
     return f"{CHART_FILES}/{rid}.json"
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def write_text_atomic(path: str, text: str) -> None:
@@ -290,10 +337,12 @@ def write_pages(folder: str, pages: dict, suffix: str = ".md") -> None:
     remove_stale(folder, set(pages), suffix)
 
 
-def check_results(files: list[str], where: str) -> None:
+def check_results(files: list[str], where: str, listing: list) -> None:
     """Validation (cached; raw files are rechecked by `fsatlas validate`, which make data and the
-    pull-request check run first): a broken file stops the build."""
-    problems = [p for p in validation.validate_files(files, recheck_raw=False) if p.severity == "error"]
+    pull-request check run first): a broken file, or anything in the folder that is not a result
+    file (listing), stops the build."""
+    problems = validation.reviewed(listing + validation.validate_files(files, recheck_raw=False))
+    problems = [p for p in problems if p.severity == "error"]
     if problems:
         listing = "\n".join(str(p) for p in problems[:20])
         raise UserError(f"{len(problems)} problems in result files; fix them first:\n{listing}", where=where)
@@ -327,18 +376,19 @@ class Outputs:
         self.pages = os.path.join(content_dir, "results")
         self.chunks = os.path.join(static_dir, "explorer", "rows")
         self.charts = os.path.join(static_dir, *CHART_FILES.split("/"))
+        self.published = os.path.join(static_dir, *PUBLISHED_RESULTS.split("/"))
         self.digests = os.path.join(cache, "digests")
         self.tables = os.path.join(os.path.dirname(os.path.abspath(content_dir)), result_tables.TABLES_DIR)
         self.state = os.path.join(cache, "aggregation.json")
         self.knowledge = os.path.join(cache, "knowledge.json")
-        folders = (self.pages, self.chunks, self.charts, self.digests, self.tables)
+        folders = (self.pages, self.chunks, self.charts, self.published, self.digests, self.tables)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
         self.have = {folder: set(os.listdir(folder)) for folder in folders}
 
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
-            and f"{rid}.json" in self.have[self.charts] \
+            and f"{rid}.json" in self.have[self.charts] and f"{rid}.json" in self.have[self.published] \
             and all(result_tables.file_name(rid, name) in self.have[self.tables] for name in result_tables.TABLES)
 
     def cached(self, rid: str, signature: list) -> dict | None:
@@ -367,6 +417,7 @@ class Outputs:
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          compact_json(explorer.chunk(result, baselines)))
+        publish_result(path, os.path.join(self.published, f"{rid}.json"))
         made = digest(result)
         write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))
@@ -376,7 +427,7 @@ class Outputs:
         """Removes the outputs of results gone (listed when this started: what derive wrote
         since belongs to a result that is there)."""
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
-                               (self.digests, ".json")):
+                               (self.published, ".json"), (self.digests, ".json")):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
         remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
                      ".html", self.have[self.tables])
@@ -391,8 +442,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     if not os.path.isdir(data_dir):
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
     results_dir = os.path.join(data_dir, "results")
-    files = result_files([results_dir]) if os.path.isdir(results_dir) else []
-    check_results(files, results_dir)
+    files, listing = resultfile.result_listing(results_dir) if os.path.isdir(results_dir) else ([], [])
+    check_results(files, results_dir, listing)
     static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
     outputs = Outputs(content_dir, static_dir)
     knowledge = knowledge_mod.load_checked(data_dir, outputs.knowledge)
@@ -433,10 +484,10 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         "latest": latest_rows(latest, paths),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
-        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION}}
+        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
-    resultfile.write_atomic(os.path.join(static_dir, "explorer", "data.json"), run.index.result(), compact=True)
+    write_if_changed(os.path.join(static_dir, "explorer", "data.json"), compact_json(run.index.result()))
     filesystems = sorted(set(knowledge["features"]) | set(matrix.filesystems))
     write_pages(os.path.join(content_dir, "filesystems"),
                 {f"{fs}.md": filesystem_page(fs, knowledge["features"].get(fs)) for fs in filesystems})

@@ -42,7 +42,7 @@ from .validation import signature
 
 GENERATED_CONTENT = "build/content"  # where fsatlas aggregate writes pages; results/ holds one per result
 RESULTS = "results"
-BULK_STATIC = ("build/static", "data/results")  # static mounts the mirror copies instead of Hugo
+BULK_STATIC = ("build/static",)  # static mounts the mirror copies instead of Hugo
 PAGE_DATA = ["aggregates/build.json"]  # the only data a result page may read (the chart's version label)
 OTHER_KINDS = ["home", "section", "taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
 BATCH = 2000  # result pages per Hugo run: about 300 MB of Hugo's memory

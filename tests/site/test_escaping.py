@@ -20,8 +20,7 @@ def evil_site(tmp_path_factory):
     result["system"].update(os=EVIL, cpu_model=EVIL, kernel=EVIL)
     result["tool"]["fio"] = EVIL
     for cell in result["cells"]:
-        cell["effective_mount_options"] = EVIL
-        cell["mount_options"] = [EVIL]
+        cell["effective_mount_options"] = EVIL  # (mount_options have a strict pattern: they go into commands)
         cell["parameters"]["note"] = EVIL
         if cell["status"] != "ok":
             cell["reason"] = EVIL
@@ -63,3 +62,53 @@ def test_no_script_runs_in_the_browser(page, evil_site, path):
         server.shutdown()
     assert dialogs == []
     assert page.errors == []
+
+
+def test_every_published_json_escapes_markup(evil_site):
+    files = list((evil_site / "public").rglob("*.json"))
+    assert any(p.parent.name == "results" and p.parent.parent.name == "files" for p in files)
+    for path in files:
+        if "pagefind" in path.parts or "vendor" in path.parts:
+            continue
+        text = path.read_text()
+        assert "<" not in text and ">" not in text, path
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("target", ["/files/results/fixture-valid.json", "/charts/results/fixture-valid.json",
+                                    "/explorer/data.json", "//evil.example/", "javascript:alert(1)", "/../results/"])
+def test_the_embed_page_refuses_what_is_not_a_chart_page(page, evil_site, target):
+    """The attack that worked: the embed page parsed a published result file as HTML and
+    inserted the markup of its notes."""
+    from urllib.parse import quote
+    from sitebuild import serve
+    server = serve(evil_site / "public")
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/embed/?page={quote(target)}&n=1")
+        page.wait_for_timeout(800)
+        status = page.locator(".embed-status").inner_text()
+    finally:
+        server.shutdown()
+    assert dialogs == [] and page.locator("#embed script, #embed img").count() == 0
+    assert "No chart of this site named" in status
+
+
+@pytest.mark.browser
+def test_the_embed_page_draws_a_result_chart_as_data(page, evil_site):
+    from sitebuild import serve
+    server = serve(evil_site / "public")
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/embed/?page=/results/fixture-valid/&n=1")
+        page.wait_for_selector("#embed figure.chart-drawn", timeout=20000)
+        table = page.locator("#embed table")
+        assert table.count() == 1 and table.locator("td").count() > 0
+        for mark in page.locator("svg .mark-rect path").all()[:3]:
+            mark.hover()
+        page.wait_for_timeout(300)
+    finally:
+        server.shutdown()
+    assert dialogs == [] and page.errors == []

@@ -124,6 +124,6 @@ def test_wrong_usage_missing_aggregates_and_a_missing_mount_are_reported(site, t
     assert done.returncode == 1 and "run fsatlas aggregate (make data) first" in done.stderr
     shutil.move(tmp_path / "aggregates", root / "data" / "aggregates")
     config = root / "config.toml"
-    config.write_text(config.read_text().replace('source = "data/results"', 'source = "data/elsewhere"'))
+    config.write_text(config.read_text().replace('source = "build/static"', 'source = "build/elsewhere"'))
     done = fsatlas("site", "--root", root, check=False)
-    assert done.returncode == 1 and "no mount of data/results" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 1 and "no mount of build/static" in done.stderr and "Traceback" not in done.stderr
