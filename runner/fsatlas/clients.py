@@ -6,7 +6,8 @@ do not overwrite each other in the shared directory.
 
 Only the fio workloads run this way. The cell's metrics are the 'All clients' sums; its
 `clients` field keeps each client's own figures under a label (client-1, client-2…, in
-host-file order): the addresses themselves are not published.
+host-file order): the addresses themselves are not published, in the result or in the raw
+reports, where fio wrote them.
 """
 import os
 
@@ -45,6 +46,23 @@ def _client_figures(report: dict, hosts: list, direction: str) -> dict:
     return out
 
 
+def _labelled(text: str, hosts: list, form: str) -> str:
+    """text with each host's address, written as form ('"{}"': a JSON string), replaced by its
+    label; longest first, so that 10.0.0.1 does not take a bite out of 10.0.0.12."""
+    labels = {host.split(",")[0]: f"client-{i + 1}" for i, host in enumerate(hosts)}
+    for address in sorted(labels, key=len, reverse=True):
+        text = text.replace(form.format(address), form.format(labels[address]))
+    return text
+
+
+def _write_labelled(path: str, text: str, hosts: list) -> None:
+    """The raw report with each client's address (fio writes it as the client's "hostname")
+    replaced by its label, as a new file renamed over the old: raw output is published too."""
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(_labelled(text, hosts, '"{}"'))
+    os.replace(path + ".tmp", path)
+
+
 def run_cell(run, cell, record, hosts: list, directory: str) -> None:
     """Every repetition of one fio cell on all clients at once; fills the record."""
     if cell.kind != "fio":
@@ -65,8 +83,11 @@ def run_cell(run, cell, record, hosts: list, directory: str) -> None:
         jobfile = os.path.join(run.shared["dir"], f"{cell.workload}.fio")
         with open(jobfile, "w", encoding="utf-8") as f:
             f.write(job)
-        tools.run(["fio", f"--client={hostfile}", "--output-format=json", f"--output={os.path.join(run.out, raw)}",
-                   jobfile], cell.budget_s + 60, "fio --client")
+        try:
+            tools.run(["fio", f"--client={hostfile}", "--output-format=json", f"--output={os.path.join(run.out, raw)}",
+                       jobfile], cell.budget_s + 60, "fio --client")
+        except RuntimeError as e:  # its message (the cell's reason) names the clients: label them
+            raise RuntimeError(_labelled(str(e), hosts, "{}")) from None
         with open(os.path.join(run.out, raw), encoding="utf-8") as f:
             text = f.read()
         (total,) = [m for m in fio_import.parse(text, raw) if m.parameters["rw"] == cell.parameters["rw"]]
@@ -75,6 +96,7 @@ def run_cell(run, cell, record, hosts: list, directory: str) -> None:
         for label, values in _client_figures(fio_json.parse(text, raw), hosts, direction).items():
             for name, value in values.items():
                 per_client.setdefault(label, {}).setdefault(name, []).append(value)
+        _write_labelled(os.path.join(run.out, raw), text, hosts)
         raws.append(raw)
     units = fio_import.UNITS
     record.update(status="ok", raw=raws,
