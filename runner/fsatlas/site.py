@@ -455,23 +455,29 @@ class Trash:
                     self.made = True
         return os.path.join(self.folder, str(next(self.numbers)))
 
-    def keep(self, path: str) -> None:
-        """A second link to path's file, so that replacing path frees nothing now."""
+    def keep(self, path: str) -> str | None:
+        """A second link to path's file, so that replacing path frees nothing now; where it is
+        (what a rollback puts back), or None."""
         if self.usable:
             try:
-                os.link(path, self._next())
+                kept = self._next()
+                os.link(path, kept)
+                return kept
             except OSError:
-                pass  # then it is freed when replaced: slower, not wrong
+                pass  # then it is freed when replaced: slower, and no rollback can restore it
+        return None
 
-    def take(self, path: str) -> None:
-        """Removes path from where it is, into the trash."""
+    def take(self, path: str) -> str | None:
+        """Removes path from where it is, into the trash; where it went, or None."""
         if self.usable:
             try:
-                os.rename(path, self._next())
-                return
+                kept = self._next()
+                os.rename(path, kept)
+                return kept
             except OSError:
                 pass
         os.unlink(path)
+        return None
 
     @staticmethod
     def empty_in_background(folder: str) -> subprocess.Popen | None:
@@ -492,6 +498,27 @@ class Trash:
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
+def _roll_back(done: list) -> None:
+    """Undoes the mirror's changes so far, newest first: each replaced or removed file back from
+    the trash, each new one removed. A file the trash could not keep (another filesystem) is
+    named in the error instead."""
+    lost = []
+    for target, kept, existed in reversed(done):
+        try:
+            if kept:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                os.replace(kept, target)
+            elif existed:
+                lost.append(target)
+            elif os.path.lexists(target):
+                os.unlink(target)
+        except OSError:
+            lost.append(target)
+    if lost:
+        raise UserError(f"the mirror failed and {len(lost)} files could not be put back as they were "
+                        f"(first: {lost[0]}); delete the destination and build again", where=os.path.dirname(lost[0]))
+
+
 def list_ahead(trees: list[tuple[str, str]], destination: str, manifest_path: str) -> tuple:
     """What mirror lists first, done beforehand: (its Manifest, the files of these first trees,
     how many trees)."""
@@ -507,7 +534,8 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     write into a source file in place: they make a new one, and the destination keeps the old
     until the mirror places the new. Files changed in the destination by hand are not noticed:
     delete it to start afresh. With a trash folder, the files replaced or removed go there
-    (see Trash) instead of being deleted. listed: list_ahead of the first trees, unchanged since."""
+    (see Trash) instead of being deleted, and a mirror that fails midway (a full disk) puts
+    them back: the destination is left as it was. listed: list_ahead of the first trees."""
     manifest, wanted, done = listed or (Manifest(manifest_path, os.path.abspath(destination)), {}, 0)
     wanted.update(manifest.files(trees[done:]))
     os.makedirs(destination, exist_ok=True)
@@ -515,25 +543,32 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     changed = [(rel, source_folder, have) for rel, (source_folder, entry) in wanted.items()
                if (have := manifest.placed.get(rel)) != entry]
 
+    done_so_far = []  # (target, the old file's place in the trash, or None where there was none)
+
     def place(part):  # the calls wait on the file system's journal: two threads overlap them
         copied = set()
         for rel, source_folder, have in part:
             target = os.path.join(destination, rel)
-            if have is not None:
-                old_files.keep(target)
+            existed = have is not None and os.path.lexists(target)
+            kept = old_files.keep(target) if existed else None
             if _place(os.path.join(source_folder, rel.rsplit("/", 1)[-1]), target, exists=have is not None):
                 copied.add(source_folder)
+            done_so_far.append((target, kept, existed))
         return copied
-    with ThreadPoolExecutor(2) as pool:
-        copied_from = set().union(*pool.map(place, [changed[0::2], changed[1::2]]))
     placed, removed = len(changed), 0
     emptied = set()
-    for rel in manifest.placed.keys() - wanted.keys():
-        target = os.path.join(destination, rel)
-        if os.path.lexists(target):
-            old_files.take(target)
-        emptied.add(os.path.dirname(target))
-        removed += 1
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            copied_from = set().union(*pool.map(place, [changed[0::2], changed[1::2]]))
+        for rel in manifest.placed.keys() - wanted.keys():
+            target = os.path.join(destination, rel)
+            if os.path.lexists(target):
+                done_so_far.append((target, old_files.take(target), True))
+            emptied.add(os.path.dirname(target))
+            removed += 1
+    except BaseException:
+        _roll_back(done_so_far)  # the destination as it was: a half-updated site is never left
+        raise
     for folder in sorted(emptied, key=len, reverse=True):  # deepest first, then up while empty
         while folder != destination and folder.startswith(destination) and os.path.isdir(folder) \
                 and not os.listdir(folder):

@@ -138,3 +138,39 @@ def test_a_file_is_placed_again_where_its_folder_was_deleted(tmp_path):
     _write(tmp_path / "src" / "a.txt", "a")
     assert site._place(str(tmp_path / "src" / "a.txt"), str(tmp_path / "gone" / "a.txt"), exists=True) is False
     assert (tmp_path / "gone" / "a.txt").read_text() == "a"
+
+
+def test_a_mirror_that_fails_midway_leaves_the_destination_as_it_was(tmp_path, monkeypatch):
+    """Files replaced, added and removed before the failure are all put back."""
+    src, other, trees = _tree(tmp_path)
+    for i in range(40):
+        _write(src / "many" / f"{i}.txt", f"old {i}")
+    _age(src / "many")
+    dest, trash = tmp_path / "dest", str(tmp_path / "trash")
+    site.mirror(trees, str(dest), str(tmp_path / "manifest.json"), trash)
+    before = {p.relative_to(dest): p.read_text() for p in dest.rglob("*") if p.is_file()}
+    for i in range(0, 40, 2):
+        _replace(src / "many" / f"{i}.txt", f"new {i}")
+    for i in range(40, 60):
+        _write(src / "many" / f"{i}.txt", f"added {i}")
+    (src / "a.txt").unlink()
+    calls, real = [], site._place
+
+    def failing(source, target, exists, folder_made=False):
+        calls.append(target)
+        if len(calls) == 30:
+            raise OSError(28, "No space left on device")
+        return real(source, target, exists, folder_made)
+    monkeypatch.setattr(site, "_place", failing)
+    try:
+        site.mirror(trees, str(dest), str(tmp_path / "manifest.json"), trash)
+    except OSError as e:
+        assert e.errno == 28
+    else:
+        raise AssertionError("the mirror did not fail")
+    assert len(calls) >= 30
+    assert {p.relative_to(dest): p.read_text() for p in dest.rglob("*") if p.is_file()} == before
+    monkeypatch.setattr(site, "_place", real)
+    site.mirror(trees, str(dest), str(tmp_path / "manifest.json"), trash)  # and the next build completes it
+    assert (dest / "many" / "0.txt").read_text() == "new 0" and (dest / "many" / "59.txt").read_text() == "added 59"
+    assert not (dest / "a.txt").exists()
