@@ -24,7 +24,7 @@ data:
 	$(FSATLAS) check-data
 	$(FSATLAS) aggregate
 
-# Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site.py.
+# Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site/build.py.
 site: data
 	$(FSATLAS) site --destination public $(if $(BASE_URL),--base-url $(BASE_URL))
 	rm -rf public/pagefind  # the index is made anew each time; no stale fragments

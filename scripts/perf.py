@@ -26,8 +26,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
-from fsatlas import execution, filesystems, matrix, target  # noqa: E402
-from fsatlas.workloads import fio  # noqa: E402
+from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
+from fsatlas.run.workloads import fio  # noqa: E402
 import sitebuild  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")

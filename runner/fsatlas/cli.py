@@ -6,7 +6,8 @@ import argparse
 import signal
 import sys
 
-from . import SCHEMA_VERSION, __version__, system
+from . import SCHEMA_VERSION, __version__
+from .run import system
 from .commands import aggregate, check_data, cleanup, compare, import_, plan, run, site, validate
 from .errors import UserError
 

@@ -86,7 +86,7 @@ import random
 import shutil
 
 from sitebuild import CURATED_DATA, REPO, synthetic_results
-from fsatlas import aggregate, explorer, knowledge
+from fsatlas.site import aggregate, explorer, knowledge
 
 
 def _site_data(folder, count):

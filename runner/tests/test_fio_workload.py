@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from fsatlas.workloads import fio
+from fsatlas.run.workloads import fio
 
 
 @pytest.mark.parametrize("direct,drops", [(1, 0), ("1", 0), (0, 1), (None, 1)])

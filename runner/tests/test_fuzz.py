@@ -5,7 +5,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fsatlas import fio_json, privacy, resultfile
+from fsatlas.results import fio_json, privacy, resultfile
 from fsatlas.cli import main
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))

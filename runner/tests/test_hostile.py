@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from testutil import write_json
-from fsatlas import resultfile
+from fsatlas.results import resultfile
 
 RID = "fixture-valid"
 SECRET = "this-text-lives-outside-the-data-folder"

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from fsatlas import filesystems, target
+from fsatlas.run import filesystems, target
 from fsatlas.cli import main
-from fsatlas.validation import reviewed, validate_file
+from fsatlas.results.validation import reviewed, validate_file
 
 pytestmark = pytest.mark.root
 EXT4 = {"mkfs": ["mkfs.ext4", "-F", "-q"]}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fsatlas import aggregate, knowledge
+from fsatlas.site import aggregate, knowledge
 from fsatlas.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from fsatlas import matrix
+from fsatlas.run import matrix, sizes
 from fsatlas.cli import main
 from fsatlas.errors import UserError
 
@@ -113,10 +113,10 @@ def test_plan_refuses_a_scratch_too_small(tmp_path, capsys):
 
 
 def test_size_parsing():
-    assert matrix.parse_size("512M") == 512 * 2**20
-    assert matrix.parse_size("2G") == 2 * 2**30
+    assert sizes.parse_size("512M") == 512 * 2**20
+    assert sizes.parse_size("2G") == 2 * 2**30
     with pytest.raises(UserError):
-        matrix.parse_size("1.5G")
+        sizes.parse_size("1.5G")
 
 
 def test_fuse_filesystems_run_fio_buffered_with_a_final_fsync():

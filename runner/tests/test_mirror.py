@@ -3,7 +3,7 @@ places only what changed, trusting a folder's mtime only where that is safe."""
 import os
 import shutil
 
-from fsatlas import site
+from fsatlas.site import build as site
 
 
 def _write(path, text):

@@ -8,8 +8,8 @@ import types
 
 import pytest
 
-from fsatlas import execution, matrix
-from fsatlas.workloads import KINDS
+from fsatlas.run import execution, matrix
+from fsatlas.run.workloads import KINDS
 
 
 def scripted_kind(values):

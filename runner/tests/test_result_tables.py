@@ -1,6 +1,6 @@
 """The result tables fsatlas renders as HTML: every value escaped, shown as the reader wrote it."""
 from testutil import table_rows
-from fsatlas import result_tables
+from fsatlas.site import result_tables
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>"\'&'
 SHOWN = {"mean": "1.0 MB/s", "median": "1.0 MB/s", "ci": "0.9 MB/s – 1.1 MB/s", "rsd": "5.0 %"}

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from fsatlas.cli import main
-from fsatlas.validation import validate_file
+from fsatlas.results.validation import validate_file
 from testutil import loop_state, scratch_left
 
 pytestmark = pytest.mark.root
@@ -169,7 +169,7 @@ def test_compare_two_runs(tmp_path, capsys):
     out = run_cli(tmp_path, "--fs", "ext4", "--workload", "create-files")
     path, result = only_result(out)
     # the measured spread of a tiny run can be wide; give both sides fixed samples, half apart
-    from fsatlas import stats
+    from fsatlas.results import stats
     for name, samples in ((path, [1000.0, 1010.0, 990.0]), (tmp_path / "b.json", [500.0, 505.0, 495.0])):
         doc = json.loads(path.read_text())
         doc["cells"][0]["metrics"]["create_per_s"] = stats.summarize(samples, "ops/s", "higher")

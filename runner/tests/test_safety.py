@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fsatlas import devices, leftovers
+from fsatlas.run import devices, leftovers
 from fsatlas.cli import main
 from fsatlas.errors import UserError
 from testutil import loop_state, scratch_left

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from fsatlas.stats import summarize
+from fsatlas.results.stats import summarize
 
 
 def test_three_samples_against_values_computed_by_hand():

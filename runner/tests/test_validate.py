@@ -5,7 +5,7 @@ import pytest
 
 from testutil import mutated, write_json
 from fsatlas.cli import main
-from fsatlas.validation import validate_file
+from fsatlas.results.validation import validate_file
 
 
 def test_valid_fixture_passes(out_dir, capsys):
@@ -169,7 +169,7 @@ def test_raw_output_is_searched_too(out_dir, capsys):
 
 
 def test_samples_must_match_their_raw_fio_output(out_dir, valid_result, capsys):
-    from fsatlas import stats
+    from fsatlas.results import stats
     cell = valid_result["cells"][0]
     samples = list(cell["metrics"]["throughput"]["samples"])
     samples[1] *= 1.5  # a summary that the raw output does not support, though consistent in itself
@@ -195,8 +195,8 @@ def test_validating_on_every_core_prints_no_traceback(tmp_path):
     import sys
 
     from sitebuild import synthetic_results
-    from fsatlas import cores
-    synthetic_results(tmp_path / "data", cores.PARALLEL_FROM * 2)
+    from fsatlas.results import parallel
+    synthetic_results(tmp_path / "data", parallel.PARALLEL_FROM * 2)
     for run in range(5):
         work = tmp_path / f"run{run}"  # a fresh outcome cache: every file checked again
         work.mkdir()

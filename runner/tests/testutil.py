@@ -30,7 +30,7 @@ def mutated(data, change):
 
 def scratch_left(scratch):
     """What a run left in its scratch directory, besides the lock file every run shares."""
-    from fsatlas.leftovers import LOCK
+    from fsatlas.run.leftovers import LOCK
     return sorted(set(os.listdir(scratch)) - {LOCK}) if os.path.isdir(scratch) else []
 
 

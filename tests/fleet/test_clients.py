@@ -4,7 +4,7 @@ import json
 import pytest
 
 from fsatlas.cli import main
-from fsatlas.validation import validate_file
+from fsatlas.results.validation import validate_file
 
 pytestmark = pytest.mark.root
 PORT = 8765

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fsatlas.validation import validate_file
+from fsatlas.results.validation import validate_file
 
 pytestmark = pytest.mark.root
 REPO = Path(__file__).resolve().parents[2]

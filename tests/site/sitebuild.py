@@ -88,7 +88,8 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     import sys
 
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas import execution, stats, validation
+    from fsatlas.run import rawnames
+    from fsatlas.results import stats, validation
 
     rng = random.Random(seed)
     source = Path(template or FIXTURES / "results" / "fixture-valid.json")
@@ -110,7 +111,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
             return made[key, level]
         fs, wl = key.split("|")[0], key.split("|")[3]
         scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * (0.9 + 0.2 * level / LEVELS)
-        where = f"raw/synthetic/{execution.raw_dir_name(key)}/{level:02d}"
+        where = f"raw/synthetic/{rawnames.raw_dir_name(key)}/{level:02d}"
         (folder / where).mkdir(parents=True, exist_ok=True)
         cell = {**kind, "key": key, "filesystem": fs, "workload": wl, "raw": [],
                 "metrics": {name: kind["metrics"][name] for name in metrics}}

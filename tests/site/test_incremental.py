@@ -40,7 +40,7 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     """...once each result page's tables are in their slots, as fsatlas site puts them."""
     import sys
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas import result_tables
+    from fsatlas.site import result_tables
     root, _ = site
     one_pass = tmp_path / "one-pass"
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)

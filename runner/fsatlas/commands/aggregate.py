@@ -1,5 +1,5 @@
 """fsatlas aggregate: derives data/aggregates/ and the generated pages from data/."""
-from .. import aggregate as aggregate_mod
+from ..site import aggregate as aggregate_mod
 
 
 def add_parser(sub):

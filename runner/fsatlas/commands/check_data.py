@@ -4,7 +4,7 @@ import sys
 
 from ..errors import UserError
 
-from .. import knowledge
+from ..site import knowledge
 
 
 def add_parser(sub):

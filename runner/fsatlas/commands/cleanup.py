@@ -6,7 +6,7 @@ their mounts, the loop devices of their images, processes still inside them, the
 import os
 import sys
 
-from .. import leftovers
+from ..run import leftovers
 from ..errors import UserError
 
 

@@ -5,7 +5,7 @@ significant when the two 95% confidence intervals do not overlap.
 """
 import sys
 
-from .. import resultfile
+from ..results import resultfile
 from ..errors import UserError
 
 HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",

@@ -13,9 +13,11 @@ import sys
 
 import yaml
 
-from .. import SCHEMA_VERSION, importers, resultfile, stats, system, yamlload
+from .. import SCHEMA_VERSION, safe_yaml
+from ..results import importers, resultfile, stats
+from ..run import system
 from ..errors import UserError
-from ..matrix import make_key
+from ..run.matrix import make_key
 from . import list_option
 
 
@@ -44,7 +46,7 @@ def _system(path, machine):
         return system.collect_system(machine), {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
-            data = yamlload.load(f)
+            data = safe_yaml.load(f)
     except (OSError, yaml.YAMLError) as e:
         raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):

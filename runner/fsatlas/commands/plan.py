@@ -5,7 +5,7 @@ import os
 import shutil
 import sys
 
-from .. import filesystems, matrix as matrix_mod, system
+from ..run import filesystems, matrix as matrix_mod, sizes, system
 from . import list_option
 
 SETUP_S = 0.5  # per repetition: cache drop, directory setup and teardown
@@ -42,7 +42,7 @@ def estimate_cell_seconds(cell) -> float:
     p = cell.parameters
     if "runtime" in p:
         return float(p["runtime"]) + SETUP_S
-    size = matrix_mod.parse_size(p["size"]) if "size" in p else 0
+    size = sizes.parse_size(p["size"]) if "size" in p else 0
     # sequential I/O at an assumed 200 MB/s; small files at an assumed 5,000 ops/s per phase
     if cell.kind in ("fio", "dd"):
         rate = 200e6 if cell.kind == "fio" else 5e6

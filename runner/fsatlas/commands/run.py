@@ -2,7 +2,8 @@
 import os
 import sys
 
-from .. import devices, execution, leftovers, resultfile, target
+from ..run import devices, execution, leftovers, target
+from ..results import resultfile
 from ..errors import UserError
 from . import plan
 

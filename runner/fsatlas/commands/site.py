@@ -1,7 +1,7 @@
 """fsatlas site: builds the Hugo site from the generated pages, rendering again only what changed."""
 import argparse
 
-from .. import site
+from ..site import build as site
 
 
 def _positive(text: str) -> int:

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from .. import resultfile, validation
+from ..results import resultfile, validation
 from ..errors import UserError
 
 

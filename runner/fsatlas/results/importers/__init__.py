@@ -1,0 +1,10 @@
+"""Importers: other tools' outputs turned into fsatlas result files.
+
+Each format module exposes `parse(text, where, workload) -> list[Measurement]` for one input
+file. Several input files are repetitions of the same test: measurements with the same
+workload and parameters across files become the samples of one cell. The input files are
+kept as the raw output of the result, so every figure can be traced back.
+"""
+from . import bonnie, dd, fio, iozone
+
+FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone}

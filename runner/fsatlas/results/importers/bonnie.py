@@ -1,0 +1,87 @@
+"""bonnie++'s CSV lines (format 1.97 from bonnie++ 1.97, format 1.98 from 1.98 and 2.00).
+Each line is one run. bonnie++ writes '+++++' where a test finished too fast to measure:
+that is not a number, so the metric is left out and the cell says why.
+
+The name field holds the host name: it is never imported.
+"""
+import re
+
+from ...errors import UserError
+from .measurement import Measurement
+
+# Column names after (format_version, bonnie_version, name, concurrency, seed, file_size, io_chunk_size);
+# format 1.98 inserts seeks and seek_proc_count before putc.
+COLUMNS = ["putc", "putc_cpu", "put_block", "put_block_cpu", "rewrite", "rewrite_cpu", "getc", "getc_cpu",
+           "get_block", "get_block_cpu", "seeks", "seeks_cpu", "num_files", "max_size", "min_size", "num_dirs",
+           "file_chunk_size", "seq_create", "seq_create_cpu", "seq_stat", "seq_stat_cpu", "seq_del", "seq_del_cpu",
+           "ran_create", "ran_create_cpu", "ran_stat", "ran_stat_cpu", "ran_del", "ran_del_cpu",
+           "putc_latency", "put_block_latency", "rewrite_latency", "getc_latency", "get_block_latency",
+           "seeks_latency", "seq_create_latency", "seq_stat_latency", "seq_del_latency", "ran_create_latency",
+           "ran_stat_latency", "ran_del_latency"]
+# workload -> (metric, column, unit factor) ; K/s in bonnie++ is KiB/s
+TESTS = {
+    "seq-write": [("throughput", "put_block", 1024), ("cpu_total_pct", "put_block_cpu", 1), ("lat_max_ns", "put_block_latency", 1)],
+    "rewrite": [("throughput", "rewrite", 1024), ("cpu_total_pct", "rewrite_cpu", 1), ("lat_max_ns", "rewrite_latency", 1)],
+    "seq-read": [("throughput", "get_block", 1024), ("cpu_total_pct", "get_block_cpu", 1), ("lat_max_ns", "get_block_latency", 1)],
+    "char-write": [("throughput", "putc", 1024), ("cpu_total_pct", "putc_cpu", 1), ("lat_max_ns", "putc_latency", 1)],
+    "char-read": [("throughput", "getc", 1024), ("cpu_total_pct", "getc_cpu", 1), ("lat_max_ns", "getc_latency", 1)],
+    "random-seeks": [("iops", "seeks", 1), ("cpu_total_pct", "seeks_cpu", 1), ("lat_max_ns", "seeks_latency", 1)],
+    "bonnie-files-sequential": [("create_per_s", "seq_create", 1), ("stat_per_s", "seq_stat", 1),
+                                ("delete_per_s", "seq_del", 1), ("lat_max_ns", "seq_create_latency", 1)],
+    "bonnie-files-random": [("create_per_s", "ran_create", 1), ("stat_per_s", "ran_stat", 1),
+                            ("delete_per_s", "ran_del", 1), ("lat_max_ns", "ran_create_latency", 1)],
+}
+UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "cpu_total_pct": ("percent", "lower"),
+         "lat_max_ns": ("ns", "lower"), "create_per_s": ("ops/s", "higher"), "stat_per_s": ("ops/s", "higher"),
+         "delete_per_s": ("ops/s", "higher")}
+_LATENCY = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s)$")
+
+
+def _number(text: str, column: str, where: str, line: int):
+    text = text.strip()
+    if text == "" or set(text) == {"+"}:
+        return None  # not run, or too fast to measure
+    if column.endswith("_latency"):
+        match = _LATENCY.match(text)
+        if not match:
+            raise UserError(f"line {line}", where=where, field=column, expected="a latency such as 87us or 20ms", found=repr(text))
+        return float(match.group(1)) * {"us": 1e3, "ms": 1e6, "s": 1e9}[match.group(2)]
+    try:
+        return float(text)
+    except ValueError:
+        raise UserError(f"line {line}", where=where, field=column, expected="a number or +++++", found=repr(text)) from None
+
+
+def parse(text: str, where: str, workload: str | None = None) -> list:
+    out = []
+    lines = [(i, l) for i, l in enumerate(text.splitlines(), 1) if re.match(r"^1\.9[78],", l)]
+    if not lines:
+        raise UserError("no bonnie++ CSV line", where=where, expected="a line starting with the format version 1.97 or 1.98")
+    for number, line in lines:
+        fields = line.split(",")
+        skip = 9 if fields[0] == "1.98" else 7
+        if len(fields) < skip + len(COLUMNS):
+            raise UserError(f"line {number} has {len(fields)} fields", where=where,
+                            expected=f"{skip + len(COLUMNS)} for format {fields[0]}")
+        row = dict(zip(COLUMNS, fields[skip:]))
+        params = {"file_size": fields[5], "bonnie_version": fields[1]}
+        if skip == 9:
+            params.update(seeks=fields[7], seek_processes=fields[8])
+        if row["num_files"].strip():
+            params["files_thousands"] = row["num_files"].strip()
+        for name, tests in TESTS.items():
+            values, unmeasured = {}, []
+            for metric, column, factor in tests:
+                value = _number(row[column], column, where, number)
+                if value is None:
+                    if row[column].strip():
+                        unmeasured.append(column)
+                    continue
+                values[metric] = value * factor
+            primary = tests[0][0]
+            if primary not in values and not unmeasured:
+                continue  # the test was not run (bonnie++ -n 0, or per-char tests skipped)
+            reason = f"bonnie++ printed +++++ for {', '.join(unmeasured)}: too fast to measure" if primary not in values else ""
+            out.append(Measurement(name if not workload else f"{workload}-{name}", params,
+                                   values if primary in values else {}, {m: UNITS[m] for m in values}, not_measured=reason))
+    return out

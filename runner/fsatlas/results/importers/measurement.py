@@ -1,0 +1,12 @@
+"""One figure set an importer read from another tool's output."""
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Measurement:
+    workload: str
+    parameters: dict
+    values: dict  # metric name -> value in base units
+    units: dict  # metric name -> (unit, better)
+    dimensions: dict = field(default_factory=dict)
+    not_measured: str = ""  # why the tool gave no figure (bonnie++'s +++++)

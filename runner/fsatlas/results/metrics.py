@@ -1,0 +1,25 @@
+"""Every metric a result file may hold: name -> (unit, which way is better), per kind of
+workload, as DESIGN.md's contract names them. The workloads in run/ report these; validation
+checks a file's units and directions against them; both read this one table."""
+
+CPU = {"cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
+FIO = {
+    "throughput": ("bytes/s", "higher"),
+    "iops": ("ops/s", "higher"),
+    "lat_mean_ns": ("ns", "lower"),
+    "lat_p50_ns": ("ns", "lower"),
+    "lat_p99_ns": ("ns", "lower"),
+    "lat_p999_ns": ("ns", "lower"),
+    **CPU,
+}
+DD = {"throughput": ("bytes/s", "higher"), **CPU}
+LIFECYCLE = {"seconds": ("s", "lower"), **CPU}
+SMALL_FILE_PHASES = ("create", "stat", "read", "rename", "delete")
+SMALL_FILES = {f"{p}_per_s": ("ops/s", "higher") for p in SMALL_FILE_PHASES} | CPU
+TREE_COPY = {"seconds": ("s", "lower"), "bytes_used": ("bytes", "lower"), **CPU}
+
+# Every metric name the runner may write, and those the importers add: a mixed read/write job's
+# sides, bonnie++'s total CPU and maximum latency.
+KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY}
+KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write") for name in ("throughput", "iops")})
+KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))

@@ -1,0 +1,280 @@
+"""The result file: its JSON Schema, validation against it, reading, and atomic writing.
+
+The schema (schema/result.schema.json) is the one definition of the shape; the runner
+validates before it writes, `fsatlas validate` runs the same schema plus the rules it can't
+say, and the aggregator reads only files that pass.
+"""
+import json
+import math
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+from ..errors import UserError
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
+# An id as the schema allows it (starting with a letter or digit), and the ids that would take the
+# place of a page of the site (results/index.html, results/page/2/, the section's _index).
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+RESERVED_ID = re.compile(r"(?i:index(\..*)?|page)")
+TOLERATED = {".gitkeep"}  # what may sit in data/results beside the result files
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # "error" or "warning"
+    file: str
+    path: str  # JSON Pointer
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.severity}: {self.path or '/'}: {self.message}"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads((resources.files("fsatlas") / "schema" / "result.schema.json").read_text())
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema  # here, not at the top: a cached rebuild never needs it (a tenth of a second)
+    return jsonschema.Draft202012Validator(schema())
+
+
+@lru_cache(maxsize=1)
+def _fast_check():
+    """The same schema compiled to Python by fastjsonschema: 50 times faster than jsonschema on
+    a quick result (1.3 ms against 64 ms), which made up two thirds of validating 10,000 of them.
+    It only says "valid": a document it rejects is checked again by jsonschema, whose verdict and
+    messages are the ones reported (fastjsonschema reads the schema as draft 7 and stops at the
+    first error). tests/test_fuzz.py checks it accepts nothing jsonschema rejects."""
+    import fastjsonschema
+    return fastjsonschema.compile(_no_bool_for_numbers(schema()))
+
+
+def _no_bool_for_numbers(node):
+    """The schema with `not: {type: boolean}` beside every const or enum holding a number:
+    jsonschema tells true from 1 there, fastjsonschema compares with Python's ==, which does not."""
+    if isinstance(node, list):
+        return [_no_bool_for_numbers(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _no_bool_for_numbers(v) for k, v in node.items()}
+    enum = node.get("enum")
+    values = (enum if isinstance(enum, list) else []) + ([node["const"]] if "const" in node else [])
+    if any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        out = {"allOf": [out, {"not": {"type": "boolean"}}]}
+    return out
+
+
+def schema_valid_fast(data) -> bool:
+    try:
+        _fast_check()(data)
+    except Exception:  # a rejection, or any doubt: jsonschema decides
+        return False
+    return True
+
+
+def pointer(parts) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def schema_problems(data, file: str) -> list[Problem]:
+    if schema_valid_fast(data):
+        return []
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        if error.validator == "required":
+            # Name the missing field itself, not the object that lacks it.
+            missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+            problems.append(Problem("error", file, pointer([*error.absolute_path, missing]),
+                                    "required field is missing"))
+            continue
+        problems.append(Problem("error", file, pointer(error.absolute_path), _words(error)))
+    return problems
+
+
+def _short(value) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _words(error) -> str:
+    """One line for a schema error, however large the value it is about (a 5,000-cell list, a
+    key of megabytes): limits say the limit and the size found, not the value."""
+    limit, value = error.validator_value, error.instance
+    name = "a name" if "propertyNames" in error.schema_path else "text"
+    if error.validator == "maxLength":
+        return f"expected {name} of at most {limit} characters, found {len(value)}"
+    if error.validator == "maxItems":
+        return f"expected at most {limit} items, found {len(value)}"
+    if error.validator == "maxProperties":
+        return f"expected at most {limit} entries, found {len(value)}"
+    if error.validator == "pattern":
+        return f"expected {name} matching {limit}, found {_short(value)}"
+    message = error.message if len(error.message) < 200 else error.message[:197] + "..."
+    return f"{message} (found {_short(value)})"
+
+
+def _reject_constant(token):
+    raise ValueError(f"{token} is not a number JSON allows")
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    for test, name in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a regular file"
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, read without following a symbolic
+    link and never more than limit + 1 bytes (a link to /dev/zero, a growing file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == 40:  # ELOOP: O_NOFOLLOW met a link
+            raise UserError(where=path, expected="a regular file", found="a symbolic link") from None
+        raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UserError(where=path, expected="a regular file", found=kind_of(mode))
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    if len(data) > limit:
+        raise UserError(where=path, expected=f"at most {limit} bytes", found="more")
+    return data
+
+
+def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
+    """The result files of a folder: its regular files named <id>.json (sorted), and a problem
+    for anything else in it (other files, links, folders, devices, reserved ids), which no
+    command reads or publishes."""
+    files, problems = [], []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as e:
+        raise UserError(f"cannot list: {e.strerror}", where=folder) from None
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        stem = entry.name[:-len(".json")] if entry.name.endswith(".json") else None
+        mode = entry.stat(follow_symlinks=False).st_mode
+        if entry.name in TOLERATED and stat.S_ISREG(mode):
+            continue
+        if not stat.S_ISREG(mode):
+            found = kind_of(mode)
+        elif stem is None or not ID.fullmatch(stem):
+            found = "a file not named <id>.json (an id: a letter or digit, then letters, digits, '.', '_', '-')"
+        elif RESERVED_ID.fullmatch(stem):
+            found = f"the reserved id {stem!r} (it would replace a page of the site)"
+        else:
+            files.append(path)
+            continue
+        problems.append(Problem("error", path, "", f"expected only result files (<id>.json, regular files) "
+                                                   f"in {folder}, found {found}; nothing else there is read or published"))
+    return files, problems
+
+
+def load_json(path: str, limit: int | None = None):
+    """Reads a JSON result file (a regular file, not a link, of at most MAX_FILE_BYTES unless
+    `limit` says otherwise); malformed JSON is a UserError naming the line and column."""
+    try:
+        text = read_regular(path, MAX_FILE_BYTES if limit is None else limit).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise UserError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where=path) from None
+    except (ValueError, RecursionError) as e:
+        raise UserError(f"malformed JSON: {e}", where=path) from None
+
+
+MAX_INT = 2 ** 53  # what every JSON reader (the browser's, Hugo's) holds exactly
+MAX_NUMBER = 1e18
+
+
+# Characters that reorder the text around them (the embeddings, overrides and isolates of
+# Unicode's bidirectional algorithm): one left unclosed in a result's notes reverses what a
+# page prints next to it.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def value_problems(value, path: str = "", out: list | None = None) -> list[tuple[str, str]]:
+    """(JSON Pointer, message) for every value in the document that no measurement, setting or
+    note can be: a number that is not finite, above 1e18 in size, or an integer beyond 2^53
+    (which the site's JSON writer and every browser would round or refuse); a string or key
+    holding a bidirectional control character."""
+    out = [] if out is None else out
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        here = path + pointer([key])
+        if isinstance(key, str) and BIDI_CONTROLS.search(key):
+            out.append((here, "expected a name without bidirectional control characters (U+202A-U+202E, U+2066-U+2069)"))
+        if isinstance(item, (dict, list)):
+            value_problems(item, here, out)
+        elif isinstance(item, str):
+            if BIDI_CONTROLS.search(item):
+                out.append((here, "expected text without bidirectional control characters "
+                                             "(U+202A-U+202E, U+2066-U+2069): they reorder what a page shows beside them"))
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            continue
+        elif isinstance(item, int) and abs(item) > MAX_INT:
+            out.append((here, f"expected an integer of at most 2^53, found one of {len(str(abs(item)))} digits"))
+        elif not math.isfinite(item) or abs(item) > MAX_NUMBER:
+            out.append((here, f"expected a number between -1e18 and 1e18, found {item:.6g}"))
+    return out
+
+
+def check(data: dict, file: str = "<result>") -> None:
+    """Raises a UserError naming the first schema problem; the runner calls it before writing."""
+    problems = [Problem("error", file, where, message) for where, message in value_problems(data)] \
+        or schema_problems(data, file)
+    if problems:
+        first = problems[0]
+        raise UserError(first.message, where=file, field=first.path or "/")
+
+
+def finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
+    """Writes JSON to a temporary file beside `path`, then renames it over `path`; durable
+    flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
+    # dumps, not dump: json.dump streams through the pure-Python encoder, several times slower
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False) if compact else \
+        json.dumps(data, indent=1, allow_nan=False)
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; result and site files are meant to be read
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_result(out_dir: str, data: dict) -> str:
+    path = os.path.join(out_dir, "results", f"{data['id']}.json")
+    check(data, path)
+    write_atomic(path, data)
+    return path

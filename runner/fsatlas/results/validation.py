@@ -1,0 +1,378 @@
+"""Validation of result files: the schema, then the rules a schema can't say.
+
+Problems are (severity, file, JSON Pointer, message) records; only errors fail validation.
+"""
+import datetime as dt
+import hashlib
+import json
+import math
+import os
+import stat
+from functools import lru_cache
+
+from . import parallel, privacy, resultfile, stats
+from ..errors import UserError
+from .resultfile import Problem, finite
+from .metrics import KNOWN as KNOWN_METRICS
+REL_TOL = 1e-6
+
+
+def validate_file(path: str) -> list[Problem]:
+    return _validated(path)[0]
+
+
+def _validated(path: str) -> tuple[list[Problem], list]:
+    """The problems of one result file, and [raw file, signature] for each raw file it names,
+    taken before they are read (what OutcomeCache keeps to know when to check again)."""
+    try:
+        return _checked(path)
+    except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
+        return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], []
+
+
+def _checked(path: str) -> tuple[list[Problem], list]:
+    try:
+        data = resultfile.load_json(path)
+    except UserError as e:
+        return [Problem("error", path, "", e.body)], []
+    raws = _raw_signatures(data, path)
+    problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
+    problems = problems or resultfile.schema_problems(data, path)
+    private = [Problem("error", path, where, PRIVATE + message) for where, message in privacy.findings(data)]
+    if problems:
+        return problems + private, raws
+    return rule_problems(data, path) + private, raws
+
+
+PRIVATE = "private: "  # the start of a privacy finding's message (see reviewed)
+REVIEWED_FILE = "privacy-reviewed.txt"  # beside results/: findings a maintainer checked
+
+
+def reviewed(problems: list[Problem], allow_all: bool = False) -> list[Problem]:
+    """The problems, with each privacy finding a maintainer has checked made a warning: all of
+    them with allow_all (`--allow-private`), else those listed as "<id> <JSON Pointer>" in the
+    REVIEWED_FILE of the data folder holding the result. That file is outside data/results and
+    data/raw, which the pull-request check refuses to let a contribution change."""
+    lists = {}
+
+    def listed(problem):
+        data_dir = os.path.dirname(os.path.dirname(os.path.abspath(problem.file)))
+        if data_dir not in lists:
+            try:
+                with open(os.path.join(data_dir, REVIEWED_FILE), encoding="utf-8") as f:
+                    lists[data_dir] = {tuple(line.split(None, 1)) for line in map(str.strip, f)
+                                       if line and not line.startswith("#")}
+            except OSError:
+                lists[data_dir] = set()
+        rid = os.path.basename(problem.file)[:-len(".json")]
+        return (rid, problem.path) in lists[data_dir]
+
+    return [Problem("warning", p.file, p.path, p.message + " (reviewed)")
+            if p.severity == "error" and p.message.startswith(PRIVATE) and (allow_all or listed(p)) else p
+            for p in problems]
+
+
+CACHE_FILE = os.path.join("build", "cache", "validation.json")
+
+
+def signature(path: str) -> list | None:
+    """[size, mtime in ns] of a file, or None when it is gone: what make would compare."""
+    try:
+        st = os.lstat(path)  # a link is not followed: it is refused, and its target is not ours to look at
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+class OutcomeCache:
+    """Validation outcomes kept between runs, like make: CACHE_FILE holds each result file's
+    signature and problems (small: read on every rebuild); the signatures of the raw files a
+    result names sit in one file per result beside it, read only when they are rechecked. Any
+    change to the rules (this module, the schema, the importers) empties it."""
+
+    def __init__(self, path: str | None):
+        self.path, self.tool, self.entries, self.changed = path, _rules_digest(), {}, False
+        if path:
+            self.raw_dir = os.path.join(os.path.dirname(os.path.abspath(path)), "validation-raw")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    stored = json.load(f)
+                if stored.get("tool") == self.tool and isinstance(stored.get("entries"), dict):
+                    self.entries = stored["entries"]
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def _raw_file(self, key: str) -> str:
+        return os.path.join(self.raw_dir, hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
+
+    def get(self, key: str, recheck_raw: bool) -> list[Problem] | None:
+        entry = self.entries.get(key)
+        if not entry or entry["sig"] != signature(key):
+            return None
+        if recheck_raw or entry["problems"]:
+            try:
+                with open(self._raw_file(key), encoding="utf-8") as f:
+                    raws = json.load(f)
+            except (OSError, ValueError):
+                return None
+            if raws.get("tool") != self.tool or any(signature(r) != sig for r, sig in raws["raw"]):
+                return None
+        return [Problem(*p) for p in entry["problems"]]
+
+    def put(self, key: str, problems: list[Problem], raws: list) -> None:
+        if not self.path:
+            return
+        self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems]}
+        resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": raws}, compact=True, durable=False)
+        self.changed = True
+
+    def save(self) -> None:
+        if self.path and self.changed:
+            entries = {k: v for k, v in self.entries.items() if os.path.exists(k)}
+            resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
+
+
+def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True) -> list[Problem]:
+    """validate_file over many files, remembering outcomes (by size and mtime of the result file
+    and of every raw file it names) so an unchanged file is not checked again; rebuilding the
+    site after one new result checks that one file.
+
+    recheck_raw=False trusts a clean outcome while the result file itself is unchanged, without
+    looking at its raw files again: for the aggregator, which reads result files only (a
+    stat of every raw file costs a second per 250,000 of them). `fsatlas validate` always
+    rechecks them; an outcome with errors is always rechecked, so a mended raw file counts."""
+    cache = OutcomeCache(cache_file)
+    outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
+    todo = [path for path, found in outcomes.items() if found is None]
+    for path, (found, raws) in zip(todo, parallel.map_on_cores(_validated, todo)):  # each recomputes from its raw files
+        cache.put(os.path.abspath(path), found, raws)
+        outcomes[path] = found
+    cache.save()
+    return [problem for path in files for problem in outcomes[path]]
+
+
+@lru_cache(maxsize=1)
+def _rules_digest() -> str:
+    """Changes whenever the rules do: this module, the schema, the importers that recompute."""
+    from importlib import resources
+    digest = hashlib.sha256()
+    package = resources.files("fsatlas")
+    for part in ("results/validation.py", "results/privacy.py", "results/stats.py", "results/fio_json.py",
+                 "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
+                 "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py"):
+        digest.update((package / part).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _raw_signatures(data, path: str) -> list:
+    """[raw file, signature] of each raw file a result file (data, read from path) names."""
+    try:
+        out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))  # the cache outlives the cwd
+        raws = [os.path.join(out_dir, r) for c in data.get("cells", []) if isinstance(c, dict)
+                for r in (c.get("raw") or []) if isinstance(r, str)]
+    except (AttributeError, TypeError):
+        raws = []
+    return [[r, signature(r)] for r in raws]
+
+
+def duplicate_ids(files) -> list[Problem]:
+    """Result ids are unique across all the files checked together (in any folder)."""
+    seen, out = {}, []
+    for path in files:
+        stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+        if stem in seen:
+            out.append(Problem("error", path, "/id", f"expected an id no other result file has, found {stem!r} "
+                                                     f"also in {seen[stem]}"))
+        seen.setdefault(stem, path)
+    return out
+
+
+def rule_problems(data: dict, path: str) -> list[Problem]:
+    problems = []
+
+    def add(severity, where, message):
+        problems.append(Problem(severity, path, where, message))
+
+    stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+    if data["id"] != stem:
+        add("error", "/id", f"expected the file name without .json ({stem!r}), found {data['id']!r}")
+    message = created_problem(data["created"])
+    if message:
+        add("error", "/created", message)
+    out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    seen = {}
+    for i, cell in enumerate(data["cells"]):
+        base = f"/cells/{i}"
+        if cell["key"] in seen:
+            add("error", base + "/key", f"expected a unique key, found the key of /cells/{seen[cell['key']]}")
+        seen.setdefault(cell["key"], i)
+        if cell["status"] == "ok":
+            present = True
+            for j, raw in enumerate(cell["raw"]):
+                wrong = raw_path_problem(out_dir, raw)
+                if wrong:
+                    add("error", f"{base}/raw/{j}", wrong)
+                    present = False
+            if present:
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, out_dir)]
+        for name, metric in cell["metrics"].items():
+            problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
+    problems += [Problem("error", path, "", message) for message in raw_folder_problems(out_dir, data["id"])]
+    return problems
+
+
+MAX_RAW_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ with latency bins: a few MB)
+MAX_RAW_ENTRIES = 100_000
+
+
+def raw_path_problem(out_dir: str, raw: str) -> str | None:
+    """Why a cell's raw reference is not a regular file inside the data folder's raw/ (the
+    runner and importers write raw/<id>/…; synthetic results share files), with no link
+    anywhere on the way, or None. Nothing outside out_dir is opened."""
+    parts = raw.split("/")
+    if parts[0] != "raw" or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
+        return f"expected a path inside raw/, found {raw}"
+    path = out_dir
+    for depth, part in enumerate(parts):
+        path = os.path.join(path, part)
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as e:
+            return f"expected a raw file at {raw}, found none ({e.strerror})"
+        want_folder = depth < len(parts) - 1
+        if (stat.S_ISDIR(mode) if want_folder else stat.S_ISREG(mode)):
+            continue
+        what = "a folder" if want_folder else "a regular file"
+        return f"expected {what} at {'/'.join(parts[:depth + 1])}, found {resultfile.kind_of(mode)}"
+    return None
+
+
+def raw_folder_problems(out_dir: str, rid: str) -> list[str]:
+    """Anything in raw/<id>/ that is neither a folder nor a regular file (links, devices, pipes):
+    it would never be read, and a copy of the folder must not carry it."""
+    out, seen = [], 0
+    for folder, folders, files in os.walk(os.path.join(out_dir, "raw", rid)):  # never follows a link
+        for name in folders + files:
+            seen += 1
+            if seen > MAX_RAW_ENTRIES:
+                return out + [f"expected at most {MAX_RAW_ENTRIES} entries in raw/{rid}/, found more"]
+            full = os.path.join(folder, name)
+            mode = os.lstat(full).st_mode
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                out.append(f"expected only folders and regular files in raw/{rid}/, found "
+                           f"{resultfile.kind_of(mode)} at {os.path.relpath(full, out_dir)}")
+        folders[:] = [f for f in folders if stat.S_ISDIR(os.lstat(os.path.join(folder, f)).st_mode)]
+    return out
+
+
+# The oldest `created` a result may carry: the project's first result (a date far in the past
+# would make a file the "oldest" of every cell), and how far ahead of this clock one may be.
+EARLIEST_CREATED = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
+CLOCK_SKEW = dt.timedelta(hours=1)
+
+
+def limits() -> dict:
+    """What a result file may hold at most, as the contribute page lists it: from the schema and
+    the checks here, so the page can never say other than what is enforced."""
+    defs = resultfile.schema()["$defs"]
+    top = resultfile.schema()["properties"]
+    return {"file_bytes": resultfile.MAX_FILE_BYTES, "cells": top["cells"]["maxItems"],
+            "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
+            "notes_chars": top["notes"]["maxLength"], "raw_bytes": MAX_RAW_BYTES,
+            "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
+            "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
+            "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],
+                         "key": defs["cell"]["properties"]["key"]["pattern"],
+                         "option": defs["options"]["items"]["pattern"]}}
+
+
+def created_problem(created: str) -> str | None:
+    try:
+        when = dt.datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError as e:
+        return f"expected a real date and time (UTC), found {created!r} ({e})"
+    if when < EARLIEST_CREATED:
+        return f"expected a date no earlier than the project's first result ({EARLIEST_CREATED:%Y-%m-%d}), found {created}"
+    if when > dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW:
+        return f"expected a date not in the future (beyond {CLOCK_SKEW} of clock skew), found {created}"
+    return None
+
+
+def recompute(cell: dict, text: str, where: str) -> dict:
+    """The metric values one raw file gives for this cell (empty when its format is not known)."""
+    from .importers import bonnie, dd, fio as fio_import, iozone
+    stripped = text.lstrip()
+    if "Children see throughput" in text or "reclen" in text:
+        found = [m for m in iozone.parse(text, where)
+                 if cell["workload"] == m.workload or cell["workload"].endswith("-" + m.workload)]
+        found = [m for m in found if all(str(cell["parameters"].get(k)) == str(v) for k, v in m.parameters.items())]
+        return found[0].values if len(found) == 1 else {}
+    if stripped.startswith("1.9") and "," in stripped.splitlines()[0]:
+        found = [m for m in bonnie.parse(text, where) if m.workload.endswith(cell["workload"])]
+        return found[0].values if found else {}
+    if "copied," in text and " bytes" in text:
+        return dd.parse(text, where)[0].values
+    if '"jobs"' in text or '"client_stats"' in text:
+        rw = str(cell["parameters"].get("rw", ""))
+        found = [m for m in fio_import.parse(text, where) if not rw or m.parameters["rw"] == rw]
+        return found[0].values if len(found) == 1 else {}
+    data = json.loads(text)
+    if isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
+        return {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}
+    return {k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}
+
+
+def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
+    """Each repetition's figures recomputed from its raw file must match the cell's samples."""
+    out = []
+    for rep, raw in enumerate(cell["raw"]):
+        try:
+            text = resultfile.read_regular(os.path.join(out_dir, raw), MAX_RAW_BYTES).decode("utf-8", "replace")
+        except UserError as e:
+            out.append(("error", f"/raw/{rep}", f"cannot read {raw}: {e.body}"))
+            continue
+        private = privacy.raw_finding(text)
+        if private:
+            out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
+        try:
+            values = recompute(cell, text, raw)
+        except (UserError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+            out.append(("warning", f"/raw/{rep}", f"could not recompute figures from {raw}: {e}"))
+            continue
+        for name, metric in cell["metrics"].items():
+            if name not in values or len(metric["samples"]) != len(cell["raw"]):
+                continue
+            if not math.isclose(values[name], metric["samples"][rep], rel_tol=1e-6, abs_tol=1e-9):
+                out.append(("error", f"/metrics/{name}/samples/{rep}",
+                            f"expected {values[name]:.6g} recomputed from {raw}, found {metric['samples'][rep]:.6g}"))
+    return out
+
+
+def metric_problems(name: str, metric: dict) -> list[tuple]:
+    """(severity, sub-path, message) for one metric summary."""
+    out = []
+    values = metric["samples"]
+    for field in ("mean", "median", "stddev", "rsd_pct"):
+        if not finite(metric[field]):
+            out.append(("error", f"/{field}", f"expected a finite number, found {metric[field]}"))
+    bad = [k for k, v in enumerate(values) if not finite(v) or v < 0]
+    for k in bad:
+        out.append(("error", f"/samples/{k}", f"expected a finite number >= 0, found {values[k]}"))
+    if out:
+        return out
+    if name in KNOWN_METRICS:
+        unit, better = KNOWN_METRICS[name]
+        if (metric["unit"], metric["better"]) != (unit, better):
+            out.append(("error", "/unit", f"expected unit {unit!r} and better {better!r} for {name}, "
+                        f"found {metric['unit']!r} and {metric['better']!r}"))
+    else:
+        out.append(("warning", "", f"metric name {name!r} is not one fsatlas knows"))
+    expected = stats.moments(values)
+    for field in ("mean", "median", "stddev"):
+        if not math.isclose(metric[field], expected[field], rel_tol=REL_TOL, abs_tol=1e-9):
+            out.append(("error", f"/{field}", f"expected {expected[field]:.6g} from the samples, "
+                        f"found {metric[field]:.6g}"))
+    lo, hi = metric["ci95"]
+    if not (finite(lo) and finite(hi) and lo <= metric["mean"] <= hi):
+        out.append(("error", "/ci95", f"expected an interval around the mean, found {metric['ci95']}"))
+    return out

@@ -1,0 +1,384 @@
+"""Runs a profile's cells and builds the result document.
+
+Cells are grouped by (filesystem, mkfs options, mount options). On loop images each group
+gets a fresh image: first the mkfs/mount-time cells, then mkfs and mount for the others.
+Each cell repeats its workload (adaptively in profiles that ask for it); the raw device is
+measured once first, so a figure far above it can be flagged as served from a cache.
+"""
+import datetime as dt
+import itertools
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+from .. import SCHEMA_VERSION
+from .rawnames import raw_dir_name
+from . import clients, devices, filesystems, leftovers, system, target, tools
+from ..results import resultfile, stats
+from .matrix import RSD_LIMIT_PCT
+from .workloads import KINDS, fio
+from .workloads.context import RepContext
+
+CACHED_FACTOR = 1.2  # a throughput above 1.2x the raw device's came from a cache
+MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
+
+
+def new_result(profile, machine, out, target_info) -> dict:
+    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    sysinfo = system.collect_system(machine)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-{profile.name}",
+        "created": created.isoformat().replace("+00:00", "Z"),
+        "profile": profile.name,
+        "complete": False,
+        "tool": system.collect_tools(),
+        "system": sysinfo,
+        "target": target_info,
+        "cells": [],
+    }
+
+
+def cell_record(cell, fs_spec: dict) -> dict:
+    return {
+        "key": cell.key, "filesystem": cell.filesystem, "workload": cell.workload,
+        "variant": cell.variant, "parameters": _plain(cell.parameters),
+        "driver": fs_spec.get("driver", "kernel"), "flags": list(cell.flags),
+        "mkfs_options": list(cell.mkfs_options), "mount_options": list(cell.mount_options),
+        "effective_mount_options": "", "status": "pending", "metrics": {}, "raw": [],
+    }
+
+
+def _plain(params: dict) -> dict:
+    """Parameters as the schema allows them: scalars, lists written comma-separated."""
+    return {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in params.items()}
+
+
+def not_run(record: dict, status: str, reason: str) -> dict:
+    record.update(status=status, reason=reason, metrics={}, raw=[])
+    return record
+
+
+class Progress:
+    """A progress bar on a terminal, one line per repetition otherwise; with the time left."""
+
+    def __init__(self, total_reps: int, stream=sys.stderr):
+        self.total, self.done, self.start, self.stream = max(total_reps, 1), 0, time.monotonic(), stream
+        self.tty = stream.isatty()
+
+    def step(self, label: str) -> None:
+        elapsed = time.monotonic() - self.start
+        left = elapsed / self.done * max(self.total - self.done, 0) if self.done else 0
+        self.done += 1
+        if self.tty:
+            filled = int(30 * min(self.done, self.total) / self.total)
+            self.stream.write(f"\r\033[K[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} "
+                              f"~{_duration(left)} left  {label[:70]}")
+        else:
+            self.stream.write(f"[{self.done}/{self.total}] {label}  (~{_duration(left)} left)\n")
+        self.stream.flush()
+
+    def skip(self, reps: int) -> None:
+        self.total = max(self.total - reps, self.done, 1)
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+
+
+class Run:
+    """One run of a profile: the result document, its output folder and the shared scratch."""
+
+    def __init__(self, matrix, profile, out, scratch, result, progress=None, device=None):
+        self.matrix, self.profile, self.out, self.scratch, self.device = matrix, profile, out, scratch, device
+        self.result, self.started = result, time.monotonic()
+        self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
+        self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
+        self.shared = {}
+
+    def save(self, complete: bool) -> str:
+        """Writes the result file as it stands; cells not finished yet are saved as failed, so
+        the file is valid at every moment and --resume knows to run them again."""
+        self.result["complete"] = complete
+        self.result["wall_seconds"] = round(self.wall_before + time.monotonic() - self.started, 3)
+        saved = dict(self.result, cells=[
+            not_run(dict(c), "failed", "not finished: the run stopped before this cell")
+            if c["status"] in ("pending", "running") else c for c in self.result["cells"]])
+        return resultfile.write_result(self.out, saved)
+
+    def target(self):
+        """A fresh target for one group: a new loop image, or the named device again."""
+        if self.device:
+            return target.BlockDevice(self.device, self.scratch)
+        return target.LoopImage(self.scratch, self.profile.image_bytes)
+
+    def records_for(self, cells, fs_spec) -> list:
+        """The result's record of each cell: new ones appended, resumed ones reused."""
+        existing = {c["key"]: c for c in self.result["cells"]}
+        records = []
+        for cell in cells:
+            if cell.key not in existing:
+                existing[cell.key] = cell_record(cell, fs_spec)
+                self.result["cells"].append(existing[cell.key])
+            records.append(existing[cell.key])
+        return records
+
+    def run_cell(self, cell, record, workdir, fs_spec, image=None) -> None:
+        module = KINDS[cell.kind]
+        raw_rel = os.path.join("raw", self.result["id"], raw_dir_name(cell.key))
+        shutil.rmtree(os.path.join(self.out, raw_rel), ignore_errors=True)  # a re-run replaces
+        os.makedirs(os.path.join(self.out, raw_rel))
+        record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
+        record.pop("reason", None)
+        samples: dict[str, list] = {}
+        started, planned, busy_before = time.monotonic(), self.profile.repetitions, tools.busy_seconds
+        rep = 0
+        while True:
+            rep += 1
+            self.progress.step(f"{cell.key} rep {rep}/{planned}")
+            rep_dir = os.path.join(workdir, f"rep-{rep}") if workdir else None
+            if rep_dir:
+                os.makedirs(rep_dir)
+            ctx = RepContext(rep_dir, os.path.join(self.out, raw_rel, f"rep-{rep}"), self.out, cell.budget_s,
+                             fs_spec, image, os.geteuid() == 0, self.shared)
+            try:
+                values = module.run(cell, ctx)
+            finally:
+                record["raw"] += ctx.raw_files
+                if rep_dir:
+                    shutil.rmtree(rep_dir, ignore_errors=True)
+            for name, value in values.items():
+                samples.setdefault(name, []).append(value)
+            if rep < planned:
+                continue
+            rsd = _rsd(samples.get(cell.primary, []))
+            if self.profile.adaptive and rsd > RSD_LIMIT_PCT and rep < MAX_REPEAT_FACTOR * planned:
+                self.progress.total += 1
+                continue
+            break
+        record["metrics"] = {name: stats.summarize(vals, *module.METRICS[name])
+                             for name, vals in samples.items() if len(vals) == rep}
+        if _rsd(samples.get(cell.primary, [])) > RSD_LIMIT_PCT:
+            record["flags"].append("noisy")
+        self._flag_cached(cell, record)
+        record["status"] = "ok"
+        record["wall_seconds"] = round(time.monotonic() - started, 3)
+        record["tool_seconds"] = round(tools.busy_seconds - busy_before, 3)  # inside fio, dd, mkfs, mount
+
+    def _flag_cached(self, cell, record) -> None:
+        base = self.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput")
+        got = record["metrics"].get("throughput")
+        if base and got and got["mean"] > CACHED_FACTOR * base["mean"]:
+            record["flags"].append("cached")
+
+    def run_cells(self, cells, records, workdir, fs_spec, image=None, effective="") -> None:
+        for cell, record in zip(cells, records):
+            record["effective_mount_options"] = effective
+            try:
+                self.run_cell(cell, record, workdir, fs_spec, image)
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:  # a failing or hung tool fails its cell; the run goes on
+                not_run(record, "failed", f"{type(e).__name__}: {e}")
+
+
+def _rsd(values) -> float:
+    return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
+
+
+def todo(records) -> bool:
+    return any(r["status"] != "ok" for r in records)
+
+
+def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None) -> tuple:
+    """Runs every cell on loop images (or the checked DEVICE); returns the result file's path and data."""
+    if device:
+        target_info = devices.describe(device)
+    else:
+        target_info = {"kind": "loop-image", "backing_filesystem": target.backing_filesystem(scratch),
+                       "image_bytes": profile.image_bytes, "loop_direct_io": True}
+    result = resume or new_result(profile, machine, out, target_info)
+    run = Run(matrix, profile, out, scratch, result, device=device)
+    return _run(run, lambda: _run_loop_groups(run))
+
+
+def run_directory(matrix, profile, out, directory, machine=None, resume=None) -> tuple:
+    """Runs the profile's workloads in an existing directory (no root, no mkfs, no mount)."""
+    fstype = target.backing_filesystem(directory)
+    result = resume or new_result(profile, machine, out, {
+        "kind": "directory", "backing_filesystem": fstype, "caches_dropped": os.geteuid() == 0})
+    run = Run(matrix, profile, out, None, result)
+
+    def go():
+        workdir = leftovers.owned_dir(directory)  # the only thing in DIRECTORY this run may delete
+        try:
+            fs_spec = {"driver": "fuse" if fstype.startswith("fuse") else "kernel"}
+            unique = _one_per_workload(profile, _fs_name(fstype))
+            records = run.records_for(unique, fs_spec)
+            effective = filesystems.effective_options(_mount_root(directory))
+            for cell, record in zip(unique, records):
+                if record["status"] == "ok":
+                    run.progress.skip(profile.repetitions)
+                elif cell.kind == "lifecycle":
+                    not_run(record, "skipped", "mkfs and mount times need a loop image or device, not --directory")
+                    run.progress.skip(profile.repetitions)
+                else:
+                    run.run_cells([cell], [record], workdir, fs_spec, None, effective)
+                run.save(False)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)  # only the folder this run made
+
+    return _run(run, go)
+
+
+def _one_per_workload(profile, fs_name: str) -> list:
+    """The profile's default-option cells, each workload (and dimension) once, on FS_NAME:
+    an existing directory is one filesystem whatever the matrix lists."""
+    seen, unique = set(), []
+    for c in profile.cells:
+        ident = (c.workload, tuple(sorted(c.dimensions.items())))
+        if c.variant == "defaults" and ident not in seen:
+            seen.add(ident)
+            unique.append(type(c)(**{**c.__dict__, "filesystem": fs_name}))
+    return unique
+
+
+def run_clients(matrix, profile, out, directory, hostfile, shared_fs, machine=None, resume=None) -> tuple:
+    """The profile's fio workloads from every fio server in HOSTFILE at once, in DIRECTORY
+    (a path on the filesystem they share)."""
+    hosts = clients.read_hostfile(hostfile)
+    result = resume or new_result(profile, machine, out, {
+        "kind": "directory", "shared_filesystem": shared_fs, "clients": len(hosts), "caches_dropped": False})
+    cells = _one_per_workload(profile, _fs_name(shared_fs))
+    run = Run(matrix, profile, out, None, result,
+              Progress(sum(c.kind == "fio" for c in cells) * profile.repetitions))
+
+    def go():
+        for cell, record in zip(cells, run.records_for(cells, {"driver": "kernel"})):
+            if record["status"] == "ok":
+                continue
+            try:
+                clients.run_cell(run, cell, record, hosts, directory)
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:  # a client that fails or hangs fails the cell; the run goes on
+                not_run(record, "failed", f"{type(e).__name__}: {e}")
+            run.save(False)
+
+    return _run(run, go)
+
+
+def _fs_name(fstype: str) -> str:
+    return re.sub(r"[^a-z0-9_+.-]", "-", fstype.lower()) or "unknown"
+
+
+def _mount_root(path: str) -> str:
+    path = os.path.realpath(path)
+    while not os.path.ismount(path):
+        path = os.path.dirname(path)
+    return path
+
+
+def _run(run, body) -> tuple:
+    if run.scratch:
+        os.makedirs(run.scratch, exist_ok=True)
+    run.shared["dir"] = leftovers.owned_dir(run.scratch or tempfile.gettempdir(), "shared-")
+    try:
+        body()
+    except KeyboardInterrupt:
+        for record in run.result["cells"]:
+            if record["status"] in ("pending", "running"):
+                not_run(record, "failed", "interrupted before this cell finished")
+        path = run.save(False)
+        run.progress.finish()
+        print(f"\ninterrupted: wrote the cells finished so far to {path}", file=sys.stderr)
+        raise
+    finally:
+        shutil.rmtree(run.shared["dir"], ignore_errors=True)
+    for record in run.result["cells"]:
+        if record["status"] in ("pending", "running"):
+            not_run(record, "failed", "not run")
+    run.progress.finish()
+    return run.save(True), run.result
+
+
+def _run_loop_groups(run) -> None:
+    matrix, profile = run.matrix, run.profile
+    _measure_baseline(run)
+    for group, cells in itertools.groupby(profile.cells, key=lambda c: c.group):
+        cells = list(cells)
+        fs_spec = matrix.filesystems[group[0]]
+        records = run.records_for(cells, fs_spec)
+        if not todo(records):
+            run.progress.skip(len(cells) * profile.repetitions)
+            continue
+        reason = filesystems.unavailable_reason(group[0], fs_spec)
+        if reason:
+            for record in records:
+                not_run(record, "skipped", reason)
+            run.progress.skip(len(cells) * profile.repetitions)
+            run.save(False)
+            continue
+        _run_group(run, cells, records, fs_spec)
+        run.save(False)
+
+
+def _run_group(run, cells, records, fs_spec) -> None:
+    fs, mkfs_options, mount_options = cells[0].group
+    pending = [(c, r) for c, r in zip(cells, records) if r["status"] != "ok"]
+    for c, r in zip(cells, records):
+        if r["status"] == "ok":
+            run.progress.skip(run.profile.repetitions)
+    lifecycle = [(c, r) for c, r in pending if c.kind == "lifecycle"]
+    others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
+    try:
+        with run.target() as image:
+            if not run.device:
+                run.result["target"]["loop_direct_io"] = image.direct_io
+            if lifecycle:
+                run.run_cells(*zip(*lifecycle), None, fs_spec, image, "")
+            if others:
+                filesystems.mkfs(fs_spec, image.device, mkfs_options)
+                effective = filesystems.mount(fs_spec, image.device, image.mountpoint, mount_options)
+                run.run_cells(*zip(*others), image.mountpoint, fs_spec, image, effective)
+    except (RuntimeError, OSError, ValueError) as e:
+        for cell, record in pending:
+            if record["status"] != "ok":
+                not_run(record, "failed", str(e))
+                run.progress.skip(run.profile.repetitions)
+
+
+def _measure_baseline(run) -> None:
+    """fio on the raw loop device, before any filesystem: what the device itself delivers."""
+    wanted = sorted({c.baseline for c in run.profile.cells if c.baseline})
+    baseline = run.result["target"].setdefault("baseline", {})
+    wanted = [w for w in wanted if w not in baseline]
+    if not wanted:
+        return
+    reps = run.profile.repetitions
+    run.progress.total += len(wanted) * reps
+    raw_rel = os.path.join("raw", run.result["id"], "baseline")
+    with run.target() as image:
+        for name in wanted:
+            params = next(c.parameters for c in run.profile.cells if c.workload == name) \
+                if any(c.workload == name for c in run.profile.cells) \
+                else {**run.matrix.workloads[name].get("fio", {})}
+            params = {k: v for k, v in params.items() if k not in ("numjobs",)}
+            samples = {}
+            os.makedirs(os.path.join(run.out, raw_rel, name), exist_ok=True)
+            for rep in range(1, reps + 1):
+                run.progress.step(f"baseline {name} on the raw device rep {rep}/{reps}")
+                target.drop_caches()
+                raw = os.path.join(run.out, raw_rel, name, f"rep-{rep}.json")
+                budget = max(c.budget_s for c in run.profile.cells if c.baseline == name)
+                values = fio.run_job(name, params, {"filename": image.device}, raw, budget)
+                for metric, value in values.items():
+                    samples.setdefault(metric, []).append(value)
+            baseline[name] = {m: stats.summarize(v, *fio.METRICS[m]) for m, v in samples.items()}

@@ -1,0 +1,147 @@
+"""What a run leaves in its scratch directory, and removing it after a run that died.
+
+Every folder a run makes for its work is named fsatlas-<pid>-… and holds owner.json with the
+run's process id and that process's start time, so a reused process id is not taken for
+the owner. A run holds an exclusive lock on SCRATCH/.fsatlas.lock while it lives; the kernel
+releases it when the process dies, even by SIGKILL. The next run or `fsatlas cleanup` then
+removes the folders whose owner is gone, and only those: the mounts below them, the loop
+devices whose image is inside them, the processes still using them, then the folders.
+"""
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+
+from ..errors import UserError
+
+OWNER, LOCK = "owner.json", ".fsatlas.lock"
+
+
+def _start_time(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]  # field 22: start time in clock ticks
+    except (OSError, IndexError):
+        return ""
+
+
+def owned_dir(parent: str, prefix: str = "") -> str:
+    """A new folder in PARENT marked as this process's."""
+    path = tempfile.mkdtemp(prefix=f"fsatlas-{os.getpid()}-{prefix}", dir=parent)
+    with open(os.path.join(path, OWNER), "w", encoding="utf-8") as f:
+        json.dump({"pid": os.getpid(), "start_time": _start_time(os.getpid())}, f)
+    return path
+
+
+def owner_alive(path: str) -> bool:
+    try:
+        with open(os.path.join(path, OWNER), encoding="utf-8") as f:
+            owner = json.load(f)
+        return _start_time(int(owner["pid"])) == str(owner["start_time"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def dead_dirs(parent: str) -> list:
+    """Folders in PARENT that a run made (they carry owner.json) and whose run is gone."""
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    return [os.path.join(parent, n) for n in names
+            if n.startswith("fsatlas-") and os.path.isfile(os.path.join(parent, n, OWNER))
+            and not owner_alive(os.path.join(parent, n))]
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _mounts_below(folder: str) -> list:
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        points = [line.split()[1].replace("\\040", " ") for line in f if len(line.split()) > 1]
+    return sorted({p for p in points if _inside(p, folder)}, key=len, reverse=True)
+
+
+def _loops_below(folder: str) -> list:
+    found = []
+    for name in sorted(os.listdir("/sys/block")) if os.path.isdir("/sys/block") else []:
+        try:
+            with open(f"/sys/block/{name}/loop/backing_file", encoding="utf-8") as f:
+                backing = f.read().strip().removesuffix(" (deleted)")
+        except OSError:
+            continue
+        if _inside(backing, folder):
+            found.append(f"/dev/{name}")
+    return found
+
+
+def _users_of(folder: str) -> list:
+    """Process ids (not ours) with their working directory or an open file below FOLDER."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            links = [os.readlink(f"/proc/{entry}/cwd")] + \
+                [os.readlink(f"/proc/{entry}/fd/{fd}") for fd in os.listdir(f"/proc/{entry}/fd")]
+        except OSError:
+            continue
+        if any(_inside(link, folder) for link in links):
+            pids.append(int(entry))
+    return pids
+
+
+def remove(folder: str) -> list:
+    """Tears down what a dead run left in FOLDER; returns what was done, one line each."""
+    done = []
+    for pid in _users_of(folder):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            done.append(f"stopped process {pid} still using {folder}")
+        except OSError:
+            pass
+    for point in _mounts_below(folder):
+        if subprocess.run(["umount", point], capture_output=True, timeout=120).returncode != 0:
+            subprocess.run(["umount", "-l", point], capture_output=True, timeout=60)
+        done.append(f"unmounted {point}")
+    for device in _loops_below(folder):
+        subprocess.run(["losetup", "-d", device], capture_output=True, timeout=60)
+        done.append(f"detached {device}")
+    shutil.rmtree(folder, ignore_errors=True)
+    done.append(f"removed {folder}")
+    return done
+
+
+def clean(parent: str) -> list:
+    return [line for folder in dead_dirs(parent) for line in remove(folder)]
+
+
+class ScratchLock:
+    """Held while a run uses a scratch directory: a second run there is refused, not mixed in."""
+
+    def __init__(self, scratch: str):
+        self.path, self.file = os.path.join(scratch, LOCK), None
+
+    def __enter__(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self.file = open(self.path, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.file.seek(0)
+            holder = self.file.read().strip() or "unknown"
+            self.file.close()
+            raise UserError(f"another fsatlas run (process {holder}) is using this scratch directory; wait for it "
+                            "to finish or give this run its own --scratch", where=os.path.dirname(self.path)) from None
+        self.file.truncate(0)
+        self.file.write(str(os.getpid()))
+        self.file.flush()
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()  # closing releases the lock; the file stays, empty of meaning
+        return False

@@ -1,0 +1,122 @@
+"""Targets a run measures on. Loop images in a scratch directory are the default; a block
+device only when the user named it and devices.check let it through.
+
+Each target is a context manager: whatever happens inside (an error, SIGINT, SIGTERM), on
+exit the filesystem is unmounted, the loop device detached and the image deleted. Those
+signals are held back during the teardown, so a second Ctrl-C cannot cut it short.
+"""
+import os
+import shutil
+import signal
+import subprocess
+
+from . import filesystems, leftovers
+from ..errors import UserError
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class _SignalsHeld:
+    """SIGINT and SIGTERM wait (pending) until the block is done, then arrive as usual."""
+
+    def __enter__(self):
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
+        return False
+
+
+def backing_filesystem(path: str) -> str:
+    real = os.path.realpath(path)
+    best, fstype = "", ""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            mnt = fields[1]
+            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
+                best, fstype = mnt, fields[2]
+    return fstype
+
+
+class BlockDevice:
+    """A block device the user named (and devices.check allowed): formatted, never deleted.
+    The mount point lives in a folder of the scratch directory marked as this run's."""
+
+    direct_io = True
+
+    def __init__(self, device: str | None, scratch: str):
+        self.device, self.scratch = device, scratch
+        self.workdir = self.mountpoint = None
+
+    def __enter__(self):
+        os.makedirs(self.scratch, exist_ok=True)
+        with _SignalsHeld():  # the folder and its owner mark appear together
+            self.workdir = leftovers.owned_dir(self.scratch)
+        self.mountpoint = os.path.join(self.workdir, "mnt")
+        os.mkdir(self.mountpoint)
+        return self
+
+    def _release(self) -> None:
+        """What the target gives back besides the mount and the folder: nothing, for a device."""
+
+    def __exit__(self, *exc):
+        with _SignalsHeld():
+            if self.mountpoint:
+                filesystems.unmount(self.mountpoint)
+            self._release()
+            if self.workdir:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                self.workdir = None
+        return False
+
+
+class LoopImage(BlockDevice):
+    """A sparse image file in the scratch directory attached to a loop device with direct I/O."""
+
+    def __init__(self, scratch: str, size_bytes: int):
+        super().__init__(None, scratch)
+        self.size_bytes, self.image, self.direct_io = size_bytes, None, False
+
+    def __enter__(self):
+        os.makedirs(self.scratch, exist_ok=True)
+        if shutil.disk_usage(self.scratch).free < self.size_bytes:
+            raise UserError("not enough free space for the loop image", where=self.scratch,
+                            expected=f"{self.size_bytes} bytes free",
+                            found=f"{shutil.disk_usage(self.scratch).free}")
+        super().__enter__()
+        self.image = os.path.join(self.workdir, "image")
+        with open(self.image, "wb") as f:
+            f.truncate(self.size_bytes)
+        done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            self.__exit__(None, None, None)
+            raise RuntimeError(f"losetup failed: {done.stderr.strip()}")
+        self.device = done.stdout.strip()
+        self.direct_io = _loop_direct_io(self.device)
+        return self
+
+    def _release(self) -> None:
+        if self.device:
+            subprocess.run(["losetup", "-d", self.device], capture_output=True)
+            self.device = None
+
+
+def _loop_direct_io(device: str) -> bool:
+    try:
+        with open(f"/sys/block/{os.path.basename(device)}/loop/dio", encoding="utf-8") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return False
+
+
+def drop_caches() -> bool:
+    """Empties the page cache so a measurement reads the device, not memory; False if not allowed."""
+    os.sync()
+    try:
+        with open("/proc/sys/vm/drop_caches", "w", encoding="utf-8") as f:
+            f.write("3\n")
+        return True
+    except OSError:
+        return False

@@ -1,0 +1,55 @@
+"""What a workload module is given and uses to run one repetition: its context (RepContext),
+a CPU meter, and the one way to run an external tool."""
+import os
+import resource
+import time
+from dataclasses import dataclass, field
+
+from .. import target
+from ..tools import run as run_tool  # noqa: F401  (the workload modules use it)
+
+
+@dataclass
+class RepContext:
+    workdir: str
+    raw_base: str  # absolute path without extension for this repetition's raw output
+    out: str  # the output folder; raw paths in the result are relative to it
+    timeout: float
+    fs_spec: dict
+    image: object = None  # the LoopImage, for workloads that make and mount filesystems
+    drop_caches: bool = True
+    shared: dict = field(default_factory=dict)  # per-run resources (the generated source tree)
+    raw_files: list = field(default_factory=list)
+
+    def raw(self, ext: str) -> str:
+        path = self.raw_base + ext
+        self.raw_files.append(os.path.relpath(path, self.out))
+        return path
+
+    def drop(self) -> None:
+        if self.drop_caches:
+            target.drop_caches()
+
+
+
+
+class CpuMeter:
+    """CPU used by fsatlas and its children while the block runs, as % of one CPU of wall time
+    (the way fio and bonnie++ report it)."""
+
+    def __enter__(self):
+        self.start = time.perf_counter(), _cpu_times()
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.perf_counter() - self.start[0]
+        usr, sys_ = (a - b for a, b in zip(_cpu_times(), self.start[1]))
+        self.wall = wall
+        self.values = {"cpu_usr_pct": 100 * usr / wall if wall else 0.0,
+                       "cpu_sys_pct": 100 * sys_ / wall if wall else 0.0}
+        return False
+
+
+def _cpu_times():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + kids.ru_utime, me.ru_stime + kids.ru_stime

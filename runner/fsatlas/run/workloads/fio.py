@@ -1,0 +1,39 @@
+"""fio workloads: sequential, rewrite, random and concurrent throughput.
+
+Reproduces bonnie++ block I/O and rewrite, IOzone random I/O, slow.c's concurrent writers
+and the dd test of a large file. The cell's parameters are fio job options; fsatlas adds the
+directory (or the raw device, for a baseline), JSON output and group reporting, so several
+jobs (numjobs) are summed as fio's own group report sums them. fio's JSON is kept raw.
+"""
+from ...results import fio_json, metrics
+from .context import run_tool
+
+METRICS = metrics.FIO
+DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": "write"}
+
+
+def job_file(name: str, parameters: dict, location: dict) -> str:
+    lines = ["[global]", *(f"{k}={v}" for k, v in location.items()), "group_reporting=1", f"[{name}]"]
+    lines += [f"{key}={value}" for key, value in parameters.items()]
+    return "\n".join(lines) + "\n"
+
+
+def run_job(name, params, location, raw_path, timeout) -> dict:
+    rw = params.get("rw")
+    if rw not in DIRECTION:
+        raise ValueError(f"fio rw={rw!r} is not one of {', '.join(DIRECTION)}")
+    run_tool(["fio", "--output-format=json", f"--output={raw_path}", "-"], timeout + 30, "fio",
+             input=job_file(name, params, location))
+    with open(raw_path, encoding="utf-8") as f:
+        report = fio_json.parse(f.read(), raw_path)
+    return fio_json.job_metrics(report["jobs"][0], DIRECTION[rw])
+
+
+def run(cell, ctx) -> dict:
+    if str(cell.parameters.get("direct", 0)) != "1":
+        # Caches are dropped, or direct I/O used (DESIGN.md): a direct job bypasses the page
+        # cache, and fio invalidates its files' cached pages itself, so a sync and drop before
+        # it would only lengthen the cell.
+        ctx.drop()
+    return run_job(cell.workload, cell.parameters, {"directory": ctx.workdir},
+                   ctx.raw(".json"), ctx.timeout)

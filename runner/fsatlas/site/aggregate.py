@@ -1,0 +1,497 @@
+"""Derives what the site reads from the result files: data/aggregates/, and per result file a
+generated Hugo page and an explorer chunk.
+
+Incremental, like make. Each result file is read once into a digest: its summary, its cells'
+headline figures (no samples, no raw paths) and what the explorer's index says of it. The
+digest is cached under BUILD/cache/digests/ by the file's size and mtime and by this code,
+and the page and chunk are written only then. A rebuild reads the small digests, not every
+result file. The aggregates across results (newest cell values, rankings, claims, the
+explorer's index) are folds over the digests that take them one at a time in any order, so
+memory holds one result, not all of them.
+
+Python computes every figure here; templates only display. Only files that pass validation
+are read: a broken result file stops the build with its problems listed.
+"""
+import functools
+import hashlib
+import json
+import os
+import re
+from functools import lru_cache
+from importlib import resources
+
+import frontmatter
+import orjson
+
+from ..results import parallel, resultfile, validation
+from . import explorer, best_per_key, knowledge as knowledge_mod, result_tables
+from ..run import matrix as matrix_mod
+from ..errors import UserError
+
+ROW_COLUMNS = ["result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "driver",
+               "status", "reason", "flags", "metric", "unit", "better", "mean", "median", "stddev",
+               "rsd_pct", "ci_low", "ci_high", "n", "samples", "shown"]  # shown: the figures as pages print them
+STATUSES = ("ok", "skipped", "failed")
+
+
+def _dimensions(key: str) -> str:
+    return key.split("|")[4] if key.count("|") >= 4 else ""
+
+
+def cell_rows(result: dict) -> list[dict]:
+    """One row per (cell, metric), every ROW_COLUMNS key present; a cell that is not ok gives
+    one row with no metric."""
+    rows = []
+    show = knowledge_mod.display
+    for cell in result["cells"]:
+        variant = cell.get("variant", "defaults")
+        dims = _dimensions(cell["key"])
+        label = " ".join(x for x in (cell["filesystem"], "" if variant == "defaults" else variant, dims) if x)
+        base = dict.fromkeys(ROW_COLUMNS)
+        base.update({"result": result["id"], "machine": result["system"]["machine"], "key": cell["key"],
+                     "label": label, "filesystem": cell["filesystem"], "variant": variant,
+                     "workload": cell["workload"], "mkfs": " ".join(cell["mkfs_options"]) or "defaults",
+                     "mount": ",".join(cell["mount_options"]) or "defaults", "driver": cell["driver"],
+                     "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"]})
+        if not cell["metrics"]:
+            rows.append(base)
+        for name, m in cell["metrics"].items():
+            rows.append({**base, "metric": name, "unit": m["unit"], "better": m["better"],
+                         "mean": m["mean"], "median": m["median"], "stddev": m["stddev"],
+                         "rsd_pct": m["rsd_pct"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+                         "n": len(m["samples"]), "samples": m["samples"],
+                         "shown": {"mean": show(m["mean"], m["unit"]), "median": show(m["median"], m["unit"]),
+                                   "ci": f"{show(m['ci95'][0], m['unit'])} – {show(m['ci95'][1], m['unit'])}",
+                                   "rsd": f"{m['rsd_pct']:.1f} %"}})
+    return rows
+
+
+THROUGHPUT_FIELDS = ("result", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
+                     "flags", "metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")
+
+
+def throughput_rows(rows: list[dict]) -> list[dict]:
+    """What the throughput chart and its table show: each cell's throughput, and each cell not
+    measured, with just the fields they use and the figures as the table prints them (MB/s)."""
+    out = []
+    for row in rows:
+        if row["metric"] == "throughput" or row["status"] != "ok":
+            slim = {name: row[name] for name in THROUGHPUT_FIELDS}
+            if row["status"] == "ok":
+                number = knowledge_mod.display_number
+                slim["shown"] = {"mean": number(row["mean"], row["unit"]), "rsd": f"{row['rsd_pct']:,.1f} %",
+                                  "ci": f"{number(row['ci_low'], row['unit'])}–{number(row['ci_high'], row['unit'])}"}
+            out.append(slim)
+    return out
+
+
+def result_summary(result: dict) -> dict:
+    counts = {status: sum(c["status"] == status for c in result["cells"]) for status in STATUSES}
+    return {"id": result["id"], "created": result["created"], "machine": result["system"]["machine"],
+            "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
+            "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
+            "complete": result.get("complete", True), "cells": len(result["cells"]), **counts}
+
+
+def digest(result: dict) -> dict:
+    """What the aggregates across results need of one result file."""
+    cells = []
+    for cell in result["cells"]:
+        cells.append({
+            "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
+            "variant": cell.get("variant", "defaults"), "dimensions": _dimensions(cell["key"]),
+            "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
+            "driver": cell["driver"], "command": explorer.run_command(result, cell),
+            "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
+            "metrics": {name: {"mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+                               "rsd_pct": m["rsd_pct"], "n": len(m["samples"]), "unit": m["unit"],
+                               "better": m["better"], "display": knowledge_mod.display(m["mean"], m["unit"])}
+                        for name, m in cell["metrics"].items()}})
+    return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
+            "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "target": result["target"]["kind"], "summary": result_summary(result),
+            "facts": explorer.facts(result), "cells": cells}
+
+
+class NewestCells:
+    """Per cell key, the newest measurement of it (or, if never measured, why not): what
+    shortcodes and filesystem pages look figures up in. Fed one digest at a time."""
+
+    CELL_FIELDS = ("key", "filesystem", "workload", "variant", "dimensions", "mkfs", "mount", "status", "reason",
+                   "flags", "metrics")
+
+    def __init__(self, state: list | None = None):
+        self.best = best_per_key.Best().restore(state or [])
+
+    def state(self) -> list:
+        return self.best.state()
+
+    def add(self, digest: dict) -> None:
+        for cell in digest["cells"]:
+            self.best.offer(cell["key"], (cell["status"] == "ok", digest["created"], digest["id"]), lambda: {
+                **{name: cell[name] for name in self.CELL_FIELDS},
+                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
+
+    def result(self) -> dict:
+        return {key: entry for key, (_, entry) in sorted(self.best.items.items())}
+
+
+class Aggregation:
+    """Every fold across results, and which result files (id -> signature) it holds. Saved
+    after each run: when results were only added since, the next run folds in just those;
+    any change or removal, or other code or claims, folds every digest again."""
+
+    def __init__(self, knowledge: dict, state: dict | None = None):
+        state = state or {}
+        self.members = state.get("members", {})
+        self.summaries = state.get("summaries", [])
+        self.newest = NewestCells(state.get("newest"))
+        self.rankings = knowledge_mod.Rankings(state.get("rankings"))
+        self.claims = knowledge_mod.ClaimEvidence(knowledge, state.get("claims"))
+        self.index = explorer.Index(state.get("index"))
+
+    def add(self, rid: str, signature: list, digest: dict) -> None:
+        self.members[rid] = signature
+        self.summaries.append(digest["summary"])
+        for fold in (self.newest, self.rankings, self.claims, self.index):
+            fold.add(digest)
+
+    def save(self, path: str) -> None:
+        resultfile.write_atomic(path, {
+            "code": code_digest(), "comparisons": self.claims.comparisons, "members": self.members,
+            "summaries": self.summaries, "newest": self.newest.state(), "rankings": self.rankings.state(),
+            "claims": self.claims.state(), "index": self.index.state()}, compact=True, durable=False)
+
+    @classmethod
+    def resume(cls, path: str, knowledge: dict, current: dict) -> "Aggregation | None":
+        """The saved aggregation, if every result it holds is still there unchanged."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                state = json.load(f)
+            if state.get("code") != code_digest() or any(current.get(rid) != sig for rid, sig in state["members"].items()):
+                return None
+            run = cls(knowledge, state)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        # claims weighed differently now: their folds hold the wrong comparisons
+        return run if state.get("comparisons") == [list(c) for c in run.claims.comparisons] else None
+
+
+class CompactJSON(frontmatter.JSONHandler):
+    """JSON front matter on one line between a '{' line and a '}' line: Hugo reads it, so does
+    python-frontmatter, and it is ten times faster to write than YAML at 10,000 results."""
+
+    def export(self, metadata, **kwargs) -> str:
+        body = compact_json(metadata)
+        return "{\n" + body[1:-1] + "\n}"
+
+
+# Contributor text is data wherever it is published: in JSON, <, > and & (and the two line
+# separators JavaScript once read as line ends) are written as \u escapes, so no published JSON
+# file or front matter can close a script element or be read as markup by a page that fetches it.
+# In JSON text these characters can only stand inside strings, so replacing them keeps the value.
+_UNSAFE = {b"<": b"\\u003c", b">": b"\\u003e", b"&": b"\\u0026",
+           "\u2028".encode(): b"\\u2028", "\u2029".encode(): b"\\u2029"}
+_UNSAFE_RE = re.compile(b"|".join(re.escape(k) for k in _UNSAFE))
+
+
+def escape_json_bytes(text: bytes) -> bytes:
+    """JSON text with the characters of _UNSAFE escaped (the value it encodes is unchanged)."""
+    return _UNSAFE_RE.sub(lambda m: _UNSAFE[m.group(0)], text)
+
+
+def compact_json(value) -> str:
+    """JSON on one line, UTF-8 as it is but for _UNSAFE, for the files derived from each result:
+    orjson writes a quick result's chart rows, chunk and digest in 0.3 ms, json in 3.7 ms."""
+    return escape_json_bytes(orjson.dumps(value, default=str)).decode()
+
+
+PUBLISHED_RESULTS = "files/results"  # under the site's root: each result file as a reader downloads it
+
+
+def publish_result(path: str, target: str) -> None:
+    """The result file as the site serves it: the same bytes, hard-linked, when nothing in it
+    needs escaping (most files; no copy at 10,000 results), else a copy with _UNSAFE escaped."""
+    with open(path, "rb") as f:
+        text = f.read()
+    safe = escape_json_bytes(text)
+    if safe == text:
+        try:
+            if os.path.samefile(path, target):
+                return
+        except OSError:
+            pass
+        tmp = target + ".tmp"
+        _unlink_quietly(tmp)
+        try:
+            os.link(path, tmp)
+            os.replace(tmp, target)  # (a rename between two links to one file would do nothing)
+            return
+        except OSError:
+            _unlink_quietly(tmp)  # another filesystem: write the copy below
+    write_if_changed(target, safe.decode())  # a new file renamed into place: a link's source is kept
+
+
+def result_page(result: dict, summary: dict, tables: dict) -> str:
+    """A generated Hugo page for one result file: its metadata as front matter. Its tables
+    (result_tables) are files of their own, which `fsatlas site` puts in the rendered page;
+    their digest is here so that a page whose tables changed is rendered again."""
+    post = frontmatter.Post(
+        "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
+        summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
+        submitter=result.get("submitter", ""), notes=result.get("notes", ""),
+        wall_seconds=result.get("wall_seconds"),
+        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
+    return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
+
+
+CHART_FILES = "charts/results"  # under the site's root: each result's throughput chart rows, fetched by the chart
+
+
+def chart_file(rid: str) -> str:
+    """Where the site serves a result's throughput chart rows (a file of Outputs.charts). They
+    are not in the page: Hugo would decode them from the front matter and scan them again as it
+    writes, for each of 10,000 pages at every full render (12 % of its CPU, measured)."""
+    return f"{CHART_FILES}/{rid}.json"
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_if_changed(path: str, text: str) -> bool:
+    """Writes only when the text differs, so Hugo's and the reader's caches stay valid."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except OSError:
+        pass
+    write_text_atomic(path, text)
+    return True
+
+
+def remove_stale(folder: str, wanted: set, suffix: str, names: set | None = None) -> None:
+    """Removes the generated files (ending in SUFFIX) of results that are gone; NAMES: the
+    folder's listing if the caller has it already."""
+    for name in os.listdir(folder) if names is None else names:
+        if name.endswith(suffix) and name not in wanted and name != "_index.md":
+            os.unlink(os.path.join(folder, name))
+
+
+def matrix_summary(m) -> dict:
+    """The standard matrix as the methodology page shows it: each workload with what it
+    reproduces and, per profile, its parameters and (for fio) the exact job file."""
+    from ..run.workloads import fio
+    workloads = {}
+    for name, spec in m.workloads.items():
+        profiles = {}
+        for pname in m.profiles:
+            cells = [c for c in m.profile(pname, workloads=[name], variants=["defaults"]).cells]
+            if not cells:
+                continue
+            cell = cells[0]
+            entry = {"parameters": {k: ",".join(map(str, v)) if isinstance(v, list) else v
+                                    for k, v in cell.parameters.items()},
+                     "budget_s": cell.budget_s, "sweep": ", ".join(c.key.split("|", 4)[-1] for c in cells if c.dimensions)}
+            if spec["kind"] == "fio":
+                entry["job"] = fio.job_file(name, cell.parameters, {"directory": "<mount point>/rep-N"})
+            profiles[pname] = entry
+        workloads[name] = {"name": name, "kind": spec["kind"], "reproduces": spec.get("reproduces", ""),
+                           "primary": spec.get("primary", ""), "dimensions": spec.get("dimensions", []),
+                           "profiles": profiles}
+    from ..run import execution
+    return {"workloads": workloads,
+            "rules": {"rsd_limit_pct": matrix_mod.RSD_LIMIT_PCT, "max_repeat_factor": execution.MAX_REPEAT_FACTOR,
+                      "cached_factor": execution.CACHED_FACTOR},
+            "profiles": {n: {"name": n, "description": p.get("description", ""), "image_size": p["image_size"],
+                             "repetitions": p["repetitions"], "adaptive": bool(p.get("adaptive"))}
+                         for n, p in m.profiles.items()},
+            "variants": {n: {"name": n, "filesystems": v["filesystems"], "mkfs": " ".join(v.get("mkfs", [])),
+                             "mount": ",".join(v.get("mount", [])), "workloads": v["workloads"],
+                             "striped": bool(v.get("striped"))} for n, v in m.variants.items()},
+            "filesystems": {n: {"name": n, "mkfs": " ".join(f["mkfs"]), "driver": f.get("driver", "kernel")}
+                            for n, f in m.filesystems.items()}}
+
+
+def filesystem_page(fs: str, feature: dict | None) -> str:
+    title = feature["name"] if feature else fs
+    post = frontmatter.Post("", title=title, filesystem=fs, description=feature["summary"] if feature else "")
+    return frontmatter.dumps(post) + "\n"
+
+
+def write_pages(folder: str, pages: dict, suffix: str = ".md") -> None:
+    """Writes {file name: text} into folder (only what changed) and removes the generated
+    files (ending in SUFFIX) no longer wanted."""
+    os.makedirs(folder, exist_ok=True)
+    for name, text in pages.items():
+        write_if_changed(os.path.join(folder, name), text)
+    remove_stale(folder, set(pages), suffix)
+
+
+def check_results(files: list[str], where: str, listing: list) -> None:
+    """Validation (cached; raw files are rechecked by `fsatlas validate`, which make data and the
+    pull-request check run first): a broken file, or anything in the folder that is not a result
+    file (listing), stops the build."""
+    problems = validation.reviewed(listing + validation.validate_files(files, recheck_raw=False))
+    problems = [p for p in problems if p.severity == "error"]
+    if problems:
+        listing = "\n".join(str(p) for p in problems[:20])
+        raise UserError(f"{len(problems)} problems in result files; fix them first:\n{listing}", where=where)
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """Changes whenever what a digest, page or chunk holds may change: the code that makes
+    them and the matrix (explorer shares are taken against its baseline workloads)."""
+    from .. import __version__
+    h = hashlib.sha256(__version__.encode())
+    package = resources.files("fsatlas")
+    for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/result_tables.py",
+                 "run/matrix/standard.yaml"):
+        h.update((package / part).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def latest_rows(latest: dict | None, paths: dict) -> dict:
+    """The newest complete result's rows (every metric) and throughput rows, for list pages."""
+    rows = cell_rows(resultfile.load_json(paths[latest["id"]])) if latest else []
+    throughput = throughput_rows(rows)
+    return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
+            "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput)}
+
+
+class Outputs:
+    """Where one aggregation writes: the per-result pages and chunks, and its caches."""
+
+    def __init__(self, content_dir: str, static_dir: str):
+        cache = os.path.join(os.path.dirname(os.path.abspath(content_dir)), "cache")
+        self.pages = os.path.join(content_dir, "results")
+        self.chunks = os.path.join(static_dir, "explorer", "rows")
+        self.charts = os.path.join(static_dir, *CHART_FILES.split("/"))
+        self.published = os.path.join(static_dir, *PUBLISHED_RESULTS.split("/"))
+        self.digests = os.path.join(cache, "digests")
+        self.tables = os.path.join(os.path.dirname(os.path.abspath(content_dir)), result_tables.TABLES_DIR)
+        self.state = os.path.join(cache, "aggregation.json")
+        self.knowledge = os.path.join(cache, "knowledge.json")
+        folders = (self.pages, self.chunks, self.charts, self.published, self.digests, self.tables)
+        for folder in folders:
+            os.makedirs(folder, exist_ok=True)
+        self.have = {folder: set(os.listdir(folder)) for folder in folders}
+
+    def in_place(self, rid: str) -> bool:
+        return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
+            and f"{rid}.json" in self.have[self.charts] and f"{rid}.json" in self.have[self.published] \
+            and all(result_tables.file_name(rid, name) in self.have[self.tables] for name in result_tables.TABLES)
+
+    def cached(self, rid: str, signature: list) -> dict | None:
+        """The digest of an unchanged result whose page and chunk are in place, or None."""
+        if not self.in_place(rid):
+            return None
+        try:
+            with open(os.path.join(self.digests, f"{rid}.json"), encoding="utf-8") as f:
+                stored = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if stored.get("code") == code_digest() and stored.get("sig") == signature:
+            return stored["digest"]
+        return None
+
+    def derive(self, path: str, signature: list, baselines: dict) -> dict:
+        """Reads one result file, writes its page, chart rows, chunk and digest; returns the digest."""
+        result = resultfile.load_json(path)
+        rid = result["id"]
+        rows = cell_rows(result)
+        throughput = throughput_rows(rows)
+        tables = result_tables.tables(rows, throughput)
+        for name, html in tables.items():
+            write_if_changed(os.path.join(self.tables, result_tables.file_name(rid, name)), html)
+        write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, result_summary(result), tables))
+        write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
+        write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
+                         compact_json(explorer.chunk(result, baselines)))
+        publish_result(path, os.path.join(self.published, f"{rid}.json"))
+        made = digest(result)
+        write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
+                          compact_json({"code": code_digest(), "sig": signature, "digest": made}))
+        return made
+
+    def prune(self, ids: set) -> None:
+        """Removes the outputs of results gone (listed when this started: what derive wrote
+        since belongs to a result that is there)."""
+        for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
+                               (self.published, ".json"), (self.digests, ".json")):
+            remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
+        remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
+                     ".html", self.have[self.tables])
+
+
+def _derive(outputs: Outputs, baselines: dict, job: tuple) -> dict:
+    """Outputs.derive for one (path, signature): what map_on_cores runs in each worker."""
+    return outputs.derive(*job, baselines)
+
+
+def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
+    if not os.path.isdir(data_dir):
+        raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
+    results_dir = os.path.join(data_dir, "results")
+    files, listing = resultfile.result_listing(results_dir) if os.path.isdir(results_dir) else ([], [])
+    check_results(files, results_dir, listing)
+    static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
+    outputs = Outputs(content_dir, static_dir)
+    knowledge = knowledge_mod.load_checked(data_dir, outputs.knowledge)
+    matrix = matrix_mod.load()
+    baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
+
+    paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
+    current = {rid: validation.signature(path) for rid, path in paths.items()}
+    run = Aggregation.resume(outputs.state, knowledge, current)
+    folded = set(run.members) if run else set()
+    run = run or Aggregation(knowledge)
+    todo = []
+    for rid in paths:
+        if rid in folded:
+            if not outputs.in_place(rid):  # its page or chunk was deleted: write them again
+                todo.append(rid)
+            continue
+        d = outputs.cached(rid, current[rid])
+        if d is None:
+            todo.append(rid)
+        else:
+            run.add(rid, current[rid], d)
+    derive = functools.partial(_derive, outputs, baselines)
+    for rid, d in zip(todo, parallel.map_on_cores(derive, [(paths[rid], current[rid]) for rid in todo])):
+        if rid not in folded:
+            run.add(rid, current[rid], d)  # as each comes: held all at once, they took gigabytes
+    derived = len(todo)
+    outputs.prune(set(paths))
+    if set(run.members) != folded:  # something was folded in: keep the new state
+        run.save(outputs.state)
+
+    summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
+    latest = next((s for s in summaries if s["complete"]), summaries[0] if summaries else None)
+    cells = run.newest.result()
+    from .. import SCHEMA_VERSION, __version__
+    aggregates = {
+        "results": summaries,
+        "latest": latest_rows(latest, paths),
+        "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
+        "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
+    for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
+        resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
+    write_if_changed(os.path.join(static_dir, "explorer", "data.json"), compact_json(run.index.result()))
+    filesystems = sorted(set(knowledge["features"]) | set(matrix.filesystems))
+    write_pages(os.path.join(content_dir, "filesystems"),
+                {f"{fs}.md": filesystem_page(fs, knowledge["features"].get(fs)) for fs in filesystems})
+    return {"results": len(summaries), "derived": derived, "latest": latest["id"] if latest else None}

@@ -1,0 +1,116 @@
+"""The results explorer's data: an index (every result file, cell key and metric, repeated
+strings stored once) and one small chunk per result file with its rows as parallel arrays.
+The page loads the index and only the chunks of the results the reader selects, so its
+weight does not grow with the number of result files behind it.
+
+A chunk depends on its own result file only (it names its cell keys and metrics rather than
+numbering them against the index), so a rebuild rewrites the chunks of changed results alone.
+
+Python computes everything that does not depend on the reader's choices (means, intervals,
+share of the raw device); the explorer's JavaScript only filters, takes ratios to the
+baseline the reader picks and their geometric means.
+
+Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
+keys and metric names its rows use.
+"""
+import shlex
+
+from . import best_per_key
+
+EXPLORER_VERSION = 3
+RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
+
+
+def run_command(result: dict, cell: dict) -> str:
+    """The command that re-runs exactly this cell on the reader's own machine. Readers paste it
+    as root: every word from the result file is quoted, beside the schema's patterns for them."""
+    profile = shlex.quote(result.get("profile") or "standard")
+    target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
+    return f"fsatlas run --profile {profile} {target}--cell {shlex.quote(cell['key'])}"
+
+
+def facts(result: dict) -> dict:
+    """The result's descriptive strings, as the explorer's filters and labels show them."""
+    return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "profile": result.get("profile", ""), "target": result["target"]["kind"],
+            "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
+            "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))}
+
+
+def chunk(result: dict, baselines: dict) -> dict:
+    """One result's rows; `baselines` maps a workload to the raw-device workload it is a share of."""
+    keys, key_index, metrics, metric_index = [], {}, [], {}
+    rows = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
+    missing = {name: [] for name in ("k", "status", "reason")}
+    baseline = result["target"].get("baseline", {})
+
+    def number(value, index, names):
+        if value not in index:
+            index[value] = len(names)
+            names.append(value)
+        return index[value]
+
+    for cell in result["cells"]:
+        k_i = number(cell["key"], key_index, keys)
+        if cell["status"] != "ok":
+            for name, value in (("k", k_i), ("status", cell["status"]), ("reason", cell.get("reason", ""))):
+                missing[name].append(value)
+            continue
+        base_tp = baseline.get(baselines.get(cell["workload"], ""), {}).get("throughput", {}).get("mean")
+        for name, m in cell["metrics"].items():
+            share = m["mean"] / base_tp if name == "throughput" and base_tp else None
+            for col, value in (("k", k_i), ("m", number(name, metric_index, metrics)), ("mean", m["mean"]),
+                               ("lo", m["ci95"][0]), ("hi", m["ci95"][1]), ("n", len(m["samples"])),
+                               ("rsd", round(m["rsd_pct"], 3)), ("flags", ",".join(cell["flags"])),
+                               ("share", share), ("samples", m["samples"])):
+                rows[col].append(value)
+    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": rows, "missing": missing}
+
+
+class Index:
+    """The explorer's index, fed one result digest at a time in any order."""
+
+    def __init__(self, state: dict | None = None):
+        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}}
+        self.strings = state["strings"]  # each result's facts as numbers into this (one machine, many results)
+        self.string_index = {s: i for i, s in enumerate(self.strings)}
+        self.results = [(tuple(rank), complete, facts) for rank, complete, facts in state["results"]]
+        self.keys = best_per_key.Best(lowest=True).restore(state["keys"])  # the oldest result names the re-run command
+        self.metrics = state["metrics"]  # name -> {name, unit, better}
+
+    def state(self) -> dict:
+        return {"strings": self.strings, "keys": self.keys.state(), "metrics": self.metrics,
+                "results": [[list(rank), complete, facts] for rank, complete, facts in self.results]}
+
+    def _intern(self, value: str) -> int:
+        if value not in self.string_index:
+            self.string_index[value] = len(self.strings)
+            self.strings.append(value)
+        return self.string_index[value]
+
+    def add(self, digest: dict) -> None:
+        rank = (digest["created"], digest["id"])
+        self.results.append((rank, digest["complete"], [self._intern(digest["facts"][name]) for name in RESULT_STRINGS]))
+        for cell in digest["cells"]:
+            self.keys.offer(cell["key"], rank, lambda: {
+                "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
+                "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
+                "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]})
+            for name, m in cell["metrics"].items():
+                self.metrics.setdefault(name, {"name": name, "unit": m["unit"], "better": m["better"]})
+
+    def result(self) -> dict:
+        strings, string_index = [], {}
+        columns = {name: [] for name in ("id", "created", "complete", *RESULT_STRINGS)}
+        for (created, rid), complete, facts in sorted(self.results, key=lambda r: r[0]):
+            columns["id"].append(rid)
+            columns["created"].append(created)
+            columns["complete"].append(complete)
+            for name, interned in zip(RESULT_STRINGS, facts):
+                value = self.strings[interned]
+                if value not in string_index:  # numbered in date order, however the results came in
+                    string_index[value] = len(strings)
+                    strings.append(value)
+                columns[name].append(string_index[value])
+        return {"version": EXPLORER_VERSION, "strings": strings, "results": columns,
+                "keys": self.keys.sorted_values(), "metrics": [m for _, m in sorted(self.metrics.items())]}

@@ -1,0 +1,414 @@
+"""The curated knowledge in data/: the source registry, feature files, mount-option files and
+historical datasets. Loads them, checks them against schema/knowledge.schema.json and beyond
+it (every cited source exists, every claim names cells the standard matrix defines), and
+weighs each claim against this project's own measurements.
+"""
+import glob
+import hashlib
+import os
+from functools import lru_cache
+from importlib import resources
+import json
+
+import yaml
+
+from . import best_per_key
+from ..run import matrix as matrix_mod
+from ..results import resultfile
+from .. import safe_yaml
+from ..errors import UserError
+from ..results.resultfile import Problem, pointer
+
+KINDS = {"features": "feature_file", "mount_options": "mount_option_file", "history": "history_dataset"}
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    return json.loads((resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_text())
+
+
+def _validator(definition: str):
+    import jsonschema  # here, not at the top: a cached rebuild never needs it (a tenth of a second)
+    schema = _schema()
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]})
+
+
+def _load_yaml(path: str):
+    with open(path, encoding="utf-8") as f:
+        return safe_yaml.load(f)
+
+
+def curated_files(data_dir: str) -> list[str]:
+    """Every file load() reads."""
+    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml")]
+    for kind in KINDS:
+        files += sorted(glob.glob(os.path.join(data_dir, kind, "*.yaml")))
+    return files
+
+
+def load_checked(data_dir: str, cache_file: str) -> dict:
+    """load() for a build: a UserError listing the problems if there are any; remembered in
+    cache_file by the size and mtime of every file read and by this code, so a rebuild with the
+    same curated data neither parses nor checks it again."""
+    from ..results.validation import signature
+    code = hashlib.sha256((resources.files("fsatlas") / "site" / "knowledge.py").read_bytes()
+                          + (resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_bytes())
+    key = [code.hexdigest()[:16], [[path, signature(path)] for path in curated_files(data_dir)]]
+    try:
+        with open(cache_file, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored["key"] == key:
+            return stored["knowledge"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    knowledge, problems = load(data_dir)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        listing = "\n".join(str(p) for p in errors[:20])
+        raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
+    try:
+        resultfile.write_atomic(cache_file, {"key": key, "knowledge": knowledge}, compact=True, durable=False)
+    except (TypeError, ValueError):
+        pass  # not plain JSON (a YAML date, say): not cached, read again next time
+    return knowledge
+
+
+def load(data_dir: str) -> tuple[dict, list[Problem]]:
+    """All curated data, keyed by kind and id, and the problems found in it."""
+    problems, knowledge = [], {"sources": [], "features": {}, "mount_options": {}, "history": {}}
+
+    def read(path, definition):
+        try:
+            data = _load_yaml(path)
+        except (OSError, yaml.YAMLError) as e:
+            mark = getattr(e, "problem_mark", None)
+            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            problems.append(Problem("error", path, "", f"not readable YAML{at}: {getattr(e, 'problem', e)}"))
+            return None
+        found = [Problem("error", path, pointer(err.absolute_path), _message(err))
+                 for err in _validator(definition).iter_errors(data)]
+        problems.extend(found)
+        return None if found else data
+
+    sources_path = os.path.join(data_dir, "sources.yaml")
+    if not os.path.exists(sources_path):  # a data folder with results only: no curated knowledge
+        knowledge["feature_columns"] = []
+        return knowledge, []
+    knowledge["sources"] = read(sources_path, "source_registry") or []
+    for kind, definition in KINDS.items():
+        for path in sorted(glob.glob(os.path.join(data_dir, kind, "*.yaml"))):
+            data = read(path, definition)
+            if data is None:
+                continue
+            ident = data.get("filesystem") or data.get("id")
+            stem = os.path.basename(path)[:-5]
+            if ident != stem:
+                problems.append(Problem("error", path, "/filesystem" if kind == "features" else "/id",
+                                        f"expected the file name ({stem!r}), found {ident!r}"))
+            data["_path"] = path
+            knowledge[kind][ident] = data
+    columns_path = os.path.join(data_dir, "feature_columns.yaml")
+    try:
+        knowledge["feature_columns"] = _load_yaml(columns_path) or []
+    except (OSError, yaml.YAMLError) as e:
+        problems.append(Problem("error", columns_path, "", f"not readable YAML: {e}"))
+        knowledge["feature_columns"] = []
+    wanted = _schema()["$defs"]["feature_file"]["properties"]["features"]["required"]
+    keys = [c.get("key") for c in knowledge["feature_columns"] if isinstance(c, dict)]
+    if sorted(keys) != sorted(wanted) or not all(isinstance(c, dict) and c.get("label") for c in knowledge["feature_columns"]):
+        problems.append(Problem("error", columns_path, "", f"expected one {{key, label}} per feature {wanted}, found {keys}"))
+    problems += _cross_check(knowledge, sources_path)
+    return knowledge, problems
+
+
+def _message(error) -> str:
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required but missing")
+    found = json.dumps(error.instance, default=str)
+    return f"{error.message if len(error.message) < 160 else error.message[:157] + '...'} (found {found[:60]})"
+
+
+def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
+    problems = []
+    ids = [s["id"] for s in knowledge["sources"]]
+    for i, ident in enumerate(ids):
+        if ids.index(ident) != i:
+            problems.append(Problem("error", sources_path, f"/{i}/id", f"duplicate source id {ident!r}"))
+    known = set(ids)
+
+    def cite(path, where, cited):
+        for j, source in enumerate(cited):
+            if source not in known:
+                problems.append(Problem("error", path, f"{where}/sources/{j}",
+                                        f"expected a source id from data/sources.yaml, found {source!r}"))
+
+    for fs, data in knowledge["features"].items():
+        cite(data["_path"], "/linux", data["linux"]["sources"])
+        for name, fact in data["features"].items():
+            cite(data["_path"], f"/features/{name}", fact["sources"])
+    defined = standard_cell_keys()
+    for option in knowledge["mount_options"].values():
+        cite(option["_path"], "", option["sources"])
+        for i, claim in enumerate(option["claims"]):
+            cite(option["_path"], f"/claims/{i}", claim["sources"])
+            for j, comparison in enumerate(claim["measured_by"]):
+                for end in ("cell", "baseline"):
+                    if comparison[end] not in defined:
+                        problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}/{end}",
+                                                f"expected a cell key of the standard or full profile, "
+                                                f"found {comparison[end]!r}"))
+    for data in knowledge["history"].values():
+        cite(data["_path"], "", data["sources"])
+        names = {c["name"] for c in data["columns"]}
+        for i, row in enumerate(data["rows"]):
+            for key in row:
+                if key != "filesystem" and key not in names:
+                    problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
+                                            f"expected one of the declared columns {sorted(names)}, found {key!r}"))
+    return problems
+
+
+@lru_cache(maxsize=1)
+def standard_cell_keys() -> frozenset:
+    m = matrix_mod.load()
+    return frozenset(c.key for name in ("standard", "full") if name in m.profiles for c in m.profile(name).cells)
+
+
+# --- claims against measurements -------------------------------------------------------------
+
+NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
+
+
+# Base unit -> (factor, display unit, format): MB = 10^6 bytes, never mixed with MiB.
+DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s", ",.1f"), "bytes": (1e-6, "MB", ",.1f"), "ops/s": (1, "ops/s", ",.0f"),
+                 "ns": (1e-3, "µs", ",.1f"), "percent": (1, "%", ".1f"), "s": (1, "s", ".3g")}
+
+
+def display_number(value: float, unit: str) -> str:
+    """A value in the units the site shows, without the unit (a table's caption names it)."""
+    factor, _, spec = DISPLAY_UNITS.get(unit, (1, unit, "g"))
+    return f"{value * factor:{spec}}"
+
+
+def display(value: float, unit: str) -> str:
+    """A value in the units the site shows."""
+    return f"{display_number(value, unit)} {DISPLAY_UNITS.get(unit, (1, unit, 'g'))[1]}"
+
+
+def verdict(expected: float, measured: float, significant: bool) -> str:
+    no_effect_claimed = abs(expected) < NO_EFFECT_PCT
+    if not significant or abs(measured) < NO_EFFECT_PCT:
+        return "agrees" if no_effect_claimed else "no effect seen"
+    if no_effect_claimed:
+        return "disagrees"
+    if (measured > 0) != (expected > 0):
+        return "disagrees"
+    ratio = measured / expected
+    return "agrees" if 0.5 <= ratio <= 2 else ("smaller effect" if ratio < 0.5 else "larger effect")
+
+
+VERDICT_WORDS = {
+    "agrees": "agrees with the claim",
+    "no effect seen": "shows no effect where the claim expects one",
+    "disagrees": "goes against the claim",
+    "smaller effect": "goes the claimed way, but by less than half as much",
+    "larger effect": "goes the claimed way, but by more than twice as much",
+}
+
+
+class ClaimEvidence:
+    """Weighs every claim against the results, fed one result digest at a time in any order:
+    for each comparison it keeps the newest result (by created, then id) holding both cells
+    measured, and for each cell key the newest record of it not measured (to say why)."""
+
+    def __init__(self, knowledge: dict, state: dict | None = None):
+        self.options = knowledge["mount_options"]
+        self.comparisons = sorted({(c["cell"], c["baseline"], c.get("metric", claim["metric"]))
+                                   for option in self.options.values() for claim in option["claims"]
+                                   for c in claim["measured_by"]})
+        self.by_cell = {}
+        for comparison in self.comparisons:
+            self.by_cell.setdefault(comparison[0], []).append(comparison)
+        self.keys = {key for comparison in self.comparisons for key in comparison[:2]}
+        self.match = best_per_key.Best()  # (cell, baseline, metric) -> {result facts, cell, base}
+        self.not_ok = best_per_key.Best()  # key -> {result, cell}
+        if state:
+            self.match.restore(state["match"])
+            self.not_ok.restore(state["not_ok"])
+
+    def state(self) -> dict:
+        return {"match": self.match.state(), "not_ok": self.not_ok.state()}
+
+    def add(self, digest: dict) -> None:
+        rank = (digest["created"], digest["id"])
+        mine = {c["key"]: c for c in digest["cells"] if c["key"] in self.keys}
+        for key, cell in mine.items():
+            if cell["status"] != "ok":
+                self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
+        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        for key, cell in mine.items():
+            for comparison in self.by_cell.get(key, ()):
+                base, metric = mine.get(comparison[1]), comparison[2]
+                if (base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"]
+                        and metric in base["metrics"]):
+                    self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base})
+
+    def result(self) -> dict:
+        """For every claim and comparison: the change, whether the 95 % confidence intervals
+        separate, a verdict and a sentence saying so."""
+        out = {}
+        for option_id, option in sorted(self.options.items()):
+            claims = []
+            for claim in option["claims"]:
+                rows = [self._compare(option, claim, c) for c in claim["measured_by"]]
+                measured = [r for r in rows if r["status"] == "measured"]
+                tally = {v: sum(r["verdict"] == v for r in measured) for v in VERDICT_WORDS}
+                claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
+                               "setup": claim.get("setup", ""), "metric": claim["metric"],
+                               "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
+                               "measured": len(measured), "tally": tally, "summary": _summary(tally, len(rows))})
+            out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
+        return out
+
+    def _compare(self, option, claim, comparison) -> dict:
+        metric = comparison.get("metric", claim["metric"])
+        row = {"cell": comparison["cell"], "baseline": comparison["baseline"], "metric": metric,
+               "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison["cell"]),
+               "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
+        found = self.match.get((comparison["cell"], comparison["baseline"], metric))
+        if found:
+            return {**row, **_measured(option, claim, found["facts"], found["cell"], found["base"], metric)}
+        for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
+            record = self.not_ok.get(comparison[end])
+            if record:
+                cell = record["cell"]
+                return {**row, "status": cell["status"], "result": record["result"], "reason": cell.get("reason", ""),
+                        "sentence": f"Not measured here: {comparison[end]} was {cell['status']} "
+                                    f"({cell.get('reason') or 'no reason given'})."}
+        return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
+                "sentence": "Not measured here yet: no result file on this site holds these cells."}
+
+
+def evaluate_claims(knowledge: dict, digests) -> dict:
+    evidence = ClaimEvidence(knowledge)
+    for digest in digests:
+        evidence.add(digest)
+    return evidence.result()
+
+
+def _summary(tally: dict, total: int) -> str:
+    measured = sum(tally.values())
+    if not measured:
+        return "Not measured here yet: none of its cells has a result on this site."
+    parts = [f"{n} {word}" for word, n in tally.items() if n]
+    return f"Measured in {measured} of {total} comparisons: " + ", ".join(parts) + "."
+
+
+def _label(key: str) -> str:
+    parts = key.split("|")
+    opts = [p for p in (parts[1], parts[2]) if p != "-"]
+    return " ".join([parts[0], parts[3], *parts[4:], *opts])
+
+
+def history_rows(knowledge: dict, cells: dict) -> dict:
+    """Each historical dataset in long form, with today's measurement of the same workload on
+    the same filesystem (defaults, newest result) beside each column that has a re-run."""
+    out = {}
+    for ident, data in sorted(knowledge["history"].items()):
+        rows = []
+        for row in data["rows"]:
+            for col in data["columns"]:
+                value = row.get(col["name"])
+                if value is None or col["name"] == "file_size":
+                    continue
+                entry = {"dataset": ident, "filesystem": row["filesystem"], "column": col["name"],
+                         "label": col["label"], "unit": col["unit"], "published": value,
+                         "published_display": f"{value:,} {col['unit']}".strip() if isinstance(value, (int, float)) else str(value)}
+                if "file_size" in row:
+                    entry["label"] = f"{col['label']}, {row['file_size']:,} bytes"
+                rerun = data.get("rerun", {}).get(col["name"])
+                if rerun:
+                    key = f"{row['filesystem']}|-|-|{rerun['workload']}"
+                    if rerun.get("dimension") and rerun["dimension"] in row:
+                        key += f"|{rerun['dimension']}={row[rerun['dimension']]}"
+                    today = cells.get(key, {})
+                    metric = today.get("metrics", {}).get(rerun["metric"])
+                    entry.update(today_key=key, today_metric=rerun["metric"],
+                                 today_display=metric["display"] if metric else "",
+                                 today_status=today.get("status", "not measured"),
+                                 today_reason=today.get("reason", "" if today else "no result holds this cell"),
+                                 today_result=today.get("result", ""))
+                rows.append(entry)
+        out[ident] = {"id": ident, "rows": rows}
+    return out
+
+
+class Rankings:
+    """Per workload (and dimension) and headline metric, the filesystems with default options
+    ranked best first, each marked whether its lead over the next is beyond the 95 % CIs.
+    A ranking compares cells of one result file only (one machine, one run): the result that
+    measured the most filesystems for it, the newest of those. Fed one digest at a time."""
+
+    def __init__(self, state: list | None = None):
+        self.best = best_per_key.Best().restore(state or [])  # name -> rows of one result
+
+    def state(self) -> list:
+        return self.best.state()
+
+    def add(self, digest: dict) -> None:
+        candidates = {}
+        for cell in digest["cells"]:
+            if cell["status"] != "ok" or cell["variant"] != "defaults":
+                continue
+            for metric, m in cell["metrics"].items():
+                if metric.startswith(("cpu_", "lat_")):
+                    continue
+                name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
+                candidates.setdefault(name, []).append(
+                    {"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
+                     "ci_low": m["ci_low"], "ci_high": m["ci_high"], "better": m["better"], "unit": m["unit"],
+                     "result": digest["id"], "machine": digest["machine"], "flags": cell["flags"]})
+        for name, rows in candidates.items():
+            self.best.offer(name, (len(rows), digest["created"], digest["id"]), lambda: rows)
+
+    def result(self) -> dict:
+        out = {}
+        for name, (_, rows) in sorted(self.best.items.items()):
+            rows = [dict(r) for r in rows]
+            higher = rows[0]["better"] == "higher"
+            rows.sort(key=lambda r: r["mean"], reverse=higher)
+            for a, b in zip(rows, rows[1:]):
+                a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
+            rows[-1]["clear_lead"] = False
+            out[name] = rows
+        return out
+
+
+def rankings(digests) -> dict:
+    fold = Rankings()
+    for digest in digests:
+        fold.add(digest)
+    return fold.result()
+
+
+def _measured(option, claim, facts, cell, base, metric) -> dict:
+    a, b = base["metrics"][metric], cell["metrics"][metric]
+    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"] if a["mean"] else 0.0
+    significant = b["ci_low"] > a["ci_high"] or a["ci_low"] > b["ci_high"]
+    v = verdict(claim["expected_change_pct"], change, significant)
+    flags = sorted(set(cell["flags"]) | set(base["flags"]))
+    sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
+                f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
+                f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option); "
+                + ("the 95 % confidence intervals do not overlap" if significant
+                   else "the 95 % confidence intervals overlap, so the difference is within the noise")
+                + f". This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %).")
+    if "not-striped" in flags:
+        sentence += (" These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
+                     "device-mapper), so no RAID alignment effect can show.")
+    if "cached" in flags:
+        sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
+    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
+            "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
+            "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change, "significant": significant,
+            "verdict": v, "flags": flags, "sentence": sentence}
