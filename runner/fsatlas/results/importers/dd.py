@@ -1,19 +1,30 @@
-"""dd's closing summary line ('N bytes (...) copied, S s, R MB/s'); each such line is one
-repetition. The throughput is computed from the byte count and the seconds, not from dd's
-rounded rate."""
+"""dd's closing summary line ('N bytes (...) copied, S s, R MB/s', in any locale, or BSD's
+'N bytes transferred in S secs'); each summary is one repetition (results/dd_output says
+which lines count). The throughput is computed from the byte count and the seconds, not from
+dd's rounded rate."""
+from ..dd_output import summaries
 from ...errors import UserError
-from ..dd_output import SUMMARY
 from .measurement import Measurement
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
     out = []
-    for match in SUMMARY.finditer(text):
-        size, seconds = int(match.group(1)), float(match.group(2))
+    for size, seconds, line in summaries(text):
         if seconds <= 0:
-            raise UserError("dd reports zero seconds: too fast to measure", where=where)
+            raise UserError("dd reports zero seconds: too fast to measure", where=f"{where}:{line}")
         out.append(Measurement(workload or "dd", {"bytes": size}, {"throughput": size / seconds},
                                {"throughput": ("bytes/s", "higher")}))
     if not out:
-        raise UserError("no dd summary line", where=where, expected="a line like '4194304 bytes (4.2 MB, 4.0 MiB) copied, 1.2 s, 3.5 MB/s'")
+        raise UserError("no dd summary line after a 'records out' line", where=where,
+                        expected="dd's own output, such as '4194304 bytes (4.2 MB, 4.0 MiB) copied, 1.2 s, 3.5 MB/s' "
+                                 "(any language) after '4+0 records out'")
     return out
+
+
+def looks_like(text: str) -> bool:
+    return bool(summaries(text))
+
+
+def tool_version(text: str) -> str | None:
+    """dd names no version in its output."""
+    return None
