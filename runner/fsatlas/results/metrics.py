@@ -19,7 +19,7 @@ SMALL_FILES = {f"{p}_per_s": ("ops/s", "higher") for p in SMALL_FILE_PHASES} | C
 TREE_COPY = {"seconds": ("s", "lower"), "bytes_used": ("bytes", "lower"), **CPU}
 
 # Every metric name the runner may write, and those the importers add: a mixed read/write job's
-# sides, bonnie++'s total CPU and maximum latency.
+# sides (fio's trim too), bonnie++'s total CPU and maximum latency.
 KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY}
-KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write") for name in ("throughput", "iops")})
+KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim") for name in ("throughput", "iops")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))

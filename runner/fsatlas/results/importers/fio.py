@@ -1,8 +1,18 @@
-"""fio's JSON and JSON+ output (--output-format=json or json+), from one or many jobs, with or
-without group_reporting, also from client/server runs (client_stats with 'All clients').
+"""fio's JSON and JSON+ output (--output-format=json or json+), every version from 2.0 on, from
+one or many jobs, with or without group_reporting, also from client/server runs.
 
-Jobs with the same rw and block size are one cell; their bandwidths and IOPS are summed, as
-fio's group report sums them. A mixed read/write job reports read_ and write_ metrics apart.
+One cell per job: fio lists a job once per clone (numjobs) and each under its name and group,
+so entries of the same name and group are summed, as fio's group report sums them (under
+group_reporting fio has done so already); two jobs of other names are never merged. In a
+client/server report each job is summed over the clients (see _entries). Each side a job
+did I/O on (read, write, trim) is kept: a job with one side reports plain metrics, a mixed one
+read_, write_ and trim_ throughput and IOPS.
+
+What fio wrote differs by version, and each figure is read from the key that version used:
+bandwidth from bw_bytes (3.2 on), else bw in KiB/s; latencies from lat_ns/clat_ns in
+nanoseconds (3.0 on), else lat/clat in microseconds (2.x). A latency fio did not measure
+(gtod_reduce: N is 0, or all zeros) is left out, as bonnie++'s +++++ is. A job that ended in an
+error is a failed cell naming fio's error number, or a refusal when it is the only one.
 """
 import re
 
@@ -10,44 +20,126 @@ from .. import fio_json
 from ...errors import UserError
 from .measurement import Measurement
 
-READ, WRITE, MIXED = ("read", "randread"), ("write", "randwrite"), ("rw", "readwrite", "randrw")
+READ, WRITE, TRIM = ("read", "randread"), ("write", "randwrite"), ("trim", "randtrim")
+SIDES = ("read", "write", "trim")
 UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "lat_mean_ns": ("ns", "lower"),
          "lat_p50_ns": ("ns", "lower"), "lat_p99_ns": ("ns", "lower"), "lat_p999_ns": ("ns", "lower"),
          "cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
+NOT_STATED = "not stated"
+TERMINATED = re.compile(r"^fio: terminating on signal (\d+)", re.M)
 
 
-def _option(job: dict, report: dict, name: str, default=None):
-    return job.get("job options", {}).get(name, report.get("global options", {}).get(name, default))
+def looks_like(text: str) -> bool:
+    return '"jobs"' in text or '"client_stats"' in text
 
 
-def _jobs(report: dict, where: str) -> list:
-    """(job whose figures count, job whose options describe it). A client/server report lists
-    every client's jobs and an 'All clients' sum per group: only the sums count, and they take
-    their options from a client's job of the same group."""
+def tool_version(text: str) -> str | None:
+    match = re.search(r'"fio version"\s*:\s*"([^"]{1,50})"', text)
+    return match.group(1) if match else None
+
+
+def note(text: str) -> str:
+    """What the importer tells about the report beyond its figures."""
+    match = TERMINATED.search(text)
+    return f"fio was stopped by signal {match.group(1)} before the end of the run: the figures cover " \
+           f"the part it ran" if match else ""
+
+
+def _option(job: dict, report: dict, *names):
+    for name in names:
+        for options in (job.get("job options"), report.get("global options")):
+            if isinstance(options, dict) and options.get(name) is not None:
+                return str(options[name])
+    return None
+
+
+def _from_name(name: str) -> tuple[str | None, str | None]:
+    """rw and block size guessed from a job's name, where its report names no options:
+    "random-read", "seq_write_4k", "randrw-64k"."""
+    lowered = name.lower().replace("_", "-")
+    rw = None
+    for pattern, value in ((r"rand(?:om)?-?(?:rw|read-?write|mixed)", "randrw"), (r"rand(?:om)?-?read", "randread"),
+                           (r"rand(?:om)?-?write", "randwrite"), (r"\brw\b|read-?write|mixed", "rw"),
+                           (r"read", "read"), (r"write", "write"), (r"trim", "trim")):
+        if re.search(pattern, lowered):
+            rw = value
+            break
+    size = re.search(r"(?<![a-z0-9])(\d+[kmg])(?:i?b)?(?![a-z0-9])", lowered)
+    return rw, size.group(1) if size else None
+
+
+def _entries(report: dict, where: str) -> list:
+    """(job whose figures count, job whose name and options describe it). A client/server report
+    lists every client's jobs and an 'All clients' entry. With one group that entry is fio's own
+    sum over the clients (latency percentiles included) and counts alone; with several, fio 3.x
+    writes one entry that adds every group's figures together (a write group's bandwidth shows
+    up beside a read group's), so the clients' own entries are summed per group instead."""
     clients = report.get("client_stats")
-    if clients:
+    if isinstance(clients, list) and clients:
         merged = [j for j in clients if isinstance(j, dict) and j.get("jobname") == "All clients"]
-        if not merged:  # one client: fio prints no aggregate entry
-            return [(j, j) for j in clients]
         members = [j for j in clients if isinstance(j, dict) and j.get("jobname") != "All clients"]
-        return [(m, next((j for j in members if j.get("groupid") == m.get("groupid")), m)) for m in merged]
-    if not report.get("jobs"):
+        if len(merged) == 1 and len({j.get("groupid") for j in members}) == 1 and members:
+            return [(merged[0], members[0])]
+        return [(j, j) for j in members]
+    if not isinstance(report.get("jobs"), list) or not report["jobs"]:
         raise UserError("no jobs in the fio report", where=where, field="/jobs", expected="a non-empty list")
     return [(j, j) for j in report["jobs"]]
 
 
-def _side(jobs, side) -> dict:
-    ios = sum(j[side].get("total_ios", 0) for j in jobs)
-    values = {"throughput": float(sum(j[side]["bw_bytes"] for j in jobs)),
-              "iops": float(sum(j[side]["iops"] for j in jobs))}
-    if ios:
-        values["lat_mean_ns"] = sum(j[side]["lat_ns"]["mean"] * j[side].get("total_ios", 0) for j in jobs) / ios
-    if len(jobs) == 1:  # percentiles of several jobs cannot be combined from their summaries
+def _bandwidth(side: dict) -> float:
+    if "bw_bytes" in side:
+        return float(side["bw_bytes"])
+    return float(side["bw"]) * 1024  # KiB/s before fio 3.2
+
+
+def _latency(side: dict, name: str) -> tuple[dict | None, float]:
+    """fio's statistics of one latency ("lat" or "clat") and the factor to nanoseconds."""
+    if isinstance(side.get(f"{name}_ns"), dict):
+        return side[f"{name}_ns"], 1.0
+    if isinstance(side.get(name), dict):
+        return side[name], 1000.0  # microseconds in fio 2.x
+    return None, 1.0
+
+
+def _measured(stats: dict | None) -> bool:
+    """Whether fio measured this latency: not with gtod_reduce (N: 0, or every figure zero)."""
+    if not stats:
+        return False
+    if "N" in stats:
+        return stats["N"] > 0
+    return any(float(stats.get(k) or 0) > 0 for k in ("min", "max", "mean"))
+
+
+def _side(jobs: list, side: str, latencies: bool) -> dict:
+    values = {"throughput": sum(_bandwidth(j[side]) for j in jobs), "iops": float(sum(float(j[side]["iops"]) for j in jobs))}
+    if not latencies:
+        return values
+    stats = [_latency(j[side], "lat") for j in jobs]
+    ios = [float(j[side].get("total_ios") or 0) for j in jobs]
+    if all(_measured(s) for s, _ in stats):
+        if len(jobs) == 1:
+            values["lat_mean_ns"] = float(stats[0][0]["mean"]) * stats[0][1]
+        elif all(ios):  # clones: the mean over all their I/Os
+            values["lat_mean_ns"] = sum(float(s["mean"]) * f * n for (s, f), n in zip(stats, ios)) / sum(ios)
+    clat, factor = _latency(jobs[0][side], "clat")
+    if len(jobs) == 1 and _measured(clat):  # percentiles of several jobs cannot be combined from their summaries
         for name, key in fio_json.PERCENTILES.items():
-            value = jobs[0][side].get("clat_ns", {}).get("percentile", {}).get(key)
+            value = (clat.get("percentile") or {}).get(key)
             if value is not None:
-                values[name] = float(value)
+                values[name] = float(value) * factor
     return values
+
+
+def _active(jobs: list, rw: str | None) -> list:
+    """The sides a job did I/O on; by its rw where none did (a run too short to count)."""
+    sides = [s for s in SIDES if any(isinstance(j.get(s), dict) and float(j[s].get("io_bytes") or 0) > 0 for j in jobs)]
+    if sides:
+        return sides
+    if rw in READ:
+        return ["read"]
+    if rw in WRITE:
+        return ["write"]
+    return ["trim"] if rw in TRIM else ["read", "write"]
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
@@ -55,33 +147,47 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
     groups = {}
-    options = {}
-    for job, described in _jobs(report, where):
-        if not isinstance(job, dict) or not isinstance(job.get("read"), dict) or not isinstance(job.get("write"), dict):
+    for job, described in _entries(report, where):
+        if not isinstance(job, dict) or not all(isinstance(job.get(s), dict) for s in ("read", "write")):
             raise UserError("a job without read and write sections", where=where, field="/jobs",
                             expected="fio --output-format=json (or json+) output")
-        rw = str(_option(described, report, "rw", "read"))
-        bs = str(_option(described, report, "bs", _option(described, report, "blocksize", "4k")))
-        groups.setdefault((rw, bs), []).append(job)
-        options.setdefault((rw, bs), described)
+        name = str(described.get("jobname", "job"))
+        groups.setdefault((name, described.get("groupid", 0)), []).append((job, described))
+    failed = {key: entries for key, entries in groups.items() if any(int(j.get("error") or 0) for j, _ in entries)}
+    if failed and len(failed) == len(groups):
+        (name, _), entries = next(iter(failed.items()))
+        error = next(int(j["error"]) for j, _ in entries if int(j.get("error") or 0))
+        raise UserError(f"fio job {name!r} ended with error {error}", where=where,
+                        expected="a report of jobs that finished (error 0)")
+    several = len(groups) > 1
     out = []
-    for (rw, bs), jobs in groups.items():
-        if rw in READ or rw in WRITE:
-            values = _side(jobs, "read" if rw in READ else "write")
-        elif rw in MIXED:
-            values = {f"{side}_{name}": v for side in ("read", "write") for name, v in _side(jobs, side).items()
-                      if name in ("throughput", "iops")}
+    for (name, group), entries in groups.items():
+        jobs = [j for j, _ in entries]
+        described = entries[0][1]
+        guessed_rw, guessed_bs = _from_name(name)
+        rw = _option(described, report, "rw", "readwrite") or guessed_rw or NOT_STATED
+        bs = _option(described, report, "bs", "blocksize") or guessed_bs or NOT_STATED
+        params = {"job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
+        if several:
+            params["group"] = group
+        for opt in ("numjobs", "iodepth", "ioengine", "direct", "size"):
+            value = _option(described, report, opt)
+            if value is not None:
+                params[opt] = value
+        label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
+        dims = {"job": name} if several else {}
+        if (name, group) in failed:
+            error = next(int(j["error"]) for j in jobs if int(j.get("error") or 0))
+            out.append(Measurement(label, params, {}, {}, dims, not_measured=f"fio job {name!r} ended with error {error}",
+                                   failed=True))
+            continue
+        sides = _active(jobs, rw)
+        if len(sides) == 1:
+            values = _side(jobs, sides[0], latencies=True)
         else:
-            raise UserError(f"fio rw={rw} is not imported", where=where, expected="read, write, randread, randwrite, rw, randrw")
+            values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=False).items()}
         values["cpu_usr_pct"] = sum(float(j.get("usr_cpu", 0)) for j in jobs) / len(jobs)
         values["cpu_sys_pct"] = sum(float(j.get("sys_cpu", 0)) for j in jobs) / len(jobs)
-        units = {name: UNITS.get(name.split("_", 1)[1] if name.startswith(("read_", "write_")) else name) for name in values}
-        name = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{rw}-{bs}".lower()).strip("-")
-        params = {"rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
-        for opt in ("numjobs", "iodepth", "ioengine", "direct", "size"):
-            value = _option(options[(rw, bs)], report, opt)
-            if value is not None:
-                params[opt] = str(value)
-        dims = {"rw": rw, "bs": bs} if not workload and len(groups) > 1 else ({"bs": bs} if len(groups) > 1 else {})
-        out.append(Measurement(name, params, values, units, dims))
+        units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
+        out.append(Measurement(label, params, values, units, dims))
     return out

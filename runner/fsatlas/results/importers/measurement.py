@@ -9,4 +9,5 @@ class Measurement:
     values: dict  # metric name -> value in base units
     units: dict  # metric name -> (unit, better)
     dimensions: dict = field(default_factory=dict)
-    not_measured: str = ""  # why the tool gave no figure (bonnie++'s +++++)
+    not_measured: str = ""  # why the tool gave no figure (bonnie++'s +++++), or why the job failed
+    failed: bool = False  # the tool reported an error for this test (its cell is "failed")
