@@ -8,3 +8,12 @@ kept as the raw output of the result, so every figure can be traced back.
 from . import bonnie, dd, fio, iozone
 
 FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone}
+
+
+def detect(text: str):
+    """The format module that reads this output, or None: each says whether the text looks like
+    its tool's (IOzone's report quotes dd-like lines never, bonnie++'s CSV is unlike fio's JSON)."""
+    for module in (iozone, bonnie, dd, fio):
+        if module.looks_like(text):
+            return module
+    return None

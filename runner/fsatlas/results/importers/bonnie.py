@@ -1,6 +1,8 @@
-"""bonnie++'s CSV lines (format 1.97 from bonnie++ 1.97, format 1.98 from 1.98 and 2.00).
-Each line is one run. bonnie++ writes '+++++' where a test finished too fast to measure:
-that is not a number, so the metric is left out and the cell says why.
+"""bonnie++'s CSV lines (formats 1.96 and 1.97 from those releases; format 1.98 from 1.98 and
+2.00), alone or after the human-readable table bonnie++ prints first (its standard
+output as it is). Each line is one run, with exactly its format's number of fields. bonnie++
+writes '+++++' where a test finished too fast to measure: that is not a number, so the metric
+is left out and the cell says why; a latency the line did measure is kept.
 
 The name field holds the host name: it is never imported.
 """
@@ -52,17 +54,37 @@ def _number(text: str, column: str, where: str, line: int):
         raise UserError(f"line {line}", where=where, field=column, expected="a number or +++++", found=repr(text)) from None
 
 
+CSV_LINE = re.compile(r"^1\.9[678],")
+# Fields before COLUMNS in each format: format 1.96 has no I/O chunk size (a published 1.96 line
+# has 47 fields, its num_files in the 19th: samples/bonnie/bonnie-1.96-files-only-stdout.txt);
+# 1.97 adds it (48); 1.98 adds seeks and seek_proc_count (50).
+HEAD = {"1.96": 6, "1.97": 7, "1.98": 9}
+
+
+def looks_like(text: str) -> bool:
+    return any(CSV_LINE.match(line) for line in text.splitlines())
+
+
+def tool_version(text: str) -> str | None:
+    """bonnie++'s own version, the CSV's second field."""
+    for line in text.splitlines():
+        if CSV_LINE.match(line):
+            return f"bonnie++ {line.split(',')[1]}"
+    return None
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
     out = []
-    lines = [(i, l) for i, l in enumerate(text.splitlines(), 1) if re.match(r"^1\.9[78],", l)]
+    lines = [(i, l.rstrip("\r")) for i, l in enumerate(text.splitlines(), 1) if CSV_LINE.match(l)]
     if not lines:
-        raise UserError("no bonnie++ CSV line", where=where, expected="a line starting with the format version 1.97 or 1.98")
+        raise UserError("no bonnie++ CSV line", where=where,
+                        expected="a line starting with the format version 1.96, 1.97 or 1.98 (bonnie++'s last line, or bon_csv2txt's input)")
     for number, line in lines:
         fields = line.split(",")
-        skip = 9 if fields[0] == "1.98" else 7
-        if len(fields) < skip + len(COLUMNS):
-            raise UserError(f"line {number} has {len(fields)} fields", where=where,
-                            expected=f"{skip + len(COLUMNS)} for format {fields[0]}")
+        skip = HEAD[fields[0]]
+        if len(fields) != skip + len(COLUMNS):
+            raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
+                            expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
         row = dict(zip(COLUMNS, fields[skip:]))
         params = {"file_size": fields[5], "bonnie_version": fields[1]}
         if skip == 9:
@@ -79,9 +101,10 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                     continue
                 values[metric] = value * factor
             primary = tests[0][0]
-            if primary not in values and not unmeasured:
+            if not values and not unmeasured:
                 continue  # the test was not run (bonnie++ -n 0, or per-char tests skipped)
-            reason = f"bonnie++ printed +++++ for {', '.join(unmeasured)}: too fast to measure" if primary not in values else ""
-            out.append(Measurement(name if not workload else f"{workload}-{name}", params,
-                                   values if primary in values else {}, {m: UNITS[m] for m in values}, not_measured=reason))
+            reason = f"bonnie++ printed +++++ for {', '.join(unmeasured)}: too fast to measure" if unmeasured else ""
+            cell_params = {**params, "too_fast_to_measure": ",".join(unmeasured)} if unmeasured and values else params
+            out.append(Measurement(name if not workload else f"{workload}-{name}", cell_params,
+                                   values, {m: UNITS[m] for m in values}, not_measured=reason))
     return out

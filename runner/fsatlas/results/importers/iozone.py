@@ -112,9 +112,26 @@ def _throughput(text: str, metric: tuple) -> list:
     return out
 
 
+def looks_like(text: str) -> bool:
+    return "Children see throughput" in text or bool(_HEADER.search(text)) or bool(_EXCEL.search(text))
+
+
+def tool_version(text: str) -> str | None:
+    match = re.search(r"Version \$Revision: ([\d.]+) \$", text)
+    return f"IOzone {match.group(1)}" if match else None
+
+
+# The -R ("Excel") report: "Writer report" blocks of auto mode, a "Throughput report ..." block of -t
+_EXCEL = re.compile(r'^"(?:[A-Za-z -]+ report|Throughput report[^"]*)"\s*$', re.M)
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
     metric = _unit(text)
     out = _table(text, where, metric) + _throughput(text, metric)
+    if not out and _EXCEL.search(text):
+        raise UserError("only IOzone's -R spreadsheet report was found", where=where,
+                        expected="IOzone's standard output as it printed it: the table above the -R report "
+                                 "(a 'kB reclen write rewrite ...' header) or the 'Children see throughput' lines")
     if not out:
         raise UserError("no IOzone results", where=where,
                         expected="IOzone's table (a 'kB reclen write rewrite ...' header) or "
