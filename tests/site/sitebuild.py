@@ -126,7 +126,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
                 raw = json.loads(text)
                 raw["jobs"][0][side]["bw_bytes"] = samples[rep]
                 text = json.dumps(raw)
-                assert validation.recompute(kind, text, template_raw)["throughput"] == samples[rep], \
+                assert validation.recompute(kind, text, template_raw)[0]["throughput"] == samples[rep], \
                     f"{template_raw}: throughput is not its bw_bytes"
             (folder / cell["raw"][-1]).write_text(text)
         made[key, level] = json.dumps(cell)

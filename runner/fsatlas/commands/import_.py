@@ -41,8 +41,6 @@ def add_parser(sub):
 
 def _system(path, machine):
     if not path:
-        print("note: system facts read from this machine; pass --system FILE if the results came from another",
-              file=sys.stderr)
         return system.collect_system(machine), {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
@@ -90,7 +88,8 @@ def run(args) -> int:
         raw = f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
         for m in module.parse(text, path, args.workload):
             key = make_key(args.filesystem, mkfs, mount, m.workload, m.dimensions)
-            cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": ""})
+            cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": "", "failed": False})
+            cell["failed"] = cell["failed"] or m.failed
             cell["units"].update(m.units)  # a figure the first run could not measure ("+++++") has its unit in a later one
             for name, value in m.values.items():
                 cell["samples"].setdefault(name, []).append(value)
@@ -103,10 +102,12 @@ def run(args) -> int:
     for key, c in cells.items():
         m = c["m"]
         complete = {n: v for n, v in c["samples"].items() if len(v) == max(len(x) for x in c["samples"].values())} if c["samples"] else {}
+        if c["failed"]:  # a repetition the tool reported an error for: the cell has no figure to trust
+            complete = {}
         record = {"key": key, "filesystem": args.filesystem, "workload": m.workload, "variant": "imported",
                   "parameters": {k: v for k, v in m.parameters.items()}, "driver": args.driver, "flags": [],
                   "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": ",".join(mount),
-                  "status": "ok" if complete else "skipped",
+                  "status": "ok" if complete else "failed" if c["failed"] else "skipped",
                   "metrics": {n: stats.summarize(v, *c["units"][n]) for n, v in complete.items()},
                   "raw": c["raw"] if complete else []}
         if not complete:
@@ -115,14 +116,20 @@ def run(args) -> int:
                 stats.moments(next(iter(complete.values())))["rsd_pct"] > 3.5:
             record["flags"].append("noisy")
         records.append(record)
+    tool = {"runner": system.collect_tools()["runner"], "imported_from": args.format}
+    versions = sorted({v for _, text in texts if (v := module.tool_version(text))})
+    if versions:  # as the output states it ("fio-3.33", "bonnie++ 1.97", "IOzone 3.487")
+        tool[args.format] = "; ".join(versions)[:200]
+    noted = getattr(module, "note", None)  # what a format says of a report beyond its figures (fio)
+    notes = ([args.notes] if args.notes else []) + \
+        [f"{os.path.basename(path)}: {n}" for path, n in ((p, noted(t) if noted else "") for p, t in texts) if n]
     result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),
               "profile": f"import-{args.format}", "complete": True,
-              "tool": {"runner": system.collect_tools()["runner"], "imported_from": args.format},
-              "system": sysinfo, "target": target, "cells": records}
+              "tool": tool, "system": sysinfo, "target": target, "cells": records}
     if args.submitter:
         result["submitter"] = args.submitter
-    if args.notes:
-        result["notes"] = args.notes
+    if notes:
+        result["notes"] = "\n".join(notes)[:4000]
     out = os.path.abspath(args.out)
     resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
     for index, (path, _) in enumerate(texts):
@@ -132,5 +139,10 @@ def run(args) -> int:
     written = resultfile.write_result(out, result)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
+    if not args.system:  # notes only on success: a refusal is one line
+        print("note: system facts read from this machine; pass --system FILE if the results came from another",
+              file=sys.stderr)
+    for note in notes[1 if args.notes else 0:]:
+        print(f"note: {note}", file=sys.stderr)
     print(written)
     return 0

@@ -298,28 +298,35 @@ def created_problem(created: str) -> str | None:
     return None
 
 
-def recompute(cell: dict, text: str, where: str) -> dict:
-    """The metric values one raw file gives for this cell (empty when its format is not known)."""
-    from .importers import bonnie, dd, fio as fio_import, iozone
-    stripped = text.lstrip()
-    if "Children see throughput" in text or "reclen" in text:
-        found = [m for m in iozone.parse(text, where)
-                 if cell["workload"] == m.workload or cell["workload"].endswith("-" + m.workload)]
-        found = [m for m in found if all(str(cell["parameters"].get(k)) == str(v) for k, v in m.parameters.items())]
-        return found[0].values if len(found) == 1 else {}
-    if stripped.startswith("1.9") and "," in stripped.splitlines()[0]:
-        found = [m for m in bonnie.parse(text, where) if m.workload.endswith(cell["workload"])]
-        return found[0].values if found else {}
-    if "copied," in text and " bytes" in text:
-        return dd.parse(text, where)[0].values
-    if '"jobs"' in text or '"client_stats"' in text:
-        rw = str(cell["parameters"].get("rw", ""))
-        found = [m for m in fio_import.parse(text, where) if not rw or m.parameters["rw"] == rw]
-        return found[0].values if len(found) == 1 else {}
-    data = json.loads(text)
-    if isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
-        return {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}
-    return {k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}
+def recompute(cell: dict, text: str, where: str) -> list[dict]:
+    """The metric values one raw file gives for this cell: one dict per repetition it holds (a
+    bonnie++ file or a dd log may hold several runs). A raw file of no format fsatlas reads, or
+    one that does not say which of its measurements is this cell's, is a UserError."""
+    from . import importers
+    module = importers.detect(text)
+    if module is None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
+            return [{f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}]
+        if isinstance(data, dict) and any(isinstance(data.get(k), (int, float)) for k in ("seconds", "bytes_used")):
+            return [{k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}]
+        raise UserError("not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) "
+                        "nor one of fsatlas's own raw files", where=where)
+    found = module.parse(text, where)
+    if module is importers.bonnie or module is importers.iozone:  # one workload a test ("--workload X": "X-test")
+        found = [m for m in found if cell["workload"] == m.workload] or \
+            [m for m in found if cell["workload"].endswith("-" + m.workload)]
+    if len(found) > 1:  # several tests in one file: the cell's parameters say which
+        found = [m for m in found if all(str(cell["parameters"].get(k)) == str(v) for k, v in m.parameters.items()
+                                         if k in cell["parameters"])]
+    if not found or any(m.parameters != found[0].parameters for m in found):
+        raise UserError(f"{len(found)} measurements in it match this cell", where=where,
+                        expected="one test (a cell's parameters name its job, or its rw and block size), "
+                                 "once per repetition")
+    return [m.values for m in found]
 
 
 def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
@@ -336,15 +343,26 @@ def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
         try:
             values = recompute(cell, text, raw)
-        except (UserError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
-            out.append(("warning", f"/raw/{rep}", f"could not recompute figures from {raw}: {e}"))
+        except UserError as e:  # recomputation is the guarantee: a figure no raw file backs is refused
+            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {e.body}"))
+            continue
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {type(e).__name__} {e}"))
             continue
         for name, metric in cell["metrics"].items():
-            if name not in values or len(metric["samples"]) != len(cell["raw"]):
+            samples = metric["samples"]
+            if len(cell["raw"]) == len(samples) and len(values) == 1:
+                pairs = [(rep, values[0])]  # a raw file a repetition
+            elif len(cell["raw"]) == 1 and len(values) == len(samples):
+                pairs = list(enumerate(values))  # one file holding every repetition
+            else:
+                out.append(("error", f"/metrics/{name}/samples", f"expected {len(samples)} repetitions "
+                            f"in the raw files, found {len(values)} in {raw}"))
                 continue
-            if not math.isclose(values[name], metric["samples"][rep], rel_tol=1e-6, abs_tol=1e-9):
-                out.append(("error", f"/metrics/{name}/samples/{rep}",
-                            f"expected {values[name]:.6g} recomputed from {raw}, found {metric['samples'][rep]:.6g}"))
+            for k, found in pairs:
+                if name in found and not math.isclose(found[name], samples[k], rel_tol=1e-6, abs_tol=1e-9):
+                    out.append(("error", f"/metrics/{name}/samples/{k}",
+                                f"expected {found[name]:.6g} recomputed from {raw}, found {samples[k]:.6g}"))
     return out
 
 

@@ -1,0 +1,188 @@
+"""Outputs that other people's tools wrote (fixtures/samples, each named in SOURCES.md), imported
+as a contributor would, checked against figures worked out by hand from the raw text (the
+arithmetic is in the comments), and validated: every figure recomputes from its raw file."""
+import json
+from pathlib import Path
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.results.validation import reviewed, validate_file
+
+SAMPLES = Path(__file__).parent / "fixtures" / "samples"
+
+
+def _import(tmp_path, capsys, fmt, *files, extra=()):
+    out = tmp_path / "out"
+    argv = ["import", fmt, *map(str, files), "--filesystem", "ext4", "--machine", "importer", "--out", str(out), *extra]
+    assert main(argv) == 0, capsys.readouterr().err
+    (path,) = (out / "results").iterdir()
+    assert [p for p in reviewed(validate_file(str(path)), allow_all=True) if p.severity == "error"] == []
+    err = capsys.readouterr().err
+    return json.loads(path.read_text()), err
+
+
+def _refused(tmp_path, capsys, fmt, file, *words):
+    out = tmp_path / "refused"
+    assert main(["import", fmt, str(file), "--filesystem", "ext4", "--machine", "importer", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(file) in err and all(w in err for w in words), err
+    assert not out.exists() or not any(out.rglob("*.json"))  # nothing written
+
+
+def _cells(result):
+    return {c["parameters"].get("job", c["workload"]): c for c in result["cells"]}
+
+
+def _sample(cell, metric):
+    (value,) = cell["metrics"][metric]["samples"]
+    return value
+
+
+def test_fio_2_1_4_five_jobs_without_options(tmp_path, capsys):
+    """fio 2.x: no bw_bytes (bw in KiB/s), latencies in microseconds, no job options."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-2.1.4-perfkit-five-jobs.json")
+    cells = _cells(result)
+    assert set(cells) == {"sequential_write", "sequential_read", "random_write_test", "random_read_test",
+                          "random_read_test_parallel"}  # five jobs, five cells: none merged
+    write = cells["sequential_write"]
+    assert write["parameters"]["rw"] == "write" and write["parameters"]["bs"] == "not stated"  # from its name
+    assert _sample(write, "throughput") == 68118 * 1024  # "bw" : 68118 KiB/s = 69,752,832 B/s
+    assert _sample(write, "iops") == 133
+    assert _sample(write, "lat_mean_ns") == pytest.approx(478737.47 * 1000)  # lat mean 478737.47 us
+    assert _sample(write, "lat_p99_ns") == 823296 * 1000  # clat 99.000000 : 823296 us
+    assert "read_throughput" not in write["metrics"]  # the read side did no I/O
+    read = cells["sequential_read"]
+    assert read["parameters"]["rw"] == "read" and _sample(read, "throughput") == 129836 * 1024
+    assert _sample(read, "lat_p50_ns") == 264192 * 1000
+    assert cells["random_write_test"]["parameters"]["rw"] == "randwrite"
+    assert _sample(cells["random_write_test"], "throughput") == 6443 * 1024
+    assert cells["random_read_test_parallel"]["parameters"]["rw"] == "randread"
+    assert _sample(cells["random_read_test_parallel"], "iops") == 323
+    assert result["tool"]["fio"] == "fio-2.1.4"
+
+
+def test_fio_3_1_bandwidth_in_kib_and_latencies_in_ns(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.1-gvisor-sync-write.json")
+    (cell,) = result["cells"]
+    assert cell["parameters"]["rw"] == "write" and cell["parameters"]["bs"] == "4096"  # job options
+    assert _sample(cell, "throughput") == 1753471 * 1024  # no bw_bytes before 3.2: 1,795,554,304 B/s
+    assert _sample(cell, "iops") == pytest.approx(438367.892977)
+    assert _sample(cell, "lat_mean_ns") == pytest.approx(2117.878979)  # lat_ns mean, already ns
+    assert _sample(cell, "lat_p999_ns") == 11328  # clat_ns 99.900000
+    assert result["tool"]["fio"] == "fio-3.1"
+
+
+def test_fio_client_server_with_two_groups_sums_each_group(tmp_path, capsys):
+    """fio 3.33 wrote one 'All clients' entry, for the last group, holding both groups' figures
+    (write 8388608000 beside read 89240510): each group is summed from its clients instead."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-client-server-two-groups.json")
+    cells = _cells(result)
+    assert _sample(cells["seq-write"], "throughput") == 4194304000 + 4194304000
+    assert _sample(cells["rand-read"], "throughput") == 44620255 + 48489063  # the two clients' read bw_bytes
+    assert "write_throughput" not in cells["rand-read"]["metrics"]
+
+
+def test_fio_a_failed_job_is_a_failed_cell_and_the_rest_import(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-one-job-fails.json")
+    cells = _cells(result)
+    failed = cells["write-to-dev-full"]
+    assert failed["status"] == "failed" and "error 28" in failed["reason"] and failed["metrics"] == {}
+    assert cells["good-write"]["status"] == "ok"
+    assert _sample(cells["good-write"], "throughput") == 4194304000  # its bw_bytes
+
+
+def test_fio_a_report_of_one_failed_job_is_refused(tmp_path, capsys):
+    report = json.loads((SAMPLES / "fio" / "fio-3.33-one-job-fails.json").read_text().split("\n", 1)[1])
+    report["jobs"] = [j for j in report["jobs"] if j["error"]]
+    alone = tmp_path / "failed.json"
+    alone.write_text(json.dumps(report))
+    _refused(tmp_path, capsys, "fio", alone, "fio job 'write-to-dev-full' ended with error 28")
+
+
+def test_fio_latencies_gtod_reduce_did_not_measure_are_left_out(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-gtod-reduce.json")
+    (cell,) = result["cells"]
+    raw = json.loads((SAMPLES / "fio" / "fio-3.33-gtod-reduce.json").read_text())["jobs"][0]["read"]
+    assert raw["lat_ns"]["N"] == 0 and raw["clat_ns"]["N"] == 0
+    assert not [m for m in cell["metrics"] if m.startswith("lat_")]  # "N" : 0: not a 0 ns latency
+    assert _sample(cell, "throughput") == raw["bw_bytes"]
+
+
+def test_fio_a_report_cut_short_by_a_signal_is_imported_with_a_note(tmp_path, capsys):
+    result, err = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-stopped-by-signal.json")
+    assert "stopped by signal 2" in result["notes"] and "note: " in err
+    (cell,) = result["cells"]
+    assert cell["status"] == "ok"
+
+
+@pytest.mark.parametrize("name,size,seconds", [
+    ("dd-9.1-english.txt", 67108864, 0.0546987),    # "copied, 0.0546987 s"
+    ("dd-9.1-german.txt", 67108864, 0.0523228),     # "kopiert, 0,0523228 s": a decimal comma
+    ("dd-9.1-french.txt", 67108864, 0.0490636),     # "octets (…) copiés, 0,0490636 s"
+    ("dd-9.1-spanish.txt", 67108864, 0.0535927),    # es_ES: English words, decimal comma
+    ("dd-9.1-portuguese-brazil.txt", 67108864, 0.0465069),
+    ("dd-9.1-german-status-progress.txt", 3145728000, 9.59888),  # the progress lines are not runs
+    ("dd-old-coreutils.txt", 536870912, 0.61208),   # "(537 MB) copied", first of two runs
+])
+def test_dd_in_every_locale(tmp_path, capsys, name, size, seconds):
+    result, _ = _import(tmp_path, capsys, "dd", SAMPLES / "dd" / name)
+    (cell,) = result["cells"]
+    assert cell["metrics"]["throughput"]["samples"][0] == pytest.approx(size / seconds)
+
+
+def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):
+    """47 fields (no chunk size); the table above the CSV line is bonnie++'s own stdout."""
+    result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-files-only-stdout.txt")
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert set(cells) == {"bonnie-files-sequential", "bonnie-files-random"}  # -s 0: no block tests
+    seq = cells["bonnie-files-sequential"]["metrics"]
+    assert seq["create_per_s"]["samples"] == [1702] and seq["stat_per_s"]["samples"] == [2025]
+    assert seq["delete_per_s"]["samples"] == [1332] and seq["lat_max_ns"]["samples"] == [3874e6]  # 3874ms
+    assert cells["bonnie-files-random"]["metrics"]["lat_max_ns"]["samples"] == [505e6]
+    assert result["tool"]["bonnie"] == "bonnie++ 1.96"
+    assert "fslab3" not in json.dumps(result)  # the name field is a host name
+
+
+def test_bonnie_2_00_stdout_keeps_latencies_of_tests_too_fast_to_time(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-2.00-full-stdout.txt")
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["char-write"]["metrics"]["throughput"]["samples"] == [4372 * 1024]  # 4372k
+    seq_write = cells["seq-write"]  # put_block +++++, its latency 389us measured
+    assert "throughput" not in seq_write["metrics"] and seq_write["metrics"]["lat_max_ns"]["samples"] == [389e3]
+    assert seq_write["parameters"]["too_fast_to_measure"] == "put_block,put_block_cpu"
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda line: line + ",extra", "exactly 48 comma-separated fields for format 1.97"),
+    (lambda line: line.rsplit(",", 1)[0], "exactly 48 comma-separated fields for format 1.97"),
+])
+def test_bonnie_a_line_with_a_field_too_many_or_too_few_is_refused(tmp_path, capsys, change, words):
+    broken = tmp_path / "broken.csv"
+    broken.write_text(change((SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().strip()) + "\n")
+    _refused(tmp_path, capsys, "bonnie", broken, f"{broken}:1", words)
+
+
+def test_iozone_report_of_only_the_spreadsheet_part_is_refused_saying_so(tmp_path, capsys):
+    _refused(tmp_path, capsys, "iozone", SAMPLES / "iozone" / "throughput-R-report-only-beegfs.txt",
+             "only IOzone's -R spreadsheet report was found")
+
+
+def test_validate_rechecks_bonnie_stdout_and_catches_a_doubled_figure(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-files-only-stdout.txt")
+    path = next((tmp_path / "out" / "results").iterdir())
+    cell = next(c for c in result["cells"] if c["workload"] == "bonnie-files-sequential")
+    from fsatlas.results import stats
+    cell["metrics"]["create_per_s"] = stats.summarize([1702 * 2], "ops/s", "higher")
+    path.write_text(json.dumps(result))
+    assert main(["validate", "--allow-private", str(path)]) == 1
+    assert "expected 1702 recomputed from raw/" in capsys.readouterr().err
+
+
+def test_a_raw_file_that_does_not_parse_is_an_error(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "dd", SAMPLES / "dd" / "dd-9.1-german.txt")
+    raw = tmp_path / "out" / result["cells"][0]["raw"][0]
+    raw.write_text("garbage\n")
+    assert main(["validate", str(tmp_path / "out" / "results")]) == 1
+    err = capsys.readouterr().err
+    assert "error: /cells/0/raw/0: cannot recompute figures" in err and "not the output of a tool" in err
