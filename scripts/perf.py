@@ -47,14 +47,44 @@ def spread(values, fmt="{:.2f}"):
     return f"({fmt.format(min(values))}–{fmt.format(max(values))}, n={len(values)})"
 
 
-def timed(argv, **kw) -> tuple:
-    """(wall seconds, peak resident memory in bytes) of one command and its children."""
+def timed(argv, exit_code: int = 0, **kw) -> tuple:
+    """(wall seconds, peak resident memory in bytes) of one command and its children; a command
+    expected to refuse (exit_code 1) has its one-line message silenced."""
     started = time.monotonic()
-    proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, **kw)
+    quiet = {"stderr": subprocess.DEVNULL} if exit_code else {}
+    proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, **quiet, **kw)
     _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
+    if os.waitstatus_to_exitcode(status) != exit_code:
         raise SystemExit(f"perf: {' '.join(map(str, argv))} failed")
     return time.monotonic() - started, usage.ru_maxrss * 1024
+
+
+def validate_bounds(work: Path) -> None:
+    """fsatlas validate on the largest result file it accepts (5,000 cells, just under the 16 MB
+    limit) and on one it refuses before parsing (46 MB of two million trivial cells, the file
+    that once took all 24 GiB): time and peak memory of each, against 10 s and 512 MiB. The peak
+    a child reports includes what it was forked from (this process), so it is an upper bound."""
+    sys.path.insert(0, str(REPO / "runner"))
+    from fsatlas.results import resultfile
+    base = json.loads((REPO / "runner" / "tests" / "fixtures" / "results" / "fixture-valid.json").read_text())
+    folder = work / "bounds" / "results"
+    folder.mkdir(parents=True)
+    cell = next(c for c in base["cells"] if c["status"] != "ok")
+    reason = "the filesystem is not in this kernel; " * 70  # 2,660 characters
+    largest = {**base, "id": "largest", "cells": [dict(cell, key=f"{cell['key']}|n={i}", reason=reason)
+                                                  for i in range(5000)]}
+    text = json.dumps(largest)
+    assert len(text) < resultfile.MAX_FILE_BYTES, len(text)
+    (folder / "largest.json").write_text(text)
+    del largest, text  # a child forked from this process would count its memory as its own peak
+    refused = work / "bounds" / "refused.json"
+    with open(refused, "wb") as f:
+        f.write(b'{"schema_version":1,"id":"refused","cells":[' + b'{"key":"k","raw":[0]},' * 2_100_000 + b'{}]}')
+    for name, path, code in (("largest accepted", folder / "largest.json", 0), ("46 MB, refused", refused, 1)):
+        seconds, peak = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
+        size = path.stat().st_size / 1e6
+        report(f"validate, {name} ({size:.1f} MB): time", seconds, "s", "<= 10 s", seconds <= 10)
+        report(f"validate, {name} ({size:.1f} MB): peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
 
 
 # --- the runner ----------------------------------------------------------------------------
@@ -256,6 +286,7 @@ def main() -> int:
     started = time.monotonic()
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
     with tempfile.TemporaryDirectory(prefix="fsatlas-perf-") as work:
+        validate_bounds(Path(work))
         shape = quick_matrix(Path(work))
         versus_bare_fio()
         biggest = scale_series(Path(work), shape)

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from testutil import write_json
+from testutil import setting, write_json
 from fsatlas.results import resultfile
 
 RID = "fixture-valid"
@@ -19,15 +19,6 @@ SECRET = "this-text-lives-outside-the-data-folder"
 
 def _cells(data):
     return data["cells"]
-
-
-def _set(*path, value):
-    def change(data):
-        target = data
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = value
-    return change
 
 
 def _raw_ref(value):
@@ -44,24 +35,24 @@ def _many_cells(count):
 
 # (case, change to the valid result, JSON Pointer named, words of the message)
 FIELD_CASES = [
-    ("shell injection through the profile", _set("profile", value="standard; curl x | sh #"), "/profile", "matching"),
-    ("shell injection through a cell key", _set("cells", 0, "key", value="ext4|-|-|seq-write'; rm -rf / #"),
+    ("shell injection through the profile", setting(["profile"], "standard; curl x | sh #"), "/profile", "matching"),
+    ("shell injection through a cell key", setting(["cells", 0, "key"], "ext4|-|-|seq-write'; rm -rf / #"),
      "/cells/0/key", "matching"),
-    ("shell words in a mount option", _set("cells", 0, "mount_options", value=["noatime;id"]),
+    ("shell words in a mount option", setting(["cells", 0, "mount_options"], ["noatime;id"]),
      "/cells/0/mount_options/0", "matching"),
-    ("a date before the project", _set("created", value="2000-01-01T00:00:00Z"), "/created", "no earlier than"),
-    ("31 February", _set("created", value="2027-02-31T00:00:00Z"), "/created", "a real date"),
-    ("year 0", _set("created", value="0000-01-01T00:00:00Z"), "/created", "a real date"),
+    ("a date before the project", setting(["created"], "2000-01-01T00:00:00Z"), "/created", "no earlier than"),
+    ("31 February", setting(["created"], "2027-02-31T00:00:00Z"), "/created", "a real date"),
+    ("year 0", setting(["created"], "0000-01-01T00:00:00Z"), "/created", "a real date"),
     ("a few hours in the future", None, "/created", "not in the future"),
-    ("a sample of 1e308", _set("cells", 0, "metrics", "throughput", "samples", 0, value=1e308),
+    ("a sample of 1e308", setting(["cells", 0, "metrics", "throughput", "samples", 0], 1e308),
      "/cells/0/metrics/throughput/samples/0", "between -1e18 and 1e18"),
-    ("an integer above 64 bits", _set("system", "memory_bytes", value=2 ** 70), "/system/memory_bytes", "2^53"),
-    ("a right-to-left override left open", _set("notes", value="fast \u202e!sdrawkcab"), "/notes", "bidirectional"),
-    ("a huge key under tool", _set("tool", "x" * 5000, value="1"), "/tool", "a name of at most 50 characters, found 5000"),
+    ("an integer above 64 bits", setting(["system", "memory_bytes"], 2 ** 70), "/system/memory_bytes", "2^53"),
+    ("a right-to-left override left open", setting(["notes"], "fast \u202e!sdrawkcab"), "/notes", "bidirectional"),
+    ("a huge key under tool", setting(["tool", "x" * 5000], "1"), "/tool", "a name of at most 50 characters, found 5000"),
     ("5,001 cells", _many_cells(5001), "/cells", "at most 5000 items, found 5001"),
     ("a raw path leaving the folder", _raw_ref("raw/../../../etc/passwd"), "/cells/0/raw/0", "inside raw/"),
     ("a raw path nested 400 deep", _raw_ref("raw/" + "a/" * 240 + "x.json"), "/cells/0/raw/0", "expected a raw file"),
-    ("a personal machine label", _set("system", "machine", value="alice-laptop"), "/system/machine", "private"),
+    ("a personal machine label", setting(["system", "machine"], "alice-laptop"), "/system/machine", "private"),
 ]
 
 
@@ -89,7 +80,7 @@ def test_a_hostile_field_is_refused_in_one_located_line(out_dir, valid_result, c
     if change is None:  # dated by the clock of the test
         import datetime as dt
         soon = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=3)
-        change = _set("created", value=soon.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        change = setting(["created"], soon.strftime("%Y-%m-%dT%H:%M:%SZ"))
     change(valid_result)
     file = write_json(out_dir / "results" / f"{RID}.json", valid_result)
     _refused(_validate(out_dir / "results"), file, pointer, words)

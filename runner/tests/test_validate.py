@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from testutil import mutated, write_json
+from testutil import mutated, setting, write_json
 from fsatlas.cli import main
 from fsatlas.results.validation import validate_file
 
@@ -11,15 +11,6 @@ from fsatlas.results.validation import validate_file
 def test_valid_fixture_passes(out_dir, capsys):
     assert main(["validate", str(out_dir / "results")]) == 0
     assert "0 errors" in capsys.readouterr().out
-
-
-def _set(path, value):
-    def change(data):
-        target = data
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = value
-    return change
 
 
 def _delete(path):
@@ -33,29 +24,29 @@ def _delete(path):
 
 BROKEN = [
     ("missing system", _delete(["system"]), "/system"),
-    ("wrong schema version", _set(["schema_version"], 2), "/schema_version"),
-    ("bad id characters", _set(["id"], "a b"), "/id"),
-    ("id differs from file name", _set(["id"], "other-id"), "/id"),
-    ("created not UTC ISO", _set(["created"], "yesterday"), "/created"),
-    ("created in the future", _set(["created"], "2999-01-01T00:00:00Z"), "/created"),
-    ("unknown target kind", _set(["target", "kind"], "tape"), "/target/kind"),
-    ("cpu_count not an integer", _set(["system", "cpu_count"], "two"), "/system/cpu_count"),
-    ("unknown status", _set(["cells", 0, "status"], "great"), "/cells/0/status"),
+    ("wrong schema version", setting(["schema_version"], 2), "/schema_version"),
+    ("bad id characters", setting(["id"], "a b"), "/id"),
+    ("id differs from file name", setting(["id"], "other-id"), "/id"),
+    ("created not UTC ISO", setting(["created"], "yesterday"), "/created"),
+    ("created in the future", setting(["created"], "2999-01-01T00:00:00Z"), "/created"),
+    ("unknown target kind", setting(["target", "kind"], "tape"), "/target/kind"),
+    ("cpu_count not an integer", setting(["system", "cpu_count"], "two"), "/system/cpu_count"),
+    ("unknown status", setting(["cells", 0, "status"], "great"), "/cells/0/status"),
     ("skipped cell without reason", _delete(["cells", 2, "reason"]), "/cells/2/reason"),
-    ("unknown unit", _set(["cells", 0, "metrics", "throughput", "unit"], "MiB/s"),
+    ("unknown unit", setting(["cells", 0, "metrics", "throughput", "unit"], "MiB/s"),
      "/cells/0/metrics/throughput/unit"),
-    ("wrong unit for the metric", _set(["cells", 0, "metrics", "throughput", "unit"], "ops/s"),
+    ("wrong unit for the metric", setting(["cells", 0, "metrics", "throughput", "unit"], "ops/s"),
      "/cells/0/metrics/throughput/unit"),
-    ("negative stddev", _set(["cells", 0, "metrics", "throughput", "stddev"], -1),
+    ("negative stddev", setting(["cells", 0, "metrics", "throughput", "stddev"], -1),
      "/cells/0/metrics/throughput/stddev"),
-    ("mean not from the samples", _set(["cells", 0, "metrics", "throughput", "mean"], 1.0),
+    ("mean not from the samples", setting(["cells", 0, "metrics", "throughput", "mean"], 1.0),
      "/cells/0/metrics/throughput/mean"),
-    ("negative sample", _set(["cells", 0, "metrics", "iops", "samples"], [-1.0, 2.0, 3.0]),
+    ("negative sample", setting(["cells", 0, "metrics", "iops", "samples"], [-1.0, 2.0, 3.0]),
      "/cells/0/metrics/iops/samples/0"),
-    ("raw file missing", _set(["cells", 0, "raw", 0], "raw/fixture-valid/nothing/rep-1.json"),
+    ("raw file missing", setting(["cells", 0, "raw", 0], "raw/fixture-valid/nothing/rep-1.json"),
      "/cells/0/raw/0"),
-    ("duplicate key", _set(["cells", 1, "key"], "ext4|-|-|seq-write"), "/cells/1/key"),
-    ("ok cell without metrics", _set(["cells", 0, "metrics"], {}), "/cells/0/metrics"),
+    ("duplicate key", setting(["cells", 1, "key"], "ext4|-|-|seq-write"), "/cells/1/key"),
+    ("ok cell without metrics", setting(["cells", 0, "metrics"], {}), "/cells/0/metrics"),
 ]
 
 
@@ -124,7 +115,7 @@ NOT_PRIVATE = [
 def _place(data, field, value):
     if field.startswith("/"):
         parts = field.strip("/").split("/")
-        _set(parts, value)(data)
+        setting(parts, value)(data)
         return field
     data[field] = value
     return "/" + field

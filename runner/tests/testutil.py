@@ -22,6 +22,16 @@ def write_json(path, data):
     return path
 
 
+def setting(path, value):
+    """A change that sets the field at path (a list of keys and indexes) to value."""
+    def change(data):
+        target = data
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+    return change
+
+
 def mutated(data, change):
     data = copy.deepcopy(data)
     change(data)

@@ -1,5 +1,6 @@
 """Everything a contributor writes reaches the pages escaped: text, attributes, embedded JSON,
 chart tooltips and the explorer."""
+import contextlib
 import json
 import re
 
@@ -44,22 +45,29 @@ def test_no_contributor_markup_reaches_a_page_unescaped(evil_site):
     assert "&lt;script&gt;alert" in result_page  # shown, as text
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("path", ["/results/fixture-valid/", "/results/", "/explorer/?mode=abs"])
-def test_no_script_runs_in_the_browser(page, evil_site, path):
+@contextlib.contextmanager
+def _served(page, site):
+    """(the site's address, the message of every dialog a script opened) while it is served."""
     from sitebuild import serve
-    server = serve(evil_site / "public")
+    server = serve(site / "public")
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}{path}")
+        yield f"http://127.0.0.1:{server.server_address[1]}", dialogs
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["/results/fixture-valid/", "/results/", "/explorer/?mode=abs"])
+def test_no_script_runs_in_the_browser(page, evil_site, path):
+    with _served(page, evil_site) as (address, dialogs):
+        page.goto(f"{address}{path}")
         page.wait_for_selector("figure.chart-drawn, figure.chart-failed", timeout=20000)
         page.mouse.move(200, 400)
         for mark in page.locator("svg .mark-rect path").all()[:3]:
             mark.hover()
         page.wait_for_timeout(300)
-    finally:
-        server.shutdown()
     assert dialogs == []
     assert page.errors == []
 
@@ -81,34 +89,22 @@ def test_the_embed_page_refuses_what_is_not_a_chart_page(page, evil_site, target
     """The attack that worked: the embed page parsed a published result file as HTML and
     inserted the markup of its notes."""
     from urllib.parse import quote
-    from sitebuild import serve
-    server = serve(evil_site / "public")
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/embed/?page={quote(target)}&n=1")
+    with _served(page, evil_site) as (address, dialogs):
+        page.goto(f"{address}/embed/?page={quote(target)}&n=1")
         page.wait_for_timeout(800)
         status = page.locator(".embed-status").inner_text()
-    finally:
-        server.shutdown()
     assert dialogs == [] and page.locator("#embed script, #embed img").count() == 0
     assert "No chart of this site named" in status
 
 
 @pytest.mark.browser
 def test_the_embed_page_draws_a_result_chart_as_data(page, evil_site):
-    from sitebuild import serve
-    server = serve(evil_site / "public")
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/embed/?page=/results/fixture-valid/&n=1")
+    with _served(page, evil_site) as (address, dialogs):
+        page.goto(f"{address}/embed/?page=/results/fixture-valid/&n=1")
         page.wait_for_selector("#embed figure.chart-drawn", timeout=20000)
         table = page.locator("#embed table")
         assert table.count() == 1 and table.locator("td").count() > 0
         for mark in page.locator("svg .mark-rect path").all()[:3]:
             mark.hover()
         page.wait_for_timeout(300)
-    finally:
-        server.shutdown()
     assert dialogs == [] and page.errors == []

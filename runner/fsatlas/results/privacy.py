@@ -52,7 +52,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # passes whatever a pattern matches).
 NEEDS = re.compile(r":|\d\.\d|@|/(?:home|Users)/|/root|Users|~|(?:user|login|owner|uid)|(?:serial|s/n|sn)[\s:=#]"
                    r"|laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc"
-                   r"|[A-Z0-9]{10}", re.I)
+                   r"|(?-i:[A-Z0-9]{10})", re.I)
 
 
 @lru_cache(maxsize=1)

@@ -216,7 +216,7 @@ def publish_result(path: str, target: str) -> None:
         text = f.read()
     safe = escape_json_bytes(text)
     if safe == text:
-        try:
+        try:  # linked already (a rename between two links to one file would leave the temporary)
             if os.path.samefile(path, target):
                 return
         except OSError:
@@ -225,7 +225,7 @@ def publish_result(path: str, target: str) -> None:
         _unlink_quietly(tmp)
         try:
             os.link(path, tmp)
-            os.replace(tmp, target)  # (a rename between two links to one file would do nothing)
+            os.replace(tmp, target)
             return
         except OSError:
             _unlink_quietly(tmp)  # another filesystem: write the copy below
