@@ -24,7 +24,8 @@
     return Promise.all([textOf(figure.dataset.spec),
                         figure.dataset.rows ? textOf(figure.dataset.rows) : inline.textContent])
       .then(function (texts) {
-        var spec = JSON.parse(texts[0]);
+        // a spec shared by charts of different quantities names its axis "{axis}": this chart's data-axis
+        var spec = JSON.parse(texts[0].split('"{axis}"').join(JSON.stringify(figure.dataset.axis || "")));
         spec.data = { values: JSON.parse(texts[1]) };
         return spec;
       });

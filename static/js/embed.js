@@ -53,6 +53,7 @@
     figure.dataset.spec = spec;
     figure.dataset.caption = found.getAttribute("data-caption") || "";
     figure.dataset.version = found.getAttribute("data-version") || "";
+    figure.dataset.axis = found.getAttribute("data-axis") || "";
     var view = figure.appendChild(document.createElement("div"));
     view.className = "chart-view";
     view.setAttribute("role", "img");

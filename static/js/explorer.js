@@ -28,9 +28,17 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function fmt(value, digits) {
+  function fmt(value, digits) {  // a fixed number of decimals: RSD percentages
     if (value === null || value === undefined || isNaN(value)) return "–";
     return value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  }
+
+  // A figure to three significant digits ("2,270", "12.3", "0.000123"): the precision a few
+  // repetitions support; the full value is in the downloads. Twin of significant() in
+  // runner/fsatlas/site/knowledge.py.
+  function significant(value) {
+    if (value === null || value === undefined || isNaN(value)) return "–";
+    return value.toLocaleString("en", { maximumSignificantDigits: 3 });
   }
 
   fetch(root.dataset.src).then(function (r) {
@@ -229,7 +237,8 @@
       var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
       var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                 dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                series: multi ? x.result.machine + " " + x.result.created.slice(0, 10) : configOf(x.key),
+                // one series a result file: two results of one machine and day are two bars, never a sum
+                series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
                 command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, noisy: x.flags.indexOf("noisy") >= 0,
                 better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples };
@@ -272,7 +281,7 @@
   // --- drawing ---------------------------------------------------------------------------
 
   function spec(values, unitLabel) {
-    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ".3~f" },
+    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
                    { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
                    { field: "machine" }, { field: "kernel" }];
     var y = { field: "value", type: "quantitative", title: unitLabel };
@@ -294,7 +303,7 @@
         encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
         layer: [
           { mark: { type: "bar", tooltip: true },
-            encoding: { y: y, color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
+            encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
                         opacity: { condition: { test: "datum.noisy", value: 0.55 }, value: 1 }, tooltip: tooltip } },
           { mark: { type: "rule", color: "#222" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
           { transform: [{ flatten: ["samples"], as: ["sample"] }],
@@ -311,8 +320,8 @@
     var dl = el("dl", { "class": "facts" });
     function row(term, value) { dl.appendChild(el("dt", {}, term)); dl.appendChild(el("dd", {}, value)); }
     var display = DISPLAY[p.unit] || { factor: 1, unit: p.unit };
-    row("Mean", fmt(p.mean * display.factor, 2) + " " + display.unit + (p.value !== null && view.mode !== "abs" ? " (shown as " + fmt(p.value, 3) + ", " + p.unitLabel + ")" : ""));
-    row("Samples", p.samplesRaw.map(function (s) { return fmt(s * display.factor, 2); }).join(", ") + " " + display.unit);
+    row("Mean", significant(p.mean * display.factor) + " " + display.unit + (p.value !== null && view.mode !== "abs" ? " (shown as " + significant(p.value) + ", " + p.unitLabel + ")" : ""));
+    row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
     row("Machine", p.machine + ", kernel " + p.kernel);
     row("Tools", p.tools);
@@ -397,8 +406,8 @@
       tr.appendChild(el("td", {}, p.filesystem));
       tr.appendChild(el("td", {}, p.variant));
       tr.appendChild(el("td", {}, p.machine));
-      tr.appendChild(el("td", { "class": "num" }, p.value === null ? "no baseline" : fmt(p.value, 3)));
-      tr.appendChild(el("td", { "class": "num" }, p.value === null ? "" : fmt(p.lo, 3) + "–" + fmt(p.hi, 3)));
+      tr.appendChild(el("td", { "class": "num", title: p.value === null ? "" : String(p.value) }, p.value === null ? "no baseline" : significant(p.value)));
+      tr.appendChild(el("td", { "class": "num" }, p.value === null ? "" : significant(p.lo) + "–" + significant(p.hi)));
       tr.appendChild(el("td", { "class": "num" }, fmt(p.rsd, 1) + " %"));
       tr.appendChild(el("td", { "class": "num" }, String(p.n)));
       tr.appendChild(el("td", {}, p.flags));
@@ -440,7 +449,7 @@
     list_.forEach(function (g) {
       var tr = el("tr");
       tr.appendChild(el("td", {}, g.label));
-      tr.appendChild(el("td", { "class": "num" }, g.geomean === null ? "missing" : fmt(g.geomean, 3)));
+      tr.appendChild(el("td", { "class": "num" }, g.geomean === null ? "missing" : significant(g.geomean)));
       tr.appendChild(el("td", { "class": "num" }, String(g.cells)));
       tr.appendChild(el("td", { "class": "num" }, String(g.missing)));
       body.appendChild(tr);

@@ -5,6 +5,7 @@ weighs each claim against this project's own measurements.
 """
 import glob
 import hashlib
+import math
 import os
 from functools import lru_cache
 from importlib import resources
@@ -180,19 +181,33 @@ NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
 
 
 # Base unit -> (factor, display unit, format): MB = 10^6 bytes, never mixed with MiB.
-DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s", ",.1f"), "bytes": (1e-6, "MB", ",.1f"), "ops/s": (1, "ops/s", ",.0f"),
-                 "ns": (1e-3, "µs", ",.1f"), "percent": (1, "%", ".1f"), "s": (1, "s", ".3g")}
+DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s"), "bytes": (1e-6, "MB"), "ops/s": (1, "ops/s"),
+                 "ns": (1e-3, "µs"), "percent": (1, "%"), "s": (1, "s")}
+SIGNIFICANT = 3  # what the noise of a few repetitions supports; the full value is in the downloads
+
+
+def significant(value: float, digits: int = SIGNIFICANT) -> str:
+    """A number rounded to `digits` significant digits, with thousands separators: 2269.8 is
+    "2,270", 12.345 is "12.3", 0.000123 is "0.000123", 5 is "5". The site's one way to print a
+    figure (significant() in static/js/explorer.js is its twin for what the reader chooses)."""
+    if not math.isfinite(value) or value == 0:
+        return f"{value:g}"
+    rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
+    if rounded == 0:
+        return "0"
+    decimals = max(digits - 1 - math.floor(math.log10(abs(rounded))), 0)  # 99.95 rounds to 100
+    text = f"{rounded:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def display_number(value: float, unit: str) -> str:
     """A value in the units the site shows, without the unit (a table's caption names it)."""
-    factor, _, spec = DISPLAY_UNITS.get(unit, (1, unit, "g"))
-    return f"{value * factor:{spec}}"
+    return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
 
 
 def display(value: float, unit: str) -> str:
     """A value in the units the site shows."""
-    return f"{display_number(value, unit)} {DISPLAY_UNITS.get(unit, (1, unit, 'g'))[1]}"
+    return f"{display_number(value, unit)} {DISPLAY_UNITS.get(unit, (1, unit))[1]}"
 
 
 def verdict(expected: float, measured: float, significant: bool) -> str:
@@ -343,6 +358,28 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
     return out
 
 
+UNRANKED = {"cached", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
+# What a chart's axis says it plots, per metric: the quantity in words and the unit it is shown in.
+QUANTITY = {"throughput": "throughput", "iops": "I/O operations per second", "create_per_s": "files created per second",
+            "stat_per_s": "files stat'ed per second", "read_per_s": "files read per second",
+            "rename_per_s": "files renamed per second", "delete_per_s": "files deleted per second",
+            "seconds": "time taken", "bytes_used": "space used"}
+
+
+def axis_title(metric: str, unit: str) -> str:
+    """"throughput (MB/s, 10^6 bytes per second)", "files created per second", "time taken (s)"."""
+    shown = DISPLAY_UNITS.get(unit, (1, unit))[1]
+    words = QUANTITY.get(metric.split("_", 1)[1] if metric.startswith(("read_", "write_", "trim_")) else metric,
+                         metric.replace("_", " "))
+    if metric.startswith(("read_", "write_", "trim_")):
+        words = f"{metric.split('_', 1)[0]} {words}"
+    if shown == "MB/s":
+        return f"{words} (MB/s, 10^6 bytes per second)"
+    if shown == "ops/s" and "per second" in words:
+        return words
+    return f"{words} ({shown})"
+
+
 class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
     ranked best first, each marked whether its lead over the next is beyond the 95 % CIs.
@@ -364,23 +401,31 @@ class Rankings:
                 if metric.startswith(("cpu_", "lat_")):
                     continue
                 name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
+                factor = DISPLAY_UNITS.get(m["unit"], (1, m["unit"]))[0]
                 candidates.setdefault(name, []).append(
                     {"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
+                     "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor, "shown_high": m["ci_high"] * factor,
                      "ci_low": m["ci_low"], "ci_high": m["ci_high"], "better": m["better"], "unit": m["unit"],
                      "result": digest["id"], "machine": digest["machine"], "flags": cell["flags"]})
         for name, rows in candidates.items():
             self.best.offer(name, (len(rows), digest["created"], digest["id"]), lambda: rows)
 
     def result(self) -> dict:
+        """name -> {"ranked": rows best first, "excluded": rows not ranked}. A figure the page
+        cache served (cached) or an emulated guest measured says nothing of the disk's speed:
+        it is listed beneath, never ranked, and no sentence names it first."""
         out = {}
         for name, (_, rows) in sorted(self.best.items.items()):
             rows = [dict(r) for r in rows]
             higher = rows[0]["better"] == "higher"
             rows.sort(key=lambda r: r["mean"], reverse=higher)
-            for a, b in zip(rows, rows[1:]):
+            ranked = [r for r in rows if not set(r["flags"]) & UNRANKED]
+            excluded = [dict(r, why=", ".join(sorted(set(r["flags"]) & UNRANKED))) for r in rows if set(r["flags"]) & UNRANKED]
+            for a, b in zip(ranked, ranked[1:]):
                 a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
-            rows[-1]["clear_lead"] = False
-            out[name] = rows
+            if ranked:
+                ranked[-1]["clear_lead"] = False
+            out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"])}
         return out
 
 
