@@ -194,3 +194,20 @@ def test_validating_on_every_core_prints_no_traceback(tmp_path):
         done = subprocess.run([sys.executable, "-m", "fsatlas.cli", "validate", str(tmp_path / "data" / "results")],
                               cwd=work, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+
+
+def test_one_label_on_two_machines_is_a_warning(out_dir, valid_result, capsys):
+    """Cloned machines share /etc/machine-id: the committed Xeon and EPYC results had one label."""
+    other = dict(valid_result, id="fixture-other", system=dict(valid_result["system"], cpu_model="AMD EPYC 7B13"))
+    write_json(out_dir / "results" / "fixture-other.json", other)
+    assert main(["validate", str(out_dir / "results")]) == 0  # a warning does not block
+    out = capsys.readouterr().out
+    assert "warning: /system/machine: the label" in out and "AMD EPYC 7B13" in out
+    assert valid_result["system"]["cpu_model"] in out
+
+
+def test_the_default_machine_label_hashes_the_hardware_too(monkeypatch):
+    from fsatlas.run import system
+    first = system.default_machine_label()
+    monkeypatch.setattr(system, "collect_cpu", lambda: ("Another CPU", 2))
+    assert system.default_machine_label() != first and first.startswith("m-")

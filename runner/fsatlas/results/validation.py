@@ -10,7 +10,7 @@ import os
 import stat
 from functools import lru_cache
 
-from . import parallel, privacy, resultfile, stats
+from . import flags, parallel, privacy, resultfile, stats
 from ..errors import UserError
 from .resultfile import Problem, finite
 from .metrics import KNOWN as KNOWN_METRICS
@@ -21,27 +21,49 @@ def validate_file(path: str) -> list[Problem]:
     return _validated(path)[0]
 
 
-def _validated(path: str) -> tuple[list[Problem], list]:
-    """The problems of one result file, and [raw file, signature] for each raw file it names,
-    taken before they are read (what OutcomeCache keeps to know when to check again)."""
+def _validated(path: str) -> tuple[list[Problem], list, list | None]:
+    """The problems of one result file, [raw file, signature] for each raw file it names, taken
+    before they are read (what OutcomeCache keeps to know when to check again), and its
+    machine's hardware (hardware())."""
     try:
         return _checked(path)
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
-        return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], []
+        return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None
 
 
-def _checked(path: str) -> tuple[list[Problem], list]:
+def _checked(path: str) -> tuple[list[Problem], list, list | None]:
     try:
         data = resultfile.load_json(path)
     except UserError as e:
-        return [Problem("error", path, "", e.body)], []
+        return [Problem("error", path, "", e.body)], [], None
     raws = _raw_signatures(data, path)
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
     problems = problems or resultfile.schema_problems(data, path)
     private = [Problem("error", path, where, PRIVATE + message) for where, message in privacy.findings(data)]
     if problems:
-        return problems + private, raws
-    return rule_problems(data, path) + private, raws
+        return problems + private, raws, None
+    return rule_problems(data, path) + private, raws, hardware(data["system"])
+
+
+def hardware(system: dict) -> list:
+    """[machine label, CPU model, cores, memory in GiB]: what two results under one label
+    must share to be one machine (memory rounded: kernels reserve different amounts)."""
+    return [system["machine"], system["cpu_model"], system["cpu_count"], round(system["memory_bytes"] / 2**30)]
+
+
+def machine_conflicts(outcomes: dict) -> list[Problem]:
+    """A warning on each result whose machine label another result uses with other hardware
+    (machines cloned from one image share /etc/machine-id): the site would show them as one."""
+    first, out = {}, []
+    for path, hw in sorted(outcomes.items()):
+        if not hw:
+            continue
+        seen = first.setdefault(hw[0], (path, hw))
+        if seen[1][1:] != hw[1:]:
+            out.append(Problem("warning", path, "/system/machine", f"the label {hw[0]!r} names other hardware in "
+                               f"{seen[0]} ({seen[1][1]}, {seen[1][2]} cores, {seen[1][3]} GiB) than here "
+                               f"({hw[1]}, {hw[2]} cores, {hw[3]} GiB): give each machine its own --machine label"))
+    return out
 
 
 PRIVATE = "private: "  # the start of a privacy finding's message (see reviewed)
@@ -105,7 +127,7 @@ class OutcomeCache:
     def _raw_file(self, key: str) -> str:
         return os.path.join(self.raw_dir, hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
 
-    def get(self, key: str, recheck_raw: bool) -> list[Problem] | None:
+    def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None] | None:
         entry = self.entries.get(key)
         if not entry or entry["sig"] != signature(key):
             return None
@@ -117,12 +139,12 @@ class OutcomeCache:
                 return None
             if raws.get("tool") != self.tool or any(signature(r) != sig for r, sig in raws["raw"]):
                 return None
-        return [Problem(*p) for p in entry["problems"]]
+        return [Problem(*p) for p in entry["problems"]], entry.get("hw")
 
-    def put(self, key: str, problems: list[Problem], raws: list) -> None:
+    def put(self, key: str, problems: list[Problem], raws: list, hw: list | None) -> None:
         if not self.path:
             return
-        self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems]}
+        self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems], "hw": hw}
         resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": raws}, compact=True, durable=False)
         self.changed = True
 
@@ -144,11 +166,12 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     cache = OutcomeCache(cache_file)
     outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
     todo = [path for path, found in outcomes.items() if found is None]
-    for path, (found, raws) in zip(todo, parallel.map_on_cores(_validated, todo)):  # each recomputes from its raw files
-        cache.put(os.path.abspath(path), found, raws)
-        outcomes[path] = found
+    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(_validated, todo)):  # each recomputes from its raw files
+        cache.put(os.path.abspath(path), found, raws, hw)
+        outcomes[path] = found, hw
     cache.save()
-    return [problem for path in files for problem in outcomes[path]]
+    conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
+    return [problem for path in files for problem in outcomes[path][0]] + conflicts
 
 
 @lru_cache(maxsize=1)
@@ -157,7 +180,7 @@ def _rules_digest() -> str:
     from importlib import resources
     digest = hashlib.sha256()
     package = resources.files("fsatlas")
-    for part in ("results/validation.py", "results/privacy.py", "results/stats.py", "results/fio_json.py",
+    for part in ("results/validation.py", "results/privacy.py", "results/stats.py", "results/fio_json.py", "results/flags.py",
                  "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py"):
         digest.update((package / part).read_bytes())
@@ -217,8 +240,27 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
                 problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, out_dir)]
         for name, metric in cell["metrics"].items():
             problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
+        if cell["status"] == "ok":
+            problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
     problems += [Problem("error", path, "", message) for message in raw_folder_problems(out_dir, data["id"])]
     return problems
+
+
+def flag_problems(cell: dict, target: dict) -> list[str]:
+    """Where the stored noisy/cached flags differ from what results/flags derives (cached only
+    where the raw device was measured on the cell's own workload: other mappings are the
+    matrix's, which aggregate applies)."""
+    measured = target.get("baseline", {})
+    known = cell["workload"] in measured
+    base = measured.get(cell["workload"], {}).get("throughput", {}).get("mean")
+    derived = set(flags.derive(cell, base)) & set(flags.DERIVED)
+    stored = set(cell["flags"]) & set(flags.DERIVED)
+    if not known:
+        derived.discard("cached"), stored.discard("cached")
+    if derived == stored:
+        return []
+    return [f"expected the flags the samples give ({', '.join(sorted(derived)) or 'none'}), found "
+            f"{', '.join(sorted(stored)) or 'none'}: the site shows the derived ones"]
 
 
 MAX_RAW_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ with latency bins: a few MB)

@@ -29,9 +29,14 @@ def _command_output(argv: list[str]) -> str:
 
 
 def default_machine_label() -> str:
-    """A stable label that does not reveal the machine: a salted hash of its machine id."""
+    """A stable label that does not reveal the machine: a salted hash of its machine id and of
+    what identifies its hardware (CPU model, cores, memory in GiB). The machine id alone is not
+    enough: cloud images and containers cloned from one image share it (two committed results,
+    an Intel Xeon and an AMD EPYC, were once labelled as one machine)."""
     seed = _read("/etc/machine-id").strip() or platform.node()
-    return "m-" + hashlib.sha256(("fsatlas:" + seed).encode()).hexdigest()[:10]
+    cpu, cores = collect_cpu()
+    memory = round(collect_memory_bytes() / 2**30)
+    return "m-" + hashlib.sha256(f"fsatlas:{seed}:{cpu}:{cores}:{memory}".encode()).hexdigest()[:10]
 
 
 def collect_os() -> str:
