@@ -17,12 +17,11 @@ import time
 from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
 from . import clients, devices, filesystems, leftovers, system, target, tools
-from ..results import resultfile, stats
-from .matrix import RSD_LIMIT_PCT
+from ..results import flags, resultfile, stats
+from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
 
-CACHED_FACTOR = 1.2  # a throughput above 1.2x the raw device's came from a cache
 MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
 
 
@@ -150,10 +149,14 @@ class Run:
                              fs_spec, image, os.geteuid() == 0, self.shared)
             try:
                 values = module.run(cell, ctx)
+            except BaseException:  # failed or interrupted (Ctrl-C, SIGTERM): no raw file of it stays
+                _remove_raw(self.out, ctx.raw_files + record["raw"])
+                record["raw"] = []
+                raise
             finally:
-                record["raw"] += ctx.raw_files
                 if rep_dir:
                     shutil.rmtree(rep_dir, ignore_errors=True)
+            record["raw"] += ctx.raw_files
             for name, value in values.items():
                 samples.setdefault(name, []).append(value)
             if rep < planned:
@@ -165,18 +168,11 @@ class Run:
             break
         record["metrics"] = {name: stats.summarize(vals, *module.METRICS[name])
                              for name, vals in samples.items() if len(vals) == rep}
-        if _rsd(samples.get(cell.primary, [])) > RSD_LIMIT_PCT:
-            record["flags"].append("noisy")
-        self._flag_cached(cell, record)
+        base = self.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput", {}).get("mean")
+        record["flags"] = flags.derive(record, base, cell.primary)
         record["status"] = "ok"
         record["wall_seconds"] = round(time.monotonic() - started, 3)
         record["tool_seconds"] = round(tools.busy_seconds - busy_before, 3)  # inside fio, dd, mkfs, mount
-
-    def _flag_cached(self, cell, record) -> None:
-        base = self.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput")
-        got = record["metrics"].get("throughput")
-        if base and got and got["mean"] > CACHED_FACTOR * base["mean"]:
-            record["flags"].append("cached")
 
     def run_cells(self, cells, records, workdir, fs_spec, image=None, effective="") -> None:
         for cell, record in zip(cells, records):
@@ -187,6 +183,16 @@ class Run:
                 raise
             except Exception as e:  # a failing or hung tool fails its cell; the run goes on
                 not_run(record, "failed", f"{type(e).__name__}: {e}")
+
+
+def _remove_raw(out: str, raws: list) -> None:
+    """Deletes the raw files of a cell that did not finish: none is referenced by the result
+    (its raw list is emptied), and --resume runs the cell again from its first repetition."""
+    for raw in raws:
+        try:
+            os.unlink(os.path.join(out, raw))
+        except OSError:
+            pass
 
 
 def _rsd(values) -> float:

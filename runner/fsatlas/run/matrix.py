@@ -20,7 +20,6 @@ DEFAULT_MATRIX = resources.files("fsatlas") / "run" / "matrix" / "standard.yaml"
 # Profile keys that steer the runner rather than the workload.
 RUNNER_KEYS = {"budget_s"}
 DEFAULT_BUDGET_S = 600
-RSD_LIMIT_PCT = 3.5
 
 
 def make_key(filesystem, mkfs_options, mount_options, workload, dimensions=None) -> str:
