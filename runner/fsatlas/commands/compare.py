@@ -1,11 +1,12 @@
 """fsatlas compare A B: per-cell ratios of two result files, and whether each differs significantly.
 
 Like `asv compare`: a ratio B/A of the means per cell and metric; the difference counts as
-significant when the two 95% confidence intervals do not overlap.
+significant when Welch's t-test on the two cells' samples gives p below results.stats.ALPHA
+(the claims on the site use the same test).
 """
 import sys
 
-from ..results import resultfile
+from ..results import resultfile, stats
 from ..errors import UserError
 
 HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
@@ -39,14 +40,14 @@ def comparisons(a: dict, b: dict, all_metrics=False) -> list[dict]:
             if not mb or (not all_metrics and name not in HEADLINE):
                 continue
             ratio = mb["mean"] / ma["mean"] if ma["mean"] else None
-            overlap = ma["ci95"][0] <= mb["ci95"][1] and mb["ci95"][0] <= ma["ci95"][1]
-            if ratio is None or overlap:
+            test = stats.welch(ma["mean"], ma["stddev"], len(ma["samples"]), mb["mean"], mb["stddev"], len(mb["samples"]))
+            if ratio is None or not test["significant"]:
                 verdict = "same"
             else:
                 better = (ratio > 1) == (ma["better"] == "higher")
                 verdict = "better" if better else "worse"
             rows.append({"key": cell["key"], "metric": name, "a": ma["mean"], "b": mb["mean"], "unit": ma["unit"],
-                         "ratio": ratio, "significant": not overlap, "verdict": verdict})
+                         "ratio": ratio, "significant": test["significant"], "p": test["p"], "verdict": verdict})
     return rows
 
 
@@ -56,13 +57,13 @@ def run(args) -> int:
     if not rows:
         raise UserError("the two result files share no measured cell", where=f"{args.a}, {args.b}")
     width = max(len(r["key"]) for r in rows)
-    print(f"{'cell':<{width}}  {'metric':<14} {'A':>12} {'B':>12}  {'B/A':>6}  verdict")
+    print(f"{'cell':<{width}}  {'metric':<14} {'A':>12} {'B':>12}  {'B/A':>6}  {'p':>7}  verdict")
     for r in rows:
         if args.only_significant and not r["significant"]:
             continue
         ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
-        print(f"{r['key']:<{width}}  {r['metric']:<14} {r['a']:>12.4g} {r['b']:>12.4g}  {ratio:>6}  "
-              f"{r['verdict']}{'' if r['significant'] else ' (within the 95% CIs)'}")
+        print(f"{r['key']:<{width}}  {r['metric']:<14} {r['a']:>12.4g} {r['b']:>12.4g}  {ratio:>6}  {r['p']:>7.2g}  "
+              f"{r['verdict']}{'' if r['significant'] else ' (not significant: Welch)'}")
     worse = sum(r["verdict"] == "worse" for r in rows)
     better = sum(r["verdict"] == "better" for r in rows)
     print(f"{len(rows)} comparisons: {better} significantly better, {worse} significantly worse in B", file=sys.stderr)

@@ -24,7 +24,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import flags, parallel, resultfile, validation
+from ..results import flags, parallel, resultfile, stats, validation
 from . import explorer, best_per_key, knowledge as knowledge_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -314,7 +314,9 @@ def matrix_summary(m) -> dict:
     from ..run import execution
     return {"workloads": workloads,
             "rules": {"rsd_limit_pct": flags.RSD_LIMIT_PCT, "max_repeat_factor": execution.MAX_REPEAT_FACTOR,
-                      "cached_factor": flags.CACHED_FACTOR},
+                      "cached_factor": flags.CACHED_FACTOR, "alpha": stats.ALPHA,
+                      "no_effect_pct": knowledge_mod.NO_EFFECT_PCT, "agree_low": knowledge_mod.AGREE[0],
+                      "agree_high": knowledge_mod.AGREE[1]},
             "profiles": {n: {"name": n, "description": p.get("description", ""), "image_size": p["image_size"],
                              "repetitions": p["repetitions"], "adaptive": bool(p.get("adaptive"))}
                          for n, p in m.profiles.items()},

@@ -15,7 +15,7 @@ import yaml
 
 from . import best_per_key
 from ..run import matrix as matrix_mod
-from ..results import resultfile
+from ..results import resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -178,6 +178,7 @@ def standard_cell_keys() -> frozenset:
 # --- claims against measurements -------------------------------------------------------------
 
 NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
+AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
 
 # Base unit -> (factor, display unit, format): MB = 10^6 bytes, never mixed with MiB.
@@ -219,7 +220,7 @@ def verdict(expected: float, measured: float, significant: bool) -> str:
     if (measured > 0) != (expected > 0):
         return "disagrees"
     ratio = measured / expected
-    return "agrees" if 0.5 <= ratio <= 2 else ("smaller effect" if ratio < 0.5 else "larger effect")
+    return "agrees" if AGREE[0] <= ratio <= AGREE[1] else ("smaller effect" if ratio < AGREE[0] else "larger effect")
 
 
 VERDICT_WORDS = {
@@ -439,14 +440,17 @@ def rankings(digests) -> dict:
 def _measured(option, claim, facts, cell, base, metric) -> dict:
     a, b = base["metrics"][metric], cell["metrics"][metric]
     change = 100.0 * (b["mean"] - a["mean"]) / a["mean"] if a["mean"] else 0.0
-    significant = b["ci_low"] > a["ci_high"] or a["ci_low"] > b["ci_high"]
+    test = stats.welch(a["mean"], a["rsd_pct"] / 100 * abs(a["mean"]), a["n"],
+                       b["mean"], b["rsd_pct"] / 100 * abs(b["mean"]), b["n"])
+    significant = test["significant"]
     v = verdict(claim["expected_change_pct"], change, significant)
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
     sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
                 f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
                 f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option); "
-                + ("the 95 % confidence intervals do not overlap" if significant
-                   else "the 95 % confidence intervals overlap, so the difference is within the noise")
+                + (f"Welch's t-test gives p = {test['p']:.2g}, a difference of "
+                   f"{display(test['ci95'][0], a['unit'])} to {display(test['ci95'][1], a['unit'])} (95 % interval)"
+                   + ("" if significant else f", not significant at {stats.ALPHA:g}, so within the noise"))
                 + f". This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %).")
     if "not-striped" in flags:
         sentence += (" These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
@@ -455,5 +459,6 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
         sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
     return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
-            "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change, "significant": significant,
+            "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change,
+            "significant": significant, "p_value": test["p"], "difference_ci95": test["ci95"],
             "verdict": v, "flags": flags, "sentence": sentence}
