@@ -27,6 +27,9 @@ EXPECTED_METRICS = {
     "tree-copy": {"seconds", "bytes_used", "cpu_sys_pct"},
     "mkfs-time": {"seconds", "cpu_sys_pct"},
     "mount-time": {"seconds", "cpu_usr_pct"},
+    "fsync-write-4k": {"throughput", "iops", "lat_p99_ns"},
+    "mail-delivery": {"deliveries_per_s", "cpu_sys_pct"},
+    "sqlite-commits": {"commits_per_s", "cpu_usr_pct"},
 }
 
 

@@ -17,8 +17,8 @@ DERIVED = ("noisy", "cached")
 # The metric whose spread decides, where the matrix names none (an imported or contributed cell):
 # the first of these the cell has. For every workload of the standard matrix it is the one
 # the matrix names as primary.
-PRIMARY_ORDER = ("throughput", "read_throughput", "write_throughput", "iops", "create_per_s", "seconds",
-                 "bytes_used", "lat_mean_ns")
+PRIMARY_ORDER = ("throughput", "read_throughput", "write_throughput", "iops", "create_per_s", "deliveries_per_s",
+                 "commits_per_s", "seconds", "bytes_used", "lat_mean_ns")
 
 
 def primary_metric(metrics: dict) -> str | None:

@@ -17,9 +17,11 @@ LIFECYCLE = {"seconds": ("s", "lower"), **CPU}
 SMALL_FILE_PHASES = ("create", "stat", "read", "rename", "delete")
 SMALL_FILES = {f"{p}_per_s": ("ops/s", "higher") for p in SMALL_FILE_PHASES} | CPU
 TREE_COPY = {"seconds": ("s", "lower"), "bytes_used": ("bytes", "lower"), **CPU}
+MAIL_DELIVERY = {"deliveries_per_s": ("ops/s", "higher"), **CPU}
+SQLITE_COMMITS = {"commits_per_s": ("ops/s", "higher"), **CPU}
 
 # Every metric name the runner may write, and those the importers add: a mixed read/write job's
 # sides (fio's trim too), bonnie++'s total CPU and maximum latency.
-KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY}
+KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY, **MAIL_DELIVERY, **SQLITE_COMMITS}
 KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim") for name in ("throughput", "iops")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))

@@ -351,6 +351,8 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
             data = json.loads(text)
         except ValueError:
             data = None
+        if isinstance(data, dict) and isinstance(data.get("rate"), str) and data.get("seconds"):  # durability
+            return [{data["rate"]: data["count"] / data["seconds"]}]
         if isinstance(data, dict) and isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
             return [{f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}]
         if isinstance(data, dict) and any(isinstance(data.get(k), (int, float)) for k in ("seconds", "bytes_used")):

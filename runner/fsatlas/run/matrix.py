@@ -29,6 +29,9 @@ def make_key(filesystem, mkfs_options, mount_options, workload, dimensions=None)
     return "|".join(parts)
 
 
+FLUSHES = ("per-operation", "at-end", "none")  # whether a workload waits for durability (see standard.yaml)
+
+
 @dataclass(frozen=True)
 class Cell:
     filesystem: str
@@ -185,6 +188,8 @@ def _check_matrix(data, where: str) -> None:
             need(isinstance(wl.get(sub, {}), dict), f"/workloads/{name}/{sub}", "a mapping", repr(wl.get(sub)))
         need(is_list_of_str(wl.get("dimensions", [])), f"/workloads/{name}/dimensions", "a list of parameter names",
              repr(wl.get("dimensions")))
+        need(wl.get("flushes", "none") in FLUSHES, f"/workloads/{name}/flushes", "one of " + ", ".join(FLUSHES),
+             repr(wl.get("flushes")))
     variants = data.get("variants") or {}
     need(isinstance(variants, dict), "/variants", "a mapping of variant name to options", repr(variants))
     for name, v in variants.items():

@@ -5,6 +5,7 @@ direction of each metric it may report. `ctx` (a RepContext) gives the empty wor
 directory on the filesystem under test, where to write raw output, the time budget and,
 for the kinds that need it, the loop image itself.
 """
-from . import dd, fio, lifecycle, smallfiles, treecopy
+from . import dd, durability, fio, lifecycle, smallfiles, treecopy
 
-KINDS = {"fio": fio, "dd": dd, "smallfiles": smallfiles, "treecopy": treecopy, "lifecycle": lifecycle}
+KINDS = {"fio": fio, "dd": dd, "smallfiles": smallfiles, "treecopy": treecopy, "lifecycle": lifecycle,
+         "maildelivery": durability.MailDelivery, "sqlitecommits": durability.SqliteCommits}
