@@ -129,12 +129,12 @@ def _cell(key, mean, half, status="ok", flags=()):
 
 def test_claims_are_weighed_against_cells_of_one_result():
     data, _ = knowledge.load(str(DATA))
-    journal, ordered = "ext3|-|data=journal|seq-write", "ext3|-|data=ordered|seq-write"
+    journal, ordered = "ext3|-|data=journal|fsync-write-4k", "ext3|-|data=ordered|fsync-write-4k"  # a workload that flushes
     results = [
         _result("old", "2026-01-01T00:00:00Z", [_cell(journal, 50e6, 1e6), _cell(ordered, 100e6, 1e6)]),
         # the newer result measured only one side: it must not be paired with the older one
         _result("new", "2026-02-01T00:00:00Z", [_cell(journal, 99e6, 1e6)]),
-        _result("skips", "2026-03-01T00:00:00Z", [_cell("reiserfs|-|data=journal|seq-write", 0, 0, "skipped")]),
+        _result("skips", "2026-03-01T00:00:00Z", [_cell("reiserfs|-|data=journal|fsync-write-4k", 0, 0, "skipped")]),
     ]
     claims = knowledge.evaluate_claims(data, results)
     claim = next(c for c in claims["ext-data-journal"]["claims"] if c["id"] == "lm2004-journal-halves-writes")
@@ -143,9 +143,9 @@ def test_claims_are_weighed_against_cells_of_one_result():
     assert ext3["status"] == "measured" and ext3["result"] == "old"
     assert ext3["change_pct"] == pytest.approx(-50.0) and ext3["significant"] and ext3["verdict"] == "agrees"
     assert "-50.0 %" in ext3["sentence"] and "50 MB/s" in ext3["sentence"] and "100 MB/s" in ext3["sentence"]
-    reiser = by_cell["reiserfs|-|data=journal|seq-write"]
+    reiser = by_cell["reiserfs|-|data=journal|fsync-write-4k"]
     assert reiser["status"] == "skipped" and "no such filesystem" in reiser["sentence"]
-    assert by_cell["ext4|-|data=journal|seq-write"]["status"] == "not-measured"
+    assert by_cell["ext4|-|data=journal|fsync-write-4k"]["status"] == "not-measured"
     assert claim["measured"] == 1 and claim["tally"]["agrees"] == 1
 
 
@@ -218,3 +218,17 @@ def test_figures_are_shown_to_three_significant_digits(value, shown):
 ])
 def test_chart_axes_say_the_quantity_in_words(metric, unit, title):
     assert knowledge.axis_title(metric, unit) == title
+
+
+def test_a_workload_that_issues_no_flush_does_not_count_for_a_barrier_claim():
+    data, _ = knowledge.load(str(DATA))
+    results = [_result("r", "2026-01-01T00:00:00Z", [
+        _cell("ext4|-|barrier=0|seq-write", 100e6, 1e6), _cell("ext4|-|-|seq-write", 100e6, 1e6),
+        _cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5), _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5)])]
+    claim = knowledge.evaluate_claims(data, results)["ext4-barrier"]["claims"][0]
+    by_cell = {r["cell"]: r for r in claim["comparisons"]}
+    direct = by_cell["ext4|-|barrier=0|seq-write"]
+    assert direct["status"] == "cannot-show" and "issues no cache flush" in direct["sentence"]
+    synced = by_cell["ext4|-|barrier=0|fsync-write-4k"]
+    assert synced["status"] == "measured" and synced["verdict"] == "larger effect"  # +100 % against +5 % claimed
+    assert claim["measured"] == 1 and sum(claim["tally"].values()) == 1

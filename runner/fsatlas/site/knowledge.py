@@ -177,6 +177,25 @@ def standard_cell_keys() -> frozenset:
 
 # --- claims against measurements -------------------------------------------------------------
 
+def cannot_show(claim: dict, workload: str) -> str:
+    """Why a workload cannot exercise the claim's mechanism, or "": a claim about durability
+    (barriers, the commit interval, journaling modes) shows only where the workload waits for
+    its data to reach the device; an O_DIRECT stream issues no cache flush at all."""
+    if claim.get("mechanism") != "durability":
+        return ""
+    flushes = workload_flushes().get(workload, "none")
+    if flushes == "none":
+        return ("This workload issues no cache flush and waits for no commit, so this option's mechanism "
+                "cannot act on it: the comparison does not count toward the verdict.")
+    return ""
+
+
+@lru_cache(maxsize=1)
+def workload_flushes() -> dict:
+    """workload -> whether it waits for durability, from the matrix (run/matrix/standard.yaml)."""
+    return {name: spec.get("flushes", "none") for name, spec in matrix_mod.load().workloads.items()}
+
+
 NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
 AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
@@ -293,7 +312,11 @@ class ClaimEvidence:
                "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
         found = self.match.get((comparison["cell"], comparison["baseline"], metric))
         if found:
-            return {**row, **_measured(option, claim, found["facts"], found["cell"], found["base"], metric)}
+            measured = _measured(option, claim, found["facts"], found["cell"], found["base"], metric)
+            blind = cannot_show(claim, row["workload"])
+            if blind:  # shown, with its figures, but no evidence for or against the claim
+                measured.update(status="cannot-show", verdict="cannot show", sentence=measured["sentence"] + " " + blind)
+            return {**row, **measured}
         for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
             record = self.not_ok.get(comparison[end])
             if record:
