@@ -43,7 +43,7 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     assert chart == latest["throughput"]
     assert table_rows(throughput_table) == table_rows(latest["throughput_table"]) == [
         [r["filesystem"], r["workload"], r["variant"], f"{r['mkfs']} / {r['mount']}",
-         *((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"], str(r["n"]), "ok") if r["status"] == "ok"
+         *((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"], str(r["n"]), " ".join(["ok", *r["flags"]])) if r["status"] == "ok"
            else ("", f"{r['status']}: {r['reason']}"))] for r in chart]
 
 

@@ -27,7 +27,7 @@ def test_the_oldest_quick_result_has_18_noisy_cells_it_never_flagged():
 
 def test_cached_is_a_throughput_above_1_2_times_the_raw_device():
     cell = {"flags": ["not-striped"], "metrics": {"throughput": {"mean": 121.0, "samples": [121.0, 121.0, 121.0]}}}
-    assert flags.derive(cell, 100.0) == ["cached", "not-striped"]  # setup flags kept
+    assert flags.derive(cell, 100.0) == ["not-striped", "cached"]  # setup flags kept, first
     assert flags.derive(cell, 101.0) == ["not-striped"]  # 121 / 101 < 1.2
     assert flags.derive(cell, None) == ["not-striped"]  # no baseline, no verdict
 

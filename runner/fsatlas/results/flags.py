@@ -37,4 +37,4 @@ def derive(cell: dict, baseline_throughput: float | None, primary: str | None = 
     got = metrics.get("throughput", {}).get("mean")
     if baseline_throughput and got and got > CACHED_FACTOR * baseline_throughput:
         derived.append("cached")
-    return derived + kept
+    return kept + derived

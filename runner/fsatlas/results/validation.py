@@ -131,7 +131,7 @@ class OutcomeCache:
         entry = self.entries.get(key)
         if not entry or entry["sig"] != signature(key):
             return None
-        if recheck_raw or entry["problems"]:
+        if recheck_raw or any(severity == "error" for severity, *_ in entry["problems"]):
             try:
                 with open(self._raw_file(key), encoding="utf-8") as f:
                     raws = json.load(f)

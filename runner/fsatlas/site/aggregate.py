@@ -369,9 +369,13 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def latest_rows(latest: dict | None, paths: dict) -> dict:
+def latest_rows(latest: dict | None, paths: dict, baselines: dict) -> dict:
     """The newest complete result's rows (every metric) and throughput rows, for list pages."""
-    rows = cell_rows(resultfile.load_json(paths[latest["id"]])) if latest else []
+    rows = []
+    if latest:
+        result = resultfile.load_json(paths[latest["id"]])
+        derive_flags(result, baselines)
+        rows = cell_rows(result)
     throughput = throughput_rows(rows)
     return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
             "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput)}
@@ -502,7 +506,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
         "results": summaries,
-        "latest": latest_rows(latest, paths),
+        "latest": latest_rows(latest, paths, baselines),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
