@@ -186,3 +186,23 @@ def test_a_raw_file_that_does_not_parse_is_an_error(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "out" / "results")]) == 1
     err = capsys.readouterr().err
     assert "error: /cells/0/raw/0: cannot recompute figures" in err and "not the output of a tool" in err
+
+
+def test_fio_3_16_mixed_job_with_total_latency_percentiles(tmp_path, capsys):
+    """randrw under group_reporting, percentiles under lat_ns (lat_percentiles=1), not clat_ns."""
+    sample = SAMPLES / "fio" / "fio-3.16-superbench-randrw-lat-percentiles.json"
+    result, _ = _import(tmp_path, capsys, "fio", sample)
+    (cell,) = result["cells"]
+    assert _sample(cell, "read_throughput") == 348743777 and _sample(cell, "write_throughput") == 348450387
+    assert _sample(cell, "read_iops") == pytest.approx(85138.890741)
+    assert cell["parameters"]["numjobs"] == "4" and cell["parameters"]["iodepth"] == "64"  # global options
+    # one side alone (the write side emptied): its percentiles come from lat_ns
+    report = json.loads(sample.read_text())
+    job = report["jobs"][0]
+    job["job options"]["rw"] = "randread"
+    job["write"] = dict(job["trim"])
+    alone = tmp_path / "read-only.json"
+    alone.write_text(json.dumps(report))
+    result, _ = _import(tmp_path / "alone", capsys, "fio", alone)
+    (cell,) = result["cells"]
+    assert _sample(cell, "lat_p99_ns") == 2244608 and _sample(cell, "lat_p50_ns") == 1417216

@@ -121,12 +121,14 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
             values["lat_mean_ns"] = float(stats[0][0]["mean"]) * stats[0][1]
         elif all(ios):  # clones: the mean over all their I/Os
             values["lat_mean_ns"] = sum(float(s["mean"]) * f * n for (s, f), n in zip(stats, ios)) / sum(ios)
-    clat, factor = _latency(jobs[0][side], "clat")
-    if len(jobs) == 1 and _measured(clat):  # percentiles of several jobs cannot be combined from their summaries
-        for name, key in fio_json.PERCENTILES.items():
-            value = (clat.get("percentile") or {}).get(key)
-            if value is not None:
-                values[name] = float(value) * factor
+    if len(jobs) == 1:  # percentiles of several jobs cannot be combined from their summaries
+        # completion latency's, or total latency's where the job asked for those (lat_percentiles=1)
+        for stats, factor in (_latency(jobs[0][side], "clat"), _latency(jobs[0][side], "lat")):
+            if _measured(stats) and stats.get("percentile"):
+                for name, key in fio_json.PERCENTILES.items():
+                    if key in stats["percentile"]:
+                        values[name] = float(stats["percentile"][key]) * factor
+                break
     return values
 
 
