@@ -203,3 +203,32 @@ def test_sigterm_mid_run_tears_everything_down(tmp_path):
     assert result["complete"] is False
     assert [c["status"] for c in result["cells"] if c["filesystem"] == "ext4"] == ["ok"] * 2
     assert {c["status"] for c in result["cells"] if c["filesystem"] == "xfs"} == {"failed"}
+
+
+def test_interleaved_variants_alternate_their_repetitions(tmp_path):
+    """With interleave, a variant and its baseline run A, B, A, B… on two fresh images of one
+    size, and each sample's start time records that order."""
+    matrix = tmp_path / "matrix.yaml"
+    matrix.write_text("""
+filesystems:
+  ext4: {mkfs: [mkfs.ext4, -F, -q]}
+workloads:
+  seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
+  mail-delivery: {kind: maildelivery, primary: deliveries_per_s, flushes: per-operation}
+variants:
+  noatime: {filesystems: [ext4], mount: [noatime], workloads: [seq-write, mail-delivery]}
+profiles:
+  p: {image_size: 256M, repetitions: 3, interleave: true, filesystems: [ext4], variants: all,
+      workloads: {seq-write: {size: 8M}, mail-delivery: {messages: 20}}}
+""")
+    out = run_cli(tmp_path, "--matrix", str(matrix), profile="p")
+    _, result = only_result(out)
+    cells = {c["key"]: c for c in result["cells"]}
+    assert all(c["status"] == "ok" for c in cells.values())
+    for workload in ("seq-write", "mail-delivery"):
+        a, b = cells[f"ext4|-|noatime|{workload}"], cells[f"ext4|-|-|{workload}"]
+        assert len(a["started"]) == len(b["started"]) == 3
+        order = [name for _, name in sorted([(t, "a") for t in a["started"]] + [(t, "b") for t in b["started"]])]
+        assert order in (["b", "a"] * 3, ["a", "b"] * 3), order  # alternating, never three in a row
+    assert "noatime" in cells["ext4|-|noatime|seq-write"]["effective_mount_options"]
+    assert "noatime" not in cells["ext4|-|-|seq-write"]["effective_mount_options"].split(",")

@@ -109,6 +109,7 @@ NOT_PRIVATE = [
     "started Mon Nov 23 20:33:01 2026, tested on my laptop",
     "mkfs -E stride=16,stripe-width=64; mount -o data=journal,commit=60",
     "Debian GNU/Linux 12 (bookworm), QEMU HARDDISK, machine m-042018a7f3",
+    "fio directory .scratch/fsatlas-30092-pc_0uq6x4/mnt/rep-1",  # a temporary folder's name
 ]
 
 

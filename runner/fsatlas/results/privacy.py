@@ -28,10 +28,12 @@ PATTERNS = [
     ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|(?<![\w/])/root(?![\w-])|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
-    # A label such as alice-laptop or bobs_macbook_pro names a person's own machine.
+    # A label such as alice-laptop or bobs_macbook_pro names a person's own machine (a name of
+    # letters before the word: a temporary folder's "30092-pc_x1" is no one's).
     ("a personal machine name", re.compile(
-        r"(?<![A-Za-z0-9])[A-Za-z0-9]+(?:'s)?[-_](?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc)"
-        r"(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac)[-_][A-Za-z0-9]+", re.I)),
+        r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z]{2})[A-Za-z0-9]+(?:'s)?[-_](?:laptop|desktop|notebook|macbook|thinkpad|"
+        r"workstation|imac|pc|nuc)(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac)"
+        r"[-_][A-Za-z0-9]+", re.I)),
     # A disk's serial without its label: 10-20 capitals and digits, at least four digits and three
     # letters (Samsung S4EWNX0N123456A, WD WCC4N7PXJ2E5); not checked in device_model (KINGSTON
     # SA400S37240G is a model).

@@ -5,6 +5,7 @@ gets a fresh image: first the mkfs/mount-time cells, then mkfs and mount for the
 Each cell repeats its workload (adaptively in profiles that ask for it); the raw device is
 measured once first, so a figure far above it can be flagged as served from a cache.
 """
+import contextlib
 import datetime as dt
 import itertools
 import os
@@ -92,12 +93,78 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
+class CellRun:
+    """One cell's repetitions as they are run: its samples, raw files and start times, the
+    adaptive rule (repeat while the primary metric's RSD is above the limit, up to
+    MAX_REPEAT_FACTOR times the planned count), and the record it fills when done."""
+
+    def __init__(self, run, cell, record, workdir, fs_spec, image):
+        self.run, self.cell, self.record, self.workdir, self.fs_spec, self.image = run, cell, record, workdir, fs_spec, image
+        self.module = KINDS[cell.kind]
+        self.raw_rel = os.path.join("raw", run.result["id"], raw_dir_name(cell.key))
+        shutil.rmtree(os.path.join(run.out, self.raw_rel), ignore_errors=True)  # a re-run replaces
+        os.makedirs(os.path.join(run.out, self.raw_rel))
+        record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
+        record.pop("reason", None)
+        self.samples, self.started, self.reps, self.failed = {}, [], 0, False
+        self.seconds, self.tool_seconds = 0.0, 0.0
+        self.planned = run.profile.repetitions
+
+    def wants_more(self) -> bool:
+        if self.reps < self.planned:
+            return True
+        if self.run.profile.adaptive and _rsd(self.samples.get(self.cell.primary, [])) > RSD_LIMIT_PCT \
+                and self.reps < MAX_REPEAT_FACTOR * self.planned:
+            self.run.progress.total += 1
+            return True
+        return False
+
+    def rep(self) -> None:
+        run, cell = self.run, self.cell
+        began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
+        self.reps += 1
+        rep = self.reps
+        run.progress.step(f"{cell.key} rep {rep}/{self.planned}")
+        rep_dir = os.path.join(self.workdir, f"rep-{rep}") if self.workdir else None
+        if rep_dir:
+            os.makedirs(rep_dir)
+        ctx = RepContext(rep_dir, os.path.join(run.out, self.raw_rel, f"rep-{rep}"), run.out, cell.budget_s,
+                         self.fs_spec, self.image, os.geteuid() == 0, run.shared)
+        self.started.append(round(time.time() - run.created, 3))
+        try:
+            values = self.module.run(cell, ctx)
+        except BaseException:  # failed or interrupted (Ctrl-C, SIGTERM): no raw file of it stays
+            _remove_raw(run.out, ctx.raw_files + self.record["raw"])
+            self.record["raw"] = []
+            raise
+        finally:
+            if rep_dir:
+                shutil.rmtree(rep_dir, ignore_errors=True)
+        self.record["raw"] += ctx.raw_files
+        for name, value in values.items():
+            self.samples.setdefault(name, []).append(value)
+        self.seconds += time.monotonic() - began
+        self.tool_seconds += tools.busy_seconds - busy_before
+
+    def finish(self) -> None:
+        record, cell = self.record, self.cell
+        record["metrics"] = {name: stats.summarize(vals, *self.module.METRICS[name])
+                             for name, vals in self.samples.items() if len(vals) == self.reps}
+        base = self.run.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput", {}).get("mean")
+        record["flags"] = flags.derive(record, base, cell.primary)
+        record["status"] = "ok"
+        record["started"] = self.started  # seconds after the result's created time: the order reps ran in
+        record["wall_seconds"] = round(self.seconds, 3)
+        record["tool_seconds"] = round(self.tool_seconds, 3)  # inside fio, dd, mkfs, mount
+
+
 class Run:
     """One run of a profile: the result document, its output folder and the shared scratch."""
 
     def __init__(self, matrix, profile, out, scratch, result, progress=None, device=None):
         self.matrix, self.profile, self.out, self.scratch, self.device = matrix, profile, out, scratch, device
         self.result, self.started = result, time.monotonic()
+        self.created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared = {}
@@ -130,49 +197,36 @@ class Run:
         return records
 
     def run_cell(self, cell, record, workdir, fs_spec, image=None) -> None:
-        module = KINDS[cell.kind]
-        raw_rel = os.path.join("raw", self.result["id"], raw_dir_name(cell.key))
-        shutil.rmtree(os.path.join(self.out, raw_rel), ignore_errors=True)  # a re-run replaces
-        os.makedirs(os.path.join(self.out, raw_rel))
-        record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
-        record.pop("reason", None)
-        samples: dict[str, list] = {}
-        started, planned, busy_before = time.monotonic(), self.profile.repetitions, tools.busy_seconds
-        rep = 0
+        """Every repetition of one cell, one after the other (see run_interleaved for pairs)."""
+        state = CellRun(self, cell, record, workdir, fs_spec, image)
+        while state.wants_more():
+            state.rep()
+        state.finish()
+
+    def run_interleaved(self, units: list) -> None:
+        """Cells that will be compared, run in rounds: one repetition of each per round (A, B,
+        A, B…), each on its own freshly made filesystem of the same image size, so that a host
+        whose speed drifts shifts both sides alike. units: (cell, record, workdir, fs_spec,
+        image, effective mount options). A cell that fails is failed alone; the rest go on."""
+        states = []
+        for cell, record, workdir, fs_spec, image, effective in units:
+            record["effective_mount_options"] = effective
+            states.append(CellRun(self, cell, record, workdir, fs_spec, image))
         while True:
-            rep += 1
-            self.progress.step(f"{cell.key} rep {rep}/{planned}")
-            rep_dir = os.path.join(workdir, f"rep-{rep}") if workdir else None
-            if rep_dir:
-                os.makedirs(rep_dir)
-            ctx = RepContext(rep_dir, os.path.join(self.out, raw_rel, f"rep-{rep}"), self.out, cell.budget_s,
-                             fs_spec, image, os.geteuid() == 0, self.shared)
-            try:
-                values = module.run(cell, ctx)
-            except BaseException:  # failed or interrupted (Ctrl-C, SIGTERM): no raw file of it stays
-                _remove_raw(self.out, ctx.raw_files + record["raw"])
-                record["raw"] = []
-                raise
-            finally:
-                if rep_dir:
-                    shutil.rmtree(rep_dir, ignore_errors=True)
-            record["raw"] += ctx.raw_files
-            for name, value in values.items():
-                samples.setdefault(name, []).append(value)
-            if rep < planned:
-                continue
-            rsd = _rsd(samples.get(cell.primary, []))
-            if self.profile.adaptive and rsd > RSD_LIMIT_PCT and rep < MAX_REPEAT_FACTOR * planned:
-                self.progress.total += 1
-                continue
-            break
-        record["metrics"] = {name: stats.summarize(vals, *module.METRICS[name])
-                             for name, vals in samples.items() if len(vals) == rep}
-        base = self.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput", {}).get("mean")
-        record["flags"] = flags.derive(record, base, cell.primary)
-        record["status"] = "ok"
-        record["wall_seconds"] = round(time.monotonic() - started, 3)
-        record["tool_seconds"] = round(tools.busy_seconds - busy_before, 3)  # inside fio, dd, mkfs, mount
+            active = [s for s in states if not s.failed and s.wants_more()]
+            if not active:
+                break
+            for state in active:
+                try:
+                    state.rep()
+                except KeyboardInterrupt:
+                    raise
+                except Exception as e:  # a failing or hung tool fails its cell; the others go on
+                    state.failed = True
+                    not_run(state.record, "failed", f"{type(e).__name__}: {e}")
+        for state in states:
+            if not state.failed:
+                state.finish()
 
     def run_cells(self, cells, records, workdir, fs_spec, image=None, effective="") -> None:
         for cell, record in zip(cells, records):
@@ -318,6 +372,10 @@ def _run(run, body) -> tuple:
 def _run_loop_groups(run) -> None:
     matrix, profile = run.matrix, run.profile
     _measure_baseline(run)
+    if profile.interleave:
+        for fs in dict.fromkeys(c.filesystem for c in profile.cells):  # in the matrix's order
+            _run_filesystem_interleaved(run, fs, [c for c in profile.cells if c.filesystem == fs])
+        return
     for group, cells in itertools.groupby(profile.cells, key=lambda c: c.group):
         cells = list(cells)
         fs_spec = matrix.filesystems[group[0]]
@@ -359,6 +417,49 @@ def _run_group(run, cells, records, fs_spec) -> None:
             if record["status"] != "ok":
                 not_run(record, "failed", str(e))
                 run.progress.skip(run.profile.repetitions)
+
+
+def _run_filesystem_interleaved(run, fs, cells) -> None:
+    """Every variant of one filesystem on an image of its own, all made and mounted at once;
+    then per workload, the cells of all variants in rounds (Run.run_interleaved). mkfs-time and
+    mount-time make their own filesystems and run as in _run_group."""
+    fs_spec = run.matrix.filesystems[fs]
+    records = run.records_for(cells, fs_spec)
+    pending = [(c, r) for c, r in zip(cells, records) if r["status"] != "ok"]
+    run.progress.skip((len(cells) - len(pending)) * run.profile.repetitions)
+    if not pending:
+        return
+    reason = filesystems.unavailable_reason(fs, fs_spec)
+    if reason:
+        for _, record in pending:
+            not_run(record, "skipped", reason)
+        run.progress.skip(len(pending) * run.profile.repetitions)
+        run.save(False)
+        return
+    for group, members in itertools.groupby([p for p in pending if p[0].kind == "lifecycle"], key=lambda p: p[0].group):
+        _run_group(run, *map(list, zip(*members)), fs_spec)
+    others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
+    with contextlib.ExitStack() as stack:
+        mounted = {}
+        for group in dict.fromkeys(c.group for c, _ in others):
+            try:
+                image = stack.enter_context(run.target())
+                run.result["target"]["loop_direct_io"] = image.direct_io
+                filesystems.mkfs(fs_spec, image.device, list(group[1]))
+                mounted[group] = (image, filesystems.mount(fs_spec, image.device, image.mountpoint, list(group[2])))
+            except (RuntimeError, OSError, ValueError) as e:
+                for cell, record in others:
+                    if cell.group == group:
+                        not_run(record, "failed", str(e))
+                        run.progress.skip(run.profile.repetitions)
+        by_workload = {}
+        for cell, record in others:
+            if cell.group in mounted:
+                by_workload.setdefault((cell.workload, tuple(sorted(cell.dimensions.items()))), []).append((cell, record))
+        for units in by_workload.values():
+            run.run_interleaved([(cell, record, mounted[cell.group][0].mountpoint, fs_spec, mounted[cell.group][0],
+                                  mounted[cell.group][1]) for cell, record in units])
+            run.save(False)
 
 
 def _measure_baseline(run) -> None:

@@ -64,9 +64,10 @@ class Profile:
     repetitions: int
     adaptive: bool
     cells: list
+    interleave: bool = False  # a filesystem's variants run in rounds, one repetition each (execution)
 
     def subset(self, cells) -> "Profile":
-        return Profile(self.name, self.image_bytes, self.repetitions, self.adaptive, list(cells))
+        return Profile(self.name, self.image_bytes, self.repetitions, self.adaptive, list(cells), self.interleave)
 
 
 @dataclass
@@ -107,7 +108,8 @@ class Matrix:
                                     found=repr(key))
             cells = [c for c in cells if c.key in keys]
         return Profile(name, parse_size(spec["image_size"], self.path, f"/profiles/{name}/image_size"),
-                       int(spec["repetitions"]), bool(spec.get("adaptive", False)), cells)
+                       int(spec["repetitions"]), bool(spec.get("adaptive", False)), cells,
+                       bool(spec.get("interleave", False)))
 
     def _cells(self, fs, variant, v, wl, profile_params) -> list:
         workload = self.workloads[wl]
