@@ -22,7 +22,7 @@ def run_one(monkeypatch, tmp_path, values, adaptive, planned=3):
     monkeypatch.setitem(KINDS, "scripted", scripted_kind(values))
     cell = matrix.Cell("ext4", "w", "scripted", primary="throughput")
     profile = matrix.Profile("p", 1 << 20, planned, adaptive, [cell])
-    result = {"id": "r", "target": {}, "cells": []}
+    result = {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []}
     run = execution.Run(None, profile, str(tmp_path), None, result)
     (record,) = run.records_for([cell], {})
     run.run_cell(cell, record, None, {})
@@ -66,7 +66,7 @@ def test_cached_flag_when_above_the_raw_device(monkeypatch, tmp_path):
     cell = matrix.Cell("ext4", "w", "scripted", primary="throughput", baseline="seq-write")
     profile = matrix.Profile("p", 1 << 20, 3, False, [cell])
     base = {"throughput": {"mean": 200.0}}
-    run = execution.Run(None, profile, str(tmp_path), None, {"id": "r", "target": {"baseline": {"seq-write": base}},
+    run = execution.Run(None, profile, str(tmp_path), None, {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {"baseline": {"seq-write": base}},
                                                              "cells": []})
     (record,) = run.records_for([cell], {})
     run.run_cell(cell, record, None, {})
