@@ -96,14 +96,17 @@ def test_all_five_filesystems(tmp_path):
     assert "logbufs=" in xfs["effective_mount_options"]  # read back from /proc/self/mounts
 
 
-def test_option_variants_and_a_rejected_mount_option(tmp_path):
-    matrix = tmp_path / "matrix.yaml"
-    matrix.write_text("""
+EXT4_SEQ_WRITE = """
 filesystems:
   ext4: {mkfs: [mkfs.ext4, -F, -q]}
 workloads:
   seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
-variants:
+"""  # the start of a small matrix of the tests' own
+
+
+def test_option_variants_and_a_rejected_mount_option(tmp_path):
+    matrix = tmp_path / "matrix.yaml"
+    matrix.write_text(EXT4_SEQ_WRITE + """variants:
   journal: {filesystems: [ext4], mount: [data=journal], workloads: [seq-write]}
   bogus: {filesystems: [ext4], mount: [data=fastest], workloads: [seq-write]}
   aligned: {filesystems: [ext4], mkfs: [-E, "stride=16,stripe-width=64"], striped: true, workloads: [seq-write]}
@@ -209,12 +212,7 @@ def test_interleaved_variants_alternate_their_repetitions(tmp_path):
     """With interleave, a variant and its baseline run A, B, A, B… on two fresh images of one
     size, and each sample's start time records that order."""
     matrix = tmp_path / "matrix.yaml"
-    matrix.write_text("""
-filesystems:
-  ext4: {mkfs: [mkfs.ext4, -F, -q]}
-workloads:
-  seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
-  mail-delivery: {kind: maildelivery, primary: deliveries_per_s, flushes: per-operation}
+    matrix.write_text(EXT4_SEQ_WRITE + """  mail-delivery: {kind: maildelivery, primary: deliveries_per_s, flushes: per-operation}
 variants:
   noatime: {filesystems: [ext4], mount: [noatime], workloads: [seq-write, mail-delivery]}
 profiles:
