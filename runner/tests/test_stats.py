@@ -58,3 +58,16 @@ def test_welch_matches_scipy_on_the_samples_and_the_hand_worked_p(a, b, p, signi
 def test_welch_without_spread():
     from fsatlas.results import stats
     assert stats.welch(5.0, 0.0, 3, 6.0, 0.0, 3)["p"] == 0.0 and stats.welch(5.0, 0.0, 3, 5.0, 0.0, 3)["p"] == 1.0
+
+
+def test_an_interval_is_never_shown_below_zero():
+    """Samples 1, 10, 100: mean 37, sd 54.9, t(0.975, 2) = 4.303, so the t-interval runs from
+    -99.3 to 173. The logarithms (0, 2.303, 4.605) give 10 × exp(±4.303 × 2.303 / √3) = 0.033 to 3,050."""
+    from fsatlas.results import stats
+    metric = stats.summarize([1, 10, 100], "s", "lower")
+    assert metric["ci95"][0] < 0
+    low, high = stats.bounded_interval(metric)
+    assert low == pytest.approx(0.0328, rel=1e-2) and high == pytest.approx(3049, rel=1e-2)
+    steady = stats.summarize([10, 11, 12], "s", "lower")
+    assert stats.bounded_interval(steady) == steady["ci95"]  # a plain interval above zero is kept
+    assert stats.bounded_interval(stats.summarize([0, 10, 100], "s", "lower"))[0] == 0.0

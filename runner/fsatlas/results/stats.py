@@ -55,3 +55,20 @@ def welch(mean_a: float, sd_a: float, n_a: int, mean_b: float, sd_b: float, n_b:
     df = (var_a + var_b) ** 2 / ((var_a ** 2 / (n_a - 1) if var_a else 0.0) + (var_b ** 2 / (n_b - 1) if var_b else 0.0))
     half = float(student_t.ppf(0.975, df)) * se
     return {"p": p, "diff": diff, "ci95": [diff - half, diff + half], "df": df, "significant": p < ALPHA}
+
+
+def bounded_interval(metric: dict) -> list[float]:
+    """The 95 % interval the site shows for a metric summary. Every quantity fsatlas reports is
+    at least zero (a rate, a time, a size, a share of CPU), so while the result file's t-interval
+    (DESIGN's ci95) stays at or above zero it is shown as it is; below that, the t-interval of the
+    samples' logarithms, taken back: a geometric interval, never negative and as lopsided as the
+    spread of a positive quantity is. With a zero among the samples it is cut at zero."""
+    low, high = metric["ci95"]
+    if low >= 0:
+        return [low, high]
+    samples = metric["samples"]
+    if len(samples) > 1 and all(v > 0 for v in samples):
+        logs = moments([math.log(v) for v in samples])
+        half = t_quantile(len(samples) - 1) * logs["stddev"] / math.sqrt(len(samples))
+        return [math.exp(logs["mean"] - half), math.exp(logs["mean"] + half)]
+    return [0.0, high]

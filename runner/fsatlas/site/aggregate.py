@@ -57,12 +57,13 @@ def cell_rows(result: dict) -> list[dict]:
         if not cell["metrics"]:
             rows.append(base)
         for name, m in cell["metrics"].items():
+            low, high = stats.bounded_interval(m)  # never below zero, where no quantity shown can be
             rows.append({**base, "metric": name, "unit": m["unit"], "better": m["better"],
                          "mean": m["mean"], "median": m["median"], "stddev": m["stddev"],
-                         "rsd_pct": m["rsd_pct"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+                         "rsd_pct": m["rsd_pct"], "ci_low": low, "ci_high": high,
                          "n": len(m["samples"]), "samples": m["samples"],
                          "shown": {"mean": show(m["mean"], m["unit"]), "median": show(m["median"], m["unit"]),
-                                   "ci": f"{show(m['ci95'][0], m['unit'])} – {show(m['ci95'][1], m['unit'])}",
+                                   "ci": f"{show(low, m['unit'])} – {show(high, m['unit'])}",
                                    "rsd": f"{m['rsd_pct']:.1f} %"}})
     return rows
 
@@ -104,7 +105,7 @@ def digest(result: dict) -> dict:
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
             "driver": cell["driver"], "command": explorer.run_command(result, cell),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
-            "metrics": {name: {"mean": m["mean"], "ci_low": m["ci95"][0], "ci_high": m["ci95"][1],
+            "metrics": {name: {"mean": m["mean"], **dict(zip(("ci_low", "ci_high"), stats.bounded_interval(m))),
                                "rsd_pct": m["rsd_pct"], "n": len(m["samples"]), "unit": m["unit"],
                                "better": m["better"], "display": knowledge_mod.display(m["mean"], m["unit"])}
                         for name, m in cell["metrics"].items()}})

@@ -16,6 +16,7 @@ keys and metric names its rows use.
 import shlex
 
 from . import best_per_key
+from ..results import stats
 
 EXPLORER_VERSION = 3
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
@@ -60,7 +61,7 @@ def chunk(result: dict, baselines: dict) -> dict:
         for name, m in cell["metrics"].items():
             share = m["mean"] / base_tp if name == "throughput" and base_tp else None
             for col, value in (("k", k_i), ("m", number(name, metric_index, metrics)), ("mean", m["mean"]),
-                               ("lo", m["ci95"][0]), ("hi", m["ci95"][1]), ("n", len(m["samples"])),
+                               *zip(("lo", "hi"), stats.bounded_interval(m)), ("n", len(m["samples"])),
                                ("rsd", round(m["rsd_pct"], 3)), ("flags", ",".join(cell["flags"])),
                                ("share", share), ("samples", m["samples"])):
                 rows[col].append(value)
