@@ -280,13 +280,20 @@
 
   // --- drawing ---------------------------------------------------------------------------
 
+  // As many small multiples a row as the page's width holds (one on a phone): a panel takes
+  // about 300 px with its axis.
+  function panelColumns(most) {
+    var width = (document.getElementById("explorer") || document.body).clientWidth || window.innerWidth;
+    return Math.max(1, Math.min(most, Math.floor(width / 300)));
+  }
+
   function spec(values, unitLabel) {
     var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
                    { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
                    { field: "machine" }, { field: "kernel" }];
     var y = { field: "value", type: "quantitative", title: unitLabel };
     if (view.axis === "dims") {
-      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: 2,
+      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: panelColumns(2),
                resolve: { scale: { y: "independent", x: "independent" } },
                spec: { width: 260, height: 180, layer: [
                  { mark: { type: "line", point: true, tooltip: true },
@@ -297,7 +304,7 @@
     }
     var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
     return {
-      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: 3,
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       resolve: { scale: { y: "independent", x: "independent" } },
       spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
         encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
@@ -383,7 +390,7 @@
       });
     });
     vegaEmbed(document.getElementById("explorer-cpu"), {
-      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: 3,
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
                           y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },

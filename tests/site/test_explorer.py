@@ -105,3 +105,13 @@ def test_explorer_with_a_thousand_result_files(page, big_site_url):
     rendered(page, lambda: page.locator("input[name=results]").nth(10).check())
     assert page.locator(BARS).count() == 16
     assert page.errors == []
+
+
+def test_on_a_phone_the_small_multiples_reflow_to_one_column(page, explorer_url):
+    page.set_viewport_size({"width": 375, "height": 800})
+    open_explorer(page, explorer_url + "/explorer/")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1  # the page itself never scrolls sideways
+    chart = page.locator("#explorer-chart svg").first.bounding_box()
+    assert chart["width"] <= 375
+    assert page.errors == []
