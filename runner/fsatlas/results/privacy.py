@@ -76,24 +76,27 @@ def host_name(text: str) -> str | None:
     return None
 
 
-def _strings(value, path=""):
-    """(JSON Pointer, text) of every string in value, keys included; numbers (most of a result
-    file: its samples) are passed over without a generator each."""
+def _strings(value, path="", keys=True):
+    """(JSON Pointer, text) of every string in value, its keys too unless keys=False (a tool's
+    report: its keys are the tool's own); numbers (most of a result file: its samples) are
+    passed over without a generator each."""
     if isinstance(value, str):
         yield path, value
         return
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, item in items:
-        if isinstance(key, str):
+        if keys and isinstance(key, str):
             yield f"{path}/{key}", key
         if isinstance(item, str):
             yield f"{path}/{key}", item
         elif isinstance(item, (dict, list)):
-            yield from _strings(item, f"{path}/{key}")
+            yield from _strings(item, f"{path}/{key}", keys)
 
 
+@lru_cache(maxsize=1)
 def _mine():
-    """This machine's host and user names, as a pattern (None when there are none worth looking for)."""
+    """This machine's host and user names, as a pattern (None when there are none worth looking
+    for); once per process: a quick result's raw reports hold 30,000 strings."""
     mine = {x for x in (platform.node(), platform.node().split(".")[0], _user())
             if x and len(x) > 2 and x not in ("root", "localhost")}
     return re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(mine))) if mine else None
@@ -107,7 +110,7 @@ def finding(text: str, serials: bool = True) -> str | None:
         match = ANY.search(text, match.end())
     if match:
         return f"looks like {PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})"
-    host = host_name(text)
+    host = host_name(text) if "." in text else None
     if host:
         return f"looks like a host name ({host!r})"
     names = _mine()
@@ -119,10 +122,10 @@ def finding(text: str, serials: bool = True) -> str | None:
 _TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 
 
-def findings(data) -> list[tuple[str, str]]:
+def findings(data, keys: bool = True) -> list[tuple[str, str]]:
     """(JSON Pointer, what it looks like) for each suspicious string of a result file."""
     out = []
-    for path, text in _strings(data):
+    for path, text in _strings(data, keys=keys):
         what = finding(text, serials=not path.endswith("/device_model"))
         if what:
             out.append((path, f"{what}; result files are published"))
@@ -139,7 +142,7 @@ def raw_finding(text: str) -> str | None:
     except orjson.JSONDecodeError:
         data = None
     if isinstance(data, (dict, list)):
-        found = findings(data)
+        found = findings(data, keys=False)
         return f"{found[0][0]} {found[0][1].split(';')[0]}" if found else None
     for number, line in enumerate(text.splitlines(), 1):
         what = finding(line)

@@ -61,8 +61,11 @@ CSV_LINE = re.compile(r"^1\.9[678],")
 HEAD = {"1.96": 6, "1.97": 7, "1.98": 9}
 
 
+_ANY_CSV_LINE = re.compile(CSV_LINE.pattern, re.M)
+
+
 def looks_like(text: str) -> bool:
-    return any(CSV_LINE.match(line) for line in text.splitlines())
+    return bool(_ANY_CSV_LINE.search(text))
 
 
 def tool_version(text: str) -> str | None:

@@ -2,7 +2,11 @@
 'N bytes transferred in S secs'); each summary is one repetition (results/dd_output says
 which lines count). The throughput is computed from the byte count and the seconds, not from
 dd's rounded rate."""
-from ..dd_output import summaries
+import re
+
+from ..dd_output import RECORDS, summaries
+
+RECORDS_LINE = re.compile(RECORDS.pattern, re.M)  # dd's "N+M records out", anywhere in the text
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -22,7 +26,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
 
 
 def looks_like(text: str) -> bool:
-    return bool(summaries(text))
+    return bool(RECORDS_LINE.search(text)) and bool(summaries(text))
 
 
 def tool_version(text: str) -> str | None:
