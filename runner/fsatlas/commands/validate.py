@@ -33,13 +33,9 @@ def run(args) -> int:
             files.append(path)
     if not files and not problems:
         raise UserError("no result files (*.json) found", where=", ".join(args.paths))
-    default_limit = resultfile.MAX_FILE_BYTES
-    resultfile.MAX_FILE_BYTES = args.max_bytes  # read by the workers, forked after this
-    try:  # outcomes are cached under the default limit only
-        problems += validation.validate_files(
-            files, None if args.no_cache or args.max_bytes != default_limit else validation.CACHE_FILE)
-    finally:
-        resultfile.MAX_FILE_BYTES = default_limit
+    problems += validation.validate_files(
+        files, None if args.no_cache else validation.CACHE_FILE,
+        max_bytes=None if args.max_bytes == resultfile.MAX_FILE_BYTES else args.max_bytes)
     problems = validation.reviewed(problems, args.allow_private)
     problems += validation.duplicate_ids(files)
     shown = {}

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 # Internal names no public suffix list holds, but which name machines on every private network.
-PRIVATE_TLDS = "local|lan|internal|corp|home|intra|intranet|localdomain|private|priv"
+PRIVATE_TLDS = frozenset("local lan internal corp home intra intranet localdomain private priv".split())
 # Endings of file names that are also top-level domains (.sh, .py, .md…): "run.sh" is a file,
 # "build.example.sh" or "alice.sh" written after an @ is not. Two-label names ending in one of
 # these are taken for files.
@@ -70,7 +70,7 @@ def host_name(text: str) -> str | None:
         name, tld = match.group(0), match.group(1).lower()
         if not re.search(r"[A-Za-z]", name[:-len(tld)]):
             continue  # 1.5.GiB, 2.80GHz: a number with a unit
-        if tld in PRIVATE_TLDS.split("|") or (_suffixes().is_public(tld) and
+        if tld in PRIVATE_TLDS or (_suffixes().is_public(tld) and
                                               (name.count(".") > 1 or tld not in FILE_ENDINGS)):
             return name
     return None
@@ -102,8 +102,10 @@ def _mine():
     return re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(mine))) if mine else None
 
 
+@lru_cache(maxsize=4096)
 def finding(text: str, serials: bool = True) -> str | None:
-    """What text holds that looks private, in words, or None."""
+    """What text holds that looks private, in words, or None. Remembered per text: a quick
+    result's 7,355 strings (keys included) are 426 different ones."""
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     match = NEEDS.search(text) and ANY.search(text)
     while match and not serials and int(match.lastgroup[1:]) == SERIAL_UNLABELED:

@@ -189,8 +189,13 @@ def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
 def load_json(path: str, limit: int | None = None):
     """Reads a JSON result file (a regular file, not a link, of at most MAX_FILE_BYTES unless
     `limit` says otherwise); malformed JSON is a UserError naming the line and column."""
+    return parse_json(read_regular(path, MAX_FILE_BYTES if limit is None else limit), path)
+
+
+def parse_json(raw: bytes, path: str):
+    """The document in a result file's bytes (load_json, for a caller that keeps the bytes too)."""
     try:
-        text = read_regular(path, MAX_FILE_BYTES if limit is None else limit).decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
     try:
@@ -217,7 +222,7 @@ def value_problems(value) -> list[tuple[str, str]]:
     (which the site's JSON writer and every browser would round or refuse); a string or key
     holding a bidirectional control character. Pointers are built only for what is found: a
     quick result holds 20,000 values."""
-    out, todo = [], [(value, ())]
+    out, todo = [], [(value, ())] if isinstance(value, (dict, list)) else []  # a bare 0 is the schema's to refuse
     while todo:
         node, parts = todo.pop()
         for key, item in (node.items() if isinstance(node, dict) else enumerate(node)):

@@ -3,6 +3,7 @@
 Problems are (severity, file, JSON Pointer, message) records; only errors fail validation.
 """
 import datetime as dt
+import functools
 import hashlib
 import json
 import math
@@ -21,19 +22,19 @@ def validate_file(path: str) -> list[Problem]:
     return _validated(path)[0]
 
 
-def _validated(path: str) -> tuple[list[Problem], list, list | None]:
+def _validated(path: str, max_bytes: int | None = None) -> tuple[list[Problem], list, list | None]:
     """The problems of one result file, [raw file, signature] for each raw file it names, taken
     before they are read (what OutcomeCache keeps to know when to check again), and its
-    machine's hardware (hardware())."""
+    machine's hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES)."""
     try:
-        return _checked(path)
+        return _checked(path, max_bytes)
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None
 
 
-def _checked(path: str) -> tuple[list[Problem], list, list | None]:
+def _checked(path: str, max_bytes: int | None) -> tuple[list[Problem], list, list | None]:
     try:
-        data = resultfile.load_json(path)
+        data = resultfile.load_json(path, max_bytes)
     except UserError as e:
         return [Problem("error", path, "", e.body)], [], None
     raws = _raw_signatures(data, path)
@@ -154,7 +155,8 @@ class OutcomeCache:
             resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
 
 
-def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True) -> list[Problem]:
+def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
+                   max_bytes: int | None = None) -> list[Problem]:
     """validate_file over many files, remembering outcomes (by size and mtime of the result file
     and of every raw file it names) so an unchanged file is not checked again; rebuilding the
     site after one new result checks that one file.
@@ -162,11 +164,13 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     recheck_raw=False trusts a clean outcome while the result file itself is unchanged, without
     looking at its raw files again: for the aggregator, which reads result files only (a
     stat of every raw file costs a second per 250,000 of them). `fsatlas validate` always
-    rechecks them; an outcome with errors is always rechecked, so a mended raw file counts."""
-    cache = OutcomeCache(cache_file)
+    rechecks them; an outcome with errors is always rechecked, so a mended raw file counts.
+    Outcomes are kept only under the default size limit (max_bytes None)."""
+    cache = OutcomeCache(cache_file if max_bytes is None else None)
     outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
     todo = [path for path, found in outcomes.items() if found is None]
-    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(_validated, todo)):  # each recomputes from its raw files
+    check = functools.partial(_validated, max_bytes=max_bytes)
+    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(check, todo)):  # each recomputes from its raw files
         cache.put(os.path.abspath(path), found, raws, hw)
         outcomes[path] = found, hw
     cache.save()

@@ -253,10 +253,6 @@ def _rsd(values) -> float:
     return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
 
 
-def todo(records) -> bool:
-    return any(r["status"] != "ok" for r in records)
-
-
 def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None) -> tuple:
     """Runs every cell on loop images (or the checked DEVICE); returns the result file's path and data."""
     if device:
@@ -372,34 +368,37 @@ def _run(run, body) -> tuple:
 def _run_loop_groups(run) -> None:
     matrix, profile = run.matrix, run.profile
     _measure_baseline(run)
-    if profile.interleave:
+    if profile.interleave and not run.device:  # one named device cannot hold every variant at once
         for fs in dict.fromkeys(c.filesystem for c in profile.cells):  # in the matrix's order
             _run_filesystem_interleaved(run, fs, [c for c in profile.cells if c.filesystem == fs])
         return
     for group, cells in itertools.groupby(profile.cells, key=lambda c: c.group):
-        cells = list(cells)
         fs_spec = matrix.filesystems[group[0]]
-        records = run.records_for(cells, fs_spec)
-        if not todo(records):
-            run.progress.skip(len(cells) * profile.repetitions)
-            continue
-        reason = filesystems.unavailable_reason(group[0], fs_spec)
-        if reason:
-            for record in records:
-                not_run(record, "skipped", reason)
-            run.progress.skip(len(cells) * profile.repetitions)
+        pending = _pending(run, list(cells), fs_spec)
+        if pending:
+            _run_group(run, pending, fs_spec)
             run.save(False)
-            continue
-        _run_group(run, cells, records, fs_spec)
-        run.save(False)
 
 
-def _run_group(run, cells, records, fs_spec) -> None:
-    fs, mkfs_options, mount_options = cells[0].group
+def _pending(run, cells, fs_spec) -> list:
+    """(cell, record) of the cells not done yet (a resumed run keeps the others); none when the
+    kernel or the tools lack the filesystem, whose cells are then recorded as skipped."""
+    records = run.records_for(cells, fs_spec)
     pending = [(c, r) for c, r in zip(cells, records) if r["status"] != "ok"]
-    for c, r in zip(cells, records):
-        if r["status"] == "ok":
-            run.progress.skip(run.profile.repetitions)
+    run.progress.skip((len(cells) - len(pending)) * run.profile.repetitions)
+    reason = pending and filesystems.unavailable_reason(cells[0].filesystem, fs_spec)
+    if reason:
+        for _, record in pending:
+            not_run(record, "skipped", reason)
+        run.progress.skip(len(pending) * run.profile.repetitions)
+        run.save(False)
+        return []
+    return pending
+
+
+def _run_group(run, pending, fs_spec) -> None:
+    """The pending cells of one (filesystem, mkfs options, mount options) on one target."""
+    fs, mkfs_options, mount_options = pending[0][0].group
     lifecycle = [(c, r) for c, r in pending if c.kind == "lifecycle"]
     others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
     try:
@@ -420,24 +419,13 @@ def _run_group(run, cells, records, fs_spec) -> None:
 
 
 def _run_filesystem_interleaved(run, fs, cells) -> None:
-    """Every variant of one filesystem on an image of its own, all made and mounted at once;
+    """Every variant of one filesystem on a loop image of its own, all made and mounted at once;
     then per workload, the cells of all variants in rounds (Run.run_interleaved). mkfs-time and
     mount-time make their own filesystems and run as in _run_group."""
     fs_spec = run.matrix.filesystems[fs]
-    records = run.records_for(cells, fs_spec)
-    pending = [(c, r) for c, r in zip(cells, records) if r["status"] != "ok"]
-    run.progress.skip((len(cells) - len(pending)) * run.profile.repetitions)
-    if not pending:
-        return
-    reason = filesystems.unavailable_reason(fs, fs_spec)
-    if reason:
-        for _, record in pending:
-            not_run(record, "skipped", reason)
-        run.progress.skip(len(pending) * run.profile.repetitions)
-        run.save(False)
-        return
+    pending = _pending(run, cells, fs_spec)
     for group, members in itertools.groupby([p for p in pending if p[0].kind == "lifecycle"], key=lambda p: p[0].group):
-        _run_group(run, *map(list, zip(*members)), fs_spec)
+        _run_group(run, list(members), fs_spec)
     others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
     with contextlib.ExitStack() as stack:
         mounted = {}

@@ -211,11 +211,10 @@ def compact_json(value) -> str:
 PUBLISHED_RESULTS = "files/results"  # under the site's root: each result file as a reader downloads it
 
 
-def publish_result(path: str, target: str) -> None:
-    """The result file as the site serves it: the same bytes, hard-linked, when nothing in it
-    needs escaping (most files; no copy at 10,000 results), else a copy with _UNSAFE escaped."""
-    with open(path, "rb") as f:
-        text = f.read()
+def publish_result(path: str, text: bytes, target: str) -> None:
+    """The result file at path (its bytes: text) as the site serves it: the same bytes,
+    hard-linked, when nothing in it needs escaping (most files; no copy at 10,000 results), else
+    a copy with _UNSAFE escaped."""
     safe = escape_json_bytes(text)
     if safe == text:
         try:  # linked already (a rename between two links to one file would leave the temporary)
@@ -365,7 +364,7 @@ def code_digest() -> str:
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/result_tables.py",
-                 "results/flags.py", "run/matrix/standard.yaml"):
+                 "results/flags.py", "results/stats.py", "run/matrix/standard.yaml"):
         h.update((package / part).read_bytes())
     return h.hexdigest()[:16]
 
@@ -420,7 +419,8 @@ class Outputs:
 
     def derive(self, path: str, signature: list, baselines: dict) -> dict:
         """Reads one result file, writes its page, chart rows, chunk and digest; returns the digest."""
-        result = resultfile.load_json(path)
+        text = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)  # read once: parsed, and published
+        result = resultfile.parse_json(text, path)
         rid = result["id"]
         derive_flags(result, baselines)
         rows = cell_rows(result)
@@ -432,7 +432,7 @@ class Outputs:
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          compact_json(explorer.chunk(result, baselines)))
-        publish_result(path, os.path.join(self.published, f"{rid}.json"))
+        publish_result(path, text, os.path.join(self.published, f"{rid}.json"))
         made = digest(result)
         write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))

@@ -456,29 +456,28 @@ class Trash:
                     self.made = True
         return os.path.join(self.folder, str(next(self.numbers)))
 
+    def _into(self, put, path: str) -> str | None:
+        """put(path, a new place in the trash) (a link or a rename); that place, or None."""
+        if self.usable:
+            try:
+                kept = self._next()
+                put(path, kept)
+                return kept
+            except OSError:
+                pass  # then the file is freed now: slower, and no rollback can restore it
+        return None
+
     def keep(self, path: str) -> str | None:
         """A second link to path's file, so that replacing path frees nothing now; where it is
         (what a rollback puts back), or None."""
-        if self.usable:
-            try:
-                kept = self._next()
-                os.link(path, kept)
-                return kept
-            except OSError:
-                pass  # then it is freed when replaced: slower, and no rollback can restore it
-        return None
+        return self._into(os.link, path)
 
     def take(self, path: str) -> str | None:
         """Removes path from where it is, into the trash; where it went, or None."""
-        if self.usable:
-            try:
-                kept = self._next()
-                os.rename(path, kept)
-                return kept
-            except OSError:
-                pass
-        os.unlink(path)
-        return None
+        kept = self._into(os.rename, path)
+        if kept is None:
+            os.unlink(path)
+        return kept
 
     @staticmethod
     def empty_in_background(folder: str) -> subprocess.Popen | None:

@@ -103,7 +103,6 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                         unmeasured.append(column)
                     continue
                 values[metric] = value * factor
-            primary = tests[0][0]
             if not values and not unmeasured:
                 continue  # the test was not run (bonnie++ -n 0, or per-char tests skipped)
             reason = f"bonnie++ printed +++++ for {', '.join(unmeasured)}: too fast to measure" if unmeasured else ""
