@@ -3,10 +3,12 @@
 or the entry, what was expected), exit status 1 and no traceback; and nothing outside the data
 folder is read. The site side (published JSON escaped, the embed page, no dialog in Chromium) is
 in tests/site/test_escaping.py."""
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -50,10 +52,13 @@ FIELD_CASES = [
     ("a right-to-left override left open", setting(["notes"], "fast \u202e!sdrawkcab"), "/notes", "bidirectional"),
     ("a huge key under tool", setting(["tool", "x" * 5000], "1"), "/tool", "a name of at most 50 characters, found 5000"),
     ("5,001 cells", _many_cells(5001), "/cells", "at most 5000 items, found 5001"),
-    ("a raw path leaving the folder", _raw_ref("raw/../../../etc/passwd"), "/cells/0/raw/0", "inside raw/"),
-    ("a raw path nested 400 deep", _raw_ref("raw/" + "a/" * 240 + "x.json"), "/cells/0/raw/0", "expected a raw file"),
+    ("a raw path leaving the folder", _raw_ref("raw/../../../etc/passwd"), "/cells/0/raw/0",
+     f"expected raw/{RID}/…, a member of raw/{RID}.tar.gz"),
+    ("a raw path into another result", _raw_ref("raw/other/x/rep-1.json"), "/cells/0/raw/0", f"expected raw/{RID}/…"),
+    ("a raw path nested 230 deep", _raw_ref(f"raw/{RID}/" + "a/" * 230 + "x.json"), "/cells/0/raw/0", "no such member"),
     ("a personal machine label", setting(["system", "machine"], "alice-laptop"), "/system/machine", "private"),
 ]
+INSIDE_THE_BUNDLE = {"a raw path nested 230 deep"}  # only what is in the bundle can tell
 
 
 def _validate(*argv):
@@ -85,6 +90,9 @@ def test_a_hostile_field_is_refused_in_one_located_line(out_dir, valid_result, c
     file = write_json(out_dir / "results" / f"{RID}.json", valid_result)
     _refused(_validate(out_dir / "results"), file, pointer, words)
     done = _aggregate(out_dir, out_dir.parent)
+    if case in INSIDE_THE_BUNDLE:  # aggregate never opens a bundle; make site validates first
+        assert done.returncode == 0
+        return
     assert done.returncode == 1 and "Traceback" not in done.stderr and pointer in done.stderr
 
 
@@ -128,25 +136,93 @@ def test_anything_but_a_result_file_in_results_is_refused_and_never_read(out_dir
         SECRET not in "".join(p.read_text(errors="replace") for p in (tmp_path / "build" / "static").rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("case,link_to", [("a link to a file outside", "secret"), ("a link loop", "loop"),
-                                          ("a link to /dev/zero", "/dev/zero")])
-def test_a_raw_file_that_is_a_link_is_refused_and_not_followed(out_dir, tmp_path, case, link_to):
-    raw = out_dir / "raw" / RID / "ext4__-__-__seq-write" / "rep-1.json"
-    raw.unlink()
-    target = {"secret": _outside(tmp_path), "loop": raw}.get(link_to, link_to)
-    os.symlink(target, raw)
+def _member(name, kind=tarfile.REGTYPE, data=b"x", **fields):
+    info = tarfile.TarInfo(name)
+    info.type, info.size = kind, len(data) if kind == tarfile.REGTYPE else 0
+    for key, value in fields.items():
+        setattr(info, key, value)
+    return info, data
+
+
+# (case, the bundle's members besides the fixture's own, the words that name it)
+BUNDLE_CASES = [
+    ("a symbolic link to a file outside", [_member("ext4__-__-__seq-write/rep-1.json", tarfile.SYMTYPE, linkname="/etc/passwd")],
+     "found a symbolic link"),
+    ("a hard link", [_member("xfs__-__-__rand-read-4k/rep-9.json", tarfile.LNKTYPE, linkname="/etc/passwd")], "a hard link"),
+    ("a device", [_member("dev-zero", tarfile.CHRTYPE, devmajor=1, devminor=5)], "a device or pipe"),
+    ("a pipe", [_member("fifo", tarfile.FIFOTYPE)], "a device or pipe"),
+    ("an absolute name", [_member("/tmp/fsatlas-planted")], "expected a relative name"),
+    ("a name climbing out", [_member("../../fsatlas-planted")], "expected a relative name"),
+    ("a member of 65 MiB (a bomb: 64 KiB compressed)", [_member("zeros", data=bytes(65 * 2**20))], "member too large"),
+    ("a member twice", [_member("ext4__-__-__seq-write/rep-1.json", data=b"{}")], "each member once"),
+]
+
+
+def _hostile_bundle(out_dir, extra):
+    from fsatlas.results import bundle
+    members = bundle.read(str(out_dir), RID)
+    with tarfile.open(bundle.path(str(out_dir), RID), "w:gz") as archive:
+        for name, data in sorted(members.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        for info, data in extra:
+            archive.addfile(info, io.BytesIO(data) if info.isfile() else None)
+
+
+@pytest.mark.parametrize("case,extra,words", BUNDLE_CASES, ids=[c[0] for c in BUNDLE_CASES])
+def test_a_hostile_bundle_member_is_refused_and_nothing_is_written(out_dir, tmp_path, case, extra, words):
+    """A bundle is read into memory within limits, never unpacked on the way: one located line."""
+    _hostile_bundle(out_dir, extra)
+    before = sorted(p for p in tmp_path.rglob("*"))
+    for done in (_validate(out_dir / "results"), _aggregate_after_validate(out_dir, tmp_path)):
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        (line,) = [line for line in done.stderr.splitlines() if f"raw/{RID}.tar.gz member" in line]
+        assert words in line and "error: /:" in line
+    assert not os.path.exists("/tmp/fsatlas-planted") and not (tmp_path / "fsatlas-planted").exists()
+    assert [p for p in sorted(tmp_path.rglob("*")) if p not in before and "build" not in p.parts] == []
+    from fsatlas.errors import UserError
+    from fsatlas.results import bundle
+    with pytest.raises(UserError, match=words):  # a resumed run refuses it too, before writing a file
+        bundle.unpack(str(out_dir), RID)
+    assert not (out_dir / "raw" / RID).exists()
+
+
+def _aggregate_after_validate(out_dir, tmp_path):
+    """aggregate keeps validate's outcome (its errors are rechecked only when the bundle changes)."""
+    subprocess.run([sys.executable, "-m", "fsatlas.cli", "validate", str(out_dir / "results")],
+                   capture_output=True, cwd=tmp_path, timeout=120)
+    return _aggregate(out_dir, tmp_path)
+
+
+@pytest.mark.parametrize("case,make,words", [
+    ("a link to a file outside", lambda path, secret: os.symlink(secret, path), "found a symbolic link"),
+    ("damaged", lambda path, secret: path.write_bytes(b"\x1f\x8b garbage"), "found damage"),
+    ("a folder", lambda path, secret: path.mkdir(), "expected a regular file"),
+    ("missing", lambda path, secret: None, "found none"),
+])
+def test_a_bundle_that_is_not_a_gzip_tar_file_is_refused(out_dir, tmp_path, case, make, words):
+    path = out_dir / "raw" / f"{RID}.tar.gz"
+    path.unlink()
+    make(path, _outside(tmp_path))
     done = _validate(out_dir / "results")
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert f"error: /cells/0/raw/0: expected a regular file at raw/{RID}/ext4__-__-__seq-write/rep-1.json, " \
-           f"found a symbolic link" in done.stderr
-    assert f"symbolic link at raw/{RID}/ext4__-__-__seq-write/rep-1.json" in done.stderr  # the folder's own check
+    (line,) = [line for line in done.stderr.splitlines() if f"{RID}.json: error: /:" in line]
+    assert words in line and f"raw/{RID}.tar.gz" in line
     assert SECRET not in done.stdout + done.stderr
 
 
-def test_a_device_in_a_raw_folder_is_refused(out_dir):
-    os.mkfifo(out_dir / "raw" / RID / "stray")
+def test_a_raw_folder_left_beside_the_bundle_is_refused_and_migrate_refuses_a_pipe_in_it(out_dir):
+    folder = out_dir / "raw" / RID
+    folder.mkdir()
+    os.mkfifo(folder / "stray")
     done = _validate(out_dir / "results")
-    assert done.returncode == 1 and f"expected only folders and regular files in raw/{RID}/, found a pipe" in done.stderr
+    assert done.returncode == 1 and f"found the folder raw/{RID}/" in done.stderr and "fsatlas migrate" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "fsatlas.cli", "migrate", "--data", str(out_dir)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"raw/{RID}/stray" in done.stderr and "expected only folders and regular files" in done.stderr
+    assert folder.is_dir() and (out_dir / "raw" / f"{RID}.tar.gz").is_file()  # nothing changed
 
 
 def test_a_result_file_that_is_a_link_to_dev_zero_is_never_read(out_dir, tmp_path):

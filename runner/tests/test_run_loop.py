@@ -10,7 +10,7 @@ import pytest
 
 from fsatlas.cli import main
 from fsatlas.results.validation import validate_file
-from testutil import loop_state, scratch_left
+from testutil import loop_state, raw_files, scratch_left
 
 pytestmark = pytest.mark.root
 
@@ -63,23 +63,25 @@ def test_one_filesystem_every_workload(tmp_path):
     assert all(m["throughput"]["mean"] > 0 for m in result["target"]["baseline"].values())
     workloads = {c["workload"] for c in result["cells"]}
     assert workloads == set(EXPECTED_METRICS)
+    raws = raw_files(out, result)
     for cell in result["cells"]:
         assert cell["status"] == "ok", (cell["key"], cell.get("reason"))
         assert EXPECTED_METRICS[cell["workload"]] <= set(cell["metrics"]), cell["key"]
         for metric in cell["metrics"].values():
             assert len(metric["samples"]) == 3 and all(v >= 0 for v in metric["samples"])
-        assert len(cell["raw"]) == 3 and all((out / r).is_file() for r in cell["raw"])
+        assert len(cell["raw"]) == 3 and set(cell["raw"]) <= set(raws)
         if cell["workload"] != "mkfs-time" and cell["workload"] != "mount-time":
             assert "rw" in cell["effective_mount_options"].split(",")
     by_key = {c["key"]: c for c in result["cells"]}
     # every fio sample is recomputable from fio's own JSON kept beside the result
     seq = by_key["ext4|-|-|seq-write"]
     for raw, sample in zip(seq["raw"], seq["metrics"]["throughput"]["samples"]):
-        assert json.loads((out / raw).read_text())["jobs"][0]["write"]["bw_bytes"] == sample
+        assert json.loads(raws[raw])["jobs"][0]["write"]["bw_bytes"] == sample
     assert {"ext4|-|-|small-files|file_size=100", "ext4|-|-|small-files|file_size=10000"} <= set(by_key)
     assert by_key["ext4|-|-|tree-copy"]["metrics"]["bytes_used"]["mean"] > 300 * 1000  # 300 files, ~14 KB each
-    dd_raw = (out / by_key["ext4|-|-|tiny-block-write"]["raw"][0]).read_text()
+    dd_raw = raws[by_key["ext4|-|-|tiny-block-write"]["raw"][0]].decode()
     assert "copied" in dd_raw
+    assert not (out / "raw" / result["id"]).exists()  # packed into the bundle when the run ended
 
 
 def test_all_five_filesystems(tmp_path):

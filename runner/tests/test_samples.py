@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from testutil import edit_member
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
 
@@ -181,8 +182,7 @@ def test_validate_rechecks_bonnie_stdout_and_catches_a_doubled_figure(tmp_path, 
 
 def test_a_raw_file_that_does_not_parse_is_an_error(tmp_path, capsys):
     result, _ = _import(tmp_path, capsys, "dd", SAMPLES / "dd" / "dd-9.1-german.txt")
-    raw = tmp_path / "out" / result["cells"][0]["raw"][0]
-    raw.write_text("garbage\n")
+    edit_member(tmp_path / "out", result["id"], result["cells"][0]["raw"][0], lambda _: b"garbage\n")
     assert main(["validate", str(tmp_path / "out" / "results")]) == 1
     err = capsys.readouterr().err
     assert "error: /cells/0/raw/0: cannot recompute figures" in err and "not the output of a tool" in err

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from testutil import mutated, setting, write_json
+from testutil import as_result, edit_member, mutated, setting, write_json
 from fsatlas.cli import main
 from fsatlas.results.validation import validate_file
 
@@ -150,10 +150,11 @@ def test_versions_kernels_and_files_are_not_mistaken_for_private_names(out_dir, 
 
 
 def test_raw_output_is_searched_too(out_dir, capsys):
-    raw = out_dir / "raw" / "fixture-valid" / "ext4__-__-__seq-write" / "rep-2.json"
-    report = json.loads(raw.read_text())
-    report["global options"]["directory"] = "/home/alice/fsatlas/.scratch/rep-2"
-    raw.write_text(json.dumps(report))
+    def private(text):
+        report = json.loads(text)
+        report["global options"]["directory"] = "/home/alice/fsatlas/.scratch/rep-2"
+        return json.dumps(report).encode()
+    edit_member(out_dir, "fixture-valid", "raw/fixture-valid/ext4__-__-__seq-write/rep-2.json", private)
     assert main(["validate", str(out_dir / "results")]) == 1
     err = capsys.readouterr().err
     assert "/cells/0/raw/1: private: raw/fixture-valid/ext4__-__-__seq-write/rep-2.json" in err
@@ -199,8 +200,7 @@ def test_validating_on_every_core_prints_no_traceback(tmp_path):
 
 def test_one_label_on_two_machines_is_a_warning(out_dir, valid_result, capsys):
     """Cloned machines share /etc/machine-id: the committed Xeon and EPYC results had one label."""
-    other = dict(valid_result, id="fixture-other", system=dict(valid_result["system"], cpu_model="AMD EPYC 7B13"))
-    write_json(out_dir / "results" / "fixture-other.json", other)
+    as_result(out_dir, dict(valid_result, system=dict(valid_result["system"], cpu_model="AMD EPYC 7B13")), "fixture-other")
     assert main(["validate", str(out_dir / "results")]) == 0  # a warning does not block
     out = capsys.readouterr().out
     assert "warning: /system/machine: the label" in out and "AMD EPYC 7B13" in out

@@ -76,3 +76,34 @@ def table_rows(html: str) -> list[list[str]]:
     parser = Rows()
     parser.feed(html)
     return parser.rows
+
+
+def as_result(out, data: dict, rid: str, source: str = "fixture-valid") -> dict:
+    """data under another id, with its raw references and bundle copied to that id's: a second
+    valid result file in out (written to out/results/<rid>.json); returns the new data."""
+    from fsatlas.results import bundle
+    data = copy.deepcopy(data)
+    data["id"] = rid
+    for cell in data["cells"]:
+        cell["raw"] = [r.replace(f"raw/{source}/", f"raw/{rid}/", 1) for r in cell["raw"]]
+    bundle.write(bundle.read(str(out), source), bundle.path(str(out), rid))
+    write_json(Path(out) / "results" / f"{rid}.json", data)
+    return data
+
+
+def edit_member(out, rid: str, reference: str, change) -> bytes:
+    """Rewrites one member of out/raw/<rid>.tar.gz (named by its raw reference) to
+    change(old bytes); returns the old bytes."""
+    from fsatlas.results import bundle
+    members = bundle.read(str(out), rid)
+    name = bundle.member_of(rid, reference)
+    old = members[name]
+    members[name] = change(old)
+    bundle.write(members, bundle.path(str(out), rid))
+    return old
+
+
+def raw_files(out, result: dict) -> dict[str, bytes]:
+    """The raw files of a result in out, by the reference a cell would name (raw/<id>/x)."""
+    from fsatlas.results import bundle
+    return {f"raw/{result['id']}/{name}": data for name, data in bundle.read(str(out), result["id"]).items()}

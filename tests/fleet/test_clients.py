@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from testutil import raw_files
 from fsatlas.cli import main
 from fsatlas.results.validation import validate_file
 
@@ -34,7 +35,7 @@ def test_many_clients_write_one_shared_directory(hosts, tmp_path, capsys):
         assert cell["filesystem"] == "nfs" and len(cell["raw"]) == 3
         assert sorted(cell["clients"]) == ["client-1", "client-2"]
         for rep, raw in enumerate(cell["raw"]):
-            report = json.loads((out / raw).read_text())
+            report = json.loads(raw_files(out, result)[raw])
             total = next(j for j in report["client_stats"] if j["jobname"] == "All clients")
             side = "write" if workload == "seq-write" else "read"
             # the cell's sample is fio's own sum over the clients, counted once

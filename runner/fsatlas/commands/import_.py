@@ -1,20 +1,20 @@
 """fsatlas import: turns fio, bonnie++, IOzone or dd output into a validated result file.
 
 Each FILE is one repetition; measurements of the same workload and parameters across the
-files become one cell's samples. The input files are copied to OUT/raw/<id>/ unchanged.
+files become one cell's samples. The input files are kept unchanged, as the members of
+OUT/raw/<id>.tar.gz (results/bundle.py).
 """
 import datetime as dt
 import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 
 import yaml
 
 from .. import SCHEMA_VERSION, safe_yaml
-from ..results import importers, resultfile, stats
+from ..results import bundle, importers, resultfile, stats
 from ..run import system
 from ..errors import UserError
 from ..run.matrix import make_key
@@ -62,6 +62,11 @@ def _system(path, machine):
     return sysinfo, target
 
 
+def _member(index: int, path: str) -> str:
+    """The bundle member holding input file number index (its name made safe)."""
+    return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
+
+
 def run(args) -> int:
     module = importers.FORMATS[args.format]
     if not re.match(r"^[a-z0-9][a-z0-9_+.-]*$", args.filesystem):
@@ -85,7 +90,7 @@ def run(args) -> int:
     mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
     cells = {}
     for index, (path, text) in enumerate(texts):
-        raw = f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
+        raw = f"raw/{result_id}/{_member(index, path)}"
         for m in module.parse(text, path, args.workload):
             key = make_key(args.filesystem, mkfs, mount, m.workload, m.dimensions)
             cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": "", "failed": False})
@@ -132,10 +137,11 @@ def run(args) -> int:
         result["notes"] = "\n".join(notes)[:4000]
     out = os.path.abspath(args.out)
     resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
+    members = {}
     for index, (path, _) in enumerate(texts):
-        dest = os.path.join(out, f"raw/{result_id}/{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}")
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copyfile(path, dest)
+        with open(path, "rb") as f:  # the bytes as the tool wrote them, not the text decoded above
+            members[_member(index, path)] = f.read(64 * 1024 * 1024 + 1)
+    bundle.write(members, bundle.path(out, result_id))
     written = resultfile.write_result(out, result)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)

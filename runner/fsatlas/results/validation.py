@@ -8,10 +8,10 @@ import hashlib
 import json
 import math
 import os
-import stat
 from functools import lru_cache
 
-from . import flags, parallel, privacy, resultfile, stats
+from . import bundle, filesig, flags, parallel, privacy, resultfile, stats
+from .filesig import signature
 from ..errors import UserError
 from .resultfile import Problem, finite
 from .metrics import KNOWN as KNOWN_METRICS
@@ -22,17 +22,18 @@ def validate_file(path: str) -> list[Problem]:
     return _validated(path)[0]
 
 
-def _validated(path: str, max_bytes: int | None = None) -> tuple[list[Problem], list, list | None]:
-    """The problems of one result file, [raw file, signature] for each raw file it names, taken
-    before they are read (what OutcomeCache keeps to know when to check again), and its
-    machine's hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES)."""
+def _validated(path: str, max_bytes: int | None = None, with_raw: bool = True) -> tuple[list[Problem], list, list | None]:
+    """The problems of one result file, [raw bundle, signature] for the bundle it names, taken
+    before it is read (what OutcomeCache keeps to know when to check again), and its machine's
+    hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
+    figures recomputed from the raw output too (else its references are only checked)."""
     try:
-        return _checked(path, max_bytes)
+        return _checked(path, max_bytes, with_raw)
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None
 
 
-def _checked(path: str, max_bytes: int | None) -> tuple[list[Problem], list, list | None]:
+def _checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[list[Problem], list, list | None]:
     try:
         data = resultfile.load_json(path, max_bytes)
     except UserError as e:
@@ -43,7 +44,7 @@ def _checked(path: str, max_bytes: int | None) -> tuple[list[Problem], list, lis
     private = [Problem("error", path, where, PRIVATE + message) for where, message in privacy.findings(data)]
     if problems:
         return problems + private, raws, None
-    return rule_problems(data, path) + private, raws, hardware(data["system"])
+    return rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])
 
 
 def hardware(system: dict) -> list:
@@ -98,25 +99,16 @@ def reviewed(problems: list[Problem], allow_all: bool = False) -> list[Problem]:
 CACHE_FILE = os.path.join("build", "cache", "validation.json")
 
 
-def signature(path: str) -> list | None:
-    """[size, mtime in ns] of a file, or None when it is gone: what make would compare."""
-    try:
-        st = os.lstat(path)  # a link is not followed: it is refused, and its target is not ours to look at
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns]
-
-
 class OutcomeCache:
     """Validation outcomes kept between runs, like make: CACHE_FILE holds each result file's
-    signature and problems (small: read on every rebuild); the signatures of the raw files a
-    result names sit in one file per result beside it, read only when they are rechecked. Any
-    change to the rules (this module, the schema, the importers) empties it."""
+    signature (filesig: size and content digest, so a fresh checkout with the cache restored
+    finds it), its problems, whether its figures were recomputed from the raw bundle, and the
+    bundle's signature. Any change to the rules (this module, the schema, the importers)
+    empties it."""
 
     def __init__(self, path: str | None):
         self.path, self.tool, self.entries, self.changed = path, _rules_digest(), {}, False
         if path:
-            self.raw_dir = os.path.join(os.path.dirname(os.path.abspath(path)), "validation-raw")
             try:
                 with open(path, encoding="utf-8") as f:
                     stored = json.load(f)
@@ -125,31 +117,24 @@ class OutcomeCache:
             except (OSError, ValueError, AttributeError):
                 pass
 
-    def _raw_file(self, key: str) -> str:
-        return os.path.join(self.raw_dir, hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
-
     def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None] | None:
         entry = self.entries.get(key)
-        if not entry or entry["sig"] != signature(key):
+        if not entry or entry["sig"] != signature(key) or (recheck_raw and not entry["raw"]):
             return None
-        if recheck_raw or any(severity == "error" for severity, *_ in entry["problems"]):
-            try:
-                with open(self._raw_file(key), encoding="utf-8") as f:
-                    raws = json.load(f)
-            except (OSError, ValueError):
-                return None
-            if raws.get("tool") != self.tool or any(signature(r) != sig for r, sig in raws["raw"]):
-                return None
-        return [Problem(*p) for p in entry["problems"]], entry.get("hw")
+        if (recheck_raw or any(severity == "error" for severity, *_ in entry["problems"])) \
+                and any(signature(r) != sig for r, sig in entry["raws"]):
+            return None
+        return [Problem(*p) for p in entry["problems"]], entry["hw"]
 
-    def put(self, key: str, problems: list[Problem], raws: list, hw: list | None) -> None:
-        if not self.path:
-            return
-        self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems], "hw": hw}
-        resultfile.write_atomic(self._raw_file(key), {"tool": self.tool, "raw": raws}, compact=True, durable=False)
-        self.changed = True
+    def put(self, key: str, problems: list[Problem], raws: list, hw: list | None, with_raw: bool) -> None:
+        """with_raw: the figures were recomputed from the raw bundle (else only its references checked)."""
+        if self.path:
+            self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems],
+                                 "hw": hw, "raw": with_raw, "raws": raws}
+            self.changed = True
 
     def save(self) -> None:
+        filesig.save()
         if self.path and self.changed:
             entries = {k: v for k, v in self.entries.items() if os.path.exists(k)}
             resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
@@ -161,17 +146,18 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     and of every raw file it names) so an unchanged file is not checked again; rebuilding the
     site after one new result checks that one file.
 
-    recheck_raw=False trusts a clean outcome while the result file itself is unchanged, without
-    looking at its raw files again: for the aggregator, which reads result files only (a
-    stat of every raw file costs a second per 250,000 of them). `fsatlas validate` always
-    rechecks them; an outcome with errors is always rechecked, so a mended raw file counts.
-    Outcomes are kept only under the default size limit (max_bytes None)."""
+    recheck_raw=False is for the aggregator, which reads result files only: a file it has not
+    seen is checked without recomputing its figures from the raw bundle (its references are
+    checked), and a clean outcome is trusted while the result file is unchanged. `fsatlas
+    validate` (which make data and the pull-request check run first) always recomputes, and
+    never trusts an outcome that did not; an outcome with errors is always checked again, so a
+    mended bundle counts. Outcomes are kept only under the default size limit (max_bytes None)."""
     cache = OutcomeCache(cache_file if max_bytes is None else None)
-    outcomes = {path: cache.get(os.path.abspath(path), recheck_raw) for path in files}
+    outcomes = {path: cache.get(filesig.cache_key(path), recheck_raw) for path in files}
     todo = [path for path, found in outcomes.items() if found is None]
-    check = functools.partial(_validated, max_bytes=max_bytes)
-    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(check, todo)):  # each recomputes from its raw files
-        cache.put(os.path.abspath(path), found, raws, hw)
+    check = functools.partial(_validated, max_bytes=max_bytes, with_raw=recheck_raw)
+    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(check, todo)):
+        cache.put(filesig.cache_key(path), found, raws, hw, recheck_raw)
         outcomes[path] = found, hw
     cache.save()
     conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
@@ -184,7 +170,8 @@ def _rules_digest() -> str:
     from importlib import resources
     digest = hashlib.sha256()
     package = resources.files("fsatlas")
-    for part in ("results/validation.py", "results/privacy.py", "results/stats.py", "results/fio_json.py", "results/flags.py",
+    for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
+                 "results/fio_json.py", "results/flags.py",
                  "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py"):
         digest.update((package / part).read_bytes())
@@ -192,14 +179,12 @@ def _rules_digest() -> str:
 
 
 def _raw_signatures(data, path: str) -> list:
-    """[raw file, signature] of each raw file a result file (data, read from path) names."""
-    try:
-        out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))  # the cache outlives the cwd
-        raws = [os.path.join(out_dir, r) for c in data.get("cells", []) if isinstance(c, dict)
-                for r in (c.get("raw") or []) if isinstance(r, str)]
-    except (AttributeError, TypeError):
-        raws = []
-    return [[r, signature(r)] for r in raws]
+    """[[bundle, signature]] of the raw bundle beside a result file (data, read from path)."""
+    rid = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(rid, str) or not resultfile.ID.fullmatch(rid):
+        return []
+    where = filesig.cache_key(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid))
+    return [[where, signature(where)]]
 
 
 def duplicate_ids(files) -> list[Problem]:
@@ -214,7 +199,7 @@ def duplicate_ids(files) -> list[Problem]:
     return out
 
 
-def rule_problems(data: dict, path: str) -> list[Problem]:
+def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]:
     problems = []
 
     def add(severity, where, message):
@@ -227,6 +212,10 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
     if message:
         add("error", "/created", message)
     out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    rid = data["id"]
+    members, unreadable = _bundle_members(out_dir, rid, with_raw, any(c["raw"] for c in data["cells"]))
+    if unreadable:
+        add("error", "", unreadable)
     seen = {}
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
@@ -236,18 +225,33 @@ def rule_problems(data: dict, path: str) -> list[Problem]:
         if cell["status"] == "ok":
             present = True
             for j, raw in enumerate(cell["raw"]):
-                wrong = raw_path_problem(out_dir, raw)
+                wrong = raw_reference_problem(rid, raw, members)
                 if wrong:
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
-            if present:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, out_dir)]
+            if present and members is not None:
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members)]
         for name, metric in cell["metrics"].items():
             problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
         if cell["status"] == "ok":
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
-    problems += [Problem("error", path, "", message) for message in raw_folder_problems(out_dir, data["id"])]
+    if os.path.lexists(bundle.folder(out_dir, rid)):
+        add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
+                         f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
+
+
+def _bundle_members(out_dir: str, rid: str, with_raw: bool, needed: bool) -> tuple[dict | None, str | None]:
+    """(the bundle's members, or None when they are not read; why the bundle cannot be used)."""
+    if not needed:
+        return None, None
+    if not with_raw:
+        st = signature(bundle.path(out_dir, rid))
+        return None, None if st else f"expected the raw output bundle {bundle.relative(rid)}, found none"
+    try:
+        return bundle.read(out_dir, rid), None
+    except UserError as e:  # where: the bundle, and the member when one is at fault
+        return None, str(e)
 
 
 def flag_problems(cell: dict, target: dict) -> list[str]:
@@ -267,48 +271,15 @@ def flag_problems(cell: dict, target: dict) -> list[str]:
             f"{', '.join(sorted(stored)) or 'none'}: the site shows the derived ones"]
 
 
-MAX_RAW_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ with latency bins: a few MB)
-MAX_RAW_ENTRIES = 100_000
-
-
-def raw_path_problem(out_dir: str, raw: str) -> str | None:
-    """Why a cell's raw reference is not a regular file inside the data folder's raw/ (the
-    runner and importers write raw/<id>/…; synthetic results share files), with no link
-    anywhere on the way, or None. Nothing outside out_dir is opened."""
+def raw_reference_problem(rid: str, raw: str, members: dict | None) -> str | None:
+    """Why a cell's raw reference does not name a member of raw/<id>.tar.gz (raw/<id>/x names
+    the member x), or None; with members None only its shape is checked."""
     parts = raw.split("/")
-    if parts[0] != "raw" or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
-        return f"expected a path inside raw/, found {raw}"
-    path = out_dir
-    for depth, part in enumerate(parts):
-        path = os.path.join(path, part)
-        try:
-            mode = os.lstat(path).st_mode
-        except OSError as e:
-            return f"expected a raw file at {raw}, found none ({e.strerror})"
-        want_folder = depth < len(parts) - 1
-        if (stat.S_ISDIR(mode) if want_folder else stat.S_ISREG(mode)):
-            continue
-        what = "a folder" if want_folder else "a regular file"
-        return f"expected {what} at {'/'.join(parts[:depth + 1])}, found {resultfile.kind_of(mode)}"
+    if parts[:2] != ["raw", rid] or len(parts) < 3 or any(p in ("", ".", "..") for p in parts):
+        return f"expected raw/{rid}/…, a member of {bundle.relative(rid)}, found {raw}"
+    if members is not None and bundle.member_of(rid, raw) not in members:
+        return f"expected {bundle.member_of(rid, raw)} in {bundle.relative(rid)}, found no such member"
     return None
-
-
-def raw_folder_problems(out_dir: str, rid: str) -> list[str]:
-    """Anything in raw/<id>/ that is neither a folder nor a regular file (links, devices, pipes):
-    it would never be read, and a copy of the folder must not carry it."""
-    out, seen = [], 0
-    for folder, folders, files in os.walk(os.path.join(out_dir, "raw", rid)):  # never follows a link
-        for name in folders + files:
-            seen += 1
-            if seen > MAX_RAW_ENTRIES:
-                return out + [f"expected at most {MAX_RAW_ENTRIES} entries in raw/{rid}/, found more"]
-            full = os.path.join(folder, name)
-            mode = os.lstat(full).st_mode
-            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-                out.append(f"expected only folders and regular files in raw/{rid}/, found "
-                           f"{resultfile.kind_of(mode)} at {os.path.relpath(full, out_dir)}")
-        folders[:] = [f for f in folders if stat.S_ISDIR(os.lstat(os.path.join(folder, f)).st_mode)]
-    return out
 
 
 # The oldest `created` a result may carry: the project's first result (a date far in the past
@@ -324,7 +295,8 @@ def limits() -> dict:
     top = resultfile.schema()["properties"]
     return {"file_bytes": resultfile.MAX_FILE_BYTES, "cells": top["cells"]["maxItems"],
             "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
-            "notes_chars": top["notes"]["maxLength"], "raw_bytes": MAX_RAW_BYTES,
+            "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
+            "bundle_bytes": bundle.MAX_TOTAL_BYTES,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
             "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],
@@ -377,15 +349,11 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
     return [m.values for m in found]
 
 
-def raw_problems(cell: dict, out_dir: str) -> list[tuple]:
+def raw_problems(cell: dict, rid: str, members: dict) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
-        try:
-            text = resultfile.read_regular(os.path.join(out_dir, raw), MAX_RAW_BYTES).decode("utf-8", "replace")
-        except UserError as e:
-            out.append(("error", f"/raw/{rep}", f"cannot read {raw}: {e.body}"))
-            continue
+        text = members[bundle.member_of(rid, raw)].decode("utf-8", "replace")
         private = privacy.raw_finding(text)
         if private:
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))

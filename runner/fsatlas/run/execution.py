@@ -18,7 +18,7 @@ import time
 from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
 from . import clients, devices, filesystems, leftovers, system, target, tools
-from ..results import flags, resultfile, stats
+from ..results import bundle, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
@@ -346,15 +346,21 @@ def _run(run, body) -> tuple:
     if run.scratch:
         os.makedirs(run.scratch, exist_ok=True)
     run.shared["dir"] = leftovers.owned_dir(run.scratch or tempfile.gettempdir(), "shared-")
+    rid = run.result["id"]
+    bundle.unpack(run.out, rid)  # a resumed run goes on in raw/<id>/ and packs it again
     try:
         body()
     except KeyboardInterrupt:
         for record in run.result["cells"]:
             if record["status"] in ("pending", "running"):
                 not_run(record, "failed", "interrupted before this cell finished")
+        bundle.pack(run.out, rid)
         path = run.save(False)
         run.progress.finish()
         print(f"\ninterrupted: wrote the cells finished so far to {path}", file=sys.stderr)
+        raise
+    except BaseException:
+        bundle.pack(run.out, rid)  # the last saved result's raw files, readable as a bundle
         raise
     finally:
         shutil.rmtree(run.shared["dir"], ignore_errors=True)
@@ -362,6 +368,7 @@ def _run(run, body) -> tuple:
         if record["status"] in ("pending", "running"):
             not_run(record, "failed", "not run")
     run.progress.finish()
+    bundle.pack(run.out, rid)  # before the result: every reference it holds resolves once it is there
     return run.save(True), run.result
 
 

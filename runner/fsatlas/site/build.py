@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from . import result_tables
 from ..results import resultfile
 from ..errors import UserError
-from ..results.validation import signature
+from ..results.filesig import stat_signature
 
 GENERATED_CONTENT = "build/content"  # where fsatlas aggregate writes pages; results/ holds one per result
 RESULTS = "results"
@@ -147,7 +147,7 @@ class Site:
         except (OSError, ValueError):
             state = {}
         rendered = state.get("pages", {}) if state.get("inputs") == inputs else {}
-        sources = {n[:-3]: signature(os.path.join(self.pages, n)) for n in os.listdir(self.pages)
+        sources = {n[:-3]: stat_signature(os.path.join(self.pages, n)) for n in os.listdir(self.pages)
                    if n.endswith(".md") and n != "_index.md"} if os.path.isdir(self.pages) else {}
         out = os.path.join(self.result_html, RESULTS)
         os.makedirs(out, exist_ok=True)

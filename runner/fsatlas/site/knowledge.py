@@ -49,9 +49,9 @@ def curated_files(data_dir: str) -> list[str]:
 
 def load_checked(data_dir: str, cache_file: str) -> dict:
     """load() for a build: a UserError listing the problems if there are any; remembered in
-    cache_file by the size and mtime of every file read and by this code, so a rebuild with the
+    cache_file by the size and content digest of every file read and by this code, so a rebuild with the
     same curated data neither parses nor checks it again."""
-    from ..results.validation import signature
+    from ..results.filesig import signature
     code = hashlib.sha256((resources.files("fsatlas") / "site" / "knowledge.py").read_bytes()
                           + (resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_bytes())
     key = [code.hexdigest()[:16], [[path, signature(path)] for path in curated_files(data_dir)]]
