@@ -4,7 +4,7 @@ import json
 import frontmatter
 import pytest
 
-from testutil import mutated, table_rows, write_json
+from testutil import edit_member, mutated, table_rows, write_json
 from fsatlas.cli import main
 from fsatlas.results import stats
 
@@ -35,7 +35,10 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     table = (tmp_path / "tables" / "fixture-valid.metrics.html").read_text()
     assert table_rows(table) == expected
     throughput_table = (tmp_path / "tables" / "fixture-valid.throughput.html").read_text()
-    assert page["tables_digest"] == hashlib.sha256((throughput_table + table).encode()).hexdigest()[:16]
+    raw_table = (tmp_path / "tables" / "fixture-valid.raw.html").read_text()  # one link a raw file
+    assert raw_table.count("<a href=") == sum(len(c["raw"]) for c in valid_result["cells"] if c["status"] == "ok") == 6
+    assert page["raw_bundle"] is True and (tmp_path / "static" / "files" / "raw" / "fixture-valid.tar.gz").is_file()
+    assert page["tables_digest"] == hashlib.sha256((throughput_table + table + raw_table).encode()).hexdigest()[:16]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
@@ -71,7 +74,8 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     assert sorted(p.name for p in (pages / "results").iterdir()) == ["fixture-valid.md", "newer.md"]
     assert sorted(p.name for p in charts.iterdir()) == ["fixture-valid.json", "newer.json"]
     assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == [
-        "fixture-valid.metrics.html", "fixture-valid.throughput.html", "newer.metrics.html", "newer.throughput.html"]
+        "fixture-valid.metrics.html", "fixture-valid.raw.html", "fixture-valid.throughput.html",
+        "newer.metrics.html", "newer.raw.html", "newer.throughput.html"]
 
 
 def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_path, capsys):
@@ -106,7 +110,7 @@ def _outputs(data, build):
     for folder in (data / "aggregates", build / "content", build / "static"):
         for path in sorted(folder.rglob("*")):
             if path.is_file():
-                out[str(path.relative_to(data.parent))] = path.read_text()
+                out[str(path.relative_to(data.parent))] = path.read_bytes()
     return out
 
 
@@ -139,20 +143,20 @@ def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path)
     shutil.move(held / "synthetic-00004.json", data / "results" / "synthetic-00004.json")
     summary, added = _aggregate(data, build)
     assert summary["derived"] == 1 and added == _fresh(data, tmp_path)
-    assert "synthetic-00004" in added["data/aggregates/results.json"]
+    assert b"synthetic-00004" in added["data/aggregates/results.json"]
 
     changed = json.loads((data / "results" / "synthetic-00001.json").read_text())
     changed["system"]["machine"] = "renamed-box"
     write_json(data / "results" / "synthetic-00001.json", changed)
     summary, after_change = _aggregate(data, build)
     assert summary["derived"] == 1 and after_change == _fresh(data, tmp_path)
-    assert "renamed-box" in after_change["data/aggregates/results.json"]
+    assert b"renamed-box" in after_change["data/aggregates/results.json"]
 
     (data / "results" / "synthetic-00002.json").unlink()
     summary, after_removal = _aggregate(data, build)
     assert after_removal == _fresh(data, tmp_path)
     assert not any("synthetic-00002" in path for path in after_removal)
-    assert "synthetic-00002" not in after_removal["data/aggregates/results.json"]
+    assert b"synthetic-00002" not in after_removal["data/aggregates/results.json"]
 
 
 def test_a_deleted_page_or_chunk_is_written_again(tmp_path):
@@ -212,21 +216,23 @@ def test_saved_folds_continue_where_they_stopped(tmp_path):
 
 
 def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_changed(tmp_path, capsys):
-    """The aggregator reads result files only; `fsatlas validate` rechecks every raw file, and an
-    outcome with errors is rechecked by both, so mending the raw file is seen at once."""
+    """The aggregator reads result files only (their raw references checked, the bundle not
+    opened); `fsatlas validate` recomputes from every bundle, and an outcome with errors is
+    rechecked by both, so mending the bundle is seen at once."""
     data = _site_data(tmp_path / "site", 2)
     content = str(tmp_path / "site" / "build" / "content")
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0
-    raw = data / json.loads((data / "results" / "synthetic-00000.json").read_text())["cells"][0]["raw"][0]
-    original = raw.read_text()
-    fio_json = json.loads(original)
-    job = fio_json["jobs"][0]
-    side = "write" if job["write"]["bw_bytes"] else "read"
-    job[side]["bw_bytes"] += 12345
-    raw.write_text(json.dumps(fio_json))
+    reference = json.loads((data / "results" / "synthetic-00000.json").read_text())["cells"][0]["raw"][0]
+
+    def more(text):
+        fio_json = json.loads(text)
+        job = fio_json["jobs"][0]
+        job["write" if job["write"]["bw_bytes"] else "read"]["bw_bytes"] += 12345
+        return json.dumps(fio_json).encode()
+    original = edit_member(data, "synthetic-00000", reference, more)
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0  # result file unchanged
     assert main(["validate", str(data / "results")]) == 1
     assert "recomputed from" in capsys.readouterr().err
     assert main(["aggregate", "--data", str(data), "--content", content]) == 1
-    raw.write_text(original)
+    edit_member(data, "synthetic-00000", reference, lambda _: original)
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0

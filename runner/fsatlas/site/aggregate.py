@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 from functools import lru_cache
 from importlib import resources
@@ -24,7 +25,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import flags, parallel, resultfile, stats, validation
+from ..results import bundle, filesig, flags, parallel, resultfile, stats, validation
 from . import explorer, best_per_key, knowledge as knowledge_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -211,26 +212,42 @@ def compact_json(value) -> str:
 PUBLISHED_RESULTS = "files/results"  # under the site's root: each result file as a reader downloads it
 
 
+PUBLISHED_BUNDLES = "files/raw"  # each result's raw bundle, as results/bundle.py writes it
+
+
 def publish_result(path: str, text: bytes, target: str) -> None:
     """The result file at path (its bytes: text) as the site serves it: the same bytes,
     hard-linked, when nothing in it needs escaping (most files; no copy at 10,000 results), else
     a copy with _UNSAFE escaped."""
     safe = escape_json_bytes(text)
-    if safe == text:
-        try:  # linked already (a rename between two links to one file would leave the temporary)
-            if os.path.samefile(path, target):
-                return
-        except OSError:
-            pass
-        tmp = target + ".tmp"
+    if not (safe == text and _linked(path, target)):
+        write_if_changed(target, safe.decode())  # a new file renamed into place: a link's source is kept
+
+
+def publish_bundle(path: str, target: str) -> None:
+    """A result's raw bundle as the site serves it, hard-linked (else copied); validation has
+    read it (make data), and a reader's browser only downloads it."""
+    if not _linked(path, target):
+        shutil.copyfile(path, target + ".tmp")
+        os.replace(target + ".tmp", target)
+
+
+def _linked(path: str, target: str) -> bool:
+    """Whether target is (now) a hard link to path; False on a filesystem without links."""
+    try:  # linked already (a rename between two links to one file would leave the temporary)
+        if os.path.samefile(path, target):
+            return True
+    except OSError:
+        pass
+    tmp = target + ".tmp"
+    _unlink_quietly(tmp)
+    try:
+        os.link(path, tmp)
+        os.replace(tmp, target)
+        return True
+    except OSError:
         _unlink_quietly(tmp)
-        try:
-            os.link(path, tmp)
-            os.replace(tmp, target)
-            return
-        except OSError:
-            _unlink_quietly(tmp)  # another filesystem: write the copy below
-    write_if_changed(target, safe.decode())  # a new file renamed into place: a link's source is kept
+        return False
 
 
 def result_page(result: dict, summary: dict, tables: dict) -> str:
@@ -241,7 +258,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system=result["system"], target=result["target"], tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
-        wall_seconds=result.get("wall_seconds"),
+        wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
@@ -390,11 +407,12 @@ class Outputs:
         self.chunks = os.path.join(static_dir, "explorer", "rows")
         self.charts = os.path.join(static_dir, *CHART_FILES.split("/"))
         self.published = os.path.join(static_dir, *PUBLISHED_RESULTS.split("/"))
+        self.bundles = os.path.join(static_dir, *PUBLISHED_BUNDLES.split("/"))
         self.digests = os.path.join(cache, "digests")
         self.tables = os.path.join(os.path.dirname(os.path.abspath(content_dir)), result_tables.TABLES_DIR)
         self.state = os.path.join(cache, "aggregation.json")
         self.knowledge = os.path.join(cache, "knowledge.json")
-        folders = (self.pages, self.chunks, self.charts, self.published, self.digests, self.tables)
+        folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
         self.have = {folder: set(os.listdir(folder)) for folder in folders}
@@ -425,7 +443,7 @@ class Outputs:
         derive_flags(result, baselines)
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
-        tables = result_tables.tables(rows, throughput)
+        tables = result_tables.tables(result, rows, throughput)
         for name, html in tables.items():
             write_if_changed(os.path.join(self.tables, result_tables.file_name(rid, name)), html)
         write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, result_summary(result), tables))
@@ -433,6 +451,9 @@ class Outputs:
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          compact_json(explorer.chunk(result, baselines)))
         publish_result(path, text, os.path.join(self.published, f"{rid}.json"))
+        if any(c["raw"] for c in result["cells"]):
+            publish_bundle(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid),
+                           os.path.join(self.bundles, f"{rid}{bundle.SUFFIX}"))
         made = digest(result)
         write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))
@@ -442,7 +463,7 @@ class Outputs:
         """Removes the outputs of results gone (listed when this started: what derive wrote
         since belongs to a result that is there)."""
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
-                               (self.published, ".json"), (self.digests, ".json")):
+                               (self.published, ".json"), (self.digests, ".json"), (self.bundles, bundle.SUFFIX)):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
         remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
                      ".html", self.have[self.tables])
@@ -477,7 +498,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
 
     paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
-    current = {rid: validation.signature(path) for rid, path in paths.items()}
+    current = {rid: filesig.signature(path) for rid, path in paths.items()}
     run = Aggregation.resume(outputs.state, knowledge, current)
     folded = set(run.members) if run else set()
     run = run or Aggregation(knowledge)
@@ -500,6 +521,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     outputs.prune(set(paths))
     if set(run.members) != folded:  # something was folded in: keep the new state
         run.save(outputs.state)
+    filesig.save()
 
     summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
     latest = next((s for s in summaries if s["complete"]), summaries[0] if summaries else None)

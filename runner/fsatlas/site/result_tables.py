@@ -1,4 +1,4 @@
-"""The HTML of a result's two tables (throughput per cell; every cell and metric), made once by
+"""The HTML of a result's tables (throughput per cell; every cell and metric; the raw files), made once by
 `fsatlas aggregate` when the result arrives.
 
 A result page's tables never pass through Hugo: aggregate writes each to
@@ -17,6 +17,7 @@ with the tables in templates, 1.5 ms with them as HTML in the front matter, 0.5 
 neither in the page. Every value goes through `html.escape`, as a template would do.
 """
 from html import escape
+from urllib.parse import urlencode
 
 
 def _cell(value, cls: str = "") -> str:
@@ -74,13 +75,35 @@ def metrics_table(rows: list[dict]) -> str:
     return "".join(out)
 
 
+def raw_table(result: dict) -> str:
+    """Each ok cell's raw files: the members of the result's bundle its figures were recomputed
+    from (raw/<id>/x is the member x), in the order of its repetitions, each a link to the raw
+    file viewer (relative: the table sits in results/<id>/, whatever the site's base URL)."""
+    prefix = f"raw/{result['id']}/"
+    out = ['<table class="data-table raw-table">\n<thead><tr><th scope="col">Cell</th>'
+           '<th scope="col">Members, one a repetition</th></tr></thead>\n<tbody>\n']
+    for cell in result["cells"]:
+        if cell["status"] == "ok" and cell["raw"]:
+            names = " ".join(_member_link(result["id"], r[len(prefix):]) for r in cell["raw"] if r.startswith(prefix))
+            out.append(f'<tr><th scope="row"><code>{escape(cell["key"])}</code></th><td>{names}</td></tr>\n')
+    out.append("</tbody>\n</table>\n")
+    return "".join(out)
+
+
+def _member_link(rid: str, member: str) -> str:
+    query = urlencode({"result": rid, "member": member})
+    return f'<a href="../../raw/?{escape(query)}"><code>{escape(member)}</code></a>'
+
+
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
-TABLES = {"throughput-table": ".throughput.html", "metrics-table": ".metrics.html"}  # slot name: file suffix
+TABLES = {"throughput-table": ".throughput.html", "metrics-table": ".metrics.html",
+          "raw-table": ".raw.html"}  # slot name: file suffix
 
 
-def tables(rows: list[dict], throughput: list[dict]) -> dict:
+def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
     """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows)."""
-    return {"throughput-table": throughput_table(throughput), "metrics-table": metrics_table(rows)}
+    return {"throughput-table": throughput_table(throughput), "metrics-table": metrics_table(rows),
+            "raw-table": raw_table(result)}
 
 
 def file_name(rid: str, name: str) -> str:
