@@ -141,3 +141,27 @@ def test_chart_shortcode_naming_a_result_draws_its_rows(page, site_root, tmp_pat
     finally:
         server.shutdown()
     assert page.errors == []
+
+
+def test_a_repetitions_raw_output_opens_from_its_result_page(page, site_root, site_url):
+    """The result page links the bundle and lists its members; a member opens in the raw file
+    viewer as fio wrote it, character for character."""
+    from fsatlas.results import bundle
+    members = bundle.read(str(FIXTURES), "fixture-valid")
+    public = site_root / "public"
+    assert (public / "files" / "raw" / "fixture-valid.tar.gz").read_bytes() == \
+        (FIXTURES / "raw" / "fixture-valid.tar.gz").read_bytes()
+    page.goto(f"{site_url}/results/fixture-valid/")
+    links = page.locator("#raw-output ~ table.raw-table a")
+    assert links.count() == sum(len(c["raw"]) for c in RESULT["cells"] if c["status"] == "ok") == 6
+    assert page.locator('a[href$="files/raw/fixture-valid.tar.gz"]').count() == 1
+    second = RESULT["cells"][0]["raw"][1]
+    page.locator(f'#raw-output ~ table.raw-table a:has-text("{second.split("/", 2)[2]}")').click()
+    page.wait_for_selector("#raw-text:not([hidden])")
+    assert page.locator("#raw-text").text_content() == members[bundle.member_of("fixture-valid", second)].decode()
+    assert page.locator("#raw-members li").count() == len(members)
+    assert page.errors == []
+    page.goto(f"{site_url}/raw/?result=no-such-result")
+    page.wait_for_function("document.getElementById('raw-status').textContent.includes('Cannot read')")
+    page.goto(f"{site_url}/raw/?result=../../etc")
+    assert "not a result id" in page.inner_text("#raw-status")
