@@ -10,7 +10,9 @@ committed.
 The site figures are those of `make site` less its search index and link check: `fsatlas
 aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches,
 then with every result page rendered again (a template changed), with nothing changed, and
-after adding one result file.
+after adding one result file; then `fsatlas validate` over all of them (what make data adds),
+with nothing cached and after a simulated fresh checkout; and what the results weigh in the
+repository (a result file and its raw bundle each).
 """
 import gzip
 import json
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -201,9 +204,11 @@ def scale_series(work: Path, shape: Path) -> Path:
         def target(value, limit, unit):  # (target text, pass) at 10,000 results, where the targets are set
             return (f"<= {limit} {unit}", value <= limit) if n == 10000 else ("", None)
 
+        repository(root / "data", n)
         cold, peak, a_cold, s_cold = build(root)
-        report(f"aggregate + site, {n} results, first build (no caches)", cold, "s", "", None,
+        report(f"aggregate + site, {n} results, first build (no caches)", cold, "s", *target(cold, 60, "s"),
                f"(aggregate {a_cold:.1f} s, site {s_cold:.1f} s)")
+        report(f"  peak memory of the first build, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
         full = []
         for k in range(ROUNDS):
             change_a_template(root, k)
@@ -225,10 +230,44 @@ def scale_series(work: Path, shape: Path) -> Path:
                spread(times) + f" aggregate {statistics.median(a[2] for a in adds):.2f} s")
         peak = max([peak] + [b[1] for b in full + same + adds])
         report(f"  peak memory of any step, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
+        validation_series(root, n)
         if biggest:
             shutil.rmtree(biggest)
         biggest = root
     return biggest
+
+
+def repository(data: Path, n: int) -> None:
+    """What n results add to the repository, per 1,000: files, and bytes as git stores them
+    (each file a zlib-compressed object, as `git add` writes it; packing may delta them further,
+    which synthetic results, alike as they are, would flatter)."""
+    files = [p for folder in ("results", "raw") for p in (data / folder).iterdir() if p.is_file()]
+    stored = sum(len(zlib.compress(b"blob %d\0" % p.stat().st_size + p.read_bytes())) for p in files)
+    plain = sum(p.stat().st_size for p in files)
+    per = 1000 / n
+    scored = n in (1000, 10000)  # the scales the targets are set for
+    report(f"repository bytes per 1,000 results (git objects), {n} results", stored * per / 1e6, "MB",
+           "<= 150 MB" if scored else "", stored * per <= 150e6 if scored else None,
+           f"({plain * per / 1e6:.0f} MB unpacked)")
+    report(f"repository files per 1,000 results, {n} results", len(files) * per, "files",
+           "<= 2,100" if scored else "", len(files) * per <= 2100 if scored else None)
+
+
+def validation_series(root: Path, n: int) -> None:
+    """fsatlas validate over every result, recomputing each figure from its bundle, as make
+    data does with nothing cached; then again after every data file got a new mtime, as a fresh
+    checkout with build/ restored leaves them (the publishing workflow): nothing is recomputed."""
+    argv = [FSATLAS, "validate", root / "data" / "results"]
+    seconds, peak = timed(argv, cwd=root)
+    report(f"validate {n} results, every figure recomputed (no cache)", seconds, "s", "", None,
+           f"(peak {peak / 2**20:.0f} MiB)")
+    later = time.time() + 3600
+    for folder in ("results", "raw"):
+        for path in (root / "data" / folder).iterdir():
+            os.utime(path, (later, later))
+    seconds, peak = timed(argv, cwd=root)
+    report(f"validate {n} results after a fresh checkout, build/ restored", seconds, "s",
+           "<= 15 s" if n == 10000 else "", seconds <= 15 if n == 10000 else None, f"(peak {peak / 2**20:.0f} MiB)")
 
 
 def heaviest_page(public: Path):

@@ -8,12 +8,12 @@ import sys
 
 from . import SCHEMA_VERSION, __version__
 from .run import system
-from .commands import aggregate, check_data, cleanup, compare, import_, migrate, plan, run, site, validate
+from .commands import aggregate, check_data, cleanup, compare, import_, migrate, plan, probe, run, site, validate
 from .errors import UserError
 
 COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare,
             "check-data": check_data, "import": import_, "cleanup": cleanup, "site": site,
-            "migrate": migrate}
+            "migrate": migrate, "probe": probe}
 
 
 def version_text() -> str:

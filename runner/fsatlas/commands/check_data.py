@@ -4,11 +4,12 @@ import sys
 
 from ..errors import UserError
 
+from ..results import probefile
 from ..site import knowledge
 
 
 def add_parser(sub):
-    p = sub.add_parser("check-data", help="check data/sources.yaml, data/features, data/mount_options, data/history")
+    p = sub.add_parser("check-data", help="check data/sources.yaml, data/features, data/mount_options, data/history, data/probes")
     p.add_argument("--data", default="data", help="the data folder (default: data)")
     p.set_defaults(func=run)
 
@@ -17,9 +18,12 @@ def run(args) -> int:
     if not os.path.isfile(os.path.join(args.data, "sources.yaml")):
         raise UserError("no curated data here", where=args.data, expected="a folder holding sources.yaml")
     data, problems = knowledge.load(args.data)
+    probe_files = probefile.files(args.data)
+    problems += [p for path in probe_files for p in probefile.problems(path)]
     for problem in problems:
         print(problem, file=sys.stderr)
     counts = ", ".join(f"{len(data[k])} {k.replace('_', ' ')}" for k in ("sources", "features", "mount_options", "history"))
+    counts += f", {len(probe_files)} probe results"
     errors = sum(p.severity == "error" for p in problems)
     print(f"checked {counts}: {errors} errors")
     return 1 if errors else 0

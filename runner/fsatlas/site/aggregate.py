@@ -26,7 +26,7 @@ import frontmatter
 import orjson
 
 from ..results import bundle, filesig, flags, parallel, resultfile, stats, validation
-from . import explorer, best_per_key, knowledge as knowledge_mod, result_tables
+from . import explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -532,6 +532,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         "latest": latest_rows(latest, paths, baselines),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
+            source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)

@@ -1,0 +1,65 @@
+"""fsatlas probe: tries each feature of each filesystem on fresh loop images and writes a
+probe result (data/probes/<id>.json, its transcripts in data/probes/raw/<id>.tar.gz)."""
+import datetime as dt
+import os
+import sys
+import time
+
+from ..errors import UserError
+from ..results import probefile
+from ..run import filesystems, leftovers, matrix as matrix_mod, probes, system
+from . import list_option
+
+PROBED = ("ext2", "ext3", "ext4", "xfs", "btrfs", "ntfs", "f2fs", "jfs", "reiserfs", "nilfs2", "hfsplus", "bcachefs")
+
+
+def add_parser(sub):
+    p = sub.add_parser("probe", help="try each feature of each filesystem on loop images and record what happened")
+    p.add_argument("--fs", action="append", default=[], help="filesystems to probe (comma-separated; default: every "
+                                                             "kernel filesystem of the matrix this machine has)")
+    p.add_argument("--scratch", default=".scratch", help="folder for the loop images (default: .scratch)")
+    p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
+    p.add_argument("--out", default="data", help="the data folder; the probe result goes into its probes/ (default: data)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if os.geteuid() != 0:
+        raise UserError("loop devices, mkfs and mount need root: run as root (sudo)")
+    specs = matrix_mod.load().filesystems
+    wanted = list_option(args.fs) or [fs for fs in PROBED if fs in specs]
+    unknown = [fs for fs in wanted if fs not in specs]
+    if unknown:
+        raise UserError(f"not a filesystem of the matrix: {', '.join(unknown)}", field="--fs",
+                        expected=", ".join(sorted(specs)))
+    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    sysinfo = system.collect_system(args.machine)
+    rid = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-probe"
+    findings, skipped, transcripts = [], [], {}
+    started = time.monotonic()
+    scratch = os.path.abspath(args.scratch)
+    with leftovers.ScratchLock(scratch):
+        for line in leftovers.clean(scratch):
+            print(f"cleanup of an earlier run that died: {line}", file=sys.stderr)
+        for fs in wanted:
+            reason = filesystems.unavailable_reason(fs, specs[fs])
+            if reason:
+                skipped.append({"filesystem": fs, "reason": reason})
+                print(f"{fs}: skipped: {reason}", file=sys.stderr)
+                continue
+            for name, found, transcript in probes.probe_filesystem(fs, specs[fs], scratch):
+                member = f"{fs}/{name}.txt"
+                transcripts[member] = transcript.encode()
+                findings.append({"filesystem": fs, "probe": name, **found, "raw": f"raw/{rid}/{member}"})
+                shown = found.get("value") or (f"{found['limit']} {found['unit']}" if "limit" in found else found["status"])
+                print(f"{fs}: {name}: {shown}: {found['detail']}", file=sys.stderr)
+    data = {"schema_version": 1, "id": rid, "created": created.isoformat().replace("+00:00", "Z"),
+            "wall_seconds": round(time.monotonic() - started, 1), "tool": {**system.collect_tools(), **_acl_version()},
+            "system": sysinfo, "emulated": False, "skipped": skipped, "findings": findings}
+    print(probefile.write(os.path.abspath(args.out), data, transcripts))
+    return 0
+
+
+def _acl_version() -> dict:
+    version = system.tool_version(["setfacl", "--version"])
+    return {"acl": version} if version else {}

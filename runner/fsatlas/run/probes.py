@@ -1,0 +1,449 @@
+"""Feature probes: what a filesystem does when asked, tried on a fresh loop image.
+
+Each probe answers one column of the feature matrix (data/feature_columns.yaml) by
+experiment: it adds ACL entries until the kernel refuses, grows an image while it is mounted,
+flips a byte under a file, and so on. Every command it runs and every answer it gets is
+written to a transcript, kept as the probe's raw output; the answer is a value ("yes", "no")
+or a limit (a number with its unit), with the detail that shows it ("ENAMETOOLONG at 256
+bytes"). A probe that cannot run here is "not available" with the reason, never a guess.
+"""
+import errno
+import os
+import shutil
+import subprocess
+import time
+
+from . import filesystems, target
+
+IMAGE_BYTES = 512 * 1024 * 1024  # above XFS's 300 MB minimum
+GROW_BYTES = 256 * 1024 * 1024
+SHRINK_BYTES = 128 * 1024 * 1024
+
+
+class Transcript:
+    """The commands a probe ran, with their exit status and output, as the raw file keeps them."""
+
+    def __init__(self):
+        self.lines = []
+
+    def note(self, text: str) -> None:
+        self.lines.append(f"# {text}")
+
+    def run(self, argv, timeout=120, cwd=None) -> subprocess.CompletedProcess:
+        self.lines.append("$ " + " ".join(argv))
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+        except FileNotFoundError:
+            self.lines.append(f"[not installed: {argv[0]}]")
+            return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")
+        for stream in (done.stdout, done.stderr):
+            self.lines += [f"  {line}" for line in stream.strip().splitlines()[-20:]]
+        self.lines.append(f"[exit {done.returncode}]")
+        return done
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class Finding(dict):
+    """One probe's answer: status ok (with value or limit), "not available" or failed, and why."""
+
+    @classmethod
+    def value(cls, answer: str, detail: str):
+        return cls(status="ok", value=answer, detail=detail)
+
+    @classmethod
+    def limit(cls, number: int, unit: str, detail: str, at_least: bool = False):
+        return cls(status="ok", limit=number, unit=unit, at_least=at_least, detail=detail)
+
+    @classmethod
+    def unavailable(cls, reason: str):
+        return cls(status="not available", detail=reason)
+
+
+def _errno_name(e: OSError) -> str:
+    return errno.errorcode.get(e.errno, str(e.errno))
+
+
+def _largest(ok, low: int, high: int) -> int:
+    """The largest n in [low, high] with ok(n) true, given ok(low) is true and ok is monotone:
+    steps that double until one fails, then halving (a limit of 500 costs 18 tries, not 30
+    tries of up to 70,000 ACL entries)."""
+    step = 1
+    while low + step <= high and ok(low + step):
+        low += step
+        step *= 2
+    high = min(high, low + step - 1)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if ok(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+# --- probes on one mounted filesystem --------------------------------------------------------
+def max_filename_length(mnt: str, log: Transcript) -> Finding:
+    refusals = {}
+
+    def ok(n):
+        path = os.path.join(mnt, "n" * n)
+        try:
+            with open(path, "w"):
+                pass
+            os.unlink(path)
+            return True
+        except OSError as e:
+            refusals[n] = _errno_name(e)
+            return False
+    if not ok(1):
+        return Finding(status="failed", detail=f"cannot create a one-letter name: {refusals[1]}")
+    n = _largest(ok, 1, 4096)
+    log.note(f"open(O_CREAT) of names of n ASCII letters: {n} bytes created, {n + 1} refused with {refusals.get(n + 1)}")
+    return Finding.limit(n, "bytes", f"a name of {n + 1} bytes was refused with {refusals.get(n + 1)}", at_least=n == 4096)
+
+
+def acl_max_entries(mnt: str, log: Transcript) -> Finding:
+    if not shutil.which("setfacl"):
+        return Finding.unavailable("setfacl is not installed (package acl)")
+    path = os.path.join(mnt, "acl-probe")
+    open(path, "w").close()
+    spec = os.path.join(os.path.dirname(mnt), "acl-spec")
+    last = {}
+
+    def ok(named):
+        with open(spec, "w") as f:
+            f.write("user::rw-\ngroup::r--\nmask::r--\nother::---\n")
+            f.write("".join(f"user:{100000 + i}:r--\n" for i in range(named)))
+        done = subprocess.run(["setfacl", f"--set-file={spec}", path], capture_output=True, text=True)
+        if done.returncode:
+            last[named] = done.stderr.strip().split(": ")[-1]
+        return done.returncode == 0
+    first = log.run(["setfacl", "-m", "u:100000:r", path])
+    if first.returncode:
+        return Finding.value("no", f"setfacl refused a single entry: {first.stderr.strip()}")
+    named = _largest(ok, 1, 70000)
+    total = named + 4  # the owner, owning group, mask and other entries
+    log.note(f"setfacl --set-file with the 4 base entries and n named users: n={named} set, "
+             f"n={named + 1} refused: {last.get(named + 1)}")
+    check = log.run(["getfacl", "--numeric", "--omit-header", path])
+    entries = len([line for line in check.stdout.splitlines() if line and not line.startswith("#")])
+    if entries <= 4 < total:  # accepted, not kept (ntfs-3g without its acl option)
+        return Finding.value("no", f"setfacl was accepted, but getfacl reads back {entries} entries, the "
+                                   f"permission bits: no ACL is kept")
+    if entries != total:
+        return Finding(status="failed", detail=f"getfacl shows {entries} entries where {total} were set")
+    return Finding.limit(total, "entries", f"{total} entries set and read back; one more was refused "
+                         f"({last.get(named + 1)})", at_least=named == 70000)
+
+
+def xattr_max_value(mnt: str, log: Transcript) -> Finding:
+    path = os.path.join(mnt, "xattr-probe")
+    open(path, "w").close()
+    refusals = {}
+
+    def ok(n):
+        try:
+            os.setxattr(path, "user.fsatlas", b"v" * n)
+            return True
+        except OSError as e:
+            refusals[n] = _errno_name(e)
+            return False
+    if not ok(1):
+        return Finding.value("no", f"a user xattr of one byte was refused with {refusals[1]}")
+    n = _largest(ok, 1, 1 << 20)
+    log.note(f"setxattr(user.fsatlas) of n bytes: {n} set, {n + 1} refused with {refusals.get(n + 1)}")
+    detail = f"a value of {n + 1} bytes was refused with {refusals.get(n + 1)}"
+    if n == 65536:
+        detail += " (65,536 bytes is the kernel's own limit for any filesystem, XATTR_SIZE_MAX)"
+    return Finding.limit(n, "bytes", detail)
+
+
+def max_file_size(mnt: str, log: Transcript) -> Finding:
+    path = os.path.join(mnt, "size-probe")
+    refusals = {}
+
+    def ok(n):
+        try:
+            os.truncate(path, n)
+            return True
+        except OSError as e:
+            refusals[n] = _errno_name(e)
+            return False
+    open(path, "w").close()
+    n = _largest(ok, 0, (1 << 63) - 1)
+    log.note(f"truncate(2) to n bytes (sparse): {n} accepted, {n + 1} refused with {refusals.get(n + 1)}")
+    os.truncate(path, 0)
+    refused = f"{n + 1} bytes was refused with {refusals.get(n + 1)}" if n + 1 in refusals else \
+        "the kernel's own ceiling for every filesystem (a signed 64-bit file offset), reached"
+    try:
+        with open(path, "r+b") as f:  # a byte written at the last offset, not only a size set
+            f.seek(n - 1)
+            f.write(b"x")
+            f.flush()
+            os.fsync(f.fileno())
+        log.note(f"wrote one byte at offset {n - 1}: accepted")
+    except OSError as e:
+        log.note(f"wrote one byte at offset {n - 1}: {_errno_name(e)}")
+        return Finding(status="failed", detail=f"a size of {n} bytes was accepted but a byte at its end "
+                                                f"was refused ({_errno_name(e)})")
+    finally:
+        os.unlink(path)
+    return Finding.limit(n, "bytes", f"a sparse file of {n} bytes took a byte at its last offset; {refused}")
+
+
+def reflink(mnt: str, log: Transcript) -> Finding:
+    source, copy = os.path.join(mnt, "reflink-a"), os.path.join(mnt, "reflink-b")
+    with open(source, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    done = log.run(["cp", "--reflink=always", source, copy])
+    if done.returncode == 0:
+        return Finding.value("yes", "cp --reflink=always shared the extents of a 1 MiB file")
+    return Finding.value("no", f"cp --reflink=always was refused: {done.stderr.strip().split(': ')[-1]}")
+
+
+def snapshots(fs: str, mnt: str, log: Transcript) -> Finding:
+    if fs != "btrfs":
+        return Finding.unavailable(f"fsatlas knows no snapshot command of {fs} itself (only btrfs subvolume "
+                                   f"snapshot); snapshots by LVM or a layer below are not the filesystem's")
+    with open(os.path.join(mnt, "before"), "w") as f:
+        f.write("kept\n")
+    done = log.run(["btrfs", "subvolume", "snapshot", "-r", mnt, os.path.join(mnt, "snap")])
+    if done.returncode:
+        return Finding.value("no", f"btrfs subvolume snapshot failed: {done.stderr.strip()}")
+    os.unlink(os.path.join(mnt, "before"))
+    kept = os.path.exists(os.path.join(mnt, "snap", "before"))
+    log.note(f"deleted the file after the snapshot; the snapshot {'still holds' if kept else 'lost'} it")
+    return Finding.value("yes" if kept else "no", "a read-only snapshot kept a file deleted after it was taken")
+
+
+def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
+    if fs != "ext4":
+        return Finding.unavailable(f"fsatlas probes case folding only through ext4's casefold feature; "
+                                   f"none known to it for {fs}")
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        done = log.run([*spec["mkfs"], "-O", "casefold", image.device])
+        if done.returncode:
+            return Finding.value("no", f"mkfs -O casefold was refused: {done.stderr.strip()[-200:]}")
+        done = log.run(["mount", "-t", fs, image.device, image.mountpoint])
+        if done.returncode:  # the filesystem has it, this kernel may not: say which
+            said = _kernel_says(image.device, log)
+            return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
+                                       + (f": {said}" if said else ""))
+        folder = os.path.join(image.mountpoint, "folded")
+        os.mkdir(folder)
+        done = log.run(["chattr", "+F", folder])
+        if done.returncode:
+            return Finding.value("no", f"chattr +F was refused: {done.stderr.strip()}")
+        open(os.path.join(folder, "Name"), "w").close()
+        same = os.path.exists(os.path.join(folder, "NAME"))
+        log.note(f"created folded/Name; folded/NAME {'exists' if same else 'does not exist'}")
+        return Finding.value("yes" if same else "no", "with mkfs -O casefold and chattr +F, a file created as "
+                             f"'Name' {'is' if same else 'is not'} found as 'NAME'")
+
+
+def _kernel_says(device: str, log: Transcript) -> str:
+    """The kernel's last message about device (dmesg), or ''."""
+    done = log.run(["dmesg"])
+    lines = [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
+    return lines[-1].split("): ", 1)[-1].strip() if lines else ""
+
+
+def checksums_data(spec: dict, image, log: Transcript) -> Finding:
+    """Writes a file of a pattern found nowhere else, unmounts, flips one byte of it in the image,
+    mounts again and reads the file: an I/O error is a checksum at work."""
+    pattern = b"fsatlas-checksum-probe-" + os.urandom(8).hex().encode()
+    block = (pattern * (4096 // len(pattern) + 1))[:4096]
+    path = os.path.join(image.mountpoint, "checksummed")
+    with open(path, "wb") as f:
+        f.write(block * 16)
+        f.flush()
+        os.fsync(f.fileno())
+    filesystems.unmount(image.mountpoint)
+    log.run(["blockdev", "--flushbufs", image.device])
+    offset = _find(image.image, pattern)
+    if offset is None:
+        return Finding(status="failed", detail="the file's data was not found in the image as written "
+                                               "(compressed or encrypted by default?)")
+    with open(image.image, "r+b") as f:
+        f.seek(offset)
+        byte = f.read(1)
+        f.seek(offset)
+        f.write(bytes([byte[0] ^ 0xFF]))
+        f.flush()
+        os.fsync(f.fileno())
+    log.note(f"flipped the byte at image offset {offset} (in the file's first data block)")
+    filesystems.mount(spec, image.device, image.mountpoint, [])
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        log.note(f"reading the file back: {_errno_name(e)}")
+        return Finding.value("yes", f"reading the file after a byte of its data was flipped on the disk "
+                                    f"failed with {_errno_name(e)}")
+    if data == block * 16:
+        return Finding(status="failed", detail="the file read back unchanged: the flipped byte was another copy")
+    log.note("reading the file back: no error, the flipped byte is in the data")
+    return Finding.value("no", "a byte of the file's data flipped on the disk was read back changed, without error")
+
+
+def _find(image_path: str, pattern: bytes) -> int | None:
+    chunk = 8 << 20
+    with open(image_path, "rb") as f:
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)  # the loop device wrote past the cache
+        at, tail = 0, b""
+        while True:
+            data = f.read(chunk)
+            if not data:
+                return None
+            found = (tail + data).find(pattern)
+            if found >= 0:
+                return at - len(tail) + found
+            tail = data[-len(pattern):]
+            at += len(data)
+
+
+# --- resizing ----------------------------------------------------------------------------------
+GROW = {"ext2": ["resize2fs", "{dev}"], "ext3": ["resize2fs", "{dev}"], "ext4": ["resize2fs", "{dev}"],
+        "xfs": ["xfs_growfs", "{mnt}"], "btrfs": ["btrfs", "filesystem", "resize", "max", "{mnt}"]}
+SHRINK_MOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
+                  "ext4": ["resize2fs", "{dev}", "{size_k}K"], "xfs": ["xfs_growfs", "-D", "{size_blocks}", "{mnt}"],
+                  "btrfs": ["btrfs", "filesystem", "resize", "{size_k}K", "{mnt}"]}
+SHRINK_UNMOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
+                    "ext4": ["resize2fs", "{dev}", "{size_k}K"]}
+# What the kernel asks of the caller to resize while mounted (fs/ext4/resize.c ext4_resize_begin:
+# CAP_SYS_RESOURCE; xfs_growfs and btrfs resize: CAP_SYS_ADMIN). A container may lack them.
+CAPABILITY = {"ext2": ("CAP_SYS_RESOURCE", 24), "ext3": ("CAP_SYS_RESOURCE", 24), "ext4": ("CAP_SYS_RESOURCE", 24),
+              "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21)}
+NO_OFFLINE_TOOL = {"xfs": "xfs_growfs, XFS's only resize tool, works on a mounted filesystem",
+                   "btrfs": "btrfs filesystem resize works on a mounted filesystem"}
+
+
+def _lacks(capability_bit: int) -> bool:
+    with open("/proc/self/status", encoding="utf-8") as f:
+        effective = next(line for line in f if line.startswith("CapEff:")).split()[1]
+    return not (int(effective, 16) >> capability_bit) & 1
+
+
+def _total_bytes(mnt: str) -> int:
+    st = os.statvfs(mnt)
+    return st.f_blocks * st.f_frsize
+
+
+def _argv(template, **values):
+    return [part.format(**values) for part in template]
+
+
+def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
+    """online_grow, online_shrink and offline_shrink, on one image: grown by GROW_BYTES while
+    mounted, then shrunk by SHRINK_BYTES while mounted, then (unmounted) by SHRINK_BYTES more."""
+    if fs not in GROW:
+        reason = f"fsatlas knows no resize tool of {fs}"
+        return {k: Finding.unavailable(reason) for k in ("online_grow", "online_shrink", "offline_shrink")}
+    out = {}
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        before = _total_bytes(image.mountpoint)
+        with open(image.image, "r+b") as f:
+            f.truncate(IMAGE_BYTES + GROW_BYTES)
+        log.run(["losetup", "-c", image.device])
+        done = log.run(_argv(GROW[fs], dev=image.device, mnt=image.mountpoint))
+        grown = _total_bytes(image.mountpoint)
+        log.note(f"size as statfs reports it: {before} bytes before, {grown} after")
+        capability, bit = CAPABILITY[fs]
+        if done.returncode == 0 and grown > before:
+            out["online_grow"] = Finding.value("yes", f"grown from {before} to {grown} bytes while mounted")
+        elif _lacks(bit):
+            out["online_grow"] = Finding.unavailable(f"refused for want of {capability}, which this process "
+                                                     f"lacks (a container's limit, not the filesystem's)")
+        else:
+            out["online_grow"] = Finding.value("no", f"growing while mounted left {grown} bytes "
+                                                     f"({(done.stderr or done.stdout).strip()[-200:]})")
+        size = grown - SHRINK_BYTES if grown > before else before - SHRINK_BYTES
+        done = log.run(_argv(SHRINK_MOUNTED[fs], dev=image.device, mnt=image.mountpoint, size_k=size // 1024,
+                             size_blocks=_xfs_blocks(image.mountpoint, size) if fs == "xfs" else 0))
+        shrunk = _total_bytes(image.mountpoint)
+        log.note(f"size as statfs reports it: {shrunk} bytes after asking for {size}")
+        told = (done.stderr or done.stdout).strip()
+        if done.returncode == 0 and shrunk < grown:
+            out["online_shrink"] = Finding.value("yes", f"shrunk from {grown} to {shrunk} bytes while mounted")
+        elif _lacks(bit) and "not supported" not in told:
+            out["online_shrink"] = Finding.unavailable(f"refused for want of {capability}, which this process "
+                                                       f"lacks (a container's limit, not the filesystem's)")
+        else:
+            out["online_shrink"] = Finding.value("no", "shrinking while mounted was refused: "
+                                                       f"{(done.stderr or done.stdout).strip()[-200:]}")
+        filesystems.unmount(image.mountpoint)
+        if fs in NO_OFFLINE_TOOL:
+            out["offline_shrink"] = Finding.unavailable(NO_OFFLINE_TOOL[fs])
+            return out
+        log.run(["e2fsck", "-f", "-y", image.device], timeout=300)
+        size = shrunk - SHRINK_BYTES
+        done = log.run(_argv(SHRINK_UNMOUNTED[fs], dev=image.device, size_k=size // 1024), timeout=300)
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        after = _total_bytes(image.mountpoint)
+        log.note(f"size as statfs reports it after mounting again: {after} bytes")
+        if done.returncode == 0 and after < shrunk:
+            out["offline_shrink"] = Finding.value("yes", f"shrunk from {shrunk} to {after} bytes unmounted")
+        else:
+            out["offline_shrink"] = Finding.value("no", "shrinking unmounted was refused: "
+                                                        f"{(done.stderr or done.stdout).strip()[-200:]}")
+    return out
+
+
+def _xfs_blocks(mnt: str, size: int) -> int:
+    return size // os.statvfs(mnt).f_frsize
+
+
+# --- one filesystem --------------------------------------------------------------------------
+MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_max_entries,
+           "xattr_max_value": xattr_max_value, "max_file_size": max_file_size, "reflink": reflink}
+PROBES = tuple(MOUNTED) + ("snapshots", "checksums_data", "case_insensitive",
+                           "online_grow", "online_shrink", "offline_shrink")
+
+
+def probe_filesystem(fs: str, spec: dict, scratch: str) -> list[tuple[str, Finding, str]]:
+    """(probe, finding, transcript) of every probe on fs; each probe's error fails it alone."""
+    out = []
+
+    def attempt(name, body):
+        log = Transcript()
+        started = time.monotonic()
+        try:
+            found = body(log)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a probe that breaks fails alone, saying how
+            log.note(f"{type(e).__name__}: {e}")
+            found = Finding(status="failed", detail=f"{type(e).__name__}: {str(e)[:300]}")
+        found["seconds"] = round(time.monotonic() - started, 3)
+        return found, log
+
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        mnt = image.mountpoint
+        for name, probe in MOUNTED.items():
+            found, log = attempt(name, lambda log, probe=probe: probe(mnt, log))
+            out.append((name, found, log.text()))
+        found, log = attempt("snapshots", lambda log: snapshots(fs, mnt, log))
+        out.append(("snapshots", found, log.text()))
+        found, log = attempt("checksums_data", lambda log: checksums_data(spec, image, log))
+        out.append(("checksums_data", found, log.text()))
+    found, log = attempt("case_insensitive", lambda log: case_insensitive(fs, spec, scratch, log))
+    out.append(("case_insensitive", found, log.text()))
+    log = Transcript()
+    try:
+        sizes = resize(fs, spec, scratch, log)
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:
+        log.note(f"{type(e).__name__}: {e}")
+        sizes = {k: Finding(status="failed", detail=f"{type(e).__name__}: {str(e)[:300]}")
+                 for k in ("online_grow", "online_shrink", "offline_shrink")}
+    for name in ("online_grow", "online_shrink", "offline_shrink"):
+        out.append((name, sizes.get(name) or Finding(status="failed", detail="the resize probe stopped before it"),
+                    log.text()))
+    return out

@@ -1,0 +1,78 @@
+"""fsatlas probe: features tried on real loop filesystems, with the transcript of each try
+kept, and the probe result file's checks (check-data)."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from testutil import loop_state, scratch_left, write_json
+from fsatlas.cli import main
+from fsatlas.results import bundle, probefile
+from fsatlas.run import filesystems, matrix
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _findings(data):
+    return {(f["filesystem"], f["probe"]): f for f in data["findings"]}
+
+
+@pytest.mark.root
+def test_probes_on_ext4_and_btrfs_record_what_the_kernel_did(tmp_path, capsys):
+    before = loop_state()
+    scratch = tmp_path / "scratch"
+    assert main(["probe", "--fs", "ext4,btrfs,jfs", "--out", str(tmp_path), "--scratch", str(scratch),
+                 "--machine", "probe-box"]) == 0
+    assert loop_state() == before and scratch_left(scratch) == []
+    (path,) = (tmp_path / "probes").glob("*.json")
+    assert probefile.problems(str(path)) == []
+    data = json.loads(path.read_text())
+    found = _findings(data)
+    # what Linux itself fixes: NAME_MAX, and the kernel's own limit on an xattr value
+    for fs in ("ext4", "btrfs"):
+        assert (found[fs, "max_filename_length"]["limit"], found[fs, "max_filename_length"]["unit"]) == (255, "bytes")
+        assert "ENAMETOOLONG" in found[fs, "max_filename_length"]["detail"]
+        assert 0 < found[fs, "xattr_max_value"]["limit"] <= 65536
+    assert found["ext4", "reflink"]["value"] == "no" and found["btrfs", "reflink"]["value"] == "yes"
+    assert found["btrfs", "snapshots"]["value"] == "yes" and found["ext4", "snapshots"]["status"] == "not available"
+    assert found["ext4", "checksums_data"]["value"] == "no"  # metadata_csum covers metadata only
+    assert found["btrfs", "checksums_data"]["value"] == "yes" and "EIO" in found["btrfs", "checksums_data"]["detail"]
+    assert found["ext4", "acl_max_entries"]["limit"] < found["btrfs", "acl_max_entries"]["limit"]  # 4 KiB block, 16 KiB node
+    assert found["btrfs", "online_grow"]["value"] == "yes" and found["btrfs", "offline_shrink"]["status"] == "not available"
+    assert found["ext4", "offline_shrink"]["value"] == "yes"
+    # each finding's commands and answers are in the bundle
+    members = bundle.read(str(tmp_path / "probes"), data["id"])
+    for finding in data["findings"]:
+        assert bundle.member_of(data["id"], finding["raw"]) in members
+    assert b"$ cp --reflink=always" in members["btrfs/reflink.txt"]
+    spec = matrix.load().filesystems["jfs"]
+    reason = filesystems.unavailable_reason("jfs", spec)
+    if reason:  # this kernel lacks it: a recorded skip with its reason, never a finding
+        assert data["skipped"] == [{"filesystem": "jfs", "reason": reason}]
+        assert not any(f["filesystem"] == "jfs" for f in data["findings"])
+
+
+def test_check_data_refuses_a_probe_result_that_does_not_hold(tmp_path, capsys):
+    data_dir = tmp_path / "data"
+    shutil.copytree(REPO / "data", data_dir, ignore=shutil.ignore_patterns("results", "raw", "aggregates", "probes"))
+    rid = "20261125T000000Z-box-probe"
+    finding = {"filesystem": "ext4", "probe": "reflink", "status": "ok", "value": "no", "detail": "refused",
+               "raw": f"raw/{rid}/ext4/reflink.txt"}
+    good = {"schema_version": 1, "id": rid, "created": "2026-11-25T00:00:00Z", "tool": {"runner": "x"},
+            "system": {"machine": "box", "kernel": "6.1", "os": "x", "cpu_model": "x", "cpu_count": 1,
+                       "memory_bytes": 1, "virtualization": "none"}, "skipped": [], "findings": [finding]}
+    probefile.write(str(data_dir), good, {"ext4/reflink.txt": b"$ cp --reflink=always a b\n[exit 1]\n"})
+    assert main(["check-data", "--data", str(data_dir)]) == 0
+    cases = [
+        ({**finding, "limit": 3}, "/findings/0", ""),  # a yes/no and a limit at once
+        ({**finding, "status": "not available"}, "/findings/0", ""),  # a value without an ok
+        ({**finding, "raw": f"raw/{rid}/ext4/other.txt"}, "/findings/0/raw", "expected a member of"),
+    ]
+    path = data_dir / "probes" / f"{rid}.json"
+    for broken, pointer, words in cases:
+        write_json(path, {**good, "findings": [broken]})
+        capsys.readouterr()
+        assert main(["check-data", "--data", str(data_dir)]) == 1
+        err = capsys.readouterr().err
+        assert f"{path}: error: {pointer}" in err and words in err, err
