@@ -8,7 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
+# The guest (fsatlas probe --kernel): QEMU, busybox and udev for virtme-ng, and the mkfs of the
+# filesystems only a stock kernel has here. HFS+'s mkfs is only in Debian's non-free hfsprogs.
 APT_PACKAGES=(hugo fio bonnie++ e2fsprogs xfsprogs btrfs-progs ntfs-3g util-linux fdisk kmod procps acl
+              qemu-system-x86 busybox-static udev jfsutils reiserfsprogs f2fs-tools nilfs-tools
               iproute2 openssh-server openssh-client
               chromium python3-venv python3-pip golang-go nodejs npm git ca-certificates)
 
@@ -41,7 +44,7 @@ want=$(sha256sum runner/pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   step "pip install runner"
   .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -e "runner[test]"
+  .venv/bin/pip install -q -e "runner[test,guest]"
   echo "$want" > "$stamp"
 fi
 # Bytecode for the runner (an editable install gets none): with PYTHONDONTWRITEBYTECODE set,
@@ -61,4 +64,19 @@ if [ ! -x .tools/bin/htmltest ]; then
   mkdir -p .tools/bin
   (cd scripts/tools && GOFLAGS=-mod=mod go build -o ../../.tools/bin/htmltest github.com/wjdp/htmltest)
 fi
+# Stock kernels for guests, pinned by package, version and SHA-256 (runner/fsatlas/run/kernels.txt);
+# unpacked into .tools/kernels/NAME, never installed as this machine's kernel.
+while read -r name package version sha256 image; do
+  case "$name" in ''|'#'*) continue ;; esac
+  [ -f ".tools/kernels/$name/$image" ] && continue
+  step "kernel $name: $package $version"
+  tmp=$(mktemp -d)
+  deb="${package}_${version}_amd64.deb"
+  (cd "$tmp" && { apt-get download -q "$package=$version" 2>/dev/null || { apt-get update -q && apt-get download -q "$package=$version"; }; })
+  echo "$sha256  $tmp/$deb" | sha256sum --check --quiet
+  rm -rf ".tools/kernels/$name.part" && mkdir -p ".tools/kernels/$name.part"
+  dpkg-deb -x "$tmp/$deb" ".tools/kernels/$name.part"
+  mv ".tools/kernels/$name.part" ".tools/kernels/$name"
+  rm -rf "$tmp"
+done < runner/fsatlas/run/kernels.txt
 echo "setup: done"

@@ -3,11 +3,12 @@ probe result (data/probes/<id>.json, its transcripts in data/probes/raw/<id>.tar
 import datetime as dt
 import os
 import sys
+import tempfile
 import time
 
 from ..errors import UserError
-from ..results import probefile
-from ..run import filesystems, leftovers, matrix as matrix_mod, probes, system
+from ..results import bundle, probefile, resultfile
+from ..run import filesystems, guest, leftovers, matrix as matrix_mod, probes, system
 from . import list_option
 
 PROBED = ("ext2", "ext3", "ext4", "xfs", "btrfs", "ntfs", "f2fs", "jfs", "reiserfs", "nilfs2", "hfsplus", "bcachefs")
@@ -20,6 +21,8 @@ def add_parser(sub):
     p.add_argument("--scratch", default=".scratch", help="folder for the loop images (default: .scratch)")
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
     p.add_argument("--out", default="data", help="the data folder; the probe result goes into its probes/ (default: data)")
+    p.add_argument("--kernel", metavar="NAME", help="probe inside a guest booted from this stock kernel "
+                                                   "(run/kernels.txt, fetched by make setup): debian-6.1")
     p.set_defaults(func=run)
 
 
@@ -32,6 +35,8 @@ def run(args) -> int:
     if unknown:
         raise UserError(f"not a filesystem of the matrix: {', '.join(unknown)}", field="--fs",
                         expected=", ".join(sorted(specs)))
+    if args.kernel:
+        return in_guest(args, wanted)
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     sysinfo = system.collect_system(args.machine)
     rid = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-probe"
@@ -56,6 +61,21 @@ def run(args) -> int:
     data = {"schema_version": 1, "id": rid, "created": created.isoformat().replace("+00:00", "Z"),
             "wall_seconds": round(time.monotonic() - started, 1), "tool": {**system.collect_tools(), **_acl_version()},
             "system": sysinfo, "emulated": False, "skipped": skipped, "findings": findings}
+    print(probefile.write(os.path.abspath(args.out), data, transcripts))
+    return 0
+
+
+def in_guest(args, wanted: list) -> int:
+    """The same probes in a guest of a stock kernel; its result is written here with what the
+    guest was (kernel package, hypervisor, emulated or not)."""
+    with tempfile.TemporaryDirectory(prefix="fsatlas-guest-") as rwdir:
+        guest_info = guest.run(args.kernel, ["probe", "--out", rwdir, "--scratch", "/tmp/fsatlas-scratch",
+                                             "--machine", args.machine or system.default_machine_label(),
+                                             "--fs", ",".join(wanted)], rwdir, timeout=3600)
+        (path,) = probefile.files(rwdir)
+        data = resultfile.load_json(path)
+        transcripts = bundle.read(os.path.join(rwdir, probefile.FOLDER), data["id"])
+    data.update(guest=guest_info, emulated=guest_info["emulated"])
     print(probefile.write(os.path.abspath(args.out), data, transcripts))
     return 0
 

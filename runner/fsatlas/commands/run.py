@@ -1,9 +1,10 @@
 """fsatlas run: runs the matrix and writes OUT/results/<id>.json and OUT/raw/<id>/."""
 import os
 import sys
+import tempfile
 
-from ..run import devices, execution, leftovers, target
-from ..results import resultfile
+from ..run import devices, execution, guest, leftovers, system, target
+from ..results import bundle, resultfile
 from ..errors import UserError
 from . import plan
 
@@ -27,6 +28,8 @@ def add_parser(sub):
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
     p.add_argument("--resume", metavar="ID", help="continue the result file ID, redoing only unfinished cells")
+    p.add_argument("--kernel", metavar="NAME", help="run on loop images inside a guest booted from this stock kernel "
+                                                   "(run/kernels.txt): its cells are flagged emulated when the guest is")
     p.set_defaults(func=run)
 
 
@@ -35,6 +38,11 @@ def run(args) -> int:
         raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
                         "or measure an existing folder with --directory DIR")
     out = os.path.abspath(args.out)
+    if args.kernel:
+        if args.directory or args.device or args.clients or args.resume:
+            raise UserError("--kernel runs on loop images in a fresh guest: not with --directory, --device, "
+                            "--clients or --resume", field="--kernel")
+        return in_guest(args, out)
     resume = load_resume(out, args.resume) if args.resume else None
     if resume and args.profile and args.profile != resume.get("profile"):
         raise UserError(f"--resume {args.resume} was a {resume.get('profile')!r} run", field="--profile",
@@ -81,6 +89,31 @@ def run(args) -> int:
     print(f"{ok} cells ok, {sum(c['status'] == 'skipped' for c in result['cells'])} skipped, {len(failed)} failed "
           f"in {result['wall_seconds'] / 60:.1f} min", file=sys.stderr)
     print(path)
+    return 0
+
+
+def in_guest(args, out: str) -> int:
+    """The run in a guest of a stock kernel (run/guest.py); its result and raw bundle are
+    written here with what the guest was, and, when it was emulated, every cell flagged so."""
+    forwarded = ["--profile", args.profile or "quick"]
+    for name in ("matrix", "fs", "workload", "variant", "cell"):
+        value = getattr(args, name)
+        for item in ([value] if isinstance(value, str) else value or []):
+            forwarded += [f"--{name}", item]
+    with tempfile.TemporaryDirectory(prefix="fsatlas-guest-") as rwdir:
+        info = guest.run(args.kernel, ["run", *forwarded, "--out", rwdir, "--scratch", "/tmp/fsatlas-scratch",
+                                       "--machine", args.machine or system.default_machine_label()],
+                         rwdir, timeout=24 * 3600)
+        (path,) = resultfile.result_listing(os.path.join(rwdir, "results"))[0]
+        result = resultfile.load_json(path)
+        for cell in result["cells"]:
+            if info["emulated"] and cell["status"] == "ok" and "emulated" not in cell["flags"]:
+                cell["flags"].append("emulated")
+        result["target"]["guest"] = info
+        if os.path.exists(bundle.path(rwdir, result["id"])):
+            bundle.write(bundle.read(rwdir, result["id"]), bundle.path(out, result["id"]))
+        written = resultfile.write_result(out, result)
+    print(written)
     return 0
 
 

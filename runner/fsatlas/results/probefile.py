@@ -18,12 +18,13 @@ FOLDER = "probes"
 
 @lru_cache(maxsize=1)
 def schema() -> dict:
-    """The probe schema with the result schema's tool and system sections put in place of
-    its references to them: one definition of each."""
+    """The probe schema with the result schema's tool, system and guest sections put in place
+    of its references to them: one definition of each."""
     probe = json.loads((resources.files("fsatlas") / "schema" / "probe.schema.json").read_text())
-    shared = resultfile.schema()["properties"]
+    shared = resultfile.schema()
     for name in ("tool", "system"):
-        probe["properties"][name] = shared[name]
+        probe["properties"][name] = shared["properties"][name]
+    probe["properties"]["guest"] = shared["$defs"]["guest"]
     return probe
 
 

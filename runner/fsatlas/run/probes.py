@@ -121,8 +121,11 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
             last[named] = done.stderr.strip().split(": ")[-1]
         return done.returncode == 0
     first = log.run(["setfacl", "-m", "u:100000:r", path])
+    options = ""
+    if first.returncode and "not supported" in first.stderr and _remount_for_xattrs(mnt, log):
+        first, options = log.run(["setfacl", "-m", "u:100000:r", path]), WITH_OPTIONS
     if first.returncode:
-        return Finding.value("no", f"setfacl refused a single entry: {first.stderr.strip()}")
+        return Finding.value("no", f"setfacl refused a single entry{options}: {first.stderr.strip().split(': ')[-1]}")
     named = _largest(ok, 1, 70000)
     total = named + 4  # the owner, owning group, mask and other entries
     log.note(f"setfacl --set-file with the 4 base entries and n named users: n={named} set, "
@@ -134,7 +137,7 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
                                    f"permission bits: no ACL is kept")
     if entries != total:
         return Finding(status="failed", detail=f"getfacl shows {entries} entries where {total} were set")
-    return Finding.limit(total, "entries", f"{total} entries set and read back; one more was refused "
+    return Finding.limit(total, "entries", f"{total} entries set and read back{options}; one more was refused "
                          f"({last.get(named + 1)})", at_least=named == 70000)
 
 
@@ -150,14 +153,27 @@ def xattr_max_value(mnt: str, log: Transcript) -> Finding:
         except OSError as e:
             refusals[n] = _errno_name(e)
             return False
+    options = ""
+    if not ok(1) and refusals[1] in ("ENOTSUP", "EOPNOTSUPP") and _remount_for_xattrs(mnt, log):
+        options = WITH_OPTIONS
     if not ok(1):
-        return Finding.value("no", f"a user xattr of one byte was refused with {refusals[1]}")
+        return Finding.value("no", f"a user xattr of one byte was refused{options} with {refusals[1]}")
     n = _largest(ok, 1, 1 << 20)
     log.note(f"setxattr(user.fsatlas) of n bytes: {n} set, {n + 1} refused with {refusals.get(n + 1)}")
-    detail = f"a value of {n + 1} bytes was refused with {refusals.get(n + 1)}"
+    detail = f"a value of {n + 1} bytes was refused{options} with {refusals.get(n + 1)}"
     if n == 65536:
         detail += " (65,536 bytes is the kernel's own limit for any filesystem, XATTR_SIZE_MAX)"
     return Finding.limit(n, "bytes", detail)
+
+
+WITH_OPTIONS = " with the mount options acl,user_xattr (off by default here)"
+
+
+def _remount_for_xattrs(mnt: str, log: Transcript) -> bool:
+    """Some filesystems keep ACLs and user xattrs only when mounted with acl,user_xattr
+    (reiserfs); True when the remount took them."""
+    done = log.run(["mount", "-o", "remount,acl,user_xattr", mnt])
+    return done.returncode == 0
 
 
 def max_file_size(mnt: str, log: Transcript) -> Finding:
@@ -177,6 +193,10 @@ def max_file_size(mnt: str, log: Transcript) -> Finding:
     os.truncate(path, 0)
     refused = f"{n + 1} bytes was refused with {refusals.get(n + 1)}" if n + 1 in refusals else \
         "the kernel's own ceiling for every filesystem (a signed 64-bit file offset), reached"
+    if refusals.get(n + 1) == "ENOSPC":  # the image, not the format, ran out: a lower bound
+        os.unlink(path)
+        return Finding.limit(n, "bytes", f"a sparse file of {n} bytes was accepted; {refused}: the "
+                             f"{IMAGE_BYTES // 2**20} MiB image could not hold the metadata of a larger one", at_least=True)
     try:
         with open(path, "r+b") as f:  # a byte written at the last offset, not only a size set
             f.seek(n - 1)
@@ -280,6 +300,9 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
             data = f.read()
     except OSError as e:
         log.note(f"reading the file back: {_errno_name(e)}")
+        if e.errno not in (errno.EIO, errno.EBADMSG, errno.EUCLEAN):  # not what a failed checksum returns
+            return Finding(status="failed", detail=f"the file could not be read back ({_errno_name(e)}), "
+                                                   f"which is not a checksum's refusal")
         return Finding.value("yes", f"reading the file after a byte of its data was flipped on the disk "
                                     f"failed with {_errno_name(e)}")
     if data == block * 16:

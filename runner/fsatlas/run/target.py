@@ -90,6 +90,8 @@ class LoopImage(BlockDevice):
             f.truncate(self.size_bytes)
         done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
                               capture_output=True, text=True)
+        if done.returncode != 0 and "Invalid argument" in done.stderr:  # tmpfs (a guest's /tmp): no O_DIRECT
+            done = subprocess.run(["losetup", "--find", "--show", self.image], capture_output=True, text=True)
         if done.returncode != 0:
             self.__exit__(None, None, None)
             raise RuntimeError(f"losetup failed: {done.stderr.strip()}")

@@ -1,0 +1,91 @@
+"""A throwaway guest booted from a stock distribution kernel (run/kernels.txt), for what this
+machine's own kernel cannot do: its filesystems (jfs, reiserfs, f2fs, nilfs2, hfsplus...).
+
+virtme-ng boots the unpacked kernel in QEMU with the host's root shared read-only, runs one
+command and powers off; --rwdir is the one folder the guest writes back. With hardware
+virtualization when it works: a /dev/kvm that cannot run a stock kernel (a paravirtual
+variant) hangs the guest, so a short boot is tried first and emulation (QEMU's TCG) used when
+it does not answer in time. The guest's kernel, the hypervisor and whether it was emulated
+are recorded with what it produced.
+"""
+import os
+import shlex
+import subprocess
+import sys
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ..errors import UserError
+
+REPO = Path(__file__).resolve().parents[3]  # the checkout (an editable install), holding .tools/
+KERNELS_DIR = REPO / ".tools" / "kernels"
+KVM_TRIAL_S = 40  # a stock kernel boots to a command in 2-5 s with KVM, 16-20 s emulated
+MEMORY = "3G"  # loop images of 512 MiB in the guest's RAM-backed /tmp, one or two at a time
+
+
+def kernels() -> dict:
+    """name -> {package, version, sha256, image}, from run/kernels.txt."""
+    out = {}
+    for line in (resources.files("fsatlas") / "run" / "kernels.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, package, version, sha256, image = line.split()
+            out[name] = {"package": package, "version": version, "sha256": sha256, "image": image}
+    return out
+
+
+def kernel_image(name: str) -> Path:
+    known = kernels()
+    if name not in known:
+        raise UserError("no such kernel", field="--kernel", expected=", ".join(sorted(known)), found=name)
+    image = KERNELS_DIR / name / known[name]["image"]
+    if not image.is_file():
+        raise UserError(f"the kernel {name} is not unpacked (make setup fetches it)", where=str(image))
+    return image
+
+
+def _vng() -> str:
+    vng = Path(sys.executable).parent / "vng"
+    if not vng.exists():
+        raise UserError("virtme-ng is not installed in this environment (make setup installs it)", where=str(vng))
+    return str(vng)
+
+
+def _boot(image: Path, command: str, rwdir: str, emulated: bool, timeout: float) -> subprocess.CompletedProcess:
+    argv = [_vng(), "--run", str(image), "--memory", MEMORY, "--rwdir", rwdir, "--exec", command]
+    if emulated:
+        argv.insert(1, "--disable-kvm")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}  # virtme-run
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+
+
+@lru_cache(maxsize=None)
+def emulated(image: Path) -> bool:
+    """Whether guests must be emulated here: True unless a guest with KVM answers in time."""
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return True
+    try:
+        done = _boot(image, "echo fsatlas-kvm-ok", "/tmp", False, KVM_TRIAL_S)
+    except subprocess.TimeoutExpired:
+        return True
+    return "fsatlas-kvm-ok" not in done.stdout
+
+
+def run(name: str, argv: list[str], rwdir: str, timeout: float) -> dict:
+    """Runs argv (an fsatlas command, with this environment's Python) as root in a guest of the
+    kernel `name`; returns what the guest was: {kernel, package, hypervisor, emulated}."""
+    image = kernel_image(name)
+    is_emulated = emulated(image)
+    command = "modprobe loop; " + shlex.join([sys.executable, "-m", "fsatlas.cli", *argv])
+    try:
+        done = _boot(image, command, rwdir, is_emulated, timeout)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"the guest did not finish within {timeout:.0f} s", where=name) from None
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        raise UserError(f"the guest's command failed (exit {done.returncode}): {' | '.join(tail)[-600:]}", where=name)
+    sys.stderr.write(done.stderr)
+    known = kernels()[name]
+    return {"kernel": name, "package": f"{known['package']} {known['version']}",
+            "hypervisor": "QEMU (virtme-ng)", "accelerator": "TCG (emulated)" if is_emulated else "KVM",
+            "emulated": is_emulated}

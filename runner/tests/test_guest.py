@@ -1,0 +1,43 @@
+"""A guest booted from the pinned stock kernel (run/kernels.txt, unpacked by make setup): the
+filesystems this machine's kernel lacks are probed there, and a run there has its cells
+flagged emulated when the guest was. Slow (a guest boots in 16-20 s emulated)."""
+import json
+
+import pytest
+
+from testutil import loop_state
+from fsatlas.cli import main
+from fsatlas.results import probefile
+from fsatlas.results.validation import validate_file
+from fsatlas.run import guest
+
+pytestmark = pytest.mark.root
+KERNEL = "debian-6.1"
+
+
+def test_probe_in_a_guest_reaches_a_filesystem_the_host_lacks(tmp_path):
+    before = loop_state()
+    assert main(["probe", "--kernel", KERNEL, "--fs", "jfs", "--out", str(tmp_path), "--machine", "guest-box"]) == 0
+    assert loop_state() == before
+    (path,) = probefile.files(str(tmp_path))
+    assert probefile.problems(path) == []
+    data = json.loads(open(path).read())
+    image = guest.kernel_image(KERNEL)
+    assert data["system"]["kernel"] == image.name.removeprefix("vmlinuz-")  # the guest's kernel, not this one's
+    assert data["guest"]["kernel"] == KERNEL and data["guest"]["package"].startswith("linux-image-6.1.0-")
+    assert data["emulated"] is data["guest"]["emulated"] is guest.emulated(image)
+    found = {f["probe"]: f for f in data["findings"] if f["filesystem"] == "jfs"}
+    assert found["max_filename_length"]["limit"] == 255
+    assert found["reflink"]["value"] == "no" and found["acl_max_entries"]["status"] == "ok"
+
+
+def test_a_run_in_an_emulated_guest_flags_its_cells(tmp_path):
+    assert main(["run", "--kernel", KERNEL, "--profile", "tiny", "--fs", "ext4", "--workload", "seq-write",
+                 "--out", str(tmp_path), "--machine", "guest-box"]) == 0
+    (path,) = (tmp_path / "results").glob("*.json")
+    assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
+    result = json.loads(path.read_text())
+    assert result["system"]["kernel"].startswith("6.1.0-") and result["target"]["guest"]["kernel"] == KERNEL
+    (cell,) = [c for c in result["cells"] if c["status"] == "ok"]
+    assert ("emulated" in cell["flags"]) is result["target"]["guest"]["emulated"]
+    assert (tmp_path / "raw" / f"{result['id']}.tar.gz").is_file()
