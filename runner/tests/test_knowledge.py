@@ -12,7 +12,7 @@ from fsatlas.site import aggregate, knowledge
 from fsatlas.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
-CURATED = ["sources.yaml", "feature_columns.yaml", "features", "mount_options", "history"]
+CURATED = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
 
 
 @pytest.fixture
@@ -83,6 +83,13 @@ def edit(path, change):
     ("history row with an undeclared column", "history/blog-2014-dd.yaml",
      lambda d: d["rows"][0].update(speed=1), "/rows/0/speed"),
     ("file name differs from id", "features/jfs.yaml", lambda d: d.update(filesystem="jfs2"), "/filesystem"),
+    ("a correction citing no known source", "corrections.yaml", lambda d: d[0].update(sources=["nowhere"]),
+     "/0/sources/0"),
+    ("a correction without its old value", "corrections.yaml", lambda d: d[0].pop("old"), "/0"),
+    ("a probe source whose probe result is gone", "sources.yaml",
+     lambda d: next(s for s in d if "probe" in s).update(probe="20990101T000000Z-gone-probe"), "/probe"),
+    ("a source with no url, seed or probe", "sources.yaml", lambda d: d[0].pop("seed"), "/0"),
+    ("a made-up date", "sources.yaml", lambda d: d[3].update(date="around 2001"), "/3/date"),
 ])
 def test_broken_curated_data_is_reported_with_file_and_path(data_copy, capsys, name, file, change, where):
     edit(data_copy / file, change)

@@ -10,7 +10,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "runner" / "tests" / "fixtures"
 SITE_SOURCES = ["config.toml", "content", "layouts", "assets", "static", ".htmltest.yml"]
-CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "features", "mount_options", "history"]
+CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -41,7 +41,9 @@ def _load_yaml(path: str):
 
 def curated_files(data_dir: str) -> list[str]:
     """Every file load() reads."""
-    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml")]
+    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml")
+             if os.path.exists(os.path.join(data_dir, name))]
+    files += glob.glob(os.path.join(data_dir, "probes", "*.json"))  # sources may name them
     for kind in KINDS:
         files += sorted(glob.glob(os.path.join(data_dir, kind, "*.yaml")))
     return files
@@ -108,6 +110,8 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
                                         f"expected the file name ({stem!r}), found {ident!r}"))
             data["_path"] = path
             knowledge[kind][ident] = data
+    corrections_path = os.path.join(data_dir, "corrections.yaml")
+    knowledge["corrections"] = (read(corrections_path, "corrections") or []) if os.path.exists(corrections_path) else []
     columns_path = os.path.join(data_dir, "feature_columns.yaml")
     try:
         knowledge["feature_columns"] = _load_yaml(columns_path) or []
@@ -136,6 +140,11 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if ids.index(ident) != i:
             problems.append(Problem("error", sources_path, f"/{i}/id", f"duplicate source id {ident!r}"))
     known = set(ids)
+    probes_dir = os.path.join(os.path.dirname(sources_path), "probes")
+    for i, source in enumerate(knowledge["sources"]):
+        if "probe" in source and not os.path.isfile(os.path.join(probes_dir, source["probe"] + ".json")):
+            problems.append(Problem("error", sources_path, f"/{i}/probe",
+                                    f"expected a probe result data/probes/{source['probe']}.json, found none"))
 
     def cite(path, where, cited):
         for j, source in enumerate(cited):
@@ -158,6 +167,8 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                         problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}/{end}",
                                                 f"expected a cell key of the standard or full profile, "
                                                 f"found {comparison[end]!r}"))
+    for i, correction in enumerate(knowledge.get("corrections", [])):
+        cite(os.path.join(os.path.dirname(sources_path), "corrections.yaml"), f"/{i}", correction["sources"])
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -285,7 +296,7 @@ class ClaimEvidence:
             for comparison in self.by_cell.get(key, ()):
                 base, metric = mine.get(comparison[1]), comparison[2]
                 if (base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"]
-                        and metric in base["metrics"]):
+                        and metric in base["metrics"] and "emulated" not in cell["flags"] + base["flags"]):
                     self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base})
 
     def result(self) -> dict:
