@@ -79,7 +79,10 @@ def test_print_hides_navigation_and_controls(page, site_url):
     assert page.evaluate("getComputedStyle(document.querySelector('.site-search')).display") == "none"
 
 
-@pytest.mark.parametrize("path", ["/", "/results/", "/features/", "/guides/journaling/", "/explorer/"])
+@pytest.mark.parametrize("path", ["/", "/results/", "/results/fixture-valid/", "/features/", "/filesystems/btrfs/",
+                                  "/guides/", "/guides/journaling/", "/explorer/", "/history/", "/articles/",
+                                  "/methodology/", "/contribute/", "/corrections/",
+                                  "/raw/?result=fixture-valid&member=ext4__-__-__seq-write%2Frep-1.json"])
 def test_usable_at_phone_width(browser, site_url, path):
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
@@ -90,7 +93,7 @@ def test_usable_at_phone_width(browser, site_url, path):
 
 
 @pytest.mark.parametrize("path", ["/", "/results/", "/results/fixture-valid/", "/features/", "/guides/journaling/",
-                                  "/explorer/", "/search/?q=ext4", "/articles/"])
+                                  "/explorer/", "/search/?q=ext4", "/articles/", "/corrections/", "/filesystems/btrfs/"])
 def test_no_serious_accessibility_violations(page, site_url, path):
     page.goto(site_url + path)
     page.wait_for_load_state("networkidle")

@@ -1,5 +1,6 @@
 """The real site: Hugo build, htmltest over every page, and the chart drawn in Chromium."""
 import json
+import re
 import shutil
 
 import pytest
@@ -41,7 +42,8 @@ def test_result_page_shows_system_and_cells(site_root):
 
 
 def test_pages_without_charts_load_no_chart_libraries(site_root):
-    assert "vega" not in (site_root / "public" / "index.html").read_text()
+    for page in ("contribute", "methodology", "corrections"):
+        assert "vega" not in (site_root / "public" / page / "index.html").read_text(), page
 
 
 @pytest.mark.browser
@@ -165,3 +167,16 @@ def test_a_repetitions_raw_output_opens_from_its_result_page(page, site_root, si
     page.wait_for_function("document.getElementById('raw-status').textContent.includes('Cannot read')")
     page.goto(f"{site_url}/raw/?result=../../etc")
     assert "not a result id" in page.inner_text("#raw-status")
+
+
+def test_the_home_page_gives_each_reader_a_path_and_the_findings(site_root):
+    """Five ways in, each to a page that exists, and what the data says, counted from it."""
+    html = (site_root / "public" / "index.html").read_text()
+    paths = re.findall(r'<a class="path" href="([^"]+)"><strong>([^<]+)</strong>', html)
+    assert [title for _, title in paths] == ["Choose a filesystem", "Tune a mount option", "Compare results",
+                                             "Check an old benchmark", "Contribute a result"]
+    for href, _ in paths:
+        assert (site_root / "public" / href.strip("/") / "index.html").is_file(), href
+    findings = re.sub(r"<[^>]+>|\s+", " ", html.split('class="findings"')[1].split("</ul>")[0])
+    assert "1 result file from 1 machine label" in findings and RESULT["id"] in findings
+    assert 'data-chart="throughput"' in html
