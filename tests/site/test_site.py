@@ -180,3 +180,15 @@ def test_the_home_page_gives_each_reader_a_path_and_the_findings(site_root):
     findings = re.sub(r"<[^>]+>|\s+", " ", html.split('class="findings"')[1].split("</ul>")[0])
     assert "1 result file from 1 machine label" in findings and RESULT["id"] in findings
     assert 'data-chart="throughput"' in html
+
+
+def test_citations_are_numbered_in_the_order_of_the_sources_list(site_root):
+    """[1], [2]… in the order a page first cites its sources, each number the place of its
+    source in the list at the foot of the page (the registry id stays in that list)."""
+    html = (site_root / "public" / "features" / "index.html").read_text()
+    listed = re.findall(r'<li id="src-([^"]+)">', html)
+    cited = re.findall(r'<a href="#src-([^"]+)"[^>]*>\[(\d+)\]</a>', html)
+    assert cited and len(set(listed)) == len(listed)
+    for source, number in cited:
+        assert listed[int(number) - 1] == source
+    assert [s for s, _ in cited][0] == listed[0]
