@@ -10,14 +10,7 @@
   if (!root) return;
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
-  var DISPLAY = {
-    "bytes/s": { factor: 1e-6, unit: "MB/s", title: "MB/s (10^6 bytes/s)" },
-    "bytes": { factor: 1e-6, unit: "MB", title: "MB (10^6 bytes)" },
-    "ns": { factor: 1e-3, unit: "µs", title: "µs" },
-    "ops/s": { factor: 1, unit: "ops/s", title: "operations per second" },
-    "s": { factor: 1, unit: "s", title: "seconds" },
-    "percent": { factor: 1, unit: "%", title: "% of one CPU" }
-  };
+  var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
   var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, view = {};
 
   function status(text) { statusLine.textContent = text; }
@@ -33,13 +26,7 @@
     return value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
   }
 
-  // A figure to three significant digits ("2,270", "12.3", "0.000123"): the precision a few
-  // repetitions support; the full value is in the downloads. Twin of significant() in
-  // runner/fsatlas/site/knowledge.py.
-  function significant(value) {
-    if (value === null || value === undefined || isNaN(value)) return "–";
-    return value.toLocaleString("en", { maximumSignificantDigits: 3 });
-  }
+  var significant = window.fsatlasFormat.significant;  // static/js/format.js
 
   fetch(root.dataset.src).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);

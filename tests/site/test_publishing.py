@@ -81,7 +81,7 @@ def test_print_hides_navigation_and_controls(page, site_url):
 
 @pytest.mark.parametrize("path", ["/", "/results/", "/results/fixture-valid/", "/features/", "/filesystems/btrfs/",
                                   "/guides/", "/guides/journaling/", "/explorer/", "/history/", "/articles/",
-                                  "/methodology/", "/contribute/", "/corrections/",
+                                  "/methodology/", "/contribute/", "/corrections/", "/compare/?a=ext4&b=xfs",
                                   "/raw/?result=fixture-valid&member=ext4__-__-__seq-write%2Frep-1.json"])
 def test_usable_at_phone_width(browser, site_url, path):
     context = browser.new_context(viewport={"width": 375, "height": 740})
@@ -93,7 +93,8 @@ def test_usable_at_phone_width(browser, site_url, path):
 
 
 @pytest.mark.parametrize("path", ["/", "/results/", "/results/fixture-valid/", "/features/", "/guides/journaling/",
-                                  "/explorer/", "/search/?q=ext4", "/articles/", "/corrections/", "/filesystems/btrfs/"])
+                                  "/explorer/", "/search/?q=ext4", "/articles/", "/corrections/", "/filesystems/btrfs/",
+                                  "/compare/?a=ext4&b=xfs"])
 def test_no_serious_accessibility_violations(page, site_url, path):
     page.goto(site_url + path)
     page.wait_for_load_state("networkidle")

@@ -173,8 +173,8 @@ def test_the_home_page_gives_each_reader_a_path_and_the_findings(site_root):
     """Five ways in, each to a page that exists, and what the data says, counted from it."""
     html = (site_root / "public" / "index.html").read_text()
     paths = re.findall(r'<a class="path" href="([^"]+)"><strong>([^<]+)</strong>', html)
-    assert [title for _, title in paths] == ["Choose a filesystem", "Tune a mount option", "Compare results",
-                                             "Check an old benchmark", "Contribute a result"]
+    assert [title for _, title in paths] == ["Choose a filesystem", "Tune a mount option", "Compare two filesystems",
+                                             "Compare results", "Check an old benchmark", "Contribute a result"]
     for href, _ in paths:
         assert (site_root / "public" / href.strip("/") / "index.html").is_file(), href
     findings = re.sub(r"<[^>]+>|\s+", " ", html.split('class="findings"')[1].split("</ul>")[0])
@@ -192,3 +192,37 @@ def test_citations_are_numbered_in_the_order_of_the_sources_list(site_root):
     for source, number in cited:
         assert listed[int(number) - 1] == source
     assert [s for s, _ in cited][0] == listed[0]
+
+
+@pytest.mark.browser
+def test_compare_two_filesystems_from_the_address(page, site_url):
+    """ext4 and xfs from the URL: their features side by side, the differing rows marked, and
+    each workload measured on both with the ratio of the means, to three significant digits."""
+    page.goto(f"{site_url}/compare/?a=ext4&b=xfs")
+    page.wait_for_selector("#compare[data-rendered]")
+    assert page.input_value("select[name=a]") == "ext4" and page.input_value("select[name=b]") == "xfs"
+    differ = page.locator("#compare-features tr.differs").count()
+    assert 0 < differ < 21 and page.inner_text("#compare-features p").startswith(f"{differ} of 21")
+    cells = {c["filesystem"]: c for c in RESULT["cells"] if c["status"] == "ok"}
+    assert set(cells) == {"ext4", "xfs"}  # one workload each in the fixture: none measured on both
+    assert "No workload has been measured" in page.inner_text("#compare-figures")
+    page.select_option("select[name=b]", "btrfs")
+    assert page.url.endswith("?a=ext4&b=btrfs")
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_compare_shows_the_ratio_of_the_means_with_the_sites_rounding(page, explorer_url):
+    from fsatlas.site.knowledge import significant
+    page.goto(f"{explorer_url}/compare/?a=ext4&b=xfs")
+    page.wait_for_selector("#compare[data-rendered]")
+    data = json.loads(page.inner_text("#compare-data") or page.evaluate(
+        "document.getElementById('compare-data').textContent"))
+    mean = {(c["fs"], c["workload"]): c["metrics"]["throughput"]["mean"] for c in data["cells"]}
+    rows = page.locator("#compare-figures tbody tr")
+    assert rows.count() == 2
+    for i in range(2):
+        workload, metric, _, _, ratio, _ = page.locator("#compare-figures tbody tr").nth(i).inner_text().split("\t")
+        assert metric == "throughput"
+        assert ratio == significant(mean["xfs", workload] / mean["ext4", workload]) + "×"
+    assert page.errors == []
