@@ -264,7 +264,7 @@ class Site:
             except BaseException:
                 main.stop()
                 raise
-            summary.update(mirror(trees, target, manifest, trash, listed.result()))
+            summary.update(mirror(trees, target, manifest, trash, listed.result(), fresh=(self.main_html,)))
         Trash.empty_in_background(trash)
         return summary
 
@@ -314,7 +314,9 @@ class Manifest:
     folder holding a copy (the destination on another filesystem) is always listed again, as is
     one modified less than RACY_NS before the manifest was written (mtimes have a coarse clock;
     git's index has the same rule). A destination replaced since (a placed file gone, or not
-    the inode it was) is mirrored afresh."""
+    the inode it was) is mirrored afresh. A tree made afresh by each build (the main pass's) is
+    always listed: Hugo gives the folders it copies from static/ their source's mtime, which a
+    file edited in place there does not move."""
 
     RACY_NS = 2_000_000_000
     PROBES = 32
@@ -348,15 +350,16 @@ class Manifest:
         chosen = sorted(placed)[::step][:self.PROBES]
         return [[rel, os.lstat(os.path.join(self.destination, rel)).st_ino] for rel in chosen]
 
-    def listing(self, folder: str, relist: bool = True) -> tuple:
+    def listing(self, folder: str, relist: bool = True, fresh: bool = False) -> tuple:
         """(files {name: [size, mtime]}, subfolders) of a source folder, listed again only
-        when it may have changed (never, with relist=False: what the manifest holds).
+        when it may have changed (never, with relist=False: what the manifest holds; always,
+        with fresh: a folder made anew by this build).
         An entry of the manifest: [mtime, holds a copy, subfolders, {name: [size, mtime]}]."""
         known = self.folders.get(folder)
         if relist:
             mtime = os.stat(folder).st_mtime_ns
             self.visited.add(folder)
-            if not (known and known[0] == mtime and mtime < self.written - self.RACY_NS and not known[1]):
+            if fresh or not (known and known[0] == mtime and mtime < self.written - self.RACY_NS and not known[1]):
                 known = self._list(folder, mtime)
         if not known:
             return {}, []
@@ -374,9 +377,10 @@ class Manifest:
         self.folders[folder] = [mtime, False, folders, files]
         return self.folders[folder]
 
-    def files(self, trees: list, relist: bool = True) -> dict:
+    def files(self, trees: list, relist: bool = True, fresh: tuple = ()) -> dict:
         """destination path -> (source folder, [size, mtime]) of every file of trees, later trees
-        winning over earlier ones (paths are joined only for the files placed: 10,000s here)."""
+        winning over earlier ones (paths are joined only for the files placed: 10,000s here);
+        the trees rooted at a folder of fresh are listed in full."""
         wanted = {}
         for source, prefix in trees:
             if not (os.path.isdir(source) if relist else source in self.folders):
@@ -385,7 +389,7 @@ class Manifest:
             todo = [(base, source)]
             while todo:
                 rel, folder = todo.pop()
-                found, subfolders = self.listing(folder, relist)
+                found, subfolders = self.listing(folder, relist, source in fresh)
                 wanted.update((rel + name, (folder, entry)) for name, entry in found.items())
                 todo += [(rel + name + "/", folder + os.sep + name) for name in subfolders]
         return wanted
@@ -527,7 +531,7 @@ def list_ahead(trees: list[tuple[str, str]], destination: str, manifest_path: st
 
 
 def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, trash: str | None = None,
-           listed: tuple | None = None) -> dict:
+           listed: tuple | None = None, fresh: tuple = ()) -> dict:
     """Makes destination hold exactly the files of trees [(source, prefix)], later trees winning
     over earlier ones; places only files whose size or mtime differ from what it placed last
     (see Manifest). The destination's files are hard links to the sources', so the passes never
@@ -535,9 +539,10 @@ def mirror(trees: list[tuple[str, str]], destination: str, manifest_path: str, t
     until the mirror places the new. Files changed in the destination by hand are not noticed:
     delete it to start afresh. With a trash folder, the files replaced or removed go there
     (see Trash) instead of being deleted, and a mirror that fails midway (a full disk) puts
-    them back: the destination is left as it was. listed: list_ahead of the first trees."""
+    them back: the destination is left as it was. listed: list_ahead of the first trees;
+    fresh: the source folders made anew by this build (always listed in full)."""
     manifest, wanted, done = listed or (Manifest(manifest_path, os.path.abspath(destination)), {}, 0)
-    wanted.update(manifest.files(trees[done:]))
+    wanted.update(manifest.files(trees[done:], fresh=fresh))
     os.makedirs(destination, exist_ok=True)
     old_files = Trash(trash, destination)
     changed = [(rel, source_folder, have) for rel, (source_folder, entry) in wanted.items()
