@@ -2,11 +2,15 @@
 // checkboxes naming data-group values). Without JavaScript the tables are shown whole.
 (function () {
   "use strict";
+  // Sizes sort by value (8 TiB < 8 EiB): the first number in a cell, times its unit.
+  var UNIT = { B: 1, bytes: 1, KiB: 1024, MiB: Math.pow(1024, 2), GiB: Math.pow(1024, 3), TiB: Math.pow(1024, 4),
+               PiB: Math.pow(1024, 5), EiB: Math.pow(1024, 6), KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15, EB: 1e18 };
   function cellValue(row, index) {
     var cell = row.children[index];
-    var text = cell ? cell.textContent.trim() : "";
-    var number = parseFloat(text.replace(/,/g, ""));
-    return isNaN(number) ? text.toLowerCase() : number;
+    var text = cell ? (cell.dataset.sort || cell.textContent).trim() : "";  // data-sort: the value without notes or citations
+    var found = /(\d[\d,]*(?:\.\d+)?)\s*(bytes|B|[KMGTPE]i?B)?\b/.exec(text);
+    if (!found) return text.toLowerCase();
+    return parseFloat(found[1].replace(/,/g, "")) * (UNIT[found[2]] || 1);
   }
   document.querySelectorAll("table.sortable").forEach(function (table) {
     table.querySelectorAll("thead th").forEach(function (th, index) {
@@ -18,6 +22,7 @@
         var rows = Array.prototype.slice.call(body.rows);
         rows.sort(function (a, b) {
           var x = cellValue(a, index), y = cellValue(b, index);
+          if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;  // words ("unknown") after figures
           return (x > y ? 1 : x < y ? -1 : 0) * (ascending ? 1 : -1);
         });
         rows.forEach(function (row) { body.appendChild(row); });

@@ -226,3 +226,22 @@ def test_compare_shows_the_ratio_of_the_means_with_the_sites_rounding(page, expl
         assert metric == "throughput"
         assert ratio == significant(mean["xfs", workload] / mean["ext4", workload]) + "×"
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
+    """8 TiB before 8 EiB, words ("unknown") after every figure, citations and notes ignored."""
+    page.goto(f"{site_url}/features/")
+    page.click("#feature-matrix thead th:has-text('Largest file')")
+    column = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix thead th'))"
+                           ".findIndex(t => t.textContent.includes('Largest file'))")
+    shown = page.evaluate(f"Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
+                          f".map(r => r.children[{column}].dataset.sort)")
+    units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, "EiB": 2**60, "bytes": 1}
+    sizes = []
+    for text in shown:
+        found = re.match(r"([\d.,]+)\s*(\w+)?", text)
+        sizes.append(float(found[1].replace(",", "")) * units.get(found[2], 1) if found else None)
+    numbers = [s for s in sizes if s is not None]
+    assert numbers == sorted(numbers) and len(numbers) > 5
+    assert sizes[len(numbers):] == [None] * (len(sizes) - len(numbers))  # words last
