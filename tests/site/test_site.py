@@ -245,3 +245,19 @@ def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
     numbers = [s for s in sizes if s is not None]
     assert numbers == sorted(numbers) and len(numbers) > 5
     assert sizes[len(numbers):] == [None] * (len(sizes) - len(numbers))  # words last
+
+
+def test_the_guides_index_counts_each_guides_options(site_root):
+    import yaml
+    from collections import Counter
+    themes = Counter(yaml.safe_load(p.read_text())["theme"]
+                     for p in (site_root / "data" / "mount_options").glob("*.yaml"))
+    html = (site_root / "public" / "guides" / "index.html").read_text()
+    shown = {}
+    for guide in (site_root / "content" / "guides").glob("*.md"):
+        if guide.name == "_index.md":
+            continue
+        theme = re.search(r"^theme:\s*\"?([\w-]+)", guide.read_text(), re.M)[1]
+        count = re.search(rf'href="/guides/{guide.stem}/"[^(]*\((\d+) options?\)', html)
+        shown[theme] = int(count[1])
+    assert shown == {theme: themes.get(theme, 0) for theme in shown} and sum(shown.values()) == sum(themes.values())
