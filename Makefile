@@ -5,7 +5,7 @@ FSATLAS := $(VENV)/fsatlas
 PROFILE ?= quick
 BASE_URL ?=
 
-.PHONY: all setup bench bench-standard data site serve test perf fuzz clean
+.PHONY: all setup bench bench-standard data site serve test perf fuzz clean screenshots
 
 all: setup bench site
 
@@ -42,6 +42,10 @@ test: setup
 # FAST=1 takes the quick matrix's wall time from the newest quick result instead of running it.
 perf: setup
 	$(VENV)/python scripts/perf.py
+
+# Every page kind at 1280 and 375 px, as PNGs in build/screenshots/ (not committed), for a reviewer.
+screenshots: site
+	$(VENV)/python scripts/screenshots.py
 
 # Many more fuzz examples than the test suite runs (FUZZ_EXAMPLES, default 2000).
 fuzz: setup
