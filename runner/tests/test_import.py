@@ -286,3 +286,21 @@ def test_a_figure_only_a_later_bonnie_run_measured_keeps_its_unit(tmp_path, caps
     # char-read: throughput in the second run only, latency in both: only what every run measured is kept
     (char_read,) = [c for c in result["cells"] if c["workload"] == "char-read"]
     assert set(char_read["metrics"]) == {"lat_max_ns"} and len(char_read["metrics"]["lat_max_ns"]["samples"]) == 2
+
+
+@pytest.mark.parametrize("unified", ["1", "both"])
+def test_fio_unified_rw_reporting_is_read_as_fio_reported_it(mounted, tmp_path, capsys, unified):
+    """unified_rw_reporting=1: fio reports reads and writes together as one "mixed" side, the
+    cell's plain throughput; =both: read and write as well, which are kept (mixed is their sum)."""
+    job = "[global]\ndirectory={dir}\nsize=8M\nbs=4k\ndirect=1\n[together]\nrw=randrw\n"
+    raw = run_fio(mounted, job, tmp_path, "unified", "--output-format=json", f"--unified_rw_reporting={unified}")
+    report = json.loads(raw.read_text())["jobs"][0]
+    out, result = imported(tmp_path, capsys, "fio", str(raw))
+    (cell,) = result["cells"]
+    if unified == "1":
+        assert "read" not in report and cell["metrics"]["throughput"]["samples"] == [report["mixed"]["bw_bytes"]]
+    else:
+        assert cell["metrics"]["read_throughput"]["samples"] == [report["read"]["bw_bytes"]]
+        assert cell["metrics"]["write_throughput"]["samples"] == [report["write"]["bw_bytes"]]
+        assert not any(name.startswith("mixed") for name in cell["metrics"])
+    assert [p for p in validate_file(str(next((out / "results").iterdir()))) if p.severity == "error"] == []

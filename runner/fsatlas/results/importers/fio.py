@@ -6,7 +6,9 @@ so entries of the same name and group are summed, as fio's group report sums the
 group_reporting fio has done so already); two jobs of other names are never merged. In a
 client/server report each job is summed over the clients (see _entries). Each side a job
 did I/O on (read, write, trim) is kept: a job with one side reports plain metrics, a mixed one
-read_, write_ and trim_ throughput and IOPS.
+read_, write_ and trim_ throughput and IOPS. Under unified_rw_reporting fio reports reads and
+writes together as one "mixed" side (alone, or beside read and write with =both, where the
+sides themselves are kept and their sum left out).
 
 What fio wrote differs by version, and each figure is read from the key that version used:
 bandwidth from bw_bytes (3.2 on), else bw in KiB/s; latencies from lat_ns/clat_ns in
@@ -21,7 +23,7 @@ from ...errors import UserError
 from .measurement import Measurement
 
 READ, WRITE, TRIM = ("read", "randread"), ("write", "randwrite"), ("trim", "randtrim")
-SIDES = ("read", "write", "trim")
+SIDES = ("read", "write", "trim", "mixed")
 UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "lat_mean_ns": ("ns", "lower"),
          "lat_p50_ns": ("ns", "lower"), "lat_p99_ns": ("ns", "lower"), "lat_p999_ns": ("ns", "lower"),
          "cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
@@ -135,6 +137,8 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
 def _active(jobs: list, rw: str | None) -> list:
     """The sides a job did I/O on; by its rw where none did (a run too short to count)."""
     sides = [s for s in SIDES if any(isinstance(j.get(s), dict) and float(j[s].get("io_bytes") or 0) > 0 for j in jobs)]
+    if len(sides) > 1 and "mixed" in sides:  # unified_rw_reporting=both: the sum of the others
+        sides.remove("mixed")
     if sides:
         return sides
     if rw in READ:
@@ -150,7 +154,8 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
     groups = {}
     for job, described in _entries(report, where):
-        if not isinstance(job, dict) or not all(isinstance(job.get(s), dict) for s in ("read", "write")):
+        if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
+                                             or isinstance(job.get("mixed"), dict)):
             raise UserError("a job without read and write sections", where=where, field="/jobs",
                             expected="fio --output-format=json (or json+) output")
         name = str(described.get("jobname", "job"))
