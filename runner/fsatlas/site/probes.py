@@ -16,9 +16,10 @@ def shown(finding: dict) -> str:
 
 def agreement(finding: dict, fact: dict | None) -> str | None:
     """'agrees' or 'disagrees' where the probe and the cited fact both say yes or no; None when
-    either is not a yes/no (limits are shown side by side, for the reader to compare)."""
+    either does not (a limit, or a partial whose note says where it holds: shown side by side,
+    for the reader to compare)."""
     said = (fact or {}).get("value")
-    if finding.get("value") not in ("yes", "no") or said not in ("yes", "no", "partial"):
+    if finding.get("value") not in ("yes", "no") or said not in ("yes", "no"):
         return None
     return "agrees" if said == finding["value"] else "disagrees"
 
