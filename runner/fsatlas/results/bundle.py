@@ -21,6 +21,7 @@ import tarfile
 import tempfile
 import zlib
 
+from . import resultfile
 from ..errors import UserError
 
 SUFFIX = ".tar.gz"
@@ -54,20 +55,13 @@ def read(out_dir: str, rid: str) -> dict[str, bytes]:
     """Every regular member of raw/<id>.tar.gz, by name; UserError naming the bundle and the
     member when the bundle is missing, not a regular file, damaged, or holds what it may not."""
     where = relative(rid)
+    if not os.path.lexists(path(out_dir, rid)):
+        raise UserError(f"expected the raw output bundle {where}, found none")
     try:
-        fd = os.open(path(out_dir, rid), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as e:
-        found = "a symbolic link" if e.errno == 40 else "none"  # ELOOP
-        raise UserError(f"expected the raw output bundle {where}, found {found} ({e.strerror})") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise UserError("expected a regular file", where=where)
-    with os.fdopen(fd, "rb") as f:
-        if st.st_size > MAX_BUNDLE_BYTES:
-            raise UserError("bundle too large", where=where, expected=f"at most {MAX_BUNDLE_BYTES} bytes",
-                            found=f"{st.st_size}")
-        return _members(f, where)
+        data = resultfile.read_regular(path(out_dir, rid), MAX_BUNDLE_BYTES)  # no link followed, bounded
+    except UserError as e:
+        raise UserError(e.body, where=where) from None
+    return _members(io.BytesIO(data), where)
 
 
 def _members(f, where: str) -> dict[str, bytes]:

@@ -4,6 +4,7 @@ The schema (schema/result.schema.json) is the one definition of the shape; the r
 validates before it writes, `fsatlas validate` runs the same schema plus the rules it can't
 say, and the aggregator reads only files that pass.
 """
+import errno
 import json
 import math
 import os
@@ -143,13 +144,14 @@ def read_regular(path: str, limit: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
-        if e.errno == 40:  # ELOOP: O_NOFOLLOW met a link
+        if e.errno == errno.ELOOP:  # O_NOFOLLOW met a link
             raise UserError(where=path, expected="a regular file", found="a symbolic link") from None
         raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # before fdopen, which refuses a folder with an exception of its own
+        os.close(fd)
+        raise UserError(where=path, expected="a regular file", found=kind_of(mode))
     with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise UserError(where=path, expected="a regular file", found=kind_of(mode))
         try:
             data = f.read(limit + 1)
         except OSError as e:
