@@ -10,10 +10,11 @@ from functools import lru_cache
 
 @lru_cache(maxsize=None)
 def t_quantile(df: int) -> float:
-    """Student's t at 0.975. scipy is imported here, not at the top: it takes half a second,
-    and most fsatlas commands (a cached rebuild above all) never need it."""
-    from scipy.stats import t as student_t
-    return float(student_t.ppf(0.975, df))
+    """Student's t at 0.975. scipy is imported here, not at the top, and only its special
+    functions (0.45 s, where scipy.stats takes 0.93 s; the same value, which scipy.stats
+    computes with this very function): most fsatlas commands never need it."""
+    from scipy.special import stdtrit
+    return float(stdtrit(df, 0.975))
 
 
 def moments(samples) -> dict:

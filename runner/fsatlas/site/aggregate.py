@@ -386,8 +386,24 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def latest_rows(latest: dict | None, paths: dict, baselines: dict) -> dict:
-    """The newest complete result's rows (every metric) and throughput rows, for list pages."""
+def latest_rows(latest: dict | None, paths: dict, baselines: dict, current: dict, cache_file: str) -> dict:
+    """The newest complete result's rows (every metric) and throughput rows, for list pages;
+    kept in cache_file while that result and this code are unchanged (deriving them takes
+    scipy, whose import alone is a second: most rebuilds would pay it for nothing)."""
+    key = [code_digest(), latest["id"] if latest else None, current.get(latest["id"]) if latest else None]
+    try:
+        with open(cache_file, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored.get("key") == key:
+            return stored["rows"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    made = _latest_rows(latest, paths, baselines)
+    write_text_atomic(cache_file, compact_json({"key": key, "rows": made}))
+    return made
+
+
+def _latest_rows(latest: dict | None, paths: dict, baselines: dict) -> dict:
     rows = []
     if latest:
         result = resultfile.load_json(paths[latest["id"]])
@@ -412,6 +428,7 @@ class Outputs:
         self.tables = os.path.join(os.path.dirname(os.path.abspath(content_dir)), result_tables.TABLES_DIR)
         self.state = os.path.join(cache, "aggregation.json")
         self.knowledge = os.path.join(cache, "knowledge.json")
+        self.latest = os.path.join(cache, "latest.json")
         folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
@@ -529,7 +546,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
         "results": summaries,
-        "latest": latest_rows(latest, paths, baselines),
+        "latest": latest_rows(latest, paths, baselines, current, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
