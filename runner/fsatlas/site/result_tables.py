@@ -77,22 +77,21 @@ def metrics_table(rows: list[dict]) -> str:
 
 def raw_table(result: dict) -> str:
     """Each ok cell's raw files: the members of the result's bundle its figures were recomputed
-    from (raw/<id>/x is the member x), in the order of its repetitions, each a link to the raw
-    file viewer (relative: the table sits in results/<id>/, whatever the site's base URL)."""
+    from (raw/<id>/x is the member x), in the order of its repetitions. One link a cell, to its
+    first member in the raw file viewer, which lists the others (every member as a link made
+    each page 40 % heavier); relative, as the list sits in results/<id>/ whatever the base URL."""
     prefix = f"raw/{result['id']}/"
-    out = ['<table class="data-table raw-table">\n<thead><tr><th scope="col">Cell</th>'
-           '<th scope="col">Members, one a repetition</th></tr></thead>\n<tbody>\n']
+    out = ['<ul class="raw-members">\n']
     for cell in result["cells"]:
-        if cell["status"] == "ok" and cell["raw"]:
-            names = " ".join(_member_link(result["id"], r[len(prefix):]) for r in cell["raw"] if r.startswith(prefix))
-            out.append(f'<tr><th scope="row"><code>{escape(cell["key"])}</code></th><td>{names}</td></tr>\n')
-    out.append("</tbody>\n</table>\n")
+        members = [r[len(prefix):] for r in cell["raw"] if r.startswith(prefix)] if cell["status"] == "ok" else []
+        if members:
+            query = urlencode({"result": result["id"], "member": members[0]})
+            folder = members[0].rpartition("/")[0]
+            rest = ", ".join(escape(m.rpartition("/")[2] if m.startswith(folder + "/") else m) for m in members[1:])
+            out.append(f'<li><a href="../../raw/?{escape(query)}"><code>{escape(members[0])}</code></a>'
+                       + (f", {rest}" if rest else "") + "</li>\n")
+    out.append("</ul>\n")
     return "".join(out)
-
-
-def _member_link(rid: str, member: str) -> str:
-    query = urlencode({"result": rid, "member": member})
-    return f'<a href="../../raw/?{escape(query)}"><code>{escape(member)}</code></a>'
 
 
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
