@@ -42,17 +42,23 @@ def signature(path: str) -> list | None:
     memo = _load()
     key = cache_key(path)
     try:
+        st = os.lstat(key)  # a stat, not an open: a rebuild looks at 20,000 files this way
+    except OSError:
+        return None
+    known = memo.get(key)
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    if known and known[:2] == [st.st_size, st.st_mtime_ns]:
+        return [st.st_size, known[2]]
+    try:
         fd = os.open(key, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
-    st = os.fstat(fd)
+    st = os.fstat(fd)  # what is hashed, not what was listed
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
         return None
     with os.fdopen(fd, "rb") as f:
-        known = memo.get(key)
-        if known and known[:2] == [st.st_size, st.st_mtime_ns]:
-            return [st.st_size, known[2]]
         digest = hashlib.file_digest(f, "sha256").hexdigest()[:16]
     memo[key] = [st.st_size, st.st_mtime_ns, digest]
     _changed = True

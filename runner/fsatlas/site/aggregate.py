@@ -549,6 +549,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         "latest": latest_rows(latest, paths, baselines, current, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
