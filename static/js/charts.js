@@ -7,6 +7,12 @@
 (function () {
   "use strict";
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  // Whiskers and repetition dots are drawn in "{ink}" in the specs: dark on a light page and on
+  // exports (a white background), light in dark mode, where #222 would vanish.
+  var INK = { light: "#222", dark: "#d0d0d0" };
+  function inked(spec, onDark) {
+    return JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(onDark ? INK.dark : INK.light)));
+  }
   var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
   function textOf(url) {
@@ -40,6 +46,15 @@
     return new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
   }
 
+  // Saves spec (with its rows) as kind "SVG" or "PNG", titled with figure's data-caption,
+  // data-source and data-version: the one export of static charts and the explorer's.
+  function exportAs(kind, figure, spec, name) {
+    var view = forExport(figure, inked(spec, false));
+    var url = kind === "SVG" ? view.toSVG().then(function (svg) {
+      return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }) : view.toImageURL("png", 3);
+    return url.then(function (href) { save(name + "." + kind.toLowerCase(), href); });
+  }
+
   function save(name, url) {
     var a = document.createElement("a");
     a.href = url;
@@ -60,16 +75,13 @@
       link.className = "chart-permalink";
       bar.appendChild(link);
     }
-    [["SVG", function (view) { return view.toSVG().then(function (svg) {
-        return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }); }],
-     ["PNG", function (view) { return view.toImageURL("png", 3); }]].forEach(function (pair) {
+    ["SVG", "PNG"].forEach(function (kind) {
       var button = document.createElement("button");
       button.type = "button";
-      button.textContent = "Save as " + pair[0];
-      button.setAttribute("aria-label", "Save as " + pair[0] + ": " + (figure.dataset.caption || "the chart"));
+      button.textContent = "Save as " + kind;
+      button.setAttribute("aria-label", "Save as " + kind + ": " + (figure.dataset.caption || "the chart"));
       button.addEventListener("click", function () {
-        specOf(figure).then(function (spec) { return pair[1](forExport(figure, spec)); })
-          .then(function (url) { save(name + "." + pair[0].toLowerCase(), url); })
+        specOf(figure).then(function (spec) { return exportAs(kind, figure, spec, name); })
           .catch(function (error) { console.error("export " + figure.dataset.chart + ": " + error); });
       });
       bar.appendChild(button);
@@ -80,7 +92,7 @@
   function draw(figure) {
     return specOf(figure).then(function (spec) {
       spec.config = Object.assign({ background: null }, spec.config || {});
-      return vegaEmbed(figure.querySelector(".chart-view"), spec,
+      return vegaEmbed(figure.querySelector(".chart-view"), inked(spec, dark),
                        { renderer: "svg", actions: false, theme: dark ? "dark" : undefined });
     }).then(function (result) { actions(figure); figure.classList.add("chart-drawn"); return result; })
       .catch(function (error) {
@@ -88,6 +100,6 @@
         console.error("chart " + figure.dataset.chart + ": " + error);
       });
   }
-  window.fsatlasCharts = { draw: draw };
+  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark };
   if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(draw);
 })();

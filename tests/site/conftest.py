@@ -1,4 +1,6 @@
 """Fixtures for the site tests: a built site, a local server for it, and a browser page."""
+import shutil
+
 import pytest
 
 from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, build_site, serve
@@ -60,4 +62,23 @@ def big_site_url(tmp_path_factory):
     """The site built from 1,000 synthetic result files (the explorer's scale)."""
     server, url = _synthetic_site(tmp_path_factory, "big", 1000)
     yield url
+    server.shutdown()
+
+
+DURABILITY_RUN = "20261124T192938Z-fsatlas-ci-vm-standard"  # committed: the guides' claims measured
+
+
+@pytest.fixture(scope="session")
+def guides_url(tmp_path_factory):
+    """The site built from the committed durability run, whose cells answer guide claims."""
+    from sitebuild import REPO
+    data = tmp_path_factory.mktemp("guides-data")
+    (data / "results").mkdir()
+    (data / "raw").mkdir()
+    shutil.copy(REPO / "data" / "results" / f"{DURABILITY_RUN}.json", data / "results")
+    shutil.copy(REPO / "data" / "raw" / f"{DURABILITY_RUN}.tar.gz", data / "raw")
+    root = tmp_path_factory.mktemp("guides-site")
+    build_site(root, data / "results")
+    server = serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
