@@ -63,6 +63,16 @@
     window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); show(); });
     form.querySelector("[data-download=csv]").addEventListener("click", function (e) { e.preventDefault(); download("csv"); });
     form.querySelector("[data-download=json]").addEventListener("click", function (e) { e.preventDefault(); download("json"); });
+    form.querySelectorAll("[data-export]").forEach(function (button) {
+      button.addEventListener("click", function (e) {
+        e.preventDefault();
+        var figure = document.getElementById("explorer-chart").closest("figure");
+        if (!view.drawnValues) { status("Nothing drawn to save."); return; }
+        figure.dataset.source = location.href;  // the link to this very view
+        window.fsatlasCharts.exportAs(button.dataset.export, figure, spec(view.drawnValues, view.drawnUnit, true), "fsatlas-view")
+          .catch(function (error) { console.error("explorer export: " + error); });
+      });
+    });
     form.querySelector("[data-share]").addEventListener("click", function (e) {
       e.preventDefault();
       if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
@@ -228,7 +238,7 @@
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
                 command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, noisy: x.flags.indexOf("noisy") >= 0,
-                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples };
+                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi };
       var scale = null;
       if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
       else if (view.mode === "ratio") {
@@ -269,18 +279,19 @@
 
   // As many small multiples a row as the page's width holds (one on a phone): a panel takes
   // about 300 px with its axis.
-  function panelColumns(most) {
+  function panelColumns(most, wide) {
+    if (wide) return most;  // an export: a page's layout whatever this screen is
     var width = (document.getElementById("explorer") || document.body).clientWidth || window.innerWidth;
     return Math.max(1, Math.min(most, Math.floor(width / 300)));
   }
 
-  function spec(values, unitLabel) {
+  function spec(values, unitLabel, wide) {
     var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
                    { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
                    { field: "machine" }, { field: "kernel" }];
     var y = { field: "value", type: "quantitative", title: unitLabel };
     if (view.axis === "dims") {
-      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: panelColumns(2),
+      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: panelColumns(2, wide),
                resolve: { scale: { y: "independent", x: "independent" } },
                spec: { width: 260, height: 180, layer: [
                  { mark: { type: "line", point: true, tooltip: true },
@@ -291,7 +302,7 @@
     }
     var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
     return {
-      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3, wide),
       resolve: { scale: { y: "independent", x: "independent" } },
       spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
         encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
@@ -299,22 +310,31 @@
           { mark: { type: "bar", tooltip: true },
             encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
                         opacity: { condition: { test: "datum.noisy", value: 0.55 }, value: 1 }, tooltip: tooltip } },
-          { mark: { type: "rule", color: "#222" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
+          { mark: { type: "rule", color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
           { transform: [{ flatten: ["samples"], as: ["sample"] }],
-            mark: { type: "point", filled: true, size: 14, color: "#222", opacity: 0.7 },
+            mark: { type: "point", filled: true, size: 14, color: "{ink}", opacity: 0.7 },
             encoding: { y: { field: "sample", type: "quantitative" } } }
         ] } };
   }
 
+  // The details of one mark, in a box that stays pinned to the bottom of the screen while it
+  // shows something (so it is in view beside the mark hovered, tapped or focused) until closed.
   function showDetails(p) {
     var box = document.getElementById("explorer-details");
     box.textContent = "";
+    box.classList.toggle("pinned", !!p);
     if (!p) return;
+    var close = el("button", { type: "button", "class": "details-close", "aria-label": "Close the details" }, "\u00d7");
+    close.addEventListener("click", function () { showDetails(null); });
+    box.appendChild(close);
     box.appendChild(el("h3", {}, p.config + ": " + p.panel));
     var dl = el("dl", { "class": "facts" });
     function row(term, value) { dl.appendChild(el("dt", {}, term)); dl.appendChild(el("dd", {}, value)); }
     var display = DISPLAY[p.unit] || { factor: 1, unit: p.unit };
     row("Mean", significant(p.mean * display.factor) + " " + display.unit + (p.value !== null && view.mode !== "abs" ? " (shown as " + significant(p.value) + ", " + p.unitLabel + ")" : ""));
+    if (p.loRaw !== null && p.loRaw !== undefined) {
+      row("95 % CI", significant(p.loRaw * display.factor) + "–" + significant(p.hiRaw * display.factor) + " " + display.unit);
+    }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
     row("Machine", p.machine + ", kernel " + p.kernel);
@@ -333,9 +353,10 @@
     box.appendChild(dl);
   }
 
-  function tooltipHandler(handler, event, item, value) {
+  function detailsOf(event, item) {  // hover (vega's tooltip hook) and click or tap on a mark
     if (item && item.datum && item.datum.config) showDetails(item.datum);
   }
+  function tooltipHandler(handler, event, item) { detailsOf(event, item); }
 
   var drawn = null, drawnCpu = null;
   function render() {
@@ -346,15 +367,21 @@
     var lost = all.length - shown.length;
     status(shown.length + " cells shown" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
-    document.getElementById("explorer-caption").textContent = (view.mode === "ratio" ? "Ratio of each cell to " + view.baseline + " on the same machine" :
+    var caption = document.getElementById("explorer-caption");
+    caption.textContent = (view.mode === "ratio" ? "Ratio of each cell to " + view.baseline + " on the same machine" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
       "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; paler bars are flagged noisy.";
+    caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();
     var target = document.getElementById("explorer-chart");
-    var done = shown.length ? vegaEmbed(target, spec(shown, unitLabel), { renderer: "svg", actions: false, tooltip: tooltipHandler })
+    view.drawnValues = shown.length ? shown : null;
+    view.drawnUnit = unitLabel;
+    var charts = window.fsatlasCharts, theme = charts.dark ? "dark" : undefined;
+    var done = shown.length ? vegaEmbed(target, charts.inked(spec(shown, unitLabel), charts.dark), { renderer: "svg", actions: false, tooltip: tooltipHandler, theme: theme })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
       drawn = result;
+      if (result) result.view.addEventListener("click", detailsOf);
       target.closest("figure").classList.add("chart-drawn");
       root.dataset.rendered = String(Date.now());
     }).catch(function (error) { console.error("explorer chart: " + error); });
@@ -382,7 +409,7 @@
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
                           y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },
                           color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
-    }, { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
+    }, { renderer: "svg", actions: false, theme: window.fsatlasCharts.dark ? "dark" : undefined }).then(function (r) { drawnCpu = r; })
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
   }
 

@@ -115,3 +115,55 @@ def test_on_a_phone_the_small_multiples_reflow_to_one_column(page, explorer_url)
     chart = page.locator("#explorer-chart svg").first.bounding_box()
     assert chart["width"] <= 375
     assert page.errors == []
+
+
+def test_a_tap_on_a_phone_pins_the_details_with_the_ci_in_view(browser, explorer_url):
+    context = browser.new_context(viewport={"width": 375, "height": 700}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_explorer(page, explorer_url + "/explorer/")
+    page.locator(BARS).first.tap()
+    details = page.locator("#explorer-details.pinned")
+    details.locator("code.command").wait_for()
+    box = details.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 700 + 1  # on screen, not below the table
+    mean, ci = page.evaluate("""() => { const dts = [...document.querySelectorAll('#explorer-details dt')];
+        const dd = name => dts.find(dt => dt.textContent === name).nextElementSibling.textContent;
+        return [dd('Mean'), dd('95 % CI')]; }""")
+    number = lambda text: float(text.replace(",", ""))
+    low, high = (number(x) for x in ci.split()[0].split("–"))
+    assert low < number(mean.split()[0]) < high and ci.split()[1] == mean.split()[1]  # same unit
+    details.locator("button.details-close").tap()
+    assert page.locator("#explorer-details.pinned").count() == 0
+    assert errors == []
+    context.close()
+
+
+def test_the_chart_of_the_view_exports_as_svg_and_png_with_its_link(page, explorer_url):
+    open_explorer(page, explorer_url + "/explorer/")
+    rendered(page, lambda: page.locator("input[name=fs][value=btrfs]").uncheck())
+    with page.expect_download() as d:
+        page.click("[data-export=SVG]")
+    svg = open(d.value.path()).read()
+    caption = page.locator("#explorer-caption").inner_text()
+    assert svg.startswith("<svg") and caption[:40] in svg and "fs=" in svg.replace("&amp;", "&")  # the view's own link
+    bars = sum(group.split("</g>")[0].count("<path") for group in svg.split('class="mark-rect role-mark')[1:])
+    assert bars == page.locator(BARS).count() == 3 * 2
+    assert "#222" in svg and "#d0d0d0" not in svg  # dark whiskers on the white export
+    with page.expect_download() as d:
+        page.click("[data-export=PNG]")
+    png = open(d.value.path(), "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") >= 900
+    assert page.errors == []
+
+
+def test_in_dark_mode_whiskers_and_dots_are_light(browser, explorer_url):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    open_explorer(page, explorer_url + "/explorer/")
+    strokes = page.eval_on_selector_all('#explorer-chart svg line[aria-roledescription="rule mark"]',
+                                        "ls => ls.map(l => l.getAttribute('stroke'))")
+    dots = page.eval_on_selector_all("#explorer-chart svg .mark-symbol path", "ps => ps.map(p => p.getAttribute('fill'))")
+    assert len(strokes) == page.locator(BARS).count() and set(strokes) == set(dots) == {"#d0d0d0"}
+    context.close()
