@@ -1,5 +1,7 @@
 // Site search over the index Pagefind builds into public/pagefind/ at build time: no server,
-// no internet. Results are grouped by the section each page belongs to.
+// no internet. One ranked list: pages whose title holds every word of the query first, then
+// those whose headings do, then the pages that merely mention it, each tier in Pagefind's own
+// order; each entry names its section.
 (function () {
   "use strict";
   var root = document.getElementById("search");
@@ -25,6 +27,14 @@
     return p;
   }
 
+  function words(text) { return (text || "").toLowerCase().split(/[^a-z0-9\u00c0-\u024f]+/).filter(Boolean); }
+
+  function tier(page, wanted) {  // 0: the title says it all, 1: the headings do, 2: the text only
+    var has = function (text) { var w = words(text); return wanted.every(function (x) { return w.indexOf(x) >= 0; }); };
+    if (has(page.meta.title)) return 0;
+    return has((page.meta.title || "") + " " + (page.sub_results || []).map(function (s) { return s.title; }).join(" ")) ? 1 : 2;
+  }
+
   function run(query) {
     out.textContent = "";
     if (!query) { statusLine.textContent = "Type a filesystem, an option (data=writeback), a workload…"; return; }
@@ -32,23 +42,18 @@
     engine.then(function (pagefind) { return pagefind.search(query); }).then(function (search) {
       return Promise.all(search.results.slice(0, 60).map(function (r) { return r.data(); }));
     }).then(function (pages) {
-      var groups = {};
-      pages.forEach(function (page) {
-        var section = (page.filters.section || ["Other"])[0] || "Other";
-        (groups[section] = groups[section] || []).push(page);
+      var wanted = words(query);
+      var ranked = pages.map(function (page, i) { return { page: page, tier: tier(page, wanted), i: i }; })
+        .sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
+      var list = el("ol", { "class": "search-list" });
+      ranked.forEach(function (r) {
+        var li = el("li"), page = r.page;
+        li.appendChild(el("a", { href: page.url }, page.meta.title || page.url));
+        li.appendChild(el("span", { "class": "search-section muted" }, " \u2014 " + ((page.filters.section || [])[0] || "Other")));
+        li.appendChild(excerpt(page.excerpt));
+        list.appendChild(li);
       });
-      Object.keys(groups).sort().forEach(function (section) {
-        var box = el("section"), list = el("ul");
-        box.appendChild(el("h2", {}, section + " (" + groups[section].length + ")"));
-        groups[section].forEach(function (page) {
-          var li = el("li");
-          li.appendChild(el("a", { href: page.url }, page.meta.title || page.url));
-          li.appendChild(excerpt(page.excerpt));
-          list.appendChild(li);
-        });
-        box.appendChild(list);
-        out.appendChild(box);
-      });
+      out.appendChild(list);
       statusLine.textContent = pages.length ? pages.length + " pages found for \u201c" + query + "\u201d." :
         "Nothing found for \u201c" + query + "\u201d.";
       root.dataset.searched = query;

@@ -12,13 +12,18 @@ pytestmark = [pytest.mark.site, pytest.mark.browser]
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def test_search_finds_the_guide_of_an_option(page, site_url):
-    page.goto(site_url + "/search/?q=data%3Dwriteback")
+@pytest.mark.parametrize("query", ["writeback", "data%3Dwriteback", "Writeback"])
+def test_search_ranks_the_page_titled_with_the_word_first(page, site_url, query):
+    page.goto(site_url + "/search/?q=" + query)
     page.wait_for_function("document.getElementById('search').dataset.searched", timeout=20000)
-    links = page.eval_on_selector_all(".search-results a", "as => as.map(a => a.getAttribute('href'))")
-    assert any(link.rstrip("/").endswith("/guides/journaling") for link in links), links
-    sections = page.eval_on_selector_all(".search-results h2", "hs => hs.map(h => h.textContent)")
-    assert any("guides" in s.lower() for s in sections), sections  # grouped by section
+    items = page.eval_on_selector_all(".search-results li", """lis => lis.map(li => [
+        li.querySelector('a').getAttribute('href'), li.querySelector('a').textContent,
+        li.querySelector('.search-section').textContent])""")
+    assert len(items) > 1, items  # other pages mention it too, and come after
+    assert items[0][0].rstrip("/").endswith("/guides/journaling"), items
+    assert "guides" in items[0][2].lower()  # each entry names its section
+    titled = [i for i, (_, title, _) in enumerate(items) if "writeback" in title.lower()]
+    assert titled == list(range(len(titled)))  # every page titled with it before those merely mentioning it
     assert page.errors == []
 
 
@@ -116,3 +121,38 @@ def test_chart_permalink_draws_it_alone(page, site_url):
     assert page.locator("#embed figure .mark-rect path").count() > 0 and page.locator("#embed table").count() == 1
     assert page.locator(".site-header").count() == 0  # the chart alone, for an iframe
     assert page.errors == []
+
+
+CLAIM_CHART = """f => {
+  const s = f.querySelector('svg'), lines = [...s.querySelectorAll('line[aria-roledescription="rule mark"]')];
+  return {rows: JSON.parse(f.querySelector('.chart-data').textContent).map(r => r.verdict),
+          bars: [...s.querySelectorAll('.mark-rect path')].map(p => [p.getAttribute('fill'), p.getAttribute('d')]),
+          legend: [...s.querySelectorAll('.role-legend-label text')].map(t => t.textContent),
+          symbols: [...s.querySelectorAll('.role-legend-symbol path')].map(p => p.getAttribute('fill')),
+          claimed: lines.filter(l => l.getAttribute('stroke-dasharray')).map(l => +l.getAttribute('y2')),
+          whiskers: lines.filter(l => !l.getAttribute('stroke-dasharray')).map(l => l.getAttribute('stroke'))}; }"""
+
+
+@pytest.mark.parametrize("scheme,ink", [("light", "#222"), ("dark", "#d0d0d0")])
+def test_guide_charts_keep_one_colour_a_verdict_and_draw_the_claim_as_a_dashed_line(browser, guides_url, scheme, ink):
+    from fsatlas.site.knowledge import VERDICT_WORDS
+    spec = json.loads((REPO / "assets" / "charts" / "claim-effect.vl.json").read_text())
+    scale = spec["layer"][0]["encoding"]["color"]["scale"]
+    colour = dict(zip(scale["domain"], scale["range"]))
+    assert set(colour) == set(VERDICT_WORDS) and len(set(colour.values())) == len(colour)
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    seen = 0
+    for guide in ("barriers-commit", "journaling"):
+        page.goto(f"{guides_url}/guides/{guide}/")
+        page.wait_for_selector("figure[data-chart=claim-effect].chart-drawn")
+        for figure in page.locator("figure[data-chart=claim-effect]").all():
+            chart = figure.evaluate(CLAIM_CHART)
+            assert dict(zip(chart["legend"], chart["symbols"])) == colour  # the same legend on every chart
+            assert [fill for fill, _ in chart["bars"]] == [colour[v] for v in chart["rows"]]
+            heights = [float(d.split("v")[1].split("h")[0]) for _, d in chart["bars"]]
+            assert chart["claimed"] == pytest.approx(heights)  # one dashed line a row, across the row
+            assert chart["whiskers"] and set(chart["whiskers"]) == {ink}
+            seen += 1
+    assert seen >= 2
+    context.close()
