@@ -27,7 +27,7 @@
     return p;
   }
 
-  function words(text) { return (text || "").toLowerCase().split(/[^a-z0-9\u00c0-\u024f]+/).filter(Boolean); }
+  function words(text) { return (text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 
   function tier(page, wanted) {  // 0: the title says it all, 1: the headings do, 2: the text only
     var has = function (text) { var w = words(text); return wanted.every(function (x) { return w.indexOf(x) >= 0; }); };
@@ -39,7 +39,8 @@
     out.textContent = "";
     if (!query) { statusLine.textContent = "Type a filesystem, an option (data=writeback), a workload…"; return; }
     statusLine.textContent = "Searching…";
-    engine.then(function (pagefind) { return pagefind.search(query); }).then(function (search) {
+    // "data=writeback" as its words: Pagefind's own splitting of such a term finds nothing on some pages
+    engine.then(function (pagefind) { return pagefind.search(words(query).join(" ")); }).then(function (search) {
       return Promise.all(search.results.slice(0, 60).map(function (r) { return r.data(); }));
     }).then(function (pages) {
       var wanted = words(query);
