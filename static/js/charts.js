@@ -13,6 +13,14 @@
   function inked(spec, onDark) {
     return JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(onDark ? INK.dark : INK.light)));
   }
+  // The letters a chart prints above a flagged mark (one per caution flag, the legend is
+  // layouts/partials/charts/flags-legend.html); rows get them as the field "marks".
+  var FLAG_LETTERS = { noisy: "N", cached: "C", emulated: "E" };
+  function flagMarks(flags) {
+    var list = typeof flags === "string" ? flags.split(/[,\s]+/) : (flags || []);
+    return Object.keys(FLAG_LETTERS).filter(function (f) { return list.indexOf(f) >= 0; })
+      .map(function (f) { return FLAG_LETTERS[f]; }).join("");
+  }
   var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
   function textOf(url) {
@@ -32,7 +40,7 @@
       .then(function (texts) {
         // a spec shared by charts of different quantities names its axis "{axis}": this chart's data-axis
         var spec = JSON.parse(texts[0].split('"{axis}"').join(JSON.stringify(figure.dataset.axis || "")));
-        spec.data = { values: JSON.parse(texts[1]) };
+        spec.data = { values: JSON.parse(texts[1]).map(function (row) { row.marks = flagMarks(row.flags); return row; }) };
         return spec;
       });
   }
@@ -100,6 +108,6 @@
         console.error("chart " + figure.dataset.chart + ": " + error);
       });
   }
-  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark };
+  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark, flagMarks: flagMarks };
   if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(draw);
 })();

@@ -237,7 +237,7 @@
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
-                command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, noisy: x.flags.indexOf("noisy") >= 0,
+                command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
                 better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi };
       var scale = null;
       if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
@@ -298,7 +298,9 @@
                    encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: "swept parameter" },
                                y: y, color: { field: "series", type: "nominal", title: null }, tooltip: tooltip } },
                  { mark: { type: "rule" }, encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "lo", type: "quantitative" },
-                                                        y2: { field: "hi" }, color: { field: "series", type: "nominal" } } } ] } };
+                                                        y2: { field: "hi" }, color: { field: "series", type: "nominal" } } },
+                 { mark: { type: "text", dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
+                   encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } } ] } };
     }
     var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
     return {
@@ -309,11 +311,13 @@
         layer: [
           { mark: { type: "bar", tooltip: true },
             encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
-                        opacity: { condition: { test: "datum.noisy", value: 0.55 }, value: 1 }, tooltip: tooltip } },
+                        opacity: { condition: { test: "datum.marks", value: 0.5 }, value: 1 }, tooltip: tooltip } },
           { mark: { type: "rule", color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
           { transform: [{ flatten: ["samples"], as: ["sample"] }],
             mark: { type: "point", filled: true, size: 14, color: "{ink}", opacity: 0.7 },
-            encoding: { y: { field: "sample", type: "quantitative" } } }
+            encoding: { y: { field: "sample", type: "quantitative" } } },
+          { mark: { type: "text", dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
+            encoding: { y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } }
         ] } };
   }
 
@@ -370,7 +374,7 @@
     var caption = document.getElementById("explorer-caption");
     caption.textContent = (view.mode === "ratio" ? "Ratio of each cell to " + view.baseline + " on the same machine" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
-      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; paler bars are flagged noisy.";
+      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
     caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();
     var target = document.getElementById("explorer-chart");

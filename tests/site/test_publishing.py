@@ -156,3 +156,27 @@ def test_guide_charts_keep_one_colour_a_verdict_and_draw_the_claim_as_a_dashed_l
             seen += 1
     assert seen >= 2
     context.close()
+
+
+def test_flagged_bars_carry_the_letters_of_the_one_legend_and_panels_have_no_empty_slots(page, site_url):
+    page.goto(site_url + "/results/fixture-valid/")
+    figure = page.locator("figure[data-chart=throughput]").first
+    page.wait_for_selector("figure[data-chart=throughput].chart-drawn")
+    chart = figure.evaluate("""f => ({
+        rows: JSON.parse(f.querySelector('.chart-data') ? f.querySelector('.chart-data').textContent : '[]'),
+        letters: [...f.querySelectorAll('svg .mark-text text')].map(t => t.textContent).filter(t => /^[NCE]+$/.test(t)),
+        pale: [...f.querySelectorAll('svg .mark-rect path')].filter(p => p.getAttribute('opacity') === '0.5').length,
+        panels: [...f.querySelectorAll('svg .cell > g')].map(c => [...c.querySelectorAll('.role-axis-label text')]
+                                                               .map(t => t.textContent).filter(t => !/^[0-9,.]+$/.test(t))),
+        legend: f.querySelector('figcaption .flags-legend').textContent})""")
+    rows = chart["rows"] or json.loads(page.evaluate(f"fetch('{figure.get_attribute('data-rows')}').then(r => r.text())"))
+    measured = [r for r in rows if r["metric"] == "throughput" and r["status"] == "ok"]
+    letters = {"noisy": "N", "cached": "C", "emulated": "E"}
+    expected = ["".join(letters[f] for f in letters if f in r["flags"]) for r in measured]
+    assert sorted(chart["letters"]) == sorted(e for e in expected if e) and chart["pale"] == sum(map(bool, expected)) > 0
+    assert "N noisy" in chart["legend"] and "C cached" in chart["legend"] and "E emulated" in chart["legend"]
+    by_workload = {}
+    for r in measured:
+        by_workload.setdefault(r["workload"], set()).add(r["label"])
+    assert sorted(map(sorted, by_workload.values())) == sorted(sorted(p) for p in chart["panels"])  # no empty slots
+    assert page.errors == []
