@@ -90,12 +90,35 @@ def edit(path, change):
      lambda d: next(s for s in d if "probe" in s).update(probe="20990101T000000Z-gone-probe"), "/probe"),
     ("a source with no url, seed or probe", "sources.yaml", lambda d: d[0].pop("seed"), "/0"),
     ("a made-up date", "sources.yaml", lambda d: d[3].update(date="around 2001"), "/3/date"),
+    ("a re-checked fact without its version", "features/xfs.yaml", lambda d: d["features"]["defrag"].pop("holds_for"),
+     "/features/defrag/holds_for"),
+    ("a re-checked fact citing a document that does not state it", "features/xfs.yaml",
+     lambda d: d["features"]["defrag"].update(sources=["man-xfs"]), "/features/defrag/sources/0"),
+    ("a no that none of its sources states", "features/xfs.yaml",
+     lambda d: d["features"]["compression"].update(value="no"), "/features/compression/sources/0"),
+    ("a registry entry losing the feature a fact relies on", "sources.yaml",
+     lambda d: next(s for s in d if s["id"] == "man-xfs-fsr").update(states=["dump_restore"]), "/features/defrag/sources/0"),
+    ("a registry entry stating a feature key that is not a word", "sources.yaml",
+     lambda d: next(s for s in d if s["id"] == "man-xfs-fsr").update(states=["Defrag!"]), "/states/0"),
+    ("a registry entry stating a feature no file has", "sources.yaml",
+     lambda d: next(s for s in d if s["id"] == "man-xfs-fsr").update(states=["defrag", "defragment"]), "/states/1"),
 ])
 def test_broken_curated_data_is_reported_with_file_and_path(data_copy, capsys, name, file, change, where):
     edit(data_copy / file, change)
     assert main(["check-data", "--data", str(data_copy)]) == 1
     err = capsys.readouterr().err
     assert file.split("/")[-1] in err and where in err, err
+
+
+def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy, capsys):
+    edit(data_copy / "features" / "xfs.yaml", lambda d: d["features"]["snapshots"].update(value="no"))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all("xfs.yaml" in line and "/features/snapshots/sources/" in line for line in err)
+    assert "a no needs one" in err[0] and "write 'not documented'" in err[0]
+    # not documented, citing the documents read, is what the file says, and passes
+    edit(data_copy / "features" / "xfs.yaml", lambda d: d["features"]["snapshots"].update(value="not documented"))
+    assert main(["check-data", "--data", str(data_copy)]) == 0
 
 
 def test_unreadable_yaml_names_the_line(data_copy, capsys):

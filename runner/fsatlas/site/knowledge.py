@@ -152,10 +152,19 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                 problems.append(Problem("error", path, f"{where}/sources/{j}",
                                         f"expected a source id from data/sources.yaml, found {source!r}"))
 
+    by_id = {s["id"]: s for s in knowledge["sources"]}
+    feature_keys = {key for data in knowledge["features"].values() for key in data["features"]}
+    for i, source in enumerate(knowledge["sources"]):
+        for j, key in enumerate(source.get("states", ())):
+            if key not in feature_keys:
+                problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
+                                        f"expected a feature key of data/features, found {key!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
+        if "rechecked" in data:
+            problems += _rechecked_problems(data, by_id)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
@@ -178,6 +187,28 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
     return problems
+
+
+def _rechecked_problems(data: dict, by_id: dict) -> list[Problem]:
+    """The rules of a feature file re-checked against its documents: every fact names the version
+    it holds for, and every source it cites states that feature (the registry entry's `states`),
+    so a "no" rests on a document or a probe that says no; where none does, the value is
+    "not documented" (its sources are then the documents read, which do not say)."""
+    out, path = [], data["_path"]
+    for name, fact in data["features"].items():
+        where = f"/features/{name}"
+        if "holds_for" not in fact:
+            out.append(Problem("error", path, f"{where}/holds_for",
+                               "expected the version this fact holds for (holds_for), found none in a re-checked file"))
+        if fact.get("value") == "not documented":
+            continue
+        for j, ident in enumerate(fact["sources"]):
+            if ident in by_id and name not in by_id[ident].get("states", ()):
+                out.append(Problem("error", path, f"{where}/sources/{j}",
+                                   f"expected a source that states {name}{' (a no needs one)' if fact.get('value') == 'no' else ''}, "
+                                   f"found {ident!r}, whose entry in data/sources.yaml does not list {name} under states"
+                                   + ("; where no source or probe says no, write 'not documented'" if fact.get("value") == "no" else "")))
+    return out
 
 
 @lru_cache(maxsize=1)
