@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 # The guest (fsatlas probe --kernel): QEMU, busybox and udev for virtme-ng, and the mkfs of the
-# filesystems only a stock kernel has here. HFS+'s mkfs is only in Debian's non-free hfsprogs.
+# filesystems only a stock kernel has here (HFS+'s mkfs is only in Debian's non-free hfsprogs);
+# dump, xfsdump and quota for the dump, restore and quota probes.
 APT_PACKAGES=(hugo fio bonnie++ e2fsprogs xfsprogs btrfs-progs ntfs-3g util-linux fdisk kmod procps acl
-              qemu-system-x86 busybox-static udev jfsutils reiserfsprogs f2fs-tools nilfs-tools
+              qemu-system-x86 busybox-static udev jfsutils reiserfsprogs f2fs-tools nilfs-tools dump xfsdump quota
               iproute2 openssh-server openssh-client
               chromium python3-venv python3-pip golang-go nodejs npm git ca-certificates)
 

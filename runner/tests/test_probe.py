@@ -41,6 +41,20 @@ def test_probes_on_ext4_and_btrfs_record_what_the_kernel_did(tmp_path, capsys):
     assert found["ext4", "acl_max_entries"]["limit"] < found["btrfs", "acl_max_entries"]["limit"]  # 4 KiB block, 16 KiB node
     assert found["btrfs", "online_grow"]["value"] == "yes" and found["btrfs", "offline_shrink"]["status"] == "not available"
     assert found["ext4", "offline_shrink"]["value"] == "yes"
+    # the tools' probes: e4defrag and btrfs defragment, dump/restore and send/receive round trips
+    assert found["ext4", "defrag"]["value"] == found["btrfs", "defrag"]["value"] == "yes"
+    assert found["ext4", "dump_restore"]["value"] == found["btrfs", "dump_restore"]["value"] == "yes"
+    assert "btrfs send and btrfs receive" in found["btrfs", "dump_restore"]["detail"]
+    # a flipped byte of a file name: ext4's metadata_csum and btrfs's tree checksums both notice
+    assert found["ext4", "checksums_metadata"]["value"] == found["btrfs", "checksums_metadata"]["value"] == "yes"
+    assert found["btrfs", "compression"]["value"] == "yes" and found["ext4", "compression"]["status"] == "not available"
+    # all of a file's xattrs share the inode and one 4 KiB block on ext4: 3 of 1 KiB fit
+    assert found["ext4", "xattr_max_total"]["limit"] == 3 * 1024 and "ENOSPC" in found["ext4", "xattr_max_total"]["detail"]
+    # a 1 MiB limit stops a 4 MiB write, or the kernel's own words say it was built without quotas
+    for name in ("quota_user_group", "quota_project"):
+        quota = found["ext4", name]
+        assert quota.get("value") == "yes" and "EDQUOT" in quota["detail"] or \
+            quota["status"] == "not available" and "CONFIG_QUOTA" in quota["detail"], quota
     # each finding's commands and answers are in the bundle
     members = bundle.read(str(tmp_path / "probes"), data["id"])
     for finding in data["findings"]:

@@ -166,6 +166,33 @@ def xattr_max_value(mnt: str, log: Transcript) -> Finding:
     return Finding.limit(n, "bytes", detail)
 
 
+XATTR_TOTAL_CEILING = 64 * 1024 * 1024  # the probe stops here: a lower bound, said so
+
+
+def xattr_max_total(mnt: str, log: Transcript) -> Finding:
+    """The total of user xattr values one file holds: 1 KiB values under new names until the
+    filesystem refuses one (or the probe's own ceiling)."""
+    path = os.path.join(mnt, "xattr-total-probe")
+    open(path, "w").close()
+    value, total, refused = b"t" * 1024, 0, None
+    while total < XATTR_TOTAL_CEILING:
+        try:
+            os.setxattr(path, f"user.t{total // len(value)}", value)
+        except OSError as e:
+            refused = _errno_name(e)
+            break
+        total += len(value)
+    log.note(f"setxattr(user.tN) of 1 KiB each: {total // 1024} set, then {refused or 'the probe stopped'}")
+    os.unlink(path)
+    if total == 0:
+        return Finding.value("no", f"a user xattr of 1 KiB was refused with {refused}")
+    if refused is None:
+        return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file; the probe stops "
+                                             f"at {XATTR_TOTAL_CEILING >> 20} MiB", at_least=True)
+    return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file; the next was refused "
+                                         f"with {refused}")
+
+
 WITH_OPTIONS = " with the mount options acl,user_xattr (off by default here)"
 
 
@@ -248,7 +275,7 @@ def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Find
             return Finding.value("no", f"mkfs -O casefold was refused: {done.stderr.strip()[-200:]}")
         done = log.run(["mount", "-t", fs, image.device, image.mountpoint])
         if done.returncode:  # the filesystem has it, this kernel may not: say which
-            said = _kernel_says(image.device, log)
+            said = kernel_says(image.device, log)
             return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
                                        + (f": {said}" if said else ""))
         folder = os.path.join(image.mountpoint, "folded")
@@ -263,7 +290,7 @@ def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Find
                              f"'Name' {'is' if same else 'is not'} found as 'NAME'")
 
 
-def _kernel_says(device: str, log: Transcript) -> str:
+def kernel_says(device: str, log: Transcript) -> str:
     """The kernel's last message about device (dmesg), or ''."""
     done = log.run(["dmesg"])
     lines = [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
@@ -311,11 +338,63 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
     return Finding.value("no", "a byte of the file's data flipped on the disk was read back changed, without error")
 
 
-def _find(image_path: str, pattern: bytes) -> int | None:
+def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
+    """Names a file with a pattern found nowhere else, unmounts, flips one byte of the name in
+    every copy of the directory's metadata on the image, mounts again and lists the folder: an
+    error (or a refused mount) is a metadata checksum at work; the changed name, read without
+    one, is none."""
+    name = "fsatlas-meta-" + os.urandom(6).hex()
+    folder = os.path.join(image.mountpoint, "meta")
+    os.mkdir(folder)
+    open(os.path.join(folder, name), "w").close()
+    os.sync()
+    filesystems.unmount(image.mountpoint)
+    log.run(["blockdev", "--flushbufs", image.device])
+    offsets = _find_all(image.image, name.encode())
+    if not offsets:
+        return Finding(status="failed", detail="the file's name was not found in the image as written")
+    with open(image.image, "r+b") as f:
+        for offset in offsets:  # every copy: a mirrored copy would otherwise repair the read
+            f.seek(offset + len(name) - 1)
+            last = f.read(1)
+            f.seek(offset + len(name) - 1)
+            f.write(bytes([last[0] ^ 0x01]))
+        f.flush()
+        os.fsync(f.fileno())
+    log.note(f"flipped the last byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
+    done = log.run(["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto",
+                    image.device, image.mountpoint])
+    if done.returncode:
+        said = kernel_says(image.device, log)
+        return Finding.value("yes", f"after one byte of a file name was flipped on the disk the mount was refused"
+                                    + (f": {said}" if said else ""))
+    try:
+        names = os.listdir(folder)
+    except OSError as e:
+        said = kernel_says(image.device, log)
+        log.note(f"listing the folder: {_errno_name(e)}")
+        return Finding.value("yes", f"listing a folder after a byte of a name in it was flipped on the disk failed "
+                                    f"with {_errno_name(e)}" + (f" ({said})" if said else ""))
+    log.note(f"listing the folder: {names}")
+    if name in names:
+        return Finding(status="failed", detail="the folder listed the name unchanged: the flipped bytes were not the ones read")
+    return Finding.value("no", "a byte of a file name flipped on the disk was listed changed, without an error")
+
+
+def _find_all(image_path: str, pattern: bytes) -> list[int]:
+    found, at = [], 0
+    while (offset := _find(image_path, pattern, at)) is not None:
+        found.append(offset)
+        at = offset + 1
+    return found
+
+
+def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
     chunk = 8 << 20
     with open(image_path, "rb") as f:
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)  # the loop device wrote past the cache
-        at, tail = 0, b""
+        f.seek(start)
+        at, tail = start, b""
         while True:
             data = f.read(chunk)
             if not data:
@@ -422,13 +501,16 @@ def _xfs_blocks(mnt: str, size: int) -> int:
 
 # --- one filesystem --------------------------------------------------------------------------
 MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_max_entries,
-           "xattr_max_value": xattr_max_value, "max_file_size": max_file_size, "reflink": reflink}
-PROBES = tuple(MOUNTED) + ("snapshots", "checksums_data", "case_insensitive",
+           "xattr_max_value": xattr_max_value, "xattr_max_total": xattr_max_total,
+           "max_file_size": max_file_size, "reflink": reflink}
+PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_data", "checksums_metadata",
+                           "case_insensitive", "compression", "quota_user_group", "quota_project",
                            "online_grow", "online_shrink", "offline_shrink")
 
 
 def probe_filesystem(fs: str, spec: dict, scratch: str) -> list[tuple[str, Finding, str]]:
     """(probe, finding, transcript) of every probe on fs; each probe's error fails it alone."""
+    from . import probe_tools  # here: it builds on this module's Finding and Transcript
     out = []
 
     def attempt(name, body):
@@ -453,20 +535,36 @@ def probe_filesystem(fs: str, spec: dict, scratch: str) -> list[tuple[str, Findi
             out.append((name, found, log.text()))
         found, log = attempt("snapshots", lambda log: snapshots(fs, mnt, log))
         out.append(("snapshots", found, log.text()))
+        found, log = attempt("defrag", lambda log: probe_tools.defrag(fs, mnt, log))
+        out.append(("defrag", found, log.text()))
+        found, log = attempt("dump_restore", lambda log: probe_tools.dump_restore(fs, spec, image, scratch, log))
+        out.append(("dump_restore", found, log.text()))
         found, log = attempt("checksums_data", lambda log: checksums_data(spec, image, log))
         out.append(("checksums_data", found, log.text()))
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:  # a fresh image: the data probe left one broken
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        found, log = attempt("checksums_metadata", lambda log: checksums_metadata(spec, image, log))
+        out.append(("checksums_metadata", found, log.text()))
     found, log = attempt("case_insensitive", lambda log: case_insensitive(fs, spec, scratch, log))
     out.append(("case_insensitive", found, log.text()))
+    found, log = attempt("compression", lambda log: probe_tools.compression(fs, spec, scratch, log))
+    out.append(("compression", found, log.text()))
+    out += _several(("quota_user_group", "quota_project"), lambda log: probe_tools.quotas(fs, spec, scratch, log))
+    out += _several(("online_grow", "online_shrink", "offline_shrink"), lambda log: resize(fs, spec, scratch, log))
+    return out
+
+
+def _several(names, body) -> list[tuple[str, Finding, str]]:
+    """Probes answered together by one body (one image): each gets the shared transcript; an
+    error fails them all, saying how."""
     log = Transcript()
     try:
-        sizes = resize(fs, spec, scratch, log)
+        found = body(log)
     except KeyboardInterrupt:
         raise
     except Exception as e:
         log.note(f"{type(e).__name__}: {e}")
-        sizes = {k: Finding(status="failed", detail=f"{type(e).__name__}: {str(e)[:300]}")
-                 for k in ("online_grow", "online_shrink", "offline_shrink")}
-    for name in ("online_grow", "online_shrink", "offline_shrink"):
-        out.append((name, sizes.get(name) or Finding(status="failed", detail="the resize probe stopped before it"),
-                    log.text()))
-    return out
+        found = {k: Finding(status="failed", detail=f"{type(e).__name__}: {str(e)[:300]}") for k in names}
+    return [(name, found.get(name) or Finding(status="failed", detail="the probe stopped before it"), log.text())
+            for name in names]

@@ -1,0 +1,210 @@
+"""Feature probes that ask a filesystem's own tools: online defragmentation, a dump and restore
+round trip, user, group and project quotas, transparent compression.
+
+Each tool is named per filesystem below; a filesystem without one here is "not available" with
+that reason (fsatlas does not know the tool), never a "no". A "no" is only what a tool or the
+kernel answered when asked.
+"""
+import os
+import shutil
+import subprocess
+
+from . import filesystems, target
+from .probes import IMAGE_BYTES, Finding, Transcript, kernel_says
+
+DEFRAG = {"ext4": ["e4defrag", "{file}"], "xfs": ["xfs_fsr", "-v", "{file}"],
+          "btrfs": ["btrfs", "filesystem", "defragment", "{file}"]}
+# dump writes the whole filesystem to a file; restore reads it back into an empty folder.
+DUMP = {"ext2": (["dump", "-0", "-f", "{dump}", "{dev}"], ["restore", "-r", "-f", "{dump}"]),
+        "ext3": (["dump", "-0", "-f", "{dump}", "{dev}"], ["restore", "-r", "-f", "{dump}"]),
+        "ext4": (["dump", "-0", "-f", "{dump}", "{dev}"], ["restore", "-r", "-f", "{dump}"]),
+        "xfs": (["xfsdump", "-l", "0", "-L", "fsatlas", "-M", "fsatlas", "-f", "{dump}", "{mnt}"],
+                ["xfsrestore", "-f", "{dump}", "{into}"]),
+        "btrfs": (["btrfs", "send", "-f", "{dump}", "{mnt}/dump-snap"], ["btrfs", "receive", "-f", "{dump}", "{into}"])}
+# How each filesystem is made and mounted with quotas, and how a 1 MiB hard block limit is set.
+QUOTA_MKFS = {"ext4": ["-O", "quota,project"], "ext2": ["-O", "quota"], "ext3": ["-O", "quota"]}
+QUOTA_MOUNT = {"ext2": ["usrquota", "grpquota"], "ext3": ["usrquota", "grpquota"],
+               "ext4": ["usrquota", "grpquota", "prjquota"], "xfs": ["uquota", "gquota", "pquota"]}
+PROJECT_ID = "4242"
+NOBODY = 65534
+COMPRESS = {"btrfs": ["compress=zstd"]}  # mount options that turn compression on
+COMPRESSIBLE_BYTES = 64 * 1024 * 1024
+
+
+def _fill(path: str, size: int, data: bytes = b"fsatlas " * 512) -> None:
+    with open(path, "wb") as f:
+        for _ in range(size // len(data)):
+            f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def defrag(fs: str, mnt: str, log: Transcript) -> Finding:
+    if fs not in DEFRAG:
+        return Finding.unavailable(f"fsatlas knows no online defragmenter of {fs}")
+    path = os.path.join(mnt, "defrag-probe")
+    with open(path, "wb") as f:  # 64 small appends with fsync between: several extents
+        for _ in range(64):
+            f.write(os.urandom(64 * 1024))
+            f.flush()
+            os.fsync(f.fileno())
+    done = log.run([part.format(file=path) for part in DEFRAG[fs]])
+    tool = DEFRAG[fs][0] if DEFRAG[fs][0] != "btrfs" else "btrfs filesystem defragment"
+    if done.returncode == 0:
+        return Finding.value("yes", f"{tool} ran on a file of the mounted filesystem and succeeded")
+    return Finding.value("no", f"{tool} on a file of the mounted filesystem failed: "
+                               f"{(done.stderr or done.stdout).strip()[-200:]}")
+
+
+def dump_restore(fs: str, spec: dict, image, scratch: str, log: Transcript) -> Finding:
+    """A level-0 dump of the filesystem holding a file with a user xattr, restored into an empty
+    folder: the round trip holds when the file and its xattr come back."""
+    if fs not in DUMP:
+        return Finding.unavailable(f"fsatlas knows no dump and restore tool of {fs}")
+    dump_cmd, restore_cmd = DUMP[fs]
+    if not shutil.which(dump_cmd[0]):
+        return Finding.unavailable(f"{dump_cmd[0]} is not installed")
+    mnt, work = image.mountpoint, os.path.join(scratch, "dump-probe")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    into = os.path.join(mnt if fs == "btrfs" else work, "restored")  # btrfs receives into a btrfs folder
+    os.makedirs(into)
+    try:
+        content = os.urandom(256 * 1024)
+        with open(os.path.join(mnt, "dumped"), "wb") as f:
+            f.write(content)
+        xattr = True
+        try:
+            os.setxattr(os.path.join(mnt, "dumped"), "user.fsatlas", b"kept")
+        except OSError:
+            xattr = False
+        os.sync()
+        if fs == "btrfs":  # send takes a read-only snapshot
+            log.run(["btrfs", "subvolume", "snapshot", "-r", mnt, os.path.join(mnt, "dump-snap")])
+        values = dict(dump=os.path.join(work, "dump"), dev=image.device, mnt=mnt, into=into)
+        done = log.run([p.format(**values) for p in dump_cmd], timeout=300)
+        if done.returncode:
+            return Finding.value("no", f"{dump_cmd[0]} failed: {(done.stderr or done.stdout).strip()[-200:]}")
+        done = log.run([p.format(**values) for p in restore_cmd], timeout=300, cwd=into)
+        if done.returncode:
+            return Finding.value("no", f"{restore_cmd[0]} failed: {(done.stderr or done.stdout).strip()[-200:]}")
+        found = [os.path.join(root, "dumped") for root, _, names in os.walk(into) if "dumped" in names]
+        log.note(f"restored copies of the file: {found}")
+        if not found:
+            return Finding(status="failed", detail=f"{restore_cmd[0]} succeeded but the file is not among what it restored")
+        with open(found[0], "rb") as f:
+            same = f.read() == content
+        try:
+            kept = os.getxattr(found[0], "user.fsatlas") == b"kept"
+        except OSError:
+            kept = False
+        pair = " and ".join(" ".join(c[:2]) if c[0] == "btrfs" else c[0] for c in (dump_cmd, restore_cmd))
+        if not same:
+            return Finding.value("no", f"{pair} ran, but the file came back changed")
+        return Finding.value("yes", f"{pair} brought a file back unchanged"
+                             + ("" if not xattr else ", with its user xattr" if kept else ", without its user xattr"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _write_as(uid: int, path: str, size: int) -> str:
+    """Writes size bytes to path as uid in a child process; '' or the error's name."""
+    script = ("import errno, os, sys\n"
+              "try:\n"
+              f"    f = open({path!r}, 'wb')\n"
+              f"    for _ in range({size} // 65536): f.write(b'q' * 65536); f.flush(); os.fsync(f.fileno())\n"
+              "    f.close()\n"
+              "except OSError as e:\n"
+              "    print(errno.errorcode.get(e.errno, e.errno)); sys.exit(1)\n")
+    done = subprocess.run(["python3", "-c", script], capture_output=True, text=True, timeout=120,
+                          user=uid, group=uid, extra_groups=[])
+    return done.stdout.strip() if done.returncode else ""
+
+
+def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
+    """quota_user_group and quota_project: a 1 MiB hard limit set for user nobody (and for a
+    project folder), then 4 MiB written under it: EDQUOT is a quota at work."""
+    if fs not in QUOTA_MOUNT:
+        reason = f"fsatlas knows no user, group or project quota of {fs}"
+        return {"quota_user_group": Finding.unavailable(reason), "quota_project": Finding.unavailable(reason)}
+    out = {}
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, QUOTA_MKFS.get(fs, []))
+        done = log.run(["mount", "-o", ",".join(QUOTA_MOUNT[fs]), image.device, image.mountpoint])
+        if done.returncode:
+            said = kernel_says(image.device, log)
+            if "CONFIG_QUOTA" in said or "quota support not available" in said.lower():  # the kernel's build, not the format
+                found = Finding.unavailable(f"the running kernel ({os.uname().release}) has no quota support: {said}")
+            else:
+                found = Finding.value("no", f"mounting with {','.join(QUOTA_MOUNT[fs])} was refused"
+                                            + (f": {said}" if said else f": {done.stderr.strip()[-200:]}"))
+            return {"quota_user_group": found, "quota_project": found}
+        mnt = image.mountpoint
+        if fs == "xfs":
+            user = log.run(["xfs_quota", "-x", "-c", f"limit -u bhard=1m {NOBODY}", mnt])
+        else:
+            log.run(["quotaon", "-ug", mnt])
+            user = log.run(["setquota", "-u", str(NOBODY), "0", "1024", "0", "0", mnt])
+        folder = os.path.join(mnt, "nobody")
+        os.mkdir(folder)
+        os.chown(folder, NOBODY, NOBODY)
+        refused = _write_as(NOBODY, os.path.join(folder, "big"), 4 << 20) if user.returncode == 0 else ""
+        log.note(f"4 MiB written as uid {NOBODY} under a 1 MiB limit: {refused or 'accepted'}")
+        if user.returncode:
+            out["quota_user_group"] = Finding.value("no", f"setting a user limit failed: {(user.stderr or user.stdout).strip()[-200:]}")
+        elif refused == "EDQUOT":
+            out["quota_user_group"] = Finding.value("yes", "a user limit of 1 MiB stopped a 4 MiB write with EDQUOT")
+        else:
+            out["quota_user_group"] = Finding.value("no", f"a user limit of 1 MiB was set, and a 4 MiB write "
+                                                          f"{'failed with ' + refused if refused else 'went through'}")
+        if "prjquota" not in QUOTA_MOUNT[fs] and "pquota" not in QUOTA_MOUNT[fs]:
+            out["quota_project"] = Finding.unavailable(f"fsatlas knows no project quota of {fs}")
+            return out
+        project = os.path.join(mnt, "project")
+        os.mkdir(project)
+        os.chmod(project, 0o777)
+        if fs == "xfs":
+            log.run(["xfs_quota", "-x", "-c", f"project -s -p {project} {PROJECT_ID}", mnt])
+            limit = log.run(["xfs_quota", "-x", "-c", f"limit -p bhard=1m {PROJECT_ID}", mnt])
+        else:
+            log.run(["chattr", "-p", PROJECT_ID, "+P", project])
+            limit = log.run(["setquota", "-P", PROJECT_ID, "0", "1024", "0", "0", mnt])
+        refused = _write_as(NOBODY, os.path.join(project, "big"), 4 << 20) if limit.returncode == 0 else ""
+        log.note(f"4 MiB written into project {PROJECT_ID} under a 1 MiB limit: {refused or 'accepted'}")
+        if limit.returncode:
+            out["quota_project"] = Finding.value("no", f"setting a project limit failed: {(limit.stderr or limit.stdout).strip()[-200:]}")
+        elif refused == "EDQUOT":
+            out["quota_project"] = Finding.value("yes", "a project limit of 1 MiB on a folder stopped a 4 MiB write with EDQUOT")
+        else:
+            out["quota_project"] = Finding.value("no", f"a project limit of 1 MiB was set, and a 4 MiB write "
+                                                       f"{'failed with ' + refused if refused else 'went through'}")
+    return out
+
+
+def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
+    """64 MiB of a repeated phrase written with compression on: it is on when the filesystem's
+    used space grows by less than half of that."""
+    if fs not in COMPRESS:
+        return Finding.unavailable(f"fsatlas knows no compression option of {fs}")
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, [])
+        done = log.run(["mount", "-o", ",".join(COMPRESS[fs]), image.device, image.mountpoint])
+        if done.returncode:
+            return Finding.value("no", f"mounting with {','.join(COMPRESS[fs])} was refused: {done.stderr.strip()[-200:]}")
+        os.sync()
+        before = _used(image.mountpoint)
+        _fill(os.path.join(image.mountpoint, "compressible"), COMPRESSIBLE_BYTES)
+        log.run(["sync", "-f", image.mountpoint])
+        grown = _used(image.mountpoint) - before
+        log.note(f"used space grew by {grown} bytes for {COMPRESSIBLE_BYTES} bytes written")
+        mib = COMPRESSIBLE_BYTES >> 20
+        if grown < COMPRESSIBLE_BYTES // 2:
+            return Finding.value("yes", f"with {','.join(COMPRESS[fs])}, {mib} MiB of repeated text took "
+                                        f"{grown / 2**20:.1f} MiB of the filesystem")
+        return Finding.value("no", f"with {','.join(COMPRESS[fs])}, {mib} MiB of repeated text took "
+                                   f"{grown / 2**20:.1f} MiB: not compressed")
+
+
+def _used(mnt: str) -> int:
+    st = os.statvfs(mnt)
+    return (st.f_blocks - st.f_bfree) * st.f_frsize
