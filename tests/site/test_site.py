@@ -264,3 +264,16 @@ def test_the_guides_index_counts_each_guides_options(site_root):
         count = re.search(rf'href="/guides/{guide.stem}/"[^(]*\((\d+) options?\)', html)
         shown[theme] = int(count[1])
     assert shown == {theme: themes.get(theme, 0) for theme in shown} and sum(shown.values()) == sum(themes.values())
+
+
+def test_the_matrix_says_which_files_are_re_checked_and_what_no_document_says(site_root):
+    import yaml
+    from sitebuild import REPO
+    html = _html(site_root, "features")
+    files = {p.stem: yaml.safe_load(p.read_text()) for p in (REPO / "data" / "features").glob("*.yaml")}
+    rows = {m[0]: m[1] for m in re.findall(r'<a href="[^"]*/filesystems/([a-z0-9]+)/">[^<]+</a><span class="([a-z-]+)"', html)}
+    assert rows == {fs: "rechecked" if "rechecked" in data else "not-rechecked" for fs, data in files.items()}
+    undocumented = sum(f.get("value") == "not documented" for data in files.values() for f in data["features"].values())
+    assert undocumented > 0 and html.count('class="feat feat-not-documented"') == undocumented
+    xfs = _html(site_root, "filesystems/xfs")
+    assert "Every fact re-checked on" in xfs and "Holds for xfsprogs 6.1" in xfs
