@@ -13,6 +13,12 @@ then with every result page rendered again (a template changed), with nothing ch
 after adding one result file; then `fsatlas validate` over all of them (what make data adds),
 with nothing cached and after a simulated fresh checkout; and what the results weigh in the
 repository (a result file and its raw bundle each).
+
+The feature probes: one `fsatlas probe` of every filesystem this kernel has, a stock kernel's
+guest booting to a command (after the trial that decides whether it must be emulated), and
+the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
+twenty minutes emulated). PERF_ONLY=probes (or bounds, quick, fio, scale, comma-separated)
+runs only those parts.
 """
 import gzip
 import json
@@ -36,6 +42,8 @@ import sitebuild  # noqa: E402
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
 SCALES = [int(n) for n in os.environ.get("PERF_SCALES", "100,1000,10000").split(",")]
 ROUNDS = int(os.environ.get("PERF_ROUNDS", "3"))
+ONLY = set(filter(None, os.environ.get("PERF_ONLY", "").split(",")))
+GUEST_KERNEL = "debian-6.1"
 rows = []
 
 
@@ -318,6 +326,39 @@ def explorer_timing(public: Path):
            statistics.median(changes) <= 300, spread(changes, "{:.0f}"))
 
 
+def probes(work: Path) -> None:
+    """fsatlas probe here, then in a guest of the stock kernel: its boot, and the whole run."""
+    from fsatlas.run import guest
+    seconds, _ = timed([FSATLAS, "probe", "--scratch", work / "probe-scratch", "--out", work / "probe-host",
+                        "--machine", "perf"])
+    report("feature probes, every filesystem of this kernel", seconds, "s", "<= 120 s", seconds <= 120)
+    try:
+        image = guest.kernel_image(GUEST_KERNEL)
+    except Exception as e:  # no kernel unpacked: say so, never a made-up figure
+        report(f"guest of {GUEST_KERNEL}", "not measured", "", str(e)[:40], None)
+        return
+    started = time.monotonic()
+    emulated = guest.emulated(image)
+    report("deciding KVM or emulation (a trial boot)", time.monotonic() - started, "s", "<= 45 s",
+           time.monotonic() - started <= 45)
+    rwdir = work / "guest"
+    rwdir.mkdir()
+    boots = []
+    for _ in range(ROUNDS):
+        started = time.monotonic()
+        guest.run(GUEST_KERNEL, ["--help"], str(rwdir), 300)
+        boots.append(time.monotonic() - started)
+    how = "emulated" if emulated else "KVM"
+    report(f"guest boot to a command ({GUEST_KERNEL}, {how})", statistics.median(boots), "s", "<= 60 s",
+           statistics.median(boots) <= 60, spread(boots, "{:.1f}"))
+    if os.environ.get("PERF_GUEST_PROBE", "1") == "0":
+        report(f"feature probes in the guest ({GUEST_KERNEL})", "not run", "", "PERF_GUEST_PROBE=0", None)
+        return
+    seconds, _ = timed([FSATLAS, "probe", "--kernel", GUEST_KERNEL, "--scratch", work / "probe-scratch",
+                        "--out", work / "probe-guest", "--machine", "perf"])
+    report(f"feature probes in the guest ({GUEST_KERNEL}, {how})", seconds / 60, "min", "<= 40 min", seconds <= 2400)
+
+
 def main() -> int:
     if os.geteuid() != 0:
         print("perf: needs root for loop devices (the runner figures)", file=sys.stderr)
@@ -325,12 +366,19 @@ def main() -> int:
     started = time.monotonic()
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
     with tempfile.TemporaryDirectory(prefix="fsatlas-perf-") as work:
-        validate_bounds(Path(work))
-        shape = quick_matrix(Path(work))
-        versus_bare_fio()
-        biggest = scale_series(Path(work), shape)
-        heaviest_page(biggest / "public")
-        explorer_timing(biggest / "public")
+        part = lambda name: not ONLY or name in ONLY  # noqa: E731
+        if part("bounds"):
+            validate_bounds(Path(work))
+        if part("quick") or part("scale"):
+            shape = quick_matrix(Path(work))
+        if part("fio"):
+            versus_bare_fio()
+        if part("scale"):
+            biggest = scale_series(Path(work), shape)
+            heaviest_page(biggest / "public")
+            explorer_timing(biggest / "public")
+        if part("probes"):
+            probes(Path(work))
     out = REPO / "build" / "perf.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"rows": rows, "seconds": round(time.monotonic() - started)}, indent=1))
