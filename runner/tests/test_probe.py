@@ -92,3 +92,26 @@ def test_check_data_refuses_a_probe_result_that_does_not_hold(tmp_path, capsys):
         assert main(["check-data", "--data", str(data_dir)]) == 1
         err = capsys.readouterr().err
         assert f"{path}: error: {pointer}" in err and words in err, err
+
+
+def test_the_site_keeps_the_newest_finding_of_each_kernel_newest_kernel_first(tmp_path):
+    from fsatlas.site import probes as probe_rows
+    data_dir = tmp_path / "data"
+    shutil.copytree(REPO / "data" / "probes", data_dir / "probes")
+    # a later run on 6.1 that found otherwise replaces the earlier 6.1 finding, never the 6.18 one
+    (guest,) = [p for p in (data_dir / "probes").glob("*.json")
+                if json.loads(p.read_text())["system"]["kernel"].startswith("6.1.")]
+    later = json.loads(guest.read_text())
+    rid = later["id"].replace("T07", "T23")
+    members = bundle.read(str(data_dir / "probes"), later["id"])
+    later.update(id=rid, created=later["created"].replace("T07", "T23"))
+    for finding in later["findings"]:
+        finding["raw"] = finding["raw"].replace(guest.stem, rid)
+        if (finding["filesystem"], finding["probe"]) == ("ext4", "reflink"):
+            finding.update(value="yes", detail="a later try")
+    probefile.write(str(data_dir), later, {m: members[m] for m in members})
+    facts = {"ext4": {"features": {"reflink": {"value": "no"}}}}
+    shown = probe_rows.rows(str(data_dir), facts, lambda *_: None)["ext4"]["reflink"]
+    assert [(row["release"], row["shown"], row["agreement"]) for row in shown] == [
+        ("6.18", "no", "agrees"), ("6.1", "yes", "disagrees")]
+    assert shown[1]["result"] == rid and probe_rows.kernel_release("6.1.0-56-amd64") == "6.1"

@@ -1,5 +1,6 @@
-"""What the site shows of the probe results (data/probes): the newest finding of each
-filesystem and probe, beside what the cited sources say (data/features)."""
+"""What the site shows of the probe results (data/probes): for each filesystem and probe, the
+newest finding on each kernel it was tried on, beside what the cited sources say
+(data/features)."""
 import os
 
 from ..results import bundle, probefile, resultfile
@@ -24,22 +25,36 @@ def agreement(finding: dict, fact: dict | None) -> str | None:
     return "agrees" if said == finding["value"] else "disagrees"
 
 
+def kernel_release(kernel: str) -> str:
+    """'6.18' of '6.18.44-fc-v782', '6.1' of '6.1.0-56-amd64': how a page names a kernel."""
+    return ".".join(kernel.split("-")[0].split(".")[:2])
+
+
 def rows(data_dir: str, features: dict, publish) -> dict:
-    """filesystem -> probe -> what a page shows of the newest finding; publish(bundle path, id)
-    puts each probe result's transcripts where the raw file viewer reads them."""
-    out, newest = {}, {}
+    """filesystem -> probe -> [what a page shows of the newest finding on each kernel release,
+    newest release first]; publish(bundle path, id) puts each probe result's transcripts where
+    the raw file viewer reads them."""
+    newest = {}  # (filesystem, probe, release) -> (created, shown finding)
     for path in probefile.files(data_dir):
         data = resultfile.load_json(path)
         rid = data["id"]
         publish(bundle.path(os.path.dirname(path), rid), rid)
+        release = kernel_release(data["system"]["kernel"])
         for finding in data["findings"]:
-            key = (finding["filesystem"], finding["probe"])
-            if key in newest and newest[key] >= data["created"]:
+            key = (finding["filesystem"], finding["probe"], release)
+            if key in newest and newest[key][0] >= data["created"]:
                 continue
-            newest[key] = data["created"]
             fact = features.get(finding["filesystem"], {}).get("features", {}).get(finding["probe"])
-            out.setdefault(finding["filesystem"], {})[finding["probe"]] = {
+            newest[key] = (data["created"], {
                 "shown": shown(finding), "status": finding["status"], "detail": finding["detail"],
-                "kernel": data["system"]["kernel"], "date": data["created"][:10], "emulated": data.get("emulated", False),
-                "result": rid, "member": bundle.member_of(rid, finding["raw"]), "agreement": agreement(finding, fact)}
+                "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
+                "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
+                "agreement": agreement(finding, fact)})
+    out = {}
+    for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: _version(item[0][2]), reverse=True):
+        out.setdefault(fs, {}).setdefault(probe, []).append(row)
     return out
+
+
+def _version(release: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else 0 for part in release.split("."))
