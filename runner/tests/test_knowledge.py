@@ -262,3 +262,33 @@ def test_a_workload_that_issues_no_flush_does_not_count_for_a_barrier_claim():
     synced = by_cell["ext4|-|barrier=0|fsync-write-4k"]
     assert synced["status"] == "measured" and synced["verdict"] == "larger effect"  # +100 % against +5 % claimed
     assert claim["measured"] == 1 and sum(claim["tally"].values()) == 1
+
+
+@pytest.mark.parametrize("fs,workload,mount,kernel,path", [
+    ("ext4", "seq-write", "", "6.18.44", "O_DIRECT"),
+    ("ext4", "seq-write", "data=journal", "6.18.44", "buffered"),  # ext4_should_use_dio falls back
+    ("ext3", "rand-write-4k", "barrier=0,data=journal", "6.1.0-56-amd64", "buffered"),
+    ("btrfs", "seq-write", "", "6.18.44-fc", "buffered"),  # checksummed files, 6.14 on
+    ("btrfs", "seq-write", "", "6.1.0-56-amd64", "O_DIRECT"),
+    ("btrfs", "seq-write", "nodatacow", "6.18.44", "O_DIRECT"),
+    ("btrfs", "seq-read", "", "6.18.44", "O_DIRECT"),
+    ("ntfs", "seq-write", "", "6.18.44", "buffered"),  # FUSE
+    ("xfs", "small-files", "", "6.18.44", "buffered"),
+    ("xfs", "fsync-write-4k", "", "6.18.44", "buffered"),  # fio without direct=1
+])
+def test_each_cell_says_whether_it_went_through_o_direct(fs, workload, mount, kernel, path):
+    assert knowledge.io_path({"filesystem": fs, "workload": workload, "mount": mount}, kernel)[0] == path
+
+
+def test_a_comparison_of_buffered_and_direct_cells_says_so():
+    facts = {"id": "r", "machine": "m", "kernel": "6.18.44", "target": "loop"}
+    metric = {"mean": 100.0, "rsd_pct": 1.0, "n": 3, "unit": "bytes/s", "better": "higher", "ci_low": 99.0, "ci_high": 101.0}
+    base = {"filesystem": "ext4", "workload": "seq-write", "mount": "", "flags": [], "metrics": {"throughput": metric}}
+    cell = {**base, "mount": "data=journal", "metrics": {"throughput": {**metric, "mean": 60.0, "ci_low": 59, "ci_high": 61}}}
+    option = {"option": "data=journal"}
+    claim = {"expected_change_pct": -30}
+    row = knowledge._measured(option, claim, facts, cell, base, "throughput")
+    assert (row["io"], row["baseline_io"]) == ("buffered", "O_DIRECT")
+    assert "reached the disk differently" in row["sentence"] and "data=journal" in row["sentence"]
+    same = knowledge._measured(option, claim, facts, {**cell, "mount": "data=writeback"}, base, "throughput")
+    assert "Both cells went through O_DIRECT" in same["sentence"]

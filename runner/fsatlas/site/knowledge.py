@@ -238,6 +238,41 @@ def workload_flushes() -> dict:
     return {name: spec.get("flushes", "none") for name, spec in matrix_mod.load().workloads.items()}
 
 
+@lru_cache(maxsize=1)
+def _workload_specs() -> tuple:
+    m = matrix_mod.load()
+    return m.workloads, m.filesystems
+
+
+def _release(kernel: str) -> tuple:
+    parts = kernel.split("-")[0].split(".")
+    return tuple(int(p) for p in parts[:2] if p.isdigit())
+
+
+def io_path(cell: dict, kernel: str) -> tuple[str, str]:
+    """How a cell's figures reached the disk: ("O_DIRECT" or "buffered", why). The fio workloads
+    ask for O_DIRECT, but a filesystem may serve such a request through the page cache: ext4's
+    driver (which also mounts ext2 and ext3) under data=journal (fs/ext4/file.c,
+    ext4_should_use_dio: it "falls back to buffered I/O" where its features rule direct I/O out),
+    and Btrfs writes to checksummed files since Linux 6.14 (commit 968f19c5b1b7); a FUSE
+    filesystem runs without it (the matrix's direct_io: false). The other workloads write
+    through the page cache and flush."""
+    workloads, filesystems = _workload_specs()
+    spec = workloads.get(cell["workload"], {})
+    if spec.get("kind") != "fio" or not spec.get("fio", {}).get("direct"):
+        return "buffered", "the workload writes through the page cache"
+    fs, mount = cell["filesystem"], cell.get("mount", "")
+    if not filesystems.get(fs, {}).get("direct_io", True):
+        return "buffered", f"{fs} runs through FUSE without O_DIRECT"
+    if fs in ("ext2", "ext3", "ext4") and "data=journal" in mount.split(","):
+        return "buffered", "ext4's driver serves O_DIRECT through the page cache under data=journal"
+    rw = spec["fio"].get("rw", "")
+    writes = "write" in rw or rw.endswith("rw")
+    if fs == "btrfs" and writes and _release(kernel) >= (6, 14) and not {"nodatasum", "nodatacow"} & set(mount.split(",")):
+        return "buffered", "Btrfs since Linux 6.14 serves O_DIRECT writes to checksummed files through the page cache"
+    return "O_DIRECT", "fio with direct=1"
+
+
 NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
 AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
@@ -522,8 +557,14 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                      "device-mapper), so no RAID alignment effect can show.")
     if "cached" in flags:
         sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
+    io_cell, io_base = io_path(cell, facts["kernel"]), io_path(base, facts["kernel"])
+    if io_cell[0] != io_base[0]:
+        sentence += (f" The two cells reached the disk differently: the option's cell {io_cell[0]} ({io_cell[1]}), "
+                     f"the baseline {io_base[0]} ({io_base[1]}), so part of the change is that difference.")
+    else:
+        sentence += f" Both cells went {'through O_DIRECT' if io_cell[0] == 'O_DIRECT' else 'through the page cache'}."
     return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
             "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change,
             "significant": significant, "p_value": test["p"], "difference_ci95": test["ci95"],
-            "verdict": v, "flags": flags, "sentence": sentence}
+            "verdict": v, "flags": flags, "sentence": sentence, "io": io_cell[0], "baseline_io": io_base[0]}
