@@ -21,10 +21,14 @@ DUMP = {"ext2": (["dump", "-0", "-f", "{dump}", "{dev}"], ["restore", "-r", "-f"
         "xfs": (["xfsdump", "-l", "0", "-L", "fsatlas", "-M", "fsatlas", "-f", "{dump}", "{mnt}"],
                 ["xfsrestore", "-f", "{dump}", "{into}"]),
         "btrfs": (["btrfs", "send", "-f", "{dump}", "{mnt}/dump-snap"], ["btrfs", "receive", "-f", "{dump}", "{into}"])}
-# How each filesystem is made and mounted with quotas, and how a 1 MiB hard block limit is set.
-QUOTA_MKFS = {"ext4": ["-O", "quota,project"], "ext2": ["-O", "quota"], "ext3": ["-O", "quota"]}
+# How each filesystem is made and mounted with quotas. ext4 keeps them in hidden inodes (its
+# quota and project features) and XFS in its own metadata; the others use the quota files
+# quotacheck makes, turned on with quotaon. A 1 MiB hard limit is then set (setquota, xfs_quota).
+QUOTA_MKFS = {"ext4": ["-O", "quota,project"]}
 QUOTA_MOUNT = {"ext2": ["usrquota", "grpquota"], "ext3": ["usrquota", "grpquota"],
-               "ext4": ["usrquota", "grpquota", "prjquota"], "xfs": ["uquota", "gquota", "pquota"]}
+               "ext4": ["usrquota", "grpquota", "prjquota"], "xfs": ["uquota", "gquota", "pquota"],
+               "jfs": ["usrquota", "grpquota"], "reiserfs": ["usrquota", "grpquota"], "f2fs": ["usrquota", "grpquota"]}
+QUOTA_FILES = {"ext2", "ext3", "jfs", "reiserfs", "f2fs"}
 PROJECT_ID = "4242"
 NOBODY = 65534
 COMPRESS = {"btrfs": ["compress=zstd"]}  # mount options that turn compression on
@@ -143,6 +147,8 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         if fs == "xfs":
             user = log.run(["xfs_quota", "-x", "-c", f"limit -u bhard=1m {NOBODY}", mnt])
         else:
+            if fs in QUOTA_FILES:
+                log.run(["quotacheck", "-cugm", mnt], timeout=300)
             log.run(["quotaon", "-ug", mnt])
             user = log.run(["setquota", "-u", str(NOBODY), "0", "1024", "0", "0", mnt])
         folder = os.path.join(mnt, "nobody")
