@@ -350,14 +350,18 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
     os.sync()
     filesystems.unmount(image.mountpoint)
     log.run(["blockdev", "--flushbufs", image.device])
-    offsets = _find_all(image.image, name.encode())
+    # the name as the filesystem may store it: UTF-8 bytes, or UTF-16 (NTFS, HFS+, JFS)
+    places = [(offset + len(encoded) - width, encoded)
+              for encoded, width in ((name.encode(), 1), (name.encode("utf-16-le"), 2), (name.encode("utf-16-be"), 1))
+              for offset in _find_all(image.image, encoded)]
+    offsets = [at for at, _ in places]
     if not offsets:
         return Finding(status="failed", detail="the file's name was not found in the image as written")
     with open(image.image, "r+b") as f:
-        for offset in offsets:  # every copy: a mirrored copy would otherwise repair the read
-            f.seek(offset + len(name) - 1)
+        for at in offsets:  # the last character's low byte, in every copy: a mirror would repair the read
+            f.seek(at)
             last = f.read(1)
-            f.seek(offset + len(name) - 1)
+            f.seek(at)
             f.write(bytes([last[0] ^ 0x01]))
         f.flush()
         os.fsync(f.fileno())
