@@ -27,6 +27,10 @@
   }
 
   var significant = window.fsatlasFormat.significant;  // static/js/format.js
+  // ?embed=1: the chart of a view alone, for an iframe (the embed code the explorer offers),
+  // with a link back to the full explorer; no controls, summary or tables.
+  var embedded = new URLSearchParams(location.search).get("embed") === "1";
+  if (embedded) document.body.classList.add("embed", "explorer-embed");
 
   fetch(root.dataset.src).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);
@@ -52,6 +56,12 @@
     history.replaceState(null, "", urlFor());
     // The chart first: with thousands of result files, their checkboxes take longer to build than
     // the chart takes to fetch and draw, and the chart needs only the view (from the URL).
+    if (embedded) {
+      var back = el("a", { href: urlFor().replace(/[?&]embed=1/, ""), target: "_top", "class": "explorer-open" }, "Open this view in the fsatlas explorer");
+      root.querySelector(".explorer-status").after(back);
+      show();
+      return;
+    }
     show().then(controls);
   }
 
@@ -72,6 +82,19 @@
         window.fsatlasCharts.exportAs(button.dataset.export, figure, spec(view.drawnValues, view.drawnUnit, true), "fsatlas-view")
           .catch(function (error) { console.error("explorer export: " + error); });
       });
+    });
+    form.querySelector("[data-embed-code]").addEventListener("click", function (e) {
+      e.preventDefault();
+      var src = new URL(urlFor(), location.href);
+      src.searchParams.set("embed", "1");
+      var code = "<iframe src=\"" + src.href.replace(/&/g, "&amp;").replace(/"/g, "&quot;") + "\" width=\"100%\" height=\"560\" " +
+        "title=\"fsatlas explorer\" loading=\"lazy\"></iframe>";
+      var box = document.getElementById("explorer-embed-code");
+      box.hidden = false;
+      box.value = code;
+      box.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(code).catch(function () {});
+      status("The embed code is below the buttons" + (navigator.clipboard ? " and on the clipboard." : "."));
     });
     form.querySelector("[data-share]").addEventListener("click", function (e) {
       e.preventDefault();
@@ -201,6 +224,7 @@
     p.set("base", view.baseline);
     p.set("axis", view.axis);
     if (view.cpu) p.set("cpu", "1");
+    if (embedded) p.set("embed", "1");
     return location.pathname + "?" + p.toString();
   }
 

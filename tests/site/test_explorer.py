@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -167,3 +168,21 @@ def test_in_dark_mode_whiskers_and_dots_are_light(browser, explorer_url):
     dots = page.eval_on_selector_all("#explorer-chart svg .mark-symbol path", "ps => ps.map(p => p.getAttribute('fill'))")
     assert len(strokes) == page.locator(BARS).count() and set(strokes) == set(dots) == {"#d0d0d0"}
     context.close()
+
+
+def test_the_explorer_gives_embed_code_whose_frame_draws_the_view_alone(page, explorer_url):
+    open_explorer(page, explorer_url + "/explorer/")
+    rendered(page, lambda: page.locator("input[name=fs][value=btrfs]").uncheck())
+    page.click("[data-embed-code]")
+    code = page.input_value("#explorer-embed-code")
+    src = re.search(r'<iframe src="([^"]+)"', code)[1].replace("&amp;", "&")
+    assert "embed=1" in src and "fs=" in src and 'title="fsatlas explorer"' in code
+    frame = page.context.new_page()
+    frame.goto(src)
+    frame.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    frame.wait_for_selector(BARS)
+    assert frame.locator(BARS).count() == 3 * 2  # the same view: btrfs left out
+    assert not frame.locator(".site-header").is_visible() and not frame.locator("#explorer-table").is_visible()
+    back = frame.get_attribute(".explorer-open", "href")
+    assert "embed=1" not in back and "fs=" in back
+    assert page.errors == []
