@@ -350,22 +350,26 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
     os.sync()
     filesystems.unmount(image.mountpoint)
     log.run(["blockdev", "--flushbufs", image.device])
-    # the name as the filesystem may store it: UTF-8 bytes, or UTF-16 (NTFS, HFS+, JFS)
-    places = [(offset + len(encoded) - width, encoded)
-              for encoded, width in ((name.encode(), 1), (name.encode("utf-16-le"), 2), (name.encode("utf-16-be"), 1))
-              for offset in _find_all(image.image, encoded)]
-    offsets = [at for at, _ in places]
+    # Where the name is stored, as UTF-8 or UTF-16 (NTFS, HFS+, JFS), found by its first and its
+    # last twelve characters apart: NTFS writes a fix-up word over the last two bytes of each
+    # sector of an index record, which may fall inside one copy of the name. The byte flipped is
+    # the sixth character's low byte of each piece found.
+    pieces = (name[:12], name[-12:])
+    offsets = sorted({offset + 5 * size + low
+                      for piece in pieces
+                      for encoding, size, low in (("utf-8", 1, 0), ("utf-16-le", 2, 0), ("utf-16-be", 2, 1))
+                      for offset in _find_all(image.image, piece.encode(encoding))})
     if not offsets:
         return Finding(status="failed", detail="the file's name was not found in the image as written")
     with open(image.image, "r+b") as f:
-        for at in offsets:  # the last character's low byte, in every copy: a mirror would repair the read
+        for at in offsets:  # in every copy: a mirror would otherwise repair the read
             f.seek(at)
             last = f.read(1)
             f.seek(at)
             f.write(bytes([last[0] ^ 0x01]))
         f.flush()
         os.fsync(f.fileno())
-    log.note(f"flipped the last byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
+    log.note(f"flipped a byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
     done = log.run(["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto",
                     image.device, image.mountpoint])
     if done.returncode:
