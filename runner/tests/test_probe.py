@@ -115,3 +115,18 @@ def test_the_site_keeps_the_newest_finding_of_each_kernel_newest_kernel_first(tm
     assert [(row["release"], row["shown"], row["agreement"]) for row in shown] == [
         ("6.18", "no", "agrees"), ("6.1", "yes", "disagrees")]
     assert shown[1]["result"] == rid and probe_rows.kernel_release("6.1.0-56-amd64") == "6.1"
+
+
+@pytest.mark.root
+def test_probe_runs_only_the_probes_named(tmp_path, capsys):
+    scratch = tmp_path / "scratch"
+    assert main(["probe", "--fs", "ext4", "--probe", "reflink,online_shrink", "--out", str(tmp_path),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    (path,) = (tmp_path / "probes").glob("*.json")
+    data = json.loads(path.read_text())
+    assert sorted(f["probe"] for f in data["findings"]) == ["online_shrink", "reflink"]
+    assert probefile.problems(str(path)) == [] and scratch_left(scratch) == []
+    capsys.readouterr()
+    assert main(["probe", "--fs", "ext4", "--probe", "reflinks", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--probe" in err[0] and "reflinks" in err[0] and "max_filename_length" in err[0]

@@ -18,6 +18,8 @@ def add_parser(sub):
     p = sub.add_parser("probe", help="try each feature of each filesystem on loop images and record what happened")
     p.add_argument("--fs", action="append", default=[], help="filesystems to probe (comma-separated; default: every "
                                                              "kernel filesystem of the matrix this machine has)")
+    p.add_argument("--probe", action="append", default=[], help="only these probes (comma-separated; default: "
+                                                                "all: " + ", ".join(probes.PROBES) + ")")
     p.add_argument("--scratch", default=".scratch", help="folder for the loop images (default: .scratch)")
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
     p.add_argument("--out", default="data", help="the data folder; the probe result goes into its probes/ (default: data)")
@@ -35,8 +37,12 @@ def run(args) -> int:
     if unknown:
         raise UserError(f"not a filesystem of the matrix: {', '.join(unknown)}", field="--fs",
                         expected=", ".join(sorted(specs)))
+    only = list_option(args.probe) or None
+    unknown = [name for name in only or () if name not in probes.PROBES]
+    if unknown:
+        raise UserError(f"not a probe: {', '.join(unknown)}", field="--probe", expected=", ".join(probes.PROBES))
     if args.kernel:
-        return in_guest(args, wanted)
+        return in_guest(args, wanted, only)
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     sysinfo = system.collect_system(args.machine)
     rid = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-probe"
@@ -52,7 +58,7 @@ def run(args) -> int:
                 skipped.append({"filesystem": fs, "reason": reason})
                 print(f"{fs}: skipped: {reason}", file=sys.stderr)
                 continue
-            for name, found, transcript in probes.probe_filesystem(fs, specs[fs], scratch):
+            for name, found, transcript in probes.probe_filesystem(fs, specs[fs], scratch, only):
                 member = f"{fs}/{name}.txt"
                 transcripts[member] = transcript.encode()
                 findings.append({"filesystem": fs, "probe": name, **found, "raw": f"raw/{rid}/{member}"})
@@ -65,13 +71,14 @@ def run(args) -> int:
     return 0
 
 
-def in_guest(args, wanted: list) -> int:
+def in_guest(args, wanted: list, only) -> int:
     """The same probes in a guest of a stock kernel; its result is written here with what the
     guest was (kernel package, hypervisor, emulated or not)."""
     with tempfile.TemporaryDirectory(prefix="fsatlas-guest-") as rwdir:
         guest_info = guest.run(args.kernel, ["probe", "--out", rwdir, "--scratch", "/tmp/fsatlas-scratch",
                                              "--machine", args.machine or system.default_machine_label(),
-                                             "--fs", ",".join(wanted)], rwdir, timeout=3600)
+                                             "--fs", ",".join(wanted), *(["--probe", ",".join(only)] if only else [])],
+                            rwdir, timeout=3600)
         (path,) = probefile.files(rwdir)
         data = resultfile.load_json(path)
         transcripts = bundle.read(os.path.join(rwdir, probefile.FOLDER), data["id"])
