@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 from . import filesystems, target
-from .probes import IMAGE_BYTES, Finding, Transcript, kernel_says
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_says
 
 DEFRAG = {"ext4": ["e4defrag", "{file}"], "xfs": ["xfs_fsr", "-v", "{file}"],
           "btrfs": ["btrfs", "filesystem", "defragment", "{file}"]}

@@ -13,52 +13,11 @@ import shutil
 import subprocess
 import time
 
-from . import filesystems, target
+from . import filesystems, probe_tools, target
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_says
 
-IMAGE_BYTES = 512 * 1024 * 1024  # above XFS's 300 MB minimum
 GROW_BYTES = 256 * 1024 * 1024
 SHRINK_BYTES = 128 * 1024 * 1024
-
-
-class Transcript:
-    """The commands a probe ran, with their exit status and output, as the raw file keeps them."""
-
-    def __init__(self):
-        self.lines = []
-
-    def note(self, text: str) -> None:
-        self.lines.append(f"# {text}")
-
-    def run(self, argv, timeout=120, cwd=None) -> subprocess.CompletedProcess:
-        self.lines.append("$ " + " ".join(argv))
-        try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
-        except FileNotFoundError:
-            self.lines.append(f"[not installed: {argv[0]}]")
-            return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")
-        for stream in (done.stdout, done.stderr):
-            self.lines += [f"  {line}" for line in stream.strip().splitlines()[-20:]]
-        self.lines.append(f"[exit {done.returncode}]")
-        return done
-
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-
-class Finding(dict):
-    """One probe's answer: status ok (with value or limit), "not available" or failed, and why."""
-
-    @classmethod
-    def value(cls, answer: str, detail: str):
-        return cls(status="ok", value=answer, detail=detail)
-
-    @classmethod
-    def limit(cls, number: int, unit: str, detail: str, at_least: bool = False):
-        return cls(status="ok", limit=number, unit=unit, at_least=at_least, detail=detail)
-
-    @classmethod
-    def unavailable(cls, reason: str):
-        return cls(status="not available", detail=reason)
 
 
 def _errno_name(e: OSError) -> str:
@@ -290,13 +249,6 @@ def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Find
                              f"'Name' {'is' if same else 'is not'} found as 'NAME'")
 
 
-def kernel_says(device: str, log: Transcript) -> str:
-    """The kernel's last message about device (dmesg), or ''."""
-    done = log.run(["dmesg"])
-    lines = [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
-    return lines[-1].split("): ", 1)[-1].strip() if lines else ""
-
-
 def checksums_data(spec: dict, image, log: Transcript) -> Finding:
     """Writes a file of a pattern found nowhere else, unmounts, flips one byte of it in the image,
     mounts again and reads the file: an I/O error is a checksum at work."""
@@ -519,7 +471,6 @@ PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_dat
 def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple[str, Finding, str]]:
     """(probe, finding, transcript) of every probe on fs (or of those in `only`); each probe's
     error fails it alone."""
-    from . import probe_tools  # here: it builds on this module's Finding and Transcript
     out = []
     wanted = lambda *names: only is None or any(n in only for n in names)  # noqa: E731
 

@@ -1,0 +1,55 @@
+"""What a feature probe records: its transcript (every command, exit status and output) and its
+finding (a value, a limit, "not available" with the reason, or failed), shared by the probes
+of run/probes.py and those of run/probe_tools.py that ask a filesystem's own tools."""
+import os
+import subprocess
+
+IMAGE_BYTES = 512 * 1024 * 1024  # a probe's loop image: above XFS's 300 MB minimum
+
+
+class Transcript:
+    """The commands a probe ran, with their exit status and output, as the raw file keeps them."""
+
+    def __init__(self):
+        self.lines = []
+
+    def note(self, text: str) -> None:
+        self.lines.append(f"# {text}")
+
+    def run(self, argv, timeout=120, cwd=None) -> subprocess.CompletedProcess:
+        self.lines.append("$ " + " ".join(argv))
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+        except FileNotFoundError:
+            self.lines.append(f"[not installed: {argv[0]}]")
+            return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")
+        for stream in (done.stdout, done.stderr):
+            self.lines += [f"  {line}" for line in stream.strip().splitlines()[-20:]]
+        self.lines.append(f"[exit {done.returncode}]")
+        return done
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class Finding(dict):
+    """One probe's answer: status ok (with value or limit), "not available" or failed, and why."""
+
+    @classmethod
+    def value(cls, answer: str, detail: str):
+        return cls(status="ok", value=answer, detail=detail)
+
+    @classmethod
+    def limit(cls, number: int, unit: str, detail: str, at_least: bool = False):
+        return cls(status="ok", limit=number, unit=unit, at_least=at_least, detail=detail)
+
+    @classmethod
+    def unavailable(cls, reason: str):
+        return cls(status="not available", detail=reason)
+
+
+def kernel_says(device: str, log: Transcript) -> str:
+    """The kernel's last message about device (dmesg), or ''."""
+    done = log.run(["dmesg"])
+    lines = [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
+    return lines[-1].split("): ", 1)[-1].strip() if lines else ""
