@@ -339,8 +339,8 @@ def probes(work: Path) -> None:
         return
     started = time.monotonic()
     emulated = guest.emulated(image)
-    report("deciding KVM or emulation (a trial boot)", time.monotonic() - started, "s", "<= 45 s",
-           time.monotonic() - started <= 45)
+    trial = time.monotonic() - started
+    report("deciding KVM or emulation (a trial boot)", trial, "s", "<= 45 s", trial <= 45)
     rwdir = work / "guest"
     rwdir.mkdir()
     boots = []

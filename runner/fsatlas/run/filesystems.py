@@ -34,12 +34,17 @@ def mkfs(spec: dict, device: str, options) -> None:
     tools.run([*spec["mkfs"], *options, device], 600, "mkfs")
 
 
-def mount(spec: dict, device: str, mountpoint: str, options) -> str:
-    """Mounts and returns the options the kernel actually applied (from /proc/self/mounts)."""
+def mount_argv(spec: dict, device: str, mountpoint: str, options=()) -> list[str]:
+    """The mount command of a filesystem of the matrix, with these options."""
     argv = ["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto"]
     if options:
         argv += ["-o", ",".join(options)]
-    tools.run([*argv, device, mountpoint], 600, "mount")
+    return [*argv, device, mountpoint]
+
+
+def mount(spec: dict, device: str, mountpoint: str, options) -> str:
+    """Mounts and returns the options the kernel actually applied (from /proc/self/mounts)."""
+    tools.run(mount_argv(spec, device, mountpoint, options), 600, "mount")
     return effective_options(mountpoint)
 
 

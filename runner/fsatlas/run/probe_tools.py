@@ -126,6 +126,18 @@ def _write_as(uid: int, path: str, size: int) -> str:
     return done.stdout.strip() if done.returncode else ""
 
 
+def _limit_held(kind: str, setting, refused: str) -> Finding:
+    """What a 4 MiB write under a 1 MiB `kind` limit says: EDQUOT is a quota at work; a write
+    refused otherwise is the probe's failure, never a no."""
+    if setting.returncode:
+        return Finding.value("no", f"setting a {kind} limit failed: {(setting.stderr or setting.stdout).strip()[-200:]}")
+    if refused == "EDQUOT":
+        return Finding.value("yes", f"a {kind} limit of 1 MiB stopped a 4 MiB write with EDQUOT")
+    if refused:
+        return Finding(status="failed", detail=f"the 4 MiB write under a 1 MiB {kind} limit failed with {refused}, not EDQUOT")
+    return Finding.value("no", f"a {kind} limit of 1 MiB was set, and a 4 MiB write went through")
+
+
 def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     """quota_user_group and quota_project: a 1 MiB hard limit set for user nobody (and for a
     project folder), then 4 MiB written under it: EDQUOT is a quota at work."""
@@ -135,7 +147,7 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     out = {}
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, QUOTA_MKFS.get(fs, []))
-        done = log.run(["mount", "-o", ",".join(QUOTA_MOUNT[fs]), image.device, image.mountpoint])
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, QUOTA_MOUNT[fs]))
         if done.returncode:
             said = kernel_says(image.device, log)
             if "CONFIG_QUOTA" in said or "quota support not available" in said.lower():  # the kernel's build, not the format
@@ -161,15 +173,7 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         os.chown(folder, NOBODY, NOBODY)
         refused = _write_as(NOBODY, os.path.join(folder, "big"), 4 << 20) if user.returncode == 0 else ""
         log.note(f"4 MiB written as uid {NOBODY} under a 1 MiB limit: {refused or 'accepted'}")
-        if user.returncode:
-            out["quota_user_group"] = Finding.value("no", f"setting a user limit failed: {(user.stderr or user.stdout).strip()[-200:]}")
-        elif refused == "EDQUOT":
-            out["quota_user_group"] = Finding.value("yes", "a user limit of 1 MiB stopped a 4 MiB write with EDQUOT")
-        elif refused:
-            out["quota_user_group"] = Finding(status="failed", detail=f"the 4 MiB write under a 1 MiB user limit "
-                                                                       f"failed with {refused}, not EDQUOT")
-        else:
-            out["quota_user_group"] = Finding.value("no", "a user limit of 1 MiB was set, and a 4 MiB write went through")
+        out["quota_user_group"] = _limit_held("user", user, refused)
         if "prjquota" not in QUOTA_MOUNT[fs] and "pquota" not in QUOTA_MOUNT[fs]:
             out["quota_project"] = Finding.unavailable(f"fsatlas knows no project quota of {fs}")
             return out
@@ -184,15 +188,7 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
             limit = log.run(["setquota", "-P", PROJECT_ID, "0", "1024", "0", "0", mnt])
         refused = _write_as(NOBODY, os.path.join(project, "big"), 4 << 20) if limit.returncode == 0 else ""
         log.note(f"4 MiB written into project {PROJECT_ID} under a 1 MiB limit: {refused or 'accepted'}")
-        if limit.returncode:
-            out["quota_project"] = Finding.value("no", f"setting a project limit failed: {(limit.stderr or limit.stdout).strip()[-200:]}")
-        elif refused == "EDQUOT":
-            out["quota_project"] = Finding.value("yes", "a project limit of 1 MiB on a folder stopped a 4 MiB write with EDQUOT")
-        elif refused:
-            out["quota_project"] = Finding(status="failed", detail=f"the 4 MiB write under a 1 MiB project limit "
-                                                                    f"failed with {refused}, not EDQUOT")
-        else:
-            out["quota_project"] = Finding.value("no", "a project limit of 1 MiB was set, and a 4 MiB write went through")
+        out["quota_project"] = _limit_held("project", limit, refused)
     return out
 
 
@@ -203,7 +199,7 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
         return Finding.unavailable(f"fsatlas knows no compression option of {fs}")
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, [])
-        done = log.run(["mount", "-o", ",".join(COMPRESS[fs]), image.device, image.mountpoint])
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, COMPRESS[fs]))
         if done.returncode:
             return Finding.value("no", f"mounting with {','.join(COMPRESS[fs])} was refused: {done.stderr.strip()[-200:]}")
         os.sync()

@@ -265,13 +265,7 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
     if offset is None:
         return Finding(status="failed", detail="the file's data was not found in the image as written "
                                                "(compressed or encrypted by default?)")
-    with open(image.image, "r+b") as f:
-        f.seek(offset)
-        byte = f.read(1)
-        f.seek(offset)
-        f.write(bytes([byte[0] ^ 0xFF]))
-        f.flush()
-        os.fsync(f.fileno())
+    _flip(image.image, [offset], 0xFF)
     log.note(f"flipped the byte at image offset {offset} (in the file's first data block)")
     filesystems.mount(spec, image.device, image.mountpoint, [])
     try:
@@ -313,17 +307,9 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
                       for offset in _find_all(image.image, piece.encode(encoding))})
     if not offsets:
         return Finding(status="failed", detail="the file's name was not found in the image as written")
-    with open(image.image, "r+b") as f:
-        for at in offsets:  # in every copy: a mirror would otherwise repair the read
-            f.seek(at)
-            last = f.read(1)
-            f.seek(at)
-            f.write(bytes([last[0] ^ 0x01]))
-        f.flush()
-        os.fsync(f.fileno())
+    _flip(image.image, offsets, 0x01)  # in every copy: a mirror would otherwise repair the read
     log.note(f"flipped a byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
-    done = log.run(["mount", "-t", spec.get("mount_type", spec.get("kernel_fs", "")) or "auto",
-                    image.device, image.mountpoint])
+    done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
     if done.returncode:
         said = kernel_says(image.device, log)
         return Finding.value("yes", f"after one byte of a file name was flipped on the disk the mount was refused"
@@ -339,6 +325,18 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
     if name in names:
         return Finding(status="failed", detail="the folder listed the name unchanged: the flipped bytes were not the ones read")
     return Finding.value("no", "a byte of a file name flipped on the disk was listed changed, without an error")
+
+
+def _flip(image_path: str, offsets, mask: int) -> None:
+    """XORs the byte at each offset of the image file with mask, on the disk when it returns."""
+    with open(image_path, "r+b") as f:
+        for at in offsets:
+            f.seek(at)
+            byte = f.read(1)
+            f.seek(at)
+            f.write(bytes([byte[0] ^ mask]))
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _find_all(image_path: str, pattern: bytes) -> list[int]:

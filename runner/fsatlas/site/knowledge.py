@@ -13,7 +13,7 @@ import json
 
 import yaml
 
-from . import best_per_key
+from . import best_per_key, probes as probes_mod
 from ..run import matrix as matrix_mod
 from ..results import resultfile, stats
 from .. import safe_yaml
@@ -244,11 +244,6 @@ def _workload_specs() -> tuple:
     return m.workloads, m.filesystems
 
 
-def _release(kernel: str) -> tuple:
-    parts = kernel.split("-")[0].split(".")
-    return tuple(int(p) for p in parts[:2] if p.isdigit())
-
-
 def io_path(cell: dict, kernel: str) -> tuple[str, str]:
     """How a cell's figures reached the disk: ("O_DIRECT" or "buffered", why). The fio workloads
     ask for O_DIRECT, but a filesystem may serve such a request through the page cache: ext4's
@@ -268,7 +263,7 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
         return "buffered", "ext4's driver serves O_DIRECT through the page cache under data=journal"
     rw = spec["fio"].get("rw", "")
     writes = "write" in rw or rw.endswith("rw")
-    if fs == "btrfs" and writes and _release(kernel) >= (6, 14) and not {"nodatasum", "nodatacow"} & set(mount.split(",")):
+    if fs == "btrfs" and writes and probes_mod.release_key(kernel) >= (6, 14) and not {"nodatasum", "nodatacow"} & set(mount.split(",")):
         return "buffered", "Btrfs since Linux 6.14 serves O_DIRECT writes to checksummed files through the page cache"
     return "O_DIRECT", "fio with direct=1"
 

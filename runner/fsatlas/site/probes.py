@@ -51,10 +51,11 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
                 "agreement": agreement(finding, fact)})
     out = {}
-    for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: _version(item[0][2]), reverse=True):
+    for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):
         out.setdefault(fs, {}).setdefault(probe, []).append(row)
     return out
 
 
-def _version(release: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else 0 for part in release.split("."))
+def release_key(kernel: str) -> tuple:
+    """(6, 18) of '6.18.44-fc-v782' or of '6.18': a kernel release to compare and sort by."""
+    return tuple(int(part) if part.isdigit() else 0 for part in kernel_release(kernel).split("."))
