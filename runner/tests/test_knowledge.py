@@ -96,6 +96,10 @@ def edit(path, change):
      lambda d: d["features"]["defrag"].update(sources=["man-xfs"]), "/features/defrag/sources/0"),
     ("a no that none of its sources states", "features/xfs.yaml",
      lambda d: d["features"]["compression"].update(value="no"), "/features/compression/sources/0"),
+    ("an unknown limit in a re-checked file", "features/jfs.yaml",
+     lambda d: d["features"]["max_volume_size"].update(limit="unknown"), "/features/max_volume_size/limit"),
+    ("an unknown value in a re-checked file", "features/jfs.yaml",
+     lambda d: d["features"]["defrag"].update(value="unknown"), "/features/defrag/value"),
     ("a registry entry losing the feature a fact relies on", "sources.yaml",
      lambda d: next(s for s in d if s["id"] == "man-xfs-fsr").update(states=["dump_restore"]), "/features/defrag/sources/0"),
     ("a registry entry stating a feature key that is not a word", "sources.yaml",
@@ -118,6 +122,10 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     assert "a no needs one" in err[0] and "write 'not documented'" in err[0]
     # not documented, citing the documents read, is what the file says, and passes
     edit(data_copy / "features" / "xfs.yaml", lambda d: d["features"]["snapshots"].update(value="not documented"))
+    assert main(["check-data", "--data", str(data_copy)]) == 0
+    # so is a limit no document read gives, citing a page that says nothing of it
+    edit(data_copy / "features" / "jfs.yaml",
+         lambda d: d["features"]["max_volume_size"].update(limit="not documented", sources=["kernel-jfs"]))
     assert main(["check-data", "--data", str(data_copy)]) == 0
 
 

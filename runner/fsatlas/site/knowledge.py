@@ -192,15 +192,20 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
 def _rechecked_problems(data: dict, by_id: dict) -> list[Problem]:
     """The rules of a feature file re-checked against its documents: every fact names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
-    so a "no" rests on a document or a probe that says no; where none does, the value is
-    "not documented" (its sources are then the documents read, which do not say)."""
+    so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
+    "not documented" (its sources are then the documents read, which do not say), never "unknown"."""
     out, path = [], data["_path"]
     for name, fact in data["features"].items():
         where = f"/features/{name}"
         if "holds_for" not in fact:
             out.append(Problem("error", path, f"{where}/holds_for",
                                "expected the version this fact holds for (holds_for), found none in a re-checked file"))
-        if fact.get("value") == "not documented":
+        said = fact.get("value", fact.get("limit"))
+        if said == "unknown":
+            out.append(Problem("error", path, f"{where}/{'value' if 'value' in fact else 'limit'}",
+                               "expected a value the cited documents or probes state, or 'not documented' "
+                               "where none of them says, found 'unknown'"))
+        if said in ("not documented", "unknown"):
             continue
         for j, ident in enumerate(fact["sources"]):
             if ident in by_id and name not in by_id[ident].get("states", ()):
