@@ -163,8 +163,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         cite(data["_path"], "/linux", data["linux"]["sources"])
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
-        if "rechecked" in data:
-            problems += _rechecked_problems(data, by_id)
+        problems += _fact_rules(data, by_id)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
@@ -189,8 +188,8 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     return problems
 
 
-def _rechecked_problems(data: dict, by_id: dict) -> list[Problem]:
-    """The rules of a feature file re-checked against its documents: every fact names the version
+def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
+    """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
     "not documented" (its sources are then the documents read, which do not say), never "unknown"."""
@@ -199,7 +198,7 @@ def _rechecked_problems(data: dict, by_id: dict) -> list[Problem]:
         where = f"/features/{name}"
         if "holds_for" not in fact:
             out.append(Problem("error", path, f"{where}/holds_for",
-                               "expected the version this fact holds for (holds_for), found none in a re-checked file"))
+                               "expected the version this fact holds for (holds_for), found none"))
         said = fact.get("value", fact.get("limit"))
         if said == "unknown":
             out.append(Problem("error", path, f"{where}/{'value' if 'value' in fact else 'limit'}",
