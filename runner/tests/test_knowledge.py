@@ -280,6 +280,8 @@ def test_a_workload_that_issues_no_flush_does_not_count_for_a_barrier_claim():
     ("btrfs", "seq-write", "", "6.18.44-fc", "buffered"),  # checksummed files, 6.14 on
     ("btrfs", "seq-write", "", "6.1.0-56-amd64", "O_DIRECT"),
     ("btrfs", "seq-write", "nodatacow", "6.18.44", "O_DIRECT"),
+    ("btrfs", "seq-write", "compress=zstd", "6.1.0-56-amd64", "buffered"),  # compressed files, any kernel
+    ("btrfs", "seq-read", "compress=zstd", "6.1.0-56-amd64", "O_DIRECT"),
     ("btrfs", "seq-read", "", "6.18.44", "O_DIRECT"),
     ("ntfs", "seq-write", "", "6.18.44", "buffered"),  # FUSE
     ("xfs", "small-files", "", "6.18.44", "buffered"),

@@ -253,7 +253,8 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
     ask for O_DIRECT, but a filesystem may serve such a request through the page cache: ext4's
     driver (which also mounts ext2 and ext3) under data=journal (fs/ext4/file.c,
     ext4_should_use_dio: it "falls back to buffered I/O" where its features rule direct I/O out),
-    and Btrfs writes to checksummed files since Linux 6.14 (commit 968f19c5b1b7); a FUSE
+    Btrfs writes to compressed files (btrfs(5), Compression: direct I/O "will fall back to
+    buffered writes") and to checksummed files since Linux 6.14 (commit 968f19c5b1b7); a FUSE
     filesystem runs without it (the matrix's direct_io: false). The other workloads write
     through the page cache and flush."""
     workloads, filesystems = _workload_specs()
@@ -267,7 +268,10 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
         return "buffered", "ext4's driver serves O_DIRECT through the page cache under data=journal"
     rw = spec["fio"].get("rw", "")
     writes = "write" in rw or rw.endswith("rw")
-    if fs == "btrfs" and writes and probes_mod.release_key(kernel) >= (6, 14) and not {"nodatasum", "nodatacow"} & set(mount.split(",")):
+    options = mount.split(",")
+    if fs == "btrfs" and writes and any(o.split("=")[0] in ("compress", "compress-force") for o in options):
+        return "buffered", "Btrfs serves O_DIRECT writes to compressed files through the page cache"
+    if fs == "btrfs" and writes and probes_mod.release_key(kernel) >= (6, 14) and not {"nodatasum", "nodatacow"} & set(options):
         return "buffered", "Btrfs since Linux 6.14 serves O_DIRECT writes to checksummed files through the page cache"
     return "O_DIRECT", "fio with direct=1"
 
