@@ -1,5 +1,6 @@
 """The command line as a user meets it: exit codes, --version, usage errors, no tracebacks."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -7,6 +8,8 @@ import pytest
 
 from fsatlas import SCHEMA_VERSION, __version__
 from fsatlas.cli import main
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_version_names_runner_schema_and_fio(capsys):
@@ -37,6 +40,20 @@ def test_loop_runs_need_root_and_say_so(monkeypatch, capsys):
 def test_unknown_resume_id_is_a_clear_error(tmp_path, capsys):
     assert main(["run", "--resume", "nope", "--out", str(tmp_path)]) == 1
     assert "nope.json" in capsys.readouterr().err
+
+
+def test_a_resume_on_another_system_is_refused(tmp_path, capsys):
+    """The committed quick run was measured on another machine and kernel: continuing it here
+    would put this system's cells under that label."""
+    rid = "20261123T203301Z-m-042018a7f3-quick"
+    (tmp_path / "results").mkdir()
+    shutil.copy(os.path.join(REPO, "data", "results", rid + ".json"), tmp_path / "results")
+    assert main(["run", "--resume", rid, "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and rid in err and "/system/machine" in err and "'m-042018a7f3'" in err
+    # the same label given by hand still meets a different kernel
+    assert main(["run", "--resume", rid, "--out", str(tmp_path), "--machine", "m-042018a7f3"]) == 1
+    assert "/system/kernel" in capsys.readouterr().err
 
 
 def test_the_installed_entry_point_runs():

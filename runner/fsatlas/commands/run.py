@@ -1,5 +1,6 @@
 """fsatlas run: runs the matrix and writes OUT/results/<id>.json and OUT/raw/<id>/."""
 import os
+import platform
 import sys
 import tempfile
 
@@ -44,6 +45,8 @@ def run(args) -> int:
                             "--clients or --resume", field="--kernel")
         return in_guest(args, out)
     resume = load_resume(out, args.resume) if args.resume else None
+    if resume:
+        check_same_system(resume, args.machine)
     if resume and args.profile and args.profile != resume.get("profile"):
         raise UserError(f"--resume {args.resume} was a {resume.get('profile')!r} run", field="--profile",
                         expected=repr(resume.get("profile")), found=repr(args.profile))
@@ -124,3 +127,14 @@ def load_resume(out, result_id) -> dict:
     data = resultfile.load_json(path)
     resultfile.check(data, path)
     return data
+
+
+def check_same_system(resume: dict, machine: str | None) -> None:
+    """A resumed run adds cells to a result that names one machine and one kernel: refuse to
+    go on where either differs, so a result never mixes two systems under one label."""
+    here = {"/system/machine": machine or system.default_machine_label(), "/system/kernel": platform.release()}
+    for pointer, now in here.items():
+        then = resume["system"][pointer.rsplit("/", 1)[1]]
+        if then != now:
+            raise UserError("a resumed run must go on on the system that started it", where=resume["id"],
+                            field=pointer, expected=repr(then), found=repr(now))
