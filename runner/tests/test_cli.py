@@ -1,6 +1,6 @@
 """The command line as a user meets it: exit codes, --version, usage errors, no tracebacks."""
+import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -43,17 +43,20 @@ def test_unknown_resume_id_is_a_clear_error(tmp_path, capsys):
 
 
 def test_a_resume_on_another_system_is_refused(tmp_path, capsys):
-    """The committed quick run was measured on another machine and kernel: continuing it here
-    would put this system's cells under that label."""
+    """A result measured on another machine and kernel: continuing it here would put this
+    system's cells under that label."""
     rid = "20261123T203301Z-m-042018a7f3-quick"
+    result = json.loads(open(os.path.join(REPO, "data", "results", rid + ".json")).read())
+    result["system"].update(machine="m-elsewhere0", kernel="0.0.0-elsewhere")
     (tmp_path / "results").mkdir()
-    shutil.copy(os.path.join(REPO, "data", "results", rid + ".json"), tmp_path / "results")
+    (tmp_path / "results" / (rid + ".json")).write_text(json.dumps(result))
     assert main(["run", "--resume", rid, "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and rid in err and "/system/machine" in err and "'m-042018a7f3'" in err
+    assert err.count("\n") == 1 and rid in err and "/system/machine" in err and "'m-elsewhere0'" in err
     # the same label given by hand still meets a different kernel
-    assert main(["run", "--resume", rid, "--out", str(tmp_path), "--machine", "m-042018a7f3"]) == 1
-    assert "/system/kernel" in capsys.readouterr().err
+    assert main(["run", "--resume", rid, "--out", str(tmp_path), "--machine", "m-elsewhere0"]) == 1
+    err = capsys.readouterr().err
+    assert "/system/kernel" in err and "'0.0.0-elsewhere'" in err
 
 
 def test_the_installed_entry_point_runs():
