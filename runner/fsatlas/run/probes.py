@@ -133,23 +133,31 @@ def xattr_max_total(mnt: str, log: Transcript) -> Finding:
     filesystem refuses one (or the probe's own ceiling)."""
     path = os.path.join(mnt, "xattr-total-probe")
     open(path, "w").close()
-    value, total, refused = b"t" * 1024, 0, None
-    while total < XATTR_TOTAL_CEILING:
-        try:
-            os.setxattr(path, f"user.t{total // len(value)}", value)
-        except OSError as e:
-            refused = _errno_name(e)
-            break
-        total += len(value)
-    log.note(f"setxattr(user.tN) of 1 KiB each: {total // 1024} set, then {refused or 'the probe stopped'}")
+    value = b"t" * 1024
+
+    def fill() -> tuple[int, str | None]:
+        total = 0
+        while total < XATTR_TOTAL_CEILING:
+            try:
+                os.setxattr(path, f"user.t{total // len(value)}", value)
+            except OSError as e:
+                return total, _errno_name(e)
+            total += len(value)
+        return total, None
+    total, refused = fill()
+    options = ""
+    if total == 0 and refused in ("ENOTSUP", "EOPNOTSUPP") and _remount_for_xattrs(mnt, log):
+        options = WITH_OPTIONS
+        total, refused = fill()
+    log.note(f"setxattr(user.tN) of 1 KiB each{options}: {total // 1024} set, then {refused or 'the probe stopped'}")
     os.unlink(path)
     if total == 0:
-        return Finding.value("no", f"a user xattr of 1 KiB was refused with {refused}")
+        return Finding.value("no", f"a user xattr of 1 KiB was refused{options} with {refused}")
     if refused is None:
-        return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file; the probe stops "
-                                             f"at {XATTR_TOTAL_CEILING >> 20} MiB", at_least=True)
-    return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file; the next was refused "
-                                         f"with {refused}")
+        return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file{options}; the probe "
+                                             f"stops at {XATTR_TOTAL_CEILING >> 20} MiB", at_least=True)
+    return Finding.limit(total, "bytes", f"{total // 1024} values of 1 KiB set on one file{options}; the next was "
+                                         f"refused with {refused}")
 
 
 WITH_OPTIONS = " with the mount options acl,user_xattr (off by default here)"
@@ -249,6 +257,9 @@ def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Find
                              f"'Name' {'is' if same else 'is not'} found as 'NAME'")
 
 
+CHECKSUM_ERRNOS = (errno.EIO, errno.EBADMSG, errno.EUCLEAN)  # what a failed checksum returns; other errors are not one
+
+
 def checksums_data(spec: dict, image, log: Transcript) -> Finding:
     """Writes a file of a pattern found nowhere else, unmounts, flips one byte of it in the image,
     mounts again and reads the file: an I/O error is a checksum at work."""
@@ -273,7 +284,7 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
             data = f.read()
     except OSError as e:
         log.note(f"reading the file back: {_errno_name(e)}")
-        if e.errno not in (errno.EIO, errno.EBADMSG, errno.EUCLEAN):  # not what a failed checksum returns
+        if e.errno not in CHECKSUM_ERRNOS:
             return Finding(status="failed", detail=f"the file could not be read back ({_errno_name(e)}), "
                                                    f"which is not a checksum's refusal")
         return Finding.value("yes", f"reading the file after a byte of its data was flipped on the disk "
@@ -319,6 +330,9 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
     except OSError as e:
         said = kernel_says(image.device, log)
         log.note(f"listing the folder: {_errno_name(e)}")
+        if e.errno not in CHECKSUM_ERRNOS:
+            return Finding(status="failed", detail=f"listing the folder failed with {_errno_name(e)}, which is not "
+                                                   f"a checksum's refusal")
         return Finding.value("yes", f"listing a folder after a byte of a name in it was flipped on the disk failed "
                                     f"with {_errno_name(e)}" + (f" ({said})" if said else ""))
     log.note(f"listing the folder: {names}")
