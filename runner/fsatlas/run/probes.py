@@ -379,19 +379,27 @@ def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
 
 
 # --- resizing ----------------------------------------------------------------------------------
+# JFS resizes through its mount option (the kernel's JFS page: resize[=blocks], on a remount;
+# without a value to the whole device) and NILFS2 through nilfs-resize, both while mounted.
 GROW = {"ext2": ["resize2fs", "{dev}"], "ext3": ["resize2fs", "{dev}"], "ext4": ["resize2fs", "{dev}"],
-        "xfs": ["xfs_growfs", "{mnt}"], "btrfs": ["btrfs", "filesystem", "resize", "max", "{mnt}"]}
+        "xfs": ["xfs_growfs", "{mnt}"], "btrfs": ["btrfs", "filesystem", "resize", "max", "{mnt}"],
+        "jfs": ["mount", "-o", "remount,resize", "{mnt}"], "nilfs2": ["nilfs-resize", "-y", "{dev}"]}
 SHRINK_MOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
                   "ext4": ["resize2fs", "{dev}", "{size_k}K"], "xfs": ["xfs_growfs", "-D", "{size_blocks}", "{mnt}"],
-                  "btrfs": ["btrfs", "filesystem", "resize", "{size_k}K", "{mnt}"]}
+                  "btrfs": ["btrfs", "filesystem", "resize", "{size_k}K", "{mnt}"],
+                  "jfs": ["mount", "-o", "remount,resize={size_blocks}", "{mnt}"],
+                  "nilfs2": ["nilfs-resize", "-y", "{dev}", "{size_k}K"]}
 SHRINK_UNMOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
                     "ext4": ["resize2fs", "{dev}", "{size_k}K"]}
 # What the kernel asks of the caller to resize while mounted (fs/ext4/resize.c ext4_resize_begin:
 # CAP_SYS_RESOURCE; xfs_growfs and btrfs resize: CAP_SYS_ADMIN). A container may lack them.
 CAPABILITY = {"ext2": ("CAP_SYS_RESOURCE", 24), "ext3": ("CAP_SYS_RESOURCE", 24), "ext4": ("CAP_SYS_RESOURCE", 24),
-              "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21)}
+              "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21), "jfs": ("CAP_SYS_ADMIN", 21),
+              "nilfs2": ("CAP_SYS_ADMIN", 21)}
 NO_OFFLINE_TOOL = {"xfs": "xfs_growfs, XFS's only resize tool, works on a mounted filesystem",
-                   "btrfs": "btrfs filesystem resize works on a mounted filesystem"}
+                   "btrfs": "btrfs filesystem resize works on a mounted filesystem",
+                   "jfs": "JFS resizes only through a remount's resize option; jfsutils has no resize tool",
+                   "nilfs2": "nilfs-resize, NILFS2's only resize tool, works on a mounted filesystem"}
 
 
 def _lacks(capability_bit: int) -> bool:
@@ -436,8 +444,9 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
             out["online_grow"] = Finding.value("no", f"growing while mounted left {grown} bytes "
                                                      f"({(done.stderr or done.stdout).strip()[-200:]})")
         size = grown - SHRINK_BYTES if grown > before else before - SHRINK_BYTES
+        blocks = _xfs_blocks(image.mountpoint, size) if fs == "xfs" else size // os.statvfs(image.mountpoint).f_frsize
         done = log.run(_argv(SHRINK_MOUNTED[fs], dev=image.device, mnt=image.mountpoint, size_k=size // 1024,
-                             size_blocks=_xfs_blocks(image.mountpoint, size) if fs == "xfs" else 0))
+                             size_blocks=blocks), timeout=600)
         shrunk = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it: {shrunk} bytes after asking for {size}")
         told = (done.stderr or done.stdout).strip()
