@@ -1,6 +1,5 @@
 """fsatlas run: runs the matrix and writes OUT/results/<id>.json and OUT/raw/<id>/."""
 import os
-import platform
 import sys
 import tempfile
 
@@ -132,9 +131,8 @@ def load_resume(out, result_id) -> dict:
 def check_same_system(resume: dict, machine: str | None) -> None:
     """A resumed run adds cells to a result that names one machine and one kernel: refuse to
     go on where either differs, so a result never mixes two systems under one label."""
-    here = {"/system/machine": machine or system.default_machine_label(), "/system/kernel": platform.release()}
-    for pointer, now in here.items():
-        then = resume["system"][pointer.rsplit("/", 1)[1]]
-        if then != now:
+    here = system.collect_system(machine)  # the same record a new result would carry
+    for key in ("machine", "kernel"):
+        if resume["system"][key] != here[key]:
             raise UserError("a resumed run must go on on the system that started it", where=resume["id"],
-                            field=pointer, expected=repr(then), found=repr(now))
+                            field=f"/system/{key}", expected=repr(resume["system"][key]), found=repr(here[key]))

@@ -80,9 +80,9 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
             last[named] = done.stderr.strip().split(": ")[-1]
         return done.returncode == 0
     first = log.run(["setfacl", "-m", "u:100000:r", path])
-    options = ""
-    if first.returncode and "not supported" in first.stderr and _remount_for_xattrs(mnt, log):
-        first, options = log.run(["setfacl", "-m", "u:100000:r", path]), WITH_OPTIONS
+    options = _xattr_options(first.stderr, mnt, log) if first.returncode else ""
+    if options:
+        first = log.run(["setfacl", "-m", "u:100000:r", path])
     if first.returncode:
         return Finding.value("no", f"setfacl refused a single entry{options}: {first.stderr.strip().split(': ')[-1]}")
     named = _largest(ok, 1, 70000)
@@ -112,9 +112,7 @@ def xattr_max_value(mnt: str, log: Transcript) -> Finding:
         except OSError as e:
             refusals[n] = _errno_name(e)
             return False
-    options = ""
-    if not ok(1) and refusals[1] in ("ENOTSUP", "EOPNOTSUPP") and _remount_for_xattrs(mnt, log):
-        options = WITH_OPTIONS
+    options = "" if ok(1) else _xattr_options(refusals[1], mnt, log)
     if not ok(1):
         return Finding.value("no", f"a user xattr of one byte was refused{options} with {refusals[1]}")
     n = _largest(ok, 1, 1 << 20)
@@ -145,9 +143,8 @@ def xattr_max_total(mnt: str, log: Transcript) -> Finding:
             total += len(value)
         return total, None
     total, refused = fill()
-    options = ""
-    if total == 0 and refused in ("ENOTSUP", "EOPNOTSUPP") and _remount_for_xattrs(mnt, log):
-        options = WITH_OPTIONS
+    options = _xattr_options(refused, mnt, log) if total == 0 else ""
+    if options:
         total, refused = fill()
     log.note(f"setxattr(user.tN) of 1 KiB each{options}: {total // 1024} set, then {refused or 'the probe stopped'}")
     os.unlink(path)
@@ -163,11 +160,14 @@ def xattr_max_total(mnt: str, log: Transcript) -> Finding:
 WITH_OPTIONS = " with the mount options acl,user_xattr (off by default here)"
 
 
-def _remount_for_xattrs(mnt: str, log: Transcript) -> bool:
+def _xattr_options(refusal: str | None, mnt: str, log: Transcript) -> str:
     """Some filesystems keep ACLs and user xattrs only when mounted with acl,user_xattr
-    (reiserfs); True when the remount took them."""
+    (reiserfs): where a refusal says "not supported", remount with them and return the words
+    that say so (WITH_OPTIONS) for the caller to try again; "" where that does not apply."""
+    if refusal not in ("ENOTSUP", "EOPNOTSUPP") and "not supported" not in (refusal or ""):
+        return ""
     done = log.run(["mount", "-o", "remount,acl,user_xattr", mnt])
-    return done.returncode == 0
+    return WITH_OPTIONS if done.returncode == 0 else ""
 
 
 def max_file_size(mnt: str, log: Transcript) -> Finding:
