@@ -100,13 +100,39 @@ PRIVATE_PIECES = ["00:1a:2B:3c:4d:5e", "10.0.0.7", "fe80::1", "2001:db8:0:1::", 
 
 
 @settings(max_examples=EXAMPLES * 10, deadline=None)
-@given(st.lists(st.sampled_from(PRIVATE_PIECES) | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \n", max_size=5),
+@given(st.lists(st.sampled_from(PRIVATE_PIECES) | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \nPCUĸſİK", max_size=5),
                 max_size=8))
 def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
-    """NEEDS only skips strings: a string any pattern matches must pass it."""
+    """NEEDS only skips strings: a string any pattern matches must pass it, and its ASCII
+    shortcut decides as it does."""
     text = "".join(pieces)
     if privacy.ANY.search(text):
         assert privacy.NEEDS.search(text), text
+    assert privacy.needs_a_look(text) == bool(privacy.NEEDS.search(text)), text
+
+
+document_values = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.integers()
+    | st.sampled_from(["\u202e", "a\u2066b", "x\\\"y"])
+    | st.text(max_size=20) | st.sampled_from(PRIVATE_PIECES),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10) | st.just("device_model"), inner,
+                                                                max_size=4), max_leaves=20)
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None)
+@given(document_values, st.sampled_from(["json", "ascii", "orjson"]))
+def test_the_text_shortcut_finds_what_the_walk_finds(value, writer):
+    """document_findings skips its walk when no string of the text looks private: it must find
+    exactly what the walk does, however the file was written."""
+    import orjson
+    from hypothesis import assume
+    try:  # (orjson writes no integer beyond 64 bits; UTF-8 holds no lone surrogate)
+        raw = {"json": lambda v: json.dumps(v, ensure_ascii=False).encode(), "ascii": lambda v: json.dumps(v).encode(),
+               "orjson": orjson.dumps}[writer]({"x": value})
+    except (TypeError, UnicodeEncodeError):
+        assume(False)
+    data = resultfile.parse_json(raw, "x.json")
+    assert privacy.document_findings(raw, data) == privacy.findings(data)
 
 
 def test_each_private_piece_is_found():  # the pieces above do exercise the patterns

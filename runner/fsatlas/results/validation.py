@@ -35,13 +35,15 @@ def _validated(path: str, max_bytes: int | None = None, with_raw: bool = True) -
 
 def _checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[list[Problem], list, list | None]:
     try:
-        data = resultfile.load_json(path, max_bytes)
+        raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES if max_bytes is None else max_bytes)
+        data = resultfile.parse_json(raw, path)
     except UserError as e:
         return [Problem("error", path, "", e.body)], [], None
     raws = _raw_signatures(data, path)
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
     problems = problems or resultfile.schema_problems(data, path)
-    private = [Problem("error", path, where, PRIVATE + message) for where, message in privacy.findings(data)]
+    private = [Problem("error", path, where, PRIVATE + message)
+               for where, message in privacy.document_findings(raw, data)]
     if problems:
         return problems + private, raws, None
     return rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])
