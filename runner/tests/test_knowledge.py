@@ -159,8 +159,9 @@ def _result(rid, created, cells, machine="m1"):
 
 def _cell(key, mean, half, status="ok", flags=()):
     fs, _, _, workload = key.split("|")[:4]
-    metrics = {"throughput": {"mean": mean, "ci95": [mean - half, mean + half], "unit": "bytes/s",
-                              "better": "higher", "samples": [mean] * 3, "rsd_pct": 1.0}} if status == "ok" else {}
+    metrics = {"throughput": {"mean": mean, "median": mean, "stddev": 0.0, "ci95": [mean - half, mean + half],
+                              "unit": "bytes/s", "better": "higher", "samples": [mean] * 3,
+                              "rsd_pct": 1.0}} if status == "ok" else {}
     return {"key": key, "filesystem": fs, "workload": workload, "status": status, "flags": list(flags),
             "mkfs_options": [], "mount_options": [], "driver": "kernel",
             "metrics": metrics, **({"reason": "no such filesystem"} if status != "ok" else {})}

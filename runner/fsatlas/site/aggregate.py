@@ -96,8 +96,15 @@ def result_summary(result: dict) -> dict:
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts}
 
 
-def digest(result: dict) -> dict:
-    """What the aggregates across results need of one result file."""
+def digest(result: dict, rows: list[dict] | None = None) -> dict:
+    """What the aggregates across results need of one result file; rows: its cell_rows, whose
+    figures it takes (made again if not given)."""
+    metrics: dict[str, dict] = {}
+    for row in cell_rows(result) if rows is None else rows:
+        if row["metric"]:
+            metrics.setdefault(row["key"], {})[row["metric"]] = {
+                "mean": row["mean"], "ci_low": row["ci_low"], "ci_high": row["ci_high"], "rsd_pct": row["rsd_pct"],
+                "n": row["n"], "unit": row["unit"], "better": row["better"], "display": row["shown"]["mean"]}
     cells = []
     for cell in result["cells"]:
         cells.append({
@@ -106,10 +113,7 @@ def digest(result: dict) -> dict:
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
             "driver": cell["driver"], "command": explorer.run_command(result, cell),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
-            "metrics": {name: {"mean": m["mean"], **dict(zip(("ci_low", "ci_high"), stats.bounded_interval(m))),
-                               "rsd_pct": m["rsd_pct"], "n": len(m["samples"]), "unit": m["unit"],
-                               "better": m["better"], "display": knowledge_mod.display(m["mean"], m["unit"])}
-                        for name, m in cell["metrics"].items()}})
+            "metrics": metrics.get(cell["key"], {})})
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "target": result["target"]["kind"], "summary": result_summary(result),
@@ -471,7 +475,7 @@ class Outputs:
         if any(c["raw"] for c in result["cells"]):
             publish_bundle(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid),
                            os.path.join(self.bundles, f"{rid}{bundle.SUFFIX}"))
-        made = digest(result)
+        made = digest(result, rows)
         write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))
         return made
