@@ -131,3 +131,14 @@ def test_probe_runs_only_the_probes_named(tmp_path, capsys):
     assert main(["probe", "--fs", "ext4", "--probe", "reflinks", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--probe" in err[0] and "reflinks" in err[0] and "max_filename_length" in err[0]
+
+
+def test_every_resizable_filesystem_has_each_step_or_says_why_not():
+    """The resize probe takes each filesystem through grow, shrink while mounted, then shrink
+    unmounted: a filesystem with the first has the second and its capability, and either a tool
+    for the third or the reason it has none (never both)."""
+    from fsatlas.run import probes
+    for fs in probes.GROW:
+        assert fs in probes.SHRINK_MOUNTED and fs in probes.CAPABILITY, fs
+        assert (fs in probes.SHRINK_UNMOUNTED) != (fs in probes.NO_OFFLINE_TOOL), fs
+    assert set(probes.CHECK_FIRST) <= set(probes.SHRINK_UNMOUNTED)

@@ -2,6 +2,7 @@
 finding (a value, a limit, "not available" with the reason, or failed), shared by the probes
 of run/probes.py and those of run/probe_tools.py that ask a filesystem's own tools."""
 import os
+import shlex
 import subprocess
 
 IMAGE_BYTES = 512 * 1024 * 1024  # a probe's loop image: above XFS's 300 MB minimum
@@ -16,10 +17,13 @@ class Transcript:
     def note(self, text: str) -> None:
         self.lines.append(f"# {text}")
 
-    def run(self, argv, timeout=120, cwd=None) -> subprocess.CompletedProcess:
-        self.lines.append("$ " + " ".join(argv))
+    def run(self, argv, timeout=120, cwd=None, answer: str | None = None) -> subprocess.CompletedProcess:
+        """argv run with no terminal; answer: what is typed at its question (the transcript says so),
+        else a question reads end of input."""
+        self.lines.append("$ " + shlex.join(argv) + (f"   # answered {answer.strip()!r}" if answer else ""))
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                                  input=answer or "")
         except FileNotFoundError:
             self.lines.append(f"[not installed: {argv[0]}]")
             return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")

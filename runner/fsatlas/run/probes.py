@@ -11,6 +11,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 import time
 
 from . import filesystems, probe_tools, target
@@ -381,21 +382,38 @@ def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
 # --- resizing ----------------------------------------------------------------------------------
 # JFS resizes through its mount option (the kernel's JFS page: resize[=blocks], on a remount;
 # without a value to the whole device) and NILFS2 through nilfs-resize, both while mounted.
+# resize_reiserfs (its man page, reiserfsprogs 3.6.27) resizes an unmounted filesystem and grows
+# a mounted one. A mounted F2FS is resized by the kernel's F2FS_IOC_RESIZE_FS ioctl
+# (include/uapi/linux/f2fs.h: _IOW(0xf5, 16, __u64), the new block count; fs/f2fs/gc.c), asked
+# here through Python as no tool in f2fs-tools 1.15 calls it; resize.f2fs works unmounted.
+F2FS_RESIZE_IOCTL = ("import fcntl, os, struct, sys; fcntl.ioctl(os.open(sys.argv[1], os.O_RDONLY), 0x4008F510, "
+                     "struct.pack('Q', int(sys.argv[2])))")
 GROW = {"ext2": ["resize2fs", "{dev}"], "ext3": ["resize2fs", "{dev}"], "ext4": ["resize2fs", "{dev}"],
         "xfs": ["xfs_growfs", "{mnt}"], "btrfs": ["btrfs", "filesystem", "resize", "max", "{mnt}"],
-        "jfs": ["mount", "-o", "remount,resize", "{mnt}"], "nilfs2": ["nilfs-resize", "-y", "{dev}"]}
+        "jfs": ["mount", "-o", "remount,resize", "{mnt}"], "nilfs2": ["nilfs-resize", "-y", "{dev}"],
+        "reiserfs": ["resize_reiserfs", "{dev}"],
+        "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{grown_blocks}"]}
 SHRINK_MOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
                   "ext4": ["resize2fs", "{dev}", "{size_k}K"], "xfs": ["xfs_growfs", "-D", "{size_blocks}", "{mnt}"],
                   "btrfs": ["btrfs", "filesystem", "resize", "{size_k}K", "{mnt}"],
                   "jfs": ["mount", "-o", "remount,resize={size_blocks}", "{mnt}"],
-                  "nilfs2": ["nilfs-resize", "-y", "{dev}", "{size_k}K"]}
+                  "nilfs2": ["nilfs-resize", "-y", "{dev}", "{size_k}K"],
+                  "reiserfs": ["resize_reiserfs", "-s", "{size_k}K", "{dev}"],
+                  "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{size_blocks}"]}
 SHRINK_UNMOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
-                    "ext4": ["resize2fs", "{dev}", "{size_k}K"]}
+                    "ext4": ["resize2fs", "{dev}", "{size_k}K"],
+                    "reiserfs": ["resize_reiserfs", "-s", "{size_k}K", "{dev}"],
+                    "f2fs": ["resize.f2fs", "-s", "-t", "{size_sectors}", "{dev}"]}
+# resize_reiserfs asks before shrinking ("You are running BETA version of reiserfs shrinker ...
+# Do you want to continue? [y/N]"): the probe says yes, as a user who wants the shrink would.
+SHRINK_ANSWER = {"reiserfs": "y\n"}
+CHECK_FIRST = {"ext2": ["e2fsck", "-f", "-y", "{dev}"], "ext3": ["e2fsck", "-f", "-y", "{dev}"],
+               "ext4": ["e2fsck", "-f", "-y", "{dev}"]}  # resize2fs refuses a filesystem not checked since mounted
 # What the kernel asks of the caller to resize while mounted (fs/ext4/resize.c ext4_resize_begin:
 # CAP_SYS_RESOURCE; xfs_growfs and btrfs resize: CAP_SYS_ADMIN). A container may lack them.
 CAPABILITY = {"ext2": ("CAP_SYS_RESOURCE", 24), "ext3": ("CAP_SYS_RESOURCE", 24), "ext4": ("CAP_SYS_RESOURCE", 24),
               "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21), "jfs": ("CAP_SYS_ADMIN", 21),
-              "nilfs2": ("CAP_SYS_ADMIN", 21)}
+              "nilfs2": ("CAP_SYS_ADMIN", 21), "reiserfs": ("CAP_SYS_ADMIN", 21), "f2fs": ("CAP_SYS_ADMIN", 21)}
 NO_OFFLINE_TOOL = {"xfs": "xfs_growfs, XFS's only resize tool, works on a mounted filesystem",
                    "btrfs": "btrfs filesystem resize works on a mounted filesystem",
                    "jfs": "JFS resizes only through a remount's resize option; jfsutils has no resize tool",
@@ -431,7 +449,8 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         with open(image.image, "r+b") as f:
             f.truncate(IMAGE_BYTES + GROW_BYTES)
         log.run(["losetup", "-c", image.device])
-        done = log.run(_argv(GROW[fs], dev=image.device, mnt=image.mountpoint))
+        done = log.run(_argv(GROW[fs], dev=image.device, mnt=image.mountpoint,
+                             grown_blocks=(IMAGE_BYTES + GROW_BYTES) // os.statvfs(image.mountpoint).f_frsize))
         grown = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it: {before} bytes before, {grown} after")
         capability, bit = CAPABILITY[fs]
@@ -446,7 +465,7 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         size = grown - SHRINK_BYTES if grown > before else before - SHRINK_BYTES
         blocks = _xfs_blocks(image.mountpoint, size) if fs == "xfs" else size // os.statvfs(image.mountpoint).f_frsize
         done = log.run(_argv(SHRINK_MOUNTED[fs], dev=image.device, mnt=image.mountpoint, size_k=size // 1024,
-                             size_blocks=blocks), timeout=600)
+                             size_blocks=blocks, size_sectors=size // 512), timeout=600)
         shrunk = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it: {shrunk} bytes after asking for {size}")
         told = (done.stderr or done.stdout).strip()
@@ -462,9 +481,11 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         if fs in NO_OFFLINE_TOOL:
             out["offline_shrink"] = Finding.unavailable(NO_OFFLINE_TOOL[fs])
             return out
-        log.run(["e2fsck", "-f", "-y", image.device], timeout=300)
+        if fs in CHECK_FIRST:
+            log.run(_argv(CHECK_FIRST[fs], dev=image.device), timeout=300)
         size = shrunk - SHRINK_BYTES
-        done = log.run(_argv(SHRINK_UNMOUNTED[fs], dev=image.device, size_k=size // 1024), timeout=300)
+        done = log.run(_argv(SHRINK_UNMOUNTED[fs], dev=image.device, size_k=size // 1024, size_sectors=size // 512),
+                       timeout=300, answer=SHRINK_ANSWER.get(fs))
         filesystems.mount(spec, image.device, image.mountpoint, [])
         after = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it after mounting again: {after} bytes")
