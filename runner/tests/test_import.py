@@ -136,6 +136,24 @@ def test_fio_client_server_counts_all_clients_once(tmp_path, capsys):
     assert cell["metrics"]["throughput"]["samples"] == [total]
 
 
+def test_fio_report_quoted_down_to_its_all_clients_entry(tmp_path, capsys):
+    """People quote a client/server report's sum alone (fio 2.x's units, one mixed side under
+    unified_rw_reporting, no CPU figures): that entry is the measurement; a CPU share it lacks
+    is left out, not stored as 0 %."""
+    report = {"fio version": "fio-2.6", "global options": {"unified_rw_reporting": "1"}, "client_stats": [
+        {"jobname": "All clients", "groupid": 0, "error": 0,
+         "mixed": {"io_bytes": 2021176, "bw": 16653, "iops": 2252.49, "total_ios": 273369,
+                   "lat": {"min": 431, "max": 3781314, "mean": 1782.92, "stddev": 19405.44}}}]}
+    path = tmp_path / "quoted.json"
+    path.write_text(json.dumps(report))
+    _, result = imported(tmp_path, capsys, "fio", str(path))
+    (cell,) = result["cells"]
+    metrics = {name: m["mean"] for name, m in cell["metrics"].items()}
+    # 16,653 KiB/s x 1,024 = 17,052,672 B/s; 1,782.92 us = 1,782,920 ns
+    assert metrics == {"throughput": 17052672.0, "iops": 2252.49, "lat_mean_ns": 1782920.0}
+    assert result["tool"]["fio"] == "fio-2.6"
+
+
 def test_bonnie_csv_from_a_real_run(mounted, tmp_path, capsys):
     runs = []
     for i in (1, 2):

@@ -75,13 +75,14 @@ def _entries(report: dict, where: str) -> list:
     lists every client's jobs and an 'All clients' entry. With one group that entry is fio's own
     sum over the clients (latency percentiles included) and counts alone; with several, fio 3.x
     writes one entry that adds every group's figures together (a write group's bandwidth shows
-    up beside a read group's), so the clients' own entries are summed per group instead."""
+    up beside a read group's), so the clients' own entries are summed per group instead. A report
+    cut down to its 'All clients' entry (as people quote one) counts that entry."""
     clients = report.get("client_stats")
     if isinstance(clients, list) and clients:
         merged = [j for j in clients if isinstance(j, dict) and j.get("jobname") == "All clients"]
         members = [j for j in clients if isinstance(j, dict) and j.get("jobname") != "All clients"]
-        if len(merged) == 1 and len({j.get("groupid") for j in members}) == 1 and members:
-            return [(merged[0], members[0])]
+        if len(merged) == 1 and len({j.get("groupid") for j in members}) <= 1:
+            return [(merged[0], members[0] if members else merged[0])]
         return [(j, j) for j in members]
     if not isinstance(report.get("jobs"), list) or not report["jobs"]:
         raise UserError("no jobs in the fio report", where=where, field="/jobs", expected="a non-empty list")
@@ -193,8 +194,9 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
             values = _side(jobs, sides[0], latencies=True)
         else:
             values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=False).items()}
-        values["cpu_usr_pct"] = sum(float(j.get("usr_cpu", 0)) for j in jobs) / len(jobs)
-        values["cpu_sys_pct"] = sum(float(j.get("sys_cpu", 0)) for j in jobs) / len(jobs)
+        for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
+            if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
+                values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
