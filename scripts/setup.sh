@@ -4,17 +4,20 @@
 #   .venv/            the runner (runner/) and its Python dependencies
 #   node_modules/     the pinned JS libraries (package-lock.json), copied to static/vendor/
 #   .tools/bin/       htmltest, built from the pinned scripts/tools/go.mod
+#   .tools/kernels/   stock kernels for guests (runner/fsatlas/run/kernels.txt)
+#   .tools/sbin/      programs of pinned packages outside apt's sources (runner/fsatlas/run/packages.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 
 # The guest (fsatlas probe --kernel): QEMU, busybox and udev for virtme-ng, and the mkfs of the
-# filesystems only a stock kernel has here (HFS+'s mkfs is only in Debian's non-free hfsprogs);
-# dump, xfsdump and quota for the dump, restore and quota probes.
+# filesystems only a stock kernel has here (HFS+'s, only in Debian's non-free hfsprogs, comes
+# pinned from runner/fsatlas/run/packages.txt below); dump, xfsdump and quota for the dump,
+# restore and quota probes.
 APT_PACKAGES=(hugo fio bonnie++ e2fsprogs xfsprogs btrfs-progs ntfs-3g util-linux fdisk kmod procps acl
               qemu-system-x86 busybox-static udev jfsutils reiserfsprogs f2fs-tools nilfs-tools dump xfsdump quota
               iproute2 openssh-server openssh-client
-              chromium python3-venv python3-pip golang-go nodejs npm git ca-certificates)
+              chromium python3-venv python3-pip golang-go nodejs npm git ca-certificates curl)
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -80,4 +83,23 @@ while read -r name package version sha256 image; do
   mv ".tools/kernels/$name.part" ".tools/kernels/$name"
   rm -rf "$tmp"
 done < runner/fsatlas/run/kernels.txt
+# Packages no configured archive component ships, pinned by version and SHA-256
+# (runner/fsatlas/run/packages.txt); unpacked into .tools/packages/NAME, their programs linked
+# into .tools/sbin.
+while read -r name version sha256 path programs; do
+  case "$name" in ''|'#'*) continue ;; esac
+  [ -f ".tools/packages/$name/.version-$version" ] && continue
+  step "package $name $version ($path)"
+  tmp=$(mktemp -d)
+  curl -fsS -o "$tmp/p.deb" "http://deb.debian.org/debian/$path"
+  echo "$sha256  $tmp/p.deb" | sha256sum --check --quiet
+  rm -rf ".tools/packages/$name.part" ".tools/packages/$name" && mkdir -p ".tools/packages/$name.part" .tools/sbin
+  dpkg-deb -x "$tmp/p.deb" ".tools/packages/$name.part"
+  touch ".tools/packages/$name.part/.version-$version"
+  mv ".tools/packages/$name.part" ".tools/packages/$name"
+  for program in ${programs//,/ }; do
+    ln -sfn "../packages/$name/$program" ".tools/sbin/$(basename "$program")"
+  done
+  rm -rf "$tmp"
+done < runner/fsatlas/run/packages.txt
 echo "setup: done"

@@ -8,6 +8,7 @@ import sys
 
 from . import SCHEMA_VERSION, __version__
 from .run import system
+from .run.tools import find_pinned_programs
 from .commands import aggregate, check_data, cleanup, compare, import_, migrate, plan, probe, run, site, validate
 from .errors import UserError
 
@@ -49,6 +50,7 @@ def main(argv=None) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     signal.signal(signal.SIGTERM, _terminate)
+    find_pinned_programs()  # before any command looks for mkfs.hfsplus
     try:
         return args.func(args) or 0
     except UserError as e:

@@ -17,9 +17,9 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import UserError
+from .tools import TOOLS_DIR
 
-REPO = Path(__file__).resolve().parents[3]  # the checkout (an editable install), holding .tools/
-KERNELS_DIR = REPO / ".tools" / "kernels"
+KERNELS_DIR = TOOLS_DIR / "kernels"
 KVM_TRIAL_S = 40  # a stock kernel boots to a command in 2-5 s with KVM, 16-20 s emulated
 MEMORY = "3G"  # loop images of 512 MiB in the guest's RAM-backed /tmp, one or two at a time
 
