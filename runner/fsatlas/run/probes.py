@@ -233,28 +233,39 @@ def snapshots(fs: str, mnt: str, log: Transcript) -> Finding:
     return Finding.value("yes" if kept else "no", "a read-only snapshot kept a file deleted after it was taken")
 
 
+# How each filesystem is asked for case-insensitive names: its mkfs options, and whether a folder
+# must then be marked (chattr +F) or the whole volume folds. ext4 and F2FS fold per folder on a
+# volume made with casefold (the kernel's ext4 and F2FS pages; F2FS names its encoding with -C);
+# HFS+ folds every name unless made as case-sensitive HFSX (mkfs.hfsplus -s, its manual page).
+CASE_FOLDING = {"ext4": (["-O", "casefold"], True), "f2fs": (["-O", "casefold", "-C", "utf8"], True),
+                "hfsplus": ([], False)}
+
+
 def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
-    if fs != "ext4":
-        return Finding.unavailable(f"fsatlas probes case folding only through ext4's casefold feature; "
-                                   f"none known to it for {fs}")
+    if fs not in CASE_FOLDING:
+        return Finding.unavailable(f"fsatlas knows no case-insensitive mode of {fs} (it probes ext4's and F2FS's "
+                                   f"casefold and HFS+'s default)")
+    options, per_folder = CASE_FOLDING[fs]
+    how = f"mkfs {' '.join(options)} and chattr +F" if per_folder else "the default mkfs"
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
-        done = log.run([*spec["mkfs"], "-O", "casefold", image.device])
+        done = log.run([*spec["mkfs"], *options, image.device])
         if done.returncode:
-            return Finding.value("no", f"mkfs -O casefold was refused: {done.stderr.strip()[-200:]}")
-        done = log.run(["mount", "-t", fs, image.device, image.mountpoint])
+            return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
         if done.returncode:  # the filesystem has it, this kernel may not: say which
             said = kernel_says(image.device, log)
             return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
                                        + (f": {said}" if said else ""))
         folder = os.path.join(image.mountpoint, "folded")
         os.mkdir(folder)
-        done = log.run(["chattr", "+F", folder])
-        if done.returncode:
-            return Finding.value("no", f"chattr +F was refused: {done.stderr.strip()}")
+        if per_folder:
+            done = log.run(["chattr", "+F", folder])
+            if done.returncode:
+                return Finding.value("no", f"chattr +F was refused: {done.stderr.strip()}")
         open(os.path.join(folder, "Name"), "w").close()
         same = os.path.exists(os.path.join(folder, "NAME"))
         log.note(f"created folded/Name; folded/NAME {'exists' if same else 'does not exist'}")
-        return Finding.value("yes" if same else "no", "with mkfs -O casefold and chattr +F, a file created as "
+        return Finding.value("yes" if same else "no", f"with {how}, a file created as "
                              f"'Name' {'is' if same else 'is not'} found as 'NAME'")
 
 
