@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
-TOOLS_DIR = Path(__file__).resolve().parents[3] / ".tools"  # in the checkout (an editable install): make setup's
+busy_seconds = 0.0  # wall time spent inside tools so far: what the runner's own overhead is measured against
+TOOLS_DIR = Path(__file__).resolve().parents[3] / ".tools"  # what make setup puts in the checkout (an editable install)
 PINNED_PROGRAMS = TOOLS_DIR / "sbin"  # programs of the pinned packages (run/packages.txt), which apt does not ship
 
 
@@ -25,7 +26,6 @@ def find_pinned_programs() -> None:
     found like any installed tool, here and in a guest, which runs fsatlas from this checkout."""
     if PINNED_PROGRAMS.is_dir() and str(PINNED_PROGRAMS) not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join(filter(None, (str(PINNED_PROGRAMS), os.environ.get("PATH"))))
-busy_seconds = 0.0  # wall time spent inside tools so far: what the runner's own overhead is measured against
 
 
 def _die_with_parent() -> None:
