@@ -24,7 +24,8 @@ PINNED_PROGRAMS = TOOLS_DIR / "sbin"  # programs of the pinned packages (run/pac
 def find_pinned_programs() -> None:
     """Puts PINNED_PROGRAMS first on PATH (when make setup made it), so that mkfs.hfsplus is
     found like any installed tool, here and in a guest, which runs fsatlas from this checkout."""
-    if PINNED_PROGRAMS.is_dir() and str(PINNED_PROGRAMS) not in os.environ.get("PATH", "").split(os.pathsep):
+    # os.path.isdir: False, not PermissionError, for a user who may not read the checkout
+    if os.path.isdir(PINNED_PROGRAMS) and str(PINNED_PROGRAMS) not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join(filter(None, (str(PINNED_PROGRAMS), os.environ.get("PATH"))))
 
 
