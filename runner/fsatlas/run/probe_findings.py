@@ -52,8 +52,14 @@ class Finding(dict):
         return cls(status="not available", detail=reason)
 
 
+def kernel_lines(device: str, log: Transcript | None = None) -> list[str]:
+    """The kernel's messages (dmesg) naming the device, oldest first; dmesg is in the transcript
+    when log is given."""
+    done = log.run(["dmesg"]) if log else subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30)
+    return [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
+
+
 def kernel_says(device: str, log: Transcript) -> str:
     """The kernel's last message about device (dmesg), or ''."""
-    done = log.run(["dmesg"])
-    lines = [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
+    lines = kernel_lines(device, log)
     return lines[-1].split("): ", 1)[-1].strip() if lines else ""
