@@ -68,6 +68,14 @@ if [ ! -x .tools/bin/htmltest ]; then
   mkdir -p .tools/bin
   (cd scripts/tools && GOFLAGS=-mod=mod go build -o ../../.tools/bin/htmltest github.com/wjdp/htmltest)
 fi
+# unpack_deb DEB SHA256 DEST: the .deb checked against its pinned SHA-256, unpacked into DEST
+# whole or not at all (a .part folder renamed into place).
+unpack_deb() {
+  echo "$2  $1" | sha256sum --check --quiet
+  rm -rf "$3.part" "$3" && mkdir -p "$3.part"
+  dpkg-deb -x "$1" "$3.part"
+  mv "$3.part" "$3"
+}
 # Stock kernels for guests, pinned by package, version and SHA-256 (runner/fsatlas/run/kernels.txt);
 # unpacked into .tools/kernels/NAME, never installed as this machine's kernel.
 while read -r name package version sha256 image; do
@@ -75,12 +83,8 @@ while read -r name package version sha256 image; do
   [ -f ".tools/kernels/$name/$image" ] && continue
   step "kernel $name: $package $version"
   tmp=$(mktemp -d)
-  deb="${package}_${version}_amd64.deb"
   (cd "$tmp" && { apt-get download -q "$package=$version" 2>/dev/null || { apt-get update -q && apt-get download -q "$package=$version"; }; })
-  echo "$sha256  $tmp/$deb" | sha256sum --check --quiet
-  rm -rf ".tools/kernels/$name.part" && mkdir -p ".tools/kernels/$name.part"
-  dpkg-deb -x "$tmp/$deb" ".tools/kernels/$name.part"
-  mv ".tools/kernels/$name.part" ".tools/kernels/$name"
+  unpack_deb "$tmp/${package}_${version}_amd64.deb" "$sha256" ".tools/kernels/$name"
   rm -rf "$tmp"
 done < runner/fsatlas/run/kernels.txt
 # Packages no configured archive component ships, pinned by version and SHA-256
@@ -92,11 +96,9 @@ while read -r name version sha256 path programs; do
   step "package $name $version ($path)"
   tmp=$(mktemp -d)
   curl -fsS -o "$tmp/p.deb" "http://deb.debian.org/debian/$path"
-  echo "$sha256  $tmp/p.deb" | sha256sum --check --quiet
-  rm -rf ".tools/packages/$name.part" ".tools/packages/$name" && mkdir -p ".tools/packages/$name.part" .tools/sbin
-  dpkg-deb -x "$tmp/p.deb" ".tools/packages/$name.part"
-  touch ".tools/packages/$name.part/.version-$version"
-  mv ".tools/packages/$name.part" ".tools/packages/$name"
+  unpack_deb "$tmp/p.deb" "$sha256" ".tools/packages/$name"
+  touch ".tools/packages/$name/.version-$version"
+  mkdir -p .tools/sbin
   for program in ${programs//,/ }; do
     ln -sfn "../packages/$name/$program" ".tools/sbin/$(basename "$program")"
   done

@@ -35,8 +35,7 @@ def _validated(path: str, max_bytes: int | None = None, with_raw: bool = True) -
 
 def _checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[list[Problem], list, list | None]:
     try:
-        raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES if max_bytes is None else max_bytes)
-        data = resultfile.parse_json(raw, path)
+        raw, data = resultfile.read_json(path, max_bytes)
     except UserError as e:
         return [Problem("error", path, "", e.body)], [], None
     raws = _raw_signatures(data, path)

@@ -472,8 +472,9 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
         with open(image.image, "r+b") as f:
             f.truncate(IMAGE_BYTES + GROW_BYTES)
         log.run(["losetup", "-c", image.device])
+        block = os.statvfs(image.mountpoint).f_frsize  # the unit of JFS's resize= and F2FS's ioctl, and XFS's -D
         done = log.run(_argv(GROW[fs], dev=image.device, mnt=image.mountpoint,
-                             grown_blocks=(IMAGE_BYTES + GROW_BYTES) // os.statvfs(image.mountpoint).f_frsize))
+                             grown_blocks=(IMAGE_BYTES + GROW_BYTES) // block))
         grown = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it: {before} bytes before, {grown} after")
         capability, bit = CAPABILITY[fs]
@@ -486,9 +487,8 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
             out["online_grow"] = Finding.value("no", f"growing while mounted left {grown} bytes "
                                                      f"({(done.stderr or done.stdout).strip()[-200:]})")
         size = grown - SHRINK_BYTES if grown > before else before - SHRINK_BYTES
-        blocks = _xfs_blocks(image.mountpoint, size) if fs == "xfs" else size // os.statvfs(image.mountpoint).f_frsize
         done = log.run(_argv(SHRINK_MOUNTED[fs], dev=image.device, mnt=image.mountpoint, size_k=size // 1024,
-                             size_blocks=blocks, size_sectors=size // 512), timeout=600)
+                             size_blocks=size // block, size_sectors=size // 512), timeout=600)
         shrunk = _total_bytes(image.mountpoint)
         log.note(f"size as statfs reports it: {shrunk} bytes after asking for {size}")
         told = (done.stderr or done.stdout).strip()
@@ -518,10 +518,6 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
             out["offline_shrink"] = Finding.value("no", "shrinking unmounted was refused: "
                                                         f"{(done.stderr or done.stdout).strip()[-200:]}")
     return out
-
-
-def _xfs_blocks(mnt: str, size: int) -> int:
-    return size // os.statvfs(mnt).f_frsize
 
 
 # --- one filesystem --------------------------------------------------------------------------

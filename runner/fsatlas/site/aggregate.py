@@ -458,8 +458,7 @@ class Outputs:
 
     def derive(self, path: str, signature: list, baselines: dict) -> dict:
         """Reads one result file, writes its page, chart rows, chunk and digest; returns the digest."""
-        text = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)  # read once: parsed, and published
-        result = resultfile.parse_json(text, path)
+        text, result = resultfile.read_json(path)  # read once: parsed, and published
         rid = result["id"]
         derive_flags(result, baselines)
         rows = cell_rows(result)
