@@ -206,3 +206,38 @@ def test_fio_3_16_mixed_job_with_total_latency_percentiles(tmp_path, capsys):
     result, _ = _import(tmp_path / "alone", capsys, "fio", alone)
     (cell,) = result["cells"]
     assert _sample(cell, "lat_p99_ns") == 2244608 and _sample(cell, "lat_p50_ns") == 1417216
+
+
+def test_fio_2_17_two_groups_with_options_in_both_places(tmp_path, capsys):
+    """fio 2.17: group_reporting and the engine in global options, rw and bs in each job's
+    options, two groups; bw in KiB/s, latencies in microseconds; "filename" twice in the
+    global options, as that fio wrote it."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-2.17-perfkit-two-groups.json")
+    cells = _cells(result)
+    read = cells["rand_16k_read_100%-io-depth-1-num-jobs-2"]
+    assert read["parameters"]["rw"] == "randread" and read["parameters"]["bs"] == "16k"
+    assert read["parameters"]["ioengine"] == "libaio" and read["parameters"]["numjobs"] == "2"
+    assert _sample(read, "throughput") == 129386 * 1024  # 132,491,264 B/s
+    assert _sample(read, "iops") == pytest.approx(8086.673998)
+    assert _sample(read, "lat_mean_ns") == pytest.approx(245.531122 * 1000)  # lat mean, us
+    assert _sample(read, "lat_p50_ns") == 96 * 1000 and _sample(read, "lat_p99_ns") == 1352 * 1000
+    assert _sample(read, "cpu_sys_pct") == pytest.approx(4.039596)
+    write = cells["rand_16k_write_100%-io-depth-1-num-jobs-2"]
+    assert write["parameters"]["rw"] == "randwrite" and write["parameters"]["group"] == 1
+    assert _sample(write, "throughput") == 39312 * 1024  # 40,255,488 B/s
+    assert _sample(write, "lat_mean_ns") == pytest.approx(810.977136 * 1000)
+    assert _sample(write, "lat_p999_ns") == 5728 * 1000
+    assert result["tool"]["fio"] == "fio-2.17"
+
+
+def test_fio_3_33_json_plus_with_latency_bins(tmp_path, capsys):
+    """json+ adds clat_ns "bins"; the figures are read as from plain json."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-json-plus.json")
+    cells = _cells(result)
+    write, read = cells["seq-write"], cells["rand-read"]
+    assert write["parameters"]["bs"] == "64k" and read["parameters"]["rw"] == "randread"
+    assert _sample(write, "throughput") == 5592405333  # bw_bytes
+    assert _sample(read, "throughput") == 74898285 and _sample(read, "iops") == pytest.approx(18285.714286)
+    assert _sample(read, "lat_mean_ns") == pytest.approx(54456.921387)  # lat_ns mean
+    assert _sample(read, "lat_p99_ns") == 81408 and _sample(read, "lat_p999_ns") == 171008
+    assert result["tool"]["fio"] == "fio-3.33"
