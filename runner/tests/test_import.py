@@ -202,6 +202,24 @@ def test_dd_summary_lines(mounted, tmp_path, capsys):
     assert cell["metrics"]["throughput"]["samples"][0] == pytest.approx(int(size) / float(seconds))
 
 
+def test_dd_summary_in_every_translation_of_this_coreutils(tmp_path):
+    """Each language this machine's coreutils is translated into (LANGUAGE picks the words,
+    C.UTF-8 needs no generated locale): the byte count is bs x count, and the seconds are
+    positive and no more than the wall time around dd."""
+    import glob
+    import time
+    from fsatlas.results.dd_output import parse_summary
+    languages = sorted(p.split("/")[-3] for p in glob.glob("/usr/share/locale/*/LC_MESSAGES/coreutils.mo"))
+    assert len(languages) > 20, languages
+    for language in languages:
+        began = time.monotonic()
+        done = subprocess.run(["dd", "if=/dev/zero", f"of={tmp_path / 'out'}", "bs=4k", "count=64"], check=True,
+                              capture_output=True, text=True, env={"LANGUAGE": language, "LC_ALL": "C.UTF-8"})
+        wall = time.monotonic() - began
+        size, seconds = parse_summary(done.stderr)
+        assert size == 64 * 4096 and 0 < seconds <= wall, (language, done.stderr)
+
+
 @pytest.mark.parametrize("fmt,text,message", [
     ("fio", "this is not json", "no JSON document"),
     ("fio", '{"jobs": []}', "no jobs"),

@@ -125,11 +125,26 @@ def test_fio_a_report_cut_short_by_a_signal_is_imported_with_a_note(tmp_path, ca
     ("dd-9.1-portuguese-brazil.txt", 67108864, 0.0465069),
     ("dd-9.1-german-status-progress.txt", 3145728000, 9.59888),  # the progress lines are not runs
     ("dd-old-coreutils.txt", 536870912, 0.61208),   # "(537 MB) copied", first of two runs
+    ("dd-9.1-chinese-simplified.txt", 67108864, 0.0428698),  # "输出了 64+0 块记录", "已复制，0.0428698 s，"
+    ("dd-9.1-ukrainian.txt", 67108864, 0.0416072),  # "скопійовано 67108864 байтів": the words first
 ])
 def test_dd_in_every_locale(tmp_path, capsys, name, size, seconds):
     result, _ = _import(tmp_path, capsys, "dd", SAMPLES / "dd" / name)
     (cell,) = result["cells"]
     assert cell["metrics"]["throughput"]["samples"][0] == pytest.approx(size / seconds)
+
+
+@pytest.mark.parametrize("summary,size,seconds", [
+    ("1048576 bytes transferred in 0.003190 seconds (328713355 bytes/sec)", 1048576, 0.00319),  # coreutils 5
+    ("1048576 bytes transferred in 0.003190 secs (328713355 bytes/sec)", 1048576, 0.00319),  # BSD
+    ("1048576 bytes (1.0MB) copied, 0.002851 seconds, 350.7MB/s", 1048576, 0.002851),  # busybox
+    ("1 byte copied, 5.2e-05 s, 19.2 kB/s", 1, 5.2e-05),  # too few bytes to abbreviate, %g seconds
+])
+def test_dd_summaries_of_other_dd_programs(tmp_path, capsys, summary, size, seconds):
+    run = tmp_path / "dd.txt"
+    run.write_text(f"2048+0 records in\n2048+0 records out\n{summary}\n")
+    result, _ = _import(tmp_path, capsys, "dd", run)
+    assert result["cells"][0]["metrics"]["throughput"]["samples"][0] == pytest.approx(size / seconds)
 
 
 def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):

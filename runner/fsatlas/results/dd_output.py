@@ -1,36 +1,64 @@
 """dd's closing summary line, the one thing of dd's output that fsatlas reads: by the dd workload
 when it runs, and by the importer and validation when they read a raw file.
 
-Every coreutils release and translation writes the line in one shape, "BYTES <bytes> [(SIZE,
-SIZE)] <copied>, SECONDS <s>, RATE": the words and the decimal mark are the locale's
-(German "Bytes … kopiert, 0,05 s", French "octets … copiés", Japanese "バイト … コピーされました、",
-Chinese with full-width punctuation), older releases wrote "(537 MB)" alone or "seconds", and
-BSD's dd writes "BYTES bytes transferred in SECONDS secs (RATE bytes/sec)". So the byte count
-and the seconds are read by their places, never by the words. A summary counts only where it
-follows dd's "records out" line ("N+M ..."): with status=progress dd also prints lines of the
-same shape while it runs, ended by carriage returns, which are not results.
+GNU dd's summary is one translatable format, "%d bytes (%s, %s) copied, %s, %s" (coreutils
+8.24 on; "(%s)" alone before, "%d byte copied" for a count too small to abbreviate), and a
+translation may put its words anywhere: German "1048576 Bytes (1,0 MB, 1,0 MiB) kopiert, 0,05 s,
+…", Ukrainian "скопійовано 1048576 байтів (…), 0,05 s, …", Chinese "1048576 字节 (…) 已复制，0,05 s，
+…" with full-width punctuation. coreutils 5 and BSD's dd wrote "N bytes transferred in S
+seconds|secs (R bytes/sec)", busybox "N bytes (1.0MB) copied, S seconds, R MB/s". What every
+one of them keeps is the order of the figures: outside parentheses, the byte count comes
+first, then the seconds (a number followed by a unit that is no size and no rate), then,
+where there is one, the rate. So the summary is read by its figures, never by its words, and
+the decimal mark may be a point or a comma.
+
+A summary counts only where it follows dd's "records out" line (the only line of dd's with
+"N+M" in it, "16+0 records out", "输出了 16+0 块记录"): with status=progress dd also prints lines of
+the summary's shape while it runs, ended by carriage returns, which are not results.
 """
 import re
 
-_NUMBER = r"\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?"
-# BYTES word [(…)] words SEPARATOR SECONDS unit SEPARATOR  (ASCII or full-width punctuation)
-SUMMARY = re.compile(r"^(?P<bytes>\d+)\s*[^\d\s(（]+\s*(?:[(（][^)）]*[)）]\s*)?[^\d,，、]*[,，、]\s*"
-                     rf"(?P<seconds>{_NUMBER})\s*[^\s\d,，、]+\s*[,，、]")
-BSD_SUMMARY = re.compile(rf"^(?P<bytes>\d+) bytes transferred in (?P<seconds>{_NUMBER}) secs\b")
-RECORDS = re.compile(r"^\d+\+\d+\s")  # "512+0 records out", "512+0 Datensätze aus"
+RECORDS = re.compile(r"\d+\+\d+")  # "512+0 records out", "512+0 Datensätze aus", "输出了 512+0 块记录"
+TRUNCATED = re.compile(r"^\D*\d+\D*$")  # one figure alone: "1 truncated record", in any language
+_PARENTHESES = re.compile(r"[(（][^)）]*[)）]")
+# a figure and the unit written after it, up to the next space, digit or punctuation
+_FIGURE = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)\s*([^\s\d,，、;；]*)")
+_SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # "bytes", "MB", "B/s", "bytes/sec", "байтів" is not: see _is_seconds
+
+
+def _is_seconds(unit: str) -> bool:
+    """A unit after the second figure that is a time ("s", "secs", "seconds", "Sekunden",
+    "秒", Cyrillic "с"), not a size or a rate."""
+    return bool(unit) and not _SIZE_OR_RATE.search(unit)
+
+
+def parse_line(line: str) -> tuple[int, float] | None:
+    """(bytes, seconds) of a line shaped like dd's summary, or None."""
+    if RECORDS.search(line):
+        return None
+    figures = _FIGURE.findall(_PARENTHESES.sub(" ", line))
+    if len(figures) < 2:
+        return None
+    (count, _), (seconds, unit) = figures[:2]
+    if not count.isdigit() or not _is_seconds(unit):
+        return None
+    if len(figures) > 2 and not _SIZE_OR_RATE.search(figures[2][1]):
+        return None  # a third figure is the rate ("590 MB/s", "3,0 GB/s") or nothing
+    return int(count), float(seconds.replace(",", "."))
 
 
 def summaries(text: str) -> list[tuple[int, float, int]]:
     """(bytes, seconds, line number) of every closing summary in dd's output."""
-    out, previous = [], ""
+    out, after_records = [], False
     for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
         line = line.rsplit("\r", 1)[-1].strip()  # what a terminal shows of a line progress rewrote
         if not line:
             continue
-        match = RECORDS.match(previous) and (SUMMARY.match(line) or BSD_SUMMARY.match(line))
-        if match:
-            out.append((int(match.group("bytes")), float(match.group("seconds").replace(",", ".")), number))
-        previous = line
+        found = after_records and parse_line(line)
+        if found:
+            out.append((*found, number))
+        # "1 truncated record" (conv=block) may come between the records and the summary
+        after_records = bool(RECORDS.search(line)) or (after_records and not found and TRUNCATED.search(line))
     return out
 
 

@@ -1,12 +1,8 @@
-"""dd's closing summary line ('N bytes (...) copied, S s, R MB/s', in any locale, or BSD's
-'N bytes transferred in S secs'); each summary is one repetition (results/dd_output says
-which lines count). The throughput is computed from the byte count and the seconds, not from
-dd's rounded rate."""
-import re
-
+"""dd's closing summary line ('N bytes (...) copied, S s, R MB/s', in any language; coreutils
+5's and BSD's 'N bytes transferred in S secs'; busybox's); each summary is one repetition
+(results/dd_output says which lines count and how they are read). The throughput is computed
+from the byte count and the seconds, not from dd's rounded rate."""
 from ..dd_output import RECORDS, summaries
-
-RECORDS_LINE = re.compile(RECORDS.pattern, re.M)  # dd's "N+M records out", anywhere in the text
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -26,7 +22,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
 
 
 def looks_like(text: str) -> bool:
-    return bool(RECORDS_LINE.search(text)) and bool(summaries(text))
+    return bool(RECORDS.search(text)) and bool(summaries(text))
 
 
 def tool_version(text: str) -> str | None:
