@@ -147,6 +147,27 @@ def test_dd_summaries_of_other_dd_programs(tmp_path, capsys, summary, size, seco
     assert result["cells"][0]["metrics"]["throughput"]["samples"][0] == pytest.approx(size / seconds)
 
 
+def test_bonnie_1_03_lines_without_a_format_field(tmp_path, capsys):
+    """bonnie++ 1.03's 27 fields: no format or version field (the table above says 1.03b/1.03c),
+    no latencies; K/sec is KiB/s."""
+    result, _ = _import(tmp_path / "b", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.03b-stdout.txt")
+    cells = _cells(result)
+    assert result["tool"]["bonnie"] == "bonnie++ 1.03b"
+    assert _sample(cells["char-write"], "throughput") == 29266 * 1024  # Per Chr 29266 K/sec
+    assert _sample(cells["seq-write"], "throughput") == 42015 * 1024  # Block 42015
+    assert _sample(cells["rewrite"], "throughput") == 15601 * 1024
+    assert _sample(cells["seq-read"], "throughput") == 30907 * 1024 and _sample(cells["seq-read"], "cpu_total_pct") == 2
+    assert _sample(cells["random-seeks"], "iops") == 74.7
+    assert cells["bonnie-files-sequential"]["status"] == "skipped"  # all +++++
+    assert "lat_max_ns" not in cells["seq-write"]["metrics"]
+    result, _ = _import(tmp_path / "c", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.03c-stdout.txt")
+    cells = _cells(result)
+    assert result["tool"]["bonnie"] == "bonnie++ 1.03c"
+    assert _sample(cells["seq-read"], "throughput") == 43981 * 1024 and _sample(cells["char-read"], "cpu_total_pct") == 84
+    files = cells["bonnie-files-sequential"]
+    assert _sample(files, "create_per_s") == 17923 and files["parameters"]["too_fast_to_measure"] == "seq_stat,seq_del"
+
+
 def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):
     """47 fields (no chunk size); the table above the CSV line is bonnie++'s own stdout."""
     result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-files-only-stdout.txt")

@@ -1,8 +1,9 @@
-"""bonnie++'s CSV lines (formats 1.96 and 1.97 from those releases; format 1.98 from 1.98 and
-2.00), alone or after the human-readable table bonnie++ prints first (its standard
-output as it is). Each line is one run, with exactly its format's number of fields. bonnie++
-writes '+++++' where a test finished too fast to measure: that is not a number, so the metric
-is left out and the cell says why; a latency the line did measure is kept.
+"""bonnie++'s CSV lines, alone or after the human-readable table bonnie++ prints first (its
+standard output as it is): format 1.96 and 1.97 from those releases, format 1.98 from 1.98 and
+2.00, and the older line of bonnie++ 1.0x (1.02, 1.03), which has no format field and no
+latencies. Each line is one run, with exactly its format's number of fields. bonnie++ writes
+'+++++' where a test finished too fast to measure: that is not a number, so the metric is left
+out and the cell says why; a latency the line did measure is kept.
 
 The name field holds the host name: it is never imported.
 """
@@ -54,14 +55,20 @@ def _number(text: str, column: str, where: str, line: int):
         raise UserError(f"line {line}", where=where, field=column, expected="a number or +++++", found=repr(text)) from None
 
 
-CSV_LINE = re.compile(r"^1\.9[678],")
 # Fields before COLUMNS in each format: format 1.96 has no I/O chunk size (a published 1.96 line
 # has 47 fields, its num_files in the 19th: samples/bonnie/bonnie-1.96-files-only-stdout.txt);
 # 1.97 adds it (48); 1.98 adds seeks and seek_proc_count (50).
 HEAD = {"1.96": 6, "1.97": 7, "1.98": 9}
-
-
-_ANY_CSV_LINE = re.compile(CSV_LINE.pattern, re.M)
+# bonnie++ 1.0x: name, size, then these 25 (27 fields; samples/bonnie/bonnie-1.03*-stdout.txt,
+# whose tables above each line name every column): no chunk sizes, no latencies.
+OLD_COLUMNS = COLUMNS[:COLUMNS.index("max_size")] + COLUMNS[COLUMNS.index("seq_create"):COLUMNS.index("putc_latency")]
+CSV_LINE = re.compile(r"^1\.9[678],")
+_OLD_FIGURE = r"(?:\d+(?:\.\d+)?|\++)?"  # a rate, a CPU share, +++++ or nothing (a test not run)
+OLD_CSV_LINE = re.compile(r"^[^,\s]*,\d+(?:\.\d+)?[KMGT]?(?::\d+[kKmM]?)?"  # name, size[:chunk]
+                          rf"(?:,{_OLD_FIGURE}){{12}},(?:\d+(?::\d+){{0,2}}(?:/\d+)?)?"  # the files: 16[:max[:min]][/dirs]
+                          rf"(?:,{_OLD_FIGURE}){{12}}\s*$")
+_ANY_CSV_LINE = re.compile(f"(?:{CSV_LINE.pattern})|(?:{OLD_CSV_LINE.pattern})", re.M)
+_OLD_VERSION = re.compile(r"^Version\s+(1\.0\d\w*)\s", re.M)  # the table's heading, "Version 1.03c"
 
 
 def looks_like(text: str) -> bool:
@@ -69,34 +76,47 @@ def looks_like(text: str) -> bool:
 
 
 def tool_version(text: str) -> str | None:
-    """bonnie++'s own version, the CSV's second field."""
+    """bonnie++'s own version: the CSV's second field, or for a 1.0x line (which has none) the
+    heading of the table printed above it, where the output has it."""
     for line in text.splitlines():
         if CSV_LINE.match(line):
             return f"bonnie++ {line.split(',')[1]}"
-    return None
+    table = _OLD_VERSION.search(text)
+    return f"bonnie++ {table.group(1)}" if table else None
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
     out = []
-    lines = [(i, l.rstrip("\r")) for i, l in enumerate(text.splitlines(), 1) if CSV_LINE.match(l)]
+    lines = [(i, l.rstrip("\r")) for i, l in enumerate(text.splitlines(), 1)
+             if CSV_LINE.match(l) or OLD_CSV_LINE.match(l.rstrip("\r"))]
     if not lines:
         raise UserError("no bonnie++ CSV line", where=where,
-                        expected="a line starting with the format version 1.96, 1.97 or 1.98 (bonnie++'s last line, or bon_csv2txt's input)")
+                        expected="a line starting with the format version 1.96, 1.97 or 1.98, or bonnie++ 1.0x's "
+                                 "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
+    old_version = tool_version(text) if any(OLD_CSV_LINE.match(line) for _, line in lines) else None
     for number, line in lines:
         fields = line.split(",")
-        skip = HEAD[fields[0]]
-        if len(fields) != skip + len(COLUMNS):
-            raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
-                            expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
-        row = dict(zip(COLUMNS, fields[skip:]))
-        params = {"file_size": fields[5], "bonnie_version": fields[1]}
-        if skip == 9:
-            params.update(seeks=fields[7], seek_processes=fields[8])
+        if fields[0] not in HEAD:  # bonnie++ 1.0x
+            row = dict(zip(OLD_COLUMNS, fields[2:]))
+            params = {"file_size": fields[1]}
+            if old_version:
+                params["bonnie_version"] = old_version.split()[-1]
+        else:
+            skip = HEAD[fields[0]]
+            if len(fields) != skip + len(COLUMNS):
+                raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
+                                expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
+            row = dict(zip(COLUMNS, fields[skip:]))
+            params = {"file_size": fields[5], "bonnie_version": fields[1]}
+            if skip == 9:
+                params.update(seeks=fields[7], seek_processes=fields[8])
         if row["num_files"].strip():
             params["files_thousands"] = row["num_files"].strip()
         for name, tests in TESTS.items():
             values, unmeasured = {}, []
             for metric, column, factor in tests:
+                if column not in row:
+                    continue  # a latency, which bonnie++ 1.0x did not measure
                 value = _number(row[column], column, where, number)
                 if value is None:
                     if row[column].strip():
