@@ -10,6 +10,8 @@ from testutil import raw_files
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
 
+SAMPLES = Path(__file__).parent / "fixtures" / "samples"  # published outputs; SOURCES.md names each
+
 pytestmark = pytest.mark.root
 EXT4 = {"mkfs": ["mkfs.ext4", "-F", "-q"]}
 
@@ -224,6 +226,9 @@ def test_dd_summary_in_every_translation_of_this_coreutils(tmp_path):
     ("fio", "this is not json", "no JSON document"),
     ("fio", '{"jobs": []}', "no jobs"),
     ("fio", '{"jobs": [{"jobname": "x"}]}', "read and write"),
+    ("fio", ";".join((SAMPLES / "fio" / "fio-3.33-terse-v3-gtod-unified-clones.txt").read_text().split(";")[:60]),
+     "expected a terse version 3 line"),  # cut short in its second block
+    ("fio", "3;fio-3.33;job;0;0;" + ";".join(["x"] * 125) + "\n", "field 6; expected a number, found 'x'"),
     ("bonnie", "hello,world\n", "no bonnie++ CSV line"),
     ("bonnie", "1.98,2.00a,h,1,1,1M,,8192,5,abc" + "," * 40 + "\n", "expected a number or +++++"),
     ("dd", "nothing to see\n", "no dd summary line"),
@@ -249,7 +254,6 @@ def test_system_file_is_validated(tmp_path, capsys):
     assert "system.yaml" in err and "/system/cpu_count" in err
 
 
-SAMPLES = Path(__file__).parent / "fixtures" / "samples"  # published outputs; SOURCES.md names each
 
 
 def test_iozone_table_lines_figures_up_with_their_columns(tmp_path, capsys):

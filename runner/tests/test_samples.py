@@ -277,3 +277,45 @@ def test_fio_3_33_json_plus_with_latency_bins(tmp_path, capsys):
     assert _sample(read, "lat_mean_ns") == pytest.approx(54456.921387)  # lat_ns mean
     assert _sample(read, "lat_p99_ns") == 81408 and _sample(read, "lat_p999_ns") == 171008
     assert result["tool"]["fio"] == "fio-3.33"
+
+
+def test_fio_terse_line_of_fio_1_x_from_fios_own_man_page(tmp_path, capsys):
+    """The example line of fio's man page (TERSE OUTPUT): terse version 2 as fio 1.x wrote it,
+    20 fields a direction, no IOPS, no percentiles."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-1.x-terse-v2-manpage-example.txt")
+    (cell,) = result["cells"]
+    assert cell["parameters"]["job"] == "card0" and cell["parameters"]["rw"] == "not stated"
+    assert _sample(cell, "read_throughput") == 121836 * 1024  # field 6, KiB/s
+    assert _sample(cell, "write_throughput") == 122104 * 1024  # field 26
+    assert _sample(cell, "cpu_usr_pct") == pytest.approx(14.595833) and _sample(cell, "cpu_sys_pct") == pytest.approx(19.394167)
+    assert "read_iops" not in cell["metrics"]
+    assert "fio" not in result["tool"]  # version 2 names no fio version
+
+
+def test_fio_terse_version_5(tmp_path, capsys):
+    """47 fields a direction (bandwidth samples and IOPS statistics added), trim included."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-terse-v5.txt")
+    cells = _cells(result)
+    read, write = cells["rand-read"], cells["seq-write"]
+    assert _sample(read, "throughput") == 78019 * 1024 and _sample(read, "iops") == 19504  # fields 7, 8
+    assert _sample(read, "lat_mean_ns") == pytest.approx(50.420874 * 1000)  # field 40, microseconds
+    assert _sample(read, "lat_p50_ns") == 48 * 1000 and _sample(read, "lat_p99_ns") == 73 * 1000  # "50.000000%=48"
+    assert _sample(read, "lat_p999_ns") == 195 * 1000 and _sample(read, "cpu_sys_pct") == pytest.approx(42.105263)
+    assert _sample(write, "throughput") == 4096000 * 1024 and _sample(write, "lat_mean_ns") == pytest.approx(8029.621)
+    assert result["tool"]["fio"] == "fio-3.33"
+
+
+def test_fio_terse_version_3_unmeasured_latencies_unified_sides_and_clones(tmp_path, capsys):
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-terse-v3-gtod-unified-clones.txt")
+    cells = _cells(result)
+    gtod = cells["gtod"]
+    assert _sample(gtod, "throughput") == 80313 * 1024 and "lat_mean_ns" not in gtod["metrics"]  # all zeros
+    unified = cells["unified"]  # one block (89 fields in all): reads and writes together
+    assert _sample(unified, "throughput") == 148945 * 1024 and _sample(unified, "lat_mean_ns") == pytest.approx(26189.015)
+    assert _sample(unified, "cpu_sys_pct") == pytest.approx(53.703704)
+    clones = cells["clones"]  # numjobs=2: two lines, summed
+    assert clones["parameters"]["jobs_in_report"] == 2 and _sample(clones, "throughput") == 2 * 4096000 * 1024
+
+
+def test_fio_normal_output_is_refused_saying_what_to_run(tmp_path, capsys):
+    _refused(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-normal-output.txt", "normal output", "--output-format=json")

@@ -172,7 +172,7 @@ def _rules_digest() -> str:
     digest = hashlib.sha256()
     package = resources.files("fsatlas")
     for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
-                 "results/fio_json.py", "results/flags.py",
+                 "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
                  "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py"):
         digest.update((package / part).read_bytes())

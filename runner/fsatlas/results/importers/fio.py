@@ -1,5 +1,7 @@
 """fio's JSON and JSON+ output (--output-format=json or json+), every version from 2.0 on, from
-one or many jobs, with or without group_reporting, also from client/server runs.
+one or many jobs, with or without group_reporting, also from client/server runs; and its terse
+output (--minimal, versions 2 to 5), which results/fio_terse reads into the report fio 2.x's
+JSON would hold.
 
 One cell per job: fio lists a job once per clone (numjobs) and each under its name and group,
 so entries of the same name and group are summed, as fio's group report sums them (under
@@ -18,7 +20,7 @@ error is a failed cell naming fio's error number, or a refusal when it is the on
 """
 import re
 
-from .. import fio_json
+from .. import fio_json, fio_terse
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -29,15 +31,16 @@ UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "lat_
          "cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
 NOT_STATED = "not stated"
 TERMINATED = re.compile(r"^fio: terminating on signal (\d+)", re.M)
+NORMAL = re.compile(r"\(groupid=\d+, jobs=\d+\): err=|^Run status group \d+", re.M)  # fio's own report for reading
 
 
 def looks_like(text: str) -> bool:
-    return '"jobs"' in text or '"client_stats"' in text
+    return '"jobs"' in text or '"client_stats"' in text or fio_terse.is_terse(text)
 
 
 def tool_version(text: str) -> str | None:
     match = re.search(r'"fio version"\s*:\s*"([^"]{1,50})"', text)
-    return match.group(1) if match else None
+    return match.group(1) if match else fio_terse.version(text)
 
 
 def note(text: str) -> str:
@@ -114,7 +117,9 @@ def _measured(stats: dict | None) -> bool:
 
 
 def _side(jobs: list, side: str, latencies: bool) -> dict:
-    values = {"throughput": sum(_bandwidth(j[side]) for j in jobs), "iops": float(sum(float(j[side]["iops"]) for j in jobs))}
+    values = {"throughput": sum(_bandwidth(j[side]) for j in jobs)}
+    if all("iops" in j[side] for j in jobs):  # fio 1.x's terse lines have none
+        values["iops"] = float(sum(float(j[side]["iops"]) for j in jobs))
     if not latencies:
         return values
     stats = [_latency(j[side], "lat") for j in jobs]
@@ -150,7 +155,13 @@ def _active(jobs: list, rw: str | None) -> list:
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
-    report = fio_json.parse(text, where)
+    if fio_terse.is_terse(text):
+        report = fio_terse.report(text, where)
+    elif NORMAL.search(text) and "{" not in text:
+        raise UserError("fio's normal output, whose figures are rounded for reading, is not read", where=where,
+                        expected="the run's report with --output-format=json (or json+, or terse)")
+    else:
+        report = fio_json.parse(text, where)
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
     groups = {}

@@ -1,0 +1,115 @@
+"""fio's terse output (--minimal, or --output-format=terse), versions 2 to 5, read into the
+report fio 2.x's JSON would hold for the same jobs, so that one reader (importers/fio) makes
+cells of both.
+
+The fields are those fio's man page lists under TERSE OUTPUT (fio 3.33): a line per job,
+"version;[fio version;]jobname;groupid;error" (the fio version from terse version 3 on), then a
+block per direction (read, write, and trim in versions 2, 4 and 5; one "mixed" block under
+unified_rw_reporting), then the CPU shares. A block is the I/O in KiB, the bandwidth in KiB/s,
+the IOPS and the runtime; submission, completion and total latency in microseconds, each min,
+max, mean, stdev, with 20 completion-latency percentiles ("99.000000%=1352") between the last
+two; the bandwidth statistics; and in version 5 also the bandwidth's sample count and the IOPS
+statistics. The number of blocks is read, not assumed: the field after the last one is the
+user CPU share, the only field written with a "%" there.
+"""
+import re
+
+from ..errors import UserError
+
+BLOCK = {2: 41, 3: 41, 4: 41, 5: 47}  # fields of one direction's block, by terse version
+# fio 1.x's version 2 block (the line fio's man page still shows, "2;card0;0;0;7139336;121836;
+# 60004;1;10109;..."): I/O, bandwidth, runtime, the three latencies, the bandwidth statistics;
+# no IOPS and no percentiles, so its 13th field holds no "%=".
+OLD_BLOCK = 20
+_LINE = re.compile(r"^([2-5]);")
+MIN_SEPARATORS = 77  # fio 1.x's version 2 line, the shortest: 78 fields
+_STATED = re.compile(r"^[3-5];fio-[^;]*;")  # versions 3 to 5 name fio's version: a terse line however short
+
+
+def _is_line(line: str) -> bool:
+    return bool(_STATED.match(line) or (_LINE.match(line) and line.count(";") >= MIN_SEPARATORS))
+_SIDES = {1: ("mixed",), 2: ("read", "write"), 3: ("read", "write", "trim")}
+
+
+def is_terse(text: str) -> bool:
+    return any(_is_line(line) for line in text.splitlines())
+
+
+def version(text: str) -> str | None:
+    """The fio version a terse line states (versions 3 to 5 do)."""
+    for line in text.splitlines():
+        if _STATED.match(line):
+            return line.split(";", 2)[1][:50]
+    return None
+
+
+def report(text: str, where: str) -> dict:
+    jobs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if _is_line(line):
+            jobs.append(_job(line.rstrip("\r").split(";"), f"{where}:{number}"))
+    if not jobs:
+        raise UserError("no terse line in fio output", where=where,
+                        expected="lines of fio --minimal (terse versions 2 to 5)")
+    return {"jobs": jobs}
+
+
+def _job(fields: list, where: str) -> dict:
+    terse = int(fields[0])
+    head = 4 if terse == 2 else 5
+    size = BLOCK[terse] if terse != 2 or "%=" in _at(fields, head + 12) else OLD_BLOCK
+    blocks, at = [], head
+    while True:
+        if at + size >= len(fields):
+            raise UserError(f"{len(fields)} fields", where=where,
+                            expected=f"a terse version {terse} line: {head} fields, a block of {size} per direction, "
+                                     f"then the CPU shares")
+        blocks.append((_block if size != OLD_BLOCK else _old_block)(fields[at:at + size], at, where))
+        at += size
+        if fields[at].endswith("%"):
+            break
+        if len(blocks) == 3:
+            raise UserError(f"field {at + 1}", where=where, expected="the user CPU share (such as 14.595833%) "
+                                                                   "after at most three directions", found=repr(fields[at]))
+    return {"jobname": fields[head - 3], "groupid": _number(fields[head - 2], head - 2, where, int),
+            "error": _number(fields[head - 1], head - 1, where, int),
+            **dict(zip(_SIDES[len(blocks)], blocks)),
+            "usr_cpu": _number(fields[at].rstrip("%"), at, where), "sys_cpu": _number(fields[at + 1].rstrip("%"), at + 1, where)}
+
+
+def _block(block: list, at: int, where: str) -> dict:
+    """One direction, in fio 2.x JSON's keys and units (KiB, KiB/s, microseconds)."""
+    numbers = {}
+    for offset in list(range(12)) + list(range(32, 36)):
+        numbers[offset] = _number(block[offset], at + offset, where)
+    percentiles = {}
+    for offset in range(12, 32):
+        share, _, value = block[offset].partition("%=")
+        share, value = _number(share, at + offset, where), _number(value, at + offset, where)
+        if share > 0:  # "0%=0" fills the 20 places when fio computed fewer percentiles
+            percentiles[f"{share:f}"] = value
+
+    def stats(first: int) -> dict:
+        return {"min": numbers[first], "max": numbers[first + 1], "mean": numbers[first + 2], "stddev": numbers[first + 3]}
+    return {"io_bytes": numbers[0], "bw": numbers[1], "iops": numbers[2], "runtime": numbers[3], "slat": stats(4),
+            "clat": {**stats(8), "percentile": percentiles}, "lat": stats(32)}
+
+
+def _old_block(block: list, at: int, where: str) -> dict:
+    numbers = [_number(text, at + offset, where) for offset, text in enumerate(block[:15])]
+
+    def stats(first: int) -> dict:
+        return {"min": numbers[first], "max": numbers[first + 1], "mean": numbers[first + 2], "stddev": numbers[first + 3]}
+    return {"io_bytes": numbers[0], "bw": numbers[1], "runtime": numbers[2], "slat": stats(3), "clat": stats(7),
+            "lat": stats(11)}
+
+
+def _at(fields: list, index: int) -> str:
+    return fields[index] if index < len(fields) else ""
+
+
+def _number(text: str, index: int, where: str, kind=float):
+    try:
+        return kind(text)
+    except ValueError:
+        raise UserError(f"field {index + 1}", where=where, expected="a number", found=repr(text[:40])) from None
