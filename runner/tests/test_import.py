@@ -111,6 +111,19 @@ def test_fio_notes_before_the_json(tmp_path, capsys):
     assert result["cells"][0]["metrics"]["throughput"]["mean"] > 0
 
 
+def test_fio_messages_after_the_json_are_read_past_and_a_second_report_refused(tmp_path, capsys):
+    sample = run_fio(tmp_path, "[w]\ndirectory={dir}\nrw=write\nbs=64k\nsize=4M\n", tmp_path, "w", "--output-format=json")
+    run = tmp_path / "closing.json"
+    run.write_text(sample.read_text() + "fio: file hash not empty on exit\n")  # as 2>&1 captures it
+    _, result = imported(tmp_path, capsys, "fio", str(run))
+    assert result["cells"][0]["metrics"]["throughput"]["mean"] > 0
+    twice = tmp_path / "twice.json"
+    twice.write_text(sample.read_text() * 2)  # two runs appended to one file
+    assert main(["import", "fio", str(twice), "--filesystem", "ext4", "--out", str(tmp_path / "t")]) == 1
+    err = capsys.readouterr().err
+    assert "a second JSON document at line" in err and "one fio report a file" in err and len(err.splitlines()) == 1
+
+
 def test_fio_client_server_counts_all_clients_once(tmp_path, capsys):
     import socket
     with socket.socket() as s:

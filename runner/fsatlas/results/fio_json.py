@@ -1,7 +1,8 @@
 """Reads fio's JSON output (--output-format=json) into fsatlas metric values.
 
 fio may print notes before the JSON document ("note: both iodepth >= 1 and synchronous I/O
-engine..."), so parsing starts at the first line that opens an object.
+engine..."), so parsing starts at the first line that opens an object, and messages after it,
+which are read past; a second report in the same file is refused.
 """
 import json
 
@@ -21,11 +22,17 @@ def parse(text: str, where: str = "fio output") -> dict:
         return orjson.loads(text[start:])
     except orjson.JSONDecodeError:
         pass
-    try:
-        return json.loads(text[start:])
+    try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
+        report, end = json.JSONDecoder().raw_decode(text, start)
     except json.JSONDecodeError as e:
-        line = text.count("\n", 0, start + e.pos) + 1
+        line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
+    rest = text[end:].lstrip()
+    if rest.startswith(("{", "[")):
+        line = text.count("\n", 0, len(text) - len(rest)) + 1
+        raise UserError(f"a second JSON document at line {line}", where=where,
+                        expected="one fio report a file (each file is one repetition)")
+    return report
 
 
 def job_metrics(job: dict, direction: str) -> dict:
