@@ -23,7 +23,7 @@ TRUNCATED = re.compile(r"^\D*\d+\D*$")  # one figure alone: "1 truncated record"
 _PARENTHESES = re.compile(r"[(（][^)）]*[)）]")
 # a figure and the unit written after it, up to the next space, digit or punctuation
 _FIGURE = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)\s*([^\s\d,，、;；]*)")
-_SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # "bytes", "MB", "B/s", "bytes/sec", "байтів" is not: see _is_seconds
+_SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # a size or a rate: "bytes", "MB", "B/s", "МБ/с" (never a time)
 
 
 def _is_seconds(unit: str) -> bool:

@@ -26,9 +26,11 @@ MIN_SEPARATORS = 77  # fio 1.x's version 2 line, the shortest: 78 fields
 _STATED = re.compile(r"^[3-5];fio-[^;]*;")  # versions 3 to 5 name fio's version: a terse line however short
 
 
+_SIDES = {1: ("mixed",), 2: ("read", "write"), 3: ("read", "write", "trim")}  # by the number of blocks
+
+
 def _is_line(line: str) -> bool:
     return bool(_STATED.match(line) or (_LINE.match(line) and line.count(";") >= MIN_SEPARATORS))
-_SIDES = {1: ("mixed",), 2: ("read", "write"), 3: ("read", "write", "trim")}
 
 
 def is_terse(text: str) -> bool:
