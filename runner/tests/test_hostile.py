@@ -287,3 +287,19 @@ def test_contributor_text_stays_data_in_every_published_json(out_dir, valid_resu
     assert copy == valid_result  # the same value, escaped
     page = (tmp_path / "build" / "content" / "results" / f"{RID}.md").read_text()
     assert "</script>" not in page
+
+
+@pytest.mark.parametrize("fmt,text", [
+    ("dd", "1+0 records out\n" + "1" * 4_000_000 + "\n"),  # one digit run: a regex must not try every start
+    ("dd", "1+0 records out\n" + "(" * 4_000_000 + "\n"),  # parentheses never closed
+    ("fio", "3;fio-3.33;" + ";" * 4_000_000 + "\n"),  # a terse line of nothing
+    ("bonnie", "h,1G" + ",1" * 2_000_000 + "\n"),
+], ids=["dd-digits", "dd-parentheses", "fio-terse-empty", "bonnie-long"])
+def test_a_pathological_output_ends_in_one_line_not_a_hang(tmp_path, fmt, text):
+    """An importer reads a contributed file with regular expressions: on megabytes made to make
+    one backtrack (a line of digits, of open parentheses), it still ends, with one line."""
+    (tmp_path / "in.txt").write_text(text)
+    done = subprocess.run([sys.executable, "-m", "fsatlas.cli", "import", fmt, str(tmp_path / "in.txt"),
+                           "--filesystem", "ext4", "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

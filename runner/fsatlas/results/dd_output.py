@@ -18,9 +18,11 @@ the summary's shape while it runs, ended by carriage returns, which are not resu
 """
 import re
 
-RECORDS = re.compile(r"\d+\+\d+")  # "512+0 records out", "512+0 Datensätze aus", "输出了 512+0 块记录"
+RECORDS = re.compile(r"(?<!\d)\d+\+\d+")  # "512+0 records out", "512+0 Datensätze aus", "输出了 512+0 块记录"
 TRUNCATED = re.compile(r"^\D*\d+\D*$")  # one figure alone: "1 truncated record", in any language
-_PARENTHESES = re.compile(r"[(（][^)）]*[)）]")
+_PARENTHESES = re.compile(r"[(（][^()（）]*[)）]")
+LONGEST = 500  # characters: a summary is about 80; longer lines are not read (a regex over a
+# megabyte-long line of digits or parentheses must not decide how long validate takes)
 # a figure and the unit written after it, up to the next space, digit or punctuation
 _FIGURE = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)\s*([^\s\d,，、;；]*)")
 _SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # a size or a rate: "bytes", "MB", "B/s", "МБ/с" (never a time)
@@ -53,6 +55,9 @@ def summaries(text: str) -> list[tuple[int, float, int]]:
     for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
         line = line.rsplit("\r", 1)[-1].strip()  # what a terminal shows of a line progress rewrote
         if not line:
+            continue
+        if len(line) > LONGEST:
+            after_records = False
             continue
         found = after_records and parse_line(line)
         if found:
