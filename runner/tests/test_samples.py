@@ -168,6 +168,26 @@ def test_bonnie_1_03_lines_without_a_format_field(tmp_path, capsys):
     assert _sample(files, "create_per_s") == 17923 and files["parameters"]["too_fast_to_measure"] == "seq_stat,seq_del"
 
 
+def test_bonnie_1_96_and_1_93c_lines_of_48_fields(tmp_path, capsys):
+    """bonnie++ 1.96's line as it ran with I/O tests (48 fields, its table above naming each
+    column: the layout 1.97 kept), and 1.93c's, the oldest of that layout."""
+    result, _ = _import(tmp_path / "96", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-stdout.txt")
+    cells = _cells(result)
+    assert result["tool"]["bonnie"] == "bonnie++ 1.96"
+    assert _sample(cells["seq-write"], "throughput") == 47554 * 1024  # Block 47554 K/sec
+    assert _sample(cells["seq-write"], "lat_max_ns") == 21760 * 1e6  # Latency 21760ms
+    assert _sample(cells["seq-read"], "throughput") == 85261 * 1024 and _sample(cells["random-seeks"], "iops") == 105.5
+    files = cells["bonnie-files-sequential"]
+    assert _sample(files, "create_per_s") == 4024 and _sample(files, "delete_per_s") == 30207  # stat: +++++
+    assert _sample(files, "lat_max_ns") == 338 * 1e3
+    assert _sample(cells["bonnie-files-random"], "create_per_s") == 15362
+    result, _ = _import(tmp_path / "93", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.93c-stdout.txt")
+    cells = _cells(result)
+    assert result["tool"]["bonnie"] == "bonnie++ 1.93c"
+    assert _sample(cells["seq-read"], "throughput") == 566685 * 1024 and _sample(cells["random-seeks"], "iops") == 3144
+    assert _sample(cells["char-write"], "lat_max_ns") == 753 * 1e6
+
+
 def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):
     """47 fields (no chunk size); the table above the CSV line is bonnie++'s own stdout."""
     result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-files-only-stdout.txt")

@@ -1,5 +1,5 @@
 """bonnie++'s CSV lines, alone or after the human-readable table bonnie++ prints first (its
-standard output as it is): format 1.96 and 1.97 from those releases, format 1.98 from 1.98 and
+standard output as it is): the formats of bonnie++ 1.93c to 1.97, format 1.98 from 1.98 and
 2.00, and the older line of bonnie++ 1.0x (1.02, 1.03), which has no format field and no
 latencies. Each line is one run, with exactly its format's number of fields. bonnie++ writes
 '+++++' where a test finished too fast to measure: that is not a number, so the metric is left
@@ -55,14 +55,18 @@ def _number(text: str, column: str, where: str, line: int):
         raise UserError(f"line {line}", where=where, field=column, expected="a number or +++++", found=repr(text)) from None
 
 
-# Fields before COLUMNS in each format: format 1.96 has no I/O chunk size (a published 1.96 line
-# has 47 fields, its num_files in the 19th: samples/bonnie/bonnie-1.96-files-only-stdout.txt);
-# 1.97 adds it (48); 1.98 adds seeks and seek_proc_count (50).
-HEAD = {"1.96": 6, "1.97": 7, "1.98": 9}
+# Fields before COLUMNS: (format, version, name, concurrency, seed, size, I/O chunk size) in the
+# formats of bonnie++ 1.93c to 1.97 (48 fields: samples/bonnie/bonnie-1.96-stdout.txt, whose
+# table names each column), and 1.98 adds seeks and seek_proc_count (50). bonnie++ 1.96 run
+# without I/O tests (-s 0) wrote one empty field fewer before the file tests (47 fields, the
+# number of files in the 19th: samples/bonnie/bonnie-1.96-files-only-stdout.txt).
+HEAD = {"1.98": 9}
+HEAD_1_9X = 7
+FILES_ONLY_1_96 = 6
 # bonnie++ 1.0x: name, size, then these 25 (27 fields; samples/bonnie/bonnie-1.03*-stdout.txt,
 # whose tables above each line name every column): no chunk sizes, no latencies.
 OLD_COLUMNS = COLUMNS[:COLUMNS.index("max_size")] + COLUMNS[COLUMNS.index("seq_create"):COLUMNS.index("putc_latency")]
-CSV_LINE = re.compile(r"^1\.9[678],")
+CSV_LINE = re.compile(r"^1\.9[3-8][a-z]?,")  # the format field: 1.93c ... 1.98
 _OLD_FIGURE = r"(?:\d+(?:\.\d+)?|\++)?"  # a rate, a CPU share, +++++ or nothing (a test not run)
 OLD_CSV_LINE = re.compile(r"^[^,\s]*,\d+(?:\.\d+)?[KMGT]?(?::\d+[kKmM]?)?"  # name, size[:chunk]
                           rf"(?:,{_OLD_FIGURE}){{12}},(?:\d+(?::\d+){{0,2}}(?:/\d+)?)?"  # the files: 16[:max[:min]][/dirs]
@@ -91,18 +95,20 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
              if CSV_LINE.match(l) or OLD_CSV_LINE.match(l.rstrip("\r"))]
     if not lines:
         raise UserError("no bonnie++ CSV line", where=where,
-                        expected="a line starting with the format version 1.96, 1.97 or 1.98, or bonnie++ 1.0x's "
+                        expected="a line starting with the format version (1.93c to 1.98), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
     old_version = tool_version(text) if any(OLD_CSV_LINE.match(line) for _, line in lines) else None
     for number, line in lines:
         fields = line.split(",")
-        if fields[0] not in HEAD:  # bonnie++ 1.0x
+        if not CSV_LINE.match(line):  # bonnie++ 1.0x
             row = dict(zip(OLD_COLUMNS, fields[2:]))
             params = {"file_size": fields[1]}
             if old_version:
                 params["bonnie_version"] = old_version.split()[-1]
         else:
-            skip = HEAD[fields[0]]
+            skip = HEAD.get(fields[0], HEAD_1_9X)
+            if fields[0] == "1.96" and len(fields) == FILES_ONLY_1_96 + len(COLUMNS) and not any(fields[5:18]):
+                skip = FILES_ONLY_1_96
             if len(fields) != skip + len(COLUMNS):
                 raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
                                 expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
