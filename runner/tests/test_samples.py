@@ -339,3 +339,22 @@ def test_fio_terse_version_3_unmeasured_latencies_unified_sides_and_clones(tmp_p
 
 def test_fio_normal_output_is_refused_saying_what_to_run(tmp_path, capsys):
     _refused(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-normal-output.txt", "normal output", "--output-format=json")
+
+
+def test_outputs_saved_as_utf16_or_in_an_8_bit_locale_and_binary_files(tmp_path, capsys):
+    """PowerShell's `>` saves fio's report as UTF-16 with a byte order mark; a French dd of an
+    ISO-8859-1 locale writes "copiés" with one byte é. Both are read, at import and when
+    validate recomputes the figures from the bundle; a binary file is refused saying so."""
+    sample = SAMPLES / "fio" / "fio-3.1-gvisor-sync-write.json"
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_bytes(sample.read_text().encode("utf-16"))
+    result, _ = _import(tmp_path / "u", capsys, "fio", utf16)  # _import validates, recomputing
+    assert _sample(result["cells"][0], "throughput") == 1753471 * 1024
+    latin1 = tmp_path / "dd-fr.txt"
+    latin1.write_bytes("16+0 enregistrements lus\n16+0 enregistrements écrits\n"
+                       "1048576 octets (1,0 MB, 1,0 MiB) copiés, 0,00123 s, 852 MB/s\n".encode("latin-1"))
+    result, _ = _import(tmp_path / "l", capsys, "dd", latin1)
+    assert _sample(result["cells"][0], "throughput") == pytest.approx(1048576 / 0.00123)
+    binary = tmp_path / "iozone.xls"
+    binary.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))  # an OLE2 spreadsheet's start
+    _refused(tmp_path, capsys, "iozone", binary, "a binary file, not text", "-b spreadsheet")

@@ -78,12 +78,13 @@ def run(args) -> int:
     texts = []
     for path in args.files:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                texts.append((path, f.read(64 * 1024 * 1024 + 1)))
+            with open(path, "rb") as f:
+                data = f.read(64 * 1024 * 1024 + 1)
         except OSError as e:
             raise UserError(f"cannot read: {e.strerror}", where=path) from None
-        if len(texts[-1][1]) > 64 * 1024 * 1024:
+        if len(data) > 64 * 1024 * 1024:
             raise UserError("larger than 64 MiB", where=path)
+        texts.append((path, importers.text_of(data, path)))
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"

@@ -174,7 +174,8 @@ def _rules_digest() -> str:
     for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
                  "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
-                 "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py"):
+                 "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
+                 "results/importers/__init__.py"):
         digest.update((package / part).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -352,9 +353,14 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
 
 def raw_problems(cell: dict, rid: str, members: dict) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples."""
+    from . import importers
     out = []
     for rep, raw in enumerate(cell["raw"]):
-        text = members[bundle.member_of(rid, raw)].decode("utf-8", "replace")
+        try:
+            text = importers.text_of(members[bundle.member_of(rid, raw)], raw)
+        except UserError as e:
+            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {e.body}"))
+            continue
         private = privacy.raw_finding(text)
         if private:
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))

@@ -5,7 +5,10 @@ file. Several input files are repetitions of the same test: measurements with th
 workload and parameters across files become the samples of one cell. The input files are
 kept as the raw output of the result, so every figure can be traced back.
 """
+import codecs
+
 from . import bonnie, dd, fio, iozone
+from ...errors import UserError
 
 FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone}
 
@@ -17,3 +20,15 @@ def detect(text: str):
         if module.looks_like(text):
             return module
     return None
+
+
+def text_of(data: bytes, where: str) -> str:
+    """The text a tool wrote, from the bytes of its output file: UTF-16 where a byte order mark
+    says so (PowerShell's `>` writes it), else UTF-8, a byte that is not (an 8-bit locale's é in
+    an old dd summary) replaced, which no importer needs: they read figures and ASCII words."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", "replace")
+    if b"\0" in data[:65536]:
+        raise UserError("a binary file, not text", where=where,
+                        expected="the text the tool printed (IOzone's -b spreadsheet is not read: give its report)")
+    return data.decode("utf-8-sig", "replace")
