@@ -13,6 +13,15 @@ from fsatlas.results.validation import reviewed, validate_file
 SAMPLES = Path(__file__).parent / "fixtures" / "samples"
 
 
+def test_every_sample_is_named_with_its_source():
+    """SOURCES.md names each file here (folder/name, in backquotes) with where it was published
+    or how it was made."""
+    sources = (SAMPLES / "SOURCES.md").read_text()
+    unnamed = [str(p.relative_to(SAMPLES)) for p in sorted(SAMPLES.rglob("*"))
+               if p.is_file() and p.name != "SOURCES.md" and f"`{p.relative_to(SAMPLES)}`" not in sources]
+    assert not unnamed, unnamed
+
+
 def _import(tmp_path, capsys, fmt, *files, extra=()):
     out = tmp_path / "out"
     argv = ["import", fmt, *map(str, files), "--filesystem", "ext4", "--machine", "importer", "--out", str(out), *extra]
