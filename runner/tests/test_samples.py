@@ -148,6 +148,8 @@ def test_dd_in_every_locale(tmp_path, capsys, name, size, seconds):
     ("1048576 bytes transferred in 0.003190 secs (328713355 bytes/sec)", 1048576, 0.00319),  # BSD
     ("1048576 bytes (1.0MB) copied, 0.002851 seconds, 350.7MB/s", 1048576, 0.002851),  # busybox
     ("1 byte copied, 5.2e-05 s, 19.2 kB/s", 1, 5.2e-05),  # too few bytes to abbreviate, %g seconds
+    ("1048576 bytes (1049 kB, 1024 KiB) transferred 0.002s, 524 MB/s", 1048576, 0.002),  # FreeBSD 13
+    ("1048576 bytes (1.0 M) copied, 0.001 s, 1.0 G/s", 1048576, 0.001),  # toybox (Android)
 ])
 def test_dd_summaries_of_other_dd_programs(tmp_path, capsys, summary, size, seconds):
     run = tmp_path / "dd.txt"
