@@ -249,6 +249,20 @@ def _remove_raw(out: str, raws: list) -> None:
             pass
 
 
+def _drop_unreferenced_raw(run) -> None:
+    """Deletes the raw files that no cell of the result names (the raw device's baseline aside,
+    which no cell names): a Ctrl-C can land after a repetition wrote its file and before its
+    cell took it, and the interrupted result must hold only what its cells reference."""
+    referenced = {os.path.normpath(raw) for record in run.result["cells"] for raw in record.get("raw", [])}
+    top = bundle.folder(run.out, run.result["id"])
+    for here, _, files in os.walk(top):
+        if os.path.relpath(here, top).split(os.sep)[0] == "baseline":
+            continue
+        for name in files:
+            if os.path.relpath(os.path.join(here, name), run.out) not in referenced:
+                os.unlink(os.path.join(here, name))
+
+
 def _rsd(values) -> float:
     return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
 
@@ -354,6 +368,7 @@ def _run(run, body) -> tuple:
         for record in run.result["cells"]:
             if record["status"] in ("pending", "running"):
                 not_run(record, "failed", "interrupted before this cell finished")
+        _drop_unreferenced_raw(run)
         bundle.pack(run.out, rid)
         path = run.save(False)
         run.progress.finish()
