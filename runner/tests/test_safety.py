@@ -188,8 +188,8 @@ def test_sigint_mid_run_then_resume(tmp_path):
     _wait_for_mount(scratch, proc)
     time.sleep(1)
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=120)
-    assert proc.returncode == 130
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-3000:]  # what it printed, should a run ever miss the Ctrl-C again
     assert loop_state() == before and scratch_left(scratch) == []
     (path,) = (out / "results").iterdir()
     result = json.loads(path.read_text())
@@ -354,3 +354,26 @@ def test_non_root_is_told_what_root_is_needed_for(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 1, err
     assert "loop devices, mkfs and mount need root" in err and "--directory" in err
     assert "Traceback" not in err
+
+
+def test_a_ctrl_c_just_after_losetup_attached_leaves_no_loop_device(tmp_path, monkeypatch):
+    """Ctrl-C landing inside a loop image's setup, after losetup attached the device and before
+    the image was handed to the run (the with statement not yet entered, so no __exit__):
+    the device is detached and the folder removed all the same."""
+    from fsatlas.run import target
+    before = loop_state()
+    real_run = subprocess.run
+
+    def interrupted(argv, *args, **kwargs):
+        done = real_run(argv, *args, **kwargs)
+        if argv[0] == "losetup" and "--find" in argv:
+            raise KeyboardInterrupt  # the device is attached; its name never reaches the run
+        return done
+
+    monkeypatch.setattr(target.subprocess, "run", interrupted)
+    scratch = tmp_path / "scratch"
+    with pytest.raises(KeyboardInterrupt):
+        with target.LoopImage(str(scratch), 64 * 2**20):
+            pytest.fail("the with body ran")
+    monkeypatch.setattr(target.subprocess, "run", real_run)
+    assert loop_state() == before and scratch_left(scratch) == []

@@ -66,7 +66,7 @@ def _mounts_below(folder: str) -> list:
     return sorted({p for p in points if _inside(p, folder)}, key=len, reverse=True)
 
 
-def _loops_below(folder: str) -> list:
+def loops_below(folder: str) -> list:
     found = []
     for name in sorted(os.listdir("/sys/block")) if os.path.isdir("/sys/block") else []:
         try:
@@ -108,7 +108,7 @@ def remove(folder: str) -> list:
         if subprocess.run(["umount", point], capture_output=True, timeout=120).returncode != 0:
             subprocess.run(["umount", "-l", point], capture_output=True, timeout=60)
         done.append(f"unmounted {point}")
-    for device in _loops_below(folder):
+    for device in loops_below(folder):
         subprocess.run(["losetup", "-d", device], capture_output=True, timeout=60)
         done.append(f"detached {device}")
     shutil.rmtree(folder, ignore_errors=True)

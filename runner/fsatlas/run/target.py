@@ -20,7 +20,12 @@ class _SignalsHeld:
     """SIGINT and SIGTERM wait (pending) until the block is done, then arrive as usual."""
 
     def __enter__(self):
-        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the mask as it is, unchanged
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        except BaseException:  # a signal that came just before: unblock, or every later one waits forever
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
+            raise
 
     def __exit__(self, *exc):
         signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
@@ -85,18 +90,25 @@ class LoopImage(BlockDevice):
                             expected=f"{self.size_bytes} bytes free",
                             found=f"{shutil.disk_usage(self.scratch).free}")
         super().__enter__()
-        self.image = os.path.join(self.workdir, "image")
-        with open(self.image, "wb") as f:
-            f.truncate(self.size_bytes)
-        done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
-                              capture_output=True, text=True)
-        if done.returncode != 0 and "Invalid argument" in done.stderr:  # tmpfs (a guest's /tmp): no O_DIRECT
-            done = subprocess.run(["losetup", "--find", "--show", self.image], capture_output=True, text=True)
-        if done.returncode != 0:
-            self.__exit__(None, None, None)
-            raise RuntimeError(f"losetup failed: {done.stderr.strip()}")
-        self.device = done.stdout.strip()
-        self.direct_io = _loop_direct_io(self.device)
+        try:
+            self.image = os.path.join(self.workdir, "image")
+            with open(self.image, "wb") as f:
+                f.truncate(self.size_bytes)
+            done = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", self.image],
+                                  capture_output=True, text=True)
+            if done.returncode != 0 and "Invalid argument" in done.stderr:  # tmpfs (a guest's /tmp): no O_DIRECT
+                done = subprocess.run(["losetup", "--find", "--show", self.image], capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"losetup failed: {done.stderr.strip()}")
+            self.device = done.stdout.strip()
+            self.direct_io = _loop_direct_io(self.device)
+        except BaseException:  # a failure or a Ctrl-C half way (with is not there yet to call __exit__)
+            with _SignalsHeld():
+                for device in leftovers.loops_below(self.workdir):  # attached before Ctrl-C cut losetup short
+                    subprocess.run(["losetup", "-d", device], capture_output=True)
+                self.device = None
+                self.__exit__(None, None, None)
+            raise
         return self
 
     def _release(self) -> None:
