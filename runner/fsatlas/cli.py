@@ -3,11 +3,10 @@
 Exit status: 0 success, 1 a problem reported to the user, 2 wrong usage, 130 interrupted.
 """
 import argparse
-import signal
 import sys
 
 from . import SCHEMA_VERSION, __version__
-from .run import system
+from .run import interrupts, system
 from .run.tools import find_pinned_programs
 from .commands import aggregate, check_data, cleanup, compare, import_, migrate, plan, probe, run, site, validate
 from .errors import UserError
@@ -39,17 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def main(argv=None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
-    signal.signal(signal.SIGTERM, _terminate)
+    interrupts.install()
     find_pinned_programs()  # before any command looks for mkfs.hfsplus
     try:
         return args.func(args) or 0

@@ -377,3 +377,27 @@ def test_a_ctrl_c_just_after_losetup_attached_leaves_no_loop_device(tmp_path, mo
             pytest.fail("the with body ran")
     monkeypatch.setattr(target.subprocess, "run", real_run)
     assert loop_state() == before and scratch_left(scratch) == []
+
+
+def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_run(tmp_path, monkeypatch):
+    """Python drops an exception raised inside a destructor ("Exception ignored in ..."), so the
+    KeyboardInterrupt of a Ctrl-C landing there never reaches the run (a CI run once went on to
+    the end and exited 0). The signal is remembered: the run stops before its next repetition
+    and says it is incomplete."""
+    from fsatlas.run import execution, interrupts
+    before = loop_state()
+    finish = execution.CellRun.finish
+
+    def finish_then_a_swallowed_ctrl_c(self):
+        finish(self)
+        interrupts.received.append(signal.SIGINT)  # the handler ran; its exception went nowhere
+
+    monkeypatch.setattr(execution.CellRun, "finish", finish_then_a_swallowed_ctrl_c)
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    assert main(["run", "--profile", "tiny", "--fs", "ext4", "--workload", "seq-write,seq-read",
+                 "--out", str(out), "--scratch", str(scratch)]) == 130
+    (path,) = (out / "results").iterdir()
+    result = json.loads(path.read_text())
+    assert result["complete"] is False
+    assert sorted(c["status"] for c in result["cells"]) == ["failed", "ok"]  # the second never ran
+    assert loop_state() == before and scratch_left(scratch) == []

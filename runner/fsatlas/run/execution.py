@@ -17,7 +17,7 @@ import time
 
 from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
-from . import clients, devices, filesystems, leftovers, system, target, tools
+from . import clients, devices, filesystems, interrupts, leftovers, system, target, tools
 from ..results import bundle, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
@@ -120,6 +120,7 @@ class CellRun:
         return False
 
     def rep(self) -> None:
+        interrupts.raise_if_interrupted()
         run, cell = self.run, self.cell
         began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
         self.reps += 1
@@ -364,6 +365,7 @@ def _run(run, body) -> tuple:
     bundle.unpack(run.out, rid)  # a resumed run goes on in raw/<id>/ and packs it again
     try:
         body()
+        interrupts.raise_if_interrupted()  # one whose first KeyboardInterrupt a destructor swallowed
     except KeyboardInterrupt:
         for record in run.result["cells"]:
             if record["status"] in ("pending", "running"):
