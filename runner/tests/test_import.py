@@ -1,16 +1,13 @@
 """Importers against real outputs of the real tools, produced here on a loop mount (root)."""
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from fsatlas.run import filesystems, target
-from testutil import raw_files
+from testutil import SAMPLES, raw_files
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
-
-SAMPLES = Path(__file__).parent / "fixtures" / "samples"  # published outputs; SOURCES.md names each
 
 pytestmark = pytest.mark.root
 EXT4 = {"mkfs": ["mkfs.ext4", "-F", "-q"]}

@@ -2,15 +2,12 @@
 as a contributor would, checked against figures worked out by hand from the raw text (the
 arithmetic is in the comments), and validated: every figure recomputes from its raw file."""
 import json
-from pathlib import Path
 
 import pytest
 
-from testutil import edit_member
+from testutil import SAMPLES, edit_member
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
-
-SAMPLES = Path(__file__).parent / "fixtures" / "samples"
 
 
 def test_every_sample_is_named_with_its_source():

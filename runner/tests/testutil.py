@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
+SAMPLES = FIXTURES / "samples"  # outputs of the tools themselves; SOURCES.md names each
 
 
 def loop_state():

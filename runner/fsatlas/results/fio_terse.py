@@ -21,11 +21,9 @@ BLOCK = {2: 41, 3: 41, 4: 41, 5: 47}  # fields of one direction's block, by ters
 # 60004;1;10109;..."): I/O, bandwidth, runtime, the three latencies, the bandwidth statistics;
 # no IOPS and no percentiles, so its 13th field holds no "%=".
 OLD_BLOCK = 20
-_LINE = re.compile(r"^([2-5]);")
+_LINE = re.compile(r"^[2-5];")
 MIN_SEPARATORS = 77  # fio 1.x's version 2 line, the shortest: 78 fields
 _STATED = re.compile(r"^[3-5];fio-[^;]*;")  # versions 3 to 5 name fio's version: a terse line however short
-
-
 _SIDES = {1: ("mixed",), 2: ("read", "write"), 3: ("read", "write", "trim")}  # by the number of blocks
 
 
@@ -81,29 +79,27 @@ def _job(fields: list, where: str) -> dict:
 
 def _block(block: list, at: int, where: str) -> dict:
     """One direction, in fio 2.x JSON's keys and units (KiB, KiB/s, microseconds)."""
-    numbers = {}
-    for offset in list(range(12)) + list(range(32, 36)):
-        numbers[offset] = _number(block[offset], at + offset, where)
+    numbers = {offset: _number(block[offset], at + offset, where) for offset in (*range(12), *range(32, 36))}
     percentiles = {}
     for offset in range(12, 32):
         share, _, value = block[offset].partition("%=")
         share, value = _number(share, at + offset, where), _number(value, at + offset, where)
         if share > 0:  # "0%=0" fills the 20 places when fio computed fewer percentiles
             percentiles[f"{share:f}"] = value
-
-    def stats(first: int) -> dict:
-        return {"min": numbers[first], "max": numbers[first + 1], "mean": numbers[first + 2], "stddev": numbers[first + 3]}
-    return {"io_bytes": numbers[0], "bw": numbers[1], "iops": numbers[2], "runtime": numbers[3], "slat": stats(4),
-            "clat": {**stats(8), "percentile": percentiles}, "lat": stats(32)}
+    return {"io_bytes": numbers[0], "bw": numbers[1], "iops": numbers[2], "runtime": numbers[3],
+            "slat": _stats(numbers, 4), "clat": {**_stats(numbers, 8), "percentile": percentiles},
+            "lat": _stats(numbers, 32)}
 
 
 def _old_block(block: list, at: int, where: str) -> dict:
     numbers = [_number(text, at + offset, where) for offset, text in enumerate(block[:15])]
+    return {"io_bytes": numbers[0], "bw": numbers[1], "runtime": numbers[2], "slat": _stats(numbers, 3),
+            "clat": _stats(numbers, 7), "lat": _stats(numbers, 11)}
 
-    def stats(first: int) -> dict:
-        return {"min": numbers[first], "max": numbers[first + 1], "mean": numbers[first + 2], "stddev": numbers[first + 3]}
-    return {"io_bytes": numbers[0], "bw": numbers[1], "runtime": numbers[2], "slat": stats(3), "clat": stats(7),
-            "lat": stats(11)}
+
+def _stats(numbers, first: int) -> dict:
+    """A latency's four figures from the first of them on, as fio's JSON names them."""
+    return dict(zip(("min", "max", "mean", "stddev"), (numbers[first + i] for i in range(4))))
 
 
 def _at(fields: list, index: int) -> str:

@@ -56,9 +56,11 @@ _NEEDED = (r":|\d\.\d|@|/(?:home|users)/|/root|users|~|(?:user|login|owner|uid)|
            r"|laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
 NEEDS = re.compile(f"{_NEEDED}|(?-i:{_NEEDED_CAPS})", re.I)
-# The same for ASCII text, lowercased: 1.7 µs a string against NEEDS's 7.7 (a quick result's
-# distinct strings), as re tries NEEDS's case-blind alternatives one by one at every position (beyond ASCII, lowercasing is not what
-# re's IGNORECASE does: U+0130 becomes two characters).
+# The same for ASCII text, lowercased, as re tries NEEDS's case-blind alternatives one by one at
+# every position: on a text with nothing to find it is the faster (2,000 characters of words:
+# 53 µs against 199), on a quick result's 426 distinct strings, most of which hold a candidate
+# at once, a little slower (1.9 µs a string against 1.3). Beyond ASCII, lowercasing is not what
+# re's IGNORECASE does (U+0130 becomes two characters).
 _NEEDED_LOWER, _CAPS = re.compile(_NEEDED), re.compile(_NEEDED_CAPS)
 
 

@@ -10,7 +10,7 @@ import math
 import os
 from functools import lru_cache
 
-from . import bundle, filesig, flags, parallel, privacy, resultfile, stats
+from . import bundle, filesig, flags, importers, parallel, privacy, resultfile, stats
 from .filesig import signature
 from ..errors import UserError
 from .resultfile import Problem, finite
@@ -322,7 +322,6 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
     """The metric values one raw file gives for this cell: one dict per repetition it holds (a
     bonnie++ file or a dd log may hold several runs). A raw file of no format fsatlas reads, or
     one that does not say which of its measurements is this cell's, is a UserError."""
-    from . import importers
     module = importers.detect(text)
     if module is None:
         try:
@@ -353,7 +352,6 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
 
 def raw_problems(cell: dict, rid: str, members: dict) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples."""
-    from . import importers
     out = []
     for rep, raw in enumerate(cell["raw"]):
         try:

@@ -103,18 +103,19 @@ class LoopImage(BlockDevice):
             self.device = done.stdout.strip()
             self.direct_io = _loop_direct_io(self.device)
         except BaseException:  # a failure or a Ctrl-C half way (with is not there yet to call __exit__)
-            with _SignalsHeld():
-                for device in leftovers.loops_below(self.workdir):  # attached before Ctrl-C cut losetup short
-                    subprocess.run(["losetup", "-d", device], capture_output=True)
-                self.device = None
-                self.__exit__(None, None, None)
+            self.__exit__(None, None, None)
             raise
         return self
 
     def _release(self) -> None:
-        if self.device:
-            subprocess.run(["losetup", "-d", self.device], capture_output=True)
-            self.device = None
+        """Detaches the image's loop device, and any other backed by a file in its folder: one
+        losetup attached before a Ctrl-C cut it short, its name never read."""
+        devices = [self.device] if self.device else []
+        if self.workdir:
+            devices += [d for d in leftovers.loops_below(os.path.realpath(self.workdir)) if d not in devices]
+        for device in devices:
+            subprocess.run(["losetup", "-d", device], capture_output=True)
+        self.device = None
 
 
 def _loop_direct_io(device: str) -> bool:

@@ -60,7 +60,7 @@ def _number(text: str, column: str, where: str, line: int):
 # table names each column), and 1.98 adds seeks and seek_proc_count (50). bonnie++ 1.96 run
 # without I/O tests (-s 0) wrote one empty field fewer before the file tests (47 fields, the
 # number of files in the 19th: samples/bonnie/bonnie-1.96-files-only-stdout.txt).
-HEAD = {"1.98": 9}
+HEAD_1_98 = 9
 HEAD_1_9X = 7
 FILES_ONLY_1_96 = 6
 # bonnie++ 1.0x: name, size, then these 25 (27 fields; samples/bonnie/bonnie-1.03*-stdout.txt,
@@ -85,8 +85,14 @@ def tool_version(text: str) -> str | None:
     for line in text.splitlines():
         if CSV_LINE.match(line):
             return f"bonnie++ {line.split(',')[1]}"
+    version = _table_version(text)
+    return f"bonnie++ {version}" if version else None
+
+
+def _table_version(text: str) -> str | None:
+    """The version in the heading of bonnie++ 1.0x's table ("Version 1.03c"), where the output has it."""
     table = _OLD_VERSION.search(text)
-    return f"bonnie++ {table.group(1)}" if table else None
+    return table.group(1) if table else None
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
@@ -97,16 +103,16 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError("no bonnie++ CSV line", where=where,
                         expected="a line starting with the format version (1.93c to 1.98), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
-    old_version = tool_version(text) if any(OLD_CSV_LINE.match(line) for _, line in lines) else None
+    old_version = _table_version(text)
     for number, line in lines:
         fields = line.split(",")
         if not CSV_LINE.match(line):  # bonnie++ 1.0x
             row = dict(zip(OLD_COLUMNS, fields[2:]))
             params = {"file_size": fields[1]}
             if old_version:
-                params["bonnie_version"] = old_version.split()[-1]
+                params["bonnie_version"] = old_version
         else:
-            skip = HEAD.get(fields[0], HEAD_1_9X)
+            skip = HEAD_1_98 if fields[0] == "1.98" else HEAD_1_9X
             if fields[0] == "1.96" and len(fields) == FILES_ONLY_1_96 + len(COLUMNS) and not any(fields[5:18]):
                 skip = FILES_ONLY_1_96
             if len(fields) != skip + len(COLUMNS):
@@ -114,7 +120,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                                 expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
             row = dict(zip(COLUMNS, fields[skip:]))
             params = {"file_size": fields[5], "bonnie_version": fields[1]}
-            if skip == 9:
+            if skip == HEAD_1_98:
                 params.update(seeks=fields[7], seek_processes=fields[8])
         if row["num_files"].strip():
             params["files_thousands"] = row["num_files"].strip()
