@@ -56,9 +56,29 @@ def _fast_check():
     a quick result (1.3 ms against 64 ms), which made up two thirds of validating 10,000 of them.
     It only says "valid": a document it rejects is checked again by jsonschema, whose verdict and
     messages are the ones reported (fastjsonschema reads the schema as draft 7 and stops at the
-    first error). tests/test_fuzz.py checks it accepts nothing jsonschema rejects."""
+    first error). tests/test_fuzz.py checks it accepts nothing jsonschema rejects.
+    The definitions under FAST_INLINED are written in place of their $ref: fastjsonschema
+    calls a function per $ref and formats the value's name for it, valid or not, and a quick
+    result's 20,000 samples made that half its time (4.2 against 2.3 ms)."""
     import fastjsonschema
-    return fastjsonschema.compile(_no_bool_for_numbers(schema()))
+    whole = schema()
+    return fastjsonschema.compile(_no_bool_for_numbers(_inlined(whole, whole["$defs"])))
+
+
+FAST_INLINED = ("measured", "metric")  # leaves of the schema, holding no $ref to themselves
+
+
+def _inlined(node, defs: dict):
+    """The schema with each {"$ref": "#/$defs/<name>"} of FAST_INLINED replaced by the definition
+    (the same meaning in draft 2020-12: a $ref alone, to a definition without $id or $anchor)."""
+    if isinstance(node, list):
+        return [_inlined(n, defs) for n in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    if len(node) == 1 and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in FAST_INLINED:
+        return _inlined(defs[ref[len("#/$defs/"):]], defs)
+    return {k: _inlined(v, defs) for k, v in node.items()}
 
 
 def _no_bool_for_numbers(node):
