@@ -88,6 +88,7 @@ def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_p
 
 
 # --- incremental aggregation ------------------------------------------------------------------
+import os
 import random
 import shutil
 
@@ -158,6 +159,30 @@ def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path)
     assert after_removal == _fresh(data, tmp_path)
     assert not any("synthetic-00002" in path for path in after_removal)
     assert b"synthetic-00002" not in after_removal["data/aggregates/results.json"]
+
+
+def test_a_first_build_reads_each_result_file_once_and_derives_only_those_that_pass(tmp_path, monkeypatch):
+    """Validation and derivation share one read: the worker that checked a file derives it."""
+    from collections import Counter
+    from fsatlas.results import resultfile
+    monkeypatch.chdir(tmp_path)  # no validation outcomes kept from another test
+    data = _site_data(tmp_path / "site", 3)
+    build = tmp_path / "site" / "build"
+    reads, read_json = Counter(), resultfile.read_json
+    monkeypatch.setattr(resultfile, "read_json", lambda path, *a: reads.update([os.path.basename(path)]) or read_json(path, *a))
+    summary = aggregate.aggregate(str(data), str(build / "content"))
+    assert summary["derived"] == 3
+    latest = f"{summary['latest']}.json"  # read once more for the latest result's rows
+    results = Counter({name: n for name, n in reads.items() if name.startswith("synthetic-")})
+    assert results == Counter({f"synthetic-0000{i}.json": 1 + (f"synthetic-0000{i}.json" == latest) for i in range(3)})
+
+    broken = json.loads((data / "results" / "synthetic-00001.json").read_text())
+    broken["system"].pop("kernel")
+    write_json(data / "results" / "synthetic-00001.json", broken)
+    shutil.rmtree(build)
+    with pytest.raises(aggregate.UserError, match="synthetic-00001.json.*/system/kernel"):
+        aggregate.aggregate(str(data), str(build / "content"))
+    assert sorted(p.name for p in (build / "content" / "results").iterdir()) == ["synthetic-00000.md", "synthetic-00002.md"]
 
 
 def test_a_deleted_page_or_chunk_is_written_again(tmp_path):

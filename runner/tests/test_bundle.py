@@ -89,14 +89,14 @@ def test_a_fresh_checkout_with_the_cache_restored_checks_nothing_again(tmp_path,
     for path in ("data/results/fixture-valid.json", "data/raw/fixture-valid.tar.gz"):
         os.utime(path, (1, 1))  # as a checkout leaves them: same bytes, other times
     with monkeypatch.context() as m:
-        m.setattr(validation, "_validated", _no_check)
+        m.setattr(validation, "_read_and_checked", _no_check)
         assert [p for p in validation.validate_files(files, cache) if p.severity == "error"] == []
     members = bundle.read("data", RID)
     name = sorted(members)[0]
     members[name] = members[name].replace(b'"bw_bytes" : ', b'"bw_bytes" : 1')  # other figures, same result file
     bundle.write(members, bundle.path("data", RID))
     with monkeypatch.context() as m:
-        m.setattr(validation, "_validated", _no_check)
+        m.setattr(validation, "_read_and_checked", _no_check)
         with pytest.raises(AssertionError, match="validated again"):
             validation.validate_files(files, cache)
     errors = [p for p in validation.validate_files(files, cache) if p.severity == "error"]

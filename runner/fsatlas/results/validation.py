@@ -27,17 +27,22 @@ def _validated(path: str, max_bytes: int | None = None, with_raw: bool = True) -
     before it is read (what OutcomeCache keeps to know when to check again), and its machine's
     hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
     figures recomputed from the raw output too (else its references are only checked)."""
-    try:
-        return _checked(path, max_bytes, with_raw)
-    except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
-        return [Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None
+    return _read_and_checked(path, max_bytes, with_raw)[0]
 
 
-def _checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[list[Problem], list, list | None]:
+def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[tuple, tuple | None]:
+    """(_validated's outcome, (the file's bytes, its document) when it could be read)."""
     try:
-        raw, data = resultfile.read_json(path, max_bytes)
+        read = resultfile.read_json(path, max_bytes)
     except UserError as e:
-        return [Problem("error", path, "", e.body)], [], None
+        return ([Problem("error", path, "", e.body)], [], None), None
+    try:
+        return _checked(path, *read, with_raw), read
+    except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
+        return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
+
+
+def _checked(path: str, raw: bytes, data, with_raw: bool) -> tuple[list[Problem], list, list | None]:
     raws = _raw_signatures(data, path)
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
     problems = problems or resultfile.schema_problems(data, path)
@@ -153,16 +158,59 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     validate` (which make data and the pull-request check run first) always recomputes, and
     never trusts an outcome that did not; an outcome with errors is always checked again, so a
     mended bundle counts. Outcomes are kept only under the default size limit (max_bytes None)."""
-    cache = OutcomeCache(cache_file if max_bytes is None else None)
-    outcomes = {path: cache.get(filesig.cache_key(path), recheck_raw) for path in files}
-    todo = [path for path, found in outcomes.items() if found is None]
-    check = functools.partial(_validated, max_bytes=max_bytes, with_raw=recheck_raw)
-    for path, (found, raws, hw) in zip(todo, parallel.map_on_cores(check, todo)):
-        cache.put(filesig.cache_key(path), found, raws, hw, recheck_raw)
-        outcomes[path] = found, hw
-    cache.save()
-    conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
-    return [problem for path in files for problem in outcomes[path][0]] + conflicts
+    checks = FileChecks(files, cache_file, recheck_raw, max_bytes)
+    for _ in checks.run():
+        pass
+    return checks.problems
+
+
+class FileChecks:
+    """validate_files, for a caller with more to do with each file that passes (the
+    aggregator derives its pages): run(then, wanted) calls then(path, bytes, document) in the
+    worker that checked the file, on the bytes it read (a file is read and parsed once), for
+    each file in wanted that has no errors once reviewed() (one whose clean outcome is cached
+    is read for it alone). The problems of every file are in .problems once run is done."""
+
+    def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
+                 max_bytes: int | None = None):
+        self.files, self.recheck_raw, self.max_bytes = list(files), recheck_raw, max_bytes
+        self.cache = OutcomeCache(cache_file if max_bytes is None else None)
+        self.problems: list[Problem] = []
+
+    def run(self, then=None, wanted=frozenset()):
+        """Yields (path, what then returned), in the order the files are done."""
+        cache, outcomes = self.cache, {}
+        for path in self.files:
+            outcomes[path] = cache.get(filesig.cache_key(path), self.recheck_raw)
+        jobs = [(path, outcomes[path] is None, then is not None and path in wanted) for path in self.files
+                if outcomes[path] is None or (then is not None and path in wanted and _clean(outcomes[path][0]))]
+        work = functools.partial(_check_then, self.max_bytes, self.recheck_raw, then)
+        for (path, *_), (outcome, value) in zip(jobs, parallel.map_on_cores(work, jobs)):
+            if outcome is not None:
+                found, raws, hw = outcome
+                cache.put(filesig.cache_key(path), found, raws, hw, self.recheck_raw)
+                outcomes[path] = found, hw
+            if value is not None:
+                yield path, value
+        cache.save()
+        conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
+        self.problems = [problem for path in self.files for problem in outcomes[path][0]] + conflicts
+
+
+def _clean(problems: list[Problem]) -> bool:
+    return not any(p.severity == "error" for p in reviewed(problems))
+
+
+def _check_then(max_bytes: int | None, with_raw: bool, then, job: tuple) -> tuple:
+    """One file of FileChecks.run, in a worker: (its outcome, or None when a clean one was
+    cached; then's value, or None)."""
+    path, check, go_on = job
+    if check:
+        outcome, read = _read_and_checked(path, max_bytes, with_raw)
+        go_on = go_on and read is not None and _clean(outcome[0])
+    else:
+        outcome, read = None, resultfile.read_json(path, max_bytes)
+    return outcome, then(path, *read) if go_on else None
 
 
 @lru_cache(maxsize=1)

@@ -363,11 +363,11 @@ def write_pages(folder: str, pages: dict, suffix: str = ".md") -> None:
     remove_stale(folder, set(pages), suffix)
 
 
-def check_results(files: list[str], where: str, listing: list) -> None:
-    """Validation (cached; raw files are rechecked by `fsatlas validate`, which make data and the
-    pull-request check run first): a broken file, or anything in the folder that is not a result
-    file (listing), stops the build."""
-    problems = validation.reviewed(listing + validation.validate_files(files, recheck_raw=False))
+def check_results(problems: list, where: str) -> None:
+    """A broken result file, or anything in the results folder that is not one, stops the
+    build (validation is cached; raw files are rechecked by `fsatlas validate`, which make data
+    and the pull-request check run first); one label naming two machines is a warning."""
+    problems = validation.reviewed(problems)
     for problem in problems:
         if problem.severity == "warning" and problem.path == "/system/machine":  # one label, two machines
             print(problem, file=sys.stderr)
@@ -456,9 +456,9 @@ class Outputs:
             return stored["digest"]
         return None
 
-    def derive(self, path: str, signature: list, baselines: dict) -> dict:
-        """Reads one result file, writes its page, chart rows, chunk and digest; returns the digest."""
-        text, result = resultfile.read_json(path)  # read once: parsed, and published
+    def derive(self, path: str, signature: list, baselines: dict, text: bytes, result: dict) -> dict:
+        """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
+        published, and its document, which this changes); returns the digest."""
         rid = result["id"]
         derive_flags(result, baselines)
         rows = cell_rows(result)
@@ -500,9 +500,9 @@ def derive_flags(result: dict, baselines: dict) -> None:
             cell["flags"] = flags.derive(cell, base)
 
 
-def _derive(outputs: Outputs, baselines: dict, job: tuple) -> dict:
-    """Outputs.derive for one (path, signature): what map_on_cores runs in each worker."""
-    return outputs.derive(*job, baselines)
+def _derive(outputs: Outputs, baselines: dict, signatures: dict, path: str, text: bytes, result: dict) -> dict:
+    """Outputs.derive for one result file validation has just read, in the worker that read it."""
+    return outputs.derive(path, signatures[path], baselines, text, result)
 
 
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
@@ -510,7 +510,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
     results_dir = os.path.join(data_dir, "results")
     files, listing = resultfile.result_listing(results_dir) if os.path.isdir(results_dir) else ([], [])
-    check_results(files, results_dir, listing)
+    if any(p.severity == "error" for p in listing):
+        check_results(listing, results_dir)
     static_dir = static_dir or os.path.join(os.path.dirname(os.path.abspath(content_dir)), "static")
     outputs = Outputs(content_dir, static_dir)
     knowledge = knowledge_mod.load_checked(data_dir, outputs.knowledge)
@@ -533,10 +534,15 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
             todo.append(rid)
         else:
             run.add(rid, current[rid], d)
-    derive = functools.partial(_derive, outputs, baselines)
-    for rid, d in zip(todo, parallel.map_on_cores(derive, [(paths[rid], current[rid]) for rid in todo])):
+    # Each file validation reads (one it has not checked before, or one to derive) is derived
+    # by the worker that read it, once it passes: a first build reads and parses it once.
+    checks = validation.FileChecks(files, recheck_raw=False)
+    derive = functools.partial(_derive, outputs, baselines, {paths[rid]: current[rid] for rid in todo})
+    for path, d in checks.run(derive, wanted={paths[rid] for rid in todo}):
+        rid = os.path.basename(path)[:-len(".json")]
         if rid not in folded:
             run.add(rid, current[rid], d)  # as each comes: held all at once, they took gigabytes
+    check_results(listing + checks.problems, results_dir)
     derived = len(todo)
     outputs.prune(set(paths))
     if set(run.members) != folded:  # something was folded in: keep the new state
