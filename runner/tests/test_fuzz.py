@@ -121,9 +121,10 @@ document_values = st.recursive(
 
 @settings(max_examples=EXAMPLES * 10, deadline=None)
 @given(document_values, st.sampled_from(["json", "ascii", "orjson"]))
-def test_the_text_shortcut_finds_what_the_walk_finds(value, writer):
-    """document_findings skips its walk when no string of the text looks private: it must find
-    exactly what the walk does, however the file was written."""
+def test_the_distinct_strings_shortcut_finds_what_the_walk_finds(value, writer):
+    """document_findings skips its walk when none of the document's distinct strings looks
+    private, and value_problems when the screen finds nothing: each must find exactly what its
+    walk does, however the file was written."""
     import orjson
     from hypothesis import assume
     try:  # (orjson writes no integer beyond 64 bits; UTF-8 holds no lone surrogate)
@@ -132,7 +133,17 @@ def test_the_text_shortcut_finds_what_the_walk_finds(value, writer):
     except (TypeError, UnicodeEncodeError):
         assume(False)
     data = resultfile.parse_json(raw, "x.json")
-    assert privacy.document_findings(raw, data) == privacy.findings(data)
+    assert privacy.document_findings(resultfile.screened(data)[1], data) == privacy.findings(data)
+    assert resultfile.value_problems(data) == resultfile.value_problems(data, (False, set()))  # (False: walk)
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None)
+@given(st.recursive(st.floats() | st.integers() | st.booleans() | st.sampled_from(["\u202e", "a", "b\u2069"]),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "\u202a"]), inner,
+                                                                                max_size=2), max_leaves=20))
+def test_the_screen_passes_no_value_the_walk_refuses(value):
+    """NaN, infinities and numbers of any size in memory (a JSON reader makes some of them)."""
+    assert resultfile.value_problems(value) == resultfile.value_problems(value, (False, set()))
 
 
 def test_each_private_piece_is_found():  # the pieces above do exercise the patterns

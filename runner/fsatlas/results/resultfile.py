@@ -253,12 +253,39 @@ MAX_NUMBER = 1e18
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
-def value_problems(value) -> list[tuple[str, str]]:
+def screened(value) -> tuple[bool, set]:
+    """(whether every number of the document is finite and at most 2^53 in size, its distinct
+    strings, keys included): one walk of a quick result's 20,000 values (0.7 ms) that
+    value_problems and the privacy check both read, each looking at 430 strings, not 7,000."""
+    strings, numbers, todo = set(), [], [value] if isinstance(value, (dict, list)) else []
+    add, push, number = strings.add, todo.append, numbers.append
+    while todo:
+        node = todo.pop()
+        if type(node) is dict:
+            strings.update(node)
+            node = node.values()
+        for item in node:
+            kind = type(item)
+            if kind is float or kind is int:
+                number(item)
+            elif kind is str:
+                add(item)
+            elif kind is dict or kind is list:
+                push(item)
+    # a sum is not finite if any number is not (nor can numbers within 2^53 add up to infinity)
+    fine = not numbers or (math.isfinite(sum(numbers)) and max(numbers) <= MAX_INT and min(numbers) >= -MAX_INT)
+    return fine, strings
+
+
+def value_problems(value, screen: tuple[bool, set] | None = None) -> list[tuple[str, str]]:
     """(JSON Pointer, message) for every value in the document that no measurement, setting or
     note can be: a number that is not finite, above 1e18 in size, or an integer beyond 2^53
     (which the site's JSON writer and every browser would round or refuse); a string or key
-    holding a bidirectional control character. Pointers are built only for what is found: a
-    quick result holds 20,000 values."""
+    holding a bidirectional control character. screen: screened(value), if taken already. The
+    walk that builds pointers runs only when the screen finds a number or string to look at."""
+    fine, strings = screen or screened(value)
+    if fine and not any(map(BIDI_CONTROLS.search, strings)):
+        return []
     out, todo = [], [(value, ())] if isinstance(value, (dict, list)) else []  # a bare 0 is the schema's to refuse
     while todo:
         node, parts = todo.pop()

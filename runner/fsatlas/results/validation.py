@@ -37,17 +37,18 @@ def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple
     except UserError as e:
         return ([Problem("error", path, "", e.body)], [], None), None
     try:
-        return _checked(path, *read, with_raw), read
+        return _checked(path, read[1], with_raw), read
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
 
 
-def _checked(path: str, raw: bytes, data, with_raw: bool) -> tuple[list[Problem], list, list | None]:
+def _checked(path: str, data, with_raw: bool) -> tuple[list[Problem], list, list | None]:
     raws = _raw_signatures(data, path)
-    problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data)]
+    screen = resultfile.screened(data)
+    problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
     problems = problems or resultfile.schema_problems(data, path)
     private = [Problem("error", path, where, PRIVATE + message)
-               for where, message in privacy.document_findings(raw, data)]
+               for where, message in privacy.document_findings(screen[1], data)]
     if problems:
         return problems + private, raws, None
     return rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])
