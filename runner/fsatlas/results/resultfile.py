@@ -319,10 +319,6 @@ def check(data: dict, file: str = "<result>") -> None:
         raise UserError(first.message, where=file, field=first.path or "/")
 
 
-def finite(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
     """Writes JSON to a temporary file beside `path`, then renames it over `path`; durable
     flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
