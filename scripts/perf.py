@@ -59,15 +59,15 @@ def spread(values, fmt="{:.2f}"):
 
 
 def timed(argv, exit_code: int = 0, **kw) -> tuple:
-    """(wall seconds, peak resident memory in bytes) of one command and its children; a command
-    expected to refuse (exit_code 1) has its one-line message silenced."""
+    """(wall seconds, peak resident memory in bytes, [user, system] CPU seconds) of one command
+    and its children; a command expected to refuse (exit_code 1) has its one-line message silenced."""
     started = time.monotonic()
     quiet = {"stderr": subprocess.DEVNULL} if exit_code else {}
     proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, **quiet, **kw)
     _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != exit_code:
         raise SystemExit(f"perf: {' '.join(map(str, argv))} failed")
-    return time.monotonic() - started, usage.ru_maxrss * 1024
+    return time.monotonic() - started, usage.ru_maxrss * 1024, [usage.ru_utime, usage.ru_stime]
 
 
 def validate_bounds(work: Path) -> None:
@@ -92,7 +92,7 @@ def validate_bounds(work: Path) -> None:
     with open(refused, "wb") as f:
         f.write(b'{"schema_version":1,"id":"refused","cells":[' + b'{"key":"k","raw":[0]},' * 2_100_000 + b'{}]}')
     for name, path, code in (("largest accepted", folder / "largest.json", 0), ("46 MB, refused", refused, 1)):
-        seconds, peak = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
+        seconds, peak, _ = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
         size = path.stat().st_size / 1e6
         report(f"validate, {name} ({size:.1f} MB): time", seconds, "s", "<= 10 s", seconds <= 10)
         report(f"validate, {name} ({size:.1f} MB): peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
@@ -184,11 +184,12 @@ def site_root(root: Path, results: Path):
 
 def build(root: Path) -> tuple:
     """aggregate + fsatlas site, as make site runs them (without the search index and htmltest):
-    (seconds, peak bytes of either and of the Hugo runs under it, aggregate s, site s)."""
-    a_time, a_mem = timed([FSATLAS, "aggregate", "--data", root / "data", "--content", root / "build" / "content"],
+    (seconds, peak bytes of either and of the Hugo runs under it, aggregate s, site s, the
+    aggregate's [user, system] CPU s)."""
+    a_time, a_mem, a_cpu = timed([FSATLAS, "aggregate", "--data", root / "data", "--content", root / "build" / "content"],
                           cwd=root)
-    s_time, s_mem = timed([FSATLAS, "site", "--root", root, "--destination", "public"], cwd=root)
-    return a_time + s_time, max(a_mem, s_mem), a_time, s_time
+    s_time, s_mem, _ = timed([FSATLAS, "site", "--root", root, "--destination", "public"], cwd=root)
+    return a_time + s_time, max(a_mem, s_mem), a_time, s_time, a_cpu
 
 
 def change_a_template(root: Path, round_: int) -> None:
@@ -213,9 +214,9 @@ def scale_series(work: Path, shape: Path) -> Path:
             return (f"<= {limit} {unit}", value <= limit) if n == 10000 else ("", None)
 
         repository(root / "data", n)
-        cold, peak, a_cold, s_cold = build(root)
+        cold, peak, a_cold, s_cold, a_cpu = build(root)
         report(f"aggregate + site, {n} results, first build (no caches)", cold, "s", *target(cold, 60, "s"),
-               f"(aggregate {a_cold:.1f} s, site {s_cold:.1f} s)")
+               f"(aggregate {a_cold:.1f} s: CPU {a_cpu[0]:.0f} s user, {a_cpu[1]:.0f} s system; site {s_cold:.1f} s)")
         report(f"  peak memory of the first build, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
         full = []
         for k in range(ROUNDS):
@@ -266,14 +267,14 @@ def validation_series(root: Path, n: int) -> None:
     data does with nothing cached; then again after every data file got a new mtime, as a fresh
     checkout with build/ restored leaves them (the publishing workflow): nothing is recomputed."""
     argv = [FSATLAS, "validate", root / "data" / "results"]
-    seconds, peak = timed(argv, cwd=root)
+    seconds, peak, _ = timed(argv, cwd=root)
     report(f"validate {n} results, every figure recomputed (no cache)", seconds, "s", "", None,
            f"(peak {peak / 2**20:.0f} MiB)")
     later = time.time() + 3600
     for folder in ("results", "raw"):
         for path in (root / "data" / folder).iterdir():
             os.utime(path, (later, later))
-    seconds, peak = timed(argv, cwd=root)
+    seconds, peak, _ = timed(argv, cwd=root)
     report(f"validate {n} results after a fresh checkout, build/ restored", seconds, "s",
            "<= 15 s" if n == 10000 else "", seconds <= 15 if n == 10000 else None, f"(peak {peak / 2**20:.0f} MiB)")
 
@@ -329,7 +330,7 @@ def explorer_timing(public: Path):
 def probes(work: Path) -> None:
     """fsatlas probe here, then in a guest of the stock kernel: its boot, and the whole run."""
     from fsatlas.run import guest
-    seconds, _ = timed([FSATLAS, "probe", "--scratch", work / "probe-scratch", "--out", work / "probe-host",
+    seconds, _, _ = timed([FSATLAS, "probe", "--scratch", work / "probe-scratch", "--out", work / "probe-host",
                         "--machine", "perf"])
     report("feature probes, every filesystem of this kernel", seconds, "s", "<= 120 s", seconds <= 120)
     try:
@@ -354,7 +355,7 @@ def probes(work: Path) -> None:
     if os.environ.get("PERF_GUEST_PROBE", "1") == "0":
         report(f"feature probes in the guest ({GUEST_KERNEL})", "not run", "", "PERF_GUEST_PROBE=0", None)
         return
-    seconds, _ = timed([FSATLAS, "probe", "--kernel", GUEST_KERNEL, "--scratch", work / "probe-scratch",
+    seconds, _, _ = timed([FSATLAS, "probe", "--kernel", GUEST_KERNEL, "--scratch", work / "probe-scratch",
                         "--out", work / "probe-guest", "--machine", "perf"])
     report(f"feature probes in the guest ({GUEST_KERNEL}, {how})", seconds / 60, "min", "<= 40 min", seconds <= 2400)
 
