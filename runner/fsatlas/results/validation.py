@@ -167,10 +167,11 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
 
 class FileChecks:
     """validate_files, for a caller with more to do with each file that passes (the
-    aggregator derives its pages): run(then, wanted) calls then(path, bytes, document) in the
-    worker that checked the file, on the bytes it read (a file is read and parsed once), for
-    each file in wanted that has no errors once reviewed() (one whose clean outcome is cached
-    is read for it alone). The problems of every file are in .problems once run is done."""
+    aggregator derives its pages): run(then, wanted) calls then(path, extra, bytes, document)
+    in the worker that checked the file, on the bytes it read (a file is read and parsed once),
+    for each file of wanted ({path: extra}) that has no errors once reviewed() (one whose clean
+    outcome is cached is read for it alone). The problems of every file are in .problems once
+    run is done."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
                  max_bytes: int | None = None):
@@ -178,13 +179,13 @@ class FileChecks:
         self.cache = OutcomeCache(cache_file if max_bytes is None else None)
         self.problems: list[Problem] = []
 
-    def run(self, then=None, wanted=frozenset()):
+    def run(self, then=None, wanted: dict | None = None):
         """Yields (path, what then returned), in the order the files are done."""
-        cache, outcomes = self.cache, {}
+        cache, outcomes, wanted = self.cache, {}, (wanted or {}) if then else {}
         for path in self.files:
             outcomes[path] = cache.get(filesig.cache_key(path), self.recheck_raw)
-        jobs = [(path, outcomes[path] is None, then is not None and path in wanted) for path in self.files
-                if outcomes[path] is None or (then is not None and path in wanted and _clean(outcomes[path][0]))]
+        jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
+                if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_then, self.max_bytes, self.recheck_raw, then)
         for (path, *_), (outcome, value) in zip(jobs, parallel.map_on_cores(work, jobs)):
             if outcome is not None:
@@ -205,13 +206,13 @@ def _clean(problems: list[Problem]) -> bool:
 def _check_then(max_bytes: int | None, with_raw: bool, then, job: tuple) -> tuple:
     """One file of FileChecks.run, in a worker: (its outcome, or None when a clean one was
     cached; then's value, or None)."""
-    path, check, go_on = job
+    path, check, go_on, extra = job
     if check:
         outcome, read = _read_and_checked(path, max_bytes, with_raw)
         go_on = go_on and read is not None and _clean(outcome[0])
     else:
         outcome, read = None, resultfile.read_json(path, max_bytes)
-    return outcome, then(path, *read) if go_on else None
+    return outcome, then(path, extra, *read) if go_on else None
 
 
 @lru_cache(maxsize=1)

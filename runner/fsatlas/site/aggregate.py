@@ -500,9 +500,9 @@ def derive_flags(result: dict, baselines: dict) -> None:
             cell["flags"] = flags.derive(cell, base)
 
 
-def _derive(outputs: Outputs, baselines: dict, signatures: dict, path: str, text: bytes, result: dict) -> dict:
+def _derive(outputs: Outputs, baselines: dict, path: str, signature: list, text: bytes, result: dict) -> dict:
     """Outputs.derive for one result file validation has just read, in the worker that read it."""
-    return outputs.derive(path, signatures[path], baselines, text, result)
+    return outputs.derive(path, signature, baselines, text, result)
 
 
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
@@ -537,8 +537,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     # Each file validation reads (one it has not checked before, or one to derive) is derived
     # by the worker that read it, once it passes: a first build reads and parses it once.
     checks = validation.FileChecks(files, recheck_raw=False)
-    derive = functools.partial(_derive, outputs, baselines, {paths[rid]: current[rid] for rid in todo})
-    for path, d in checks.run(derive, wanted={paths[rid] for rid in todo}):
+    derive = functools.partial(_derive, outputs, baselines)
+    for path, d in checks.run(derive, wanted={paths[rid]: current[rid] for rid in todo}):
         rid = os.path.basename(path)[:-len(".json")]
         if rid not in folded:
             run.add(rid, current[rid], d)  # as each comes: held all at once, they took gigabytes
