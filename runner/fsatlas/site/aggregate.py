@@ -10,7 +10,8 @@ explorer's index) are folds over the digests that take them one at a time in any
 memory holds one result, not all of them.
 
 Python computes every figure here; templates only display. Only files that pass validation
-are read: a broken result file stops the build with its problems listed.
+are derived, each by the worker that checked it, from the bytes it read (validation.FileChecks):
+a broken result file stops the build with its problems listed.
 """
 import functools
 import hashlib
