@@ -146,6 +146,29 @@ def test_the_screen_passes_no_value_the_walk_refuses(value):
     assert resultfile.value_problems(value) == resultfile.value_problems(value, (False, set()))
 
 
+def _rounded_by_arithmetic(value: float, digits: int = 3) -> str:
+    """significant() as it was first written, rounding with round() at the digit a logarithm
+    names: the reference its faster %g form must agree with on every value."""
+    import math
+    if not math.isfinite(value) or value == 0:
+        return f"{value:g}"
+    rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
+    if rounded == 0:
+        return "0"
+    decimals = max(digits - 1 - math.floor(math.log10(abs(rounded))), 0)
+    text = f"{rounded:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@settings(max_examples=EXAMPLES * 50, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e18, max_value=1e18)
+       | st.integers(-10**6, 10**6).map(lambda n: n / 1000) | st.integers(-10**7, 10**7).map(float))
+def test_figures_round_as_arithmetic_rounds_them(value):
+    from fsatlas.site import knowledge
+    assert knowledge.significant(value) == _rounded_by_arithmetic(value)
+    assert knowledge.significant(value, 5) == _rounded_by_arithmetic(value, 5)
+
+
 def test_each_private_piece_is_found():  # the pieces above do exercise the patterns
     assert all(privacy.findings({"x": piece}) for piece in PRIVATE_PIECES[:11])
 
