@@ -312,7 +312,8 @@ def display_number(value: float, unit: str) -> str:
 
 def display(value: float, unit: str) -> str:
     """A value in the units the site shows."""
-    return f"{display_number(value, unit)} {DISPLAY_UNITS.get(unit, (1, unit))[1]}"
+    factor, shown = DISPLAY_UNITS.get(unit, (1, unit))
+    return f"{significant(value * factor)} {shown}"
 
 
 def verdict(expected: float, measured: float, significant: bool) -> str:
