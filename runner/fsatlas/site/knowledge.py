@@ -296,11 +296,11 @@ def significant(value: float, digits: int = SIGNIFICANT) -> str:
     if not math.isfinite(value) or value == 0:
         return f"{value:g}"
     text = f"{value:.{digits}g}"
-    mantissa, e, exponent = text.partition("e")
-    if not e:  # 1e-4 <= |value| < 10^digits
+    _, e, exponent = text.partition("e")
+    if not e:  # 1e-4 <= |value| < 10^digits: %g wrote it out, without separators
         whole, point, fraction = text.partition(".")
         return text if len(whole.lstrip("-")) <= 3 else f"{int(whole):,}{point}{fraction}"
-    if int(exponent) >= 0:  # a whole number of digits or more figures
+    if int(exponent) >= 0:  # at least 10^digits once rounded: a whole number
         return f"{float(text):,.0f}"
     return f"{float(text):.{digits - 1 - int(exponent)}f}".rstrip("0").rstrip(".")
 
