@@ -19,19 +19,15 @@ REL_TOL = 1e-6
 
 
 def validate_file(path: str) -> list[Problem]:
-    return _validated(path)[0]
-
-
-def _validated(path: str, max_bytes: int | None = None, with_raw: bool = True) -> tuple[list[Problem], list, list | None]:
-    """The problems of one result file, [raw bundle, signature] for the bundle it names, taken
-    before it is read (what OutcomeCache keeps to know when to check again), and its machine's
-    hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
-    figures recomputed from the raw output too (else its references are only checked)."""
-    return _read_and_checked(path, max_bytes, with_raw)[0]
+    return _read_and_checked(path, None, True)[0][0]
 
 
 def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[tuple, tuple | None]:
-    """(_validated's outcome, (the file's bytes, its document) when it could be read)."""
+    """(outcome, (the file's bytes, its document) when it could be read). The outcome: the
+    problems of one result file, [raw bundle, signature] for the bundle it names, taken before
+    it is read (what OutcomeCache keeps to know when to check again), and its machine's
+    hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
+    figures recomputed from the raw output too (else its references are only checked)."""
     try:
         read = resultfile.read_json(path, max_bytes)
     except UserError as e:

@@ -457,9 +457,10 @@ class Outputs:
             return stored["digest"]
         return None
 
-    def derive(self, path: str, signature: list, baselines: dict, text: bytes, result: dict) -> dict:
+    def derive(self, baselines: dict, path: str, signature: list, text: bytes, result: dict) -> dict:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
-        published, and its document, which this changes); returns the digest."""
+        published, and its document, which this changes); returns the digest. Run by the
+        worker that validated the file (validation.FileChecks.run)."""
         rid = result["id"]
         derive_flags(result, baselines)
         rows = cell_rows(result)
@@ -501,11 +502,6 @@ def derive_flags(result: dict, baselines: dict) -> None:
             cell["flags"] = flags.derive(cell, base)
 
 
-def _derive(outputs: Outputs, baselines: dict, path: str, signature: list, text: bytes, result: dict) -> dict:
-    """Outputs.derive for one result file validation has just read, in the worker that read it."""
-    return outputs.derive(path, signature, baselines, text, result)
-
-
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
     if not os.path.isdir(data_dir):
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
@@ -538,7 +534,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     # Each file validation reads (one it has not checked before, or one to derive) is derived
     # by the worker that read it, once it passes: a first build reads and parses it once.
     checks = validation.FileChecks(files, recheck_raw=False)
-    derive = functools.partial(_derive, outputs, baselines)
+    derive = functools.partial(outputs.derive, baselines)
     for path, d in checks.run(derive, wanted={paths[rid]: current[rid] for rid in todo}):
         rid = os.path.basename(path)[:-len(".json")]
         if rid not in folded:
