@@ -16,7 +16,6 @@ keys and metric names its rows use.
 import shlex
 
 from . import best_per_key
-from ..results import stats
 
 EXPLORER_VERSION = 3
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
@@ -38,34 +37,42 @@ def facts(result: dict) -> dict:
             "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))}
 
 
-def chunk(result: dict, baselines: dict) -> dict:
-    """One result's rows; `baselines` maps a workload to the raw-device workload it is a share of."""
+def chunk(result: dict, baselines: dict, rows: list[dict]) -> dict:
+    """One result's rows, from its cell_rows (aggregate: their intervals, taken as they are);
+    `baselines` maps a workload to the raw-device workload it is a share of."""
     keys, key_index, metrics, metric_index = [], {}, [], {}
-    rows = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
+    columns = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
     missing = {name: [] for name in ("k", "status", "reason")}
     baseline = result["target"].get("baseline", {})
-
-    def number(value, index, names):
-        if value not in index:
-            index[value] = len(names)
-            names.append(value)
-        return index[value]
-
-    for cell in result["cells"]:
-        k_i = number(cell["key"], key_index, keys)
-        if cell["status"] != "ok":
-            for name, value in (("k", k_i), ("status", cell["status"]), ("reason", cell.get("reason", ""))):
-                missing[name].append(value)
+    base_tp = {workload: baseline.get(raw, {}).get("throughput", {}).get("mean") for workload, raw in baselines.items()}
+    k_, m_, mean_, lo_, hi_, n_, rsd_, flags_, share_, samples_ = columns.values()
+    for row in rows:
+        key = row["key"]
+        if key not in key_index:  # a cell's first row (a cell not ok has one, a cell with no metric too)
+            key_index[key] = len(keys)
+            keys.append(key)
+            if row["status"] != "ok":
+                missing["k"].append(key_index[key])
+                missing["status"].append(row["status"])
+                missing["reason"].append(row["reason"])
+        name = row["metric"]
+        if row["status"] != "ok" or name is None:
             continue
-        base_tp = baseline.get(baselines.get(cell["workload"], ""), {}).get("throughput", {}).get("mean")
-        for name, m in cell["metrics"].items():
-            share = m["mean"] / base_tp if name == "throughput" and base_tp else None
-            for col, value in (("k", k_i), ("m", number(name, metric_index, metrics)), ("mean", m["mean"]),
-                               *zip(("lo", "hi"), stats.bounded_interval(m)), ("n", len(m["samples"])),
-                               ("rsd", round(m["rsd_pct"], 3)), ("flags", ",".join(cell["flags"])),
-                               ("share", share), ("samples", m["samples"])):
-                rows[col].append(value)
-    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": rows, "missing": missing}
+        if name not in metric_index:
+            metric_index[name] = len(metrics)
+            metrics.append(name)
+        tp = base_tp.get(row["workload"]) if name == "throughput" else None
+        k_.append(key_index[key])
+        m_.append(metric_index[name])
+        mean_.append(row["mean"])
+        lo_.append(row["ci_low"])
+        hi_.append(row["ci_high"])
+        n_.append(row["n"])
+        rsd_.append(round(row["rsd_pct"], 3))
+        flags_.append(",".join(row["flags"]))
+        share_.append(row["mean"] / tp if tp else None)
+        samples_.append(row["samples"])
+    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": columns, "missing": missing}
 
 
 class Index:
