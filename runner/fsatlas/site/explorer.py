@@ -105,7 +105,8 @@ class Index:
                 "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
                 "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]})
             for name, m in cell["metrics"].items():
-                self.metrics.setdefault(name, {"name": name, "unit": m["unit"], "better": m["better"]})
+                if name not in self.metrics:  # not setdefault: it would build the entry for each of 425 metrics
+                    self.metrics[name] = {"name": name, "unit": m["unit"], "better": m["better"]}
 
     def result(self) -> dict:
         strings, string_index = [], {}
