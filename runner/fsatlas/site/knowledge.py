@@ -507,18 +507,25 @@ class Rankings:
         for cell in digest["cells"]:
             if cell["status"] != "ok" or cell["variant"] != "defaults":
                 continue
-            for metric, m in cell["metrics"].items():
-                if metric.startswith(("cpu_", "lat_")):
-                    continue
-                name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
-                factor = DISPLAY_UNITS.get(m["unit"], (1, m["unit"]))[0]
-                candidates.setdefault(name, []).append(
-                    {"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
-                     "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor, "shown_high": m["ci_high"] * factor,
-                     "ci_low": m["ci_low"], "ci_high": m["ci_high"], "better": m["better"], "unit": m["unit"],
-                     "result": digest["id"], "machine": digest["machine"], "flags": cell["flags"]})
-        for name, rows in candidates.items():
-            self.best.offer(name, (len(rows), digest["created"], digest["id"]), lambda: rows)
+            for metric in cell["metrics"]:
+                if not metric.startswith(("cpu_", "lat_")):
+                    name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
+                    candidates.setdefault(name, []).append((cell, metric))
+        for name, entries in candidates.items():  # rows made only for the result that wins
+            self.best.offer(name, (len(entries), digest["created"], digest["id"]), lambda: self._rows(digest, entries))
+
+    @staticmethod
+    def _rows(digest: dict, entries: list) -> list[dict]:
+        rows = []
+        for cell, metric in entries:
+            m = cell["metrics"][metric]
+            factor = DISPLAY_UNITS.get(m["unit"], (1, m["unit"]))[0]
+            rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
+                         "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor,
+                         "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+                         "better": m["better"], "unit": m["unit"], "result": digest["id"], "machine": digest["machine"],
+                         "flags": cell["flags"]})
+        return rows
 
     def result(self) -> dict:
         """name -> {"ranked": rows best first, "excluded": rows not ranked}. A figure the page
