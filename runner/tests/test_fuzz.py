@@ -111,6 +111,16 @@ def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
     assert privacy.needs_a_look(text) == bool(privacy.NEEDS.search(text)), text
 
 
+@settings(max_examples=EXAMPLES * 10, deadline=None)
+@given(st.lists(st.sampled_from(["/", ".", "-", "a", "1", "db1.corp", "rep-1.json", "build.example.sh", "x.io",
+                                 "2.80GHz", "alice.local", "raw", "Ab"]) | st.text(alphabet="ab1.-/ _", max_size=4),
+                max_size=10))
+def test_host_names_are_found_part_by_part_as_in_the_whole_text(pieces):
+    """host_name looks at each part between slashes: it finds what the whole text's scan finds."""
+    text = "".join(pieces)
+    assert privacy.host_name(text) == privacy._host_name.__wrapped__(text), text
+
+
 document_values = st.recursive(
     st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.integers()
     | st.sampled_from(["\u202e", "a\u2066b", "x\\\"y"])

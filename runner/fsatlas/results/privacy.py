@@ -78,7 +78,21 @@ def _suffixes():
 
 def host_name(text: str) -> str | None:
     """The first host name in text: a dotted name ending in a top-level domain, or in a private
-    network's (PRIVATE_TLDS); a name of two labels whose ending is a file's is taken for a file."""
+    network's (PRIVATE_TLDS); a name of two labels whose ending is a file's is taken for a file.
+    Looked for in each part between slashes, each part once per process: a dotted name holds no
+    slash, and DOTTED's look-arounds take a slash as they take either end of the text, so the
+    parts hold the same names in the same order. A result's 210 raw references are all new
+    (they hold its id) but share their last parts (rep-1.json) with every other result's."""
+    for part in text.split("/"):
+        if "." in part:
+            name = _host_name(part)
+            if name:
+                return name
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _host_name(text: str) -> str | None:
     for match in DOTTED.finditer(text):
         name, tld = match.group(0), match.group(1).lower()
         if not re.search(r"[A-Za-z]", name[:-len(tld)]):
