@@ -286,16 +286,19 @@ DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s"), "bytes": (1e-6, "MB"), "ops/s": (1, 
 SIGNIFICANT = 3  # what the noise of a few repetitions supports; the full value is in the downloads
 
 
+_G_SPECS = {digits: f".{digits}g" for digits in range(1, 18)}  # the %g spec for each count of digits a float holds
+
+
 def significant(value: float, digits: int = SIGNIFICANT) -> str:
     """A number rounded to `digits` significant digits, with thousands separators: 2269.8 is
     "2,270", 12.345 is "12.3", 0.000123 is "0.000123", 5 is "5". The site's one way to print a
     figure (significant() in static/js/format.js is its twin for what the reader chooses).
     The rounding is %g's (correct, trailing zeros dropped), its exponent form written out:
-    a quick result's pages print 1,700 figures, and this takes 0.64 µs a figure where
+    a quick result's pages print 1,900 figures, and this takes 0.59 µs a figure where
     rounding with round() and two logarithms took 1.14."""
     if not math.isfinite(value) or value == 0:
         return f"{value:g}"
-    text = f"{value:.{digits}g}"
+    text = format(value, _G_SPECS[digits])  # a spec made once: a nested one, made each time, took a sixth more
     _, e, exponent = text.partition("e")
     if not e:  # 1e-4 <= |value| < 10^digits: %g wrote it out, without separators
         whole, point, fraction = text.partition(".")
