@@ -510,10 +510,12 @@ class Rankings:
         for cell in digest["cells"]:
             if cell["status"] != "ok" or cell["variant"] != "defaults":
                 continue
+            # the ranking's name: workload|dimensions|metric, or workload|metric (a workload and a
+            # metric name are never empty: the schema's patterns)
+            prefix = f"{cell['workload']}|{cell['dimensions']}|" if cell["dimensions"] else f"{cell['workload']}|"
             for metric in cell["metrics"]:
                 if not metric.startswith(("cpu_", "lat_")):
-                    name = "|".join(x for x in (cell["workload"], cell["dimensions"], metric) if x)
-                    candidates.setdefault(name, []).append((cell, metric))
+                    candidates.setdefault(prefix + metric, []).append((cell, metric))
         for name, entries in candidates.items():  # rows made only for the result that wins
             self.best.offer(name, (len(entries), digest["created"], digest["id"]), lambda: self._rows(digest, entries))
 
