@@ -212,3 +212,19 @@ def test_the_default_machine_label_hashes_the_hardware_too(monkeypatch):
     first = system.default_machine_label()
     monkeypatch.setattr(system, "collect_cpu", lambda: ("Another CPU", 2))
     assert system.default_machine_label() != first and first.startswith("m-")
+
+
+def _collector_state(_item) -> tuple:
+    import gc
+    return gc.isenabled(), gc.get_threshold()[0]
+
+
+def test_workers_collect_garbage_and_the_parent_is_as_it_was_after_the_pool():
+    """The parent's collector is off and its objects frozen while the pool runs (parallel):
+    each worker's is on (with a higher first threshold), and the parent's is as before after."""
+    import gc
+    from fsatlas.results import parallel
+    before = gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
+    states = list(parallel.map_on_cores(_collector_state, list(range(parallel.PARALLEL_FROM * 2))))
+    assert set(states) == {(True, parallel.WORKER_GC_THRESHOLD)}
+    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
