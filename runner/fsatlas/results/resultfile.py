@@ -59,13 +59,14 @@ def _fast_check():
     first error). tests/test_fuzz.py checks it accepts nothing jsonschema rejects.
     The definitions under FAST_INLINED are written in place of their $ref: fastjsonschema
     calls a function per $ref and formats the value's name for it, valid or not, and a quick
-    result's 20,000 samples made that half its time (4.2 against 2.3 ms)."""
+    result's 20,000 samples made that half its time (4.2 against 2.3 ms); with every definition
+    in place, not only the samples' (each cell's and its option lists'), 2.06 ms."""
     import fastjsonschema
     whole = schema()
     return fastjsonschema.compile(_no_bool_for_numbers(_inlined(whole, whole["$defs"])))
 
 
-FAST_INLINED = ("measured", "metric")  # leaves of the schema, holding no $ref to themselves
+FAST_INLINED = ("measured", "metric", "metrics", "options", "cell", "guest")  # no definition refers to itself
 
 
 def _inlined(node, defs: dict):
