@@ -34,7 +34,8 @@ def _figures(row: dict) -> str:
     know (which the schema refuses), escaped all the same."""
     shown = row["shown"]
     if row["unit"] in DISPLAY_UNITS:
-        return f'<td>{shown["mean"]}</td><td>{shown["median"]}</td><td>{shown["ci"]}</td><td>{shown["rsd"]}</td><td>{row["n"]}</td>'
+        return (f'<td>{shown["mean"]}</td><td>{shown["median"]}</td><td>{shown["ci"]}</td>'
+                f'<td>{shown["rsd"]}</td><td>{row["n"]}</td>')
     return _cell(shown["mean"]) + _cell(shown["median"]) + _cell(shown["ci"]) + _cell(shown["rsd"]) + _cell(row["n"])
 
 
