@@ -241,6 +241,36 @@ def test_saved_folds_continue_where_they_stopped(tmp_path):
                                         {k: v for k, v in current.items() if k != digests[0]["id"]}) is None
 
 
+def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
+    """What each worker folds of its batches, merged here in order (and passed as JSON, as the
+    saved state is), is the state one fold of every result would have: entries, order, numbering."""
+    data = _site_data(tmp_path, 40)
+    knowledge_data, _ = knowledge.load(str(data))
+    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    whole = aggregate.Aggregation(knowledge_data)
+    for i, d in enumerate(digests):
+        whole.add(d["id"], [i], d)
+    merged = aggregate.Aggregation(knowledge_data)
+    for start, end in ((0, 7), (7, 8), (8, 40)):
+        part = aggregate.folded_batch(knowledge_data, [(f"results/{d['id']}.json", ([i], True), d)
+                                                       for i, d in enumerate(digests[start:end], start)])
+        merged.merge(json.loads(json.dumps(part)))
+    assert json.dumps(merged.state()) == json.dumps(whole.state())
+    skipped = aggregate.folded_batch(knowledge_data, [(f"results/{digests[0]['id']}.json", ([0], False), digests[0])])
+    assert skipped["members"] == {} and skipped["summaries"] == []  # derived again, folded already
+
+
+def test_a_first_build_on_every_core_equals_one_in_a_single_process(tmp_path, monkeypatch):
+    from fsatlas.results import parallel
+    data = _site_data(tmp_path / "site", parallel.PARALLEL_FROM * 2 + 7)
+    monkeypatch.chdir(tmp_path)
+    _, on_cores = _aggregate(data, tmp_path / "site" / "build")
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**9)
+    other = tmp_path / "serial"
+    monkeypatch.chdir(tmp_path / "site")  # a validation cache of its own
+    assert _fresh(data, other) == on_cores
+
+
 def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_changed(tmp_path, capsys):
     """The aggregator reads result files only (their raw references checked, the bundle not
     opened); `fsatlas validate` recomputes from every bundle, and an outcome with errors is

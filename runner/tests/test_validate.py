@@ -214,7 +214,7 @@ def test_the_default_machine_label_hashes_the_hardware_too(monkeypatch):
     assert system.default_machine_label() != first and first.startswith("m-")
 
 
-def _collector_state(_item) -> tuple:
+def _collector_state(_batch) -> tuple:
     import gc
     return gc.isenabled(), gc.get_threshold()[0]
 
@@ -225,6 +225,8 @@ def test_workers_collect_garbage_and_the_parent_is_as_it_was_after_the_pool():
     import gc
     from fsatlas.results import parallel
     before = gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
-    states = list(parallel.map_on_cores(_collector_state, list(range(parallel.PARALLEL_FROM * 2))))
-    assert set(states) == {(True, parallel.WORKER_GC_THRESHOLD)}
+    items = list(range(parallel.PARALLEL_FROM * 2))
+    done = list(parallel.map_batches(_collector_state, items))
+    assert [item for batch, _ in done for item in batch] == items  # every item, in order, once
+    assert {state for _, state in done} == {(True, parallel.WORKER_GC_THRESHOLD)}
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before

@@ -163,11 +163,12 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
 
 class FileChecks:
     """validate_files, for a caller with more to do with each file that passes (the
-    aggregator derives its pages): run(then, wanted) calls then(path, extra, bytes, document)
-    in the worker that checked the file, on the bytes it read (a file is read and parsed once),
-    for each file of wanted ({path: extra}) that has no errors once reviewed() (one whose clean
-    outcome is cached is read for it alone). The problems of every file are in .problems once
-    run is done."""
+    aggregator derives its pages): run(then, wanted, gather) calls then(path, extra, bytes,
+    document) in the worker that checked the file, on the bytes it read (a file is read and
+    parsed once), for each file of wanted ({path: extra}) that has no errors once reviewed()
+    (one whose clean outcome is cached is read for it alone), and gather([(path, extra, what
+    then returned), ...]) in that worker once per batch of files. The problems of every file
+    are in .problems once run is done."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
                  max_bytes: int | None = None):
@@ -175,21 +176,23 @@ class FileChecks:
         self.cache = OutcomeCache(cache_file if max_bytes is None else None)
         self.problems: list[Problem] = []
 
-    def run(self, then=None, wanted: dict | None = None):
-        """Yields (path, what then returned), in the order the files are done."""
+    def run(self, then=None, wanted: dict | None = None, gather=None):
+        """Yields what gather returned for each batch that then was called for, in the order
+        the batches are done (without gather: the batch's [(path, extra, value)])."""
         cache, outcomes, wanted = self.cache, {}, (wanted or {}) if then else {}
         for path in self.files:
             outcomes[path] = cache.get(filesig.cache_key(path), self.recheck_raw)
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
-        work = functools.partial(_check_then, self.max_bytes, self.recheck_raw, then)
-        for (path, *_), (outcome, value) in zip(jobs, parallel.map_on_cores(work, jobs)):
-            if outcome is not None:
-                found, raws, hw = outcome
-                cache.put(filesig.cache_key(path), found, raws, hw, self.recheck_raw)
-                outcomes[path] = found, hw
-            if value is not None:
-                yield path, value
+        work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)
+        for batch, (done, gathered) in parallel.map_batches(work, jobs):
+            for (path, *_), outcome in zip(batch, done):
+                if outcome is not None:
+                    found, raws, hw = outcome
+                    cache.put(filesig.cache_key(path), found, raws, hw, self.recheck_raw)
+                    outcomes[path] = found, hw
+            if gathered is not None:
+                yield gathered
         cache.save()
         conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
         self.problems = [problem for path in self.files for problem in outcomes[path][0]] + conflicts
@@ -199,16 +202,20 @@ def _clean(problems: list[Problem]) -> bool:
     return not any(p.severity == "error" for p in reviewed(problems))
 
 
-def _check_then(max_bytes: int | None, with_raw: bool, then, job: tuple) -> tuple:
-    """One file of FileChecks.run, in a worker: (its outcome, or None when a clean one was
-    cached; then's value, or None)."""
-    path, check, go_on, extra = job
-    if check:
-        outcome, read = _read_and_checked(path, max_bytes, with_raw)
-        go_on = go_on and read is not None and _clean(outcome[0])
-    else:
-        outcome, read = None, resultfile.read_json(path, max_bytes)
-    return outcome, then(path, extra, *read) if go_on else None
+def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: list) -> tuple:
+    """A batch of FileChecks.run, in a worker: (each file's outcome, or None when a clean one
+    was cached; what gather made of then's values, or None when then gave none)."""
+    done, values = [], []
+    for path, check, go_on, extra in batch:
+        if check:
+            outcome, read = _read_and_checked(path, max_bytes, with_raw)
+            go_on = go_on and read is not None and _clean(outcome[0])
+        else:
+            outcome, read = None, resultfile.read_json(path, max_bytes)
+        done.append(outcome)
+        if go_on:
+            values.append((path, extra, then(path, extra, *read)))
+    return done, (gather(values) if gather else values) if values else None
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,8 @@ digest is cached under BUILD/cache/digests/ by the file's size and mtime and by 
 and the page and chunk are written only then. A rebuild reads the small digests, not every
 result file. The aggregates across results (newest cell values, rankings, claims, the
 explorer's index) are folds over the digests that take them one at a time in any order, so
-memory holds one result, not all of them.
+memory holds one result, not all of them; and whose states merge, so each worker folds the
+digests of the results it derived and sends the fold of each batch, not its digests.
 
 Python computes every figure here; templates only display. Only files that pass validation
 are derived, each by the worker that checked it, from the bytes it read (validation.FileChecks):
@@ -135,6 +136,9 @@ class NewestCells:
     def state(self) -> list:
         return self.best.state()
 
+    def merge(self, state: list) -> None:
+        self.best.merge(state)
+
     def add(self, digest: dict) -> None:
         for cell in digest["cells"]:
             self.best.offer(cell["key"], (cell["status"] == "ok", digest["created"], digest["id"]), lambda: {
@@ -162,14 +166,27 @@ class Aggregation:
     def add(self, rid: str, signature: list, digest: dict) -> None:
         self.members[rid] = signature
         self.summaries.append(digest["summary"])
-        for fold in (self.newest, self.rankings, self.claims, self.index):
+        for fold in self._folds():
             fold.add(digest)
 
+    def _folds(self) -> tuple:
+        return self.newest, self.rankings, self.claims, self.index
+
+    def state(self) -> dict:
+        return {"members": self.members, "summaries": self.summaries, "newest": self.newest.state(),
+                "rankings": self.rankings.state(), "claims": self.claims.state(), "index": self.index.state()}
+
+    def merge(self, state: dict) -> None:
+        """Folds in another Aggregation's state(): as if its results were added here, in its
+        order, after this one's (what a worker folded of the results it derived)."""
+        self.members.update(state["members"])
+        self.summaries += state["summaries"]
+        for fold, name in zip(self._folds(), ("newest", "rankings", "claims", "index")):
+            fold.merge(state[name])
+
     def save(self, path: str) -> None:
-        resultfile.write_atomic(path, {
-            "code": code_digest(), "comparisons": self.claims.comparisons, "members": self.members,
-            "summaries": self.summaries, "newest": self.newest.state(), "rankings": self.rankings.state(),
-            "claims": self.claims.state(), "index": self.index.state()}, compact=True, durable=False)
+        resultfile.write_atomic(path, {"code": code_digest(), "comparisons": self.claims.comparisons, **self.state()},
+                                compact=True, durable=False)
 
     @classmethod
     def resume(cls, path: str, knowledge: dict, current: dict) -> "Aggregation | None":
@@ -465,11 +482,12 @@ class Outputs:
             return stored["digest"]
         return None
 
-    def derive(self, baselines: dict, path: str, signature: list, text: bytes, result: dict) -> dict:
+    def derive(self, baselines: dict, path: str, wanted: tuple, text: bytes, result: dict) -> dict:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
         published, and its document, which this changes); returns the digest. Run by the
-        worker that validated the file (validation.FileChecks.run)."""
-        rid = result["id"]
+        worker that validated the file (validation.FileChecks.run); wanted: (the file's
+        signature, whether its digest is to be folded)."""
+        rid, signature = result["id"], wanted[0]
         derive_flags(result, baselines)
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
@@ -497,6 +515,17 @@ class Outputs:
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
         remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
                      ".html", self.have[self.tables])
+
+
+def folded_batch(knowledge: dict, derived: list) -> dict:
+    """In a worker: the state of an Aggregation of the digests of a batch of results derived
+    ([(path, (signature, whether to fold it), digest)]), but for results folded already (derived
+    again because an output was gone)."""
+    part = Aggregation(knowledge)
+    for path, (signature, fold), digest in derived:
+        if fold:
+            part.add(os.path.basename(path)[:-len(".json")], signature, digest)
+    return part.state()
 
 
 def derive_flags(result: dict, baselines: dict) -> None:
@@ -540,13 +569,13 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         else:
             run.add(rid, current[rid], d)
     # Each file validation reads (one it has not checked before, or one to derive) is derived
-    # by the worker that read it, once it passes: a first build reads and parses it once.
+    # by the worker that read it, once it passes: a first build reads and parses it once. The
+    # worker folds the digests of each batch it derived, and the folds come here, not the digests.
     checks = validation.FileChecks(files, recheck_raw=False)
     derive = functools.partial(outputs.derive, baselines)
-    for path, d in checks.run(derive, wanted={paths[rid]: current[rid] for rid in todo}):
-        rid = os.path.basename(path)[:-len(".json")]
-        if rid not in folded:
-            run.add(rid, current[rid], d)  # as each comes: held all at once, they took gigabytes
+    wanted = {paths[rid]: (current[rid], rid not in folded) for rid in todo}
+    for part in checks.run(derive, wanted, functools.partial(folded_batch, knowledge)):
+        run.merge(part)
     check_results(listing + checks.problems, results_dir)
     derived = len(todo)
     outputs.prune(set(paths))

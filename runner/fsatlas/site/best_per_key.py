@@ -27,6 +27,12 @@ class Best:
         """JSON: [[key, rank, value], ...] (tuple keys become lists)."""
         return [[key, list(rank), value] for key, (rank, value) in self.items.items()]
 
+    def merge(self, state: list) -> None:
+        """Offers each entry of another Best's state(), in its order: the outcome of folding
+        that Best's items here after this one's."""
+        for key, rank, value in state:
+            self.offer(tuple(key) if isinstance(key, list) else key, tuple(rank), lambda: value)
+
     def restore(self, state: list) -> "Best":
         self.items = {(tuple(key) if isinstance(key, list) else key): (tuple(rank), value)
                       for key, rank, value in state}

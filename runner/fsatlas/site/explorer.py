@@ -90,6 +90,15 @@ class Index:
         return {"strings": self.strings, "keys": self.keys.state(), "metrics": self.metrics,
                 "results": [[list(rank), complete, facts] for rank, complete, facts in self.results]}
 
+    def merge(self, state: dict) -> None:
+        """Folds in another Index's state() (its results numbered into this one's strings)."""
+        strings = state["strings"]
+        self.results += [(tuple(rank), complete, [self._intern(strings[i]) for i in facts])
+                         for rank, complete, facts in state["results"]]
+        self.keys.merge(state["keys"])
+        for name, metric in state["metrics"].items():
+            self.metrics.setdefault(name, metric)
+
     def _intern(self, value: str) -> int:
         if value not in self.string_index:
             self.string_index[value] = len(self.strings)

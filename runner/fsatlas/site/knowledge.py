@@ -363,6 +363,10 @@ class ClaimEvidence:
     def state(self) -> dict:
         return {"match": self.match.state(), "not_ok": self.not_ok.state()}
 
+    def merge(self, state: dict) -> None:
+        self.match.merge(state["match"])
+        self.not_ok.merge(state["not_ok"])
+
     def add(self, digest: dict) -> None:
         rank = (digest["created"], digest["id"])
         mine = {c["key"]: c for c in digest["cells"] if c["key"] in self.keys}
@@ -504,6 +508,9 @@ class Rankings:
 
     def state(self) -> list:
         return self.best.state()
+
+    def merge(self, state: list) -> None:
+        self.best.merge(state)
 
     def add(self, digest: dict) -> None:
         candidates = {}
