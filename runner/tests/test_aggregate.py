@@ -32,14 +32,14 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
              if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
     keys = [r["key"] for r in latest["rows"]]
     expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
-    table = (tmp_path / "tables" / "fixture-valid.metrics.html").read_text()
-    assert table_rows(table) == expected
-    throughput_table = (tmp_path / "tables" / "fixture-valid.throughput.html").read_text()
-    raw_table = (tmp_path / "tables" / "fixture-valid.raw.html").read_text()  # one link a cell, every member named
+    made = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())  # slot name: HTML
+    assert sorted(made) == ["metrics-table", "raw-table", "throughput-table"]
+    assert table_rows(made["metrics-table"]) == expected
+    throughput_table, raw_table = made["throughput-table"], made["raw-table"]  # raw: one link a cell, every member named
     assert raw_table.count("<a href=") == sum(bool(c["raw"]) for c in valid_result["cells"] if c["status"] == "ok") == 2
     assert all(r.rpartition("/")[2] in raw_table for c in valid_result["cells"] for r in c["raw"])
     assert page["raw_bundle"] is True and (tmp_path / "static" / "files" / "raw" / "fixture-valid.tar.gz").is_file()
-    assert page["tables_digest"] == hashlib.sha256((throughput_table + table + raw_table).encode()).hexdigest()[:16]
+    assert page["tables_digest"] == hashlib.sha256((throughput_table + made["metrics-table"] + raw_table).encode()).hexdigest()[:16]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
@@ -74,9 +74,7 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     assert latest["result"] == "fixture-valid"  # the newer run is incomplete
     assert sorted(p.name for p in (pages / "results").iterdir()) == ["fixture-valid.md", "newer.md"]
     assert sorted(p.name for p in charts.iterdir()) == ["fixture-valid.json", "newer.json"]
-    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == [
-        "fixture-valid.metrics.html", "fixture-valid.raw.html", "fixture-valid.throughput.html",
-        "newer.metrics.html", "newer.raw.html", "newer.throughput.html"]
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["fixture-valid.json", "newer.json"]
 
 
 def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_path, capsys):

@@ -467,7 +467,7 @@ class Outputs:
     def in_place(self, rid: str) -> bool:
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
             and f"{rid}.json" in self.have[self.charts] and f"{rid}.json" in self.have[self.published] \
-            and all(result_tables.file_name(rid, name) in self.have[self.tables] for name in result_tables.TABLES)
+            and result_tables.file_name(rid) in self.have[self.tables]
 
     def cached(self, rid: str, signature: list) -> dict | None:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
@@ -492,8 +492,7 @@ class Outputs:
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
         tables = result_tables.tables(result, rows, throughput)
-        for name, html in tables.items():
-            write_if_changed(os.path.join(self.tables, result_tables.file_name(rid, name)), html)
+        write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), result_tables.dumps(tables))
         write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, result_summary(result), tables))
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
@@ -513,8 +512,8 @@ class Outputs:
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
                                (self.published, ".json"), (self.digests, ".json"), (self.bundles, bundle.SUFFIX)):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
-        remove_stale(self.tables, {result_tables.file_name(rid, name) for rid in ids for name in result_tables.TABLES},
-                     ".html", self.have[self.tables])
+        remove_stale(self.tables, {result_tables.file_name(rid) for rid in ids}, ".json", self.have[self.tables])
+        remove_stale(self.tables, set(), ".html", self.have[self.tables])  # the layout before: a file a table
 
 
 def folded_batch(knowledge: dict, derived: list) -> dict:

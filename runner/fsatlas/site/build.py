@@ -208,15 +208,12 @@ class Site:
     def _fill_slots(self, page: str, rid: str) -> None:
         """Writes the page again with its tables, as a new file (the destination may link to the
         one Hugo wrote: see mirror)."""
-        tables = {}
-        for name in result_tables.TABLES:
-            table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid, name))
-            try:
-                with open(table_file, encoding="utf-8") as f:
-                    tables[name] = f.read()
-            except FileNotFoundError:
-                raise UserError("no table for this result page: run fsatlas aggregate (make data)",
-                                where=table_file) from None
+        table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
+        try:
+            tables = result_tables.read(table_file)
+        except FileNotFoundError:
+            raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
+                            where=table_file) from None
         with open(page, encoding="utf-8") as f:
             html = f.read()
         tmp = page + ".tmp"

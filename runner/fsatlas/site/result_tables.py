@@ -1,9 +1,9 @@
 """The HTML of a result's tables (throughput per cell; every cell and metric; the raw files), made once by
 `fsatlas aggregate` when the result arrives.
 
-A result page's tables never pass through Hugo: aggregate writes each to
-TABLES_DIR/<id><suffix> (TABLES), and `fsatlas site` puts them in the slots the page Hugo
-rendered leaves for them (`fill_slots`). Hugo 0.111 spends about 30 ns on every byte a page
+A result page's tables never pass through Hugo: aggregate writes them to TABLES_DIR/<id>.json
+(slot name: HTML, in one file: `fsatlas site` reads one file a page, not one a table), and
+`fsatlas site` puts them in the slots the page Hugo rendered leaves for them (`fill_slots`). Hugo 0.111 spends about 30 ns on every byte a page
 carries (front matter decoding, and a scan of everything it writes), and a current quick
 result has 70 cells with up to 8 metrics each: as front matter, these tables doubled the time
 to render 10,000 result pages again. Articles naming a result read its throughput table
@@ -19,6 +19,8 @@ written from numbers in a unit the site knows, in which it would change nothing 
 """
 from html import escape
 from urllib.parse import quote_plus, urlencode
+
+import orjson
 
 from .knowledge import DISPLAY_UNITS
 
@@ -109,8 +111,6 @@ def raw_table(result: dict) -> str:
 
 
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
-TABLES = {"throughput-table": ".throughput.html", "metrics-table": ".metrics.html",
-          "raw-table": ".raw.html"}  # slot name: file suffix
 
 
 def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
@@ -119,9 +119,20 @@ def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
             "raw-table": raw_table(result)}
 
 
-def file_name(rid: str, name: str) -> str:
-    """The file in TABLES_DIR holding one table of one result."""
-    return rid + TABLES[name]
+def file_name(rid: str) -> str:
+    """The file in TABLES_DIR holding the tables of one result (dumps)."""
+    return rid + ".json"
+
+
+def dumps(made: dict) -> str:
+    """The text of a result's tables file: {slot name: HTML}, as JSON, which templates read too."""
+    return orjson.dumps(made).decode()
+
+
+def read(path: str) -> dict:
+    """A result's tables, from the file dumps wrote."""
+    with open(path, "rb") as f:
+        return orjson.loads(f.read())
 
 
 def slot(name: str) -> str:
