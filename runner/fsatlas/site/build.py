@@ -206,20 +206,19 @@ class Site:
         return {"pages": len(sources), "rendered": len(todo)}
 
     def _fill_slots(self, page: str, rid: str) -> None:
-        """Writes the page again with its tables, as a new file (the destination may link to the
-        one Hugo wrote: see mirror)."""
+        """Writes the page again with its tables, in place: the file is the one Hugo has just
+        written (its page staged, the old output unlinked: _stage), which nothing links to yet."""
         table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
         try:
             tables = result_tables.read(table_file)
         except FileNotFoundError:
             raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                             where=table_file) from None
-        with open(page, encoding="utf-8") as f:
+        with open(page, "r+", encoding="utf-8") as f:
             html = f.read()
-        tmp = page + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
+            f.seek(0)
             f.write(result_tables.fill_slots(html, tables))
-        os.replace(tmp, page)
+            f.truncate()
 
     def _stage(self, ids: list, folder: str, out: str) -> None:
         """A content folder holding just these pages (hard links, or copies across devices); their
