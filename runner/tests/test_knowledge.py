@@ -250,6 +250,22 @@ def test_figures_are_shown_to_three_significant_digits(value, shown):
     assert knowledge.significant(value) == shown
 
 
+def test_a_figure_is_the_g_rounding_written_out_with_separators():
+    """Whatever the value and count of digits: the number %g rounds to, never in exponent form,
+    its whole part grouped by thousands, no trailing zero after a point."""
+    import random
+    rng = random.Random(5)
+    values = [rng.uniform(-1, 1) * 10 ** rng.uniform(-12, 22) for _ in range(20000)]
+    values += [999.5, 999.4999, -999.5, 9.9995e-5, 1e-4, 1e21, 123456789.0, -0.000123]
+    for digits in (1, 2, 3, 4, 6, 8):
+        for value in values:
+            shown = knowledge.significant(value, digits)
+            whole, _, fraction = shown.partition(".")
+            assert "e" not in shown and not fraction.endswith("0"), (value, digits, shown)
+            assert whole.lstrip("-") == f"{int(whole.replace(',', '').lstrip('-')):,}", (value, digits, shown)
+            assert float(shown.replace(",", "")) == float(format(value, f".{digits}g")), (value, digits, shown)
+
+
 @pytest.mark.parametrize("metric,unit,title", [
     ("throughput", "bytes/s", "throughput (MB/s, 10^6 bytes per second)"),
     ("create_per_s", "ops/s", "files created per second"),
