@@ -1,5 +1,6 @@
 """The schema and the validator: a valid file passes, each broken one fails naming its field."""
 import json
+import os
 
 import pytest
 
@@ -230,3 +231,24 @@ def test_workers_collect_garbage_and_the_parent_is_as_it_was_after_the_pool():
     assert [item for batch, _ in done for item in batch] == items  # every item, in order, once
     assert {state for _, state in done} == {(True, parallel.WORKER_GC_THRESHOLD)}
     assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def test_signatures_taken_on_every_core_are_those_taken_one_by_one(tmp_path, monkeypatch):
+    """filesig.signatures hashes on threads: the same [size, digest] as signature, in order,
+    None for a file gone or a link; and each remembered for the next signature()."""
+    from fsatlas.results import filesig
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(filesig, "_memo", None)
+    paths = []
+    for i in range(3 * filesig.CHUNK):
+        path = tmp_path / f"f{i}"
+        path.write_bytes(bytes([i % 256]) * (i * 37))
+        paths.append(str(path))
+    (tmp_path / "link").symlink_to(paths[0])
+    paths[5:5] = [str(tmp_path / "gone"), str(tmp_path / "link")]
+    import hashlib
+    expected = [None if p.endswith(("gone", "link")) else
+                [os.path.getsize(p), hashlib.sha256(open(p, "rb").read()).hexdigest()[:16]] for p in paths]
+    assert filesig.signatures(paths) == expected
+    monkeypatch.setattr(hashlib, "file_digest", None)  # a memo hit reads nothing
+    assert [filesig.signature(p) for p in paths] == expected

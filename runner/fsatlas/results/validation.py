@@ -120,6 +120,14 @@ class OutcomeCache:
             except (OSError, ValueError, AttributeError):
                 pass
 
+    def prefetch(self, keys: list, recheck_raw: bool) -> None:
+        """Takes the signatures get() will compare for these files (theirs, and their bundles'
+        where it looks at them) on every core at once, not one by one as get() asks: after a
+        fresh checkout each file is read."""
+        raws = [raw for key in keys if key in self.entries and (recheck_raw or any(
+            severity == "error" for severity, *_ in self.entries[key]["problems"])) for raw, _ in self.entries[key]["raws"]]
+        filesig.signatures(keys + raws)
+
     def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None] | None:
         entry = self.entries.get(key)
         if not entry or entry["sig"] != signature(key) or (recheck_raw and not entry["raw"]):
@@ -180,8 +188,10 @@ class FileChecks:
         """Yields what gather returned for each batch that then was called for, in the order
         the batches are done (without gather: the batch's [(path, extra, value)])."""
         cache, outcomes, wanted = self.cache, {}, (wanted or {}) if then else {}
-        for path in self.files:
-            outcomes[path] = cache.get(filesig.cache_key(path), self.recheck_raw)
+        keys = [filesig.cache_key(path) for path in self.files]
+        cache.prefetch(keys, self.recheck_raw)
+        for path, key in zip(self.files, keys):
+            outcomes[path] = cache.get(key, self.recheck_raw)
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)

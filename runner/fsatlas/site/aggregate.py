@@ -552,7 +552,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
 
     paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
-    current = {rid: filesig.signature(path) for rid, path in paths.items()}
+    current = dict(zip(paths, filesig.signatures(list(paths.values()))))
     run = Aggregation.resume(outputs.state, knowledge, current)
     folded = set(run.members) if run else set()
     run = run or Aggregation(knowledge)
