@@ -121,12 +121,13 @@ class OutcomeCache:
                 pass
 
     def prefetch(self, keys: list, recheck_raw: bool) -> None:
-        """Takes the signatures get() will compare for these files (theirs, and their bundles'
-        where it looks at them) on every core at once, not one by one as get() asks: after a
-        fresh checkout each file is read."""
-        raws = [raw for key in keys if key in self.entries and (recheck_raw or any(
-            severity == "error" for severity, *_ in self.entries[key]["problems"])) for raw, _ in self.entries[key]["raws"]]
-        filesig.signatures(keys + raws)
+        """Takes the signatures get() will compare for these files (those it holds an outcome
+        of, and their bundles where it looks at them) on every core at once, not one by one as
+        get() asks: after a fresh checkout each file is read."""
+        known = [key for key in keys if key in self.entries]
+        raws = [raw for key in known if recheck_raw or any(p[0] == "error" for p in self.entries[key]["problems"])
+                for raw, _ in self.entries[key]["raws"]]
+        filesig.signatures(known + raws)
 
     def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None] | None:
         entry = self.entries.get(key)
