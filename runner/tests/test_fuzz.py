@@ -95,6 +95,52 @@ def test_the_fast_schema_check_accepts_nothing_jsonschema_rejects(valid_result, 
         assert list(resultfile._validator().iter_errors(result)) == []
 
 
+def _edited(result, where: str, value):
+    """The result with the value at a JSON Pointer-like path ('/cells/0/metrics/iops/samples/0')
+    set; a path ending in '+name' adds a key, '-name' removes one."""
+    import copy
+    out = copy.deepcopy(result)
+    *parts, last = where.strip("/").split("/")
+    node = out
+    for part in parts:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    if last.startswith("-"):
+        del node[last[1:]]
+    else:
+        key = last.lstrip("+")
+        node[int(key) if isinstance(node, list) else key] = value
+    return out
+
+
+# (where, value): each a way out of the schema the fast check's msgspec types or its rest could miss
+REFUSED = [("/schema_version", True), ("/schema_version", "1"), ("/schema_version", 2), ("/id", "index"),
+           ("/id", "a/b"), ("/id", ""), ("/created", "2026-11-23"), ("/complete", 1), ("/wall_seconds", -1),
+           ("/tool/runner", 5), ("/tool/+x y", "1"), ("/tool/-runner", None), ("/system/machine", "a b"),
+           ("/system/cpu_count", True), ("/system/cpu_count", 1.5), ("/system/+extra", [1]), ("/target/kind", "disk"),
+           ("/target/+image_bytes", -1), ("/cells/0/status", "done"), ("/cells/0/flags", ["noisy", "noisy"]),
+           ("/cells/0/flags", ["fast"]), ("/cells/0/key", "Ext4|-"), ("/cells/0/-driver", None),
+           ("/cells/0/parameters/+Bad", 1), ("/cells/0/parameters/+nested", {"a": 1}), ("/cells/0/mkfs_options", [""]),
+           ("/cells/0/metrics/+Bad", None), ("/cells/0/metrics", {}), ("/cells/0/raw", []), ("/cells/0/+reason", ""),
+           ("/cells/0/metrics/throughput/+extra", 1), ("/cells/0/metrics/throughput/-mean", None),
+           ("/cells/0/metrics/throughput/samples", []), ("/cells/0/metrics/throughput/samples/0", True),
+           ("/cells/0/metrics/throughput/samples/0", -1), ("/cells/0/metrics/throughput/samples/0", "1"),
+           ("/cells/0/metrics/throughput/samples/0", 2e18), ("/cells/0/metrics/throughput/ci95", [1, 2, 3]),
+           ("/cells/0/metrics/throughput/unit", "MB/s"), ("/cells/0/metrics/throughput/better", None)]
+
+
+def test_the_fast_schema_check_refuses_what_jsonschema_refuses_at_each_kind_of_place(valid_result):
+    """Every keyword the schema uses, broken once: jsonschema refuses each, and so does the fast
+    check (its msgspec types or the schema of the rest); the valid file passes it (or the
+    aggregator would pay for jsonschema on every file)."""
+    assert resultfile.schema_valid_fast(valid_result)
+    metric = valid_result["cells"][0]["metrics"]
+    assert "throughput" in metric and valid_result["cells"][0]["status"] == "ok"
+    for where, value in REFUSED:
+        broken = _edited(valid_result, where, value)
+        assert list(resultfile._validator().iter_errors(broken)), where  # the case is a real refusal
+        assert not resultfile.schema_valid_fast(broken), where
+
+
 PRIVATE_PIECES = ["00:1a:2B:3c:4d:5e", "10.0.0.7", "fe80::1", "2001:db8:0:1::", "db1.corp", "X.IO", "/home/al",
                   "/Users/b", "Serial: ABCD12", "S/N#9Z-12", "sn=ab12cd", "a", "1", ".", ":", "-", "/", " ", "#"]
 
