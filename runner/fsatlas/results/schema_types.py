@@ -1,7 +1,8 @@
 """The result file's JSON Schema as msgspec types, for the fast schema check (resultfile).
 
-msgspec checks a Python value against a type in C: a quick result's 20,000 values in 0.6 ms,
-where fastjsonschema's generated Python took 2.0 ms. What a msgspec type cannot say (if, then,
+msgspec checks a Python value against a type in C: a quick result (70 cells, 425 metrics, 6,263
+values) in 0.6 ms with the rest below, where fastjsonschema's generated Python took 1.65 ms
+(Debian's Python 3.11; 2.0 ms on pyenv's). What a msgspec type cannot say (if, then,
 else, not, uniqueItems; an object with named properties and a schema for the others) stays
 JSON Schema: split() gives the type and the schema of the rest, which fastjsonschema checks,
 a few hundred values. The types are made from the schema, the one definition of the shape.
