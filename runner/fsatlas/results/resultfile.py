@@ -59,10 +59,17 @@ def _fast_check():
     and messages are the ones reported. tests/test_fuzz.py checks it accepts nothing jsonschema
     rejects. Every definition is written in place of its $ref first (_inlined)."""
     import fastjsonschema
+    import msgspec
     from . import schema_types
     whole = schema()
     typed, rest = schema_types.split(_inlined(whole, whole["$defs"]))
-    return typed, fastjsonschema.compile(_no_bool_for_numbers(rest)) if rest else None
+    check_rest = fastjsonschema.compile(_no_bool_for_numbers(rest)) if rest else None
+
+    def check(data) -> None:  # raises on a rejection
+        msgspec.convert(data, typed)
+        if check_rest:
+            check_rest(data)
+    return check
 
 
 def _inlined(node, defs: dict):
@@ -95,12 +102,8 @@ def _no_bool_for_numbers(node):
 
 
 def schema_valid_fast(data) -> bool:
-    import msgspec
-    typed, rest = _fast_check()
     try:
-        msgspec.convert(data, typed)
-        if rest:
-            rest(data)
+        _fast_check()(data)
     except Exception:  # a rejection, or any doubt: jsonschema decides
         return False
     return True

@@ -176,8 +176,8 @@ class FileChecks:
     document) in the worker that checked the file, on the bytes it read (a file is read and
     parsed once), for each file of wanted ({path: extra}) that has no errors once reviewed()
     (one whose clean outcome is cached is read for it alone), and gather([(path, extra, what
-    then returned), ...]) in that worker once per batch of files. The problems of every file
-    are in .problems once run is done."""
+    then returned), ...]) in that worker once per batch of files (then and gather go together).
+    The problems of every file are in .problems once run is done."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
                  max_bytes: int | None = None):
@@ -187,7 +187,7 @@ class FileChecks:
 
     def run(self, then=None, wanted: dict | None = None, gather=None):
         """Yields what gather returned for each batch that then was called for, in the order
-        the batches are done (without gather: the batch's [(path, extra, value)])."""
+        the batches are done."""
         cache, outcomes, wanted = self.cache, {}, (wanted or {}) if then else {}
         keys = [filesig.cache_key(path) for path in self.files]
         cache.prefetch(keys, self.recheck_raw)
@@ -226,7 +226,7 @@ def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: lis
         done.append(outcome)
         if go_on:
             values.append((path, extra, then(path, extra, *read)))
-    return done, (gather(values) if gather else values) if values else None
+    return done, gather(values) if values else None
 
 
 @lru_cache(maxsize=1)

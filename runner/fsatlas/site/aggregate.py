@@ -166,22 +166,23 @@ class Aggregation:
     def add(self, rid: str, signature: list, digest: dict) -> None:
         self.members[rid] = signature
         self.summaries.append(digest["summary"])
-        for fold in self._folds():
+        for fold in self._folds().values():
             fold.add(digest)
 
-    def _folds(self) -> tuple:
-        return self.newest, self.rankings, self.claims, self.index
+    def _folds(self) -> dict:
+        """Each fold by the name its state is saved under."""
+        return {"newest": self.newest, "rankings": self.rankings, "claims": self.claims, "index": self.index}
 
     def state(self) -> dict:
-        return {"members": self.members, "summaries": self.summaries, "newest": self.newest.state(),
-                "rankings": self.rankings.state(), "claims": self.claims.state(), "index": self.index.state()}
+        return {"members": self.members, "summaries": self.summaries,
+                **{name: fold.state() for name, fold in self._folds().items()}}
 
     def merge(self, state: dict) -> None:
         """Folds in another Aggregation's state(): as if its results were added here, in its
         order, after this one's (what a worker folded of the results it derived)."""
         self.members.update(state["members"])
         self.summaries += state["summaries"]
-        for fold, name in zip(self._folds(), ("newest", "rankings", "claims", "index")):
+        for name, fold in self._folds().items():
             fold.merge(state[name])
 
     def save(self, path: str) -> None:

@@ -34,6 +34,6 @@ class Best:
             self.offer(tuple(key) if isinstance(key, list) else key, tuple(rank), lambda: value)
 
     def restore(self, state: list) -> "Best":
-        self.items = {(tuple(key) if isinstance(key, list) else key): (tuple(rank), value)
-                      for key, rank, value in state}
+        self.items = {}
+        self.merge(state)
         return self

@@ -3,10 +3,10 @@
 
 A result page's tables never pass through Hugo: aggregate writes them to TABLES_DIR/<id>.json
 (slot name: HTML, in one file: `fsatlas site` reads one file a page, not one a table), and
-`fsatlas site` puts them in the slots the page Hugo rendered leaves for them (`fill_slots`). Hugo 0.111 spends about 30 ns on every byte a page
-carries (front matter decoding, and a scan of everything it writes), and a current quick
-result has 70 cells with up to 8 metrics each: as front matter, these tables doubled the time
-to render 10,000 result pages again. Articles naming a result read its throughput table
+`fsatlas site` puts them in the slots the page Hugo rendered leaves for them (`fill_slots`).
+Hugo 0.111 spends about 30 ns on every byte a page carries (front matter decoding, and a scan
+of everything it writes), and a current quick result has 70 cells with up to 8 metrics each:
+as front matter, these tables doubled the time to render 10,000 result pages again. Articles naming a result read its throughput table
 with readFile; the latest result's is in the latest-result aggregate.
 
 Why not a template: Hugo 0.111 spends 3-5 µs on every field a template prints (reflection and
@@ -14,8 +14,8 @@ html/template's escaper). The tables of a 20-cell quick result print about 1,300
 standard one's about 11,000, and every result page is rendered again whenever a template
 changes. Measured on 2,000 copies of a 20-cell quick result's page (Hugo CPU a page): 6.5 ms
 with the tables in templates, 1.5 ms with them as HTML in the front matter, 0.5 ms with
-neither in the page. Every value goes through `html.escape`, as a template would do, but for figures
-written from numbers in a unit the site knows, in which it would change nothing (_figures).
+neither in the page. Every value goes through `html.escape`, as a template would do, but for
+figures written from numbers in a unit the site knows, in which it would change nothing (_figures).
 """
 from html import escape
 from urllib.parse import quote_plus, urlencode
