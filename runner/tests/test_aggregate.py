@@ -160,19 +160,25 @@ def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path)
 
 
 def test_a_first_build_reads_each_result_file_once_and_derives_only_those_that_pass(tmp_path, monkeypatch):
-    """Validation and derivation share one read: the worker that checked a file derives it."""
+    """Validation and derivation share one read: the worker that checked a file derives it, and
+    takes the file's signature from the bytes it read (no file is read to be hashed first)."""
     from collections import Counter
-    from fsatlas.results import resultfile
+    from fsatlas.results import filesig, resultfile
     monkeypatch.chdir(tmp_path)  # no validation outcomes kept from another test
     data = _site_data(tmp_path / "site", 3)
     build = tmp_path / "site" / "build"
-    reads, read_json = Counter(), resultfile.read_json
-    monkeypatch.setattr(resultfile, "read_json", lambda path, *a: reads.update([os.path.basename(path)]) or read_json(path, *a))
+    reads, read_file, hashed = Counter(), resultfile.read_file, filesig._hashed
+    monkeypatch.setattr(resultfile, "read_file", lambda path, *a: reads.update([os.path.basename(path)]) or read_file(path, *a))
+    monkeypatch.setattr(filesig, "_hashed", lambda key: reads.update([os.path.basename(key)]) or hashed(key))
     summary = aggregate.aggregate(str(data), str(build / "content"))
     assert summary["derived"] == 3
     latest = f"{summary['latest']}.json"  # read once more for the latest result's rows
-    results = Counter({name: n for name, n in reads.items() if name.startswith("synthetic-")})
+    results = Counter({name: n for name, n in reads.items() if name.startswith("synthetic-") and name.endswith(".json")})
     assert results == Counter({f"synthetic-0000{i}.json": 1 + (f"synthetic-0000{i}.json" == latest) for i in range(3)})
+    memo = json.loads((tmp_path / filesig.MEMO_FILE).read_text())  # the workers' digests, kept
+    for i in range(3):
+        path = data / "results" / f"synthetic-0000{i}.json"
+        assert memo[filesig.cache_key(str(path))][2] == hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
     broken = json.loads((data / "results" / "synthetic-00001.json").read_text())
     broken["system"].pop("kernel")
@@ -250,11 +256,11 @@ def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
         whole.add(d["id"], [i], d)
     merged = aggregate.Aggregation(knowledge_data)
     for start, end in ((0, 7), (7, 8), (8, 40)):
-        part = aggregate.folded_batch(knowledge_data, [(f"results/{d['id']}.json", ([i], True), d)
+        part = aggregate.folded_batch(knowledge_data, [(f"results/{d['id']}.json", True, ([i], d))
                                                        for i, d in enumerate(digests[start:end], start)])
         merged.merge(json.loads(json.dumps(part)))
     assert json.dumps(merged.state()) == json.dumps(whole.state())
-    skipped = aggregate.folded_batch(knowledge_data, [(f"results/{digests[0]['id']}.json", ([0], False), digests[0])])
+    skipped = aggregate.folded_batch(knowledge_data, [(f"results/{digests[0]['id']}.json", False, ([0], digests[0]))])
     assert skipped["members"] == {} and skipped["summaries"] == []  # derived again, folded already
 
 

@@ -166,16 +166,21 @@ def kind_of(mode: int) -> str:
 def read_regular(path: str, limit: int) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, read without following a symbolic
     link and never more than limit + 1 bytes (a link to /dev/zero, a growing file)."""
+    return read_file(path, limit)[0]
+
+
+def read_file(path: str, limit: int) -> tuple[bytes, os.stat_result]:
+    """read_regular, with the file's fstat taken before the read (its size and mtime)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as e:
         if e.errno == errno.ELOOP:  # O_NOFOLLOW met a link
             raise UserError(where=path, expected="a regular file", found="a symbolic link") from None
         raise UserError(f"cannot read: {e.strerror}", where=path) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):  # before fdopen, which refuses a folder with an exception of its own
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # before fdopen, which refuses a folder with an exception of its own
         os.close(fd)
-        raise UserError(where=path, expected="a regular file", found=kind_of(mode))
+        raise UserError(where=path, expected="a regular file", found=kind_of(st.st_mode))
     with os.fdopen(fd, "rb") as f:
         try:
             data = f.read(limit + 1)
@@ -183,7 +188,7 @@ def read_regular(path: str, limit: int) -> bytes:
             raise UserError(f"cannot read: {e.strerror}", where=path) from None
     if len(data) > limit:
         raise UserError(where=path, expected=f"at most {limit} bytes", found="more")
-    return data
+    return data, st
 
 
 def result_listing(folder: str) -> tuple[list[str], list[Problem]]:

@@ -23,19 +23,26 @@ def validate_file(path: str) -> list[Problem]:
 
 
 def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[tuple, tuple | None]:
-    """(outcome, (the file's bytes, its document) when it could be read). The outcome: the
+    """(outcome, _read(path) when the file could be read). The outcome: the
     problems of one result file, [raw bundle, signature] for the bundle it names, taken before
     it is read (what OutcomeCache keeps to know when to check again), and its machine's
     hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
     figures recomputed from the raw output too (else its references are only checked)."""
     try:
-        read = resultfile.read_json(path, max_bytes)
+        read = _read(path, max_bytes)
     except UserError as e:
         return ([Problem("error", path, "", e.body)], [], None), None
     try:
         return _checked(path, read[1], with_raw), read
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
+
+
+def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
+    """(bytes, document, signature) of a result file, the signature (filesig) that of the bytes."""
+    raw, st = resultfile.read_file(path, resultfile.MAX_FILE_BYTES if max_bytes is None else max_bytes)
+    signature = filesig.of_read(filesig.cache_key(path), st, raw)
+    return raw, resultfile.parse_json(raw, path), signature
 
 
 def _checked(path: str, data, with_raw: bool) -> tuple[list[Problem], list, list | None]:
@@ -173,8 +180,8 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
 class FileChecks:
     """validate_files, for a caller with more to do with each file that passes (the
     aggregator derives its pages): run(then, wanted, gather) calls then(path, extra, bytes,
-    document) in the worker that checked the file, on the bytes it read (a file is read and
-    parsed once), for each file of wanted ({path: extra}) that has no errors once reviewed()
+    document, signature) in the worker that checked the file, on the bytes it read (a file is
+    read and parsed once; the signature, filesig's, is of those bytes), for each file of wanted ({path: extra}) that has no errors once reviewed()
     (one whose clean outcome is cached is read for it alone), and gather([(path, extra, what
     then returned), ...]) in that worker once per batch of files (then and gather go together).
     The problems of every file are in .problems once run is done."""
@@ -196,7 +203,8 @@ class FileChecks:
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)
-        for batch, (done, gathered) in parallel.map_batches(work, jobs):
+        for batch, (done, gathered, signatures) in parallel.map_batches(work, jobs):
+            filesig.remember(signatures)  # before put, which looks the files' signatures up
             for (path, *_), outcome in zip(batch, done):
                 if outcome is not None:
                     found, raws, hw = outcome
@@ -215,18 +223,19 @@ def _clean(problems: list[Problem]) -> bool:
 
 def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: list) -> tuple:
     """A batch of FileChecks.run, in a worker: (each file's outcome, or None when a clean one
-    was cached; what gather made of then's values, or None when then gave none)."""
+    was cached; what gather made of then's values, or None when then gave none; the digests of
+    files it read, filesig.taken())."""
     done, values = [], []
     for path, check, go_on, extra in batch:
         if check:
             outcome, read = _read_and_checked(path, max_bytes, with_raw)
             go_on = go_on and read is not None and _clean(outcome[0])
         else:
-            outcome, read = None, resultfile.read_json(path, max_bytes)
+            outcome, read = None, _read(path, max_bytes)
         done.append(outcome)
         if go_on:
             values.append((path, extra, then(path, extra, *read)))
-    return done, gather(values) if values else None
+    return done, gather(values) if values else None, filesig.taken()
 
 
 @lru_cache(maxsize=1)

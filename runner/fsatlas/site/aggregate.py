@@ -417,11 +417,11 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def latest_rows(latest: dict | None, paths: dict, baselines: dict, current: dict, cache_file: str) -> dict:
+def latest_rows(latest: dict | None, paths: dict, baselines: dict, signatures: dict, cache_file: str) -> dict:
     """The newest complete result's rows (every metric) and throughput rows, for list pages;
     kept in cache_file while that result and this code are unchanged (deriving them takes
     scipy, whose import alone is a second: most rebuilds would pay it for nothing)."""
-    key = [code_digest(), latest["id"] if latest else None, current.get(latest["id"]) if latest else None]
+    key = [code_digest(), latest["id"] if latest else None, signatures.get(latest["id"]) if latest else None]
     try:
         with open(cache_file, encoding="utf-8") as f:
             stored = json.load(f)
@@ -483,12 +483,12 @@ class Outputs:
             return stored["digest"]
         return None
 
-    def derive(self, baselines: dict, path: str, wanted: tuple, text: bytes, result: dict) -> dict:
+    def derive(self, baselines: dict, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
-        published, and its document, which this changes); returns the digest. Run by the
-        worker that validated the file (validation.FileChecks.run); wanted: (the file's
-        signature, whether its digest is to be folded)."""
-        rid, signature = result["id"], wanted[0]
+        published, its document, which this changes, and their signature); returns (the
+        signature, the digest). Run by the worker that validated the file
+        (validation.FileChecks.run); fold: whether its digest is to be folded."""
+        rid = result["id"]
         derive_flags(result, baselines)
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
@@ -505,7 +505,7 @@ class Outputs:
         made = digest(result, rows)
         write_text_atomic(os.path.join(self.digests, f"{rid}.json"),
                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))
-        return made
+        return signature, made
 
     def prune(self, ids: set) -> None:
         """Removes the outputs of results gone (listed when this started: what derive wrote
@@ -519,10 +519,10 @@ class Outputs:
 
 def folded_batch(knowledge: dict, derived: list) -> dict:
     """In a worker: the state of an Aggregation of the digests of a batch of results derived
-    ([(path, (signature, whether to fold it), digest)]), but for results folded already (derived
+    ([(path, whether to fold it, (signature, digest))]), but for results folded already (derived
     again because an output was gone)."""
     part = Aggregation(knowledge)
-    for path, (signature, fold), digest in derived:
+    for path, fold, (signature, digest) in derived:
         if fold:
             part.add(os.path.basename(path)[:-len(".json")], signature, digest)
     return part.state()
@@ -553,7 +553,10 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
 
     paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
-    current = dict(zip(paths, filesig.signatures(list(paths.values()))))
+    # Each file's signature, to know what was folded or derived before; a first build has
+    # neither, and each file's signature is taken from the bytes its worker reads.
+    before = os.path.exists(outputs.state) or bool(outputs.have[outputs.digests])
+    current = dict(zip(paths, filesig.signatures(list(paths.values())))) if before else dict.fromkeys(paths)
     run = Aggregation.resume(outputs.state, knowledge, current)
     folded = set(run.members) if run else set()
     run = run or Aggregation(knowledge)
@@ -573,7 +576,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     # worker folds the digests of each batch it derived, and the folds come here, not the digests.
     checks = validation.FileChecks(files, recheck_raw=False)
     derive = functools.partial(outputs.derive, baselines)
-    wanted = {paths[rid]: (current[rid], rid not in folded) for rid in todo}
+    wanted = {paths[rid]: rid not in folded for rid in todo}
     for part in checks.run(derive, wanted, functools.partial(folded_batch, knowledge)):
         run.merge(part)
     check_results(listing + checks.problems, results_dir)
@@ -589,7 +592,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
         "results": summaries,
-        "latest": latest_rows(latest, paths, baselines, current, outputs.latest),
+        "latest": latest_rows(latest, paths, baselines, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
