@@ -14,6 +14,7 @@ Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk l
 keys and metric names its rows use.
 """
 import shlex
+from functools import lru_cache
 
 from . import best_per_key
 
@@ -24,9 +25,13 @@ RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "c
 def run_command(result: dict, cell: dict) -> str:
     """The command that re-runs exactly this cell on the reader's own machine. Readers paste it
     as root: every word from the result file is quoted, beside the schema's patterns for them."""
-    profile = shlex.quote(result.get("profile") or "standard")
-    target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
-    return f"fsatlas run --profile {profile} {target}--cell {shlex.quote(cell['key'])}"
+    return _command(result.get("profile") or "standard", result["target"]["kind"] == "directory", cell["key"])
+
+
+@lru_cache(maxsize=8192)
+def _command(profile: str, directory: bool, key: str) -> str:  # the same in every result of a matrix
+    target = "--directory DIR " if directory else ""
+    return f"fsatlas run --profile {shlex.quote(profile)} {target}--cell {shlex.quote(key)}"
 
 
 def facts(result: dict) -> dict:
