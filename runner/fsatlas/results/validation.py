@@ -307,7 +307,9 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
             if present and members is not None:
                 problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members)]
         for name, metric in cell["metrics"].items():
-            problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in metric_problems(name, metric)]
+            found = metric_problems(name, metric)
+            if found:  # seldom: a quick result has 425 metrics
+                problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in found]
         if cell["status"] == "ok":
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
     if os.path.lexists(bundle.folder(out_dir, rid)):
