@@ -265,10 +265,17 @@ def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
 
 
 def test_a_first_build_on_every_core_equals_one_in_a_single_process(tmp_path, monkeypatch):
-    from fsatlas.results import parallel
+    """Its outputs; and the digests the workers took of the files they read come back to the
+    main process, which keeps them (a rebuild hashes no file again)."""
+    from fsatlas.results import filesig, parallel
     data = _site_data(tmp_path / "site", parallel.PARALLEL_FROM * 2 + 7)
     monkeypatch.chdir(tmp_path)
     _, on_cores = _aggregate(data, tmp_path / "site" / "build")
+    memo = json.loads((tmp_path / filesig.MEMO_FILE).read_text())
+    files = sorted((data / "results").glob("*.json")) + sorted((data / "raw").glob("*"))
+    assert len(files) > 2 * parallel.PARALLEL_FROM
+    for path in files:
+        assert memo[filesig.cache_key(str(path))][2] == hashlib.sha256(path.read_bytes()).hexdigest()[:16], path
     monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**9)
     other = tmp_path / "serial"
     monkeypatch.chdir(tmp_path / "site")  # a validation cache of its own

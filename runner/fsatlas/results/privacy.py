@@ -75,7 +75,7 @@ def needs_a_look(text: str) -> bool:
         return bool(NEEDS.search(text))
     if "/" in text:
         return bool(_ACROSS_SLASHES.search(text.lower())) or any(map(_ascii_needs_a_look, text.split("/")))
-    return _ascii_needs_a_look.__wrapped__(text)
+    return _ascii_needs_a_look.__wrapped__(text)  # finding() remembers the whole text already
 
 
 @lru_cache(maxsize=4096)

@@ -181,9 +181,10 @@ class FileChecks:
     """validate_files, for a caller with more to do with each file that passes (the
     aggregator derives its pages): run(then, wanted, gather) calls then(path, extra, bytes,
     document, signature) in the worker that checked the file, on the bytes it read (a file is
-    read and parsed once; the signature, filesig's, is of those bytes), for each file of wanted ({path: extra}) that has no errors once reviewed()
-    (one whose clean outcome is cached is read for it alone), and gather([(path, extra, what
-    then returned), ...]) in that worker once per batch of files (then and gather go together).
+    read and parsed once; the signature, filesig's, is of those bytes), for each file of wanted
+    ({path: extra}) that has no errors once reviewed() (one whose clean outcome is cached is
+    read for it alone), and gather([(path, extra, what then returned), ...]) in that worker once
+    per batch of files (then and gather go together).
     The problems of every file are in .problems once run is done."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
