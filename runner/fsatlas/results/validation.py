@@ -204,6 +204,7 @@ class FileChecks:
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)
+        filesig.taken()  # what this process hashed is in its memo: a forked worker sends back only its own
         for batch, (done, gathered, signatures) in parallel.map_batches(work, jobs):
             filesig.remember(signatures)  # before put, which looks the files' signatures up
             for (path, *_), outcome in zip(batch, done):
