@@ -300,6 +300,8 @@ def significant(value: float, digits: int = SIGNIFICANT) -> str:
         return f"{value:g}"
     text = format(value, _G_SPECS[digits])  # a spec made once: a nested one, made each time, took a sixth more
     if "e" not in text:  # 1e-4 <= |value| < 10^digits: %g wrote it out, without separators
+        if digits <= 3:  # then no more than three digits before the point (0.16 µs, not 0.21)
+            return text
         whole, point, fraction = text.partition(".")
         return text if len(whole.lstrip("-")) <= 3 else f"{int(whole):,}{point}{fraction}"
     if "e+" in text:  # at least 10^digits once rounded: a whole number
