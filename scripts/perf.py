@@ -220,7 +220,7 @@ def scale_series(work: Path, shape: Path) -> Path:
             twin_root(root, again)
             firsts.append(build(again))
         times = [f[0] for f in firsts]
-        cold, peak, a_cold, s_cold, a_cpu = sorted(firsts)[len(firsts) // 2]  # the median run
+        cold, _, a_cold, s_cold, a_cpu = sorted(firsts)[len(firsts) // 2]  # the median run
         report(f"aggregate + site, {n} results, first build (no caches)", cold, "s", *target(cold, 60, "s"),
                spread(times) + f" (median run: aggregate {a_cold:.1f} s, CPU {a_cpu[0]:.0f} s user and "
                f"{a_cpu[1]:.0f} s system; site {s_cold:.1f} s)")

@@ -204,7 +204,6 @@ class FileChecks:
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)
-        filesig.taken()  # what this process hashed is in its memo: a forked worker sends back only its own
         for batch, (done, gathered, signatures) in parallel.map_batches(work, jobs):
             filesig.remember(signatures)  # before put, which looks the files' signatures up
             for (path, *_), outcome in zip(batch, done):
@@ -227,6 +226,7 @@ def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: lis
     """A batch of FileChecks.run, in a worker: (each file's outcome, or None when a clean one
     was cached; what gather made of then's values, or None when then gave none; the digests of
     files it read, filesig.taken())."""
+    filesig.taken()  # from here on: what a forked worker inherited is the parent's already
     done, values = [], []
     for path, check, go_on, extra in batch:
         if check:
