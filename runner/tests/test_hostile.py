@@ -13,6 +13,7 @@ import tarfile
 import pytest
 
 from testutil import setting, write_json
+from fsatlas.errors import UserError
 from fsatlas.results import resultfile
 
 RID = "fixture-valid"
@@ -248,6 +249,26 @@ def test_files_above_the_size_limit_are_refused_before_they_are_parsed(tmp_path)
     assert done.returncode == 1
     assert f"{big}: error: /: expected at most {resultfile.MAX_FILE_BYTES} bytes, found more" in done.stderr
     assert _validate("--max-bytes", 1000, tmp_path / "results").returncode == 1
+
+
+def test_a_file_that_grew_after_its_fstat_is_read_whole_up_to_the_limit(tmp_path, monkeypatch):
+    """read_file reads what fstat gave and one byte more; a file longer by then is still read to
+    its end, or refused once it passes the limit, never cut short."""
+    grown = tmp_path / "grown.json"
+    grown.write_bytes(b"x" * 5000)
+    real_fstat = os.fstat
+
+    class Smaller:  # what fstat said before the file grew to 5,000 bytes
+        def __init__(self, st):
+            self.st = st
+
+        def __getattr__(self, name):
+            return 100 if name == "st_size" else getattr(self.st, name)
+
+    monkeypatch.setattr(resultfile.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    assert resultfile.read_file(str(grown), 5000)[0] == b"x" * 5000
+    with pytest.raises(UserError, match="expected at most 4999 bytes, found more"):
+        resultfile.read_file(str(grown), 4999)
 
 
 def test_json_nested_100000_deep_is_refused_in_one_line(tmp_path):
