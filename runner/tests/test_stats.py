@@ -1,4 +1,7 @@
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -71,3 +74,13 @@ def test_an_interval_is_never_shown_below_zero():
     steady = stats.summarize([10, 11, 12], "s", "lower")
     assert stats.bounded_interval(steady) == steady["ci95"]  # a plain interval above zero is kept
     assert stats.bounded_interval(stats.summarize([0, 10, 100], "s", "lower"))[0] == 0.0
+
+
+def test_scipy_starts_no_blas_threads_to_spin_beside_the_workers():
+    """fsatlas multiplies no matrices: its processes keep one thread once scipy is imported (without
+    the setting, OpenBLAS starts one a core, and 2 cores gave 3 threads)."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", "from fsatlas.results import stats; stats.t_quantile(2); "
+                           "print(next(l for l in open('/proc/self/status') if l.startswith('Threads')))"],
+                          env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["Threads:", "1"]
