@@ -139,9 +139,9 @@ def file_name(rid: str) -> str:
     return rid + ".json"
 
 
-def dumps(made: dict) -> str:
-    """The text of a result's tables file: {slot name: HTML}, as JSON, which templates read too."""
-    return orjson.dumps(made).decode()
+def dumps(made: dict) -> bytes:
+    """A result's tables file: {slot name: HTML}, as JSON, which templates read too."""
+    return orjson.dumps(made)
 
 
 def read(path: str) -> dict:
