@@ -258,14 +258,11 @@ def test_a_file_that_grew_after_its_fstat_is_read_whole_up_to_the_limit(tmp_path
     grown.write_bytes(b"x" * 5000)
     real_fstat = os.fstat
 
-    class Smaller:  # what fstat said before the file grew to 5,000 bytes
-        def __init__(self, st):
-            self.st = st
+    def fstat_before_it_grew(fd):  # 100 bytes long then
+        st = real_fstat(fd)
+        return os.stat_result(st[:6] + (100,) + st[7:10])
 
-        def __getattr__(self, name):
-            return 100 if name == "st_size" else getattr(self.st, name)
-
-    monkeypatch.setattr(resultfile.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    monkeypatch.setattr(resultfile.os, "fstat", fstat_before_it_grew)
     assert resultfile.read_file(str(grown), 5000)[0] == b"x" * 5000
     with pytest.raises(UserError, match="expected at most 4999 bytes, found more"):
         resultfile.read_file(str(grown), 4999)

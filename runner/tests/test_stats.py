@@ -78,7 +78,7 @@ def test_an_interval_is_never_shown_below_zero():
 
 def test_scipy_starts_no_blas_threads_to_spin_beside_the_workers():
     """fsatlas multiplies no matrices: its processes keep one thread once scipy is imported (without
-    the setting, OpenBLAS starts one a core, and 2 cores gave 3 threads)."""
+    the setting, OpenBLAS's threads made it 3 on this 2-core machine)."""
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", "from fsatlas.results import stats; stats.t_quantile(2); "
                            "print(next(l for l in open('/proc/self/status') if l.startswith('Threads')))"],
