@@ -228,13 +228,7 @@ def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
 def load_json(path: str, limit: int | None = None):
     """Reads a JSON result file (a regular file, not a link, of at most MAX_FILE_BYTES unless
     `limit` says otherwise); malformed JSON is a UserError naming the line and column."""
-    return read_json(path, limit)[1]
-
-
-def read_json(path: str, limit: int | None = None) -> tuple[bytes, object]:
-    """load_json, with the bytes it parsed (for a caller that searches or publishes them too)."""
-    raw = read_regular(path, MAX_FILE_BYTES if limit is None else limit)
-    return raw, parse_json(raw, path)
+    return parse_json(read_regular(path, MAX_FILE_BYTES if limit is None else limit), path)
 
 
 def parse_json(raw: bytes, path: str):
