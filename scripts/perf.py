@@ -50,8 +50,13 @@ rows = []
 def report(figure, value, unit, target, passed, spread=""):
     rows.append({"figure": figure, "value": value, "unit": unit, "target": target, "pass": passed, "spread": spread})
     mark = "n/a" if passed is None else ("pass" if passed else "FAIL")
-    shown = f"{value:.3g} {unit}" if isinstance(value, (int, float)) else str(value)
+    shown = f"{_number(value)} {unit}" if isinstance(value, (int, float)) else str(value)
     print(f"  {figure:<62} {shown:>14} {spread:>22}  target {target:<18} {mark}", flush=True)
+
+
+def _number(value: float) -> str:
+    """Three significant digits, as `%.3g` gives them, but 2,000 files read as 2,000, not 2e+03."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 def spread(values, fmt="{:.2f}"):
