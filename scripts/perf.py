@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
+from fsatlas.results.bundle import SUFFIX  # noqa: E402
 import sitebuild  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
@@ -209,11 +210,14 @@ def scale_series(work: Path, shape: Path) -> Path:
         root = work / f"site-{n}"
         (root / "data").mkdir(parents=True)
         sitebuild.synthetic_results(root / "data", n + ROUNDS, template=shape)
-        extra = sorted((root / "data" / "results").iterdir())[-ROUNDS:]  # kept back for the one-file rebuilds
+        # kept back, each result file with its bundle, for the one-result rebuilds: the repository
+        # rows count n results' files, and each addition brings its two files as a pull request does
+        extra = sorted((root / "data" / "results").iterdir())[-ROUNDS:]
         spare = work / f"spare-{n}"
-        spare.mkdir()
         for path in extra:
-            shutil.move(path, spare / path.name)
+            for kept in (path, root / "data" / "raw" / (path.stem + SUFFIX)):
+                (spare / kept.parent.name).mkdir(parents=True, exist_ok=True)
+                shutil.move(kept, spare / kept.parent.name / kept.name)
         site_root(root, root / "data" / "results")
         def target(value, limit, unit):  # (target text, pass) at 10,000 results, where the targets are set
             return (f"<= {limit} {unit}", value <= limit) if n == 10000 else ("", None)
@@ -243,8 +247,9 @@ def scale_series(work: Path, shape: Path) -> Path:
         report(f"aggregate + site, {n} results, nothing changed", statistics.median(s[0] for s in same), "s", "", None,
                spread([s[0] for s in same]))
         adds = []
-        for path in sorted(spare.iterdir()):
-            shutil.move(path, root / "data" / "results" / path.name)
+        for path in sorted((spare / "results").iterdir()):
+            for kept in (spare / "raw" / (path.stem + SUFFIX), path):  # the bundle first: no build sees a result without it
+                shutil.move(kept, root / "data" / kept.parent.name / kept.name)
             adds.append(build(root))
         times = [a[0] for a in adds]
         report(f"adding one result to {n} and rebuilding", statistics.median(times), "s",
