@@ -388,9 +388,31 @@ def probes(work: Path) -> None:
     report(f"feature probes in the guest ({GUEST_KERNEL}, {how})", seconds / 60, "min", "<= 40 min", seconds <= 2400)
 
 
+# What the scale series holds on disk at its peak, a result: PERF_SCALES=1000,10000 took 15.2 GB
+# more of the temporary folder's filesystem at its peak (sampled every 2 s), 1.38 MB a result (the
+# largest scale's three roots, and the scale before it, kept until the next is done).
+DISK_PER_RESULT = 1.4e6
+
+
+def disk_short() -> str:
+    """Why the scale series would run out of disk, or '' when it fits (a full disk failed a run
+    ten minutes in with a worker's traceback)."""
+    need = DISK_PER_RESULT * sum(sorted(SCALES)[-2:])
+    folder = tempfile.gettempdir()
+    free = shutil.disk_usage(folder).free
+    if free >= need:
+        return ""
+    return (f"perf: PERF_SCALES={','.join(map(str, SCALES))} needs about {need / 1e9:.0f} GB free in "
+            f"{folder}, which has {free / 1e9:.1f} GB (set TMPDIR to a larger filesystem or fewer scales)")
+
+
 def main() -> int:
     if os.geteuid() != 0:
         print("perf: needs root for loop devices (the runner figures)", file=sys.stderr)
+        return 1
+    short = disk_short() if not ONLY or "scale" in ONLY else ""
+    if short:
+        print(short, file=sys.stderr)
         return 1
     started = time.monotonic()
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
