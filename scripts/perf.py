@@ -388,9 +388,9 @@ def probes(work: Path) -> None:
     report(f"feature probes in the guest ({GUEST_KERNEL}, {how})", seconds / 60, "min", "<= 40 min", seconds <= 2400)
 
 
-# What the scale series holds on disk at its peak, a result: PERF_SCALES=1000,10000 took 15.2 GB
-# more of the temporary folder's filesystem at its peak (sampled every 2 s), 1.38 MB a result (the
-# largest scale's three roots, and the scale before it, kept until the next is done).
+# The disk the scale series holds at its peak, per result: PERF_SCALES=1000,10000 took 15.2 GB more
+# of the temporary folder's filesystem (sampled every 2 s), 1.38 MB for each of its 11,000 results
+# (the largest scale's three roots, and the scale before it, kept until the largest is done).
 DISK_PER_RESULT = 1.4e6
 
 
