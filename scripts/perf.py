@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
-from fsatlas.results.bundle import SUFFIX  # noqa: E402
+from fsatlas.results import bundle  # noqa: E402
 import sitebuild  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
@@ -214,9 +214,10 @@ def scale_series(work: Path, shape: Path) -> Path:
         # rows count n results' files, and each addition brings its two files as a pull request does
         extra = sorted((root / "data" / "results").iterdir())[-ROUNDS:]
         spare = work / f"spare-{n}"
+        for folder in ("results", "raw"):
+            (spare / folder).mkdir(parents=True)
         for path in extra:
-            for kept in (path, root / "data" / "raw" / (path.stem + SUFFIX)):
-                (spare / kept.parent.name).mkdir(parents=True, exist_ok=True)
+            for kept in (path, Path(bundle.path(root / "data", path.stem))):
                 shutil.move(kept, spare / kept.parent.name / kept.name)
         site_root(root, root / "data" / "results")
         def target(value, limit, unit):  # (target text, pass) at 10,000 results, where the targets are set
@@ -248,7 +249,7 @@ def scale_series(work: Path, shape: Path) -> Path:
                spread([s[0] for s in same]))
         adds = []
         for path in sorted((spare / "results").iterdir()):
-            for kept in (spare / "raw" / (path.stem + SUFFIX), path):  # the bundle first: no build sees a result without it
+            for kept in (Path(bundle.path(spare, path.stem)), path):  # the bundle first: no build sees a result without it
                 shutil.move(kept, root / "data" / kept.parent.name / kept.name)
             adds.append(build(root))
         times = [a[0] for a in adds]
@@ -395,8 +396,8 @@ DISK_PER_RESULT = 1.4e6
 
 
 def disk_short() -> str:
-    """Why the scale series would run out of disk, or '' when it fits (a full disk failed a run
-    ten minutes in with a worker's traceback)."""
+    """Why the scale series would run out of disk, or '' when it fits (a full disk had stopped a
+    run part-way, with a worker's traceback)."""
     need = DISK_PER_RESULT * sum(sorted(SCALES)[-2:])
     folder = tempfile.gettempdir()
     free = shutil.disk_usage(folder).free
