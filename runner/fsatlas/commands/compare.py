@@ -1,20 +1,22 @@
 """fsatlas compare A B: per-cell ratios of two result files, and whether each differs significantly.
 
-Like `asv compare`: a ratio B/A of the means per cell and metric; the difference counts as
-significant when Welch's t-test on the two cells' samples gives p below results.stats.ALPHA
-(the claims on the site use the same test).
+Like `asv compare`: a ratio B/A of the means per cell and metric with its 95 % interval, and
+the test of results.comparison (the one the site's claims and rankings use): Welch's t-test on
+the metric's scale, its p adjusted by Benjamini-Hochberg across the whole table, equivalence
+within +-5 % by two one-sided tests, and "not testable" where a side has one repetition.
 """
 import sys
 
-from ..results import resultfile, stats
+from ..results import comparison, resultfile
 from ..errors import UserError
 
 HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
-            "seconds", "bytes_used", "iops")
+            "seconds", "bytes_used", "iops", "deliveries_per_s", "commits_per_s",
+            "read_throughput", "write_throughput")
 
 
 def add_parser(sub):
-    p = sub.add_parser("compare", help="per-cell ratios of two result files, with significance")
+    p = sub.add_parser("compare", help="per-cell ratios of two result files, with corrected significance")
     p.add_argument("a", metavar="A", help="the reference result file")
     p.add_argument("b", metavar="B", help="the result file compared with it")
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
@@ -29,26 +31,20 @@ def load_checked(path):
 
 
 def comparisons(a: dict, b: dict, all_metrics=False) -> list[dict]:
-    cells_b = {c["key"]: c for c in b["cells"]}
+    """Every (cell, metric) both files measured, compared and adjusted as one table."""
+    cells_b = {c["key"]: c for c in b["cells"] if c["status"] == "ok"}
     rows = []
     for cell in a["cells"]:
         other = cells_b.get(cell["key"])
-        if not other:
+        if not other or cell["status"] != "ok":
             continue
         for name, ma in cell["metrics"].items():
             mb = other["metrics"].get(name)
             if not mb or (not all_metrics and name not in HEADLINE):
                 continue
-            ratio = mb["mean"] / ma["mean"] if ma["mean"] else None
-            test = stats.welch(ma["mean"], ma["stddev"], len(ma["samples"]), mb["mean"], mb["stddev"], len(mb["samples"]))
-            if ratio is None or not test["significant"]:
-                verdict = "same"
-            else:
-                better = (ratio > 1) == (ma["better"] == "higher")
-                verdict = "better" if better else "worse"
-            rows.append({"key": cell["key"], "metric": name, "a": ma["mean"], "b": mb["mean"], "unit": ma["unit"],
-                         "ratio": ratio, "significant": test["significant"], "p": test["p"], "verdict": verdict})
-    return rows
+            rows.append({"key": cell["key"], "metric": name, "unit": ma["unit"],
+                         **comparison.compare_metrics(ma, mb, name)})
+    return comparison.adjust(rows, comparison.BH)
 
 
 def run(args) -> int:
@@ -57,14 +53,21 @@ def run(args) -> int:
     if not rows:
         raise UserError("the two result files share no measured cell", where=f"{args.a}, {args.b}")
     width = max(len(r["key"]) for r in rows)
-    print(f"{'cell':<{width}}  {'metric':<14} {'A':>12} {'B':>12}  {'B/A':>6}  {'p':>7}  verdict")
+    print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "
+          f"{'p':>7} {'p adj':>7}  verdict")
     for r in rows:
         if args.only_significant and not r["significant"]:
             continue
         ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
-        print(f"{r['key']:<{width}}  {r['metric']:<14} {r['a']:>12.4g} {r['b']:>12.4g}  {ratio:>6}  {r['p']:>7.2g}  "
-              f"{r['verdict']}{'' if r['significant'] else ' (not significant: Welch)'}")
-    worse = sum(r["verdict"] == "worse" for r in rows)
-    better = sum(r["verdict"] == "better" for r in rows)
-    print(f"{len(rows)} comparisons: {better} significantly better, {worse} significantly worse in B", file=sys.stderr)
+        interval = f"{r['ratio_ci95'][0]:.3f}-{r['ratio_ci95'][1]:.3f}" if r["ratio_ci95"] else "-"
+        p = f"{r['p']:7.2g} {r['p_adjusted']:7.2g}" if r["status"] == "tested" else f"{'-':>7} {'-':>7}"
+        verdict = r["verdict"] if r["status"] == "tested" else f"not testable ({r['why']})"
+        print(f"{r['key']:<{width}}  {r['metric']:<16} {r['mean_a']:>11.4g} {r['mean_b']:>11.4g} "
+              f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p}  {verdict}")
+    count = {v: sum(r["verdict"] == v for r in rows) for v in ("better", "worse", "equivalent", "inconclusive", "not testable")}
+    print(f"{len(rows)} comparisons (Welch's t-test on each metric's scale, p adjusted by Benjamini-Hochberg "
+          f"across the table, alpha {comparison.ALPHA:g}): {count['better']} significantly better, "
+          f"{count['worse']} significantly worse in B; {count['equivalent']} equivalent within "
+          f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, {count['inconclusive']} inconclusive, "
+          f"{count['not testable']} not testable", file=sys.stderr)
     return 0

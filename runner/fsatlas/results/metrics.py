@@ -25,3 +25,13 @@ SQLITE_COMMITS = {"commits_per_s": ("ops/s", "higher"), **CPU}
 KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY, **MAIL_DELIVERY, **SQLITE_COMMITS}
 KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim") for name in ("throughput", "iops")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))
+
+# The scale a comparison tests a metric on (results/comparison.py): a rate, a time, a latency or
+# a size is positive and its effects are ratios, so its logarithm; a share of CPU may be zero and
+# differs by points, so the values themselves.
+LOG_UNITS = ("bytes/s", "ops/s", "s", "ns", "bytes")
+
+
+def scale(name: str) -> str:
+    unit = KNOWN.get(name, ("", ""))[0]
+    return "linear" if unit == "percent" else "log"

@@ -44,27 +44,6 @@ def summarize(samples, unit: str, better: str) -> dict:
     return {"unit": unit, "better": better, **m, "ci95": [m["mean"] - half, m["mean"] + half]}
 
 
-ALPHA = 0.05  # a difference is significant when Welch's test gives p below this
-
-
-def welch(mean_a: float, sd_a: float, n_a: int, mean_b: float, sd_b: float, n_b: int) -> dict:
-    """Welch's t-test of B against A from their summaries (unequal variances; scipy's
-    ttest_ind_from_stats), with the 95 % interval of the difference of means (B - A) on the
-    Welch-Satterthwaite degrees of freedom. Without spread in either (one sample each, or
-    identical samples) the difference is certain if there is one: p 0 or 1."""
-    diff = mean_b - mean_a
-    var_a, var_b = (sd_a ** 2 / n_a if n_a > 1 else 0.0), (sd_b ** 2 / n_b if n_b > 1 else 0.0)
-    se = math.sqrt(var_a + var_b)
-    if se == 0 or n_a < 2 or n_b < 2:
-        return {"p": 0.0 if diff else 1.0, "diff": diff, "ci95": [diff, diff], "df": None,
-                "significant": bool(diff) and se == 0}
-    from scipy.stats import t as student_t, ttest_ind_from_stats
-    p = float(ttest_ind_from_stats(mean_b, sd_b, n_b, mean_a, sd_a, n_a, equal_var=False).pvalue)
-    df = (var_a + var_b) ** 2 / ((var_a ** 2 / (n_a - 1) if var_a else 0.0) + (var_b ** 2 / (n_b - 1) if var_b else 0.0))
-    half = float(student_t.ppf(0.975, df)) * se
-    return {"p": p, "diff": diff, "ci95": [diff - half, diff + half], "df": df, "significant": p < ALPHA}
-
-
 def bounded_interval(metric: dict) -> list[float]:
     """The 95 % interval the site shows for a metric summary. Every quantity fsatlas reports is
     at least zero (a rate, a time, a size, a share of CPU), so while the result file's t-interval

@@ -1,0 +1,155 @@
+"""The one comparison of two sets of repetitions that fsatlas makes: `fsatlas compare`, the
+claims of the mount-option guides, the rankings and the pages that show a ratio all call it,
+so a difference is called significant (or "no effect" shown) by one rule everywhere.
+
+- The test: Welch's t-test (scipy) on the metric's scale (metrics.SCALE: the logarithm for
+  rates, times and sizes, whose effects are ratios; the values themselves for percentages),
+  or the paired t-test where both sides ran in the same interleaved rounds.
+- The effect: the ratio of the means B/A with a 95 % interval, taken from the interval of the
+  difference on the metric's scale (on the log scale, the same relative widths around B/A).
+- Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
+- Many comparisons: p adjusted by Holm within a family (a claim's comparisons, a ranking's
+  neighbours) or by Benjamini-Hochberg across a table (statsmodels' multipletests); a
+  difference is significant when its adjusted p is below ALPHA.
+- "No effect": two one-sided tests (statsmodels' ttost) against a margin of +-margin_pct;
+  equivalent when their adjusted p is below ALPHA, never from a large p alone.
+- The smallest effect the two samples could detect (80 % power at ALPHA; statsmodels' power
+  solvers), so a claim smaller than that says "cannot tell at this n".
+"""
+import math
+
+from . import metrics, stats  # stats sets OpenBLAS's thread count before scipy is imported
+
+ALPHA = 0.05
+POWER = 0.8  # the power at which the smallest detectable effect is given
+EQUIVALENCE_MARGIN_PCT = 5.0  # "no effect": within +-5 % (a ratio between 1/1.05 and 1.05 on the log scale)
+HOLM, BH = "holm", "fdr_bh"  # within a family; across a table
+METHOD_NAMES = {HOLM: "Holm", BH: "Benjamini-Hochberg"}
+
+
+def interleaved(started_a, started_b) -> bool:
+    """Whether two cells ran in the same rounds (A, B, A, B...): the same count of repetitions,
+    and each round's two starts before either start of the next round."""
+    if not started_a or not started_b or len(started_a) != len(started_b) or len(started_a) < 2:
+        return False
+    rounds = list(zip(started_a, started_b))
+    return all(max(now) < min(nxt) for now, nxt in zip(rounds, rounds[1:]))
+
+
+def compare(a, b, better: str, scale: str = "log", paired: bool = False,
+            margin_pct: float = EQUIVALENCE_MARGIN_PCT) -> dict:
+    """B against A from their samples. Returns the means, n, ratio B/A with its 95 % interval,
+    the raw p of the difference and of equivalence (adjust() turns them into a verdict), the
+    smallest detectable change in percent, and status "tested" or "not testable" with why."""
+    a, b = [float(v) for v in a], [float(v) for v in b]
+    mean_a, mean_b = _mean(a), _mean(b)
+    row = {"n_a": len(a), "n_b": len(b), "mean_a": mean_a, "mean_b": mean_b, "better": better,
+           "ratio": mean_b / mean_a if mean_a else None, "change_pct": 100 * (mean_b - mean_a) / mean_a if mean_a else None,
+           "ratio_ci95": None, "p": None, "p_equivalent": None, "detectable_pct": None, "margin_pct": margin_pct,
+           "paired": False, "scale": scale, "test": None, "status": "not testable", "why": ""}
+    if len(a) < 2 or len(b) < 2:
+        row["why"] = f"n = {min(len(a), len(b))} on one side: a test needs at least two repetitions on each"
+        return row
+    if not mean_a:
+        row["why"] = "A's mean is zero: no ratio"
+        return row
+    if scale == "log" and min(a + b) <= 0:
+        scale = row["scale"] = "linear"  # a zero or negative sample has no logarithm
+    x, y = (list(map(math.log, a)), list(map(math.log, b))) if scale == "log" else (a, b)
+    paired = paired and len(a) == len(b)
+    if paired:
+        diffs = [q - p for p, q in zip(x, y)]
+        spread = stats.moments(diffs)["stddev"]
+    else:
+        spread = max(stats.moments(x)["stddev"], stats.moments(y)["stddev"])
+    if spread == 0:
+        row["why"] = "no spread in the repetitions" + (" of either side" if not paired else "' paired differences")
+        return row
+    import numpy as np
+    from scipy import stats as sps
+    from statsmodels.stats import power, weightstats
+    x, y = np.asarray(x), np.asarray(y)
+    if scale == "log":
+        low, high = -math.log1p(margin_pct / 100), math.log1p(margin_pct / 100)
+    else:
+        low, high = -margin_pct / 100 * abs(mean_a), margin_pct / 100 * abs(mean_a)
+    if paired:
+        test = sps.ttest_rel(y, x)
+        p_eq = weightstats.ttost_paired(y, x, low, high)[0]
+        d = _solve(power.TTestPower(), nobs=len(diffs))
+        detectable = d * spread if d is not None else None
+    else:
+        test = sps.ttest_ind(y, x, equal_var=False)
+        p_eq = weightstats.ttost_ind(y, x, low, high, usevar="unequal")[0]
+        pooled = math.sqrt(((len(x) - 1) * stats.moments(x)["stddev"] ** 2 + (len(y) - 1) * stats.moments(y)["stddev"] ** 2)
+                           / (len(x) + len(y) - 2))
+        d = _solve(power.TTestIndPower(), nobs1=len(x), ratio=len(y) / len(x))
+        detectable = d * pooled if d is not None else None
+    ci = test.confidence_interval(0.95)
+    diff = float(y.mean() - x.mean())
+    if scale == "log":  # the interval's relative widths, placed around the ratio of the means
+        ratio_ci = [row["ratio"] * math.exp(ci.low - diff), row["ratio"] * math.exp(ci.high - diff)]
+        detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
+    else:
+        ratio_ci = [(mean_a + ci.low) / mean_a, (mean_a + ci.high) / mean_a]
+        detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
+    row.update(status="tested", why="", paired=paired, p=float(test.pvalue), p_equivalent=float(p_eq),
+               ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
+               test=("paired t-test" if paired else "Welch's t-test") + (" on logarithms" if scale == "log" else ""))
+    return row
+
+
+def compare_metrics(ma: dict, mb: dict, name: str, paired: bool = False) -> dict:
+    """compare() of two metric summaries of a result file (samples, better), on the metric's scale."""
+    return compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name), paired)
+
+
+def adjust(rows: list, method: str) -> list:
+    """Adjusts the p-values of the tested rows as one family (method HOLM or BH) and gives each
+    row its verdict: better, worse, equivalent, inconclusive or not testable. Returns rows."""
+    tested = [r for r in rows if r["status"] == "tested"]
+    if tested:
+        from statsmodels.stats.multitest import multipletests
+        p_diff = multipletests([r["p"] for r in tested], ALPHA, method)[1]
+        p_equal = multipletests([r["p_equivalent"] for r in tested], ALPHA, method)[1]
+        for r, pd, pe in zip(tested, p_diff, p_equal):
+            r.update(p_adjusted=float(pd), p_equivalent_adjusted=float(pe), adjustment=METHOD_NAMES[method],
+                     family=len(tested), significant=bool(pd < ALPHA), equivalent=bool(pe < ALPHA))
+            if r["significant"]:
+                r["verdict"] = "better" if (r["ratio"] > 1) == (r["better"] == "higher") else "worse"
+            else:
+                r["verdict"] = "equivalent" if r["equivalent"] else "inconclusive"
+    for r in rows:
+        if r["status"] != "tested":
+            r.update(p_adjusted=None, p_equivalent_adjusted=None, adjustment=METHOD_NAMES[method],
+                     family=len(tested), significant=False, equivalent=False, verdict="not testable")
+    return rows
+
+
+def describe(row: dict) -> str:
+    """One sentence of a compared row's test, for a page or a terminal."""
+    if row["status"] != "tested":
+        return f"not testable: {row['why']}"
+    low, high = row["ratio_ci95"]
+    text = (f"{row['test']}: B/A {row['ratio']:.3g} (95 % interval {low:.3g}-{high:.3g}), p = {row['p']:.2g}, "
+            f"{row['adjustment']}-adjusted over {row['family']} comparisons p = {row['p_adjusted']:.2g}")
+    if row["verdict"] == "equivalent":
+        text += f"; equivalent within +-{row['margin_pct']:g} % (two one-sided tests, adjusted p = {row['p_equivalent_adjusted']:.2g})"
+    elif row["verdict"] == "inconclusive":
+        text += f"; neither a difference nor equivalence within +-{row['margin_pct']:g} % is shown"
+    if row["detectable_pct"] is not None:
+        text += f"; the smallest change these repetitions could detect is about {row['detectable_pct']:.2g} %"
+    return text
+
+
+def _solve(solver, **sizes):
+    """The standardized effect detectable with POWER at ALPHA, or None where the solver fails."""
+    try:
+        d = float(solver.solve_power(effect_size=None, alpha=ALPHA, power=POWER, alternative="two-sided", **sizes))
+    except (ValueError, RuntimeError, ZeroDivisionError):
+        return None
+    return d if math.isfinite(d) and d > 0 else None
+
+
+def _mean(values) -> float:
+    return math.fsum(values) / len(values) if values else 0.0

@@ -1,0 +1,85 @@
+"""The one comparison module (results/comparison.py): Welch's test on the metric's scale, the
+ratio's interval, Holm and Benjamini-Hochberg, equivalence, not testable, paired rounds."""
+import math
+import random
+
+import pytest
+from scipy.stats import ttest_ind, ttest_rel
+
+from fsatlas.results import comparison
+
+
+def _rows(ps):
+    return [{"status": "tested", "p": p, "p_equivalent": 1.0, "ratio": 1.1, "better": "higher"} for p in ps]
+
+
+# Worked by hand from p = 0.01, 0.04, 0.03, 0.005 (four comparisons).
+# Holm: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04, each at least
+# the one before: 0.02, 0.03, 0.06, 0.06. Benjamini-Hochberg: p * 4 / rank = 0.02, 0.02, 0.04,
+# 0.04, each at most the one after.
+@pytest.mark.parametrize("method,expected", [(comparison.HOLM, [0.03, 0.06, 0.06, 0.02]),
+                                             (comparison.BH, [0.02, 0.04, 0.04, 0.02])])
+def test_corrections_match_the_hand_worked_values(method, expected):
+    rows = comparison.adjust(_rows([0.01, 0.04, 0.03, 0.005]), method)
+    assert [r["p_adjusted"] for r in rows] == pytest.approx(expected)
+    assert [r["significant"] for r in rows] == [p < 0.05 for p in expected]
+    assert all(r["family"] == 4 for r in rows)
+
+
+# a = 100, 102, 98 (mean 100, sd 2); b = 110, 111, 109 (mean 110, sd 1): se = sqrt(4/3 + 1/3) = 1.291,
+# t = 7.746, df = 2.941, p = 0.0048 (the values themselves: a percentage's scale).
+def test_welch_on_the_values_matches_the_hand_worked_p():
+    row = comparison.compare([100, 102, 98], [110, 111, 109], "lower", scale="linear")
+    assert row["p"] == pytest.approx(0.0048, abs=0.0005)
+    low, high = ttest_ind([110, 111, 109], [100, 102, 98], equal_var=False).confidence_interval(0.95)
+    assert row["ratio_ci95"] == pytest.approx([1 + low / 100, 1 + high / 100])
+
+
+def test_a_rate_is_tested_on_its_logarithms_and_its_ratio_interval_holds_the_ratio():
+    a, b = [100.0, 120.0, 90.0, 105.0], [150.0, 170.0, 140.0, 180.0]
+    row = comparison.compare(a, b, "higher")
+    assert row["scale"] == "log" and row["status"] == "tested"
+    assert row["p"] == pytest.approx(float(ttest_ind([math.log(v) for v in b], [math.log(v) for v in a],
+                                                     equal_var=False).pvalue))
+    assert row["ratio"] == pytest.approx(sum(b) / sum(a))
+    assert row["ratio_ci95"][0] < row["ratio"] < row["ratio_ci95"][1]
+
+
+@pytest.mark.parametrize("a,b,why", [([100.0], [100.5], "n = 1"), ([100.0, 100.0], [100.5, 100.5], "no spread"),
+                                     ([100.0, 101.0, 99.0], [200.0], "n = 1")])
+def test_one_repetition_or_no_spread_is_not_testable_never_p_zero(a, b, why):
+    [row] = comparison.adjust([comparison.compare(a, b, "higher")], comparison.BH)
+    assert row["status"] == "not testable" and row["verdict"] == "not testable" and why in row["why"]
+    assert row["p"] is None and not row["significant"]
+
+
+def test_equivalence_needs_a_narrow_interval_not_a_large_p():
+    narrow = comparison.compare([100.0, 100.4, 99.6, 100.1], [100.2, 99.9, 100.3, 100.0], "higher")
+    wide = comparison.compare([100.0, 80.0, 120.0], [95.0, 125.0, 85.0], "higher")
+    comparison.adjust([narrow], comparison.HOLM), comparison.adjust([wide], comparison.HOLM)
+    assert narrow["verdict"] == "equivalent" and narrow["p_equivalent_adjusted"] < 0.05
+    assert wide["p"] > 0.5 and wide["verdict"] == "inconclusive"
+    assert wide["detectable_pct"] > 20 > narrow["detectable_pct"]
+
+
+def test_rounds_that_interleave_are_paired():
+    assert comparison.interleaved([0, 10, 20], [5, 15, 25])
+    assert not comparison.interleaved([0, 1, 2], [10, 11, 12])  # one after the other
+    assert not comparison.interleaved([0, 10], [5, 15, 25])
+    # a host that drifts: both sides move together, and the paired test sees the 2 % through it
+    drift = [100.0, 110.0, 90.0, 105.0]
+    a, b = drift, [v * 1.02 + d for v, d in zip(drift, (0.1, -0.1, 0.05, -0.05))]
+    paired, unpaired = comparison.compare(a, b, "higher", paired=True), comparison.compare(a, b, "higher")
+    assert paired["paired"] and paired["p"] == pytest.approx(float(ttest_rel([math.log(v) for v in b],
+                                                                           [math.log(v) for v in a]).pvalue))
+    assert paired["p"] < 0.05 < unpaired["p"]
+
+
+def test_two_identical_runs_compared_many_times_stay_within_5_percent_after_correction():
+    """An A/A comparison: 200 cells whose two sides come from one distribution (3.5 % spread)."""
+    rng = random.Random(7)
+    rows = [comparison.compare([rng.gauss(100, 3.5) for _ in range(3)], [rng.gauss(100, 3.5) for _ in range(3)],
+                               "higher") for _ in range(200)]
+    raw = sum(r["p"] < 0.05 for r in rows)
+    comparison.adjust(rows, comparison.BH)
+    assert sum(r["significant"] for r in rows) <= 0.05 * len(rows) and raw > sum(r["significant"] for r in rows)
