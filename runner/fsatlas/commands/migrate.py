@@ -1,14 +1,19 @@
-"""fsatlas migrate: packs each result's folder of raw files, raw/<id>/, into raw/<id>.tar.gz.
+"""fsatlas migrate: brings committed results to today's rules.
 
-Idempotent: a result whose raw output is already a bundle is left as it is, and a migration
-that stopped half-way (bundle written, folder not yet removed) is finished by running it
-again. The result files themselves do not change: raw/<id>/x names the member <id>/x.
+1. Packs each result's folder of raw files, raw/<id>/, into raw/<id>.tar.gz (raw/<id>/x names
+   the member <id>/x).
+2. Stores each ok cell's derived flags (noisy, cached, cache-unknown) as results/flags derives
+   them today, so `validate` warns of none and every page judges the file by the same rule.
+   Nothing else in a result file changes; it is written whole again (temporary file, rename).
+
+Idempotent: a result already bundled and flagged is left as it is, and a migration that
+stopped half-way (bundle written, folder not yet removed) is finished by running it again.
 """
 import os
 import sys
 
 from ..errors import UserError
-from ..results import bundle, resultfile
+from ..results import bundle, flags, resultfile
 
 
 def add_parser(sub):
@@ -36,7 +41,24 @@ def run(args) -> int:
         print(f"packed raw/{rid}/ ({count} files) into {bundle.relative(rid)}", file=sys.stderr)
     already = sum(os.path.lexists(bundle.path(data, rid)) for rid in ids) - packed
     print(f"{packed} results migrated, {already} already bundled", file=sys.stderr)
+    reflagged = sum(_store_flags(os.path.join(results, f"{rid}.json")) for rid in ids)
+    print(f"{reflagged} results given today's derived flags", file=sys.stderr)
     return 0
+
+
+def _store_flags(path: str) -> bool:
+    """Writes the derived flags into the result file where they differ; True if it did."""
+    data = resultfile.load_json(path)
+    resultfile.check(data, path)
+    changed = False
+    for cell in data["cells"]:
+        if cell["status"] == "ok":
+            derived = flags.derive(cell, data["target"])
+            changed |= derived != cell["flags"]
+            cell["flags"] = derived
+    if changed:
+        resultfile.write_atomic(path, data)
+    return changed
 
 
 def _outside_references(path: str, rid: str) -> str | None:

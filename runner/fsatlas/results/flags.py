@@ -3,17 +3,25 @@ function that the runner (when it writes a cell), `validate` (a warning where a 
 flags disagree) and `aggregate` (which shows the derived ones) all call, so that every file,
 old or contributed, is judged by the same rule.
 
-- noisy: the primary metric's repetitions vary by more than RSD_LIMIT_PCT (relative standard
-  deviation; the Phoronix Test Suite's rule);
+- noisy: the primary metric's 95 % interval is wider than +-NOISY_HALF_WIDTH_PCT of its mean,
+  so its spread blocks a conclusion at that size (the repetitions' RSD above RSD_LIMIT_PCT,
+  the Phoronix Test Suite's rule, only decides whether to repeat);
 - cached: a throughput above CACHED_FACTOR times what the raw device delivered on the same
-  access pattern: the page cache, not the disk, served it.
+  job (the cell's own workload and dimensions, run on the raw loop device after it was filled
+  with data, so no read comes from a hole): the page cache, not the disk, served it;
+- cache-unknown: a cell that went through the page cache whose baseline cannot tell: measured
+  on an unwritten image (before the baseline was measured on written data) or unstable (its
+  own repetitions varied by more than RSD_LIMIT_PCT even after repeating).
 Other flags (not-striped, emulated) describe the setup, not the figures, and are kept as stored.
 """
+import math
+
 from . import stats
 
 RSD_LIMIT_PCT = 3.5
+NOISY_HALF_WIDTH_PCT = 10.0
 CACHED_FACTOR = 1.2
-DERIVED = ("noisy", "cached")
+DERIVED = ("noisy", "cached", "cache-unknown")
 # The metric whose spread decides, where the matrix names none (an imported or contributed cell):
 # the first of these the cell has. For every workload of the standard matrix it is the one
 # the matrix names as primary.
@@ -25,16 +33,51 @@ def primary_metric(metrics: dict) -> str | None:
     return next((name for name in PRIMARY_ORDER if name in metrics), next(iter(metrics), None))
 
 
-def derive(cell: dict, baseline_throughput: float | None, primary: str | None = None) -> list[str]:
-    """The cell's flags: its stored setup flags and the derived ones, in a stable order."""
+def baseline_name(workload: str, key: str) -> str:
+    """The raw-device job a cell is measured against: its own workload and dimensions
+    (concurrent-writers with numjobs=4 against four writers on the raw device)."""
+    parts = key.split("|")
+    return f"{workload}|{parts[4]}" if len(parts) > 4 and parts[4] else workload
+
+
+def baseline_throughput(target: dict, workload: str, key: str) -> tuple[dict | None, bool]:
+    """(the raw device's throughput summary on the cell's job, or None; whether it can judge
+    the cell: measured on written data, target.baseline_written, and stable, its own spread
+    within RSD_LIMIT_PCT)."""
+    tp = (target.get("baseline") or {}).get(baseline_name(workload, key), {}).get("throughput")
+    return tp, bool(tp and target.get("baseline_written") and tp["rsd_pct"] <= RSD_LIMIT_PCT)
+
+
+def buffered(cell: dict) -> bool:
+    """Whether the cell's job went through the page cache (no O_DIRECT, or a FUSE driver)."""
+    return str(cell.get("parameters", {}).get("direct", 0)) != "1" or cell.get("driver") == "fuse"
+
+
+def noisy(samples) -> bool:
+    if len(samples) < 2:
+        return False
+    m = stats.moments(samples)
+    if not m["mean"]:
+        return False
+    half = stats.t_quantile(len(samples) - 1) * m["stddev"] / math.sqrt(len(samples))
+    return 100 * half / abs(m["mean"]) > NOISY_HALF_WIDTH_PCT
+
+
+def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
+    """The cell's flags: its stored setup flags and the derived ones, in a stable order.
+    target: the result's target (its baseline, and whether that was measured on written data)."""
     metrics = cell.get("metrics") or {}
     kept = [f for f in cell.get("flags", []) if f not in DERIVED]
     derived = []
     name = primary or primary_metric(metrics)
-    samples = metrics.get(name, {}).get("samples", []) if name else []
-    if len(samples) > 1 and stats.moments(samples)["rsd_pct"] > RSD_LIMIT_PCT:
+    if name and noisy(metrics.get(name, {}).get("samples", [])):
         derived.append("noisy")
     got = metrics.get("throughput", {}).get("mean")
-    if baseline_throughput and got and got > CACHED_FACTOR * baseline_throughput:
-        derived.append("cached")
+    base, judges = baseline_throughput(target, cell["workload"], cell["key"])
+    if got and base:
+        if judges:
+            if got > CACHED_FACTOR * base["mean"]:
+                derived.append("cached")
+        elif buffered(cell):
+            derived.append("cache-unknown")
     return kept + derived

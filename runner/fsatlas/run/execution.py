@@ -17,7 +17,7 @@ import time
 
 from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
-from . import clients, devices, filesystems, interrupts, leftovers, system, target, tools
+from . import clients, devices, evidence, filesystems, interrupts, leftovers, system, target, tools
 from ..results import bundle, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
@@ -107,6 +107,7 @@ class CellRun:
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
         record.pop("reason", None)
         self.samples, self.started, self.reps, self.failed = {}, [], 0, False
+        self.device_io, self.host = [], []  # per repetition: run/evidence.py
         self.seconds, self.tool_seconds = 0.0, 0.0
         self.planned = run.profile.repetitions
 
@@ -132,6 +133,7 @@ class CellRun:
         ctx = RepContext(rep_dir, os.path.join(run.out, self.raw_rel, f"rep-{rep}"), run.out, cell.budget_s,
                          self.fs_spec, self.image, os.geteuid() == 0, run.shared)
         self.started.append(round(time.time() - run.created, 3))
+        meter = evidence.Meter(getattr(self.image, "device", None))
         try:
             values = self.module.run(cell, ctx)
         except BaseException:  # failed or interrupted (Ctrl-C, SIGTERM): no raw file of it stays
@@ -142,6 +144,11 @@ class CellRun:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
         self.record["raw"] += ctx.raw_files
+        io, host = meter.done()
+        if io is not None:
+            self.device_io.append(io)
+        if host is not None:
+            self.host.append(host)
         for name, value in values.items():
             self.samples.setdefault(name, []).append(value)
         self.seconds += time.monotonic() - began
@@ -151,10 +158,13 @@ class CellRun:
         record, cell = self.record, self.cell
         record["metrics"] = {name: stats.summarize(vals, *self.module.METRICS[name])
                              for name, vals in self.samples.items() if len(vals) == self.reps}
-        base = self.run.result["target"].get("baseline", {}).get(cell.baseline, {}).get("throughput", {}).get("mean")
-        record["flags"] = flags.derive(record, base, cell.primary)
+        record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)
         record["status"] = "ok"
         record["started"] = self.started  # seconds after the result's created time: the order reps ran in
+        if len(self.device_io) == self.reps:  # every repetition on a device whose counters could be read
+            record["device_io"] = self.device_io
+        if len(self.host) == self.reps:
+            record["host"] = self.host
         record["wall_seconds"] = round(self.seconds, 3)
         record["tool_seconds"] = round(self.tool_seconds, 3)  # inside fio, dd, mkfs, mount
 
@@ -257,7 +267,7 @@ def _drop_unreferenced_raw(run) -> None:
     referenced = {os.path.normpath(raw) for record in run.result["cells"] for raw in record.get("raw", [])}
     top = bundle.folder(run.out, run.result["id"])
     for here, _, files in os.walk(top):
-        if os.path.relpath(here, top).split(os.sep)[0] == "baseline":
+        if os.path.relpath(here, top).split(os.sep)[0] in ("baseline", "baseline_after"):
             continue
         for name in files:
             if os.path.relpath(os.path.join(here, name), run.out) not in referenced:
@@ -395,13 +405,14 @@ def _run_loop_groups(run) -> None:
     if profile.interleave and not run.device:  # one named device cannot hold every variant at once
         for fs in dict.fromkeys(c.filesystem for c in profile.cells):  # in the matrix's order
             _run_filesystem_interleaved(run, fs, [c for c in profile.cells if c.filesystem == fs])
-        return
-    for group, cells in itertools.groupby(profile.cells, key=lambda c: c.group):
-        fs_spec = matrix.filesystems[group[0]]
-        pending = _pending(run, list(cells), fs_spec)
-        if pending:
-            _run_group(run, pending, fs_spec)
-            run.save(False)
+    else:
+        for group, cells in itertools.groupby(profile.cells, key=lambda c: c.group):
+            fs_spec = matrix.filesystems[group[0]]
+            pending = _pending(run, list(cells), fs_spec)
+            if pending:
+                _run_group(run, pending, fs_spec)
+                run.save(False)
+    _measure_baseline(run, "baseline_after")
 
 
 def _pending(run, cells, fs_spec) -> list:
@@ -474,30 +485,48 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
             run.save(False)
 
 
-def _measure_baseline(run) -> None:
-    """fio on the raw loop device, before any filesystem: what the device itself delivers."""
-    wanted = sorted({c.baseline for c in run.profile.cells if c.baseline})
-    baseline = run.result["target"].setdefault("baseline", {})
-    wanted = [w for w in wanted if w not in baseline]
+def _measure_baseline(run, field: str = "baseline") -> None:
+    """Each cell's own fio job on the raw loop device (rewrite against rewrite, four writers
+    against four writers), before any filesystem (target.baseline) and again after all of them
+    (target.baseline_after), so drift shows. The device is filled with data first: a sparse
+    image reads its holes from nothing, and writes to unallocated host blocks run at another
+    speed. A job whose repetitions vary by more than RSD_LIMIT_PCT is repeated, up to
+    MAX_REPEAT_FACTOR times the planned count (results/flags: one still unstable cannot judge)."""
+    jobs = {}
+    for c in run.profile.cells:
+        if c.baseline and (c.baseline not in jobs or str(c.parameters.get("direct", 0)) == "1"):
+            jobs[c.baseline] = c  # the O_DIRECT form of the job where a FUSE cell ran it buffered
+    baseline = run.result["target"].setdefault(field, {})
+    wanted = [name for name in sorted(jobs) if name not in baseline]
     if not wanted:
         return
     reps = run.profile.repetitions
-    run.progress.total += len(wanted) * reps
-    raw_rel = os.path.join("raw", run.result["id"], "baseline")
+    run.progress.total += len(wanted) * reps + 1
+    raw_rel = os.path.join("raw", run.result["id"], field)
     with run.target() as image:
+        os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
+        run.progress.step(f"{field}: filling the raw device with data")
+        fio.run_job("fill", {"rw": "write", "bs": "1M", "ioengine": "libaio", "iodepth": 4, "direct": 1},
+                    {"filename": image.device}, os.path.join(run.out, raw_rel, "fill.json"),
+                    max(c.budget_s for c in jobs.values()))
         for name in wanted:
-            params = next(c.parameters for c in run.profile.cells if c.workload == name) \
-                if any(c.workload == name for c in run.profile.cells) \
-                else {**run.matrix.workloads[name].get("fio", {})}
-            params = {k: v for k, v in params.items() if k not in ("numjobs",)}
-            samples = {}
-            os.makedirs(os.path.join(run.out, raw_rel, name), exist_ok=True)
-            for rep in range(1, reps + 1):
-                run.progress.step(f"baseline {name} on the raw device rep {rep}/{reps}")
+            cell = jobs[name]
+            params = {k: v for k, v in cell.parameters.items() if k not in ("end_fsync",)}
+            params["direct"] = 1
+            if int(params.get("numjobs", 1)) > 1 and "size" in params:
+                params["offset_increment"] = params["size"]  # each writer its own region, as each its own file
+            folder = os.path.join(run.out, raw_rel, raw_dir_name(name))
+            os.makedirs(folder, exist_ok=True)
+            samples, rep = {}, 0
+            while rep < reps or (_rsd(samples.get("throughput", [])) > RSD_LIMIT_PCT and rep < MAX_REPEAT_FACTOR * reps):
+                rep += 1
+                if rep > reps:
+                    run.progress.total += 1
+                run.progress.step(f"{field} {name} on the raw device rep {rep}")
                 target.drop_caches()
-                raw = os.path.join(run.out, raw_rel, name, f"rep-{rep}.json")
-                budget = max(c.budget_s for c in run.profile.cells if c.baseline == name)
-                values = fio.run_job(name, params, {"filename": image.device}, raw, budget)
+                values = fio.run_job(cell.workload, params, {"filename": image.device},
+                                     os.path.join(folder, f"rep-{rep}.json"), cell.budget_s)
                 for metric, value in values.items():
                     samples.setdefault(metric, []).append(value)
             baseline[name] = {m: stats.summarize(v, *fio.METRICS[m]) for m, v in samples.items()}
+    run.result["target"]["baseline_written"] = True

@@ -15,6 +15,7 @@ import yaml
 from .. import safe_yaml
 from ..errors import UserError
 from .sizes import parse_size
+from ..results import flags
 
 DEFAULT_MATRIX = resources.files("fsatlas") / "run" / "matrix" / "standard.yaml"
 # Profile keys that steer the runner rather than the workload.
@@ -45,7 +46,7 @@ class Cell:
     flags: tuple = ()
     budget_s: float = DEFAULT_BUDGET_S
     primary: str = ""
-    baseline: str = ""
+    baseline: str = ""  # the raw-device job it is measured against (results/flags.baseline_name), if any
 
     @property
     def key(self) -> str:
@@ -130,7 +131,9 @@ class Matrix:
                 variant=variant, parameters={**params, **values}, dimensions=values,
                 flags=("not-striped",) if v.get("striped") else (),
                 budget_s=float(profile_params.get("budget_s", DEFAULT_BUDGET_S)),
-                primary=workload.get("primary", ""), baseline=workload.get("baseline", "")))
+                primary=workload.get("primary", ""),
+                baseline=flags.baseline_name(wl, make_key(fs, v.get("mkfs", []), v.get("mount", []), wl, values))
+                if workload.get("baseline") else ""))
         return cells
 
 

@@ -17,6 +17,7 @@ import shlex
 from functools import lru_cache
 
 from . import best_per_key
+from ..results import flags
 
 EXPLORER_VERSION = 3
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
@@ -42,14 +43,13 @@ def facts(result: dict) -> dict:
             "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))}
 
 
-def chunk(result: dict, baselines: dict, rows: list[dict]) -> dict:
+def chunk(result: dict, rows: list[dict]) -> dict:
     """One result's rows, from its cell_rows (aggregate: their intervals, taken as they are);
-    `baselines` maps a workload to the raw-device workload it is a share of."""
+    a throughput's share is of the raw device's figure on the same job (results/flags), where
+    that baseline can judge it."""
     keys, key_index, metrics, metric_index = [], {}, [], {}
     columns = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
     missing = {name: [] for name in ("k", "status", "reason")}
-    baseline = result["target"].get("baseline", {})
-    base_tp = {workload: baseline.get(raw, {}).get("throughput", {}).get("mean") for workload, raw in baselines.items()}
     k_, m_, mean_, lo_, hi_, n_, rsd_, flags_, share_, samples_ = columns.values()
     for row in rows:
         key = row["key"]
@@ -66,7 +66,9 @@ def chunk(result: dict, baselines: dict, rows: list[dict]) -> dict:
         if name not in metric_index:
             metric_index[name] = len(metrics)
             metrics.append(name)
-        tp = base_tp.get(row["workload"]) if name == "throughput" else None
+        base, judges = flags.baseline_throughput(result["target"], row["workload"], key) if name == "throughput" \
+            else (None, False)
+        tp = base["mean"] if judges else None
         k_.append(key_index[key])
         m_.append(metric_index[name])
         mean_.append(row["mean"])

@@ -1,0 +1,70 @@
+"""What a repetition really asked of the device and what else the host was doing meanwhile,
+read around each repetition and kept in its cell:
+
+- device_io: the loop device's requests (Documentation/block/stat.rst: read and write
+  requests and sectors, and since Linux 5.5 flush requests, fields 1, 3, 5, 7 and 16 of
+  /sys/block/<dev>/stat), so a claim about barriers, commits or access times is judged on
+  what the workload did, not on what its definition says;
+- host: contention (Documentation/filesystems/proc.rst, /proc/stat and /proc/loadavg): the
+  share of the CPUs stolen by the hypervisor and idle waiting for I/O, the load average at
+  the end, and the CPU time other processes used beside the repetition's own.
+"""
+import os
+import resource
+
+IO_FIELDS = {"reads": 0, "read_sectors": 2, "writes": 4, "write_sectors": 6, "flushes": 15}  # 0-based
+
+
+def device_stat(device: str | None) -> dict | None:
+    """The counters of a block device (/dev/loop3 -> /sys/block/loop3/stat), or None."""
+    if not device:
+        return None
+    try:
+        with open(f"/sys/class/block/{os.path.basename(device)}/stat", encoding="ascii") as f:
+            fields = [int(v) for v in f.read().split()]
+    except (OSError, ValueError):
+        return None
+    return {name: fields[i] if i < len(fields) else 0 for name, i in IO_FIELDS.items()}
+
+
+def _cpu_jiffies() -> list[int] | None:
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            first = f.readline().split()
+    except OSError:
+        return None
+    return [int(v) for v in first[1:9]]  # user nice system idle iowait irq softirq steal
+
+
+def _own_cpu_seconds() -> float:
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+class Meter:
+    """Read before and after one repetition: meter = Meter(device); ...; meter.done()."""
+
+    def __init__(self, device: str | None):
+        self.device = device
+        self.io = device_stat(device)
+        self.cpu, self.own = _cpu_jiffies(), _own_cpu_seconds()
+
+    def done(self) -> tuple[dict | None, dict | None]:
+        """(device_io, host) of the repetition; either None where this machine cannot say."""
+        io_after = device_stat(self.device)
+        io = {k: io_after[k] - self.io[k] for k in IO_FIELDS} if self.io and io_after else None
+        cpu_after, own = _cpu_jiffies(), _own_cpu_seconds() - self.own
+        host = None
+        if self.cpu and cpu_after:
+            d = [b - a for a, b in zip(self.cpu, cpu_after)]
+            total = sum(d) or 1
+            tick = os.sysconf("SC_CLK_TCK")
+            busy = (d[0] + d[1] + d[2] + d[5] + d[6]) / tick  # user, nice, system, irq, softirq seconds
+            try:
+                with open("/proc/loadavg", encoding="ascii") as f:
+                    load = float(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                load = None
+            host = {"steal_pct": round(100 * d[7] / total, 2), "iowait_pct": round(100 * d[4] / total, 2),
+                    "others_cpu_s": round(max(busy - own, 0.0), 3), "load1": load}
+        return io, host
