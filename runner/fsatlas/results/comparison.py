@@ -62,7 +62,7 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         spread = stats.moments(diffs)["stddev"]
     else:
         spread = max(stats.moments(x)["stddev"], stats.moments(y)["stddev"])
-    if spread == 0:
+    if spread <= 1e-12 * max(1.0, abs(_mean(x))):  # none, or only the last bits of a float
         row["why"] = "no spread in the repetitions" + (" of either side" if not paired else "' paired differences")
         return row
     import numpy as np
