@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fsatlas.results import stats
+from fsatlas.results.metrics import KNOWN
 from fsatlas.site import aggregate, knowledge
 from fsatlas.cli import main
 
@@ -136,18 +138,27 @@ def test_unreadable_yaml_names_the_line(data_copy, capsys):
     assert "ext2.yaml" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("expected,measured,significant,verdict", [
-    (-50, -45, True, "agrees"),
-    (-50, -10, True, "smaller effect"),
-    (10, 35, True, "larger effect"),
-    (10, -12, True, "disagrees"),
-    (30, 2, False, "no effect seen"),
-    (0, 1, False, "agrees"),
-    (0, 20, True, "disagrees"),
-    (-9, -3, True, "no effect seen"),
+def _row(change, significant=False, equivalent=False, detectable=3.0, status="tested"):
+    return {"status": status, "change_pct": change, "significant": significant, "equivalent": equivalent,
+            "detectable_pct": detectable}
+
+
+@pytest.mark.parametrize("expected,row,verdict", [
+    (-50, _row(-45, significant=True), "agrees"),
+    (-50, _row(-10, significant=True), "smaller effect"),
+    (10, _row(35, significant=True), "larger effect"),
+    (10, _row(-12, significant=True), "disagrees"),
+    (30, _row(2, equivalent=True), "no effect seen"),  # equivalence within 5 % shown
+    (30, _row(2), "inconclusive"),  # neither shown
+    (30, _row(2, detectable=40.0), "cannot tell at this n"),  # 30 % is below what n and spread detect
+    (0, _row(1, equivalent=True), "agrees"),
+    (0, _row(1), "inconclusive"),  # a large p alone never shows "no effect"
+    (0, _row(20, significant=True), "disagrees"),
+    (-9, _row(-3, significant=True), "smaller effect"),
+    (10, _row(None, status="not testable"), "not testable"),
 ])
-def test_verdicts(expected, measured, significant, verdict):
-    assert knowledge.verdict(expected, measured, significant) == verdict
+def test_verdicts(expected, row, verdict):
+    assert knowledge.verdict(expected, row) == verdict
 
 
 def _result(rid, created, cells, machine="m1"):
@@ -157,13 +168,12 @@ def _result(rid, created, cells, machine="m1"):
                              "target": {"kind": "loop-image"}, "cells": cells})
 
 
-def _cell(key, mean, half, status="ok", flags=()):
+def _cell(key, mean, half, status="ok", flags=(), metric="throughput", **extra):
+    """A cell whose three samples of `metric` are mean - half, mean, mean + half."""
     fs, _, _, workload = key.split("|")[:4]
-    metrics = {"throughput": {"mean": mean, "median": mean, "stddev": 0.0, "ci95": [mean - half, mean + half],
-                              "unit": "bytes/s", "better": "higher", "samples": [mean] * 3,
-                              "rsd_pct": 1.0}} if status == "ok" else {}
+    metrics = {metric: stats.summarize([mean - half, mean, mean + half], *KNOWN[metric])} if status == "ok" else {}
     return {"key": key, "filesystem": fs, "workload": workload, "status": status, "flags": list(flags),
-            "mkfs_options": [], "mount_options": [], "driver": "kernel",
+            "mkfs_options": [], "mount_options": [], "driver": "kernel", **extra,
             "metrics": metrics, **({"reason": "no such filesystem"} if status != "ok" else {})}
 
 
@@ -193,7 +203,7 @@ def test_not_striped_cells_say_so():
     data, _ = knowledge.load(str(DATA))
     cell, base = "ext4|-E,stride=16,stripe-width=64|-|seq-write", "ext4|-|-|seq-write"
     results = [_result("r", "2026-01-01T00:00:00Z",
-                       [_cell(cell, 100e6, 5e6, flags=["not-striped"]), _cell(base, 101e6, 5e6)])]
+                       [_cell(cell, 100e6, 0.5e6, flags=["not-striped"]), _cell(base, 100e6, 0.5e6)])]
     claim = knowledge.evaluate_claims(data, results)["ext-stripe"]["claims"][0]
     row = next(r for r in claim["comparisons"] if r["cell"] == cell)
     assert row["verdict"] == "no effect seen" and "not on a striped array" in row["sentence"]
@@ -310,13 +320,67 @@ def test_each_cell_says_whether_it_went_through_o_direct(fs, workload, mount, ke
 
 def test_a_comparison_of_buffered_and_direct_cells_says_so():
     facts = {"id": "r", "machine": "m", "kernel": "6.18.44", "target": "loop"}
-    metric = {"mean": 100.0, "rsd_pct": 1.0, "n": 3, "unit": "bytes/s", "better": "higher", "ci_low": 99.0, "ci_high": 101.0}
+    metric = {"mean": 100.0, "rsd_pct": 1.0, "n": 3, "unit": "bytes/s", "better": "higher", "ci_low": 99.0, "ci_high": 101.0,
+              "samples": [99.0, 100.0, 101.0]}
     base = {"filesystem": "ext4", "workload": "seq-write", "mount": "", "flags": [], "metrics": {"throughput": metric}}
-    cell = {**base, "mount": "data=journal", "metrics": {"throughput": {**metric, "mean": 60.0, "ci_low": 59, "ci_high": 61}}}
+    cell = {**base, "mount": "data=journal", "metrics": {"throughput": {**metric, "mean": 60.0, "ci_low": 59, "ci_high": 61,
+                                                                        "samples": [59.0, 60.0, 61.0]}}}
     option = {"option": "data=journal"}
     claim = {"expected_change_pct": -30}
     row = knowledge._measured(option, claim, facts, cell, base, "throughput")
     assert (row["io"], row["baseline_io"]) == ("buffered", "O_DIRECT")
-    assert "reached the disk differently" in row["sentence"] and "data=journal" in row["sentence"]
+    assert "reached the disk differently" in row["notes"] and "data=journal" in row["sentence"]
     same = knowledge._measured(option, claim, facts, {**cell, "mount": "data=writeback"}, base, "throughput")
-    assert "Both cells went through O_DIRECT" in same["sentence"]
+    assert "Both cells went through O_DIRECT" in same["notes"]
+
+
+def _io(flushes, reads=0, reps=3):
+    return [{"reads": reads, "read_sectors": 8 * reads, "writes": 100, "write_sectors": 800, "flushes": flushes}] * reps
+
+
+def _claim_rows(option, cells):
+    data, _ = knowledge.load(str(DATA))
+    claims = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", cells)])[option]["claims"]
+    return {r["cell"]: r for claim in claims for r in claim["comparisons"]}
+
+
+def test_claims_are_judged_on_the_device_counters_each_repetition_recorded():
+    """A barrier claim on a workload that sent no flush, a commit-interval claim where the option
+    left the flushes as they were, an access-time claim where nothing was read: cannot show,
+    from the counters, whatever the matrix says of the workload."""
+    rows = _claim_rows("ext4-barrier", [
+        _cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5, device_io=_io(0)),
+        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(0)),  # fsync workload, yet no flush reached
+        _cell("ext4|-|barrier=0|mail-delivery", 8e6, 1e5, device_io=_io(0)),
+        _cell("ext4|-|-|mail-delivery", 4e6, 1e5, device_io=_io(400))])
+    assert rows["ext4|-|barrier=0|fsync-write-4k"]["status"] == "cannot-show"
+    assert "received no cache flush" in rows["ext4|-|barrier=0|fsync-write-4k"]["sentence"]
+    commit = _claim_rows("ext4-commit", [
+        _cell("ext4|-|commit=60|fsync-write-4k", 4.1e6, 1e5, device_io=_io(2046)),
+        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(2047)),
+        _cell("ext4|-|commit=60|small-files|file_size=1000", 4.4e6, 1e5, metric="create_per_s", device_io=_io(3)),
+        _cell("ext4|-|-|small-files|file_size=1000", 4e6, 1e5, metric="create_per_s", device_io=_io(12))])
+    assert commit["ext4|-|commit=60|fsync-write-4k"]["status"] == "cannot-show"
+    assert "as many cache flushes" in commit["ext4|-|commit=60|fsync-write-4k"]["sentence"]
+    assert commit["ext4|-|commit=60|small-files|file_size=1000"]["status"] == "measured"
+    atime = _claim_rows("noatime", [
+        _cell("ext3|-|noatime|tree-copy", 10, 0.1, metric="seconds", device_io=_io(5, reads=0)),
+        _cell("ext3|-|-|tree-copy", 10, 0.1, metric="seconds", device_io=_io(5, reads=0)),
+        _cell("btrfs|-|noatime|small-files|file_size=1000", 10, 0.1, metric="read_per_s", device_io=_io(5, reads=40)),
+        _cell("btrfs|-|-|small-files|file_size=1000", 10, 0.1, metric="read_per_s", device_io=_io(5, reads=40))])
+    assert atime["ext3|-|noatime|tree-copy"]["status"] == "cannot-show"
+    assert "served no read" in atime["ext3|-|noatime|tree-copy"]["sentence"]
+    assert atime["btrfs|-|noatime|small-files|file_size=1000"]["status"] == "measured"
+
+
+def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_adjusted():
+    reads = {"metric": "read_per_s", "device_io": _io(1, reads=50)}
+    rows = _claim_rows("relatime", [
+        _cell("ext4|-|relatime|small-files|file_size=1000", 1000, 300, **reads),
+        _cell("ext4|-|-|small-files|file_size=1000", 1010, 300, **reads),
+        _cell("xfs|-|relatime|tree-copy", 1000, 1, **{**reads, "metric": "seconds"}),
+        _cell("xfs|-|-|tree-copy", 1000, 1, **{**reads, "metric": "seconds"})])
+    wide, narrow = rows["ext4|-|relatime|small-files|file_size=1000"], rows["xfs|-|relatime|tree-copy"]
+    assert wide["verdict"] == "inconclusive" and wide["p_value"] > 0.05
+    assert narrow["verdict"] == "agrees"  # equivalent within 5 %: the interval is narrow
+    assert wide["test"]["adjustment"] == "Holm" and wide["test"]["family"] == 2 and "Holm-adjusted" in wide["sentence"]

@@ -15,7 +15,7 @@
   }
   // The letters a chart prints above a flagged mark (one per caution flag, the legend is
   // layouts/partials/charts/flags-legend.html); rows get them as the field "marks".
-  var FLAG_LETTERS = { noisy: "N", cached: "C", emulated: "E" };
+  var FLAG_LETTERS = { noisy: "N", cached: "C", "cache-unknown": "U", emulated: "E" };
   function flagMarks(flags) {
     var list = typeof flags === "string" ? flags.split(/[,\s]+/) : (flags || []);
     return Object.keys(FLAG_LETTERS).filter(function (f) { return list.indexOf(f) >= 0; })

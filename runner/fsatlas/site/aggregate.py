@@ -27,7 +27,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import bundle, filesig, flags, parallel, resultfile, stats, validation
+from ..results import bundle, comparison, filesig, flags, parallel, resultfile, stats, validation
 from . import explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -107,7 +107,8 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
         if row["metric"]:
             metrics.setdefault(row["key"], {})[row["metric"]] = {
                 "mean": row["mean"], "ci_low": row["ci_low"], "ci_high": row["ci_high"], "rsd_pct": row["rsd_pct"],
-                "n": row["n"], "unit": row["unit"], "better": row["better"], "display": row["shown"]["mean"]}
+                "n": row["n"], "samples": row["samples"], "unit": row["unit"], "better": row["better"],
+                "display": row["shown"]["mean"]}
     cells = []
     for cell in result["cells"]:
         cells.append({
@@ -116,6 +117,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
             "driver": cell["driver"], "command": explorer.run_command(result, cell),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
+            "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "metrics": metrics.get(cell["key"], {})})
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
@@ -364,7 +366,9 @@ def matrix_summary(m) -> dict:
     from ..run import execution
     return {"workloads": workloads,
             "rules": {"rsd_limit_pct": flags.RSD_LIMIT_PCT, "max_repeat_factor": execution.MAX_REPEAT_FACTOR,
-                      "cached_factor": flags.CACHED_FACTOR, "alpha": stats.ALPHA,
+                      "cached_factor": flags.CACHED_FACTOR, "noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT,
+                      "alpha": comparison.ALPHA,
+                      "power": comparison.POWER,
                       "no_effect_pct": knowledge_mod.NO_EFFECT_PCT, "agree_low": knowledge_mod.AGREE[0],
                       "agree_high": knowledge_mod.AGREE[1]},
             "profiles": {n: {"name": n, "description": p.get("description", ""), "image_size": p["image_size"],
@@ -414,12 +418,13 @@ def code_digest() -> str:
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/result_tables.py",
-                 "results/flags.py", "results/stats.py", "run/matrix/standard.yaml"):
+                 "results/comparison.py", "results/flags.py", "results/metrics.py", "results/stats.py",
+                 "run/matrix/standard.yaml"):
         h.update((package / part).read_bytes())
     return h.hexdigest()[:16]
 
 
-def latest_rows(latest: dict | None, paths: dict, baselines: dict, signatures: dict, cache_file: str) -> dict:
+def latest_rows(latest: dict | None, paths: dict, signatures: dict, cache_file: str) -> dict:
     """The newest complete result's rows (every metric) and throughput rows, for list pages;
     kept in cache_file while that result and this code are unchanged (deriving them takes
     scipy, whose import alone is a second: most rebuilds would pay it for nothing)."""
@@ -431,16 +436,16 @@ def latest_rows(latest: dict | None, paths: dict, baselines: dict, signatures: d
             return stored["rows"]
     except (OSError, ValueError, AttributeError):
         pass
-    made = _latest_rows(latest, paths, baselines)
+    made = _latest_rows(latest, paths)
     write_bytes_atomic(cache_file, compact_json({"key": key, "rows": made}))
     return made
 
 
-def _latest_rows(latest: dict | None, paths: dict, baselines: dict) -> dict:
+def _latest_rows(latest: dict | None, paths: dict) -> dict:
     rows = []
     if latest:
         result = resultfile.load_json(paths[latest["id"]])
-        derive_flags(result, baselines)
+        derive_flags(result)
         rows = cell_rows(result)
     throughput = throughput_rows(rows)
     return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
@@ -485,13 +490,13 @@ class Outputs:
             return stored["digest"]
         return None
 
-    def derive(self, baselines: dict, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
+    def derive(self, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
         published, its document, which this changes, and their signature); returns (the
         signature, the digest). Run by the worker that validated the file
         (validation.FileChecks.run); fold: whether its digest is to be folded."""
         rid = result["id"]
-        derive_flags(result, baselines)
+        derive_flags(result)
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
         tables = result_tables.tables(result, rows, throughput)
@@ -500,7 +505,7 @@ class Outputs:
                          result_page(result, result_summary(result), tables).encode())
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
-                         compact_json(explorer.chunk(result, baselines, rows)))
+                         compact_json(explorer.chunk(result, rows)))
         publish_result(path, text, os.path.join(self.published, f"{rid}.json"))
         if any(c["raw"] for c in result["cells"]):
             publish_bundle(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid),
@@ -531,15 +536,13 @@ def folded_batch(knowledge: dict, derived: list) -> dict:
     return part.state()
 
 
-def derive_flags(result: dict, baselines: dict) -> None:
+def derive_flags(result: dict) -> None:
     """Each ok cell's flags as results/flags derives them from its samples and the raw device's
-    baseline for its workload, whatever the file stored: an old or contributed file is shown by
+    baseline for its job, whatever the file stored: an old or contributed file is shown by
     today's rule (validate warns where the stored ones differ)."""
-    measured = result["target"].get("baseline", {})
     for cell in result["cells"]:
         if cell["status"] == "ok":
-            base = measured.get(baselines.get(cell["workload"], ""), {}).get("throughput", {}).get("mean")
-            cell["flags"] = flags.derive(cell, base)
+            cell["flags"] = flags.derive(cell, result["target"])
 
 
 def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
@@ -553,7 +556,6 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     outputs = Outputs(content_dir, static_dir)
     knowledge = knowledge_mod.load_checked(data_dir, outputs.knowledge)
     matrix = matrix_mod.load()
-    baselines = {name: w.get("baseline", "") for name, w in matrix.workloads.items()}
 
     paths = {os.path.basename(path)[:-len(".json")]: path for path in files}
     # Each file's signature, to know what was folded or derived before; a first build has
@@ -578,7 +580,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     # by the worker that read it, once it passes: a first build reads and parses it once. The
     # worker folds the digests of each batch it derived, and the folds come here, not the digests.
     checks = validation.FileChecks(files, recheck_raw=False)
-    derive = functools.partial(outputs.derive, baselines)
+    derive = outputs.derive
     wanted = {paths[rid]: rid not in folded for rid in todo}
     for part in checks.run(derive, wanted, functools.partial(folded_batch, knowledge)):
         run.merge(part)
@@ -595,7 +597,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
         "results": summaries,
-        "latest": latest_rows(latest, paths, baselines, run.members, outputs.latest),
+        "latest": latest_rows(latest, paths, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},

@@ -15,7 +15,7 @@ import yaml
 
 from . import best_per_key, probes as probes_mod
 from ..run import matrix as matrix_mod
-from ..results import resultfile, stats
+from ..results import comparison, metrics as metrics_mod, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -223,17 +223,55 @@ def standard_cell_keys() -> frozenset:
 
 # --- claims against measurements -------------------------------------------------------------
 
-def cannot_show(claim: dict, workload: str) -> str:
-    """Why a workload cannot exercise the claim's mechanism, or "": a claim about durability
-    (barriers, the commit interval, journaling modes) shows only where the workload waits for
-    its data to reach the device; an O_DIRECT stream issues no cache flush at all."""
-    if claim.get("mechanism") != "durability":
+def cannot_show(claim: dict, workload: str, cell: dict, base: dict) -> str:
+    """Why this pair of cells cannot exercise the claim's mechanism, or "". Judged from the loop
+    device's counters each repetition recorded (device_io: requests read and written, cache
+    flushes); a file without them is judged by the matrix's word for the workload, and says so.
+    - durability (barriers): shows only where the workload asks the device to flush;
+    - commit-interval: shows only where the option changes how often the journal commits; a
+      workload that forces a commit itself (fsync after each write) flushes as often either way;
+    - atime: shows only where the workload reads files on the filesystem under test."""
+    mechanism = claim.get("mechanism")
+    if not mechanism:
+        return ""
+    io_base, io_cell = base.get("device_io"), cell.get("device_io")
+    if io_base and io_cell:
+        flushes, flushes_cell = _total(io_base, "flushes"), _total(io_cell, "flushes")
+        if mechanism == "durability" and not flushes:
+            return (f"The loop device received no cache flush during the baseline's {len(io_base)} repetitions "
+                    "(its counters, /sys/block/loopN/stat): this option's mechanism cannot act on this workload, "
+                    "so the comparison does not count toward the verdict.")
+        if mechanism == "commit-interval" and abs(flushes_cell - flushes) <= 0.05 * max(flushes, 1):
+            return (f"The loop device received as many cache flushes with the option as without it ({flushes_cell:,} "
+                    f"against {flushes:,} over the repetitions): the workload forces every commit itself, so a longer "
+                    "commit interval cannot act on it; the comparison does not count toward the verdict.")
+        if mechanism == "atime" and not _total(io_base, "reads"):
+            return (f"The loop device served no read during the baseline's {len(io_base)} repetitions: the workload "
+                    "reads no file on the filesystem under test, so no access time is updated either way; the "
+                    "comparison does not count toward the verdict.")
         return ""
     flushes = workload_flushes().get(workload, "none")
-    if flushes == "none":
+    why = " (judged from the workload's definition in the matrix: these result files recorded no device counters)"
+    if mechanism == "durability" and flushes == "none":
         return ("This workload issues no cache flush and waits for no commit, so this option's mechanism "
-                "cannot act on it: the comparison does not count toward the verdict.")
+                "cannot act on it: the comparison does not count toward the verdict" + why + ".")
+    if mechanism == "commit-interval" and flushes == "per-operation":
+        return ("This workload forces a journal commit with every operation it makes durable, so a longer commit "
+                "interval cannot act on it: the comparison does not count toward the verdict" + why + ".")
+    if mechanism == "atime" and not workload_reads().get(workload, False):
+        return ("This workload reads no file on the filesystem under test, so no access time is updated either "
+                "way: the comparison does not count toward the verdict" + why + ".")
     return ""
+
+
+def _total(io: list, field: str) -> int:
+    return sum(rep.get(field, 0) for rep in io)
+
+
+@lru_cache(maxsize=1)
+def workload_reads() -> dict:
+    """workload -> whether it reads files on the filesystem under test (the matrix's reads_fs)."""
+    return {name: bool(spec.get("reads_fs")) for name, spec in matrix_mod.load().workloads.items()}
 
 
 @lru_cache(maxsize=1)
@@ -276,7 +314,7 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
     return "O_DIRECT", "fio with direct=1"
 
 
-NO_EFFECT_PCT = 5.0  # a claimed or measured change below this is "no effect"
+NO_EFFECT_PCT = comparison.EQUIVALENCE_MARGIN_PCT  # a claimed change below this is "no effect", shown by equivalence
 AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
 
@@ -320,24 +358,37 @@ def display(value: float, unit: str) -> str:
     return f"{significant(value * factor)} {shown}"
 
 
-def verdict(expected: float, measured: float, significant: bool) -> str:
-    no_effect_claimed = abs(expected) < NO_EFFECT_PCT
-    if not significant or abs(measured) < NO_EFFECT_PCT:
-        return "agrees" if no_effect_claimed else "no effect seen"
-    if no_effect_claimed:
-        return "disagrees"
-    if (measured > 0) != (expected > 0):
-        return "disagrees"
-    ratio = measured / expected
-    return "agrees" if AGREE[0] <= ratio <= AGREE[1] else ("smaller effect" if ratio < AGREE[0] else "larger effect")
+def verdict(expected: float, row: dict) -> str:
+    """A claim's verdict on one comparison row of results.comparison, its p adjusted within the
+    claim: a claimed effect agrees when the significant change goes its way within AGREE times
+    its size; a claimed absence of effect agrees only when equivalence within NO_EFFECT_PCT is
+    shown; a change the repetitions could not have detected is "cannot tell at this n"."""
+    if row["status"] != "tested":
+        return "not testable"
+    change = row["change_pct"]
+    if abs(expected) < NO_EFFECT_PCT:
+        if row["equivalent"]:
+            return "agrees"
+        return "disagrees" if row["significant"] and abs(change) >= NO_EFFECT_PCT else "inconclusive"
+    if row["significant"]:
+        if (change > 0) != (expected > 0):
+            return "disagrees"
+        ratio = change / expected
+        return "agrees" if AGREE[0] <= ratio <= AGREE[1] else ("smaller effect" if ratio < AGREE[0] else "larger effect")
+    if row["detectable_pct"] is None or abs(expected) < row["detectable_pct"]:
+        return "cannot tell at this n"
+    return "no effect seen" if row["equivalent"] else "inconclusive"
 
 
 VERDICT_WORDS = {
     "agrees": "agrees with the claim",
-    "no effect seen": "shows no effect where the claim expects one",
-    "disagrees": "goes against the claim",
     "smaller effect": "goes the claimed way, but by less than half as much",
     "larger effect": "goes the claimed way, but by more than twice as much",
+    "no effect seen": f"shows no effect where the claim expects one (equivalent within +-{NO_EFFECT_PCT:g} %)",
+    "disagrees": "goes against the claim",
+    "inconclusive": "is inconclusive: it shows neither the change nor its absence",
+    "cannot tell at this n": "cannot tell: the claimed change is smaller than these repetitions could detect",
+    "not testable": "cannot be tested: a side has one repetition or no spread",
 }
 
 
@@ -383,40 +434,48 @@ class ClaimEvidence:
                     self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base})
 
     def result(self) -> dict:
-        """For every claim and comparison: the change, whether the 95 % confidence intervals
-        separate, a verdict and a sentence saying so."""
+        """For every claim and comparison: the change, its test (results.comparison, p adjusted
+        by Holm over the claim's comparisons that can show its mechanism), a verdict and a
+        sentence saying so."""
         out = {}
         for option_id, option in sorted(self.options.items()):
             claims = []
             for claim in option["claims"]:
                 rows = [self._compare(option, claim, c) for c in claim["measured_by"]]
-                measured = [r for r in rows if r["status"] == "measured"]
-                tally = {v: sum(r["verdict"] == v for r in measured) for v in VERDICT_WORDS}
+                family = [r for r in rows if r["status"] == "measured"]
+                comparison.adjust([r["test"] for r in family], comparison.HOLM)
+                for r in family:
+                    _judge(option, claim, r)
+                tally = {v: sum(r["verdict"] == v for r in family) for v in VERDICT_WORDS}
                 claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
                                "setup": claim.get("setup", ""), "metric": claim["metric"],
                                "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
-                               "measured": len(measured), "tally": tally, "summary": _summary(tally, len(rows))})
+                               "measured": len(family), "tally": tally, "summary": _summary(tally, len(rows))})
             out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
         return out
 
-    def _compare(self, option, claim, comparison) -> dict:
-        metric = comparison.get("metric", claim["metric"])
-        row = {"cell": comparison["cell"], "baseline": comparison["baseline"], "metric": metric,
-               "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison["cell"]),
-               "filesystem": comparison["cell"].split("|")[0], "workload": comparison["cell"].split("|")[3]}
-        found = self.match.get((comparison["cell"], comparison["baseline"], metric))
+    def _compare(self, option, claim, comparison_) -> dict:
+        metric = comparison_.get("metric", claim["metric"])
+        row = {"cell": comparison_["cell"], "baseline": comparison_["baseline"], "metric": metric,
+               "expected_change_pct": claim["expected_change_pct"], "label": _label(comparison_["cell"]),
+               "filesystem": comparison_["cell"].split("|")[0], "workload": comparison_["cell"].split("|")[3]}
+        found = self.match.get((comparison_["cell"], comparison_["baseline"], metric))
         if found:
             measured = _measured(option, claim, found["facts"], found["cell"], found["base"], metric)
-            blind = cannot_show(claim, row["workload"])
+            blind = cannot_show(claim, row["workload"], found["cell"], found["base"])
+            if not blind and measured["io"] != measured["baseline_io"]:
+                blind = ("The two cells did not reach the disk alike, so the comparison is not like for like and "
+                         "does not count toward the verdict.")
             if blind:  # shown, with its figures, but no evidence for or against the claim
-                measured.update(status="cannot-show", verdict="cannot show", sentence=measured["sentence"] + " " + blind)
+                measured.update(status="cannot-show", verdict="cannot show",
+                                sentence=f"{measured['sentence']} {measured['notes']} {blind}")
             return {**row, **measured}
         for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
-            record = self.not_ok.get(comparison[end])
+            record = self.not_ok.get(comparison_[end])
             if record:
                 cell = record["cell"]
                 return {**row, "status": cell["status"], "result": record["result"], "reason": cell.get("reason", ""),
-                        "sentence": f"Not measured here: {comparison[end]} was {cell['status']} "
+                        "sentence": f"Not measured here: {comparison_[end]} was {cell['status']} "
                                     f"({cell.get('reason') or 'no reason given'})."}
         return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
                 "sentence": "Not measured here yet: no result file on this site holds these cells."}
@@ -476,7 +535,7 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
     return out
 
 
-UNRANKED = {"cached", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
+UNRANKED = {"cached", "cache-unknown", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
 # What a chart's axis says it plots, per metric: the quantity in words and the unit it is shown in.
 QUANTITY = {"throughput": "throughput", "iops": "I/O operations per second", "create_per_s": "files created per second",
             "stat_per_s": "files stat'ed per second", "read_per_s": "files read per second",
@@ -500,7 +559,8 @@ def axis_title(metric: str, unit: str) -> str:
 
 class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
-    ranked best first, each marked whether its lead over the next is beyond the 95 % CIs.
+    ranked best first, each marked whether its lead over the next is significant (Welch's test
+    of results.comparison, Holm-adjusted over the ranking's neighbours).
     A ranking compares cells of one result file only (one machine, one run): the result that
     measured the most filesystems for it, the newest of those. Fed one digest at a time."""
 
@@ -536,7 +596,8 @@ class Rankings:
             rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
                          "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor,
                          "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                         "better": m["better"], "unit": m["unit"], "result": digest["id"], "machine": digest["machine"],
+                         "better": m["better"], "unit": m["unit"], "samples": m["samples"],
+                         "result": digest["id"], "machine": digest["machine"],
                          "flags": cell["flags"]})
         return rows
 
@@ -551,8 +612,13 @@ class Rankings:
             rows.sort(key=lambda r: r["mean"], reverse=higher)
             ranked = [r for r in rows if not set(r["flags"]) & UNRANKED]
             excluded = [dict(r, why=", ".join(sorted(set(r["flags"]) & UNRANKED))) for r in rows if set(r["flags"]) & UNRANKED]
-            for a, b in zip(ranked, ranked[1:]):
-                a["clear_lead"] = (a["ci_low"] > b["ci_high"]) if higher else (a["ci_high"] < b["ci_low"])
+            # each filesystem against the next: Welch's test of results.comparison, Holm over the ranking
+            tests = comparison.adjust([comparison.compare(b["samples"], a["samples"], a["better"], metrics_mod.scale(
+                name.rsplit("|", 1)[-1])) for a, b in zip(ranked, ranked[1:])], comparison.HOLM)
+            for a, test in zip(ranked, tests):
+                a["clear_lead"] = test["significant"]
+                a["lead"] = {"ratio": test["ratio"], "ratio_ci95": test["ratio_ci95"], "p": test["p"],
+                             "p_adjusted": test["p_adjusted"], "verdict": test["verdict"], "why": test["why"]}
             if ranked:
                 ranked[-1]["clear_lead"] = False
             out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"])}
@@ -567,33 +633,42 @@ def rankings(digests) -> dict:
 
 
 def _measured(option, claim, facts, cell, base, metric) -> dict:
+    """A measured comparison of the option's cell with its baseline: the figures, the test of
+    results.comparison (paired where both ran in the same interleaved rounds; adjusted and
+    judged later, with the claim's other comparisons, by _judge) and what the cells' setup says."""
     a, b = base["metrics"][metric], cell["metrics"][metric]
-    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"] if a["mean"] else 0.0
-    test = stats.welch(a["mean"], a["rsd_pct"] / 100 * abs(a["mean"]), a["n"],
-                       b["mean"], b["rsd_pct"] / 100 * abs(b["mean"]), b["n"])
-    significant = test["significant"]
-    v = verdict(claim["expected_change_pct"], change, significant)
+    test = comparison.compare(a["samples"], b["samples"], a["better"], metrics_mod.scale(metric),
+                              comparison.interleaved(base.get("started"), cell.get("started")))
+    change = test["change_pct"] if test["change_pct"] is not None else 0.0
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
     sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
                 f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
-                f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option); "
-                + (f"Welch's t-test gives p = {test['p']:.2g}, a difference of "
-                   f"{display(test['ci95'][0], a['unit'])} to {display(test['ci95'][1], a['unit'])} (95 % interval)"
-                   + ("" if significant else f", not significant at {stats.ALPHA:g}, so within the noise"))
-                + f". This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %).")
+                f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option; "
+                f"n = {test['n_a']} and {test['n_b']}).")
+    notes = []
     if "not-striped" in flags:
-        sentence += (" These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
+        notes.append("These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
                      "device-mapper), so no RAID alignment effect can show.")
     if "cached" in flags:
-        sentence += " At least one figure exceeds what the raw device delivered: it came from a cache."
+        notes.append("At least one figure exceeds what the raw device delivered on the same job: it came from a cache.")
     io_cell, io_base = io_path(cell, facts["kernel"]), io_path(base, facts["kernel"])
     if io_cell[0] != io_base[0]:
-        sentence += (f" The two cells reached the disk differently: the option's cell {io_cell[0]} ({io_cell[1]}), "
+        notes.append(f"The two cells reached the disk differently: the option's cell {io_cell[0]} ({io_cell[1]}), "
                      f"the baseline {io_base[0]} ({io_base[1]}), so part of the change is that difference.")
     else:
-        sentence += f" Both cells went {'through O_DIRECT' if io_cell[0] == 'O_DIRECT' else 'through the page cache'}."
+        notes.append(f"Both cells went {'through O_DIRECT' if io_cell[0] == 'O_DIRECT' else 'through the page cache'}.")
     return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
             "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change,
-            "significant": significant, "p_value": test["p"], "difference_ci95": test["ci95"],
-            "verdict": v, "flags": flags, "sentence": sentence, "io": io_cell[0], "baseline_io": io_base[0]}
+            "test": test, "flags": flags, "sentence": sentence, "notes": " ".join(notes),
+            "io": io_cell[0], "baseline_io": io_base[0]}
+
+
+def _judge(option, claim, row) -> None:
+    """The verdict and the full sentence of a measured comparison, once its p is adjusted."""
+    test = row["test"]
+    v = verdict(claim["expected_change_pct"], test)
+    row.update(verdict=v, significant=test["significant"], p_value=test["p"], p_adjusted=test["p_adjusted"],
+               ratio_ci95=test["ratio_ci95"], detectable_pct=test["detectable_pct"])
+    row["sentence"] = (f"{row['sentence']} {comparison.describe(test)[0].upper()}{comparison.describe(test)[1:]}. "
+                       f"This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %). {row['notes']}").rstrip()
