@@ -18,7 +18,7 @@ def evil_site(tmp_path_factory):
     (data / "results").mkdir()
     result = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
     result.update(submitter=EVIL, notes=EVIL)
-    result["system"].update(os=EVIL, cpu_model=EVIL, kernel=EVIL)
+    result["system"].update(os=EVIL, cpu_model=EVIL)  # kernel: a release's characters only (below)
     result["tool"]["fio"] = EVIL
     for cell in result["cells"]:
         cell["effective_mount_options"] = EVIL  # (mount_options have a strict pattern: they go into commands)
@@ -108,3 +108,31 @@ def test_the_embed_page_draws_a_result_chart_as_data(page, evil_site):
             mark.hover()
         page.wait_for_timeout(300)
     assert dialogs == [] and page.errors == []
+
+
+LAYOUTS = FIXTURES.parents[2] / "layouts"
+
+
+def test_no_template_prints_what_delimit_joins_unescaped():
+    """delimit returns template.HTML in Hugo 0.111, which a template prints as it is: a kernel
+    release of "6.1<svg onload=...>" in a probe file ran in readers' browsers on /features/.
+    Every action that joins with delimit must turn the result into a string (printf) first."""
+    offenders = []
+    for path in LAYOUTS.rglob("*.html"):
+        for action in re.findall(r"\{\{-?(.*?)-?\}\}", path.read_text(), flags=re.S):
+            body = re.sub(r"^\s*(\$\w+\s*:?=\s*)?", "", action)
+            if "delimit" in action and not body.startswith(("printf", "/*")):
+                offenders.append(f"{path.relative_to(LAYOUTS)}: {action.strip()[:80]}")
+    assert offenders == []
+
+
+@pytest.mark.parametrize("kernel", ['6.1<svg onload=alert(1)>', "6.1 x", "6.1\u202e", ""])
+def test_a_kernel_release_with_anything_but_its_own_characters_is_refused(tmp_path, kernel, capsys):
+    from fsatlas.cli import main
+    result = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    result["system"]["kernel"] = kernel
+    path = tmp_path / "results" / "fixture-valid.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(result))
+    assert main(["validate", "--no-cache", str(path)]) == 1
+    assert "/system/kernel" in capsys.readouterr().err
