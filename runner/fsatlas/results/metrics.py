@@ -10,6 +10,12 @@ FIO = {
     "lat_p50_ns": ("ns", "lower"),
     "lat_p99_ns": ("ns", "lower"),
     "lat_p999_ns": ("ns", "lower"),
+    # jobs that sync: fio's sync latency, and the mean of a write with its share of the syncs
+    "sync_lat_mean_ns": ("ns", "lower"),
+    "sync_lat_p50_ns": ("ns", "lower"),
+    "sync_lat_p99_ns": ("ns", "lower"),
+    "sync_lat_p999_ns": ("ns", "lower"),
+    "write_sync_lat_mean_ns": ("ns", "lower"),
     **CPU,
 }
 DD = {"throughput": ("bytes/s", "higher"), **CPU}
