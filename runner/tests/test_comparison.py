@@ -1,12 +1,17 @@
 """The one comparison module (results/comparison.py): Welch's test on the metric's scale, the
 ratio's interval, Holm and Benjamini-Hochberg, equivalence, not testable, paired rounds."""
+import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 from scipy.stats import ttest_ind, ttest_rel
 
-from fsatlas.results import comparison
+from fsatlas.cli import main
+from fsatlas.results import comparison, stats
+
+FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
 
 
 def _rows(ps):
@@ -83,3 +88,20 @@ def test_two_identical_runs_compared_many_times_stay_within_5_percent_after_corr
     raw = sum(r["p"] < 0.05 for r in rows)
     comparison.adjust(rows, comparison.BH)
     assert sum(r["significant"] for r in rows) <= 0.05 * len(rows) and raw > sum(r["significant"] for r in rows)
+
+
+def test_compare_of_two_single_sample_results_says_not_testable(tmp_path, capsys):
+    """Two single fio runs 0.5 % apart: never "better" or "worse"."""
+    paths = []
+    for name, value in (("a", 200e6), ("b", 201e6)):
+        doc = json.loads(FIXTURE.read_text())
+        for cell in doc["cells"]:
+            for metric in cell["metrics"].values():
+                metric.update(stats.summarize([value], metric["unit"], metric["better"]))
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(doc))
+    assert main(["compare", str(paths[0]), str(paths[1])]) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.out.splitlines()[1:] if line.strip()]
+    assert lines and all("not testable (n = 1 on one side" in line for line in lines)
+    assert "0 significantly better, 0 significantly worse" in captured.err

@@ -9,6 +9,8 @@ import time
 import pytest
 
 from fsatlas.cli import main
+from fsatlas.results import flags
+from fsatlas.run import execution, target
 from fsatlas.results.validation import validate_file
 from testutil import loop_state, raw_files, scratch_left
 
@@ -27,7 +29,7 @@ EXPECTED_METRICS = {
     "tree-copy": {"seconds", "bytes_used", "cpu_sys_pct"},
     "mkfs-time": {"seconds", "cpu_sys_pct"},
     "mount-time": {"seconds", "cpu_usr_pct"},
-    "fsync-write-4k": {"throughput", "iops", "lat_p99_ns"},
+    "fsync-write-4k": {"throughput", "iops", "lat_p99_ns", "sync_lat_p99_ns", "write_sync_lat_mean_ns"},
     "mail-delivery": {"deliveries_per_s", "cpu_sys_pct"},
     "sqlite-commits": {"commits_per_s", "cpu_usr_pct"},
 }
@@ -58,9 +60,18 @@ def test_one_filesystem_every_workload(tmp_path):
     assert result["system"]["kernel"] == os.uname().release
     assert result["tool"]["fio"].startswith("fio-")
     assert result["target"]["kind"] == "loop-image" and result["target"]["loop_direct_io"] is True
-    # the raw device was measured before any filesystem
-    assert set(result["target"]["baseline"]) == {"seq-write", "seq-read", "rand-read-4k", "rand-write-4k"}
+    # every O_DIRECT fio cell's own job on the raw device, filled first, before and after the filesystems
+    jobs = {flags.baseline_name(c["workload"], c["key"]) for c in result["cells"] if str(c["parameters"].get("direct")) == "1"}
+    assert set(result["target"]["baseline"]) == set(result["target"]["baseline_after"]) == jobs
+    assert {"rewrite", "concurrent-writers|numjobs=2", "seq-read", "rand-read-4k"} <= jobs
+    assert result["target"]["baseline_written"] is True
     assert all(m["throughput"]["mean"] > 0 for m in result["target"]["baseline"].values())
+    # each repetition's device counters: an O_DIRECT stream flushes nothing, fdatasync after each write does
+    by_workload = {c["workload"]: c for c in result["cells"]}
+    assert all(len(c["device_io"]) == 3 and len(c["host"]) == 3 for c in result["cells"])
+    assert sum(r["flushes"] for r in by_workload["seq-write"]["device_io"]) == 0
+    assert all(r["flushes"] > 0 for r in by_workload["fsync-write-4k"]["device_io"])
+    assert all(r["reads"] > 0 for r in by_workload["seq-read"]["device_io"])
     workloads = {c["workload"] for c in result["cells"]}
     assert workloads == set(EXPECTED_METRICS)
     raws = raw_files(out, result)
@@ -82,6 +93,24 @@ def test_one_filesystem_every_workload(tmp_path):
     dd_raw = raws[by_key["ext4|-|-|tiny-block-write"]["raw"][0]].decode()
     assert "copied" in dd_raw
     assert not (out / "raw" / result["id"]).exists()  # packed into the bundle when the run ended
+
+
+def test_the_baseline_is_measured_on_written_data_like_the_cells(tmp_path):
+    """A sparse image reads its holes from nothing (5,592 MB/s against 678 on written data):
+    the fill leaves no hole, and the raw device's seq-read then comes within 1.5x of ext4's
+    O_DIRECT seq-read on the same kind of image."""
+    size = 64 << 20
+    with target.LoopImage(str(tmp_path / "holes"), size) as image:
+        with open(image.image, "rb") as f:
+            assert os.lseek(f.fileno(), 0, os.SEEK_HOLE) == 0  # a fresh image is one hole
+        execution.fill_device(image.device, str(tmp_path / "fill.json"), 60)
+        with open(image.image, "rb") as f:
+            assert os.lseek(f.fileno(), 0, os.SEEK_HOLE) == size  # none left
+    out = run_cli(tmp_path, "--fs", "ext4", "--workload", "seq-read")
+    _, result = only_result(out)
+    raw = result["target"]["baseline"]["seq-read"]["throughput"]["mean"]
+    fs = next(c for c in result["cells"] if c["key"] == "ext4|-|-|seq-read")["metrics"]["throughput"]["mean"]
+    assert 1 / 1.5 <= raw / fs <= 1.5, (raw, fs)
 
 
 def test_all_five_filesystems(tmp_path):

@@ -485,6 +485,13 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
             run.save(False)
 
 
+def fill_device(device: str, raw_path: str, budget_s: float) -> dict:
+    """Writes the whole device once, sequentially with O_DIRECT: every block allocated and
+    holding data, as a filesystem's written files are."""
+    return fio.run_job("fill", {"rw": "write", "bs": "1M", "ioengine": "libaio", "iodepth": 4, "direct": 1},
+                       {"filename": device}, raw_path, budget_s)
+
+
 def _measure_baseline(run, field: str = "baseline") -> None:
     """Each cell's own fio job on the raw loop device (rewrite against rewrite, four writers
     against four writers), before any filesystem (target.baseline) and again after all of them
@@ -506,9 +513,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     with run.target() as image:
         os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
         run.progress.step(f"{field}: filling the raw device with data")
-        fio.run_job("fill", {"rw": "write", "bs": "1M", "ioengine": "libaio", "iodepth": 4, "direct": 1},
-                    {"filename": image.device}, os.path.join(run.out, raw_rel, "fill.json"),
-                    max(c.budget_s for c in jobs.values()))
+        fill_device(image.device, os.path.join(run.out, raw_rel, "fill.json"), max(c.budget_s for c in jobs.values()))
         for name in wanted:
             cell = jobs[name]
             params = {k: v for k, v in cell.parameters.items() if k not in ("end_fsync",)}
