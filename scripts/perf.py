@@ -17,8 +17,9 @@ repository (a result file and its raw bundle each).
 The feature probes: one `fsatlas probe` of every filesystem this kernel has, a stock kernel's
 guest booting to a command (after the trial that decides whether it must be emulated), and
 the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
-twenty minutes emulated). PERF_ONLY=probes (or bounds, quick, fio, scale, comma-separated)
-runs only those parts.
+twenty minutes emulated). The A/A comparison: one quick subset run twice and compared, to
+count the differences called significant where nothing changed. PERF_ONLY=probes (or bounds,
+quick, fio, aa, scale, comma-separated) runs only those parts.
 """
 import gzip
 import json
@@ -175,6 +176,30 @@ def versus_bare_fio():
     median = statistics.median(ratios)
     report("fsatlas vs bare fio, seq-write throughput ratio (5 pairs)", median, "x", "0.95–1.05",
            0.95 <= median <= 1.05, spread(ratios, "{:.3f}"))
+
+
+AA_FILESYSTEMS, AA_WORKLOADS = "ext4,xfs", "seq-write,seq-read,rand-read-4k,rand-write-4k,small-files,create-files"
+
+
+def aa_comparison(work: Path) -> None:
+    """The same quick subset run twice, back to back, and compared as `fsatlas compare` does
+    (results/comparison: Benjamini-Hochberg across the table): nothing changed, so a difference
+    called significant is a false one. Before the correction, two such runs gave 8 of 70."""
+    from fsatlas.commands import compare
+    runs = []
+    for name in ("a", "b"):
+        out = work / f"aa-{name}"
+        subprocess.run([FSATLAS, "run", "--profile", "quick", "--fs", AA_FILESYSTEMS, "--workload", AA_WORKLOADS,
+                        "--out", out, "--scratch", work / "scratch"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runs.append(json.loads(next((out / "results").iterdir()).read_text()))
+    rows = compare.comparisons(*runs)
+    tested = [r for r in rows if r["status"] == "tested"]
+    significant = sum(r["significant"] for r in tested)
+    share = 100 * significant / len(tested) if tested else 0.0
+    report(f"A/A: one quick subset run twice, compared ({len(tested)} tested)", share, "%",
+           "<= 5 % significant", share <= 5,
+           f"(raw p < 0.05: {sum(r['p'] < 0.05 for r in tested)}, adjusted: {significant})")
 
 
 # --- the site --------------------------------------------------------------------------------
@@ -425,6 +450,8 @@ def main() -> int:
             shape = quick_matrix(Path(work))
         if part("fio"):
             versus_bare_fio()
+        if part("aa"):
+            aa_comparison(Path(work))
         if part("scale"):
             biggest = scale_series(Path(work), shape)
             heaviest_page(biggest / "public")
