@@ -1,0 +1,32 @@
+"""fsatlas export: every sample of every result file as one tidy table (results/export.py), to
+Parquet, CSV or JSON Lines; the same table from Python is fsatlas.results.export.frame()."""
+import os
+import sys
+
+from ..results import export
+
+
+def add_parser(sub):
+    p = sub.add_parser("export", help="every sample as one row, to Parquet, CSV or JSON Lines",
+                       description="Columns: " + ", ".join(export.COLUMNS))
+    p.add_argument("paths", nargs="*", metavar="PATH", default=["data/results"],
+                   help="result files or folders of them (default: data/results)")
+    p.add_argument("--format", choices=export.FORMATS, default=None,
+                   help="the output's format (default: from --out's suffix, else parquet)")
+    p.add_argument("--out", default=None, help="the file to write (default: fsatlas-samples.<format>)")
+    p.add_argument("--where", action="append", default=[], metavar="COL=VAL",
+                   help="keep rows whose column has one of these comma-separated values (COL!=VAL: none of "
+                        "them); repeat to combine, e.g. --where filesystem=ext4,xfs --where metric=throughput")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    where = export.parse_where(args.where)
+    fmt = args.format
+    if fmt is None and args.out:
+        fmt = next((f for f in export.FORMATS if args.out.endswith("." + f)), None)
+    fmt = fmt or "parquet"
+    out = args.out or f"fsatlas-samples.{fmt}"
+    rows = export.write(args.paths, out, fmt, where)
+    print(f"wrote {rows:,} samples to {os.path.abspath(out)} ({fmt})", file=sys.stderr)
+    return 0

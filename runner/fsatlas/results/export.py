@@ -1,0 +1,194 @@
+"""Every sample of every result as one tidy table: a row per (result, cell, metric, repetition),
+with the system it ran on and what the device and the host did meanwhile.
+
+COLUMNS is the table's one definition (names, Arrow types, meaning): `fsatlas export` writes it
+to Parquet, CSV or JSON Lines in batches (memory bounded by a batch, whatever the number of
+results), frame() returns it as a pandas DataFrame, and the site lists it beside its download.
+"""
+import datetime as dt
+import os
+
+from ..errors import UserError
+from . import resultfile
+
+BATCH_ROWS = 200_000  # rows held before a batch is written: about 100 MB of Python objects at most
+
+# name -> (Arrow type name, what it holds)
+COLUMNS = {
+    "result": ("string", "the result file's id"),
+    "created": ("timestamp", "when the run started (UTC)"),
+    "profile": ("string", "the matrix profile it ran (quick, standard, full) or the importer's name"),
+    "machine": ("string", "the machine label"),
+    "cpu_model": ("string", "the CPU model"),
+    "cpu_count": ("int32", "logical CPUs"),
+    "memory_bytes": ("int64", "memory"),
+    "kernel": ("string", "the kernel release"),
+    "os": ("string", "the distribution"),
+    "virtualization": ("string", "hypervisor or container, or none"),
+    "target": ("string", "loop-image, block-device or directory"),
+    "storage": ("string", "what the target sat on: the host filesystem under a loop image, the device model"),
+    "filesystem": ("string", "the filesystem measured"),
+    "variant": ("string", "defaults, or the option variant's name"),
+    "mkfs_options": ("string", "mkfs options, space-separated"),
+    "mount_options": ("string", "mount options as requested, comma-separated"),
+    "workload": ("string", "the workload"),
+    "dimensions": ("string", "the workload's swept parameters (file_size=1000), or empty"),
+    "cell": ("string", "the cell key"),
+    "metric": ("string", "the metric's name"),
+    "unit": ("string", "its base unit (bytes/s, ops/s, s, ns, bytes, percent)"),
+    "better": ("string", "higher or lower"),
+    "repetition": ("int32", "1 for the first repetition"),
+    "started_s": ("float64", "when the repetition started, seconds after created (interleaved rounds alternate)"),
+    "value": ("float64", "the sample"),
+    "flags": ("string", "the cell's flags, comma-separated (stored: `fsatlas migrate` brings them to today's rule)"),
+    "device_reads": ("int64", "read requests the loop device served during the repetition"),
+    "device_writes": ("int64", "write requests"),
+    "device_flushes": ("int64", "cache flush requests"),
+    "steal_pct": ("float64", "share of the CPUs' time the hypervisor stole during the repetition"),
+    "iowait_pct": ("float64", "share idle waiting for I/O"),
+    "others_cpu_s": ("float64", "CPU seconds other processes used"),
+    "load1": ("float64", "the one-minute load average at the repetition's end"),
+}
+FORMATS = ("parquet", "csv", "jsonl")
+
+
+def arrow_schema():
+    import pyarrow as pa
+    types = {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64(), "float64": pa.float64(),
+             "timestamp": pa.timestamp("ms", tz="UTC")}  # Parquet has no seconds unit
+    return pa.schema([(name, types[kind]) for name, (kind, _) in COLUMNS.items()])
+
+
+def parse_where(terms: list[str]) -> list[tuple[str, bool, set]]:
+    """["filesystem=ext4,xfs", "metric!=cpu_usr_pct"] -> [(column, equal?, values)]; a bad term is
+    a UserError naming it and the columns there are."""
+    out = []
+    for term in terms or ():
+        column, op, values = term.partition("!=") if "!=" in term else term.partition("=")
+        if not op or column not in COLUMNS:
+            raise UserError(f"expected COLUMN=VALUE or COLUMN!=VALUE with one of the columns {', '.join(COLUMNS)}",
+                            where=f"--where {term!r}")
+        out.append((column, op == "=", set(values.split(","))))
+    return out
+
+
+def _filter(table, where):
+    """The rows of an Arrow table that every term keeps (values compared as text)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    for column, equal, values in where:
+        text = table[column] if table.schema.field(column).type == "string" else pc.cast(table[column], "string")
+        keep = pc.fill_null(pc.is_in(text, value_set=pa.array(sorted(values))), False)
+        table = table.filter(keep if equal else pc.invert(keep))
+    return table
+
+
+def add_result(columns: dict, result: dict) -> int:
+    """Appends one validated result's samples to columns (name -> list); returns how many."""
+    system, target = result["system"], result["target"]
+    common = {"result": result["id"],
+              "created": dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")),
+              "profile": result.get("profile", ""), "machine": system["machine"], "cpu_model": system["cpu_model"],
+              "cpu_count": system["cpu_count"], "memory_bytes": system["memory_bytes"], "kernel": system["kernel"],
+              "os": system["os"], "virtualization": system["virtualization"], "target": target["kind"],
+              "storage": target.get("backing_filesystem") or target.get("model") or target.get("shared_filesystem", "")}
+    added = 0
+    for cell in result["cells"]:
+        if cell["status"] != "ok":
+            continue
+        parts = cell["key"].split("|")
+        per_cell = {**common, "filesystem": cell["filesystem"], "variant": cell.get("variant", "defaults"),
+                    "mkfs_options": " ".join(cell["mkfs_options"]), "mount_options": ",".join(cell["mount_options"]),
+                    "workload": cell["workload"], "dimensions": parts[4] if len(parts) > 4 else "",
+                    "cell": cell["key"], "flags": ",".join(cell["flags"])}
+        started, io, host = cell.get("started", []), cell.get("device_io", []), cell.get("host", [])
+        for name, metric in cell["metrics"].items():
+            n = len(metric["samples"])
+            constant = {**per_cell, "metric": name, "unit": metric["unit"], "better": metric["better"]}
+            for column, value in constant.items():
+                columns[column].extend([value] * n)
+            columns["repetition"].extend(range(1, n + 1))
+            columns["value"].extend(float(v) for v in metric["samples"])
+            columns["started_s"].extend(started[i] if i < len(started) else None for i in range(n))
+            for column, field in (("device_reads", "reads"), ("device_writes", "writes"), ("device_flushes", "flushes")):
+                columns[column].extend(io[i][field] if i < len(io) else None for i in range(n))
+            for column in ("steal_pct", "iowait_pct", "others_cpu_s", "load1"):
+                columns[column].extend(host[i][column] if i < len(host) else None for i in range(n))
+            added += n
+    return added
+
+
+def result_files(paths: list[str]) -> list[str]:
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            found, problems = resultfile.result_listing(path)
+            errors = [p for p in problems if p.severity == "error"]
+            if errors:
+                raise UserError(errors[0].message, where=errors[0].file)
+            files += found
+        else:
+            files.append(path)
+    return files
+
+
+def batches(paths: list[str], where=()):
+    """Arrow tables of at most about BATCH_ROWS rows (before filtering), over every result file in paths."""
+    import pyarrow as pa
+    schema = arrow_schema()
+    columns, held = {name: [] for name in COLUMNS}, 0
+    for path in result_files(paths):
+        result = resultfile.load_json(path)
+        resultfile.check(result, path)
+        held += add_result(columns, result)
+        if held >= BATCH_ROWS:
+            yield _filter(pa.table(columns, schema=schema), where)
+            columns, held = {name: [] for name in COLUMNS}, 0
+    if held:
+        yield _filter(pa.table(columns, schema=schema), where)
+
+
+def frame(paths, where: list[str] | None = None):
+    """Every sample of the result files (or folders) in paths as a pandas DataFrame, one row per
+    sample, the columns of COLUMNS; where: terms as `fsatlas export --where` takes them."""
+    import pyarrow as pa
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    tables = list(batches([os.fspath(p) for p in paths], parse_where(where or [])))
+    table = pa.concat_tables(tables) if tables else arrow_schema().empty_table()
+    return table.to_pandas()
+
+
+def write(paths: list[str], out: str, fmt: str, where=()) -> int:
+    """Writes the table to out (a temporary file, then renamed) in fmt; returns the rows written."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+    directory = os.path.dirname(os.path.abspath(out))
+    os.makedirs(directory, exist_ok=True)
+    tmp = os.path.join(directory, f".{os.path.basename(out)}.fsatlas-tmp")
+    rows, schema = 0, arrow_schema()
+    try:
+        if fmt == "parquet":
+            with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+                for table in batches(paths, where):
+                    writer.write_table(table)
+                    rows += table.num_rows
+                if not rows:
+                    writer.write_table(schema.empty_table())
+        elif fmt == "csv":
+            with pcsv.CSVWriter(tmp, schema) as writer:
+                for table in batches(paths, where):
+                    writer.write_table(table)
+                    rows += table.num_rows
+        else:
+            with open(tmp, "w", encoding="utf-8") as f:
+                for table in batches(paths, where):
+                    frame_ = table.to_pandas()
+                    text = frame_.to_json(orient="records", lines=True, date_format="iso", date_unit="s")
+                    f.write(text if text.endswith("\n") or not text else text + "\n")
+                    rows += table.num_rows
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return rows
