@@ -24,8 +24,14 @@ data:
 	$(FSATLAS) check-data
 	$(FSATLAS) aggregate
 
+# Every sample of every result as one Parquet file beside the explorer (results/export.py);
+# made again only when a result file changed.
+SAMPLES := build/static/downloads/fsatlas-samples.parquet
+$(SAMPLES): $(wildcard data/results/*.json)
+	$(FSATLAS) export data/results --out $@
+
 # Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site/build.py.
-site: data
+site: data $(SAMPLES)
 	$(FSATLAS) site --destination public $(if $(BASE_URL),--base-url $(BASE_URL))
 	rm -rf public/pagefind  # the index is made anew each time; no stale fragments
 	node_modules/.bin/pagefind --site public --output-subdir pagefind --silent

@@ -288,3 +288,14 @@ def test_the_matrix_and_the_2004_table_show_what_the_probes_found_on_each_kernel
     assert ">25<" in xfs and "Linux 6.18:</strong> 5,461 entries" in xfs and "Linux 6.1:</strong> 5,461 entries" in xfs
     jfs = re.search(r"<th scope=\"row\">jfs</th>(.*?)</tr>", then_now, re.S)[1]
     assert ">8191<" in jfs and "Linux 6.1:</strong> 8,191 entries" in jfs and "6.18" not in jfs  # no jfs here
+
+
+def test_the_explorer_offers_every_sample_with_its_columns(site_root):
+    import pandas as pd
+    from fsatlas.results import export
+    html = (site_root / "public" / "explorer" / "index.html").read_text()
+    assert 'href="/downloads/fsatlas-samples.parquet"' in html
+    for name in export.COLUMNS:
+        assert f"<code>{name}</code>" in html
+    published = pd.read_parquet(site_root / "public" / "downloads" / "fsatlas-samples.parquet")
+    pd.testing.assert_frame_equal(published, export.frame(site_root / "data" / "results"))

@@ -27,7 +27,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import bundle, comparison, filesig, flags, parallel, resultfile, stats, validation
+from ..results import bundle, comparison, export, filesig, flags, parallel, resultfile, stats, validation
 from . import explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -603,7 +603,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
-        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits()}}
+        "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
+                  "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
     write_if_changed(os.path.join(static_dir, "explorer", "data.json"), compact_json(run.index.result()))
