@@ -284,10 +284,22 @@ def scale_series(work: Path, shape: Path) -> Path:
         peak = max([peak] + [b[1] for b in full + same + adds])
         report(f"  peak memory of any step, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
         validation_series(root, n)
+        export_timing(root, n, target)
         if biggest:
             shutil.rmtree(biggest)
         biggest = root
     return biggest
+
+
+def export_timing(root: Path, n: int, target) -> None:
+    """fsatlas export of every sample of n results to Parquet: the time and peak memory (bounded by
+    its batches, whatever n), with the file's size."""
+    out = root / "build" / "perf-samples.parquet"
+    seconds, peak, cpu = timed([FSATLAS, "export", root / "data" / "results", "--out", out])
+    report(f"export of {n} results to Parquet", seconds, "s", "", None,
+           f"({out.stat().st_size / 1e6:.0f} MB; CPU {cpu[0]:.0f} s user)")
+    report(f"  peak memory of the export, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
+    out.unlink()
 
 
 def twin_root(root: Path, twin: Path) -> None:
