@@ -17,6 +17,7 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   solvers), so a claim smaller than that says "cannot tell at this n".
 """
 import math
+import warnings
 
 from . import metrics, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
@@ -66,25 +67,16 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         row["why"] = "no spread in the repetitions" + (" of either side" if not paired else "' paired differences")
         return row
     import numpy as np
-    from scipy import stats as sps
-    from statsmodels.stats import power, weightstats
     x, y = np.asarray(x), np.asarray(y)
     if scale == "log":
         low, high = -math.log1p(margin_pct / 100), math.log1p(margin_pct / 100)
     else:
         low, high = -margin_pct / 100 * abs(mean_a), margin_pct / 100 * abs(mean_a)
-    if paired:
-        test = sps.ttest_rel(y, x)
-        p_eq = weightstats.ttost_paired(y, x, low, high)[0]
-        d = _solve(power.TTestPower(), nobs=len(diffs))
-        detectable = d * spread if d is not None else None
-    else:
-        test = sps.ttest_ind(y, x, equal_var=False)
-        p_eq = weightstats.ttost_ind(y, x, low, high, usevar="unequal")[0]
-        pooled = math.sqrt(((len(x) - 1) * stats.moments(x)["stddev"] ** 2 + (len(y) - 1) * stats.moments(y)["stddev"] ** 2)
-                           / (len(x) + len(y) - 2))
-        d = _solve(power.TTestIndPower(), nobs1=len(x), ratio=len(y) / len(x))
-        detectable = d * pooled if d is not None else None
+    with warnings.catch_warnings():
+        # scipy warns of precision loss when one side's samples are all equal (a size measured
+        # exactly each time); Welch's test then rests on the other side's spread, as it should
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        test, p_eq, detectable = _tests(x, y, paired, low, high, spread)
     ci = test.confidence_interval(0.95)
     diff = float(y.mean() - x.mean())
     if scale == "log":  # the interval's relative widths, placed around the ratio of the means
@@ -97,6 +89,22 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
                ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
                test=("paired t-test" if paired else "Welch's t-test") + (" on logarithms" if scale == "log" else ""))
     return row
+
+
+def _tests(x, y, paired: bool, low: float, high: float, spread: float):
+    """(the t-test, the equivalence p, the smallest detectable difference on the scale)."""
+    from scipy import stats as sps
+    from statsmodels.stats import power, weightstats
+    if paired:
+        test = sps.ttest_rel(y, x)
+        p_eq = weightstats.ttost_paired(y, x, low, high)[0]
+        d = _solve(power.TTestPower(), nobs=len(x))
+        return test, p_eq, (d * spread if d is not None else None)
+    test = sps.ttest_ind(y, x, equal_var=False)
+    p_eq = weightstats.ttost_ind(y, x, low, high, usevar="unequal")[0]
+    pooled = math.sqrt(((len(x) - 1) * x.var(ddof=1) + (len(y) - 1) * y.var(ddof=1)) / (len(x) + len(y) - 2))
+    d = _solve(power.TTestIndPower(), nobs1=len(x), ratio=len(y) / len(x))
+    return test, p_eq, (d * pooled if d is not None else None)
 
 
 def compare_metrics(ma: dict, mb: dict, name: str, paired: bool = False) -> dict:

@@ -1,0 +1,52 @@
+"""fsatlas report: a publishable comparison of two runs, or of two filesystems or variants of
+one run, as one self-contained Markdown or HTML file (site/report.py)."""
+import os
+import sys
+
+from ..errors import UserError
+from ..site import report
+from .compare import comparisons, load_checked
+
+
+def add_parser(sub):
+    p = sub.add_parser("report", help="a publishable comparison of two result files, or of two sides of one",
+                       description="fsatlas report A.json B.json, or fsatlas report A.json --a ext4 --b xfs "
+                                   "(a side is a filesystem, or filesystem:variant)")
+    p.add_argument("files", nargs="+", metavar="RESULT", help="one result file (with --a and --b) or two")
+    p.add_argument("--a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
+    p.add_argument("--b", metavar="SIDE", help="within one result: side B")
+    p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
+    p.add_argument("--out", help="the file to write (default: standard output)")
+    p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
+    p.add_argument("--data", default="data", help="the curated data, for the feature differences (default: data)")
+    p.add_argument("--no-chart", action="store_true", help="leave the chart out (it needs node)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if len(args.files) == 2 and not (args.a or args.b):
+        a, b = (load_checked(f) for f in args.files)
+        rows = comparisons(a, b, args.all_metrics)
+        sides, features = (a["id"], b["id"]), []
+    elif len(args.files) == 1 and args.a and args.b:
+        a = b = load_checked(args.files[0])
+        rows = report.within(a, args.a, args.b, args.all_metrics)
+        sides = (f"{args.a} in {a['id']}", f"{args.b} in {a['id']}")
+        features = report.feature_differences(report._side(args.a)[0], report._side(args.b)[0], args.data)
+    else:
+        raise UserError("expected two result files, or one with --a and --b", where="fsatlas report")
+    if not rows:
+        raise UserError("the two sides share no measured cell", where=", ".join(args.files))
+    doc = report.build(a, b, rows, sides, features)
+    fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
+    svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")
+    text = report.html_page(doc, svg) if fmt == "html" else report.markdown(doc, svg)
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    tmp = f"{args.out}.fsatlas-tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, args.out)
+    print(f"wrote {args.out}: {len(doc['rows'])} comparisons", file=sys.stderr)
+    return 0

@@ -1,0 +1,200 @@
+"""A publishable comparison of two runs (`fsatlas report`): the two system tables, every
+compared cell with its ratio, interval and adjusted p from results/comparison (the rows of
+`fsatlas compare`, significant first), the feature differences of the two filesystems with
+their citations, and a chart of the ratios drawn to SVG at build time; as one self-contained
+Markdown or HTML file (no script, no external request).
+
+The two sides are two result files (every cell both measured), or two filesystems, or two
+variants, of one result file (each cell of one side against the same workload on the other).
+"""
+import base64
+import datetime as dt
+import html
+import json
+import os
+import subprocess
+
+from ..errors import UserError
+from ..results import comparison
+from . import knowledge as knowledge_mod
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+ORDER = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
+SYSTEM_ROWS = [("CPU", lambda r: r["system"]["cpu_model"]), ("Cores", lambda r: str(r["system"]["cpu_count"])),
+               ("Memory", lambda r: f"{r['system']['memory_bytes'] / 2**30:.1f} GiB"),
+               ("Kernel", lambda r: r["system"]["kernel"]), ("Distribution", lambda r: r["system"]["os"]),
+               ("Virtualization", lambda r: r["system"]["virtualization"]),
+               ("Target", lambda r: _target(r["target"])), ("Machine label", lambda r: r["system"]["machine"]),
+               ("Profile", lambda r: r.get("profile", "")), ("Run", lambda r: f"{r['id']} ({r['created']})")]
+
+
+def _target(t: dict) -> str:
+    if t["kind"] == "loop-image":
+        return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB on {t.get('backing_filesystem', '?')}, "
+                f"direct I/O {'on' if t.get('loop_direct_io') else 'off'}")
+    return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
+
+
+def _side(spec: str) -> tuple[str, str | None]:
+    """"ext4" or "ext4:noatime" -> (filesystem, variant or None)."""
+    fs, _, variant = spec.partition(":")
+    return fs, variant or None
+
+
+def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
+    """Cells of side A against the same workload and dimensions of side B in one result."""
+    from ..commands.compare import HEADLINE
+    (fs_a, var_a), (fs_b, var_b) = _side(a_spec), _side(b_spec)
+
+    def pick(fs, variant):
+        out = {}
+        for c in result["cells"]:
+            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or "defaults"):
+                parts = c["key"].split("|")
+                out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
+        return out
+
+    side_a, side_b = pick(fs_a, var_a), pick(fs_b, var_b)
+    rows = []
+    for ident, cell in side_a.items():
+        other = side_b.get(ident)
+        if not other:
+            continue
+        paired = comparison.interleaved(cell.get("started"), other.get("started"))
+        for name, ma in cell["metrics"].items():
+            mb = other["metrics"].get(name)
+            if mb and (all_metrics or name in HEADLINE):
+                rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name,
+                             "unit": ma["unit"], **comparison.compare_metrics(ma, mb, name, paired)})
+    if not rows:
+        raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
+    return comparison.adjust(rows, comparison.BH)
+
+
+def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
+    """Facts the two filesystems' feature files give differently, with the sources of each."""
+    knowledge, _ = knowledge_mod.load(data_dir)
+    a, b = knowledge["features"].get(fs_a), knowledge["features"].get(fs_b)
+    if not a or not b or fs_a == fs_b:
+        return []
+    titles = {s["id"]: s for s in knowledge["sources"]}
+    out = []
+    for name in sorted(set(a.get("features", {})) | set(b.get("features", {}))):
+        fa, fb = a["features"].get(name, {}), b["features"].get(name, {})
+        va, vb = fa.get("value", fa.get("limit", "-")), fb.get("value", fb.get("limit", "-"))
+        if va != vb:
+            out.append({"feature": name, "a": str(va), "b": str(vb),
+                        "sources": sorted({titles[s]["title"] for s in fa.get("sources", []) + fb.get("sources", [])
+                                           if s in titles})})
+    return out
+
+
+def ratio_chart(rows: list[dict], title: str) -> str:
+    """The tested rows' ratios B/A with their intervals, as an SVG drawn by Vega in Node."""
+    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"], "low": r["ratio_ci95"][0],
+               "high": r["ratio_ci95"][1], "verdict": r["verdict"]} for r in rows if r["status"] == "tested"]
+    if not values:
+        return ""
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": title, "width": 360,
+            "data": {"values": values},
+            "encoding": {"y": {"field": "row", "type": "nominal", "sort": None, "title": None,
+                               "axis": {"labelLimit": 320}}},
+            "layer": [
+                {"mark": {"type": "rule"}, "encoding": {"x": {"field": "low", "type": "quantitative", "scale": {"type": "log"},
+                                                              "title": "B / A (log scale), 95 % interval"},
+                                                        "x2": {"field": "high"}}},
+                {"mark": {"type": "point", "filled": True},
+                 "encoding": {"x": {"field": "ratio", "type": "quantitative"},
+                              "color": {"field": "verdict", "type": "nominal",
+                                        "scale": {"domain": ["better", "worse", "equivalent", "inconclusive"],
+                                                  "range": ["#2e7d32", "#c62828", "#1565c0", "#757575"]}}}},
+                {"mark": {"type": "rule", "strokeDash": [4, 4]}, "data": {"values": [{"one": 1}]},
+                 "encoding": {"x": {"field": "one", "type": "quantitative"}, "y": {}}}]}
+    done = subprocess.run(["node", os.path.join(REPO, "scripts", "render-svg.mjs")], input=json.dumps([spec]),
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    if done.returncode != 0:
+        raise UserError(f"drawing the chart failed: {done.stderr.strip()[:300]}", where="scripts/render-svg.mjs")
+    return json.loads(done.stdout)[0]
+
+
+def build(a: dict, b: dict, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
+    """What both formats print: the sides, system rows, sorted comparison rows, counts."""
+    rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
+                                       r["key"], r["metric"]))
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    return {"sides": sides, "a": a, "b": b, "rows": rows, "counts": counts, "features": features,
+            "system": [(label, get(a), get(b)) for label, get in SYSTEM_ROWS],
+            "made": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def _cells(r: dict) -> list[str]:
+    show = knowledge_mod.display
+    interval = f"{r['ratio_ci95'][0]:.3g}–{r['ratio_ci95'][1]:.3g}" if r["ratio_ci95"] else "–"
+    verdict = r["verdict"] if r["status"] == "tested" else f"not testable: {r['why']}"
+    return [r["key"], r["metric"], show(r["mean_a"], r["unit"]), show(r["mean_b"], r["unit"]), f"{r['n_a']}/{r['n_b']}",
+            f"{r['ratio']:.3g}" if r["ratio"] is not None else "–", interval,
+            f"{r['p']:.2g}" if r["p"] is not None else "–",
+            f"{r['p_adjusted']:.2g}" if r["p_adjusted"] is not None else "–",
+            "higher" if r["better"] == "higher" else "lower", verdict]
+
+
+HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "better", "verdict"]
+
+
+def method(doc: dict) -> str:
+    return (f"Each row compares the repetitions of A and B by Welch's t-test (the paired test where both ran in the "
+            f"same interleaved rounds) on the logarithms of rates, times and sizes; its p is adjusted by "
+            f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
+            f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
+            f"tests; a side with one repetition or no spread is not testable. Made with fsatlas "
+            f"(runner/fsatlas/results/comparison.py), the test that fsatlas compare and the site use.")
+
+
+def markdown(doc: dict, svg: str) -> str:
+    esc = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    a_name, b_name = doc["sides"]
+    c = doc["counts"]
+    lines = [f"# {a_name} (A) against {b_name} (B)", "",
+             f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
+             f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
+             f"{c['not testable']} not testable. Made {doc['made']}.", "", "## The systems", "",
+             "| | A | B |", "|---|---|---|"]
+    lines += [f"| {label} | {esc(x)} | {esc(y)} |" for label, x, y in doc["system"]]
+    lines += ["", "## Every comparison", "", method(doc), "",
+              "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(esc(x) for x in _cells(r)) + " |" for r in doc["rows"]]
+    if svg:
+        lines += ["", "## The ratios", "",
+                  f"![B/A with 95 % intervals](data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()})"]
+    if doc["features"]:
+        lines += ["", "## Where the feature data differ", "", "| Feature | A | B | Sources |", "|---|---|---|---|"]
+        lines += [f"| {esc(f['feature'])} | {esc(f['a'])} | {esc(f['b'])} | {esc('; '.join(f['sources']))} |"
+                  for f in doc["features"]]
+    return "\n".join(lines) + "\n"
+
+
+def html_page(doc: dict, svg: str) -> str:
+    e = html.escape
+    a_name, b_name = doc["sides"]
+    c = doc["counts"]
+    rows = "".join("<tr>" + "".join(f"<td>{e(x)}</td>" for x in _cells(r)) + "</tr>" for r in doc["rows"])
+    system = "".join(f"<tr><th scope=\"row\">{e(label)}</th><td>{e(x)}</td><td>{e(y)}</td></tr>"
+                     for label, x, y in doc["system"])
+    features = "".join(f"<tr><th scope=\"row\">{e(f['feature'])}</th><td>{e(f['a'])}</td><td>{e(f['b'])}</td>"
+                       f"<td>{e('; '.join(f['sources']))}</td></tr>" for f in doc["features"])
+    style = ("body{font:15px/1.5 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}"
+             "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;"
+             "text-align:left;vertical-align:top}figure{margin:1rem 0}")
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(a_name)} against {e(b_name)}"
+            f"</title><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><style>{style}</style>"
+            f"</head><body><h1>{e(a_name)} (A) against {e(b_name)} (B)</h1>"
+            f"<p>{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
+            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable. "
+            f"Made {e(doc['made'])}.</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
+            f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
+            f"<h2>Every comparison</h2><p>{e(method(doc))}</p><table><thead><tr>"
+            + "".join(f"<th scope=\"col\">{e(h)}</th>" for h in HEADER) + f"</tr></thead><tbody>{rows}</tbody></table>"
+            + (f"<h2>The ratios</h2><figure>{svg}</figure>" if svg else "")
+            + (f"<h2>Where the feature data differ</h2><table><thead><tr><th scope=\"col\">Feature</th><th scope=\"col\">A"
+               f"</th><th scope=\"col\">B</th><th scope=\"col\">Sources</th></tr></thead><tbody>{features}</tbody></table>"
+               if features else "") + "</body></html>\n")

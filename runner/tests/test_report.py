@@ -1,0 +1,72 @@
+"""fsatlas report: a publishable comparison whose figures are fsatlas compare's, as Markdown or
+as HTML that loads nothing from elsewhere."""
+import re
+from pathlib import Path
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.commands.compare import comparisons, load_checked
+
+RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
+QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
+STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-2])
+
+
+def _table_rows(markdown: str) -> list[list[str]]:
+    section = markdown.split("## Every comparison", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Cell")]
+    return [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in rows]
+
+
+def test_a_report_of_two_quick_runs_lists_every_comparison_with_compares_figures(tmp_path):
+    out = tmp_path / "report.md"
+    assert main(["report", QUICK_A, QUICK_B, "--out", str(out), "--no-chart"]) == 0
+    text = out.read_text()
+    expected = comparisons(load_checked(QUICK_A), load_checked(QUICK_B))
+    rows = _table_rows(text)
+    assert len(rows) == len(expected) > 0
+    by_cell = {(r[0], r[1]): r for r in rows}
+    for e in expected:
+        row = by_cell[(e["key"], e["metric"])]
+        assert row[5] == (f"{e['ratio']:.3g}" if e["ratio"] is not None else "–")
+        assert row[8] == (f"{e['p_adjusted']:.2g}" if e["p_adjusted"] is not None else "–")
+    verdicts = [r[10].split(":")[0] for r in rows]  # significant first, then equivalent, inconclusive, not testable
+    order = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
+    assert [order[v] for v in verdicts] == sorted(order[v] for v in verdicts)
+    assert "| CPU |" in text and "| Kernel |" in text
+
+
+def test_two_filesystems_of_one_run_with_their_feature_differences(tmp_path):
+    out = tmp_path / "report.md"
+    assert main(["report", STANDARD, "--a", "ext4", "--b", "xfs", "--out", str(out), "--no-chart"]) == 0
+    text = out.read_text()
+    assert "## Where the feature data differ" in text
+    features = text.split("## Where the feature data differ", 1)[1]
+    assert "| online_shrink | no |" in features  # ext4's resize2fs refuses; xfs has its own answer
+    assert all(line.count("|") >= 5 for line in features.strip().splitlines()[2:])  # every row names its sources
+
+
+def test_a_report_names_its_mistakes_in_one_line(capsys):
+    assert main(["report", STANDARD]) == 1
+    assert "expected two result files, or one with --a and --b" in capsys.readouterr().err
+    assert main(["report", STANDARD, "--a", "ext4", "--b", "nosuchfs"]) == 1
+    assert "share no measured workload" in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_the_html_report_draws_its_chart_and_asks_for_nothing_else(tmp_path):
+    from playwright.sync_api import sync_playwright
+    from sitebuild import CHROMIUM, CHROMIUM_ARGS
+    out = tmp_path / "report.html"
+    assert main(["report", QUICK_A, QUICK_B, "--out", str(out)]) == 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        requests = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(out.as_uri())
+        assert requests == [out.as_uri()]
+        assert page.locator("figure svg").count() == 1
+        assert page.locator("figure svg .mark-symbol path, figure svg .mark-symbol circle").count() > 0
+        browser.close()
