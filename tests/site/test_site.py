@@ -299,3 +299,31 @@ def test_the_explorer_offers_every_sample_with_its_columns(site_root):
         assert f"<code>{name}</code>" in html
     published = pd.read_parquet(site_root / "public" / "downloads" / "fsatlas-samples.parquet")
     pd.testing.assert_frame_equal(published, export.frame(site_root / "data" / "results"))
+
+
+def test_a_new_article_pinned_to_a_run_builds_and_passes_htmltest(tmp_path):
+    """fsatlas article new: front matter naming the run and the comparison, its table from the
+    aggregate, each run's chart; Hugo builds it and htmltest finds no broken link."""
+    import shutil
+    from fsatlas.commands.compare import load_checked
+    from fsatlas.site import report
+    from sitebuild import REPO, build_site, fsatlas
+    standard = sorted((REPO / "data" / "results").glob("*-standard.json"))[-2]
+    data = tmp_path / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    shutil.copy(standard, data / "results")
+    shutil.copy(REPO / "data" / "raw" / f"{standard.stem}.tar.gz", data / "raw")
+    root = tmp_path / "site"
+    build_site(root, data / "results")
+    done = fsatlas("article", "new", "ext4 or XFS for this machine", root / "data" / "results" / standard.name,
+                   "--a", "ext4", "--b", "xfs", "--content", root / "content", cwd=root)
+    page = root / "content" / "articles" / "ext4-or-xfs-for-this-machine.md"
+    assert page.exists(), done.stderr
+    assert f"- {standard.stem}" in page.read_text() and "compare:" in page.read_text()
+    aggregate_and_build(root)
+    assert run_htmltest(root).returncode == 0
+    html = (root / "public" / "articles" / "ext4-or-xfs-for-this-machine" / "index.html").read_text()
+    rows = report.within(load_checked(str(standard)), "ext4", "xfs")
+    assert html.count("<td><code>") == len(rows) > 0
+    assert f'results/{standard.stem}/' in html  # the run it is pinned to, named and linked

@@ -28,7 +28,7 @@ import frontmatter
 import orjson
 
 from ..results import bundle, comparison, export, filesig, flags, parallel, resultfile, stats, validation
-from . import explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -545,7 +545,7 @@ def derive_flags(result: dict) -> None:
             cell["flags"] = flags.derive(cell, result["target"])
 
 
-def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) -> dict:
+def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, articles_dir: str | None = None) -> dict:
     if not os.path.isdir(data_dir):
         raise UserError("no such data folder", where=data_dir, expected="a folder holding results/")
     results_dir = os.path.join(data_dir, "results")
@@ -600,6 +600,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None) ->
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
         "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "comparisons": articles.comparisons(articles_dir, paths) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),

@@ -1,0 +1,82 @@
+"""Articles pinned to the runs they are written from.
+
+An article's front matter names its runs (`results: [id, ...]`) and the comparisons it shows
+(`compare: [{a: id, b: id}]`, or `{result: id, a: ext4, b: xfs}` for two sides of one run). The
+aggregate computes each named comparison with results/comparison (the rows of `fsatlas compare`,
+or of `fsatlas report --a --b`) into aggregates/comparisons.json, where the `comparison`
+shortcode looks it up: the figures stay those of the named runs, whatever result comes later.
+`fsatlas article new` writes such an article, ready to edit.
+"""
+import datetime as dt
+import glob
+import os
+import re
+
+import frontmatter
+import yaml
+
+from ..errors import UserError
+from ..results import resultfile
+
+
+def comparison_key(entry: dict) -> str:
+    """The name a comparison has in aggregates/comparisons.json and in the shortcode."""
+    return "|".join(str(entry[k]) for k in ("result", "a", "b") if entry.get(k))
+
+
+def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
+    """(the article's path, each comparison its front matter names)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
+        try:
+            meta = frontmatter.load(path).metadata
+        except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
+            raise UserError(f"front matter not readable: {e}", where=path) from None
+        for i, entry in enumerate(meta.get("compare") or []):
+            if not isinstance(entry, dict) or not {"a", "b"} <= set(entry) or set(entry) - {"a", "b", "result"}:
+                raise UserError("expected {a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, b: SIDE}",
+                                where=f"{path}: /compare/{i}")
+            out.append((path, entry))
+    return out
+
+
+def comparisons(articles_dir: str, paths: dict) -> dict:
+    """key -> {a, b, rows} for every comparison an article names; paths: result id -> file."""
+    from ..commands.compare import comparisons as between
+    from . import knowledge, report
+    out = {}
+    for where, entry in named_comparisons(articles_dir):
+        key = comparison_key(entry)
+        if key in out:
+            continue
+        missing = [entry[k] for k in ("result", "a", "b") if k in entry and (k == "result" or "result" not in entry)
+                   and entry[k] not in paths]
+        if missing:
+            raise UserError(f"names a result this site does not hold: {', '.join(map(str, missing))}", where=where)
+        if "result" in entry:
+            result = resultfile.load_json(paths[entry["result"]])
+            rows = report.within(result, entry["a"], entry["b"])
+        else:
+            rows = between(resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]]))
+        for r in rows:
+            r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
+        out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""),
+                    "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"]))}
+    return out
+
+
+def scaffold(title: str, entry: dict, results: list[str]) -> str:
+    """An article's Markdown: front matter pinned to the runs, the comparison and each run's chart."""
+    meta = {"title": title, "description": f"{entry['a']} against {entry['b']}, measured",
+            "date": dt.date.today().isoformat(), "results": results, "compare": [entry], "draft": False}
+    charts = "\n\n".join(f'{{{{< chart name="throughput" result="{rid}" caption="Throughput per filesystem and '
+                         f'workload, run {rid}" >}}}}' for rid in results)
+    body = (f"Write here what was compared and why: the question a reader brings, and the setup.\n\n"
+            f"## What differs\n\nEvery comparison of the two sides, significant first, with its test. The figures "
+            f"come from the runs named in this page's front matter, whatever result this site gains later.\n\n"
+            f"{{{{< comparison key=\"{comparison_key(entry)}\" >}}}}\n\n## The runs\n\n{charts}\n")
+    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True) + "---\n\n" + body
+
+
+def slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:80] or "article"
