@@ -14,7 +14,8 @@ import sys
 import yaml
 
 from .. import SCHEMA_VERSION, safe_yaml
-from ..results import bundle, importers, resultfile, stats
+from ..results import bundle, flags, importers, resultfile, stats
+from ..results.importers import pts
 from ..run import system
 from ..errors import UserError
 from ..run.matrix import make_key
@@ -22,10 +23,11 @@ from . import list_option
 
 
 def add_parser(sub):
-    p = sub.add_parser("import", help="turn fio, bonnie++, IOzone or dd output into a result file")
+    p = sub.add_parser("import", help="turn fio, bonnie++, IOzone, dd or Phoronix Test Suite output into result files")
     p.add_argument("format", choices=sorted(importers.FORMATS), help="the tool that wrote the files")
     p.add_argument("files", nargs="+", metavar="FILE", help="its output; several files are repetitions")
-    p.add_argument("--filesystem", required=True, help="the filesystem measured (ext4, xfs, ...)")
+    p.add_argument("--filesystem", help="the filesystem measured (ext4, xfs, ...); for pts, default: each system's "
+                                        "File-System in its software line")
     p.add_argument("--workload", help="a workload name for the cells (default: derived from the tool's output)")
     p.add_argument("--mount-options", action="append", default=[], help="the mount options used (comma-separated)")
     p.add_argument("--mkfs-options", action="append", default=[], help="the mkfs options used")
@@ -67,33 +69,13 @@ def _member(index: int, path: str) -> str:
     return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
 
 
-def run(args) -> int:
-    module = importers.FORMATS[args.format]
-    if not re.match(r"^[a-z0-9][a-z0-9_+.-]*$", args.filesystem):
-        raise UserError("a lower-case filesystem name", field="--filesystem", found=repr(args.filesystem))
-    if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
-        raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
-                        found=repr(args.workload))
-    sysinfo, target = _system(args.system, args.machine)
-    texts = []
-    for path in args.files:
-        try:
-            with open(path, "rb") as f:
-                data = f.read(64 * 1024 * 1024 + 1)
-        except OSError as e:
-            raise UserError(f"cannot read: {e.strerror}", where=path) from None
-        if len(data) > 64 * 1024 * 1024:
-            raise UserError("larger than 64 MiB", where=path)
-        texts.append((path, importers.text_of(data, path)))
-    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-    digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
-    result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
-    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver: str) -> list[dict]:
+    """The cells of a result from [(raw member, measurements read from it)]: measurements of
+    the same workload and parameters across members (or within one) become one cell's samples."""
     cells = {}
-    for index, (path, text) in enumerate(texts):
-        raw = f"raw/{result_id}/{_member(index, path)}"
-        for m in module.parse(text, path, args.workload):
-            key = make_key(args.filesystem, mkfs, mount, m.workload, m.dimensions)
+    for raw, measurements in parsed:
+        for m in measurements:
+            key = make_key(filesystem, mkfs, mount, m.workload, m.dimensions)
             cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": "", "failed": False})
             cell["failed"] = cell["failed"] or m.failed
             cell["units"].update(m.units)  # a figure the first run could not measure ("+++++") has its unit in a later one
@@ -102,26 +84,65 @@ def run(args) -> int:
             cell["why"] = cell["why"] or m.not_measured
             if raw not in cell["raw"]:
                 cell["raw"].append(raw)
-    if not cells:
-        raise UserError("no measurements found", where=", ".join(args.files))
     records = []
     for key, c in cells.items():
         m = c["m"]
         complete = {n: v for n, v in c["samples"].items() if len(v) == max(len(x) for x in c["samples"].values())} if c["samples"] else {}
         if c["failed"]:  # a repetition the tool reported an error for: the cell has no figure to trust
             complete = {}
-        record = {"key": key, "filesystem": args.filesystem, "workload": m.workload, "variant": "imported",
-                  "parameters": {k: v for k, v in m.parameters.items()}, "driver": args.driver, "flags": [],
+        record = {"key": key, "filesystem": filesystem, "workload": m.workload, "variant": "imported",
+                  "parameters": {k: v for k, v in m.parameters.items()}, "driver": driver, "flags": [],
                   "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": ",".join(mount),
                   "status": "ok" if complete else "failed" if c["failed"] else "skipped",
                   "metrics": {n: stats.summarize(v, *c["units"][n]) for n, v in complete.items()},
                   "raw": c["raw"] if complete else []}
         if not complete:
             record["reason"] = c["why"] or "the tool reported no figure for this test"
-        if complete and any(len(v) > 1 for v in complete.values()) and \
-                stats.moments(next(iter(complete.values())))["rsd_pct"] > 3.5:
-            record["flags"].append("noisy")
+        if complete:
+            record["flags"] = flags.derive(record, {})
         records.append(record)
+    return records
+
+
+def _check_filesystem(name: str, where: str) -> str:
+    if not re.match(r"^[a-z0-9][a-z0-9_+.-]*$", name or ""):
+        raise UserError("a lower-case filesystem name", field=where, found=repr(name))
+    return name
+
+
+def _read(path: str) -> tuple[bytes, str]:
+    """The bytes of one input file (at most 64 MiB) and the text they hold."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(64 * 1024 * 1024 + 1)
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    if len(data) > 64 * 1024 * 1024:
+        raise UserError("larger than 64 MiB", where=path)
+    return data, importers.text_of(data, path)
+
+
+def run(args) -> int:
+    if args.format == "pts":
+        return _run_pts(args)
+    module = importers.FORMATS[args.format]
+    if not args.filesystem:
+        raise UserError("which filesystem the output measured", field="--filesystem", found="none given")
+    _check_filesystem(args.filesystem, "--filesystem")
+    if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
+        raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
+                        found=repr(args.workload))
+    sysinfo, target = _system(args.system, args.machine)
+    texts = [(path, _read(path)[1]) for path in args.files]
+    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
+    result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
+    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
+              for index, (path, text) in enumerate(texts)]
+    records = cell_records(parsed, args.filesystem, mkfs, mount, args.driver)
+    if not records:
+        raise UserError("no measurements found", where=", ".join(args.files))
     tool = {"runner": system.collect_tools()["runner"], "imported_from": args.format}
     versions = sorted({v for _, text in texts if (v := module.tool_version(text))})
     if versions:  # as the output states it ("fio-3.33", "bonnie++ 1.97", "IOzone 3.487")
@@ -152,4 +173,78 @@ def run(args) -> int:
     for note in notes[1 if args.notes else 0:]:
         print(f"note: {note}", file=sys.stderr)
     print(written)
+    return 0
+
+
+def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
+    """A PTS system's hardware and software lines as fsatlas's system and target."""
+    hw, sw = pts.fields(record["hardware"]), pts.fields(record["software"])
+    processor = hw.get("Processor", "unknown")
+    threads = re.search(r"(\d+) (?:Cores / (\d+) Threads|Cores?)\b", processor)
+    cpu_count = int(threads.group(2) or threads.group(1)) if threads else 1
+    memory = 0
+    for count, size, unit in re.findall(r"(?:(\d+) x )?(\d+(?:\.\d+)?)\s*(MB|GB|TB)\b", hw.get("Memory", "")):
+        memory += int(count or 1) * float(size) * {"MB": 2**20, "GB": 2**30, "TB": 2**40}[unit]
+    kernel, _, arch = sw.get("Kernel", "").partition(" (")
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._+~-]*$", kernel):
+        kernel = "unknown"
+    label = machine or "pts-" + hashlib.sha256(record["hardware"].encode()).hexdigest()[:10]
+    sysinfo = {"machine": label, "kernel": kernel, "os": sw.get("OS", "unknown")[:200],
+               "cpu_model": re.sub(r" \(\d+ Cores.*$", "", processor)[:200], "cpu_count": max(cpu_count, 1),
+               "memory_bytes": int(memory), "virtualization": sw.get("System Layer", "none")[:100],
+               "arch": arch.rstrip(")")[:50], "pts_hardware": record["hardware"][:1000],
+               "pts_software": record["software"][:1000]}
+    target = {"kind": "directory"}
+    if hw.get("Disk"):
+        target["device_model"] = hw["Disk"][:200]
+    return sysinfo, target
+
+
+def _run_pts(args) -> int:
+    """A Phoronix Test Suite result file: one result per system it holds, each with every run of
+    every test that system ran, the file (its <User> names redacted) kept as the raw output."""
+    out = os.path.abspath(args.out)
+    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    made = []  # (result, bundle member, its bytes): every one checked before any is written
+    created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
+    for path in args.files:
+        data, text = _read(path)
+        kept = re.sub(r"<User>[^<]*</User>", "<User>redacted</User>", text)  # PTS records the user's login name
+        digest = hashlib.sha256(data).hexdigest()[:8]
+        measurements = pts.parse(kept, path)
+        disagree = pts.value_disagreements(kept, path)
+        for k, record in enumerate(pts.systems(kept, path)):
+            fs = args.filesystem or pts.fields(record["software"]).get("File-System", "").lower()
+            _check_filesystem(fs, f"{path}: System {record['identifier']!r} File-System (or --filesystem)")
+            sysinfo, target = _pts_system(record, args.machine)
+            target["backing_filesystem"] = fs
+            sysinfo["pts_timestamp"] = record["timestamp"][:100]  # when PTS ran it (the machine's local time)
+            result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-pts-{digest}-{k + 1}"
+            member = _member(0, path)
+            mine = [m for m in measurements if m.parameters["pts_system"] == record["identifier"][:pts.MAX_FIELD]]
+            records = cell_records([(f"raw/{result_id}/{member}", mine)], fs, mkfs, mount, args.driver)
+            if not records:
+                raise UserError(f"no result of system {record['identifier']!r}", where=path)
+            notes = [args.notes] if args.notes else []
+            notes += [f"imported from the Phoronix Test Suite result file {os.path.basename(path)}, system "
+                      f"{record['identifier']!r}; its <User> was redacted in the kept copy"]
+            notes += [d for d in disagree if f"({record['identifier']})" in d]
+            tool = {"runner": system.collect_tools()["runner"], "imported_from": "pts"}
+            if record["client"] or pts.tool_version(kept):
+                tool["pts"] = (record["client"] or pts.tool_version(kept))[:200]
+            result = {"schema_version": SCHEMA_VERSION, "id": result_id,
+                      "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
+                      "tool": tool, "system": sysinfo, "target": target, "cells": records,
+                      "notes": "\n".join(notes)[:4000]}
+            if args.submitter:
+                result["submitter"] = args.submitter
+            resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
+            made.append((result, member, kept.encode()))
+    for result, member, kept in made:
+        bundle.write({member: kept}, bundle.path(out, result["id"]))
+        written = resultfile.write_result(out, result)
+        ok = sum(r["status"] == "ok" for r in result["cells"])
+        print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
+              file=sys.stderr)
+        print(written)
     return 0

@@ -31,6 +31,8 @@ SQLITE_COMMITS = {"commits_per_s": ("ops/s", "higher"), **CPU}
 KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY, **MAIL_DELIVERY, **SQLITE_COMMITS}
 KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim") for name in ("throughput", "iops")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))
+# what Phoronix Test Suite results count (importers/pts.py): fs-mark's files, postmark's transactions
+KNOWN.update(files_per_s=("ops/s", "higher"), transactions_per_s=("ops/s", "higher"), ops_per_s=("ops/s", "higher"))
 
 # The scale a comparison tests a metric on (results/comparison.py): a rate, a time, a latency or
 # a size is positive and its effects are ratios, so its logarithm; a share of CPU may be zero and

@@ -7,16 +7,16 @@ kept as the raw output of the result, so every figure can be traced back.
 """
 import codecs
 
-from . import bonnie, dd, fio, iozone
+from . import bonnie, dd, fio, iozone, pts
 from ...errors import UserError
 
-FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone}
+FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone, "pts": pts}
 
 
 def detect(text: str):
     """The format module that reads this output, or None: each says whether the text looks like
     its tool's. fio's JSON is asked first: it is most raw files, and its test is the cheapest."""
-    for module in (fio, iozone, bonnie, dd):
+    for module in (fio, pts, iozone, bonnie, dd):
         if module.looks_like(text):
             return module
     return None

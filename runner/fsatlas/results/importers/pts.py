@@ -1,0 +1,168 @@
+"""Phoronix Test Suite / OpenBenchmarking.org result files (composite.xml).
+
+The format, from PTS's own source (pts-core/openbenchmarking.org/schemas/result-file.xsd and
+pts-core/objects/pts_result_file_writer.php): one <System> per system identifier (its
+<Hardware> and <Software> lines, "Processor: ..., Memory: ..., Disk: ..." and "OS: ..., Kernel:
+..., File-System: ext4, ..."), and one <Result> per test and options (<Identifier> such as
+pts/fio-2.1.0, <AppVersion>, <Arguments>, <Description> of the options, <Scale>, <Proportion>
+HIB or LIB) whose <Data> holds an <Entry> per system: <Value> (the average PTS shows) and
+<RawString>, every run's value joined by colons.
+
+Each run becomes one sample of the cell for that system, test and options; a test fsatlas has
+a workload for is mapped onto it (pts/fio's sequential and 4 KiB random jobs), any other kept
+under its PTS name (pts-fs-mark, pts-sqlite, ...), its options as the cell's dimension. The
+XML is read with defusedxml: entity expansion and external entities are refused.
+"""
+import re
+import statistics
+
+from ...errors import UserError
+from .measurement import Measurement
+
+# PTS scale (lower case) -> (metric, factor to base units, unit); units as PTS's labels say them (MB = 10^6 bytes)
+SCALES = {"mb/s": ("throughput", 1e6, "bytes/s"), "kb/s": ("throughput", 1e3, "bytes/s"),
+          "gb/s": ("throughput", 1e9, "bytes/s"), "iops": ("iops", 1.0, "ops/s"),
+          "seconds": ("seconds", 1.0, "s"), "milliseconds": ("seconds", 1e-3, "s"), "ms": ("seconds", 1e-3, "s"),
+          "files/s": ("files_per_s", 1.0, "ops/s"), "tps": ("transactions_per_s", 1.0, "ops/s"),
+          "transactions per second": ("transactions_per_s", 1.0, "ops/s"), "ops/s": ("ops_per_s", 1.0, "ops/s"),
+          "operations per second": ("ops_per_s", 1.0, "ops/s")}
+PROPORTION = {"HIB": "higher", "LIB": "lower"}
+# pts/fio's options -> fsatlas workload, where the job is the same kind of job
+FIO_TYPES = {("Sequential Read", None): "seq-read", ("Sequential Write", None): "seq-write",
+             ("Random Read", "4KB"): "rand-read-4k", ("Random Write", "4KB"): "rand-write-4k"}
+MAX_FIELD = 200
+
+
+def _xml(text: str, where: str):
+    from defusedxml import ElementTree
+    from defusedxml.common import DefusedXmlException
+    try:
+        root = ElementTree.fromstring(text)
+    except DefusedXmlException as e:
+        raise UserError(f"refused XML: {type(e).__name__}", where=where,
+                        expected="a result file without entity declarations") from None
+    except ElementTree.ParseError as e:
+        raise UserError(f"not well-formed XML: {e}", where=where) from None
+    if root.tag != "PhoronixTestSuite":
+        raise UserError(f"the root element is <{root.tag[:50]}>", where=where,
+                        expected="<PhoronixTestSuite>, a Phoronix Test Suite result file (composite.xml)")
+    return root
+
+
+def _text(node, name: str) -> str:
+    found = node.find(name)
+    return (found.text or "").strip() if found is not None else ""
+
+
+def fields(line: str) -> dict:
+    """"Processor: X (4 Cores), Memory: 16384MB, File-System: ext4" -> {"Processor": ..., ...}."""
+    out = {}
+    for part in re.split(r", (?=[A-Z][A-Za-z /-]{1,40}: )", line):
+        key, sep, value = part.partition(": ")
+        if sep:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def systems(text: str, where: str) -> list[dict]:
+    """Each <System>: its identifier, hardware and software lines, time stamp, client version."""
+    root = _xml(text, where)
+    out = []
+    for node in root.findall("System"):
+        out.append({"identifier": _text(node, "Identifier"), "hardware": _text(node, "Hardware"),
+                    "software": _text(node, "Software"), "timestamp": _text(node, "TimeStamp"),
+                    "client": _text(node, "TestClientVersion")})
+    if not out:
+        raise UserError("no <System> element", where=where, expected="a result file with at least one system")
+    return out
+
+
+def _workload(identifier: str, description: str) -> str:
+    """The fsatlas workload of a PTS test: pts/fio's O_DIRECT sequential and 4 KiB random jobs are
+    the matrix's own kinds of job; anything else keeps its PTS name."""
+    test = re.sub(r"-\d+(\.\d+)*$", "", identifier.split("/", 1)[-1]).lower()
+    if test == "fio":
+        opts = {k.strip(): v.strip() for k, _, v in (p.partition(":") for p in description.split(" - "))}
+        for (kind, block), workload in FIO_TYPES.items():
+            if opts.get("Type") == kind and opts.get("Direct") == "Yes" and (block is None or opts.get("Block Size") == block):
+                return workload
+    return "pts-" + (re.sub(r"[^a-z0-9]+", "-", test).strip("-") or "test")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text).strip("_")[:150] or "default"
+
+
+def _runs(entry, factor: float, where: str) -> list[float]:
+    runs = [r for r in _text(entry, "RawString").split(":") if r.strip()] or [v for v in [_text(entry, "Value")] if v]
+    try:
+        return [float(r) * factor for r in runs]
+    except ValueError:
+        raise UserError(f"a run that is not a number in {runs[:5]}", where=where,
+                        expected="RawString: every run's value, joined by colons") from None
+
+
+def parse(text: str, where: str, workload: str | None = None) -> list:
+    """One Measurement per run of each system's test and options (parameters name the system,
+    test and options, so that validate finds a cell's own runs again). pts/fio writes twin
+    results, MB/s and IOPS, with one description: they are one cell's two metrics."""
+    groups = {}  # (system, test, options, arguments) -> {"metrics": {metric: (runs, unit, better)}, ...}
+    for i, result in enumerate(_xml(text, where).findall("Result")):
+        identifier, description = _text(result, "Identifier"), _text(result, "Description")
+        scale, proportion = _text(result, "Scale"), _text(result, "Proportion")
+        if not identifier:
+            raise UserError("a <Result> without <Identifier>", where=f"{where}: Result {i + 1}")
+        mapped, better = SCALES.get(scale.lower()), PROPORTION.get(proportion)
+        for entry in result.findall("Data/Entry"):
+            system = _text(entry, "Identifier")[:MAX_FIELD]
+            key = (system, identifier[:MAX_FIELD], description[:MAX_FIELD], _text(result, "Arguments")[:MAX_FIELD])
+            group = groups.setdefault(key, {"metrics": {}, "why": "", "failed": False,
+                                            "workload": workload or _workload(identifier, description)})
+            if not mapped or not better:
+                group["why"] = group["why"] or f"PTS scale {scale!r} ({proportion or 'no proportion'}) has no fsatlas unit"
+                continue
+            metric, factor, unit = mapped
+            runs = _runs(entry, factor, f"{where}: {identifier} {system}")
+            if not runs:
+                group["failed"] = True
+                group["why"] = "PTS recorded no run for this system (every run failed)"
+            group["metrics"][metric] = (runs, unit, better)
+    out = []
+    for (system, identifier, description, arguments), group in groups.items():
+        common = dict(workload=group["workload"], dimensions={"pts": _slug(description or identifier)},
+                      parameters={"pts_system": system, "pts_test": identifier, "pts_options": description,
+                                  "pts_arguments": arguments})
+        runs = max((len(r) for r, _, _ in group["metrics"].values()), default=0)
+        if not runs:
+            out.append(Measurement(**common, values={}, units={}, failed=group["failed"], not_measured=group["why"]))
+        for j in range(runs):
+            values = {m: r[j] for m, (r, _, _) in group["metrics"].items() if j < len(r)}
+            out.append(Measurement(**common, values=values,
+                                   units={m: (u, b) for m, (_, u, b) in group["metrics"].items()}))
+    return out
+
+
+def value_disagreements(text: str, where: str) -> list[str]:
+    """Entries whose runs do not average to the <Value> PTS reported (within 1 %)."""
+    out = []
+    for result in _xml(text, where).findall("Result"):
+        for entry in result.findall("Data/Entry"):
+            runs = [r for r in _text(entry, "RawString").split(":") if r.strip()]
+            try:
+                shown, mean = float(_text(entry, "Value")), statistics.fmean(float(r) for r in runs)
+            except (ValueError, statistics.StatisticsError):
+                continue
+            if shown and abs(mean - shown) > 0.01 * abs(shown):
+                out.append(f"{_text(result, 'Identifier')} {_text(result, 'Description')[:60]} "
+                           f"({_text(entry, 'Identifier')}): the runs average {mean:g}, PTS reported {shown:g}")
+    return out
+
+
+def looks_like(text: str) -> bool:
+    head = text[:4096]
+    return "<PhoronixTestSuite" in head and "<Result>" in text
+
+
+def tool_version(text: str) -> str | None:
+    match = re.search(r"<TestClient>([^<]{1,100})</TestClient>", text[:65536])
+    return match.group(1).strip() if match else None

@@ -1,0 +1,92 @@
+"""fsatlas import pts: a Phoronix Test Suite result file becomes one result per system, every run
+of every test a sample, validate recomputing them from the kept file. The expected figures are
+read off the sample's own RawString text (written per PTS's result-file schema; SOURCES.md)."""
+import json
+import tarfile
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.results.validation import validate_file
+from testutil import SAMPLES
+
+PTS = SAMPLES / "pts" / "schema-two-systems.xml"
+
+
+def _import(tmp_path, capsys, *extra, source=PTS):
+    out = tmp_path / "out"
+    assert main(["import", "pts", str(source), "--out", str(out), *extra]) == 0
+    paths = capsys.readouterr().out.split()
+    return out, [json.loads(open(p).read()) for p in paths], paths
+
+
+def test_one_result_per_system_with_every_run(tmp_path, capsys):
+    out, (ext4, xfs), paths = _import(tmp_path, capsys)
+    for path in paths:
+        assert [p for p in validate_file(path) if p.severity == "error"] == []
+    assert ext4["target"] == {"kind": "directory", "device_model": "1000GB Samsung SSD 970 EVO Plus 1TB",
+                              "backing_filesystem": "ext4"}
+    assert xfs["target"]["backing_filesystem"] == "xfs"
+    system = ext4["system"]
+    assert system["cpu_model"] == "AMD Ryzen 9 3950X 16-Core @ 3.50GHz"
+    assert system["cpu_count"] == 32  # 16 Cores / 32 Threads
+    assert system["memory_bytes"] == 2 * 16384 * 2**20  # 2 x 16384 MB
+    assert (system["kernel"], system["arch"], system["os"]) == ("5.4.0-47-generic", "x86_64", "Ubuntu 20.04")
+    assert system["pts_timestamp"] == "2021-03-02 09:12:44" and ext4["tool"]["pts"] == "10.8.4"
+    cells = {c["workload"]: c for c in ext4["cells"]}
+    # the twin results (MB/s and IOPS, one description) are one cell's two metrics, MB = 10^6 bytes
+    rand = cells["rand-read-4k"]["metrics"]
+    assert rand["throughput"]["samples"] == [355e6, 358e6, 355e6]
+    assert rand["iops"]["samples"] == [90880, 91648, 90871]
+    assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [1890e6, 1902e6, 1885e6]
+    assert cells["pts-fio"]["parameters"]["pts_options"].startswith("Type: Sequential Read - Engine: Linux AIO - Direct: No")
+    assert cells["pts-fs-mark"]["metrics"]["files_per_s"]["samples"] == [482.1, 479.5, 484.0]
+    sqlite = cells["pts-sqlite"]["metrics"]["seconds"]
+    assert sqlite["samples"] == [9.81, 9.77, 9.86] and sqlite["better"] == "lower"
+    assert cells["pts-postmark"]["metrics"]["transactions_per_s"]["samples"] == [5847, 5952, 5812]
+    assert cells["pts-blogbench"]["status"] == "skipped" and "Final Score" in cells["pts-blogbench"]["reason"]
+    postmark_xfs = next(c for c in xfs["cells"] if c["workload"] == "pts-postmark")
+    assert postmark_xfs["status"] == "failed" and "every run failed" in postmark_xfs["reason"]
+    assert len(xfs["cells"]) == 6  # xfs ran no blogbench
+
+
+def test_the_kept_file_has_no_user_name_and_a_doubled_figure_is_refused(tmp_path, capsys):
+    out, (ext4, _), paths = _import(tmp_path, capsys)
+    with tarfile.open(out / "raw" / f"{ext4['id']}.tar.gz") as bundle:
+        (member,) = [m for m in bundle.getmembers() if m.isfile()]
+        kept = bundle.extractfile(member).read().decode()
+    assert "alice" not in kept and "<User>redacted</User>" in kept and "<RawString>355:358:355</RawString>" in kept
+    doc = json.loads(open(paths[0]).read())
+    metric = next(c for c in doc["cells"] if c["workload"] == "pts-sqlite")["metrics"]["seconds"]
+    metric["samples"][1] *= 2
+    open(paths[0], "w").write(json.dumps(doc))
+    problems = [p for p in validate_file(paths[0]) if p.severity == "error"]
+    assert any("recomputed from" in p.message and "/samples/1" in p.path for p in problems)
+
+
+def test_filesystem_given_on_the_command_line_wins(tmp_path, capsys):
+    _, results, _ = _import(tmp_path, capsys, "--filesystem", "btrfs")
+    assert {r["target"]["backing_filesystem"] for r in results} == {"btrfs"}
+    assert all(c["filesystem"] == "btrfs" for r in results for c in r["cells"])
+
+
+@pytest.mark.parametrize("name,text,words", [
+    ("bomb.xml", '<?xml version="1.0"?><!DOCTYPE p [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+                 "<PhoronixTestSuite><Result>&b;</Result></PhoronixTestSuite>", "refused XML"),
+    ("external.xml", '<?xml version="1.0"?><!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                     "<PhoronixTestSuite><Result>&x;</Result></PhoronixTestSuite>", "refused XML"),
+    ("nosystem.xml", "<PhoronixTestSuite><Result><Identifier>pts/x-1.0.0</Identifier><Scale>MB/s</Scale>"
+                     "<Proportion>HIB</Proportion><Data><Entry><Identifier>a</Identifier><Value>1</Value>"
+                     "<RawString>1:2</RawString></Entry></Data></Result></PhoronixTestSuite>", "no <System> element"),
+    ("notanumber.xml", PTS.read_text().replace("9.81:9.77:9.86", "9.81:fast:9.86"), "not a number"),
+    ("nofs.xml", PTS.read_text().replace("File-System: ext4, ", ""), "File-System"),
+    ("broken.xml", "<PhoronixTestSuite><Result>", "not well-formed XML"),
+])
+def test_a_file_it_cannot_read_is_one_located_line_and_nothing_written(tmp_path, capsys, name, text, words):
+    source = tmp_path / name
+    source.write_text(text)
+    out = tmp_path / "out"
+    assert main(["import", "pts", str(source), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and name in err and words in err, err
+    assert not out.exists() or not any(out.rglob("*.*"))
