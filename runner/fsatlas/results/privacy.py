@@ -23,7 +23,10 @@ PATTERNS = [
     ("a MAC address", re.compile(r"\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b", re.I)),
     # (loopback and the unspecified address name no machine: fio's client/server output has them)
     ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")),
-    ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{1,4}\b|\b[0-9a-f]{1,4}::[0-9a-f:]*\b", re.I)),
+    # IPv6 (RFC 4291 2.2): eight groups, or fewer around one "::"; three numbers joined by colons
+    # (a Phoronix Test Suite RawString, 355:358:355) are no address
+    ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![0-9a-f:])"
+                                   r"|\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?(?![0-9a-f:])", re.I)),
     ("an e-mail address", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
     ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|(?<![\w/])/root(?![\w-])|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
