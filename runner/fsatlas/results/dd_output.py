@@ -14,7 +14,9 @@ the decimal mark may be a point or a comma.
 
 A summary counts only where it follows dd's "records out" line (the only line of dd's with
 "N+M" in it, "16+0 records out", "输出了 16+0 块记录"): with status=progress dd also prints lines of
-the summary's shape while it runs, ended by carriage returns, which are not results.
+the summary's shape while it runs, ended by carriage returns, which are not results. A text
+with no "records out" line at all counts when every line of it is a summary: the summary
+line alone, as people paste it ("3221225472 bytes (3.2 GB, 3.0 GiB) copied, 135.213 s, 23.8 MB/s").
 """
 import re
 
@@ -64,6 +66,22 @@ def summaries(text: str) -> list[tuple[int, float, int]]:
             out.append((*found, number))
         # "1 truncated record" (conv=block) may come between the records and the summary
         after_records = bool(RECORDS.search(line)) or (after_records and not found and TRUNCATED.search(line))
+    if not out and not RECORDS.search(text):
+        return _summaries_alone(text)
+    return out
+
+
+def _summaries_alone(text: str) -> list[tuple[int, float, int]]:
+    """Every line a summary (none rewritten by progress), or nothing."""
+    out = []
+    for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
+        line = line.strip()
+        if not line:
+            continue
+        found = len(line) <= LONGEST and "\r" not in line and parse_line(line)
+        if not found:
+            return []
+        out.append((*found, number))
     return out
 
 

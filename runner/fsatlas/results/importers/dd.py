@@ -15,14 +15,14 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         out.append(Measurement(workload or "dd", {"bytes": size}, {"throughput": size / seconds},
                                {"throughput": ("bytes/s", "higher")}))
     if not out:
-        raise UserError("no dd summary line after a 'records out' line", where=where,
+        raise UserError("no dd summary line after a 'records out' line, nor summary lines alone", where=where,
                         expected="dd's own output, such as '4194304 bytes (4.2 MB, 4.0 MiB) copied, 1.2 s, 3.5 MB/s' "
-                                 "(any language) after '4+0 records out'")
+                                 "(any language), after '4+0 records out' or on its own")
     return out
 
 
 def looks_like(text: str) -> bool:
-    return bool(RECORDS.search(text)) and bool(summaries(text))
+    return bool(summaries(text))
 
 
 def tool_version(text: str) -> str | None:

@@ -1,0 +1,33 @@
+"""dd's summary line on its own, as people paste it, imports (it holds every figure needed) and
+validate recomputes it; a text that is not all summaries is still no dd output."""
+import json
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.results.validation import validate_file
+
+
+@pytest.mark.parametrize("line,size,seconds", [
+    ("3221225472 bytes (3.2 GB, 3.0 GiB) copied, 135.213 s, 23.8 MB/s", 3221225472, 135.213),
+    ("3221225472 Bytes (3,2 GB, 3,0 GiB) kopiert, 135,213 s, 23,8 MB/s", 3221225472, 135.213),
+    ("1048576 字节 (1.0 MB, 1.0 MiB) 已复制，0.05 s，21.0 MB/s", 1048576, 0.05),
+    ("536870912 bytes transferred in 4.250000 secs (126322567 bytes/sec)", 536870912, 4.25),
+])
+def test_the_summary_line_alone_imports_and_validates(tmp_path, capsys, line, size, seconds):
+    source = tmp_path / "dd.txt"
+    source.write_text(line + "\n" + line + "\n")  # two runs pasted one after the other
+    out = tmp_path / "out"
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--machine", "pasted", "--out", str(out)]) == 0
+    path = capsys.readouterr().out.strip()
+    assert [p for p in validate_file(path) if p.severity == "error"] == []
+    (cell,) = json.loads(open(path).read())["cells"]
+    assert cell["metrics"]["throughput"]["samples"] == [size / seconds, size / seconds]
+    assert cell["parameters"]["bytes"] == size
+
+
+def test_a_summary_beside_other_text_is_not_taken_for_dd_output(tmp_path, capsys):
+    source = tmp_path / "notes.txt"
+    source.write_text("my disk was slow today\n3221225472 bytes (3.2 GB, 3.0 GiB) copied, 135.213 s, 23.8 MB/s\n")
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "out")]) == 1
+    assert "no dd summary line" in capsys.readouterr().err
