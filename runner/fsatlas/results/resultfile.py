@@ -200,7 +200,7 @@ def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
     """The result files of a folder: its regular files named <id>.json (sorted), and a problem
     for anything else in it (other files, links, folders, devices, reserved ids), which no
     command reads or publishes."""
-    files, problems = [], []
+    files, problems, ids = [], [], {}
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as e:
@@ -217,7 +217,10 @@ def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
             found = "a file not named <id>.json (an id: a letter or digit, then letters, digits, '.', '_', '-')"
         elif RESERVED_ID.fullmatch(stem):
             found = f"the reserved id {stem!r} (it would replace a page of the site)"
+        elif stem.lower() in ids:  # the site's pages are named by id, on filesystems that may ignore case
+            found = f"a second id that differs from {ids[stem.lower()]!r} only in case"
         else:
+            ids[stem.lower()] = stem
             files.append(path)
             continue
         problems.append(Problem("error", path, "", f"expected only result files (<id>.json, regular files) "
@@ -256,10 +259,24 @@ MAX_INT = 2 ** 53  # what every JSON reader (the browser's, Hugo's) holds exactl
 MAX_NUMBER = 1e18
 
 
-# Characters that reorder the text around them (the embeddings, overrides and isolates of
-# Unicode's bidirectional algorithm): one left unclosed in a result's notes reverses what a
-# page prints next to it.
-BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Characters no measurement, setting or note needs, refused in every string and key: control
+# characters but tab and newline (NUL, ESC, the C1 range), the marks of Unicode's bidirectional
+# algorithm (embeddings, overrides and isolates, one left unclosed reversing what a page prints
+# beside it; the LRM, RLM and Arabic letter marks), and lone surrogates, which no UTF-8 writer
+# can encode (a "notes" of "x\udc80y" passed validate and crashed the aggregate).
+UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def unsafe_text(text: str) -> str:
+    """Why a string is refused, naming the first character that is, or ''."""
+    found = UNSAFE_TEXT.search(text)
+    if not found:
+        return ""
+    code = ord(found.group(0))
+    kind = ("a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character" if code < 0xA0
+            else "a bidirectional mark")
+    return (f"expected text without control characters (but tab and newline), bidirectional marks or lone "
+            f"surrogates, found {kind} U+{code:04X} at character {found.start() + 1}")
 
 
 def screened(value) -> tuple[bool, set]:
@@ -290,10 +307,10 @@ def value_problems(value, screen: tuple[bool, set] | None = None) -> list[tuple[
     """(JSON Pointer, message) for every value in the document that no measurement, setting or
     note can be: a number that is not finite, above 1e18 in size, or an integer beyond 2^53
     (which the site's JSON writer and every browser would round or refuse); a string or key
-    holding a bidirectional control character. screen: screened(value), if taken already. The
+    holding a character UNSAFE_TEXT refuses. screen: screened(value), if taken already. The
     walk that builds pointers runs only when the screen finds a number or string to look at."""
     fine, strings = screen or screened(value)
-    if fine and not any(map(BIDI_CONTROLS.search, strings)):
+    if fine and not any(map(UNSAFE_TEXT.search, strings)):
         return []
     out, todo = [], [(value, ())] if isinstance(value, (dict, list)) else []  # a bare 0 is the schema's to refuse
     while todo:
@@ -308,14 +325,13 @@ def value_problems(value, screen: tuple[bool, set] | None = None) -> list[tuple[
                     out.append((pointer([*parts, key]), f"expected an integer of at most 2^53, found one of "
                                                          f"{len(str(abs(item)))} digits"))
             elif kind is str:
-                if BIDI_CONTROLS.search(item):
-                    out.append((pointer([*parts, key]), "expected text without bidirectional control characters "
-                                                         "(U+202A-U+202E, U+2066-U+2069): they reorder what a page shows beside them"))
+                why = unsafe_text(item)
+                if why:
+                    out.append((pointer([*parts, key]), why))
             elif kind is dict or kind is list:
                 todo.append((item, (*parts, key)))
-            if isinstance(key, str) and BIDI_CONTROLS.search(key):
-                out.append((pointer([*parts, key]), "expected a name without bidirectional control characters "
-                                                     "(U+202A-U+202E, U+2066-U+2069)"))
+            if isinstance(key, str) and UNSAFE_TEXT.search(key):
+                out.append((pointer([*parts, key]), "a name: " + unsafe_text(key)))
     return sorted(out)
 
 

@@ -1,0 +1,56 @@
+"""Text screened once, at the door: control characters but tab and newline, bidirectional marks
+and lone surrogates are refused in every string with a located line (no traceback, even where
+the message quotes them), and two result ids may not differ only in case."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fsatlas.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
+
+
+@pytest.mark.parametrize("field,value,code", [
+    ("notes", "x\udc80y", "lone surrogate U+DC80"),
+    ("cpu_model", "Xeon\udc80", "lone surrogate U+DC80"),
+    ("notes", "a\x00b", "control character U+0000"),
+    ("notes", "a\x1b[31mred", "control character U+001B"),
+    ("submitter", "a\u200fb", "bidirectional mark U+200F"),
+    ("submitter", "a\u061cb", "bidirectional mark U+061C"),
+    ("notes", "a\u202eb", "bidirectional mark U+202E"),
+])
+def test_unsafe_text_is_one_located_line(tmp_path, capsys, field, value, code):
+    doc = json.loads(FIXTURE.read_text())
+    (doc["system"] if field == "cpu_model" else doc)[field] = value
+    path = tmp_path / "results" / "fixture-valid.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))  # json writes the surrogate as the escape \\udc80
+    assert main(["validate", "--no-cache", str(path.parent)]) == 1
+    err = capsys.readouterr().err
+    where = "/system/cpu_model" if field == "cpu_model" else f"/{field}"
+    assert f"{where}: expected text without control characters" in err and code in err
+    assert "Traceback" not in err
+
+
+def test_tab_and_newline_stay_allowed(tmp_path, capsys):
+    doc = json.loads(FIXTURE.read_text())
+    doc["notes"] = "first line\n\tindented second"
+    path = tmp_path / "results" / "fixture-valid.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    shutil.copytree(FIXTURE.parents[1] / "raw", tmp_path / "raw")
+    assert main(["validate", "--no-cache", str(path)]) == 0
+
+
+def test_two_ids_that_differ_only_in_case_are_refused(tmp_path, capsys):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    for rid in ("CaseID", "caseid"):
+        doc = json.loads(FIXTURE.read_text())
+        doc["id"] = rid
+        (folder / f"{rid}.json").write_text(json.dumps(doc))
+    assert main(["validate", "--no-cache", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "caseid.json" in err and "differs from 'CaseID' only in case" in err
