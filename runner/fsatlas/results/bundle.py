@@ -29,6 +29,9 @@ MAX_MEMBER_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ wi
 MAX_TOTAL_BYTES = 256 * 1024 * 1024  # a standard run's raw output is about 15 MB
 MAX_MEMBERS = 100_000
 MAX_BUNDLE_BYTES = 128 * 1024 * 1024  # compressed
+MAX_HEADER_BYTES = 64 * 1024  # a pax or GNU long-name header: a name and a few numbers (ours: under 300 bytes)
+MAX_PADDING_BYTES = 64 * 1024  # zeros after the end-of-archive blocks (tar pads to records of 10,240 bytes)
+BLOCK = 512
 
 
 def path(out_dir: str, rid: str) -> str:
@@ -64,10 +67,152 @@ def read(out_dir: str, rid: str) -> dict[str, bytes]:
     return _members(io.BytesIO(data), where)
 
 
+class BoundedTar:
+    """The tar stream inside one gzip member, read in bounded pieces and checked block by block
+    before tarfile sees it: every header's size within its bound (a pax or GNU long-name header
+    of 1 GiB would otherwise be read whole into memory), and nothing after the archive's end
+    but a little zero padding (no trailing bytes, no second gzip member, unchecked and published)."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, f, where: str):
+        self.f, self.where = f, where
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing, one member
+        self.pending = b""  # decompressed, not yet handed out
+        self.header = b""  # the bytes of the block being parsed
+        self.skip = 0  # data bytes (whole blocks) still to pass before the next header
+        self.zeros = 0  # zero blocks in a row: two end the archive
+        self.ended = False  # the end-of-archive blocks were seen
+        self.padding = 0
+        self.pax_size = None  # a pax header's size= for the next member
+        self.pax_path = None  # and its path=
+        self.count = 0  # members seen, as tarfile numbers them
+        self.meta = None  # bytes of a pax header being collected (for its size=)
+        self.gzip_done = False
+
+    def _fail(self, message: str, member: str | None = None):
+        raise UserError(message, where=f"{self.where} member {self.count} ({member[:200]!r})" if member else self.where)
+
+    def _more(self) -> bytes:
+        """The next decompressed piece, or b"" at the end of the gzip member."""
+        while not self.gzip_done:
+            data = self.inflate.unconsumed_tail or self.f.read(self.CHUNK)
+            if not data:
+                if not self.inflate.eof:
+                    self._fail("expected a tar archive compressed with gzip, found damage: the gzip stream ends early")
+                self.gzip_done = True
+                break
+            out = self.inflate.decompress(data, self.CHUNK)
+            if self.inflate.eof:
+                if self.inflate.unused_data or self.f.read(1):
+                    self._fail("expected nothing after the gzip stream's end, found more bytes (another gzip "
+                               "member or appended data): only one archive is read and published")
+                self.gzip_done = True
+            if out:
+                return out
+        return b""
+
+    def _walk(self, data: bytes) -> None:
+        """Follows the tar structure through data, raising where a bound is crossed."""
+        i = 0
+        while i < len(data):
+            if self.ended:
+                if data[i:].strip(b"\0"):
+                    self._fail("expected nothing after the archive's end, found more bytes")
+                self.padding += len(data) - i
+                if self.padding > MAX_PADDING_BYTES:
+                    self._fail(f"expected at most {MAX_PADDING_BYTES} bytes of padding after the archive's end, "
+                               f"found more")
+                return
+            if self.skip:
+                take = min(self.skip, len(data) - i)
+                if self.meta is not None:
+                    self.meta += data[i:i + take]
+                self.skip -= take
+                i += take
+                if not self.skip and self.meta is not None:
+                    self._read_pax(self.meta)
+                    self.meta = None
+                continue
+            take = min(BLOCK - len(self.header), len(data) - i)
+            self.header += data[i:i + take]
+            i += take
+            if len(self.header) == BLOCK:
+                self._block(self.header)
+                self.header = b""
+
+    def _block(self, block: bytes) -> None:
+        if not block.strip(b"\0"):
+            self.zeros += 1
+            self.ended = self.zeros >= 2
+            return
+        self.zeros = 0
+        kind, size = block[156:157], self._size(block[124:136])
+        prefix = block[345:500].split(b"\0")[0] if block[257:262] == b"ustar" else b""
+        name = ((prefix + b"/" if prefix else b"") + block[:100].split(b"\0")[0]).decode("utf-8", "replace")
+        if kind in (b"x", b"g", b"L", b"K"):  # pax extended, pax global, GNU long name, GNU long link
+            if size > MAX_HEADER_BYTES:
+                self.count += 1
+                self._fail(f"expected a metadata header (pax or long name) of at most {MAX_HEADER_BYTES} bytes, "
+                           f"found one of {size}", name)
+            self.meta = b"" if kind == b"x" else None
+        else:
+            self.count += 1
+            if self.pax_path is not None:
+                name, self.pax_path = self.pax_path.decode("utf-8", "replace"), None
+            if self.pax_size is not None:
+                size, self.pax_size = self.pax_size, None
+            if size > MAX_MEMBER_BYTES:
+                self._fail(f"member too large: expected at most {MAX_MEMBER_BYTES} bytes a member, found {size}", name)
+        self.skip = -(-size // BLOCK) * BLOCK
+        if not self.skip and self.meta is not None:
+            self.meta = None
+
+    def _size(self, field: bytes) -> int:
+        if field[:1] in (b"\x80", b"\xff"):  # base-256 (GNU): only for sizes beyond 8 GiB
+            self._fail("expected a member size in octal, found a base-256 one (beyond 8 GiB)")
+        try:
+            return int(field.strip(b"\0 ") or b"0", 8)
+        except ValueError:
+            self._fail("expected a tar header with an octal size, found damage")
+
+    def _read_pax(self, data: bytes) -> None:
+        for record in data.split(b"\n"):
+            _, _, keyword = record.partition(b" ")
+            key, sep, value = keyword.partition(b"=")
+            if sep and key == b"size":
+                try:
+                    self.pax_size = int(value)
+                except ValueError:
+                    self._fail("expected a number in a pax header's size record")
+            elif sep and key == b"path":
+                self.pax_path = value
+
+    def read(self, n: int = -1) -> bytes:
+        while n < 0 or len(self.pending) < n:
+            piece = self._more()
+            if not piece:
+                break
+            self._walk(piece)
+            self.pending += piece
+        n = len(self.pending) if n < 0 else n
+        out, self.pending = self.pending[:n], self.pending[n:]
+        return out
+
+    def finish(self) -> None:
+        """Reads what tarfile left after the end of the archive: padding, then nothing."""
+        while self.pending or not self.gzip_done:
+            self.pending = b""
+            piece = self._more()
+            if piece:
+                self._walk(piece)
+
+
 def _members(f, where: str) -> dict[str, bytes]:
     out, total = {}, 0
+    stream = BoundedTar(f, where)
     try:
-        with tarfile.open(fileobj=f, mode="r|gz") as archive:  # a stream: one pass, nothing seeks
+        with tarfile.open(fileobj=stream, mode="r|") as archive:  # a stream: one pass, nothing seeks
             for n, info in enumerate(archive):
                 place = f"{where} member {n + 1} ({info.name[:200]!r})"
                 if n >= MAX_MEMBERS:
@@ -84,6 +229,7 @@ def _members(f, where: str) -> dict[str, bytes]:
                 if info.name in out:
                     raise UserError("expected each member once, found it twice", where=place)
                 out[info.name] = archive.extractfile(info).read()
+        stream.finish()
     except (tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, OSError) as e:
         raise UserError(f"expected a tar archive compressed with gzip, found damage: {e}", where=where) from None
     return out
