@@ -78,7 +78,7 @@ class BoundedTar:
     def __init__(self, f, where: str):
         self.f, self.where = f, where
         self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing, one member
-        self.pending = b""  # decompressed, not yet handed out
+        self.pending, self.pos = b"", 0  # decompressed; handed out up to pos
         self.header = b""  # the bytes of the block being parsed
         self.skip = 0  # data bytes (whole blocks) still to pass before the next header
         self.zeros = 0  # zero blocks in a row: two end the archive
@@ -189,20 +189,21 @@ class BoundedTar:
                 self.pax_path = value
 
     def read(self, n: int = -1) -> bytes:
-        while n < 0 or len(self.pending) < n:
+        while n < 0 or len(self.pending) - self.pos < n:
             piece = self._more()
             if not piece:
                 break
             self._walk(piece)
-            self.pending += piece
-        n = len(self.pending) if n < 0 else n
-        out, self.pending = self.pending[:n], self.pending[n:]
+            self.pending = self.pending[self.pos:] + piece  # what is left is under one read's size
+            self.pos = 0
+        end = len(self.pending) if n < 0 else min(self.pos + n, len(self.pending))
+        out, self.pos = self.pending[self.pos:end], end
         return out
 
     def finish(self) -> None:
         """Reads what tarfile left after the end of the archive: padding, then nothing."""
-        while self.pending or not self.gzip_done:
-            self.pending = b""
+        while not self.gzip_done:
+            self.pending, self.pos = b"", 0
             piece = self._more()
             if piece:
                 self._walk(piece)
