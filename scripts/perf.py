@@ -185,7 +185,7 @@ def aa_comparison(work: Path) -> None:
     """The same quick subset run twice, back to back, and compared as `fsatlas compare` does
     (results/comparison: Benjamini-Hochberg across the table): nothing changed, so a difference
     called significant is a false one. Before the correction, two such runs gave 8 of 70."""
-    from fsatlas.commands import compare
+    from fsatlas.results import comparison
     runs = []
     for name in ("a", "b"):
         out = work / f"aa-{name}"
@@ -193,7 +193,7 @@ def aa_comparison(work: Path) -> None:
                         "--out", out, "--scratch", work / "scratch"], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         runs.append(json.loads(next((out / "results").iterdir()).read_text()))
-    rows = compare.comparisons(*runs)
+    rows = comparison.between(*runs)
     tested = [r for r in rows if r["status"] == "tested"]
     significant = sum(r["significant"] for r in tested)
     share = 100 * significant / len(tested) if tested else 0.0

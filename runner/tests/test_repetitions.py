@@ -63,10 +63,11 @@ def test_at_least_the_planned_count(monkeypatch, tmp_path, planned):
 
 def test_cached_flag_when_above_the_raw_device(monkeypatch, tmp_path):
     monkeypatch.setitem(KINDS, "scripted", scripted_kind([300, 300, 300]))
-    cell = matrix.Cell("ext4", "w", "scripted", primary="throughput", baseline="seq-write")
+    cell = matrix.Cell("ext4", "w", "scripted", primary="throughput", baseline="w")
     profile = matrix.Profile("p", 1 << 20, 3, False, [cell])
-    base = {"throughput": {"mean": 200.0}}
-    run = execution.Run(None, profile, str(tmp_path), None, {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {"baseline": {"seq-write": base}},
+    base = {"throughput": {"mean": 200.0, "rsd_pct": 1.0}}  # the raw device on the cell's own job, written first
+    run = execution.Run(None, profile, str(tmp_path), None, {"id": "r", "created": "2026-11-24T00:00:00Z",
+                                                             "target": {"baseline": {"w": base}, "baseline_written": True},
                                                              "cells": []})
     (record,) = run.records_for([cell], {})
     run.run_cell(cell, record, None, {})

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from fsatlas.cli import main
-from fsatlas.commands.compare import comparisons, load_checked
+from fsatlas.commands.compare import load_checked
+from fsatlas.results.comparison import between as comparisons
 
 RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])

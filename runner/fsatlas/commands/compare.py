@@ -10,10 +10,6 @@ import sys
 from ..results import comparison, resultfile
 from ..errors import UserError
 
-HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
-            "seconds", "bytes_used", "iops", "deliveries_per_s", "commits_per_s",
-            "read_throughput", "write_throughput")
-
 
 def add_parser(sub):
     p = sub.add_parser("compare", help="per-cell ratios of two result files, with corrected significance")
@@ -30,26 +26,9 @@ def load_checked(path):
     return data
 
 
-def comparisons(a: dict, b: dict, all_metrics=False) -> list[dict]:
-    """Every (cell, metric) both files measured, compared and adjusted as one table."""
-    cells_b = {c["key"]: c for c in b["cells"] if c["status"] == "ok"}
-    rows = []
-    for cell in a["cells"]:
-        other = cells_b.get(cell["key"])
-        if not other or cell["status"] != "ok":
-            continue
-        for name, ma in cell["metrics"].items():
-            mb = other["metrics"].get(name)
-            if not mb or (not all_metrics and name not in HEADLINE):
-                continue
-            rows.append({"key": cell["key"], "metric": name, "unit": ma["unit"],
-                         **comparison.compare_metrics(ma, mb, name)})
-    return comparison.adjust(rows, comparison.BH)
-
-
 def run(args) -> int:
     a, b = load_checked(args.a), load_checked(args.b)
-    rows = comparisons(a, b, args.all_metrics)
+    rows = comparison.between(a, b, args.all_metrics)
     if not rows:
         raise UserError("the two result files share no measured cell", where=f"{args.a}, {args.b}")
     width = max(len(r["key"]) for r in rows)

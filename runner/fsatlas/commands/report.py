@@ -5,7 +5,8 @@ import sys
 
 from ..errors import UserError
 from ..site import report
-from .compare import comparisons, load_checked
+from ..results import comparison
+from .compare import load_checked
 
 
 def add_parser(sub):
@@ -26,7 +27,7 @@ def add_parser(sub):
 def run(args) -> int:
     if len(args.files) == 2 and not (args.a or args.b):
         a, b = (load_checked(f) for f in args.files)
-        rows = comparisons(a, b, args.all_metrics)
+        rows = comparison.between(a, b, args.all_metrics)
         sides, features = (a["id"], b["id"]), []
     elif len(args.files) == 1 and args.a and args.b:
         a = b = load_checked(args.files[0])

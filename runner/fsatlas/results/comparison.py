@@ -112,6 +112,27 @@ def compare_metrics(ma: dict, mb: dict, name: str, paired: bool = False) -> dict
     return compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name), paired)
 
 
+HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
+            "seconds", "bytes_used", "iops", "deliveries_per_s", "commits_per_s",
+            "read_throughput", "write_throughput")  # the metrics a table compares unless asked for all
+
+
+def between(a: dict, b: dict, all_metrics: bool = False) -> list[dict]:
+    """Every (cell, metric) two result files both measured, compared and adjusted as one table
+    (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and articles."""
+    cells_b = {c["key"]: c for c in b["cells"] if c["status"] == "ok"}
+    rows = []
+    for cell in a["cells"]:
+        other = cells_b.get(cell["key"])
+        if not other or cell["status"] != "ok":
+            continue
+        for name, ma in cell["metrics"].items():
+            mb = other["metrics"].get(name)
+            if mb and (all_metrics or name in HEADLINE):
+                rows.append({"key": cell["key"], "metric": name, "unit": ma["unit"], **compare_metrics(ma, mb, name)})
+    return adjust(rows, BH)
+
+
 def adjust(rows: list, method: str) -> list:
     """Adjusts the p-values of the tested rows as one family (method HOLM or BH) and gives each
     row its verdict: better, worse, equivalent, inconclusive or not testable. Returns rows."""

@@ -42,7 +42,7 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
 
 def comparisons(articles_dir: str, paths: dict) -> dict:
     """key -> {a, b, rows} for every comparison an article names; paths: result id -> file."""
-    from ..commands.compare import comparisons as between
+    from ..results.comparison import between
     from . import knowledge, report
     out = {}
     for where, entry in named_comparisons(articles_dir):

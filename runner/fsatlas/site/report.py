@@ -43,7 +43,6 @@ def _side(spec: str) -> tuple[str, str | None]:
 
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result."""
-    from ..commands.compare import HEADLINE
     (fs_a, var_a), (fs_b, var_b) = _side(a_spec), _side(b_spec)
 
     def pick(fs, variant):
@@ -63,7 +62,7 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
         paired = comparison.interleaved(cell.get("started"), other.get("started"))
         for name, ma in cell["metrics"].items():
             mb = other["metrics"].get(name)
-            if mb and (all_metrics or name in HEADLINE):
+            if mb and (all_metrics or name in comparison.HEADLINE):
                 rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name,
                              "unit": ma["unit"], **comparison.compare_metrics(ma, mb, name, paired)})
     if not rows:
