@@ -27,6 +27,7 @@ EXPECTED_METRICS = {
     "small-files": {"create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s", "cpu_sys_pct"},
     "create-files": {"create_per_s", "cpu_usr_pct"},
     "tree-copy": {"seconds", "bytes_used", "cpu_sys_pct"},
+    "tree-read": {"read_per_s", "cpu_sys_pct"},
     "mkfs-time": {"seconds", "cpu_sys_pct"},
     "mount-time": {"seconds", "cpu_usr_pct"},
     "fsync-write-4k": {"throughput", "iops", "lat_p99_ns", "sync_lat_p99_ns", "write_sync_lat_mean_ns"},

@@ -22,7 +22,7 @@ DD = {"throughput": ("bytes/s", "higher"), **CPU}
 LIFECYCLE = {"seconds": ("s", "lower"), **CPU}
 SMALL_FILE_PHASES = ("create", "stat", "read", "rename", "delete")
 SMALL_FILES = {f"{p}_per_s": ("ops/s", "higher") for p in SMALL_FILE_PHASES} | CPU
-TREE_COPY = {"seconds": ("s", "lower"), "bytes_used": ("bytes", "lower"), **CPU}
+TREE_COPY = {"seconds": ("s", "lower"), "bytes_used": ("bytes", "lower"), "read_per_s": ("ops/s", "higher"), **CPU}
 MAIL_DELIVERY = {"deliveries_per_s": ("ops/s", "higher"), **CPU}
 SQLITE_COMMITS = {"commits_per_s": ("ops/s", "higher"), **CPU}
 
