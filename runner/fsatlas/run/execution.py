@@ -17,6 +17,8 @@ import time
 
 from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
+from .sizes import parse_size
+from ..errors import UserError
 from . import clients, devices, evidence, filesystems, interrupts, leftovers, system, target, tools
 from ..results import bundle, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
@@ -412,7 +414,8 @@ def _run_loop_groups(run) -> None:
             if pending:
                 _run_group(run, pending, fs_spec)
                 run.save(False)
-    _measure_baseline(run, "baseline_after")
+    if not run.device:  # a named device keeps the last filesystem's signature (the next run must confirm it)
+        _measure_baseline(run, "baseline_after")
 
 
 def _pending(run, cells, fs_spec) -> list:
@@ -485,17 +488,33 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
             run.save(False)
 
 
-def fill_device(device: str, raw_path: str, budget_s: float) -> dict:
-    """Writes the whole device once, sequentially with O_DIRECT: every block allocated and
-    holding data, as a filesystem's written files are."""
-    return fio.run_job("fill", {"rw": "write", "bs": "1M", "ioengine": "libaio", "iodepth": 4, "direct": 1},
-                       {"filename": device}, raw_path, budget_s)
+def fill_device(device: str, raw_path: str, budget_s: float, size: int | None = None) -> dict:
+    """Writes the device (its first `size` bytes, or all of it) once, sequentially with
+    O_DIRECT: every block the baseline jobs touch allocated and holding data, as a
+    filesystem's written files are."""
+    params = {"rw": "write", "bs": "1M", "ioengine": "libaio", "iodepth": 4, "direct": 1}
+    if size:
+        params["size"] = size
+    return fio.run_job("fill", params, {"filename": device}, raw_path, budget_s)
+
+
+def _touched(cells) -> int:
+    """The bytes from the device's start the baseline jobs read or write: each job's size
+    times its writers (each in its own region), at most; 0 when a size is not in bytes."""
+    most = 0
+    for c in cells:
+        try:
+            most = max(most, parse_size(str(c.parameters["size"])) * int(c.parameters.get("numjobs", 1)))
+        except (KeyError, ValueError, UserError):
+            return 0
+    return most
 
 
 def _measure_baseline(run, field: str = "baseline") -> None:
     """Each cell's own fio job on the raw loop device (rewrite against rewrite, four writers
     against four writers), before any filesystem (target.baseline) and again after all of them
-    (target.baseline_after), so drift shows. The device is filled with data first: a sparse
+    (target.baseline_after, on loop images: a named device keeps the last filesystem's
+    signature), so drift shows. The region the jobs touch is filled with data first: a sparse
     image reads its holes from nothing, and writes to unallocated host blocks run at another
     speed. A job whose repetitions vary by more than RSD_LIMIT_PCT is repeated, up to
     MAX_REPEAT_FACTOR times the planned count (results/flags: one still unstable cannot judge)."""
@@ -513,7 +532,8 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     with run.target() as image:
         os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
         run.progress.step(f"{field}: filling the raw device with data")
-        fill_device(image.device, os.path.join(run.out, raw_rel, "fill.json"), max(c.budget_s for c in jobs.values()))
+        fill_device(image.device, os.path.join(run.out, raw_rel, "fill.json"), max(c.budget_s for c in jobs.values()),
+                    _touched(jobs.values()) or None)
         for name in wanted:
             cell = jobs[name]
             params = {k: v for k, v in cell.parameters.items() if k not in ("end_fsync",)}
