@@ -605,6 +605,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
+                  # the flags' rules, for the legend under every chart (result pages read only this file)
+                  "flag_rules": {"noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT, "cached_factor": flags.CACHED_FACTOR},
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
