@@ -516,8 +516,9 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     (target.baseline_after, on loop images: a named device keeps the last filesystem's
     signature), so drift shows. The region the jobs touch is filled with data first: a sparse
     image reads its holes from nothing, and writes to unallocated host blocks run at another
-    speed. A job whose repetitions vary by more than RSD_LIMIT_PCT is repeated, up to
-    MAX_REPEAT_FACTOR times the planned count (results/flags: one still unstable cannot judge)."""
+    speed. In adaptive profiles a job whose repetitions vary by more than RSD_LIMIT_PCT is
+    repeated, up to MAX_REPEAT_FACTOR times the planned count, as the cells are (results/flags:
+    one still unstable cannot judge a buffered cell)."""
     jobs = {}
     for c in run.profile.cells:
         if c.baseline and (c.baseline not in jobs or str(c.parameters.get("direct", 0)) == "1"):
@@ -543,7 +544,8 @@ def _measure_baseline(run, field: str = "baseline") -> None:
             folder = os.path.join(run.out, raw_rel, raw_dir_name(name))
             os.makedirs(folder, exist_ok=True)
             samples, rep = {}, 0
-            while rep < reps or (_rsd(samples.get("throughput", [])) > RSD_LIMIT_PCT and rep < MAX_REPEAT_FACTOR * reps):
+            while rep < reps or (run.profile.adaptive and _rsd(samples.get("throughput", [])) > RSD_LIMIT_PCT
+                                 and rep < MAX_REPEAT_FACTOR * reps):
                 rep += 1
                 if rep > reps:
                     run.progress.total += 1
