@@ -72,7 +72,7 @@ def cell_rows(result: dict) -> list[dict]:
     return rows
 
 
-THROUGHPUT_FIELDS = ("result", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
+THROUGHPUT_FIELDS = ("result", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
                      "flags", "metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")
 
 
@@ -442,14 +442,14 @@ def latest_rows(latest: dict | None, paths: dict, signatures: dict, cache_file: 
 
 
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
-    rows = []
+    rows, result = [], None
     if latest:
         result = resultfile.load_json(paths[latest["id"]])
         derive_flags(result)
         rows = cell_rows(result)
     throughput = throughput_rows(rows)
     return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
-            "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput)}
+            "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput, result)}
 
 
 class Outputs:

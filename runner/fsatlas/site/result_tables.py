@@ -24,7 +24,8 @@ from urllib.parse import quote_plus, urlencode
 
 import orjson
 
-from .knowledge import DISPLAY_UNITS
+from ..results import flags
+from .knowledge import DISPLAY_UNITS, display_number
 
 
 # html.escape, remembered: the names, keys and members a table prints are alike in every result
@@ -49,24 +50,53 @@ def _figures(row: dict) -> str:
     return _cell(shown["mean"]) + _cell(shown["median"]) + _cell(shown["ci"]) + _cell(shown["rsd"]) + _cell(row["n"])
 
 
-def throughput_table(rows: list[dict]) -> str:
+def evidence(result: dict | None) -> dict:
+    """Per ok cell key: (what the raw device delivered on the cell's own job, in MB/s, or why
+    that figure cannot judge the cell; the host's contention over its repetitions), as text."""
+    if not result:
+        return {}
+    target, out = result["target"], {}
+    for cell in result["cells"]:
+        if cell["status"] != "ok":
+            continue
+        base, judges = flags.baseline_throughput(target, cell["workload"], cell["key"])
+        raw = ""
+        if base:
+            raw = display_number(base["mean"], "bytes/s")
+            if not judges:
+                raw += (" (cannot judge: measured before the device was filled with data)"
+                        if not target.get("baseline_written") else f" (cannot judge: unstable, RSD {base['rsd_pct']:.1f} %)")
+        host = cell.get("host") or []
+        contention = (f"steal {sum(h['steal_pct'] for h in host) / len(host):.1f} %, I/O wait "
+                      f"{sum(h['iowait_pct'] for h in host) / len(host):.1f} %, other processes "
+                      f"{sum(h['others_cpu_s'] for h in host):.2f} s CPU") if host else ""
+        out[cell["key"]] = (raw, contention)
+    return out
+
+
+def throughput_table(rows: list[dict], result: dict | None = None) -> str:
     """The text version of the throughput chart: the same rows (aggregate.throughput_rows), the
-    same numbers, in MB/s as the chart shows them."""
-    out = ['<table class="data-table">\n<caption>Throughput per filesystem and workload (MB/s = 10⁶ bytes/s)'
-           '</caption>\n<thead><tr><th scope="col">Filesystem</th><th scope="col">Workload</th>'
+    same numbers, in MB/s as the chart shows them; beside each, the raw device's figure on the
+    same job (the cached check's reference: results/flags) and the host's contention."""
+    seen = evidence(result)
+    out = ['<table class="data-table">\n<caption>Throughput per filesystem and workload (MB/s = 10⁶ bytes/s); '
+           f'flagged cached above {flags.CACHED_FACTOR:g} times the raw device on the same job</caption>\n'
+           '<thead><tr><th scope="col">Filesystem</th><th scope="col">Workload</th>'
            '<th scope="col">Variant</th><th scope="col">mkfs / mount options</th><th scope="col">Mean</th>'
            '<th scope="col">95% CI</th><th scope="col">RSD</th><th scope="col">n</th>'
-           '<th scope="col">Status</th></tr></thead>\n<tbody>\n']
+           '<th scope="col">Status</th><th scope="col">Raw device, same job</th>'
+           '<th scope="col">Host during the repetitions</th></tr></thead>\n<tbody>\n']
     for row in rows:
         out.append("<tr>" + _cell(row["filesystem"]) + _cell(row["workload"]) + _cell(row["variant"])
                    + _cell(f"{row['mkfs']} / {row['mount']}"))
         if row["status"] == "ok":
             shown = row["shown"]
-            flags = "".join(f' <span class="flag">{escape(flag)}</span>' for flag in row["flags"])
+            marks = "".join(f' <span class="flag">{escape(flag)}</span>' for flag in row["flags"])
+            raw, host = seen.get(row.get("key"), ("", ""))
             out.append(_cell(shown["mean"], "num") + _cell(shown["ci"], "num") + _cell(shown["rsd"], "num")
-                       + _cell(row["n"], "num") + f"<td>ok{flags}</td>")
+                       + _cell(row["n"], "num") + f"<td>ok{marks}</td>" + _cell(raw, "num") + _cell(host))
         else:
-            out.append('<td colspan="4"></td>' + _cell(f"{row['status']}: {row['reason']}"))
+            out.append('<td colspan="4"></td>' + _cell(f"{row['status']}: {row['reason']}") + '<td colspan="2"></td>')
         out.append("</tr>\n")
     out.append("</tbody>\n</table>\n")
     return "".join(out)
@@ -130,7 +160,7 @@ TABLES_DIR = "tables"  # beside the generated content folder (build/)
 
 def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
     """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows)."""
-    return {"throughput-table": throughput_table(throughput), "metrics-table": metrics_table(rows),
+    return {"throughput-table": throughput_table(throughput, result), "metrics-table": metrics_table(rows),
             "raw-table": raw_table(result)}
 
 
