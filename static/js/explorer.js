@@ -45,7 +45,7 @@
     var c = data.results, s = data.strings;
     data.results = c.id.map(function (id, i) {
       var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun"].forEach(function (f) { r[f] = s[c[f][i]]; });
       byId[id] = r;
       return r;
     });
@@ -261,7 +261,7 @@
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
-                command: x.key.command, mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
+                command: x.result.rerun + x.key.command, mean: x.mean,  // the result's own profile and target n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
                 better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi };
       var scale = null;
       if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }

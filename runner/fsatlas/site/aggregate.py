@@ -115,7 +115,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
             "variant": cell.get("variant", "defaults"), "dimensions": _dimensions(cell["key"]),
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
-            "driver": cell["driver"], "command": explorer.run_command(result, cell),
+            "driver": cell["driver"], "command": explorer.cell_argument(cell["key"]),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "metrics": metrics.get(cell["key"], {})})

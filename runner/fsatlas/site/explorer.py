@@ -20,19 +20,26 @@ from . import best_per_key
 from ..results import flags
 
 EXPLORER_VERSION = 3
-RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools")
+RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 
 
 def run_command(result: dict, cell: dict) -> str:
-    """The command that re-runs exactly this cell on the reader's own machine. Readers paste it
-    as root: every word from the result file is quoted, beside the schema's patterns for them."""
-    return _command(result.get("profile") or "standard", result["target"]["kind"] == "directory", cell["key"])
+    """The command that re-runs exactly this cell on the reader's own machine: the result's own
+    profile and target, the cell's key. Readers paste it as root: every word from the result
+    file is quoted, beside the schema's patterns for them. The explorer joins the two parts
+    (a result's facts carry the first, its key index the second)."""
+    return rerun_prefix(result) + cell_argument(cell["key"])
+
+
+def rerun_prefix(result: dict) -> str:
+    profile = result.get("profile") or "standard"
+    target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
+    return f"fsatlas run --profile {shlex.quote(profile)} {target}"
 
 
 @lru_cache(maxsize=8192)
-def _command(profile: str, directory: bool, key: str) -> str:  # the same in every result of a matrix
-    target = "--directory DIR " if directory else ""
-    return f"fsatlas run --profile {shlex.quote(profile)} {target}--cell {shlex.quote(key)}"
+def cell_argument(key: str) -> str:  # the same in every result of a matrix
+    return f"--cell {shlex.quote(key)}"
 
 
 def facts(result: dict) -> dict:
@@ -40,7 +47,7 @@ def facts(result: dict) -> dict:
     return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-            "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items()))}
+            "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), "rerun": rerun_prefix(result)}
 
 
 def chunk(result: dict, rows: list[dict]) -> dict:
@@ -90,7 +97,7 @@ class Index:
         self.strings = state["strings"]  # each result's facts as numbers into this (one machine, many results)
         self.string_index = {s: i for i, s in enumerate(self.strings)}
         self.results = [(tuple(rank), complete, facts) for rank, complete, facts in state["results"]]
-        self.keys = best_per_key.Best(lowest=True).restore(state["keys"])  # the oldest result names the re-run command
+        self.keys = best_per_key.Best(lowest=True).restore(state["keys"])  # the oldest result describes a key
         self.metrics = state["metrics"]  # name -> {name, unit, better}
 
     def state(self) -> dict:

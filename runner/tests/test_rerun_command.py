@@ -1,0 +1,25 @@
+"""The re-run command of a cell is its own result's: a standard result's cell says
+--profile standard, whichever result first measured the same key."""
+import json
+from pathlib import Path
+
+from fsatlas.site import aggregate, explorer
+
+RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
+
+
+def test_each_result_re_runs_with_its_own_profile():
+    quick = json.loads(sorted(RESULTS.glob("*-quick.json"))[0].read_text())
+    standard = json.loads(sorted(RESULTS.glob("*-standard.json"))[-1].read_text())
+    index = explorer.Index()
+    for result in (quick, standard):
+        index.add(aggregate.digest(result))
+    made = index.result()
+    strings, results = made["strings"], made["results"]
+    rerun = {rid: strings[i] for rid, i in zip(results["id"], results["rerun"])}
+    assert rerun[quick["id"]] == "fsatlas run --profile quick "
+    assert rerun[standard["id"]] == "fsatlas run --profile standard "
+    key = next(c["key"] for c in standard["cells"] if c["status"] == "ok")
+    assert explorer.run_command(standard, {"key": key}) == f"fsatlas run --profile standard --cell '{key}'"
+    by_key = {k["key"]: k for k in made["keys"]}
+    assert rerun[standard["id"]] + by_key[key]["command"] == explorer.run_command(standard, {"key": key})
