@@ -47,7 +47,9 @@ def test_chart_exports_svg_and_png_with_caption_source_and_version(page, site_ur
     # the image draws the rows of the table beside it: one bar per measured throughput cell
     bars = sum(group.split("</g>")[0].count("<path") for group in svg.split('class="mark-rect role-mark')[1:])
     measured = page.eval_on_selector_all("figure[data-chart=throughput] + table tbody tr",
-                                         "rows => rows.filter(r => r.lastElementChild.textContent.startsWith('ok')).length")
+                                         "rows => { const heads = [...rows[0].closest('table').querySelectorAll('thead th')]"
+                                         ".map(th => th.textContent); const at = heads.indexOf('Status');"
+                                         " return rows.filter(r => (r.children[at]?.textContent || '').startsWith('ok')).length; }")
     assert bars == measured > 0
     with page.expect_download() as png_download:
         figure.locator("button", has_text="Save as PNG").click()
