@@ -4,16 +4,21 @@
    the member <id>/x).
 2. Stores each ok cell's derived flags (noisy, cached, cache-unknown) as results/flags derives
    them today, so `validate` warns of none and every page judges the file by the same rule.
+3. Gives a result whose machine label an earlier result (by file name) uses for other hardware
+   a label of its own, derived from that label and its hardware (machines cloned from one image
+   once shared a label: an Intel Xeon and an AMD EPYC shown as one machine).
    Nothing else in a result file changes; it is written whole again (temporary file, rename).
 
 Idempotent: a result already bundled and flagged is left as it is, and a migration that
 stopped half-way (bundle written, folder not yet removed) is finished by running it again.
 """
+import hashlib
+import json
 import os
 import sys
 
 from ..errors import UserError
-from ..results import bundle, flags, resultfile
+from ..results import bundle, flags, resultfile, validation
 
 
 def add_parser(sub):
@@ -43,7 +48,28 @@ def run(args) -> int:
     print(f"{packed} results migrated, {already} already bundled", file=sys.stderr)
     reflagged = sum(_store_flags(os.path.join(results, f"{rid}.json")) for rid in ids)
     print(f"{reflagged} results given today's derived flags", file=sys.stderr)
+    relabelled = _separate_machines([os.path.join(results, f"{rid}.json") for rid in ids])
+    print(f"{relabelled} results given a machine label of their own", file=sys.stderr)
     return 0
+
+
+def _separate_machines(paths: list[str]) -> int:
+    """Relabels each result whose label an earlier one holds for other hardware (validation's
+    machine_conflicts rule); returns how many."""
+    first, changed = {}, 0
+    for path in sorted(paths):
+        data = resultfile.load_json(path)
+        hw = validation.hardware(data["system"])
+        seen = first.setdefault(hw[0], hw)
+        if seen[1:] == hw[1:]:
+            continue
+        label = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw[1:]).encode()).hexdigest()[:8]
+        data["system"]["machine"] = label
+        resultfile.check(data, path)
+        resultfile.write_atomic(path, data)
+        first.setdefault(label, hw)
+        changed += 1
+    return changed
 
 
 def _store_flags(path: str) -> bool:
