@@ -441,6 +441,24 @@ def latest_rows(latest: dict | None, paths: dict, signatures: dict, cache_file: 
     return made
 
 
+def judged(run, knowledge: dict, cache_file: str) -> dict:
+    """The rankings and the claims' verdicts, kept in cache_file while the results folded, the
+    claims and this code are unchanged: judging them takes scipy and statsmodels, whose imports
+    alone are a second that a rebuild with nothing new would pay for nothing."""
+    key = [code_digest(), hashlib.sha256(compact_json(sorted(run.members.items()))).hexdigest(),
+           hashlib.sha256(compact_json(knowledge["mount_options"])).hexdigest()]
+    try:
+        with open(cache_file, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored.get("key") == key:
+            return stored["judged"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    made = {"rankings": run.rankings.result(), "claims": run.claims.result()}
+    write_bytes_atomic(cache_file, compact_json({"key": key, "judged": made}))
+    return made
+
+
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
     rows, result = [], None
     if latest:
@@ -467,6 +485,7 @@ class Outputs:
         self.state = os.path.join(cache, "aggregation.json")
         self.knowledge = os.path.join(cache, "knowledge.json")
         self.latest = os.path.join(cache, "latest.json")
+        self.judged = os.path.join(cache, "judged.json")
         folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
@@ -598,8 +617,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     aggregates = {
         "results": summaries,
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
-        "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells), "rankings": run.rankings.result(),
-        "claims": run.claims.result(), "matrix": matrix_summary(matrix),
+        "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
+        **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
