@@ -429,15 +429,20 @@ def latest_rows(latest: dict | None, paths: dict, signatures: dict, cache_file: 
     kept in cache_file while that result and this code are unchanged (deriving them takes
     scipy, whose import alone is a second: most rebuilds would pay it for nothing)."""
     key = [code_digest(), latest["id"] if latest else None, signatures.get(latest["id"]) if latest else None]
+    return kept(cache_file, key, lambda: _latest_rows(latest, paths))
+
+
+def kept(cache_file: str, key: list, make):
+    """What make() returns, kept in cache_file under key: made again only when the key changed."""
     try:
         with open(cache_file, encoding="utf-8") as f:
             stored = json.load(f)
         if stored.get("key") == key:
-            return stored["rows"]
+            return stored["value"]
     except (OSError, ValueError, AttributeError):
         pass
-    made = _latest_rows(latest, paths)
-    write_bytes_atomic(cache_file, compact_json({"key": key, "rows": made}))
+    made = make()
+    write_bytes_atomic(cache_file, compact_json({"key": key, "value": made}))
     return made
 
 
@@ -447,16 +452,7 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
     alone are a second that a rebuild with nothing new would pay for nothing."""
     key = [code_digest(), hashlib.sha256(compact_json(sorted(run.members.items()))).hexdigest(),
            hashlib.sha256(compact_json(knowledge["mount_options"])).hexdigest()]
-    try:
-        with open(cache_file, encoding="utf-8") as f:
-            stored = json.load(f)
-        if stored.get("key") == key:
-            return stored["judged"]
-    except (OSError, ValueError, AttributeError):
-        pass
-    made = {"rankings": run.rankings.result(), "claims": run.claims.result()}
-    write_bytes_atomic(cache_file, compact_json({"key": key, "judged": made}))
-    return made
+    return kept(cache_file, key, lambda: {"rankings": run.rankings.result(), "claims": run.claims.result()})
 
 
 def _latest_rows(latest: dict | None, paths: dict) -> dict:

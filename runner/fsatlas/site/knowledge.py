@@ -445,7 +445,7 @@ class ClaimEvidence:
                 family = [r for r in rows if r["status"] == "measured"]
                 comparison.adjust([r["test"] for r in family], comparison.HOLM)
                 for r in family:
-                    _judge(option, claim, r)
+                    _judge(claim, r)
                 tally = {v: sum(r["verdict"] == v for r in family) for v in VERDICT_WORDS}
                 claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
                                "setup": claim.get("setup", ""), "metric": claim["metric"],
@@ -664,11 +664,12 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
             "io": io_cell[0], "baseline_io": io_base[0]}
 
 
-def _judge(option, claim, row) -> None:
+def _judge(claim, row) -> None:
     """The verdict and the full sentence of a measured comparison, once its p is adjusted."""
     test = row["test"]
     v = verdict(claim["expected_change_pct"], test)
     row.update(verdict=v, significant=test["significant"], p_value=test["p"], p_adjusted=test["p_adjusted"],
                ratio_ci95=test["ratio_ci95"], detectable_pct=test["detectable_pct"])
-    row["sentence"] = (f"{row['sentence']} {comparison.describe(test)[0].upper()}{comparison.describe(test)[1:]}. "
+    told = comparison.describe(test)
+    row["sentence"] = (f"{row['sentence']} {told[0].upper()}{told[1:]}. "
                        f"This {VERDICT_WORDS[v]} (claimed: {claim['expected_change_pct']:+g} %). {row['notes']}").rstrip()
