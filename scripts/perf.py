@@ -18,8 +18,9 @@ The feature probes: one `fsatlas probe` of every filesystem this kernel has, a s
 guest booting to a command (after the trial that decides whether it must be emulated), and
 the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
 twenty minutes emulated). The A/A comparison: one quick subset run twice and compared, to
-count the differences called significant where nothing changed. PERF_ONLY=probes (or bounds,
-quick, fio, aa, scale, comma-separated) runs only those parts.
+count the differences called significant where nothing changed. The report: fsatlas report of
+the two newest committed standard results. PERF_ONLY=probes (or bounds, quick, fio, aa,
+report, scale, comma-separated) runs only those parts.
 """
 import gzip
 import json
@@ -200,6 +201,20 @@ def aa_comparison(work: Path) -> None:
     report(f"A/A: one quick subset run twice, compared ({len(tested)} tested)", share, "%",
            "<= 5 % significant", share <= 5,
            f"(raw p < 0.05: {sum(r['p'] < 0.05 for r in tested)}, adjusted: {significant})")
+
+
+def report_timing(work: Path) -> None:
+    """fsatlas report of the two newest committed standard results, as HTML with its SVG chart
+    (drawn by Vega in Node): what a reader waits for a publishable comparison."""
+    standard = sorted((REPO / "data" / "results").glob("*-standard.json"))[-2:]
+    if len(standard) < 2:
+        report("fsatlas report, two standard results", "no data", "", "<= 10 s", None, "fewer than two in data/results")
+        return
+    runs = [timed([FSATLAS, "report", *standard, "--out", work / f"report-{k}.html"]) for k in range(ROUNDS)]
+    times = [r[0] for r in runs]
+    median = statistics.median(times)
+    report("fsatlas report, two standard results (HTML, chart drawn)", median, "s", "<= 10 s", median <= 10,
+           spread(times) + f" (peak {max(r[1] for r in runs) / 2**20:.0f} MiB)")
 
 
 # --- the site --------------------------------------------------------------------------------
@@ -464,6 +479,8 @@ def main() -> int:
             versus_bare_fio()
         if part("aa"):
             aa_comparison(Path(work))
+        if part("report"):
+            report_timing(Path(work))
         if part("scale"):
             biggest = scale_series(Path(work), shape)
             heaviest_page(biggest / "public")
