@@ -43,4 +43,6 @@ def test_a_run_in_an_emulated_guest_flags_its_cells(tmp_path):
     assert result["system"]["kernel"].startswith("6.1.0-") and result["target"]["guest"]["kernel"] == KERNEL
     (cell,) = [c for c in result["cells"] if c["status"] == "ok"]
     assert ("emulated" in cell["flags"]) is result["target"]["guest"]["emulated"]
+    # an emulated guest measures no raw-device baseline: its speed is the emulator's
+    assert ("baseline" in result["target"]) is not result["target"]["guest"]["emulated"]
     assert (tmp_path / "raw" / f"{result['id']}.tar.gz").is_file()

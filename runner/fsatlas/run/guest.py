@@ -20,6 +20,7 @@ from ..errors import UserError
 from .tools import TOOLS_DIR
 
 KERNELS_DIR = TOOLS_DIR / "kernels"
+EMULATED_ENV = "FSATLAS_GUEST_EMULATED"  # set to 1 for the commands of an emulated guest
 KVM_TRIAL_S = 40  # a stock kernel boots to a command in 2-5 s with KVM, 16-20 s emulated
 MEMORY = "3G"  # loop images of 512 MiB in the guest's RAM-backed /tmp, one or two at a time
 
@@ -76,7 +77,9 @@ def run(name: str, argv: list[str], rwdir: str, timeout: float) -> dict:
     kernel `name`; returns what the guest was: {kernel, package, hypervisor, emulated}."""
     image = kernel_image(name)
     is_emulated = emulated(image)
-    command = "modprobe loop; " + shlex.join([sys.executable, "-m", "fsatlas.cli", *argv])
+    # an emulated guest's commands are told so: its devices run at the emulator's speed
+    command = "modprobe loop; " + (f"{EMULATED_ENV}=1 " if is_emulated else "") + \
+        shlex.join([sys.executable, "-m", "fsatlas.cli", *argv])
     try:
         done = _boot(image, command, rwdir, is_emulated, timeout)
     except subprocess.TimeoutExpired:
