@@ -33,7 +33,7 @@ def run(args) -> int:
         a = b = load_checked(args.files[0])
         rows = report.within(a, args.a, args.b, args.all_metrics)
         sides = (f"{args.a} in {a['id']}", f"{args.b} in {a['id']}")
-        features = report.feature_differences(report._side(args.a)[0], report._side(args.b)[0], args.data)
+        features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
         raise UserError("expected two result files, or one with --a and --b", where="fsatlas report")
     if not rows:

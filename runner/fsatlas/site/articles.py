@@ -49,8 +49,8 @@ def comparisons(articles_dir: str, paths: dict) -> dict:
         key = comparison_key(entry)
         if key in out:
             continue
-        missing = [entry[k] for k in ("result", "a", "b") if k in entry and (k == "result" or "result" not in entry)
-                   and entry[k] not in paths]
+        named = [entry["result"]] if "result" in entry else [entry["a"], entry["b"]]  # else a and b are sides
+        missing = [rid for rid in named if rid not in paths]
         if missing:
             raise UserError(f"names a result this site does not hold: {', '.join(map(str, missing))}", where=where)
         if "result" in entry:

@@ -35,7 +35,7 @@ def _target(t: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
 
 
-def _side(spec: str) -> tuple[str, str | None]:
+def side(spec: str) -> tuple[str, str | None]:
     """"ext4" or "ext4:noatime" -> (filesystem, variant or None)."""
     fs, _, variant = spec.partition(":")
     return fs, variant or None
@@ -43,7 +43,7 @@ def _side(spec: str) -> tuple[str, str | None]:
 
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result."""
-    (fs_a, var_a), (fs_b, var_b) = _side(a_spec), _side(b_spec)
+    (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
 
     def pick(fs, variant):
         out = {}

@@ -36,8 +36,8 @@ def run(cell, ctx) -> dict:
         # cache, and fio invalidates its files' cached pages itself, so a sync and drop before
         # it would only lengthen the cell. A buffered read lays its file out first, in an
         # invocation of its own (create_only), so the pages that writing left in memory are
-        # dropped before the read: otherwise the read is of memory (NTFS through FUSE, 128 MiB:
-        # 1,766 MB/s read in one invocation, 818 MB/s laid out, synced and dropped first).
+        # dropped before the read: otherwise the read is of memory (issue #40's measurement, NTFS
+        # through FUSE, 128 MiB: 1,766 MB/s read in one invocation, 818 MB/s laid out, synced and dropped first).
         if DIRECTION[cell.parameters.get("rw")] == "read":
             run_tool(["fio", "--output-format=json", "--output=/dev/null", "-"], ctx.timeout + 30, "fio",
                      input=job_file(cell.workload, {**cell.parameters, "create_only": 1}, location))
