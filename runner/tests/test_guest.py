@@ -16,11 +16,11 @@ KERNEL = "debian-6.1"
 
 
 def test_probe_in_a_guest_reaches_a_filesystem_the_host_lacks(tmp_path):
-    before = loop_state()
+    before = loop_state(tmp_path)
     # three probes, not all: every probe emulated takes minutes (make perf times the whole run)
     assert main(["probe", "--kernel", KERNEL, "--fs", "jfs", "--probe", "max_filename_length,acl_max_entries,reflink",
                  "--out", str(tmp_path), "--machine", "guest-box"]) == 0
-    assert loop_state() == before
+    assert loop_state(tmp_path) == before
     (path,) = probefile.files(str(tmp_path))
     assert probefile.problems(path) == []
     data = json.loads(open(path).read())

@@ -20,11 +20,11 @@ def _findings(data):
 
 @pytest.mark.root
 def test_probes_on_ext4_and_btrfs_record_what_the_kernel_did(tmp_path, capsys):
-    before = loop_state()
+    before = loop_state(tmp_path)
     scratch = tmp_path / "scratch"
     assert main(["probe", "--fs", "ext4,btrfs,jfs", "--out", str(tmp_path), "--scratch", str(scratch),
                  "--machine", "probe-box"]) == 0
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
     (path,) = (tmp_path / "probes").glob("*.json")
     assert probefile.problems(str(path)) == []
     data = json.loads(path.read_text())

@@ -38,11 +38,11 @@ EXPECTED_METRICS = {
 
 def run_cli(tmp_path, *args, profile="tiny"):
     out, scratch = tmp_path / "out", tmp_path / "scratch"
-    before = loop_state()
+    before = loop_state(tmp_path)
     code = main(["run", "--profile", profile, "--out", str(out), "--scratch", str(scratch),
                  "--machine", "test-box", *args])
     assert code == 0
-    assert loop_state() == before, "the run left a loop device or mount behind"
+    assert loop_state(tmp_path) == before, "the run left a loop device or mount behind"
     assert scratch_left(scratch) == [], "the run left files in the scratch directory"
     return out
 
@@ -221,7 +221,7 @@ def test_compare_two_runs(tmp_path, capsys):
 
 def test_sigterm_mid_run_tears_everything_down(tmp_path):
     out, scratch = tmp_path / "out", tmp_path / "scratch"
-    before = loop_state()
+    before = loop_state(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "run", "--profile", "tiny", "--fs", "ext4,xfs",
                              "--workload", "seq-write,seq-read", "--out", str(out), "--scratch", str(scratch)],
                             stderr=subprocess.PIPE, text=True)
@@ -232,7 +232,7 @@ def test_sigterm_mid_run_tears_everything_down(tmp_path):
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=120)
     assert proc.returncode == 130
-    assert loop_state() == before
+    assert loop_state(tmp_path) == before
     assert scratch_left(scratch) == []
     path, result = only_result(out)
     assert result["complete"] is False

@@ -183,14 +183,14 @@ def _wait_for_mount(scratch, proc, timeout=60):
 
 
 def test_sigint_mid_run_then_resume(tmp_path):
-    before = loop_state()
+    before = loop_state(tmp_path)
     proc, out, scratch = _start(tmp_path)
     _wait_for_mount(scratch, proc)
     time.sleep(1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err[-3000:]  # what it printed, should a run ever miss the Ctrl-C again
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
     (path,) = (out / "results").iterdir()
     result = json.loads(path.read_text())
     assert result["complete"] is False
@@ -206,7 +206,7 @@ def test_sigint_mid_run_then_resume(tmp_path):
     for cell in resumed["cells"]:
         if cell["key"] in done:
             assert cell == done[cell["key"]]  # finished cells were not redone
-    assert loop_state() == before
+    assert loop_state(tmp_path) == before
 
 
 def _kill_mid_run(tmp_path):
@@ -219,25 +219,25 @@ def _kill_mid_run(tmp_path):
 
 
 def test_sigkill_leftovers_are_removed_by_cleanup_and_only_those(tmp_path, capsys):
-    before = loop_state()
+    before = loop_state(tmp_path)
     out, scratch = _kill_mid_run(tmp_path)
     (scratch / "not-fsatlas").mkdir()
     alive = Path(leftovers.owned_dir(str(scratch)))  # a live run's folder (this test process owns it)
     assert main(["cleanup", "--scratch", str(scratch)]) == 0
     printed = capsys.readouterr().out
     assert "unmounted" in printed and "detached /dev/loop" in printed
-    assert loop_state() == before
+    assert loop_state(tmp_path) == before
     assert scratch_left(scratch) == sorted(["not-fsatlas", alive.name])
 
 
 def test_sigkill_leftovers_are_removed_by_the_next_run(tmp_path):
-    before = loop_state()
+    before = loop_state(tmp_path)
     out, scratch = _kill_mid_run(tmp_path)
     done = subprocess.run([*FSATLAS, "run", "--profile", "tiny", "--fs", "ext4", "--workload", "create-files",
                            "--out", str(tmp_path / "out2"), "--scratch", str(scratch)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "cleanup of an earlier run that died" in done.stderr
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
 
 
 def test_two_runs_on_one_scratch_do_not_mix(tmp_path, capsys):
@@ -273,12 +273,12 @@ profiles:
 
 
 def _run_faulty(tmp_path, matrix, capsys, env=None):
-    before = loop_state()
+    before = loop_state(tmp_path)
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     argv = [*FSATLAS, "run", "--matrix", str(matrix), "--profile", "p", "--out", str(out), "--scratch", str(scratch)]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
     (path,) = (out / "results").iterdir()
     cells = {c["workload"]: c for c in json.loads(path.read_text())["cells"]}
     assert cells["create-files"]["status"] == "ok"  # the run went on after the fault
@@ -361,7 +361,7 @@ def test_a_ctrl_c_just_after_losetup_attached_leaves_no_loop_device(tmp_path, mo
     the image was handed to the run (the with statement not yet entered, so no __exit__):
     the device is detached and the folder removed all the same."""
     from fsatlas.run import target
-    before = loop_state()
+    before = loop_state(tmp_path)
     real_run = subprocess.run
 
     def interrupted(argv, *args, **kwargs):
@@ -376,7 +376,7 @@ def test_a_ctrl_c_just_after_losetup_attached_leaves_no_loop_device(tmp_path, mo
         with target.LoopImage(str(scratch), 64 * 2**20):
             pytest.fail("the with body ran")
     monkeypatch.setattr(target.subprocess, "run", real_run)
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
 
 
 def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_run(tmp_path, monkeypatch):
@@ -385,7 +385,7 @@ def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_run(tmp_path,
     the end and exited 0). The signal is remembered: the run stops before its next repetition
     and says it is incomplete."""
     from fsatlas.run import execution, interrupts
-    before = loop_state()
+    before = loop_state(tmp_path)
     finish = execution.CellRun.finish
 
     def finish_then_a_swallowed_ctrl_c(self):
@@ -400,4 +400,24 @@ def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_run(tmp_path,
     result = json.loads(path.read_text())
     assert result["complete"] is False
     assert sorted(c["status"] for c in result["cells"]) == ["failed", "ok"]  # the second never ran
-    assert loop_state() == before and scratch_left(scratch) == []
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []
+
+
+def test_loop_state_sees_the_loop_devices_under_its_folder_and_no_others(tmp_path):
+    """The check every test above relies on can fail: a device attached to an image under the
+    test's folder is seen; one attached by someone else, elsewhere, is not."""
+    mine, theirs = tmp_path / "mine", tmp_path.parent / f"{tmp_path.name}-theirs"
+    attached = []
+    try:
+        for folder in (mine, theirs):
+            folder.mkdir()
+            (folder / "img").write_bytes(bytes(1 << 20))
+            attached.append(subprocess.run(["losetup", "--find", "--show", str(folder / "img")],
+                                           capture_output=True, text=True, check=True).stdout.strip())
+        assert loop_state(mine) == ([attached[0]], [])
+        assert loop_state(theirs) == ([attached[1]], [])
+    finally:
+        for device in attached:
+            subprocess.run(["losetup", "--detach", device], check=True)
+        shutil.rmtree(theirs, ignore_errors=True)
+    assert loop_state(mine) == ([], [])

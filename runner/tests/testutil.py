@@ -9,11 +9,18 @@ FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = FIXTURES / "samples"  # outputs of the tools themselves; SOURCES.md names each
 
 
-def loop_state():
-    """What a run must leave as it found it: attached loop devices and loop mounts."""
-    loops = subprocess.run(["losetup", "-a"], capture_output=True, text=True).stdout
-    mounts = [line for line in Path("/proc/self/mounts").read_text().splitlines() if "/dev/loop" in line]
-    return sorted(loops.splitlines()), sorted(mounts)
+def loop_state(root):
+    """What a run given the folder root must leave as it found it: the loop devices backed by a
+    file under root, and the mounts of those devices or under root. Only these: another process
+    may attach and detach loop devices of its own while a test runs."""
+    root = os.path.realpath(root) + "/"
+    listed = subprocess.run(["losetup", "--json", "--list", "--output", "NAME,BACK-FILE"],
+                            capture_output=True, text=True, check=True).stdout
+    loops = {d["name"] for d in (json.loads(listed)["loopdevices"] if listed.strip() else [])
+             if (d.get("back-file") or "").startswith(root)}
+    mounts = [line for line in Path("/proc/self/mounts").read_text().splitlines()
+              if line.split()[0] in loops or line.split()[1].startswith(root)]
+    return sorted(loops), sorted(mounts)
 
 
 def write_json(path, data):
