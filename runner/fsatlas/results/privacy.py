@@ -27,7 +27,9 @@ PATTERNS = [
     # (a Phoronix Test Suite RawString, 355:358:355) are no address
     ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![0-9a-f:])"
                                    r"|\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?(?![0-9a-f:])", re.I)),
-    ("an e-mail address", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+    # (starts where a run of its characters starts: tried at every place in a run, it read the run
+    # to its end each time, a time quadratic in a line's length)
+    ("an e-mail address", re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
     ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|(?<![\w/])/root(?![\w-])|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
