@@ -14,6 +14,7 @@ from . import bundle, filesig, flags, importers, parallel, privacy, resultfile, 
 from .filesig import signature
 from ..errors import UserError
 from .resultfile import Problem
+from .importers.measurement import NOTES
 from .metrics import KNOWN as KNOWN_METRICS
 REL_TOL = 1e-6
 
@@ -293,7 +294,8 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     members, unreadable = _bundle_members(out_dir, rid, with_raw, any(c["raw"] for c in data["cells"]))
     if unreadable:
         add("error", "", unreadable)
-    seen = {}
+    seen, memo = {}, {}
+    imported = data["tool"].get("imported_from", "")
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -307,7 +309,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members)]
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric)
             if found:  # seldom: a quick result has 425 metrics
@@ -389,58 +391,95 @@ def created_problem(created: str) -> str | None:
     return None
 
 
-def recompute(cell: dict, text: str, where: str) -> list[dict]:
-    """The metric values one raw file gives for this cell: one dict per repetition it holds (a
-    bonnie++ file or a dd log may hold several runs). A raw file of no format fsatlas reads, or
-    one that does not say which of its measurements is this cell's, is a UserError."""
+# Metrics the runner measures around a tool or its own workload (the child's getrusage), which
+# no raw output holds: the only ones a cell may carry that its raw file does not back, and only
+# where the raw is dd's output or one of the runner's own raw files (fio's JSON has its CPU).
+BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
+
+
+def parse_raw(text: str, where: str) -> tuple:
+    """(format module, its measurements) of one raw file, or (None, [values]) for one of the
+    runner's own raw files (durability, small-files, timings); read once however many cells
+    name it. A raw file of no format fsatlas reads is a UserError."""
     module = importers.detect(text)
+    if module is not None:
+        return module, module.parse(text, where)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("rate"), str) and data.get("seconds"):  # durability
+        return None, [{data["rate"]: data["count"] / data["seconds"]}]
+    if isinstance(data, dict) and isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
+        return None, [{f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}]
+    if isinstance(data, dict) and any(isinstance(data.get(k), (int, float)) for k in ("seconds", "bytes_used")):
+        return None, [{k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}]
+    raise UserError("not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) "
+                    "nor one of fsatlas's own raw files", where=where)
+
+
+def select(cell: dict, parsed: tuple, where: str, imported: bool = False) -> list[dict]:
+    """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
+    repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
+    UserError: a raw file that does not say which of its measurements is this cell's, one whose
+    measurement ran with other parameters than the cell names, and one of the runner's own raw
+    shapes under an imported result (its figures come from a tool's output, never from ours)."""
+    module, found = parsed
     if module is None:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("rate"), str) and data.get("seconds"):  # durability
-            return [{data["rate"]: data["count"] / data["seconds"]}]
-        if isinstance(data, dict) and isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
-            return [{f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}]
-        if isinstance(data, dict) and any(isinstance(data.get(k), (int, float)) for k in ("seconds", "bytes_used")):
-            return [{k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}]
-        raise UserError("not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) "
-                        "nor one of fsatlas's own raw files", where=where)
-    found = module.parse(text, where)
+        if imported:
+            raise UserError("one of fsatlas's own raw files under an imported result", where=where,
+                            expected=f"the output of {imported} the result was imported from")
+        return found
     if module is importers.bonnie or module is importers.iozone:  # one workload a test ("--workload X": "X-test")
         found = [m for m in found if cell["workload"] == m.workload] or \
             [m for m in found if cell["workload"].endswith("-" + m.workload)]
     if len(found) > 1:  # several tests in one file: the cell's parameters say which
-        found = [m for m in found if all(str(cell["parameters"].get(k)) == str(v) for k, v in m.parameters.items()
-                                         if k in cell["parameters"])]
+        found = [m for m in found if _same_parameters(cell, m)]
     if not found or any(m.parameters != found[0].parameters for m in found):
         raise UserError(f"{len(found)} measurements in it match this cell", where=where,
                         expected="one test (a cell's parameters name its job, or its rw and block size), "
                                  "once per repetition")
+    if not _same_parameters(cell, found[0]):
+        differ = sorted(k for k, v in found[0].parameters.items()
+                        if k in cell["parameters"] and k not in NOTES and str(cell["parameters"][k]) != str(v))
+        raise UserError("its measurement ran with other parameters than the cell names", where=where,
+                        expected=", ".join(f"{k}={found[0].parameters[k]}" for k in differ),
+                        found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
     return [m.values for m in found]
 
 
-def raw_problems(cell: dict, rid: str, members: dict) -> list[tuple]:
-    """Each repetition's figures recomputed from its raw file must match the cell's samples."""
+def _same_parameters(cell: dict, measurement) -> bool:
+    return all(str(cell["parameters"].get(k)) == str(v) for k, v in measurement.parameters.items()
+               if k in cell["parameters"] and k not in NOTES)
+
+
+def recompute(cell: dict, text: str, where: str) -> list[dict]:
+    """select() of one raw file's text, parsed."""
+    return select(cell, parse_raw(text, where), where)
+
+
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str = "") -> list[tuple]:
+    """Each repetition's figures recomputed from its raw file must match the cell's samples, and
+    every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
+    member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
+    is read once, not once a cell."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
-        try:
-            text = importers.text_of(members[bundle.member_of(rid, raw)], raw)
-        except UserError as e:
-            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {e.body}"))
-            continue
-        private = privacy.raw_finding(text)
+        name = bundle.member_of(rid, raw)
+        if name not in memo:
+            memo[name] = _read_member(members[name], raw)
+        private, parsed, error = memo[name]
         if private:
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
-        try:
-            values = recompute(cell, text, raw)
-        except UserError as e:  # recomputation is the guarantee: a figure no raw file backs is refused
-            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {e.body}"))
+        if error is None:
+            try:
+                values = select(cell, parsed, raw, imported)
+            except UserError as e:
+                error = e.body
+        if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
+            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
             continue
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
-            out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {type(e).__name__} {e}"))
-            continue
+        backed_beside = BESIDE_RAW if parsed[0] in (None, importers.dd) else frozenset()
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
             if len(cell["raw"]) == len(samples) and len(values) == 1:
@@ -452,10 +491,29 @@ def raw_problems(cell: dict, rid: str, members: dict) -> list[tuple]:
                             f"in the raw files, found {len(values)} in {raw}"))
                 continue
             for k, found in pairs:
+                if name not in found and name not in backed_beside:
+                    out.append(("error", f"/metrics/{name}", f"expected only figures {raw} gives "
+                                f"({', '.join(sorted(found)) or 'none'}), found {name}, which it does not"))
+                    break
                 if name in found and not math.isclose(found[name], samples[k], rel_tol=1e-6, abs_tol=1e-9):
                     out.append(("error", f"/metrics/{name}/samples/{k}",
                                 f"expected {found[name]:.6g} recomputed from {raw}, found {samples[k]:.6g}"))
     return out
+
+
+def _read_member(data: bytes, raw: str) -> tuple:
+    """(privacy finding, parse_raw's answer, why it cannot be read) of one raw member."""
+    try:
+        text = importers.text_of(data, raw)
+    except UserError as e:
+        return None, None, e.body
+    private = privacy.raw_finding(text)
+    try:
+        return private, parse_raw(text, raw), None
+    except UserError as e:
+        return private, None, e.body
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+        return private, None, f"{type(e).__name__} {e}"
 
 
 def metric_problems(name: str, metric: dict) -> list[tuple]:

@@ -1,6 +1,10 @@
 """One figure set an importer read from another tool's output."""
 from dataclasses import dataclass, field
 
+# Parameters that describe how one run went rather than name its test (bonnie++'s tests too
+# fast to time differ between repetitions of one cell): not compared with a cell's.
+NOTES = frozenset({"too_fast_to_measure"})
+
 
 @dataclass
 class Measurement:
