@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -104,6 +105,50 @@ def validate_bounds(work: Path) -> None:
         size = path.stat().st_size / 1e6
         report(f"validate, {name} ({size:.1f} MB): time", seconds, "s", "<= 10 s", seconds <= 10)
         report(f"validate, {name} ({size:.1f} MB): peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
+
+
+# What a long line may repeat: each class of character a privacy pattern or a parser reads runs of.
+LONG_LINE_UNITS = (b"1", b"A", b"a", b"a.", b"1.", b"1:", b"a/", b"a-", b"a@", b"a_", b"A1", b"a ")
+
+
+def hostile_bounds(work: Path) -> None:
+    """fsatlas validate on the worst inputs of issue #42, each against 10 s and 512 MiB: a dd
+    report at the text bound (8 MiB of progress lines, accepted) and at 46 MB (refused), a line
+    of 600,000 characters of each of LONG_LINE_UNITS before dd's summary (the privacy patterns
+    once took minutes on one long line), a bundle whose pax header claims 1 GiB, and a valid
+    bundle followed by 2 GiB of zeros (2 MB compressed); a dd import of a committed public
+    sample is their shape."""
+    sys.path[:0] = [str(REPO / "runner" / "tests")]
+    from testutil import SAMPLES, edit_member
+    from test_bundle_bounds import _gzip_stream, _header, _zeros
+    def progress(size: int) -> bytes:  # dd's status=progress lines of 64 bytes, size bytes of them
+        return b"".join(b"%012d bytes (1.0 MB, 1.0 MiB) copied, %06d s, 2.5 MB/s\r" % (i * 2500, i)
+                        for i in range(size // 64))
+    cases = [("dd report, 8 MiB of progress lines", lambda old: progress(8_380_000) + b"\n" + old, 0),
+             ("dd report, 46 MB of progress lines (refused)", lambda old: progress(46_000_000) + b"\n" + old, 1),
+             ("dd report, lines of 600,000 digits, capitals, dots, colons…", lambda old: b"\n".join(
+                 unit * (600_000 // len(unit)) for unit in LONG_LINE_UNITS) + b"\n" + old, 0),
+             ("bundle, a pax header claiming 1 GiB (refused)", None, 1),
+             ("bundle, 2 GiB of zeros after its end (refused)", None, 1)]
+    for number, (name, change, code) in enumerate(cases):
+        out = work / "hostile" / str(number)
+        subprocess.run([FSATLAS, "import", "dd", SAMPLES / "dd" / "dd-9.1-english.txt", "--filesystem", "ext4",
+                        "--machine", "perf-box", "--out", out], check=True, capture_output=True)
+        (path,) = (out / "results").iterdir()
+        result = json.loads(path.read_text())
+        archive = out / "raw" / f"{result['id']}.tar.gz"
+        if change:
+            edit_member(out, result["id"], result["cells"][0]["raw"][0], change)
+        elif "pax" in name:
+            archive.write_bytes(_gzip_stream([_header(b"big", b"x", 1 << 30), *_zeros(1 << 20)]))
+        else:
+            with open(archive, "rb") as f:
+                valid = gzip.decompress(f.read())
+            archive.write_bytes(_gzip_stream([valid, *_zeros(2 << 30)]))
+        seconds, peak, _ = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
+        size = archive.stat().st_size / 1e6
+        report(f"validate, {name} ({size:.1f} MB packed): time", seconds, "s", "<= 10 s", seconds <= 10)
+        report(f"validate, {name}: peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
 
 
 # --- the runner ----------------------------------------------------------------------------
@@ -468,11 +513,13 @@ def main() -> int:
         print(short, file=sys.stderr)
         return 1
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the temporary folder is removed (13 GB at 10,000 results)
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
     with tempfile.TemporaryDirectory(prefix="fsatlas-perf-") as work:
         part = lambda name: not ONLY or name in ONLY  # noqa: E731
         if part("bounds"):
             validate_bounds(Path(work))
+            hostile_bounds(Path(work))
         if part("quick") or part("scale"):
             shape = quick_matrix(Path(work))
         if part("fio"):

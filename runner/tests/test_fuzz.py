@@ -162,9 +162,10 @@ def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
                                  "2.80GHz", "alice.local", "raw", "Ab"]) | st.text(alphabet="ab1.-/ _", max_size=4),
                 max_size=10))
 def test_host_names_are_found_part_by_part_as_in_the_whole_text(pieces):
-    """host_name looks at each part between slashes: it finds what the whole text's scan finds."""
+    """Host names are looked for part by part between slashes: the parts hold what the whole
+    text's scan finds, in the same order."""
     text = "".join(pieces)
-    assert privacy.host_name(text) == privacy._host_name.__wrapped__(text), text
+    assert sum((privacy._host_names(p) for p in text.split("/")), ()) == privacy._host_names.__wrapped__(text), text
 
 
 @settings(max_examples=EXAMPLES * 10, deadline=None)
@@ -257,3 +258,19 @@ def test_fio_reports_read_as_json_reads_them(value, note):
     text = note + json.dumps({"jobs": [value]}, ensure_ascii=False)
     exact = json.loads(text[len(note):])
     assert fio_json.parse(text) in (exact, _as_json_reads(exact))  # the latter only where orjson read it
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None)
+@given(st.lists(st.sampled_from(PRIVATE_PIECES + ["C:\\Users\\x", "~al/", "user=bob", "alice-laptop", "WCC7K4ZXJ2L1"])
+                | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \nPCUĸſİK\\@~", max_size=5), max_size=8))
+def test_a_raw_text_pattern_runs_wherever_it_could_match(pieces):
+    """raw_matches runs a pattern only over a text that holds its gate: whatever a pattern
+    matches must hold that gate (lowercased), so no finding is skipped."""
+    text = "".join(pieces)
+    for (what, pattern), gate in zip(privacy.PATTERNS, privacy._GATE_RES):
+        for match in pattern.finditer(text):
+            found = match.group(0)
+            if gate is None:
+                assert privacy._CAPS.search(found), (what, found)
+            elif text.isascii():
+                assert (gate in found.lower()) if isinstance(gate, str) else gate.search(found.lower()), (what, found)

@@ -94,7 +94,8 @@ PRIVATE = [
     ("notes", "ran on db-07.storage.example.cloud", "host name"),
     ("notes", "measured on nas.lan", "host name"),
     ("notes", "fio files in /home/alice/bench", "home folder"),
-    ("notes", "scratch was /root/fsatlas/.scratch", "home folder"),
+    ("notes", "fio files in /h\u200bome/alice/bench", "home folder"),  # split by a zero-width space
+    ("/target/device_model", "Samsung SSD 970 EVO S5SUNG0N123456Z", "serial"),
     ("notes", "copied from C:\\Users\\bob\\Desktop", "home folder"),
     ("notes", "run as user=carol", "user name"),
     ("notes", "disk serial: WD-WCC4E1234567", "serial"),
@@ -111,6 +112,7 @@ NOT_PRIVATE = [
     "mkfs -E stride=16,stripe-width=64; mount -o data=journal,commit=60",
     "Debian GNU/Linux 12 (bookworm), QEMU HARDDISK, machine m-042018a7f3",
     "fio directory .scratch/fsatlas-30092-pc_0uq6x4/mnt/rep-1",  # a temporary folder's name
+    "scratch was /root/fsatlas/.scratch",  # root is no person
 ]
 
 

@@ -133,7 +133,12 @@ def run(args) -> int:
         raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
                         found=repr(args.workload))
     sysinfo, target = _system(args.system, args.machine)
-    texts = [(path, _read(path)[1]) for path in args.files]
+    read = [(path, *_read(path)) for path in args.files]
+    texts = [(path, text) for path, _, text in read]
+    total = sum(len(data) for _, data, _ in read if not importers.is_json_report(data))
+    if total > importers.MAX_TEXT_TOTAL:
+        raise UserError(f"text reports of {total:,} bytes in all", where=", ".join(args.files),
+                        expected=f"at most {importers.MAX_TEXT_TOTAL:,} bytes a result (import the repetitions in parts)")
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"

@@ -9,6 +9,7 @@ import getpass
 import platform
 import re
 from functools import lru_cache
+from itertools import islice
 
 # Internal names no public suffix list holds, but which name machines on every private network.
 PRIVATE_TLDS = frozenset("local lan internal corp home intra intranet localdomain private priv".split())
@@ -30,7 +31,8 @@ PATTERNS = [
     # (starts where a run of its characters starts: tried at every place in a run, it read the run
     # to its end each time, a time quadratic in a line's length)
     ("an e-mail address", re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
-    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|(?<![\w/])/root(?![\w-])|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
+    # (/root is no person's: IOzone prints "Command line used: /root/iozone" wherever root ran it)
+    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
     # A label such as alice-laptop or bobs_macbook_pro names a person's own machine (a name of
@@ -46,17 +48,17 @@ PATTERNS = [
 ]
 SERIAL_UNLABELED = len(PATTERNS) - 1
 # A name with dots whose last label may be a top-level domain; whether it is one, the public
-# suffix list decides (host_name).
+# suffix list decides (_host_names).
 DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-])")
 
 # One search per string instead of one per pattern; where several match, the leftmost is named.
 ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else p.pattern})"
                           for i, (_, p) in enumerate(PATTERNS)))
 # What every match of a pattern above holds, in the same order: a colon; digit, dot, digit; an @;
-# a home folder (or /root, C:\Users, ~name/); a user label; a serial number's label; a personal
+# a home folder (or C:\Users, ~name/); a user label; a serial number's label; a personal
 # machine word (all these in any case); four digits among capitals. A string holding none is
 # passed over (tests/test_fuzz.py checks that whatever a pattern matches holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users)/", "/root", "users", "~", "(?:user|login|owner|uid)",
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users)/", "users", "~", "(?:user|login|owner|uid)",
                         r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
@@ -94,32 +96,6 @@ def _suffixes():
     return PublicSuffixList(only_icann=True, accept_unknown=False)
 
 
-def host_name(text: str) -> str | None:
-    """The first host name in text: a dotted name ending in a top-level domain, or in a private
-    network's (PRIVATE_TLDS); a name of two labels whose ending is a file's is taken for a file.
-    Looked for in each part between slashes, each part once per process: a dotted name holds no
-    slash, and DOTTED's look-arounds take a slash as they take either end of the text, so the
-    parts hold the same names in the same order. A result's 210 raw references are all new
-    (they hold its id) but share their last parts (rep-1.json) with every other result's."""
-    for part in text.split("/"):
-        if "." in part:
-            name = _host_name(part)
-            if name:
-                return name
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _host_name(text: str) -> str | None:
-    for match in DOTTED.finditer(text):
-        name, tld = match.group(0), match.group(1).lower()
-        if not re.search(r"[A-Za-z]", name[:-len(tld)]):
-            continue  # 1.5.GiB, 2.80GHz: a number with a unit
-        if tld in PRIVATE_TLDS or (_top_level(tld) and (name.count(".") > 1 or tld not in FILE_ENDINGS)):
-            return name
-    return None
-
-
 @lru_cache(maxsize=4096)
 def _top_level(label: str) -> bool:
     """Whether label is a top-level domain; remembered, as the list's IDNA encoding of each
@@ -155,21 +131,34 @@ def _mine():
 
 @lru_cache(maxsize=4096)
 def finding(text: str, serials: bool = True) -> str | None:
-    """What text holds that looks private, in words, or None. Remembered per text: a quick
+    """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
+    Invisible characters are taken out first (/h\u200bome/alice). Remembered per text: a quick
     result's 7,355 strings (keys included) are 426 different ones."""
+    if not text.isascii():
+        text = text.translate(INVISIBLE)
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
+    found = []
     match = needs_a_look(text) and ANY.search(text)
-    while match and not serials and int(match.lastgroup[1:]) == SERIAL_UNLABELED:
-        match = ANY.search(text, match.end())
-    if match:
-        return f"looks like {PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})"
-    host = host_name(text) if "." in text else None
-    if host:
-        return f"looks like a host name ({host!r})"
+    while match and len(found) < MAX_LISTED:
+        if serials or int(match.lastgroup[1:]) != SERIAL_UNLABELED or _serial_in_model(text, match):
+            found.append(f"{PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})")
+        match = ANY.search(text, max(match.end(), match.start() + 1))
+    if "." in text:
+        found += [f"a host name ({host!r})" for part in text.split("/") if "." in part for host in _host_names(part)]
     names = _mine()
     if names and names.search(text):
-        return "contains this machine's host or user name"
-    return None
+        found.append("this machine's host or user name")
+    return "looks like " + ", and ".join(found[:MAX_LISTED]) if found else None
+
+
+def _serial_in_model(text: str, match) -> bool:
+    """Whether a serial-shaped word of a device's model is its serial after all: a model number
+    is short and has few digits in a row (KINGSTON SA400S37240G, CT1000MX500SSD1), a serial
+    added to the model has 13 or more characters with five digits in a row (Samsung's
+    S4EWNX0N123456A), follows WD- (Western Digital's) or an underscore (/dev/disk/by-id's
+    model_serial)."""
+    word, before = match.group(0), text[:match.start()]
+    return (len(word) >= 13 and re.search(r"\d{5}", word) is not None) or before.endswith(("WD-", "_"))
 
 
 _TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
@@ -194,22 +183,97 @@ def document_findings(strings, data) -> list[tuple[str, str]]:
 
 
 def raw_finding(text: str) -> str | None:
-    """The first private-looking thing in a raw file's text, with its place, or None. A JSON
-    report (fio's) is searched string by string, passing over its thousands of numbers; other
-    output (bonnie++, IOzone, dd) line by line."""
+    """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
+    (fio's) is searched string by string, passing over its thousands of numbers; other output
+    (bonnie++, IOzone, dd) by raw_matches, in one pass a pattern."""
     import orjson
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
         data = None
     if isinstance(data, (dict, list)):
-        found = findings(data, keys=False)
-        return f"{found[0][0]} {found[0][1].split(';')[0]}" if found else None
-    for number, line in enumerate(text.splitlines(), 1):
-        what = finding(line)
-        if what:
-            return f"line {number} {what}"
-    return None
+        found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)]
+    else:
+        found, line, counted = [], 1, 0
+        for start, _, what, matched in raw_matches(text, MAX_LISTED + 1):
+            line, counted = line + text.count("\n", counted, start), start
+            found.append(f"line {line} looks like {what} ({matched!r})")
+    if len(found) > MAX_LISTED:
+        found[MAX_LISTED:] = ["and more"]
+    return "; ".join(found) or None
+
+
+MAX_LISTED = 10
+# Characters that show as nothing and would split a word the patterns look for (/h\u200bome):
+# taken out before the patterns look (they are refused in a result file's own text).
+INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e"
+                                   "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
+                                   "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u3164\ufeff\uffa0"))
+# What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
+# is run only over a text holding it, each over the whole text once (46 MB of dd's progress
+# lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
+_GATES = [":", r"\d\.\d", ":", "@", r"/(?:home|users)/|users\\|~", "user|login|owner|uid",
+          r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
+_GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
+
+
+def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
+    """(start, end, what it looks like, the text matched) of every private-looking thing in a
+    tool's text output (with a limit: the first `limit` of each kind), in the order they appear;
+    invisible characters taken out first (the places are those of the text without them).
+    Linear in the text's length: every pattern starts where a run of its characters starts."""
+    if not text.isascii():
+        text = text.translate(INVISIBLE)
+    if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
+        text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
+    lower = text.lower() if text.isascii() else None
+    out = []
+    for (what, pattern), gate in zip(PATTERNS, _GATE_RES):
+        if gate is None:
+            passes = bool(_CAPS.search(text))
+        elif lower is None:
+            passes = True
+        else:
+            passes = gate in lower if isinstance(gate, str) else bool(gate.search(lower))
+        if passes:
+            out += [(m.start(), m.end(), what, m.group(0)) for m in islice(pattern.finditer(text), limit)]
+    if "." in text:
+        hosts = ((part.start(), name) for part in _DOTTED_PARTS.finditer(text) for name in _host_names(part.group(0)))
+        for after, name in islice(hosts, limit):
+            start = text.index(name, after)
+            out.append((start, start + len(name), "a host name", name))
+    names = _mine()
+    if names:
+        out += [(m.start(), m.end(), "this machine's host or user name", m.group(0))
+                for m in islice(names.finditer(text), limit)]
+    kept = []
+    for found in sorted(out):  # one finding a place: the host name inside an e-mail address is that address's
+        if not kept or found[0] >= kept[-1][1]:
+            kept.append(found)
+    return kept
+
+
+# A piece of text between separators holding a dot (tried only where a piece starts: at every
+# place of a long piece it read the piece to its end, a time quadratic in its length).
+_DOTTED_PARTS = re.compile(r"(?<![^\s/\"'<>()\[\],;=])[^\s/\"'<>()\[\],;=]*\.[^\s/\"'<>()\[\],;=]*")
+
+
+@lru_cache(maxsize=4096)
+def _host_names(part: str) -> tuple[str, ...]:
+    """The host names in a piece of text: dotted names ending in a top-level domain (the public
+    suffix list's) or a private network's (PRIVATE_TLDS); a name of two labels whose ending is
+    a file's is taken for a file. Asked part by part between slashes (the parts' names are the
+    whole text's, in order: DOTTED's look-arounds take a slash as either end of the text), each
+    part once per process: a result's 210 raw references are all new but share their last
+    parts (rep-1.json)."""
+    found = []
+    for match in DOTTED.finditer(part):
+        name, tld = match.group(0), match.group(1).lower()
+        if not re.search(r"[A-Za-z]", name[:-len(tld)]):
+            continue  # 1.5.GiB, 2.80GHz: a number with a unit
+        if tld in PRIVATE_TLDS or (_top_level(tld) and (name.count(".") > 1 or tld not in FILE_ENDINGS)):
+            found.append(name)
+    return tuple(found)
 
 
 def _user() -> str:

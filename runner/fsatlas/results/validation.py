@@ -458,6 +458,9 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
     return select(cell, parse_raw(text, where), where)
 
 
+TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
+
+
 def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str = "") -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
     every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
@@ -467,7 +470,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str 
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
         if name not in memo:
-            memo[name] = _read_member(members[name], raw)
+            memo[name] = _read_member(members[name], raw, memo)
         private, parsed, error = memo[name]
         if private:
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
@@ -501,12 +504,18 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str 
     return out
 
 
-def _read_member(data: bytes, raw: str) -> tuple:
-    """(privacy finding, parse_raw's answer, why it cannot be read) of one raw member."""
+def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
+    """(privacy finding, parse_raw's answer, why it cannot be read) of one raw member; the text
+    reports of a result (memo's members read so far) add up to at most MAX_TEXT_TOTAL bytes."""
     try:
         text = importers.text_of(data, raw)
     except UserError as e:
         return None, None, e.body
+    if not importers.is_json_report(data):
+        memo[TEXT_READ] = memo.get(TEXT_READ, 0) + len(data)
+        if memo[TEXT_READ] > importers.MAX_TEXT_TOTAL:
+            return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
+                                f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text)
     try:
         return private, parse_raw(text, raw), None

@@ -22,12 +22,32 @@ def detect(text: str):
     return None
 
 
+# A tool's text report (bonnie++, IOzone, dd, PTS XML, fio's normal or terse output): IOzone's
+# full automatic mode prints about 150 KB, a day of dd's progress lines 6 MB. Read line by
+# line and screened for private text at about 9 MB/s, so bounded, one file and all a result's
+# together, to keep `validate` within seconds; fio's JSON (numbers, read by orjson) only by
+# bundle.MAX_MEMBER_BYTES.
+MAX_TEXT_BYTES = 8 * 1024 * 1024
+MAX_TEXT_TOTAL = 16 * 1024 * 1024
+
+
+def is_json_report(data: bytes) -> bool:
+    """Whether data is fio's JSON report (maybe after notes fio printed first) or another JSON
+    document: its first 64 KiB holds an opening brace before any line of text of its own
+    format would."""
+    head = data[:65536].lstrip()
+    return head[:1] in (b"{", b"[") or (b"\n{" in head and b'"fio version"' in head)
+
+
 def text_of(data: bytes, where: str) -> str:
     """The text a tool wrote, from the bytes of its output file: UTF-16 where a byte order mark
     says so (PowerShell's `>` writes it), else UTF-8, a byte that is not (an 8-bit locale's é in
     an old dd summary) replaced, which no importer needs: they read figures and ASCII words."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16", "replace")
+    if len(data) > MAX_TEXT_BYTES and not is_json_report(data):
+        raise UserError(f"a text report of {len(data):,} bytes", where=where,
+                        expected=f"a tool's text output of at most {MAX_TEXT_BYTES:,} bytes (fio's JSON may be larger)")
     if b"\0" in data[:65536]:
         raise UserError("a binary file, not text", where=where,
                         expected="the text the tool printed (IOzone's -b spreadsheet is not read: give its report)")
