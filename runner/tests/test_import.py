@@ -33,11 +33,26 @@ def imported(tmp_path, capsys, *argv):
     return out, json.loads(path.read_text())
 
 
-def test_a_public_sample_s_home_folder_is_found(tmp_path, capsys):
-    out, _ = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"))
+def test_a_public_sample_s_home_folder_is_refused_at_import_or_redacted(tmp_path, capsys):
+    """IOzone prints its command line, a home folder in this public sample: the import refuses
+    with the line and the option that redacts, and writes nothing; with --redact the kept raw
+    output has [redacted] there, the result records it, validate passes, figures unchanged."""
+    sample = SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"
+    refused = tmp_path / "refused"
+    assert main(["import", "iozone", str(sample), "--filesystem", "ext4", "--out", str(refused)]) == 1
+    err = capsys.readouterr().err
+    assert f"{sample}: the result would not pass validate: /cells/0/raw/0: private:" in err
+    assert "line 4 looks like a user's home folder ('/home/ngupta')" in err and "--redact" in err
+    assert sorted(p.name for p in refused.rglob("*")) == []  # nothing written, not even a temporary folder
+    out, result = imported(tmp_path, capsys, "iozone", str(sample), "--redact")
     (path,) = (out / "results").iterdir()
-    private = [p for p in validate_file(str(path)) if p.severity == "error" and p.message.startswith("private: ")]
-    assert private and all("line 4 looks like a user's home folder ('/home/ngupta')" in p.message for p in private)
+    assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
+    (text,) = raw_files(out, result).values()
+    line = text.decode().splitlines()[3]
+    assert "[redacted]" in line and "ngupta" not in line and "/home/" not in line
+    assert result["redactions"] == [{"raw": result["cells"][0]["raw"][0], "what": "a user's home folder", "count": 1}]
+    original = sample.read_text().splitlines()
+    assert [l for l in text.decode().splitlines() if l not in original] == [line]  # that line alone changed
 
 
 JOBS = """
@@ -277,7 +292,7 @@ def test_iozone_table_lines_figures_up_with_their_columns(tmp_path, capsys):
 
 
 def test_iozone_auto_mode_gives_a_cell_per_record_and_file_size(tmp_path, capsys):
-    _, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"))
+    _, result = imported(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--redact")
     assert len(result["cells"]) == 7 * 9  # 7 rows, 9 tests each
     by_key = {c["key"]: c for c in result["cells"]}
     cell = by_key["ext4|-|-|stride-read|record_kib=1024,file_size_kib=1048576"]
@@ -354,3 +369,16 @@ def test_fio_unified_rw_reporting_is_read_as_fio_reported_it(mounted, tmp_path, 
         assert cell["metrics"]["write_throughput"]["samples"] == [report["write"]["bw_bytes"]]
         assert not any(name.startswith("mixed") for name in cell["metrics"])
     assert [p for p in validate_file(str(next((out / "results").iterdir()))) if p.severity == "error"] == []
+
+
+def test_a_bonnie_output_naming_its_machine_imports_only_redacted(tmp_path, capsys):
+    """bonnie++ prints the machine's name on three lines; a redacted import keeps every figure."""
+    sample = SAMPLES / "bonnie" / "bonnie-1.96-stdout.txt"
+    named = tmp_path / "named.txt"
+    named.write_text(sample.read_text().replace("rakku", "alice-laptop.example.lan"))
+    assert main(["import", "bonnie", str(named), "--filesystem", "ext4", "--out", str(tmp_path / "no")]) == 1
+    assert "looks like a host name ('alice-laptop.example.lan')" in capsys.readouterr().err
+    _, plain = imported(tmp_path / "plain", capsys, "bonnie", str(sample))
+    _, redacted = imported(tmp_path / "redacted", capsys, "bonnie", str(named), "--redact")
+    assert redacted["redactions"][0]["what"] == "a host name" and redacted["redactions"][0]["count"] == 3
+    assert [c["metrics"] for c in redacted["cells"]] == [c["metrics"] for c in plain["cells"]]

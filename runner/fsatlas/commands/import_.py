@@ -1,20 +1,23 @@
 """fsatlas import: turns fio, bonnie++, IOzone or dd output into a validated result file.
 
 Each FILE is one repetition; measurements of the same workload and parameters across the
-files become one cell's samples. The input files are kept unchanged, as the members of
-OUT/raw/<id>.tar.gz (results/bundle.py).
+files become one cell's samples. The input files are kept unchanged (or, with --redact, with
+what looks private replaced), as the members of OUT/raw/<id>.tar.gz (results/bundle.py). A
+result is written only when `fsatlas validate` accepts it.
 """
 import datetime as dt
 import hashlib
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 import yaml
 
 from .. import SCHEMA_VERSION, safe_yaml
-from ..results import bundle, flags, importers, resultfile, stats
+from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
 from ..results.importers import pts
 from ..run import system
 from ..errors import UserError
@@ -38,6 +41,9 @@ def add_parser(sub):
     p.add_argument("--submitter", help="your name or handle, published with the result")
     p.add_argument("--notes", help="anything a reader should know, published with the result")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
+    p.add_argument("--redact", action="store_true",
+                   help="replace what looks private in the kept raw output (host and user names, home folders, "
+                        "addresses, serials) by [redacted], recorded in the result; without it such an output is refused")
     p.set_defaults(func=run)
 
 
@@ -164,12 +170,8 @@ def run(args) -> int:
         result["notes"] = "\n".join(notes)[:4000]
     out = os.path.abspath(args.out)
     resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
-    members = {}
-    for index, (path, _) in enumerate(texts):
-        with open(path, "rb") as f:  # the bytes as the tool wrote them, not the text decoded above
-            members[_member(index, path)] = f.read(64 * 1024 * 1024 + 1)
-    bundle.write(members, bundle.path(out, result_id))
-    written = resultfile.write_result(out, result)
+    members = {_member(index, path): data for index, (path, data, _) in enumerate(read)}  # the bytes as the tool wrote them
+    (written,) = _publish(out, [(result, members)], args.redact, args.files)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
     if not args.system:  # notes only on success: a refusal is one line
@@ -179,6 +181,58 @@ def run(args) -> int:
         print(f"note: {note}", file=sys.stderr)
     print(written)
     return 0
+
+
+def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str]) -> list[str]:
+    """Writes each (result, its raw members) to out, only when `validate` accepts every one:
+    all are written and checked in a temporary folder inside out, then moved into place, bundle
+    first; anything refused leaves out as it was. With redact, what looks private in the raw
+    members is replaced (privacy.redact) and recorded in the result's redactions."""
+    tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=_made(out))
+    try:
+        staged = []
+        for result, members in made:
+            if redact:
+                members = _redacted(result, members)
+            bundle.write(members, bundle.path(tmp, result["id"]))
+            staged.append(resultfile.write_result(tmp, result))
+        for path in staged:
+            errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
+            if errors:
+                first = errors[0]
+                hint = (" (--redact replaces it by [redacted] in the kept raw output)"
+                        if first.message.startswith(validation.PRIVATE) else
+                        " (an output fsatlas import should have refused: please report it)")
+                more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
+                raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
+                                where=", ".join(inputs))
+        written = []
+        for (result, _), path in zip(made, staged):
+            for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))), ("results", os.path.basename(path))):
+                os.makedirs(os.path.join(out, folder), exist_ok=True)
+                os.replace(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
+            written.append(os.path.join(out, "results", os.path.basename(path)))
+        return written
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _made(folder: str) -> str:
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
+    """The members with privacy.redact applied to each one's text; what was replaced is added
+    to the result's redactions, by raw reference and kind."""
+    kept, redactions = {}, []
+    for name, data in members.items():
+        text, counts = privacy.redact(importers.text_of(data, name))
+        kept[name] = text.encode() if counts else data
+        redactions += [{"raw": f"raw/{result['id']}/{name}", "what": what, "count": n} for what, n in sorted(counts.items())]
+    if redactions:
+        result["redactions"] = redactions[:1000]
+    return kept
 
 
 def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
@@ -244,10 +298,8 @@ def _run_pts(args) -> int:
             if args.submitter:
                 result["submitter"] = args.submitter
             resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
-            made.append((result, member, kept.encode()))
-    for result, member, kept in made:
-        bundle.write({member: kept}, bundle.path(out, result["id"]))
-        written = resultfile.write_result(out, result)
+            made.append((result, {member: kept.encode()}))
+    for written, (result, _) in zip(_publish(out, made, args.redact, args.files), made):
         ok = sum(r["status"] == "ok" for r in result["cells"])
         print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
               file=sys.stderr)

@@ -247,7 +247,9 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         out += [(m.start(), m.end(), "this machine's host or user name", m.group(0))
                 for m in islice(names.finditer(text), limit)]
     kept = []
-    for found in sorted(out):  # one finding a place: the host name inside an e-mail address is that address's
+    # One finding a place, the longest of those starting there: the host name inside an e-mail
+    # address is that address's, alice-laptop.example.lan one host name, not a machine's name.
+    for found in sorted(out, key=lambda f: (f[0], -f[1])):
         if not kept or found[0] >= kept[-1][1]:
             kept.append(found)
     return kept
@@ -274,6 +276,23 @@ def _host_names(part: str) -> tuple[str, ...]:
         if tld in PRIVATE_TLDS or (_top_level(tld) and (name.count(".") > 1 or tld not in FILE_ENDINGS)):
             found.append(name)
     return tuple(found)
+
+
+REDACTED = "[redacted]"  # what a redaction leaves: no pattern above matches it, no parser reads it as a figure
+
+
+def redact(text: str) -> tuple[str, dict[str, int]]:
+    """text with every private-looking thing raw_matches finds replaced by REDACTED, and how many
+    of each kind were (fsatlas import --redact: the kept raw output, its figures untouched)."""
+    text = text.translate(INVISIBLE) if not text.isascii() else text
+    found = raw_matches(text)
+    counts: dict[str, int] = {}
+    pieces, done = [], 0
+    for start, end, what, _ in found:
+        pieces += [text[done:start], REDACTED]
+        done = end
+        counts[what] = counts.get(what, 0) + 1
+    return "".join(pieces) + text[done:], counts
 
 
 def _user() -> str:
