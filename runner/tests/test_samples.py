@@ -260,6 +260,10 @@ def test_fio_3_16_mixed_job_with_total_latency_percentiles(tmp_path, capsys):
     assert _sample(cell, "read_throughput") == 348743777 and _sample(cell, "write_throughput") == 348450387
     assert _sample(cell, "read_iops") == pytest.approx(85138.890741)
     assert cell["parameters"]["numjobs"] == "4" and cell["parameters"]["iodepth"] == "64"  # global options
+    # each side keeps its latencies (the lat_ns percentiles, read from the raw text by hand)
+    assert _sample(cell, "read_lat_p99_ns") == 2244608 and _sample(cell, "write_lat_p99_ns") == 2072576
+    assert _sample(cell, "read_lat_mean_ns") == pytest.approx(1446562.147113)
+    assert _sample(cell, "write_lat_mean_ns") == pytest.approx(1560749.444938)
     # one side alone (the write side emptied): its percentiles come from lat_ns
     report = json.loads(sample.read_text())
     job = report["jobs"][0]

@@ -27,9 +27,10 @@ MAIL_DELIVERY = {"deliveries_per_s": ("ops/s", "higher"), **CPU}
 SQLITE_COMMITS = {"commits_per_s": ("ops/s", "higher"), **CPU}
 
 # Every metric name the runner may write, and those the importers add: a mixed read/write job's
-# sides (fio's trim too), bonnie++'s total CPU and maximum latency.
+# sides (fio's trim too) with their latencies, bonnie++'s total CPU and maximum latency.
 KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY, **MAIL_DELIVERY, **SQLITE_COMMITS}
-KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim") for name in ("throughput", "iops")})
+KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim")
+              for name in ("throughput", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))
 # what Phoronix Test Suite results count (importers/pts.py): fs-mark's files, postmark's transactions
 KNOWN.update(files_per_s=("ops/s", "higher"), transactions_per_s=("ops/s", "higher"), ops_per_s=("ops/s", "higher"))

@@ -204,7 +204,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         if len(sides) == 1:
             values = _side(jobs, sides[0], latencies=True)
         else:
-            values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=False).items()}
+            values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
         for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
             if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
                 values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
