@@ -321,3 +321,20 @@ def test_a_pathological_output_ends_in_one_line_not_a_hang(tmp_path, fmt, text):
                            "--filesystem", "ext4", "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_stray_files_and_links_in_raw_are_refused(out_dir):
+    """Only the bundles of the result files may sit in raw/: anything else a contribution adds
+    there (a file, a link, a bundle of no result) is refused in one line naming it."""
+    raw = out_dir / "raw"
+    (raw / "notes.txt").write_text("x")
+    (raw / "orphan.tar.gz").write_bytes((raw / f"{RID}.tar.gz").read_bytes())
+    os.symlink("/etc/passwd", raw / "link.tar.gz")
+    done = _validate(out_dir / "results")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    for name, words in (("notes.txt", "a file that is no result's bundle"),
+                        ("orphan.tar.gz", "the bundle of 'orphan', which has no result file"),
+                        ("link.tar.gz", "a symbolic link")):
+        assert any(line.startswith(f"{raw / name}: error: /: expected only the raw bundles") and words in line
+                   for line in done.stderr.splitlines()), (name, done.stderr)
+    assert f"{RID}.tar.gz: error" not in done.stderr

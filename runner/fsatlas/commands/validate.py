@@ -2,7 +2,7 @@
 import os
 import sys
 
-from ..results import resultfile, validation
+from ..results import bundle, resultfile, validation
 from ..errors import UserError
 
 
@@ -28,7 +28,7 @@ def run(args) -> int:
         if os.path.isdir(path):
             found, listing_problems = resultfile.result_listing(path)
             files += found
-            problems += listing_problems
+            problems += listing_problems + bundle.stray(path, found)
         else:
             files.append(path)
     if not files and not problems:

@@ -48,6 +48,33 @@ def relative(rid: str) -> str:
     return f"raw/{rid}{SUFFIX}"
 
 
+def stray(results_folder: str, files: list[str]) -> list[resultfile.Problem]:
+    """A problem for each entry of the raw/ folder beside results_folder that is not the bundle
+    of one of these result files (a regular <id>.tar.gz): nothing else there is read or
+    published, so nothing else may come in with a contribution. A folder raw/<id>/ of a listed
+    result is left to its own check (the older layout, which `fsatlas migrate` packs)."""
+    raw = os.path.join(os.path.dirname(os.path.abspath(results_folder)), "raw")
+    if os.path.basename(os.path.abspath(results_folder)) != "results" or not os.path.isdir(raw):
+        return []
+    ids = {os.path.basename(f)[:-len(".json")] for f in files}
+    problems = []
+    for entry in sorted(os.scandir(raw), key=lambda e: e.name):
+        mode = entry.stat(follow_symlinks=False).st_mode
+        rid = entry.name[:-len(SUFFIX)] if entry.name.endswith(SUFFIX) else None
+        if entry.name in resultfile.TOLERATED and stat.S_ISREG(mode) or stat.S_ISDIR(mode) and entry.name in ids:
+            continue
+        if not stat.S_ISREG(mode):
+            found = resultfile.kind_of(mode)
+        elif rid not in ids:
+            found = "a file that is no result's bundle" if rid is None else f"the bundle of {rid!r}, which has no result file"
+        else:
+            continue
+        problems.append(resultfile.Problem("error", entry.path, "", f"expected only the raw bundles of the result files "
+                                           f"(<id>{SUFFIX}, regular files) in {raw}, found {found}; nothing else there "
+                                           f"is read or published"))
+    return problems
+
+
 def member_of(rid: str, reference: str) -> str:
     """The member a cell's raw reference names: raw/<id>/x -> x."""
     prefix = f"raw/{rid}/"
