@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from sitebuild import REPO, aggregate_and_build, build_site, fsatlas, synthetic_results
+from sitebuild import REPO, SAMPLES, aggregate_and_build, build_site, fsatlas, synthetic_results
 
 pytestmark = pytest.mark.site
 MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
@@ -139,3 +139,17 @@ def test_a_static_file_edited_in_place_reaches_the_site(site):
             f.write("\n/* edited in place */\n")
         aggregate_and_build(root)
         assert (root / "public" / name).read_bytes() == source.read_bytes(), name
+
+
+def test_an_incremental_build_is_byte_identical_to_one_from_scratch(site, tmp_path):
+    """A build is a function of its inputs: four results then a fifth added gives the same files,
+    byte for byte, as the five built at once; and no temporary file is published either way."""
+    root, held = site
+    shutil.move(held / "synthetic-00004.json", root / "data" / "results" / "synthetic-00004.json")
+    fsatlas("export", root / "data" / "results", "--out", root / SAMPLES)  # make site: a result file changed
+    aggregate_and_build(root)
+    scratch = build_site(tmp_path / "scratch", root / "data" / "results")
+    incremental, fresh = _files(root / "public"), _files(scratch)
+    assert sorted(incremental) == sorted(fresh)
+    assert [name for name in fresh if incremental[name] != fresh[name]] == []
+    assert [name for name in fresh if "fsatlas-tmp" in name or "/.tmp-" in name] == []
