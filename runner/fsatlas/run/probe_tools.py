@@ -1,9 +1,10 @@
 """Feature probes that ask a filesystem's own tools: online defragmentation, a dump and restore
 round trip, user, group and project quotas, transparent compression.
 
-Each tool is named per filesystem below; a filesystem without one here is "not available" with
-that reason (fsatlas does not know the tool), never a "no". A "no" is only what a tool or the
-kernel answered when asked.
+Each tool is named per filesystem below; a filesystem without one here is asked through the
+kernel's generic interface where there is one (the quota mount options, the compression file
+attribute), else "not available" with that reason, never a "no". A "no" is only what a tool or
+the kernel answered when asked.
 """
 import os
 import shutil
@@ -142,8 +143,7 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     """quota_user_group and quota_project: a 1 MiB hard limit set for user nobody (and for a
     project folder), then 4 MiB written under it: EDQUOT is a quota at work."""
     if fs not in QUOTA_MOUNT:
-        reason = f"fsatlas knows no user, group or project quota of {fs}"
-        return {"quota_user_group": Finding.unavailable(reason), "quota_project": Finding.unavailable(reason)}
+        return _generic_quota_options(fs, spec, scratch, log)
     out = {}
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, QUOTA_MKFS.get(fs, []))
@@ -192,28 +192,61 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     return out
 
 
+def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
+    """For a filesystem without quota tools named above: whether the kernel takes the generic
+    quota mount options (usrquota,grpquota; prjquota), the VFS's names for them
+    (Documentation/filesystems/quota.rst). A refusal is a "no"; an acceptance alone proves no
+    limit, so it is "not available" until a tool sets one."""
+    out = {}
+    for probe, options in (("quota_user_group", ["usrquota", "grpquota"]), ("quota_project", ["prjquota"])):
+        with target.LoopImage(scratch, IMAGE_BYTES) as image:
+            filesystems.mkfs(spec, image.device, [])
+            done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
+            said = _kernel_on_option(options, log) if done.returncode else ""
+        if done.returncode:
+            out[probe] = Finding.value("no", f"the kernel refused mount -o {','.join(options)}"
+                                             + (f": {said}" if said else f": {done.stderr.strip()[-200:]}"))
+        else:
+            out[probe] = Finding.unavailable(f"the kernel took mount -o {','.join(options)}, but fsatlas knows no tool "
+                                             f"that sets a limit on {fs}")
+    return out
+
+
+def _kernel_on_option(options: list[str], log: Transcript) -> str:
+    """The kernel's last message naming one of these mount options ("btrfs: Unknown parameter
+    'usrquota'": such a message names no device), or ''."""
+    lines = [line for line in log.run(["dmesg"]).stdout.splitlines() if any(f"'{o}'" in line for o in options)]
+    return lines[-1].split("] ", 1)[-1].strip() if lines else ""
+
+
 def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     """64 MiB of a repeated phrase written with compression on: it is on when the filesystem's
-    used space grows by less than half of that."""
-    if fs not in COMPRESS:
-        return Finding.unavailable(f"fsatlas knows no compression option of {fs}")
+    used space grows by less than half of that. On a filesystem with no compression mount option
+    named above, on is the generic file attribute (chattr +c, FS_COMPR_FL): a refusal is a "no",
+    and an attribute accepted but ignored is one too."""
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, [])
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, COMPRESS[fs]))
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, COMPRESS.get(fs, [])))
         if done.returncode:
             return Finding.value("no", f"mounting with {','.join(COMPRESS[fs])} was refused: {done.stderr.strip()[-200:]}")
+        path = os.path.join(image.mountpoint, "compressible")
+        how = f"with {','.join(COMPRESS[fs])}" if fs in COMPRESS else "with chattr +c"
+        if fs not in COMPRESS:
+            open(path, "w").close()
+            flag = log.run(["chattr", "+c", path])
+            if flag.returncode:
+                return Finding.value("no", f"chattr +c (FS_COMPR_FL) was refused: {flag.stderr.strip().split(': ')[-1][:200]}")
         os.sync()
         before = _used(image.mountpoint)
-        _fill(os.path.join(image.mountpoint, "compressible"), COMPRESSIBLE_BYTES)
+        _fill(path, COMPRESSIBLE_BYTES)
         log.run(["sync", "-f", image.mountpoint])
         grown = _used(image.mountpoint) - before
         log.note(f"used space grew by {grown} bytes for {COMPRESSIBLE_BYTES} bytes written")
         mib = COMPRESSIBLE_BYTES >> 20
         if grown < COMPRESSIBLE_BYTES // 2:
-            return Finding.value("yes", f"with {','.join(COMPRESS[fs])}, {mib} MiB of repeated text took "
-                                        f"{grown / 2**20:.1f} MiB of the filesystem")
-        return Finding.value("no", f"with {','.join(COMPRESS[fs])}, {mib} MiB of repeated text took "
-                                   f"{grown / 2**20:.1f} MiB: not compressed")
+            return Finding.value("yes", f"{how}, {mib} MiB of repeated text took {grown / 2**20:.1f} MiB of the filesystem")
+        return Finding.value("no", f"{how}, {mib} MiB of repeated text took {grown / 2**20:.1f} MiB: not compressed"
+                                   + ("" if fs in COMPRESS else " (the attribute was accepted and ignored)"))
 
 
 def _used(mnt: str) -> int:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from . import filesystems, probe_tools, target
+from . import filesystems, probe_tools, probes_generic, target
 from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
 
 GROW_BYTES = 256 * 1024 * 1024
@@ -523,10 +523,13 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
 # --- one filesystem --------------------------------------------------------------------------
 MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_max_entries,
            "xattr_max_value": xattr_max_value, "xattr_max_total": xattr_max_total,
-           "max_file_size": max_file_size, "reflink": reflink}
+           "max_file_size": max_file_size, "reflink": reflink, "sparse_files": probes_generic.sparse_files,
+           "deduplication": probes_generic.dedupe, "hard_link_limit": probes_generic.hard_link_limit,
+           "creation_time": probes_generic.creation_time}
+TIMESTAMPS = ("timestamp_range", "year_2038", "timestamp_resolution")
 PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_data", "checksums_metadata",
-                           "case_insensitive", "compression", "quota_user_group", "quota_project",
-                           "online_grow", "online_shrink", "offline_shrink")
+                           "case_insensitive", "compression", "encryption", "quota_user_group", "quota_project",
+                           "online_grow", "online_shrink", "offline_shrink") + TIMESTAMPS
 
 
 def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple[str, Finding, str]]:
@@ -569,7 +572,9 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             attempt("checksums_metadata", lambda log: checksums_metadata(spec, image, log))
     attempt("case_insensitive", lambda log: case_insensitive(fs, spec, scratch, log))
     attempt("compression", lambda log: probe_tools.compression(fs, spec, scratch, log))
+    attempt("encryption", lambda log: probes_generic.encryption(fs, spec, scratch, log))
     for names, body in ((("quota_user_group", "quota_project"), lambda log: probe_tools.quotas(fs, spec, scratch, log)),
+                        (TIMESTAMPS, lambda log: probes_generic.timestamps(spec, scratch, log)),
                         (("online_grow", "online_shrink", "offline_shrink"), lambda log: resize(fs, spec, scratch, log))):
         if wanted(*names):
             out += [row for row in _several(names, body) if wanted(row[0])]

@@ -1,0 +1,191 @@
+"""Feature probes through the kernel's generic interfaces, the same on every filesystem: sparse
+files (SEEK_HOLE, include/uapi/linux/fs.h), deduplication (FIDEDUPERANGE), hard links (link(2)
+until EMLINK), creation time (statx's btime, read by coreutils' stat %W), timestamps (utimensat,
+read back after a remount) and encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
+Documentation/filesystems/fscrypt.rst). A kernel's refusal is a measured "no", with its errno
+in the transcript; no filesystem's own tool is needed.
+"""
+import errno
+import fcntl
+import os
+import struct
+
+from . import filesystems, target
+from .probe_findings import IMAGE_BYTES, Finding, Transcript
+
+# _IOWR(0x94, 54, struct file_dedupe_range): the header is 24 bytes, each destination 32
+FIDEDUPERANGE = 0xC0189436
+FILE_DEDUPE_RANGE_SAME, FILE_DEDUPE_RANGE_DIFFERS = 0, 1
+# _IOW('f', 21, struct fscrypt_policy_v1): 12 bytes
+FS_IOC_GET_ENCRYPTION_POLICY = 0x400C6615
+# mkfs options that enable fscrypt where it is a feature of the format (ext4(5) and
+# mkfs.f2fs(8): "encrypt"); on others the ioctl answers for the filesystem as made
+ENCRYPT_MKFS = {"ext4": ["-O", "encrypt"], "f2fs": ["-O", "encrypt"]}
+HARD_LINK_CEILING = 70_000  # above ext4's 65,000 (EXT4_LINK_MAX); XFS's 2^32 - 1 is left untried
+# The dates each filesystem is asked to keep, as seconds since 1970: one second before 1970, the
+# first second past the signed 32-bit range (19 January 2038), past the unsigned one (7 February
+# 2106), past ext4's extra epoch bits (2446) and past 64-bit nanoseconds (2262).
+DATES = {"1969-12-31 23:59:59": -1, "1901-12-13 20:45:52": -2**31, "2038-01-19 03:14:08": 2**31,
+         "2106-02-07 06:28:16": 2**32, "2262-04-11 23:47:17": 9223372037, "2446-05-10 22:38:56": 15032385536}
+FRACTION_NS = 987_654_321  # a fraction of a second whose every digit differs from the next
+
+
+def _errno(e: OSError) -> str:
+    return errno.errorcode.get(e.errno, str(e.errno))
+
+
+def sparse_files(mnt: str, log: Transcript) -> Finding:
+    """One byte written 64 MiB into a new file: sparse when the file holds far fewer blocks than
+    its size; SEEK_HOLE says whether the kernel reports the hole too."""
+    path = os.path.join(mnt, "sparse")
+    size = 64 << 20
+    with open(path, "wb") as f:
+        f.seek(size - 1)
+        f.write(b"x")
+        f.flush()
+        os.fsync(f.fileno())
+        try:
+            hole = os.lseek(f.fileno(), 0, os.SEEK_HOLE)
+            said = f"lseek(SEEK_HOLE, 0) = {hole}"
+        except OSError as e:
+            hole, said = None, f"lseek(SEEK_HOLE) refused: {_errno(e)}"
+    allocated = os.stat(path).st_blocks * 512
+    os.unlink(path)
+    log.note(f"a file of {size} bytes with one byte written at its end: {allocated} bytes allocated; {said}")
+    reported = "SEEK_HOLE finds the hole at offset 0" if hole == 0 else "SEEK_HOLE reports no hole"
+    if allocated < size // 16:
+        return Finding.value("yes", f"one byte written 64 MiB into a file took {allocated:,} bytes; {reported}")
+    return Finding.value("no", f"one byte written 64 MiB into a file took {allocated:,} bytes; {reported}")
+
+
+def dedupe(mnt: str, log: Transcript) -> Finding:
+    """Two files of the same 1 MiB, then FIDEDUPERANGE from the first onto the second."""
+    data = os.urandom(1 << 20)
+    paths = [os.path.join(mnt, f"dedupe-{n}") for n in "ab"]
+    for path in paths:
+        with open(path, "wb") as f:
+            f.write(data)
+            os.fsync(f.fileno())
+    with open(paths[0], "rb") as src, open(paths[1], "r+b") as dest:
+        request = bytearray(struct.pack("=QQHHI", 0, len(data), 1, 0, 0) + struct.pack("=qQQiI", dest.fileno(), 0, 0, 0, 0))
+        try:
+            fcntl.ioctl(src.fileno(), FIDEDUPERANGE, request)
+        except OSError as e:
+            log.note(f"ioctl(FIDEDUPERANGE, 1 MiB of two identical files): {_errno(e)}")
+            return Finding.value("no", f"the kernel refused FIDEDUPERANGE with {_errno(e)}")
+    _, _, deduped, status, _ = struct.unpack("=qQQiI", bytes(request[24:56]))
+    log.note(f"ioctl(FIDEDUPERANGE, 1 MiB of two identical files): bytes_deduped={deduped}, status={status}")
+    for path in paths:
+        os.unlink(path)
+    if status == FILE_DEDUPE_RANGE_SAME and deduped:
+        return Finding.value("yes", f"FIDEDUPERANGE shared {deduped:,} bytes of two identical files")
+    why = "the ranges differ" if status == FILE_DEDUPE_RANGE_DIFFERS else errno.errorcode.get(-status, str(status))
+    return Finding.value("no", f"FIDEDUPERANGE deduplicated nothing ({why})")
+
+
+def hard_link_limit(mnt: str, log: Transcript) -> Finding:
+    """Links to one file, in one folder, until the kernel refuses (EMLINK) or HARD_LINK_CEILING."""
+    folder = os.path.join(mnt, "links")
+    os.mkdir(folder)
+    source = os.path.join(folder, "f")
+    open(source, "w").close()
+    refused = None
+    for n in range(1, HARD_LINK_CEILING):
+        try:
+            os.link(source, os.path.join(folder, f"{n}"))
+        except OSError as e:
+            refused = _errno(e)
+            break
+    count = os.stat(source).st_nlink
+    log.note(f"link(2) to one file in one folder: {count} links held"
+             + (f", the next refused with {refused}" if refused else f", stopped at fsatlas's ceiling of {HARD_LINK_CEILING}"))
+    for name in os.listdir(folder):
+        os.unlink(os.path.join(folder, name))
+    os.rmdir(folder)
+    if refused and refused != "EMLINK":
+        return Finding(status="failed", detail=f"link number {count + 1} was refused with {refused}, not EMLINK")
+    return Finding.limit(count, "links", f"a file held {count:,} names" + (f"; one more was refused with {refused}"
+                         if refused else f"; fsatlas stopped there"), at_least=refused is None)
+
+
+def creation_time(mnt: str, log: Transcript) -> Finding:
+    """statx's birth time of a new file, as coreutils' stat prints it (%W: 0 or '-' when the
+    filesystem gives none)."""
+    path = os.path.join(mnt, "born")
+    open(path, "w").close()
+    done = log.run(["stat", "--format=%W", path])
+    os.unlink(path)
+    born = done.stdout.strip()
+    if done.returncode == 0 and born.lstrip("-").isdigit() and int(born) > 0:
+        return Finding.value("yes", f"statx gave a new file a birth time ({born} s since 1970)")
+    return Finding.value("no", f"statx gave a new file no birth time (stat %W printed {born!r})")
+
+
+def timestamps(spec: dict, scratch: str, log: Transcript) -> dict:
+    """timestamp_range, year_2038 and timestamp_resolution: each of DATES (and a time with
+    FRACTION_NS) set as a file's modification time, read back after an unmount and a mount (from
+    the disk, not the inode cache)."""
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        names = {}
+        for k, (label, seconds) in enumerate(DATES.items()):
+            names[label] = os.path.join(image.mountpoint, f"t{k}")
+            open(names[label], "w").close()
+            try:
+                os.utime(names[label], ns=(seconds * 10**9, seconds * 10**9))
+            except OSError as e:
+                log.note(f"utimensat({label}): {_errno(e)}")
+        fine = os.path.join(image.mountpoint, "fine")
+        open(fine, "w").close()
+        os.utime(fine, ns=(1_700_000_000 * 10**9 + FRACTION_NS,) * 2)
+        log.run(["umount", image.mountpoint])
+        log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, []))
+        kept = {}
+        for label, seconds in DATES.items():
+            back = os.stat(names[label]).st_mtime_ns // 10**9
+            kept[label] = back == seconds
+            log.note(f"mtime set to {label} UTC ({seconds}): read back {back} ({'kept' if kept[label] else 'changed'})")
+        got = os.stat(fine).st_mtime_ns - 1_700_000_000 * 10**9
+        log.note(f"mtime set to 1700000000.{FRACTION_NS:09d}: read back a fraction of {got} ns")
+    held = sorted(label for label, ok in kept.items() if ok)  # the labels sort as their dates
+    span = f"{held[0][:4]} to {held[-1][:4]}" if held else "none"
+    out = {"timestamp_range": Finding.value(
+        "yes" if held else "no", f"of the dates tried, those from {span} came back as set: "
+        + ", ".join(f"{label} {'kept' if ok else 'changed'}" for label, ok in kept.items()))}
+    out["year_2038"] = Finding.value("yes" if kept["2038-01-19 03:14:08"] else "no",
+                                     "19 January 2038 03:14:08 UTC (2^31 s) " + ("came back as set" if kept["2038-01-19 03:14:08"]
+                                                                              else "did not come back as set"))
+    grain = next((g for g in (1, 10, 100, 1000, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 2 * 10**9)
+                  if got == FRACTION_NS - FRACTION_NS % g), None)
+    out["timestamp_resolution"] = (Finding.limit(grain, "ns", f"a time of .{FRACTION_NS:09d} s came back as "
+                                                 f".{got:09d} s") if grain and got >= 0 else
+                                   Finding(status="failed", detail=f"a time's fraction came back as {got} ns"))
+    return out
+
+
+def encryption(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
+    """FS_IOC_GET_ENCRYPTION_POLICY on a new folder: ENODATA is a folder fscrypt could encrypt
+    (none set), EOPNOTSUPP or ENOTTY a filesystem that cannot; where encryption is a feature of
+    the format (ENCRYPT_MKFS), asked again on a filesystem made with it."""
+    answers = []
+    for options in ([], *([ENCRYPT_MKFS[fs]] if fs in ENCRYPT_MKFS else [])):
+        with target.LoopImage(scratch, IMAGE_BYTES) as image:
+            filesystems.mkfs(spec, image.device, options)
+            filesystems.mount(spec, image.device, image.mountpoint, [])
+            folder = os.path.join(image.mountpoint, "secret")
+            os.mkdir(folder)
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                fcntl.ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY, bytearray(12))
+                said = "a policy"
+            except OSError as e:
+                said = _errno(e)
+            finally:
+                os.close(fd)
+        made = f"made with mkfs {' '.join(options)}" if options else "made with defaults"
+        log.note(f"FS_IOC_GET_ENCRYPTION_POLICY on a new folder ({made}): {said}")
+        answers.append((made, said))
+        if said == "ENODATA":
+            return Finding.value("yes", f"fscrypt: a new folder has no policy yet (ENODATA) on a filesystem {made}")
+    return Finding.value("no", "fscrypt refused: " + "; ".join(f"{said} ({made})" for made, said in answers))

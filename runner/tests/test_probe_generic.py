@@ -1,0 +1,64 @@
+"""The generic probes (run/probes_generic.py, and the generic quota and compression fallbacks of
+run/probe_tools.py) on ext4, XFS and Btrfs on this kernel, each answer checked against the
+kernel's documented behaviour: the limits are the kernel's constants (fs/ext4/ext4.h
+EXT4_LINK_MAX 65000, fs/btrfs/ctree.h BTRFS_LINK_MAX 65535), FIDEDUPERANGE is implemented by
+XFS (with reflink, mkfs.xfs's default since xfsprogs 5.1) and Btrfs and not by ext4 (ioctl_fideduperange(2):
+EOPNOTSUPP), fscrypt by ext4 made with -O encrypt and not by XFS or Btrfs (fscrypt.rst lists
+ext4, F2FS, UBIFS and CephFS), statx's btime by all three, and 2038 and nanoseconds held by
+ext4's 256-byte inodes, XFS and Btrfs (ext4.rst "Inode Timestamps"; xfs bigtime)."""
+import json
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.results import probefile
+from testutil import loop_state, scratch_left
+
+pytestmark = pytest.mark.root
+GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
+           "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project")
+
+
+@pytest.fixture(scope="module")
+def found(tmp_path_factory):
+    out = tmp_path_factory.mktemp("generic")
+    scratch = out / "scratch"
+    assert main(["probe", "--fs", "ext4,xfs,btrfs", "--probe", ",".join(GENERIC), "--out", str(out),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    assert loop_state(out) == ([], []) and scratch_left(scratch) == []
+    (path,) = probefile.files(str(out))
+    assert probefile.problems(path) == []
+    data = json.loads(open(path, encoding="utf-8").read())
+    return {(f["filesystem"], f["probe"]): f for f in data["findings"]}
+
+
+def _answer(finding):
+    return finding.get("value", finding.get("limit"))
+
+
+@pytest.mark.parametrize("fs,probe,expected", [
+    ("ext4", "sparse_files", "yes"), ("xfs", "sparse_files", "yes"), ("btrfs", "sparse_files", "yes"),
+    ("ext4", "deduplication", "no"), ("xfs", "deduplication", "yes"), ("btrfs", "deduplication", "yes"),
+    ("ext4", "hard_link_limit", 65000), ("btrfs", "hard_link_limit", 65535),
+    ("ext4", "creation_time", "yes"), ("xfs", "creation_time", "yes"), ("btrfs", "creation_time", "yes"),
+    ("ext4", "encryption", "yes"), ("xfs", "encryption", "no"), ("btrfs", "encryption", "no"),
+    ("ext4", "year_2038", "yes"), ("xfs", "year_2038", "yes"), ("btrfs", "year_2038", "yes"),
+    ("ext4", "timestamp_resolution", 1), ("xfs", "timestamp_resolution", 1), ("btrfs", "timestamp_resolution", 1),
+    ("ext4", "compression", "no"), ("xfs", "compression", "no"), ("btrfs", "compression", "yes"),
+    ("btrfs", "quota_user_group", "no"), ("btrfs", "quota_project", "no"),
+])
+def test_a_generic_probe_answers_as_the_kernel_documents(found, fs, probe, expected):
+    finding = found[(fs, probe)]
+    assert finding["status"] == "ok" and _answer(finding) == expected, finding
+
+
+def test_refusals_name_the_kernel_s_words(found):
+    assert "ENOTSUP" in found[("ext4", "deduplication")]["detail"] or "EOPNOTSUPP" in found[("ext4", "deduplication")]["detail"]
+    assert "EMLINK" in found[("ext4", "hard_link_limit")]["detail"]
+    assert found[("xfs", "hard_link_limit")]["at_least"] is True  # XFS's limit (2^32 - 1) is above the ceiling
+    assert "Unknown parameter 'usrquota'" in found[("btrfs", "quota_user_group")]["detail"]
+    assert "accepted and ignored" in found[("ext4", "compression")]["detail"]  # chattr +c took, no block saved
+    assert "-O encrypt" in found[("ext4", "encryption")]["detail"]
+    # ext4 keeps dates to 10 May 2446 22:38:55 (34-bit seconds); the first second past it is changed
+    assert "2446-05-10 22:38:56 changed" in found[("ext4", "timestamp_range")]["detail"]
+    assert "2446-05-10 22:38:56 kept" in found[("xfs", "timestamp_range")]["detail"]  # bigtime: to 2486
