@@ -524,11 +524,10 @@ def resize(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
 MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_max_entries,
            "xattr_max_value": xattr_max_value, "xattr_max_total": xattr_max_total,
            "max_file_size": max_file_size, "reflink": reflink, "sparse_files": probes_generic.sparse_files,
-           "deduplication": probes_generic.dedupe, "hard_link_limit": probes_generic.hard_link_limit,
-           "creation_time": probes_generic.creation_time}
+           "deduplication": probes_generic.dedupe, "creation_time": probes_generic.creation_time}
 TIMESTAMPS = ("timestamp_range", "year_2038", "timestamp_resolution")
 PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_data", "checksums_metadata",
-                           "case_insensitive", "compression", "encryption", "quota_user_group", "quota_project",
+                           "case_insensitive", "compression", "encryption", "hard_link_limit", "quota_user_group", "quota_project",
                            "online_grow", "online_shrink", "offline_shrink") + TIMESTAMPS
 
 
@@ -573,6 +572,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
     attempt("case_insensitive", lambda log: case_insensitive(fs, spec, scratch, log))
     attempt("compression", lambda log: probe_tools.compression(fs, spec, scratch, log))
     attempt("encryption", lambda log: probes_generic.encryption(fs, spec, scratch, log))
+    attempt("hard_link_limit", lambda log: probes_generic.hard_link_limit(spec, scratch, log))
     for names, body in ((("quota_user_group", "quota_project"), lambda log: probe_tools.quotas(fs, spec, scratch, log)),
                         (TIMESTAMPS, lambda log: probes_generic.timestamps(spec, scratch, log)),
                         (("online_grow", "online_shrink", "offline_shrink"), lambda log: resize(fs, spec, scratch, log))):
