@@ -7,6 +7,7 @@ import glob
 import hashlib
 import math
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 import json
@@ -118,7 +119,7 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
     except (OSError, yaml.YAMLError) as e:
         problems.append(Problem("error", columns_path, "", f"not readable YAML: {e}"))
         knowledge["feature_columns"] = []
-    wanted = _schema()["$defs"]["feature_file"]["properties"]["features"]["required"]
+    wanted = list(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
     keys = [c.get("key") for c in knowledge["feature_columns"] if isinstance(c, dict)]
     if sorted(keys) != sorted(wanted) or not all(isinstance(c, dict) and c.get("label") for c in knowledge["feature_columns"]):
         problems.append(Problem("error", columns_path, "", f"expected one {{key, label}} per feature {wanted}, found {keys}"))
@@ -175,8 +176,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                         problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}/{end}",
                                                 f"expected a cell key of the standard or full profile, "
                                                 f"found {comparison[end]!r}"))
+    corrections_path = os.path.join(os.path.dirname(sources_path), "corrections.yaml")
     for i, correction in enumerate(knowledge.get("corrections", [])):
-        cite(os.path.join(os.path.dirname(sources_path), "corrections.yaml"), f"/{i}", correction["sources"])
+        cite(corrections_path, f"/{i}", correction["sources"])
+    problems += _correction_rules(knowledge, corrections_path)
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -186,6 +189,35 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
     return problems
+
+
+ONE_FACT = re.compile(r"data/features/([a-z0-9_+.-]+)\.yaml /features/([a-z0-9_]+)")
+
+
+def _correction_rules(knowledge: dict, path: str) -> list[Problem]:
+    """The newest correction of one fact (where: "data/features/<fs>.yaml /features/<name>") must
+    say what the data says now: its new value begins with the fact's value or limit, and it
+    cites one of the fact's sources. Corrections of several facts or of text name no single
+    value to compare and are not checked."""
+    newest = {}
+    for i, correction in enumerate(knowledge.get("corrections", [])):
+        one = ONE_FACT.fullmatch(correction["where"].strip())
+        if one:
+            newest[one.groups()] = (i, correction)
+    out = []
+    for (fs, name), (i, correction) in sorted(newest.items()):
+        fact = knowledge["features"].get(fs, {}).get("features", {}).get(name)
+        if fact is None:
+            out.append(Problem("error", path, f"/{i}/where", f"expected a fact of the data, found none at {correction['where']}"))
+            continue
+        said = str(fact.get("value", fact.get("limit")))
+        if not str(correction["new"]).lower().startswith(said.lower()):
+            out.append(Problem("error", path, f"/{i}/new", f"expected the value the data holds now ({said!r}) at the "
+                                                           f"start, found {correction['new']!r}"))
+        if not set(correction["sources"]) & set(fact["sources"]):
+            out.append(Problem("error", path, f"/{i}/sources", f"expected one of the fact's sources "
+                                                               f"{fact['sources']}, found {correction['sources']}"))
+    return out
 
 
 def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
@@ -204,8 +236,14 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
             out.append(Problem("error", path, f"{where}/{'value' if 'value' in fact else 'limit'}",
                                "expected a value the cited documents or probes state, or 'not documented' "
                                "where none of them says, found 'unknown'"))
+        if said == "not documented" and not fact.get("note"):
+            out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary source "
+                                                               "answers (note), found none beside 'not documented'"))
         if said in ("not documented", "unknown"):
             continue
+        if "limit" in fact and all(by_id.get(ident, {}).get("secondary") for ident in fact["sources"]):
+            out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
+                                                                  f"found only secondary ones {fact['sources']}"))
         for j, ident in enumerate(fact["sources"]):
             if ident in by_id and name not in by_id[ident].get("states", ()):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
