@@ -371,6 +371,7 @@ def limits() -> dict:
     return {"file_bytes": resultfile.MAX_FILE_BYTES, "cells": top["cells"]["maxItems"],
             "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
+            "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
             "bundle_bytes": bundle.MAX_TOTAL_BYTES,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
