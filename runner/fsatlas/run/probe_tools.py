@@ -234,8 +234,11 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
         if fs not in COMPRESS:
             open(path, "w").close()
             flag = log.run(["chattr", "+c", path])
+            said = flag.stderr.strip().split(": ", 1)[-1].split(" on /")[0][:200]  # chattr: <why> while … on <path>
+            if flag.returncode and "while reading flags" in said:  # FS_IOC_GETFLAGS unanswered (FUSE)
+                return Finding.unavailable(f"the {fs} driver answers no file-attribute ioctl, so chattr +c cannot ask it: {said}")
             if flag.returncode:
-                return Finding.value("no", f"chattr +c (FS_COMPR_FL) was refused: {flag.stderr.strip().split(': ')[-1][:200]}")
+                return Finding.value("no", f"chattr +c (FS_COMPR_FL) was refused: {said}")
         os.sync()
         before = _used(image.mountpoint)
         _fill(path, COMPRESSIBLE_BYTES)
