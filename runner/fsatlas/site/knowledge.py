@@ -154,12 +154,12 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected a source id from data/sources.yaml, found {source!r}"))
 
     by_id = {s["id"]: s for s in knowledge["sources"]}
-    feature_keys = {key for data in knowledge["features"].values() for key in data["features"]}
+    feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
     for i, source in enumerate(knowledge["sources"]):
         for j, key in enumerate(source.get("states", ())):
             if key not in feature_keys:
                 problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
-                                        f"expected a feature key of data/features, found {key!r}"))
+                                        f"expected a feature key (a column of the feature matrix), found {key!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
         for name, fact in data["features"].items():
