@@ -66,8 +66,11 @@ def _html(site_root, path):
 def test_every_fact_on_the_feature_page_links_a_listed_source(site_root):
     import re
     html = _html(site_root, "features")
-    cells = re.findall(r'<td class="feat [^"]*"[^>]*>(.*?)</td>', html, re.S)
+    cells = re.findall(r'<td class="feat (?!feat-probed)[^"]*"[^>]*>(.*?)</td>', html, re.S)
     assert len(cells) >= 14 * 21
+    # a column left to the probes cites none: it links the probe's commands and output, or says it has none
+    for cell in re.findall(r'<td class="feat feat-probed"[^>]*>(.*?)</td>', html, re.S):
+        assert "commands and output</a>" in cell or cell.startswith("no cited source"), cell
     anchors = set(re.findall(r'<li id="src-([a-z0-9._-]+)"', html))
     for cell in cells:
         cited = re.findall(r'href="#src-([a-z0-9._-]+)"', cell)
@@ -327,3 +330,15 @@ def test_a_new_article_pinned_to_a_run_builds_and_passes_htmltest(tmp_path):
     rows = report.within(load_checked(str(standard)), "ext4", "xfs")
     assert html.count("<td><code>") == len(rows) > 0
     assert f'results/{standard.stem}/' in html  # the run it is pinned to, named and linked
+
+
+def test_every_page_has_a_skip_link_and_the_navigation_marks_where_the_reader_is(site_root):
+    import re
+    for path, current in (("features", "features/"), ("guides", "guides/"), ("", None)):
+        html = _html(site_root, path)
+        assert '<a class="skip-link" href="#main">' in html and '<main id="main"' in html
+        marked = re.findall(r'<a href="([^"]*)" aria-current="page">', html)
+        if current:
+            assert [href for href in marked if href.endswith(current)] == marked and len(marked) == 1, marked
+        else:
+            assert re.search(r'<a class="brand" href="[^"]*" aria-current="page">', html) and marked == []
