@@ -47,7 +47,8 @@ def test_probes_on_ext4_and_btrfs_record_what_the_kernel_did(tmp_path, capsys):
     assert "btrfs send and btrfs receive" in found["btrfs", "dump_restore"]["detail"]
     # a flipped byte of a file name: ext4's metadata_csum and btrfs's tree checksums both notice
     assert found["ext4", "checksums_metadata"]["value"] == found["btrfs", "checksums_metadata"]["value"] == "yes"
-    assert found["btrfs", "compression"]["value"] == "yes" and found["ext4", "compression"]["status"] == "not available"
+    assert found["btrfs", "compression"]["value"] == "yes" and found["ext4", "compression"]["value"] == "no"
+    assert "accepted and ignored" in found["ext4", "compression"]["detail"]  # chattr +c, the generic attribute
     # all of a file's xattrs share the inode and one 4 KiB block on ext4: 3 of 1 KiB fit
     assert found["ext4", "xattr_max_total"]["limit"] == 3 * 1024 and "ENOSPC" in found["ext4", "xattr_max_total"]["detail"]
     # a 1 MiB limit stops a 4 MiB write, or the kernel's own words say it was built without quotas

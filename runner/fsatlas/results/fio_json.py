@@ -49,14 +49,21 @@ def job_metrics(job: dict, direction: str) -> dict:
     for name, key in PERCENTILES.items():
         if key in percentiles:
             values[name] = float(percentiles[key])
-    # A job that syncs (fsync= or fdatasync=) times the syncs apart from the writes, in "sync"
-    # (fio 3.5 on): a durable write costs both, and the write call alone is the smaller part
-    # (fsync-write-4k on a loop device: writes of 11-21 µs, fdatasyncs of 1-7 ms).
-    sync = job.get("sync", {}).get("lat_ns", {})
-    if sync.get("N") and side.get("total_ios"):
-        values["sync_lat_mean_ns"] = float(sync["mean"])
-        values["write_sync_lat_mean_ns"] = values["lat_mean_ns"] + float(sync["mean"]) * sync["N"] / side["total_ios"]
-        for name, key in PERCENTILES.items():
-            if key in sync.get("percentile", {}):
-                values["sync_" + name] = float(sync["percentile"][key])
+    values.update(sync_metrics(job, side, values["lat_mean_ns"]))
+    return values
+
+
+def sync_metrics(job: dict, side: dict, lat_mean_ns: float) -> dict:
+    """A job that syncs (fsync= or fdatasync=) times the syncs apart from the writes, in "sync"
+    (fio 3.5 on): a durable write costs both, and the write call alone is the smaller part
+    (fsync-write-4k on a loop device: writes of 11-21 µs, fdatasyncs of 1-7 ms). The runner and
+    the importer (which recomputes the runner's figures) both read them here."""
+    sync = job.get("sync", {}).get("lat_ns", {}) if isinstance(job.get("sync"), dict) else {}
+    if not (isinstance(sync, dict) and sync.get("N") and side.get("total_ios")):
+        return {}
+    values = {"sync_lat_mean_ns": float(sync["mean"]),
+              "write_sync_lat_mean_ns": lat_mean_ns + float(sync["mean"]) * sync["N"] / side["total_ios"]}
+    for name, key in PERCENTILES.items():
+        if key in sync.get("percentile", {}):
+            values["sync_" + name] = float(sync["percentile"][key])
     return values

@@ -20,15 +20,13 @@ error is a failed cell naming fio's error number, or a refusal when it is the on
 """
 import re
 
-from .. import fio_json, fio_terse
+from .. import fio_json, fio_terse, metrics
 from ...errors import UserError
 from .measurement import Measurement
 
 READ, WRITE, TRIM = ("read", "randread"), ("write", "randwrite"), ("trim", "randtrim")
 SIDES = ("read", "write", "trim", "mixed")
-UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "lat_mean_ns": ("ns", "lower"),
-         "lat_p50_ns": ("ns", "lower"), "lat_p99_ns": ("ns", "lower"), "lat_p999_ns": ("ns", "lower"),
-         "cpu_usr_pct": ("percent", "lower"), "cpu_sys_pct": ("percent", "lower")}
+UNITS = metrics.FIO  # the runner's fio metrics: the importer recomputes them
 NOT_STATED = "not stated"
 TERMINATED = re.compile(r"^fio: terminating on signal (\d+)", re.M)
 NORMAL = re.compile(r"\(groupid=\d+, jobs=\d+\): err=|^Run status group \d+", re.M)  # fio's own report for reading
@@ -203,6 +201,8 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         sides = _active(jobs, rw)
         if len(sides) == 1:
             values = _side(jobs, sides[0], latencies=True)
+            if len(jobs) == 1 and "lat_mean_ns" in values:  # one job's syncs (fsync-write-4k): as the runner reads them
+                values.update(fio_json.sync_metrics(jobs[0], jobs[0][sides[0]], values["lat_mean_ns"]))
         else:
             values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
         for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
