@@ -63,7 +63,28 @@
       return;
     }
     var parts = table(["Workload", "Metric", data.features[a].name + " (95 % CI)", data.features[b].name + " (95 % CI)",
-                       "Ratio " + b + " / " + a, "Flags"]);
+                       "Ratio " + b + " / " + a, "Flags", "Runs"]);
+    // Each side is its cell's newest measurement: the two may come from different runs, on other
+    // machines and kernels. Say so, with each run's system, before any ratio is read.
+    var used = [];
+    rows.forEach(function (r) { [r.a.result, r.b.result].forEach(function (id) { if (used.indexOf(id) < 0) used.push(id); }); });
+    var notes = [];
+    if (used.length > 1) {
+      var warn = el("p", { "class": "warning", id: "compare-runs" },
+        "These figures come from " + used.length + " different runs; a ratio across runs compares their machines and kernels as much as the filesystems:");
+      var list = el("ul");
+      used.forEach(function (id) {
+        var run = (data.runs || {})[id] || {};
+        var li = el("li");
+        li.appendChild(el("a", { href: data.base + id + "/" }, id));
+        li.appendChild(document.createTextNode(": " + (run.system || "system not recorded")));
+        list.appendChild(li);
+      });
+      notes = [warn, list];
+    } else {
+      var run = (data.runs || {})[used[0]] || {};
+      notes = [el("p", { id: "compare-runs" }, "Every figure below comes from one run, " + used[0] + ": " + (run.system || "system not recorded") + ".")];
+    }
     rows.forEach(function (r) {
       var unit = DISPLAY[r.a.m.unit] || { factor: 1, unit: r.a.m.unit }, tr = el("tr");
       function shown(side) {
@@ -82,9 +103,15 @@
       var td = el("td");
       flags.forEach(function (f) { td.appendChild(el("span", { "class": "flag" }, f)); td.appendChild(document.createTextNode(" ")); });
       tr.appendChild(td);
+      var runs = el("td");
+      [r.a.result, r.b.result].filter(function (id, i, all) { return all.indexOf(id) === i; }).forEach(function (id, i) {
+        if (i) runs.appendChild(document.createTextNode(" and "));
+        runs.appendChild(el("a", { href: data.base + id + "/", title: ((data.runs || {})[id] || {}).system || "" }, id));
+      });
+      tr.appendChild(runs);
       parts[1].appendChild(tr);
     });
-    box.replaceChildren(parts[0]);
+    box.replaceChildren.apply(box, notes.concat([parts[0]]));
   }
 
   function show() {

@@ -231,9 +231,10 @@ def test_compare_shows_the_ratio_of_the_means_with_the_sites_rounding(page, expl
     rows = page.locator("#compare-figures tbody tr")
     assert rows.count() == 2
     for i in range(2):
-        workload, metric, _, _, ratio, _ = page.locator("#compare-figures tbody tr").nth(i).inner_text().split("\t")
+        workload, metric, _, _, ratio, _, runs = page.locator("#compare-figures tbody tr").nth(i).inner_text().split("\t")
         assert metric == "throughput"
         assert ratio == significant(mean["xfs", workload] / mean["ext4", workload]) + "×"
+        assert runs == data["cells"][0]["result"] or " and " in runs
     assert page.errors == []
 
 
@@ -345,3 +346,36 @@ def test_every_page_has_a_skip_link_and_the_navigation_marks_where_the_reader_is
             assert [href for href in marked if href.endswith(current)] == marked and len(marked) == 1, marked
         else:
             assert re.search(r'<a class="brand" href="[^"]*" aria-current="page">', html) and marked == []
+
+
+@pytest.mark.browser
+def test_compare_warns_when_its_sides_come_from_different_runs_and_names_each_system(page, tmp_path):
+    """ext4 measured in one run, xfs in a later one on another machine: the page says the figures
+    come from two runs and gives each run's system line (CPU, memory, storage, kernel); every row
+    names its runs."""
+    from sitebuild import build_site
+    results = tmp_path / "data" / "results"
+    results.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
+    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    second = json.loads(json.dumps(first))
+    cell = next(c for c in second["cells"] if c["key"] == "ext4|-|-|seq-write")
+    second.update(id="zz-second", created="2026-11-26T00:00:00Z",
+                  cells=[dict(cell, filesystem="xfs", key="xfs|-|-|seq-write",
+                              raw=[r.replace("raw/fixture-valid/", "raw/zz-second/") for r in cell["raw"]])])
+    second["system"].update(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64")
+    (results / "fixture-valid.json").write_text(json.dumps(first))
+    (results / "zz-second.json").write_text(json.dumps(second))
+    shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / "zz-second.tar.gz")
+    server = serve(build_site(tmp_path / "site", results))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/compare/?a=ext4&b=xfs")
+        page.wait_for_selector("#compare[data-rendered]")
+        warning = page.inner_text("#compare-figures")
+        assert "come from 2 different runs" in warning
+        assert "fixture-valid: " in warning and "zz-second: AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
+        rows = page.locator("#compare-figures tbody tr").all()  # seq-write's metrics, each from both runs
+        assert rows and all(row.inner_text().split("\t")[-1] == "fixture-valid and zz-second" for row in rows)
+        assert page.errors == []
+    finally:
+        server.shutdown()

@@ -96,7 +96,17 @@ def result_summary(result: dict) -> dict:
     return {"id": result["id"], "created": result["created"], "machine": result["system"]["machine"],
             "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
-            "complete": result.get("complete", True), "cells": len(result["cells"]), **counts}
+            "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
+            "system": system_line(result)}
+
+
+def system_line(result: dict) -> str:
+    """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
+    directory measured (its backing filesystem or device), kernel."""
+    system, target = result["system"], result["target"]
+    storage = target.get("device_model") or " on ".join(filter(None, (target.get("kind"), target.get("backing_filesystem"))))
+    return (f"{system['cpu_model']} ({system['cpu_count']} CPUs), {system['memory_bytes'] / 2**30:.0f} GiB, "
+            f"storage: {storage}, Linux {system['kernel']}")
 
 
 def digest(result: dict, rows: list[dict] | None = None) -> dict:
