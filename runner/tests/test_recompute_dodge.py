@@ -83,3 +83,18 @@ def test_a_cell_whose_parameters_differ_from_its_one_measurement_is_refused(tmp_
     errors = _errors(path)
     assert any(e.startswith(f"/cells/{index}/raw/0 cannot recompute") and "other parameters than the cell names"
                and f"{key}=" in e for e in errors), errors
+
+
+def test_a_fio_report_with_a_string_of_megabytes_is_refused_before_it_is_screened(tmp_path, out_dir, valid_result):
+    """fio's JSON is bounded only by the member limit; its strings are screened one by one, so one
+    string of 2 MB (a job name) is refused by its length instead."""
+    import json as json_
+    path = write_json(out_dir / "results" / f"{RID}.json", valid_result)
+    reference = valid_result["cells"][0]["raw"][0]
+
+    def long_name(old):
+        report = json_.loads(old)
+        report["jobs"][0]["jobname"] = "x" * 2_000_000
+        return json_.dumps(report).encode()
+    edit_member(out_dir, RID, reference, long_name)
+    assert any(e.startswith("/cells/0/raw/0 cannot recompute") and "found one of 2,000,000" in e for e in _errors(path))

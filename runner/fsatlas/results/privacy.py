@@ -103,7 +103,7 @@ def _top_level(label: str) -> bool:
     return _suffixes().is_public(label)
 
 
-def _strings(value, path="", keys=True):
+def strings_in(value, path="", keys=True):
     """(JSON Pointer, text) of every string in value, its keys too unless keys=False (a tool's
     report: its keys are the tool's own); numbers (most of a result file: its samples) are
     passed over without a generator each."""
@@ -117,7 +117,7 @@ def _strings(value, path="", keys=True):
         if isinstance(item, str):
             yield f"{path}/{key}", item
         elif isinstance(item, (dict, list)):
-            yield from _strings(item, f"{path}/{key}", keys)
+            yield from strings_in(item, f"{path}/{key}", keys)
 
 
 @lru_cache(maxsize=1)
@@ -167,7 +167,7 @@ _TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 def findings(data, keys: bool = True) -> list[tuple[str, str]]:
     """(JSON Pointer, what it looks like) for each suspicious string of a result file."""
     out = []
-    for path, text in _strings(data, keys=keys):
+    for path, text in strings_in(data, keys=keys):
         what = finding(text, serials=not path.endswith("/device_model"))
         if what:
             out.append((path, f"{what}; result files are published"))

@@ -459,6 +459,19 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
     return select(cell, parse_raw(text, where), where)
 
 
+MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each far shorter
+
+
+def _longest_string(text: str) -> int:
+    """The length of the longest string (key or value) in a JSON document, 0 if it is not one."""
+    import orjson
+    try:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return 0
+    return max((len(t) for _, t in privacy.strings_in(document)), default=0)
+
+
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
@@ -512,7 +525,12 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         text = importers.text_of(data, raw)
     except UserError as e:
         return None, None, e.body
-    if not importers.is_json_report(data):
+    if importers.is_json_report(data):
+        longest = _longest_string(text)
+        if longest > MAX_JSON_STRING:  # screened string by string, one of 60 MB took 10 s
+            return None, None, (f"expected a JSON report whose strings (job names, options, messages) have at most "
+                                f"{MAX_JSON_STRING:,} characters, found one of {longest:,}")
+    else:
         memo[TEXT_READ] = memo.get(TEXT_READ, 0) + len(data)
         if memo[TEXT_READ] > importers.MAX_TEXT_TOTAL:
             return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
