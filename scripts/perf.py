@@ -90,9 +90,10 @@ def validate_bounds(work: Path) -> None:
     folder = work / "bounds" / "results"
     folder.mkdir(parents=True)
     cell = next(c for c in base["cells"] if c["status"] != "ok")
-    reason = "the filesystem is not in this kernel; " * 70  # 2,660 characters
-    largest = {**base, "id": "largest", "cells": [dict(cell, key=f"{cell['key']}|n={i}", reason=reason)
-                                                  for i in range(5000)]}
+    # reasons within their budget (validation.MAX_REASONS_CHARS), options as long as allowed
+    options = ["o" * 200] * 14
+    largest = {**base, "id": "largest", "cells": [dict(cell, key=f"{cell['key']}|n={i}", reason="not in this kernel",
+                                                       mkfs_options=options) for i in range(5000)]}
     text = json.dumps(largest)
     assert len(text) < resultfile.MAX_FILE_BYTES, len(text)
     (folder / "largest.json").write_text(text)

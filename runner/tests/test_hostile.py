@@ -30,9 +30,10 @@ def _raw_ref(value):
     return change
 
 
-def _many_cells(count):
+def _many_cells(count, reason=None):
     def change(data):
-        data["cells"] = [dict(data["cells"][2], key=f"jfs|-|-|seq-write|n={i}") for i in range(count)]
+        cell = dict(data["cells"][2], **({"reason": reason} if reason else {}))
+        data["cells"] = [dict(cell, key=f"jfs|-|-|seq-write|n={i}") for i in range(count)]
     return change
 
 
@@ -60,6 +61,9 @@ FIELD_CASES = [
     ("a raw path into another result", _raw_ref("raw/other/x/rep-1.json"), "/cells/0/raw/0", f"expected raw/{RID}/…"),
     ("a raw path nested 230 deep", _raw_ref(f"raw/{RID}/" + "a/" * 230 + "x.json"), "/cells/0/raw/0", "no such member"),
     ("a personal machine label", setting(["system", "machine"], "alice-laptop"), "/system/machine", "private"),
+    ("5,000 cells of 2,600-character reasons", _many_cells(5000, "the filesystem is not in this kernel; " * 70), "/cells",
+     "reasons to add up to at most 100,000 characters"),
+    ("a metric name of 5,000 characters", setting(["cells", 0, "metrics", "x" * 5000], None), "/cells/0/metrics", "at most 64"),
 ]
 INSIDE_THE_BUNDLE = {"a raw path nested 230 deep"}  # only what is in the bundle can tell
 

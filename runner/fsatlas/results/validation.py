@@ -316,6 +316,10 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                 problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in found]
         if cell["status"] == "ok":
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
+    reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
+    if reasons > MAX_REASONS_CHARS:
+        add("error", "/cells", f"expected the cells' reasons to add up to at most {MAX_REASONS_CHARS:,} characters "
+                               f"(every filesystem page and the explorer show them), found {reasons:,}")
     if os.path.lexists(bundle.folder(out_dir, rid)):
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
@@ -357,6 +361,11 @@ def raw_reference_problem(rid: str, raw: str, members: dict | None) -> str | Non
     return None
 
 
+# What one result may add to the pages every visitor loads (the filesystem pages and the
+# explorer list each cell's reason): a standard run's skipped cells give about 10,000 characters;
+# 5,000 cells of 2,600 characters each made /filesystems/ext2/ 15 MB.
+MAX_REASONS_CHARS = 100_000
+
 # The oldest `created` a result may carry: the project's first result (a date far in the past
 # would make a file the "oldest" of every cell), and how far ahead of this clock one may be.
 EARLIEST_CREATED = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
@@ -372,7 +381,7 @@ def limits() -> dict:
             "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
             "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
-            "bundle_bytes": bundle.MAX_TOTAL_BYTES,
+            "bundle_bytes": bundle.MAX_TOTAL_BYTES, "reasons_chars": MAX_REASONS_CHARS,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
             "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],
