@@ -29,6 +29,8 @@ def found(tmp_path_factory):
     (path,) = probefile.files(str(out))
     assert probefile.problems(path) == []
     data = json.loads(open(path, encoding="utf-8").read())
+    # the record names the package of every program its transcripts ran: stat (coreutils), chattr (e2fsprogs), mount
+    assert {"coreutils", "e2fsprogs", "mount"} <= set(data["tool"]), data["tool"]
     return {(f["filesystem"], f["probe"]): f for f in data["findings"]}
 
 

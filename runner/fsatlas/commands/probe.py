@@ -2,6 +2,7 @@
 probe result (data/probes/<id>.json, its transcripts in data/probes/raw/<id>.tar.gz)."""
 import datetime as dt
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -65,7 +66,8 @@ def run(args) -> int:
                 shown = found.get("value") or (f"{found['limit']} {found['unit']}" if "limit" in found else found["status"])
                 print(f"{fs}: {name}: {shown}: {found['detail']}", file=sys.stderr)
     data = {"schema_version": 1, "id": rid, "created": created.isoformat().replace("+00:00", "Z"),
-            "wall_seconds": round(time.monotonic() - started, 1), "tool": {**system.collect_tools(), **_acl_version()},
+            "wall_seconds": round(time.monotonic() - started, 1),
+            "tool": {**system.package_versions(_commands(transcripts)), **system.collect_tools(), **_acl_version()},
             "system": sysinfo, "emulated": False, "skipped": skipped, "findings": findings}
     print(probefile.write(os.path.abspath(args.out), data, transcripts))
     return 0
@@ -85,6 +87,19 @@ def in_guest(args, wanted: list, only) -> int:
     data.update(guest=guest_info, emulated=guest_info["emulated"])
     print(probefile.write(os.path.abspath(args.out), data, transcripts))
     return 0
+
+
+def _commands(transcripts: dict) -> set:
+    """The programs the transcripts show were run ("$ program args …" lines)."""
+    found = set()
+    for text in transcripts.values():
+        for line in text.decode().splitlines():
+            if line.startswith("$ "):
+                try:
+                    found.add(shlex.split(line[2:].split("   # answered")[0])[0])
+                except (ValueError, IndexError):
+                    continue
+    return found
 
 
 def _acl_version() -> dict:

@@ -7,6 +7,7 @@ import hashlib
 import os
 import platform
 import re
+import shutil
 import subprocess
 
 from .. import __version__
@@ -85,6 +86,27 @@ def collect_tools() -> dict:
         if version:
             tools[name] = version
     return tools
+
+
+def package_versions(commands) -> dict:
+    """The Debian package and version of each command (a name or a path) found on this machine,
+    as dpkg knows them: what a probe record says it ran, one entry a package. A command no
+    package installed (a pinned build under .tools) is left out; the probe's transcript names it."""
+    packages = {}
+    for command in sorted(set(commands)):
+        path = shutil.which(command)
+        if not path:
+            continue
+        real = os.path.realpath(path)
+        # dpkg may know the file by its name before /usr was merged (/sbin/xfsdump for /usr/sbin/xfsdump)
+        candidates = dict.fromkeys((real, path, real.removeprefix("/usr"), path.removeprefix("/usr")))
+        owner = subprocess.run(["dpkg", "-S", *candidates], capture_output=True, text=True)
+        name = next((line.split(":", 1)[0].split(",")[0].strip() for line in owner.stdout.splitlines() if ": /" in line), "")
+        if name and name not in packages:
+            version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", name], capture_output=True, text=True)
+            if version.returncode == 0 and version.stdout.strip():
+                packages[name] = version.stdout.strip()[:200]
+    return dict(sorted(packages.items())[:20])
 
 
 def collect_system(machine: str | None = None) -> dict:
