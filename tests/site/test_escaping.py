@@ -136,3 +136,47 @@ def test_a_kernel_release_with_anything_but_its_own_characters_is_refused(tmp_pa
     path.write_text(json.dumps(result))
     assert main(["validate", "--no-cache", str(path)]) == 1
     assert "/system/kernel" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def evil_curated_site(tmp_path_factory):
+    """The committed site, then markup written into a string of every curated data kind: a
+    feature's note and summary, a mount option's trade-off and claim, a history table's title and
+    note, a source's title and what it covers, a correction's reason; the site built again."""
+    import yaml
+    root = tmp_path_factory.mktemp("evil-curated")
+    build_site(root, FIXTURES / "results")
+    data = root / "data"
+
+    def edit(path, change):
+        document = yaml.safe_load(path.read_text())
+        change(document)
+        path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
+
+    edit(data / "features" / "ext4.yaml", lambda d: (d.update(summary=EVIL), d["features"]["journaling"].update(note=EVIL)))
+    edit(data / "mount_options" / "noatime.yaml", lambda d: (d.update(tradeoff=EVIL), d["claims"][0].update(text=EVIL)))
+    edit(data / "history" / "blog-2014-dd.yaml", lambda d: d.update(title=EVIL, note=EVIL))
+    edit(data / "sources.yaml", lambda d: d[0].update(title=EVIL, covers=EVIL))
+    edit(data / "corrections.yaml", lambda d: d[0].update(why=EVIL))
+    from sitebuild import aggregate_and_build
+    aggregate_and_build(root)
+    return root
+
+
+def test_no_curated_markup_reaches_a_page_unescaped(evil_curated_site):
+    pages = list((evil_curated_site / "public").rglob("*.html"))
+    for page in pages:
+        html = page.read_text()
+        assert "<script>alert" not in html and "<img src=x" not in html, page
+    shown = (evil_curated_site / "public" / "filesystems" / "ext4" / "index.html").read_text()
+    assert "&lt;script&gt;alert" in shown  # the summary is shown, as text
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["/features/", "/filesystems/ext4/", "/guides/access-time/", "/history/", "/corrections/",
+                                  "/compare/?a=ext4&b=xfs", "/"])
+def test_no_curated_script_runs_in_the_browser(page, evil_curated_site, path):
+    with _served(page, evil_curated_site) as (address, dialogs):
+        page.goto(address + path)
+        page.wait_for_load_state("load")
+    assert dialogs == []
