@@ -391,3 +391,15 @@ def test_a_feature_note_opens_with_a_tap_on_a_phone(page, site_url):
     note.locator("summary").click()
     assert note.evaluate("d => d.open") and note.inner_text().startswith("why\n")
     assert len(note.inner_text()) > len("why\n") + 10
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["/", "/features/", "/filesystems/ext4/", "/guides/", "/guides/access-time/", "/history/",
+                                  "/methodology/", "/contribute/", "/corrections/", "/compare/?a=ext4&b=xfs", "/explorer/",
+                                  "/results/", "/results/fixture-valid/", "/articles/", "/search/"])
+def test_no_page_kind_scrolls_sideways_on_a_phone(page, site_url, path):
+    """At 390 px the page itself never scrolls sideways: wide tables and charts scroll in their own box."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}{path}")
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
