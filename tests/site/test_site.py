@@ -403,3 +403,15 @@ def test_no_page_kind_scrolls_sideways_on_a_phone(page, site_url, path):
     page.goto(f"{site_url}{path}")
     page.wait_for_load_state("load")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.browser
+def test_history_panels_name_their_unit_and_axis(page, site_url):
+    """Each panel of a history chart says its measure with the unit the source printed, and its
+    axis says the figures are as published."""
+    page.goto(site_url + "/history/")
+    page.wait_for_selector("figure.chart-drawn, figure.chart-failed", timeout=20000)
+    assert page.locator("figure.chart-failed").count() == 0
+    text = page.locator("figure[data-chart=history] svg").first.evaluate("s => s.textContent")
+    assert "(MB/s)" in text and "as published" in text, text[:500]
+    assert page.errors == []
