@@ -8,8 +8,10 @@ variant) hangs the guest, so a short boot is tried first and emulation (QEMU's T
 it does not answer in time. The guest's kernel, the hypervisor and whether it was emulated
 are recorded with what it produced.
 """
+import contextlib
 import os
 import shlex
+import signal
 import subprocess
 import sys
 from functools import lru_cache
@@ -57,7 +59,19 @@ def _boot(image: Path, command: str, rwdir: str, emulated: bool, timeout: float)
     if emulated:
         argv.insert(1, "--disable-kvm")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}  # virtme-run
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    # vng starts a shell, virtme-run and QEMU: on a timeout (the KVM trial's, where /dev/kvm cannot
+    # boot a stock kernel) or an interrupt the whole group is killed; subprocess.run's timeout killed
+    # vng alone and left QEMU spinning at 100 % of a core (four such were found after a day's runs).
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 @lru_cache(maxsize=None)
