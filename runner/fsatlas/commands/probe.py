@@ -67,7 +67,8 @@ def run(args) -> int:
                 print(f"{fs}: {name}: {shown}: {found['detail']}", file=sys.stderr)
     data = {"schema_version": 1, "id": rid, "created": created.isoformat().replace("+00:00", "Z"),
             "wall_seconds": round(time.monotonic() - started, 1),
-            "tool": {**system.package_versions(_commands(transcripts)), **system.collect_tools(), **_acl_version()},
+            "tool": {**system.package_versions(_commands(transcripts) | {specs[f["filesystem"]]["mkfs"][0] for f in findings}),
+                     **system.collect_tools(), **_acl_version()},
             "system": sysinfo, "emulated": False, "skipped": skipped, "findings": findings}
     print(probefile.write(os.path.abspath(args.out), data, transcripts))
     return 0
