@@ -105,8 +105,10 @@ def system_line(result: dict) -> str:
     directory measured (its backing filesystem or device), kernel."""
     system, target = result["system"], result["target"]
     storage = target.get("device_model") or " on ".join(filter(None, (target.get("kind"), target.get("backing_filesystem"))))
-    return (f"{system['cpu_model']} ({system['cpu_count']} CPUs), {system['memory_bytes'] / 2**30:.0f} GiB, "
-            f"storage: {storage}, Linux {system['kernel']}")
+    cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
+    memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
+    return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
+           f"Linux {system.get('kernel', '?')}"
 
 
 def digest(result: dict, rows: list[dict] | None = None) -> dict:
