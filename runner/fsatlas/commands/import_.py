@@ -188,7 +188,8 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     all are written and checked in a temporary folder inside out, then moved into place, bundle
     first; anything refused leaves out as it was. With redact, what looks private in the raw
     members is replaced (privacy.redact) and recorded in the result's redactions."""
-    tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=_made(out))
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
     try:
         staged = []
         for result, members in made:
@@ -215,11 +216,6 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         return written
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _made(folder: str) -> str:
-    os.makedirs(folder, exist_ok=True)
-    return folder
 
 
 def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:

@@ -182,15 +182,25 @@ def document_findings(strings, data) -> list[tuple[str, str]]:
     return findings(data) if any(map(finding, strings)) else []
 
 
-def raw_finding(text: str) -> str | None:
-    """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
-    (fio's) is searched string by string, passing over its thousands of numbers; other output
-    (bonnie++, IOzone, dd) by raw_matches, in one pass a pattern."""
+_UNREAD = object()
+
+
+def json_document(text: str):
+    """text read as JSON (a fio report), or None where it is no JSON."""
     import orjson
     try:
-        data = orjson.loads(text)
+        return orjson.loads(text)
     except orjson.JSONDecodeError:
-        data = None
+        return None
+
+
+def raw_finding(text: str, data=_UNREAD) -> str | None:
+    """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
+    (fio's) is searched string by string, passing over its thousands of numbers; other output
+    (bonnie++, IOzone, dd) by raw_matches, in one pass a pattern. data: the text as
+    json_document read it, where the caller has it already."""
+    if data is _UNREAD:
+        data = json_document(text)
     if isinstance(data, (dict, list)):
         found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)]
     else:

@@ -362,8 +362,8 @@ def raw_reference_problem(rid: str, raw: str, members: dict | None) -> str | Non
 
 
 # What one result may add to the pages every visitor loads (the filesystem pages and the
-# explorer list each cell's reason): a standard run's skipped cells give about 10,000 characters;
-# 5,000 cells of 2,600 characters each made /filesystems/ext2/ 15 MB.
+# explorer list each cell's reason): the committed standard results' reasons add up to 9,438
+# characters at most; 5,000 cells of 2,600 characters each made /filesystems/ext2/ 15 MB (#42).
 MAX_REASONS_CHARS = 100_000
 
 # The oldest `created` a result may carry: the project's first result (a date far in the past
@@ -428,12 +428,13 @@ def parse_raw(text: str, where: str) -> tuple:
                     "nor one of fsatlas's own raw files", where=where)
 
 
-def select(cell: dict, parsed: tuple, where: str, imported: bool = False) -> list[dict]:
+def select(cell: dict, parsed: tuple, where: str, imported: str = "") -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
     UserError: a raw file that does not say which of its measurements is this cell's, one whose
     measurement ran with other parameters than the cell names, and one of the runner's own raw
-    shapes under an imported result (its figures come from a tool's output, never from ours)."""
+    shapes under an imported result (imported: the tool it came from, whose output its figures
+    must come from)."""
     module, found = parsed
     if module is None:
         if imported:
@@ -444,23 +445,23 @@ def select(cell: dict, parsed: tuple, where: str, imported: bool = False) -> lis
         found = [m for m in found if cell["workload"] == m.workload] or \
             [m for m in found if cell["workload"].endswith("-" + m.workload)]
     if len(found) > 1:  # several tests in one file: the cell's parameters say which
-        found = [m for m in found if _same_parameters(cell, m)]
+        found = [m for m in found if not _differing(cell, m)]
     if not found or any(m.parameters != found[0].parameters for m in found):
         raise UserError(f"{len(found)} measurements in it match this cell", where=where,
                         expected="one test (a cell's parameters name its job, or its rw and block size), "
                                  "once per repetition")
-    if not _same_parameters(cell, found[0]):
-        differ = sorted(k for k, v in found[0].parameters.items()
-                        if k in cell["parameters"] and k not in NOTES and str(cell["parameters"][k]) != str(v))
+    differ = _differing(cell, found[0])
+    if differ:
         raise UserError("its measurement ran with other parameters than the cell names", where=where,
                         expected=", ".join(f"{k}={found[0].parameters[k]}" for k in differ),
                         found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
     return [m.values for m in found]
 
 
-def _same_parameters(cell: dict, measurement) -> bool:
-    return all(str(cell["parameters"].get(k)) == str(v) for k, v in measurement.parameters.items()
-               if k in cell["parameters"] and k not in NOTES)
+def _differing(cell: dict, measurement) -> list[str]:
+    """The parameters the cell and the measurement both name, with other values (NOTES aside)."""
+    return sorted(k for k, v in measurement.parameters.items()
+                  if k in cell["parameters"] and k not in NOTES and str(cell["parameters"][k]) != str(v))
 
 
 def recompute(cell: dict, text: str, where: str) -> list[dict]:
@@ -469,16 +470,6 @@ def recompute(cell: dict, text: str, where: str) -> list[dict]:
 
 
 MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each far shorter
-
-
-def _longest_string(text: str) -> int:
-    """The length of the longest string (key or value) in a JSON document, 0 if it is not one."""
-    import orjson
-    try:
-        document = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return 0
-    return max((len(t) for _, t in privacy.strings_in(document)), default=0)
 
 
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
@@ -534,9 +525,11 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         text = importers.text_of(data, raw)
     except UserError as e:
         return None, None, e.body
-    if importers.is_json_report(data):
-        longest = _longest_string(text)
-        if longest > MAX_JSON_STRING:  # screened string by string, one of 60 MB took 10 s
+    document = privacy.json_document(text) if importers.is_json_report(data) else None
+    if document is not None:
+        # its strings are screened one by one: one of 30 MB ("1:" repeated) took 19 s
+        longest = max((len(t) for _, t in privacy.strings_in(document)), default=0)
+        if longest > MAX_JSON_STRING:
             return None, None, (f"expected a JSON report whose strings (job names, options, messages) have at most "
                                 f"{MAX_JSON_STRING:,} characters, found one of {longest:,}")
     else:
@@ -544,7 +537,7 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         if memo[TEXT_READ] > importers.MAX_TEXT_TOTAL:
             return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
-    private = privacy.raw_finding(text)
+    private = privacy.raw_finding(text, document)
     try:
         return private, parse_raw(text, raw), None
     except UserError as e:

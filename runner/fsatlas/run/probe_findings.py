@@ -1,6 +1,7 @@
 """What a feature probe records: its transcript (every command, exit status and output) and its
 finding (a value, a limit, "not available" with the reason, or failed), shared by the probes
 of run/probes.py and those of run/probe_tools.py that ask a filesystem's own tools."""
+import errno
 import os
 import shlex
 import subprocess
@@ -52,11 +53,17 @@ class Finding(dict):
         return cls(status="not available", detail=reason)
 
 
-def kernel_lines(device: str, log: Transcript | None = None) -> list[str]:
-    """The kernel's messages (dmesg) naming the device, oldest first; dmesg is in the transcript
-    when log is given."""
+def errno_name(e: OSError) -> str:
+    """ENOSPC for an OSError of that errno: how a transcript names a refusal."""
+    return errno.errorcode.get(e.errno, str(e.errno))
+
+
+def kernel_lines(device: str | None, log: Transcript | None = None, words=()) -> list[str]:
+    """The kernel's messages (dmesg) naming the device, or any of words (a message about a mount
+    option may name no device), oldest first; dmesg is in the transcript when log is given."""
     done = log.run(["dmesg"]) if log else subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30)
-    return [line for line in done.stdout.splitlines() if os.path.basename(device) in line]
+    wanted = ([os.path.basename(device)] if device else []) + list(words)
+    return [line for line in done.stdout.splitlines() if any(w in line for w in wanted)]
 
 
 def kernel_says(device: str, log: Transcript) -> str:

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 from . import filesystems, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_says
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
 
 DEFRAG = {"ext4": ["e4defrag", "{file}"], "xfs": ["xfs_fsr", "-v", "{file}"],
           "btrfs": ["btrfs", "filesystem", "defragment", "{file}"]}
@@ -202,7 +202,8 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
         with target.LoopImage(scratch, IMAGE_BYTES) as image:
             filesystems.mkfs(spec, image.device, [])
             done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
-            said = _kernel_on_option(options, log) if done.returncode else ""
+            lines = kernel_lines(None, log, [f"'{o}'" for o in options]) if done.returncode else []
+            said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
         if done.returncode:
             out[probe] = Finding.value("no", f"the kernel refused mount -o {','.join(options)}"
                                              + (f": {said}" if said else f": {done.stderr.strip()[-200:]}"))
@@ -212,13 +213,6 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
     return out
 
 
-def _kernel_on_option(options: list[str], log: Transcript) -> str:
-    """The kernel's last message naming one of these mount options ("btrfs: Unknown parameter
-    'usrquota'": such a message names no device), or ''."""
-    lines = [line for line in log.run(["dmesg"]).stdout.splitlines() if any(f"'{o}'" in line for o in options)]
-    return lines[-1].split("] ", 1)[-1].strip() if lines else ""
-
-
 def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     """64 MiB of a repeated phrase written with compression on: it is on when the filesystem's
     used space grows by less than half of that. On a filesystem with no compression mount option
@@ -226,12 +220,15 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     and an attribute accepted but ignored is one too."""
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, [])
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, COMPRESS.get(fs, [])))
+        options = COMPRESS.get(fs, [])
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
+        if done.returncode and options:
+            return Finding.value("no", f"mounting with {','.join(options)} was refused: {done.stderr.strip()[-200:]}")
         if done.returncode:
-            return Finding.value("no", f"mounting with {','.join(COMPRESS[fs])} was refused: {done.stderr.strip()[-200:]}")
+            return Finding(status="failed", detail=f"the filesystem did not mount: {done.stderr.strip()[-200:]}")
         path = os.path.join(image.mountpoint, "compressible")
-        how = f"with {','.join(COMPRESS[fs])}" if fs in COMPRESS else "with chattr +c"
-        if fs not in COMPRESS:
+        how = f"with {','.join(options)}" if options else "with chattr +c"
+        if not options:
             open(path, "w").close()
             flag = log.run(["chattr", "+c", path])
             said = flag.stderr.strip().split(": ", 1)[-1].split(" on /")[0][:200]  # chattr: <why> while … on <path>
@@ -249,7 +246,7 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
         if grown < COMPRESSIBLE_BYTES // 2:
             return Finding.value("yes", f"{how}, {mib} MiB of repeated text took {grown / 2**20:.1f} MiB of the filesystem")
         return Finding.value("no", f"{how}, {mib} MiB of repeated text took {grown / 2**20:.1f} MiB: not compressed"
-                                   + ("" if fs in COMPRESS else " (the attribute was accepted and ignored)"))
+                                   + ("" if options else " (the attribute was accepted and ignored)"))
 
 
 def _used(mnt: str) -> int:

@@ -15,14 +15,10 @@ import sys
 import time
 
 from . import filesystems, probe_tools, probes_generic, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, kernel_lines, kernel_says
 
 GROW_BYTES = 256 * 1024 * 1024
 SHRINK_BYTES = 128 * 1024 * 1024
-
-
-def _errno_name(e: OSError) -> str:
-    return errno.errorcode.get(e.errno, str(e.errno))
 
 
 def _largest(ok, low: int, high: int) -> int:
@@ -55,7 +51,7 @@ def max_filename_length(mnt: str, log: Transcript) -> Finding:
             os.unlink(path)
             return True
         except OSError as e:
-            refusals[n] = _errno_name(e)
+            refusals[n] = errno_name(e)
             return False
     if not ok(1):
         return Finding(status="failed", detail=f"cannot create a one-letter name: {refusals[1]}")
@@ -111,7 +107,7 @@ def xattr_max_value(mnt: str, log: Transcript) -> Finding:
             os.setxattr(path, "user.fsatlas", b"v" * n)
             return True
         except OSError as e:
-            refusals[n] = _errno_name(e)
+            refusals[n] = errno_name(e)
             return False
     options = "" if ok(1) else _xattr_options(refusals[1], mnt, log)
     if not ok(1):
@@ -140,7 +136,7 @@ def xattr_max_total(mnt: str, log: Transcript) -> Finding:
             try:
                 os.setxattr(path, f"user.t{total // len(value)}", value)
             except OSError as e:
-                return total, _errno_name(e)
+                return total, errno_name(e)
             total += len(value)
         return total, None
     total, refused = fill()
@@ -180,7 +176,7 @@ def max_file_size(mnt: str, log: Transcript) -> Finding:
             os.truncate(path, n)
             return True
         except OSError as e:
-            refusals[n] = _errno_name(e)
+            refusals[n] = errno_name(e)
             return False
     open(path, "w").close()
     n = _largest(ok, 0, (1 << 63) - 1)
@@ -200,9 +196,9 @@ def max_file_size(mnt: str, log: Transcript) -> Finding:
             os.fsync(f.fileno())
         log.note(f"wrote one byte at offset {n - 1}: accepted")
     except OSError as e:
-        log.note(f"wrote one byte at offset {n - 1}: {_errno_name(e)}")
+        log.note(f"wrote one byte at offset {n - 1}: {errno_name(e)}")
         return Finding(status="failed", detail=f"a size of {n} bytes was accepted but a byte at its end "
-                                                f"was refused ({_errno_name(e)})")
+                                                f"was refused ({errno_name(e)})")
     finally:
         os.unlink(path)
     return Finding.limit(n, "bytes", f"a sparse file of {n} bytes took a byte at its last offset; {refused}")
@@ -298,7 +294,7 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        log.note(f"reading the file back: {_errno_name(e)}")
+        log.note(f"reading the file back: {errno_name(e)}")
         if e.errno not in CHECKSUM_ERRNOS:
             # A mount that checks the newest log's checksum (NILFS2's recovery) goes back to an
             # earlier state and says why: the file, written in that log, is then gone.
@@ -307,10 +303,10 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
             if told and e.errno == errno.ENOENT:
                 return Finding.value("yes", f"mounted again, the kernel found a checksum wrong ({told[-1][:120]!r}) "
                                             f"and went back to an earlier state: the file was gone, not read changed")
-            return Finding(status="failed", detail=f"the file could not be read back ({_errno_name(e)}), "
+            return Finding(status="failed", detail=f"the file could not be read back ({errno_name(e)}), "
                                                    f"which is not a checksum's refusal")
         return Finding.value("yes", f"reading the file after the first byte of each of its blocks was flipped "
-                                    f"on the disk failed with {_errno_name(e)}")
+                                    f"on the disk failed with {errno_name(e)}")
     if data == block * 16:
         return Finding(status="failed", detail="the file read back unchanged, although every copy of its blocks "
                                                "found in the image was changed")
@@ -353,12 +349,12 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
         names = os.listdir(folder)
     except OSError as e:
         said = kernel_says(image.device, log)
-        log.note(f"listing the folder: {_errno_name(e)}")
+        log.note(f"listing the folder: {errno_name(e)}")
         if e.errno not in CHECKSUM_ERRNOS:
-            return Finding(status="failed", detail=f"listing the folder failed with {_errno_name(e)}, which is not "
+            return Finding(status="failed", detail=f"listing the folder failed with {errno_name(e)}, which is not "
                                                    f"a checksum's refusal")
         return Finding.value("yes", f"listing a folder after a byte of a name in it was flipped on the disk failed "
-                                    f"with {_errno_name(e)}" + (f" ({said})" if said else ""))
+                                    f"with {errno_name(e)}" + (f" ({said})" if said else ""))
     log.note(f"listing the folder: {names}")
     if name in names:
         return Finding(status="failed", detail="the folder listed the name unchanged: the flipped bytes were not the ones read")

@@ -11,7 +11,7 @@ import os
 import struct
 
 from . import filesystems, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name
 
 # _IOWR(0x94, 54, struct file_dedupe_range): the header is 24 bytes, each destination 32
 FIDEDUPERANGE = 0xC0189436
@@ -30,10 +30,6 @@ DATES = {"1969-12-31 23:59:59": -1, "1901-12-13 20:45:52": -2**31, "2038-01-19 0
 FRACTION_NS = 987_654_321  # a fraction of a second whose every digit differs from the next
 
 
-def _errno(e: OSError) -> str:
-    return errno.errorcode.get(e.errno, str(e.errno))
-
-
 def sparse_files(mnt: str, log: Transcript) -> Finding:
     """One byte written 64 MiB into a new file: sparse when the file holds far fewer blocks than
     its size; SEEK_HOLE says whether the kernel reports the hole too."""
@@ -48,7 +44,7 @@ def sparse_files(mnt: str, log: Transcript) -> Finding:
             hole = os.lseek(f.fileno(), 0, os.SEEK_HOLE)
             said = f"lseek(SEEK_HOLE, 0) = {hole}"
         except OSError as e:
-            hole, said = None, f"lseek(SEEK_HOLE) refused: {_errno(e)}"
+            hole, said = None, f"lseek(SEEK_HOLE) refused: {errno_name(e)}"
     allocated = os.stat(path).st_blocks * 512
     os.unlink(path)
     log.note(f"a file of {size} bytes with one byte written at its end: {allocated} bytes allocated; {said}")
@@ -71,8 +67,8 @@ def dedupe(mnt: str, log: Transcript) -> Finding:
         try:
             fcntl.ioctl(src.fileno(), FIDEDUPERANGE, request)
         except OSError as e:
-            log.note(f"ioctl(FIDEDUPERANGE, 1 MiB of two identical files): {_errno(e)}")
-            return Finding.value("no", f"the kernel refused FIDEDUPERANGE with {_errno(e)}")
+            log.note(f"ioctl(FIDEDUPERANGE, 1 MiB of two identical files): {errno_name(e)}")
+            return Finding.value("no", f"the kernel refused FIDEDUPERANGE with {errno_name(e)}")
     _, _, deduped, status, _ = struct.unpack("=qQQiI", bytes(request[24:56]))
     log.note(f"ioctl(FIDEDUPERANGE, 1 MiB of two identical files): bytes_deduped={deduped}, status={status}")
     for path in paths:
@@ -85,9 +81,9 @@ def dedupe(mnt: str, log: Transcript) -> Finding:
 
 def hard_link_limit(spec: dict, scratch: str, log: Transcript) -> Finding:
     """Links to one file, in one folder, until the filesystem refuses one (EMLINK, as the kernel's
-    link(2) says) or HARD_LINK_CEILING; on an image of its own, thrown away with the links (a
-    dump of 70,000 links made xfsrestore take minutes, and through FUSE an unlink costs as much
-    as a link)."""
+    link(2) says) or HARD_LINK_CEILING; on an image of its own, thrown away with the links (the
+    dump probe's xfsrestore of 70,000 links ran two minutes before it was stopped, and through
+    FUSE an unlink costs as much as a link)."""
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, [])
         filesystems.mount(spec, image.device, image.mountpoint, [])
@@ -104,7 +100,7 @@ def _count_links(mnt: str, log: Transcript) -> Finding:
         try:
             os.link(source, os.path.join(folder, f"{n}"))
         except OSError as e:
-            refused = _errno(e)
+            refused = errno_name(e)
             break
     count = os.stat(source).st_nlink
     log.note(f"link(2) to one file in one folder: {count} links held"
@@ -141,7 +137,7 @@ def timestamps(spec: dict, scratch: str, log: Transcript) -> dict:
             try:
                 os.utime(names[label], ns=(seconds * 10**9, seconds * 10**9))
             except OSError as e:
-                log.note(f"utimensat({label}): {_errno(e)}")
+                log.note(f"utimensat({label}): {errno_name(e)}")
         fine = os.path.join(image.mountpoint, "fine")
         open(fine, "w").close()
         os.utime(fine, ns=(1_700_000_000 * 10**9 + FRACTION_NS,) * 2)
@@ -186,7 +182,7 @@ def encryption(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
                 fcntl.ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY, bytearray(12))
                 said = "a policy"
             except OSError as e:
-                said = _errno(e)
+                said = errno_name(e)
             finally:
                 os.close(fd)
         made = f"made with mkfs {' '.join(options)}" if options else "made with defaults"
