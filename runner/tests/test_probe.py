@@ -143,3 +143,38 @@ def test_every_resizable_filesystem_has_each_step_or_says_why_not():
         assert fs in probes.SHRINK_MOUNTED and fs in probes.CAPABILITY, fs
         assert (fs in probes.SHRINK_UNMOUNTED) != (fs in probes.NO_OFFLINE_TOOL), fs
     assert set(probes.CHECK_FIRST) <= set(probes.SHRINK_UNMOUNTED)
+
+
+@pytest.mark.root
+def test_sigterm_stops_both_probe_lanes_and_leaves_nothing(tmp_path):
+    """ntfs and ext4 are probed at once (commands/probe.py); a SIGTERM while both run stops
+    each lane at its next probe (ntfs-3g's hard links within 1,024 links), every image of both
+    lanes is detached and unmounted, and no probe file is written."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    if filesystems.unavailable_reason("ntfs", matrix.load().filesystems["ntfs"]):
+        pytest.skip("ntfs-3g is not installed")
+    scratch, out = tmp_path / "scratch", tmp_path / "out"
+    before = loop_state(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "probe", "--fs", "ext4,ntfs",
+                             "--probe", "hard_link_limit,reflink,sparse_files,timestamp_range",
+                             "--out", str(out), "--scratch", str(scratch)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # ntfs is the slow lane: wait until both lanes hold a mount
+        mounts = loop_state(tmp_path)[1]
+        if any("fuseblk" in m for m in mounts) and any(" ext4 " in m for m in mounts):
+            break
+        time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("the two lanes never held a mount at the same time")
+    proc.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, err[-2000:]
+    assert time.monotonic() - started < 60  # not the minute ntfs-3g's links would take to the end
+    assert loop_state(tmp_path) == before
+    assert scratch_left(scratch) == []
+    assert not list(out.glob("probes/*.json"))

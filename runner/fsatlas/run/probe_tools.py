@@ -9,6 +9,7 @@ the kernel answered when asked.
 import os
 import shutil
 import subprocess
+import threading
 
 from . import filesystems, target
 from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
@@ -192,6 +193,11 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     return out
 
 
+# The kernel's refusal of a mount option names the option, not the device: two filesystems probed
+# at once (commands/probe.py) take turns, so neither reads the other's message as its own.
+MOUNT_OPTION_MESSAGES = threading.Lock()
+
+
 def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     """For a filesystem without quota tools named above: whether the kernel takes the generic
     quota mount options (usrquota,grpquota; prjquota), the VFS's names for them
@@ -201,8 +207,9 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
     for probe, options in (("quota_user_group", ["usrquota", "grpquota"]), ("quota_project", ["prjquota"])):
         with target.LoopImage(scratch, IMAGE_BYTES) as image:
             filesystems.mkfs(spec, image.device, [])
-            done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
-            lines = kernel_lines(None, log, [f"'{o}'" for o in options]) if done.returncode else []
+            with MOUNT_OPTION_MESSAGES:
+                done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
+                lines = kernel_lines(None, log, [f"'{o}'" for o in options]) if done.returncode else []
             said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
         if done.returncode:
             out[probe] = Finding.value("no", f"the kernel refused mount -o {','.join(options)}"

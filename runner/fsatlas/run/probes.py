@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from . import filesystems, probe_tools, probes_generic, target
+from . import filesystems, interrupts, probe_tools, probes_generic, target
 from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, kernel_lines, kernel_says
 
 GROW_BYTES = 256 * 1024 * 1024
@@ -536,6 +536,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
     def attempt(name, body):
         if not wanted(name):
             return
+        interrupts.raise_if_interrupted()  # a signal, or another lane's failure (commands/probe.py)
         log = Transcript()
         started = time.monotonic()
         try:
@@ -580,6 +581,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
 def _several(names, body) -> list[tuple[str, Finding, str]]:
     """Probes answered together by one body (one image): each gets the shared transcript; an
     error fails them all, saying how."""
+    interrupts.raise_if_interrupted()
     log = Transcript()
     try:
         found = body(log)

@@ -10,7 +10,7 @@ import fcntl
 import os
 import struct
 
-from . import filesystems, target
+from . import filesystems, interrupts, target
 from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name
 
 # _IOWR(0x94, 54, struct file_dedupe_range): the header is 24 bytes, each destination 32
@@ -97,6 +97,8 @@ def _count_links(mnt: str, log: Transcript) -> Finding:
     open(source, "w").close()
     refused = None
     for n in range(1, HARD_LINK_CEILING):
+        if n % 1024 == 0:
+            interrupts.raise_if_interrupted()  # ntfs-3g takes a minute to its limit
         try:
             os.link(source, os.path.join(folder, f"{n}"))
         except OSError as e:
