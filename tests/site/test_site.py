@@ -202,8 +202,8 @@ def test_citations_are_numbered_in_the_order_of_the_sources_list(site_root):
 
 @pytest.mark.browser
 def test_compare_two_filesystems_from_the_address(page, site_url):
-    """ext4 and xfs from the URL: their features side by side, the differing rows marked, and
-    each workload measured on both with the ratio of the means, to three significant digits."""
+    """ext4 and xfs from the URL: their features side by side, the differing rows marked; the
+    fixture measured ext4 and xfs on different workloads, so no run holds a figure of both."""
     page.goto(f"{site_url}/compare/?a=ext4&b=xfs")
     page.wait_for_selector("#compare[data-rendered]")
     assert page.input_value("select[name=a]") == "ext4" and page.input_value("select[name=b]") == "xfs"
@@ -213,29 +213,60 @@ def test_compare_two_filesystems_from_the_address(page, site_url):
     differ = page.locator("#compare-features tr.differs").count()
     assert 0 < differ < columns and page.inner_text("#compare-features p").startswith(f"{differ} of {columns}")
     cells = {c["filesystem"]: c for c in RESULT["cells"] if c["status"] == "ok"}
-    assert set(cells) == {"ext4", "xfs"}  # one workload each in the fixture: none measured on both
-    assert "No workload has been measured" in page.inner_text("#compare-figures")
+    assert set(cells) == {"ext4", "xfs"} and len({c["workload"] for c in cells.values()}) == 2
+    assert "No run has measured both" in page.inner_text("#compare-figures")
     page.select_option("select[name=b]", "btrfs")
+    page.wait_for_selector("#compare[data-rendered]")
     assert page.url.endswith("?a=ext4&b=btrfs")
     assert page.errors == []
 
 
+def _compare_rows(page):
+    return [row.split("\t") for row in page.locator("#compare-figures tbody tr").all_inner_texts()]
+
+
 @pytest.mark.browser
-def test_compare_shows_the_ratio_of_the_means_with_the_sites_rounding(page, explorer_url):
-    from fsatlas.site.knowledge import significant
-    page.goto(f"{explorer_url}/compare/?a=ext4&b=xfs")
-    page.wait_for_selector("#compare[data-rendered]")
-    data = json.loads(page.inner_text("#compare-data") or page.evaluate(
-        "document.getElementById('compare-data').textContent"))
-    mean = {(c["fs"], c["workload"]): c["metrics"]["throughput"]["mean"] for c in data["cells"]}
-    rows = page.locator("#compare-figures tbody tr")
-    assert rows.count() == 2
-    for i in range(2):
-        workload, metric, _, _, ratio, _, runs = page.locator("#compare-figures tbody tr").nth(i).inner_text().split("\t")
-        assert metric == "throughput"
-        assert ratio == significant(mean["xfs", workload] / mean["ext4", workload]) + "×"
-        assert runs == data["cells"][0]["result"] or " and " in runs
-    assert page.errors == []
+def test_compare_shows_one_runs_table_as_the_comparison_module_judged_it(page, explorer_url):
+    """Every row of the compare page is the comparison module's row of one run (report.within:
+    Welch's or the paired test, Benjamini-Hochberg over the table), main metrics first, with
+    readable names and the site's units; picking another run, or the pair the other way round,
+    shows that run's table and names it; and the page holds its default table without a script."""
+    import urllib.request
+    from fsatlas.results import comparison, metrics
+    from fsatlas.site import pairs, report
+    from fsatlas.site.knowledge import display, significant
+    index = json.loads(urllib.request.urlopen(f"{explorer_url}/compare/ext4--xfs.json").read())
+    assert len(index["runs"]) == 3  # the three synthetic runs each measured both, newest first
+    assert [r["created"] for r in index["runs"]] == sorted((r["created"] for r in index["runs"]), reverse=True)
+    for order, pick in ((("ext4", "xfs"), 0), (("ext4", "xfs"), 2), (("xfs", "ext4"), 1)):
+        run = index["runs"][pick]["id"]
+        page.goto(f"{explorer_url}/compare/?a={order[0]}&b={order[1]}&run={run}")
+        page.wait_for_selector("#compare[data-rendered]")
+        assert page.input_value("#compare-run") == run and f"one run, {run}:" in page.inner_text("#compare-runs")
+        result = json.loads(urllib.request.urlopen(f"{explorer_url}/files/results/{run}.json").read())
+        expected = sorted(report.within(result, *order, all_metrics=True), key=pairs._order)
+        shown = _compare_rows(page)
+        assert len(shown) == len(expected) > 0
+        for row, want in zip(shown, expected):
+            workload, measure, n, a, b, ratio, p, verdict = row
+            assert workload.split(" ")[0] == want["key"].split("|")[0]
+            assert measure.startswith(metrics.label(want["metric"])) and "_" not in measure
+            assert n == f"{want['n_a']}, {want['n_b']}"
+            assert (a, b) == (display(want["mean_a"], want["unit"]), display(want["mean_b"], want["unit"]))
+            if want["status"] == "tested":
+                assert ratio.startswith(significant(want["ratio"]) + "× (") and p == f"{want['p_adjusted']:.2g}"
+            else:
+                assert ratio == "–" and verdict == "not testable"
+        headline = [m for m in (e["metric"] for e in expected)]
+        assert headline.index("throughput") < min((i for i, m in enumerate(headline) if m not in comparison.HEADLINE),
+                                                  default=len(headline))
+        assert page.errors == []
+    # no script: the page as served holds the default pair's newest run
+    html = urllib.request.urlopen(f"{explorer_url}/compare/").read().decode()
+    page.set_content(html.replace("<script", "<template").replace("</script>", "</template>"))
+    assert index["runs"][0]["id"] in page.inner_text("#compare-runs")
+    assert len(_compare_rows(page)) == len(report.within(json.loads(urllib.request.urlopen(
+        f"{explorer_url}/files/results/{index['runs'][0]['id']}.json").read()), "ext4", "xfs", all_metrics=True))
 
 
 @pytest.mark.browser
@@ -349,33 +380,42 @@ def test_every_page_has_a_skip_link_and_the_navigation_marks_where_the_reader_is
 
 
 @pytest.mark.browser
-def test_compare_warns_when_its_sides_come_from_different_runs_and_names_each_system(page, tmp_path):
-    """ext4 measured in one run, xfs in a later one on another machine: the page says the figures
-    come from two runs and gives each run's system line (CPU, memory, storage, kernel); every row
-    names its runs."""
+def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page, tmp_path):
+    """ext4 measured in one run, xfs in a later one on another machine: no figure of the two is
+    set side by side; where a later run on that machine measured both, the page shows that run
+    alone, naming its system (CPU, memory, storage, kernel) above the table."""
     from sitebuild import build_site
     results = tmp_path / "data" / "results"
     results.mkdir(parents=True)
     shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
     first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    second = json.loads(json.dumps(first))
-    cell = next(c for c in second["cells"] if c["key"] == "ext4|-|-|seq-write")
-    second.update(id="zz-second", created="2026-11-26T00:00:00Z",
-                  cells=[dict(cell, filesystem="xfs", key="xfs|-|-|seq-write",
-                              raw=[r.replace("raw/fixture-valid/", "raw/zz-second/") for r in cell["raw"]])])
-    second["system"].update(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64")
-    (results / "fixture-valid.json").write_text(json.dumps(first))
-    (results / "zz-second.json").write_text(json.dumps(second))
-    shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / "zz-second.tar.gz")
+    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+
+    def run(rid, created, filesystems):
+        doc = json.loads(json.dumps(first))
+        doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write",
+                   raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]]) for fs in filesystems])
+        doc["system"].update(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64")
+        (results / f"{rid}.json").write_text(json.dumps(doc))
+        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+    run("aa-ext4-only", "2026-11-25T00:00:00Z", ["ext4"])
+    run("ab-xfs-only", "2026-11-26T00:00:00Z", ["xfs"])
     server = serve(build_site(tmp_path / "site", results))
     try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/compare/?a=ext4&b=xfs"
+        page.goto(url)
+        page.wait_for_selector("#compare[data-rendered]")
+        assert "No run has measured both" in page.inner_text("#compare-figures")
+        assert page.locator("#compare-figures table").count() == 0
+        run("ac-both", "2026-11-27T00:00:00Z", ["ext4", "xfs"])
+        server.shutdown()
+        server = serve(build_site(tmp_path / "site-again", results))
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/compare/?a=ext4&b=xfs")
         page.wait_for_selector("#compare[data-rendered]")
-        warning = page.inner_text("#compare-figures")
-        assert "come from 2 different runs" in warning
-        assert "fixture-valid: " in warning and "zz-second: AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
-        rows = page.locator("#compare-figures tbody tr").all()  # seq-write's metrics, each from both runs
-        assert rows and all(row.inner_text().split("\t")[-1] == "fixture-valid and zz-second" for row in rows)
+        line = page.inner_text("#compare-runs")
+        assert "one run, ac-both: AMD EPYC 7B13" in line and "Linux 6.1.0-56-amd64" in line and "storage:" in line
+        assert page.locator("#compare-run option").all_inner_texts() == ["ac-both (tiny)"]
+        assert page.locator("table[data-run]").evaluate_all("ts => ts.map(t => t.dataset.run)") == ["ac-both"]
         assert page.errors == []
     finally:
         server.shutdown()

@@ -44,3 +44,33 @@ LOG_UNITS = ("bytes/s", "ops/s", "s", "ns", "bytes")
 def scale(name: str) -> str:
     unit = KNOWN.get(name, ("", ""))[0]
     return "linear" if unit == "percent" else "log"
+
+
+# What each metric measures, in words, for a reader (axis titles, compare rows): the unit is
+# printed beside it. A side of a mixed job ("read_lat_p99_ns") is its side's name before the words.
+LABELS = {
+    "throughput": "throughput", "iops": "I/O operations per second",
+    "lat_mean_ns": "mean latency", "lat_p50_ns": "median latency", "lat_p99_ns": "99th-percentile latency",
+    "lat_p999_ns": "99.9th-percentile latency", "lat_max_ns": "longest latency",
+    "sync_lat_mean_ns": "mean sync latency", "sync_lat_p50_ns": "median sync latency",
+    "sync_lat_p99_ns": "99th-percentile sync latency", "sync_lat_p999_ns": "99.9th-percentile sync latency",
+    "write_sync_lat_mean_ns": "mean time of a write with its sync",
+    "cpu_usr_pct": "CPU in user mode", "cpu_sys_pct": "CPU in the kernel", "cpu_total_pct": "CPU",
+    "seconds": "time taken", "bytes_used": "space used",
+    "create_per_s": "files created per second", "stat_per_s": "files stat'ed per second",
+    "read_per_s": "files read per second", "rename_per_s": "files renamed per second",
+    "delete_per_s": "files deleted per second", "deliveries_per_s": "mails delivered per second",
+    "commits_per_s": "SQLite commits per second", "files_per_s": "files per second",
+    "transactions_per_s": "transactions per second", "ops_per_s": "operations per second",
+}
+
+
+def label(name: str) -> str:
+    """"lat_p99_ns" -> "99th-percentile latency", "read_throughput" -> "read throughput"; a name
+    this table lacks (an imported tool's) with its underscores as spaces."""
+    if name in LABELS:
+        return LABELS[name]
+    side, _, rest = name.partition("_")
+    if side in ("read", "write", "trim") and rest in LABELS:
+        return f"{side} {LABELS[rest]}"
+    return name.replace("_", " ")

@@ -28,7 +28,7 @@ import frontmatter
 import orjson
 
 from ..results import bundle, comparison, export, filesig, flags, parallel, resultfile, stats, validation
-from . import articles, explorer, best_per_key, knowledge as knowledge_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -97,7 +97,10 @@ def result_summary(result: dict) -> dict:
             "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
-            "system": system_line(result)}
+            "system": system_line(result),
+            # what the compare page pairs: the filesystems this run measured with default options
+            "filesystems": sorted({c["filesystem"] for c in result["cells"]
+                                   if c["status"] == "ok" and c.get("variant", "defaults") == "defaults"})}
 
 
 def system_line(result: dict) -> str:
@@ -429,7 +432,8 @@ def code_digest() -> str:
     from .. import __version__
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
-    for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/result_tables.py",
+    for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
+                 "site/result_tables.py",
                  "results/comparison.py", "results/flags.py", "results/metrics.py", "results/stats.py",
                  "run/matrix/standard.yaml"):
         h.update((package / part).read_bytes())
@@ -467,6 +471,22 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
     return kept(cache_file, key, lambda: {"rankings": run.rankings.result(), "claims": run.claims.result()})
 
 
+def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dict:
+    """Writes the compare page's file of each pair of filesystems (site/pairs.py) and returns
+    aggregates/compare.json: each pair's runs, and the default pair's tables for the page to
+    hold. The tables are kept while the runs they come from and this code are unchanged."""
+    runs = pairs_mod.runs_of_pairs(summaries)
+    key = [code_digest(), sorted([rid, signatures.get(rid)] for rid in {r for ids in runs.values() for r in ids})]
+    docs = kept(outputs.pairs_cache, key, lambda: pairs_mod.tables(runs, outputs.digest))
+    for name, doc in docs.items():
+        write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
+    remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
+    default = pairs_mod.default_pair(runs)
+    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system")} for r in doc["runs"]]
+                      for name, doc in docs.items() if doc["runs"]},
+            "default": docs[pairs_mod.pair_name(*default)] if default else None}
+
+
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
     rows, result = [], None
     if latest:
@@ -494,7 +514,10 @@ class Outputs:
         self.knowledge = os.path.join(cache, "knowledge.json")
         self.latest = os.path.join(cache, "latest.json")
         self.judged = os.path.join(cache, "judged.json")
-        folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables)
+        self.pairs = os.path.join(static_dir, pairs_mod.FOLDER)
+        self.pairs_cache = os.path.join(cache, "pairs.json")
+        folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables,
+                   self.pairs)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
         self.have = {folder: set(os.listdir(folder)) for folder in folders}
@@ -516,6 +539,11 @@ class Outputs:
         if stored.get("code") == code_digest() and stored.get("sig") == signature:
             return stored["digest"]
         return None
+
+    def digest(self, rid: str) -> dict:
+        """The digest derive() wrote of a result this aggregation holds."""
+        with open(os.path.join(self.digests, f"{rid}.json"), encoding="utf-8") as f:
+            return json.load(f)["digest"]
 
     def derive(self, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
@@ -626,6 +654,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "results": summaries,
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
+        "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},

@@ -391,7 +391,10 @@ def display_number(value: float, unit: str) -> str:
 
 
 def display(value: float, unit: str) -> str:
-    """A value in the units the site shows."""
+    """A value in the units the site shows; a latency of a millisecond or more in ms (666 ms,
+    not 666,000 µs)."""
+    if unit == "ns" and abs(value) >= 1e6:
+        return f"{significant(value * 1e-6)} ms"
     factor, shown = DISPLAY_UNITS.get(unit, (1, unit))
     return f"{significant(value * factor)} {shown}"
 
@@ -574,20 +577,10 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
 
 
 UNRANKED = {"cached", "cache-unknown", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
-# What a chart's axis says it plots, per metric: the quantity in words and the unit it is shown in.
-QUANTITY = {"throughput": "throughput", "iops": "I/O operations per second", "create_per_s": "files created per second",
-            "stat_per_s": "files stat'ed per second", "read_per_s": "files read per second",
-            "rename_per_s": "files renamed per second", "delete_per_s": "files deleted per second",
-            "seconds": "time taken", "bytes_used": "space used"}
-
-
 def axis_title(metric: str, unit: str) -> str:
     """"throughput (MB/s, 10^6 bytes per second)", "files created per second", "time taken (s)"."""
     shown = DISPLAY_UNITS.get(unit, (1, unit))[1]
-    words = QUANTITY.get(metric.split("_", 1)[1] if metric.startswith(("read_", "write_", "trim_")) else metric,
-                         metric.replace("_", " "))
-    if metric.startswith(("read_", "write_", "trim_")):
-        words = f"{metric.split('_', 1)[0]} {words}"
+    words = metrics_mod.label(metric)
     if shown == "MB/s":
         return f"{words} (MB/s, 10^6 bytes per second)"
     if shown == "ops/s" and "per second" in words:

@@ -1,0 +1,109 @@
+"""The compare page's figures: for two filesystems, their default cells in one run, every
+metric compared by the comparison module (results/comparison, through report.within: Welch's
+or the paired test, the ratio with its interval, Benjamini-Hochberg across the table), for the
+newest runs that measured both. Never one side from one run and the other from another: a
+ratio across runs would compare machines and kernels as much as filesystems.
+
+One file per ordered pair, static/compare/<a>--<b>.json (b against a, as the module compares
+them: turning a table round by hand would be a second way to compute it), fetched when the
+reader picks the pair; the site's default pair is also
+in aggregates/compare.json, so the page holds its table without a script and search finds it.
+"""
+import html
+import itertools
+
+from ..errors import UserError
+from ..results import comparison, metrics
+from . import knowledge as knowledge_mod, report
+
+RUNS_PER_PAIR = 5  # the newest runs that measured both, each a table the reader can pick
+DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
+FOLDER = "compare"
+
+
+def pair_name(a: str, b: str) -> str:
+    return f"{a}--{b}"
+
+
+def runs_of_pairs(summaries: list) -> dict:
+    """(a, b) -> the ids of the newest RUNS_PER_PAIR runs whose default cells measured both,
+    newest first; summaries come newest first, each with the filesystems it measured. Both
+    orders are listed: each is compared as the reader reads it (B against A)."""
+    out: dict[tuple, list] = {}
+    for s in summaries:
+        for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
+            ids = out.setdefault(pair, [])
+            if len(ids) < RUNS_PER_PAIR:
+                ids.append(s["id"])
+    return out
+
+
+def pair_doc(a: str, b: str, digests: dict, ids: list) -> dict:
+    """The tables of a against b in each run of ids (run id -> its digest)."""
+    runs = []
+    for rid in ids:
+        d = digests[rid]
+        try:
+            rows = report.within(d, a, b, all_metrics=True)
+        except UserError:  # they share no workload with a figure on both sides
+            continue
+        flagged = {(c["filesystem"], c["workload"] + (f"|{c['dimensions']}" if c["dimensions"] else "")): c["flags"]
+                   for c in d["cells"] if c["variant"] == "defaults" and c["filesystem"] in (a, b)}
+        shown = [_row(r, b, flagged.get((a, r["key"]), []) + flagged.get((b, r["key"]), [])) for r in sorted(rows, key=_order)]
+        run = {"id": rid, "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
+               "system": d["summary"]["system"]}
+        runs.append({**run, "table": table_html(a, b, run, shown)})
+    return {"a": a, "b": b, "runs": runs}
+
+
+def _order(row: dict) -> tuple:
+    """Main metrics first (comparison.HEADLINE, in its order), then each workload's others."""
+    headline = row["metric"] in comparison.HEADLINE
+    return (not headline, comparison.HEADLINE.index(row["metric"]) if headline else 0, row["key"], row["metric"])
+
+
+def _row(r: dict, b: str, flags: list) -> dict:
+    """What the page prints of one compared row: figures in the site's units, the test in words."""
+    tested = r["status"] == "tested"
+    ratio = "–"
+    if tested:
+        low, high = r["ratio_ci95"]
+        ratio = f"{knowledge_mod.significant(r['ratio'])}× ({knowledge_mod.significant(low)}–{knowledge_mod.significant(high)})"
+    return {"workload": r["key"].replace("|", " "), "label": metrics.label(r["metric"]),
+            "better": "more is better" if r["better"] == "higher" else "less is better",
+            "n": f"{r['n_a']}, {r['n_b']}", "a": knowledge_mod.display(r["mean_a"], r["unit"]),
+            "b": knowledge_mod.display(r["mean_b"], r["unit"]), "ratio": ratio,
+            "p": f"{r['p_adjusted']:.2g}" if tested else "–", "verdict": r["verdict"],
+            "said": f"{b} {r['verdict']}" if r["verdict"] in ("better", "worse") else r["verdict"],
+            "test": comparison.describe(r), "flags": sorted(set(flags))}
+
+
+def table_html(a: str, b: str, run: dict, rows: list) -> str:
+    """One run's table, as the page shows it with or without a script (escaped here: it is
+    inserted as HTML)."""
+    e = html.escape
+    head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval)", "adjusted p", "Verdict"]
+    out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}"><caption>{e(b)} against {e(a)} in run '
+           f'{e(run["id"])} ({e(run["profile"] or "no profile")}, {e(run["created"])}): {e(run["system"])}. Each row is '
+           f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
+           f"{len(rows)} rows of this table.</caption><thead><tr>"
+           + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr></thead><tbody>"]
+    for r in rows:
+        flags = "".join(f' <span class="flag">{e(f)}</span>' for f in r["flags"])
+        out.append(f'<tr class="verdict-{r["verdict"].replace(" ", "-")}"><th scope="row">{e(r["workload"])}{flags}</th>'
+                   f'<td>{e(r["label"])} <small>({r["better"]})</small></td><td class="num">{r["n"]}</td>'
+                   f'<td class="num">{e(r["a"])}</td><td class="num">{e(r["b"])}</td><td class="num">{e(r["ratio"])}</td>'
+                   f'<td class="num">{r["p"]}</td><td><details class="note"><summary>{e(r["said"])}</summary>'
+                   f'{e(r["test"])}</details></td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def default_pair(pairs) -> tuple | None:
+    return DEFAULT_PAIR if DEFAULT_PAIR in pairs else (min(pairs) if pairs else None)
+
+
+def tables(pairs: dict, read_digest) -> dict:
+    """Each pair's file by its name; read_digest(run id) gives a run's digest, each read once."""
+    digests = {rid: read_digest(rid) for rid in sorted({rid for ids in pairs.values() for rid in ids})}
+    return {pair_name(a, b): pair_doc(a, b, digests, ids) for (a, b), ids in sorted(pairs.items())}
