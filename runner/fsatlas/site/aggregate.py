@@ -28,7 +28,7 @@ import frontmatter
 import orjson
 
 from ..results import bundle, comparison, export, filesig, flags, parallel, resultfile, stats, validation
-from . import articles, explorer, best_per_key, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -141,7 +141,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
 
 
 class NewestCells:
-    """Per cell key, the newest measurement of it (or, if never measured, why not): what
+    """Per cell key, its measurement by run_rule.RULE (or, if never measured, why not): what
     shortcodes and filesystem pages look figures up in. Fed one digest at a time."""
 
     CELL_FIELDS = ("key", "filesystem", "workload", "variant", "dimensions", "mkfs", "mount", "status", "reason",
@@ -157,8 +157,12 @@ class NewestCells:
         self.best.merge(state)
 
     def add(self, digest: dict) -> None:
+        wide = run_rule.breadth(digest)
         for cell in digest["cells"]:
-            self.best.offer(cell["key"], (cell["status"] == "ok", digest["created"], digest["id"]), lambda: {
+            ok = cell["status"] == "ok"
+            rank = (ok, wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
+                    digest["created"], digest["id"])
+            self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS},
                 "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
 
@@ -433,6 +437,7 @@ def code_digest() -> str:
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
+                 "site/run_rule.py",
                  "site/result_tables.py",
                  "results/comparison.py", "results/flags.py", "results/metrics.py", "results/stats.py",
                  "run/matrix/standard.yaml"):
@@ -647,7 +652,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     filesig.save()
 
     summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
-    latest = next((s for s in summaries if s["complete"]), summaries[0] if summaries else None)
+    latest = run_rule.reference(summaries)  # "latest" in the data's names: the reference run of run_rule
     cells = run.newest.result()
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
@@ -662,6 +667,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
                   # the flags' rules, for the legend under every chart (result pages read only this file)
+                  "run_rule": run_rule.RULE,
                   "flag_rules": {"noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT, "cached_factor": flags.CACHED_FACTOR},
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale

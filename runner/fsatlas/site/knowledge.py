@@ -14,7 +14,7 @@ import json
 
 import yaml
 
-from . import best_per_key, probes as probes_mod
+from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..results import comparison, metrics as metrics_mod, resultfile, stats
 from .. import safe_yaml
@@ -545,7 +545,7 @@ def _label(key: str) -> str:
 
 def history_rows(knowledge: dict, cells: dict) -> dict:
     """Each historical dataset in long form, with today's measurement of the same workload on
-    the same filesystem (defaults, newest result) beside each column that has a re-run."""
+    the same filesystem (defaults, its run picked by run_rule) beside each column that has a re-run."""
     out = {}
     for ident, data in sorted(knowledge["history"].items()):
         rows = []
@@ -592,8 +592,9 @@ class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
     ranked best first, each marked whether its lead over the next is significant (Welch's test
     of results.comparison, Holm-adjusted over the ranking's neighbours).
-    A ranking compares cells of one result file only (one machine, one run): the result that
-    measured the most filesystems for it, the newest of those. Fed one digest at a time."""
+    A ranking compares cells of one result file only (one machine, one run): by the site's one
+    rule (run_rule.RULE), the run that measured the most filesystems on its workload, the
+    newest of those, so a ranked figure is the one every other page shows. Fed one digest at a time."""
 
     def __init__(self, state: list | None = None):
         self.best = best_per_key.Best().restore(state or [])  # name -> rows of one result
@@ -615,8 +616,11 @@ class Rankings:
             for metric in cell["metrics"]:
                 if not metric.startswith(("cpu_", "lat_")):
                     candidates.setdefault(prefix + metric, []).append((cell, metric))
+        wide = run_rule.breadth(digest)
         for name, entries in candidates.items():  # rows made only for the result that wins
-            self.best.offer(name, (len(entries), digest["created"], digest["id"]), lambda: self._rows(digest, entries))
+            cell = entries[0][0]
+            rank = (wide[(cell["workload"], cell["dimensions"], "defaults")], digest["created"], digest["id"])
+            self.best.offer(name, rank, lambda: self._rows(digest, entries))
 
     @staticmethod
     def _rows(digest: dict, entries: list) -> list[dict]:

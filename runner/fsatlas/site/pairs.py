@@ -26,11 +26,12 @@ def pair_name(a: str, b: str) -> str:
 
 
 def runs_of_pairs(summaries: list) -> dict:
-    """(a, b) -> the ids of the newest RUNS_PER_PAIR runs whose default cells measured both,
-    newest first; summaries come newest first, each with the filesystems it measured. Both
-    orders are listed: each is compared as the reader reads it (B against A)."""
+    """(a, b) -> the ids of RUNS_PER_PAIR runs whose default cells measured both, in the order of
+    the site's run rule (run_rule.RULE: the most filesystems, then the newest); each summary
+    lists the filesystems it measured. Both orders are listed: each is compared as the reader
+    reads it (B against A)."""
     out: dict[tuple, list] = {}
-    for s in summaries:
+    for s in sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), s["created"], s["id"]), reverse=True):
         for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
             ids = out.setdefault(pair, [])
             if len(ids) < RUNS_PER_PAIR:
