@@ -11,6 +11,7 @@ import shutil
 import subprocess
 
 from .. import __version__
+from . import tools
 
 
 def _read(path: str) -> str:
@@ -90,12 +91,16 @@ def collect_tools() -> dict:
 
 def package_versions(commands) -> dict:
     """The Debian package and version of each command (a name or a path) found on this machine,
-    as dpkg knows them: what a probe record says it ran, one entry a package. A command no
-    package installed (a pinned build under .tools) is left out; the probe's transcript names it."""
+    as dpkg knows them, or as run/packages.txt pins it for a program make setup unpacked under
+    .tools (mkfs.hfsplus): what a probe record says it ran, one entry a package."""
     packages = {}
     for command in sorted(set(commands)):
         path = shutil.which(command)
         if not path:
+            continue
+        pinned = tools.pinned_package(path)
+        if pinned:
+            packages[pinned] = tools.pinned_versions().get(pinned, "not pinned")
             continue
         real = os.path.realpath(path)
         # dpkg may know the file by its name before /usr was merged (/sbin/xfsdump for /usr/sbin/xfsdump)

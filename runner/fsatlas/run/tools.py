@@ -21,6 +21,28 @@ TOOLS_DIR = Path(__file__).resolve().parents[3] / ".tools"  # what make setup pu
 PINNED_PROGRAMS = TOOLS_DIR / "sbin"  # programs of the pinned packages (run/packages.txt), which apt does not ship
 
 
+PINNED_LIST = Path(__file__).with_name("packages.txt")
+
+
+def pinned_versions() -> dict:
+    """Each pinned package's version, as run/packages.txt pins it (name -> version)."""
+    out = {}
+    for line in PINNED_LIST.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if fields and not line.startswith("#"):
+            out[fields[0]] = fields[1]
+    return out
+
+
+def pinned_package(path: str) -> str | None:
+    """The pinned package a program's real path lies in (.tools/packages/NAME/...), or None."""
+    packages = TOOLS_DIR / "packages"
+    try:
+        return Path(os.path.realpath(path)).relative_to(packages.resolve()).parts[0]
+    except (ValueError, IndexError, OSError):
+        return None
+
+
 def find_pinned_programs() -> None:
     """Puts PINNED_PROGRAMS first on PATH (when make setup made it), so that mkfs.hfsplus is
     found like any installed tool, here and in a guest, which runs fsatlas from this checkout."""

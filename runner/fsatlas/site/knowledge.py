@@ -134,6 +134,68 @@ def _message(error) -> str:
     return f"{error.message if len(error.message) < 160 else error.message[:157] + '...'} (found {found[:60]})"
 
 
+# The packages a probe source may say it ran at a version, by the names its text may use for them
+# (the package's, or its program's); the probe record's "tool" must list that package at that version.
+TOOL_NAMES = {"e2fsprogs": "e2fsprogs", "xfsprogs": "xfsprogs", "btrfs-progs": "btrfs-progs", "f2fs-tools": "f2fs-tools",
+              "hfsprogs": "hfsprogs", "reiserfsprogs": "reiserfsprogs", "resize_reiserfs": "reiserfsprogs",
+              "jfsutils": "jfsutils", "nilfs-tools": "nilfs-tools", "ntfs-3g": "ntfs-3g", "xfsdump": "xfsdump",
+              "fio": "fio", "acl": "acl", "quota": "quota", "util-linux": "util-linux", "coreutils": "coreutils"}
+TOOL_VERSION = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, sorted(TOOL_NAMES, key=len, reverse=True)))
+                          + r")\s+v?(\d+(?:\.\d+)+)")
+
+
+def _versions_named(text: str) -> list[tuple[str, str]]:
+    """(package, version) of every "f2fs-tools 1.15" in text."""
+    return [(TOOL_NAMES[name], version) for name, version in TOOL_VERSION.findall(text)]
+
+
+def _backs(held: str, version: str) -> bool:
+    return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
+
+
+def _probe_tools(source: dict, probes_dir: str) -> dict:
+    """The "tool" of a probe source's record (package -> version text), {} for a document."""
+    try:
+        with open(os.path.join(probes_dir, source["probe"] + ".json"), encoding="utf-8") as f:
+            return json.load(f).get("tool", {})
+    except (KeyError, OSError, ValueError):
+        return {}
+
+
+def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: str) -> list[Problem]:
+    """A probe's claim of a tool version must be one its probe record lists: a probe source's
+    text against its own record; a fact that cites probes against theirs, unless a document it
+    cites names that version of the package (the manual read). Otherwise nothing backs it."""
+    problems = []
+    for i, source in enumerate(knowledge["sources"]):
+        if "probe" not in source:
+            continue
+        tools = _probe_tools(source, probes_dir)
+        for field in ("title", "publisher", "covers"):
+            for package, version in _versions_named(str(source.get(field, ""))):
+                if not _backs(str(tools.get(package, "")), version):
+                    problems.append(Problem("error", sources_path, f"/{i}/{field}",
+                                            f"expected a version of {package} that probe record {source['probe']} "
+                                            f"lists, found {version} (the record lists {tools.get(package) or 'none'})"))
+    for data in knowledge["features"].values():
+        for name, fact in data["features"].items():
+            cited = [by_id[s] for s in fact["sources"] if s in by_id]
+            records = [_probe_tools(s, probes_dir) for s in cited if "probe" in s]
+            if not records:
+                continue  # a version of a document read ("xfsprogs 6.1" of its manual): not a probe's claim
+            documents = [" ".join(str(s.get(k, "")) for k in ("title", "publisher", "url", "covers"))
+                         for s in cited if "probe" not in s]
+            for field in ("holds_for", "note"):
+                for package, version in _versions_named(str(fact.get(field, ""))):
+                    if any(package in d and _backs(d, version) for d in documents):
+                        continue  # the cited manual of that version of the package is where it comes from
+                    if not any(_backs(str(r.get(package, "")), version) for r in records):
+                        problems.append(Problem("error", data["_path"], f"/features/{name}/{field}",
+                                                f"expected {package} {version} in a probe record this fact cites, "
+                                                f"found it in none of {fact['sources']}"))
+    return problems
+
+
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems = []
     ids = [s["id"] for s in knowledge["sources"]]
@@ -165,6 +227,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
+    problems += _tool_versions(knowledge, by_id, probes_dir, sources_path)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
