@@ -178,3 +178,28 @@ def test_sigterm_stops_both_probe_lanes_and_leaves_nothing(tmp_path):
     assert loop_state(tmp_path) == before
     assert scratch_left(scratch) == []
     assert not list(out.glob("probes/*.json"))
+
+
+def test_check_data_refuses_a_tool_version_the_probe_record_does_not_list(tmp_path, capsys):
+    """A probe source's text, or a fact citing only probes, that names a tool's version its
+    probe record lacks is refused at its place; the same version, recorded, passes."""
+    import yaml
+    data_dir = tmp_path / "data"
+    top = str(REPO / "data")
+    shutil.copytree(top, data_dir, ignore=lambda folder, names: [n for n in names if folder == top and
+                                                                  n in ("results", "raw", "aggregates")])
+    assert main(["check-data", "--data", str(data_dir)]) == 0
+    sources_path = data_dir / "sources.yaml"
+    sources = yaml.safe_load(sources_path.read_text())
+    i, source = next((i, s) for i, s in enumerate(sources) if s.get("probe", "").startswith("20261127T094554Z"))
+    record = json.loads((data_dir / "probes" / f"{source['probe']}.json").read_text())
+    held = record["tool"]["xfsdump"].split("-")[0]  # "3.1.11" of "3.1.11-0.1"
+    for claim, refused in ((f"xfsrestore of xfsdump {held}", False), ("xfsrestore of xfsdump 3.2", True),
+                           ("mkfs.hfsplus of hfsprogs 540.1", True)):
+        sources[i] = {**source, "publisher": f"this project ({claim})"}
+        sources_path.write_text(yaml.safe_dump(sources, allow_unicode=True, sort_keys=False))
+        capsys.readouterr()
+        assert main(["check-data", "--data", str(data_dir)]) == (1 if refused else 0), claim
+        err = capsys.readouterr().err
+        if refused:
+            assert f"{sources_path}: error: /{i}/publisher: expected a version of" in err and claim.split(" of ")[1].split()[0] in err
