@@ -88,12 +88,16 @@ unpack_deb() {
 }
 # Stock kernels for guests, pinned by package, version and SHA-256 (runner/fsatlas/run/kernels.txt);
 # unpacked into .tools/kernels/NAME, never installed as this machine's kernel.
-while read -r name package version sha256 image; do
+while read -r name package version sha256 image path; do
   case "$name" in ''|'#'*) continue ;; esac
   [ -f ".tools/kernels/$name/$image" ] && continue
   step "kernel $name: $package $version"
   tmp=$(mktemp -d)
-  (cd "$tmp" && { apt-get download -q "$package=$version" 2>/dev/null || { apt-get update -q && apt-get download -q "$package=$version"; }; })
+  if [ -n "$path" ]; then
+    curl -fsS -o "$tmp/${package}_${version}_amd64.deb" "http://deb.debian.org/debian/$path"
+  else
+    (cd "$tmp" && { apt-get download -q "$package=$version" 2>/dev/null || { apt-get update -q && apt-get download -q "$package=$version"; }; })
+  fi
   unpack_deb "$tmp/${package}_${version}_amd64.deb" "$sha256" ".tools/kernels/$name"
   rm -rf "$tmp"
 done < runner/fsatlas/run/kernels.txt

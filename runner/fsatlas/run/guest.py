@@ -32,8 +32,8 @@ def kernels() -> dict:
     out = {}
     for line in (resources.files("fsatlas") / "run" / "kernels.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            name, package, version, sha256, image = line.split()
-            out[name] = {"package": package, "version": version, "sha256": sha256, "image": image}
+            name, package, version, sha256, image, *path = line.split()
+            out[name] = {"package": package, "version": version, "sha256": sha256, "image": image, "path": path}
     return out
 
 
