@@ -1,25 +1,39 @@
 // Draws every <figure data-chart> on the page: a Vega-Lite spec (data-spec, a file of the site)
 // and its rows (in the page, or the file data-rows names), both from
-// layouts/partials/charts/chart.html, rendered with the site's own vega-embed.
+// layouts/partials/charts/chart.html, made into one spec by static/js/chart-spec.js.
+// A chart the build drew already (data-drawn="build", scripts/draw-charts.mjs) is shown as that
+// SVG: Vega (820 KiB) loads only when the reader reaches for the chart (pointer, focus, touch)
+// or saves it, and then replaces the picture with the interactive view of the same spec.
 // Each chart can be saved as SVG or PNG (three times screen resolution, for print) with its
 // caption, its source page and the fsatlas version drawn into the image: the same spec and
 // the same rows as on screen, so the export shows the numbers of the table beside it.
 (function () {
   "use strict";
+  var S = window.fsatlasChartSpec;
   var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-  // Whiskers and repetition dots are drawn in "{ink}" in the specs: dark on a light page and on
-  // exports (a white background), light in dark mode, where #222 would vanish.
-  var INK = { light: "#222", dark: "#d0d0d0" };
-  function inked(spec, onDark) {
-    return JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(onDark ? INK.dark : INK.light)));
-  }
-  // The letters a chart prints above a flagged mark (one per caution flag, the legend is
-  // layouts/partials/charts/flags-legend.html); rows get them as the field "marks".
-  var FLAG_LETTERS = { noisy: "N", cached: "C", "cache-unknown": "U", emulated: "E" };
-  function flagMarks(flags) {
-    var list = typeof flags === "string" ? flags.split(/[,\s]+/) : (flags || []);
-    return Object.keys(FLAG_LETTERS).filter(function (f) { return list.indexOf(f) >= 0; })
-      .map(function (f) { return FLAG_LETTERS[f]; }).join("");
+  var inked = S.inked, flagMarks = S.flagMarks;
+  var script = document.currentScript;
+  var vendor = (script && script.dataset.vendor) || "";
+  var loading = null;
+
+  // Vega, Vega-Lite and vega-embed, in that order, once: already there on pages that load them
+  // with the page (the explorer, the embed page), injected here on every other.
+  function vegaReady() {
+    if (window.vegaEmbed) return Promise.resolve();
+    if (!loading) {
+      loading = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js"].reduce(function (before, name) {
+        return before.then(function () {
+          return new Promise(function (resolve, reject) {
+            var tag = document.createElement("script");
+            tag.src = vendor + name;
+            tag.onload = resolve;
+            tag.onerror = function () { reject(new Error(name + " did not load")); };
+            document.head.appendChild(tag);
+          });
+        });
+      }, Promise.resolve());
+    }
+    return loading;
   }
   var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
@@ -37,12 +51,7 @@
     var inline = figure.querySelector(".chart-data");
     return Promise.all([textOf(figure.dataset.spec),
                         figure.dataset.rows ? textOf(figure.dataset.rows) : inline.textContent])
-      .then(function (texts) {
-        // a spec shared by charts of different quantities names its axis "{axis}": this chart's data-axis
-        var spec = JSON.parse(texts[0].split('"{axis}"').join(JSON.stringify(figure.dataset.axis || "")));
-        spec.data = { values: JSON.parse(texts[1]).map(function (row) { row.marks = flagMarks(row.flags); return row; }) };
-        return spec;
-      });
+      .then(function (texts) { return S.build(texts[0], texts[1], figure.dataset.axis); });
   }
 
   function forExport(figure, spec) {
@@ -89,7 +98,7 @@
       button.textContent = "Save as " + kind;
       button.setAttribute("aria-label", "Save as " + kind + ": " + (figure.dataset.caption || "the chart"));
       button.addEventListener("click", function () {
-        specOf(figure).then(function (spec) { return exportAs(kind, figure, spec, name); })
+        Promise.all([specOf(figure), vegaReady()]).then(function (got) { return exportAs(kind, figure, got[0], name); })
           .catch(function (error) { console.error("export " + figure.dataset.chart + ": " + error); });
       });
       bar.appendChild(button);
@@ -98,16 +107,36 @@
   }
 
   function draw(figure) {
-    return specOf(figure).then(function (spec) {
+    return Promise.all([specOf(figure), vegaReady()]).then(function (got) {
+      var spec = got[0];
       spec.config = Object.assign({ background: null }, spec.config || {});
       return vegaEmbed(figure.querySelector(".chart-view"), inked(spec, dark),
                        { renderer: "svg", actions: false, theme: dark ? "dark" : undefined });
-    }).then(function (result) { actions(figure); figure.classList.add("chart-drawn"); return result; })
-      .catch(function (error) {
-        figure.classList.add("chart-failed");
-        console.error("chart " + figure.dataset.chart + ": " + error);
-      });
+    }).then(function (result) {
+      if (!figure.querySelector(".chart-actions")) actions(figure);
+      figure.classList.add("chart-drawn");
+      figure.removeAttribute("data-drawn");
+      return result;
+    }).catch(function (error) {
+      figure.classList.add("chart-failed");
+      console.error("chart " + figure.dataset.chart + ": " + error);
+    });
   }
-  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark, flagMarks: flagMarks };
-  if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(draw);
+
+  // A chart drawn at build time: shown as it is, its save buttons in place, made interactive
+  // the first time the reader reaches for it. In dark mode it is drawn at once (the build's
+  // picture is inked for a light page).
+  function settle(figure) {
+    if (figure.dataset.drawn !== "build" || dark) return draw(figure);
+    actions(figure);
+    figure.classList.add("chart-drawn");
+    var wake = function () {
+      ["pointerenter", "focusin", "touchstart"].forEach(function (e) { figure.removeEventListener(e, wake); });
+      draw(figure);
+    };
+    ["pointerenter", "focusin", "touchstart"].forEach(function (e) { figure.addEventListener(e, wake, { passive: true }); });
+    return Promise.resolve();
+  }
+  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark, flagMarks: flagMarks, ready: vegaReady };
+  if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(settle);
 })();

@@ -20,7 +20,10 @@ def test_htmltest_passes_on_every_page(site_root):
 def test_results_page_has_chart_table_and_no_cdn(site_root):
     html = (site_root / "public" / "results" / "index.html").read_text()
     assert 'data-chart="throughput"' in html
-    assert "vendor/vega-embed.min.js" in html
+    # drawn at build time: the picture is in the page, Vega is not (charts.js loads the site's own on demand)
+    figure = html[html.index('<figure class="chart" data-drawn="build"'):]
+    assert figure.index("<svg") < figure.index("</figure>")
+    assert "vendor/vega" not in html and 'data-vendor="/vendor/"' in html
     assert "cdn" not in html.lower() and "unpkg" not in html.lower()
     # the text fallback holds the same numbers as the chart, to three significant digits
     from fsatlas.site.knowledge import significant
@@ -455,3 +458,30 @@ def test_history_panels_name_their_unit_and_axis(page, site_url):
     text = page.locator("figure[data-chart=history] svg").first.evaluate("s => s.textContent")
     assert "(MB/s)" in text and "as published" in text, text[:500]
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_a_chart_drawn_at_build_time_shows_without_a_script_and_loads_vega_only_when_reached_for(browser, site_url):
+    """The home page's chart is an SVG in the page: it shows with JavaScript off; with it on, no
+    Vega file is fetched until the reader points at the chart, which then becomes the
+    interactive view of the same spec."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "/")
+    figure = page.locator("figure[data-chart=throughput]")
+    assert figure.locator(".chart-view svg").count() == 1 and figure.locator(".mark-rect path, .mark-symbol path").count() > 0
+    context.close()
+    context = browser.new_context()
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(site_url + "/")
+    page.wait_for_load_state("networkidle")
+    figure = page.locator("figure[data-chart=throughput]")
+    assert figure.get_attribute("data-drawn") == "build" and "chart-drawn" in figure.get_attribute("class")
+    assert not [u for u in asked if "/vendor/vega" in u]
+    figure.hover()
+    page.wait_for_function("() => !document.querySelector('figure[data-chart=throughput]').hasAttribute('data-drawn')")
+    assert [u for u in asked if u.endswith("/vendor/vega.min.js")]
+    assert figure.locator(".chart-view svg").count() == 1
+    context.close()

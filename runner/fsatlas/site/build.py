@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import sys
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
@@ -260,9 +261,25 @@ class Site:
             except BaseException:
                 main.stop()
                 raise
+            summary["charts"] = draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"))
             summary.update(mirror(trees, target, manifest, trash, listed.result(), fresh=(self.main_html,)))
         Trash.empty_in_background(trash)
         return summary
+
+
+DRAW_CHARTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
+                           "scripts", "draw-charts.mjs")
+
+
+def draw_charts(folder: str, cache: str) -> str:
+    """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
+    shows them with no script, and Vega loads only when a reader reaches for one."""
+    done = subprocess.run(["node", DRAW_CHARTS, folder, cache], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.dirname(DRAW_CHARTS)), timeout=600)
+    if done.returncode != 0:
+        raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)
+    sys.stderr.write(done.stderr)
+    return done.stdout.strip()
 
 
 def hugo_version() -> str:

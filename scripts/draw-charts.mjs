@@ -1,0 +1,96 @@
+// Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
+// with no script and the reader's browser loads Vega only on interaction (static/js/charts.js).
+// Usage: node scripts/draw-charts.mjs SITE CACHE. Every *.html under SITE whose chart figure
+// (layouts/partials/charts/chart.html) holds its rows inline gets the SVG inside its
+// .chart-view and data-drawn="build"; figures whose rows are a file (result pages) are left to
+// the browser. Each SVG is kept in CACHE under the hash of what it is drawn from, so a rebuild
+// draws only charts that changed. The spec is made by static/js/chart-spec.js, as the browser
+// makes it, inked for a light page; with the pinned vega and vega-lite of node_modules.
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import * as vega from "vega";
+import * as vegaLite from "vega-lite";
+
+const require = createRequire(import.meta.url);
+const chartSpec = require("../static/js/chart-spec.js");
+const [site, cache] = process.argv.slice(2);
+fs.mkdirSync(cache, { recursive: true });
+
+const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>/g;
+const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&quot;": '"', "&#39;": "'", "&#43;": "+" };
+const unescape = (text) => text.replace(/&(amp|lt|gt|quot|#34|#39|#43);/g, (m) => ENTITIES[m]);
+const attribute = (attrs, name) => {
+  const found = attrs.match(new RegExp(`\\s${name}="([^"]*)"`));
+  return found ? unescape(found[1]) : "";
+};
+
+function* pages(folder) {
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) yield* pages(full);
+    else if (entry.name.endsWith(".html")) yield full;
+  }
+}
+
+// A spec's address is site-relative, perhaps under the base URL's path: the file is the
+// longest tail of it that exists under SITE.
+function specFile(url) {
+  const parts = url.split("?")[0].split("/").filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const candidate = path.join(site, ...parts.slice(i));
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error(`no file for the spec ${url}`);
+}
+
+async function svgOf(specText, rows, axis) {
+  const key = createHash("sha256").update(`${specText}\0${rows}\0${axis}`).digest("hex");
+  const kept = path.join(cache, `${key}.svg`);
+  if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0 };
+  const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), false);
+  // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
+  // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
+  const config = spec.config || {};
+  spec.config = Object.assign({ background: null }, config, {
+    legend: Object.assign({ labelLimit: 0 }, config.legend || {}),
+    axis: Object.assign({ labelLimit: 0 }, config.axis || {}),
+  });
+  const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  fs.writeFileSync(`${kept}.part`, svg);
+  fs.renameSync(`${kept}.part`, kept);
+  return { svg, drawn: 1 };
+}
+
+let figures = 0, drawn = 0;
+for (const file of pages(site)) {
+  const html = fs.readFileSync(file, "utf8");
+  if (!html.includes('class="chart-data"')) continue;
+  const parts = [];
+  let last = 0;
+  for (const m of html.matchAll(FIGURE)) {
+    const [whole, attrs, gap1, viewAttrs, gap2, rows] = m;
+    try {
+      const specText = fs.readFileSync(specFile(attribute(attrs, "data-spec")), "utf8");
+      const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
+      parts.push(html.slice(last, m.index),
+                 `<figure class="chart" data-drawn="build"${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${gap2}` +
+                 `<script type="application/json" class="chart-data">${rows}</script>`);
+      figures += 1;
+      drawn += made.drawn;
+    } catch (error) {  // left for the browser to draw, which will say what is wrong
+      parts.push(html.slice(last, m.index), whole);
+      console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
+    }
+    last = m.index + whole.length;
+  }
+  if (parts.length) {
+    parts.push(html.slice(last));
+    fs.writeFileSync(`${file}.part`, parts.join(""));
+    fs.renameSync(`${file}.part`, file);
+  }
+}
+console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
