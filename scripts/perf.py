@@ -19,8 +19,10 @@ guest booting to a command (after the trial that decides whether it must be emul
 the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
 twenty minutes emulated). The A/A comparison: one quick subset run twice and compared, to
 count the differences called significant where nothing changed. The report: fsatlas report of
-the two newest committed standard results. PERF_ONLY=probes (or bounds, quick, fio, aa,
-report, scale, comma-separated) runs only those parts.
+the two newest committed standard results. The pages: the transfer size of home, a guide, a
+result page and the explorer, and the time to the first chart on a slow link, in Chromium, on the
+site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, report, scale,
+pages, comma-separated) runs only those parts.
 """
 import gzip
 import json
@@ -46,6 +48,7 @@ import sitebuild  # noqa: E402
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
 SCALES = [int(n) for n in os.environ.get("PERF_SCALES", "100,1000,10000").split(",")]
 ROUNDS = int(os.environ.get("PERF_ROUNDS", "3"))
+FLOOR_MULTIPLE = 8  # a first build of 10,000 results within this many times its floor (set from the runs in the note of #42)
 ONLY = set(filter(None, os.environ.get("PERF_ONLY", "").split(",")))
 GUEST_KERNEL = "debian-6.1"
 rows = []
@@ -284,6 +287,31 @@ def build(root: Path) -> tuple:
     return a_time + s_time, max(a_mem, s_mem), a_time, s_time, a_cpu
 
 
+PARSE_ALL = """import json, os, sys
+folder = sys.argv[1]
+for name in sorted(os.listdir(folder)):
+    with open(os.path.join(folder, name), 'rb') as f:
+        json.loads(f.read())
+"""
+
+
+def floor(work: Path, results: Path, pages: int) -> tuple:
+    """What a first build cannot go below on this machine, measured in the same run as it: every
+    result file read and parsed once (one Python process, the standard json module), and Hugo
+    rendering as many pages from a trivial template. (seconds of each)"""
+    parse, _, _ = timed([sys.executable, "-c", PARSE_ALL, results])
+    site = work / f"floor-{pages}"
+    (site / "layouts" / "_default").mkdir(parents=True)
+    (site / "content").mkdir(parents=True)
+    (site / "config.toml").write_text('baseURL = "/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n')
+    (site / "layouts" / "_default" / "single.html").write_text("<h1>{{ .Title }}</h1>{{ .Content }}\n")
+    (site / "layouts" / "_default" / "list.html").write_text("<h1>{{ .Title }}</h1>\n")
+    for k in range(pages):
+        (site / "content" / f"p{k}.md").write_text(f"---\ntitle: page {k}\n---\nA page.\n")
+    render, _, _ = timed(["hugo", "--source", site, "--destination", site / "public", "--quiet"], cwd=site)
+    return parse, render
+
+
 def change_a_template(root: Path, round_: int) -> None:
     """What makes every result page be rendered again: a template that changed."""
     single = root / "layouts" / "results" / "single.html"
@@ -322,6 +350,13 @@ def scale_series(work: Path, shape: Path) -> Path:
                f"{a_cpu[1]:.0f} s system; site {s_cold:.1f} s)")
         peak = max(f[1] for f in firsts)
         report(f"  peak memory of the first build, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
+        # the same first build as a multiple of this machine's floor, so the figure travels between machines
+        pages = sum(1 for _ in (root / "public").rglob("*.html"))
+        parse, render = floor(work, root / "data" / "results", pages)
+        report(f"  first build as a multiple of its floor, {n} results", cold / (parse + render), "x",
+               *target(cold / (parse + render), FLOOR_MULTIPLE, "x"),
+               f"(floor {parse + render:.1f} s: every result file parsed once {parse:.1f} s, "
+               f"Hugo rendering {pages:,} pages from a trivial template {render:.1f} s)")
         full = []
         for k in range(ROUNDS):
             change_a_template(root, k)
@@ -487,6 +522,92 @@ def probes(work: Path) -> None:
     report(f"feature probes in the guest ({GUEST_KERNEL}, {how})", seconds / 60, "min", "<= 40 min", seconds <= 2400)
 
 
+class _GzipHandler(sitebuild._QuietHandler):
+    """Serves text compressed when asked, as any static host does (GitHub Pages, Netlify): the
+    transfer size a reader pays is of the compressed bytes."""
+    COMPRESSED = (".html", ".js", ".json", ".css", ".svg", ".xml", ".txt")
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if not (path.endswith(self.COMPRESSED) and "gzip" in self.headers.get("Accept-Encoding", "")
+                and os.path.isfile(path)):
+            return super().send_head()
+        body = gzip.compress(Path(path).read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        import io
+        return io.BytesIO(body)
+
+
+# A reader on a slow link: 1.6 Mbit/s down, 0.75 up, 150 ms, a CPU four times slower (Lighthouse's
+# "slow 4G" with its CPU factor), set through the Chrome DevTools Protocol.
+SLOW_LINK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 0.75e6 / 8}
+SLOW_CPU = 4
+
+
+def page_weight(work: Path) -> None:
+    """Transfer size of four page kinds and the time to the first chart on a slow link, in
+    Chromium, on the site built from the committed results."""
+    import functools
+    import http.server
+    import threading
+    from playwright.sync_api import sync_playwright
+    public = sitebuild.build_site(work / "weight-site", REPO / "data" / "results")
+    latest = json.loads((work / "weight-site" / "data" / "aggregates" / "latest.json").read_text())["result"]
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, address):  # a page closed mid-download: nothing to report
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, address)
+    server = Server(("127.0.0.1", 0), functools.partial(_GzipHandler, directory=str(public)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    pages = [("home", "/", 150), ("a guide", "/guides/access-time/", 150),
+             ("a result page", f"/results/{latest}/", None), ("the explorer", "/explorer/", None)]
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=sitebuild.CHROMIUM, args=sitebuild.CHROMIUM_ARGS)
+            for name, path, limit in pages:
+                sizes = []
+                for _ in range(ROUNDS):
+                    page = browser.new_page()
+                    cdp = page.context.new_cdp_session(page)
+                    cdp.send("Network.enable")
+                    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                    loaded = []
+                    cdp.on("Network.loadingFinished", lambda e: loaded.append(e["encodedDataLength"]))
+                    page.goto(base + path, wait_until="networkidle")
+                    sizes.append(sum(loaded) / 1000)
+                    page.close()
+                size = statistics.median(sizes)
+                report(f"transfer size of {name} ({path}, gzip)", size, "KB",
+                       f"<= {limit} KB" if limit else "", size <= limit if limit else None, spread(sizes, "{:.0f}"))
+            for name, path, limit in (pages[0], pages[1], pages[3]):
+                times = []
+                for _ in range(ROUNDS):
+                    page = browser.new_page()
+                    cdp = page.context.new_cdp_session(page)
+                    cdp.send("Network.enable")
+                    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+                    page.goto(base + path, wait_until="commit")
+                    page.wait_for_selector("figure.chart .chart-view svg", timeout=60000)
+                    times.append(page.evaluate("performance.now()") / 1000)  # since this navigation began
+                    page.close()
+                first = statistics.median(times)
+                bounded = name != "the explorer"
+                report(f"first chart of {name} on a slow link (1.6 Mbit/s, 150 ms, CPU / {SLOW_CPU})", first, "s",
+                       "<= 1.5 s" if bounded else "", first <= 1.5 if bounded else None, spread(times))
+            browser.close()
+    finally:
+        server.shutdown()
+
+
 # The disk the scale series holds at its peak, per result: PERF_SCALES=1000,10000 took 15.2 GB more
 # of the temporary folder's filesystem (sampled every 2 s), 1.38 MB for each of its 11,000 results
 # (the largest scale's three roots, and the scale before it, kept until the largest is done).
@@ -535,6 +656,8 @@ def main() -> int:
             explorer_timing(biggest / "public")
         if part("probes"):
             probes(Path(work))
+        if part("pages"):
+            page_weight(Path(work))
     out = REPO / "build" / "perf.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"rows": rows, "seconds": round(time.monotonic() - started)}, indent=1))
