@@ -479,10 +479,30 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
 def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dict:
     """Writes the compare page's file of each pair of filesystems (site/pairs.py) and returns
     aggregates/compare.json: each pair's runs, and the default pair's tables for the page to
-    hold. The tables are kept while the runs they come from and this code are unchanged."""
+    hold. Each run's table of a pair is kept while that run and this code are unchanged, so a
+    result added costs the tables of its own pairs only."""
     runs = pairs_mod.runs_of_pairs(summaries)
-    key = [code_digest(), sorted([rid, signatures.get(rid)] for rid in {r for ids in runs.values() for r in ids})]
-    docs = kept(outputs.pairs_cache, key, lambda: pairs_mod.tables(runs, outputs.digest))
+    try:
+        with open(outputs.pairs_cache, encoding="utf-8") as f:
+            stored = json.load(f)
+        before = stored["tables"] if stored.get("code") == code_digest() else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        before = {}
+    tables, digests = {}, {}
+    for (a, b), ids in runs.items():
+        for rid in ids:
+            key = f"{rid}|{a}|{b}"
+            entry = before.get(key)
+            if not entry or entry["sig"] != signatures.get(rid):
+                if rid not in digests:
+                    digests[rid] = outputs.digest(rid)
+                entry = {"sig": signatures.get(rid), "run": pairs_mod.run_table(a, b, digests[rid])}
+            tables[key] = entry
+    if tables != before:
+        write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))
+    docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [tables[f"{rid}|{a}|{b}"]["run"] for rid in ids
+                                                                  if tables[f"{rid}|{a}|{b}"]["run"]]}
+            for (a, b), ids in sorted(runs.items())}
     for name, doc in docs.items():
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")

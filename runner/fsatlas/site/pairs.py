@@ -39,22 +39,19 @@ def runs_of_pairs(summaries: list) -> dict:
     return out
 
 
-def pair_doc(a: str, b: str, digests: dict, ids: list) -> dict:
-    """The tables of a against b in each run of ids (run id -> its digest)."""
-    runs = []
-    for rid in ids:
-        d = digests[rid]
-        try:
-            rows = report.within(d, a, b, all_metrics=True)
-        except UserError:  # they share no workload with a figure on both sides
-            continue
-        flagged = {(c["filesystem"], c["workload"] + (f"|{c['dimensions']}" if c["dimensions"] else "")): c["flags"]
-                   for c in d["cells"] if c["variant"] == "defaults" and c["filesystem"] in (a, b)}
-        shown = [_row(r, b, flagged.get((a, r["key"]), []) + flagged.get((b, r["key"]), [])) for r in sorted(rows, key=_order)]
-        run = {"id": rid, "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
-               "system": d["summary"]["system"]}
-        runs.append({**run, "table": table_html(a, b, run, shown)})
-    return {"a": a, "b": b, "runs": runs}
+def run_table(a: str, b: str, d: dict) -> dict | None:
+    """b against a in the run of digest d: the run and its table, or None where the two share
+    no workload with a figure on both sides."""
+    try:
+        rows = report.within(d, a, b, all_metrics=True)
+    except UserError:
+        return None
+    flagged = {(c["filesystem"], c["workload"] + (f"|{c['dimensions']}" if c["dimensions"] else "")): c["flags"]
+               for c in d["cells"] if c["variant"] == "defaults" and c["filesystem"] in (a, b)}
+    shown = [_row(r, b, flagged.get((a, r["key"]), []) + flagged.get((b, r["key"]), [])) for r in sorted(rows, key=_order)]
+    run = {"id": d["id"], "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
+           "system": d["summary"]["system"]}
+    return {**run, "table": table_html(a, b, run, shown)}
 
 
 def _order(row: dict) -> tuple:
@@ -102,9 +99,3 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
 
 def default_pair(pairs) -> tuple | None:
     return DEFAULT_PAIR if DEFAULT_PAIR in pairs else (min(pairs) if pairs else None)
-
-
-def tables(pairs: dict, read_digest) -> dict:
-    """Each pair's file by its name; read_digest(run id) gives a run's digest, each read once."""
-    digests = {rid: read_digest(rid) for rid in sorted({rid for ids in pairs.values() for rid in ids})}
-    return {pair_name(a, b): pair_doc(a, b, digests, ids) for (a, b), ids in sorted(pairs.items())}
