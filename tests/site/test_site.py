@@ -485,3 +485,39 @@ def test_a_chart_drawn_at_build_time_shows_without_a_script_and_loads_vega_only_
     assert [u for u in asked if u.endswith("/vendor/vega.min.js")]
     assert figure.locator(".chart-view svg").count() == 1
     context.close()
+
+
+def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_path):
+    """An article pinned to the older of two standard runs that both measured ext4 and XFS keeps
+    the older run's table and, beneath it, names the newer run and each row it judges otherwise,
+    as report.within judges the two runs."""
+    import shutil
+    from fsatlas.commands.compare import load_checked
+    from fsatlas.site import report
+    from sitebuild import REPO, build_site, fsatlas
+    older, newer = (REPO / "data" / "results" / f"{rid}.json" for rid in
+                    ("20261123T030418Z-m-042018a7f3-standard", "20261125T085339Z-m-05e18e6041-standard"))
+    data = tmp_path / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    for path in (older, newer):
+        shutil.copy(path, data / "results")
+        shutil.copy(REPO / "data" / "raw" / f"{path.stem}.tar.gz", data / "raw")
+    root = tmp_path / "site"
+    build_site(root, data / "results")
+    fsatlas("article", "new", "ext4 or XFS, as first measured", root / "data" / "results" / older.name,
+            "--a", "ext4", "--b", "xfs", "--content", root / "content", cwd=root)
+    aggregate_and_build(root)
+    html = (root / "public" / "articles" / "ext4-or-xfs-as-first-measured" / "index.html").read_text()
+    mine = report.within(load_checked(str(older)), "ext4", "xfs")
+    theirs = {(r["key"], r["metric"]): r for r in report.within(load_checked(str(newer)), "ext4", "xfs")}
+    shared = [(r, theirs[(r["key"], r["metric"])]) for r in mine if (r["key"], r["metric"]) in theirs]
+    differ = [(a, b) for a, b in shared if a["verdict"] != b["verdict"]]
+    assert shared and html.count("<td><code>") == len(mine)
+    assert f"A newer run, <a href=\"/results/{newer.stem}/\">{newer.stem}</a>" in html
+    if differ:
+        assert f"{len(differ)} of the {len(shared)} rows it shares get another verdict there" in html
+        for a, b in differ:
+            assert f"<code>{a['key']}</code> {a['metric']}: {a['verdict']} here, {b['verdict']} there" in html
+    else:
+        assert f"the same verdict on all {len(shared)} rows it shares" in html

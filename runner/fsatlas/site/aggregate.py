@@ -681,7 +681,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
-        "comparisons": articles.comparisons(articles_dir, paths) if articles_dir and os.path.isdir(articles_dir) else {},
+        "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),

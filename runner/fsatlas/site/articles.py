@@ -40,8 +40,9 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
     return out
 
 
-def comparisons(articles_dir: str, paths: dict) -> dict:
-    """key -> {a, b, rows} for every comparison an article names; paths: result id -> file."""
+def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -> dict:
+    """key -> {a, b, rows, newer} for every comparison an article names; paths: result id ->
+    file; summaries (newest first): the runs that may have measured the same sides since."""
     from ..results.comparison import between
     from . import knowledge, report
     out = {}
@@ -61,8 +62,35 @@ def comparisons(articles_dir: str, paths: dict) -> dict:
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
         out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""),
-                    "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"]))}
+                    "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
+                    "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
     return out
+
+
+def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dict | None:
+    """The newest run after the pinned one that measured the same two sides, and the rows it
+    judges otherwise (each verdict from results/comparison, as the pinned rows'): what the
+    article's author reads to decide whether to update it. None if no newer run measured both."""
+    from . import report
+    pinned = next((s for s in summaries if s["id"] == entry["result"]), None)
+    if not pinned:
+        return None
+    for s in summaries:  # newest first
+        if (s["created"], s["id"]) <= (pinned["created"], pinned["id"]) or s["id"] not in paths:
+            continue
+        try:
+            theirs = report.within(resultfile.load_json(paths[s["id"]]), entry["a"], entry["b"])
+        except UserError:  # it did not measure both sides
+            continue
+        by_cell = {(r["key"], r["metric"]): r for r in theirs}
+        shared = [(r, by_cell[(r["key"], r["metric"])]) for r in rows if (r["key"], r["metric"]) in by_cell]
+        if not shared:
+            continue
+        return {"result": s["id"], "created": s["created"], "shared": len(shared),
+                "differ": [{"key": mine["key"], "metric": mine["metric"], "pinned": mine["verdict"],
+                            "newer": other["verdict"], "ratio": other["ratio"], "p_adjusted": other["p_adjusted"]}
+                           for mine, other in shared if mine["verdict"] != other["verdict"]]}
+    return None
 
 
 def scaffold(title: str, entry: dict, results: list[str]) -> str:
