@@ -203,3 +203,17 @@ def test_check_data_refuses_a_tool_version_the_probe_record_does_not_list(tmp_pa
         err = capsys.readouterr().err
         if refused:
             assert f"{sources_path}: error: /{i}/publisher: expected a version of" in err and claim.split(" of ")[1].split()[0] in err
+
+
+def test_the_newest_answer_says_since_which_probed_kernel_it_holds():
+    from fsatlas.site.probes import since
+    row = lambda release, shown, status="ok": {"release": release, "shown": shown, "status": status}  # noqa: E731
+    found = [row("6.18", "yes"), row("6.12", "yes"), row("6.1", "no")]
+    since(found)
+    assert (found[0]["since"], found[0]["before"], found[0]["before_release"]) == ("6.12", "no", "6.1")
+    found = [row("6.18", "no"), row("6.12", "yes"), row("6.1", "yes")]
+    since(found)
+    assert (found[0]["since"], found[0]["before"]) == ("6.18", "yes")
+    same = [row("6.18", "yes"), row("6.12", "failed", "failed"), row("6.1", "yes")]
+    since(same)
+    assert "since" not in same[0]

@@ -53,7 +53,26 @@ def rows(data_dir: str, features: dict, publish) -> dict:
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):
         out.setdefault(fs, {}).setdefault(probe, []).append(row)
+    for by_probe in out.values():
+        for found in by_probe.values():
+            since(found)
     return out
+
+
+def since(found: list) -> None:
+    """Marks the newest kernel's finding with the release its answer has held since, among the
+    kernels probed, and what the release before gave ("since": "6.12", "before": "no",
+    "before_release": "6.1"), where two kernels answered differently; found: newest first."""
+    answered = [row for row in found if row["status"] == "ok"]
+    if len(answered) < 2 or len({row["shown"] for row in answered}) < 2:
+        return
+    first = answered[0]
+    for older in answered[1:]:
+        if older["shown"] != first["shown"]:
+            first.update(before=older["shown"], before_release=older["release"])
+            break
+        first["since"] = older["release"]
+    first.setdefault("since", first["release"])
 
 
 def release_key(kernel: str) -> tuple:
