@@ -521,3 +521,18 @@ def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_
             assert f"<code>{a['key']}</code> {a['metric']}: {a['verdict']} here, {b['verdict']} there" in html
     else:
         assert f"the same verdict on all {len(shared)} rows it shares" in html
+
+
+def test_chart_marks_are_described_at_the_sites_precision(site_root):
+    """A screen reader hears a bar's value as the page prints it (three significant digits), not
+    as the float it was drawn from."""
+    import html as html_mod
+    import re
+    from fsatlas.site.knowledge import significant
+    page = (site_root / "public" / "index.html").read_text()
+    labels = [html_mod.unescape(m) for m in re.findall(r'aria-label="([^"]*mean MB/s[^"]*)"', page)]
+    assert labels
+    for label in labels:
+        said = re.search(r"MB/s \(10\^6 bytes/s\): ([\d,.]+);", label)[1]
+        mean = float(re.search(r"mean MB/s: ([\d.]+)", label)[1])
+        assert said == significant(mean), label
