@@ -74,3 +74,31 @@ def label(name: str) -> str:
     if side in ("read", "write", "trim") and rest in LABELS:
         return f"{side} {LABELS[rest]}"
     return name.replace("_", " ")
+
+
+# Where each figure comes from in the raw file it is recomputed from (results/validation), per
+# kind of workload: what a reader checks a figure against. <rw> is the job's direction (read or
+# write; both for a mixed job, whose metrics then carry read_ or write_ before their names).
+CPU_FROM = "the member's \"cpu\": the user and system CPU time of fsatlas and its children (getrusage) while the workload ran, as a share of one CPU over its wall time"
+FROM = {
+    "fio": {"throughput": "jobs[].<rw>.bw_bytes", "iops": "jobs[].<rw>.iops",
+            "lat_mean_ns": "jobs[].<rw>.lat_ns.mean",
+            "lat_p50_ns": 'jobs[].<rw>.clat_ns.percentile["50.000000"]',
+            "lat_p99_ns": 'jobs[].<rw>.clat_ns.percentile["99.000000"]',
+            "lat_p999_ns": 'jobs[].<rw>.clat_ns.percentile["99.900000"]',
+            "sync_lat_mean_ns": "jobs[].sync.lat_ns.mean (and its percentiles for sync_lat_p50/p99/p999_ns)",
+            "write_sync_lat_mean_ns": "jobs[].write.lat_ns.mean + jobs[].sync.lat_ns.mean × jobs[].sync.lat_ns.N ÷ jobs[].write.total_ios",
+            "cpu_usr_pct": "jobs[].usr_cpu", "cpu_sys_pct": "jobs[].sys_cpu"},
+    "dd": {"throughput": "bytes ÷ seconds of dd's summary line (\"N bytes (…) copied, S s, …\"), in any language dd prints",
+           "cpu_usr_pct, cpu_sys_pct": "measured by the runner around dd, beside the raw file"},
+    "smallfiles": {"<phase>_per_s": "files ÷ seconds.<phase> of the runner's member (create, stat, read, rename, delete)",
+                   "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
+    "treecopy": {"seconds": "seconds: the wall time of cp -a and a sync of the copy",
+                 "bytes_used": "bytes_used: the filesystem's used space (statfs) after the copy less before",
+                 "read_per_s": "files ÷ seconds.read (tree-read: every file of the tree on the filesystem read back)",
+                 "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
+    "maildelivery": {"deliveries_per_s": "count ÷ seconds of the runner's member", "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
+    "sqlitecommits": {"commits_per_s": "count ÷ seconds of the runner's member", "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
+    "lifecycle": {"seconds": "seconds: the wall time of mkfs or mount, by the runner's clock around the tool",
+                  "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
+}

@@ -27,7 +27,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import bundle, comparison, export, filesig, flags, parallel, resultfile, stats, validation
+from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, stats, validation
 from . import articles, explorer, best_per_key, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -383,7 +383,7 @@ def matrix_summary(m) -> dict:
                            "primary": spec.get("primary", ""), "dimensions": spec.get("dimensions", []),
                            "profiles": profiles}
     from ..run import execution
-    return {"workloads": workloads,
+    return {"workloads": workloads, "figures_from": metrics.FROM,
             "rules": {"rsd_limit_pct": flags.RSD_LIMIT_PCT, "max_repeat_factor": execution.MAX_REPEAT_FACTOR,
                       "cached_factor": flags.CACHED_FACTOR, "noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT,
                       "alpha": comparison.ALPHA,
