@@ -396,7 +396,9 @@
     status(shown.length + " cells shown" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
     var caption = document.getElementById("explorer-caption");
-    caption.textContent = (view.mode === "ratio" ? "Ratio of each cell to " + view.baseline + " on the same machine" :
+    // A ratio here is descriptive: whether it is a difference is the comparison module's to say,
+    // which the compare page shows for two filesystems in one run (tested, corrected).
+    caption.textContent = (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
       "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
     caption.closest("figure").dataset.caption = caption.textContent;
@@ -488,8 +490,12 @@
     var list_ = geomeans(view.metric, sel);
     if (!list_.length) return;
     var better = list_[0].better === "higher" ? "above 1 is better" : "below 1 is better";
-    box.appendChild(el("p", {}, "Geometric mean of each configuration's ratios to " + view.baseline + " over the selected workloads (" + better +
-      "); cells without a measurement on either side are counted as missing, never as zero."));
+    var summary = el("p", {}, "Geometric mean of each configuration's ratios to " + view.baseline + " over the selected workloads (" + better +
+      "); cells without a measurement on either side are counted as missing, never as zero. These ratios are not tested: for a difference " +
+      "judged with its interval and a p-value corrected for the number of comparisons, see the ");
+    summary.appendChild(el("a", { href: document.getElementById("explorer").dataset.compare }, "compare page"));
+    summary.appendChild(document.createTextNode("."));
+    box.appendChild(summary);
     var table = el("table", { "class": "data-table summary" });
     var head = el("tr");
     ["Configuration", "Geometric mean", "Cells", "Missing"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });

@@ -46,6 +46,9 @@ def test_baseline_gives_ratios_and_geometric_means(page, explorer_url):
     assert all(float(v) < 1 for fs, v in values if fs in ("ext2", "btrfs"))
     summary = page.locator("#explorer-summary").inner_text()
     assert "Geometric mean" in summary and "xfs on box" in summary
+    # descriptive ratios say they are untested and lead to the page whose rows are tested
+    assert "not tested" in summary and "not tested" in page.inner_text("#explorer-caption")
+    assert page.locator("#explorer-summary a[href$='/compare/']").count() == 1
     assert page.errors == []
 
 
