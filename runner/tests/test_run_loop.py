@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -61,6 +62,17 @@ def test_one_filesystem_every_workload(tmp_path):
     assert result["system"]["kernel"] == os.uname().release
     assert result["tool"]["fio"].startswith("fio-")
     assert result["target"]["kind"] == "loop-image" and result["target"]["loop_direct_io"] is True
+    # the storage under the image, as findmnt and sysfs say it (no option naming a path)
+    source, fstype, options = subprocess.run(["findmnt", "-n", "-o", "SOURCE,FSTYPE,OPTIONS", "-T", str(tmp_path)],
+                                             capture_output=True, text=True, check=True).stdout.split()
+    assert result["target"]["backing_filesystem"] == fstype
+    assert result["target"]["backing_mount_options"] == ",".join(o for o in options.split(",") if "/" not in o)
+    if source.startswith("/dev/"):
+        disk = os.path.basename(os.path.realpath(source))
+        assert result["target"]["backing_device"] == disk
+        rotational = Path(f"/sys/class/block/{disk}/queue/rotational")
+        if rotational.exists():
+            assert result["target"]["backing_rotational"] == (rotational.read_text().strip() == "1")
     # every O_DIRECT fio cell's own job on the raw device, filled first, before and after the filesystems
     jobs = {flags.baseline_name(c["workload"], c["key"]) for c in result["cells"] if str(c["parameters"].get("direct")) == "1"}
     assert set(result["target"]["baseline"]) == set(result["target"]["baseline_after"]) == jobs

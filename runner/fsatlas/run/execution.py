@@ -285,7 +285,7 @@ def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device
     if device:
         target_info = devices.describe(device)
     else:
-        target_info = {"kind": "loop-image", "backing_filesystem": target.backing_filesystem(scratch),
+        target_info = {"kind": "loop-image", **target.storage_under(scratch),
                        "image_bytes": profile.image_bytes, "loop_direct_io": True}
     result = resume or new_result(profile, machine, out, target_info)
     run = Run(matrix, profile, out, scratch, result, device=device)
@@ -294,9 +294,8 @@ def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device
 
 def run_directory(matrix, profile, out, directory, machine=None, resume=None) -> tuple:
     """Runs the profile's workloads in an existing directory (no root, no mkfs, no mount)."""
-    fstype = target.backing_filesystem(directory)
     result = resume or new_result(profile, machine, out, {
-        "kind": "directory", "backing_filesystem": fstype, "caches_dropped": os.geteuid() == 0})
+        "kind": "directory", **target.storage_under(directory), "caches_dropped": os.geteuid() == 0})
     run = Run(matrix, profile, out, None, result)
 
     def go():

@@ -32,16 +32,42 @@ class _SignalsHeld:
         return False
 
 
-def backing_filesystem(path: str) -> str:
+def _mount_of(path: str) -> list:
+    """The /proc/self/mounts fields (source, mount point, type, options, ...) of the mount that
+    holds path, or []."""
     real = os.path.realpath(path)
-    best, fstype = "", ""
+    best = []
     with open("/proc/self/mounts", encoding="utf-8") as f:
         for line in f:
             fields = line.split()
             mnt = fields[1]
-            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
-                best, fstype = mnt, fields[2]
-    return fstype
+            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[1] if best else ""):
+                best = fields
+    return best
+
+
+def backing_filesystem(path: str) -> str:
+    fields = _mount_of(path)
+    return fields[2] if fields else ""
+
+
+def storage_under(path: str) -> dict:
+    """What holds path (a loop image's folder, a directory measured): the host filesystem, its
+    mount options (those naming a path left out: they say where, not how), and the block device
+    under it with its model and whether it is rotational, as the kernel reports them (no serial)."""
+    fields = _mount_of(path)
+    if not fields:
+        return {}
+    out = {"backing_filesystem": fields[2],
+           "backing_mount_options": ",".join(o for o in fields[3].split(",") if "/" not in o)[:500]}
+    if fields[0].startswith("/dev/") and os.path.exists(fields[0]):
+        from . import devices  # the description a named device gets, for the device under the image
+        described = devices.describe(fields[0])
+        out["backing_device"] = os.path.basename(os.path.realpath(fields[0]))[:100]
+        out["backing_rotational"] = described["rotational"]
+        if described.get("device_model"):
+            out["backing_device_model"] = described["device_model"]
+    return out
 
 
 class BlockDevice:

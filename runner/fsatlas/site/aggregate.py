@@ -28,7 +28,7 @@ import frontmatter
 import orjson
 
 from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, stats, validation
-from . import articles, explorer, best_per_key, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -107,7 +107,7 @@ def system_line(result: dict) -> str:
     """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
     directory measured (its backing filesystem or device), kernel."""
     system, target = result["system"], result["target"]
-    storage = target.get("device_model") or " on ".join(filter(None, (target.get("kind"), target.get("backing_filesystem"))))
+    storage = report.storage_line(target)
     cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
     memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
     return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
