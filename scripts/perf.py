@@ -571,13 +571,21 @@ def page_weight(work: Path) -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=sitebuild.CHROMIUM, args=sitebuild.CHROMIUM_ARGS)
+            def fresh_page(throttled: bool):
+                """A page with no cache, through the DevTools Protocol: (page, its session)."""
+                page = browser.new_page()
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                if throttled:
+                    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+                return page, cdp
+
             for name, path, limit in pages:
                 sizes = []
                 for _ in range(ROUNDS):
-                    page = browser.new_page()
-                    cdp = page.context.new_cdp_session(page)
-                    cdp.send("Network.enable")
-                    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+                    page, cdp = fresh_page(False)
                     loaded = []
                     cdp.on("Network.loadingFinished", lambda e: loaded.append(e["encodedDataLength"]))
                     page.goto(base + path, wait_until="networkidle")
@@ -589,12 +597,7 @@ def page_weight(work: Path) -> None:
             for name, path, limit in (pages[0], pages[1], pages[3]):
                 times = []
                 for _ in range(ROUNDS):
-                    page = browser.new_page()
-                    cdp = page.context.new_cdp_session(page)
-                    cdp.send("Network.enable")
-                    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-                    cdp.send("Network.emulateNetworkConditions", SLOW_LINK)
-                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+                    page, _ = fresh_page(True)
                     page.goto(base + path, wait_until="commit")
                     page.wait_for_selector("figure.chart .chart-view svg", timeout=60000)
                     times.append(page.evaluate("performance.now()") / 1000)  # since this navigation began
