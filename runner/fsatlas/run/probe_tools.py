@@ -211,11 +211,12 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
                 done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
                 lines = kernel_lines(None, log, [f"'{o}'" for o in options]) if done.returncode else []
             said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
+        driver = spec.get("mount_type", "the kernel") if spec.get("driver") == "fuse" else "the kernel"
         if done.returncode:
-            out[probe] = Finding.value("no", f"the kernel refused mount -o {','.join(options)}"
+            out[probe] = Finding.value("no", f"{driver} refused mount -o {','.join(options)}"
                                              + (f": {said}" if said else f": {done.stderr.strip()[-200:]}"))
-        else:
-            out[probe] = Finding.unavailable(f"the kernel took mount -o {','.join(options)}, but fsatlas knows no tool "
+        else:  # a FUSE driver may take an option it ignores: no more than "not available" either way
+            out[probe] = Finding.unavailable(f"{driver} took mount -o {','.join(options)}, but fsatlas knows no tool "
                                              f"that sets a limit on {fs}")
     return out
 
