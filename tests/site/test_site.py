@@ -536,3 +536,15 @@ def test_chart_marks_are_described_at_the_sites_precision(site_root):
         said = re.search(r"MB/s \(10\^6 bytes/s\): ([\d,.]+);", label)[1]
         mean = float(re.search(r"mean MB/s: ([\d.]+)", label)[1])
         assert said == significant(mean), label
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1366, 1920])
+def test_history_tables_fit_the_page_on_a_desktop(page, site_url, width):
+    """Every history table, the re-run table's "Measured here" column too, fits its column at
+    common desktop widths: nothing to scroll to, nothing clipped."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(site_url + "/history/")
+    widths = page.evaluate("""() => [...document.querySelectorAll('article table')].map(
+        t => [t.scrollWidth, (t.closest('.table-scroll') || t.parentElement).clientWidth])""")
+    assert widths and all(table <= box for table, box in widths), widths
