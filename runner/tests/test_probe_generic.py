@@ -65,3 +65,19 @@ def test_refusals_name_the_kernel_s_words(found):
     ext4, xfs = found[("ext4", "timestamp_range")], found[("xfs", "timestamp_range")]
     assert ext4["value"] == "no" and ext4["detail"].endswith("and 1 did not (2446-05-10 22:38:56)")
     assert xfs["value"] == "yes" and "2446-05-10 22:38:56" in xfs["detail"]  # bigtime: to 2486
+
+
+def test_a_refused_quota_option_is_told_in_this_mounts_own_words(tmp_path):
+    """An older kernel line naming the same option (another filesystem's refusal, written here
+    into the kernel log) is never given as this mount's reason: only lines the mount added count,
+    and a mount refused without a kernel line is told by mount's own message."""
+    from fsatlas.run import matrix, probe_findings, probe_tools
+    with open("/dev/kmsg", "w") as kmsg:
+        kmsg.write("fsatlas-test: Unknown parameter 'usrquota'\n")
+    spec = dict(matrix.load().filesystems["ext4"], mount_type="fsatlas-no-such-type")  # refused before the kernel
+    log = probe_findings.Transcript()
+    found = probe_tools._generic_quota_options("ext4", spec, str(tmp_path / "scratch"), log)
+    told = found["quota_user_group"]
+    assert told["value"] == "no" and "fsatlas-test" not in told["detail"], told
+    assert "fsatlas-no-such-type" in told["detail"]
+    assert scratch_left(tmp_path / "scratch") == []

@@ -207,9 +207,11 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
     for probe, options in (("quota_user_group", ["usrquota", "grpquota"]), ("quota_project", ["prjquota"])):
         with target.LoopImage(scratch, IMAGE_BYTES) as image:
             filesystems.mkfs(spec, image.device, [])
-            with MOUNT_OPTION_MESSAGES:
+            words = [f"'{o}'" for o in options]
+            with MOUNT_OPTION_MESSAGES:  # only the lines this mount added: an earlier filesystem's refusal reads alike
+                seen = len(kernel_lines(None, None, words))
                 done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
-                lines = kernel_lines(None, log, [f"'{o}'" for o in options]) if done.returncode else []
+                lines = kernel_lines(None, log, words)[seen:] if done.returncode else []
             said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
         driver = spec.get("mount_type", "the kernel") if spec.get("driver") == "fuse" else "the kernel"
         if done.returncode:
