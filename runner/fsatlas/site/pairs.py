@@ -1,13 +1,13 @@
 """The compare page's figures: for two filesystems, their default cells in one run, every
 metric compared by the comparison module (results/comparison, through report.within: Welch's
 or the paired test, the ratio with its interval, Benjamini-Hochberg across the table), for the
-newest runs that measured both. Never one side from one run and the other from another: a
+runs that measured both, in the order of the site's run rule (site/run_rule.py). Never one side from one run and the other from another: a
 ratio across runs would compare machines and kernels as much as filesystems.
 
 One file per ordered pair, static/compare/<a>--<b>.json (b against a, as the module compares
 them: turning a table round by hand would be a second way to compute it), fetched when the
-reader picks the pair; the site's default pair is also
-in aggregates/compare.json, so the page holds its table without a script and search finds it.
+reader picks the pair; the site's default pair is also in aggregates/compare.json, so the page
+holds its table without a script and search finds it.
 """
 import html
 import itertools
@@ -16,7 +16,7 @@ from ..errors import UserError
 from ..results import comparison, metrics
 from . import knowledge as knowledge_mod, report
 
-RUNS_PER_PAIR = 5  # the newest runs that measured both, each a table the reader can pick
+RUNS_PER_PAIR = 5  # the runs that measured both, first by the run rule, each a table the reader can pick
 DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
 FOLDER = "compare"
 
