@@ -115,8 +115,9 @@ def test_the_site_keeps_the_newest_finding_of_each_kernel_newest_kernel_first(tm
     facts = {"ext4": {"features": {"reflink": {"value": "no"}}}}
     shown = probe_rows.rows(str(data_dir), facts, lambda *_: None)["ext4"]["reflink"]
     assert [(row["release"], row["shown"], row["agreement"]) for row in shown] == [
-        ("6.18", "no", "agrees"), ("6.1", "yes", "disagrees")]
-    assert shown[1]["result"] == rid and probe_rows.kernel_release("6.1.0-56-amd64") == "6.1"
+        ("6.18", "no", "agrees"), ("6.12", "no", "agrees"), ("6.1", "yes", "disagrees")]
+    assert shown[2]["result"] == rid and probe_rows.kernel_release("6.1.0-56-amd64") == "6.1"
+    assert (shown[0]["since"], shown[0]["before"], shown[0]["before_release"]) == ("6.12", "yes", "6.1")
 
 
 @pytest.mark.root

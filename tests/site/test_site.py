@@ -323,10 +323,11 @@ def test_the_matrix_says_which_files_are_re_checked_and_what_no_document_says(si
 def test_the_matrix_and_the_2004_table_show_what_the_probes_found_on_each_kernel(site_root):
     html = _html(site_root, "features")
     cell = re.search(r'data-feature="acl_max_entries"[^>]*>5461 \(V5\), 25 \(V4\).*?</td>', html, re.S)[0]
-    assert "Probed on Linux 6.18 and 6.1: 5,461 entries." in cell
+    assert "Probed on Linux 6.18, 6.12 and 6.1: 5,461 entries." in cell
     then_now = html.split('id="acl-then-and-now"')[1].split("</table>")[0]
     xfs = re.search(r"<th scope=\"row\">xfs</th>(.*?)</tr>", then_now, re.S)[1]
     assert ">25<" in xfs and "Linux 6.18:</strong> 5,461 entries" in xfs and "Linux 6.1:</strong> 5,461 entries" in xfs
+    assert "Linux 6.12:</strong> 5,461 entries" in xfs
     jfs = re.search(r"<th scope=\"row\">jfs</th>(.*?)</tr>", then_now, re.S)[1]
     assert ">8191<" in jfs and "Linux 6.1:</strong> 8,191 entries" in jfs and "6.18" not in jfs  # no jfs here
 

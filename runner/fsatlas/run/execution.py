@@ -294,6 +294,7 @@ def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device
 
 def run_directory(matrix, profile, out, directory, machine=None, resume=None) -> tuple:
     """Runs the profile's workloads in an existing directory (no root, no mkfs, no mount)."""
+    fstype = target.backing_filesystem(directory)
     result = resume or new_result(profile, machine, out, {
         "kind": "directory", **target.storage_under(directory), "caches_dropped": os.geteuid() == 0})
     run = Run(matrix, profile, out, None, result)
