@@ -81,3 +81,21 @@ def test_a_refused_quota_option_is_told_in_this_mounts_own_words(tmp_path):
     assert told["value"] == "no" and "fsatlas-test" not in told["detail"], told
     assert "fsatlas-no-such-type" in told["detail"]
     assert scratch_left(tmp_path / "scratch") == []
+
+
+def test_btrfs_limits_are_the_leafs_not_the_methods(tmp_path):
+    """The ACL and xattr probes set each try on a new file, so Btrfs's limits are its own:
+    fs/btrfs/ctree.h's BTRFS_MAX_XATTR_SIZE, a 16 KiB node less its header (101 bytes), one item
+    (25) and one dir item (30), is 16,228 bytes for name and value together (fs/btrfs/xattr.c
+    refuses more with ENOSPC): 16,216 bytes of value under the 12-byte name user.fsatlas, and
+    (16,228 - 23 bytes of system.posix_acl_access - a 4-byte header) / 8 bytes an entry = 2,025
+    entries. Growing one attribute in place had stopped at 1,960 entries and 16,170 bytes."""
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    assert main(["probe", "--fs", "btrfs", "--probe", "acl_max_entries,xattr_max_value", "--out", str(out),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    (path,) = probefile.files(str(out))
+    got = {f["probe"]: f["limit"] for f in json.loads(open(path).read())["findings"]}
+    leaf = 16384 - 101 - 25 - 30
+    assert got == {"xattr_max_value": leaf - len("user.fsatlas"),
+                   "acl_max_entries": (leaf - len("system.posix_acl_access") - 4) // 8}
+    assert scratch_left(scratch) == []

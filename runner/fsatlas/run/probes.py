@@ -60,21 +60,32 @@ def max_filename_length(mnt: str, log: Transcript) -> Finding:
     return Finding.limit(n, "bytes", f"a name of {n + 1} bytes was refused with {refusals.get(n + 1)}", at_least=n == 4096)
 
 
+def _fresh(mnt: str, name: str) -> str:
+    """A new empty file for one try. A limit probe sets its whole value at once on a file that
+    never held one: a value replaced in place can be bounded by what the old one left behind
+    (Btrfs refuses to enlarge an xattr whose leaf has run out of room), not by the filesystem."""
+    path = os.path.join(mnt, name)
+    open(path, "w").close()
+    return path
+
+
 def acl_max_entries(mnt: str, log: Transcript) -> Finding:
     if not shutil.which("setfacl"):
         return Finding.unavailable("setfacl is not installed (package acl)")
-    path = os.path.join(mnt, "acl-probe")
-    open(path, "w").close()
+    path = _fresh(mnt, "acl-probe")
     spec = os.path.join(os.path.dirname(mnt), "acl-spec")
     last = {}
 
-    def ok(named):
+    def ok(named, keep=False):
         with open(spec, "w") as f:
             f.write("user::rw-\ngroup::r--\nmask::r--\nother::---\n")
             f.write("".join(f"user:{100000 + i}:r--\n" for i in range(named)))
-        done = subprocess.run(["setfacl", f"--set-file={spec}", path], capture_output=True, text=True)
+        target = _fresh(mnt, f"acl-probe-{named}")
+        done = subprocess.run(["setfacl", f"--set-file={spec}", target], capture_output=True, text=True)
         if done.returncode:
             last[named] = done.stderr.strip().split(": ")[-1]
+        if not keep:
+            os.unlink(target)
         return done.returncode == 0
     first = log.run(["setfacl", "-m", "u:100000:r", path])
     options = _xattr_options(first.stderr, mnt, log) if first.returncode else ""
@@ -84,9 +95,10 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
         return Finding.value("no", f"setfacl refused a single entry{options}: {first.stderr.strip().split(': ')[-1]}")
     named = _largest(ok, 1, 70000)
     total = named + 4  # the owner, owning group, mask and other entries
-    log.note(f"setfacl --set-file with the 4 base entries and n named users: n={named} set, "
+    log.note(f"setfacl --set-file with the 4 base entries and n named users, each on a new file: n={named} set, "
              f"n={named + 1} refused: {last.get(named + 1)}")
-    check = log.run(["getfacl", "--numeric", "--omit-header", path])
+    ok(named, keep=True)
+    check = log.run(["getfacl", "--numeric", "--omit-header", os.path.join(mnt, f"acl-probe-{named}")])
     entries = len([line for line in check.stdout.splitlines() if line and not line.startswith("#")])
     if entries <= 4 < total:  # accepted, not kept (ntfs-3g without its acl option)
         return Finding.value("no", f"setfacl was accepted, but getfacl reads back {entries} entries, the "
@@ -98,22 +110,23 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
 
 
 def xattr_max_value(mnt: str, log: Transcript) -> Finding:
-    path = os.path.join(mnt, "xattr-probe")
-    open(path, "w").close()
     refusals = {}
 
     def ok(n):
+        path = _fresh(mnt, f"xattr-probe-{n}")
         try:
             os.setxattr(path, "user.fsatlas", b"v" * n)
             return True
         except OSError as e:
             refusals[n] = errno_name(e)
             return False
+        finally:
+            os.unlink(path)
     options = "" if ok(1) else _xattr_options(refusals[1], mnt, log)
     if not ok(1):
         return Finding.value("no", f"a user xattr of one byte was refused{options} with {refusals[1]}")
     n = _largest(ok, 1, 1 << 20)
-    log.note(f"setxattr(user.fsatlas) of n bytes: {n} set, {n + 1} refused with {refusals.get(n + 1)}")
+    log.note(f"setxattr(user.fsatlas) of n bytes, each on a new file: {n} set, {n + 1} refused with {refusals.get(n + 1)}")
     detail = f"a value of {n + 1} bytes was refused{options} with {refusals.get(n + 1)}"
     if n == 65536:
         detail += " (65,536 bytes is the kernel's own limit for any filesystem, XATTR_SIZE_MAX)"
