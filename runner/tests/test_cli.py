@@ -63,3 +63,12 @@ def test_the_installed_entry_point_runs():
     done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "fsatlas"), "plan", "--profile", "tiny",
                            "--fs", "ext4"], capture_output=True, text=True)
     assert done.returncode == 0 and "ext4|-|-|seq-write" in done.stdout
+
+
+def test_validating_the_committed_results_reports_nothing_to_look_at(capsys):
+    """What a fresh `make` prints of the committed results: no error, no warning, and no line
+    with the word "warning" in it (a clean check is said in words, not as "0 warnings")."""
+    assert main(["validate", "--no-cache", os.path.join(REPO, "data", "results")]) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and "warning" not in out.out.lower()
+    assert out.out.strip().endswith("files checked: no problems")
