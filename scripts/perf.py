@@ -25,6 +25,7 @@ site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, repo
 pages, comma-separated) runs only those parts.
 """
 import gzip
+import io
 import json
 import os
 import re
@@ -540,12 +541,11 @@ class _GzipHandler(sitebuild._QuietHandler):
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        import io
         return io.BytesIO(body)
 
 
-# A reader on a slow link: 1.6 Mbit/s down, 0.75 up, 150 ms, a CPU four times slower (Lighthouse's
-# "slow 4G" with its CPU factor), set through the Chrome DevTools Protocol.
+# A reader on the slow link #41 measured the site on: 1.6 Mbit/s down (0.75 up), 150 ms, a CPU
+# four times slower, set through the Chrome DevTools Protocol.
 SLOW_LINK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 0.75e6 / 8}
 SLOW_CPU = 4
 
@@ -553,18 +553,10 @@ SLOW_CPU = 4
 def page_weight(work: Path) -> None:
     """Transfer size of four page kinds and the time to the first chart on a slow link, in
     Chromium, on the site built from the committed results."""
-    import functools
-    import http.server
-    import threading
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # only this part needs it
     public = sitebuild.build_site(work / "weight-site", REPO / "data" / "results")
     latest = json.loads((work / "weight-site" / "data" / "aggregates" / "latest.json").read_text())["result"]
-    class Server(http.server.ThreadingHTTPServer):
-        def handle_error(self, request, address):  # a page closed mid-download: nothing to report
-            if not isinstance(sys.exc_info()[1], ConnectionError):
-                super().handle_error(request, address)
-    server = Server(("127.0.0.1", 0), functools.partial(_GzipHandler, directory=str(public)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = sitebuild.serve(public, _GzipHandler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     pages = [("home", "/", 150), ("a guide", "/guides/access-time/", 150),
              ("a result page", f"/results/{latest}/", None), ("the explorer", "/explorer/", None)]

@@ -76,6 +76,11 @@
       return Promise.resolve();
     }
     if (shown.doc && shown.a === a && shown.b === b) { showRun(shown.doc, wanted); return Promise.resolve(); }
+    var first = runs[0].id, held = box.querySelector("table[data-run]");
+    if (held && held.dataset.run === first && (!wanted || wanted === first) && shown.a === a && shown.b === b) {
+      runSelect.value = first;  // the page holds this table already (layouts/compare/single.html)
+      return Promise.resolve();
+    }
     box.setAttribute("aria-busy", "true");
     return fetch(root.dataset.pairs + a + "--" + b + ".json").then(function (r) {
       if (!r.ok) throw new Error(r.status + " " + r.statusText);
@@ -88,7 +93,7 @@
     }).then(function () { box.removeAttribute("aria-busy"); });
   }
 
-  // Shows the pair the form names, in the run asked for (or the newest that measured both),
+  // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
   // then keeps the choice in the address and marks the page rendered.
   function render(run) {
     root.removeAttribute("data-rendered");

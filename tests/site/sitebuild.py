@@ -4,6 +4,7 @@ import functools
 import http.server
 import shutil
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -53,10 +54,16 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve(public: Path) -> http.server.ThreadingHTTPServer:
-    """A local HTTP server for a built site, in a thread (shutdown() ends it)."""
-    handler = functools.partial(_QuietHandler, directory=str(public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, address):  # a page closed mid-download: nothing to report
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, address)
+
+
+def serve(public: Path, handler=_QuietHandler) -> http.server.ThreadingHTTPServer:
+    """A local HTTP server for a built site, in a thread (shutdown() ends it); handler: a
+    SimpleHTTPRequestHandler subclass (perf's serves text gzipped)."""
+    server = _QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(public)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -88,7 +95,6 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     import gzip
     import json
     import random
-    import sys
     import tarfile
 
     sys.path.insert(0, str(REPO / "runner"))

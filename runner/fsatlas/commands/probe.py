@@ -86,9 +86,10 @@ SLOW_FIRST = ("ntfs",)
 
 
 def _probe_all(runnable: list, specs: dict, scratch: str, only):
-    """(filesystem, rows) in the order asked, each as soon as it and those before it are done; probed two at a time on a machine with two cores or
-    more: each filesystem has images, loop devices and mounts of its own. A signal stops every
-    lane at its next probe (probes.probe_filesystem asks), and each lane cleans up as it leaves."""
+    """(filesystem, rows) in the order asked, each as soon as it and those before it are done;
+    probed two at a time on a machine with two cores or more: each filesystem has images, loop
+    devices and mounts of its own. A signal, or a lane's failure, stops every lane at its next
+    probe (probes.probe_filesystem asks), and each lane cleans up as it leaves."""
     lanes = max(1, min(2, os.cpu_count() or 1))
     order = sorted(runnable, key=lambda fs: fs not in SLOW_FIRST)
     with concurrent.futures.ThreadPoolExecutor(lanes) as pool:

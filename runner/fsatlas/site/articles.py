@@ -75,8 +75,11 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
     pinned = next((s for s in summaries if s["id"] == entry["result"]), None)
     if not pinned:
         return None
+    # a side with default options needs its filesystem in the run's summary: no file read for the rest
+    plain = [fs for fs, variant in map(report.side, (entry["a"], entry["b"])) if not variant]
     for s in summaries:  # newest first
-        if (s["created"], s["id"]) <= (pinned["created"], pinned["id"]) or s["id"] not in paths:
+        if (s["created"], s["id"]) <= (pinned["created"], pinned["id"]) or s["id"] not in paths \
+                or not set(plain) <= set(s.get("filesystems", [])):
             continue
         try:
             theirs = report.within(resultfile.load_json(paths[s["id"]]), entry["a"], entry["b"])

@@ -31,13 +31,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import sys
+import threading
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
-from . import result_tables
+from . import report, result_tables
 from ..results import resultfile
 from ..errors import UserError
 from ..results.filesig import stat_signature
@@ -267,15 +267,14 @@ class Site:
         return summary
 
 
-DRAW_CHARTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
-                           "scripts", "draw-charts.mjs")
+DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")
 
 
 def draw_charts(folder: str, cache: str) -> str:
     """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
     shows them with no script, and Vega loads only when a reader reaches for one."""
     done = subprocess.run(["node", DRAW_CHARTS, folder, cache], capture_output=True, text=True,
-                          cwd=os.path.dirname(os.path.dirname(DRAW_CHARTS)), timeout=600)
+                          cwd=report.REPO, timeout=600)
     if done.returncode != 0:
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)
     sys.stderr.write(done.stderr)

@@ -135,11 +135,12 @@ def _message(error) -> str:
 
 
 # The packages a probe source may say it ran at a version, by the names its text may use for them
-# (the package's, or its program's); the probe record's "tool" must list that package at that version.
-TOOL_NAMES = {"e2fsprogs": "e2fsprogs", "xfsprogs": "xfsprogs", "btrfs-progs": "btrfs-progs", "f2fs-tools": "f2fs-tools",
-              "hfsprogs": "hfsprogs", "reiserfsprogs": "reiserfsprogs", "resize_reiserfs": "reiserfsprogs",
-              "jfsutils": "jfsutils", "nilfs-tools": "nilfs-tools", "ntfs-3g": "ntfs-3g", "xfsdump": "xfsdump",
-              "fio": "fio", "acl": "acl", "quota": "quota", "util-linux": "util-linux", "coreutils": "coreutils"}
+# (the package's, or a program's: resize_reiserfs); the probe record's "tool" must list that package
+# at that version.
+TOOL_NAMES = {**{p: p for p in ("e2fsprogs", "xfsprogs", "btrfs-progs", "f2fs-tools", "hfsprogs", "reiserfsprogs",
+                                "jfsutils", "nilfs-tools", "ntfs-3g", "xfsdump", "fio", "acl", "quota", "util-linux",
+                                "coreutils")},
+              "resize_reiserfs": "reiserfsprogs"}
 TOOL_VERSION = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, sorted(TOOL_NAMES, key=len, reverse=True)))
                           + r")\s+v?(\d+(?:\.\d+)+)")
 
@@ -153,24 +154,27 @@ def _backs(held: str, version: str) -> bool:
     return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
 
 
-def _probe_tools(source: dict, probes_dir: str) -> dict:
-    """The "tool" of a probe source's record (package -> version text), {} for a document."""
-    try:
-        with open(os.path.join(probes_dir, source["probe"] + ".json"), encoding="utf-8") as f:
-            return json.load(f).get("tool", {})
-    except (KeyError, OSError, ValueError):
-        return {}
+def _probe_tools(source: dict, probes_dir: str, read: dict) -> dict:
+    """The "tool" of a probe source's record (package -> version text), {} for a document; each
+    record read once (read: probe id -> its tools, kept by the caller)."""
+    if source["probe"] not in read:
+        try:
+            with open(os.path.join(probes_dir, source["probe"] + ".json"), encoding="utf-8") as f:
+                read[source["probe"]] = json.load(f).get("tool", {})
+        except (OSError, ValueError):
+            read[source["probe"]] = {}
+    return read[source["probe"]]
 
 
 def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: str) -> list[Problem]:
     """A probe's claim of a tool version must be one its probe record lists: a probe source's
     text against its own record; a fact that cites probes against theirs, unless a document it
     cites names that version of the package (the manual read). Otherwise nothing backs it."""
-    problems = []
+    problems, read = [], {}
     for i, source in enumerate(knowledge["sources"]):
         if "probe" not in source:
             continue
-        tools = _probe_tools(source, probes_dir)
+        tools = _probe_tools(source, probes_dir, read)
         for field in ("title", "publisher", "covers"):
             for package, version in _versions_named(str(source.get(field, ""))):
                 if not _backs(str(tools.get(package, "")), version):
@@ -180,7 +184,7 @@ def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: 
     for data in knowledge["features"].values():
         for name, fact in data["features"].items():
             cited = [by_id[s] for s in fact["sources"] if s in by_id]
-            records = [_probe_tools(s, probes_dir) for s in cited if "probe" in s]
+            records = [_probe_tools(s, probes_dir, read) for s in cited if "probe" in s]
             if not records:
                 continue  # a version of a document read ("xfsprogs 6.1" of its manual): not a probe's claim
             documents = [" ".join(str(s.get(k, "")) for k in ("title", "publisher", "url", "covers"))
@@ -640,6 +644,8 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
 
 
 UNRANKED = {"cached", "cache-unknown", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
+
+
 def axis_title(metric: str, unit: str) -> str:
     """"throughput (MB/s, 10^6 bytes per second)", "files created per second", "time taken (s)"."""
     shown = DISPLAY_UNITS.get(unit, (1, unit))[1]
