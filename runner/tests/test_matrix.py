@@ -36,7 +36,7 @@ def test_standard_profile_has_every_option_variant_and_the_wider_filesystems():
     journal = [c for c in std.cells if c.variant == "data-journal"]
     assert {c.filesystem for c in journal} == {"ext3", "ext4", "reiserfs"}
     assert all(c.mount_options == ("data=journal",) for c in journal)
-    assert "ext3|-|data=journal|seq-write" in {c.key for c in journal}
+    assert "ext3|-|data=journal|buffered-write" in {c.key for c in journal}
     striped = [c for c in std.cells if c.variant == "ext-stripe-aligned"]
     assert striped and all(c.flags == ("not-striped",) for c in striped)
     assert striped[0].mkfs_options == ("-E", "stride=16,stripe-width=64")

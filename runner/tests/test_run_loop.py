@@ -21,6 +21,7 @@ EXPECTED_METRICS = {
     "seq-write": {"throughput", "iops", "lat_p99_ns", "cpu_usr_pct", "cpu_sys_pct"},
     "seq-read": {"throughput", "iops", "lat_p99_ns"},
     "rewrite": {"throughput"},
+    "buffered-write": {"throughput", "iops"},
     "rand-read-4k": {"throughput", "iops", "lat_mean_ns"},
     "rand-write-4k": {"throughput", "iops"},
     "concurrent-writers": {"throughput"},

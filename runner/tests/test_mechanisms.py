@@ -1,0 +1,67 @@
+"""The workloads the option claims rest on can show the options' mechanisms, as the loop
+device's own counters record them (real ext4 on loop images, real fio): commit= on buffered
+writes left to the kernel for longer than the commit interval, data= on writes through the page
+cache. The claims' judgement (knowledge.cannot_show) reads these same counters."""
+import json
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.site import knowledge
+from testutil import loop_state
+
+pytestmark = pytest.mark.root
+
+MATRIX = """
+filesystems:
+  ext4: {mkfs: [mkfs.ext4, -F, -q]}
+workloads:
+  background-writes: {kind: fio, flushes: none, primary: throughput,
+                      fio: {rw: randwrite, bs: 4k, ioengine: psync, direct: 0, time_based: 1}}
+  buffered-write: {kind: fio, flushes: at-end, primary: throughput,
+                   fio: {rw: write, bs: 1M, ioengine: psync, direct: 0, end_fsync: 1}}
+  fsync-write-4k: {kind: fio, flushes: per-operation, primary: throughput,
+                   fio: {rw: write, bs: 4k, ioengine: sync, fdatasync: 1}}
+variants:
+  commit-60: {filesystems: [ext4], mount: [commit=60], workloads: [background-writes, fsync-write-4k]}
+  data-journal: {filesystems: [ext4], mount: [data=journal], workloads: [buffered-write]}
+  data-ordered: {filesystems: [ext4], mount: [data=ordered], workloads: [buffered-write]}
+profiles:
+  p:
+    image_size: 512M
+    repetitions: 2
+    variants: all
+    filesystems: [ext4]
+    workloads:
+      # 6 s: longer than ext4's default 5 s commit interval, so the default commits at least once
+      background-writes: {size: 32M, runtime: 6}
+      buffered-write: {size: 96M}
+      fsync-write-4k: {size: 256K}
+"""
+
+
+def test_commit_and_data_mode_claims_rest_on_workloads_whose_counters_show_them(tmp_path):
+    (tmp_path / "m.yaml").write_text(MATRIX)
+    before = loop_state(tmp_path)
+    assert main(["run", "--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--out", str(tmp_path / "out"),
+                 "--scratch", str(tmp_path / "s"), "--variant", "defaults,commit-60,data-journal,data-ordered"]) == 0
+    assert loop_state(tmp_path) == before
+    (path,) = (tmp_path / "out" / "results").iterdir()
+    cells = {c["key"]: c for c in json.loads(path.read_text())["cells"]}
+    flushes = {k: sum(r["flushes"] for r in c["device_io"]) for k, c in cells.items()}
+    commit = {"mechanism": "commit-interval"}
+
+    # the default interval commits (and flushes) during the run; commit=60 does not wait that long
+    assert flushes["ext4|-|commit=60|background-writes"] < flushes["ext4|-|-|background-writes"], flushes
+    assert knowledge.cannot_show(commit, "background-writes", cells["ext4|-|commit=60|background-writes"],
+                                 cells["ext4|-|-|background-writes"]) == ""
+    # an fdatasync after every write commits by itself: the interval cannot act, and the counters say so
+    assert "as many cache flushes" in knowledge.cannot_show(
+        commit, "fsync-write-4k", cells["ext4|-|commit=60|fsync-write-4k"], cells["ext4|-|-|fsync-write-4k"])
+
+    # data=journal writes the file data twice (journal, then home): more sectors reach the device than under
+    # data=ordered, for the same 96 MiB, and both cells went through the page cache (like for like)
+    journal, ordered = cells["ext4|-|data=journal|buffered-write"], cells["ext4|-|data=ordered|buffered-write"]
+    sectors = [sum(r["write_sectors"] for r in c["device_io"]) for c in (journal, ordered)]
+    assert sectors[0] > 1.5 * sectors[1], sectors
+    assert {knowledge.io_path(c, "6.18")[0] for c in (journal, ordered)} == {"buffered"}
