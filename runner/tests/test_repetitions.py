@@ -72,3 +72,54 @@ def test_cached_flag_when_above_the_raw_device(monkeypatch, tmp_path):
     (record,) = run.records_for([cell], {})
     run.run_cell(cell, record, None, {})
     assert record["flags"] == ["cached"]  # 300 > 1.2 x 200
+
+
+def run_pair(monkeypatch, tmp_path, base_values, option_values, aims, adaptive=True):
+    """The option's cell and its baseline in interleaved rounds, as a filesystem's variants run."""
+    streams = {"ext4|-|-|w": iter(base_values), "ext4|-|commit=60|w": iter(option_values)}
+    monkeypatch.setitem(KINDS, "scripted", types.SimpleNamespace(
+        METRICS={"throughput": ("bytes/s", "higher")}, run=lambda cell, ctx: {"throughput": next(streams[cell.key])}))
+    cells = [matrix.Cell("ext4", "w", "scripted", primary="throughput"),
+             matrix.Cell("ext4", "w", "scripted", mount_options=("commit=60",), variant="commit-60", primary="throughput")]
+    run = execution.Run(None, matrix.Profile("p", 1 << 20, 3, adaptive, cells), str(tmp_path), None,
+                        {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []})
+    run.claim_aims = aims
+    records = run.records_for(cells, {})
+    run.run_interleaved([(c, r, None, {}, None, "") for c, r in zip(cells, records)])
+    return [r["metrics"]["throughput"]["samples"] for r in records]
+
+
+# RSD under 3.5 % on each side (the spread rule stops at 3), but the paired differences wander by ~2 %
+BASE = [100, 103, 100, 102, 101, 103, 100, 102, 101, 100]
+OPTION = [101, 100, 103, 100, 102, 101, 103, 100, 101, 102]
+AIM = {("ext4|-|commit=60|w", "ext4|-|-|w"): ("throughput", 5.0)}
+
+
+def test_rounds_go_on_until_the_pair_can_detect_the_change_its_claim_expects(monkeypatch, tmp_path):
+    from fsatlas.results import comparison
+    base, option = run_pair(monkeypatch, tmp_path, BASE, OPTION, AIM)
+    n = len(base)
+    assert len(option) == n and 3 < n <= 9
+    detectable = [comparison.compare(BASE[:k], OPTION[:k], "higher", "log", paired=True)["detectable_pct"]
+                  for k in range(3, 10)]
+    # the first round count whose detectable change is within the claim's 5 %, or the cap
+    assert n == next((k for k, d in zip(range(3, 10), detectable) if d <= 5.0), 9), detectable
+    assert detectable[0] > 5.0
+
+
+def test_without_a_claim_on_the_pair_or_in_a_fixed_profile_the_planned_count_stands(monkeypatch, tmp_path):
+    assert [len(s) for s in run_pair(monkeypatch, tmp_path, BASE, OPTION, {})] == [3, 3]
+    assert [len(s) for s in run_pair(monkeypatch, tmp_path, BASE, OPTION, AIM, adaptive=False)] == [3, 3]
+
+
+def test_a_claim_the_spread_can_never_resolve_stops_at_three_times_planned(monkeypatch, tmp_path):
+    wide = {("ext4|-|commit=60|w", "ext4|-|-|w"): ("throughput", 0.1)}
+    assert [len(s) for s in run_pair(monkeypatch, tmp_path, BASE, OPTION, wide)] == [9, 9]
+
+
+def test_the_aims_are_the_knowledge_base_claims_pairs():
+    from fsatlas.run import claim_aims
+    aims = claim_aims.load()
+    assert aims[("ext4|-|commit=60|background-writes", "ext4|-|-|background-writes")] == ("throughput", 5.0)
+    # data=journal halving writes: the claim expects -50 %
+    assert aims[("ext4|-|data=journal|buffered-write", "ext4|-|data=ordered|buffered-write")] == ("throughput", 50.0)

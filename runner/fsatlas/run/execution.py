@@ -19,7 +19,7 @@ from .. import SCHEMA_VERSION
 from .rawnames import raw_dir_name
 from .sizes import parse_size
 from ..errors import UserError
-from . import clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
+from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
 from ..results import bundle, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
@@ -181,6 +181,7 @@ class Run:
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared = {}
+        self.claim_aims = claim_aims.load()
 
     def save(self, complete: bool) -> str:
         """Writes the result file as it stands; cells not finished yet are saved as failed, so
@@ -225,8 +226,18 @@ class Run:
         for cell, record, workdir, fs_spec, image, effective in units:
             record["effective_mount_options"] = effective
             states.append(CellRun(self, cell, record, workdir, fs_spec, image))
+        aims = self.claim_aims if self.profile.adaptive and len(states) > 1 else {}
         while True:
-            active = [s for s in states if not s.failed and s.wants_more()]
+            for_claims = claim_aims.behind(states, aims, MAX_REPEAT_FACTOR * self.profile.repetitions) if aims else set()
+            active = []
+            for s in states:
+                if s.failed:
+                    continue
+                if s.wants_more():
+                    active.append(s)
+                elif s in for_claims:  # past the planned count, for a claim: one more step to show
+                    self.progress.total += 1
+                    active.append(s)
             if not active:
                 break
             for state in active:

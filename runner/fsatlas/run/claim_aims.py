@@ -1,0 +1,57 @@
+"""What the mount-option claims need of a run. Each claim names pairs of cells (the option's
+cell and its baseline) and the change it expects; in an adaptive profile, the interleaved
+rounds of such a pair go on while the smallest change its repetitions could detect (the
+comparison module's, paired, 80 % power) is larger than that change, up to the repetition cap.
+The rule looks at the spread only, never at the difference seen so far, so stopping does not
+bias the test the claim is later judged by. A claim expecting no change aims at the
+equivalence margin. The claims are read from the knowledge base beside the runner
+(data/mount_options/); without one, nothing changes."""
+import glob
+import os
+
+import yaml
+
+from .. import safe_yaml
+from ..results import comparison, metrics
+
+MOUNT_OPTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), "data", "mount_options")
+
+
+def load(directory: str = MOUNT_OPTIONS) -> dict:
+    """{(option cell key, baseline cell key): (metric, the change in percent to be detectable)}:
+    where two claims name one pair, the smaller change."""
+    aims = {}
+    for path in sorted(glob.glob(os.path.join(directory, "*.yaml"))):
+        try:
+            with open(path, encoding="utf-8") as f:
+                option = safe_yaml.load(f.read()) or {}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue  # check-data names a broken file; a run only loses its aim
+        for claim in option.get("claims", []) if isinstance(option, dict) else []:
+            expected = abs(float(claim.get("expected_change_pct", 0) or 0)) or comparison.EQUIVALENCE_MARGIN_PCT
+            for row in claim.get("measured_by", []):
+                pair = (row.get("cell"), row.get("baseline"))
+                metric = row.get("metric", claim.get("metric", ""))
+                if pair not in aims or expected < aims[pair][1]:
+                    aims[pair] = (metric, expected)
+    return aims
+
+
+def behind(states: list, aims: dict, cap: int) -> set:
+    """The cell runs (execution.CellRun) of this round that a claim's pair still needs: both
+    sides are below the cap and could not yet detect the claim's change."""
+    by_key = {s.cell.key: s for s in states if not s.failed}
+    wanted = set()
+    for (cell_key, base_key), (metric, change_pct) in aims.items():
+        option, base = by_key.get(cell_key), by_key.get(base_key)
+        if not option or not base or max(option.reps, base.reps) >= cap:
+            continue
+        a, b = base.samples.get(metric, []), option.samples.get(metric, [])
+        if len(a) < 2 or len(b) < 2:
+            continue
+        row = comparison.compare(a, b, metrics.KNOWN.get(metric, ("", "higher"))[1], metrics.scale(metric),
+                                 paired=len(a) == len(b))  # the same rounds, unless a side's own spread added one
+        if row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct):
+            wanted |= {option, base}
+    return wanted
