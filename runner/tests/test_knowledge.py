@@ -142,6 +142,17 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     assert main(["check-data", "--data", str(data_copy)]) == 0
 
 
+def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):
+    # the guest probes of Linux 6.1 and 6.12 watched the kernel refuse chattr +c on HFS+
+    edit(data_copy / "features" / "hfsplus.yaml", lambda d: d["features"]["compression"].update(
+        value="not documented", note="the kernel's page does not mention compression", sources=["kernel-hfsplus"]))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    # (and the correction that changed the cell to "no" no longer matches it: a line of its own)
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "hfsplus.yaml" in x]
+    assert line.startswith(str(data_copy / "features" / "hfsplus.yaml")) and "/features/compression" in line
+    assert "probe record 20261127T101053Z-m-b6d0b06748-probe gives (no: chattr +c (FS_COMPR_FL) was refused" in line
+
+
 def test_unreadable_yaml_names_the_line(data_copy, capsys):
     (data_copy / "features" / "ext2.yaml").write_text("filesystem: ext2\nfeatures: [unclosed\n")
     assert main(["check-data", "--data", str(data_copy)]) == 1

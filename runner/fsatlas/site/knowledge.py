@@ -200,6 +200,31 @@ def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: 
     return problems
 
 
+def _probe_answers(knowledge: dict, probes_dir: str) -> list[Problem]:
+    """A fact may not say "not documented" where a committed probe answered it: the kernel's
+    refusal (or what it did) is an answer, and the cell must carry it with the probe cited."""
+    answered = {}
+    for path in sorted(glob.glob(os.path.join(probes_dir, "*.json"))):
+        try:
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
+        except (OSError, ValueError):
+            continue  # validate names a broken probe record
+        for finding in record.get("findings", []):
+            if finding.get("status") == "ok" and finding.get("value") is not None:
+                answered.setdefault((finding["filesystem"], finding["probe"]), (record["id"], finding))
+    problems = []
+    for fs, data in knowledge["features"].items():
+        for name, fact in data["features"].items():
+            if fact.get("value", fact.get("limit")) == "not documented" and (fs, name) in answered:
+                rid, finding = answered[fs, name]
+                problems.append(Problem("error", data["_path"], f"/features/{name}",
+                                        f"expected the answer probe record {rid} gives ({finding['value']}: "
+                                        f"{str(finding.get('detail', '')).splitlines()[0][:120]}), with that probe "
+                                        "cited, found 'not documented'"))
+    return problems
+
+
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems = []
     ids = [s["id"] for s in knowledge["sources"]]
@@ -232,6 +257,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
     problems += _tool_versions(knowledge, by_id, probes_dir, sources_path)
+    problems += _probe_answers(knowledge, probes_dir)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
