@@ -5,7 +5,8 @@ EXT4_LINK_MAX 65000, fs/btrfs/ctree.h BTRFS_LINK_MAX 65535), FIDEDUPERANGE is im
 XFS (with reflink, mkfs.xfs's default since xfsprogs 5.1) and Btrfs and not by ext4 (ioctl_fideduperange(2):
 EOPNOTSUPP), fscrypt by ext4 made with -O encrypt and not by XFS or Btrfs (fscrypt.rst lists
 ext4, F2FS, UBIFS and CephFS), statx's btime by all three, and 2038 and nanoseconds held by
-ext4's 256-byte inodes, XFS and Btrfs (ext4.rst "Inode Timestamps"; xfs bigtime)."""
+ext4's 256-byte inodes, XFS and Btrfs (ext4.rst "Inode Timestamps"; xfs bigtime); an overwritten
+block moves on Btrfs (btrfs(5): data copy-on-write unless nodatacow) and stays put on ext4 and XFS."""
 import json
 
 import pytest
@@ -16,7 +17,7 @@ from testutil import loop_state, scratch_left
 
 pytestmark = pytest.mark.root
 GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
-           "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project")
+           "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write")
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,7 @@ def _answer(finding):
     ("ext4", "timestamp_resolution", 1), ("xfs", "timestamp_resolution", 1), ("btrfs", "timestamp_resolution", 1),
     ("ext4", "compression", "no"), ("xfs", "compression", "no"), ("btrfs", "compression", "yes"),
     ("btrfs", "quota_user_group", "no"), ("btrfs", "quota_project", "no"),
+    ("ext4", "copy_on_write", "no"), ("xfs", "copy_on_write", "no"), ("btrfs", "copy_on_write", "yes"),
 ])
 def test_a_generic_probe_answers_as_the_kernel_documents(found, fs, probe, expected):
     finding = found[(fs, probe)]
@@ -65,6 +67,20 @@ def test_refusals_name_the_kernel_s_words(found):
     ext4, xfs = found[("ext4", "timestamp_range")], found[("xfs", "timestamp_range")]
     assert ext4["value"] == "no" and ext4["detail"].endswith("and 1 did not (2446-05-10 22:38:56)")
     assert xfs["value"] == "yes" and "2446-05-10 22:38:56" in xfs["detail"]  # bigtime: to 2486
+    assert "FIEMAP put the file's first block at byte" in found[("btrfs", "copy_on_write")]["detail"]
+
+
+def test_btrfs_mounted_nodatacow_overwrites_in_place(tmp_path):
+    """The copy-on-write probe's control: the same Btrfs, mounted nodatacow (btrfs(5): new files
+    are overwritten in place), says no."""
+    from fsatlas.run import filesystems, matrix, probe_findings, probes_generic, target
+    spec = matrix.load().filesystems["btrfs"]
+    with target.LoopImage(str(tmp_path / "scratch"), 512 << 20) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, ["nodatacow"])
+        found = probes_generic.copy_on_write(image.mountpoint, probe_findings.Transcript())
+    assert found["value"] == "no" and "stayed in place" in found["detail"], found
+    assert scratch_left(tmp_path / "scratch") == []
 
 
 def test_a_refused_quota_option_is_told_in_this_mounts_own_words(tmp_path):

@@ -1,9 +1,10 @@
 """Feature probes through the kernel's generic interfaces, the same on every filesystem: sparse
 files (SEEK_HOLE, include/uapi/linux/fs.h), deduplication (FIDEDUPERANGE), hard links (link(2)
 until EMLINK), creation time (statx's btime, read by coreutils' stat %W), timestamps (utimensat,
-read back after a remount) and encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
-Documentation/filesystems/fscrypt.rst). A kernel's refusal is a measured "no", with its errno
-in the transcript; no filesystem's own tool is needed.
+read back after a remount), encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
+Documentation/filesystems/fscrypt.rst) and copy-on-write (where an overwritten block lies, by
+FIEMAP, Documentation/filesystems/fiemap.rst, or the older FIBMAP). A kernel's refusal is a
+measured "no", with its errno in the transcript; no filesystem's own tool is needed.
 """
 import errno
 import fcntl
@@ -16,6 +17,8 @@ from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name
 # _IOWR(0x94, 54, struct file_dedupe_range): the header is 24 bytes, each destination 32
 FIDEDUPERANGE = 0xC0189436
 FILE_DEDUPE_RANGE_SAME, FILE_DEDUPE_RANGE_DIFFERS = 0, 1
+# _IOWR('f', 11, struct fiemap): a 32-byte header, then 56-byte extents; FIBMAP is _IO(0x00, 1)
+FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC, FIBMAP = 0xC020660B, 0x1, 1
 # _IOW('f', 21, struct fscrypt_policy_v1): 12 bytes
 FS_IOC_GET_ENCRYPTION_POLICY = 0x400C6615
 # mkfs options that enable fscrypt where it is a feature of the format (ext4(5) and
@@ -52,6 +55,60 @@ def sparse_files(mnt: str, log: Transcript) -> Finding:
     if allocated < size // 16:
         return Finding.value("yes", f"one byte written 64 MiB into a file took {allocated:,} bytes; {reported}")
     return Finding.value("no", f"one byte written 64 MiB into a file took {allocated:,} bytes; {reported}")
+
+
+def copy_on_write(mnt: str, log: Transcript) -> Finding:
+    """1 MiB written and synced, then its first 64 KiB overwritten in place (no truncation) and
+    synced: copy-on-write when the file's first block then lies somewhere else on the device.
+    The place is FIEMAP's physical byte, or, where the filesystem maps no extents (HFS+,
+    ReiserFS, a FUSE driver), FIBMAP's block number; neither, and the probe cannot say."""
+    path = os.path.join(mnt, "overwrite")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, os.urandom(1 << 20))
+        os.fsync(fd)
+        before = _first_block(fd, log)
+        if before is None:
+            return Finding(status="not available", detail="the kernel placed no block of the file: "
+                                                          "it refused both FIEMAP and FIBMAP (see the transcript)")
+        os.pwrite(fd, os.urandom(64 << 10), 0)
+        os.fsync(fd)
+        os.sync()  # what a filesystem defers to its next commit is written too
+        after = _first_block(fd, log)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    how, where = before[0], ("byte" if before[0] == "FIEMAP" else "block")
+    if after is None or after[0] != how:
+        return Finding(status="failed", detail=f"{how} placed the first block before the overwrite, not after it")
+    if after[1] == before[1]:
+        return Finding.value("no", f"an overwrite of written, synced data stayed in place: {how} put the file's first "
+                                   f"block at {where} {before[1]:,} before and after")
+    return Finding.value("yes", f"an overwrite of written, synced data went elsewhere: {how} put the file's first "
+                                f"block at {where} {before[1]:,} before and at {after[1]:,} after")
+
+
+def _first_block(fd: int, log: Transcript):
+    """("FIEMAP", physical byte) or ("FIBMAP", block number) of the file's first block, or None."""
+    request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
+    try:
+        fcntl.ioctl(fd, FS_IOC_FIEMAP, request)
+        mapped = struct.unpack_from("=I", request, 20)[0]
+        logical, physical = struct.unpack_from("=QQ", request, 32)
+        log.note(f"ioctl(FS_IOC_FIEMAP, first 4 KiB): {mapped} extent(s), logical {logical}, physical {physical}")
+        if mapped:
+            return "FIEMAP", physical - logical
+    except OSError as e:
+        log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
+    block = bytearray(struct.pack("=i", 0))
+    try:
+        fcntl.ioctl(fd, FIBMAP, block)
+    except OSError as e:
+        log.note(f"ioctl(FIBMAP, block 0): {errno_name(e)}")
+        return None
+    number = struct.unpack("=i", bytes(block))[0]
+    log.note(f"ioctl(FIBMAP, block 0): block {number}")
+    return ("FIBMAP", number) if number > 0 else None
 
 
 def dedupe(mnt: str, log: Transcript) -> Finding:
