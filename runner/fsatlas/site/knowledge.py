@@ -220,7 +220,7 @@ def _probe_answers(knowledge: dict, probes_dir: str) -> list[Problem]:
                 rid, finding = answered[fs, name]
                 problems.append(Problem("error", data["_path"], f"/features/{name}",
                                         f"expected the answer probe record {rid} gives ({finding['value']}: "
-                                        f"{str(finding.get('detail', '')).splitlines()[0][:120]}), with that probe "
+                                        f"{str(finding.get('detail', '')).splitlines()[0][:200]}), with that probe "
                                         "cited, found 'not documented'"))
     return problems
 
