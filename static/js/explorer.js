@@ -124,7 +124,8 @@
           var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
           c.k.forEach(function (k, i) {
             rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
-                        hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i] });
+                        hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i],
+                        host: (chunk.contention || [])[k] || "" });
           });
           m.k.forEach(function (k, i) {
             missing.push({ result: result, key: keys[k], status: m.status[i], reason: m.reason[i] });
@@ -262,7 +263,8 @@
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
                 command: x.result.rerun + x.key.command, mean: x.mean,  // the result's own profile and target n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
-                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi };
+                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi,
+                host: x.host || "not recorded" };
       var scale = null;
       if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
       else if (view.mode === "ratio") {
@@ -312,7 +314,7 @@
   function spec(values, unitLabel, wide) {
     var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
                    { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
-                   { field: "machine" }, { field: "kernel" }];
+                   { field: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
     var y = { field: "value", type: "quantitative", title: unitLabel };
     if (view.axis === "dims") {
       return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: panelColumns(2, wide),
@@ -366,6 +368,7 @@
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
     row("Machine", p.machine + ", kernel " + p.kernel);
+    row("Host meanwhile", p.host);
     row("Tools", p.tools);
     row("Cell", p.key);
     dl.appendChild(el("dt", {}, "Result"));
@@ -513,12 +516,12 @@
   }
 
   function download(kind) {
-    var fields = ["result", "machine", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples"];
+    var fields = ["result", "machine", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples", "host"];
     var records = (view.lastPoints || []).map(function (p) {
       return { result: p.result, machine: p.machine, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
                workload: p.workload, dims: p.dims, metric: view.metric, unit: p.unit, mean: p.mean, value: p.value,
                value_unit: p.unitLabel || "", ci_low: p.lo === undefined ? null : p.lo, ci_high: p.hi === undefined ? null : p.hi,
-               n: p.n, rsd_pct: p.rsd, flags: p.flags, samples: p.samplesRaw.join(";") };
+               n: p.n, rsd_pct: p.rsd, flags: p.flags, samples: p.samplesRaw.join(";"), host: p.host };
     });
     var text, type;
     if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }

@@ -132,6 +132,9 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         if varies:
             samples = [round(m * scale) for m in kind["metrics"]["throughput"]["samples"]]
             cell["metrics"]["throughput"] = stats.summarize(samples, "bytes/s", "higher")
+            # the host's contention per repetition, different at each level (the explorer shows it per cell)
+            cell["host"] = [{"steal_pct": 0.0, "iowait_pct": round(level / 10 + rep, 2), "others_cpu_s": round(level / 100, 3),
+                             "load1": 1.0} for rep in range(len(samples))]
         side = "write" if "write" in kind["parameters"].get("rw", "") else "read"
         tar = b""
         for rep, reference in enumerate(kind["raw"]):

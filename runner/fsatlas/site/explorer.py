@@ -11,15 +11,15 @@ share of the raw device); the explorer's JavaScript only filters, takes ratios t
 baseline the reader picks and their geometric means.
 
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
-keys and metric names its rows use.
+keys and metric names its rows use; 4, and beside each key the host's contention during it.
 """
 import shlex
 from functools import lru_cache
 
-from . import best_per_key
+from . import best_per_key, result_tables
 from ..results import flags
 
-EXPLORER_VERSION = 3
+EXPLORER_VERSION = 4
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 
 
@@ -53,7 +53,7 @@ def facts(result: dict) -> dict:
 def chunk(result: dict, rows: list[dict]) -> dict:
     """One result's rows, from its cell_rows (aggregate: their intervals, taken as they are);
     a throughput's share is of the raw device's figure on the same job (results/flags), where
-    that baseline can judge it."""
+    that baseline can judge it; beside each key, what else the host was doing meanwhile."""
     keys, key_index, metrics, metric_index = [], {}, [], {}
     columns = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
     missing = {name: [] for name in ("k", "status", "reason")}
@@ -86,7 +86,9 @@ def chunk(result: dict, rows: list[dict]) -> dict:
         flags_.append(",".join(row["flags"]))
         share_.append(row["mean"] / tp if tp else None)
         samples_.append(row["samples"])
-    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": columns, "missing": missing}
+    hosts = {cell["key"]: result_tables.contention(cell) for cell in result["cells"]}
+    return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": columns, "missing": missing,
+            "contention": [hosts.get(key, "") for key in keys]}
 
 
 class Index:

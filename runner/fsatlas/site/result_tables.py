@@ -66,12 +66,19 @@ def evidence(result: dict | None) -> dict:
             if not judges:
                 raw += (" (cannot judge: measured before the device was filled with data)"
                         if not target.get("baseline_written") else f" (cannot judge: unstable, RSD {base['rsd_pct']:.1f} %)")
-        host = cell.get("host") or []
-        contention = (f"steal {sum(h['steal_pct'] for h in host) / len(host):.1f} %, I/O wait "
-                      f"{sum(h['iowait_pct'] for h in host) / len(host):.1f} %, other processes "
-                      f"{sum(h['others_cpu_s'] for h in host):.2f} s CPU") if host else ""
-        out[cell["key"]] = (raw, contention)
+        out[cell["key"]] = (raw, contention(cell))
     return out
+
+
+def contention(cell: dict) -> str:
+    """What else the host was doing during a cell's repetitions (run/evidence.py), in one line:
+    the result page's and the explorer's words for it; "" where the file recorded nothing."""
+    host = cell.get("host") or []
+    if not host:
+        return ""
+    return (f"steal {sum(h['steal_pct'] for h in host) / len(host):.1f} %, I/O wait "
+            f"{sum(h['iowait_pct'] for h in host) / len(host):.1f} %, other processes "
+            f"{sum(h['others_cpu_s'] for h in host):.2f} s CPU")
 
 
 def throughput_table(rows: list[dict], result: dict | None = None) -> str:
