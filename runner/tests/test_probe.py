@@ -135,6 +135,20 @@ def test_probe_runs_only_the_probes_named(tmp_path, capsys):
     assert len(err) == 1 and "--probe" in err[0] and "reflinks" in err[0] and "max_filename_length" in err[0]
 
 
+@pytest.mark.root
+def test_ntfsresize_refuses_a_mounted_ntfs_and_shrinks_an_unmounted_one(tmp_path):
+    """ntfsresize(8), ntfs-3g 2022.10.3: it resizes an NTFS on an unmounted device; asked while
+    ntfs-3g has it mounted, it refuses in its own words, which the probe records as the answer."""
+    assert main(["probe", "--fs", "ntfs", "--probe", "online_grow,online_shrink,offline_shrink", "--out", str(tmp_path),
+                 "--scratch", str(tmp_path / "scratch"), "--machine", "probe-box"]) == 0
+    (path,) = (tmp_path / "probes").glob("*.json")
+    found = {f["probe"]: f for f in json.loads(path.read_text())["findings"]}
+    for probe in ("online_grow", "online_shrink"):
+        assert found[probe]["value"] == "no" and "You must 'umount' it first" in found[probe]["detail"], found[probe]
+    assert found["offline_shrink"]["value"] == "yes", found["offline_shrink"]
+    assert scratch_left(tmp_path / "scratch") == []
+
+
 def test_every_resizable_filesystem_has_each_step_or_says_why_not():
     """The resize probe takes each filesystem through grow, shrink while mounted, then shrink
     unmounted: a filesystem with the first has the second and its capability, and either a tool

@@ -418,24 +418,29 @@ def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
 # a mounted one. A mounted F2FS is resized by the kernel's F2FS_IOC_RESIZE_FS ioctl
 # (include/uapi/linux/f2fs.h: _IOW(0xf5, 16, __u64), the new block count; fs/f2fs/gc.c), asked
 # here through Python as no tool in f2fs-tools 1.15 calls it; resize.f2fs works unmounted.
+# ntfsresize (ntfs-3g 2022.10.3, ntfsresize(8): "an unmounted DEVICE") is asked while mounted too,
+# so its refusal is recorded in its own words; -f answers its confirmation prompt.
 F2FS_RESIZE_IOCTL = ("import fcntl, os, struct, sys; fcntl.ioctl(os.open(sys.argv[1], os.O_RDONLY), 0x4008F510, "
                      "struct.pack('Q', int(sys.argv[2])))")
 GROW = {"ext2": ["resize2fs", "{dev}"], "ext3": ["resize2fs", "{dev}"], "ext4": ["resize2fs", "{dev}"],
         "xfs": ["xfs_growfs", "{mnt}"], "btrfs": ["btrfs", "filesystem", "resize", "max", "{mnt}"],
         "jfs": ["mount", "-o", "remount,resize", "{mnt}"], "nilfs2": ["nilfs-resize", "-y", "{dev}"],
         "reiserfs": ["resize_reiserfs", "{dev}"],
-        "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{grown_blocks}"]}
+        "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{grown_blocks}"],
+        "ntfs": ["ntfsresize", "-f", "{dev}"]}
 SHRINK_MOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
                   "ext4": ["resize2fs", "{dev}", "{size_k}K"], "xfs": ["xfs_growfs", "-D", "{size_blocks}", "{mnt}"],
                   "btrfs": ["btrfs", "filesystem", "resize", "{size_k}K", "{mnt}"],
                   "jfs": ["mount", "-o", "remount,resize={size_blocks}", "{mnt}"],
                   "nilfs2": ["nilfs-resize", "-y", "{dev}", "{size_k}K"],
                   "reiserfs": ["resize_reiserfs", "-s", "{size_k}K", "{dev}"],
-                  "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{size_blocks}"]}
+                  "f2fs": [sys.executable, "-c", F2FS_RESIZE_IOCTL, "{mnt}", "{size_blocks}"],
+                  "ntfs": ["ntfsresize", "-f", "-s", "{size_k}k", "{dev}"]}
 SHRINK_UNMOUNTED = {"ext2": ["resize2fs", "{dev}", "{size_k}K"], "ext3": ["resize2fs", "{dev}", "{size_k}K"],
                     "ext4": ["resize2fs", "{dev}", "{size_k}K"],
                     "reiserfs": ["resize_reiserfs", "-s", "{size_k}K", "{dev}"],
-                    "f2fs": ["resize.f2fs", "-s", "-t", "{size_sectors}", "{dev}"]}
+                    "f2fs": ["resize.f2fs", "-s", "-t", "{size_sectors}", "{dev}"],
+                    "ntfs": ["ntfsresize", "-f", "-s", "{size_k}k", "{dev}"]}
 # resize_reiserfs asks before shrinking ("You are running BETA version of reiserfs shrinker ...
 # Do you want to continue? [y/N]"): the probe says yes, as a user who wants the shrink would.
 SHRINK_ANSWER = {"reiserfs": "y\n"}
@@ -445,7 +450,8 @@ CHECK_FIRST = {"ext2": ["e2fsck", "-f", "-y", "{dev}"], "ext3": ["e2fsck", "-f",
 # CAP_SYS_RESOURCE; xfs_growfs and btrfs resize: CAP_SYS_ADMIN). A container may lack them.
 CAPABILITY = {"ext2": ("CAP_SYS_RESOURCE", 24), "ext3": ("CAP_SYS_RESOURCE", 24), "ext4": ("CAP_SYS_RESOURCE", 24),
               "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21), "jfs": ("CAP_SYS_ADMIN", 21),
-              "nilfs2": ("CAP_SYS_ADMIN", 21), "reiserfs": ("CAP_SYS_ADMIN", 21), "f2fs": ("CAP_SYS_ADMIN", 21)}
+              "nilfs2": ("CAP_SYS_ADMIN", 21), "reiserfs": ("CAP_SYS_ADMIN", 21), "f2fs": ("CAP_SYS_ADMIN", 21),
+              "ntfs": ("CAP_SYS_ADMIN", 21)}
 NO_OFFLINE_TOOL = {"xfs": "xfs_growfs, XFS's only resize tool, works on a mounted filesystem",
                    "btrfs": "btrfs filesystem resize works on a mounted filesystem",
                    "jfs": "JFS resizes only through a remount's resize option; jfsutils has no resize tool",
