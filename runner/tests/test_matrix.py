@@ -62,6 +62,10 @@ def test_unknown_names_are_user_errors():
         m.profile("huge")
     with pytest.raises(UserError, match="--variant"):
         m.profile("standard", None, None, ["data=fast"])
+    # a workload of the matrix that the profile does not size (tiny has no background-writes):
+    # refused with the profile's own list, never run with no runtime or a KeyError
+    with pytest.raises(UserError, match=r"/profiles/tiny/workloads.*'background-writes'.*one of seq-write"):
+        m.profile("tiny", None, ["background-writes"])
 
 
 GOOD_HEAD = "filesystems: {ext4: {mkfs: [mkfs.ext4]}}\nworkloads: {w: {kind: fio}}\n"

@@ -86,6 +86,11 @@ class Matrix:
         spec = self.profiles[name]
         fs_names = _select(spec["filesystems"], filesystems, "--fs", self.filesystems)
         wl_names = _select(list(spec["workloads"]), workloads, "--workload", self.workloads)
+        for wl in wl_names:  # its sizes and budget are the profile's: a workload it does not list has none
+            if wl not in spec["workloads"]:
+                raise UserError(f"workload {wl!r} (--workload) is not part of profile {name!r}", where=self.path,
+                                field=f"/profiles/{name}/workloads", expected="one of " + ", ".join(spec["workloads"]),
+                                found=repr(wl))
         planned_variants = list(self.variants) if spec.get("variants") == "all" else spec.get("variants") or []
         variant_names = ["defaults"] + _select(planned_variants, [v for v in variants or [] if v != "defaults"],
                                                "--variant", {"defaults": {}, **self.variants})
