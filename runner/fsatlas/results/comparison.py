@@ -2,7 +2,7 @@
 claims of the mount-option guides, the rankings and the pages that show a ratio all call it,
 so a difference is called significant (or "no effect" shown) by one rule everywhere.
 
-- The test: Welch's t-test (scipy) on the metric's scale (metrics.SCALE: the logarithm for
+- The test: Welch's t-test (statsmodels' CompareMeans) on the metric's scale (metrics.SCALE: the logarithm for
   rates, times and sizes, whose effects are ratios; the values themselves for percentages),
   or the paired t-test where both sides ran in the same interleaved rounds.
 - The effect: the ratio of the means B/A with a 95 % interval, taken from the interval of the
@@ -74,38 +74,42 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
     else:
         low, high = -margin_pct / 100 * abs(mean_a), margin_pct / 100 * abs(mean_a)
     with warnings.catch_warnings():
-        # scipy warns of precision loss when one side's samples are all equal (a size measured
-        # exactly each time); Welch's test then rests on the other side's spread, as it should
-        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
-        test, p_eq, detectable = _tests(x, y, paired, low, high, spread)
-    ci = test.confidence_interval(0.95)
+        # one side's samples all equal (a size measured exactly each time): Welch's test then
+        # rests on the other side's spread, as it should; numpy may warn of a zero variance
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p, (ci_low, ci_high), p_eq, detectable = _tests(x, y, paired, low, high, spread)
     diff = float(y.mean() - x.mean())
     if scale == "log":  # the interval's relative widths, placed around the ratio of the means
-        ratio_ci = [row["ratio"] * math.exp(ci.low - diff), row["ratio"] * math.exp(ci.high - diff)]
+        ratio_ci = [row["ratio"] * math.exp(ci_low - diff), row["ratio"] * math.exp(ci_high - diff)]
         detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
     else:
-        ratio_ci = [(mean_a + ci.low) / mean_a, (mean_a + ci.high) / mean_a]
+        ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
         detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
-    row.update(status="tested", why="", paired=paired, p=float(test.pvalue), p_equivalent=float(p_eq),
+    row.update(status="tested", why="", paired=paired, p=float(p), p_equivalent=float(p_eq),
                ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
                test=("paired t-test" if paired else "Welch's t-test") + (" on logarithms" if scale == "log" else ""))
     return row
 
 
 def _tests(x, y, paired: bool, low: float, high: float, spread: float):
-    """(the t-test, the equivalence p, the smallest detectable difference on the scale)."""
-    from scipy import stats as sps
+    """(p of the difference, its 95 % interval on the scale, the equivalence p, the smallest
+    detectable difference on the scale), all from statsmodels: CompareMeans gives Welch's test,
+    its interval and the two one-sided tests from one pass over the samples (scipy's ttest_ind
+    gives the same figures, to the last bits, at 2.3 times the cost: 0.40 ms against 0.18 ms a
+    comparison, and the compare page makes thousands)."""
     from statsmodels.stats import weightstats
     if paired:
-        test = sps.ttest_rel(y, x)
+        d = weightstats.DescrStatsW(y - x)
+        p = d.ttest_mean(0)[1]
         p_eq = weightstats.ttost_paired(y, x, low, high)[0]
-        d = _detectable(len(x), None)
-        return test, p_eq, (d * spread if d is not None else None)
-    test = sps.ttest_ind(y, x, equal_var=False)
-    p_eq = weightstats.ttost_ind(y, x, low, high, usevar="unequal")[0]
+        k = _detectable(len(x), None)
+        return p, d.tconfint_mean(ALPHA), p_eq, (k * spread if k is not None else None)
+    means = weightstats.CompareMeans(weightstats.DescrStatsW(y), weightstats.DescrStatsW(x))
+    p = means.ttest_ind(usevar="unequal")[1]
+    p_eq = means.ttost_ind(low, high, usevar="unequal")[0]
     pooled = math.sqrt(((len(x) - 1) * x.var(ddof=1) + (len(y) - 1) * y.var(ddof=1)) / (len(x) + len(y) - 2))
-    d = _detectable(len(x), len(y))
-    return test, p_eq, (d * pooled if d is not None else None)
+    k = _detectable(len(x), len(y))
+    return p, means.tconfint_diff(ALPHA, usevar="unequal"), p_eq, (k * pooled if k is not None else None)
 
 
 def compare_metrics(ma: dict, mb: dict, name: str, paired: bool = False) -> dict:
