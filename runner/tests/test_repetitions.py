@@ -123,3 +123,13 @@ def test_the_aims_are_the_knowledge_base_claims_pairs():
     assert aims[("ext4|-|commit=60|background-writes", "ext4|-|-|background-writes")] == ("throughput", 5.0)
     # data=journal halving writes: the claim expects -50 %
     assert aims[("ext4|-|data=journal|buffered-write", "ext4|-|data=ordered|buffered-write")] == ("throughput", 50.0)
+
+
+def test_a_broken_claims_file_costs_only_its_own_aims(tmp_path):
+    from fsatlas.run import claim_aims
+    (tmp_path / "a.yaml").write_text("claims:\n  - {metric: throughput, expected_change_pct: 10, measured_by: "
+                                     "[{cell: 'ext4|-|x|w', baseline: 'ext4|-|-|w'}]}\n")
+    (tmp_path / "b.yaml").write_text("claims:\n  - {metric: throughput, expected_change_pct: lots, measured_by: []}\n")
+    (tmp_path / "c.yaml").write_text("claims: [unclosed\n")
+    (tmp_path / "d.yaml").write_text("- a list, not an option\n")
+    assert claim_aims.load(str(tmp_path)) == {("ext4|-|x|w", "ext4|-|-|w"): ("throughput", 10.0)}

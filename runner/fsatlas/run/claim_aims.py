@@ -25,17 +25,21 @@ def load(directory: str = MOUNT_OPTIONS) -> dict:
     for path in sorted(glob.glob(os.path.join(directory, "*.yaml"))):
         try:
             with open(path, encoding="utf-8") as f:
-                option = safe_yaml.load(f.read()) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            continue  # check-data names a broken file; a run only loses its aim
-        for claim in option.get("claims", []) if isinstance(option, dict) else []:
-            expected = abs(float(claim.get("expected_change_pct", 0) or 0)) or comparison.EQUIVALENCE_MARGIN_PCT
-            for row in claim.get("measured_by", []):
-                pair = (row.get("cell"), row.get("baseline"))
-                metric = row.get("metric", claim.get("metric", ""))
-                if pair not in aims or expected < aims[pair][1]:
-                    aims[pair] = (metric, expected)
+                found = list(_pairs(safe_yaml.load(f.read())))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, TypeError, ValueError):
+            continue  # check-data names a broken file; a run only loses that file's aims
+        for pair, metric, expected in found:
+            if pair not in aims or expected < aims[pair][1]:
+                aims[pair] = (metric, expected)
     return aims
+
+
+def _pairs(option: dict):
+    """(pair, metric, change) of each comparison a mount-option file's claims make."""
+    for claim in option.get("claims", []):
+        expected = abs(float(claim.get("expected_change_pct") or 0)) or comparison.EQUIVALENCE_MARGIN_PCT
+        for row in claim.get("measured_by", []):
+            yield (row["cell"], row["baseline"]), row.get("metric", claim["metric"]), expected
 
 
 def behind(states: list, aims: dict, cap: int) -> set:
