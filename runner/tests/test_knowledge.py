@@ -394,6 +394,20 @@ def test_claims_are_judged_on_the_device_counters_each_repetition_recorded():
     assert atime["btrfs|-|noatime|small-files|file_size=1000"]["status"] == "measured"
 
 
+def test_a_claim_whose_comparisons_all_cannot_show_says_so_not_that_nothing_was_measured():
+    data, _ = knowledge.load(str(DATA))
+    blind = [_cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5, device_io=_io(0)),
+             _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(0))]
+    (claim,) = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", blind)])["ext4-barrier"]["claims"]
+    assert claim["measured"] == 0
+    assert claim["summary"] == "Measured, but no comparison counts: 1 of 6 cannot show the claim's mechanism."
+    flushing = [_cell("ext4|-|barrier=0|mail-delivery", 8e6, 1e5, metric="deliveries_per_s", device_io=_io(400)),
+                _cell("ext4|-|-|mail-delivery", 4e6, 1e5, metric="deliveries_per_s", device_io=_io(400))]
+    (claim,) = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", blind + flushing)])["ext4-barrier"]["claims"]
+    assert claim["summary"].startswith("Measured in 1 of 6 comparisons: ")
+    assert claim["summary"].endswith("; 1 cannot show its mechanism, so they do not count.")
+
+
 def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_adjusted():
     reads = {"metric": "read_per_s", "device_io": _io(1, reads=50)}
     rows = _claim_rows("relatime", [

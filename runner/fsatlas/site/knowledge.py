@@ -584,7 +584,7 @@ class ClaimEvidence:
                 claims.append({"id": claim["id"], "text": claim["text"], "sources": claim["sources"],
                                "setup": claim.get("setup", ""), "metric": claim["metric"],
                                "expected_change_pct": claim["expected_change_pct"], "comparisons": rows,
-                               "measured": len(family), "tally": tally, "summary": _summary(tally, len(rows))})
+                               "measured": len(family), "tally": tally, "summary": _summary(tally, rows)})
             out[option_id] = {"id": option_id, "option": option["option"], "theme": option["theme"], "claims": claims}
         return out
 
@@ -622,12 +622,15 @@ def evaluate_claims(knowledge: dict, digests) -> dict:
     return evidence.result()
 
 
-def _summary(tally: dict, total: int) -> str:
-    measured = sum(tally.values())
+def _summary(tally: dict, rows: list) -> str:
+    measured, blind = sum(tally.values()), sum(r["status"] == "cannot-show" for r in rows)
+    shown = f"; {blind} cannot show its mechanism, so they do not count" if blind else ""
     if not measured:
+        if blind:
+            return f"Measured, but no comparison counts: {blind} of {len(rows)} cannot show the claim's mechanism."
         return "Not measured here yet: none of its cells has a result on this site."
     parts = [f"{n} {word}" for word, n in tally.items() if n]
-    return f"Measured in {measured} of {total} comparisons: " + ", ".join(parts) + "."
+    return f"Measured in {measured} of {len(rows)} comparisons: " + ", ".join(parts) + shown + "."
 
 
 def _label(key: str) -> str:
