@@ -369,6 +369,16 @@
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
     row("Machine", p.machine + ", kernel " + p.kernel);
     row("Host meanwhile", p.host);
+    if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
+      // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run
+      var tested = el("dd"), url = new URL(root.dataset.compare, location.href);
+      url.searchParams.set("a", view.baseline);
+      url.searchParams.set("b", p.filesystem);
+      url.searchParams.set("run", p.result);
+      tested.appendChild(el("a", { href: url.pathname + url.search }, p.filesystem + " against " + view.baseline + ", tested, in this run"));
+      dl.appendChild(el("dt", {}, "Is it a difference?"));
+      dl.appendChild(tested);
+    }
     row("Tools", p.tools);
     row("Cell", p.key);
     dl.appendChild(el("dt", {}, "Result"));

@@ -49,6 +49,16 @@ def test_baseline_gives_ratios_and_geometric_means(page, explorer_url):
     # descriptive ratios say they are untested and lead to the page whose rows are tested
     assert "not tested" in summary and "not tested" in page.inner_text("#explorer-caption")
     assert page.locator("#explorer-summary a[href$='/compare/']").count() == 1
+    # a mark's details lead to the tested row: the compare page, this pair, this run
+    link = page.locator("#explorer-details a[href*='/compare/?']")
+    for i in range(page.locator(BARS).count()):  # the baseline's own bars have no such row
+        page.locator(BARS).nth(i).hover()
+        page.locator("#explorer-details code.command").wait_for()
+        if link.count():
+            break
+    query = dict(q.split("=") for q in link.get_attribute("href").split("?")[1].split("&"))
+    assert query["a"] == "xfs" and query["b"] in ("ext2", "ext4", "btrfs") and query["run"].startswith("synthetic-")
+    assert query["run"] in page.locator("#explorer-details").inner_text()
     assert page.errors == []
 
 
