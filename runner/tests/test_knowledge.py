@@ -405,7 +405,7 @@ def test_a_claim_whose_comparisons_all_cannot_show_says_so_not_that_nothing_was_
                 _cell("ext4|-|-|mail-delivery", 4e6, 1e5, metric="deliveries_per_s", device_io=_io(400))]
     (claim,) = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", blind + flushing)])["ext4-barrier"]["claims"]
     assert claim["summary"].startswith("Measured in 1 of 6 comparisons: ")
-    assert claim["summary"].endswith("; 1 cannot show its mechanism, so they do not count.")
+    assert claim["summary"].endswith("; 1 cannot show its mechanism, so it does not count.")
 
 
 def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_adjusted():

@@ -624,7 +624,8 @@ def evaluate_claims(knowledge: dict, digests) -> dict:
 
 def _summary(tally: dict, rows: list) -> str:
     measured, blind = sum(tally.values()), sum(r["status"] == "cannot-show" for r in rows)
-    shown = f"; {blind} cannot show its mechanism, so they do not count" if blind else ""
+    shown = (f"; {blind} cannot show its mechanism, so {'it does' if blind == 1 else 'they do'} not count"
+             if blind else "")
     if not measured:
         if blind:
             return f"Measured, but no comparison counts: {blind} of {len(rows)} cannot show the claim's mechanism."
