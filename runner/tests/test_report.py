@@ -8,10 +8,11 @@ import pytest
 from fsatlas.cli import main
 from fsatlas.commands.compare import load_checked
 from fsatlas.results.comparison import between as comparisons
+from testutil import standard_run_with
 
 RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
-STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-2])
+STANDARD = str(standard_run_with("ext4", "xfs"))
 
 
 def _table_rows(markdown: str) -> list[list[str]]:

@@ -7,6 +7,23 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = FIXTURES / "samples"  # outputs of the tools themselves; SOURCES.md names each
+RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
+
+
+def standard_run_with(a: str, b: str) -> Path:
+    """The newest committed standard result that measured filesystems a and b side by side (a
+    workload with a figure for both, as report.within compares them): chosen by what it holds,
+    not by its place in the folder, which every new result shifts."""
+    from fsatlas.commands.compare import load_checked
+    from fsatlas.errors import UserError
+    from fsatlas.site import report
+    for path in sorted(RESULTS.glob("*-standard.json"), reverse=True):
+        try:
+            report.within(load_checked(str(path)), a, b)
+        except UserError:
+            continue
+        return path
+    raise AssertionError(f"no committed standard result measured {a} and {b} side by side")
 
 
 def loop_state(root):
