@@ -80,11 +80,13 @@ def test_one_filesystem_every_workload(tmp_path):
     assert {"rewrite", "concurrent-writers|numjobs=2", "seq-read", "rand-read-4k"} <= jobs
     assert result["target"]["baseline_written"] is True
     assert all(m["throughput"]["mean"] > 0 for m in result["target"]["baseline"].values())
-    # each repetition's device counters: an O_DIRECT stream flushes nothing, fdatasync after each write does
+    # each repetition's device counters: an O_DIRECT stream asks for no flush (ext4's journal may
+    # commit the blocks it allocated once in a repetition, every 5 s: one flush, seen once in CI),
+    # fdatasync after each of fsync-write-4k's 64 writes asks for one each time
     by_workload = {c["workload"]: c for c in result["cells"]}
     assert all(len(c["device_io"]) == 3 and len(c["host"]) == 3 for c in result["cells"])
-    assert sum(r["flushes"] for r in by_workload["seq-write"]["device_io"]) == 0
-    assert all(r["flushes"] > 0 for r in by_workload["fsync-write-4k"]["device_io"])
+    assert all(r["flushes"] <= 1 for r in by_workload["seq-write"]["device_io"]), by_workload["seq-write"]["device_io"]
+    assert all(r["flushes"] >= 32 for r in by_workload["fsync-write-4k"]["device_io"])
     assert all(r["reads"] > 0 for r in by_workload["seq-read"]["device_io"])
     workloads = {c["workload"] for c in result["cells"]}
     assert workloads == set(EXPECTED_METRICS)
