@@ -125,7 +125,7 @@
           c.k.forEach(function (k, i) {
             rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
                         hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i],
-                        host: (chunk.contention || [])[k] || "" });
+                        host: (chunk.contention || [])[k] || "not recorded" });
           });
           m.k.forEach(function (k, i) {
             missing.push({ result: result, key: keys[k], status: m.status[i], reason: m.reason[i] });
@@ -262,9 +262,9 @@
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
-                command: x.result.rerun + x.key.command, mean: x.mean,  // the result's own profile and target n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
-                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi,
-                host: x.host || "not recorded" };
+                command: x.result.rerun + x.key.command,  // the result's own profile and target
+                mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
+                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi, host: x.host };
       var scale = null;
       if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
       else if (view.mode === "ratio") {

@@ -88,6 +88,7 @@ def test_tooltip_shows_samples_machine_and_the_rerun_command(page, explorer_url)
     details.locator("code.command").wait_for()
     text = details.inner_text()
     assert "Samples" in text and "box-" in text and "kernel" in text
+    assert re.search(r"Spread\nRSD \d+(\.\d)? %, 3 repetitions", text), text  # n and RSD of the cell, not undefined
     assert "fsatlas run --profile" in text and "--cell '" in text
     assert details.locator("a[href$='.json']").count() == 1
     # what else the host was doing during that cell's repetitions, worked out from its result file by hand
