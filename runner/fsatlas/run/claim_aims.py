@@ -14,32 +14,26 @@ import yaml
 from .. import safe_yaml
 from ..results import comparison, metrics
 
-MOUNT_OPTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))), "data", "mount_options")
 
-
-def load(directory: str = MOUNT_OPTIONS) -> dict:
+def load(directory: str | None = None) -> dict:
     """{(option cell key, baseline cell key): (metric, the change in percent to be detectable)}:
-    where two claims name one pair, the smaller change."""
+    where two claims name one pair, the smaller change. directory: the mount-option files
+    (default: data/mount_options of the checkout)."""
+    from ..site import knowledge, report  # the site's reading of a claim, loaded only for a run that aims
     aims = {}
-    for path in sorted(glob.glob(os.path.join(directory, "*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(directory or os.path.join(report.REPO, "data", "mount_options"), "*.yaml"))):
         try:
             with open(path, encoding="utf-8") as f:
-                found = list(_pairs(safe_yaml.load(f.read())))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, TypeError, ValueError):
+                option = safe_yaml.load(f.read())
+            found = [((row["cell"], row["baseline"]), metric,
+                      abs(float(claim.get("expected_change_pct") or 0)) or comparison.EQUIVALENCE_MARGIN_PCT)
+                     for claim, row, metric in knowledge.claim_comparisons(option)]
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, KeyError, TypeError, ValueError):
             continue  # check-data names a broken file; a run only loses that file's aims
         for pair, metric, expected in found:
             if pair not in aims or expected < aims[pair][1]:
                 aims[pair] = (metric, expected)
     return aims
-
-
-def _pairs(option: dict):
-    """(pair, metric, change) of each comparison a mount-option file's claims make."""
-    for claim in option.get("claims", []):
-        expected = abs(float(claim.get("expected_change_pct") or 0)) or comparison.EQUIVALENCE_MARGIN_PCT
-        for row in claim.get("measured_by", []):
-            yield (row["cell"], row["baseline"]), row.get("metric", claim["metric"]), expected
 
 
 def behind(states: list, aims: dict, cap: int) -> set:

@@ -181,7 +181,7 @@ class Run:
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared = {}
-        self.claim_aims = claim_aims.load()
+        self.claim_aims = claim_aims.load() if profile.adaptive else {}
 
     def save(self, complete: bool) -> str:
         """Writes the result file as it stands; cells not finished yet are saved as failed, so

@@ -16,7 +16,7 @@ import yaml
 
 from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
-from ..results import comparison, metrics as metrics_mod, resultfile, stats
+from ..results import comparison, metrics as metrics_mod, probefile, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -154,27 +154,29 @@ def _backs(held: str, version: str) -> bool:
     return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
 
 
-def _probe_tools(source: dict, probes_dir: str, read: dict) -> dict:
-    """The "tool" of a probe source's record (package -> version text), {} for a document; each
-    record read once (read: probe id -> its tools, kept by the caller)."""
-    if source["probe"] not in read:
+def _probe_records(data_dir: str) -> dict:
+    """probe id -> its record, each committed probe result read once for the rules that weigh
+    facts against the probes (a file that cannot be read is probefile's problem to name)."""
+    records = {}
+    for path in probefile.files(data_dir):
         try:
-            with open(os.path.join(probes_dir, source["probe"] + ".json"), encoding="utf-8") as f:
-                read[source["probe"]] = json.load(f).get("tool", {})
-        except (OSError, ValueError):
-            read[source["probe"]] = {}
-    return read[source["probe"]]
+            record = resultfile.load_json(path)
+        except UserError:
+            continue
+        if isinstance(record, dict):
+            records[os.path.basename(path)[:-5]] = record
+    return records
 
 
-def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: str) -> list[Problem]:
+def _tool_versions(knowledge: dict, by_id: dict, records: dict, sources_path: str) -> list[Problem]:
     """A probe's claim of a tool version must be one its probe record lists: a probe source's
     text against its own record; a fact that cites probes against theirs, unless a document it
     cites names that version of the package (the manual read). Otherwise nothing backs it."""
-    problems, read = [], {}
+    problems = []
     for i, source in enumerate(knowledge["sources"]):
         if "probe" not in source:
             continue
-        tools = _probe_tools(source, probes_dir, read)
+        tools = records.get(source["probe"], {}).get("tool", {})
         for field in ("title", "publisher", "covers"):
             for package, version in _versions_named(str(source.get(field, ""))):
                 if not _backs(str(tools.get(package, "")), version):
@@ -184,8 +186,8 @@ def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: 
     for data in knowledge["features"].values():
         for name, fact in data["features"].items():
             cited = [by_id[s] for s in fact["sources"] if s in by_id]
-            records = [_probe_tools(s, probes_dir, read) for s in cited if "probe" in s]
-            if not records:
+            tools = [records.get(s["probe"], {}).get("tool", {}) for s in cited if "probe" in s]
+            if not tools:
                 continue  # a version of a document read ("xfsprogs 6.1" of its manual): not a probe's claim
             documents = [" ".join(str(s.get(k, "")) for k in ("title", "publisher", "url", "covers"))
                          for s in cited if "probe" not in s]
@@ -193,26 +195,21 @@ def _tool_versions(knowledge: dict, by_id: dict, probes_dir: str, sources_path: 
                 for package, version in _versions_named(str(fact.get(field, ""))):
                     if any(package in d and _backs(d, version) for d in documents):
                         continue  # the cited manual of that version of the package is where it comes from
-                    if not any(_backs(str(r.get(package, "")), version) for r in records):
+                    if not any(_backs(str(t.get(package, "")), version) for t in tools):
                         problems.append(Problem("error", data["_path"], f"/features/{name}/{field}",
                                                 f"expected {package} {version} in a probe record this fact cites, "
                                                 f"found it in none of {fact['sources']}"))
     return problems
 
 
-def _probe_answers(knowledge: dict, probes_dir: str) -> list[Problem]:
+def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     """A fact may not say "not documented" where a committed probe answered it: the kernel's
     refusal (or what it did) is an answer, and the cell must carry it with the probe cited."""
     answered = {}
-    for path in sorted(glob.glob(os.path.join(probes_dir, "*.json"))):
-        try:
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-        except (OSError, ValueError):
-            continue  # validate names a broken probe record
+    for rid, record in sorted(records.items()):
         for finding in record.get("findings", []):
             if finding.get("status") == "ok" and finding.get("value") is not None:
-                answered.setdefault((finding["filesystem"], finding["probe"]), (record["id"], finding))
+                answered.setdefault((finding["filesystem"], finding["probe"]), (rid, finding))
     problems = []
     for fs, data in knowledge["features"].items():
         for name, fact in data["features"].items():
@@ -256,8 +253,9 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
-    problems += _tool_versions(knowledge, by_id, probes_dir, sources_path)
-    problems += _probe_answers(knowledge, probes_dir)
+    records = _probe_records(os.path.dirname(sources_path))
+    problems += _tool_versions(knowledge, by_id, records, sources_path)
+    problems += _probe_answers(knowledge, records)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
@@ -533,9 +531,8 @@ class ClaimEvidence:
 
     def __init__(self, knowledge: dict, state: dict | None = None):
         self.options = knowledge["mount_options"]
-        self.comparisons = sorted({(c["cell"], c["baseline"], c.get("metric", claim["metric"]))
-                                   for option in self.options.values() for claim in option["claims"]
-                                   for c in claim["measured_by"]})
+        self.comparisons = sorted({(row["cell"], row["baseline"], metric) for option in self.options.values()
+                                   for _, row, metric in claim_comparisons(option)})
         self.by_cell = {}
         for comparison in self.comparisons:
             self.by_cell.setdefault(comparison[0], []).append(comparison)
@@ -613,6 +610,14 @@ class ClaimEvidence:
                                     f"({cell.get('reason') or 'no reason given'})."}
         return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
                 "sentence": "Not measured here yet: no result file on this site holds these cells."}
+
+
+def claim_comparisons(option: dict):
+    """(claim, comparison, metric) of each comparison a mount-option file's claims make: a
+    comparison is judged on its own metric where it names one, else on its claim's."""
+    for claim in option["claims"]:
+        for row in claim["measured_by"]:
+            yield claim, row, row.get("metric", claim["metric"])
 
 
 def evaluate_claims(knowledge: dict, digests) -> dict:
