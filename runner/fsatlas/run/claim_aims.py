@@ -15,19 +15,31 @@ from .. import safe_yaml
 from ..results import comparison, metrics
 
 
+MOUNT_OPTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), "data", "mount_options")  # the checkout's (the runner may not import site/)
+
+
+def claim_comparisons(option: dict):
+    """(claim, comparison, metric) of each comparison a mount-option file's claims make: a
+    comparison is judged on its own metric where it names one, else on its claim's (the site's
+    claims evaluation reads them here too)."""
+    for claim in option["claims"]:
+        for row in claim["measured_by"]:
+            yield claim, row, row.get("metric", claim["metric"])
+
+
 def load(directory: str | None = None) -> dict:
     """{(option cell key, baseline cell key): (metric, the change in percent to be detectable)}:
     where two claims name one pair, the smaller change. directory: the mount-option files
     (default: data/mount_options of the checkout)."""
-    from ..site import knowledge, report  # the site's reading of a claim, loaded only for a run that aims
     aims = {}
-    for path in sorted(glob.glob(os.path.join(directory or os.path.join(report.REPO, "data", "mount_options"), "*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(directory or MOUNT_OPTIONS, "*.yaml"))):
         try:
             with open(path, encoding="utf-8") as f:
                 option = safe_yaml.load(f.read())
             found = [((row["cell"], row["baseline"]), metric,
                       abs(float(claim.get("expected_change_pct") or 0)) or comparison.EQUIVALENCE_MARGIN_PCT)
-                     for claim, row, metric in knowledge.claim_comparisons(option)]
+                     for claim, row, metric in claim_comparisons(option)]
         except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, KeyError, TypeError, ValueError):
             continue  # check-data names a broken file; a run only loses that file's aims
         for pair, metric, expected in found:

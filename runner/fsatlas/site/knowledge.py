@@ -16,6 +16,7 @@ import yaml
 
 from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
+from ..run.claim_aims import claim_comparisons
 from ..results import comparison, metrics as metrics_mod, probefile, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
@@ -610,14 +611,6 @@ class ClaimEvidence:
                                     f"({cell.get('reason') or 'no reason given'})."}
         return {**row, "status": "not-measured", "reason": "no result file holds these cells yet",
                 "sentence": "Not measured here yet: no result file on this site holds these cells."}
-
-
-def claim_comparisons(option: dict):
-    """(claim, comparison, metric) of each comparison a mount-option file's claims make: a
-    comparison is judged on its own metric where it names one, else on its claim's."""
-    for claim in option["claims"]:
-        for row in claim["measured_by"]:
-            yield claim, row, row.get("metric", claim["metric"])
 
 
 def evaluate_claims(knowledge: dict, digests) -> dict:
