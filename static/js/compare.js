@@ -1,7 +1,8 @@
 // Compare two filesystems (layouts/compare/single.html): features side by side with the rows
 // that differ marked, and the figures of one run that measured both, each row tested by the
-// comparison module. The choice is kept in the address (?a=ext4&b=xfs&run=…). Text is set as
-// text; the only HTML inserted is the tables site/pairs.py wrote.
+// comparison module; or, on request, across two runs under a warning. The choice is kept in
+// the address (?a=ext4&b=xfs&run=… or &run_a=…&run_b=…). Text is set as text; the only HTML
+// inserted is the tables site/pairs.py wrote.
 (function () {
   "use strict";
   var root = document.getElementById("compare");
@@ -93,17 +94,121 @@
     }).then(function () { box.removeAttribute("aria-busy"); });
   }
 
+  // Across two runs (on request only): each filesystem's figures from a run of its own, read
+  // from compare/sides/<fs>.json (site/pairs.py side(): figures and raw-device figures already
+  // in the site's units). Never shown without the warning naming both runs and both systems;
+  // no row is tested, since the runs differ in more than the filesystem. The only arithmetic
+  // here is the two ratios, printed as the site prints a figure (fsatlasFormat.significant).
+  var across = document.getElementById("compare-across");
+  var runA = document.getElementById("compare-run-a"), runB = document.getElementById("compare-run-b");
+  var sides = {};
+  var fmt = window.fsatlasFormat.significant;
+  across.hidden = false;
+
+  function loadSide(fs) {
+    if (!sides[fs]) {
+      sides[fs] = fetch(root.dataset.pairs + "sides/" + fs + ".json").then(function (r) {
+        if (r.status === 404) return { filesystem: fs, runs: [] };  // never measured with default options
+        if (!r.ok) throw new Error(r.status + " " + r.statusText);
+        return r.json();
+      });
+    }
+    return sides[fs];
+  }
+  function fillRuns(select, doc, wanted) {
+    select.replaceChildren();
+    doc.runs.forEach(function (r) {
+      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + r.machine + ")"));
+    });
+    select.disabled = !doc.runs.length;
+    if (wanted && doc.runs.some(function (r) { return r.id === wanted; })) select.value = wanted;
+  }
+  function systemItem(name, run) {
+    var li = el("li", {}, name + ": run ");
+    li.appendChild(el("a", { href: root.dataset.results + run.id + "/" }, run.id));
+    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + run.machine + "): " + run.system + "."));
+    return li;
+  }
+  function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }
+  function acrossTable(a, b, ra, rb) {
+    var rowsB = {};
+    rb.rows.forEach(function (r) { rowsB[r.key + "\n" + r.metric] = r; });
+    var head = ["Workload", "Measure", "n", a, b, b + " / " + a, "raw device in " + a + "'s run",
+                "raw device in " + b + "'s run", b + " / " + a + " relative to each raw device", "Test"];
+    var parts = table(head), body = parts[1];
+    parts[0].setAttribute("data-runs", ra.id + " " + rb.id);
+    var caption = el("caption", {}, b + " in run " + rb.id + " against " + a + " in run " + ra.id +
+      " (both systems above): two runs, so no row is tested. The relative ratio divides each figure by the raw device's figure on the same job in its own run.");
+    parts[0].insertBefore(caption, parts[0].firstChild);
+    ra.rows.forEach(function (x) {
+      var y = rowsB[x.key + "\n" + x.metric];
+      if (!y) return;
+      var relative = x.device && y.device ? ratio(x.mean / x.device, y.mean / y.device) : null;
+      var weak = [x.device_weak && a + "'s " + x.device_weak, y.device_weak && b + "'s " + y.device_weak].filter(Boolean);
+      var tr = el("tr");
+      tr.appendChild(el("th", { scope: "row" }, x.workload));
+      var measure = el("td", {}, x.label + " ");
+      measure.appendChild(el("small", {}, "(" + x.better + ")"));
+      tr.appendChild(measure);
+      [x.n + ", " + y.n, x.shown, y.shown, fmt(ratio(x.mean, y.mean)) + "×", x.device_shown || "–", y.device_shown || "–",
+       relative === null ? "–" : fmt(relative) + "×" + (weak.length ? " (" + weak.join("; ") + ")" : "")]
+        .forEach(function (v) { tr.appendChild(el("td", { "class": "num" }, v)); });
+      tr.appendChild(el("td", {}, "not tested: two runs"));
+      body.appendChild(tr);
+    });
+    return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
+  }
+  function acrossView(a, b, wantA, wantB) {
+    box.setAttribute("aria-busy", "true");
+    return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
+      fillRuns(runA, docs[0], wantA);
+      fillRuns(runB, docs[1], wantB);
+      var ra = docs[0].runs.filter(function (r) { return r.id === runA.value; })[0];
+      var rb = docs[1].runs.filter(function (r) { return r.id === runB.value; })[0];
+      if (!ra || !rb) {
+        box.replaceChildren(el("p", {}, "No run has measured " + (ra ? b : a) + " with default options."));
+        return null;
+      }
+      if (ra.id === rb.id) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
+      var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
+      warning.appendChild(el("p", {}, ra.machine === rb.machine
+        ? "These figures come from two runs on one machine. Kernels, days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."
+        : "These figures come from two runs on two machines. A ratio between them compares the machines (CPU, memory, storage, kernel) as much as the filesystems."));
+      var list = el("ul");
+      list.appendChild(systemItem(a, ra));
+      list.appendChild(systemItem(b, rb));
+      warning.appendChild(list);
+      box.replaceChildren(warning, acrossTable(a, b, ra, rb));
+      return [ra.id, rb.id];
+    }).catch(function (e) {
+      box.replaceChildren(el("p", { "class": "warning" }, "The figures of these runs could not be loaded (" + e.message + ")."));
+      return null;
+    }).then(function (shownRuns) { box.removeAttribute("aria-busy"); return shownRuns; });
+  }
+  function offerAcross(a, b) {
+    if (!across.open) return Promise.resolve();
+    return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
+      fillRuns(runA, docs[0], runA.value);
+      fillRuns(runB, docs[1], runB.value);
+    }, function () {});
+  }
+
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
-  // then keeps the choice in the address and marks the page rendered.
-  function render(run) {
+  // or across the two runs asked for; then keeps the choice in the address and marks the page
+  // rendered.
+  function render(run, twoRuns) {
     root.removeAttribute("data-rendered");
     var a = form.a.value, b = form.b.value;
     features(a, b);
-    return figures(a, b, run).then(function () {
+    var shownRuns = a !== b && twoRuns ? acrossView(a, b, twoRuns[0], twoRuns[1])
+      : figures(a, b, run).then(function () { return offerAcross(a, b); }).then(function () { return null; });
+    return shownRuns.then(function (pair) {
       var url = new URL(location.href);
       url.searchParams.set("a", a);
       url.searchParams.set("b", b);
-      if (runSelect.value) url.searchParams.set("run", runSelect.value); else url.searchParams.delete("run");
+      ["run", "run_a", "run_b"].forEach(function (k) { url.searchParams.delete(k); });
+      if (pair) { url.searchParams.set("run_a", pair[0]); url.searchParams.set("run_b", pair[1]); }
+      else if (runSelect.value && !runSelect.disabled) url.searchParams.set("run", runSelect.value);
       history.replaceState(null, "", url);
       root.setAttribute("data-rendered", "1");
     });
@@ -114,5 +219,14 @@
   form.b.value = names.indexOf(params.get("b")) >= 0 ? params.get("b") : (names.indexOf("xfs") >= 0 ? "xfs" : names[1]);
   form.addEventListener("change", function () { render(null); });
   runSelect.addEventListener("change", function () { render(runSelect.value); });
-  render(params.get("run"));
+  across.addEventListener("toggle", function () { offerAcross(form.a.value, form.b.value); });
+  document.getElementById("compare-across-show").addEventListener("click", function () {
+    render(null, [runA.value, runB.value]);
+  });
+  if (params.get("run_a") && params.get("run_b")) {
+    across.open = true;
+    render(null, [params.get("run_a"), params.get("run_b")]);
+  } else {
+    render(params.get("run"));
+  }
 })();

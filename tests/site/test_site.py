@@ -396,15 +396,23 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
     first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
     cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
 
-    def run(rid, created, filesystems):
+    def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
         doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write",
                    raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]]) for fs in filesystems])
-        doc["system"].update(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64")
+        doc["system"].update(system or dict(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64"))
+        if device:  # the raw device's seq-write samples, in bytes/s
+            mean = sum(device) / len(device)
+            sd = (sum((v - mean) ** 2 for v in device) / (len(device) - 1)) ** 0.5
+            doc["target"].update(baseline_written=True, baseline={"seq-write": {"throughput": {
+                "unit": "bytes/s", "better": "higher", "samples": device, "mean": mean, "median": sorted(device)[1],
+                "stddev": sd, "rsd_pct": 100 * sd / mean, "ci95": [mean - sd, mean + sd]}}})
         (results / f"{rid}.json").write_text(json.dumps(doc))
         shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
-    run("aa-ext4-only", "2026-11-25T00:00:00Z", ["ext4"])
-    run("ab-xfs-only", "2026-11-26T00:00:00Z", ["xfs"])
+        return doc
+    ext4_run = run("aa-ext4-only", "2026-11-25T00:00:00Z", ["ext4"], device=[1.0e9, 1.1e9, 1.2e9])
+    xfs_run = run("ab-xfs-only", "2026-11-26T00:00:00Z", ["xfs"], device=[2.9e9, 3.0e9, 3.4e9], system=dict(
+        machine="m-other-host", cpu_model="Intel(R) Xeon(R) Platinum 8375C", kernel="6.12.57-amd64"))
     server = serve(build_site(tmp_path / "site", results))
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/compare/?a=ext4&b=xfs"
@@ -412,6 +420,37 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
         page.wait_for_selector("#compare[data-rendered]")
         assert "No run has measured both" in page.inner_text("#compare-figures")
         assert page.locator("#compare-figures table").count() == 0
+        # across two runs only when asked, and then under the warning naming both runs and systems
+        page.click("#compare-across summary")
+        page.wait_for_function("document.getElementById('compare-run-b').options.length > 0")
+        assert page.input_value("#compare-run-a") == "aa-ext4-only" and page.input_value("#compare-run-b") == "ab-xfs-only"
+        page.click("#compare-across-show")
+        page.wait_for_selector("#compare[data-rendered] #compare-mixed")
+        assert page.url.endswith("?a=ext4&b=xfs&run_a=aa-ext4-only&run_b=ab-xfs-only")
+        warning = page.inner_text("#compare-mixed")
+        assert "two runs on two machines" in warning
+        assert "ext4: run aa-ext4-only" in warning and "AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
+        assert "xfs: run ab-xfs-only" in warning and "Intel(R) Xeon(R) Platinum 8375C" in warning and "Linux 6.12.57-amd64" in warning
+        # every figure worked out here from the two files: the cell's and the raw device's seq-write throughput
+        from fsatlas.site.knowledge import display, significant
+        fig = {d["id"]: d["cells"][0]["metrics"]["throughput"] for d in (ext4_run, xfs_run)}
+        dev = {d["id"]: d["target"]["baseline"]["seq-write"]["throughput"] for d in (ext4_run, xfs_run)}
+        a, b = fig["aa-ext4-only"]["mean"], fig["ab-xfs-only"]["mean"]
+        da, db = dev["aa-ext4-only"]["mean"], dev["ab-xfs-only"]["mean"]
+        rows = _compare_rows(page)
+        row = next(r for r in rows if r[1].startswith("throughput"))
+        assert row[0] == "seq-write" and row[2] == f"{len(fig['aa-ext4-only']['samples'])}, {len(fig['ab-xfs-only']['samples'])}"
+        assert row[3:7] == [display(a, "bytes/s"), display(b, "bytes/s"), significant(b / a) + "×", display(da, "bytes/s")]
+        assert row[7] == display(db, "bytes/s") and row[8].startswith(significant((b / db) / (a / da)) + "×")
+        assert "baseline RSD" in row[8]  # the ext4 run's device spread (9 %) is over flags.RSD_LIMIT_PCT
+        assert len(rows) == len(ext4_run["cells"][0]["metrics"]) and all(r[9] == "not tested: two runs" for r in rows)
+        assert sum(r[8] != "–" for r in rows) == 1  # only throughput has a raw-device figure here
+        assert page.locator("table[data-runs]").get_attribute("data-runs") == "aa-ext4-only ab-xfs-only"
+        # the address alone brings the view back, warning included
+        page.goto(page.url)
+        page.wait_for_selector("#compare[data-rendered] #compare-mixed")
+        assert len(_compare_rows(page)) == len(rows)
+        assert page.errors == []
         run("ac-both", "2026-11-27T00:00:00Z", ["ext4", "xfs"])
         server.shutdown()
         server = serve(build_site(tmp_path / "site-again", results))

@@ -134,9 +134,14 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "metrics": metrics.get(cell["key"], {})})
+    target = result["target"]
+    # the raw device's figures on each job, for the compare page's view across two runs
+    baseline = {job: {name: {"mean": m["mean"], "unit": m["unit"], "rsd_pct": m["rsd_pct"]} for name, m in ms.items()}
+                for job, ms in (target.get("baseline") or {}).items()}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-            "target": result["target"]["kind"], "summary": result_summary(result),
+            "target": target["kind"], "summary": result_summary(result),
+            "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": explorer.facts(result), "cells": cells}
 
 
@@ -482,10 +487,11 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
 
 
 def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dict:
-    """Writes the compare page's file of each pair of filesystems (site/pairs.py) and returns
-    aggregates/compare.json: each pair's runs, and the default pair's tables for the page to
-    hold. Each run's table of a pair is kept while that run and this code are unchanged, so a
-    result added costs the tables of its own pairs only."""
+    """Writes the compare page's file of each pair of filesystems and of each filesystem's side
+    for the view across runs (site/pairs.py) and returns aggregates/compare.json: each pair's
+    runs, and the default pair's tables for the page to hold. Each run's table of a pair, and
+    each run's side of a filesystem, is kept while that run and this code are unchanged, so a
+    result added costs its own tables only."""
     runs = pairs_mod.runs_of_pairs(summaries)
     try:
         with open(outputs.pairs_cache, encoding="utf-8") as f:
@@ -503,8 +509,22 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
                     digests[rid] = outputs.digest(rid)
                 entry = {"sig": signatures.get(rid), "run": pairs_mod.run_table(a, b, digests[rid])}
             tables[key] = entry
+    sides = {}
+    for fs, ids in pairs_mod.runs_of_filesystems(summaries).items():
+        for rid in ids:
+            key = f"side|{rid}|{fs}"
+            entry = before.get(key)
+            if not entry or entry["sig"] != signatures.get(rid):
+                if rid not in digests:
+                    digests[rid] = outputs.digest(rid)
+                entry = {"sig": signatures.get(rid), "run": pairs_mod.side(fs, digests[rid])}
+            tables[key] = entry
+        sides[f"{fs}.json"] = {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))
+    for name, doc in sides.items():
+        write_if_changed(os.path.join(outputs.sides, name), compact_json(doc))
+    remove_stale(outputs.sides, set(sides), ".json")
     docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [tables[f"{rid}|{a}|{b}"]["run"] for rid in ids
                                                                   if tables[f"{rid}|{a}|{b}"]["run"]]}
             for (a, b), ids in sorted(runs.items())}
@@ -546,8 +566,9 @@ class Outputs:
         self.judged = os.path.join(cache, "judged.json")
         self.pairs = os.path.join(static_dir, pairs_mod.FOLDER)
         self.pairs_cache = os.path.join(cache, "pairs.json")
+        self.sides = os.path.join(self.pairs, pairs_mod.SIDES)
         folders = (self.pages, self.chunks, self.charts, self.published, self.bundles, self.digests, self.tables,
-                   self.pairs)
+                   self.pairs, self.sides)
         for folder in folders:
             os.makedirs(folder, exist_ok=True)
         self.have = {folder: set(os.listdir(folder)) for folder in folders}

@@ -1,8 +1,13 @@
 """The compare page's figures: for two filesystems, their default cells in one run, every
 metric compared by the comparison module (results/comparison, through report.within: Welch's
 or the paired test, the ratio with its interval, Benjamini-Hochberg across the table), for the
-runs that measured both, in the order of the site's run rule (site/run_rule.py). Never one side from one run and the other from another: a
-ratio across runs would compare machines and kernels as much as filesystems.
+runs that measured both, in the order of the site's run rule (site/run_rule.py).
+
+Across two runs only when the reader asks, behind a warning: a ratio across runs compares
+machines and kernels as much as filesystems, so no row of it is tested. What that view needs of
+each side is one file per filesystem, static/compare/sides/<fs>.json: the filesystem's default
+figures in each of its first runs, with the raw device's figure on the same job in that run,
+so the page can set both devices side by side and give the device-relative ratio.
 
 One file per ordered pair, static/compare/<a>--<b>.json (b against a, as the module compares
 them: turning a table round by hand would be a second way to compute it), fetched when the
@@ -14,15 +19,22 @@ import itertools
 
 from ..errors import UserError
 from ..results import comparison, metrics
+from ..results import flags as flags_mod
 from . import knowledge as knowledge_mod, report
 
 RUNS_PER_PAIR = 5  # the runs that measured both, first by the run rule, each a table the reader can pick
 DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
 FOLDER = "compare"
+SIDES = "sides"  # FOLDER/SIDES/<fs>.json: one filesystem's figures in its runs, for the view across runs
 
 
 def pair_name(a: str, b: str) -> str:
     return f"{a}--{b}"
+
+
+def _by_rule(summaries: list) -> list:
+    """The runs in the order of the site's run rule: the most filesystems, then the newest."""
+    return sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), s["created"], s["id"]), reverse=True)
 
 
 def runs_of_pairs(summaries: list) -> dict:
@@ -31,12 +43,52 @@ def runs_of_pairs(summaries: list) -> dict:
     lists the filesystems it measured. Both orders are listed: each is compared as the reader
     reads it (B against A)."""
     out: dict[tuple, list] = {}
-    for s in sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), s["created"], s["id"]), reverse=True):
+    for s in _by_rule(summaries):
         for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
             ids = out.setdefault(pair, [])
             if len(ids) < RUNS_PER_PAIR:
                 ids.append(s["id"])
     return out
+
+
+def runs_of_filesystems(summaries: list) -> dict:
+    """fs -> the ids of RUNS_PER_PAIR runs whose default cells measured it, by the run rule."""
+    out: dict[str, list] = {}
+    for s in _by_rule(summaries):
+        for fs in s.get("filesystems", []):
+            ids = out.setdefault(fs, [])
+            if len(ids) < RUNS_PER_PAIR:
+                ids.append(s["id"])
+    return out
+
+
+def side(fs: str, d: dict) -> dict:
+    """One filesystem's default figures in the run of digest d, for the view across two runs:
+    each (workload, measure) with n, the mean in the site's units, and the raw device's mean on
+    the same job in that run (None where the run has no baseline of that measure) with what
+    weakens it: an image not written before the baseline ran, or a spread over
+    flags.RSD_LIMIT_PCT."""
+    rows = []
+    for c in d["cells"]:
+        if c["status"] != "ok" or c["filesystem"] != fs or c["variant"] != "defaults":
+            continue
+        job = (d.get("baseline") or {}).get(flags_mod.baseline_name(c["workload"], c["key"]), {})
+        key = c["workload"] + (f"|{c['dimensions']}" if c["dimensions"] else "")
+        for name, m in c["metrics"].items():
+            device = job.get(name)
+            device = device if device and device["unit"] == m["unit"] else None
+            weak = [] if not device else \
+                (["image not written before the baseline"] if not d.get("baseline_written") else []) + \
+                ([f"baseline RSD {device['rsd_pct']:.1f} %"] if device["rsd_pct"] > flags_mod.RSD_LIMIT_PCT else [])
+            rows.append({"key": key, "metric": name, "workload": key.replace("|", " "), "label": metrics.label(name),
+                         "better": "more is better" if m["better"] == "higher" else "less is better",
+                         "n": m["n"], "mean": m["mean"], "shown": knowledge_mod.display(m["mean"], m["unit"]),
+                         "device": device["mean"] if device else None,
+                         "device_shown": knowledge_mod.display(device["mean"], m["unit"]) if device else None,
+                         "device_weak": "; ".join(weak), "flags": c["flags"]})
+    rows.sort(key=_order)
+    return {"id": d["id"], "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
+            "system": d["summary"]["system"], "rows": rows}
 
 
 def run_table(a: str, b: str, d: dict) -> dict | None:
