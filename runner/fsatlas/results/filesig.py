@@ -22,7 +22,13 @@ _taken: dict = {}  # what this process hashed since taken() was last called
 
 def cache_key(path: str) -> str:
     """A file's name in a cache: relative to the working folder, as the caches themselves are
-    (build/cache/), so a checkout elsewhere (the pull-request check builds in base/) finds them."""
+    (build/cache/), so a checkout elsewhere (the pull-request check builds in base/) finds them.
+    A relative path that stays below the working folder is that already, once normalized:
+    relpath() took 0.3 s of the 1.9 s that adding one result to 10,000 cost (40,000 calls)."""
+    if not os.path.isabs(path):
+        normal = os.path.normpath(path)
+        if normal != ".." and not normal.startswith(".." + os.sep):
+            return normal
     return os.path.relpath(os.path.abspath(path))
 
 
