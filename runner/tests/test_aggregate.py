@@ -89,6 +89,7 @@ def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_p
 # --- incremental aggregation ------------------------------------------------------------------
 import os
 import random
+import time
 import shutil
 
 from sitebuild import CURATED_DATA, REPO, synthetic_results
@@ -158,6 +159,35 @@ def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path)
     assert after_removal == _fresh(data, tmp_path)
     assert not any("synthetic-00002" in path for path in after_removal)
     assert b"synthetic-00002" not in after_removal["data/aggregates/results.json"]
+
+
+def test_rankings_and_claims_are_judged_again_only_when_a_result_wins_a_place_in_them(tmp_path, monkeypatch):
+    """A result older than every ranked run wins no ranking or claim: the judging (scipy and
+    statsmodels) is not done again, and the aggregates still equal a fresh aggregation; a newer
+    result takes the rankings, and they are judged again, from it."""
+    from fsatlas.site import knowledge
+    data = _site_data(tmp_path / "site", 4)
+    build = tmp_path / "site" / "build"
+    held = tmp_path / "held"
+    held.mkdir()
+    shutil.move(data / "results" / "synthetic-00003.json", held / "synthetic-00003.json")
+    _aggregate(data, build)
+    judged = []
+    real = knowledge.Rankings.result
+    monkeypatch.setattr(knowledge.Rankings, "result", lambda self: judged.append(1) or real(self))
+    old = json.loads((held / "synthetic-00003.json").read_text())
+    write_json(data / "results" / "synthetic-00003.json", dict(old, created="2026-11-23T00:00:00Z"))
+    summary, added = _aggregate(data, build)
+    assert summary["derived"] == 1 and judged == [] and added == _fresh(data, tmp_path)
+    ranked = {r["result"] for ranking in json.loads(added["data/aggregates/rankings.json"]).values() for r in ranking["ranked"]}
+    assert ranked and "synthetic-00003" not in ranked
+    write_json(data / "results" / "synthetic-00003.json", dict(old, created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+    judged.clear()  # (the fresh aggregation above judged in its own folder)
+    summary, newer = _aggregate(data, build)
+    assert judged == [1]
+    assert newer == _fresh(data, tmp_path)
+    assert {r["result"] for ranking in json.loads(newer["data/aggregates/rankings.json"]).values()
+            for r in ranking["ranked"]} == {"synthetic-00003"}
 
 
 def test_a_first_build_reads_each_result_file_once_and_derives_only_those_that_pass(tmp_path, monkeypatch):
