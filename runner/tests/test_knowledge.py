@@ -137,8 +137,8 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     edit(data_copy / "features" / "xfs.yaml", lambda d: d["features"]["snapshots"].update(value="not documented"))
     assert main(["check-data", "--data", str(data_copy)]) == 0
     # so is a limit no document read gives, citing a page that says nothing of it
-    edit(data_copy / "features" / "nilfs2.yaml",
-         lambda d: d["features"]["max_volume_size"].update(limit="not documented", sources=["kernel-nilfs2"]))
+    edit(data_copy / "features" / "bcachefs.yaml",
+         lambda d: d["features"]["max_volume_size"].update(limit="not documented", sources=["man-bcachefs"]))
     assert main(["check-data", "--data", str(data_copy)]) == 0
 
 
