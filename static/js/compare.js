@@ -73,7 +73,8 @@
     runSelect.disabled = !runs;
     if (a === b) { box.replaceChildren(el("p", {}, "Pick two different filesystems.")); return Promise.resolve(); }
     if (!runs) {
-      box.replaceChildren(el("p", {}, "No run has measured both with default options."));
+      box.replaceChildren(el("p", {}, "No run has measured both with default options. \u201cAcross two runs\u201d above " +
+        "sets each filesystem's own run side by side, under a warning."));
       return Promise.resolve();
     }
     if (shown.doc && shown.a === a && shown.b === b) { showRun(shown.doc, wanted); return Promise.resolve(); }
