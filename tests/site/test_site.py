@@ -384,6 +384,10 @@ def test_every_page_has_a_skip_link_and_the_navigation_marks_where_the_reader_is
             assert re.search(r'<a class="brand" href="[^"]*" aria-current="page">', html) and marked == []
 
 
+# run ids as long as real ones (date, machine label, profile): the run pickers must still fit a phone
+A_RUN, B_RUN = "20261125T000000Z-m-0a1b2c3d4e-standard", "20261126T000000Z-m-5f6a7b8c9d-standard"
+
+
 @pytest.mark.browser
 def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page, tmp_path):
     """ext4 measured in one run, xfs in a later one on another machine: no figure of the two is
@@ -410,8 +414,8 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
         (results / f"{rid}.json").write_text(json.dumps(doc))
         shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
         return doc
-    ext4_run = run("aa-ext4-only", "2026-11-25T00:00:00Z", ["ext4"], device=[1.0e9, 1.1e9, 1.2e9])
-    xfs_run = run("ab-xfs-only", "2026-11-26T00:00:00Z", ["xfs"], device=[2.9e9, 3.0e9, 3.4e9], system=dict(
+    ext4_run = run(A_RUN, "2026-11-25T00:00:00Z", ["ext4"], device=[1.0e9, 1.1e9, 1.2e9])
+    xfs_run = run(B_RUN, "2026-11-26T00:00:00Z", ["xfs"], device=[2.9e9, 3.0e9, 3.4e9], system=dict(
         machine="m-other-host", cpu_model="Intel(R) Xeon(R) Platinum 8375C", kernel="6.12.57-amd64"))
     server = serve(build_site(tmp_path / "site", results))
     try:
@@ -423,33 +427,36 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
         # across two runs only when asked, and then under the warning naming both runs and systems
         page.click("#compare-across summary")
         page.wait_for_function("document.getElementById('compare-run-b').options.length > 0")
-        assert page.input_value("#compare-run-a") == "aa-ext4-only" and page.input_value("#compare-run-b") == "ab-xfs-only"
+        assert page.input_value("#compare-run-a") == A_RUN and page.input_value("#compare-run-b") == B_RUN
         page.click("#compare-across-show")
         page.wait_for_selector("#compare[data-rendered] #compare-mixed")
-        assert page.url.endswith("?a=ext4&b=xfs&run_a=aa-ext4-only&run_b=ab-xfs-only")
+        assert page.url.endswith(f"?a=ext4&b=xfs&run_a={A_RUN}&run_b={B_RUN}")
         warning = page.inner_text("#compare-mixed")
         assert "two runs on two machines" in warning
-        assert "ext4: run aa-ext4-only" in warning and "AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
-        assert "xfs: run ab-xfs-only" in warning and "Intel(R) Xeon(R) Platinum 8375C" in warning and "Linux 6.12.57-amd64" in warning
+        assert f"ext4: run {A_RUN}" in warning and "AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
+        assert f"xfs: run {B_RUN}" in warning and "Intel(R) Xeon(R) Platinum 8375C" in warning and "Linux 6.12.57-amd64" in warning
         # every figure worked out here from the two files: the cell's and the raw device's seq-write throughput
         from fsatlas.site.knowledge import display, significant
         fig = {d["id"]: d["cells"][0]["metrics"]["throughput"] for d in (ext4_run, xfs_run)}
         dev = {d["id"]: d["target"]["baseline"]["seq-write"]["throughput"] for d in (ext4_run, xfs_run)}
-        a, b = fig["aa-ext4-only"]["mean"], fig["ab-xfs-only"]["mean"]
-        da, db = dev["aa-ext4-only"]["mean"], dev["ab-xfs-only"]["mean"]
+        a, b = fig[A_RUN]["mean"], fig[B_RUN]["mean"]
+        da, db = dev[A_RUN]["mean"], dev[B_RUN]["mean"]
         rows = _compare_rows(page)
         row = next(r for r in rows if r[1].startswith("throughput"))
-        assert row[0] == "seq-write" and row[2] == f"{len(fig['aa-ext4-only']['samples'])}, {len(fig['ab-xfs-only']['samples'])}"
+        assert row[0] == "seq-write" and row[2] == f"{len(fig[A_RUN]['samples'])}, {len(fig[B_RUN]['samples'])}"
         assert row[3:7] == [display(a, "bytes/s"), display(b, "bytes/s"), significant(b / a) + "×", display(da, "bytes/s")]
         assert row[7] == display(db, "bytes/s") and row[8].startswith(significant((b / db) / (a / da)) + "×")
         assert "baseline RSD" in row[8]  # the ext4 run's device spread (9 %) is over flags.RSD_LIMIT_PCT
         assert len(rows) == len(ext4_run["cells"][0]["metrics"]) and all(r[9] == "not tested: two runs" for r in rows)
         assert sum(r[8] != "–" for r in rows) == 1  # only throughput has a raw-device figure here
-        assert page.locator("table[data-runs]").get_attribute("data-runs") == "aa-ext4-only ab-xfs-only"
-        # the address alone brings the view back, warning included
+        assert page.locator("table[data-runs]").get_attribute("data-runs") == f"{A_RUN} {B_RUN}"
+        # the address alone brings the view back, warning included, and on a phone nothing but the
+        # table (which scrolls in its own box) is wider than the screen
+        page.set_viewport_size({"width": 390, "height": 844})
         page.goto(page.url)
         page.wait_for_selector("#compare[data-rendered] #compare-mixed")
         assert len(_compare_rows(page)) == len(rows)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.errors == []
         run("ac-both", "2026-11-27T00:00:00Z", ["ext4", "xfs"])
         server.shutdown()
