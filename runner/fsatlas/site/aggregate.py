@@ -502,26 +502,24 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     except (OSError, ValueError, KeyError, TypeError):
         before = {}
     tables, digests = {}, {}
+
+    def table(key: str, rid: str, make) -> dict:
+        """The table under key made from run rid's digest by make(digest): kept from before
+        while that run is unchanged."""
+        entry = before.get(key)
+        if not entry or entry["sig"] != signatures.get(rid):
+            if rid not in digests:
+                digests[rid] = outputs.digest(rid)
+            entry = {"sig": signatures.get(rid), "run": make(digests[rid])}
+        tables[key] = entry
+        return entry["run"]
+
     for (a, b), ids in runs.items():
         for rid in ids:
-            key = f"{rid}|{a}|{b}"
-            entry = before.get(key)
-            if not entry or entry["sig"] != signatures.get(rid):
-                if rid not in digests:
-                    digests[rid] = outputs.digest(rid)
-                entry = {"sig": signatures.get(rid), "run": pairs_mod.run_table(a, b, digests[rid])}
-            tables[key] = entry
-    sides = {}
-    for fs, ids in pairs_mod.runs_of_filesystems(summaries).items():
-        for rid in ids:
-            key = f"side|{rid}|{fs}"
-            entry = before.get(key)
-            if not entry or entry["sig"] != signatures.get(rid):
-                if rid not in digests:
-                    digests[rid] = outputs.digest(rid)
-                entry = {"sig": signatures.get(rid), "run": pairs_mod.side(fs, digests[rid])}
-            tables[key] = entry
-        sides[f"{fs}.json"] = {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
+            table(f"{rid}|{a}|{b}", rid, lambda d, a=a, b=b: pairs_mod.run_table(a, b, d))
+    sides = {f"{fs}.json": {"filesystem": fs, "runs": [table(f"side|{rid}|{fs}", rid, lambda d, fs=fs: pairs_mod.side(fs, d))
+                                                      for rid in ids]}
+             for fs, ids in pairs_mod.runs_of_filesystems(summaries).items()}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))
     for name, doc in sides.items():
