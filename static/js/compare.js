@@ -66,11 +66,16 @@
     box.replaceChildren(runLine(run), holder.firstChild);
     runSelect.value = run.id;
   }
-  function figures(a, b, wanted) {
+  // The runs that measured both, to pick from (whichever view is shown).
+  function pairRuns(a, b) {
     var runs = (data.pairs || {})[a + "--" + b];
     runSelect.replaceChildren();
     (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.id + " (" + r.profile + ")")); });
     runSelect.disabled = !runs;
+    return runs;
+  }
+  function figures(a, b, wanted) {
+    var runs = pairRuns(a, b);
     if (a === b) { box.replaceChildren(el("p", {}, "Pick two different filesystems.")); return Promise.resolve(); }
     if (!runs) {
       box.replaceChildren(el("p", {}, "No run has measured both with default options. \u201cAcross two runs\u201d above " +
@@ -160,6 +165,7 @@
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
   }
   function acrossView(a, b, wantA, wantB) {
+    pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
     return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
       fillRuns(runA, docs[0], wantA);
