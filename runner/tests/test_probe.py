@@ -136,6 +136,28 @@ def test_probe_runs_only_the_probes_named(tmp_path, capsys):
 
 
 @pytest.mark.root
+def test_case_insensitive_names_are_asked_for_as_each_mkfs_makes_them(tmp_path):
+    """ext4 with casefold and chattr +F finds 'Name' as 'NAME' (where the kernel mounts it); XFS
+    made with -n version=ci either does the same for ASCII names or is refused by a kernel built
+    without its deprecated ASCII folding, in the kernel's own words; ext2 has no such mode."""
+    scratch = tmp_path / "scratch"
+    assert main(["probe", "--fs", "ext4,xfs,ext2", "--probe", "case_insensitive", "--out", str(tmp_path),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    (path,) = (tmp_path / "probes").glob("*.json")
+    found = _findings(json.loads(path.read_text()))
+    assert probefile.problems(str(path)) == [] and scratch_left(scratch) == []
+    for fs, how in (("ext4", "mkfs -O casefold and chattr +F"), ("xfs", "mkfs -n version=ci")):
+        f = found[fs, "case_insensitive"]
+        if f["status"] == "ok":
+            assert f["value"] == "yes" and f"with {how}, a file created as 'Name' is found as 'NAME'" in f["detail"]
+        else:  # this kernel's build refused the mount, and says so
+            assert f["status"] == "not available" and "would not mount it" in f["detail"], f
+    xfs = found["xfs", "case_insensitive"]
+    assert xfs["status"] == "ok" or "ascii-ci" in xfs["detail"].lower() or "case-insensitiv" in xfs["detail"].lower()
+    assert found["ext2", "case_insensitive"]["status"] == "not available"
+
+
+@pytest.mark.root
 def test_ntfsresize_refuses_a_mounted_ntfs_and_shrinks_an_unmounted_one(tmp_path):
     """ntfsresize(8), ntfs-3g 2022.10.3: it resizes an NTFS on an unmounted device; asked while
     ntfs-3g has it mounted, it refuses in its own words, which the probe records as the answer."""

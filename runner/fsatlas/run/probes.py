@@ -245,17 +245,19 @@ def snapshots(fs: str, mnt: str, log: Transcript) -> Finding:
 # How each filesystem is asked for case-insensitive names: its mkfs options, and whether a folder
 # must then be marked (chattr +F) or the whole volume folds. ext4 and F2FS fold per folder on a
 # volume made with casefold (the kernel's ext4 and F2FS pages; F2FS names its encoding with -C);
-# HFS+ folds every name unless made as case-sensitive HFSX (mkfs.hfsplus -s, its manual page).
+# HFS+ folds every name unless made as case-sensitive HFSX (mkfs.hfsplus -s, its manual page);
+# XFS made with -n version=ci folds ASCII letters in every directory (mkfs.xfs(8), xfsprogs 6.1),
+# JFS made with -O every name, for OS/2 (jfs_mkfs(8), jfsutils 1.1.15).
 CASE_FOLDING = {"ext4": (["-O", "casefold"], True), "f2fs": (["-O", "casefold", "-C", "utf8"], True),
-                "hfsplus": ([], False)}
+                "hfsplus": ([], False), "xfs": (["-n", "version=ci"], False), "jfs": (["-O"], False)}
 
 
 def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     if fs not in CASE_FOLDING:
         return Finding.unavailable(f"fsatlas knows no case-insensitive mode of {fs} (it probes ext4's and F2FS's "
-                                   f"casefold and HFS+'s default)")
+                                   f"casefold, XFS's version=ci, JFS's -O and HFS+'s default)")
     options, per_folder = CASE_FOLDING[fs]
-    how = f"mkfs {' '.join(options)} and chattr +F" if per_folder else "the default mkfs"
+    how = " ".join(["mkfs", *options] + (["and chattr +F"] if per_folder else [])) if options else "the default mkfs"
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         done = log.run([*spec["mkfs"], *options, image.device])
         if done.returncode:
