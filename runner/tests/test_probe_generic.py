@@ -6,7 +6,10 @@ XFS (with reflink, mkfs.xfs's default since xfsprogs 5.1) and Btrfs and not by e
 EOPNOTSUPP), fscrypt by ext4 made with -O encrypt and not by XFS or Btrfs (fscrypt.rst lists
 ext4, F2FS, UBIFS and CephFS), statx's btime by all three, and 2038 and nanoseconds held by
 ext4's 256-byte inodes, XFS and Btrfs (ext4.rst "Inode Timestamps"; xfs bigtime); an overwritten
-block moves on Btrfs (btrfs(5): data copy-on-write unless nodatacow) and stays put on ext4 and XFS."""
+block moves on Btrfs (btrfs(5): data copy-on-write unless nodatacow) and stays put on ext4 and XFS;
+a 60-byte file's data is inline on ext4 made with -O inline_data (ext4(5)) and on Btrfs (max_inline,
+btrfs(5)), and in a block of its own on XFS, which keeps only directories and symbolic links in the
+inode."""
 import json
 
 import pytest
@@ -17,7 +20,8 @@ from testutil import loop_state, scratch_left
 
 pytestmark = pytest.mark.root
 GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
-           "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write")
+           "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write",
+           "inline_data")
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +54,23 @@ def _answer(finding):
     ("ext4", "compression", "no"), ("xfs", "compression", "no"), ("btrfs", "compression", "yes"),
     ("btrfs", "quota_user_group", "no"), ("btrfs", "quota_project", "no"),
     ("ext4", "copy_on_write", "no"), ("xfs", "copy_on_write", "no"), ("btrfs", "copy_on_write", "yes"),
+    ("ext4", "inline_data", "yes"), ("xfs", "inline_data", "no"), ("btrfs", "inline_data", "yes"),
 ])
 def test_a_generic_probe_answers_as_the_kernel_documents(found, fs, probe, expected):
     finding = found[(fs, probe)]
     assert finding["status"] == "ok" and _answer(finding) == expected, finding
+
+
+def test_inline_data_where_the_kernel_maps_no_extents(tmp_path):
+    """ntfs-3g answers no FIEMAP through FUSE, and FIBMAP maps no block to a 60-byte file: NTFS
+    keeps so small a file's data resident in its MFT record."""
+    out = tmp_path / "out"
+    assert main(["probe", "--fs", "ntfs", "--probe", "inline_data", "--out", str(out), "--scratch",
+                 str(tmp_path / "scratch"), "--machine", "probe-box"]) == 0
+    (path,) = probefile.files(str(out))
+    (finding,) = json.loads(open(path, encoding="utf-8").read())["findings"]
+    assert finding["status"] == "ok" and finding["value"] == "yes", finding
+    assert "FIBMAP mapped no block" in finding["detail"] and "FIEMAP" in finding["detail"]
 
 
 def test_refusals_name_the_kernel_s_words(found):

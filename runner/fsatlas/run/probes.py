@@ -545,7 +545,7 @@ MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_ma
            "copy_on_write": probes_generic.copy_on_write}
 TIMESTAMPS = ("timestamp_range", "year_2038", "timestamp_resolution")
 PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_data", "checksums_metadata",
-                           "case_insensitive", "compression", "encryption", "hard_link_limit", "quota_user_group", "quota_project",
+                           "case_insensitive", "inline_data", "compression", "encryption", "hard_link_limit", "quota_user_group", "quota_project",
                            "online_grow", "online_shrink", "offline_shrink") + TIMESTAMPS
 
 
@@ -589,6 +589,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             filesystems.mount(spec, image.device, image.mountpoint, [])
             attempt("checksums_metadata", lambda log: checksums_metadata(spec, image, log))
     attempt("case_insensitive", lambda log: case_insensitive(fs, spec, scratch, log))
+    attempt("inline_data", lambda log: probes_generic.inline_data(fs, spec, scratch, log))
     attempt("compression", lambda log: probe_tools.compression(fs, spec, scratch, log))
     attempt("encryption", lambda log: probes_generic.encryption(fs, spec, scratch, log))
     attempt("hard_link_limit", lambda log: probes_generic.hard_link_limit(spec, scratch, log))

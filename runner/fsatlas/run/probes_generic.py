@@ -2,8 +2,9 @@
 files (SEEK_HOLE, include/uapi/linux/fs.h), deduplication (FIDEDUPERANGE), hard links (link(2)
 until EMLINK), creation time (statx's btime, read by coreutils' stat %W), timestamps (utimensat,
 read back after a remount), encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
-Documentation/filesystems/fscrypt.rst) and copy-on-write (where an overwritten block lies, by
-FIEMAP, Documentation/filesystems/fiemap.rst, or the older FIBMAP). A kernel's refusal is a
+Documentation/filesystems/fscrypt.rst), copy-on-write (where an overwritten block lies, by
+FIEMAP, Documentation/filesystems/fiemap.rst, or the older FIBMAP) and inline data (FIEMAP's
+FIEMAP_EXTENT_DATA_INLINE flag, or no block at all). A kernel's refusal is a
 measured "no", with its errno in the transcript; no filesystem's own tool is needed.
 """
 import errno
@@ -19,6 +20,11 @@ FIDEDUPERANGE = 0xC0189436
 FILE_DEDUPE_RANGE_SAME, FILE_DEDUPE_RANGE_DIFFERS = 0, 1
 # _IOWR('f', 11, struct fiemap): a 32-byte header, then 56-byte extents; FIBMAP is _IO(0x00, 1)
 FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC, FIBMAP = 0xC020660B, 0x1, 1
+FIEMAP_EXTENT_DATA_INLINE = 0x200  # the extent's data lies in the filesystem's metadata (fiemap.rst)
+# mkfs options that enable inline data where it is a feature of the format, off by default
+# (ext4(5): "inline_data"); elsewhere the filesystem is asked as its mkfs makes it
+INLINE_MKFS = {"ext4": ["-O", "inline_data"]}
+INLINE_BYTES = 60  # a file small enough for any filesystem's inline space (ext4's i_block holds 60)
 # _IOW('f', 21, struct fscrypt_policy_v1): 12 bytes
 FS_IOC_GET_ENCRYPTION_POLICY = 0x400C6615
 # mkfs options that enable fscrypt where it is a feature of the format (ext4(5) and
@@ -88,6 +94,88 @@ def copy_on_write(mnt: str, log: Transcript) -> Finding:
                                 f"block at {where} {before[1]:,} before and at {after[1]:,} after")
 
 
+def inline_data(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
+    """Two files of INLINE_BYTES written and synced: their data is inline when FIEMAP flags the
+    first one's extent FIEMAP_EXTENT_DATA_INLINE, or, where the kernel maps no extents, when
+    FIBMAP maps no block to it or puts both files in one block (packed into the filesystem's own
+    structures, as ReiserFS packs tails into its tree); an extent or a block of its own, and it is not."""
+    options = INLINE_MKFS.get(fs, [])
+    how = f"made with mkfs {' '.join(options)}" if options else "as its mkfs makes it"
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        done = log.run([*spec["mkfs"], *options, image.device])
+        if done.returncode:
+            return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
+        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
+        if done.returncode:
+            return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it: "
+                                       f"{done.stderr.strip()[-200:]}")
+        paths = [os.path.join(image.mountpoint, name) for name in ("a", "b")]
+        for path in paths:  # written and closed: ReiserFS packs a small file's tail when it is closed
+            with open(path, "wb") as f:
+                f.write(b"i" * INLINE_BYTES)
+                f.flush()
+                os.fsync(f.fileno())
+        os.sync()
+        fds = [os.open(path, os.O_RDONLY) for path in paths]
+        try:
+            blocks = os.fstat(fds[0]).st_blocks
+            log.note(f"wrote {INLINE_BYTES} bytes to each of two files, closed them and synced: st_blocks {blocks}")
+            request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
+            try:
+                fcntl.ioctl(fds[0], FS_IOC_FIEMAP, request)
+            except OSError as e:
+                log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
+                return _inline_by_block_map([_fibmap(fd, log) for fd in fds], blocks, how, f"FIEMAP {errno_name(e)}")
+        finally:
+            for fd in fds:
+                os.close(fd)
+    mapped = struct.unpack_from("=I", request, 20)[0]
+    physical, flags = struct.unpack_from("=Q", request, 40)[0], struct.unpack_from("=I", request, 72)[0]
+    log.note(f"ioctl(FS_IOC_FIEMAP): {mapped} extent(s), physical {physical}, flags {flags:#x}")
+    if mapped and flags & FIEMAP_EXTENT_DATA_INLINE:
+        return Finding.value("yes", f"a file of {INLINE_BYTES} bytes, {how}: FIEMAP flagged its data inline "
+                                    f"(FIEMAP_EXTENT_DATA_INLINE)")
+    if mapped:
+        return Finding.value("no", f"a file of {INLINE_BYTES} bytes, {how}: FIEMAP mapped it to a block of its own "
+                                   f"(byte {physical:,}, flags {flags:#x})")
+    return Finding(status="failed", detail=f"FIEMAP mapped no extent of a written, synced file of {INLINE_BYTES} bytes")
+
+
+def _inline_by_block_map(numbers: list, blocks: int, how: str, refused: str) -> Finding:
+    """Where the kernel maps no extents, from FIBMAP's block of each of the two small files: no
+    block (0), or one block for both, is data kept in the filesystem's own structures; a block of
+    each's own is not. Without FIBMAP, no block counted (st_blocks 0) is inline, while a count of
+    sectors cannot tell (ntfs-3g counts one for data resident in a file's MFT record)."""
+    first, second = numbers
+    if first is not None and first >= 0 and second is not None:
+        if first == 0:
+            return Finding.value("yes", f"a file of {INLINE_BYTES} bytes, {how}: FIBMAP mapped no block to its "
+                                        f"written, synced data ({refused}; st_blocks {blocks})")
+        if first == second:
+            return Finding.value("yes", f"two files of {INLINE_BYTES} bytes, {how}: FIBMAP put both in block {first:,}, "
+                                        f"packed together ({refused})")
+        return Finding.value("no", f"two files of {INLINE_BYTES} bytes, {how}: FIBMAP put them in blocks {first:,} and "
+                                   f"{second:,}, each its own ({refused})")
+    if blocks == 0:
+        return Finding.value("yes", f"a file of {INLINE_BYTES} bytes, {how}, was given no block (st_blocks 0; "
+                                    f"{refused}, FIBMAP refused)")
+    return Finding.unavailable(f"the kernel maps no blocks here ({refused}, FIBMAP refused), and st_blocks "
+                               f"({blocks}) cannot tell inline data from a block of its own")
+
+
+def _fibmap(fd: int, log: Transcript) -> int | None:
+    """FIBMAP's block number of the file's first block (0: none), or None when it is refused."""
+    block = bytearray(struct.pack("=i", 0))
+    try:
+        fcntl.ioctl(fd, FIBMAP, block)
+    except OSError as e:
+        log.note(f"ioctl(FIBMAP, block 0): {errno_name(e)}")
+        return None
+    number = struct.unpack("=i", bytes(block))[0]
+    log.note(f"ioctl(FIBMAP, block 0): block {number}")
+    return number
+
+
 def _first_block(fd: int, log: Transcript):
     """("FIEMAP", physical byte) or ("FIBMAP", block number) of the file's first block, or None."""
     request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
@@ -100,15 +188,8 @@ def _first_block(fd: int, log: Transcript):
             return "FIEMAP", physical - logical
     except OSError as e:
         log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
-    block = bytearray(struct.pack("=i", 0))
-    try:
-        fcntl.ioctl(fd, FIBMAP, block)
-    except OSError as e:
-        log.note(f"ioctl(FIBMAP, block 0): {errno_name(e)}")
-        return None
-    number = struct.unpack("=i", bytes(block))[0]
-    log.note(f"ioctl(FIBMAP, block 0): block {number}")
-    return ("FIBMAP", number) if number > 0 else None
+    number = _fibmap(fd, log)
+    return ("FIBMAP", number) if number and number > 0 else None
 
 
 def dedupe(mnt: str, log: Transcript) -> Finding:
