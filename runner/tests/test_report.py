@@ -1,16 +1,14 @@
 """fsatlas report: a publishable comparison whose figures are fsatlas compare's, as Markdown or
 as HTML that loads nothing from elsewhere."""
 import re
-from pathlib import Path
 
 import pytest
 
 from fsatlas.cli import main
 from fsatlas.commands.compare import load_checked
 from fsatlas.results.comparison import between as comparisons
-from testutil import standard_run_with
+from testutil import RESULTS, standard_run_with
 
-RESULTS = Path(__file__).resolve().parents[2] / "data" / "results"
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
 STANDARD = str(standard_run_with("ext4", "xfs"))
 

@@ -53,9 +53,10 @@
   var box = document.getElementById("compare-figures");
   var shown = { a: (data["default"] || {}).a, b: (data["default"] || {}).b, doc: null };
 
+  function runLink(run) { return el("a", { href: root.dataset.results + run.id + "/" }, run.id); }
   function runLine(run) {
     var p = el("p", { id: "compare-runs" }, "Every figure below comes from one run, ");
-    p.appendChild(el("a", { href: root.dataset.results + run.id + "/" }, run.id));
+    p.appendChild(runLink(run));
     p.appendChild(document.createTextNode(": " + run.system + "."));
     return p;
   }
@@ -131,7 +132,7 @@
   }
   function systemItem(name, run) {
     var li = el("li", {}, name + ": run ");
-    li.appendChild(el("a", { href: root.dataset.results + run.id + "/" }, run.id));
+    li.appendChild(runLink(run));
     li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + run.machine + "): " + run.system + "."));
     return li;
   }

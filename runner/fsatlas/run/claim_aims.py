@@ -14,7 +14,6 @@ import yaml
 from .. import safe_yaml
 from ..results import comparison, metrics
 
-
 MOUNT_OPTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))), "data", "mount_options")  # the checkout's (the runner may not import site/)
 

@@ -120,18 +120,13 @@ def inline_data(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
         try:
             blocks = os.fstat(fds[0]).st_blocks
             log.note(f"wrote {INLINE_BYTES} bytes to each of two files, closed them and synced: st_blocks {blocks}")
-            request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
-            try:
-                fcntl.ioctl(fds[0], FS_IOC_FIEMAP, request)
-            except OSError as e:
-                log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
-                return _inline_by_block_map([_fibmap(fd, log) for fd in fds], blocks, how, f"FIEMAP {errno_name(e)}")
+            extent = _fiemap(fds[0], log)
+            if isinstance(extent, str):  # the kernel maps no extents here
+                return _inline_by_block_map([_fibmap(fd, log) for fd in fds], blocks, how, f"FIEMAP {extent}")
         finally:
             for fd in fds:
                 os.close(fd)
-    mapped = struct.unpack_from("=I", request, 20)[0]
-    physical, flags = struct.unpack_from("=Q", request, 40)[0], struct.unpack_from("=I", request, 72)[0]
-    log.note(f"ioctl(FS_IOC_FIEMAP): {mapped} extent(s), physical {physical}, flags {flags:#x}")
+    mapped, _, physical, flags = extent
     if mapped and flags & FIEMAP_EXTENT_DATA_INLINE:
         return Finding.value("yes", f"a file of {INLINE_BYTES} bytes, {how}: FIEMAP flagged its data inline "
                                     f"(FIEMAP_EXTENT_DATA_INLINE)")
@@ -163,6 +158,23 @@ def _inline_by_block_map(numbers: list, blocks: int, how: str, refused: str) -> 
                                f"({blocks}) cannot tell inline data from a block of its own")
 
 
+def _fiemap(fd: int, log: Transcript):
+    """FIEMAP (synced) of the file's first 4 KiB: (extents mapped, the first's logical and physical
+    byte, its flags), or the errno's name when the kernel refuses."""
+    request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
+    try:
+        fcntl.ioctl(fd, FS_IOC_FIEMAP, request)
+    except OSError as e:
+        log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
+        return errno_name(e)
+    mapped = struct.unpack_from("=I", request, 20)[0]
+    logical, physical = struct.unpack_from("=QQ", request, 32)
+    flags = struct.unpack_from("=I", request, 72)[0]
+    log.note(f"ioctl(FS_IOC_FIEMAP, first 4 KiB): {mapped} extent(s), logical {logical}, physical {physical}, "
+             f"flags {flags:#x}")
+    return mapped, logical, physical, flags
+
+
 def _fibmap(fd: int, log: Transcript) -> int | None:
     """FIBMAP's block number of the file's first block (0: none), or None when it is refused."""
     block = bytearray(struct.pack("=i", 0))
@@ -178,16 +190,9 @@ def _fibmap(fd: int, log: Transcript) -> int | None:
 
 def _first_block(fd: int, log: Transcript):
     """("FIEMAP", physical byte) or ("FIBMAP", block number) of the file's first block, or None."""
-    request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
-    try:
-        fcntl.ioctl(fd, FS_IOC_FIEMAP, request)
-        mapped = struct.unpack_from("=I", request, 20)[0]
-        logical, physical = struct.unpack_from("=QQ", request, 32)
-        log.note(f"ioctl(FS_IOC_FIEMAP, first 4 KiB): {mapped} extent(s), logical {logical}, physical {physical}")
-        if mapped:
-            return "FIEMAP", physical - logical
-    except OSError as e:
-        log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
+    extent = _fiemap(fd, log)
+    if not isinstance(extent, str) and extent[0]:
+        return "FIEMAP", extent[2] - extent[1]
     number = _fibmap(fd, log)
     return ("FIBMAP", number) if number and number > 0 else None
 

@@ -482,7 +482,7 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
     is unchanged: the rows each ranking and claim holds (the states of Rankings and
     ClaimEvidence, which change only when a result wins a place in them), the claims and this
     code. Judging takes scipy and statsmodels, whose imports alone are a second that a result
-    ranking nowhere would pay for nothing (0.7 s of the 1.9 s that adding one to 10,000 took)."""
+    ranking nowhere would pay for nothing (0.6 s of adding one to 10,000: PERFORMANCE.md)."""
     key = [code_digest(), hashlib.sha256(compact_json([run.rankings.state(), run.claims.state()])).hexdigest(),
            hashlib.sha256(compact_json(knowledge["mount_options"])).hexdigest()]
     return kept(cache_file, key, lambda: {"rankings": run.rankings.result(), "claims": run.claims.result()})

@@ -81,7 +81,7 @@ def side(fs: str, d: dict) -> dict:
                 (["image not written before the baseline"] if not d.get("baseline_written") else []) + \
                 ([f"baseline RSD {device['rsd_pct']:.1f} %"] if device["rsd_pct"] > flags_mod.RSD_LIMIT_PCT else [])
             rows.append({"key": key, "metric": name, "workload": key.replace("|", " "), "label": metrics.label(name),
-                         "better": "more is better" if m["better"] == "higher" else "less is better",
+                         "better": _better(m["better"]),
                          "n": m["n"], "mean": m["mean"], "shown": knowledge_mod.display(m["mean"], m["unit"]),
                          "device": device["mean"] if device else None,
                          "device_shown": knowledge_mod.display(device["mean"], m["unit"]) if device else None,
@@ -106,6 +106,10 @@ def run_table(a: str, b: str, d: dict) -> dict | None:
     return {**run, "table": table_html(a, b, run, shown)}
 
 
+def _better(better: str) -> str:
+    return "more is better" if better == "higher" else "less is better"
+
+
 def _order(row: dict) -> tuple:
     """Main metrics first (comparison.HEADLINE, in its order), then each workload's others."""
     headline = row["metric"] in comparison.HEADLINE
@@ -120,7 +124,7 @@ def _row(r: dict, b: str, flags: list) -> dict:
         low, high = r["ratio_ci95"]
         ratio = f"{knowledge_mod.significant(r['ratio'])}× ({knowledge_mod.significant(low)}–{knowledge_mod.significant(high)})"
     return {"workload": r["key"].replace("|", " "), "label": metrics.label(r["metric"]),
-            "better": "more is better" if r["better"] == "higher" else "less is better",
+            "better": _better(r["better"]),
             "n": f"{r['n_a']}, {r['n_b']}", "a": knowledge_mod.display(r["mean_a"], r["unit"]),
             "b": knowledge_mod.display(r["mean_b"], r["unit"]), "ratio": ratio,
             "p": f"{r['p_adjusted']:.2g}" if tested else "–", "verdict": r["verdict"],
