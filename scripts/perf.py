@@ -28,6 +28,7 @@ import gzip
 import io
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -154,6 +155,40 @@ def hostile_bounds(work: Path) -> None:
         size = archive.stat().st_size / 1e6
         report(f"validate, {name} ({size:.1f} MB packed): time", seconds, "s", "<= 10 s", seconds <= 10)
         report(f"validate, {name}: peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
+
+
+def iozone_auto_table(max_kib: int = 524288) -> str:
+    """An IOzone -a report laid out as the committed public sample (auto-mode-ramdisk-2010.txt):
+    every file size from 64 KiB to max_kib by every record size from 4 KiB to 16 MiB, seeded figures."""
+    rng, widths, lines = random.Random(1), (8, 8, 9, 9, 8, 8, 8, 9, 9), []
+    kib = 64
+    while kib <= max_kib:
+        rec = 4
+        while rec <= min(kib, 16384):
+            lines.append(f"{kib:16d}{rec:8d}" + "".join(f"{rng.randint(100000, 999999):{w}d}" for w in widths))
+            rec *= 2
+        kib *= 2
+    header = ("        Output is in Kbytes/sec\n" + " " * 60 + "random  random    bkwd   record   stride\n"
+              "              KB  reclen   write rewrite    read    reread    read   write    read  rewrite     read\n")
+    return header + "\n".join(lines) + "\n\niozone test complete.\n"
+
+
+def index_share(work: Path) -> None:
+    """What one result file adds to the explorer's index every visitor loads, at most: an IOzone
+    -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
+    were described in their own chunk)."""
+    sys.path.insert(0, str(REPO / "runner"))
+    from fsatlas.site import explorer
+    source = work / "share" / "iozone-a.txt"
+    source.parent.mkdir(parents=True)
+    source.write_text(iozone_auto_table())
+    subprocess.run([FSATLAS, "import", "iozone", source, "--filesystem", "ext4", "--machine", "perf-box",
+                    "--out", work / "share"], check=True, capture_output=True)
+    (path,) = (work / "share" / "results").iterdir()
+    result = json.loads(path.read_text())
+    share = explorer.index_share(result)
+    report(f"explorer index, one result's share ({len(result['cells']):,}-cell IOzone -a import)", share, "bytes",
+           f"<= {explorer.MAX_INDEX_SHARE:,} B", share <= explorer.MAX_INDEX_SHARE)
 
 
 # --- the runner ----------------------------------------------------------------------------
@@ -637,6 +672,7 @@ def main() -> int:
         if part("bounds"):
             validate_bounds(Path(work))
             hostile_bounds(Path(work))
+            index_share(Path(work))
         if part("quick") or part("scale"):
             shape = quick_matrix(Path(work))
         if part("fio"):

@@ -334,3 +334,49 @@ def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_change
     assert main(["aggregate", "--data", str(data), "--content", content]) == 1
     edit_member(data, "synthetic-00000", reference, lambda _: original)
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0
+
+
+def test_an_import_adds_to_the_explorer_index_only_its_share_and_describes_its_keys_in_its_chunk(tmp_path):
+    # IOzone's -a table (a public sample): 63 cells, each a file size and record size outside the matrix
+    from testutil import SAMPLES
+    data = _site_data(tmp_path / "site", 2)
+    build = tmp_path / "site" / "build"
+    _aggregate(data, build)
+    before = (build / "static" / "explorer" / "data.json").read_bytes()
+    assert main(["import", "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--filesystem", "ext4",
+                 "--machine", "ramdisk", "--redact", "--out", str(data)]) == 0
+    imported = json.loads(next((data / "results").glob("*import-iozone*.json")).read_text())
+    assert len(imported["cells"]) == 63 and not {c["key"] for c in imported["cells"]} & explorer.matrix_keys()
+    _aggregate(data, build)
+    index = json.loads((build / "static" / "explorer" / "data.json").read_text())
+    grown = len((build / "static" / "explorer" / "data.json").read_bytes()) - len(before)
+    assert 0 < grown <= explorer.index_share(imported) <= explorer.MAX_INDEX_SHARE
+    assert not {k["key"] for k in index["keys"]} - explorer.matrix_keys()
+    assert {tuple(f) for f in index["facets"]} == {("ext4", c["workload"], c["variant"]) for c in imported["cells"]}
+    chunk = json.loads((build / "static" / "explorer" / "rows" / f"{imported['id']}.json").read_text())
+    assert set(chunk["described"]) == set(chunk["keys"]) == {c["key"] for c in imported["cells"]}
+    cell = imported["cells"][0]
+    assert chunk["described"][cell["key"]] == {
+        "key": cell["key"], "filesystem": "ext4", "workload": cell["workload"], "variant": cell["variant"],
+        "dims": cell["key"].split("|")[4], "mkfs": "", "mount": "", "driver": "kernel",
+        "command": f"--cell '{cell['key']}'"}
+
+
+def test_a_file_adding_more_than_its_share_to_the_index_is_refused_with_its_place(tmp_path, capsys):
+    # a public fio output whose one job is repeated under 120 long names: 120 workloads outside the matrix
+    from testutil import SAMPLES
+    sample = json.loads((SAMPLES / "fio" / "fio-3.1-gvisor-sync-write.json").read_text())
+    sample["jobs"] = [dict(sample["jobs"][0], jobname=f"job-{i:03d}-" + "x" * 60) for i in range(120)]
+    many = tmp_path / "many.json"
+    many.write_text(json.dumps(sample))
+    assert main(["import", "fio", str(many), "--filesystem", "ext4", "--out", str(tmp_path / "refused")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "many.json" in err[0] and "/cells: expected this file to add at most 8,192 bytes" in err[0]
+    assert "--workload" in err[0] and not (tmp_path / "refused" / "results").exists()
+    # one workload name for every cell: the same figures, a file that passes
+    assert main(["import", "fio", str(many), "--filesystem", "ext4", "--workload", "sync-write",
+                 "--out", str(tmp_path / "one")]) == 0
+    (path,) = (tmp_path / "one" / "results").iterdir()
+    result = json.loads(path.read_text())
+    assert len(result["cells"]) == 120 and explorer.index_share(result) <= explorer.MAX_INDEX_SHARE
+    assert main(["validate", str(path)]) == 0

@@ -11,7 +11,7 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, view = {};
+  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, facets = [], view = {};
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
@@ -50,6 +50,8 @@
       return r;
     });
     data.keys.forEach(function (k) { keyByName[k.key] = k; });
+    // the filters' choices: the matrix's keys, and the facets of keys outside it (described in their chunks)
+    facets = data.keys.concat(data.facets.map(function (f) { return { filesystem: f[0], workload: f[1], variant: f[2] }; }));
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
@@ -118,9 +120,10 @@
           if (!r.ok) throw new Error(r.status + " " + r.statusText);
           return r.json();
         }).then(function (chunk) {
-          // a chunk names its own cell keys and metrics; the index holds their descriptions
+          // a chunk names its own cell keys and metrics; the index describes them, or for a key
+          // outside the matrix the chunk itself does
           var result = byId[id], c = chunk.rows, m = chunk.missing;
-          var keys = chunk.keys.map(function (k) { return keyByName[k]; });
+          var keys = chunk.keys.map(function (k) { return keyByName[k] || chunk.described[k]; });
           var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
           c.k.forEach(function (k, i) {
             rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
@@ -154,13 +157,13 @@
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
             data.results.map(function (r) { return r.machine + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
-    choices("fs", uniq(data.keys.map(function (k) { return k.filesystem; })).sort());
-    choices("variant", uniq(data.keys.map(function (k) { return k.variant; })).sort());
-    choices("workload", uniq(data.keys.map(function (k) { return k.workload; })).sort());
+    choices("fs", uniq(facets.map(function (k) { return k.filesystem; })).sort());
+    choices("variant", uniq(facets.map(function (k) { return k.variant; })).sort());
+    choices("workload", uniq(facets.map(function (k) { return k.workload; })).sort());
     var metricSelect = form.elements.metric;
     data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
     var baseSelect = form.elements.baseline;
-    uniq(data.keys.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+    uniq(facets.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
   function newestComplete() {
@@ -174,9 +177,9 @@
   }
 
   function readState(params) {
-    var fsAll = uniq(data.keys.map(function (k) { return k.filesystem; }));
-    var workloads = uniq(data.keys.map(function (k) { return k.workload; }));
-    var configs = uniq(data.keys.map(configOf));
+    var fsAll = uniq(facets.map(function (k) { return k.filesystem; }));
+    var workloads = uniq(facets.map(function (k) { return k.workload; }));
+    var configs = uniq(facets.map(configOf));
     view = {
       results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
       fs: list(params, "fs", fsAll),

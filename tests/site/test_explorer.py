@@ -207,3 +207,38 @@ def test_the_explorer_gives_embed_code_whose_frame_draws_the_view_alone(page, ex
     back = frame.get_attribute(".explorer-open", "href")
     assert "embed=1" not in back and "fs=" in back
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def import_site(tmp_path_factory):
+    """Two synthetic results and an IOzone import (a public sample: 63 cells outside the matrix)."""
+    from sitebuild import build_site, serve, synthetic_results, FIXTURES, fsatlas
+    data = synthetic_results(tmp_path_factory.mktemp("import-data"), 2)
+    fsatlas("import", "iozone", FIXTURES / "samples" / "iozone" / "auto-mode-ramdisk-2010.txt", "--filesystem", "ext4",
+            "--machine", "ramdisk", "--redact", "--out", data)
+    (path,) = (data / "results").glob("*import-iozone*.json")
+    root = tmp_path_factory.mktemp("import-site")
+    build_site(root, data / "results")
+    server = serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text())
+    server.shutdown()
+
+
+def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page, import_site):
+    url, result = import_site
+    workloads = sorted({c["workload"] for c in result["cells"]})
+    open_explorer(page, f"{url}/explorer/?r={result['id']}&fs=ext4&v=imported&w={','.join(workloads)}")
+    index = page.request.get(f"{url}/explorer/data.json").json()
+    assert not any("file_size_kib" in k["key"] for k in index["keys"])  # the index never describes them
+    shown = page.eval_on_selector_all("#explorer-table tbody tr:not(.missing)", "rows => rows.map(r => r.textContent)")
+    assert len(shown) == sum(c["status"] == "ok" and "throughput" in c["metrics"] for c in result["cells"]) == 63
+    for cell in result["cells"]:
+        dims = cell["key"].split("|")[4]
+        assert any(dims in row and cell["workload"] in row for row in shown), dims
+    # the filters offer the import's workloads and variant, from the index's facets
+    offered = page.eval_on_selector_all("input[name=workload]", "boxes => boxes.map(b => b.value)")
+    assert set(workloads) <= set(offered)
+    assert "imported" in page.eval_on_selector_all("input[name=variant]", "boxes => boxes.map(b => b.value)")
+    page.locator(BARS).first.hover()
+    assert "--cell 'ext4|" in page.locator("#explorer-details").inner_text()
+    assert page.errors == []

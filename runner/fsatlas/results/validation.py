@@ -320,10 +320,24 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     if reasons > MAX_REASONS_CHARS:
         add("error", "/cells", f"expected the cells' reasons to add up to at most {MAX_REASONS_CHARS:,} characters "
                                f"(every filesystem page and the explorer show them), found {reasons:,}")
+    explorer = _explorer()
+    share = explorer.index_share(data)
+    if share > explorer.MAX_INDEX_SHARE:
+        add("error", "/cells", f"expected this file to add at most {explorer.MAX_INDEX_SHARE:,} bytes to the explorer's index, "
+                               f"which every visitor loads, found {share:,}: its strings, and the filesystem, workload and "
+                               f"variant of each kind of cell outside the project's matrix (split the file, or name fewer workloads: "
+                               f"`fsatlas import --workload NAME` gives every cell one)")
     if os.path.lexists(bundle.folder(out_dir, rid)):
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
+
+
+def _explorer():
+    """The site's explorer module, which defines its index; imported when first needed, since the
+    site's modules import this one."""
+    from ..site import explorer
+    return explorer
 
 
 def _bundle_members(out_dir: str, rid: str, with_raw: bool, needed: bool) -> tuple[dict | None, str | None]:
@@ -382,6 +396,7 @@ def limits() -> dict:
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
             "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
             "bundle_bytes": bundle.MAX_TOTAL_BYTES, "reasons_chars": MAX_REASONS_CHARS,
+            "index_share_bytes": _explorer().MAX_INDEX_SHARE,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
             "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],

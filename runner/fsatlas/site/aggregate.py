@@ -610,13 +610,13 @@ class Outputs:
         write_if_changed(os.path.join(self.pages, f"{rid}.md"),
                          result_page(result, result_summary(result), tables).encode())
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
+        made = digest(result, rows)
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
-                         compact_json(explorer.chunk(result, rows)))
+                         compact_json(explorer.chunk(result, rows, made["cells"])))
         publish_result(path, text, os.path.join(self.published, f"{rid}.json"))
         if any(c["raw"] for c in result["cells"]):
             publish_bundle(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid),
                            os.path.join(self.bundles, f"{rid}{bundle.SUFFIX}"))
-        made = digest(result, rows)
         write_bytes_atomic(os.path.join(self.digests, f"{rid}.json"),
                            compact_json({"code": code_digest(), "sig": signature, "digest": made}))
         return signature, made

@@ -10,17 +10,62 @@ Python computes everything that does not depend on the reader's choices (means, 
 share of the raw device); the explorer's JavaScript only filters, takes ratios to the
 baseline the reader picks and their geometric means.
 
+The index describes only the cell keys of the project's matrix, which no result file can add
+to; a key outside it (an imported tool's sweep, a key of an older matrix) is described in its
+own result's chunk, and the index keeps only its filesystem, workload and variant for the
+filters. So what one result file adds to the index every visitor loads is bounded
+(index_share, checked by `fsatlas validate`), however many cells it holds (#42).
+
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
-keys and metric names its rows use; 4, and beside each key the host's contention during it.
+keys and metric names its rows use; 4, and beside each key the host's contention during it;
+5, keys outside the matrix described in their chunk, the index holding their facets.
 """
+import json
 import shlex
 from functools import lru_cache
 
 from . import best_per_key, result_tables
 from ..results import flags
+from ..results.metrics import KNOWN as KNOWN_METRICS
+from ..run import matrix as matrix_mod
 
-EXPLORER_VERSION = 4
+EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
+TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
+# What one result file may add to the index at most: its strings and the facets of its keys
+# outside the matrix. A standard result adds about 600 bytes, a 1,314-cell IOzone import about 900.
+MAX_INDEX_SHARE = 8192
+
+
+@lru_cache(maxsize=1)
+def matrix_keys() -> frozenset:
+    """Every cell key the project's matrix runs, in any profile: the keys the index describes."""
+    m = matrix_mod.load()
+    return frozenset(c.key for name in m.profiles for c in m.profile(name).cells)
+
+
+def describe(cell: dict) -> dict:
+    """A cell key as the explorer's filters, labels and re-run command show it (a digest's cell)."""
+    return {"key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
+            "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
+            "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]}
+
+
+def facet(cell: dict) -> tuple:
+    return cell["filesystem"], cell["workload"], cell.get("variant", "defaults")
+
+
+def index_share(result: dict) -> int:
+    """The bytes this result file adds to the index at most (as if no other result shared its
+    strings): its id, date and facts, a number into the strings for each fact (up to 7 bytes
+    each), the facets of its keys outside the matrix, the metrics fsatlas does not know (each is
+    listed with its unit)."""
+    facets = sorted({facet(cell) for cell in result["cells"] if cell["key"] not in matrix_keys()})
+    unknown = sorted({(name, m["unit"], m["better"]) for cell in result["cells"] for name, m in cell["metrics"].items()
+                      if name not in KNOWN_METRICS})
+    entry = [result["id"], result["created"], result.get("complete", True), list(facts(result).values()), facets,
+             [{"name": n, "unit": u, "better": b} for n, u, b in unknown]]
+    return len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + 7 * len(RESULT_STRINGS)
 
 
 def run_command(result: dict, cell: dict) -> str:
@@ -47,13 +92,19 @@ def facts(result: dict) -> dict:
     return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-            "tools": "; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), "rerun": rerun_prefix(result)}
+            "tools": _clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
+            "rerun": rerun_prefix(result)}
 
 
-def chunk(result: dict, rows: list[dict]) -> dict:
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
     """One result's rows, from its cell_rows (aggregate: their intervals, taken as they are);
     a throughput's share is of the raw device's figure on the same job (results/flags), where
-    that baseline can judge it; beside each key, what else the host was doing meanwhile."""
+    that baseline can judge it; beside each key, what else the host was doing meanwhile; the
+    description of each of its keys the index does not describe (cells: its digest's)."""
     keys, key_index, metrics, metric_index = [], {}, [], {}
     columns = {name: [] for name in ("k", "m", "mean", "lo", "hi", "n", "rsd", "flags", "share", "samples")}
     missing = {name: [] for name in ("k", "status", "reason")}
@@ -88,22 +139,25 @@ def chunk(result: dict, rows: list[dict]) -> dict:
         samples_.append(row["samples"])
     hosts = {cell["key"]: result_tables.contention(cell) for cell in result["cells"]}
     return {"version": EXPLORER_VERSION, "keys": keys, "metrics": metrics, "rows": columns, "missing": missing,
-            "contention": [hosts.get(key, "") for key in keys]}
+            "contention": [hosts.get(key, "") for key in keys],
+            "described": {cell["key"]: describe(cell) for cell in cells if cell["key"] not in matrix_keys()}}
 
 
 class Index:
     """The explorer's index, fed one result digest at a time in any order."""
 
     def __init__(self, state: dict | None = None):
-        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}}
+        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}, "facets": []}
         self.strings = state["strings"]  # each result's facts as numbers into this (one machine, many results)
         self.string_index = {s: i for i, s in enumerate(self.strings)}
         self.results = [(tuple(rank), complete, facts) for rank, complete, facts in state["results"]]
         self.keys = best_per_key.Best(lowest=True).restore(state["keys"])  # the oldest result describes a key
         self.metrics = state["metrics"]  # name -> {name, unit, better}
+        self.facets = {tuple(f) for f in state["facets"]}  # of the keys outside the matrix
 
     def state(self) -> dict:
         return {"strings": self.strings, "keys": self.keys.state(), "metrics": self.metrics,
+                "facets": sorted(self.facets),
                 "results": [[list(rank), complete, facts] for rank, complete, facts in self.results]}
 
     def merge(self, state: dict) -> None:
@@ -112,6 +166,7 @@ class Index:
         self.results += [(tuple(rank), complete, [self._intern(strings[i]) for i in facts])
                          for rank, complete, facts in state["results"]]
         self.keys.merge(state["keys"])
+        self.facets.update(tuple(f) for f in state["facets"])
         for name, metric in state["metrics"].items():
             self.metrics.setdefault(name, metric)
 
@@ -124,11 +179,12 @@ class Index:
     def add(self, digest: dict) -> None:
         rank = (digest["created"], digest["id"])
         self.results.append((rank, digest["complete"], [self._intern(digest["facts"][name]) for name in RESULT_STRINGS]))
+        in_matrix = matrix_keys()
         for cell in digest["cells"]:
-            self.keys.offer(cell["key"], rank, lambda: {
-                "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-                "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
-                "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]})
+            if cell["key"] in in_matrix:
+                self.keys.offer(cell["key"], rank, lambda: describe(cell))
+            else:
+                self.facets.add(facet(cell))
             for name, m in cell["metrics"].items():
                 if name not in self.metrics:  # not setdefault: it would build the entry for each of 425 metrics
                     self.metrics[name] = {"name": name, "unit": m["unit"], "better": m["better"]}
@@ -147,4 +203,5 @@ class Index:
                     strings.append(value)
                 columns[name].append(string_index[value])
         return {"version": EXPLORER_VERSION, "strings": strings, "results": columns,
-                "keys": self.keys.sorted_values(), "metrics": [m for _, m in sorted(self.metrics.items())]}
+                "keys": self.keys.sorted_values(), "facets": [list(f) for f in sorted(self.facets)],
+                "metrics": [m for _, m in sorted(self.metrics.items())]}
