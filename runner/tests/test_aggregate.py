@@ -380,3 +380,14 @@ def test_a_file_adding_more_than_its_share_to_the_index_is_refused_with_its_plac
     result = json.loads(path.read_text())
     assert len(result["cells"]) == 120 and explorer.index_share(result) <= explorer.MAX_INDEX_SHARE
     assert main(["validate", str(path)]) == 0
+
+
+def test_a_long_reason_is_clipped_on_shared_pages_and_whole_on_its_result_s_page(out_dir, valid_result, tmp_path):
+    long = "the kernel has no jfs module " * 100  # 2,900 characters, within validate's limits
+    result = mutated(valid_result, lambda d: next(c for c in d["cells"] if c["status"] == "skipped").update(reason=long))
+    write_json(out_dir / "results" / "fixture-valid.json", result)
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(tmp_path / "pages")]) == 0
+    shared = json.loads((out_dir / "aggregates" / "cells.json").read_text())["jfs|-|-|seq-write"]["reason"]
+    assert len(shared) == explorer.REASON_SHARED_CHARS and shared == long[:explorer.REASON_SHARED_CHARS - 1] + "…"
+    own = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())["metrics-table"]
+    assert long.strip() in own

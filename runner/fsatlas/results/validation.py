@@ -396,7 +396,7 @@ def limits() -> dict:
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
             "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
             "bundle_bytes": bundle.MAX_TOTAL_BYTES, "reasons_chars": MAX_REASONS_CHARS,
-            "index_share_bytes": _explorer().MAX_INDEX_SHARE,
+            "index_share_bytes": _explorer().MAX_INDEX_SHARE, "reason_shared_chars": _explorer().REASON_SHARED_CHARS,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
             "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],

@@ -35,6 +35,9 @@ TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists t
 # What one result file may add to the index at most: its strings and the facets of its keys
 # outside the matrix. A standard result adds about 600 bytes, a 1,314-cell IOzone import about 900.
 MAX_INDEX_SHARE = 8192
+# Of a cell's reason, on the filesystem pages (its result's page and chunk have it whole): so one
+# result file adds at most this much a matrix key there, however long its reasons.
+REASON_SHARED_CHARS = 200
 
 
 @lru_cache(maxsize=1)
@@ -92,11 +95,12 @@ def facts(result: dict) -> dict:
     return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-            "tools": _clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
+            "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
             "rerun": rerun_prefix(result)}
 
 
-def _clipped(text: str, limit: int) -> str:
+def clipped(text: str, limit: int) -> str:
+    """text cut to limit characters, its end marked: for pages other than the result's own."""
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
