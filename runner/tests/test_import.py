@@ -256,6 +256,7 @@ def test_dd_summary_in_every_translation_of_this_coreutils(tmp_path):
     ("fio", "3;fio-3.33;job;0;0;" + ";".join(["x"] * 125) + "\n", "field 6; expected a number, found 'x'"),
     ("bonnie", "hello,world\n", "no bonnie++ CSV line"),
     ("bonnie", "1.98,2.00a,h,1,1,1M,,8192,5,abc" + "," * 40 + "\n", "expected a number or +++++"),
+    ("bonnie", "2,1.90f,h,2G,,478740,99" + "," * 10 + "\n", "exactly 45 comma-separated fields for format 2"),
     ("dd", "nothing to see\n", "no dd summary line"),
     ("iozone", "Output is in kBytes/sec\n", "no IOzone results"),
     ("iozone", "      kB  reclen   write\n   16384   4   100   999999\n", "lines up with no column"),
@@ -338,6 +339,33 @@ def test_published_bonnie_and_dd_samples(tmp_path, capsys):
     (cell,) = result["cells"]
     assert cell["metrics"]["throughput"]["samples"] == [pytest.approx(536870912 / 0.61208),
                                                         pytest.approx(536870912 / 0.515241)]
+
+
+def test_bonnie_1_90_and_1_91_format_2(tmp_path, capsys):
+    """bonnie++ 1.90f and 1.91, built from their source and run here: format 2, 45 fields. The
+    figures below are read off their CSV lines by hand."""
+    _, result = imported(tmp_path / "f", capsys, "bonnie", str(SAMPLES / "bonnie" / "bonnie-1.90f-stdout.txt"))
+    assert result["tool"]["bonnie"] == "bonnie++ 1.90f"
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["char-write"]["metrics"]["throughput"]["samples"] == [478740 * 1024]
+    assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [508465 * 1024]
+    assert cells["seq-write"]["metrics"]["cpu_total_pct"]["samples"] == [77]
+    assert cells["seq-write"]["metrics"]["lat_max_ns"]["samples"] == [528 * 1000]
+    assert cells["rewrite"]["metrics"]["throughput"]["samples"] == [1645369 * 1024]
+    assert cells["char-read"]["metrics"]["throughput"]["samples"] == [475400 * 1024]
+    assert "throughput" not in cells["seq-read"]["metrics"]  # +++++
+    # 1.90f's seeks column, 690142, is the 2 GiB file's KiB over the seek test's time: left out
+    seeks = cells["random-seeks"]
+    assert "iops" not in seeks["metrics"] and "1.90f" in seeks["parameters"]["seeks_left_out"]
+    assert seeks["metrics"]["cpu_total_pct"]["samples"] == [3] and seeks["metrics"]["lat_max_ns"]["samples"] == [2838 * 1000]
+    assert cells["bonnie-files-random"]["metrics"]["lat_max_ns"]["samples"] == [1677 * 1000]
+    assert all("seeks_left_out" not in c["parameters"] for c in result["cells"] if c["workload"] != "random-seeks")
+    _, result = imported(tmp_path / "g", capsys, "bonnie", str(SAMPLES / "bonnie" / "bonnie-1.91-stdout.txt"))
+    cells = {c["workload"]: c for c in result["cells"]}
+    assert cells["random-seeks"]["metrics"]["iops"]["samples"] == [2616.8]  # 1.91 prints seeks per second
+    assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [1344716 * 1024]
+    assert cells["bonnie-files-sequential"]["metrics"]["lat_max_ns"]["samples"] == [1695 * 1000]
+    assert "sample-box" not in json.dumps(result["cells"])  # the name field is a host name: never imported
 
 
 def test_a_figure_only_a_later_bonnie_run_measured_keeps_its_unit(tmp_path, capsys):

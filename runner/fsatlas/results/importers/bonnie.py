@@ -1,7 +1,7 @@
 """bonnie++'s CSV lines, alone or after the human-readable table bonnie++ prints first (its
 standard output as it is): the formats of bonnie++ 1.93c to 1.97, format 1.98 from 1.98 and
-2.00, and the older line of bonnie++ 1.0x (1.02, 1.03), which has no format field and no
-latencies. Each line is one run, with exactly its format's number of fields. bonnie++ writes
+2.00, format 2 of bonnie++ 1.90a to 1.91, and the older line of bonnie++ 1.0x (1.02, 1.03),
+which has no format field and no latencies. Each line is one run, with exactly its format's number of fields. bonnie++ writes
 '+++++' where a test finished too fast to measure: that is not a number, so the metric is left
 out and the cell says why; a latency the line did measure is kept.
 
@@ -66,7 +66,15 @@ FILES_ONLY_1_96 = 6
 # bonnie++ 1.0x: name, size, then these 25 (27 fields; samples/bonnie/bonnie-1.03*-stdout.txt,
 # whose tables above each line name every column): no chunk sizes, no latencies.
 OLD_COLUMNS = COLUMNS[:COLUMNS.index("max_size")] + COLUMNS[COLUMNS.index("seq_create"):COLUMNS.index("putc_latency")]
-CSV_LINE = re.compile(r"^1\.9[3-8][a-z]?,")  # the format field: 1.93c ... 1.98
+# bonnie++ 1.90a to 1.91 (bon_time.cpp of their source): format "2", then version, name, size and
+# I/O chunk size (5 fields), and COLUMNS without file_chunk_size: 45 fields
+# (samples/bonnie/bonnie-1.90f-stdout.txt, bonnie-1.91-stdout.txt, built and run here).
+HEAD_2 = 5
+COLUMNS_2 = [c for c in COLUMNS if c != "file_chunk_size"]
+# 1.90f and 1.90g (and, unseen, 1.90b to 1.90e) print the seek test with print_io_stat, the file's
+# KiB over the test's time, where 1.90a and 1.91 print seeks per second (print_seek_stat).
+SEEKS_NOT_PER_SECOND = re.compile(r"^1\.90[b-g]$")
+CSV_LINE = re.compile(r"^(?:1\.9[3-8][a-z]?|2,1\.9[01][a-z]?),")  # the format field: 1.93c ... 1.98, or 2 and the version
 _OLD_FIGURE = r"(?:\d+(?:\.\d+)?|\++)?"  # a rate, a CPU share, +++++ or nothing (a test not run)
 OLD_CSV_LINE = re.compile(r"^[^,\s]*,\d+(?:\.\d+)?[KMGT]?(?::\d+[kKmM]?)?"  # name, size[:chunk]
                           rf"(?:,{_OLD_FIGURE}){{12}},(?:\d+(?::\d+){{0,2}}(?:/\d+)?)?"  # the files: 16[:max[:min]][/dirs]
@@ -101,16 +109,25 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
              if CSV_LINE.match(l) or OLD_CSV_LINE.match(l.rstrip("\r"))]
     if not lines:
         raise UserError("no bonnie++ CSV line", where=where,
-                        expected="a line starting with the format version (1.93c to 1.98), or bonnie++ 1.0x's "
+                        expected="a line starting with the format version (1.93c to 1.98, or 2 for 1.90 and 1.91), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
     old_version = _table_version(text)
     for number, line in lines:
-        fields = line.split(",")
+        fields, seeks_note = line.split(","), ""
         if not CSV_LINE.match(line):  # bonnie++ 1.0x
             row = dict(zip(OLD_COLUMNS, fields[2:]))
             params = {"file_size": fields[1]}
             if old_version:
                 params["bonnie_version"] = old_version
+        elif fields[0] == "2":
+            if len(fields) != HEAD_2 + len(COLUMNS_2):
+                raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
+                                expected=f"exactly {HEAD_2 + len(COLUMNS_2)} comma-separated fields for format 2")
+            row = dict(zip(COLUMNS_2, fields[HEAD_2:]))
+            params = {"file_size": fields[3], "bonnie_version": fields[1]}
+            if SEEKS_NOT_PER_SECOND.match(fields[1]) and row["seeks"].strip():
+                row["seeks"] = ""  # not a rate of seeks; its CPU share and latency are the seek test's
+                seeks_note = f"bonnie++ {fields[1]} printed the file's KiB/s over the seek test, not seeks/s"
         else:
             skip = HEAD_1_98 if fields[0] == "1.98" else HEAD_1_9X
             if fields[0] == "1.96" and len(fields) == FILES_ONLY_1_96 + len(COLUMNS) and not any(fields[5:18]):
@@ -139,6 +156,8 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                 continue  # the test was not run (bonnie++ -n 0, or per-char tests skipped)
             reason = f"bonnie++ printed +++++ for {', '.join(unmeasured)}: too fast to measure" if unmeasured else ""
             cell_params = {**params, "too_fast_to_measure": ",".join(unmeasured)} if unmeasured and values else params
+            if seeks_note and name == "random-seeks":
+                cell_params = {**cell_params, "seeks_left_out": seeks_note}
             out.append(Measurement(name if not workload else f"{workload}-{name}", cell_params,
                                    values, {m: UNITS[m] for m in values}, not_measured=reason))
     return out
