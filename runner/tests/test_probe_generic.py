@@ -9,7 +9,8 @@ ext4's 256-byte inodes, XFS and Btrfs (ext4.rst "Inode Timestamps"; xfs bigtime)
 block moves on Btrfs (btrfs(5): data copy-on-write unless nodatacow) and stays put on ext4 and XFS;
 a 60-byte file's data is inline on ext4 made with -O inline_data (ext4(5)) and on Btrfs (max_inline,
 btrfs(5)), and in a block of its own on XFS, which keeps only directories and symbolic links in the
-inode."""
+inode; a name may hold any byte but NUL and '/' on all three (path_resolution(7)), where ntfs-3g,
+which keeps names in UTF-16, refuses bytes that are no UTF-8 (libntfs-3g/unistr.c: EILSEQ)."""
 import json
 
 import pytest
@@ -21,7 +22,7 @@ from testutil import loop_state, scratch_left
 pytestmark = pytest.mark.root
 GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
            "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write",
-           "inline_data")
+           "inline_data", "any_byte_names")
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +56,7 @@ def _answer(finding):
     ("btrfs", "quota_user_group", "no"), ("btrfs", "quota_project", "no"),
     ("ext4", "copy_on_write", "no"), ("xfs", "copy_on_write", "no"), ("btrfs", "copy_on_write", "yes"),
     ("ext4", "inline_data", "yes"), ("xfs", "inline_data", "no"), ("btrfs", "inline_data", "yes"),
+    ("ext4", "any_byte_names", "yes"), ("xfs", "any_byte_names", "yes"), ("btrfs", "any_byte_names", "yes"),
 ])
 def test_a_generic_probe_answers_as_the_kernel_documents(found, fs, probe, expected):
     finding = found[(fs, probe)]
@@ -132,3 +134,14 @@ def test_btrfs_limits_are_the_leafs_not_the_methods(tmp_path):
     assert got == {"xattr_max_value": leaf - len("user.fsatlas"),
                    "acl_max_entries": (leaf - len("system.posix_acl_access") - 4) // 8}
     assert scratch_left(scratch) == []
+
+
+def test_ntfs_3g_takes_only_names_that_are_utf_8(tmp_path):
+    assert main(["probe", "--fs", "ntfs", "--probe", "any_byte_names", "--out", str(tmp_path),
+                 "--scratch", str(tmp_path / "scratch"), "--machine", "probe-box"]) == 0
+    (path,) = probefile.files(str(tmp_path))
+    (finding,) = json.loads(open(path, encoding="utf-8").read())["findings"]
+    assert finding["status"] == "ok" and finding["value"] == "no", finding
+    # a lone byte from 0x80 up is no UTF-8; every ASCII byte, and 'é' as UTF-8, is taken
+    assert "0x80-0xff: refused (EILSEQ)" in finding["detail"] and "'né' in UTF-8: taken" in finding["detail"]
+    assert loop_state(tmp_path) == ([], [])

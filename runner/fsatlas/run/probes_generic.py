@@ -1,6 +1,7 @@
 """Feature probes through the kernel's generic interfaces, the same on every filesystem: sparse
 files (SEEK_HOLE, include/uapi/linux/fs.h), deduplication (FIDEDUPERANGE), hard links (link(2)
-until EMLINK), creation time (statx's btime, read by coreutils' stat %W), timestamps (utimensat,
+until EMLINK), creation time (statx's btime, read by coreutils' stat %W), the bytes a name may hold
+(open(2) with O_CREAT, then readdir), timestamps (utimensat,
 read back after a remount), encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
 Documentation/filesystems/fscrypt.rst), copy-on-write (where an overwritten block lies, by
 FIEMAP, Documentation/filesystems/fiemap.rst, or the older FIBMAP) and inline data (FIEMAP's
@@ -37,6 +38,7 @@ HARD_LINK_CEILING = 70_000  # above ext4's 65,000 (EXT4_LINK_MAX); XFS's 2^32 - 
 DATES = {"1969-12-31 23:59:59": -1, "1901-12-13 20:45:52": -2**31, "2038-01-19 03:14:08": 2**31,
          "2106-02-07 06:28:16": 2**32, "2262-04-11 23:47:17": 9223372037, "2446-05-10 22:38:56": 15032385536}
 FRACTION_NS = 987_654_321  # a fraction of a second whose every digit differs from the next
+NAME_BYTES = [b for b in range(1, 256) if b != 0x2F]  # what a name may hold on Linux (path_resolution(7))
 
 
 def sparse_files(mnt: str, log: Transcript) -> Finding:
@@ -253,6 +255,59 @@ def _count_links(mnt: str, log: Transcript) -> Finding:
     # (ntfs-3g refuses link 8,191 with ERANGE, its own limit: any refusal ends the count)
     return Finding.limit(count, "links", f"a file held {count:,} names" + (f"; one more was refused with {refused}"
                          if refused else f"; fsatlas stopped there"), at_least=refused is None)
+
+
+def any_byte_names(mnt: str, log: Transcript) -> Finding:
+    """A file named with each byte but NUL and '/', made, listed and removed in turn: yes when
+    every name is taken and listed as given; else no, with the bytes refused and the kernel's
+    errno (a driver that keeps names in UTF-16 refuses a byte that is no UTF-8 on its own), or
+    listed otherwise; and whether 'é' as UTF-8 is taken. Each byte follows its own value in hex,
+    so '.' makes no folder name and no two names differ only in case (a case-insensitive driver
+    would make the second under the first one's cached name)."""
+    folder = os.fsencode(mnt)
+    before = set(os.listdir(folder))
+    refused: dict[str, list[int]] = {}
+    for byte in NAME_BYTES:
+        why = _made_and_listed(folder, b"%02x" % byte + bytes([byte]), before, log)
+        if why:
+            refused.setdefault(why, []).append(byte)
+    accented = _made_and_listed(folder, "né".encode(), before, log)
+    for why, codes in refused.items():
+        log.note(f"names ending in the byte(s) {_ranges(codes)}: {why}")
+    log.note(f"each of the {len(NAME_BYTES)} bytes but NUL and '/' tried after its hex value (create, list, unlink): "
+             f"{len(NAME_BYTES) - sum(map(len, refused.values()))} taken; 'né' in UTF-8: {accented or 'taken'}")
+    if not refused:
+        return Finding.value("yes", "every byte but NUL and '/' was taken in a name and listed as given")
+    said = "; ".join(f"{_ranges(codes)}: {why}" for why, codes in refused.items())
+    return Finding.value("no", f"names with these bytes were not kept as given: {said}; 'né' in UTF-8: "
+                               f"{accented or 'taken'}"[:400])
+
+
+def _made_and_listed(folder: bytes, name: bytes, before: set, log: Transcript) -> str:
+    """'' when a file of this name is made and listed under exactly this name (then removed),
+    else why not: the errno of the refusal, or that the folder lists it otherwise. before: the
+    folder's entries beforehand."""
+    path = os.path.join(folder, name)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except OSError as e:
+        return f"refused ({errno_name(e)})"
+    new = set(os.listdir(folder)) - before
+    if new != {name}:
+        log.note(f"made as {name!r}, listed as {sorted(new)!r}")
+    for entry in new:
+        os.unlink(os.path.join(folder, entry))
+    return "" if new == {name} else "listed under another name"
+
+
+def _ranges(codes: list) -> str:
+    """'0x01-0x03, 0x3a' for the byte values given, in order."""
+    out, start = [], codes[0]
+    for prev, cur in zip(codes, codes[1:] + [None]):
+        if cur is None or cur != prev + 1:
+            out.append(f"0x{start:02x}" if start == prev else f"0x{start:02x}-0x{prev:02x}")
+            start = cur
+    return ", ".join(out)
 
 
 def creation_time(mnt: str, log: Transcript) -> Finding:
