@@ -168,7 +168,8 @@ class NewestCells:
             rank = (ok, wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
                     digest["created"], digest["id"])
             self.best.offer(cell["key"], rank, lambda: {
-                **{name: cell[name] for name in self.CELL_FIELDS}, "reason": explorer.clipped(cell["reason"], explorer.REASON_SHARED_CHARS),
+                **{name: cell[name] for name in self.CELL_FIELDS},
+                "reason": explorer.clipped(cell["reason"], explorer.REASON_SHARED_CHARS),
                 "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
 
     def result(self) -> dict:

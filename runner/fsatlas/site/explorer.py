@@ -33,7 +33,8 @@ EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
 # What one result file may add to the index at most: its strings and the facets of its keys
-# outside the matrix. A standard result adds about 600 bytes, a 1,314-cell IOzone import about 900.
+# outside the matrix. The committed standard results take about 330 bytes, a 1,314-cell IOzone -a
+# import (make perf) about 620.
 MAX_INDEX_SHARE = 8192
 # Of a cell's reason, on the filesystem pages (its result's page and chunk have it whole): so one
 # result file adds at most this much a matrix key there, however long its reasons.

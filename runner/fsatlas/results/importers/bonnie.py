@@ -1,9 +1,10 @@
 """bonnie++'s CSV lines, alone or after the human-readable table bonnie++ prints first (its
 standard output as it is): the formats of bonnie++ 1.93c to 1.97, format 1.98 from 1.98 and
 2.00, format 2 of bonnie++ 1.90a to 1.91, and the older line of bonnie++ 1.0x (1.02, 1.03),
-which has no format field and no latencies. Each line is one run, with exactly its format's number of fields. bonnie++ writes
-'+++++' where a test finished too fast to measure: that is not a number, so the metric is left
-out and the cell says why; a latency the line did measure is kept.
+which has no format field and no latencies. Each line is one run, with exactly its format's
+number of fields. bonnie++ writes '+++++' where a test finished too fast to measure: that is
+not a number, so the metric is left out and the cell says why; a latency the line did measure
+is kept.
 
 The name field holds the host name: it is never imported.
 """
