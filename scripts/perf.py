@@ -178,7 +178,7 @@ def index_share(work: Path) -> None:
     -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
     were described in their own chunk)."""
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas.site import explorer
+    from fsatlas.results import shares
     source = work / "share" / "iozone-a.txt"
     source.parent.mkdir(parents=True)
     source.write_text(iozone_auto_table())
@@ -186,9 +186,9 @@ def index_share(work: Path) -> None:
                     "--out", work / "share"], check=True, capture_output=True)
     (path,) = (work / "share" / "results").iterdir()
     result = json.loads(path.read_text())
-    share = explorer.index_share(result)
+    share = shares.index_share(result)
     report(f"explorer index, one result's share ({len(result['cells']):,}-cell IOzone -a import)", share, "bytes",
-           f"<= {explorer.MAX_INDEX_SHARE:,} B", share <= explorer.MAX_INDEX_SHARE)
+           f"<= {shares.MAX_INDEX_SHARE:,} B", share <= shares.MAX_INDEX_SHARE)
 
 
 # --- the runner ----------------------------------------------------------------------------

@@ -93,6 +93,7 @@ import time
 import shutil
 
 from sitebuild import CURATED_DATA, REPO, synthetic_results
+from fsatlas.results import shares
 from fsatlas.site import aggregate, explorer, knowledge
 
 
@@ -350,9 +351,11 @@ def test_an_import_adds_to_the_explorer_index_only_its_share_and_describes_its_k
     _aggregate(data, build)
     index = json.loads((build / "static" / "explorer" / "data.json").read_text())
     grown = len((build / "static" / "explorer" / "data.json").read_bytes()) - len(before)
-    assert 0 < grown <= explorer.index_share(imported) <= explorer.MAX_INDEX_SHARE
+    assert 0 < grown <= shares.index_share(imported) <= shares.MAX_INDEX_SHARE
     assert not {k["key"] for k in index["keys"]} - explorer.matrix_keys()
-    assert {tuple(f) for f in index["facets"]} == {("ext4", c["workload"], c["variant"]) for c in imported["cells"]}
+    words = index["vocabulary"]
+    assert {c["workload"] for c in imported["cells"]} <= set(words["workloads"]) and "imported" in words["variants"]
+    assert ["ext4", "imported"] in words["configs"]
     chunk = json.loads((build / "static" / "explorer" / "rows" / f"{imported['id']}.json").read_text())
     assert set(chunk["described"]) == set(chunk["keys"]) == {c["key"] for c in imported["cells"]}
     cell = imported["cells"][0]
@@ -378,7 +381,7 @@ def test_a_file_adding_more_than_its_share_to_the_index_is_refused_with_its_plac
                  "--out", str(tmp_path / "one")]) == 0
     (path,) = (tmp_path / "one" / "results").iterdir()
     result = json.loads(path.read_text())
-    assert len(result["cells"]) == 120 and explorer.index_share(result) <= explorer.MAX_INDEX_SHARE
+    assert len(result["cells"]) == 120 and shares.index_share(result) <= shares.MAX_INDEX_SHARE
     assert main(["validate", str(path)]) == 0
 
 
@@ -388,6 +391,6 @@ def test_a_long_reason_is_clipped_on_shared_pages_and_whole_on_its_result_s_page
     write_json(out_dir / "results" / "fixture-valid.json", result)
     assert main(["aggregate", "--data", str(out_dir), "--content", str(tmp_path / "pages")]) == 0
     shared = json.loads((out_dir / "aggregates" / "cells.json").read_text())["jfs|-|-|seq-write"]["reason"]
-    assert len(shared) == explorer.REASON_SHARED_CHARS and shared == long[:explorer.REASON_SHARED_CHARS - 1] + "…"
+    assert len(shared) == shares.REASON_SHARED_CHARS and shared == long[:shares.REASON_SHARED_CHARS - 1] + "…"
     own = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())["metrics-table"]
     assert long.strip() in own

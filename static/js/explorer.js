@@ -11,7 +11,7 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, facets = [], view = {};
+  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, configurations = [], view = {};
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
@@ -50,8 +50,8 @@
       return r;
     });
     data.keys.forEach(function (k) { keyByName[k.key] = k; });
-    // the filters' choices: the matrix's keys, and the facets of keys outside it (described in their chunks)
-    facets = data.keys.concat(data.facets.map(function (f) { return { filesystem: f[0], workload: f[1], variant: f[2] }; }));
+    // the filters' choices, of every result (a key outside the matrix is described only in its chunk)
+    configurations = data.vocabulary.configs.map(function (c) { return { filesystem: c[0], variant: c[1] }; });
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
@@ -157,13 +157,13 @@
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
             data.results.map(function (r) { return r.machine + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
-    choices("fs", uniq(facets.map(function (k) { return k.filesystem; })).sort());
-    choices("variant", uniq(facets.map(function (k) { return k.variant; })).sort());
-    choices("workload", uniq(facets.map(function (k) { return k.workload; })).sort());
+    choices("fs", data.vocabulary.filesystems);
+    choices("variant", data.vocabulary.variants);
+    choices("workload", data.vocabulary.workloads);
     var metricSelect = form.elements.metric;
     data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
     var baseSelect = form.elements.baseline;
-    uniq(facets.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+    uniq(configurations.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
   function newestComplete() {
@@ -177,9 +177,9 @@
   }
 
   function readState(params) {
-    var fsAll = uniq(facets.map(function (k) { return k.filesystem; }));
-    var workloads = uniq(facets.map(function (k) { return k.workload; }));
-    var configs = uniq(facets.map(configOf));
+    var fsAll = data.vocabulary.filesystems;
+    var workloads = data.vocabulary.workloads;
+    var configs = uniq(configurations.map(configOf));
     view = {
       results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
       fs: list(params, "fs", fsAll),

@@ -10,7 +10,7 @@ import math
 import os
 from functools import lru_cache
 
-from . import bundle, filesig, flags, importers, parallel, privacy, resultfile, stats
+from . import bundle, filesig, flags, importers, parallel, privacy, resultfile, shares, stats
 from .filesig import signature
 from ..errors import UserError
 from .resultfile import Problem
@@ -249,7 +249,7 @@ def _rules_digest() -> str:
     package = resources.files("fsatlas")
     for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
-                 "results/metrics.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
+                 "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
                  "results/importers/__init__.py"):
         digest.update((package / part).read_bytes())
@@ -320,24 +320,16 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     if reasons > MAX_REASONS_CHARS:
         add("error", "/cells", f"expected the cells' reasons to add up to at most {MAX_REASONS_CHARS:,} characters "
                                f"(every filesystem page and the explorer show them), found {reasons:,}")
-    explorer = _explorer()
-    share = explorer.index_share(data)
-    if share > explorer.MAX_INDEX_SHARE:
-        add("error", "/cells", f"expected this file to add at most {explorer.MAX_INDEX_SHARE:,} bytes to the explorer's index, "
-                               f"which every visitor loads, found {share:,}: its strings, and the filesystem, workload and "
-                               f"variant of each kind of cell outside the project's matrix (split the file, or name fewer workloads: "
+    share = shares.index_share(data)
+    if share > shares.MAX_INDEX_SHARE:
+        add("error", "/cells", f"expected this file to add at most {shares.MAX_INDEX_SHARE:,} bytes to the explorer's index, "
+                               f"which every visitor loads, found {share:,}: its strings and the names of its filesystems, "
+                               f"workloads and variants (split the file, or name fewer workloads: "
                                f"`fsatlas import --workload NAME` gives every cell one)")
     if os.path.lexists(bundle.folder(out_dir, rid)):
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
-
-
-def _explorer():
-    """The site's explorer module, which defines its index; imported when first needed, since the
-    site's modules import this one."""
-    from ..site import explorer
-    return explorer
 
 
 def _bundle_members(out_dir: str, rid: str, with_raw: bool, needed: bool) -> tuple[dict | None, str | None]:
@@ -396,7 +388,7 @@ def limits() -> dict:
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
             "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
             "bundle_bytes": bundle.MAX_TOTAL_BYTES, "reasons_chars": MAX_REASONS_CHARS,
-            "index_share_bytes": _explorer().MAX_INDEX_SHARE, "reason_shared_chars": _explorer().REASON_SHARED_CHARS,
+            "index_share_bytes": shares.MAX_INDEX_SHARE, "reason_shared_chars": shares.REASON_SHARED_CHARS,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
             "patterns": {"id": top["id"]["pattern"], "profile": top["profile"]["pattern"],

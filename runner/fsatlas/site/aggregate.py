@@ -27,7 +27,7 @@ from importlib import resources
 import frontmatter
 import orjson
 
-from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, stats, validation
+from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
 from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -142,7 +142,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "target": target["kind"], "summary": result_summary(result),
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
-            "facts": explorer.facts(result), "cells": cells}
+            "facts": explorer.facts(result), "vocabulary": shares.vocabulary(result), "cells": cells}
 
 
 class NewestCells:
@@ -169,7 +169,7 @@ class NewestCells:
                     digest["created"], digest["id"])
             self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS},
-                "reason": explorer.clipped(cell["reason"], explorer.REASON_SHARED_CHARS),
+                "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
                 "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
 
     def result(self) -> dict:
@@ -450,7 +450,7 @@ def code_digest() -> str:
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
                  "site/run_rule.py",
                  "site/result_tables.py",
-                 "results/comparison.py", "results/flags.py", "results/metrics.py", "results/stats.py",
+                 "results/comparison.py", "results/flags.py", "results/metrics.py", "results/shares.py", "results/stats.py",
                  "run/matrix/standard.yaml"):
         h.update((package / part).read_bytes())
     return h.hexdigest()[:16]

@@ -12,33 +12,23 @@ baseline the reader picks and their geometric means.
 
 The index describes only the cell keys of the project's matrix, which no result file can add
 to; a key outside it (an imported tool's sweep, a key of an older matrix) is described in its
-own result's chunk, and the index keeps only its filesystem, workload and variant for the
-filters. So what one result file adds to the index every visitor loads is bounded
-(index_share, checked by `fsatlas validate`), however many cells it holds (#42).
+own result's chunk. For the filters the index keeps each result's vocabulary (results/shares),
+so what one result file adds to the index every visitor loads is bounded (shares.index_share,
+checked by `fsatlas validate`), however many cells it holds (#42).
 
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
 keys and metric names its rows use; 4, and beside each key the host's contention during it;
-5, keys outside the matrix described in their chunk, the index holding their facets.
+5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary.
 """
-import json
 import shlex
 from functools import lru_cache
 
 from . import best_per_key, result_tables
-from ..results import flags
-from ..results.metrics import KNOWN as KNOWN_METRICS
+from ..results import flags, shares
 from ..run import matrix as matrix_mod
 
 EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
-TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
-# What one result file may add to the index at most: its strings and the facets of its keys
-# outside the matrix. The committed standard results take about 330 bytes, a 1,314-cell IOzone -a
-# import (make perf) about 620.
-MAX_INDEX_SHARE = 8192
-# Of a cell's reason, on the filesystem pages (its result's page and chunk have it whole): so one
-# result file adds at most this much a matrix key there, however long its reasons.
-REASON_SHARED_CHARS = 200
 
 
 @lru_cache(maxsize=1)
@@ -53,23 +43,6 @@ def describe(cell: dict) -> dict:
     return {"key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
             "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
             "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]}
-
-
-def facet(cell: dict) -> tuple:
-    return cell["filesystem"], cell["workload"], cell.get("variant", "defaults")
-
-
-def index_share(result: dict) -> int:
-    """The bytes this result file adds to the index at most (as if no other result shared its
-    strings): its id, date and facts, a number into the strings for each fact (up to 7 bytes
-    each), the facets of its keys outside the matrix, the metrics fsatlas does not know (each is
-    listed with its unit)."""
-    facets = sorted({facet(cell) for cell in result["cells"] if cell["key"] not in matrix_keys()})
-    unknown = sorted({(name, m["unit"], m["better"]) for cell in result["cells"] for name, m in cell["metrics"].items()
-                      if name not in KNOWN_METRICS})
-    entry = [result["id"], result["created"], result.get("complete", True), list(facts(result).values()), facets,
-             [{"name": n, "unit": u, "better": b} for n, u, b in unknown]]
-    return len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + 7 * len(RESULT_STRINGS)
 
 
 def run_command(result: dict, cell: dict) -> str:
@@ -93,16 +66,7 @@ def cell_argument(key: str) -> str:  # the same in every result of a matrix
 
 def facts(result: dict) -> dict:
     """The result's descriptive strings, as the explorer's filters and labels show them."""
-    return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-            "profile": result.get("profile", ""), "target": result["target"]["kind"],
-            "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-            "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
-            "rerun": rerun_prefix(result)}
-
-
-def clipped(text: str, limit: int) -> str:
-    """text cut to limit characters, its end marked: for pages other than the result's own."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return {**shares.strings(result), "rerun": rerun_prefix(result)}
 
 
 def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
@@ -152,17 +116,17 @@ class Index:
     """The explorer's index, fed one result digest at a time in any order."""
 
     def __init__(self, state: dict | None = None):
-        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}, "facets": []}
+        state = state or {"strings": [], "results": [], "keys": [], "metrics": {}, "vocabulary": {}}
         self.strings = state["strings"]  # each result's facts as numbers into this (one machine, many results)
         self.string_index = {s: i for i, s in enumerate(self.strings)}
         self.results = [(tuple(rank), complete, facts) for rank, complete, facts in state["results"]]
         self.keys = best_per_key.Best(lowest=True).restore(state["keys"])  # the oldest result describes a key
         self.metrics = state["metrics"]  # name -> {name, unit, better}
-        self.facets = {tuple(f) for f in state["facets"]}  # of the keys outside the matrix
+        self.vocabulary = {name: _words(words) for name, words in state["vocabulary"].items()}  # the filters' words
 
     def state(self) -> dict:
         return {"strings": self.strings, "keys": self.keys.state(), "metrics": self.metrics,
-                "facets": sorted(self.facets),
+                "vocabulary": {name: sorted(words) for name, words in self.vocabulary.items()},
                 "results": [[list(rank), complete, facts] for rank, complete, facts in self.results]}
 
     def merge(self, state: dict) -> None:
@@ -171,9 +135,13 @@ class Index:
         self.results += [(tuple(rank), complete, [self._intern(strings[i]) for i in facts])
                          for rank, complete, facts in state["results"]]
         self.keys.merge(state["keys"])
-        self.facets.update(tuple(f) for f in state["facets"])
+        self._learn(state["vocabulary"])
         for name, metric in state["metrics"].items():
             self.metrics.setdefault(name, metric)
+
+    def _learn(self, vocabulary: dict) -> None:
+        for name, words in vocabulary.items():
+            self.vocabulary.setdefault(name, set()).update(_words(words))
 
     def _intern(self, value: str) -> int:
         if value not in self.string_index:
@@ -184,12 +152,11 @@ class Index:
     def add(self, digest: dict) -> None:
         rank = (digest["created"], digest["id"])
         self.results.append((rank, digest["complete"], [self._intern(digest["facts"][name]) for name in RESULT_STRINGS]))
+        self._learn(digest["vocabulary"])
         in_matrix = matrix_keys()
         for cell in digest["cells"]:
             if cell["key"] in in_matrix:
                 self.keys.offer(cell["key"], rank, lambda: describe(cell))
-            else:
-                self.facets.add(facet(cell))
             for name, m in cell["metrics"].items():
                 if name not in self.metrics:  # not setdefault: it would build the entry for each of 425 metrics
                     self.metrics[name] = {"name": name, "unit": m["unit"], "better": m["better"]}
@@ -208,5 +175,12 @@ class Index:
                     strings.append(value)
                 columns[name].append(string_index[value])
         return {"version": EXPLORER_VERSION, "strings": strings, "results": columns,
-                "keys": self.keys.sorted_values(), "facets": [list(f) for f in sorted(self.facets)],
+                "keys": self.keys.sorted_values(),
+                "vocabulary": {name: [list(w) if isinstance(w, tuple) else w for w in sorted(self.vocabulary.get(name, ()))]
+                               for name in shares.VOCABULARY},
                 "metrics": [m for _, m in sorted(self.metrics.items())]}
+
+
+def _words(words) -> set:
+    """A vocabulary's words as a set: JSON gives a configuration as a list, a set keeps a tuple."""
+    return {tuple(w) if isinstance(w, list) else w for w in words}

@@ -1,0 +1,62 @@
+"""What one result file adds to the pages every visitor loads besides its own (#42): the
+explorer's index holds each file's descriptive strings, the vocabulary of its cells (the
+filesystems, workloads, variants and their configurations the filters offer) and the metrics
+fsatlas does not know; the filesystem pages hold the start of each cell's reason. The explorer
+(site/explorer.py) builds its index from these; `fsatlas validate` bounds their size, so no
+file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it holds."""
+import json
+
+from .metrics import KNOWN as KNOWN_METRICS
+
+TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
+# The committed standard results take about 2 KB (their vocabulary is most of it), a 1,314-cell
+# IOzone -a import (make perf) under 1 KB.
+MAX_INDEX_SHARE = 8192
+# Of a cell's reason, on the filesystem pages (its result's page and chunk have it whole): so one
+# result file adds at most this much a matrix key there, however long its reasons.
+REASON_SHARED_CHARS = 200
+# The index's re-run prefix of a result ("fsatlas run --profile P --directory DIR "), beyond
+# its profile, and a number into the index's strings for each of them.
+RERUN_CHARS = 45
+NUMBER_CHARS = 7
+
+
+def clipped(text: str, limit: int) -> str:
+    """text cut to limit characters, its end marked: for pages other than the result's own."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def strings(result: dict) -> dict:
+    """The result's descriptive strings, as the explorer's filters and labels show them."""
+    return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "profile": result.get("profile", ""), "target": result["target"]["kind"],
+            "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
+            "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS)}
+
+
+VOCABULARY = ("filesystems", "workloads", "variants", "configs")
+
+
+def vocabulary(result: dict) -> dict:
+    """The filesystems, workloads and variants of the result's cells, and each filesystem with
+    each of its variants (a configuration, as the explorer's baseline names it), sorted."""
+    cells = [(c["filesystem"], c["workload"], c.get("variant", "defaults")) for c in result["cells"]]
+    return {"filesystems": sorted({fs for fs, _, _ in cells}), "workloads": sorted({wl for _, wl, _ in cells}),
+            "variants": sorted({v for _, _, v in cells}), "configs": sorted({(fs, v) for fs, _, v in cells})}
+
+
+def unknown_metrics(result: dict) -> list:
+    """The metrics fsatlas does not know, with their units: the index lists each one."""
+    return sorted({(name, m["unit"], m["better"]) for cell in result["cells"] for name, m in cell["metrics"].items()
+                   if name not in KNOWN_METRICS})
+
+
+def index_share(result: dict) -> int:
+    """The bytes this result file adds to the explorer's index at most (as if no other result
+    shared a word of it): its id, date, strings and re-run prefix, a number into the strings for
+    each, its vocabulary and the metrics fsatlas does not know."""
+    said = strings(result)
+    entry = [result["id"], result["created"], result.get("complete", True), list(said.values()),
+             vocabulary(result), unknown_metrics(result)]
+    return (len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + RERUN_CHARS
+            + len(said["profile"]) + NUMBER_CHARS * (len(said) + 1))
