@@ -2,12 +2,15 @@
 // checkboxes naming data-group values). Without JavaScript the tables are shown whole.
 (function () {
   "use strict";
-  // Sizes sort by value (8 TiB < 8 EiB): the first number in a cell, times its unit.
+  // Sizes sort by value (8 TiB < 8 EiB): the first number in a cell, times its unit; counts
+  // written as powers (2^32 - 16 < 4,294,967,295 < 2^48) by theirs.
   var UNIT = { B: 1, bytes: 1, KiB: 1024, MiB: Math.pow(1024, 2), GiB: Math.pow(1024, 3), TiB: Math.pow(1024, 4),
                PiB: Math.pow(1024, 5), EiB: Math.pow(1024, 6), KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15, EB: 1e18 };
   function cellValue(row, index) {
     var cell = row.children[index];
     var text = cell ? (cell.dataset.sort || cell.textContent).trim() : "";  // data-sort: the value without notes or citations
+    var power = /^(\d+)\^(\d+)(?:\s*-\s*(\d[\d,]*))?/.exec(text);  // a count written as a power: 2^64, 2^32 - 16
+    if (power) return Math.pow(+power[1], +power[2]) - (power[3] ? parseFloat(power[3].replace(/,/g, "")) : 0);
     var found = /(\d[\d,]*(?:\.\d+)?)\s*(bytes|B|[KMGTPE]i?B)?\b/.exec(text);
     if (!found) return text.toLowerCase();
     return parseFloat(found[1].replace(/,/g, "")) * (UNIT[found[2]] || 1);

@@ -291,6 +291,25 @@ def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
     assert sizes[len(numbers):] == [None] * (len(sizes) - len(numbers))  # words last
 
 
+def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_url):
+    """Most files: 2^32 - 16 before 4,294,967,295 (2^32 - 1) before 2^32 before 2^48 before 2^64."""
+    page.goto(f"{site_url}/features/")
+    page.click("#feature-matrix thead th:has-text('Most files')")
+    column = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix thead th'))"
+                           ".findIndex(t => t.textContent.includes('Most files'))")
+    shown = page.evaluate(f"Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
+                          f".map(r => r.children[{column}].dataset.sort)")
+    counts = []
+    for text in shown:
+        power = re.match(r"(\d+)\^(\d+)(?:\s*-\s*([\d,]+))?", text)
+        plain = re.match(r"([\d,]+)", text)
+        counts.append(int(power[1]) ** int(power[2]) - int((power[3] or "0").replace(",", "")) if power
+                      else int(plain[1].replace(",", "")) if plain else None)
+    numbers = [float(c) for c in counts if c is not None]  # as the page compares them: 2^64 - 511 is 2^64 in a double
+    assert numbers == sorted(numbers) and numbers[0] == 2**32 - 16 and numbers[-1] == 2.0**64, shown
+    assert counts[len(numbers):] == [None] * (len(counts) - len(numbers))  # "not documented" last
+
+
 def test_the_guides_index_counts_each_guides_options(site_root):
     import yaml
     from collections import Counter
