@@ -130,6 +130,14 @@
     select.disabled = !doc.runs.length;
     if (wanted && doc.runs.some(function (r) { return r.id === wanted; })) select.value = wanted;
   }
+  // Both filesystems' runs, offered in the two pickers (the ones wanted chosen where offered).
+  function pickRuns(a, b, wantA, wantB) {
+    return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
+      fillRuns(runA, docs[0], wantA);
+      fillRuns(runB, docs[1], wantB);
+      return docs;
+    });
+  }
   function systemItem(name, run) {
     var li = el("li", {}, name + ": run ");
     li.appendChild(runLink(run));
@@ -168,9 +176,7 @@
   function acrossView(a, b, wantA, wantB) {
     pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
-    return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
-      fillRuns(runA, docs[0], wantA);
-      fillRuns(runB, docs[1], wantB);
+    return pickRuns(a, b, wantA, wantB).then(function (docs) {
       var ra = docs[0].runs.filter(function (r) { return r.id === runA.value; })[0];
       var rb = docs[1].runs.filter(function (r) { return r.id === runB.value; })[0];
       if (!ra || !rb) {
@@ -195,10 +201,7 @@
   }
   function offerAcross(a, b) {
     if (!across.open) return Promise.resolve();
-    return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
-      fillRuns(runA, docs[0], runA.value);
-      fillRuns(runB, docs[1], runB.value);
-    }, function () {});
+    return pickRuns(a, b, runA.value, runB.value).then(function () {}, function () {});
   }
 
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),

@@ -273,14 +273,19 @@ def test_compare_shows_one_runs_table_as_the_comparison_module_judged_it(page, e
 
 
 @pytest.mark.browser
+def _sorted_column(page, site_url, heading):
+    """The feature matrix's values (data-sort) of the column under heading, after a click on it."""
+    page.goto(f"{site_url}/features/")
+    page.click(f"#feature-matrix thead th:has-text('{heading}')")
+    column = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix thead th'))"
+                           f".findIndex(t => t.textContent.includes('{heading}'))")
+    return page.evaluate(f"Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
+                         f".map(r => r.children[{column}].dataset.sort)")
+
+
 def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
     """8 TiB before 8 EiB, words ("unknown") after every figure, citations and notes ignored."""
-    page.goto(f"{site_url}/features/")
-    page.click("#feature-matrix thead th:has-text('Largest file')")
-    column = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix thead th'))"
-                           ".findIndex(t => t.textContent.includes('Largest file'))")
-    shown = page.evaluate(f"Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
-                          f".map(r => r.children[{column}].dataset.sort)")
+    shown = _sorted_column(page, site_url, "Largest file")
     units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, "EiB": 2**60, "bytes": 1}
     sizes = []
     for text in shown:
@@ -293,12 +298,7 @@ def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
 
 def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_url):
     """Most files: 2^32 - 16 before 4,294,967,295 (2^32 - 1) before 2^32 before 2^48 before 2^64."""
-    page.goto(f"{site_url}/features/")
-    page.click("#feature-matrix thead th:has-text('Most files')")
-    column = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix thead th'))"
-                           ".findIndex(t => t.textContent.includes('Most files'))")
-    shown = page.evaluate(f"Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
-                          f".map(r => r.children[{column}].dataset.sort)")
+    shown = _sorted_column(page, site_url, "Most files")
     counts = []
     for text in shown:
         power = re.match(r"(\d+)\^(\d+)(?:\s*-\s*([\d,]+))?", text)

@@ -6,6 +6,8 @@ import os
 import shlex
 import subprocess
 
+from . import filesystems
+
 IMAGE_BYTES = 512 * 1024 * 1024  # a probe's loop image: above XFS's 300 MB minimum
 
 
@@ -70,3 +72,18 @@ def kernel_says(device: str, log: Transcript) -> str:
     """The kernel's last message about device (dmesg), or ''."""
     lines = kernel_lines(device, log)
     return lines[-1].split("): ", 1)[-1].strip() if lines else ""
+
+
+def made_and_mounted(spec: dict, image, options: list, log: Transcript) -> Finding | None:
+    """mkfs with options, then mount, on a probe's image, each in the transcript: None when both
+    worked; else the finding, a refused mkfs option the filesystem's "no", a refused mount this
+    kernel's "not available" in its own words (dmesg), or mount's."""
+    done = log.run([*spec["mkfs"], *options, image.device])
+    if done.returncode:
+        return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
+    done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
+    if done.returncode:  # the filesystem has it, this kernel may not: say which
+        said = kernel_says(image.device, log) or done.stderr.strip()[-200:]
+        return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
+                                   + (f": {said}" if said else ""))
+    return None

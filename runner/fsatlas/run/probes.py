@@ -15,7 +15,7 @@ import sys
 import time
 
 from . import filesystems, interrupts, probe_tools, probes_generic, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, kernel_lines, kernel_says
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, kernel_lines, kernel_says, made_and_mounted
 
 GROW_BYTES = 256 * 1024 * 1024
 SHRINK_BYTES = 128 * 1024 * 1024
@@ -259,14 +259,9 @@ def case_insensitive(fs: str, spec: dict, scratch: str, log: Transcript) -> Find
     options, per_folder = CASE_FOLDING[fs]
     how = " ".join(["mkfs", *options] + (["and chattr +F"] if per_folder else [])) if options else "the default mkfs"
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
-        done = log.run([*spec["mkfs"], *options, image.device])
-        if done.returncode:
-            return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
-        if done.returncode:  # the filesystem has it, this kernel may not: say which
-            said = kernel_says(image.device, log)
-            return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
-                                       + (f": {said}" if said else ""))
+        refused = made_and_mounted(spec, image, options, log)
+        if refused:
+            return refused
         folder = os.path.join(image.mountpoint, "folded")
         os.mkdir(folder)
         if per_folder:

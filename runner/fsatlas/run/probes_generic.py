@@ -14,7 +14,7 @@ import os
 import struct
 
 from . import filesystems, interrupts, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, made_and_mounted
 
 # _IOWR(0x94, 54, struct file_dedupe_range): the header is 24 bytes, each destination 32
 FIDEDUPERANGE = 0xC0189436
@@ -104,13 +104,9 @@ def inline_data(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     options = INLINE_MKFS.get(fs, [])
     how = f"made with mkfs {' '.join(options)}" if options else "as its mkfs makes it"
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
-        done = log.run([*spec["mkfs"], *options, image.device])
-        if done.returncode:
-            return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
-        if done.returncode:
-            return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it: "
-                                       f"{done.stderr.strip()[-200:]}")
+        refused = made_and_mounted(spec, image, options, log)
+        if refused:
+            return refused
         paths = [os.path.join(image.mountpoint, name) for name in ("a", "b")]
         for path in paths:  # written and closed: ReiserFS packs a small file's tail when it is closed
             with open(path, "wb") as f:
