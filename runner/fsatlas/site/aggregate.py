@@ -502,25 +502,25 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         before = stored["tables"] if stored.get("code") == code_digest() else {}
     except (OSError, ValueError, KeyError, TypeError):
         before = {}
-    tables, digests = {}, {}
-
-    def table(key: str, rid: str, make) -> dict:
-        """The table under key made from run rid's digest by make(digest): kept from before
-        while that run is unchanged."""
+    # what each table is made of: (its key, the run's id, how it is made from the run's digest)
+    wanted = [(f"{rid}|{a}|{b}", rid, (pairs_mod.run_table, a, b)) for (a, b), ids in runs.items() for rid in ids]
+    of_filesystems = pairs_mod.runs_of_filesystems(summaries)
+    wanted += [(f"side|{rid}|{fs}", rid, (pairs_mod.side, fs)) for fs, ids in of_filesystems.items() for rid in ids]
+    tables, todo = {}, []
+    for key, rid, make in wanted:
         entry = before.get(key)
-        if not entry or entry["sig"] != signatures.get(rid):
-            if rid not in digests:
-                digests[rid] = outputs.digest(rid)
-            entry = {"sig": signatures.get(rid), "run": make(digests[rid])}
-        tables[key] = entry
-        return entry["run"]
-
-    for (a, b), ids in runs.items():
-        for rid in ids:
-            table(f"{rid}|{a}|{b}", rid, lambda d, a=a, b=b: pairs_mod.run_table(a, b, d))
-    sides = {f"{fs}.json": {"filesystem": fs, "runs": [table(f"side|{rid}|{fs}", rid, lambda d, fs=fs: pairs_mod.side(fs, d))
-                                                      for rid in ids]}
-             for fs, ids in pairs_mod.runs_of_filesystems(summaries).items()}
+        if entry and entry["sig"] == signatures.get(rid):
+            tables[key] = entry
+        else:
+            todo.append((key, rid, make))
+    # A first build makes every table (125 of them, each comparing two runs' workloads through
+    # statsmodels: 3.5 s on one core), so they are made on every core.
+    for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs.digests), todo):
+        for (key, rid, _), run in zip(batch, made):
+            tables[key] = {"sig": signatures.get(rid), "run": run}
+    tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
+    sides = {f"{fs}.json": {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
+             for fs, ids in of_filesystems.items()}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))
     for name, doc in sides.items():
@@ -536,6 +536,18 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system")} for r in doc["runs"]]
                       for name, doc in docs.items() if doc["runs"]},
             "default": docs[pairs_mod.pair_name(*default)] if default else None}
+
+
+def _made_tables(digests: str, todo: list) -> list:
+    """The tables of compare_tables' todo [(key, run id, (make, *args))], each make(*args, the
+    run's digest), a digest read once for all the tables of its run."""
+    read, out = {}, []
+    for _, rid, (make, *args) in todo:
+        if rid not in read:
+            with open(os.path.join(digests, f"{rid}.json"), encoding="utf-8") as f:
+                read[rid] = json.load(f)["digest"]
+        out.append(make(*args, read[rid]))
+    return out
 
 
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
@@ -591,11 +603,6 @@ class Outputs:
         if stored.get("code") == code_digest() and stored.get("sig") == signature:
             return stored["digest"]
         return None
-
-    def digest(self, rid: str) -> dict:
-        """The digest derive() wrote of a result this aggregation holds."""
-        with open(os.path.join(self.digests, f"{rid}.json"), encoding="utf-8") as f:
-            return json.load(f)["digest"]
 
     def derive(self, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
