@@ -161,6 +161,23 @@ def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):
     assert "probe record 20261127T101053Z-m-b6d0b06748-probe gives (no: chattr +c (FS_COMPR_FL) was refused" in line
 
 
+def test_every_filesystem_names_its_origin_and_dates_it_or_says_why_not(data_copy, capsys):
+    data, _ = knowledge.load(str(DATA))
+    for fs, f in data["features"].items():
+        assert f["origin"]["os"] and f["origin"]["sources"], fs
+        assert ("year" in f["origin"]) != ("year_missing" in f["origin"]), fs
+    # what the kernel's own texts date: ext2 January 1993, ext3 September 1999, XFS circa 1993 on IRIX
+    assert [data["features"][fs]["origin"].get("year") for fs in ("ext2", "ext3", "xfs")] == [1993, 1999, 1993]
+    assert data["features"]["xfs"]["origin"]["os"].startswith("IRIX")
+    # a year and a reason for its absence at once, and an origin citing no known source, are refused
+    edit(data_copy / "features" / "jfs.yaml", lambda d: d["origin"].update(year=1990))
+    edit(data_copy / "features" / "zfs.yaml", lambda d: d["origin"].update(sources=["no-such-source"]))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err
+    assert "jfs.yaml: error: /origin: expected either year (a cited source dates the first release) or year_missing" in err
+    assert "zfs.yaml" in err and "/origin/sources/0" in err and "no-such-source" in err
+
+
 def test_unreadable_yaml_names_the_line(data_copy, capsys):
     (data_copy / "features" / "ext2.yaml").write_text("filesystem: ext2\nfeatures: [unclosed\n")
     assert main(["check-data", "--data", str(data_copy)]) == 1

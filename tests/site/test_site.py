@@ -272,7 +272,6 @@ def test_compare_shows_one_runs_table_as_the_comparison_module_judged_it(page, e
         f"{explorer_url}/files/results/{index['runs'][0]['id']}.json").read()), "ext4", "xfs", all_metrics=True))
 
 
-@pytest.mark.browser
 def _sorted_column(page, site_url, heading):
     """The feature matrix's values (data-sort) of the column under heading, after a click on it."""
     page.goto(f"{site_url}/features/")
@@ -283,6 +282,7 @@ def _sorted_column(page, site_url, heading):
                          f".map(r => r.children[{column}].dataset.sort)")
 
 
+@pytest.mark.browser
 def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
     """8 TiB before 8 EiB, words ("unknown") after every figure, citations and notes ignored."""
     shown = _sorted_column(page, site_url, "Largest file")
@@ -296,6 +296,7 @@ def test_the_feature_matrix_sorts_sizes_by_value(page, site_url):
     assert sizes[len(numbers):] == [None] * (len(sizes) - len(numbers))  # words last
 
 
+@pytest.mark.browser
 def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_url):
     """Most files: 2^32 - 16 before 4,294,967,295 (2^32 - 1) before 2^32 before 2^48 before 2^64."""
     shown = _sorted_column(page, site_url, "Most files")
@@ -308,6 +309,23 @@ def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_u
     numbers = [float(c) for c in counts if c is not None]  # as the page compares them: 2^64 - 511 is 2^64 in a double
     assert numbers == sorted(numbers) and numbers[0] == 2**32 - 16 and numbers[-1] == 2.0**64, shown
     assert counts[len(numbers):] == [None] * (len(counts) - len(numbers))  # "not documented" last
+
+
+@pytest.mark.browser
+def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(page, site_url):
+    """Original OS and First released: dated ones by year, the undated after them, each with its
+    reason on hover; a filesystem page says the same."""
+    years = _sorted_column(page, site_url, "First released")
+    assert years == sorted(years, key=int) and years[0] == "1993" and years[-1] == "9999", years
+    rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
+                         ".map(r => [r.children[0].innerText, r.children[1].innerText, r.children[2].innerText,"
+                         " r.children[2].title])")
+    by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why in rows}
+    assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1993"
+    assert by_name["ext3"][1] == "1999"
+    assert by_name["HFS+"][1] == "not documented" and "Mac OS 8.1" in by_name["HFS+"][2]
+    page.goto(f"{site_url}/filesystems/xfs/")
+    assert "Origin: written for IRIX (SGI), first released in 1993" in page.inner_text("article")
 
 
 def test_the_guides_index_counts_each_guides_options(site_root):

@@ -251,6 +251,11 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected a feature key (a column of the feature matrix), found {key!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
+        cite(data["_path"], "/origin", data["origin"]["sources"])
+        if ("year" in data["origin"]) == ("year_missing" in data["origin"]):
+            problems.append(Problem("error", data["_path"], "/origin", "expected either year (a cited source dates the "
+                                    "first release) or year_missing (why none does), found "
+                                    + ("both" if "year" in data["origin"] else "neither")))
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
