@@ -196,6 +196,33 @@ def test_bonnie_1_96_and_1_93c_lines_of_48_fields(tmp_path, capsys):
     assert _sample(cells["char-write"], "lat_max_ns") == 753 * 1e6
 
 
+def test_bonnie_formats_1_91a_1_92_1_92a_and_1_92b(tmp_path, capsys):
+    """The four formats between format 2 (1.90a to 1.91) and 1.93c's, each from its release
+    built and run here; the figures read off each CSV line by hand (K/sec is KiB/s)."""
+    result, _ = _import(tmp_path / "91", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.91c-stdout.txt")
+    cells = _cells(result)  # 1.91a,1.91b,sample-box,1G,,+++++,+++,1102949,47,1397475,46,...,2574.4,13,16,...
+    assert result["tool"]["bonnie"] == "bonnie++ 1.91b"  # the 1.91c release prints 1.91b, in format 1.91a
+    assert _sample(cells["seq-write"], "throughput") == 1102949 * 1024 and _sample(cells["seq-write"], "cpu_total_pct") == 47
+    assert _sample(cells["rewrite"], "throughput") == 1397475 * 1024 and _sample(cells["random-seeks"], "iops") == 2574.4
+    assert "throughput" not in cells["char-write"]["metrics"] and _sample(cells["char-write"], "lat_max_ns") == 391e3
+    assert _sample(cells["random-seeks"], "lat_max_ns") == 23315e3 and cells["seq-write"]["parameters"]["file_size"] == "1G"
+    result, _ = _import(tmp_path / "92", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt")
+    cells = _cells(result)  # 1.92,1.92,sample-box,1G,,3686,99,1080677,48,1361143,46,5757,99,+++++,+++,2554.9,18,...
+    assert _sample(cells["char-write"], "throughput") == 3686 * 1024 and _sample(cells["char-read"], "throughput") == 5757 * 1024
+    assert "throughput" not in cells["seq-read"]["metrics"] and _sample(cells["seq-read"], "lat_max_ns") == 4081e3
+    assert _sample(cells["random-seeks"], "iops") == 2554.9 and _sample(cells["bonnie-files-sequential"], "lat_max_ns") == 4040e3
+    result, _ = _import(tmp_path / "92a", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.92a-stdout.txt")
+    cells = _cells(result)  # 1.92a,1.92a,sample-box,1795818170,1G,,3850,98,1103671,53,1075928,37,5494,97,+++++,+++,2573.9,...
+    assert _sample(cells["char-write"], "throughput") == 3850 * 1024 and _sample(cells["seq-write"], "throughput") == 1103671 * 1024
+    assert _sample(cells["random-seeks"], "iops") == 2573.9 and cells["seq-write"]["parameters"]["file_size"] == "1G"
+    assert _sample(cells["char-write"], "lat_max_ns") == 3479e3 and _sample(cells["bonnie-files-random"], "lat_max_ns") == 188e3
+    result, _ = _import(tmp_path / "92b", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.92b-stdout.txt")
+    cells = _cells(result)  # 1.92b,1.92b,sample-box,1,1795818165,1G,,3585,98,958456,59,1260824,48,5327,99,+++++,+++,2571,17,...
+    assert _sample(cells["seq-write"], "throughput") == 958456 * 1024 and _sample(cells["rewrite"], "throughput") == 1260824 * 1024
+    assert _sample(cells["random-seeks"], "iops") == 2571 and _sample(cells["seq-write"], "lat_max_ns") == 3552e3
+    assert "sample-box" not in json.dumps(result)  # the name field is a host name
+
+
 def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):
     """47 fields (no chunk size); the table above the CSV line is bonnie++'s own stdout."""
     result, _ = _import(tmp_path, capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.96-files-only-stdout.txt")

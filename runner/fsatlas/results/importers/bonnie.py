@@ -1,5 +1,5 @@
 """bonnie++'s CSV lines, alone or after the human-readable table bonnie++ prints first (its
-standard output as it is): the formats of bonnie++ 1.93c to 1.97, format 1.98 from 1.98 and
+standard output as it is): the formats of bonnie++ 1.91a to 1.97, format 1.98 from 1.98 and
 2.00, format 2 of bonnie++ 1.90a to 1.91, and the older line of bonnie++ 1.0x (1.02, 1.03),
 which has no format field and no latencies. Each line is one run, with exactly its format's
 number of fields. bonnie++ writes '+++++' where a test finished too fast to measure: that is
@@ -64,6 +64,12 @@ def _number(text: str, column: str, where: str, line: int):
 HEAD_1_98 = 9
 HEAD_1_9X = 7
 FILES_ONLY_1_96 = 6
+# The formats before 1.92b's (each built from its source and run here: samples/bonnie/
+# bonnie-1.91c-, 1.92-, 1.92a-stdout.txt): format 1.91a (bonnie++ 1.91a to 1.91c) and 1.92 have
+# neither concurrency nor seed (46 fields), 1.92a adds the seed (47); 1.92b, which 1.93 kept,
+# adds the concurrency: the layout of 1.93c to 1.97. Format -> (fields before COLUMNS, where the
+# file size is); any other format: (HEAD_1_9X, 5).
+LAYOUTS = {"1.91a": (5, 3), "1.92": (5, 3), "1.92a": (6, 4), "1.98": (HEAD_1_98, 5)}
 # bonnie++ 1.0x: name, size, then these 25 (27 fields; samples/bonnie/bonnie-1.03*-stdout.txt,
 # whose tables above each line name every column): no chunk sizes, no latencies.
 OLD_COLUMNS = COLUMNS[:COLUMNS.index("max_size")] + COLUMNS[COLUMNS.index("seq_create"):COLUMNS.index("putc_latency")]
@@ -75,7 +81,7 @@ COLUMNS_2 = [c for c in COLUMNS if c != "file_chunk_size"]
 # 1.90f and 1.90g (and, unseen, 1.90b to 1.90e) print the seek test with print_io_stat, the file's
 # KiB over the test's time, where 1.90a and 1.91 print seeks per second (print_seek_stat).
 SEEKS_NOT_PER_SECOND = re.compile(r"^1\.90[b-g]$")
-CSV_LINE = re.compile(r"^(?:1\.9[3-8][a-z]?|2,1\.9[01][a-z]?),")  # the format field: 1.93c ... 1.98, or 2 and the version
+CSV_LINE = re.compile(r"^(?:1\.9[1-8][a-z]?|2,1\.9[01][a-z]?),")  # the format field: 1.91a ... 1.98, or 2 and the version
 _OLD_FIGURE = r"(?:\d+(?:\.\d+)?|\++)?"  # a rate, a CPU share, +++++ or nothing (a test not run)
 OLD_CSV_LINE = re.compile(r"^[^,\s]*,\d+(?:\.\d+)?[KMGT]?(?::\d+[kKmM]?)?"  # name, size[:chunk]
                           rf"(?:,{_OLD_FIGURE}){{12}},(?:\d+(?::\d+){{0,2}}(?:/\d+)?)?"  # the files: 16[:max[:min]][/dirs]
@@ -110,7 +116,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
              if CSV_LINE.match(l) or OLD_CSV_LINE.match(l.rstrip("\r"))]
     if not lines:
         raise UserError("no bonnie++ CSV line", where=where,
-                        expected="a line starting with the format version (1.93c to 1.98, or 2 for 1.90 and 1.91), or bonnie++ 1.0x's "
+                        expected="a line starting with the format version (1.91a to 1.98, or 2 for 1.90 and 1.91), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
     old_version = _table_version(text)
     for number, line in lines:
@@ -130,14 +136,14 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                 row["seeks"] = ""  # not a rate of seeks; its CPU share and latency are the seek test's
                 seeks_note = f"bonnie++ {fields[1]} printed the file's KiB/s over the seek test, not seeks/s"
         else:
-            skip = HEAD_1_98 if fields[0] == "1.98" else HEAD_1_9X
+            skip, size_at = LAYOUTS.get(fields[0], (HEAD_1_9X, 5))
             if fields[0] == "1.96" and len(fields) == FILES_ONLY_1_96 + len(COLUMNS) and not any(fields[5:18]):
                 skip = FILES_ONLY_1_96
             if len(fields) != skip + len(COLUMNS):
                 raise UserError(f"{len(fields)} fields", where=f"{where}:{number}",
                                 expected=f"exactly {skip + len(COLUMNS)} comma-separated fields for format {fields[0]}")
             row = dict(zip(COLUMNS, fields[skip:]))
-            params = {"file_size": fields[5], "bonnie_version": fields[1]}
+            params = {"file_size": fields[size_at], "bonnie_version": fields[1]}
             if skip == HEAD_1_98:
                 params.update(seeks=fields[7], seek_processes=fields[8])
         if row["num_files"].strip():
