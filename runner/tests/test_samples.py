@@ -245,13 +245,16 @@ def test_bonnie_2_00_stdout_keeps_latencies_of_tests_too_fast_to_time(tmp_path, 
     assert seq_write["parameters"]["too_fast_to_measure"] == "put_block,put_block_cpu"
 
 
-@pytest.mark.parametrize("change,words", [
-    (lambda line: line + ",extra", "exactly 48 comma-separated fields for format 1.97"),
-    (lambda line: line.rsplit(",", 1)[0], "exactly 48 comma-separated fields for format 1.97"),
+@pytest.mark.parametrize("sample,change,words", [
+    ("bonnie-1.97-plus-signs.csv", lambda line: line + ",extra", "exactly 48 comma-separated fields for format 1.97"),
+    ("bonnie-1.97-plus-signs.csv", lambda line: line.rsplit(",", 1)[0], "exactly 48 comma-separated fields for format 1.97"),
+    # each older layout counts its own fields: 1.92a's seed makes 47, and 1.92's line has 46
+    ("bonnie-1.92a-stdout.txt", lambda line: line.rsplit(",", 1)[0], "exactly 47 comma-separated fields for format 1.92a"),
+    ("bonnie-1.92-stdout.txt", lambda line: line.replace("1.92,1.92,", "1.92a,1.92,", 1), "exactly 47 comma-separated fields for format 1.92a"),
 ])
-def test_bonnie_a_line_with_a_field_too_many_or_too_few_is_refused(tmp_path, capsys, change, words):
+def test_bonnie_a_line_with_a_field_too_many_or_too_few_is_refused(tmp_path, capsys, sample, change, words):
     broken = tmp_path / "broken.csv"
-    broken.write_text(change((SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().strip()) + "\n")
+    broken.write_text(change((SAMPLES / "bonnie" / sample).read_text().strip().splitlines()[-1]) + "\n")
     _refused(tmp_path, capsys, "bonnie", broken, f"{broken}:1", words)
 
 
