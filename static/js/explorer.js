@@ -11,7 +11,7 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, configurations = [], view = {};
+  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, configNames = [], view = {};
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
@@ -51,7 +51,7 @@
     });
     data.keys.forEach(function (k) { keyByName[k.key] = k; });
     // the filters' choices, of every result (a key outside the matrix is described only in its chunk)
-    configurations = data.vocabulary.configs.map(function (c) { return { filesystem: c[0], variant: c[1] }; });
+    configNames = uniq(data.vocabulary.configs.map(function (c) { return configOf({ filesystem: c[0], variant: c[1] }); }));
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
@@ -163,7 +163,7 @@
     var metricSelect = form.elements.metric;
     data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
     var baseSelect = form.elements.baseline;
-    uniq(configurations.map(configOf)).sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+    configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
   function newestComplete() {
@@ -179,7 +179,6 @@
   function readState(params) {
     var fsAll = data.vocabulary.filesystems;
     var workloads = data.vocabulary.workloads;
-    var configs = uniq(configurations.map(configOf));
     view = {
       results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
       fs: list(params, "fs", fsAll),
@@ -187,7 +186,7 @@
       workload: list(params, "w", workloads),
       metric: params.get("metric") || "throughput",
       mode: params.get("mode") || "abs",
-      baseline: params.get("base") || (configs.indexOf("ext4") >= 0 ? "ext4" : configs[0]),
+      baseline: params.get("base") || (configNames.indexOf("ext4") >= 0 ? "ext4" : configNames[0]),
       axis: params.get("axis") || "workload",
       cpu: params.get("cpu") === "1"
     };

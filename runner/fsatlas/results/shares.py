@@ -5,6 +5,7 @@ fsatlas does not know; the filesystem pages hold the start of each cell's reason
 (site/explorer.py) builds its index from these; `fsatlas validate` bounds their size, so no
 file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it holds."""
 import json
+import shlex
 
 from .metrics import KNOWN as KNOWN_METRICS
 
@@ -15,10 +16,7 @@ MAX_INDEX_SHARE = 8192
 # Of a cell's reason, on the filesystem pages (its result's page and chunk have it whole): so one
 # result file adds at most this much a matrix key there, however long its reasons.
 REASON_SHARED_CHARS = 200
-# The index's re-run prefix of a result ("fsatlas run --profile P --directory DIR "), beyond
-# its profile, and a number into the index's strings for each of them.
-RERUN_CHARS = 45
-NUMBER_CHARS = 7
+NUMBER_CHARS = 7  # a number into the index's strings, for each of a result's strings
 
 
 def clipped(text: str, limit: int) -> str:
@@ -31,7 +29,15 @@ def strings(result: dict) -> dict:
     return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
-            "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS)}
+            "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
+            "rerun": rerun_prefix(result)}
+
+
+def rerun_prefix(result: dict) -> str:
+    """The start of every command that re-runs one of the result's cells: its profile and target."""
+    profile = result.get("profile") or "standard"
+    target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
+    return f"fsatlas run --profile {shlex.quote(profile)} {target}"
 
 
 VOCABULARY = ("filesystems", "workloads", "variants", "configs")
@@ -53,10 +59,9 @@ def unknown_metrics(result: dict) -> list:
 
 def index_share(result: dict) -> int:
     """The bytes this result file adds to the explorer's index at most (as if no other result
-    shared a word of it): its id, date, strings and re-run prefix, a number into the strings for
-    each, its vocabulary and the metrics fsatlas does not know."""
+    shared a word of it): its id, date and strings, a number into the strings for each, its
+    vocabulary and the metrics fsatlas does not know."""
     said = strings(result)
     entry = [result["id"], result["created"], result.get("complete", True), list(said.values()),
              vocabulary(result), unknown_metrics(result)]
-    return (len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + RERUN_CHARS
-            + len(said["profile"]) + NUMBER_CHARS * (len(said) + 1))
+    return len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + NUMBER_CHARS * len(said)

@@ -142,7 +142,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "target": target["kind"], "summary": result_summary(result),
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
-            "facts": explorer.facts(result), "vocabulary": shares.vocabulary(result), "cells": cells}
+            "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
 
 
 class NewestCells:

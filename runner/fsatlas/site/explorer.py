@@ -50,23 +50,12 @@ def run_command(result: dict, cell: dict) -> str:
     profile and target, the cell's key. Readers paste it as root: every word from the result
     file is quoted, beside the schema's patterns for them. The explorer joins the two parts
     (a result's facts carry the first, its key index the second)."""
-    return rerun_prefix(result) + cell_argument(cell["key"])
-
-
-def rerun_prefix(result: dict) -> str:
-    profile = result.get("profile") or "standard"
-    target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
-    return f"fsatlas run --profile {shlex.quote(profile)} {target}"
+    return shares.rerun_prefix(result) + cell_argument(cell["key"])
 
 
 @lru_cache(maxsize=8192)
 def cell_argument(key: str) -> str:  # the same in every result of a matrix
     return f"--cell {shlex.quote(key)}"
-
-
-def facts(result: dict) -> dict:
-    """The result's descriptive strings, as the explorer's filters and labels show them."""
-    return {**shares.strings(result), "rerun": rerun_prefix(result)}
 
 
 def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
