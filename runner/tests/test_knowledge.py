@@ -180,6 +180,25 @@ def test_every_filesystem_names_its_origin_and_dates_it_or_says_why_not(data_cop
     assert "zfs.yaml" in err and "/origin/sources/0" in err and "no-such-source" in err
 
 
+def test_every_filesystem_says_which_other_systems_read_it(data_copy, capsys):
+    data, _ = knowledge.load(str(DATA))
+    access = {fs: {os_: f["features"][f"on_{os_}"]["value"] for os_ in ("windows", "macos", "freebsd")}
+              for fs, f in data["features"].items()}
+    # each system's own: NTFS on Windows, HFS+ on macOS, ZFS and the ext family in FreeBSD's base system
+    assert access["ntfs"]["windows"] == access["hfsplus"]["macos"] == access["zfs"]["freebsd"] == "read-write"
+    assert {access[fs]["freebsd"] for fs in ("ext2", "ext3", "ext4")} == {"read-write"}
+    # Windows reaches what the WSL 2 kernel builds (ext4, XFS, Btrfs), through WSL 2 only; JFS it does not
+    assert {access[fs]["windows"] for fs in ("ext4", "xfs", "btrfs")} == {"add-on"} and access["jfs"]["windows"] == "no"
+    assert "JFS_FS is not set" in data["features"]["jfs"]["features"]["on_windows"]["note"]
+    # a "no" must rest on a document that states the column; a value outside the column's words is refused
+    edit(data_copy / "features" / "jfs.yaml", lambda d: d["features"]["on_macos"].update(sources=["kernel-hfsplus"]))
+    edit(data_copy / "features" / "xfs.yaml", lambda d: d["features"]["on_freebsd"].update(value="yes"))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert any("jfs.yaml" in x and "/features/on_macos/sources/0" in x and "a no needs one" in x for x in err), err
+    assert any("xfs.yaml" in x and "/features/on_freebsd/value" in x for x in err), err
+
+
 def test_unreadable_yaml_names_the_line(data_copy, capsys):
     (data_copy / "features" / "ext2.yaml").write_text("filesystem: ext2\nfeatures: [unclosed\n")
     assert main(["check-data", "--data", str(data_copy)]) == 1

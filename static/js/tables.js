@@ -6,9 +6,14 @@
   // written as powers (2^32 - 16 < 4,294,967,295 < 2^48) by theirs.
   var UNIT = { B: 1, bytes: 1, KiB: 1024, MiB: Math.pow(1024, 2), GiB: Math.pow(1024, 3), TiB: Math.pow(1024, 4),
                PiB: Math.pow(1024, 5), EiB: Math.pow(1024, 6), KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, PB: 1e15, EB: 1e18 };
+  // The feature matrix's answers sort from the most to the least a reader gets, not alphabetically;
+  // as words they still sort after every figure ("not documented" in a column of limits).
+  var ANSWER = { "yes": "0", "read-write": "0", "partial": "1", "read-only": "1", "add-on": "2", "no": "3",
+                 "not documented": "4" };
   function cellValue(row, index) {
     var cell = row.children[index];
     var text = cell ? (cell.dataset.sort || cell.textContent).trim() : "";  // data-sort: the value without notes or citations
+    if (ANSWER.hasOwnProperty(text)) return ANSWER[text];
     var power = /^(\d+)\^(\d+)(?:\s*-\s*(\d[\d,]*))?/.exec(text);  // a count written as a power: 2^64, 2^32 - 16
     if (power) return Math.pow(+power[1], +power[2]) - (power[3] ? parseFloat(power[3].replace(/,/g, "")) : 0);
     var found = /(\d[\d,]*(?:\.\d+)?)\s*(bytes|B|[KMGTPE]i?B)?\b/.exec(text);

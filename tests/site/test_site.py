@@ -331,6 +331,24 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
     assert "First release: not documented (the kernel's XFS documents date its design" in page.inner_text("article")
 
 
+@pytest.mark.browser
+def test_the_feature_matrix_says_which_systems_read_each_filesystem(page, site_url):
+    """On Windows, On macOS, On FreeBSD: each a documented answer, sorted from the most a reader
+    gets (read-write) to the least (no, then not documented), the note one tap away."""
+    answers = _sorted_column(page, site_url, "On Windows")
+    rank = ["read-write", "read-only", "add-on", "no", "not documented"]
+    assert answers == sorted(answers, key=rank.index) and answers[0] == "read-write" and answers[-1] == "no", answers
+    rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr')).map(r => [r.children[0].innerText,"
+                         " ...['on_windows', 'on_macos', 'on_freebsd'].map(k => r.querySelector(`[data-feature=${k}]`).dataset.sort)])")
+    by_name = {name.replace(" ✓", ""): rest for name, *rest in rows}
+    assert by_name["NTFS"][0] == by_name["HFS+"][1] == by_name["ZFS (OpenZFS)"][2] == "read-write"
+    assert by_name["ext4"] == ["add-on", "add-on", "read-write"] and by_name["JFS"] == ["no", "no", "no"]
+    page.goto(f"{site_url}/filesystems/ext4/")
+    row = page.locator("tr", has=page.locator("th", has_text="On FreeBSD"))
+    row.locator("summary").click()
+    assert "fully since FreeBSD 12.0-RELEASE" in row.inner_text() and "Holds for FreeBSD 12.0 and later" in row.inner_text()
+
+
 def test_the_guides_index_counts_each_guides_options(site_root):
     import yaml
     from collections import Counter
