@@ -347,6 +347,7 @@ def test_the_feature_matrix_says_which_systems_read_each_filesystem(page, site_u
     row = page.locator("tr", has=page.locator("th", has_text="On FreeBSD"))
     row.locator("summary").click()
     assert "fully since FreeBSD 12.0-RELEASE" in row.inner_text() and "Holds for FreeBSD 12.0 and later" in row.inner_text()
+    assert "not probed: a probe here runs on Linux" in row.inner_text()  # no Linux probe answers for another system
 
 
 def test_the_guides_index_counts_each_guides_options(site_root):
