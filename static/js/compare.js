@@ -108,7 +108,7 @@
   // here is the two ratios, printed as the site prints a figure (fsatlasFormat.significant).
   var across = document.getElementById("compare-across");
   var runA = document.getElementById("compare-run-a"), runB = document.getElementById("compare-run-b");
-  var sides = {};
+  var sides = Object.create(null);  // by filesystem name: no prototype, so "constructor" is not found before it is fetched
   var fmt = window.fsatlasFormat.significant;
   across.hidden = false;
 
@@ -146,7 +146,7 @@
   }
   function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }
   function acrossTable(a, b, ra, rb) {
-    var rowsB = {};
+    var rowsB = Object.create(null);
     rb.rows.forEach(function (r) { rowsB[r.key + "\n" + r.metric] = r; });
     var head = ["Workload", "Measure", "n", a, b, b + " / " + a, "raw device in " + a + "'s run",
                 "raw device in " + b + "'s run", b + " / " + a + " relative to each raw device", "Test"];

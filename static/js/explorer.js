@@ -11,10 +11,15 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  var data, rows = [], missing = [], loaded = {}, byId = {}, keyByName = {}, metricByName = {}, configNames = [], view = {};
+  // Every lookup keyed by what a result file names (an id, a filesystem, a key, a metric) is a
+  // table without a prototype: in {}, a filesystem or result named "constructor" was found
+  // before it was put there (Object's own), and left out of the baseline list.
+  function table() { return Object.create(null); }
+  var data, rows = [], missing = [], loaded = table(), byId = table(), keyByName = table(), metricByName = table(),
+      configNames = [], view = {};
 
   function status(text) { statusLine.textContent = text; }
-  function uniq(list) { var seen = {}; return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
+  function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -234,7 +239,7 @@
   // --- the selection and what the reader's choices make of it --------------------------------
 
   function selected(metricName) {
-    var r = {}, f = {}, v = {}, w = {};
+    var r = table(), f = table(), v = table(), w = table();
     view.results.forEach(function (x) { r[x] = 1; });
     view.fs.forEach(function (x) { f[x] = 1; });
     view.variant.forEach(function (x) { v[x] = 1; });
@@ -247,7 +252,7 @@
   }
 
   function baselineIndex(metricName) {
-    var index = {};
+    var index = table();
     rows.forEach(function (x) {
       if (x.metric.name === metricName && configOf(x.key) === view.baseline)
         index[x.result.id + "|" + x.key.workload + "|" + x.key.dims] = x;
@@ -286,12 +291,12 @@
   function geomeans(metricName, sel) {
     // Per configuration (and machine): the geometric mean of its ratios to the baseline over the
     // selected workloads; a cell without a measurement on either side is counted as missing.
-    var base = baselineIndex(metricName), groups = {};
+    var base = baselineIndex(metricName), groups = table();
     var wanted = uniq(sel.rows.map(function (x) { return x.key.workload + "|" + x.key.dims; })
       .concat(sel.missing.map(function (x) { return x.key.workload + "|" + x.key.dims; })));
     sel.rows.forEach(function (x) {
       var g = configOf(x.key) + " on " + x.result.machine + " (" + x.result.id + ")";
-      groups[g] = groups[g] || { config: configOf(x.key), result: x.result.id, logs: [], seen: {}, better: x.metric.better };
+      groups[g] = groups[g] || { config: configOf(x.key), result: x.result.id, logs: [], seen: table(), better: x.metric.better };
       var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
       if (b && b.mean && x.mean > 0) { groups[g].logs.push(Math.log(x.mean / b.mean)); groups[g].seen[x.key.workload + "|" + x.key.dims] = 1; }
     });

@@ -242,3 +242,43 @@ def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page
     page.locator(BARS).first.hover()
     assert "--cell 'ext4|" in page.locator("#explorer-details").inner_text()
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def prototype_site(tmp_path_factory):
+    """A result whose id, one filesystem, one variant and one workload are all "constructor", a
+    name every plain JavaScript object already holds (Object.prototype.constructor)."""
+    import shutil
+    from sitebuild import build_site, serve, FIXTURES
+    data = tmp_path_factory.mktemp("prototype-data")
+    (data / "results").mkdir()
+    (data / "raw").mkdir()
+    result = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    result["id"] = "constructor"
+    ext4, xfs, failed = result["cells"]
+    ext4.update(filesystem="constructor", key="constructor|-|-|seq-write")
+    xfs["variant"] = "constructor"
+    failed.update(workload="constructor", key="jfs|-|-|constructor")
+    for cell in result["cells"]:
+        cell["raw"] = [r.replace("raw/fixture-valid/", "raw/constructor/") for r in cell["raw"]]
+    (data / "results" / "constructor.json").write_text(json.dumps(result))
+    shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / "constructor.tar.gz")
+    root = tmp_path_factory.mktemp("prototype-site")
+    build_site(root, data / "results")  # validates it first, as make site does
+    server = serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_names_a_javascript_object_already_holds_are_offered_and_drawn(page, prototype_site):
+    open_explorer(page, prototype_site + "/explorer/?r=constructor&mode=ratio")
+    baselines = page.eval_on_selector_all("select[name=baseline] option", "options => options.map(o => o.value)")
+    assert sorted(baselines) == ["constructor", "jfs", "xfs constructor"]
+    for name in ("fs", "variant", "workload"):
+        assert "constructor" in page.eval_on_selector_all(f"input[name={name}]", "boxes => boxes.map(b => b.value)")
+    rendered(page, lambda: page.select_option("select[name=baseline]", "constructor"))
+    rendered(page, lambda: page.select_option("select[name=mode]", "abs"))
+    assert [fs for fs, _ in table_values(page)] == ["constructor"]  # throughput of the seq-write cell
+    missing = page.eval_on_selector_all("#explorer-table tbody tr.missing", "rows => rows.map(r => r.textContent)")
+    assert any("constructor" in row for row in missing)  # the failed cell of the workload named so
+    assert page.errors == []
