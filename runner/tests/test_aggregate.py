@@ -394,3 +394,17 @@ def test_a_long_reason_is_clipped_on_shared_pages_and_whole_on_its_result_s_page
     assert len(shared) == shares.REASON_SHARED_CHARS and shared == long[:shares.REASON_SHARED_CHARS - 1] + "…"
     own = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())["metrics-table"]
     assert long.strip() in own
+
+
+def test_samples_spread_over_hundreds_of_powers_of_ten_are_shown_with_an_interval_cut_at_zero(out_dir, valid_result, tmp_path):
+    """5e-324 (the smallest positive float) beside 1e17: every figure within the schema's bounds,
+    the logarithms' interval beyond exp()'s range; the first build raised OverflowError."""
+    def spread(result):
+        for cell in result["cells"][:2]:  # the two measured cells, so the compare tables pair them
+            metric = cell["metrics"]["throughput"]
+            metric.update(stats.summarize([5e-324, 1e17, 1e17], metric["unit"], metric["better"]))
+    write_json(out_dir / "results" / "fixture-valid.json", mutated(valid_result, spread))
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(tmp_path / "pages")]) == 0
+    rows = json.loads((out_dir / "aggregates" / "latest.json").read_text())["rows"]
+    wide = [r for r in rows if r["metric"] == "throughput"]
+    assert len(wide) == 2 and all(r["ci_low"] == 0.0 and 0 < r["ci_high"] <= 1e18 for r in wide)

@@ -105,3 +105,29 @@ def test_compare_of_two_single_sample_results_says_not_testable(tmp_path, capsys
     lines = [line for line in captured.out.splitlines()[1:] if line.strip()]
     assert lines and all("not testable (n = 1 on one side" in line for line in lines)
     assert "0 significantly better, 0 significantly worse" in captured.err
+
+
+# Every sample the schema accepts lies in [0, 1e18], the smallest positive float (5e-324) among them.
+@pytest.mark.parametrize("a,b,why", [
+    ([5e-324, 5e-324 * 2], [1e18, 9e17], "beyond the range of a number"),  # B/A = 3e341
+    ([5e-324, 1e18], [1.0, 2.0], "not a finite number"),  # logs -744 and 41: exp() of the interval's end overflows
+    ([1.0, 1e18, 5e-324], [2.0, 3.0, 4.0], "not a finite number"),
+])
+def test_samples_at_the_ends_of_what_a_file_may_hold_are_not_testable_never_a_traceback(a, b, why):
+    for paired in (False, True):
+        [row] = comparison.adjust([comparison.compare(a, b, "higher", paired=paired)], comparison.HOLM)
+        assert row["status"] == "not testable" and why in row["why"], row
+        assert all(v is None or math.isfinite(v) for v in (row["ratio"], row["change_pct"], row["detectable_pct"]))
+        assert json.loads(json.dumps(row, allow_nan=False)) == row  # what pages and --json print
+
+
+def test_any_samples_a_file_may_hold_give_finite_figures_or_not_testable():
+    rng = random.Random(42)
+    ends = [0.0, 5e-324, 1e-310, 1e-300, 1.0, 3.0, 1e9, 1e17, 1e18]
+    for _ in range(3000):
+        a, b = ([rng.choice(ends) * rng.choice([1, 1, 0.5, 0.9]) for _ in range(rng.choice([2, 3, 5]))] for _ in "ab")
+        row = comparison.compare(a, b, "higher", rng.choice(["log", "linear"]), rng.random() < 0.3)
+        if row["status"] == "tested":
+            assert all(math.isfinite(v) for v in (row["ratio"], row["p"], row["p_equivalent"], *row["ratio_ci95"])), (a, b)
+            assert 0 <= row["p"] <= 1
+        json.dumps(row, allow_nan=False)

@@ -49,6 +49,10 @@ def test_an_interval_is_never_shown_below_zero():
     steady = stats.summarize([10, 11, 12], "s", "lower")
     assert stats.bounded_interval(steady) == steady["ci95"]  # a plain interval above zero is kept
     assert stats.bounded_interval(stats.summarize([0, 10, 100], "s", "lower"))[0] == 0.0
+    # 5e-324 and 1e18, both valid samples: their logarithms' interval ends past exp()'s range,
+    # so the interval is cut at zero as with a zero sample (exp() raised OverflowError)
+    wide = stats.summarize([5e-324, 1e18], "bytes/s", "higher")
+    assert stats.bounded_interval(wide) == [0.0, wide["ci95"][1]] and math.isfinite(wide["ci95"][1])
 
 
 def test_scipy_starts_no_blas_threads_to_spin_beside_the_workers():

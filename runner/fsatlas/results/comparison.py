@@ -45,8 +45,11 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
     smallest detectable change in percent, and status "tested" or "not testable" with why."""
     a, b = [float(v) for v in a], [float(v) for v in b]
     mean_a, mean_b = _mean(a), _mean(b)
+    ratio, change = (mean_b / mean_a, 100 * (mean_b - mean_a) / mean_a) if mean_a else (None, None)
+    if ratio is not None and not (math.isfinite(ratio) and math.isfinite(change)):
+        ratio = change = None  # beyond the largest float: A's mean near the smallest one, B's not
     row = {"n_a": len(a), "n_b": len(b), "mean_a": mean_a, "mean_b": mean_b, "better": better,
-           "ratio": mean_b / mean_a if mean_a else None, "change_pct": 100 * (mean_b - mean_a) / mean_a if mean_a else None,
+           "ratio": ratio, "change_pct": change,
            "ratio_ci95": None, "p": None, "p_equivalent": None, "detectable_pct": None, "margin_pct": margin_pct,
            "paired": False, "scale": scale, "test": None, "status": "not testable", "why": ""}
     if len(a) < 2 or len(b) < 2:
@@ -54,6 +57,9 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         return row
     if not mean_a:
         row["why"] = "A's mean is zero: no ratio"
+        return row
+    if ratio is None:
+        row["why"] = f"B/A is beyond the range of a number (means {mean_a:.3g} and {mean_b:.3g})"
         return row
     if scale == "log" and min(a + b) <= 0:
         scale = row["scale"] = "linear"  # a zero or negative sample has no logarithm
@@ -78,13 +84,21 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         # rests on the other side's spread, as it should; numpy may warn of a zero variance
         warnings.simplefilter("ignore", RuntimeWarning)
         p, (ci_low, ci_high), p_eq, detectable = _tests(x, y, paired, low, high, spread)
-    diff = float(y.mean() - x.mean())
-    if scale == "log":  # the interval's relative widths, placed around the ratio of the means
-        ratio_ci = [row["ratio"] * math.exp(ci_low - diff), row["ratio"] * math.exp(ci_high - diff)]
-        detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
-    else:
-        ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
-        detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
+    diff, ci_low, ci_high = float(y.mean() - x.mean()), float(ci_low), float(ci_high)
+    try:
+        if scale == "log":  # the interval's relative widths, placed around the ratio of the means
+            ratio_ci = [ratio * math.exp(ci_low - diff), ratio * math.exp(ci_high - diff)]
+            detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
+        else:
+            ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
+            detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
+    except OverflowError:  # exp() of an interval hundreds of powers of ten wide
+        ratio_ci, detectable_pct = [math.inf, math.inf], None
+    if not all(math.isfinite(v) for v in ratio_ci + [p, p_eq]):
+        row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
+        return row
+    if detectable_pct is not None and not math.isfinite(detectable_pct):
+        detectable_pct = None
     row.update(status="tested", why="", paired=paired, p=float(p), p_equivalent=float(p_eq),
                ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
                test=("paired t-test" if paired else "Welch's t-test") + (" on logarithms" if scale == "log" else ""))

@@ -6,6 +6,7 @@ ci95 = mean +- t(0.975, n-1)*stddev/sqrt(n); one sample gives stddev 0 and ci95 
 import math
 import os
 import statistics
+import sys
 from functools import lru_cache
 
 # scipy's import starts OpenBLAS's threads, which busy-wait for work before they sleep; nothing here
@@ -49,7 +50,9 @@ def bounded_interval(metric: dict) -> list[float]:
     at least zero (a rate, a time, a size, a share of CPU), so while the result file's t-interval
     (DESIGN's ci95) stays at or above zero it is shown as it is; below that, the t-interval of the
     samples' logarithms, taken back: a geometric interval, never negative and as lopsided as the
-    spread of a positive quantity is. With a zero among the samples it is cut at zero."""
+    spread of a positive quantity is. With a zero among the samples it is cut at zero, and so it
+    is where the geometric interval's end is beyond the largest float (samples 5e-324 and 1e18,
+    both valid, spread over 342 powers of ten: exp() of the end raised OverflowError)."""
     low, high = metric["ci95"]
     if low >= 0:
         return [low, high]
@@ -57,5 +60,9 @@ def bounded_interval(metric: dict) -> list[float]:
     if len(samples) > 1 and all(v > 0 for v in samples):
         logs = moments([math.log(v) for v in samples])
         half = t_quantile(len(samples) - 1) * logs["stddev"] / math.sqrt(len(samples))
-        return [math.exp(logs["mean"] - half), math.exp(logs["mean"] + half)]
+        if logs["mean"] + half < LOG_MAX_FLOAT:
+            return [math.exp(logs["mean"] - half), math.exp(logs["mean"] + half)]
     return [0.0, high]
+
+
+LOG_MAX_FLOAT = math.log(sys.float_info.max)  # the largest x whose exp() is a float (709.78)
