@@ -3,10 +3,14 @@ every metric of a cell must be one its raw file gives, and its parameters must b
 raw file's measurement ran with. Each dodge an attacker tried (issue #42, 2b) is refused with
 a located line; the unchanged files pass (the fixture, and an import of a public sample)."""
 import json
+import shutil
+
+import pytest
 
 from fsatlas.cli import main
+from fsatlas.results import bundle
 from fsatlas.results.validation import reviewed, validate_file
-from testutil import SAMPLES, edit_member, write_json
+from testutil import RESULTS, SAMPLES, edit_member, write_json
 
 RID = "fixture-valid"
 
@@ -98,3 +102,72 @@ def test_a_fio_report_with_a_string_of_megabytes_is_refused_before_it_is_screene
         return json_.dumps(report).encode()
     edit_member(out_dir, RID, reference, long_name)
     assert any(e.startswith("/cells/0/raw/0 cannot recompute") and "found one of 2,000,000" in e for e in _errors(path))
+
+
+# A committed quick result: target.baseline holds the raw device's figures on four jobs, each
+# from three fio reports in its bundle (baseline/<job>/rep-N.json).
+QUICK = "20261123T203301Z-m-042018a7f3-quick"
+
+
+@pytest.fixture
+def quick(tmp_path):
+    out = tmp_path / "data"
+    for folder, name in (("results", f"{QUICK}.json"), ("raw", f"{QUICK}{bundle.SUFFIX}")):
+        (out / folder).mkdir(parents=True)
+        shutil.copy(RESULTS.parent / folder / name, out / folder / name)
+    path = out / "results" / f"{QUICK}.json"
+    assert _errors(path) == []
+    return out, path, json.loads(path.read_text())
+
+
+def test_the_raw_device_s_figures_are_recomputed_from_its_reports(quick):
+    """They decide each cell's cached flag and its share of the device: doubled, with no report
+    to back them, a cached cell would pass for one the disk served."""
+    out, path, result = quick
+    throughput = result["target"]["baseline"]["seq-read"]["throughput"]
+    throughput["samples"] = [2 * s for s in throughput["samples"]]
+    for field in ("mean", "median", "stddev"):
+        throughput[field] *= 2
+    throughput["ci95"] = [2 * x for x in throughput["ci95"]]
+    write_json(path, result)
+    members = bundle.read(str(out), QUICK)
+    expected = []
+    for k in range(3):  # each report's read bw_bytes, as fio wrote it
+        report = json.loads(members[f"baseline/seq-read/rep-{k + 1}.json"])
+        found = report["jobs"][0]["read"]["bw_bytes"]
+        expected.append(f"/target/baseline/seq-read/throughput/samples/{k} expected {found:.6g} recomputed from "
+                        f"raw/{QUICK}/baseline/seq-read/rep-{k + 1}.json, found {2 * found:.6g}")
+    assert _errors(path) == expected
+
+
+def test_a_baseline_report_replaced_or_missing_is_refused_at_its_job(quick):
+    out, path, _ = quick
+    edit_member(out, QUICK, f"raw/{QUICK}/baseline/seq-read/rep-2.json", lambda old: b'{"seconds": 1}')
+    members = bundle.read(str(out), QUICK)
+    del members["baseline/rand-write-4k/rep-3.json"]
+    bundle.write(members, bundle.path(str(out), QUICK))
+    assert _errors(path) == [
+        f"/target/baseline/rand-write-4k expected the raw device's figures recomputed from fio's report "
+        f"baseline/rand-write-4k/rep-3.json in raw/{QUICK}.tar.gz, found no such member",
+        f"/target/baseline/seq-read expected fio's JSON report of the raw device's job in "
+        f"raw/{QUICK}/baseline/seq-read/rep-2.json, found the output of another tool or one of fsatlas's own raw files"]
+
+
+def test_a_member_no_check_reads_is_not_published(quick):
+    """Bytes no figure comes from were published unread, however private: every member is a
+    measured cell's raw output or the raw device's."""
+    out, path, _ = quick
+    members = bundle.read(str(out), QUICK)
+    members["notes/ssh-config.txt"] = b"Host box\n  User alice\n"
+    members["baseline/fill.json"] = b"dd: copied by alice@example.org\n"  # the fill record: read as fio's report
+    bundle.write(members, bundle.path(str(out), QUICK))
+    errors = _errors(path)
+    assert errors == [
+        f"/target/baseline expected fio's JSON report of the raw device's job in raw/{QUICK}/baseline/fill.json, found "
+        "not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) nor one of fsatlas's own raw files",
+        f" expected every member of raw/{QUICK}.tar.gz to be read before it is published (a measured cell's raw "
+        "output, or the raw device's baseline reports), found 1 that none reads: 'notes/ssh-config.txt'"]
+    private = [f"{p.path} {p.message}" for p in validate_file(str(path)) if p.message.startswith("private")]
+    assert private == [f"/target/baseline private: raw/{QUICK}/baseline/fill.json: line 1 looks like an e-mail "
+                       "address ('alice@example.org'); raw output is published"]
+    assert main(["validate", str(path)]) == 1

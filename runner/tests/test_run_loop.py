@@ -281,18 +281,21 @@ profiles:
 
 def test_an_interrupt_between_a_raw_file_and_its_cell_leaves_no_orphan(tmp_path):
     """The race test_sigint_mid_run_then_resume once hit: Ctrl-C after a repetition wrote its
-    raw file, before its cell took it. What is packed is what the cells reference, and the
-    baseline's files."""
+    raw file, before its cell took it (or a baseline job's first report, before the job took its
+    figures). What is packed is what validate reads: the cells' raw files, the reports of the
+    baseline's jobs and its fill record."""
     from types import SimpleNamespace
     from fsatlas.run import execution
     rid = "20261125T000000Z-m-race"
     top = tmp_path / "raw" / rid
-    for rel in ("ext4__-__-__seq-write/rep-1.json", "ext4__-__-__seq-read/rep-1.json", "baseline/seq-read/rep-1.json"):
+    for rel in ("ext4__-__-__seq-write/rep-1.json", "ext4__-__-__seq-read/rep-1.json", "baseline/fill.json",
+                "baseline/seq-read/rep-1.json", "baseline/rand-read-4k/rep-1.json"):
         (top / rel).parent.mkdir(parents=True, exist_ok=True)
         (top / rel).write_text("{}")
-    run = SimpleNamespace(out=str(tmp_path), result={"id": rid, "cells": [
+    measured = {"throughput": {"samples": [1.0]}}
+    run = SimpleNamespace(out=str(tmp_path), result={"id": rid, "target": {"baseline": {"seq-read": measured}}, "cells": [
         {"status": "ok", "raw": [f"raw/{rid}/ext4__-__-__seq-write/rep-1.json"]},
         {"status": "failed", "raw": []}]})  # seq-read's rep 1 was written, then Ctrl-C
     execution._drop_unreferenced_raw(run)
     left = sorted(str(p.relative_to(top)) for p in top.rglob("*.json"))
-    assert left == ["baseline/seq-read/rep-1.json", "ext4__-__-__seq-write/rep-1.json"]
+    assert left == ["baseline/fill.json", "baseline/seq-read/rep-1.json", "ext4__-__-__seq-write/rep-1.json"]

@@ -139,7 +139,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         tar = b""
         for rep, reference in enumerate(kind["raw"]):
             text = template_raw[bundle.member_of(base["id"], reference)].decode()
-            member = f"{rawnames.raw_dir_name(key)}/{Path(reference).name}"
+            member = f"{bundle.raw_dir_name(key)}/{Path(reference).name}"
             cell["raw"].append(f"raw/{{RID}}/{member}")
             if varies:
                 raw = json.loads(text)
@@ -151,10 +151,12 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         made[key, level] = json.dumps(cell), tar
         return made[key, level]
 
-    from fsatlas.run import rawnames
     (folder / "results").mkdir(parents=True, exist_ok=True)
     (folder / "raw").mkdir(parents=True, exist_ok=True)
     others = [json.dumps(c) for c in base["cells"] if c["status"] != "ok"]
+    # the raw device's reports, which `validate` recomputes the template's target.baseline from
+    baseline = b"".join(blocks(name, data) for name, data in sorted(template_raw.items())
+                        if name.split("/")[0] in bundle.BASELINE_FOLDERS)
     for i in range(count):
         rid = f"synthetic-{i:05d}"
         head = {**base, "id": rid, "created": (CREATED_FROM + dt.timedelta(seconds=(i * 37 % 168) * 257)).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -164,7 +166,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         # Each cell's JSON is made once and spliced in: dumping each whole result took 10 ms.
         text = json.dumps(head)[:-1] + ', "cells": [' + ", ".join([c for c, _ in cells] + others) + "]}"
         (folder / "results" / f"{rid}.json").write_text(text.replace("{RID}", rid))
-        tar = b"".join(t for _, t in cells) + b"\0" * (2 * tarfile.BLOCKSIZE)
+        tar = b"".join(t for _, t in cells) + baseline + b"\0" * (2 * tarfile.BLOCKSIZE)
         with open(folder / "raw" / f"{rid}{bundle.SUFFIX}", "wb") as f, \
                 gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0, compresslevel=6) as zipped:
             zipped.write(tar)

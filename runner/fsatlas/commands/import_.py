@@ -193,9 +193,14 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     try:
         staged = []
         for result, members in made:
+            # an input no cell's figure comes from (a test the tool reported no figure for) is
+            # not kept: validate refuses a member it does not read
+            named = {bundle.member_of(result["id"], raw) for cell in result["cells"] for raw in cell["raw"]}
+            members = {name: data for name, data in members.items() if name in named}
             if redact:
                 members = _redacted(result, members)
-            bundle.write(members, bundle.path(tmp, result["id"]))
+            if members:
+                bundle.write(members, bundle.path(tmp, result["id"]))
             staged.append(resultfile.write_result(tmp, result))
         for path in staged:
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
@@ -210,8 +215,9 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         written = []
         for (result, _), path in zip(made, staged):
             for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))), ("results", os.path.basename(path))):
-                os.makedirs(os.path.join(out, folder), exist_ok=True)
-                os.replace(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
+                if os.path.exists(os.path.join(tmp, folder, name)):  # no bundle where no cell has a figure
+                    os.makedirs(os.path.join(out, folder), exist_ok=True)
+                    os.replace(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
             written.append(os.path.join(out, "results", os.path.basename(path)))
         return written
     finally:

@@ -15,6 +15,7 @@ with its place named, as is an archive whose members add up to more than MAX_TOT
 import gzip
 import io
 import os
+import re
 import shutil
 import stat
 import tarfile
@@ -32,6 +33,34 @@ MAX_BUNDLE_BYTES = 128 * 1024 * 1024  # compressed
 MAX_HEADER_BYTES = 64 * 1024  # a pax or GNU long-name header: a name and a few numbers (ours: under 300 bytes)
 MAX_PADDING_BYTES = 64 * 1024  # zeros after the end-of-archive blocks (tar pads to records of 10,240 bytes)
 BLOCK = 512
+
+
+def raw_dir_name(key: str) -> str:
+    """The folder in a bundle holding the raw files of a cell (by its key) or of a job of the raw
+    device's baseline (by its name): a key may hold any mount or mkfs option, a folder name may not."""
+    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", key.replace("|", "__"))
+
+
+BASELINE_FOLDERS = ("baseline", "baseline_after")  # the raw device's reports, before and after the filesystems
+
+
+def baseline_member(field: str, job: str, rep: int) -> str:
+    """The member holding fio's report of one repetition of a baseline job (field: target.baseline
+    or target.baseline_after), as the runner writes it."""
+    return f"{field}/{raw_dir_name(job)}/rep-{rep}.json"
+
+
+FILL_MEMBER = "fill.json"  # beside a baseline's jobs: fio's report of filling the device first
+
+
+def baseline_reports(target: dict):
+    """(field, job, the members of its repetitions' reports, in order) for each job of the raw
+    device's baseline in a result's target: one report a sample, as the runner writes them and
+    validation recomputes them."""
+    for field in BASELINE_FOLDERS:
+        for job, figures in (target.get(field) or {}).items():
+            reps = max((len(m["samples"]) for m in figures.values()), default=0)
+            yield field, job, [baseline_member(field, job, rep) for rep in range(1, reps + 1)]
 
 
 def path(out_dir: str, rid: str) -> str:

@@ -291,7 +291,8 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         add("error", "/created", message)
     out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
     rid = data["id"]
-    members, unreadable = _bundle_members(out_dir, rid, with_raw, any(c["raw"] for c in data["cells"]))
+    members, unreadable = _bundle_members(out_dir, rid, with_raw, any(c["raw"] for c in data["cells"])
+                                          or any(bundle.baseline_reports(data["target"])))
     if unreadable:
         add("error", "", unreadable)
     seen, memo = {}, {}
@@ -316,6 +317,10 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                 problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in found]
         if cell["status"] == "ok":
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
+    if members is not None:
+        found, read = baseline_problems(data, members, memo)
+        problems += [Problem("error", path, where, message) for where, message in found]
+        problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
     reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
     if reasons > MAX_REASONS_CHARS:
         add("error", "/cells", f"expected the cells' reasons to add up to at most {MAX_REASONS_CHARS:,} characters "
@@ -330,6 +335,70 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
+
+
+def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple], set]:
+    """([(JSON Pointer, message)], the members read) for the raw device's figures: each job of
+    target.baseline and baseline_after recomputed from fio's reports of its repetitions
+    (bundle.baseline_member), as a cell's figures are: they decide a cell's cached flag and its
+    share of the device, so no figure of them may stand without its report. The fill record
+    beside them is read too: fio's report, screened for private text like every member."""
+    rid, target, out, read = result["id"], result["target"], [], set()
+    for field, job, names in bundle.baseline_reports(target):
+        where = resultfile.pointer(["target", field, job])
+        read.update(name for name in names if name in members)
+        missing = [name for name in names if name not in members]
+        if missing:
+            out.append((where, f"expected the raw device's figures recomputed from fio's report "
+                               f"{missing[0]} in {bundle.relative(rid)}, found no such member"))
+            continue
+        not_fio = [name for name in names if _fio_problem(name, rid, members, memo)]
+        if not_fio:
+            out.append((where, _fio_problem(not_fio[0], rid, members, memo)))
+            continue
+        job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": target[field][job],
+                    "raw": [f"raw/{rid}/{name}" for name in names]}
+        for _, sub, message in raw_problems(job_cell, rid, members, memo):
+            out.append((where + (sub[len("/metrics"):] if sub.startswith("/metrics/") else ""), message))
+    for field in bundle.BASELINE_FOLDERS:
+        fill = f"{field}/{bundle.FILL_MEMBER}"
+        if fill in members:
+            read.add(fill)
+            where = resultfile.pointer(["target", field]) if field in target else ""
+            problem = _fio_problem(fill, rid, members, memo)  # (read into memo, with its privacy finding)
+            private = memo[fill][0] and f"{PRIVATE}raw/{rid}/{fill}: {memo[fill][0]}; raw output is published"
+            out += [(where, message) for message in (problem, private) if message]
+    return out, read
+
+
+def _fio_problem(name: str, rid: str, members: dict, memo: dict) -> str | None:
+    """Why a baseline member (a job's report, or the fill record) is not fio's JSON report, or
+    None. It is read into memo as raw_problems reads a cell's raw file, privacy finding and all."""
+    if name not in memo:
+        memo[name] = _read_member(members[name], f"raw/{rid}/{name}", memo)
+    _, parsed, error = memo[name]
+    if error is None and parsed[0] is importers.fio:
+        return None
+    return f"expected fio's JSON report of the raw device's job in raw/{rid}/{name}, found " + \
+        (error or "the output of another tool or one of fsatlas's own raw files")
+
+
+MAX_LISTED_MEMBERS = 5
+
+
+def unread_members(result: dict, members: dict, read: set) -> list[str]:
+    """Why members of the bundle that no check reads may not be published: every member is a
+    measured cell's raw output (recomputed, screened) or the raw device's (baseline_problems);
+    anything else (a file no figure comes from) would reach readers unread."""
+    rid = result["id"]
+    named = {bundle.member_of(rid, raw) for cell in result["cells"] if cell["status"] == "ok" for raw in cell["raw"]}
+    unread = sorted(set(members) - named - read)
+    if not unread:
+        return []
+    listed = ", ".join(repr(name[:200]) for name in unread[:MAX_LISTED_MEMBERS])
+    more = f" and {len(unread) - MAX_LISTED_MEMBERS} more" if len(unread) > MAX_LISTED_MEMBERS else ""
+    return [f"expected every member of {bundle.relative(rid)} to be read before it is published (a measured cell's "
+            f"raw output, or the raw device's baseline reports), found {len(unread)} that none reads: {listed}{more}"]
 
 
 def _bundle_members(out_dir: str, rid: str, with_raw: bool, needed: bool) -> tuple[dict | None, str | None]:

@@ -16,7 +16,6 @@ import tempfile
 import time
 
 from .. import SCHEMA_VERSION
-from .rawnames import raw_dir_name
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
@@ -103,7 +102,7 @@ class CellRun:
     def __init__(self, run, cell, record, workdir, fs_spec, image):
         self.run, self.cell, self.record, self.workdir, self.fs_spec, self.image = run, cell, record, workdir, fs_spec, image
         self.module = KINDS[cell.kind]
-        self.raw_rel = os.path.join("raw", run.result["id"], raw_dir_name(cell.key))
+        self.raw_rel = os.path.join("raw", run.result["id"], bundle.raw_dir_name(cell.key))
         shutil.rmtree(os.path.join(run.out, self.raw_rel), ignore_errors=True)  # a re-run replaces
         os.makedirs(os.path.join(run.out, self.raw_rel))
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
@@ -274,16 +273,19 @@ def _remove_raw(out: str, raws: list) -> None:
 
 
 def _drop_unreferenced_raw(run) -> None:
-    """Deletes the raw files that no cell of the result names (the raw device's baseline aside,
-    which no cell names): a Ctrl-C can land after a repetition wrote its file and before its
-    cell took it, and the interrupted result must hold only what its cells reference."""
-    referenced = {os.path.normpath(raw) for record in run.result["cells"] for raw in record.get("raw", [])}
-    top = bundle.folder(run.out, run.result["id"])
+    """Deletes the raw files that neither a cell of the result names nor the raw device's
+    baseline (its jobs' reports, and the fill record of a baseline that has one): a Ctrl-C can
+    land after a repetition wrote its file and before its cell or job took it, and the
+    interrupted result must hold only what validate reads."""
+    rid, target = run.result["id"], run.result["target"]
+    kept = {os.path.normpath(raw) for record in run.result["cells"] for raw in record.get("raw", [])}
+    kept |= {os.path.normpath(f"raw/{rid}/{name}") for _, _, names in bundle.baseline_reports(target) for name in names}
+    kept |= {os.path.normpath(f"raw/{rid}/{field}/{bundle.FILL_MEMBER}") for field in bundle.BASELINE_FOLDERS
+             if target.get(field)}
+    top = bundle.folder(run.out, rid)
     for here, _, files in os.walk(top):
-        if os.path.relpath(here, top).split(os.sep)[0] in ("baseline", "baseline_after"):
-            continue
         for name in files:
-            if os.path.relpath(os.path.join(here, name), run.out) not in referenced:
+            if os.path.relpath(os.path.join(here, name), run.out) not in kept:
                 os.unlink(os.path.join(here, name))
 
 
@@ -550,7 +552,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     with run.target() as image:
         os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
         run.progress.step(f"{field}: filling the raw device with data")
-        fill_device(image.device, os.path.join(run.out, raw_rel, "fill.json"), max(c.budget_s for c in jobs.values()),
+        fill_device(image.device, os.path.join(run.out, raw_rel, bundle.FILL_MEMBER), max(c.budget_s for c in jobs.values()),
                     _touched(jobs.values()) or None)
         for name in wanted:
             cell = jobs[name]
@@ -558,8 +560,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
             params["direct"] = 1
             if int(params.get("numjobs", 1)) > 1 and "size" in params:
                 params["offset_increment"] = params["size"]  # each writer its own region, as each its own file
-            folder = os.path.join(run.out, raw_rel, raw_dir_name(name))
-            os.makedirs(folder, exist_ok=True)
+            os.makedirs(os.path.join(run.out, raw_rel, bundle.raw_dir_name(name)), exist_ok=True)
             samples, rep = {}, 0
             while rep < reps or (run.profile.adaptive and _rsd(samples.get("throughput", [])) > RSD_LIMIT_PCT
                                  and rep < MAX_REPEAT_FACTOR * reps):
@@ -569,7 +570,8 @@ def _measure_baseline(run, field: str = "baseline") -> None:
                 run.progress.step(f"{field} {name} on the raw device rep {rep}")
                 target.drop_caches()
                 values = fio.run_job(cell.workload, params, {"filename": image.device},
-                                     os.path.join(folder, f"rep-{rep}.json"), cell.budget_s)
+                                     os.path.join(run.out, "raw", run.result["id"], bundle.baseline_member(field, name, rep)),
+                                     cell.budget_s)
                 for metric, value in values.items():
                     samples.setdefault(metric, []).append(value)
             baseline[name] = {m: stats.summarize(v, *fio.METRICS[m]) for m, v in samples.items()}
