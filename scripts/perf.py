@@ -86,8 +86,9 @@ def timed(argv, exit_code: int = 0, **kw) -> tuple:
 
 def validate_bounds(work: Path) -> None:
     """fsatlas validate on the largest result file it accepts (5,000 cells, just under the 16 MB
-    limit) and on one it refuses before parsing (46 MB of two million trivial cells, the file
-    that once took all 24 GiB): time and peak memory of each, against 10 s and 512 MiB. The peak
+    limit), on one it refuses before parsing (46 MB of two million trivial cells, the file
+    that once took all 24 GiB) and on a bundle of the most raw files it accepts, each recomputed
+    (most_members): time and peak memory of each, against 10 s and 512 MiB. The peak
     a child reports includes what it was forked from (this process), so it is an upper bound."""
     sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import resultfile
@@ -106,11 +107,42 @@ def validate_bounds(work: Path) -> None:
     refused = work / "bounds" / "refused.json"
     with open(refused, "wb") as f:
         f.write(b'{"schema_version":1,"id":"refused","cells":[' + b'{"key":"k","raw":[0]},' * 2_100_000 + b'{}]}')
-    for name, path, code in (("largest accepted", folder / "largest.json", 0), ("46 MB, refused", refused, 1)):
+    most_members(folder, base)
+    for name, path, code in (("largest accepted", folder / "largest.json", 0), ("46 MB, refused", refused, 1),
+                             (f"{bundle.MAX_MEMBERS:,} raw files, each recomputed", folder / "members.json", 0)):
         seconds, peak, _ = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
         size = path.stat().st_size / 1e6
         report(f"validate, {name} ({size:.1f} MB): time", seconds, "s", "<= 10 s", seconds <= 10)
         report(f"validate, {name} ({size:.1f} MB): peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
+
+
+def most_members(folder: Path, base: dict) -> None:
+    """A result whose bundle holds as many members as it may (bundle.MAX_MEMBERS), each a fio
+    report validate recomputes a repetition from: the fixture's first report cut to the fields
+    read (577 bytes), under 5,000 cells (the most a file may hold) of ten repetitions each."""
+    import copy
+    from fsatlas.results import stats, validation
+    cell = copy.deepcopy(base["cells"][0])
+    full = json.loads(bundle.read(str(REPO / "runner" / "tests" / "fixtures"), base["id"])[
+        bundle.member_of(base["id"], cell["raw"][0])])
+    job = full["jobs"][0]
+    side = {"bw_bytes": job["write"]["bw_bytes"], "iops": job["write"]["iops"], "io_bytes": job["write"]["io_bytes"],
+            "runtime": job["write"]["runtime"], "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}
+    report = json.dumps({"fio version": full["fio version"], "jobs": [{
+        "jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
+        "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "lat_ns": {"mean": 0}}, "write": side,
+        "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
+    throughput = validation.recompute(cell, report.decode(), "report")[0]["throughput"]
+    reps = bundle.MAX_MEMBERS // 5000
+    for name in ("host", "started", "device_io"):
+        cell.pop(name, None)
+    cell.update(flags=[], metrics={"throughput": stats.summarize([throughput] * reps, "bytes/s", "higher")})
+    cells, members = [], {}
+    for i in range(5000):
+        cells.append({**cell, "key": f"{cell['key']}|n={i}", "raw": [f"raw/members/c{i}/rep-{k}.json" for k in range(1, reps + 1)]})
+        members.update((f"c{i}/rep-{k}.json", report) for k in range(1, reps + 1))
+    (folder / "members.json").write_text(json.dumps({**base, "id": "members", "cells": cells}))
+    bundle.write(members, bundle.path(str(folder.parent), "members"))
 
 
 # What a long line may repeat: each class of character a privacy pattern or a parser reads runs of.

@@ -185,6 +185,30 @@ def document_findings(strings, data) -> list[tuple[str, str]]:
 _UNREAD = object()
 
 
+def json_strings(data) -> tuple[set, set]:
+    """(the distinct strings among a JSON document's values, the distinct keys): one walk,
+    without a generator or a JSON Pointer a string as strings_in makes them. A fio report holds
+    a few dozen distinct strings among thousands of numbers: a bundle of 100,000 small reports,
+    each walked twice by strings_in, took 9.9 s to check, 8.7 s with this."""
+    values, keys, todo = set(), set(), [data]
+    while todo:
+        node = todo.pop()
+        if type(node) is dict:
+            keys.update(node)
+            node = node.values()
+        elif type(node) is not list:
+            if type(node) is str:
+                values.add(node)
+            continue
+        for item in node:
+            kind = type(item)
+            if kind is str:
+                values.add(item)
+            elif kind is dict or kind is list:
+                todo.append(item)
+    return values, keys
+
+
 def json_document(text: str):
     """text read as JSON (a fio report), or None where it is no JSON."""
     import orjson
@@ -194,15 +218,18 @@ def json_document(text: str):
         return None
 
 
-def raw_finding(text: str, data=_UNREAD) -> str | None:
+def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | None:
     """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
-    (fio's) is searched string by string, passing over its thousands of numbers; other output
-    (bonnie++, IOzone, dd) by raw_matches, in one pass a pattern. data: the text as
-    json_document read it, where the caller has it already."""
+    (fio's) is searched string by string, passing over its thousands of numbers, and walked
+    for the places only when one of its distinct strings looks private; other output (bonnie++,
+    IOzone, dd) by raw_matches, in one pass a pattern. data: the text as json_document read it,
+    and values its distinct strings (json_strings), where the caller has them already."""
     if data is _UNREAD:
         data = json_document(text)
     if isinstance(data, (dict, list)):
-        found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)]
+        values = json_strings(data)[0] if values is None else values
+        found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)] \
+            if any(map(finding, values)) else []
     else:
         found, line, counted = [], 1, 0
         for start, _, what, matched in raw_matches(text, MAX_LISTED + 1):

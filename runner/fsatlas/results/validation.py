@@ -456,7 +456,7 @@ def limits() -> dict:
             "key_chars": defs["cell"]["properties"]["key"]["maxLength"],
             "notes_chars": top["notes"]["maxLength"], "raw_bytes": bundle.MAX_MEMBER_BYTES,
             "text_bytes": importers.MAX_TEXT_BYTES, "text_total_bytes": importers.MAX_TEXT_TOTAL,
-            "bundle_bytes": bundle.MAX_TOTAL_BYTES, "reasons_chars": MAX_REASONS_CHARS,
+            "bundle_bytes": bundle.MAX_TOTAL_BYTES, "bundle_members": bundle.MAX_MEMBERS, "reasons_chars": MAX_REASONS_CHARS,
             "index_share_bytes": shares.MAX_INDEX_SHARE, "reason_shared_chars": shares.REASON_SHARED_CHARS,
             "max_number": resultfile.MAX_NUMBER, "max_integer": resultfile.MAX_INT,
             "earliest_created": f"{EARLIEST_CREATED:%Y-%m-%d}", "clock_skew_minutes": int(CLOCK_SKEW.total_seconds() // 60),
@@ -602,9 +602,11 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
     except UserError as e:
         return None, None, e.body
     document = privacy.json_document(text) if importers.is_json_report(data) else None
+    values = None
     if document is not None:
         # its strings are screened one by one: one of 30 MB ("1:" repeated) took 19 s
-        longest = max((len(t) for _, t in privacy.strings_in(document)), default=0)
+        values, keys = privacy.json_strings(document)
+        longest = max(map(len, values | keys), default=0)
         if longest > MAX_JSON_STRING:
             return None, None, (f"expected a JSON report whose strings (job names, options, messages) have at most "
                                 f"{MAX_JSON_STRING:,} characters, found one of {longest:,}")
@@ -613,7 +615,7 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         if memo[TEXT_READ] > importers.MAX_TEXT_TOTAL:
             return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
-    private = privacy.raw_finding(text, document)
+    private = privacy.raw_finding(text, document, values)
     try:
         return private, parse_raw(text, raw), None
     except UserError as e:
