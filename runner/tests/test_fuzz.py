@@ -238,6 +238,21 @@ def test_figures_round_as_arithmetic_rounds_them(value):
     assert knowledge.significant(value, 5) == _rounded_by_arithmetic(value, 5)
 
 
+@settings(max_examples=EXAMPLES * 50, deadline=None)
+@given(st.floats(min_value=-1e18, max_value=1e18) | st.floats() | st.integers(-10**7, 10**7).map(float),
+       st.sampled_from(["bytes/s", "bytes", "ops/s", "ns", "percent", "s", "widgets"]))
+def test_a_figure_with_its_unit_is_its_significant_digits_in_the_site_s_unit(value, unit):
+    """display() takes %g's text itself where significant() would return it unchanged: the same
+    figure, NaN, infinities and a latency of a millisecond or more (in ms) included."""
+    from fsatlas.site import knowledge
+    if unit == "ns" and abs(value) >= 1e6:
+        expected = f"{knowledge.significant(value * 1e-6)} ms"
+    else:
+        factor, shown = knowledge.DISPLAY_UNITS.get(unit, (1, unit))
+        expected = f"{knowledge.significant(value * factor)} {shown}"
+    assert knowledge.display(value, unit) == expected
+
+
 def test_each_private_piece_is_found():  # the pieces above do exercise the patterns
     assert all(privacy.findings({"x": piece}) for piece in PRIVATE_PIECES[:11])
 
