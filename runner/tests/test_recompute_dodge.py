@@ -171,3 +171,15 @@ def test_a_member_no_check_reads_is_not_published(quick):
     assert private == [f"/target/baseline private: raw/{QUICK}/baseline/fill.json: line 1 looks like an e-mail "
                        "address ('alice@example.org'); raw output is published"]
     assert main(["validate", str(path)]) == 1
+
+
+def test_a_baseline_job_is_named_as_a_cell_s_job(quick):
+    """Its name becomes a folder of the bundle and a JSON Pointer in every message: a workload,
+    or workload|dimensions, of at most 300 characters, as a cell's key is bounded."""
+    out, path, result = quick
+    figures = result["target"]["baseline"]["seq-read"]
+    result["target"]["baseline"].update({"x" * 301: figures, "../../etc": figures})
+    write_json(path, result)
+    assert _errors(path) == [
+        "/target/baseline expected a name of at most 300 characters, found 301",
+        '/target/baseline expected a name matching ^[a-z0-9][a-z0-9-]*(\\|[A-Za-z0-9_.,:=+^/@%|-]+)?$, found "../../etc"']
