@@ -292,3 +292,13 @@ def test_a_raw_text_pattern_runs_wherever_it_could_match(pieces):
                 assert privacy._CAPS.search(found), (what, found)
             elif text.isascii():
                 assert (gate in found.lower()) if isinstance(gate, str) else gate.search(found.lower()), (what, found)
+
+
+def test_a_reference_with_a_description_beside_it_is_checked_fast():
+    """{"$ref": ..., "description": ...} means what the definition means: inlined like a $ref
+    alone, so the fast check still passes a valid file (a $ref it left in place failed every one)."""
+    import copy
+    schema = copy.deepcopy(resultfile.schema())
+    schema["properties"]["target"]["properties"]["baseline"] = {"$ref": "#/$defs/baseline", "description": "x"}
+    assert resultfile._inlined(schema, schema["$defs"])["properties"]["target"]["properties"]["baseline"] == \
+        resultfile._inlined(schema["$defs"]["baseline"], schema["$defs"])

@@ -72,16 +72,20 @@ def _fast_check():
     return check
 
 
+_REF_ANNOTATIONS = {"title", "description", "$comment", "examples", "default"}  # change nothing a $ref checks
+
+
 def _inlined(node, defs: dict):
     """The schema with each {"$ref": "#/$defs/<name>"} replaced by the definition (the same
-    meaning in draft 2020-12: a $ref alone, to a definition without $id or $anchor). No
-    definition of result.schema.json refers to itself, which this would never finish."""
+    meaning in draft 2020-12: a $ref with nothing beside it but annotations, such as a
+    description, to a definition without $id or $anchor). No definition of result.schema.json
+    refers to itself, which this would never finish."""
     if isinstance(node, list):
         return [_inlined(n, defs) for n in node]
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref", "")
-    if len(node) == 1 and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in defs:
+    if not set(node) - {"$ref"} - _REF_ANNOTATIONS and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in defs:
         return _inlined(defs[ref[len("#/$defs/"):]], defs)
     return {k: _inlined(v, defs) for k, v in node.items()}
 
