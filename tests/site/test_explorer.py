@@ -311,3 +311,15 @@ def test_the_chart_draws_at_most_sixty_panels_and_the_table_every_cell(page, man
     assert "the first 60 of 150 panels" in page.inner_text(".explorer-status")
     assert page.locator("#explorer-table tbody tr:not(.missing)").count() == 150
     assert page.errors == []
+
+
+def test_a_file_s_own_sweep_stays_off_the_filesystem_page(many_panels_site):
+    """Shared pages hold the project's matrix only (run_rule.shared): this file's 150 cells of a
+    sweep of its own are counted there, and drawn here and on the result's page; 5,000 of them
+    made /filesystems/ext4/ 23.7 MB."""
+    import urllib.request
+    with urllib.request.urlopen(many_panels_site + "/filesystems/ext4/") as page:
+        html = page.read().decode()
+    assert "n=1" not in html and "150 more cells of" in html
+    with urllib.request.urlopen(many_panels_site + "/results/fixture-valid/") as page:
+        assert "n=149" in page.read().decode()

@@ -98,9 +98,10 @@ def result_summary(result: dict) -> dict:
             "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": system_line(result),
-            # what the compare page pairs: the filesystems this run measured with default options
-            "filesystems": sorted({c["filesystem"] for c in result["cells"]
-                                   if c["status"] == "ok" and c.get("variant", "defaults") == "defaults"})}
+            # what the compare page pairs and the run rule counts: the filesystems this run
+            # measured with default options on the project's matrix (run_rule.shared)
+            "filesystems": sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"
+                                   and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
 def system_line(result: dict) -> str:
@@ -168,7 +169,7 @@ class NewestCells:
             rank = (ok, wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
                     digest["created"], digest["id"])
             self.best.offer(cell["key"], rank, lambda: {
-                **{name: cell[name] for name in self.CELL_FIELDS},
+                **{name: cell[name] for name in self.CELL_FIELDS}, "shared": run_rule.shared(cell["key"]),
                 "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
                 "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
 
@@ -555,7 +556,7 @@ def _latest_rows(latest: dict | None, paths: dict) -> dict:
     if latest:
         result = resultfile.load_json(paths[latest["id"]])
         derive_flags(result)
-        rows = cell_rows(result)
+        rows = [row for row in cell_rows(result) if run_rule.shared(row["key"])]
     throughput = throughput_rows(rows)
     return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
             "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput, result)}

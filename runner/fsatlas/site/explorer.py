@@ -24,18 +24,13 @@ import shlex
 from functools import lru_cache
 
 from . import best_per_key, result_tables
+from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, shares
-from ..run import matrix as matrix_mod
 
 EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 
 
-@lru_cache(maxsize=1)
-def matrix_keys() -> frozenset:
-    """Every cell key the project's matrix runs, in any profile: the keys the index describes."""
-    m = matrix_mod.load()
-    return frozenset(c.key for name in m.profiles for c in m.profile(name).cells)
 
 
 def describe(cell: dict) -> dict:

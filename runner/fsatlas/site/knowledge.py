@@ -717,7 +717,7 @@ class Rankings:
     def add(self, digest: dict) -> None:
         candidates = {}
         for cell in digest["cells"]:
-            if cell["status"] != "ok" or cell["variant"] != "defaults":
+            if cell["status"] != "ok" or cell["variant"] != "defaults" or not run_rule.shared(cell["key"]):
                 continue
             # the ranking's name: workload|dimensions|metric, or workload|metric (a workload and a
             # metric name are never empty: the schema's patterns)

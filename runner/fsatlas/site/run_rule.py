@@ -1,19 +1,41 @@
 """Which run a figure on a shared page comes from (rankings, filesystem pages, history,
 shortcodes, the home page): one rule, used by every fold that picks a run (aggregate.NewestCells,
 knowledge.Rankings, the reference run of aggregate) and stated on the methodology page from RULE."""
+from functools import lru_cache
+
+from ..run import matrix as matrix_mod
 
 RULE = ("Each figure comes from the run that measured the most filesystems on its workload with default "
         "options, the newest of those; where that run did not measure a filesystem or an option, from the "
         "newest run that did. A ranking compares the filesystems of one such run, and the home page's chart "
-        "shows the complete run that measured the most filesystems. Every figure names its run.")
+        "shows the complete run that measured the most filesystems. Every figure names its run. Only cells of the "
+        "project's matrix count here; an import's cells, or a sweep of a file's own, are on the result's own page "
+        "and in the explorer.")
+
+
+@lru_cache(maxsize=1)
+def matrix_keys() -> frozenset:
+    """Every cell key the project's matrix runs, in any profile."""
+    m = matrix_mod.load()
+    return frozenset(c.key for name in m.profiles for c in m.profile(name).cells)
+
+
+def shared(key: str) -> bool:
+    """Whether a cell key counts on the shared pages (the run rule, the filesystem pages, the
+    home page's chart, the compare page's pairs): a key of the project's matrix, in any profile.
+    Others (an import's, a sweep of a file's own) are on their result's page and in the
+    explorer only: one valid file naming 100 filesystems of its own made the compare page 9,900
+    pair tables (13.5 s, 410 MB and 1.9 MB of page), one of 5,000 cells of its own made
+    /filesystems/ext4/ 23.7 MB."""
+    return key in matrix_keys()
 
 
 def breadth(digest: dict) -> dict:
     """(workload, dimensions, variant) -> how many filesystems this run measured there (ok
-    cells): RULE's "most filesystems", one count for all of a workload's metrics."""
+    cells of shared keys): RULE's "most filesystems", one count for all of a workload's metrics."""
     out: dict[tuple, set] = {}
     for cell in digest["cells"]:
-        if cell["status"] == "ok":
+        if cell["status"] == "ok" and shared(cell["key"]):
             out.setdefault((cell["workload"], cell["dimensions"], cell["variant"]), set()).add(cell["filesystem"])
     return {group: len(members) for group, members in out.items()}
 
