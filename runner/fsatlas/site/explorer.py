@@ -31,8 +31,6 @@ EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 
 
-
-
 def describe(cell: dict) -> dict:
     """A cell key as the explorer's filters, labels and re-run command show it (a digest's cell)."""
     return {"key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
