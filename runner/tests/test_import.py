@@ -280,6 +280,18 @@ def test_system_file_is_validated(tmp_path, capsys):
     assert "system.yaml" in err and "/system/cpu_count" in err
 
 
+def test_a_system_file_brings_no_raw_device_figures(tmp_path, capsys):
+    """validate recomputes target.baseline from the runner's fio reports, which an import has
+    none of: refused at the system file, not after the import as a validate failure."""
+    system = tmp_path / "system.yaml"
+    system.write_text("system: {kernel: 6.1.0, os: Debian 12, cpu_model: x, cpu_count: 4, memory_bytes: 1, virtualization: none}\n"
+                      "target: {kind: directory, baseline: {seq-write: {}}}\n")
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    assert main(["import", "dd", str(log), "--filesystem", "ext4", "--system", str(system), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"fsatlas import: {system}: /target/baseline: expected the machine's facts only") and "\n" not in err
+    assert not (tmp_path / "o").exists()
 
 
 def test_iozone_table_lines_figures_up_with_their_columns(tmp_path, capsys):

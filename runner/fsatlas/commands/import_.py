@@ -62,6 +62,10 @@ def _system(path, machine):
     if machine:
         sysinfo["machine"] = machine
     target = data.get("target") or {"kind": "directory"}
+    measured = [field for field in (*bundle.BASELINE_FOLDERS, "baseline_written") if isinstance(target, dict) and field in target]
+    if measured:  # figures, not facts of the machine: validate recomputes them from the runner's own fio reports
+        raise UserError("expected the machine's facts only, found the raw device's figures, which an import has no "
+                        "report to recompute from (they come from `fsatlas run`)", where=path, field=f"/target/{measured[0]}")
     probe = {"schema_version": SCHEMA_VERSION, "id": "x", "created": "2000-01-01T00:00:00Z", "tool": {"runner": "x"},
              "system": sysinfo, "target": target, "cells": []}
     for problem in resultfile.schema_problems(probe, path):
