@@ -87,8 +87,8 @@ def timed(argv, exit_code: int = 0, **kw) -> tuple:
 def validate_bounds(work: Path) -> None:
     """fsatlas validate on the largest result file it accepts (5,000 cells, just under the 16 MB
     limit), on one it refuses before parsing (46 MB of two million trivial cells, the file
-    that once took all 24 GiB) and on a bundle of the most raw files it accepts, each recomputed
-    (most_members): time and peak memory of each, against 10 s and 512 MiB. The peak
+    that once took all 24 GiB) and on bundles of the most raw files and the most raw bytes it
+    accepts, each report recomputed (most_raw): time and peak memory of each, against 10 s and 512 MiB. The peak
     a child reports includes what it was forked from (this process), so it is an upper bound."""
     sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import resultfile
@@ -107,42 +107,48 @@ def validate_bounds(work: Path) -> None:
     refused = work / "bounds" / "refused.json"
     with open(refused, "wb") as f:
         f.write(b'{"schema_version":1,"id":"refused","cells":[' + b'{"key":"k","raw":[0]},' * 2_100_000 + b'{}]}')
-    most_members(folder, base)
+    most_raw(folder, base)
     for name, path, code in (("largest accepted", folder / "largest.json", 0), ("46 MB, refused", refused, 1),
-                             (f"{bundle.MAX_MEMBERS:,} raw files, each recomputed", folder / "members.json", 0)):
+                             (f"{bundle.MAX_MEMBERS:,} raw files, each recomputed", folder / "members.json", 0),
+                             (f"{bundle.MAX_TOTAL_BYTES >> 20} MiB of fio reports, each recomputed", folder / "bytes.json", 0)):
         seconds, peak, _ = timed([FSATLAS, "validate", "--no-cache", path], exit_code=code, cwd=work)
         size = path.stat().st_size / 1e6
         report(f"validate, {name} ({size:.1f} MB): time", seconds, "s", "<= 10 s", seconds <= 10)
         report(f"validate, {name} ({size:.1f} MB): peak memory", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
 
 
-def most_members(folder: Path, base: dict) -> None:
-    """A result whose bundle holds as many members as it may (bundle.MAX_MEMBERS), each a fio
-    report validate recomputes a repetition from: the fixture's first report cut to the fields
-    read (577 bytes), under 5,000 cells (the most a file may hold) of ten repetitions each."""
+def most_raw(folder: Path, base: dict) -> None:
+    """Two results whose bundles hold as much as one may, every member a fio report validate
+    recomputes a repetition from, ten repetitions a cell: "members", bundle.MAX_MEMBERS reports
+    cut to the fields read (577 bytes) under 5,000 cells (the most a file may hold); "bytes",
+    the fixture's full report (6.6 KB) as many times as bundle.MAX_TOTAL_BYTES holds."""
     import copy
     from fsatlas.results import stats, validation
     cell = copy.deepcopy(base["cells"][0])
-    full = json.loads(bundle.read(str(REPO / "runner" / "tests" / "fixtures"), base["id"])[
-        bundle.member_of(base["id"], cell["raw"][0])])
+    full_text = bundle.read(str(REPO / "runner" / "tests" / "fixtures"), base["id"])[bundle.member_of(base["id"], cell["raw"][0])]
+    full = json.loads(full_text)
     job = full["jobs"][0]
     side = {"bw_bytes": job["write"]["bw_bytes"], "iops": job["write"]["iops"], "io_bytes": job["write"]["io_bytes"],
             "runtime": job["write"]["runtime"], "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}
-    report = json.dumps({"fio version": full["fio version"], "jobs": [{
+    small = json.dumps({"fio version": full["fio version"], "jobs": [{
         "jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
         "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "lat_ns": {"mean": 0}}, "write": side,
         "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
-    throughput = validation.recompute(cell, report.decode(), "report")[0]["throughput"]
-    reps = bundle.MAX_MEMBERS // 5000
     for name in ("host", "started", "device_io"):
         cell.pop(name, None)
-    cell.update(flags=[], metrics={"throughput": stats.summarize([throughput] * reps, "bytes/s", "higher")})
-    cells, members = [], {}
-    for i in range(5000):
-        cells.append({**cell, "key": f"{cell['key']}|n={i}", "raw": [f"raw/members/c{i}/rep-{k}.json" for k in range(1, reps + 1)]})
-        members.update((f"c{i}/rep-{k}.json", report) for k in range(1, reps + 1))
-    (folder / "members.json").write_text(json.dumps({**base, "id": "members", "cells": cells}))
-    bundle.write(members, bundle.path(str(folder.parent), "members"))
+    reps = 10
+    for rid, report in (("members", small), ("bytes", full_text)):
+        count = min(bundle.MAX_MEMBERS, (bundle.MAX_TOTAL_BYTES - 2**20) // len(report)) // reps  # cells
+        values = validation.recompute(cell, report.decode(), "report")[0]
+        metrics = {name: stats.summarize([values[name]] * reps, m["unit"], m["better"])
+                   for name, m in cell["metrics"].items() if name in values}
+        cells, members = [], {}
+        for i in range(count):
+            cells.append({**cell, "key": f"{cell['key']}|n={i}", "flags": [], "metrics": metrics,
+                          "raw": [f"raw/{rid}/c{i}/rep-{k}.json" for k in range(1, reps + 1)]})
+            members.update((f"c{i}/rep-{k}.json", report) for k in range(1, reps + 1))
+        (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells}))
+        bundle.write(members, bundle.path(str(folder.parent), rid))
 
 
 # What a long line may repeat: each class of character a privacy pattern or a parser reads runs of.
