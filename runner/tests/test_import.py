@@ -422,3 +422,15 @@ def test_a_bonnie_output_naming_its_machine_imports_only_redacted(tmp_path, caps
     _, redacted = imported(tmp_path / "redacted", capsys, "bonnie", str(named), "--redact")
     assert redacted["redactions"][0]["what"] == "a host name" and redacted["redactions"][0]["count"] == 3
     assert [c["metrics"] for c in redacted["cells"]] == [c["metrics"] for c in plain["cells"]]
+
+
+def test_outputs_larger_than_a_bundle_holds_are_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    """Every input is kept in the result's bundle, which unpacks to at most bundle.MAX_TOTAL_BYTES
+    (validate's bounds): more is one line naming the inputs, not a validate failure after the import."""
+    from fsatlas.results import bundle
+    sample = SAMPLES / "fio" / "fio-3.33-json-plus.json"
+    monkeypatch.setattr(bundle, "MAX_TOTAL_BYTES", 2 * sample.stat().st_size - 1)
+    assert main(["import", "fio", str(sample), str(sample), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert f"outputs of {2 * sample.stat().st_size:,} bytes in all" in err and "\n" not in err
+    assert not (tmp_path / "o").exists()
