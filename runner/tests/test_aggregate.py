@@ -412,7 +412,7 @@ def test_samples_spread_over_hundreds_of_powers_of_ten_are_shown_with_an_interva
 
 def test_cells_outside_the_matrix_count_on_no_shared_page(out_dir, valid_result, tmp_path):
     """A valid file naming 100 filesystems of its own made the compare page 9,900 pair tables
-    (13.5 s, 410 MB, a 1.9 MB page); on its own page and in the explorer they stay."""
+    (13.5 s, 401 MiB, a 1.9 MB page); on its own page and in the explorer they stay."""
     from fsatlas.site import run_rule
     cell = valid_result["cells"][0]
     assert run_rule.shared(cell["key"]) and not run_rule.shared("f000|-|-|seq-write")

@@ -102,7 +102,7 @@ def test_a_bundle_of_more_members_than_validate_reads_in_its_time_is_refused():
 
 
 def test_members_adding_up_to_more_than_validate_reads_in_its_bounds_are_refused():
-    """At 256 MiB, 40,000 of fio's full reports took validate 10.1 s and 538 MB (its bounds: 10 s,
+    """At 256 MiB, 40,000 of fio's full reports took validate 10.1 s and 525 MiB (its bounds: 10 s,
     512 MiB); the refusal names the member that crossed bundle.MAX_TOTAL_BYTES."""
     piece = bundle.MAX_TOTAL_BYTES // 4  # a quarter each: the fifth member crosses the bound
 

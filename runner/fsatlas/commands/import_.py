@@ -149,9 +149,9 @@ def run(args) -> int:
     if total > importers.MAX_TEXT_TOTAL:
         raise UserError(f"text reports of {total:,} bytes in all", where=", ".join(args.files),
                         expected=f"at most {importers.MAX_TEXT_TOTAL:,} bytes a result (import the repetitions in parts)")
-    total = sum(len(data) for _, data, _ in read)  # every input is kept in the result's bundle
-    if total > bundle.MAX_TOTAL_BYTES:
-        raise UserError(f"outputs of {total:,} bytes in all", where=", ".join(args.files),
+    kept = sum(len(data) for _, data, _ in read)  # every input is kept in the result's bundle
+    if kept > bundle.MAX_TOTAL_BYTES:
+        raise UserError(f"outputs of {kept:,} bytes in all", where=", ".join(args.files),
                         expected=f"at most {bundle.MAX_TOTAL_BYTES:,} bytes a result, what its raw bundle may hold "
                                  f"(import the repetitions in parts)")
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)

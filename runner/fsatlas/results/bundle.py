@@ -28,7 +28,7 @@ from ..errors import UserError
 SUFFIX = ".tar.gz"
 MAX_MEMBER_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ with latency bins: a few MB)
 # Unpacked, all members: the committed standard runs' are 2.9 to 4.6 MiB. At 256 MiB, 40,000 of
-# fio's full reports (6.6 KB each) took validate 10.1 s and 538 MB, past its 10 s and 512 MiB.
+# fio's full reports (6.6 KB each) took validate 10.1 s and 525 MiB, past its 10 s and 512 MiB.
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
 # Each member is read, recomputed and screened (about 0.09 ms for a small fio report): 100,000
 # took validate 8.7 s, too near its 10 s for a slower machine; 50,000 take 4.7 s (make perf).

@@ -93,8 +93,8 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
             ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
             detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
     except OverflowError:  # exp() of an interval hundreds of powers of ten wide
-        ratio_ci, detectable_pct = [math.inf, math.inf], None
-    if not all(math.isfinite(v) for v in ratio_ci + [p, p_eq]):
+        ratio_ci = None
+    if ratio_ci is None or not all(math.isfinite(v) for v in ratio_ci + [p, p_eq]):
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
     if detectable_pct is not None and not math.isfinite(detectable_pct):

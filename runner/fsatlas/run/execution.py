@@ -548,11 +548,11 @@ def _measure_baseline(run, field: str = "baseline") -> None:
         return
     reps = run.profile.repetitions
     run.progress.total += len(wanted) * reps + 1
-    raw_rel = os.path.join("raw", run.result["id"], field)
+    top = bundle.folder(run.out, run.result["id"])  # the bundle's members laid out, as bundle.baseline_member names them
     with run.target() as image:
-        os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
+        os.makedirs(os.path.join(top, field), exist_ok=True)
         run.progress.step(f"{field}: filling the raw device with data")
-        fill_device(image.device, os.path.join(run.out, raw_rel, bundle.FILL_MEMBER), max(c.budget_s for c in jobs.values()),
+        fill_device(image.device, os.path.join(top, field, bundle.FILL_MEMBER), max(c.budget_s for c in jobs.values()),
                     _touched(jobs.values()) or None)
         for name in wanted:
             cell = jobs[name]
@@ -560,7 +560,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
             params["direct"] = 1
             if int(params.get("numjobs", 1)) > 1 and "size" in params:
                 params["offset_increment"] = params["size"]  # each writer its own region, as each its own file
-            os.makedirs(os.path.join(run.out, raw_rel, bundle.raw_dir_name(name)), exist_ok=True)
+            os.makedirs(os.path.dirname(os.path.join(top, bundle.baseline_member(field, name, 1))), exist_ok=True)
             samples, rep = {}, 0
             while rep < reps or (run.profile.adaptive and _rsd(samples.get("throughput", [])) > RSD_LIMIT_PCT
                                  and rep < MAX_REPEAT_FACTOR * reps):
@@ -570,8 +570,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
                 run.progress.step(f"{field} {name} on the raw device rep {rep}")
                 target.drop_caches()
                 values = fio.run_job(cell.workload, params, {"filename": image.device},
-                                     os.path.join(run.out, "raw", run.result["id"], bundle.baseline_member(field, name, rep)),
-                                     cell.budget_s)
+                                     os.path.join(top, bundle.baseline_member(field, name, rep)), cell.budget_s)
                 for metric, value in values.items():
                     samples.setdefault(metric, []).append(value)
             baseline[name] = {m: stats.summarize(v, *fio.METRICS[m]) for m, v in samples.items()}

@@ -25,7 +25,7 @@ def shared(key: str) -> bool:
     home page's chart, the compare page's pairs): a key of the project's matrix, in any profile.
     Others (an import's, a sweep of a file's own) are on their result's page and in the
     explorer only: one valid file naming 100 filesystems of its own made the compare page 9,900
-    pair tables (13.5 s, 410 MB and 1.9 MB of page), one of 5,000 cells of its own made
+    pair tables (13.5 s, 401 MiB and 1.9 MB of page), one of 5,000 cells of its own made
     /filesystems/ext4/ 23.7 MB."""
     return key in matrix_keys()
 
