@@ -185,8 +185,11 @@ def test_every_resizable_filesystem_has_each_step_or_says_why_not():
 @pytest.mark.root
 def test_sigterm_stops_both_probe_lanes_and_leaves_nothing(tmp_path):
     """ntfs and ext4 are probed at once (commands/probe.py); a SIGTERM while both run stops
-    each lane at its next probe (ntfs-3g's hard links within 1,024 links), every image of both
-    lanes is detached and unmounted, and no probe file is written."""
+    each lane at its next probe (or ntfs-3g's hard links within 1,024 links), every image of
+    both lanes is detached and unmounted, and no probe file is written. checksums_metadata
+    keeps each lane mounted for seconds (8 s on ext4, 7 s through ntfs-3g, measured), so both
+    lanes hold a mount at once however loaded the machine; with hard links alone the ext4 lane
+    was done in under 2 s and could end before ntfs-3g had mounted."""
     import signal
     import subprocess
     import sys
@@ -196,7 +199,7 @@ def test_sigterm_stops_both_probe_lanes_and_leaves_nothing(tmp_path):
     scratch, out = tmp_path / "scratch", tmp_path / "out"
     before = loop_state(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "probe", "--fs", "ext4,ntfs",
-                             "--probe", "hard_link_limit,reflink,sparse_files,timestamp_range",
+                             "--probe", "reflink,checksums_metadata,hard_link_limit,timestamp_range",
                              "--out", str(out), "--scratch", str(scratch)], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # ntfs is the slow lane: wait until both lanes hold a mount
