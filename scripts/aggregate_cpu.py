@@ -34,11 +34,11 @@ def main(root: str) -> None:
                 finally:
                     spent[_name] += time.perf_counter() - start
             setattr(aggregate, name, functools.wraps(getattr(aggregate, name))(timed))
-    for folder in ("build", "static", "cache", os.path.join("data", "aggregates")):
+    for folder in ("build", os.path.join("data", "aggregates")):  # build/static too, as fsatlas aggregate writes it
         shutil.rmtree(os.path.join(root, folder), ignore_errors=True)
     os.chdir(root)
     start = time.perf_counter()
-    aggregate.aggregate("data", os.path.join("build", "content"), "static")
+    aggregate.aggregate("data", os.path.join("build", "content"), articles_dir=os.path.join("content", "articles"))  # as fsatlas aggregate runs it
     wall = time.perf_counter() - start
     own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"aggregate {wall:.2f} s; CPU: own {own.ru_utime:.2f} s user {own.ru_stime:.2f} s system, "
