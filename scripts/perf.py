@@ -8,7 +8,8 @@ cell, metric and raw file; seeded throughput), live in a temporary folder and ar
 committed.
 
 The site figures are those of `make site` less its search index and link check: `fsatlas
-aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches,
+aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches
+(beside what creating a file in the work folder costs just before: a reading of the machine),
 then with every result page rendered again (a template changed), with nothing changed, and
 after adding one result file; then `fsatlas validate` over all of them (what make data adds),
 with nothing cached and after a simulated fresh checkout; and what the results weigh in the
