@@ -257,3 +257,49 @@ def test_the_newest_answer_says_since_which_probed_kernel_it_holds():
     same = [row("6.18", "yes"), row("6.12", "failed", "failed"), row("6.1", "yes")]
     since(same)
     assert "since" not in same[0]
+
+
+def _running(pid: int) -> bool:
+    """Whether pid is a process that still runs (a zombie waiting for its parent does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _gone_soon(pids) -> bool:
+    import time
+    deadline = time.monotonic() + 10
+    while any(map(_running, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(map(_running, pids))
+
+
+def test_a_probed_tool_leaves_no_process_behind_once_it_ends():
+    """What a tool leaves running in its session is killed once it ends (a dump helper once slept
+    on for good, holding the probe's loop device and the pipes the probe waited on), and the
+    transcript has its output, answer and exit status at once, not at the timeout."""
+    import time
+    from fsatlas.run.probe_findings import Transcript
+    log = Transcript()
+    started = time.monotonic()
+    done = log.run(["sh", "-c", "sleep 300 & echo $!; read answer; echo \"got $answer\" >&2; exit 3"],
+                   timeout=120, answer="y\n")
+    assert time.monotonic() - started < 30
+    assert done.returncode == 3 and done.stderr.strip() == "got y"
+    assert _gone_soon([int(done.stdout)])
+    assert "[exit 3]" in log.text() and "got y" in log.text()
+
+
+def test_a_probed_tool_past_its_timeout_is_stopped_with_all_it_started(tmp_path):
+    """On a timeout the tool is killed with every process below it, one that made itself a
+    session of its own (setsid) too, and the timeout is raised for the probe to report."""
+    import subprocess
+    from fsatlas.run.probe_findings import Transcript
+    pids = tmp_path / "pids"
+    with pytest.raises(subprocess.TimeoutExpired):
+        Transcript().run(["sh", "-c", f"sleep 300 & echo $! > {pids}; setsid sleep 300 & echo $! >> {pids}; wait"],
+                         timeout=2)
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2 and _gone_soon(started)

@@ -6,7 +6,7 @@ import os
 import shlex
 import subprocess
 
-from . import filesystems
+from . import filesystems, tools
 
 IMAGE_BYTES = 512 * 1024 * 1024  # a probe's loop image: above XFS's 300 MB minimum
 
@@ -25,8 +25,7 @@ class Transcript:
         else a question reads end of input."""
         self.lines.append("$ " + shlex.join(argv) + (f"   # answered {answer.strip()!r}" if answer else ""))
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd,
-                                  input=answer or "")
+            done = tools.in_own_session(argv, timeout, answer or "", cwd)
         except FileNotFoundError:
             self.lines.append(f"[not installed: {argv[0]}]")
             return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")

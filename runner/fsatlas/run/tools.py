@@ -12,6 +12,7 @@ import ctypes
 import os
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -84,6 +85,36 @@ def kill_tree(pid: int) -> None:
             os.kill(victim, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def in_own_session(argv, timeout, input: str = "", cwd=None) -> subprocess.CompletedProcess:
+    """argv run to its end in a session of its own, its exit status whatever it is (a probe's
+    answer may be a refusal). Once it ends, whatever of its session outlives it is killed; on a
+    timeout or an interruption (raised again) it is killed with every process below it. A dump in
+    a probe ran into its 300 s timeout where it takes 0.05 s, and one of its helper processes was
+    still asleep ten minutes later, holding the probe's loop device open and the pipes that
+    subprocess.run waits on to close. So its output goes to files, read once it has ended.
+    start_new_session, not preexec_fn, which is unsafe in the probe lanes' threads.
+    FileNotFoundError when argv[0] is not installed."""
+    with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        stdin.write(input.encode())
+        stdin.seek(0)
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, start_new_session=True)
+        try:
+            proc.wait(timeout)
+        except BaseException:
+            kill_tree(proc.pid)  # read while it lives: a killed process's children are no longer below it
+            proc.wait()
+            raise
+        finally:
+            try:  # a session's id stays reserved while any member lives: no other process is hit
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        stdout.seek(0)
+        stderr.seek(0)
+        return subprocess.CompletedProcess(argv, proc.returncode, stdout.read().decode(errors="replace"),
+                                           stderr.read().decode(errors="replace"))
 
 
 def run(argv, timeout, what, input=None) -> subprocess.CompletedProcess:
