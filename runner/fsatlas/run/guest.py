@@ -8,10 +8,8 @@ variant) hangs the guest, so a short boot is tried first and emulation (QEMU's T
 it does not answer in time. The guest's kernel, the hypervisor and whether it was emulated
 are recorded with what it produced.
 """
-import contextlib
 import os
 import shlex
-import signal
 import subprocess
 import sys
 from functools import lru_cache
@@ -19,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import UserError
-from .tools import TOOLS_DIR
+from .tools import TOOLS_DIR, in_own_session
 
 KERNELS_DIR = TOOLS_DIR / "kernels"
 EMULATED_ENV = "FSATLAS_GUEST_EMULATED"  # set to 1 for the commands of an emulated guest
@@ -60,18 +58,9 @@ def _boot(image: Path, command: str, rwdir: str, emulated: bool, timeout: float)
         argv.insert(1, "--disable-kvm")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}  # virtme-run
     # vng starts a shell, virtme-run and QEMU: on a timeout (the KVM trial's, where /dev/kvm cannot
-    # boot a stock kernel) or an interrupt the whole group is killed; subprocess.run's timeout killed
+    # boot a stock kernel) or an interrupt all of them are killed; subprocess.run's timeout killed
     # vng alone and left QEMU spinning at 100 % of a core (four such were found after a day's runs).
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    return in_own_session(argv, timeout, env=env)
 
 
 @lru_cache(maxsize=None)

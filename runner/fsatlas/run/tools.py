@@ -87,7 +87,7 @@ def kill_tree(pid: int) -> None:
             pass
 
 
-def in_own_session(argv, timeout, input: str = "", cwd=None) -> subprocess.CompletedProcess:
+def in_own_session(argv, timeout, input: str = "", cwd=None, env=None) -> subprocess.CompletedProcess:
     """argv run to its end in a session of its own, its exit status whatever it is (a probe's
     answer may be a refusal). Once it ends, whatever of its session outlives it is killed; on a
     timeout or an interruption (raised again) it is killed with every process below it. A dump in
@@ -99,7 +99,8 @@ def in_own_session(argv, timeout, input: str = "", cwd=None) -> subprocess.Compl
     with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         stdin.write(input.encode())
         stdin.seek(0)
-        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, start_new_session=True)
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env,
+                                start_new_session=True)
         try:
             proc.wait(timeout)
         except BaseException:
