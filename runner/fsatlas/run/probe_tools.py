@@ -64,7 +64,7 @@ def defrag(fs: str, mnt: str, log: Transcript) -> Finding:
 
 # A dump and a restore of the probe's one file take 0.03 to 0.5 s, and at most 4.4 s in an
 # emulated guest (the committed probe records). dump once ran into a timeout of 300 s in a
-# probe; 40 dumps in a row of a fresh ext4 image afterwards each took well under a second.
+# probe; 40 dumps in a row of a fresh ext4 image afterwards all ended within a limit of 20 s.
 DUMP_TIMEOUT = 60
 
 
