@@ -459,19 +459,18 @@ DISPLAY_UNITS = {"bytes/s": (1e-6, "MB/s"), "bytes": (1e-6, "MB"), "ops/s": (1, 
 SIGNIFICANT = 3  # what the noise of a few repetitions supports; the full value is in the downloads
 
 
-_G_SPECS = {digits: f".{digits}g" for digits in range(1, 18)}  # the %g spec for each count of digits a float holds
-
-
 def significant(value: float, digits: int = SIGNIFICANT) -> str:
     """A number rounded to `digits` significant digits, with thousands separators: 2269.8 is
     "2,270", 12.345 is "12.3", 0.000123 is "0.000123", 5 is "5". The site's one way to print a
     figure (significant() in static/js/format.js is its twin for what the reader chooses).
     The rounding is %g's (correct, trailing zeros dropped), its exponent form written out:
     a quick result's pages print 1,800 figures, and this takes 0.51 µs a figure where
-    rounding with round() and two logarithms took 1.14."""
+    rounding with round() and two logarithms took 1.14. printf-style %, not format(): the
+    same text (checked on a million values of every magnitude), in half the time (115 ns
+    against 259: no __format__ to look up)."""
     if not math.isfinite(value) or value == 0:
         return f"{value:g}"
-    text = format(value, _G_SPECS[digits])  # a spec made once: a nested one, made each time, took a sixth more
+    text = "%.*g" % (digits, value)
     if "e" not in text:  # 1e-4 <= |value| < 10^digits: %g wrote it out, without separators
         if digits <= 3:  # then no more than three digits before the point (0.16 µs, not 0.21)
             return text
@@ -487,20 +486,25 @@ def display_number(value: float, unit: str) -> str:
     return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
 
 
+_SPEC = f"%.{SIGNIFICANT}g"  # display's first step
+_SUFFIXES = {unit: (factor, " " + shown) for unit, (factor, shown) in DISPLAY_UNITS.items()}  # what display appends
+
+
 def display(value: float, unit: str) -> str:
     """A value in the units the site shows; a latency of a millisecond or more in ms (666 ms,
     not 666,000 µs). A quick result's pages print 1,700 figures: most are written out by %g
     as they are (no exponent, no inf or nan: no "e" and no "n"), which is significant()'s own
-    first step, taken here without its call."""
-    if unit == "ns" and abs(value) >= 1e6:
-        value, shown = value * 1e-6, "ms"
+    first step, taken here without its call (0.24 µs a figure, where format() and an f-string
+    took 0.36)."""
+    if unit == "ns" and (value >= 1e6 or value <= -1e6):
+        value, suffix = value * 1e-6, " ms"
     else:
-        factor, shown = DISPLAY_UNITS.get(unit, (1, unit))
+        factor, suffix = _SUFFIXES.get(unit) or (1, " " + unit)
         value *= factor
-    text = format(value, _G_SPECS[SIGNIFICANT])
+    text = _SPEC % value
     if "e" in text or "n" in text:
         text = significant(value)
-    return f"{text} {shown}"
+    return text + suffix
 
 
 def verdict(expected: float, row: dict) -> str:
