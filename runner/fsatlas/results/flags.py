@@ -56,11 +56,11 @@ def buffered(cell: dict) -> bool:
 def noisy(samples) -> bool:
     if len(samples) < 2:
         return False
-    m = stats.moments(samples)
-    if not m["mean"]:
+    mean, _, stddev = stats.figures(samples)
+    if not mean:
         return False
-    half = stats.t_quantile(len(samples) - 1) * m["stddev"] / math.sqrt(len(samples))
-    return 100 * half / abs(m["mean"]) > NOISY_HALF_WIDTH_PCT
+    half = stats.t_quantile(len(samples) - 1) * stddev / math.sqrt(len(samples))
+    return 100 * half / abs(mean) > NOISY_HALF_WIDTH_PCT
 
 
 def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
