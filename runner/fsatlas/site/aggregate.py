@@ -67,8 +67,8 @@ def cell_rows(result: dict) -> list[dict]:
                          "rsd_pct": m["rsd_pct"], "ci_low": low, "ci_high": high,
                          "n": len(m["samples"]), "samples": m["samples"],
                          "shown": {"mean": show(m["mean"], unit), "median": show(m["median"], unit),
-                                   "ci": f"{show(low, unit)} – {show(high, unit)}",
-                                   "rsd": f"{m['rsd_pct']:.1f} %"}})
+                                   "ci": show(low, unit) + " – " + show(high, unit),
+                                   "rsd": "%.1f %%" % m["rsd_pct"]}})
     return rows
 
 

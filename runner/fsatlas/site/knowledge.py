@@ -503,7 +503,9 @@ def display(value: float, unit: str) -> str:
         value *= factor
     text = _SPEC % value
     if "e" in text or "n" in text:
-        text = significant(value)
+        # 1,000 or more once rounded (most throughputs and IOPS): significant()'s own branch,
+        # without its call and a second rounding (0.3 µs of the 0.7 a figure that took)
+        text = f"{float(text):,.0f}" if "e+" in text else significant(value)
     return text + suffix
 
 
