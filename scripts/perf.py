@@ -46,6 +46,7 @@ sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
+from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
@@ -383,7 +384,9 @@ def floor(work: Path, results: Path, pages: int) -> tuple:
     (site / "layouts" / "_default" / "list.html").write_text("<h1>{{ .Title }}</h1>\n")
     for k in range(pages):
         (site / "content" / f"p{k}.md").write_text(f"---\ntitle: page {k}\n---\nA page.\n")
-    render, _, _ = timed(["hugo", "--source", site, "--destination", site / "public", "--quiet"], cwd=site)
+    # with the collector settings fsatlas gives Hugo (site/build.py), as the build it is the floor of
+    render, _, _ = timed(["hugo", "--source", site, "--destination", site / "public", "--quiet"], cwd=site,
+                         env=hugo_env())
     return parse, render
 
 

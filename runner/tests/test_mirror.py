@@ -1,5 +1,6 @@
 """site.mirror: the destination holds exactly the sources' files, as hard links, and a rebuild
-places only what changed, trusting a folder's mtime only where that is safe."""
+places only what changed, trusting a folder's mtime only where that is safe; and the environment
+the site's Hugo runs get."""
 import os
 import shutil
 
@@ -174,3 +175,18 @@ def test_a_mirror_that_fails_midway_leaves_the_destination_as_it_was(tmp_path, m
     site.mirror(trees, str(dest), str(tmp_path / "manifest.json"), trash)  # and the next build completes it
     assert (dest / "many" / "0.txt").read_text() == "new 0" and (dest / "many" / "59.txt").read_text() == "added 59"
     assert not (dest / "a.txt").exists()
+
+
+def test_hugo_runs_with_the_collector_settings_unless_the_user_set_their_own(monkeypatch):
+    monkeypatch.delenv("GOGC", raising=False)
+    monkeypatch.delenv("GOMEMLIMIT", raising=False)
+    env = site.hugo_env()
+    assert (env["GOGC"], env["GOMEMLIMIT"]) == ("off", "512MiB")
+    assert env["PATH"] == os.environ["PATH"]  # the rest of the environment as it is
+    monkeypatch.setenv("GOGC", "200")  # a user's own choice of either is kept, and the other not added
+    env = site.hugo_env()
+    assert env["GOGC"] == "200" and "GOMEMLIMIT" not in env
+    monkeypatch.delenv("GOGC")
+    monkeypatch.setenv("GOMEMLIMIT", "2GiB")
+    env = site.hugo_env()
+    assert env["GOMEMLIMIT"] == "2GiB" and "GOGC" not in env
