@@ -252,16 +252,20 @@ class Site:
         shutil.rmtree(self.main_html, ignore_errors=True)
         main = Hugo(self.root, self.main_overlay(), self.main_html, "the site", self.hugo_args)
         trees = [*self.bulk_trees(), (self.result_html, ""), (self.main_html, "")]
-        with ThreadPoolExecutor(1) as lister:
+
+        def main_pass() -> str:  # its charts drawn as soon as it is done, while result pages still render
+            main.finish()
+            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"))
+        with ThreadPoolExecutor(2) as helpers:
             # the static trees do not change during the passes: they are listed meanwhile
-            listed = lister.submit(list_ahead, trees[:-2], target, manifest)
+            listed = helpers.submit(list_ahead, trees[:-2], target, manifest)
+            charts = helpers.submit(main_pass)
             try:  # the two passes are independent: the result pages render while the rest builds
                 summary = self.render_result_pages(batch)
-                main.finish()
+                summary["charts"] = charts.result()
             except BaseException:
                 main.stop()
                 raise
-            summary["charts"] = draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"))
             summary.update(mirror(trees, target, manifest, trash, listed.result(), fresh=(self.main_html,)))
         Trash.empty_in_background(trash)
         return summary
