@@ -105,6 +105,10 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
     return row
 
 
+# what the comparisons import: parallel.map_batches's preload where workers make them
+PRELOAD = ("numpy", "statsmodels.stats.weightstats", "statsmodels.stats.multitest", "statsmodels.stats.power")
+
+
 def _tests(x, y, paired: bool, low: float, high: float, spread: float):
     """(p of the difference, its 95 % interval on the scale, the equivalence p, the smallest
     detectable difference on the scale), all from statsmodels: CompareMeans gives Welch's test,

@@ -15,6 +15,9 @@ from functools import lru_cache
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+PRELOAD = ("scipy.special",)  # what t_quantile imports: parallel.map_batches's preload for the checks
+
+
 @lru_cache(maxsize=None)
 def t_quantile(df: int) -> float:
     """Student's t at 0.975. scipy is imported here, not at the top, and only its special

@@ -205,7 +205,7 @@ class FileChecks:
         jobs = [(path, outcomes[path] is None, path in wanted, wanted.get(path)) for path in self.files
                 if outcomes[path] is None or (path in wanted and _clean(outcomes[path][0]))]
         work = functools.partial(_check_batch, self.max_bytes, self.recheck_raw, then, gather)
-        for batch, (done, gathered, signatures) in parallel.map_batches(work, jobs):
+        for batch, (done, gathered, signatures) in parallel.map_batches(work, jobs, preload=stats.PRELOAD):
             filesig.remember(signatures)  # before put, which looks the files' signatures up
             for (path, *_), outcome in zip(batch, done):
                 if outcome is not None:

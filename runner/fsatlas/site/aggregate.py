@@ -516,7 +516,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
             todo.append((key, rid, make))
     # A first build makes every table (125 of them, each comparing two runs' workloads through
     # statsmodels: 3.5 s on one core), so they are made on every core.
-    for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs.digests), todo):
+    for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs.digests), todo,
+                                            preload=comparison.PRELOAD):
         for (key, rid, _), run in zip(batch, made):
             tables[key] = {"sig": signatures.get(rid), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept

@@ -1,0 +1,30 @@
+"""results.parallel.map_batches: the modules its workers need are imported once, before the fork."""
+import os
+import sys
+
+import pytest
+
+from fsatlas.results import parallel
+
+
+def _seen_in_worker(name, batch):
+    """Whether the module was in this worker's sys.modules before the batch ran (then it came
+    with the fork), and the worker's process id."""
+    return [(name in sys.modules, os.getpid())] * len(batch)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: map_batches runs in this process, with no fork")
+def test_preloaded_modules_come_with_the_fork(tmp_path, monkeypatch):
+    name = "fsatlas_preload_probe"
+    (tmp_path / f"{name}.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    import functools
+    items = list(range(parallel.PARALLEL_FROM * 2))
+    seen = [v for _, values in parallel.map_batches(functools.partial(_seen_in_worker, name), items) for v in values]
+    assert {pid for _, pid in seen} - {os.getpid()}, "ran in worker processes"
+    assert not any(present for present, _ in seen) and name not in sys.modules  # no preload: not imported anywhere
+    seen = [v for _, values in parallel.map_batches(functools.partial(_seen_in_worker, name), items, preload=(name,))
+            for v in values]
+    assert all(present for present, _ in seen) and name in sys.modules
+    monkeypatch.delitem(sys.modules, name)
