@@ -28,3 +28,12 @@ def test_preloaded_modules_come_with_the_fork(tmp_path, monkeypatch):
             for v in values]
     assert all(present for present, _ in seen) and name in sys.modules
     monkeypatch.delitem(sys.modules, name)
+
+
+@pytest.mark.parametrize("n", [100, 125, 2000, 10007])
+def test_batches_cover_every_item_in_order_and_shrink_towards_the_end(n):
+    batches = parallel._batches(list(range(n)), 2)
+    assert [x for batch in batches for x in batch] == list(range(n))
+    sizes = [len(batch) for batch in batches]
+    assert max(sizes) <= parallel.MAX_BATCH and sizes == sorted(sizes, reverse=True)
+    assert sizes[-16:] == [1] * 16  # the last items go one by one: neither worker waits long for the other

@@ -19,9 +19,7 @@ def map_batches(fn, items: list, preload: tuple = ()):
         if items:
             yield items, fn(items)
         return
-    # small enough that the last batches keep every core busy to the end
-    size = max(1, min(64, len(items) // (workers * 8)))
-    batches = [items[start:start + size] for start in range(0, len(items), size)]
+    batches = _batches(items, workers)
     import gc
     import importlib
     import multiprocessing
@@ -43,6 +41,22 @@ def map_batches(fn, items: list, preload: tuple = ()):
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+MAX_BATCH = 64  # items a batch at most: what a worker holds and sends back at once
+
+
+def _batches(items: list, workers: int) -> list[list]:
+    """Consecutive batches of items, each an eighth of what is left for each worker (MAX_BATCH
+    at most), so they shrink towards the end: the workers finish within about one item of each
+    other, where batches of one size left one core alone with up to a whole batch (64 quick
+    results: 0.8 s of a first build of 10,000)."""
+    out, start = [], 0
+    while start < len(items):
+        size = max(1, min(MAX_BATCH, (len(items) - start) // (workers * 8)))
+        out.append(items[start:start + size])
+        start += size
+    return out
 
 
 WORKER_GC_THRESHOLD = 100_000  # container objects allocated between two collections of the youngest
