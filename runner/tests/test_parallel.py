@@ -1,4 +1,6 @@
-"""results.parallel.map_batches: the modules its workers need are imported once, before the fork."""
+"""results.parallel.map_batches: the modules its workers need are imported once, before the fork,
+and its batches shrink towards the end."""
+import functools
 import os
 import sys
 
@@ -19,7 +21,6 @@ def test_preloaded_modules_come_with_the_fork(tmp_path, monkeypatch):
     (tmp_path / f"{name}.py").write_text("VALUE = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, name, raising=False)
-    import functools
     items = list(range(parallel.PARALLEL_FROM * 2))
     seen = [v for _, values in parallel.map_batches(functools.partial(_seen_in_worker, name), items) for v in values]
     assert {pid for _, pid in seen} - {os.getpid()}, "ran in worker processes"

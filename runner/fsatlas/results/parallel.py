@@ -7,13 +7,13 @@ PARALLEL_FROM = 50  # items before a second process pays for itself
 def map_batches(fn, items: list, preload: tuple = ()):
     """(batch, fn(batch)) for consecutive batches of items, in order, yielded as they come: in
     forked worker processes when there are many (fn and what it holds are pickled once per
-    batch), else in this process, all items one batch. preload: modules fn will import, imported
-    here before the workers are forked, so that no worker imports them again (scipy.special is
-    0.45 s of CPU, statsmodels's tests over a second: once per worker, where each was imported
-    in each). A worker sends back one value a batch,
+    batch), else in this process, all items one batch. A worker sends back one value a batch,
     so fn can reduce what its items gave before it is pickled: the digests of 64 quick results
     took 42 ms to pickle and unpickle, the state of their fold (124 KB) 1.5 ms. Yielded, not
-    returned as a list: 10,000 digests of quick results held at once took 3.5 GiB."""
+    returned as a list: 10,000 digests of quick results held at once took 3.5 GiB.
+    preload: the modules fn imports, imported here before the workers are forked, so that they
+    come with the fork instead of being imported by each worker (scipy.special is 0.45 s of CPU,
+    statsmodels's tests over a second)."""
     workers = min(os.cpu_count() or 1, len(items) // PARALLEL_FROM)
     if workers < 2:
         if items:
