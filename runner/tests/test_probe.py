@@ -303,3 +303,18 @@ def test_a_probed_tool_past_its_timeout_is_stopped_with_all_it_started(tmp_path)
                          timeout=2)
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 2 and _gone_soon(started)
+
+
+@pytest.mark.root
+def test_probe_lanes_at_once_each_dump_and_restore_in_a_folder_of_their_own(tmp_path):
+    """The lanes share the scratch folder and start together, so their dump_restore probes run
+    at the same time: each must work in a folder of its own (a shared dump-probe/ was deleted by
+    one lane under the other's restore, which then read as "restore: not installed")."""
+    scratch = tmp_path / "scratch"
+    before = loop_state(tmp_path)
+    assert main(["probe", "--fs", "ext2,ext3,ext4", "--probe", "dump_restore", "--out", str(tmp_path),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    (path,) = (tmp_path / "probes").glob("*.json")
+    found = {f["filesystem"]: f for f in json.loads(path.read_text())["findings"] if f["probe"] == "dump_restore"}
+    assert {fs: f["value"] for fs, f in found.items()} == {"ext2": "yes", "ext3": "yes", "ext4": "yes"}, found
+    assert loop_state(tmp_path) == before and scratch_left(scratch) == []

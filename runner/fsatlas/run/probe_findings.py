@@ -20,12 +20,14 @@ class Transcript:
     def note(self, text: str) -> None:
         self.lines.append(f"# {text}")
 
-    def run(self, argv, timeout=120, cwd=None, answer: str | None = None) -> subprocess.CompletedProcess:
+    def run(self, argv, timeout=120, cwd=None, answer: str | None = None, env: dict | None = None
+            ) -> subprocess.CompletedProcess:
         """argv run with no terminal; answer: what is typed at its question (the transcript says so),
-        else a question reads end of input."""
-        self.lines.append("$ " + shlex.join(argv) + (f"   # answered {answer.strip()!r}" if answer else ""))
+        else a question reads end of input; env: variables set for it beside this environment's."""
+        self.lines.append("$ " + "".join(f"{k}={shlex.quote(v)} " for k, v in (env or {}).items()) + shlex.join(argv)
+                          + (f"   # answered {answer.strip()!r}" if answer else ""))
         try:
-            done = tools.in_own_session(argv, timeout, answer or "", cwd)
+            done = tools.in_own_session(argv, timeout, answer or "", cwd, {**os.environ, **env} if env else None)
         except FileNotFoundError:
             self.lines.append(f"[not installed: {argv[0]}]")
             return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import threading
 
-from . import filesystems, target
+from . import filesystems, leftovers, target
 from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
 
 DEFRAG = {"ext4": ["e4defrag", "{file}"], "xfs": ["xfs_fsr", "-v", "{file}"],
@@ -65,6 +65,8 @@ def defrag(fs: str, mnt: str, log: Transcript) -> Finding:
 # A dump and a restore of the probe's one file take 0.03 to 0.5 s, and at most 4.4 s in an
 # emulated guest (the committed probe records). dump once ran into a timeout of 300 s in a
 # probe; 40 dumps in a row of a fresh ext4 image afterwards all ended within a limit of 20 s.
+# Likely cause, found later: two probe lanes shared one working folder (see dump_restore); of
+# three runs of three lanes with that folder, one took 61 s, its dump stopped at this timeout.
 DUMP_TIMEOUT = 60
 
 
@@ -76,9 +78,10 @@ def dump_restore(fs: str, spec: dict, image, scratch: str, log: Transcript) -> F
     dump_cmd, restore_cmd = DUMP[fs]
     if not shutil.which(dump_cmd[0]):
         return Finding.unavailable(f"{dump_cmd[0]} is not installed")
-    mnt, work = image.mountpoint, os.path.join(scratch, "dump-probe")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    # a folder of its own: the probe lanes (one a filesystem, at once) share scratch, and a shared
+    # dump-probe/ let one lane delete the other's dump and restore folder while it ran (CI, stop 55:
+    # ext4's restore "not installed", its working folder gone)
+    mnt, work = image.mountpoint, leftovers.owned_dir(scratch, "dump-probe-")
     into = os.path.join(mnt if fs == "btrfs" else work, "restored")  # btrfs receives into a btrfs folder
     os.makedirs(into)
     try:
@@ -102,7 +105,11 @@ def dump_restore(fs: str, spec: dict, image, scratch: str, log: Transcript) -> F
             done = log.run(argv, timeout=DUMP_TIMEOUT)
         if done.returncode:
             return Finding.value("no", f"{dump_cmd[0]} failed: {(done.stderr or done.stdout).strip()[-200:]}")
-        done = log.run([p.format(**values) for p in restore_cmd], timeout=DUMP_TIMEOUT, cwd=into)
+        # restore -r names its temporary file after the dump's date in seconds and creates it
+        # with O_EXCL (restore/dirs.c of dump 0.4b47, Debian's): two lanes' restores of dumps
+        # made in the same second would collide in /tmp, so each has its own TMPDIR
+        done = log.run([p.format(**values) for p in restore_cmd], timeout=DUMP_TIMEOUT, cwd=into,
+                       env={"TMPDIR": work})
         if done.returncode:
             return Finding.value("no", f"{restore_cmd[0]} failed: {(done.stderr or done.stdout).strip()[-200:]}")
         found = [os.path.join(root, "dumped") for root, _, names in os.walk(into) if "dumped" in names]
