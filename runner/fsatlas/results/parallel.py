@@ -50,7 +50,7 @@ def _batches(items: list, workers: int) -> list[list]:
     """Consecutive batches of items, each an eighth of what is left for each worker (MAX_BATCH
     at most), so they shrink towards the end: the workers finish within about one item of each
     other, where batches of one size left one core alone with up to a whole batch (64 quick
-    results: 0.8 s of a first build of 10,000)."""
+    results, about 0.8 s at the 12 ms each takes)."""
     out, start = [], 0
     while start < len(items):
         size = max(1, min(MAX_BATCH, (len(items) - start) // (workers * 8)))
