@@ -1,8 +1,10 @@
 """results.parallel.map_batches: the modules its workers need are imported once, before the fork,
-and its batches shrink towards the end."""
+its function comes with the fork too, and its batches shrink towards the end."""
 import functools
 import os
+import pickle
 import sys
+import threading
 
 import pytest
 
@@ -38,3 +40,20 @@ def test_batches_cover_every_item_in_order_and_shrink_towards_the_end(n):
     sizes = [len(batch) for batch in batches]
     assert max(sizes) <= parallel.MAX_BATCH and sizes == sorted(sizes, reverse=True)
     assert sizes[-16:] == [1] * 16  # the last items go one by one: neither worker waits long for the other
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: map_batches runs in this process, with no fork")
+def test_the_function_comes_with_the_fork_and_is_never_pickled():
+    """A function holding what pickle refuses (a lock, as a closure) runs in the workers all the
+    same: only the batches travel, not the function (nor the 300 KB the aggregator's holds)."""
+    lock = threading.Lock()
+    with pytest.raises(TypeError):
+        pickle.dumps(lock)
+
+    def doubled(batch):
+        with lock:
+            return [(2 * x, os.getpid()) for x in batch]
+    items = list(range(parallel.PARALLEL_FROM * 2))
+    out = [v for _, values in parallel.map_batches(doubled, items) for v in values]
+    assert [v for v, _ in out] == [2 * x for x in items]
+    assert {pid for _, pid in out} - {os.getpid()}, "ran in worker processes"

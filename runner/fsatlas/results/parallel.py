@@ -6,8 +6,9 @@ PARALLEL_FROM = 50  # items before a second process pays for itself
 
 def map_batches(fn, items: list, preload: tuple = ()):
     """(batch, fn(batch)) for consecutive batches of items, in order, yielded as they come: in
-    forked worker processes when there are many (fn and what it holds are pickled once per
-    batch), else in this process, all items one batch. A worker sends back one value a batch,
+    forked worker processes when there are many (fn comes with the fork: only each batch is
+    pickled, where fn and what it holds, the aggregator's knowledge of 300 KB, were pickled
+    with every batch), else in this process, all items one batch. A worker sends back one value a batch,
     so fn can reduce what its items gave before it is pickled: the digests of 64 quick results
     took 42 ms to pickle and unpickle, the state of their fold (124 KB) 1.5 ms. Yielded, not
     returned as a list: 10,000 digests of quick results held at once took 3.5 GiB.
@@ -34,13 +35,20 @@ def map_batches(fn, items: list, preload: tuple = ()):
     # full collections, each walking all it kept, took 9.7 s of the 18 this process spent).
     was_enabled = gc.isenabled()
     gc.disable()
-    try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup) as pool:
-            yield from zip(batches, pool.imap(fn, batches))
+    try:  # initargs come with the fork (a worker the pool starts again too), unpickled
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup, initargs=(fn,)) as pool:
+            yield from zip(batches, pool.imap(_worker_fn, batches))
     finally:
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+_fn = None  # in a worker: map_batches's fn (_worker_setup)
+
+
+def _worker_fn(batch: list):
+    return _fn(batch)
 
 
 MAX_BATCH = 64  # items a batch at most: what a worker holds and sends back at once
@@ -62,8 +70,8 @@ def _batches(items: list, workers: int) -> list[list]:
 WORKER_GC_THRESHOLD = 100_000  # container objects allocated between two collections of the youngest
 
 
-def _worker_setup() -> None:
-    """A worker ends quietly when the pool terminates it (SIGTERM) and leaves a Ctrl-C to the
+def _worker_setup(fn) -> None:
+    """A worker keeps fn, and ends quietly when the pool terminates it (SIGTERM) and leaves a Ctrl-C to the
     parent, instead of each printing the traceback of the KeyboardInterrupt fsatlas's own
     handlers, forked with it, would raise. Its collector runs a 140th as often as by default
     (700): what a worker makes of a result (its document, rows and tables) holds no cycles and
@@ -74,6 +82,8 @@ def _worker_setup() -> None:
     containers, so the youngest generation still holds at most a few dozen results' worth."""
     import gc
     import signal
+    global _fn
+    _fn = fn
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
