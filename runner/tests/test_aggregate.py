@@ -292,8 +292,8 @@ def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
                                                        for i, d in enumerate(digests[start:end], start)])
         merged.merge(json.loads(json.dumps(part)))
     assert json.dumps(merged.state()) == json.dumps(whole.state())
-    skipped = aggregate.folded_batch(knowledge_data, [(f"results/{digests[0]['id']}.json", False, ([0], digests[0]))])
-    assert skipped["members"] == {} and skipped["summaries"] == []  # derived again, folded already
+    skipped = aggregate.folded_batch(knowledge_data, iter([(f"results/{digests[0]['id']}.json", False, ([0], digests[0]))]))
+    assert skipped is None  # derived again, folded already: nothing to merge
 
 
 def test_a_first_build_on_every_core_equals_one_in_a_single_process(tmp_path, monkeypatch):

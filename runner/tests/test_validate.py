@@ -254,3 +254,29 @@ def test_signatures_taken_on_every_core_are_those_taken_one_by_one(tmp_path, mon
     assert filesig.signatures(paths) == expected
     monkeypatch.setattr(hashlib, "file_digest", None)  # a memo hit reads nothing
     assert [filesig.signature(p) for p in paths] == expected
+
+
+def test_a_batch_hands_on_each_files_value_before_it_checks_the_next(out_dir):
+    """What then makes of a file is taken by gather before the next file is read, so a worker
+    holds one file's document and value at a time, not a batch's (aggregate folds each digest so);
+    a gather that takes none leaves every file checked all the same."""
+    from fsatlas.results import validation
+    path = str(out_dir / "results" / "fixture-valid.json")
+    events = []
+
+    def then(p, extra, raw, data, signature):
+        events.append(("made", extra))
+        return extra
+
+    def gather(values):
+        for _, _, value in values:
+            events.append(("taken", value))
+        return "gathered"
+    batch = [(path, True, True, k) for k in range(3)]
+    done, gathered, _ = validation._check_batch(None, False, then, gather, batch)
+    assert events == [("made", 0), ("taken", 0), ("made", 1), ("taken", 1), ("made", 2), ("taken", 2)]
+    assert gathered == "gathered"
+    assert len(done) == 3 and all(not [p for p in found if p.severity == "error"] for found, _, _ in done)
+    events.clear()
+    done, gathered, _ = validation._check_batch(None, False, then, lambda values: None, batch)
+    assert gathered is None and len(done) == 3 and events == [("made", 0), ("made", 1), ("made", 2)]

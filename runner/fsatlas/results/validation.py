@@ -184,8 +184,9 @@ class FileChecks:
     document, signature) in the worker that checked the file, on the bytes it read (a file is
     read and parsed once; the signature, filesig's, is of those bytes), for each file of wanted
     ({path: extra}) that has no errors once reviewed() (one whose clean outcome is cached is
-    read for it alone), and gather([(path, extra, what then returned), ...]) in that worker once
-    per batch of files (then and gather go together).
+    read for it alone), and gather(an iterator of (path, extra, what then returned)) in that
+    worker once per batch of files, which yields its values as the files are checked (then and
+    gather go together; a batch for which gather returns None yields nothing).
     The problems of every file are in .problems once run is done."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
@@ -225,20 +226,27 @@ def _clean(problems: list[Problem]) -> bool:
 
 def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: list) -> tuple:
     """A batch of FileChecks.run, in a worker: (each file's outcome, or None when a clean one
-    was cached; what gather made of then's values, or None when then gave none; the digests of
-    files it read, filesig.taken())."""
+    was cached; what gather made of then's values, or None; the digests of files it read,
+    filesig.taken()). gather takes then's values as they are made, one file at a time, so that
+    what it keeps of each is all the batch holds of it (not every file's value at once)."""
     filesig.taken()  # from here on: what a forked worker inherited is the parent's already
-    done, values = [], []
-    for path, check, go_on, extra in batch:
-        if check:
-            outcome, read = _read_and_checked(path, max_bytes, with_raw)
-            go_on = go_on and read is not None and _clean(outcome[0])
-        else:
-            outcome, read = None, _read(path, max_bytes)
-        done.append(outcome)
-        if go_on:
-            values.append((path, extra, then(path, extra, *read)))
-    return done, gather(values) if values else None, filesig.taken()
+    done = []
+
+    def values():
+        for path, check, go_on, extra in batch:
+            if check:
+                outcome, read = _read_and_checked(path, max_bytes, with_raw)
+                go_on = go_on and read is not None and _clean(outcome[0])
+            else:
+                outcome, read = None, _read(path, max_bytes)
+            done.append(outcome)
+            if go_on:
+                yield path, extra, then(path, extra, *read)
+    made = values()
+    gathered = gather(made) if gather else None
+    for _ in made:  # the files gather did not take (all of them without it)
+        pass
+    return done, gathered, filesig.taken()
 
 
 @lru_cache(maxsize=1)

@@ -641,15 +641,18 @@ class Outputs:
         remove_stale(self.tables, set(), ".html", self.have[self.tables])  # the layout before: a file a table
 
 
-def folded_batch(knowledge: dict, derived: list) -> dict:
+def folded_batch(knowledge: dict, derived) -> dict | None:
     """In a worker: the state of an Aggregation of the digests of a batch of results derived
-    ([(path, whether to fold it, (signature, digest))]), but for results folded already (derived
-    again because an output was gone)."""
+    (an iterator of (path, whether to fold it, (signature, digest))), each folded as it comes
+    and then let go, but for results folded already (derived again because an output was
+    gone); None when there is none to fold. Holding a batch's 64 digests until its end (each
+    keeps its result's samples alive) cost more CPU: 500 quick results checked and derived in
+    batches of 64 in one process took 5.00-5.44 s of user CPU, 4.79-4.94 s folded as they came."""
     part = Aggregation(knowledge)
     for path, fold, (signature, digest) in derived:
         if fold:
             part.add(os.path.basename(path)[:-len(".json")], signature, digest)
-    return part.state()
+    return part.state() if part.members else None
 
 
 def derive_flags(result: dict) -> None:
