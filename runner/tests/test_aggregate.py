@@ -1,5 +1,6 @@
 import hashlib
 import json
+import re
 
 import frontmatter
 import pytest
@@ -51,6 +52,20 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
          # the fixture has no raw-device baseline and no host counters: both columns empty
          *((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"], str(r["n"]), " ".join(["ok", *r["flags"]]), "", "")
            if r["status"] == "ok" else ("", f"{r['status']}: {r['reason']}", ""))] for r in chart]
+
+
+def test_a_result_page_carries_its_target_without_the_raw_devices_figures(valid_result):
+    """The raw device's figures on each job (8 KB of a quick result's 8.7 KB of front matter,
+    which Hugo decodes for every page) are not in the page: its tables show them. Every field of
+    the target the page's template prints is."""
+    target = dict(valid_result["target"])
+    valid_result["target"]["baseline"] = {"seq-write": {"throughput": {"mean": 1e8, "unit": "bytes/s", "rsd_pct": 1.0}}}
+    page = frontmatter.loads(aggregate.result_page(valid_result, aggregate.result_summary(valid_result), {"slot": ""}))
+    assert page["target"] == target == {"kind": "loop-image", "backing_filesystem": "ext4", "image_bytes": 536870912,
+                                        "loop_direct_io": True}
+    template = (REPO / "layouts" / "results" / "single.html").read_text()
+    printed = {a or b for a, b in re.findall(r'\$t\.(\w+)|isset \$t "(\w+)"', template)}
+    assert printed == set(target)
 
 
 def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_result, tmp_path):
