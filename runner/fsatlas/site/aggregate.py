@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 
 import frontmatter
+import msgspec
 import orjson
 
 from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
@@ -524,7 +525,7 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
             todo.append((key, rid, make))
     # A first build makes every table (125 of them, each comparing two runs' workloads through
     # statsmodels: 3.5 s on one core), so they are made on every core.
-    for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs.digests), todo,
+    for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs), todo,
                                             preload=comparison.PRELOAD):
         for (key, rid, _), run in zip(batch, made):
             tables[key] = {"sig": signatures.get(rid), "run": run}
@@ -548,16 +549,31 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
             "default": docs[pairs_mod.pair_name(*default)] if default else None}
 
 
-def _made_tables(digests: str, todo: list) -> list:
+def _made_tables(outputs: "Outputs", todo: list) -> list:
     """The tables of compare_tables' todo [(key, run id, (make, *args))], each make(*args, the
     run's digest), a digest read once for all the tables of its run."""
     read, out = {}, []
     for _, rid, (make, *args) in todo:
         if rid not in read:
-            with open(os.path.join(digests, f"{rid}.json"), encoding="utf-8") as f:
-                read[rid] = json.load(f)["digest"]
+            read[rid] = read_digest(outputs.digest_file(rid))["digest"]
         out.append(make(*args, read[rid]))
     return out
+
+
+# A digest's file under BUILD/cache/digests/: MessagePack, not JSON. A quick result's digest (its
+# samples and figures as floats) is 85 KB so, where JSON's digits took 124 KB, and is written
+# in 0.08 ms where orjson took 0.13, read in 0.22 where json took 1.0.
+DIGEST_SUFFIX = ".msgpack"
+
+
+def read_digest(path: str) -> dict | None:
+    """What Outputs.derive wrote to a digest's file, or None when it is gone or unreadable."""
+    try:
+        with open(path, "rb") as f:
+            stored = msgspec.msgpack.decode(f.read())
+    except (OSError, msgspec.DecodeError):
+        return None
+    return stored if isinstance(stored, dict) else None
 
 
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
@@ -605,14 +621,13 @@ class Outputs:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
         if not self.in_place(rid):
             return None
-        try:
-            with open(os.path.join(self.digests, f"{rid}.json"), encoding="utf-8") as f:
-                stored = json.load(f)
-        except (OSError, ValueError):
-            return None
-        if stored.get("code") == code_digest() and stored.get("sig") == signature:
+        stored = read_digest(self.digest_file(rid))
+        if stored and stored.get("code") == code_digest() and stored.get("sig") == signature:
             return stored["digest"]
         return None
+
+    def digest_file(self, rid: str) -> str:
+        return os.path.join(self.digests, rid + DIGEST_SUFFIX)
 
     def derive(self, path: str, fold: bool, text: bytes, result: dict, signature: list) -> tuple:
         """Writes the page, chart rows, chunk and digest of one result file (its bytes, as
@@ -635,18 +650,19 @@ class Outputs:
         if any(c["raw"] for c in result["cells"]):
             publish_bundle(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid),
                            os.path.join(self.bundles, f"{rid}{bundle.SUFFIX}"))
-        write_bytes_atomic(os.path.join(self.digests, f"{rid}.json"),
-                           compact_json({"code": code_digest(), "sig": signature, "digest": made}))
+        write_bytes_atomic(self.digest_file(rid), msgspec.msgpack.encode({"code": code_digest(), "sig": signature,
+                                                                          "digest": made}))
         return signature, made
 
     def prune(self, ids: set) -> None:
         """Removes the outputs of results gone (listed when this started: what derive wrote
         since belongs to a result that is there)."""
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
-                               (self.published, ".json"), (self.digests, ".json"), (self.bundles, bundle.SUFFIX)):
+                               (self.published, ".json"), (self.digests, DIGEST_SUFFIX), (self.bundles, bundle.SUFFIX)):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
         remove_stale(self.tables, {result_tables.file_name(rid) for rid in ids}, ".json", self.have[self.tables])
         remove_stale(self.tables, set(), ".html", self.have[self.tables])  # the layout before: a file a table
+        remove_stale(self.digests, set(), ".json", self.have[self.digests])  # the digests before, in JSON
 
 
 def folded_batch(knowledge: dict, derived) -> dict | None:
