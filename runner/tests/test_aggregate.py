@@ -68,6 +68,19 @@ def test_a_result_page_carries_its_target_without_the_raw_devices_figures(valid_
     assert printed == set(target)
 
 
+def test_a_damaged_digest_is_made_again(out_dir, tmp_path):
+    """A digest's cached file that no longer reads (MessagePack) counts as missing: its result is
+    derived again and the file written as it was."""
+    pages = tmp_path / "pages"
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    made = tmp_path / "cache" / "digests" / f"fixture-valid{aggregate.DIGEST_SUFFIX}"
+    good = made.read_bytes()
+    made.write_bytes(b"\xc1 not MessagePack")
+    (tmp_path / "cache" / "aggregation.json").unlink()  # else the saved fold answers, and no digest is read
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    assert made.read_bytes() == good
+
+
 def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_result, tmp_path):
     newer = mutated(valid_result, lambda d: d.update(id="newer", created="2030-01-01T00:00:00Z"))
     newer["cells"] = [c for c in newer["cells"] if c["status"] != "ok"]

@@ -6,6 +6,7 @@ import pytest
 
 from testutil import as_result, edit_member, mutated, setting, write_json
 from fsatlas.cli import main
+from fsatlas.results import validation
 from fsatlas.results.validation import validate_file
 
 
@@ -260,7 +261,6 @@ def test_a_batch_hands_on_each_files_value_before_it_checks_the_next(out_dir):
     """What then makes of a file is taken by gather before the next file is read, so a worker
     holds one file's document and value at a time, not a batch's (aggregate folds each digest so);
     a gather that takes none leaves every file checked all the same."""
-    from fsatlas.results import validation
     path = str(out_dir / "results" / "fixture-valid.json")
     events = []
 

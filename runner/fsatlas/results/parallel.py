@@ -6,10 +6,10 @@ PARALLEL_FROM = 50  # items before a second process pays for itself
 
 def map_batches(fn, items: list, preload: tuple = ()):
     """(batch, fn(batch)) for consecutive batches of items, in order, yielded as they come: in
-    forked worker processes when there are many (fn comes with the fork: only each batch is
-    pickled, where fn and what it holds, the aggregator's knowledge of 300 KB, were pickled
-    with every batch), else in this process, all items one batch. A worker sends back one value a batch,
-    so fn can reduce what its items gave before it is pickled: the digests of 64 quick results
+    forked worker processes when there are many, else in this process, all items one batch.
+    fn comes with the fork and only the batches are pickled (fn and what it holds, such as the
+    aggregator's knowledge of 300 KB, were pickled with every batch). A worker sends back one
+    value a batch, so fn can reduce what its items gave before it is pickled: the digests of 64 quick results
     took 42 ms to pickle and unpickle, the state of their fold (124 KB) 1.5 ms. Yielded, not
     returned as a list: 10,000 digests of quick results held at once took 3.5 GiB.
     preload: the modules fn imports, imported here before the workers are forked, so that they
