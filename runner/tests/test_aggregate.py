@@ -320,7 +320,8 @@ def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
                                                        for i, d in enumerate(digests[start:end], start)])
         merged.merge(json.loads(json.dumps(part)))
     assert json.dumps(merged.state()) == json.dumps(whole.state())
-    skipped = aggregate.folded_batch(knowledge_data, iter([(f"results/{digests[0]['id']}.json", False, ([0], digests[0]))]))
+    again = iter([(f"results/{digests[0]['id']}.json", False, ([0], digests[0]))])
+    skipped = aggregate.folded_batch(knowledge_data, again)
     assert skipped is None  # derived again, folded already: nothing to merge
 
 

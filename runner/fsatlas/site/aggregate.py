@@ -268,8 +268,9 @@ def escape_json_bytes(text: bytes) -> bytes:
 
 def compact_json(value) -> bytes:
     """JSON on one line, UTF-8 as it is but for _UNSAFE, for the files derived from each result:
-    orjson writes a quick result's chart rows, chunk and digest in 0.3 ms, json in 3.7 ms. Bytes,
-    as they are written: a digest decoded to text and encoded again took 0.1 ms more."""
+    orjson wrote a quick result's chart rows, chunk and digest (a digest was JSON then:
+    DIGEST_SUFFIX) in 0.3 ms, json in 3.7 ms. Bytes, as they are written: a digest decoded to
+    text and encoded again took 0.1 ms more."""
     return escape_json_bytes(orjson.dumps(value, default=str))
 
 
@@ -331,7 +332,8 @@ def page_target(target: dict) -> dict:
     """A result's target as its page's front matter holds it: without the raw device's figures on
     each job (its baseline, 8 KB of a quick result's 8.7 KB of front matter), which the page
     shows in its tables, not from there. Hugo decodes every byte of a page's front matter:
-    with them, 10,000 result pages took Hugo 6.1-6.2 s of user CPU, without them 4.6-4.7."""
+    with them, 10,000 result pages took the site step's Hugo runs 6.1-6.2 s of user CPU,
+    without them 4.6-4.7."""
     return {name: value for name, value in target.items() if name != "baseline"}
 
 
