@@ -457,3 +457,21 @@ def test_cells_outside_the_matrix_count_on_no_shared_page(out_dir, valid_result,
     assert len(aggregates["cells"]) == 100 and not any(c["shared"] for c in aggregates["cells"].values())
     chunk = json.loads((tmp_path / "static" / "explorer" / "rows" / "fixture-valid.json").read_text())
     assert len(chunk["keys"]) == 100  # the explorer draws them
+
+
+def test_a_published_file_is_linked_in_place_when_new_and_replaced_through_a_rename(tmp_path, monkeypatch):
+    import os
+    from fsatlas.site import aggregate
+    first, second, target = tmp_path / "first", tmp_path / "second", tmp_path / "published"
+    first.write_bytes(b"1")
+    second.write_bytes(b"2")
+    real_replace = os.replace
+
+    def no_rename(*args):
+        raise AssertionError("a new target needs no temporary and no rename")
+    monkeypatch.setattr(os, "replace", no_rename)
+    assert aggregate._linked(str(first), str(target)) and os.path.samefile(first, target)
+    assert aggregate._linked(str(first), str(target))  # linked already
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert aggregate._linked(str(second), str(target)) and os.path.samefile(second, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "published", "second"]  # no temporary left

@@ -298,7 +298,16 @@ def publish_bundle(path: str, target: str) -> None:
 
 
 def _linked(path: str, target: str) -> bool:
-    """Whether target is (now) a hard link to path; False on a filesystem without links."""
+    """Whether target is (now) a hard link to path; False on a filesystem without links. Where
+    there is no target yet (a first build: 20,000 of them at 10,000 results), the link is made
+    in place, one call, as atomic as a rename; else through a temporary and a rename."""
+    try:
+        os.link(path, target)
+        return True
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
     try:  # linked already (a rename between two links to one file would leave the temporary)
         if os.path.samefile(path, target):
             return True
