@@ -650,11 +650,10 @@ class Outputs:
         rows = cell_rows(result)
         throughput = throughput_rows(rows)
         tables = result_tables.tables(result, rows, throughput)
-        write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), result_tables.dumps(tables))
-        write_if_changed(os.path.join(self.pages, f"{rid}.md"),
-                         result_page(result, result_summary(result), tables).encode())
-        write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         made = digest(result, rows)
+        write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), result_tables.dumps(tables))
+        write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, made["summary"], tables).encode())
+        write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
                          compact_json(explorer.chunk(result, rows, made["cells"])))
         publish_result(path, text, os.path.join(self.published, f"{rid}.json"))
