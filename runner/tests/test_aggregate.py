@@ -460,8 +460,6 @@ def test_cells_outside_the_matrix_count_on_no_shared_page(out_dir, valid_result,
 
 
 def test_a_published_file_is_linked_in_place_when_new_and_replaced_through_a_rename(tmp_path, monkeypatch):
-    import os
-    from fsatlas.site import aggregate
     first, second, target = tmp_path / "first", tmp_path / "second", tmp_path / "published"
     first.write_bytes(b"1")
     second.write_bytes(b"2")
