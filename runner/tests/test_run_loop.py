@@ -113,8 +113,10 @@ def test_one_filesystem_every_workload(tmp_path):
 
 def test_the_baseline_is_measured_on_written_data_like_the_cells(tmp_path):
     """A sparse image reads its holes from nothing (5,592 MB/s against 678 on written data):
-    the fill leaves no hole, and the raw device's seq-read then comes within 1.5x of ext4's
-    O_DIRECT seq-read on the same kind of image."""
+    the fill leaves no hole, and the raw device's seq-read is then no more than 1.5x ext4's
+    O_DIRECT seq-read on the same kind of image. Not bounded the other way: how much of each
+    the host's own cache holds is not the fill's to decide (on one day the raw device read at
+    0.52-0.67x of ext4, whose file had just been written, in 6 of 10 runs, within 1.5x in the other 4)."""
     size = 64 << 20
     with target.LoopImage(str(tmp_path / "holes"), size) as image:
         with open(image.image, "rb") as f:
@@ -126,7 +128,7 @@ def test_the_baseline_is_measured_on_written_data_like_the_cells(tmp_path):
     _, result = only_result(out)
     raw = result["target"]["baseline"]["seq-read"]["throughput"]["mean"]
     fs = next(c for c in result["cells"] if c["key"] == "ext4|-|-|seq-read")["metrics"]["throughput"]["mean"]
-    assert 1 / 1.5 <= raw / fs <= 1.5, (raw, fs)
+    assert raw / fs <= 1.5, (raw, fs)
 
 
 def test_all_five_filesystems(tmp_path):
