@@ -81,6 +81,19 @@ def test_a_damaged_digest_is_made_again(out_dir, tmp_path):
     assert made.read_bytes() == good
 
 
+def test_a_deleted_digest_is_made_again_when_the_saved_fold_answers(out_dir, tmp_path):
+    """The compare page's tables read each run's digest again: a digest deleted under a saved
+    fold has its result derived again (it crashed the build with a TypeError)."""
+    pages = tmp_path / "pages"
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    made = tmp_path / "cache" / "digests" / f"fixture-valid{aggregate.DIGEST_SUFFIX}"
+    good = made.read_bytes()
+    made.unlink()
+    (tmp_path / "cache" / "pairs.json").unlink()  # else the kept tables answer, and no digest is read
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    assert made.read_bytes() == good
+
+
 def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_result, tmp_path):
     newer = mutated(valid_result, lambda d: d.update(id="newer", created="2030-01-01T00:00:00Z"))
     newer["cells"] = [c for c in newer["cells"] if c["status"] != "ok"]
