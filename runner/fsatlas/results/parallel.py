@@ -6,12 +6,12 @@ PARALLEL_FROM = 50  # items before a second process pays for itself
 
 def map_batches(fn, items: list, preload: tuple = ()):
     """(batch, fn(batch)) for consecutive batches of items, in order, yielded as they come: in
-    forked worker processes when there are many, else in this process, all items one batch.
-    fn comes with the fork and only the batches are pickled (fn and what it holds, such as the
+    forked worker processes when there are many, else in this process, all items one batch. fn comes
+    with the fork and only the batches are pickled (fn and what it holds, such as the
     aggregator's knowledge of 308 KB, were pickled with every batch). A worker sends back one
-    value a batch, so fn can reduce what its items gave before it is pickled: the digests of
-    64 quick results took 42 ms to pickle and unpickle, the state of their fold (124 KB) 1.5 ms. Yielded, not
-    returned as a list: 10,000 digests of quick results held at once took 3.5 GiB.
+    value a batch, so fn can reduce what its items gave before it is pickled: the digests of 64
+    quick results took 42 ms to pickle and unpickle, the state of their fold (124 KB) 1.5 ms.
+    Yielded, not returned as a list: 10,000 digests of quick results held at once took 3.5 GiB.
     preload: the modules fn imports, imported here before the workers are forked, so that they
     come with the fork instead of being imported by each worker (scipy.special is 0.45 s of CPU,
     statsmodels's tests over a second)."""
@@ -71,15 +71,16 @@ WORKER_GC_THRESHOLD = 100_000  # container objects allocated between two collect
 
 
 def _worker_setup(fn) -> None:
-    """A worker keeps fn (map_batches's, run by _worker_fn), and ends quietly when the pool
-    terminates it (SIGTERM) and leaves a Ctrl-C to the parent, instead of each printing the traceback of the KeyboardInterrupt fsatlas's own
-    handlers, forked with it, would raise. Its collector runs a 140th as often as by default
-    (700): what a worker makes of a result (its document, rows and tables) holds no cycles and
-    is freed by reference counting, yet with the default it ran about four collections a result,
-    6 % of its time (600 quick results checked and derived in one process); at 10,000 it still
-    took 4 to 7 % of the workers' CPU (2,000 quick results: 21.7 to 22.9 s user, 20.6 to 21.1 s
-    at 100,000, the same as with no collector at all). A quick result allocates a few thousand
-    containers, so the youngest generation still holds at most a few dozen results' worth."""
+    """A worker keeps fn (map_batches's, run by _worker_fn), and ends quietly when the pool terminates
+    it (SIGTERM) and leaves a Ctrl-C to the parent, instead of each printing the traceback of
+    the KeyboardInterrupt fsatlas's own handlers, forked with it, would raise. Its collector
+    runs a 140th as often as by default (700): what a worker makes of a result (its document,
+    rows and tables) holds no cycles and is freed by reference counting, yet with the default it
+    ran about four collections a result, 6 % of its time (600 quick results checked and derived
+    in one process); at 10,000 it still took 4 to 7 % of the workers' CPU (2,000 quick results:
+    21.7 to 22.9 s user, 20.6 to 21.1 s at 100,000, the same as with no collector at all). A
+    quick result allocates a few thousand containers, so the youngest generation still holds at
+    most a few dozen results' worth."""
     import gc
     import signal
     global _fn

@@ -628,7 +628,8 @@ class Outputs:
         tables read again): one that is gone has the result derived again."""
         return f"{rid}.md" in self.have[self.pages] and f"{rid}.json" in self.have[self.chunks] \
             and f"{rid}.json" in self.have[self.charts] and f"{rid}.json" in self.have[self.published] \
-            and result_tables.file_name(rid) in self.have[self.tables] and f"{rid}{DIGEST_SUFFIX}" in self.have[self.digests]
+            and result_tables.file_name(rid) in self.have[self.tables] \
+            and f"{rid}{DIGEST_SUFFIX}" in self.have[self.digests]
 
     def cached(self, rid: str, signature: list) -> dict | None:
         """The digest of an unchanged result whose page and chunk are in place, or None."""
