@@ -13,11 +13,11 @@ export DEBIAN_FRONTEND=noninteractive
 # The guest (fsatlas probe --kernel): QEMU, busybox and udev for virtme-ng, and the mkfs of the
 # filesystems only a stock kernel has here (HFS+'s, only in Debian's non-free hfsprogs, comes
 # pinned from runner/fsatlas/run/packages.txt below); dump, xfsdump and quota for the dump,
-# restore and quota probes.
+# restore and quota probes. gcc and python3-dev compile the runner's hot modules (compiled.py).
 APT_PACKAGES=(hugo fio bonnie++ e2fsprogs xfsprogs btrfs-progs ntfs-3g util-linux fdisk kmod procps acl
               qemu-system-x86 busybox-static udev jfsutils reiserfsprogs f2fs-tools nilfs-tools dump xfsdump quota
               iproute2 openssh-server openssh-client
-              chromium python3 python3-venv python3-pip golang-go nodejs npm git ca-certificates curl)
+              chromium python3 python3-venv python3-pip python3-dev gcc golang-go nodejs npm git ca-certificates curl)
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -58,9 +58,12 @@ want=$(sha256sum runner/pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   step "pip install runner"
   .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -e "runner[test,guest]"
+  .venv/bin/pip install -q -e "runner[test,guest,compile]"
   echo "$want" > "$stamp"
 fi
+# The modules a build spends its CPU in, compiled by Cython where their source changed
+# (runner/fsatlas/compiled.py); a module that cannot be is imported from its source.
+.venv/bin/python -c 'import sys, fsatlas.compiled as c; sys.exit(c.main())'
 # Bytecode for the runner (an editable install gets none): with PYTHONDONTWRITEBYTECODE set,
 # every fsatlas command would otherwise compile the package again. Stale files are ignored.
 .venv/bin/python -m compileall -q runner/fsatlas
