@@ -45,6 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
+from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
 from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
@@ -730,6 +731,9 @@ def main() -> int:
     started = time.monotonic()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the temporary folder is removed (13 GB at 10,000 results)
     print(f"fsatlas perf on {os.cpu_count()} cores; medians of {ROUNDS} rounds with (min–max)")
+    in_use = len(compiled.in_use())  # every figure below depends on it (FSATLAS_PURE=1: none)
+    report("hot modules compiled and in use (fsatlas/compiled.py)", f"{in_use} of {len(compiled.MODULES)}", "",
+           "all (make setup)", in_use == len(compiled.MODULES))
     with tempfile.TemporaryDirectory(prefix="fsatlas-perf-") as work:
         part = lambda name: not ONLY or name in ONLY  # noqa: E731
         if part("bounds"):
