@@ -8,7 +8,7 @@ Python means: checking and deriving 500 quick results in one process took 3.75-3
 CPU compiled, 4.34-4.90 s from source; an aggregate of 2,000 results 10.8-11.2 s against
 12.6-12.7 s.
 
-`make setup` compiles them (main()) into FOLDER, inside the virtual
+`make setup` compiles them (main(), from scripts/setup.sh) into FOLDER, inside the virtual
 environment whose interpreter they are made for, each file named by the digest of the source
 it was made from. An edited module is imported from its source until setup runs again: a
 compiled file never runs in place of code it was not made from. FSATLAS_PURE=1 imports every
@@ -16,6 +16,7 @@ module from its source (profilers see no Python frames in compiled code).
 """
 import hashlib
 import importlib.machinery
+import importlib.util
 import os
 import sys
 
@@ -54,8 +55,8 @@ class Finder:
             return None
         if not os.path.isfile(built):
             return None
-        return importlib.machinery.ModuleSpec(name, importlib.machinery.ExtensionFileLoader(name, built),
-                                              origin=built)
+        return importlib.util.spec_from_file_location(name, built,
+                                                      loader=importlib.machinery.ExtensionFileLoader(name, built))
 
 
 def install(modules=MODULES, folder: str = FOLDER) -> None:
