@@ -4,8 +4,8 @@ loads a compiled module only when it was made from the source that is there.
 A first build of 10,000 results spends about 100 s of CPU in these modules' Python (checking
 and deriving each result file: some fifteen steps, none over 7 %). Cython compiles them as
 they are, its reading of annotations off (`annotation_typing=False`), so that they mean what
-Python means: checking and deriving 500 quick results in one process took 3.75-3.93 s of user
-CPU compiled, 4.34-4.90 s from source; an aggregate of 2,000 results 10.8-11.2 s against
+Python means: checking and deriving 500 quick results in one process took 3.76-4.05 s of user
+CPU compiled as setup compiles them, 4.34-4.90 s from source; an aggregate of 2,000 results 10.8-11.2 s against
 12.6-12.7 s.
 
 `make setup` compiles them (main(), from scripts/setup.sh) into FOLDER, inside the virtual
@@ -76,31 +76,26 @@ def source_file(name: str, root: str = ROOT) -> str:
     return os.path.join(root, *name.split(".")) + ".py"
 
 
-def build(modules=MODULES, folder: str = FOLDER, root: str = ROOT, jobs: int | None = None) -> tuple[list, list]:
+def build(modules=MODULES, folder: str = FOLDER, root: str = ROOT) -> tuple[list, list]:
     """Compiles each module whose compiled file for its present source is missing, as many at
     once as there are cores, and removes the compiled files of its older sources. Returns
     (the modules compiled now, [(module, why it could not be)]): a module that fails to
     compile (no C compiler, no Python headers) is imported from its source, as fast as before."""
     from concurrent.futures import ThreadPoolExecutor
     os.makedirs(folder, exist_ok=True)
-    todo = []
+    targets = {}
     for name in modules:
         with open(source_file(name, root), "rb") as f:
-            target = compiled_file(name, f.read(), folder)
-        _remove_others(name, folder, keep=target)
-        if not os.path.isfile(target):
-            todo.append((name, target))
-    with ThreadPoolExecutor(jobs or os.cpu_count() or 1) as pool:
+            targets[name] = compiled_file(name, f.read(), folder)
+    present = set(os.listdir(folder))
+    for entry in present - {os.path.basename(t) for t in targets.values()}:  # made from an older source
+        if entry.endswith(SUFFIX) and entry[:-len(SUFFIX)].rsplit("-", 1)[0] in targets:
+            os.unlink(os.path.join(folder, entry))
+    todo = [(name, target) for name, target in targets.items() if os.path.basename(target) not in present]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         outcomes = list(pool.map(lambda job: _compile(*job, folder=folder, root=root), todo))
     done = [name for (name, _), why in zip(todo, outcomes) if not why]
     return done, [(name, why) for (name, _), why in zip(todo, outcomes) if why]
-
-
-def _remove_others(name: str, folder: str, keep: str) -> None:
-    for entry in os.listdir(folder):
-        path = os.path.join(folder, entry)
-        if entry.startswith(name + "-") and entry.endswith(SUFFIX) and path != keep:
-            os.unlink(path)
 
 
 def _compile(name: str, target: str, folder: str, root: str) -> str:
