@@ -1,11 +1,13 @@
 """make perf: measures fsatlas itself on this machine and prints figure, target and pass/fail.
 
-Writes the table as JSON to build/perf.json. Needs root (loop devices). FAST=1 reads the
-quick matrix's wall time from the newest quick result in data/results instead of running
-it. Every figure but the quick matrix is measured several times: the median is reported
-with the spread (min–max). Synthetic result files, shaped like that quick result (every
-cell, metric and raw file; seeded throughput), live in a temporary folder and are never
-committed.
+Writes the table as JSON to build/perf.json. Needs root (loop devices). The quick matrix is
+run, and what it writes is kept in build/perf-shape/ under the digest of the runner's code
+(scripts/perf_shape.py); FAST=1 takes the quick result kept there for the code checked out
+now instead of running it again, never a committed one of an older format. Every figure but
+the quick matrix is measured several times: the median is reported with the spread (min–max).
+Synthetic result files, shaped like that quick result (every cell, metric and raw file; seeded
+throughput), live in a temporary folder and are never committed; every scale row names the
+shape's cells and bytes.
 
 The site figures are those of `make site` less its search index and link check: `fsatlas
 aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches
@@ -42,13 +44,15 @@ import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
+sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site"), str(REPO / "scripts")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
 from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
+import perf_shape  # noqa: E402
+from fsatlas import SCHEMA_VERSION  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
 SCALES = [int(n) for n in os.environ.get("PERF_SCALES", "100,1000,10000").split(",")]
@@ -59,7 +63,12 @@ GUEST_KERNEL = "debian-6.1"
 rows = []
 
 
+SHAPE = {"text": ""}  # while the scale rows run: the shape of their synthetic results, which every one names
+
+
 def report(figure, value, unit, target, passed, spread=""):
+    if SHAPE["text"]:
+        spread = f"{spread} [shape: {SHAPE['text']}]".lstrip()
     rows.append({"figure": figure, "value": value, "unit": unit, "target": target, "pass": passed, "spread": spread})
     mark = "n/a" if passed is None else ("pass" if passed else "FAIL")
     shown = f"{_number(value)} {unit}" if isinstance(value, (int, float)) else str(value)
@@ -235,17 +244,24 @@ def index_share(work: Path) -> None:
 # --- the runner ----------------------------------------------------------------------------
 def quick_matrix(work: Path) -> Path:
     """Reports the quick matrix's wall time and the runner's overhead; returns the quick result
-    file (with its raw files under the folder above it), the shape of the synthetic results."""
-    if os.environ.get("FAST"):
-        files = sorted((REPO / "data" / "results").glob("*-quick.json"))
-        if not files:
-            raise SystemExit("perf: FAST=1 needs a quick result in data/results (make bench)")
-        path, source = files[-1], f"from {files[-1].name}"
+    file (with its raw files under the folder above it), the shape of the synthetic results: one
+    the code checked out now wrote (perf_shape), run now unless FAST=1 finds it kept."""
+    digest = perf_shape.source_digest()
+    kept = perf_shape.current(SCHEMA_VERSION, digest)
+    if os.environ.get("FAST") and kept:
+        path, source = kept, f"kept from an earlier perf run of this code, {digest}"
     else:
         out = work / "quick"
         subprocess.run([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", work / "scratch"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        path, source = next((out / "results").iterdir()), "measured now"
+        keep = perf_shape.folder(digest)
+        shutil.rmtree(keep.with_name(keep.name + ".part"), ignore_errors=True)
+        shutil.copytree(out, keep.with_name(keep.name + ".part"), ignore=shutil.ignore_patterns("scratch"))
+        shutil.rmtree(keep, ignore_errors=True)
+        os.rename(keep.with_name(keep.name + ".part"), keep)
+        path, source = perf_shape.current(SCHEMA_VERSION, digest), "measured now"
+        if path is None:
+            raise SystemExit(f"perf: the quick run in {out} wrote no complete result of schema version {SCHEMA_VERSION}")
     result = json.loads(path.read_text())
     report(f"fsatlas run --profile quick, five filesystems ({source})", result["wall_seconds"] / 60, "min",
            "<= 6 min", result["wall_seconds"] <= 360)
@@ -749,9 +765,11 @@ def main() -> int:
         if part("report"):
             report_timing(Path(work))
         if part("scale"):
+            SHAPE["text"] = perf_shape.describe(shape)
             biggest = scale_series(Path(work), shape)
             heaviest_page(biggest / "public")
             explorer_timing(biggest / "public")
+            SHAPE["text"] = ""
         if part("probes"):
             probes(Path(work))
         if part("pages"):
