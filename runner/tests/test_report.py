@@ -31,8 +31,9 @@ def test_a_report_of_two_quick_runs_lists_every_comparison_with_compares_figures
         row = by_cell[(e["key"], e["metric"])]
         assert row[5] == (f"{e['ratio']:.3g}" if e["ratio"] is not None else "–")
         assert row[8] == (f"{e['p_adjusted']:.2g}" if e["p_adjusted"] is not None else "–")
-    verdicts = [r[10].split(":")[0] for r in rows]  # significant first, then equivalent, inconclusive, not testable
-    order = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
+    verdicts = [r[12].split(":")[0].split(" (")[0] for r in rows]  # significant first, ..., not testable
+    order = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3,
+             "not testable": 3}
     assert [order[v] for v in verdicts] == sorted(order[v] for v in verdicts)
     assert "| CPU |" in text and "| Kernel |" in text
 
