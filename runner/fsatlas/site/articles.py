@@ -57,11 +57,11 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
         if "result" in entry:
             result = resultfile.load_json(paths[entry["result"]])
             rows = report.within(result, entry["a"], entry["b"])
-            differ = report.differences([], result, result)
+            differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
             a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
             rows = between(a, b)
-            differ = report.differences(design([factors(a)], [factors(b)])["differ"], a, b)
+            differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
         out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""), "differ": differ,

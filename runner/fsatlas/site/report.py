@@ -133,28 +133,36 @@ def ratio_chart(rows: list[dict], title: str) -> str:
     return json.loads(done.stdout)[0]
 
 
-def build(a: dict, b: dict, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
-    """What both formats print: the sides, system rows, sorted comparison rows, counts."""
+def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
+    """What both formats print: the sides, system rows, sorted comparison rows, counts. a, b: a
+    result file each, or a list of the runs of each side."""
+    runs_a, runs_b = (x if isinstance(x, list) else [x] for x in (a, b))
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
-    plan = comparison.design([comparison.factors(a)], [comparison.factors(b)])
+    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
+
+    def each(get, runs):  # one value, or each run's where they differ
+        return " / ".join(dict.fromkeys(get(r) for r in runs))
     return {"sides": sides, "a": a, "b": b, "rows": rows, "counts": counts, "features": features,
-            "differ": differences(plan["differ"], a, b),
-            "system": [(label, get(a), get(b)) for label, get in SYSTEM_ROWS],
+            "differ": differences(plan, runs_a, runs_b),
+            "system": [(label, each(get, runs_a), each(get, runs_b)) for label, get in SYSTEM_ROWS],
             "made": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
-def differences(differ: list, a: dict, b: dict) -> str:
-    """The sentence a comparison across files opens with: which of comparison.FACTORS differ."""
-    if a is b or a["id"] == b["id"]:
+def differences(plan: dict, runs_a: list, runs_b: list) -> str:
+    """The sentence a comparison opens with: its design (comparison.design's plan) and which of
+    comparison.FACTORS differ between the sides' runs."""
+    if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
         return "Both sides come from one run: machine, kernel, storage and profile are the same."
-    if not differ:
-        return ("Two runs with the same machine, kernel, storage and profile. Across result files the run is the "
-                "unit: a verdict needs at least two runs on each side, so each row gives the ratio, not tested.")
-    return (f"The two runs differ in {', '.join(differ)} (see the systems below): a difference between them may be "
-            f"theirs, not the filesystems'; a row is never called better or worse for it. Across result files the "
-            f"run is the unit: with one run a side, each row gives the ratio, not tested.")
+    design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
+              f"tested on the runs' means." if plan["tested"] else
+              f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
+              f"row gives the ratio, {plan['why']}.")
+    if not plan["differ"]:
+        return f"The runs have the same machine, kernel, storage and profile. {design}"
+    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
+            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
 
 
 def _cells(r: dict) -> list[str]:
