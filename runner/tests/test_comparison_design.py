@@ -4,6 +4,7 @@ what besides the filesystem differs keeps a row from "better"/"worse", one test 
 samples (iops is throughput scaled), the equivalence margin below every claim's expected change,
 and a ratio's interval never below zero."""
 import glob
+import json
 import math
 
 import pytest
@@ -175,7 +176,6 @@ def test_the_issues_cpu_example_and_just_beside_it():
 
 
 def test_compare_takes_several_runs_a_side_and_names_what_differs(tmp_path, capsys):
-    import json
 
     files = sorted(RESULTS.glob("*-quick.json"))[:2]
     assert main(["compare", "--a", str(files[0]), str(files[1]), "--b", str(files[1]), str(files[0])]) == 0
@@ -189,3 +189,15 @@ def test_compare_takes_several_runs_a_side_and_names_what_differs(tmp_path, caps
     assert (f"The sides differ in {', '.join(differ)}" in out) if differ else "are the same on both sides" in out
     assert main(["compare", str(files[0])]) == 1
     assert "expected fsatlas compare A.json B.json" in capsys.readouterr().err
+
+
+def test_the_compare_page_and_the_explorer_take_their_view_across_runs_from_design():
+    from fsatlas.site import aggregate, explorer, pairs
+    plan = comparison.design([A1], [B1])
+    assert pairs.across_runs()["why"] == plan["why"] == "not tested: one run per side"
+    assert explorer.pairs_across()["why"] == plan["why"]
+    path = sorted(RESULTS.glob("*-standard.json"))[-1]
+    doc = json.loads(path.read_text())
+    fs = next(c["filesystem"] for c in doc["cells"] if c["status"] == "ok")
+    side = pairs.side(fs, aggregate.digest(doc))
+    assert side["factors"] == comparison.factors(doc)  # what the page compares between the two runs picked
