@@ -34,10 +34,9 @@ def test_a_fio_raw_replaced_by_a_runner_shape_backs_no_figure(out_dir, valid_res
     for reference in cell["raw"]:
         edit_member(out_dir, RID, reference, lambda old: b'{"seconds": 1}')
     errors = _errors(path)
-    assert any(e.startswith("/cells/0/metrics/throughput expected only figures") and "found throughput" in e
-               for e in errors), errors
-    assert not any(e.startswith("/cells/0/metrics/cpu_") for e in errors)  # fio's JSON would give them: not these
-    assert not any(e.startswith("/cells/1") for e in errors)
+    assert [e.split(":")[0] for e in errors] == [f"/cells/0/raw/{k} cannot recompute figures from {raw}"
+                                                  for k, raw in enumerate(cell["raw"])], errors
+    assert all("not the output of a tool fsatlas reads" in e for e in errors)
 
 
 def _imported(tmp_path, tool, sample):
@@ -54,8 +53,8 @@ def test_an_imported_dd_cell_whose_raw_is_a_runner_shape_is_refused(tmp_path):
     edit_member(out, result["id"], cell["raw"][0], lambda old: json.dumps(
         {name: m["samples"][0] for name, m in cell["metrics"].items()} | {"seconds": 1}).encode())
     errors = _errors(path)
-    assert any("/cells/0/raw/0 cannot recompute" in e and "fsatlas's own raw files under an imported result" in e
-               and "expected the output of dd" in e for e in errors), errors
+    assert any("/cells/0/raw/0 cannot recompute" in e and "not the output of a tool fsatlas reads" in e
+               for e in errors), errors
 
 
 def test_a_metric_the_raw_output_cannot_back_is_refused(tmp_path):
@@ -142,7 +141,8 @@ def test_the_raw_device_s_figures_are_recomputed_from_its_reports(quick):
 
 def test_a_baseline_report_replaced_or_missing_is_refused_at_its_job(quick):
     out, path, _ = quick
-    edit_member(out, QUICK, f"raw/{QUICK}/baseline/seq-read/rep-2.json", lambda old: b'{"seconds": 1}')
+    edit_member(out, QUICK, f"raw/{QUICK}/baseline/seq-read/rep-2.json",
+                lambda old: b'{"phase": "mkfs", "mkfs": [], "seconds": 1}')
     members = bundle.read(str(out), QUICK)
     del members["baseline/rand-write-4k/rep-3.json"]
     bundle.write(members, bundle.path(str(out), QUICK))
@@ -183,3 +183,68 @@ def test_a_baseline_job_is_named_as_a_cell_s_job(quick):
     assert _errors(path) == [
         "/target/baseline expected a name of at most 300 characters, found 301",
         '/target/baseline expected a name matching ^[a-z0-9][a-z0-9-]*(\\|[A-Za-z0-9_.,:=+^/@%|-]+)?$, found "../../etc"']
+
+
+def _stubbed(out_dir, result, index, stub):
+    """Cell index of the fixture with its throughput doubled, every other figure but the CPU
+    shares dropped, and each repetition's raw member replaced by stub(the doubled throughput)."""
+    cell = result["cells"][index]
+    cell["metrics"] = {k: m for k, m in cell["metrics"].items() if k in ("throughput", "cpu_usr_pct", "cpu_sys_pct")}
+    _doubled({"metrics": {"throughput": cell["metrics"]["throughput"]}})
+    path = write_json(out_dir / "results" / f"{RID}.json", result)
+    for reference, sample in zip(cell["raw"], cell["metrics"]["throughput"]["samples"]):
+        edit_member(out_dir, RID, reference, lambda old, s=sample: json.dumps(stub(s)).encode())
+    return path
+
+
+@pytest.mark.parametrize("stub", [
+    lambda s: {"rate": "throughput", "count": s, "seconds": 1},  # issue #61's stub
+    lambda s: {"rate": "throughput", "count": 2 * s, "seconds": 2, "cpu": {}},
+    lambda s: {"rate": "deliveries_per_s", "count": s, "seconds": 1},  # a durability record's own rate
+    lambda s: {"files": s, "seconds": {"create": 1}},  # the small-files record
+    lambda s: {"tree": {}, "seconds": 1, "bytes_used": s},  # the tree-copy record
+    lambda s: {"phase": "mkfs", "mkfs": [], "seconds": 1},  # the lifecycle record
+])
+def test_a_runner_record_backs_no_fio_cell_whatever_the_result_declares(out_dir, valid_result, stub):
+    """Issue #61: the result leaves tool.imported_from out, as a runner result does; which raw
+    shape may back a cell is the cell's workload's kind in the project's matrix (seq-write: fio),
+    not any field of the file."""
+    assert "imported_from" not in valid_result["tool"]
+    path = _stubbed(out_dir, valid_result, 0, stub)
+    errors = _errors(path)
+    assert errors and all(e.startswith("/cells/0/") for e in errors), errors
+    assert any(e.startswith("/cells/0/raw/0 cannot recompute") for e in errors), errors
+
+
+def test_a_runner_record_backs_only_a_cell_of_the_workload_it_is_written_for(quick):
+    """Beside the named example: mail-delivery's record under the sqlite-commits cell (both
+    durability records, one shape), and a small-files record under create-files (one kind: passes)."""
+    out, path, result = quick
+    cells = {c["workload"]: (i, c) for i, c in enumerate(result["cells"]) if c["status"] == "ok"}
+    i, small = cells["small-files"]
+    j, create = cells["create-files"]
+    members = bundle.read(str(out), QUICK)
+    for rep, raw in enumerate(create["raw"]):  # create-files' own record: kind smallfiles, as small-files
+        assert json.loads(members[bundle.member_of(QUICK, raw)])["seconds"].keys() == {"create"}
+    small["workload"] = "mail-delivery"
+    write_json(path, result)
+    errors = _errors(path)
+    assert errors and all(e.startswith(f"/cells/{i}/") for e in errors), errors
+    assert any(f"/cells/{i}/raw/0 cannot recompute" in e and "small-files" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("summary", [
+    "{n} bytes (1 GB, 1 GiB) copied, 1 s, 1 GB/s",  # dd's summary line alone
+    "16+0 records in\n16+0 records out\n{n} bytes (1 GB, 1 GiB) copied, 1 s, 1 GB/s",  # dd's whole output
+    '{{"seconds": 1, "bytes_used": {n}}}',  # a JSON document with a summary's figures
+])
+def test_dd_s_summary_backs_no_fio_cell(out_dir, valid_result, summary):
+    """A summary (bytes over seconds) is no fio job's report: under seq-write (kind fio in the
+    matrix) it is refused, whole dd output or line alone."""
+    path = _stubbed(out_dir, valid_result, 0, lambda s: None)
+    for reference, sample in zip(valid_result["cells"][0]["raw"],
+                                 valid_result["cells"][0]["metrics"]["throughput"]["samples"]):
+        edit_member(out_dir, RID, reference, lambda old, s=sample: summary.format(n=int(s)).encode())
+    errors = _errors(path)
+    assert errors and all(e.startswith("/cells/0/") for e in errors), errors
+    assert any(e.startswith("/cells/0/raw/0 cannot recompute") for e in errors), errors

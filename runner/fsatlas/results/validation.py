@@ -10,7 +10,7 @@ import math
 import os
 from functools import lru_cache
 
-from . import bundle, filesig, flags, importers, parallel, privacy, resultfile, shares, stats
+from . import bundle, filesig, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
 from .filesig import signature
 from ..errors import UserError
 from .resultfile import Problem
@@ -259,7 +259,7 @@ def _rules_digest() -> str:
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
                  "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
-                 "results/importers/__init__.py"):
+                 "results/importers/__init__.py", MATRIX):
         digest.update((package / part).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -304,7 +304,6 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     if unreadable:
         add("error", "", unreadable)
     seen, memo = {}, {}
-    imported = data["tool"].get("imported_from", "")
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -318,7 +317,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported)]
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric)
             if found:  # seldom: a quick result has 425 metrics
@@ -485,45 +484,98 @@ def created_problem(created: str) -> str | None:
     return None
 
 
-# Metrics the runner measures around a tool or its own workload (the child's getrusage), which
-# no raw output holds: the only ones a cell may carry that its raw file does not back, and only
-# where the raw is dd's output or one of the runner's own raw files (fio's JSON has its CPU).
+# Metrics the runner measures around a tool (the child's getrusage) that its raw output does
+# not hold: the only ones a cell may carry that its raw file does not back, and only where the
+# raw is dd's output (fio's JSON has its CPU; the runner's own records keep theirs under "cpu").
 BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
 
 
+MATRIX = "run/matrix/standard.yaml"  # the project's matrix (run.matrix checks it; results may not import run)
+
+
+@lru_cache(maxsize=1)
+def workload_kinds() -> dict[str, str]:
+    """{workload: kind} of the project's matrix: which of the runner's own records (RUNNER_KINDS)
+    may back a cell is its workload's kind there, never a field the result file writes (a
+    workload the matrix lacks is backed by a tool's output only)."""
+    from importlib import resources
+    from .. import safe_yaml
+    text = (resources.files("fsatlas") / MATRIX).read_text(encoding="utf-8")
+    return {name: wl["kind"] for name, wl in safe_yaml.load(text)["workloads"].items()}
+
+
+# The runner's own records (run/workloads/): the kind each is written by, and the metrics it gives.
+RUNNER_KINDS = {"maildelivery": "mail-delivery's", "sqlitecommits": "sqlite-commits'",
+                "smallfiles": "the small-files", "treecopy": "the tree-copy", "lifecycle": "the mkfs/mount time"}
+RATE_KINDS = {"deliveries_per_s": "maildelivery", "commits_per_s": "sqlitecommits"}
+
+
+def _positive(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+
+
+def _runner_record(data) -> tuple[str, dict] | None:
+    """(kind, figures) of one of the runner's own raw records (durability.py, smallfiles.py,
+    treecopy.py, lifecycle.py write them), each recognized by its whole shape, its CPU shares
+    among its figures; None for anything else."""
+    if not isinstance(data, dict):
+        return None
+    if data.get("rate") in RATE_KINDS and _positive(data.get("count")) and _positive(data.get("seconds")):
+        kind, found = RATE_KINDS[data["rate"]], {data["rate"]: data["count"] / data["seconds"]}
+    elif data.get("phase") in ("mkfs", "mount") and "mkfs" in data and _positive(data.get("seconds")):
+        kind, found = "lifecycle", {"seconds": float(data["seconds"])}
+    elif isinstance(data.get("tree"), dict) and _positive(data.get("seconds")) \
+            and isinstance(data.get("bytes_used"), (int, float)) and math.isfinite(data["bytes_used"]):
+        kind, found = "treecopy", {"seconds": float(data["seconds"]), "bytes_used": float(max(data["bytes_used"], 0))}
+    elif isinstance(data.get("seconds"), dict) and _positive(data.get("files")) and data["seconds"] \
+            and all(isinstance(k, str) and (k == "read" if "tree" in data else k in metrics.SMALL_FILE_PHASES)
+                    and isinstance(v, (int, float)) and math.isfinite(v) for k, v in data["seconds"].items()):
+        kind = "treecopy" if isinstance(data.get("tree"), dict) else "smallfiles"
+        found = {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s > 0}
+    else:
+        return None
+    cpu = data.get("cpu")
+    if isinstance(cpu, dict):
+        found |= {k: float(cpu[k]) for k in BESIDE_RAW if isinstance(cpu.get(k), (int, float))}
+    return kind, found
+
+
 def parse_raw(text: str, where: str) -> tuple:
-    """(format module, its measurements) of one raw file, or (None, [values]) for one of the
-    runner's own raw files (durability, small-files, timings); read once however many cells
-    name it. A raw file of no format fsatlas reads is a UserError."""
+    """(format module, its measurements) of one raw file, or (the runner workload kind, [figures])
+    for one of the runner's own raw records; read once however many cells name it. A raw file of
+    no format fsatlas reads is a UserError."""
     module = importers.detect(text)
     if module is not None:
         return module, module.parse(text, where)
     try:
-        data = json.loads(text)
+        record = _runner_record(json.loads(text))
     except ValueError:
-        data = None
-    if isinstance(data, dict) and isinstance(data.get("rate"), str) and data.get("seconds"):  # durability
-        return None, [{data["rate"]: data["count"] / data["seconds"]}]
-    if isinstance(data, dict) and isinstance(data.get("seconds"), dict) and data.get("files"):  # small-files
-        return None, [{f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s}]
-    if isinstance(data, dict) and any(isinstance(data.get(k), (int, float)) for k in ("seconds", "bytes_used")):
-        return None, [{k: float(data[k]) for k in ("seconds", "bytes_used") if isinstance(data.get(k), (int, float))}]
+        record = None
+    if record is not None:
+        return record[0], [record[1]]
     raise UserError("not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) "
                     "nor one of fsatlas's own raw files", where=where)
 
 
-def select(cell: dict, parsed: tuple, where: str, imported: str = "") -> list[dict]:
+def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
     UserError: a raw file that does not say which of its measurements is this cell's, one whose
-    measurement ran with other parameters than the cell names, and one of the runner's own raw
-    shapes under an imported result (imported: the tool it came from, whose output its figures
-    must come from)."""
+    measurement ran with other parameters than the cell names, and one of the runner's own
+    records under a cell whose workload the matrix does not run with that record's kind
+    (workload_kinds: whatever the result declares, imported or not)."""
     module, found = parsed
-    if module is None:
-        if imported:
-            raise UserError("one of fsatlas's own raw files under an imported result", where=where,
-                            expected=f"the output of {imported} the result was imported from")
+    kind = workload_kinds().get(cell["workload"])
+    own = module if isinstance(module, str) else "dd" if module is importers.dd else None
+    if own is not None and kind != own and (kind is not None or own in RUNNER_KINDS):
+        # a summary (a count over seconds) backs only the workload it is the runner's record of
+        runs = ", ".join(sorted(w for w, k in workload_kinds().items() if k == own))
+        what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else "dd's output"
+        raise UserError(f"{what} under a cell of workload {cell['workload']!r}"
+                        + (f", which the matrix runs with {kind}" if kind else ", which the matrix does not run"),
+                        where=where, expected=f"the output of the tool the cell's figures come from, or this "
+                                              f"{'record' if own in RUNNER_KINDS else 'output'} under a cell of {runs}")
+    if isinstance(module, str):
         return found
     if module is importers.bonnie or module is importers.iozone:  # one workload a test ("--workload X": "X-test")
         found = [m for m in found if cell["workload"] == m.workload] or \
@@ -559,7 +611,7 @@ MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each f
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
-def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str = "") -> list[tuple]:
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
     every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
@@ -574,13 +626,13 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported: str 
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
         if error is None:
             try:
-                values = select(cell, parsed, raw, imported)
+                values = select(cell, parsed, raw)
             except UserError as e:
                 error = e.body
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
             continue
-        backed_beside = BESIDE_RAW if parsed[0] in (None, importers.dd) else frozenset()
+        backed_beside = BESIDE_RAW if parsed[0] is importers.dd else frozenset()
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
             if len(cell["raw"]) == len(samples) and len(values) == 1:
