@@ -10,8 +10,9 @@ import math
 import os
 from functools import lru_cache
 
-from . import bundle, filesig, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
+from . import bundle, filesig, fio_json, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
 from .filesig import signature
+from .. import memory
 from ..errors import UserError
 from .resultfile import Problem
 from .importers.measurement import NOTES
@@ -33,10 +34,14 @@ def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple
         read = _read(path, max_bytes)
     except UserError as e:
         return ([Problem("error", path, "", e.body)], [], None), None
+    except MemoryError:
+        return ([Problem("error", path, "", memory.TOO_MUCH)], [], None), None
     try:
         return _checked(path, read[1], with_raw), read
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
+    except MemoryError:  # past memory.limited's bound, which no reader's own bound should let it reach
+        return ([Problem("error", path, "", memory.TOO_MUCH)], _raw_signatures(read[1], path), None), read
 
 
 def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
@@ -661,7 +666,13 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         text = importers.text_of(data, raw)
     except UserError as e:
         return None, None, e.body
-    document = privacy.json_document(text) if importers.is_json_report(data) else None
+    is_json = importers.is_json_report(data)
+    if is_json:
+        try:
+            text = fio_json.without_bins(text, raw)  # json+'s buckets: most of a 63 MB report, never read
+        except UserError as e:
+            return None, None, e.body
+    document = privacy.json_document(text) if is_json else None
     values = None
     if document is not None:
         # its strings are screened one by one: one of 30 MB ("1:" repeated) took 19 s
@@ -676,6 +687,7 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
             return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text, document, values)
+    document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         return private, parse_raw(text, raw), None
     except UserError as e:
