@@ -3,9 +3,11 @@ every metric of a cell must be one its raw file gives, and its parameters must b
 raw file's measurement ran with. Each dodge an attacker tried (issue #42, 2b) is refused with
 a located line; the unchanged files pass (the fixture, and an import of a public sample)."""
 import json
+import os
 import shutil
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import bundle
@@ -13,6 +15,7 @@ from fsatlas.results.validation import reviewed, validate_file
 from testutil import RESULTS, SAMPLES, edit_member, write_json
 
 RID = "fixture-valid"
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
 
 
 def _errors(path) -> list[str]:
@@ -248,3 +251,41 @@ def test_dd_s_summary_backs_no_fio_cell(out_dir, valid_result, summary):
     errors = _errors(path)
     assert errors and all(e.startswith("/cells/0/") for e in errors), errors
     assert any(e.startswith("/cells/0/raw/0 cannot recompute") for e in errors), errors
+
+
+def test_an_iozone_import_under_a_workload_name_validates(tmp_path):
+    """--workload x makes "x-rewrite" and "x-record-rewrite": each cell is its own test's, the
+    longest name its workload ends with (the public sample imported so was refused by validate:
+    two measurements of "rewrite" matched x-record-rewrite)."""
+    out = tmp_path / "imp"
+    assert main(["import", "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--filesystem", "ext4",
+                 "--machine", "importer", "--workload", "x", "--redact", "--out", str(out)]) == 0
+    (path,) = (out / "results").iterdir()
+    workloads = {c["workload"] for c in json.loads(path.read_text())["cells"]}
+    assert {"x-rewrite", "x-record-rewrite"} <= workloads
+    assert _errors(path) == []
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["read", "rewrite", "record-rewrite", "seq-read"]),
+                          st.dictionaries(st.sampled_from(["a", "b", "too_fast_to_measure"]), st.integers(0, 2), max_size=3)),
+                max_size=12),
+       st.sampled_from(["read", "x-rewrite", "x-record-rewrite", "y-read", "seq-read", "z"]),
+       st.dictionaries(st.sampled_from(["a", "b", "c", "too_fast_to_measure"]), st.integers(0, 2), max_size=3),
+       st.booleans())
+def test_the_indexed_lookup_finds_what_a_scan_finds(measured, workload, parameters, by_workload):
+    """Differential: validation.Found's index against a scan of every measurement (the rule as
+    select() states it), on measurements and cells none of which was chosen by hand."""
+    from fsatlas.results.importers.measurement import Measurement
+    from fsatlas.results import validation
+    found = [Measurement(w, p, {}, {}) for w, p in measured]
+    cell = {"workload": workload, "parameters": parameters}
+    scan = found
+    if by_workload:
+        ends = [m.workload for m in found if workload.endswith("-" + m.workload)]
+        scan = [m for m in found if m.workload == workload] or \
+            [m for m in found if ends and m.workload == max(ends, key=len)]
+    if len(scan) > 1:
+        scan = [m for m in scan if not any(k in parameters and k not in validation.NOTES and str(parameters[k]) != str(v)
+                                           for k, v in m.parameters.items())]
+    assert validation.Found(found).matching(cell, by_workload) == scan

@@ -551,7 +551,7 @@ def parse_raw(text: str, where: str) -> tuple:
     no format fsatlas reads is a UserError."""
     module = importers.detect(text)
     if module is not None:
-        return module, module.parse(text, where)
+        return module, Found(module.parse(text, where))
     try:
         record = _runner_record(json.loads(text))
     except ValueError:
@@ -582,11 +582,7 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
                                               f"{'record' if own in RUNNER_KINDS else 'output'} under a cell of {runs}")
     if isinstance(module, str):
         return found
-    if module is importers.bonnie or module is importers.iozone:  # one workload a test ("--workload X": "X-test")
-        found = [m for m in found if cell["workload"] == m.workload] or \
-            [m for m in found if cell["workload"].endswith("-" + m.workload)]
-    if len(found) > 1:  # several tests in one file: the cell's parameters say which
-        found = [m for m in found if not _differing(cell, m)]
+    found = found.matching(cell, module is importers.bonnie or module is importers.iozone)
     if not found or any(m.parameters != found[0].parameters for m in found):
         raise UserError(f"{len(found)} measurements in it match this cell", where=where,
                         expected="one test (a cell's parameters name its job, or its rw and block size), "
@@ -597,6 +593,53 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
                         expected=", ".join(f"{k}={found[0].parameters[k]}" for k in differ),
                         found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
     return [m.values for m in found]
+
+
+class Found(list):
+    """parse_raw's measurements of one tool's output, with the lookups select() makes in them
+    indexed once: an IOzone report of 5,000 measurements is read by 5,000 cells, each of them
+    five times (a repetition a file), and a scan a cell took five IOzone repetitions 16 s to
+    validate (issue #61)."""
+
+    def __init__(self, measurements):
+        super().__init__(measurements)
+        self._names, self._index = None, {}
+
+    def _of_workload(self, workload: str) -> tuple:
+        """The positions of the measurements of this cell's workload: of its test by name, else
+        of the test whose name ends it ("--workload X" makes "X-test"), the longest such name
+        ("X-record-rewrite" is record-rewrite's, not rewrite's)."""
+        if self._names is None:
+            self._names = {}
+            for position, m in enumerate(self):
+                self._names.setdefault(m.workload, []).append(position)
+        if workload in self._names:
+            return workload
+        ends = [name for name in self._names if workload.endswith("-" + name)]
+        return max(ends, key=len) if ends else None
+
+    def matching(self, cell: dict, by_workload: bool) -> list:
+        """The measurements that may be this cell's: of its workload (by_workload: bonnie++ and
+        IOzone name one a test), then, where that leaves several, those whose parameters the
+        cell names alike (_differing: none; NOTES aside)."""
+        name = self._of_workload(cell["workload"]) if by_workload else ""
+        if name is None:
+            return []
+        positions = self._names[name] if by_workload else range(len(self))
+        if len(positions) < 2:
+            return [self[p] for p in positions]
+        if name not in self._index:  # {parameters compared: {their values: positions}}
+            index = self._index[name] = {}
+            for p in positions:
+                keys = tuple(sorted(k for k in self[p].parameters if k not in NOTES))
+                index.setdefault(keys, {}).setdefault(tuple(str(self[p].parameters[k]) for k in keys), []).append(p)
+        params, out = cell["parameters"], []
+        for keys, by_values in self._index[name].items():
+            if all(k in params for k in keys):
+                out += by_values.get(tuple(str(params[k]) for k in keys), [])
+            else:  # the cell names some of them: compared on those alone
+                out += [p for ps in by_values.values() for p in ps if not _differing(cell, self[p])]
+        return [self[p] for p in sorted(out)]
 
 
 def _differing(cell: dict, measurement) -> list[str]:
