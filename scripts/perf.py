@@ -225,6 +225,85 @@ def iozone_auto_table(max_kib: int = 524288) -> str:
     return header + "\n".join(lines) + "\n\niozone test complete.\n"
 
 
+# A child's peak memory as Linux counts it includes the high-water mark of the process it was
+# forked (or vforked) from: this one holds hundreds of MB by then. Started from a small Python
+# that does nothing else, a command's peak is its own (within that Python's 10 MB).
+ALONE = ("import os, subprocess, sys; p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, "
+         "stderr=subprocess.DEVNULL); _, s, u = os.wait4(p.pid, 0); print(os.waitstatus_to_exitcode(s), u.ru_maxrss)")
+
+
+def peak_alone(argv, exit_code: int, cwd) -> tuple[float, int]:
+    """(wall seconds, peak resident bytes) of one command, started from a small process (ALONE)."""
+    started = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", ALONE, *map(str, argv)], cwd=cwd, check=True, capture_output=True,
+                         text=True).stdout.split()
+    if int(out[0]) != exit_code:
+        raise SystemExit(f"perf: {' '.join(map(str, argv))} exited {out[0]}, not {exit_code}")
+    return time.monotonic() - started, int(out[1]) * 1024
+
+
+def iozone_rows(seed: int, rows: int) -> str:
+    """An IOzone table of rows file sizes at one record size, every test a column (9 a row),
+    seeded figures: five of 555 rows make the most cells a result may hold (4,995)."""
+    rng, widths = random.Random(seed), (8, 8, 9, 9, 8, 8, 8, 9, 9)
+    lines = [f"{64 * (i + 1):16d}{4:8d}" + "".join(f"{rng.randint(100000, 999999):{w}d}" for w in widths)
+             for i in range(rows)]
+    header = ("        Output is in Kbytes/sec\n" + " " * 60 + "random  random    bkwd   record   stride\n"
+              "              KB  reclen   write rewrite    read    reread    read   write    read  rewrite     read\n")
+    return header + "\n".join(lines) + "\n\niozone test complete.\n"
+
+
+def hostile_set(work: Path) -> None:
+    """fsatlas validate over issue #61's fixed set of hostile inputs, the worst time and the
+    highest peak memory of them against 10 s and 512 MiB: five IOzone repetitions of 4,995 cells
+    (16 s before), the fixture with a 63 MB fio json+ report (1.34 GB before), a bundle whose
+    pax record holds a newline hiding a size of 3 GiB from a reader that splits at newlines
+    (5.36 GB from 1.07 MB before), and a chain of Solaris X headers (3.05 GB from 765 KB). All
+    made here, none committed."""
+    sys.path[:0] = [str(REPO / "runner" / "tests")]
+    from testutil import FIXTURES, edit_member
+    from test_bundle_bounds import _gzip_stream, _header, _pax, _zeros
+    from test_hostile_bounds import json_plus
+    base = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    cases = []
+    iozone = work / "hostile-set" / "iozone"
+    iozone.mkdir(parents=True)
+    for k in range(5):
+        (iozone / f"rep-{k + 1}.txt").write_text(iozone_rows(k, 555))
+    subprocess.run([FSATLAS, "import", "iozone", *sorted(iozone.glob("rep-*.txt")), "--filesystem", "ext4",
+                    "--machine", "perf-box", "--workload", "iozone", "--out", iozone / "out"], check=True,
+                   capture_output=True)
+    (path,) = (iozone / "out" / "results").iterdir()
+    cases.append(("five IOzone repetitions (4,995 cells)", path, 0))
+    for name, code in (("json+", 0), ("pax", 1), ("X", 1)):
+        out = work / "hostile-set" / name
+        shutil.copytree(FIXTURES / "results", out / "results")
+        shutil.copytree(FIXTURES / "raw", out / "raw")
+        path, archive = out / "results" / "fixture-valid.json", out / "raw" / "fixture-valid.tar.gz"
+        if name == "json+":
+            edit_member(out, base["id"], base["cells"][0]["raw"][0], lambda old: json_plus(old, 63_000_000))
+            label = "the fixture with a 63 MB fio json+ report"
+        elif name == "pax":
+            records = _pax([b"size=%d" % (3 << 30), b"path=a\n9 size=1"])
+            archive.write_bytes(_gzip_stream([_header(b"pax", b"x", len(records)), records + bytes(-len(records) % 512),
+                                              _header(b"a", b"0", 1), *_zeros(1 << 30)]))
+            label = f"a pax record holding a newline ({archive.stat().st_size / 1e6:.2f} MB bundle)"
+        else:
+            archive.write_bytes(_gzip_stream([part for i in range(12)
+                                              for part in (_header(b"x%d" % i, b"X", 60 << 20), *_zeros(60 << 20))]))
+            label = f"a chain of X headers ({archive.stat().st_size / 1e6:.2f} MB bundle)"
+        cases.append((label, path, code))
+    measured = []
+    for label, path, code in cases:
+        seconds, peak = peak_alone([FSATLAS, "validate", "--no-cache", path], code, work)
+        measured.append((seconds, peak, label))
+        print(f"    {label}: {seconds:.2f} s, {peak / 2**20:.0f} MiB", flush=True)
+    seconds, _, slowest = max(measured)
+    _, peak, largest = max(measured, key=lambda m: m[1])
+    report(f"validate, hostile set: worst time ({slowest})", seconds, "s", "<= 10 s", seconds <= 10)
+    report(f"validate, hostile set: peak memory ({largest})", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
+
+
 def index_share(work: Path) -> None:
     """What one result file adds to the explorer's index every visitor loads, at most: an IOzone
     -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
@@ -804,6 +883,7 @@ def main() -> int:
         if part("bounds"):
             validate_bounds(Path(work))
             hostile_bounds(Path(work))
+            hostile_set(Path(work))
             index_share(Path(work))
         if part("quick") or part("scale"):
             shape = quick_matrix(Path(work))
