@@ -289,3 +289,19 @@ def test_the_indexed_lookup_finds_what_a_scan_finds(measured, workload, paramete
         scan = [m for m in scan if not any(k in parameters and k not in validation.NOTES and str(parameters[k]) != str(v)
                                            for k, v in m.parameters.items())]
     assert validation.Found(found).matching(cell, by_workload) == scan
+
+
+def test_a_runner_record_with_other_parameters_than_its_cell_is_refused(quick):
+    """Beside issue #61's example: the small-files record under its own workload, its file count
+    doubled (so every rate is) and the cell's figures doubled to match: the count is the cell's
+    files parameter, which the record must have run with."""
+    out, path, result = quick
+    i, cell = next((i, c) for i, c in enumerate(result["cells"]) if c["workload"] == "small-files" and c["status"] == "ok")
+    for reference in cell["raw"]:
+        edit_member(out, QUICK, reference, lambda old: json.dumps({**json.loads(old), "files": 2 * json.loads(old)["files"]}).encode())
+    _doubled({"metrics": {k: m for k, m in cell["metrics"].items() if k.endswith("_per_s")}})
+    write_json(path, result)
+    errors = _errors(path)
+    assert errors and all(e.startswith(f"/cells/{i}/") for e in errors), errors
+    assert any(e.startswith(f"/cells/{i}/raw/0 cannot recompute") and "other parameters" in e
+               and f"files={2 * cell['parameters']['files']}" in e for e in errors), errors

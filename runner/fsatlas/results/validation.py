@@ -519,30 +519,41 @@ def _positive(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
-def _runner_record(data) -> tuple[str, dict] | None:
-    """(kind, figures) of one of the runner's own raw records (durability.py, smallfiles.py,
-    treecopy.py, lifecycle.py write them), each recognized by its whole shape, its CPU shares
-    among its figures; None for anything else."""
+def _runner_record(data) -> tuple[str, dict, dict] | None:
+    """(kind, figures, parameters) of one of the runner's own raw records (durability.py,
+    smallfiles.py, treecopy.py, lifecycle.py write them), each recognized by its whole shape, its
+    CPU shares among its figures, and the cell parameters it ran with (compared with the cell's,
+    as a tool's measurement is); None for anything else."""
     if not isinstance(data, dict):
         return None
+    tree = data.get("tree") if isinstance(data.get("tree"), dict) else None
     if data.get("rate") in RATE_KINDS and _positive(data.get("count")) and _positive(data.get("seconds")):
         kind, found = RATE_KINDS[data["rate"]], {data["rate"]: data["count"] / data["seconds"]}
+        params = {"messages" if kind == "maildelivery" else "commits": data["count"]}
+        if "message_size" in data:
+            params["message_size"] = data["message_size"]
     elif data.get("phase") in ("mkfs", "mount") and "mkfs" in data and _positive(data.get("seconds")):
-        kind, found = "lifecycle", {"seconds": float(data["seconds"])}
-    elif isinstance(data.get("tree"), dict) and _positive(data.get("seconds")) \
+        kind, found, params = "lifecycle", {"seconds": float(data["seconds"])}, {"phase": data["phase"]}
+    elif tree is not None and _positive(data.get("seconds")) \
             and isinstance(data.get("bytes_used"), (int, float)) and math.isfinite(data["bytes_used"]):
         kind, found = "treecopy", {"seconds": float(data["seconds"]), "bytes_used": float(max(data["bytes_used"], 0))}
+        params = {"files": tree.get("files")}
     elif isinstance(data.get("seconds"), dict) and _positive(data.get("files")) and data["seconds"] \
-            and all(isinstance(k, str) and (k == "read" if "tree" in data else k in metrics.SMALL_FILE_PHASES)
+            and all(isinstance(k, str) and (k == "read" if tree is not None else k in metrics.SMALL_FILE_PHASES)
                     and isinstance(v, (int, float)) and math.isfinite(v) for k, v in data["seconds"].items()):
-        kind = "treecopy" if isinstance(data.get("tree"), dict) else "smallfiles"
         found = {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s > 0}
+        if tree is not None:
+            kind, params = "treecopy", {"files": tree.get("files"), "phase": "read"}
+        else:
+            kind = "smallfiles"
+            params = {k: data.get(k) for k in ("files", "directories", "file_size")}
+            params["phases"] = ",".join(data["seconds"])
     else:
         return None
     cpu = data.get("cpu")
     if isinstance(cpu, dict):
         found |= {k: float(cpu[k]) for k in BESIDE_RAW if isinstance(cpu.get(k), (int, float))}
-    return kind, found
+    return kind, found, params
 
 
 def parse_raw(text: str, where: str) -> tuple:
@@ -557,7 +568,7 @@ def parse_raw(text: str, where: str) -> tuple:
     except ValueError:
         record = None
     if record is not None:
-        return record[0], [record[1]]
+        return record[0], [record[1:]]
     raise UserError("not the output of a tool fsatlas reads (fio JSON, bonnie++, IOzone, dd) "
                     "nor one of fsatlas's own raw files", where=where)
 
@@ -581,7 +592,14 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
                         where=where, expected=f"the output of the tool the cell's figures come from, or this "
                                               f"{'record' if own in RUNNER_KINDS else 'output'} under a cell of {runs}")
     if isinstance(module, str):
-        return found
+        ((figures, parameters),) = found
+        cell_params = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in cell["parameters"].items()}
+        differ = sorted(k for k, v in parameters.items() if k in cell_params and str(cell_params[k]) != str(v))
+        if differ:
+            raise UserError("the runner's record ran with other parameters than the cell names", where=where,
+                            expected=", ".join(f"{k}={parameters[k]}" for k in differ),
+                            found=", ".join(f"{k}={cell_params[k]}" for k in differ))
+        return [figures]
     found = found.matching(cell, module is importers.bonnie or module is importers.iozone)
     if not found or any(m.parameters != found[0].parameters for m in found):
         raise UserError(f"{len(found)} measurements in it match this cell", where=where,
