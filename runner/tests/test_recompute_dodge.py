@@ -305,3 +305,14 @@ def test_a_runner_record_with_other_parameters_than_its_cell_is_refused(quick):
     assert errors and all(e.startswith(f"/cells/{i}/") for e in errors), errors
     assert any(e.startswith(f"/cells/{i}/raw/0 cannot recompute") and "other parameters" in e
                and f"files={2 * cell['parameters']['files']}" in e for e in errors), errors
+
+
+def test_a_tool_s_output_backs_no_cell_of_a_workload_the_runner_records_itself(out_dir, valid_result):
+    """The other side: fio's report (recomputed, parameters and all) under a cell renamed
+    mail-delivery, which the matrix measures with the runner's own record only."""
+    valid_result["cells"][0]["workload"] = "mail-delivery"
+    path = write_json(out_dir / "results" / f"{RID}.json", valid_result)
+    errors = _errors(path)
+    assert errors and all(e.startswith("/cells/0/") for e in errors), errors
+    assert any(e.startswith("/cells/0/raw/0 cannot recompute") and "fio's output under a cell of workload "
+               "'mail-delivery', which the matrix runs with maildelivery" in e for e in errors), errors

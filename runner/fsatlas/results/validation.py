@@ -582,15 +582,17 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
     (workload_kinds: whatever the result declares, imported or not)."""
     module, found = parsed
     kind = workload_kinds().get(cell["workload"])
-    own = module if isinstance(module, str) else "dd" if module is importers.dd else None
-    if own is not None and kind != own and (kind is not None or own in RUNNER_KINDS):
-        # a summary (a count over seconds) backs only the workload it is the runner's record of
+    own = module if isinstance(module, str) else module.__name__.rsplit(".", 1)[-1]  # fio, bonnie, iozone, pts, dd
+    # A summary (a count over seconds: a runner record, dd's line) backs only the workload it is
+    # the record of, and a workload the runner measures with its own record only that record.
+    if own != kind and (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None)):
         runs = ", ".join(sorted(w for w, k in workload_kinds().items() if k == own))
-        what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else "dd's output"
+        what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else f"{own}'s output"
         raise UserError(f"{what} under a cell of workload {cell['workload']!r}"
                         + (f", which the matrix runs with {kind}" if kind else ", which the matrix does not run"),
-                        where=where, expected=f"the output of the tool the cell's figures come from, or this "
-                                              f"{'record' if own in RUNNER_KINDS else 'output'} under a cell of {runs}")
+                        where=where, expected=f"the output of the tool the cell's figures come from"
+                                              + (f", or this {'record' if own in RUNNER_KINDS else 'output'} under a "
+                                                 f"cell of {runs}" if runs else ""))
     if isinstance(module, str):
         ((figures, parameters),) = found
         cell_params = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in cell["parameters"].items()}
@@ -623,9 +625,9 @@ class Found(list):
         super().__init__(measurements)
         self._names, self._index = None, {}
 
-    def _of_workload(self, workload: str) -> tuple:
-        """The positions of the measurements of this cell's workload: of its test by name, else
-        of the test whose name ends it ("--workload X" makes "X-test"), the longest such name
+    def _of_workload(self, workload: str) -> str | None:
+        """The test whose measurements are this cell workload's: the one of its name, else the
+        test whose name ends it ("--workload X" makes "X-test"), the longest such name
         ("X-record-rewrite" is record-rewrite's, not rewrite's)."""
         if self._names is None:
             self._names = {}
