@@ -21,7 +21,7 @@ from fsatlas.cli import main
 from fsatlas.results import bundle, fio_json
 from test_bundle_bounds import _header, _pax
 from test_fuzz import mutate
-from testutil import FIXTURES, edit_member, write_json
+from testutil import FIXTURES, SAMPLES, edit_member, write_json
 
 RID = "fixture-valid"
 BOUND = 512 * 2**20
@@ -88,6 +88,17 @@ def test_reaching_the_address_space_limit_is_one_located_line(fio_fixture, monke
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert err.startswith(f"{path}: error:") and "memory" in err, err
     assert memory.resource.getrlimit(memory.resource.RLIMIT_AS) == before
+
+
+def test_import_reaching_its_limit_names_its_inputs(tmp_path, monkeypatch, capsys):
+    report = (SAMPLES / "fio" / "fio-3.33-json-plus.json").read_bytes()
+    source = tmp_path / "big.json"
+    source.write_bytes(json_plus(report, 40_000_000))
+    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"], err
+    assert not (tmp_path / "o" / "results").exists()
 
 
 # --- result files and bundles mutated anywhere ----------------------------------------------
