@@ -225,23 +225,6 @@ def iozone_auto_table(max_kib: int = 524288) -> str:
     return header + "\n".join(lines) + "\n\niozone test complete.\n"
 
 
-# A child's peak memory as Linux counts it includes the high-water mark of the process it was
-# forked (or vforked) from: this one holds hundreds of MB by then. Started from a small Python
-# that does nothing else, a command's peak is its own (within that Python's 10 MB).
-ALONE = ("import os, subprocess, sys; p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, "
-         "stderr=subprocess.DEVNULL); _, s, u = os.wait4(p.pid, 0); print(os.waitstatus_to_exitcode(s), u.ru_maxrss)")
-
-
-def peak_alone(argv, exit_code: int, cwd) -> tuple[float, int]:
-    """(wall seconds, peak resident bytes) of one command, started from a small process (ALONE)."""
-    started = time.monotonic()
-    out = subprocess.run([sys.executable, "-c", ALONE, *map(str, argv)], cwd=cwd, check=True, capture_output=True,
-                         text=True).stdout.split()
-    if int(out[0]) != exit_code:
-        raise SystemExit(f"perf: {' '.join(map(str, argv))} exited {out[0]}, not {exit_code}")
-    return time.monotonic() - started, int(out[1]) * 1024
-
-
 def iozone_rows(seed: int, rows: int) -> str:
     """An IOzone table of rows file sizes at one record size, every test a column (9 a row),
     seeded figures: five of 555 rows make the most cells a result may hold (4,995)."""
@@ -261,7 +244,7 @@ def hostile_set(work: Path) -> None:
     (5.36 GB from 1.07 MB before), and a chain of Solaris X headers (3.05 GB from 765 KB). All
     made here, none committed."""
     sys.path[:0] = [str(REPO / "runner" / "tests")]
-    from testutil import FIXTURES, edit_member
+    from testutil import FIXTURES, edit_member, peak_alone
     from test_bundle_bounds import _gzip_stream, _header, _pax, _zeros
     from test_hostile_bounds import json_plus
     base = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
@@ -295,7 +278,10 @@ def hostile_set(work: Path) -> None:
         cases.append((label, path, code))
     measured = []
     for label, path, code in cases:
-        seconds, peak = peak_alone([FSATLAS, "validate", "--no-cache", path], code, work)
+        # started from a small process: a child of this one would report this one's peak as its own
+        status, _, seconds, peak = peak_alone([FSATLAS, "validate", "--no-cache", path], work)
+        if status != code:
+            raise SystemExit(f"perf: validate {path} exited {status}, not {code}")
         measured.append((seconds, peak, label))
         print(f"    {label}: {seconds:.2f} s, {peak / 2**20:.0f} MiB", flush=True)
     seconds, _, slowest = max(measured)

@@ -7,8 +7,6 @@ import gzip
 import io
 import json
 import os
-import re
-import subprocess
 import sys
 import tarfile
 
@@ -21,19 +19,11 @@ from fsatlas.cli import main
 from fsatlas.results import bundle, fio_json
 from test_bundle_bounds import _header, _pax
 from test_fuzz import mutate
-from testutil import FIXTURES, SAMPLES, edit_member, write_json
+from testutil import FIXTURES, SAMPLES, edit_member, peak_alone, write_json
 
 RID = "fixture-valid"
-BOUND = 512 * 2**20
-EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))  # validate's memory bound (make perf's rows)
-
-
-def peak_of(argv, cwd) -> tuple[int, str, int]:
-    """(exit status, standard error, peak resident bytes) of one command, measured for it alone."""
-    proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-    err = proc.stderr.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
-    return os.waitstatus_to_exitcode(status), err, usage.ru_maxrss * 1024
+BOUND = 512 * 2**20  # validate's memory bound (make perf's rows)
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
 
 
 def json_plus(report: bytes, size: int) -> bytes:
@@ -57,7 +47,7 @@ def test_a_63_mb_json_plus_report_validates_within_the_bound(fio_fixture):
     it is parsed, its figures recomputed as from the report without them."""
     out, path, reference = fio_fixture
     edit_member(out, RID, reference, lambda old: json_plus(old, 63_000_000))
-    code, err, peak = peak_of([sys.executable, "-m", "fsatlas.cli", "validate", "--no-cache", path], out)
+    code, err, _, peak = peak_alone([sys.executable, "-m", "fsatlas.cli", "validate", "--no-cache", path], out)
     assert code == 0, err
     assert peak < BOUND, peak >> 20
 
@@ -164,9 +154,9 @@ def _apply(result: dict, tar: bytes, change, data) -> tuple[dict, bytes]:
     if kind == "json":
         return mutate(result, data), tar
     if kind == "bytes":
-        at, data = what
+        at, piece = what
         at %= len(tar)
-        return result, tar[:at] + data + tar[at + len(data):]
+        return result, tar[:at] + piece + tar[at + len(piece):]
     at = what[0]
     block = bytearray(tar[at:at + 512])
     if kind == "type":
