@@ -12,9 +12,12 @@ from ..errors import UserError
 
 
 def add_parser(sub):
-    p = sub.add_parser("compare", help="per-cell ratios of two result files, with corrected significance")
+    p = sub.add_parser("compare", help="per-cell ratios of two result files (or two sides of one), with corrected significance",
+                       description="fsatlas compare A.json B.json, or fsatlas compare R.json --a ext4 --b xfs")
     p.add_argument("a", metavar="A", help="the reference result file")
-    p.add_argument("b", metavar="B", help="the result file compared with it")
+    p.add_argument("b", metavar="B", nargs="?", help="the result file compared with it (or --a and --b)")
+    p.add_argument("--a", dest="side_a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
+    p.add_argument("--b", dest="side_b", metavar="SIDE", help="within one result: side B")
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
     p.add_argument("--only-significant", action="store_true", help="hide differences within the noise")
     p.set_defaults(func=run)
@@ -27,10 +30,16 @@ def load_checked(path):
 
 
 def run(args) -> int:
-    a, b = load_checked(args.a), load_checked(args.b)
-    rows = comparison.between(a, b, args.all_metrics)
+    if args.b and not (args.side_a or args.side_b):
+        a, b = load_checked(args.a), load_checked(args.b)
+        rows = comparison.between(a, b, args.all_metrics)
+    elif not args.b and args.side_a and args.side_b:
+        from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
+        rows = report.within(load_checked(args.a), args.side_a, args.side_b, args.all_metrics)
+    else:
+        raise UserError("expected two result files, or one with --a and --b", where="fsatlas compare")
     if not rows:
-        raise UserError("the two result files share no measured cell", where=f"{args.a}, {args.b}")
+        raise UserError("the two result files share no measured cell", where=", ".join(filter(None, (args.a, args.b))))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "
           f"{'p':>7} {'p adj':>7}  verdict")
