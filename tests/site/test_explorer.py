@@ -211,21 +211,25 @@ def test_the_explorer_gives_embed_code_whose_frame_draws_the_view_alone(page, ex
 
 @pytest.fixture(scope="module")
 def import_site(tmp_path_factory):
-    """Two synthetic results and an IOzone import (a public sample: 63 cells outside the matrix)."""
+    """Two synthetic results, an IOzone import (a public sample: 63 cells outside the matrix) and
+    a fio iodepth sweep (three files of one job, imported as one result)."""
     from sitebuild import build_site, serve, synthetic_results, FIXTURES, fsatlas
     data = synthetic_results(tmp_path_factory.mktemp("import-data"), 2)
     fsatlas("import", "iozone", FIXTURES / "samples" / "iozone" / "auto-mode-ramdisk-2010.txt", "--filesystem", "ext4",
             "--machine", "ramdisk", "--redact", "--out", data)
+    sweep = sorted((FIXTURES / "samples" / "fio" / "sweep").glob("*.json"))
+    fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--machine", "sweeper", "--out", data)
     (path,) = (data / "results").glob("*import-iozone*.json")
+    (swept,) = (data / "results").glob("*import-fio*.json")
     root = tmp_path_factory.mktemp("import-site")
     build_site(root, data / "results")
     server = serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text())
+    yield f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text()), json.loads(swept.read_text())
     server.shutdown()
 
 
 def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page, import_site):
-    url, result = import_site
+    url, result, _ = import_site
     workloads = sorted({c["workload"] for c in result["cells"]})
     open_explorer(page, f"{url}/explorer/?r={result['id']}&fs=ext4&v=imported&w={','.join(workloads)}")
     index = page.request.get(f"{url}/explorer/data.json").json()
@@ -241,6 +245,20 @@ def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page
     assert "imported" in page.eval_on_selector_all("input[name=variant]", "boxes => boxes.map(b => b.value)")
     page.locator(BARS).first.hover()
     assert "--cell 'ext4|" in page.locator("#explorer-details").inner_text()
+    assert page.errors == []
+
+
+def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iodepth(page, import_site):
+    url, _, sweep = import_site
+    (workload,) = {c["workload"] for c in sweep["cells"]}
+    page.goto(f"{url}/explorer/?r={sweep['id']}&fs=ext4&v=imported&w={workload}&metric=throughput&axis=dims")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    page.wait_for_selector("#explorer-chart svg .mark-symbol path")
+    texts = page.eval_on_selector_all("#explorer-chart svg text", "ts => ts.map(t => t.textContent)")
+    # a row a measure: the metric asked for and the mean latency of the same cells, x the swept iodepth
+    assert "throughput (MB/s (10^6 bytes/s))" in texts and "lat_mean_ns (µs)" in texts and "iodepth" in texts
+    assert page.locator("#explorer-chart svg .mark-symbol.role-mark path").count() == 3 * 2  # iodepth 1, 16, 64, two rows
+    assert page.locator("#explorer-chart svg .mark-line.role-mark path").count() == 2
     assert page.errors == []
 
 
