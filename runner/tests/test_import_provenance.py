@@ -208,3 +208,36 @@ def test_pts_mount_options_from_its_system_json_are_the_effective_ones(tmp_path,
     (ext4, xfs), _, _ = _import(tmp_path, capsys, "pts", str(source))
     assert {c["effective_mount_options"] for c in xfs["cells"]} == {options}
     assert {c["effective_mount_options"] for c in ext4["cells"]} == {""}  # its system recorded none
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"iodepth": st.sampled_from(["1", "16"]), "bs": st.sampled_from(["4k", "1M"]),
+                                       "rw": st.sampled_from(["read", "randread"])}), min_size=1, max_size=4))
+def test_files_are_repetitions_a_sweep_of_one_option_or_refused(runs):
+    """The rule over every combination of three options across up to four files: no option
+    differs -> repetitions; exactly one of iodepth, numjobs, bs differs -> a sweep of it;
+    anything else -> a refusal naming what differs."""
+    from fsatlas.commands import import_
+    from fsatlas.errors import UserError
+    from fsatlas.results.importers.measurement import Measurement
+    parsed = [(f"raw/x/{i}", [Measurement("fio-job", dict(p), {"iops": 1.0}, {"iops": ("ops/s", "higher")})])
+              for i, p in enumerate(runs)]
+    differing = sorted(name for name in ("iodepth", "bs", "rw") if len({p[name] for p in runs}) > 1)
+    files = [f"f{i}.json" for i in range(len(runs))]
+    if len(differing) <= 1 and differing != ["rw"]:
+        assert import_.swept(parsed, files) == (differing[0] if differing else None)
+    else:
+        with pytest.raises(UserError) as refused:
+            import_.swept(parsed, files)
+        assert all(name in str(refused.value) for name in differing)
+
+
+def test_a_pts_scale_without_an_fsatlas_unit_beside_a_known_one_is_kept_in_its_cell(tmp_path, capsys):
+    """pts/fio's twin results share one description: with the IOPS twin's scale one fsatlas has
+    no unit for, its runs (RawString 90880:91648:90871) stay, under that scale, beside MB/s."""
+    source = tmp_path / "odd-scale.xml"
+    source.write_text((SAMPLES / "pts" / "schema-two-systems.xml").read_text().replace("<Scale>IOPS</Scale>", "<Scale>Widgets</Scale>", 1))
+    (ext4, _), _, _ = _import(tmp_path, capsys, "pts", str(source))
+    metrics = next(c for c in ext4["cells"] if c["workload"] == "rand-read-4k")["metrics"]
+    assert metrics["throughput"]["samples"] == [355e6, 358e6, 355e6]
+    assert metrics["pts_widgets"]["samples"] == [90880, 91648, 90871] and metrics["pts_widgets"]["unit"] == "pts:Widgets"
