@@ -240,4 +240,5 @@ def test_a_pts_scale_without_an_fsatlas_unit_beside_a_known_one_is_kept_in_its_c
     (ext4, _), _, _ = _import(tmp_path, capsys, "pts", str(source))
     metrics = next(c for c in ext4["cells"] if c["workload"] == "rand-read-4k")["metrics"]
     assert metrics["throughput"]["samples"] == [355e6, 358e6, 355e6]
-    assert metrics["pts_widgets"]["samples"] == [90880, 91648, 90871] and metrics["pts_widgets"]["unit"] == "pts:Widgets"
+    assert metrics["pts_widgets"]["samples"] == [90880, 91648, 90871]
+    assert (metrics["pts_widgets"]["unit"], metrics["pts_widgets"]["pts_scale"]) == ("pts", "Widgets")

@@ -50,8 +50,8 @@ def test_one_result_per_system_with_every_run(tmp_path, capsys):
     # a scale fsatlas has no unit for is kept in PTS's own: <Scale>Final Score</Scale>, RawString 1510211
     blogbench = cells["pts-blogbench"]
     assert blogbench["status"] == "ok" and blogbench["metrics"]["pts_final_score"]["samples"] == [1510211]
-    assert (blogbench["metrics"]["pts_final_score"]["unit"], blogbench["metrics"]["pts_final_score"]["better"]) == \
-        ("pts:Final Score", "higher")
+    score = blogbench["metrics"]["pts_final_score"]
+    assert (score["unit"], score["pts_scale"], score["better"]) == ("pts", "Final Score", "higher")
     postmark_xfs = next(c for c in xfs["cells"] if c["workload"] == "pts-postmark")
     assert postmark_xfs["status"] == "failed" and "every run failed" in postmark_xfs["reason"]
     assert len(xfs["cells"]) == 6  # xfs ran no blogbench

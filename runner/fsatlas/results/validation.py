@@ -640,7 +640,10 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
     schema problem: every figure is a finite number, each sample and summary from 0 to 1e18."""
     out = []
     known = KNOWN_METRICS.get(name)
-    if known is None and name.startswith("pts_") and metric["unit"].startswith("pts:"):
+    if (metric["unit"] == "pts") != ("pts_scale" in metric) or (metric["unit"] == "pts") != name.startswith("pts_"):
+        out.append(("error", "/unit", f"expected unit pts with a pts_scale for a metric pts_<scale>, and neither for "
+                    f"{name}, found unit {metric['unit']!r}" + (" and a pts_scale" if "pts_scale" in metric else "")))
+    elif known is None and metric["unit"] == "pts":
         pass  # a PTS scale kept in its own unit (importers/pts.own_unit)
     elif known is None:
         out.append(("warning", "", f"metric name {name!r} is not one fsatlas knows"))

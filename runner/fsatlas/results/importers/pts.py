@@ -11,8 +11,8 @@ HIB or LIB) whose <Data> holds an <Entry> per system: <Value> (the average PTS s
 Each run becomes one sample of the cell for that system, test and options; a test fsatlas has
 a workload for is mapped onto it (pts/fio's sequential and 4 KiB random jobs), any other kept
 under its PTS name (pts-fs-mark, pts-sqlite, ...), its options as the cell's dimension. A scale
-fsatlas has no unit for ("Final Score") is kept as it is: metric pts_<scale> in unit
-"pts:<scale>". A result with no proportion (HIB or LIB) or a run that is not a number is
+fsatlas has no unit for ("Final Score") is kept as it is: metric pts_<scale> in unit "pts",
+its scale as PTS wrote it beside (pts_scale). A result with no proportion (HIB or LIB) or a run that is not a number is
 refused, naming the result: no figure of the file is left out without a word.
 
 What PTS recorded of each system is kept: its Hardware and Software lines, <TimeStamp>, and the
@@ -36,15 +36,17 @@ SCALES = {"mb/s": ("throughput", 1e6, "bytes/s"), "kb/s": ("throughput", 1e3, "b
           "operations per second": ("ops_per_s", 1.0, "ops/s")}
 PROPORTION = {"HIB": "higher", "LIB": "lower"}
 OWN_UNIT_CHARACTERS = "space . / % ( ) -"
-OWN_UNIT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./%()-]{0,59}")  # the schema's "pts:" units
+OWN_UNIT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./%()-]{0,59}")  # the schema's pts_scale
+OWN = "pts:"  # a Measurement's unit "pts:<scale>": the metric's unit pts, its pts_scale <scale>
 
 
 def own_unit(scale: str) -> tuple[str, float, str] | None:
     """A PTS scale fsatlas has no unit for ("Final Score", "Nodes Per Second"), kept as PTS
-    wrote it: metric pts_final_score, unit "pts:Final Score", the values as recorded."""
+    wrote it: metric pts_final_score, unit pts with pts_scale "Final Score" (the import's
+    cell_records splits them), the values as recorded."""
     if not OWN_UNIT.fullmatch(scale):
         return None
-    return "pts_" + (re.sub(r"[^a-z0-9]+", "_", scale.lower()).strip("_") or "value"), 1.0, f"pts:{scale}"
+    return "pts_" + (re.sub(r"[^a-z0-9]+", "_", scale.lower()).strip("_") or "value"), 1.0, f"{OWN}{scale}"
 # pts/fio's options -> fsatlas workload, where the job is the same kind of job
 FIO_TYPES = {("Sequential Read", None): "seq-read", ("Sequential Write", None): "seq-write",
              ("Random Read", "4KB"): "rand-read-4k", ("Random Write", "4KB"): "rand-write-4k"}
