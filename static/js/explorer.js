@@ -439,7 +439,7 @@
     var latency = points(selected(LATENCY)).filter(function (p) {
       return p.value !== null && p.dimValue !== null && drawnWorkloads[p.workload];
     });
-    latency.forEach(function (p) { p.measure = LATENCY + " (" + p.unitLabel + ")"; });
+    latency.forEach(function (p) { p.measure = LATENCY + " (" + p.unitLabel + ")"; p.beside = true; });
     return values.concat(latency);
   }
 
@@ -451,7 +451,8 @@
     var shown = view.axis === "dims" ? scaling(limited.values) : limited.values;
     var unitLabel = shown.length ? shown[0].unitLabel : "";
     var lost = all.filter(function (p) { return p.value === null; }).length;
-    status(shown.length + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+    var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
+    status(cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > MAX_PANELS ? ", the first " + MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");

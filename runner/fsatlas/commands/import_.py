@@ -36,7 +36,8 @@ def add_parser(sub):
                                         "File-System in its software line")
     p.add_argument("--as", dest="sides", metavar="FS[:VARIANT],...", action="append", default=[],
                    help="per FILE, in order, the filesystem (and variant) it measured: `--as ext4,ext4,xfs,xfs` makes "
-                        "one result of two filesystems, which `fsatlas report R --a ext4 --b xfs` compares")
+                        "one result of two filesystems, which `fsatlas report R --a ext4 --b xfs` compares; a variant V "
+                        "is stored as imported-V (`--a ext4:imported-V`), never one of the matrix's")
     p.add_argument("--workload", help="a workload name for the cells (default: derived from the tool's output)")
     p.add_argument("--mount-options", action="append", default=[], help="the mount options used (comma-separated)")
     p.add_argument("--mkfs-options", action="append", default=[], help="the mkfs options used")
@@ -142,12 +143,6 @@ def swept(parsed: list, files: list[str]) -> str | None:
     return options[0] if options else None
 
 
-def _number_first(value: str):
-    """A sort key putting 4k before 64k and 2 before 16, as a sweep's values read."""
-    match = re.match(r"(\d+(?:\.\d+)?)(.*)", value)
-    return (0, float(match.group(1)), match.group(2)) if match else (1, 0.0, value)
-
-
 def _member(index: int, path: str) -> str:
     """The bundle member holding input file number index (its name made safe)."""
     return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
@@ -251,7 +246,8 @@ def run(args) -> int:
                 for m in parsed[i][1]:
                     m.dimensions = {**m.dimensions, option: str(m.parameters[option])}
             sweeps[side] = (option, {m.dimensions[option] for i in mine for m in parsed[i][1]})
-        records += cell_records([parsed[i] for i in mine], *side[:1], mkfs, mount, args.driver, side[1])
+        fs, variant = side
+        records += cell_records([parsed[i] for i in mine], fs, mkfs, mount, args.driver, variant)
     if not records:
         raise UserError("no measurements found", where=", ".join(args.files))
     tool = {"runner": system.collect_tools()["runner"], "imported_from": args.format}
@@ -277,9 +273,10 @@ def run(args) -> int:
     (written,) = _publish(out, [(result, members)], args.redact, args.files)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
-    for (fs, variant), (option, values) in sweeps.items():
-        print(f"note: {fs} ({variant}) is a sweep of {option}: {', '.join(sorted(values, key=_number_first))}",
-              file=sys.stderr)
+    for (fs, variant), (option, values) in sweeps.items():  # in the scaling view's order (4k before 1M)
+        from ..site import explorer  # only here: the site's modules are no import's load otherwise
+        values = sorted(values, key=lambda v: explorer.sweep_axis(f"{option}={v}")[1] or 0.0)
+        print(f"note: {fs} ({variant}) is a sweep of {option}: {', '.join(values)}", file=sys.stderr)
     if sysinfo["recorded"] == "none":  # notes only on success: a refusal is one line
         print(f"note: {resultfile.NOT_RECORDED} (machine label {sysinfo['machine']}): pass --system FILE, or "
               f"--this-machine if the output was measured here", file=sys.stderr)

@@ -334,7 +334,8 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
-        summary_row=summary, system=result["system"], measured=result.get("measured"), target=page_target(result["target"]), tool=result["tool"],
+        summary_row=summary, system=result["system"], measured=result.get("measured"),
+        target=page_target(result["target"]), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))

@@ -12,8 +12,9 @@ Each run becomes one sample of the cell for that system, test and options; a tes
 a workload for is mapped onto it (pts/fio's sequential and 4 KiB random jobs), any other kept
 under its PTS name (pts-fs-mark, pts-sqlite, ...), its options as the cell's dimension. A scale
 fsatlas has no unit for ("Final Score") is kept as it is: metric pts_<scale> in unit "pts",
-its scale as PTS wrote it beside (pts_scale). A result with no proportion (HIB or LIB) or a run that is not a number is
-refused, naming the result: no figure of the file is left out without a word.
+its scale as PTS wrote it beside (pts_scale). A result with no proportion (HIB or LIB), a scale
+of other characters or a run that is not a number is refused, naming the result: no figure of
+the file is left out without a word.
 
 What PTS recorded of each system is kept: its Hardware and Software lines, <TimeStamp>, and the
 mount options of the disk tested, which PTS writes (since 2012, pts_test_run_manager.php) in
@@ -47,6 +48,8 @@ def own_unit(scale: str) -> tuple[str, float, str] | None:
     if not OWN_UNIT.fullmatch(scale):
         return None
     return "pts_" + (re.sub(r"[^a-z0-9]+", "_", scale.lower()).strip("_") or "value"), 1.0, f"{OWN}{scale}"
+
+
 # pts/fio's options -> fsatlas workload, where the job is the same kind of job
 FIO_TYPES = {("Sequential Read", None): "seq-read", ("Sequential Write", None): "seq-write",
              ("Random Read", "4KB"): "rand-read-4k", ("Random Write", "4KB"): "rand-write-4k"}
