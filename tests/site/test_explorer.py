@@ -219,17 +219,20 @@ def import_site(tmp_path_factory):
             "--machine", "ramdisk", "--redact", "--out", data)
     sweep = sorted((FIXTURES / "samples" / "fio" / "sweep").glob("*.json"))
     fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--machine", "sweeper", "--out", data)
+    fsatlas("import", "pts", FIXTURES / "samples" / "pts" / "schema-two-systems.xml", "--out", data)
     (path,) = (data / "results").glob("*import-iozone*.json")
     (swept,) = (data / "results").glob("*import-fio*.json")
+    (pts, _) = sorted((data / "results").glob("*import-pts*.json"))  # one a system: ext4's first
     root = tmp_path_factory.mktemp("import-site")
     build_site(root, data / "results")
     server = serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text()), json.loads(swept.read_text())
+    yield (f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text()), json.loads(swept.read_text()),
+           json.loads(pts.read_text()))
     server.shutdown()
 
 
 def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page, import_site):
-    url, result, _ = import_site
+    url, result, _, _ = import_site
     workloads = sorted({c["workload"] for c in result["cells"]})
     open_explorer(page, f"{url}/explorer/?r={result['id']}&fs=ext4&v=imported&w={','.join(workloads)}")
     index = page.request.get(f"{url}/explorer/data.json").json()
@@ -249,7 +252,7 @@ def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page
 
 
 def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iodepth(page, import_site):
-    url, _, sweep = import_site
+    url, _, sweep, _ = import_site
     (workload,) = {c["workload"] for c in sweep["cells"]}
     page.goto(f"{url}/explorer/?r={sweep['id']}&fs=ext4&v=imported&w={workload}&metric=throughput&axis=dims")
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
@@ -261,6 +264,17 @@ def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iod
     assert page.locator("#explorer-chart svg .mark-line.role-mark path").count() == 2
     assert page.inner_text(".explorer-status").startswith("3 cells drawn")  # the latency row: the same cells
     assert page.errors == []
+
+
+def test_an_import_s_result_page_says_what_its_output_recorded_and_what_it_did_not(page, import_site):
+    url, _, sweep, pts = import_site
+    text = page.request.get(f"{url}/results/{sweep['id']}/").text()
+    assert "system not recorded" in text and "Kernel" not in text  # no fact the output did not record
+    assert "2026-11-28T21:47:37Z" in text and "fio timestamp" in text  # fio's own time, the earliest file's
+    text = page.request.get(f"{url}/results/{pts['id']}/").text()
+    assert "Samsung SSD 970 EVO Plus 1TB" in text and "the imported tool&#39;s own output" in text
+    measured = re.search(r"<dt>Measured</dt><dd>([^<]*)</dd>", text).group(1)
+    assert measured == f"2021-03-02T09:12:44 (the machine's local time), from PTS TimeStamp; this file was made {pts['created']}"
 
 
 @pytest.fixture(scope="module")
