@@ -242,3 +242,12 @@ def test_a_pts_scale_without_an_fsatlas_unit_beside_a_known_one_is_kept_in_its_c
     assert metrics["throughput"]["samples"] == [355e6, 358e6, 355e6]
     assert metrics["pts_widgets"]["samples"] == [90880, 91648, 90871]
     assert (metrics["pts_widgets"]["unit"], metrics["pts_widgets"]["pts_scale"]) == ("pts", "Widgets")
+
+
+def test_pts_takes_no_system_or_per_file_filesystem_it_would_ignore(tmp_path, capsys):
+    for extra in (["--this-machine"], ["--as", "ext4"], ["--system", str(tmp_path / "s.yaml")]):
+        assert main(["import", "pts", str(SAMPLES / "pts" / "schema-two-systems.xml"), *extra,
+                     "--out", str(tmp_path / "o")]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and extra[0] in err and "PTS records" in err
+    assert not (tmp_path / "o").exists()

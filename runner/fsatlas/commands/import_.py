@@ -367,6 +367,12 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
 def _run_pts(args) -> int:
     """A Phoronix Test Suite result file: one result per system it holds, each with every run of
     every test that system ran, the file (its <User> names redacted) kept as the raw output."""
+    given = [flag for flag, value in (("--as", args.sides), ("--system", args.system),
+                                      ("--this-machine", args.this_machine)) if value]
+    if given:  # not taken silently: PTS recorded each system's facts and filesystem itself
+        raise UserError(f"{given[0]} with a PTS result file", field=given[0],
+                        expected="none: PTS records each system's Hardware, Software and File-System itself "
+                                 "(--filesystem overrides the last)")
     out = os.path.abspath(args.out)
     mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
     made = []  # (result, bundle member, its bytes): every one checked before any is written
