@@ -89,6 +89,16 @@ def test_the_schema_holds_either_every_fact_or_none_with_system_not_recorded(rec
     assert accepted == (not facts if recorded == "none" else facts == set(resultfile.SYSTEM_FACTS))
 
 
+@given(utc=st.booleans(), zulu=st.booleans())
+def test_measured_says_utc_exactly_when_its_time_ends_in_z(utc, zulu):
+    doc = {"schema_version": 1, "id": "x", "created": "2026-01-01T00:00:00Z", "tool": {"runner": "x"},
+           "system": {"machine": "m", "recorded": "none"}, "target": {"kind": "directory"}, "cells": [],
+           "measured": {"time": "2025-06-30T23:59:59" + ("Z" if zulu else ""), "utc": utc, "from": "x"}}
+    # schema_problems: msgspec and fastjsonschema first (what the runner and validate use), jsonschema after
+    accepted = not [p for p in resultfile.schema_problems(doc, "x.json") if p.path.startswith("/measured")]
+    assert accepted == (utc == zulu) == resultfile.schema_valid_fast(doc)
+
+
 def test_iozone_s_run_began_line_is_the_measurement_time(tmp_path, capsys):
     (result,), _, _ = _import(tmp_path, capsys, "iozone", str(SAMPLES / "iozone" / "single-test-ssd-2009.txt"),
                               "--filesystem", "ext4", "--redact")
