@@ -164,6 +164,19 @@ def test_an_iodepth_sweep_of_three_files_is_one_result_with_three_dimensions(tmp
     assert set(rows["iodepth"]) == {"1", "16", "64"} and set(rows["bs"]) == {"4k"} and set(rows["rw"]) == {"randread"}
 
 
+def test_a_numjobs_sweep_sums_each_file_s_clones_into_its_cell(tmp_path, capsys):
+    """Without group_reporting fio lists a job once per clone: the clones' count differs with
+    numjobs, as it must, and is no second swept option."""
+    files = [FIO / "sweep-numjobs" / f"numjobs-{n}.json" for n in (1, 2, 4)]
+    (result,), _, err = _import(tmp_path, capsys, "fio", *map(str, files), "--filesystem", "ext4")
+    cells = {c["key"].rsplit("=", 1)[1]: c for c in result["cells"]}
+    assert set(cells) == {"1", "2", "4"} and "sweep of numjobs: 1, 2, 4" in err
+    for n, path in zip(("1", "2", "4"), files):
+        jobs = json.loads(path.read_text())["jobs"]
+        assert len(jobs) == int(n) and cells[n]["parameters"]["jobs_in_report"] == int(n)
+        assert cells[n]["metrics"]["throughput"]["samples"] == [float(sum(j["write"]["bw_bytes"] for j in jobs))]
+
+
 def test_files_of_one_job_differing_in_two_options_are_refused_naming_them(tmp_path, capsys):
     other = tmp_path / "bs.json"
     other.write_text(SWEEP[2].read_text().replace('"bs" : "4k"', '"bs" : "64k"'))
