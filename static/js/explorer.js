@@ -427,10 +427,11 @@
     return { values: values.filter(function (v) { return kept[v[field]]; }), panels: names.length };
   }
 
-  // The scaling view's second measure: the mean latency of the cells drawn, against the same
-  // swept parameter (the chosen metric alone where it is that latency or a ratio is shown).
-  var LATENCY = "lat_mean_ns";
+  // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
+  // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
+  // chosen metric alone where it is that latency or a ratio is shown.
   function scaling(values) {
+    var LATENCY = ((/^(read|write|trim)_/.exec(view.metric) || [""])[0]) + "lat_mean_ns";
     values = values.filter(function (p) { return p.dimValue !== null; });
     values.forEach(function (p) { p.measure = view.metric + " (" + p.unitLabel + ")"; });
     if (view.metric === LATENCY || view.mode !== "abs") return values;
