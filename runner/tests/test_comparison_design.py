@@ -178,7 +178,7 @@ def test_the_issues_cpu_example_and_just_beside_it():
 def test_compare_takes_several_runs_a_side_and_names_what_differs(tmp_path, capsys):
 
     files = sorted(RESULTS.glob("*-quick.json"))[:2]
-    assert main(["compare", "--a", str(files[0]), str(files[1]), "--b", str(files[1]), str(files[0])]) == 0
+    assert main(["compare", "--runs-a", str(files[0]), str(files[1]), "--runs-b", str(files[1]), str(files[0])]) == 0
     out = capsys.readouterr().out
     assert "tested on the runs' means" in out and " detect " in out and "p equiv" in out
     a, b = (json.loads(f.read_text()) for f in files)
