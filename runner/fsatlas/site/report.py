@@ -115,9 +115,12 @@ def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
 
 
 def ratio_chart(rows: list[dict], title: str) -> str:
-    """The tested rows' ratios B/A with their intervals, as an SVG drawn by Vega in Node."""
-    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"], "low": r["ratio_ci95"][0],
-               "high": r["ratio_ci95"][1], "verdict": r["verdict"]} for r in rows if r["status"] == "tested"]
+    """Every row's ratio B/A, with its interval where it was tested (a row not tested, one run a
+    side, is its ratio alone: comparison.design), as an SVG drawn by Vega in Node."""
+    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"],
+               "low": r["ratio_ci95"][0] if r["ratio_ci95"] else r["ratio"],
+               "high": r["ratio_ci95"][1] if r["ratio_ci95"] else r["ratio"], "verdict": r["verdict"]}
+              for r in rows if r["ratio"] is not None and r["ratio"] > 0]
     if not values:
         return ""
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": title, "width": 360,
@@ -131,8 +134,10 @@ def ratio_chart(rows: list[dict], title: str) -> str:
                 {"mark": {"type": "point", "filled": True},
                  "encoding": {"x": {"field": "ratio", "type": "quantitative"},
                               "color": {"field": "verdict", "type": "nominal",
-                                        "scale": {"domain": ["better", "worse", "equivalent", "inconclusive"],
-                                                  "range": ["#2e7d32", "#c62828", "#1565c0", "#757575"]}}}},
+                                        "scale": {"domain": ["better", "worse", "differs", "equivalent", "inconclusive",
+                                                             "not tested", "not testable"],
+                                                  "range": ["#2e7d32", "#c62828", "#6a1b9a", "#1565c0", "#757575",
+                                                            "#9e9e9e", "#bdbdbd"]}}}},
                 {"mark": {"type": "rule", "strokeDash": [4, 4]}, "data": {"values": [{"one": 1}]},
                  "encoding": {"x": {"field": "one", "type": "quantitative"}, "y": {}}}]}
     done = subprocess.run(["node", os.path.join(REPO, "scripts", "render-svg.mjs")], input=json.dumps([spec]),
