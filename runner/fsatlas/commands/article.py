@@ -2,6 +2,7 @@
 import os
 import sys
 
+from .. import outfile
 from ..errors import UserError
 from ..site import articles
 from .compare import load_checked
@@ -30,13 +31,11 @@ def run(args) -> int:
     else:
         raise UserError("expected two result files, or one with --a and --b", where="fsatlas article new")
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
-    if os.path.exists(path):
+    if os.path.lexists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.fsatlas-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(articles.scaffold(args.title, entry, [d["id"] for d in docs]))
-    os.replace(tmp, path)
+    text = articles.scaffold(args.title, entry, [d["id"] for d in docs])
+    with outfile.replacing(path) as f:
+        f.write(text)
     print(f"wrote {path}: pinned to {', '.join(d['id'] for d in docs)}; "
           f"their result files must be in data/results when the site is built", file=sys.stderr)
     return 0

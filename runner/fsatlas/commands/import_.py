@@ -16,7 +16,7 @@ import tempfile
 
 import yaml
 
-from .. import SCHEMA_VERSION, safe_yaml
+from .. import SCHEMA_VERSION, outfile, safe_yaml
 from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
 from ..results.importers import pts
 from ..run import system
@@ -197,8 +197,11 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     all are written and checked in a temporary folder inside out, then moved into place, bundle
     first; anything refused leaves out as it was. With redact, what looks private in the raw
     members is replaced (privacy.redact) and recorded in the result's redactions."""
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
+    outfile.folder(out)
+    try:
+        tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
+    except OSError as e:
+        raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
         staged = []
         for result, members in made:
@@ -221,14 +224,19 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                 more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
                 raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
                                 where=", ".join(inputs))
-        written = []
-        for (result, _), path in zip(made, staged):
-            for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))), ("results", os.path.basename(path))):
-                if os.path.exists(os.path.join(tmp, folder, name)):  # no bundle where no cell has a figure
-                    os.makedirs(os.path.join(out, folder), exist_ok=True)
-                    os.replace(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
-            written.append(os.path.join(out, "results", os.path.basename(path)))
-        return written
+        moves = [(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
+                 for (result, _), path in zip(made, staged)
+                 for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))),
+                                      ("results", os.path.basename(path)))
+                 if os.path.exists(os.path.join(tmp, folder, name))]  # no bundle where no cell has a figure
+        for _, target in moves:  # every target checked before any is moved: a refusal leaves out as it was
+            if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
+                raise UserError("expected a folder, found a file", where=os.path.dirname(target))
+            outfile.check(target)
+        for staged_file, target in moves:
+            outfile.folder(os.path.dirname(target))
+            outfile.move_into_place(staged_file, target)
+        return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -8,6 +8,7 @@ results), frame() returns it as a pandas DataFrame, and the site lists it beside
 import datetime as dt
 import os
 
+from .. import outfile
 from ..errors import UserError
 from . import resultfile
 
@@ -159,36 +160,27 @@ def frame(paths, where: list[str] | None = None):
 
 
 def write(paths: list[str], out: str, fmt: str, where=()) -> int:
-    """Writes the table to out (a temporary file, then renamed) in fmt; returns the rows written."""
+    """Writes the table to out (outfile.replacing: a temporary file, then renamed; `-` is standard
+    output) in fmt; returns the rows written."""
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
-    directory = os.path.dirname(os.path.abspath(out))
-    os.makedirs(directory, exist_ok=True)
-    tmp = os.path.join(directory, f".{os.path.basename(out)}.fsatlas-tmp")
     rows, schema = 0, arrow_schema()
-    try:
+    with outfile.replacing(out, binary=True) as f:
         if fmt == "parquet":
-            with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            with pq.ParquetWriter(f, schema, compression="zstd") as writer:
                 for table in batches(paths, where):
                     writer.write_table(table)
                     rows += table.num_rows
                 if not rows:
                     writer.write_table(schema.empty_table())
         elif fmt == "csv":
-            with pcsv.CSVWriter(tmp, schema) as writer:
+            with pcsv.CSVWriter(f, schema) as writer:
                 for table in batches(paths, where):
                     writer.write_table(table)
                     rows += table.num_rows
         else:
-            with open(tmp, "w", encoding="utf-8") as f:
-                for table in batches(paths, where):
-                    frame_ = table.to_pandas()
-                    text = frame_.to_json(orient="records", lines=True, date_format="iso", date_unit="s")
-                    f.write(text if text.endswith("\n") or not text else text + "\n")
-                    rows += table.num_rows
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            for table in batches(paths, where):
+                text = table.to_pandas().to_json(orient="records", lines=True, date_format="iso", date_unit="s")
+                f.write((text if text.endswith("\n") or not text else text + "\n").encode())
+                rows += table.num_rows
     return rows
