@@ -53,6 +53,31 @@ COLUMNS = {
 FORMATS = ("parquet", "csv", "jsonl")
 
 
+# A text cell a spreadsheet would run as a formula starts with one of these (OWASP's "CSV
+# Injection": =, +, -, @, tab, carriage return); it is written with an apostrophe before it, as
+# the explorer's CSV download does (static/js/explorer.js, kept the same by test_export.py).
+# Only text columns: a number column's -1.5 is a number to every spreadsheet, written as it is.
+FORMULA_START = "=+-@\t\r"
+
+
+def spreadsheet_safe(text: str) -> str:
+    """text as a CSV cell holds it: with an apostrophe before a formula's first character."""
+    return "'" + text if text[:1] in FORMULA_START and text else text
+
+
+def safe_for_spreadsheets(table):
+    """The Arrow table with spreadsheet_safe applied to every text column (vectorized)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    starts = "^[" + "".join("\\" + c if c in "-\\]^" else c for c in FORMULA_START) + "]"
+    for i, field in enumerate(table.schema):
+        if field.type == pa.string():
+            column = table.column(i)
+            quoted = pc.binary_join_element_wise(pa.scalar("'"), column, "")
+            table = table.set_column(i, field, pc.if_else(pc.match_substring_regex(column, starts), quoted, column))
+    return table
+
+
 def arrow_schema():
     import pyarrow as pa
     types = {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64(), "float64": pa.float64(),
@@ -176,7 +201,7 @@ def write(paths: list[str], out: str, fmt: str, where=()) -> int:
         elif fmt == "csv":
             with pcsv.CSVWriter(f, schema) as writer:
                 for table in batches(paths, where):
-                    writer.write_table(table)
+                    writer.write_table(safe_for_spreadsheets(table))
                     rows += table.num_rows
         else:
             for table in batches(paths, where):
