@@ -192,11 +192,13 @@ def run(args) -> int:
     return 0
 
 
-def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str]) -> list[str]:
+def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str],
+             redacted_fields: tuple = ()) -> list[str]:
     """Writes each (result, its raw members) to out, only when `validate` accepts every one:
     all are written and checked in a temporary folder inside out, then moved into place, bundle
     first; anything refused leaves out as it was. With redact, what looks private in the raw
-    members is replaced (privacy.redact) and recorded in the result's redactions."""
+    members is replaced (privacy.redact) and recorded in the result's redactions; the fields
+    under redacted_fields (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
     outfile.folder(out)
     try:
         tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
@@ -218,9 +220,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
             if errors:
                 first = errors[0]
-                hint = (" (--redact replaces it by [redacted] in the kept raw output)"
-                        if first.message.startswith(validation.PRIVATE) else
-                        " (an output fsatlas import should have refused: please report it)")
+                hint = _hint(first, redact, redacted_fields)
                 more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
                 raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
                                 where=", ".join(inputs))
@@ -241,6 +241,19 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _hint(problem, redact: bool, redacted_fields: tuple) -> str:
+    """What to do about the first problem that keeps a result from validate: --redact only where
+    it would replace what was found (the kept raw output, and the fields an importer fills from
+    it), and only when it was not given already."""
+    if not problem.message.startswith(validation.PRIVATE):
+        return " (an output fsatlas import should have refused: please report it)"
+    in_raw = "/raw/" in problem.path or problem.path.startswith("/raw")
+    if in_raw or problem.path.startswith(tuple(redacted_fields)):
+        return "" if redact else " (--redact replaces it by [redacted] in the kept raw output and the fields read from it)"
+    return (" (--redact does not change it: it comes from the system facts, this machine's or --system's; "
+            "give the facts in a --system file without it, or --machine for the label)")
+
+
 def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
     """The members with privacy.redact applied to each one's text; what was replaced is added
     to the result's redactions, by raw reference and kind."""
@@ -250,7 +263,7 @@ def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
         kept[name] = text.encode() if counts else data
         redactions += [{"raw": f"raw/{result['id']}/{name}", "what": what, "count": n} for what, n in sorted(counts.items())]
     if redactions:
-        result["redactions"] = redactions[:1000]
+        result["redactions"] = (result.get("redactions", []) + redactions)[:1000]
     return kept
 
 
@@ -287,7 +300,10 @@ def _run_pts(args) -> int:
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
     for path in args.files:
         data, text = _read(path)
-        kept = re.sub(r"<User>[^<]*</User>", "<User>redacted</User>", text)  # PTS records the user's login name
+        kept = privacy.redact_users(text)  # PTS records the user's login name, in any spelling
+        redacted = {}
+        if args.redact:  # the Hardware and Software lines become the result's system fields: redacted before
+            kept, redacted = privacy.redact_markup(kept)
         digest = hashlib.sha256(data).hexdigest()[:8]
         measurements = pts.parse(kept, path)
         disagree = pts.value_disagreements(kept, path)
@@ -305,7 +321,8 @@ def _run_pts(args) -> int:
                 raise UserError(f"no result of system {record['identifier']!r}", where=path)
             notes = [args.notes] if args.notes else []
             notes += [f"imported from the Phoronix Test Suite result file {os.path.basename(path)}, system "
-                      f"{record['identifier']!r}; its <User> was redacted in the kept copy"]
+                      f"{record['identifier']!r}; its <User> was redacted in the kept copy"
+                      + (", and what looked private (--redact)" if redacted else "")]
             notes += [d for d in disagree if f"({record['identifier']})" in d]
             tool = {"runner": system.collect_tools()["runner"], "imported_from": "pts"}
             if record["client"] or pts.tool_version(kept):
@@ -316,9 +333,12 @@ def _run_pts(args) -> int:
                       "notes": "\n".join(notes)[:4000]}
             if args.submitter:
                 result["submitter"] = args.submitter
+            if redacted:
+                result["redactions"] = [{"raw": f"raw/{result_id}/{member}", "what": what, "count": n}
+                                        for what, n in sorted(redacted.items())]
             resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
             made.append((result, {member: kept.encode()}))
-    for written, (result, _) in zip(_publish(out, made, args.redact, args.files), made):
+    for written, (result, _) in zip(_publish(out, made, args.redact, args.files, ("/system", "/target")), made):
         ok = sum(r["status"] == "ok" for r in result["cells"])
         print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
               file=sys.stderr)
