@@ -1,5 +1,6 @@
 """fsatlas article new: a Hugo article pinned to two runs (site/articles.py), ready to edit."""
 import os
+import re
 import sys
 
 from .. import outfile
@@ -22,11 +23,30 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+# A side as the comparison's key and the article's shortcode hold it: a filesystem name, and a
+# variant's, as the result schema allows them (no quote, brace or space can reach the shortcode).
+SIDE = re.compile(r"^[a-z0-9][a-z0-9_+.-]{0,63}(?::[a-z0-9][a-z0-9_+.-]{0,63})?$")
+
+
+def _check_side(result: dict, option: str, spec: str) -> None:
+    """spec must name a filesystem (or filesystem:variant) the result measured."""
+    if not SIDE.match(spec):
+        raise UserError("a filesystem, or filesystem:variant, of lower-case letters, digits and _+.-",
+                        field=option, found=repr(spec[:80]))
+    fs, _, variant = spec.partition(":")
+    sides = {(c["filesystem"], c.get("variant", "defaults")) for c in result["cells"] if c["status"] == "ok"}
+    if (fs, variant or "defaults") not in sides:
+        known = ", ".join(sorted(f"{f}:{v}" if v != "defaults" else f for f, v in sides)[:20])
+        raise UserError(f"no measured cell of {spec} in {result['id']}", field=option, expected=f"one of {known}")
+
+
 def run(args) -> int:
     docs = [load_checked(f) for f in args.files]
     if len(docs) == 2 and not (args.a or args.b):
         entry = {"a": docs[0]["id"], "b": docs[1]["id"]}
     elif len(docs) == 1 and args.a and args.b:
+        for option, spec in (("--a", args.a), ("--b", args.b)):
+            _check_side(docs[0], option, spec)
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
     else:
         raise UserError("expected two result files, or one with --a and --b", where="fsatlas article new")
