@@ -47,14 +47,21 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+MAX_SYSTEM_FILE = 64 * 1024  # a --system file: a machine's facts, a few hundred bytes
+
+
 def _system(path, machine):
     if not path:
         return system.collect_system(machine), {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
-            data = safe_yaml.load(f)
-    except (OSError, yaml.YAMLError) as e:
-        raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
+            text = f.read(MAX_SYSTEM_FILE + 1)
+        if len(text) > MAX_SYSTEM_FILE:
+            raise UserError(f"larger than {MAX_SYSTEM_FILE:,} characters; expected a machine's facts", where=path)
+        data = safe_yaml.load_plain(text, path)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        why = getattr(e, "strerror", None) or str(e).replace("\n", " ")[:300]
+        raise UserError(f"cannot read the system file: {why}", where=path) from None
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise UserError("expected a mapping with a 'system' section (and optionally 'target')", where=path, field="/system")
     sysinfo = dict(data["system"])
@@ -307,7 +314,13 @@ def _run_pts(args) -> int:
         digest = hashlib.sha256(data).hexdigest()[:8]
         measurements = pts.parse(kept, path)
         disagree = pts.value_disagreements(kept, path)
-        for k, record in enumerate(pts.systems(kept, path)):
+        records = pts.systems(kept, path)
+        names = [r["identifier"][:pts.MAX_FIELD] for r in records]
+        twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+        if twice is not None:  # an <Entry> names its system only by this: the two systems' runs would mix
+            raise UserError(f"two <System> elements named {twice[:80]!r}", where=path,
+                            expected="a distinct <Identifier> a system (each <Entry> names its system by it)")
+        for k, record in enumerate(records):
             fs = args.filesystem or pts.fields(record["software"]).get("File-System", "").lower()
             _check_filesystem(fs, f"{path}: System {record['identifier']!r} File-System (or --filesystem)")
             sysinfo, target = _pts_system(record, args.machine)
