@@ -137,3 +137,14 @@ def test_redact_replaces_the_system_lines_and_is_suggested_only_where_it_helps(t
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "/system/cpu_model" in err and "--redact replaces" not in err
         assert "--redact does not change it" in err
+
+
+def test_many_or_unclosed_user_elements_are_read_once():
+    """Linear in the text: a million unclosed <user> tags are one element running to the end;
+    a million empty ones are refused after MAX_USER_ELEMENTS, not all read."""
+    unclosed = "<user>" * 1_000_000
+    assert privacy.user_findings(unclosed) == [(0, unclosed[6:])]
+    assert privacy.redact_users(unclosed) == "<user>redacted</user>"
+    empty = "<User/>" * (privacy.MAX_USER_ELEMENTS + 5)
+    assert privacy.user_findings(empty)[-1][1].startswith("more than 10,000 <User> elements")
+    assert privacy.user_findings("<User/>" * 50) == []

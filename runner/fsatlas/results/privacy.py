@@ -93,6 +93,8 @@ def _version_number(text: str, start: int, end: int) -> bool:
         return True
     name = _WORD_BEFORE.search(before[:word.start(1)])  # X Server, Xorg Server: a product's name
     return bool(name) and name.group(1)[:1].isupper() and name.group(1).lower() not in ADDRESS_WORDS
+
+
 # A name with dots whose last label may be a top-level domain; whether it is one, the public
 # suffix list decides (_host_names).
 DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-])")
@@ -178,8 +180,8 @@ def _mine():
 @lru_cache(maxsize=4096)
 def finding(text: str, serials: bool = True) -> str | None:
     """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
-    The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice). Remembered per text: a quick
-    result's 7,355 strings (keys included) are 426 different ones."""
+    The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
+    Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
     text = fold(text)
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     found = []
@@ -189,7 +191,7 @@ def finding(text: str, serials: bool = True) -> str | None:
         if kind == IPV4 and _version_number(text, match.start(), match.end()):
             pass
         elif serials or kind != SERIAL_UNLABELED or _serial_in_model(text, match):
-            found.append(f"{PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})")
+            found.append(f"{PATTERNS[kind][0]} ({match.group(0)!r})")
         match = ANY.search(text, max(match.end(), match.start() + 1))
     if "." in text:
         found += [f"a host name ({host!r})" for part in text.split("/") if "." in part for host in _host_names(part)]
@@ -274,7 +276,7 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
     """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
     (fio's) is searched string by string, passing over its thousands of numbers, and walked
     for the places only when one of its distinct strings looks private; other output (bonnie++,
-    IOzone, dd) by raw_matches, in one pass a pattern. data: the text as json_document read it,
+    IOzone, dd) by raw_matches, in one pass a pattern, and a PTS file's <User> (user_findings). data: the text as json_document read it,
     and values its distinct strings (json_strings), where the caller has them already."""
     if data is _UNREAD:
         data = json_document(text)
@@ -322,6 +324,8 @@ def fold(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _folded_char(char: str) -> str:
     return "" if ord(char) in INVISIBLE else unicodedata.normalize("NFKC", char)
+
+
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
@@ -396,26 +400,54 @@ def _host_names(part: str) -> tuple[str, ...]:
 # The Phoronix Test Suite records the login name of whoever ran it as <User>: found (and
 # replaced) in any spelling an XML reader accepts or a hand could write: <User >, <user>, a
 # namespace prefix, attributes, CDATA, character references or a comment inside. Only an empty
-# element or the text USER_REDACTED passes.
-USER_ELEMENT = re.compile(r"<((?:[\w.-]+:)?user)\b[^>]*?(?:/>|>(.*?)</\1\s*>)", re.I | re.S)
+# element or the text USER_REDACTED passes; an element never closed runs to the text's end.
+# Opening and closing tags are found each in one pass and paired in order (a pattern spanning
+# from one to the other, tried at each of a million unclosed <user>, took a time quadratic in
+# the text's length).
+_USER_OPEN = re.compile(r"<((?:[\w.-]+:)?user)\b([^<>]{0,1000})>", re.I)
+_USER_CLOSE = re.compile(r"</(?:[\w.-]+:)?user\s*>", re.I)
 USER_REDACTED = "redacted"
-_USER_START = re.compile(r"<(?:[\w.-]+:)?user\b", re.I)
+MAX_USER_ELEMENTS = 10_000  # a PTS file has one a system; beyond these, the rest are not looked at but refused
+
+
+def _user_elements(text: str):
+    """(start, content start, content end, end, tag name) of each <User> element, in order: each
+    search starts where the element before ended, so the text is read once (an opening tag
+    inside an element, <User><User>x</User>, is that element's content)."""
+    tag = _USER_OPEN.search(text) if "<" in text else None
+    while tag is not None:
+        if tag.group(2).endswith("/"):  # <User/>
+            content_end = end = tag.end()
+        else:
+            close = _USER_CLOSE.search(text, tag.end())
+            content_end, end = (close.start(), close.end()) if close else (len(text), len(text))
+        yield tag.start(), tag.end(), content_end, end, tag.group(1)
+        tag = _USER_OPEN.search(text, end)
 
 
 def redact_users(text: str) -> str:
-    """text with every <User> element's content replaced by USER_REDACTED."""
-    if "<" not in text or not _USER_START.search(text):
-        return text
-    return USER_ELEMENT.sub(lambda m: m.group(0) if m.group(0).endswith("/>") and m.group(2) is None else
-                            f"<{m.group(1)}>{USER_REDACTED}</{m.group(1)}>", text)
+    """text with the content of every <User> element (the first MAX_USER_ELEMENTS) replaced by
+    USER_REDACTED."""
+    pieces, done = [], 0
+    for start, _, _, end, name in islice(_user_elements(text), MAX_USER_ELEMENTS):
+        pieces += [text[done:start], f"<{name}>{USER_REDACTED}</{name}>"]
+        done = end
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def user_findings(text: str, limit: int = MAX_LISTED) -> list[tuple[int, str]]:
-    """(offset, content) of each <User> element (any spelling) holding anything but USER_REDACTED."""
-    if "<" not in text or not _USER_START.search(text):
-        return []
-    return [(m.start(), m.group(2)) for m in islice(
-        (m for m in USER_ELEMENT.finditer(text) if (m.group(2) or "").strip() not in ("", USER_REDACTED)), limit)]
+    """(offset, content) of each <User> element (any spelling) holding anything but USER_REDACTED;
+    past MAX_USER_ELEMENTS elements, the next one's offset and a note that there are more."""
+    out = []
+    for count, (start, inner, inner_end, _, _) in enumerate(_user_elements(text)):
+        if count == MAX_USER_ELEMENTS:
+            out.append((start, f"more than {MAX_USER_ELEMENTS:,} <User> elements"))
+            break
+        if text[inner:inner_end].strip() not in ("", USER_REDACTED):
+            out.append((start, text[inner:inner_end]))
+            if len(out) == limit:
+                break
+    return out
 
 
 def redact_markup(text: str) -> tuple[str, dict[str, int]]:
