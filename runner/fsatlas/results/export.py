@@ -60,13 +60,9 @@ FORMATS = ("parquet", "csv", "jsonl")
 FORMULA_START = "=+-@\t\r"
 
 
-def spreadsheet_safe(text: str) -> str:
-    """text as a CSV cell holds it: with an apostrophe before a formula's first character."""
-    return "'" + text if text[:1] in FORMULA_START and text else text
-
-
 def safe_for_spreadsheets(table):
-    """The Arrow table with spreadsheet_safe applied to every text column (vectorized)."""
+    """The Arrow table with an apostrophe before every text cell that starts with one of
+    FORMULA_START (vectorized, column by column)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     starts = "^[" + "".join("\\" + c if c in "-\\]^" else c for c in FORMULA_START) + "]"
