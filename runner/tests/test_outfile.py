@@ -191,3 +191,15 @@ def test_arbitrary_odd_paths_replace_only_a_regular_file_or_nothing(odd_folder, 
             Path(path).write_text("old")
     for here, _, files in os.walk(odd_folder):
         assert not [f for f in files if f.startswith(".tmp-")], here
+
+
+@pytest.mark.root
+def test_validate_from_a_read_only_folder_checks_without_its_caches(tmp_path, capsys, monkeypatch):
+    """validate's caches (build/cache/) are its own: where they cannot be written, every file is
+    checked again next time, and the check itself is not refused."""
+    locked = tmp_path / "checkout"
+    locked.mkdir()
+    monkeypatch.chdir(locked)
+    with _immutable(locked):
+        assert main(["validate", str(QUICK[0])]) == 0
+    assert "no problems" in capsys.readouterr().out and not list(locked.iterdir())
