@@ -83,8 +83,12 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
     files, bundles). binary: bytes, else UTF-8 text."""
     if path == STDOUT:
         stream = sys.stdout.buffer if binary else sys.stdout
-        yield stream
-        stream.flush()
+        try:
+            yield stream
+            stream.flush()
+        except BrokenPipeError:  # the reader stopped reading (| head): one line, and no error again at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise UserError("standard output was closed before everything was written", where=STDOUT) from None
         return
     check(path)
     directory = folder(os.path.dirname(os.path.abspath(path)))

@@ -203,3 +203,15 @@ def test_validate_from_a_read_only_folder_checks_without_its_caches(tmp_path, ca
     with _immutable(locked):
         assert main(["validate", str(QUICK[0])]) == 0
     assert "no problems" in capsys.readouterr().out and not list(locked.iterdir())
+
+
+def test_standard_output_closed_early_is_one_line(tmp_path):
+    """fsatlas export --out - | head: the reader goes away; one line, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "export", str(REPO / "data" / "results"),
+                             "--format", "csv", "--out", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
+    assert proc.stdout.read(10) == b'"result","'
+    proc.stdout.close()
+    err = proc.communicate(timeout=120)[1].decode()
+    assert proc.returncode == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "standard output was closed" in err
