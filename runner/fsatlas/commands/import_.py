@@ -16,7 +16,7 @@ import tempfile
 
 import yaml
 
-from .. import SCHEMA_VERSION, outfile, safe_yaml
+from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
 from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
 from ..results.importers import pts
 from ..run import system
@@ -140,8 +140,14 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def run(args) -> int:
-    if args.format == "pts":
-        return _run_pts(args)
+    try:
+        with memory.limited(stats.PRELOAD):
+            return _run_pts(args) if args.format == "pts" else _run(args)
+    except MemoryError:
+        raise UserError(memory.TOO_MUCH, where=", ".join(args.files)) from None
+
+
+def _run(args) -> int:
     module = importers.FORMATS[args.format]
     if not args.filesystem:
         raise UserError("which filesystem the output measured", field="--filesystem", found="none given")

@@ -142,7 +142,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
                 for job, ms in (target.get("baseline") or {}).items()}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-            "target": target["kind"], "summary": result_summary(result),
+            "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
 
@@ -541,7 +541,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         for (key, rid, _), run in zip(batch, made):
             tables[key] = {"sig": signatures.get(rid), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
-    sides = {f"{fs}.json": {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
+    sides = {f"{fs}.json": {"filesystem": fs, "across": pairs_mod.across_runs(),
+                            "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
              for fs, ids in of_filesystems.items()}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
-from ..results import flags, shares
+from ..results import comparison, flags, shares
 
 EXPLORER_VERSION = 5
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
@@ -160,7 +160,14 @@ class Index:
                 "keys": self.keys.sorted_values(),
                 "vocabulary": {name: [list(w) if isinstance(w, tuple) else w for w in sorted(self.vocabulary.get(name, ()))]
                                for name in shares.VOCABULARY},
-                "metrics": [m for _, m in sorted(self.metrics.items())]}
+                "metrics": [m for _, m in sorted(self.metrics.items())],
+                # a ratio the reader takes between two runs: what the comparison module decides of it
+                "across_runs": {k: v for k, v in pairs_across().items() if k in ("design", "why")}}
+
+
+def pairs_across() -> dict:
+    from .pairs import across_runs  # pairs imports knowledge, which the explorer's workers need not load
+    return across_runs()
 
 
 def _words(words) -> set:

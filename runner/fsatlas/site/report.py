@@ -16,11 +16,11 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison
+from ..results import comparison, metrics
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-ORDER = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
+ORDER = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3, "not testable": 3}
 SYSTEM_ROWS = [("CPU", lambda r: r["system"]["cpu_model"]), ("Cores", lambda r: str(r["system"]["cpu_count"])),
                ("Memory", lambda r: f"{r['system']['memory_bytes'] / 2**30:.1f} GiB"),
                ("Kernel", lambda r: r["system"]["kernel"]), ("Distribution", lambda r: r["system"]["os"]),
@@ -69,17 +69,20 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
         return out
 
     side_a, side_b = pick(fs_a, var_a), pick(fs_b, var_b)
+    run = [comparison.factors(result)] if "system" in result else \
+        [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
     rows = []
     for ident, cell in side_a.items():
         other = side_b.get(ident)
         if not other:
             continue
-        paired = comparison.interleaved(cell.get("started"), other.get("started"))
-        for name, ma in cell["metrics"].items():
-            mb = other["metrics"].get(name)
-            if mb and (all_metrics or name in comparison.HEADLINE):
-                rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name,
-                             "unit": ma["unit"], **comparison.compare_metrics(ma, mb, name, paired)})
+        plan = comparison.design(run, run, comparison.interleaved(cell.get("started"), other.get("started")))
+        names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
+        for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
+            ma, mb = cell["metrics"][name], other["metrics"][name]
+            rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name, "unit": ma["unit"],
+                         **comparison.compare_design([ma["samples"]], [mb["samples"]], ma["better"],
+                                                     metrics.scale(name), plan)})
     if not rows:
         raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
     return comparison.adjust(rows, comparison.BH)
@@ -131,36 +134,66 @@ def ratio_chart(rows: list[dict], title: str) -> str:
     return json.loads(done.stdout)[0]
 
 
-def build(a: dict, b: dict, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
-    """What both formats print: the sides, system rows, sorted comparison rows, counts."""
+def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
+    """What both formats print: the sides, system rows, sorted comparison rows, counts. a, b: a
+    result file each, or a list of the runs of each side."""
+    runs_a, runs_b = (x if isinstance(x, list) else [x] for x in (a, b))
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
+
+    def each(get, runs):  # one value, or each run's where they differ
+        return " / ".join(dict.fromkeys(get(r) for r in runs))
     return {"sides": sides, "a": a, "b": b, "rows": rows, "counts": counts, "features": features,
-            "system": [(label, get(a), get(b)) for label, get in SYSTEM_ROWS],
+            "differ": differences(plan, runs_a, runs_b),
+            "system": [(label, each(get, runs_a), each(get, runs_b)) for label, get in SYSTEM_ROWS],
             "made": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def differences(plan: dict, runs_a: list, runs_b: list) -> str:
+    """The sentence a comparison opens with: its design (comparison.design's plan) and which of
+    comparison.FACTORS differ between the sides' runs."""
+    if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
+        return "Both sides come from one run: machine, kernel, storage and profile are the same."
+    design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
+              f"tested on the runs' means." if plan["tested"] else
+              f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
+              f"row gives the ratio, {plan['why']}.")
+    if not plan["differ"]:
+        return f"The runs have the same machine, kernel, storage and profile. {design}"
+    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
+            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
 
 
 def _cells(r: dict) -> list[str]:
     show = knowledge_mod.display
     interval = f"{r['ratio_ci95'][0]:.3g}–{r['ratio_ci95'][1]:.3g}" if r["ratio_ci95"] else "–"
-    verdict = r["verdict"] if r["status"] == "tested" else f"not testable: {r['why']}"
+    verdict = (f"differs ({', '.join(r['differ'])} differ too)" if r["verdict"] == "differs" else r["verdict"]) \
+        if r["status"] == "tested" else f"{r['status']}: {r['why']}"
     return [r["key"], r["metric"], show(r["mean_a"], r["unit"]), show(r["mean_b"], r["unit"]), f"{r['n_a']}/{r['n_b']}",
             f"{r['ratio']:.3g}" if r["ratio"] is not None else "–", interval,
             f"{r['p']:.2g}" if r["p"] is not None else "–",
             f"{r['p_adjusted']:.2g}" if r["p_adjusted"] is not None else "–",
+            f"{r['detectable_pct']:.2g} %" if r["detectable_pct"] is not None else "–",
+            f"{r['p_equivalent_adjusted']:.2g}" if r["p_equivalent_adjusted"] is not None else "–",
             "higher" if r["better"] == "higher" else "lower", verdict]
 
 
-HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "better", "verdict"]
+HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "detectable change",
+          f"equivalence p (±{comparison.EQUIVALENCE_MARGIN_PCT:g} %)", "better", "verdict"]
 
 
 def method(doc: dict) -> str:
-    return (f"Each row compares the repetitions of A and B by Welch's t-test (the paired test where both ran in the "
-            f"same interleaved rounds) on the logarithms of rates, times and sizes; its p is adjusted by "
+    return (f"Within one run, each row compares the repetitions of A and B by Welch's t-test (the paired test where "
+            f"both ran in the same interleaved rounds); across result files the run is the unit, so a row is tested "
+            f"only with two runs or more a side, on the runs' means, and otherwise gives the ratio, not tested. The "
+            f"test is on the logarithms of rates, times and sizes; its p is adjusted by "
             f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
-            f"tests; a side with one repetition or no spread is not testable. Made with fsatlas "
+            f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
+            f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "
+            f"not testable; a metric that is another's samples scaled (iops, throughput) is one row. Made with fsatlas "
             f"(runner/fsatlas/results/comparison.py), the test that fsatlas compare and the site use.")
 
 
@@ -186,7 +219,8 @@ def markdown(doc: dict, svg: str) -> str:
     lines = [f"# {esc(a_name)} (A) against {esc(b_name)} (B)", "",
              f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
              f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
-             f"{c['not testable']} not testable. Made {doc['made']}.", "", "## The systems", "",
+             f"{c['not testable']} not testable, {c['not tested']} not tested, {c['differs']} differ where more than "
+             f"the filesystems differs. Made {doc['made']}.", "", doc["differ"], "", "## The systems", "",
              "| | A | B |", "|---|---|---|"]
     lines += [f"| {label} | {esc(x)} | {esc(y)} |" for label, x, y in doc["system"]]
     lines += ["", "## Every comparison", "", method(doc), "",
@@ -218,8 +252,9 @@ def html_page(doc: dict, svg: str) -> str:
             f"</title><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><style>{style}</style>"
             f"</head><body><h1>{e(a_name)} (A) against {e(b_name)} (B)</h1>"
             f"<p>{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
-            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable. "
-            f"Made {e(doc['made'])}.</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
+            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
+            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs. "
+            f"Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
             f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
             f"<h2>Every comparison</h2><p>{e(method(doc))}</p><table><thead><tr>"
             + "".join(f"<th scope=\"col\">{e(h)}</th>" for h in HEADER) + f"</tr></thead><tbody>{rows}</tbody></table>"
