@@ -465,3 +465,30 @@ def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_
     assert wide["verdict"] == "inconclusive" and wide["p_value"] > 0.05
     assert narrow["verdict"] == "agrees"  # equivalent within 5 %: the interval is narrow
     assert wide["test"]["adjustment"] == "Holm" and wide["test"]["family"] == 2 and "Holm-adjusted" in wide["sentence"]
+
+
+def test_an_o_direct_figure_above_the_raw_device_stays_ranked_with_its_mark():
+    """ext4 and xfs rewrite with O_DIRECT above the raw device were flagged cached and dropped,
+    which put ext2 first."""
+    results = [_result("a", "2026-01-01T00:00:00Z", [
+        _cell("ext4|-|-|rewrite", 2120e6, 1e6, flags=["above-device"]),
+        _cell("xfs|-|-|rewrite", 2364e6, 1e6, flags=["above-device"]),
+        _cell("ext2|-|-|rewrite", 1500e6, 1e6), _cell("btrfs|-|-|rewrite", 1400e6, 1e6, flags=["cached"])])]
+    ranking = knowledge.rankings(results)["rewrite|throughput"]
+    assert [r["filesystem"] for r in ranking["ranked"]] == ["xfs", "ext4", "ext2"]
+    assert [r["flags"] for r in ranking["ranked"][:2]] == [["above-device"], ["above-device"]]
+    assert [r["filesystem"] for r in ranking["excluded"]] == ["btrfs"] and ranking["io"] == "device"
+
+
+def test_page_cache_workloads_are_ranked_apart_and_say_so():
+    results = [_result("a", "2026-01-01T00:00:00Z", [
+        _cell("ext4|-|-|background-writes", 870e6, 1e6, flags=["page-cache"]),
+        _cell("xfs|-|-|background-writes", 843e6, 1e6, flags=["page-cache"]),
+        _cell("ext4|-|-|seq-write", 300e6, 1e6), _cell("xfs|-|-|zz-write", 200e6, 1e6)])]
+    out = knowledge.rankings(results)
+    names = list(out)
+    assert names[-1] == "background-writes|throughput"  # after every device ranking, whatever the names' order
+    assert all(out[n]["io"] == "device" and not out[n]["io_note"] for n in names[:-1])
+    page = out["background-writes|throughput"]
+    assert page["io"] == "page-cache" and "page cache's speed" in page["io_note"]
+    assert [r["filesystem"] for r in page["ranked"]] == ["ext4", "xfs"]  # ranked among themselves

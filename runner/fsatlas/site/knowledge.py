@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, metrics as metrics_mod, probefile, resultfile, stats
+from ..results import comparison, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -689,7 +689,9 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
     return out
 
 
-UNRANKED = {"cached", "cache-unknown", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
+UNRANKED = flags_mod.UNRANKED  # flags whose figures are no measure of the filesystem on its disk
+PAGE_CACHE_NOTE = ("These figures are the page cache's speed, not the disk's: the workload writes through the page "
+                   "cache and never waits for the device (no fsync), so it is ranked apart from the device workloads.")
 
 
 def axis_title(metric: str, unit: str) -> str:
@@ -752,9 +754,13 @@ class Rankings:
         return rows
 
     def result(self) -> dict:
-        """name -> {"ranked": rows best first, "excluded": rows not ranked}. A figure the page
-        cache served (cached) or an emulated guest measured says nothing of the disk's speed:
-        it is listed beneath, never ranked, and no sentence names it first."""
+        """name -> {"ranked": rows best first, "excluded": rows not ranked, "axis", "io": "device"
+        or "page-cache", "io_note"}. A figure the page cache served (cached) or an emulated guest
+        measured says nothing of the disk's speed: it is listed beneath, never ranked, and no
+        sentence names it first. An O_DIRECT figure above the raw device (above-device) stays
+        ranked with its mark. A page-cache workload's ranking (io: page-cache, its cells flagged
+        page-cache) ranks the page cache's speed: it is kept apart from the device rankings
+        (listed after all of them) and says so."""
         out = {}
         for name, (_, rows) in sorted(self.best.items.items()):
             rows = [dict(r) for r in rows]
@@ -771,8 +777,10 @@ class Rankings:
                              "p_adjusted": test["p_adjusted"], "verdict": test["verdict"], "why": test["why"]}
             if ranked:
                 ranked[-1]["clear_lead"] = False
-            out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"])}
-        return out
+            io = "page-cache" if any("page-cache" in r["flags"] for r in rows) else "device"
+            out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"]),
+                         "io": io, "io_note": PAGE_CACHE_NOTE if io == "page-cache" else ""}
+        return dict(sorted(out.items(), key=lambda item: (item[1]["io"] == "page-cache", item[0])))
 
 
 def rankings(digests) -> dict:
@@ -801,6 +809,9 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                      "device-mapper), so no RAID alignment effect can show.")
     if "cached" in flags:
         notes.append("At least one figure exceeds what the raw device delivered on the same job: it came from a cache.")
+    if "above-device" in flags:
+        notes.append("At least one O_DIRECT figure exceeds what the raw device delivered on the same job: not the page "
+                     "cache, which O_DIRECT bypasses (the methodology page says what can explain it).")
     io_cell, io_base = io_path(cell, facts["kernel"]), io_path(base, facts["kernel"])
     if io_cell[0] != io_base[0]:
         notes.append(f"The two cells reached the disk differently: the option's cell {io_cell[0]} ({io_cell[1]}), "
