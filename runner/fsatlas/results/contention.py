@@ -5,7 +5,8 @@ idle waiting for I/O, and the CPU seconds other processes used meanwhile: every 
 fsatlas, its children and the workload's own helpers (the FUSE daemon serving the mount, the
 kernel threads serving the loop device), whose work is the workload's. Its thresholds:
 
-- other processes' CPU above OTHERS_CPU_SHARE of one CPU over the repetition's wall time (two
+- other processes' CPU above OTHERS_CPU_SHARE of one CPU over the repetition's wall time, where
+  it is more than RESOLUTION_CPU_S (a few ticks in a short repetition are the counter's grain) (two
   quick runs of one cell, compared across files, differed by 5.1 against 0.28 s of it a
   repetition and the comparison called a 27x "difference" significant);
 - steal above STEAL_PCT of the CPU time: the hypervisor ran someone else on our CPUs;
@@ -20,6 +21,7 @@ so that a comparison says so instead of giving a verdict (results/comparison cal
 import statistics
 
 OTHERS_CPU_SHARE = 0.5  # of one CPU
+RESOLUTION_CPU_S = 0.1  # ten clock ticks of /proc/stat: below it a short repetition's share is the counter's grain
 STEAL_PCT = 5.0
 IOWAIT_PCT = 50.0
 
@@ -29,7 +31,8 @@ def measures(rep: dict, seconds: float | None = None) -> dict:
     where its wall time is unknown), "steal_pct", "iowait_pct"}. seconds: its wall time, where the
     record has none (older files: the cell's wall time over its repetitions)."""
     wall = rep.get("seconds", seconds)
-    return {"others_cpu": rep["others_cpu_s"] / wall if wall else None,
+    others = rep["others_cpu_s"] if rep["others_cpu_s"] > RESOLUTION_CPU_S else 0.0
+    return {"others_cpu": others / wall if wall else None,
             "steal_pct": rep["steal_pct"], "iowait_pct": rep["iowait_pct"]}
 
 

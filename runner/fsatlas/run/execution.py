@@ -19,12 +19,13 @@ from .. import SCHEMA_VERSION
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
-from ..results import bundle, flags, resultfile, stats
+from ..results import bundle, contention, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
 
 MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
+CONTENTION_RETRIES = 2  # adaptive profiles run a contended repetition again at most this often (results/contention)
 
 
 def new_result(profile, machine, out, target_info) -> dict:
@@ -122,18 +123,42 @@ class CellRun:
         return False
 
     def rep(self) -> None:
+        """One repetition; in an adaptive profile, one whose host contention passed a threshold
+        (results/contention) is run again, up to CONTENTION_RETRIES times, its figures and raw
+        files dropped; the last one is kept either way (and flags the cell contended)."""
         interrupts.raise_if_interrupted()
-        run, cell = self.run, self.cell
+        run = self.run
         began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
         self.reps += 1
-        rep = self.reps
-        run.progress.step(f"{cell.key} rep {rep}/{self.planned}")
+        retries = CONTENTION_RETRIES if run.profile.adaptive else 0
+        for attempt in range(retries + 1):
+            values, raws, io, host, started = self._attempt(attempt)
+            if attempt == retries or host is None or not contention.passes(host):
+                break
+            _remove_raw(run.out, raws)
+            run.progress.total += 1
+        self.record["raw"] += raws
+        self.started.append(started)
+        if io is not None:
+            self.device_io.append(io)
+        if host is not None:
+            self.host.append(host)
+        for name, value in values.items():
+            self.samples.setdefault(name, []).append(value)
+        self.seconds += time.monotonic() - began
+        self.tool_seconds += tools.busy_seconds - busy_before
+
+    def _attempt(self, attempt: int) -> tuple:
+        """Runs the workload once as repetition self.reps: (its values, raw files, device
+        counters, host contention, start in seconds after the result's created time)."""
+        run, cell, rep = self.run, self.cell, self.reps
+        run.progress.step(f"{cell.key} rep {rep}/{self.planned}" + (" (again: contended)" if attempt else ""))
         rep_dir = os.path.join(self.workdir, f"rep-{rep}") if self.workdir else None
         if rep_dir:
             os.makedirs(rep_dir)
         ctx = RepContext(rep_dir, os.path.join(run.out, self.raw_rel, f"rep-{rep}"), run.out, cell.budget_s,
                          self.fs_spec, self.image, os.geteuid() == 0, run.shared)
-        self.started.append(round(time.time() - run.created, 3))
+        started = round(time.time() - run.created, 3)
         meter = evidence.Meter(getattr(self.image, "device", None))
         try:
             values = self.module.run(cell, ctx)
@@ -144,22 +169,13 @@ class CellRun:
         finally:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
-        self.record["raw"] += ctx.raw_files
         io, host = meter.done()
-        if io is not None:
-            self.device_io.append(io)
-        if host is not None:
-            self.host.append(host)
-        for name, value in values.items():
-            self.samples.setdefault(name, []).append(value)
-        self.seconds += time.monotonic() - began
-        self.tool_seconds += tools.busy_seconds - busy_before
+        return values, ctx.raw_files, io, host, started
 
     def finish(self) -> None:
         record, cell = self.record, self.cell
         record["metrics"] = {name: stats.summarize(vals, *self.module.METRICS[name])
                              for name, vals in self.samples.items() if len(vals) == self.reps}
-        record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)
         record["status"] = "ok"
         record["started"] = self.started  # seconds after the result's created time: the order reps ran in
         if len(self.device_io) == self.reps:  # every repetition on a device whose counters could be read
@@ -168,6 +184,7 @@ class CellRun:
             record["host"] = self.host
         record["wall_seconds"] = round(self.seconds, 3)
         record["tool_seconds"] = round(self.tool_seconds, 3)  # inside fio, dd, mkfs, mount
+        record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)  # from all of the above
 
 
 class Run:
