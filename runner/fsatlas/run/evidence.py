@@ -48,13 +48,18 @@ def _own_cpu_seconds() -> float:
 def helper_pids(device: str | None) -> set[int]:
     """The processes whose CPU time is the workload's though not fsatlas's children: the kernel
     threads named after the device (loop3, its workqueue's kworker/u8:1+loop3, jbd2/loop3-8,
-    xfs-cil/loop3) and user processes whose command line names it (a FUSE daemon such as
+    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and user processes whose command line names it (a FUSE daemon such as
     ntfs-3g /dev/loop3 /mnt, which mount started and left running). A kernel worker is counted
     where its name shows the device at either reading (results/contention says so)."""
     if not device:
         return set()
     name = os.path.basename(device)
-    pattern = re.compile(rf"(^|[^a-z0-9]){re.escape(name)}($|[^0-9])")
+    try:
+        rdev = os.stat(device).st_rdev
+        names = [re.escape(name), re.escape(f"flush-{os.major(rdev)}:{os.minor(rdev)}")]  # its writeback worker
+    except OSError:
+        names = [re.escape(name)]
+    pattern = re.compile(rf"(^|[^a-z0-9])({'|'.join(names)})($|[^0-9])")
     found = set()
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():

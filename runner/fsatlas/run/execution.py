@@ -109,7 +109,7 @@ class CellRun:
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
         record.pop("reason", None)
         self.samples, self.started, self.reps, self.failed = {}, [], 0, False
-        self.device_io, self.host = [], []  # per repetition: run/evidence.py
+        self.device_io, self.host, self.timed_io = [], [], []  # per repetition: run/evidence.py, RepContext.timed
         self.seconds, self.tool_seconds = 0.0, 0.0
         self.planned = run.profile.repetitions
 
@@ -132,7 +132,7 @@ class CellRun:
         self.reps += 1
         retries = CONTENTION_RETRIES if run.profile.adaptive else 0
         for attempt in range(retries + 1):
-            values, raws, io, host, started = self._attempt(attempt)
+            values, raws, io, host, started, timed_io = self._attempt(attempt)
             if attempt == retries or host is None or not contention.passes(host):
                 break
             _remove_raw(run.out, raws)
@@ -141,6 +141,8 @@ class CellRun:
         self.started.append(started)
         if io is not None:
             self.device_io.append(io)
+        if timed_io is not None:
+            self.timed_io.append(timed_io)
         if host is not None:
             self.host.append(host)
         for name, value in values.items():
@@ -150,7 +152,8 @@ class CellRun:
 
     def _attempt(self, attempt: int) -> tuple:
         """Runs the workload once as repetition self.reps: (its values, raw files, device
-        counters, host contention, start in seconds after the result's created time)."""
+        counters, host contention, start in seconds after the result's created time, the
+        device counters of its timed part)."""
         run, cell, rep = self.run, self.cell, self.reps
         run.progress.step(f"{cell.key} rep {rep}/{self.planned}" + (" (again: contended)" if attempt else ""))
         rep_dir = os.path.join(self.workdir, f"rep-{rep}") if self.workdir else None
@@ -170,7 +173,7 @@ class CellRun:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
         io, host = meter.done()
-        return values, ctx.raw_files, io, host, started
+        return values, ctx.raw_files, io, host, started, ctx.timed_io
 
     def finish(self) -> None:
         record, cell = self.record, self.cell
@@ -180,6 +183,8 @@ class CellRun:
         record["started"] = self.started  # seconds after the result's created time: the order reps ran in
         if len(self.device_io) == self.reps:  # every repetition on a device whose counters could be read
             record["device_io"] = self.device_io
+        if len(self.timed_io) == self.reps:
+            record["timed_io"] = self.timed_io
         if len(self.host) == self.reps:
             record["host"] = self.host
         record["wall_seconds"] = round(self.seconds, 3)
