@@ -116,7 +116,7 @@ class CellRun:
     def wants_more(self) -> bool:
         if self.reps < self.planned:
             return True
-        if self.run.profile.adaptive and _rsd(self.samples.get(self.cell.primary, [])) > RSD_LIMIT_PCT \
+        if self.run.profile.adaptive and self.run.round_cap is None and _rsd(self.samples.get(self.cell.primary, [])) > RSD_LIMIT_PCT \
                 and self.reps < MAX_REPEAT_FACTOR * self.planned:
             self.run.progress.total += 1
             return True
@@ -130,7 +130,7 @@ class CellRun:
         run = self.run
         began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
         self.reps += 1
-        retries = CONTENTION_RETRIES if run.profile.adaptive else 0
+        retries = CONTENTION_RETRIES if run.profile.adaptive or run.round_cap else 0
         for attempt in range(retries + 1):
             values, raws, io, host, started, timed_io = self._attempt(attempt)
             if attempt == retries or host is None or not contention.passes(host):
@@ -203,6 +203,9 @@ class Run:
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared = {}
         self.claim_aims = claim_aims.load() if profile.adaptive else {}
+        # a measuring run (run/measure.py): pairs go on in lockstep rounds while its rule says a
+        # pair still needs one (aims_rule(states, aims, cap)), up to round_cap; no per-cell spread rule
+        self.round_cap, self.aims_rule = None, claim_aims.behind
 
     def save(self, complete: bool) -> str:
         """Writes the result file as it stands; cells not finished yet are saved as failed, so
@@ -247,9 +250,10 @@ class Run:
         for cell, record, workdir, fs_spec, image, effective in units:
             record["effective_mount_options"] = effective
             states.append(CellRun(self, cell, record, workdir, fs_spec, image))
-        aims = self.claim_aims if self.profile.adaptive and len(states) > 1 else {}
+        aims = self.claim_aims if (self.profile.adaptive or self.round_cap) and len(states) > 1 else {}
+        cap = self.round_cap or MAX_REPEAT_FACTOR * self.profile.repetitions
         while True:
-            for_claims = claim_aims.behind(states, aims, MAX_REPEAT_FACTOR * self.profile.repetitions) if aims else set()
+            for_claims = self.aims_rule(states, aims, cap) if aims else set()
             active = []
             for s in states:
                 if s.failed:
@@ -507,18 +511,7 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
         _run_group(run, list(members), fs_spec)
     others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
     with contextlib.ExitStack() as stack:
-        mounted = {}
-        for group in dict.fromkeys(c.group for c, _ in others):
-            try:
-                image = stack.enter_context(run.target())
-                run.result["target"]["loop_direct_io"] = image.direct_io
-                filesystems.mkfs(fs_spec, image.device, list(group[1]))
-                mounted[group] = (image, filesystems.mount(fs_spec, image.device, image.mountpoint, list(group[2])))
-            except (RuntimeError, OSError, ValueError) as e:
-                for cell, record in others:
-                    if cell.group == group:
-                        not_run(record, "failed", str(e))
-                        run.progress.skip(run.profile.repetitions)
+        mounted = mount_groups(run, stack, others)
         by_workload = {}
         for cell, record in others:
             if cell.group in mounted:
@@ -527,6 +520,26 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
             run.run_interleaved([(cell, record, mounted[cell.group][0].mountpoint, fs_spec, mounted[cell.group][0],
                                   mounted[cell.group][1]) for cell, record in units])
             run.save(False)
+
+
+def mount_groups(run, stack, pending) -> dict:
+    """A fresh target made and mounted for each (filesystem, mkfs, mount options) group of the
+    pending (cell, record) pairs, held open by STACK: {group: (image, effective mount options)};
+    the cells of a group that could not be made or mounted are failed with the reason."""
+    mounted = {}
+    for group in dict.fromkeys(c.group for c, _ in pending):
+        fs_spec = run.matrix.filesystems[group[0]]
+        try:
+            image = stack.enter_context(run.target())
+            run.result["target"]["loop_direct_io"] = image.direct_io
+            filesystems.mkfs(fs_spec, image.device, list(group[1]))
+            mounted[group] = (image, filesystems.mount(fs_spec, image.device, image.mountpoint, list(group[2])))
+        except (RuntimeError, OSError, ValueError) as e:
+            for cell, record in pending:
+                if cell.group == group:
+                    not_run(record, "failed", str(e))
+                    run.progress.skip(run.profile.repetitions)
+    return mounted
 
 
 def fill_device(device: str, raw_path: str, budget_s: float, size: int | None = None) -> dict:
