@@ -528,3 +528,20 @@ def test_page_cache_workloads_are_ranked_apart_and_say_so():
     page = out["background-writes|throughput"]
     assert page["io"] == "page-cache" and "page cache's speed" in page["io_note"]
     assert [r["filesystem"] for r in page["ranked"]] == ["ext4", "xfs"]  # ranked among themselves
+
+
+def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_verdict():
+    """Other processes' CPU 5.1, 8.6 and 3.5 s a repetition on one side, 0.28, 0.17 and 0.13 on the other."""
+    def host(values):
+        return {"wall_seconds": 12.0, "host": [{"steal_pct": 0, "iowait_pct": 1, "others_cpu_s": v, "load1": 1,
+                                                "seconds": 4.0} for v in values]}
+    busy, calm = host((5.1, 8.6, 3.5)), host((0.28, 0.17, 0.13))
+    option, base = "ext4|-|barrier=0|mail-delivery", "ext4|-|-|mail-delivery"
+    for sides in ((busy, calm), (calm, busy)):
+        rows = _claim_rows("ext4-barrier", [
+            _cell(option, 8e6, 1e5, metric="deliveries_per_s", **sides[0]),
+            _cell(base, 4e6, 1e5, metric="deliveries_per_s", **sides[1])])
+        assert rows[option]["status"] == "cannot-show" and "different contention" in rows[option]["sentence"]
+    rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
+                                        _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
+    assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it

@@ -136,6 +136,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "timed_io": cell.get("timed_io", []), "effective": cell.get("effective_mount_options", ""),
+            "host": cell.get("host", []), "wall_seconds": cell.get("wall_seconds", 0),
             "metrics": metrics.get(cell["key"], {})})
     target = result["target"]
     # the raw device's figures on each job, for the compare page's view across two runs

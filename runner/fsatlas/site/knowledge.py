@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
+from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -653,6 +653,9 @@ class ClaimEvidence:
             if not blind and measured["io"] != measured["baseline_io"]:
                 blind = ("The two cells did not reach the disk alike, so the comparison is not like for like and "
                          "does not count toward the verdict.")
+            if not blind:
+                contended = contention.differs(found["base"], found["cell"])
+                blind = f"{contended} The comparison does not count toward the verdict." if contended else ""
             if blind:  # shown, with its figures, but no evidence for or against the claim
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} {measured['notes']} {blind}")
