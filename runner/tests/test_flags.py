@@ -60,7 +60,7 @@ def test_above_1_2_times_the_raw_device_on_the_same_job_is_cached_only_through_t
     assert flags.derive(four, _target(100.0, name="concurrent-writers|numjobs=4")) == ["not-striped", "cached"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(got=st.floats(1.0, 1e10), base=st.floats(1.0, 1e10), rsd=st.floats(0, 20), written=st.booleans(),
        direct=st.sampled_from([0, 1, "1", "0"]), driver=st.sampled_from(["kernel", "fuse"]))
 def test_every_cell_of_a_job_gets_one_verdict_from_its_baseline_named_by_its_io_path(got, base, rsd, written, direct,

@@ -476,7 +476,7 @@ def test_cells_with_identical_settings_set_the_spread_an_option_must_exceed():
     assert knowledge.cannot_show(claim, "small-files", {"timed_io": far}, base, spreads[("ext4", "small-files", "")]) == ""
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(a=st.lists(st.integers(0, 50), min_size=1, max_size=6), b=st.lists(st.integers(0, 50), min_size=1, max_size=6),
        twin=st.floats(0, 30), mechanism=st.sampled_from(["commit-interval", "durability", "atime"]))
 def test_an_option_can_show_exactly_where_it_moved_its_counter_beyond_identical_settings(a, b, twin, mechanism):

@@ -48,9 +48,10 @@ def _own_cpu_seconds() -> float:
 def helper_pids(device: str | None) -> set[int]:
     """The processes whose CPU time is the workload's though not fsatlas's children: the kernel
     threads named after the device (loop3, its workqueue's kworker/u8:1+loop3, jbd2/loop3-8,
-    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and user processes whose command line names it (a FUSE daemon such as
-    ntfs-3g /dev/loop3 /mnt, which mount started and left running). A kernel worker is counted
-    where its name shows the device at either reading (results/contention says so)."""
+    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and user processes whose
+    command line names it (a FUSE daemon such as ntfs-3g /dev/loop3 /mnt, which mount started
+    and left running). A shared kernel worker shows the device in its name only while it serves
+    it: Meter counts those named so when the repetition begins."""
     if not device:
         return set()
     name = os.path.basename(device)
@@ -108,9 +109,8 @@ class Meter:
         io = {k: io_after[k] - self.io[k] for k in IO_FIELDS} if self.io and io_after else None
         cpu_after, own = _cpu_jiffies(), _own_cpu_seconds() - self.own
         seconds = time.monotonic() - self.began
-        pids = helper_pids(self.device)
-        after = _cpu_of(pids | set(self.helpers))
-        helpers = sum(after[p] - self.helpers.get(p, 0.0) for p in after if p in pids or p in self.helpers)
+        # the helpers found at the start, whose CPU before is known (one gone meanwhile is left out)
+        helpers = sum(cpu - self.helpers[pid] for pid, cpu in _cpu_of(self.helpers).items())
         host = None
         if self.cpu and cpu_after:
             d = [b - a for a, b in zip(self.cpu, cpu_after)]

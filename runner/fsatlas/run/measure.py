@@ -44,26 +44,29 @@ def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
 
 def lagging(states: list, aims: dict, cap: int) -> set:
     """The cell runs of this round a pair still needs: AIMS {(B's key, A's key): change in %};
-    a pair is needed while both sides are below CAP rounds and one of its headline metrics'
-    comparison (paired, as the rounds are) is not testable yet or could not detect the change."""
+    a pair is needed while both sides are below CAP rounds and one of its headline metrics needs
+    more rounds (needs_more)."""
     by_key = {s.cell.key: s for s in states if not s.failed}
     wanted = set()
     for (b_key, a_key), change_pct in aims.items():
         b, a = by_key.get(b_key), by_key.get(a_key)
         if not a or not b or max(a.reps, b.reps) >= cap:
             continue
-        if any(not detects(a.samples[name], b.samples.get(name, []), name, change_pct)
+        if any(needs_more(a.samples[name], b.samples.get(name, []), name, change_pct)
                for name in a.samples if name in comparison.HEADLINE):
             wanted |= {a, b}
     return wanted
 
 
-def detects(a: list, b: list, name: str, change_pct: float) -> bool:
-    """Whether the pair's samples of metric NAME can detect CHANGE_PCT (results/comparison)."""
+def needs_more(a: list, b: list, name: str, change_pct: float) -> bool:
+    """Whether the pair's samples of metric NAME need another round to detect CHANGE_PCT (the
+    comparison module's smallest detectable change, paired): fewer than two rounds, or tested
+    and the change below what they detect. A metric not testable after two rounds (no spread on
+    either side: a size, a count) is not waited for: more rounds of it add none."""
     if len(a) < 2 or len(a) != len(b):
-        return False
+        return True
     row = comparison.compare(a, b, metrics.KNOWN.get(name, ("", "higher"))[1], metrics.scale(name), paired=True)
-    return row["status"] == "tested" and row["detectable_pct"] is not None and row["detectable_pct"] <= change_pct
+    return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)
 
 
 def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_CHANGE_PCT,
@@ -106,7 +109,7 @@ def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_C
 
 def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
     """Each pair's rounds and its headline metrics' smallest detectable change (None where not
-    testable), and whether every one reached CHANGE_PCT."""
+    testable), and whether every testable one reached CHANGE_PCT."""
     cells = {c["key"]: c for c in result["cells"]}
     out = []
     for a, b in pairs:
@@ -122,6 +125,7 @@ def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
                 row = comparison.compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name),
                                          paired=len(ma["samples"]) == len(mb["samples"]))
                 found[name] = row["detectable_pct"] if row["status"] == "tested" else None
+        tested = [v for v in found.values() if v is not None]
         out.append({"workload": a.key.split("|", 3)[3], "rounds": len(ca["started"]), "metrics": found,
-                    "reached": bool(found) and all(v is not None and v <= change_pct for v in found.values())})
+                    "reached": bool(tested) and all(v <= change_pct for v in tested)})
     return out
