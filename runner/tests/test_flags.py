@@ -91,6 +91,9 @@ def test_the_page_cache_flag_follows_the_parameters_as_the_matrix_labels_its_wor
         if "page-cache" in flags.derive(record, {}):
             seen.add(c.workload)
     assert seen == labelled
+    from fsatlas.site import aggregate
+    summary = aggregate.matrix_summary(m)["workloads"]  # what the methodology page shows of the matrix
+    assert {name for name, w in summary.items() if w["io"] == "page-cache"} == labelled
     # just beside: the same job with any one durability parameter set, or O_DIRECT, is a device workload
     bg = next(c for c in cells if c.workload == "background-writes")
     for extra in ({"end_fsync": 1}, {"fsync": 32}, {"fdatasync": 1}, {"direct": 1}, {"rw": "randread"}):
