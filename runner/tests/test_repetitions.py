@@ -10,7 +10,7 @@ import pytest
 
 from hypothesis import given, settings, strategies as st
 
-from fsatlas.results import contention, flags
+from fsatlas.results import contention
 from fsatlas.run import evidence, execution, matrix
 from fsatlas.run.workloads import KINDS
 
