@@ -71,7 +71,7 @@ filesystems:
   ext4: {mkfs: [mkfs.ext4, -F, -q]}
   xfs: {mkfs: [mkfs.xfs, -f, -q]}
 workloads:
-  seq-write: {kind: fio, primary: throughput, baseline: true, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
+  seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
 profiles:
   p: {image_size: 512M, repetitions: 2, filesystems: [ext4, xfs], workloads: {seq-write: {size: 8M}}}
 """
