@@ -4,6 +4,7 @@ metric's RSD is above 3.5 %, up to 3x the planned count, then flag noisy; fixed 
 The workload here is a scripted sequence of values, because what is tested is the runner's rule,
 not a measurement; real workloads are tested on real filesystems in test_run_loop.py.
 """
+import tempfile
 import types
 
 import pytest
@@ -164,13 +165,10 @@ def test_a_broken_claims_file_costs_only_its_own_aims(tmp_path):
 @settings(max_examples=40, deadline=None)
 @given(planned=st.integers(1, 4), contended=st.lists(st.booleans(), max_size=16), adaptive=st.booleans())
 def test_a_contended_repetition_is_run_again_up_to_the_cap_and_marks_its_cell_if_it_stays(planned, contended, adaptive):
-    import tempfile
-    values = list(range(1, 40))
+    values = list(range(1, 40))  # each attempt's own value: which were kept shows which attempts counted
     with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as tmp:
         mp.setattr(evidence, "Meter", scripted_meter(contended))
-        record = run_one(mp, tmp, values, adaptive=False, planned=planned) if not adaptive else None
-        if adaptive:  # steady values: only contention can make the runner repeat
-            record = run_one(mp, tmp, values, adaptive=True, planned=planned)
+        record = run_one(mp, tmp, values, adaptive=adaptive, planned=planned)
     # the rule, counted by hand: attempt i of a repetition is kept when it is not contended or is its last allowed
     retries = execution.CONTENTION_RETRIES if adaptive else 0
     attempts, kept, stays = iter(enumerate(contended + [False] * 100)), [], []
@@ -182,7 +180,7 @@ def test_a_contended_repetition_is_run_again_up_to_the_cap_and_marks_its_cell_if
                 stays.append(busy)
                 break
     samples = record["metrics"]["throughput"]["samples"]
-    if adaptive:
+    if adaptive:  # the values' spread makes the spread rule add repetitions past the planned ones
         assert len(samples) >= planned
         samples = samples[:planned]
     assert samples == kept
