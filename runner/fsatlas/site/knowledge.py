@@ -155,7 +155,7 @@ def _backs(held: str, version: str) -> bool:
     return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
 
 
-def _probe_records(data_dir: str) -> dict:
+def probe_records(data_dir: str) -> dict:
     """probe id -> its record, each committed probe result read once for the rules that weigh
     facts against the probes (a file that cannot be read is probefile's problem to name)."""
     records = {}
@@ -259,7 +259,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
-    records = _probe_records(os.path.dirname(sources_path))
+    records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     defined = standard_cell_keys()
