@@ -6,6 +6,14 @@ import subprocess
 from . import tools
 
 
+# Programs no registry this project reaches has a build of, with why; run/packages.txt pins those
+# that have one (hfsprogs). A filesystem that needs one is skipped saying exactly that.
+NO_BUILD = {"bcachefs": "bcachefs-tools, which holds it, has no build this project can install: Debian's archive "
+                        "has none (no bcachefs-tools in bookworm's index, and none in its pool: "
+                        "pool/main/b/bcachefs-tools/ answered 404 on 2026-11-28), and no other registry "
+                        "reached here ships it"}
+
+
 def _kernel_filesystems() -> set:
     try:
         with open("/proc/filesystems", encoding="utf-8") as f:
@@ -26,7 +34,7 @@ def unavailable_reason(name: str, spec: dict) -> str:
             reasons.append(f"the running kernel ({os.uname().release}) has no {kernel_fs} support")
     for tool in [spec["mkfs"][0]] + ([f"mount.{spec['mount_type']}"] if spec.get("driver") == "fuse" else []):
         if not (shutil.which(tool) or shutil.which(tool, path="/sbin:/usr/sbin:/bin:/usr/bin")):
-            reasons.append(f"{tool} is not installed")
+            reasons.append(f"{tool} is not installed" + (f" ({NO_BUILD[tool]})" if tool in NO_BUILD else ""))
     return "; ".join(reasons)
 
 

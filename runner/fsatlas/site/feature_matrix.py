@@ -12,6 +12,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
+from ..run.filesystems import NO_BUILD
 from .probes import kernel_release, release_key
 
 GOAL = 0.05  # at most this share of the matrix a reader sees may be unanswered
@@ -80,7 +81,11 @@ def probe_reason(fs: str, column: dict, data: dict, found: dict, probed: list[st
         if finding is not None:
             parts.append(f"Linux {release}: the probe was {finding['status']} ({finding['detail'].splitlines()[0]})")
         elif release not in mine["mounted"]:
-            parts.append(f"Linux {release}: {fs} was not probed ({mine['skipped'][release]})")
+            said = mine["skipped"][release]
+            # a record made before the skip named why the tool is missing: the reason as it is now
+            missing = [tool for tool in NO_BUILD if f"{tool} is not installed" in said and NO_BUILD[tool] not in said]
+            said += "".join(f"; {NO_BUILD[tool]}" for tool in missing)
+            parts.append(f"Linux {release}: {fs} was not probed ({said})")
     left = [r for r in probed if r in mine["mounted"] and column["key"] not in mine["findings"]]
     if left:
         parts.append(f"Linux {', '.join(left)}: this probe was not run on {fs}")
