@@ -67,6 +67,25 @@ def effective_options(mountpoint: str) -> str:
     return found
 
 
+def driver(spec: dict, device: str, mountpoint: str) -> str:
+    """The driver that mounted this filesystem, as /proc/self/mounts and sysfs tell: ext4's
+    driver also registers the types ext2 and ext3 (fs/ext4/super.c, CONFIG_EXT4_USE_FOR_EXT2)
+    and makes /sys/fs/ext4/<device> for every filesystem it mounts, which the ext2 driver never
+    does; a FUSE mount's type is fuseblk, and the program is the matrix's mount_type (ntfs-3g);
+    otherwise the type the kernel mounted (ntfs3, xfs, ...)."""
+    real, kind = os.path.realpath(mountpoint), ""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[1].replace("\\040", " ") == real:
+                kind = fields[2]  # the last mount on a path is the visible one
+    if kind in ("fuseblk", "fuse"):
+        return f"{spec.get('mount_type', kind)} (FUSE)"
+    if kind in ("ext2", "ext3", "ext4") and os.path.isdir(os.path.join("/sys/fs/ext4", os.path.basename(os.path.realpath(device)))):
+        return "ext4"
+    return kind
+
+
 def is_mounted(path: str) -> bool:
     real = os.path.realpath(path)
     with open("/proc/self/mounts", encoding="utf-8") as f:

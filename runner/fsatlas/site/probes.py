@@ -49,6 +49,8 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                 "shown": shown(finding), "status": finding["status"], "detail": finding["detail"],
                 "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
+                # the driver that mounted it, which the answer may hold for alone (ext2 by ext4's)
+                "driver": finding.get("driver", ""),
                 "agreement": agreement(finding, fact)})
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):
