@@ -16,7 +16,7 @@ from fsatlas.run.filesystems import NO_BUILD
 from fsatlas.site import feature_matrix, knowledge
 
 DATA = Path(__file__).resolve().parents[2] / "data"
-CURATED = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
+CURATED = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features", "mount_options", "history", "probes"]
 
 
 def _hand_count(data_dir: Path) -> tuple[int, int]:
