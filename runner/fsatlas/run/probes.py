@@ -43,16 +43,18 @@ def _largest(ok, low: int, high: int) -> int:
 # The letters a name is made of, to learn the unit a filesystem counts a name's length in: bytes
 # (ext4's EXT4_NAME_LEN 255), UTF-16 code units (NTFS: 255 "Unicode characters", Microsoft's
 # limits table; NTFS and HFS+ keep names in UTF-16) or characters: "n" is one byte and one unit;
-# "é" (U+00E9) two UTF-8 bytes and one UTF-16 unit; "😀" (U+1F600) four bytes and two units (a
-# surrogate pair).
-NAME_LETTERS = {"byte": "n", "two_bytes": "\u00e9", "two_units": "\U0001F600"}
+# "α" (U+03B1) two UTF-8 bytes and one UTF-16 unit, with no decomposition (HFS+ keeps names
+# decomposed, NFD: "é" would be two units there, e and its accent); "😀" (U+1F600) four bytes and
+# two units (a surrogate pair).
+NAME_LETTERS = {"byte": "n", "two_bytes": "\u03b1", "two_units": "\U0001F600"}
+TWO_BYTES = NAME_LETTERS["two_bytes"]
 NAME_CEILING = 4096
 
 
 def max_filename_length(mnt: str, log: Transcript) -> Finding:
     """The longest name created, in the unit the filesystem counts: the most ASCII letters, then
     the most two-byte letters; if their bytes are more than the ASCII letters' (ntfs-3g takes 255
-    'é', 510 bytes), bytes are not what is counted, and the most four-byte letters (two UTF-16
+    'α', 510 bytes), bytes are not what is counted, and the most four-byte letters (two UTF-16
     units each) tell UTF-16 units (half as many) from characters (as many)."""
     refusals = {}
 
@@ -83,17 +85,17 @@ def max_filename_length(mnt: str, log: Transcript) -> Finding:
     e = most("two_bytes")
     if e is None or 2 * e <= n:  # the two-byte letters ran out where the bytes did: bytes are counted
         return Finding.limit(n, "bytes", f"a name of {n + 1} bytes was refused with {refusals.get(('n', n + 1))}"
-                             + (f"; of 'é' (2 bytes each) {e} were taken ({2 * e} bytes)" if e else ""),
+                             + (f"; of '{TWO_BYTES}' (2 bytes each) {e} were taken ({2 * e} bytes)" if e else ""),
                              at_least=n == NAME_CEILING)
     a = most("two_units")
     letters = NAME_LETTERS["two_units"]
     if a is None or 2 * a <= e:  # a letter of two units counts twice (or is refused): UTF-16 units
         return Finding.limit(e, "UTF-16 code units",
-                             f"{n} ASCII letters and {e} 'é' ({2 * e} bytes) were taken, and {a} U+1F600 (two UTF-16 "
-                             f"units each, {2 * (a or 0)} units); {e + 1} 'é' were refused with "
+                             f"{n} ASCII letters and {e} '{TWO_BYTES}' ({2 * e} bytes) were taken, and {a} U+1F600 (two "
+                             f"UTF-16 units each, {2 * (a or 0)} units); {e + 1} '{TWO_BYTES}' were refused with "
                              f"{refusals.get((NAME_LETTERS['two_bytes'], e + 1))} and {(a or 0) + 1} U+1F600 with "
                              f"{refusals.get((letters, (a or 0) + 1))}")
-    return Finding.limit(e, "characters", f"{n} ASCII letters, {e} 'é' ({2 * e} bytes) and {a} U+1F600 "
+    return Finding.limit(e, "characters", f"{n} ASCII letters, {e} '{TWO_BYTES}' ({2 * e} bytes) and {a} U+1F600 "
                          f"({2 * a} UTF-16 units) were taken: the filesystem counts characters")
 
 
