@@ -437,6 +437,7 @@ def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
         f.seek(start)
         at, tail = start, b""
         while True:
+            interrupts.raise_if_interrupted()  # a scan of the image takes seconds a pass: a signal stops it
             data = f.read(chunk)
             if not data:
                 return None
@@ -590,7 +591,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
     error fails it alone."""
     out = []
     wanted = lambda *names: only is None or any(n in only for n in names)  # noqa: E731
-    mounted_by = mounting_driver(spec, scratch)
+    mounted_by = []  # the driver, learnt at the first mount of the probes' own (else on an image of its own)
 
     def attempt(name, body):
         if not wanted(name):
@@ -606,7 +607,6 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             log.note(f"{type(e).__name__}: {e}")
             found = Finding(status="failed", detail=f"{type(e).__name__}: {str(e)[:300]}")
         found["seconds"] = round(time.monotonic() - started, 3)
-        found["driver"] = mounted_by
         out.append((name, found, log.text()))
 
     on_one_image = (*MOUNTED, "snapshots", "defrag", "dump_restore", "checksums_data")
@@ -615,6 +615,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             filesystems.mkfs(spec, image.device, [])
             filesystems.mount(spec, image.device, image.mountpoint, [])
             mnt = image.mountpoint
+            mounted_by.append(filesystems.driver(spec, image.device, mnt))
             for name, probe in MOUNTED.items():
                 attempt(name, lambda log, probe=probe: probe(mnt, log))
             attempt("snapshots", lambda log: snapshots(fs, mnt, log))
@@ -635,8 +636,10 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
                         (TIMESTAMPS, lambda log: probes_generic.timestamps(spec, scratch, log)),
                         (("online_grow", "online_shrink", "offline_shrink"), lambda log: resize(fs, spec, scratch, log))):
         if wanted(*names):
-            out += [(name, {**found, "driver": mounted_by}, text) for name, found, text in _several(names, body)
-                    if wanted(name)]
+            out += [row for row in _several(names, body) if wanted(row[0])]
+    if out:  # every finding names the driver (its answer may hold for that driver alone)
+        driver = mounted_by[0] if mounted_by else mounting_driver(spec, scratch)
+        out = [(name, {**found, "driver": driver}, text) for name, found, text in out]
     return out
 
 
