@@ -93,7 +93,7 @@ def max_filename_length(mnt: str, log: Transcript) -> Finding:
         return Finding.limit(e, "UTF-16 code units",
                              f"{n} ASCII letters and {e} '{TWO_BYTES}' ({2 * e} bytes) were taken, and {a} U+1F600 (two "
                              f"UTF-16 units each, {2 * (a or 0)} units); {e + 1} '{TWO_BYTES}' were refused with "
-                             f"{refusals.get((NAME_LETTERS['two_bytes'], e + 1))} and {(a or 0) + 1} U+1F600 with "
+                             f"{refusals.get((TWO_BYTES, e + 1))} and {(a or 0) + 1} U+1F600 with "
                              f"{refusals.get((letters, (a or 0) + 1))}")
     return Finding.limit(e, "characters", f"{n} ASCII letters, {e} '{TWO_BYTES}' ({2 * e} bytes) and {a} U+1F600 "
                          f"({2 * a} UTF-16 units) were taken: the filesystem counts characters")
