@@ -169,10 +169,10 @@ def test_every_filesystem_names_its_origin_and_dates_it_or_says_why_not(data_cop
         assert f["origin"]["os"] and f["origin"]["sources"], fs
         assert ("year" in f["origin"]) != ("year_missing" in f["origin"]), fs
     # what the kernel's own texts date: ext2's release in January 1993, ext3's in September 1999;
-    # XFS's only its design (circa 1993 on IRIX), which is not a release
-    assert [data["features"][fs]["origin"].get("year") for fs in ("ext2", "ext3", "xfs")] == [1993, 1999, None]
+    # XFS's its makers' paper (SGI, 1996): shipping since December 1994 in IRIX 5.3
+    assert [data["features"][fs]["origin"].get("year") for fs in ("ext2", "ext3", "xfs")] == [1993, 1999, 1994]
     assert data["features"]["xfs"]["origin"]["os"].startswith("IRIX")
-    assert "design" in data["features"]["xfs"]["origin"]["year_missing"]
+    assert "sgi-xfs-usenix-1996" in data["features"]["xfs"]["origin"]["sources"]
     # a year and a reason for its absence at once, and an origin citing no known source, are refused
     edit(data_copy / "features" / "jfs.yaml", lambda d: d["origin"].update(year=1990))
     edit(data_copy / "features" / "zfs.yaml", lambda d: d["origin"].update(sources=["no-such-source"]))

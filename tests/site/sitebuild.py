@@ -11,7 +11,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "runner" / "tests" / "fixtures"
 SITE_SOURCES = ["config.toml", "content", "layouts", "assets", "static", ".htmltest.yml"]
-CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
+CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features", "mount_options", "history", "probes"]
 SAMPLES = "build/static/downloads/fsatlas-samples.parquet"  # the Makefile's $(SAMPLES)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -71,9 +71,11 @@ def test_every_fact_on_the_feature_page_links_a_listed_source(site_root):
     html = _html(site_root, "features")
     cells = re.findall(r'<td class="feat (?!feat-probed)[^"]*"[^>]*>(.*?)</td>', html, re.S)
     assert len(cells) >= 14 * 21
-    # a column left to the probes cites none: it links the probe's commands and output, or says it has none
+    # a column left to the probes cites none: it links the probe's commands and output, or says why
+    # it is unanswered (site/feature_matrix.py's reason: no cited document, and why no probe answered)
     for cell in re.findall(r'<td class="feat feat-probed"[^>]*>(.*?)</td>', html, re.S):
-        assert "commands and output</a>" in cell or cell.startswith("no cited source"), cell
+        assert "commands and output</a>" in cell or re.match(
+            r'<span class="unanswered">unanswered</span><span class="note"> No cited document: .+\.</span>$', cell, re.S), cell
     anchors = set(re.findall(r'<li id="src-([a-z0-9._-]+)"', html))
     for cell in cells:
         cited = re.findall(r'href="#src-([a-z0-9._-]+)"', cell)
@@ -389,6 +391,23 @@ def test_the_matrix_and_the_2004_table_show_what_the_probes_found_on_each_kernel
     assert "Linux 6.12:</strong> 5,461 entries" in xfs
     jfs = re.search(r"<th scope=\"row\">jfs</th>(.*?)</tr>", then_now, re.S)[1]
     assert ">8191<" in jfs and "Linux 6.1:</strong> 8,191 entries" in jfs and "6.18" not in jfs  # no jfs here
+    # the driver that mounted it, beside each value it may hold for alone: ext2 by ext4's driver
+    ext2 = _html(site_root, "filesystems/ext2")
+    assert "Linux 6.18, ext4 driver:</strong>" in ext2 and "Linux 6.18, ext2 driver" not in ext2
+    assert "Linux 6.18, ntfs-3g (FUSE) driver:</strong>" in _html(site_root, "filesystems/ntfs")
+
+
+def test_since_which_release_beside_the_cell_and_as_a_timeline(site_root):
+    html = _html(site_root, "features")
+    cell = re.search(r'<td class="feat feat-partial"[^>]*data-feature="online_shrink"[^>]*>[^<]*<span class="kernel-since">'
+                     r'.*?</td>', html, re.S)
+    assert cell and ">5.13</a>" in cell[0] and "fb2fc1720185" in cell[0]
+    xfs = _html(site_root, "filesystems/xfs")
+    timeline = xfs.split('id="since"')[1].split("</ol>")[0]
+    releases = re.findall(r"<strong>Linux (\d+\.\d+)</strong>", timeline)
+    assert releases == ["5.10", "5.13"]  # oldest first, 5.10 after 5.9 as a number
+    btrfs = _html(site_root, "filesystems/btrfs").split('id="since"')[1].split("</ol>")[0]
+    assert btrfs.count("<li>") == 4 and "47e6f7423b91" in btrfs
 
 
 def test_the_explorer_offers_every_sample_with_its_columns(site_root):

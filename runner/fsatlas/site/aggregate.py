@@ -29,7 +29,7 @@ import msgspec
 import orjson
 
 from ..results import bundle, comparison, contention, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, feature_matrix, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -771,6 +771,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
+        # why each unanswered cell of the feature matrix is (check-data counts the same cells)
+        "unanswered": feature_matrix.reasons(feature_matrix.cells(knowledge, knowledge_mod.probe_records(data_dir))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
                   # the flags' rules, for the legend under every chart (result pages read only this file)
                   "run_rule": run_rule.RULE,

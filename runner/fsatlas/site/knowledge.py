@@ -43,7 +43,8 @@ def _load_yaml(path: str):
 
 def curated_files(data_dir: str) -> list[str]:
     """Every file load() reads."""
-    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml")
+    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml",
+                                                      "kernel_history.yaml")
              if os.path.exists(os.path.join(data_dir, name))]
     files += glob.glob(os.path.join(data_dir, "probes", "*.json"))  # sources may name them
     for kind in KINDS:
@@ -114,6 +115,8 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
             knowledge[kind][ident] = data
     corrections_path = os.path.join(data_dir, "corrections.yaml")
     knowledge["corrections"] = (read(corrections_path, "corrections") or []) if os.path.exists(corrections_path) else []
+    history_path = os.path.join(data_dir, "kernel_history.yaml")
+    knowledge["kernel_history"] = (read(history_path, "kernel_history") or []) if os.path.exists(history_path) else []
     columns_path = os.path.join(data_dir, "feature_columns.yaml")
     try:
         knowledge["feature_columns"] = _load_yaml(columns_path) or []
@@ -155,7 +158,7 @@ def _backs(held: str, version: str) -> bool:
     return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
 
 
-def _probe_records(data_dir: str) -> dict:
+def probe_records(data_dir: str) -> dict:
     """probe id -> its record, each committed probe result read once for the rules that weigh
     facts against the probes (a file that cannot be read is probefile's problem to name)."""
     records = {}
@@ -259,7 +262,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
-    records = _probe_records(os.path.dirname(sources_path))
+    records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     defined = standard_cell_keys()
@@ -277,6 +280,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     for i, correction in enumerate(knowledge.get("corrections", [])):
         cite(corrections_path, f"/{i}", correction["sources"])
     problems += _correction_rules(knowledge, corrections_path)
+    history_path = os.path.join(os.path.dirname(sources_path), "kernel_history.yaml")
+    for i, entry in enumerate(knowledge.get("kernel_history", [])):
+        cite(history_path, f"/{i}", entry["sources"])
+    problems += kernel_history_rules(knowledge, by_id, history_path)
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -286,6 +293,35 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
     return problems
+
+
+def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Problem]:
+    """Each "since" row of data/kernel_history.yaml names a filesystem of the data and, where it
+    has one, a column of the matrix whose fact (if the file has one) says the row's value; and a
+    document it cites names its commit (the first 12 hex digits) and its release, so no commit id
+    or release stands on nothing."""
+    out, keys = [], set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
+    for i, entry in enumerate(knowledge.get("kernel_history", [])):
+        data = knowledge["features"].get(entry["filesystem"])
+        if data is None:
+            out.append(Problem("error", path, f"/{i}/filesystem", f"expected a filesystem of data/features, "
+                                                                  f"found {entry['filesystem']!r}"))
+            continue
+        column = entry.get("column")
+        if column is not None and column not in keys:
+            out.append(Problem("error", path, f"/{i}/column", f"expected a column of the feature matrix, found {column!r}"))
+        fact = data["features"].get(column) if column else None
+        if fact is not None and str(fact.get("value", fact.get("limit"))) != entry["value"]:
+            out.append(Problem("error", path, f"/{i}/value", f"expected the value the cell's fact says "
+                                                             f"({fact.get('value', fact.get('limit'))!r}), found {entry['value']!r}"))
+        texts = [" ".join(str(by_id[s].get(k, "")) for k in ("title", "covers")) for s in entry["sources"] if s in by_id]
+        if not any(entry["commit"][:12] in t for t in texts):
+            out.append(Problem("error", path, f"/{i}/commit", f"expected a cited source naming commit {entry['commit'][:12]}, "
+                                                              f"found none among {entry['sources']}"))
+        if not any(re.search(r"(?<![\d.])" + re.escape(entry["release"]) + r"(?![\d])", t) for t in texts):
+            out.append(Problem("error", path, f"/{i}/release", f"expected a cited source naming release {entry['release']}, "
+                                                               f"found none among {entry['sources']}"))
+    return out
 
 
 ONE_FACT = re.compile(r"data/features/([a-z0-9_+.-]+)\.yaml /features/([a-z0-9_]+)")
