@@ -174,6 +174,7 @@
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
   }
   function acrossView(a, b, wantA, wantB) {
+    askedAcross = [wantA, wantB];
     pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
     return pickRuns(a, b, wantA, wantB).then(function (docs) {
@@ -199,9 +200,14 @@
       return null;
     }).then(function (shownRuns) { box.removeAttribute("aria-busy"); return shownRuns; });
   }
+  // The runs the reader last asked for across, kept until both pickers offer them: opening the
+  // panel fires "toggle" a task later, and by then the pickers may still be empty (the view
+  // the address asked for still loading), so they are refilled with what was asked, not the
+  // first run of each (which made a shared address reopen on other runs).
+  var askedAcross = [null, null];
   function offerAcross(a, b) {
     if (!across.open) return Promise.resolve();
-    return pickRuns(a, b, runA.value, runB.value).then(function () {}, function () {});
+    return pickRuns(a, b, runA.value || askedAcross[0], runB.value || askedAcross[1]).then(function () {}, function () {});
   }
 
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
