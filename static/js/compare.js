@@ -55,6 +55,16 @@
 
   function runLink(run) { return el("a", { href: root.dataset.results + run.id + "/" }, run.id); }
   function runLine(run) {
+    if (run.runs) {  // the site's rule took the workloads from several runs (site/pairs.py rule_table)
+      var line = el("p", { id: "compare-runs" }, "Each row comes from the run the site's rule picks for its workload among those that measured both: ");
+      run.runs.forEach(function (r, i) {
+        if (i) line.appendChild(document.createTextNode("; "));
+        line.appendChild(runLink(r));
+        line.appendChild(document.createTextNode(" (" + r.system + ")"));
+      });
+      line.appendChild(document.createTextNode("."));
+      return line;
+    }
     var p = el("p", { id: "compare-runs" }, "Every figure below comes from one run, ");
     p.appendChild(runLink(run));
     p.appendChild(document.createTextNode(": " + run.system + "."));
@@ -71,7 +81,7 @@
   function pairRuns(a, b) {
     var runs = (data.pairs || {})[a + "--" + b];
     runSelect.replaceChildren();
-    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.id + " (" + r.profile + ")")); });
+    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
     runSelect.disabled = !runs;
     return runs;
   }

@@ -171,9 +171,9 @@
     configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
-  function newestComplete() {
-    for (var i = data.results.length - 1; i >= 0; i--) if (data.results[i].complete) return data.results[i].id;
-    return data.results[data.results.length - 1].id;
+  // The first view's run: the one the site's run rule gives the home page (aggregate wrote it).
+  function defaultRun() {
+    return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
   }
 
   function list(params, name, fallback) {
@@ -185,7 +185,7 @@
     var fsAll = data.vocabulary.filesystems;
     var workloads = data.vocabulary.workloads;
     view = {
-      results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
+      results: list(params, "r", [defaultRun()]).filter(function (id) { return byId[id]; }),
       fs: list(params, "fs", fsAll),
       variant: list(params, "v", ["defaults"]),
       workload: list(params, "w", workloads),

@@ -666,3 +666,49 @@ def test_history_tables_fit_the_page_on_a_desktop(page, site_url, width):
     widths = page.evaluate("""() => [...document.querySelectorAll('article table')].map(
         t => [t.scrollWidth, (t.closest('.table-scroll') || t.parentElement).clientWidth])""")
     assert widths and all(table <= box for table, box in widths), widths
+
+
+@pytest.mark.browser
+def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page(page, tmp_path):
+    """Three runs: ext2, ext4 and btrfs measured (the widest), then ext4 and xfs, then xfs alone
+    (the newest complete run). The home page and the explorer's first view show the widest run;
+    ext4's seq-write is the widest run's figure on its filesystem page and on the compare page,
+    whose ext4/xfs row comes from the only run that measured both and says which run the other
+    pages show."""
+    from sitebuild import build_site
+    from fsatlas.site.knowledge import display
+    results = tmp_path / "data" / "results"
+    results.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
+    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    runs = (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0),
+            ("r-pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"], 0.5), ("r-lone", "2026-11-27T00:00:00Z", ["xfs"], 0.25))
+    for rid, created, filesystems, scale in runs:
+        m = cell["metrics"]["throughput"]
+        scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
+                  "ci95": [v * scale for v in m["ci95"]]}
+        doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
+            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
+            for fs in filesystems])
+        (results / f"{rid}.json").write_text(json.dumps(doc))
+        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+    wide = display(cell["metrics"]["throughput"]["mean"], "bytes/s")
+    server = serve(build_site(tmp_path / "site", results))
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        page.goto(f"{url}/explorer/")
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        checked = page.eval_on_selector_all("input[name=results]:checked", "bs => bs.map(b => b.value)")
+        assert checked == ["r-wide"]
+        assert "r-wide" in (tmp_path / "site" / "public" / "index.html").read_text()
+        assert wide in (tmp_path / "site" / "public" / "filesystems" / "ext4" / "index.html").read_text()
+        page.goto(f"{url}/compare/?a=ext4&b=xfs")
+        page.wait_for_selector("#compare[data-rendered]")
+        row = next(r for r in _compare_rows(page) if r[1].startswith("throughput"))
+        assert row[3] == display(cell["metrics"]["throughput"]["mean"] * 0.5, "bytes/s")  # r-pair's: it measured both
+        assert row[8].startswith("r-pair") and "ext4's figure on the other pages is from run r-wide" in \
+            page.locator("#compare-figures tbody tr").first.inner_html()
+        assert "r-pair" in page.inner_text("#compare-runs") and page.errors == []
+    finally:
+        server.shutdown()

@@ -105,6 +105,11 @@ def result_summary(result: dict) -> dict:
                                    and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
+def public_summary(summary: dict | None) -> dict | None:
+    """A run's summary as the pages read it: without the run rule's groups (Aggregation.add)."""
+    return summary and {k: v for k, v in summary.items() if k != "measured"}
+
+
 def system_line(result: dict) -> str:
     """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
     directory measured (its backing filesystem or device), kernel."""
@@ -140,9 +145,12 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     # the raw device's figures on each job, for the compare page's view across two runs
     baseline = {job: {name: {"mean": m["mean"], "unit": m["unit"], "rsd_pct": m["rsd_pct"]} for name, m in ms.items()}
                 for job, ms in (target.get("baseline") or {}).items()}
+    made = {"id": result["id"], "created": result["created"], "cells": cells}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "target": target["kind"], "summary": result_summary(result),
+            # what run_rule.first_run reads of each run: the filesystems of each group it measured
+            "measured": {run_rule.group_name(g): fs for g, fs in run_rule.measured(made).items()},
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
 
@@ -167,8 +175,8 @@ class NewestCells:
         wide = run_rule.breadth(digest)
         for cell in digest["cells"]:
             ok = cell["status"] == "ok"
-            rank = (ok, wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
-                    digest["created"], digest["id"])
+            rank = (ok, *run_rule.rank(wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
+                                        digest))
             self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS}, "shared": run_rule.shared(cell["key"]),
                 "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
@@ -194,7 +202,9 @@ class Aggregation:
 
     def add(self, rid: str, signature: list, digest: dict) -> None:
         self.members[rid] = signature
-        self.summaries.append(digest["summary"])
+        # the run rule's groups kept beside the summary for the compare page (site/pairs.py),
+        # and left out of what pages read (public_summary)
+        self.summaries.append({**digest["summary"], "measured": digest["measured"]})
         for fold in self._folds().values():
             fold.add(digest)
 
@@ -516,7 +526,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     runs, and the default pair's tables for the page to hold. Each run's table of a pair, and
     each run's side of a filesystem, is kept while that run and this code are unchanged, so a
     result added costs its own tables only."""
-    runs = pairs_mod.runs_of_pairs(summaries)
+    picks = pairs_mod.rule_picks(summaries)
+    runs = pairs_mod.runs_of_pairs(summaries, picks)
     try:
         with open(outputs.pairs_cache, encoding="utf-8") as f:
             stored = json.load(f)
@@ -525,12 +536,20 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         before = {}
     # what each table is made of: (its key, the run's id, how it is made from the run's digest)
     wanted = [(f"{rid}|{a}|{b}", rid, (pairs_mod.run_table, a, b)) for (a, b), ids in runs.items() for rid in ids]
+    # where the rule takes a pair's workloads from several runs (or a figure from another run
+    # than the other pages show), its table of them comes first
+    several = {pair: chosen for pair, chosen in picks.items() if pairs_mod.needs_rule_table(chosen)}
+    wanted += [(f"{pairs_mod.RULE_ID}|{a}|{b}", tuple(sorted({p[3] for p in chosen})), (pairs_mod.rule_table, a, b, chosen))
+               for (a, b), chosen in several.items()]
     of_filesystems = pairs_mod.runs_of_filesystems(summaries)
     wanted += [(f"side|{rid}|{fs}", rid, (pairs_mod.side, fs)) for fs, ids in of_filesystems.items() for rid in ids]
     tables, todo = {}, []
+    def signature(rid, make):  # a rule table's: its runs' and which workload each gives (JSON's lists)
+        return [[signatures.get(r) for r in rid], make[3]] if isinstance(rid, tuple) else signatures.get(rid)
+
     for key, rid, make in wanted:
         entry = before.get(key)
-        if entry and entry["sig"] == signatures.get(rid):
+        if entry and entry["sig"] == signature(rid, make):
             tables[key] = entry
         else:
             todo.append((key, rid, make))
@@ -538,8 +557,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     # statsmodels: 3.5 s on one core), so they are made on every core.
     for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs), todo,
                                             preload=comparison.PRELOAD):
-        for (key, rid, _), run in zip(batch, made):
-            tables[key] = {"sig": signatures.get(rid), "run": run}
+        for (key, rid, make), run in zip(batch, made):
+            tables[key] = {"sig": signature(rid, make), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
     sides = {f"{fs}.json": {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
              for fs, ids in of_filesystems.items()}
@@ -548,14 +567,14 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     for name, doc in sides.items():
         write_if_changed(os.path.join(outputs.sides, name), compact_json(doc))
     remove_stale(outputs.sides, set(sides), ".json")
-    docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [tables[f"{rid}|{a}|{b}"]["run"] for rid in ids
-                                                                  if tables[f"{rid}|{a}|{b}"]["run"]]}
-            for (a, b), ids in sorted(runs.items())}
+    docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [
+        tables[key]["run"] for key in ([f"{pairs_mod.RULE_ID}|{a}|{b}"] if (a, b) in several else [])
+        + [f"{rid}|{a}|{b}" for rid in ids] if tables[key]["run"]]} for (a, b), ids in sorted(runs.items())}
     for name, doc in docs.items():
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
-    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system")} for r in doc["runs"]]
+    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system", "label") if k in r} for r in doc["runs"]]
                       for name, doc in docs.items() if doc["runs"]},
             "default": docs[pairs_mod.pair_name(*default)] if default else None}
 
@@ -565,9 +584,10 @@ def _made_tables(outputs: "Outputs", todo: list) -> list:
     run's digest), a digest read once for all the tables of its run."""
     read, out = {}, []
     for _, rid, (make, *args) in todo:
-        if rid not in read:
-            read[rid] = read_digest(outputs.digest_file(rid))["digest"]
-        out.append(make(*args, read[rid]))
+        for one in rid if isinstance(rid, tuple) else (rid,):
+            if one not in read:
+                read[one] = read_digest(outputs.digest_file(one))["digest"]
+        out.append(make(*args, {one: read[one] for one in rid} if isinstance(rid, tuple) else read[rid]))
     return out
 
 
@@ -594,7 +614,7 @@ def _latest_rows(latest: dict | None, paths: dict) -> dict:
         derive_flags(result)
         rows = [row for row in cell_rows(result) if run_rule.shared(row["key"])]
     throughput = throughput_rows(rows)
-    return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
+    return {"result": latest["id"] if latest else None, "summary": public_summary(latest), "rows": rows,
             "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput, result)}
 
 
@@ -752,7 +772,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     cells = run.newest.result()
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
-        "results": summaries,
+        "results": [public_summary(s) for s in summaries],
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
@@ -768,7 +788,9 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
-    write_if_changed(os.path.join(static_dir, "explorer", "data.json"), compact_json(run.index.result()))
+    # the explorer's first view: the home page's run (run_rule.reference), not the newest by date
+    write_if_changed(os.path.join(static_dir, "explorer", "data.json"),
+                     compact_json({**run.index.result(), "default": latest["id"] if latest else None}))
     filesystems = sorted(set(knowledge["features"]) | set(matrix.filesystems))
     write_pages(os.path.join(content_dir, "filesystems"),
                 {f"{fs}.md": filesystem_page(fs, knowledge["features"].get(fs)) for fs in filesystems})

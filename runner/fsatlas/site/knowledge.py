@@ -734,7 +734,7 @@ class Rankings:
         wide = run_rule.breadth(digest)
         for name, entries in candidates.items():  # rows made only for the result that wins
             cell = entries[0][0]
-            rank = (wide[(cell["workload"], cell["dimensions"], "defaults")], digest["created"], digest["id"])
+            rank = run_rule.rank(wide[(cell["workload"], cell["dimensions"], "defaults")], digest)
             self.best.offer(name, rank, lambda: self._rows(digest, entries))
 
     @staticmethod
