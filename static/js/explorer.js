@@ -50,7 +50,7 @@
     var c = data.results, s = data.strings;
     data.results = c.id.map(function (id, i) {
       var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system"].forEach(function (f) { r[f] = s[c[f][i]]; });
       byId[id] = r;
       return r;
     });
@@ -161,7 +161,7 @@
 
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
-            data.results.map(function (r) { return r.machine + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
+            data.results.map(function (r) { return r.name + " (" + r.machine + ") · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
     choices("fs", data.vocabulary.filesystems);
     choices("variant", data.vocabulary.variants);
     choices("workload", data.vocabulary.workloads);
@@ -266,6 +266,7 @@
       var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
       var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                 dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
+                machineName: x.result.name, system: x.result.system,
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -374,7 +375,8 @@
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
-    row("Machine", p.machine + ", kernel " + p.kernel);
+    row("Machine", p.machineName + " (label " + p.machine + ")");
+    row("System", p.system);
     row("Host meanwhile", p.host);
     if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
       // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run

@@ -35,6 +35,13 @@ def test_results_page_has_chart_table_and_no_cdn(site_root):
 def test_result_page_shows_system_and_cells(site_root):
     html = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
     assert RESULT["system"]["kernel"] in html and RESULT["system"]["cpu_model"] in html
+    # the system table (#62): the machine's name beside its label, and the storage, said unrecorded where it is
+    from fsatlas.results import machines
+    table = html[html.index('id="system-table"'):html.index("</dl>", html.index('id="system-table"'))]
+    assert f"<dd>{machines.name(RESULT)} <small>(label {RESULT['system']['machine']})</small> ·" in table
+    assert "<dt>Storage device</dt><dd>not recorded, rotational or not: not recorded, model not reported</dd>" in table
+    assert f"<dt>Backing filesystem</dt><dd>{RESULT['target']['backing_filesystem']}</dd>" in table
+    assert "Virtualization" in table and "Memory" in table
     for cell in RESULT["cells"]:
         assert cell["key"] in html
     # fsatlas site put the every-metric table in the slot Hugo left: a row group per cell
@@ -691,6 +698,10 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
             **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
             for fs in filesystems])
+        if rid == "r-lone":  # another label on the same hardware, with the disk under its image recorded
+            doc["system"] = {**first["system"], "machine": "m-other-label"}
+            doc["target"] = {**first["target"], "backing_device": "vda", "backing_rotational": True,
+                             "backing_mount_options": "rw,relatime"}
         (results / f"{rid}.json").write_text(json.dumps(doc))
         shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
     wide = display(cell["metrics"]["throughput"]["mean"], "bytes/s")
@@ -710,5 +721,18 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         assert row[8].startswith("r-pair") and "ext4's figure on the other pages is from run r-wide" in \
             page.locator("#compare-figures tbody tr").first.inner_html()
         assert "r-pair" in page.inner_text("#compare-runs") and page.errors == []
+        # the system table names the storage, and both labels' pages say they may be one host
+        page.goto(f"{url}/results/r-lone/")
+        system = page.inner_text("#system-table")
+        assert "Storage device\nvda, rotational, model not reported" in system
+        assert "Backing filesystem\next4 (rw,relatime)" in system and "virtio disk (label m-other-label)" in system
+        # one tap from the machine's name: the labels whose results record the same hardware
+        page.click("#system-table a[href$='results/#machines']")
+        twins = page.inner_text("#machine-twins")
+        assert f"m-other-label\t{first['system']['machine']} (Xeon 2 vCPU, KVM)" in twins
+        assert f"{first['system']['machine']}\tm-other-label (Xeon 2 vCPU, KVM, virtio disk)" in twins
+        listed = page.locator("#all-results tbody tr").all_inner_texts()
+        assert listed[0].startswith("r-lone\t2026-11-27\tXeon 2 vCPU, KVM, virtio disk (m-other-label)\t"
+                                    f"{first['system']['cpu_model']} (2)")
     finally:
         server.shutdown()

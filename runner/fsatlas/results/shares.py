@@ -7,6 +7,7 @@ file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it ho
 import json
 import shlex
 
+from . import machines
 from .metrics import KNOWN as KNOWN_METRICS
 
 TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
@@ -29,6 +30,7 @@ def strings(result: dict) -> dict:
     return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
+            "name": machines.name(result), "system": machines.system_line(result),
             "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
             "rerun": rerun_prefix(result)}
 

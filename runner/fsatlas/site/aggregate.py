@@ -28,8 +28,8 @@ import frontmatter
 import msgspec
 import orjson
 
-from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from ..results import bundle, comparison, export, filesig, flags, machines, metrics, parallel, resultfile, shares, stats, validation
+from . import articles, explorer, best_per_key, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -98,27 +98,30 @@ def result_summary(result: dict) -> dict:
             "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
-            "system": system_line(result),
+            "system": machines.system_line(result), "machine_name": machines.name(result),
+            "hardware": machines.hardware(result),
             # what the compare page pairs and the run rule counts: the filesystems this run
             # measured with default options on the project's matrix (run_rule.shared)
             "filesystems": sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"
                                    and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
+def machine_twins(summaries: list) -> dict:
+    """label -> {"twins": the other labels whose results record the same hardware, with the name
+    of each} (results/machines.twins), for the note on each result page of those labels."""
+    records: dict[str, list] = {}
+    names = {}
+    for s in summaries:  # newest first: a label's name is its newest result's
+        names.setdefault(s["machine"], s["machine_name"])
+        if s["hardware"] not in records.setdefault(s["machine"], []):
+            records[s["machine"]].append(s["hardware"])
+    return {label: {"twins": [{"machine": other, "name": names[other]} for other in others]}
+            for label, others in machines.twins(records).items()}
+
+
 def public_summary(summary: dict | None) -> dict | None:
     """A run's summary as the pages read it: without the run rule's groups (Aggregation.add)."""
     return summary and {k: v for k, v in summary.items() if k != "measured"}
-
-
-def system_line(result: dict) -> str:
-    """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
-    directory measured (its backing filesystem or device), kernel."""
-    system, target = result["system"], result["target"]
-    storage = report.storage_line(target)
-    cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
-    memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
-    return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
-           f"Linux {system.get('kernel', '?')}"
 
 
 def digest(result: dict, rows: list[dict] | None = None) -> dict:
@@ -479,6 +482,7 @@ def code_digest() -> str:
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
+                 "results/machines.py",
                  "site/run_rule.py",
                  "site/result_tables.py",
                  "results/comparison.py", "results/flags.py", "results/metrics.py", "results/shares.py", "results/stats.py",
@@ -779,6 +783,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
+        "machines": machine_twins(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),

@@ -18,7 +18,8 @@ checked by `fsatlas validate`), however many cells it holds (#42).
 
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
 keys and metric names its rows use; 4, and beside each key the host's contention during it;
-5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary.
+5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary;
+6, each result's machine name and system line (CPU, memory, storage, kernel) among its strings.
 """
 import shlex
 from functools import lru_cache
@@ -27,8 +28,8 @@ from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, shares
 
-EXPLORER_VERSION = 5
-RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
+EXPLORER_VERSION = 6
+RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system")
 
 
 def describe(cell: dict) -> dict:

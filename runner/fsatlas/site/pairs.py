@@ -119,8 +119,8 @@ def side(fs: str, d: dict) -> dict:
                          "device_shown": knowledge_mod.display(device["mean"], m["unit"]) if device else None,
                          "device_weak": "; ".join(weak), "flags": c["flags"]})
     rows.sort(key=_order)
-    return {"id": d["id"], "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
-            "system": d["summary"]["system"], "rows": rows}
+    return {"id": d["id"], "created": d["created"], "machine": d["machine"], "machine_name": d["summary"]["machine_name"],
+            "profile": d["summary"]["profile"], "system": d["summary"]["system"], "rows": rows}
 
 
 def run_table(a: str, b: str, d: dict) -> dict | None:
