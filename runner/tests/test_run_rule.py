@@ -207,3 +207,26 @@ def test_a_compare_row_whose_figure_other_pages_take_from_another_run_says_which
     # where the other pages' run of both figures is the run that compares them, one run's table comes first
     plain = json.loads((tmp_path / "build" / "static" / "compare" / "ext2--btrfs.json").read_text())
     assert [r["id"] for r in plain["runs"]] == ["wide"] and "elsewhere" not in plain["runs"][0]["table"]
+
+
+def test_every_ranking_row_and_history_figure_gives_n_and_its_interval(site):
+    """#62 item 8: beside each ranked (or unranked) figure and each "measured here" figure, the
+    repetitions it rests on and its 95 % interval, as the cell's own figures say them."""
+    from fsatlas.site.knowledge import display, display_number
+    read, _ = site
+    cells, rankings, history = read("cells"), read("rankings"), read("history")
+    checked = 0
+    for name, ranking in rankings.items():
+        *prefix, metric = name.split("|")
+        for row in ranking["ranked"] + ranking["excluded"]:
+            m = cells["|".join([row["filesystem"], "-", "-", *prefix])]["metrics"][metric]
+            assert row["n"] == m["n"] == len(row["samples"]) >= 1
+            assert row["interval"] == f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}"
+            checked += 1
+    for dataset in history.values():
+        for row in dataset["rows"]:
+            if row.get("today_display"):
+                m = cells[row["today_key"]]["metrics"][row["today_metric"]]
+                assert row["today_detail"].startswith(f"n = {m['n']}, 95 % interval {display_number(m['ci_low'], m['unit'])}–")
+                checked += 1
+    assert checked > 100

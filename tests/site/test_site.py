@@ -736,3 +736,16 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
                                     f"{first['system']['cpu_model']} (2)")
     finally:
         server.shutdown()
+
+
+def test_a_ranking_table_gives_n_and_the_interval_of_each_figure(site_root):
+    """#62 item 8: the "One sequential writer" ranking of the article lists ext4's figure with
+    its repetitions and 95 % interval, as the result file gives them."""
+    from fsatlas.site.knowledge import display, display_number
+    m = next(c for c in RESULT["cells"] if c["key"] == "ext4|-|-|seq-write")["metrics"]["throughput"]
+    html = (site_root / "public" / "articles" / "choosing-a-filesystem" / "index.html").read_text()
+    table = html[html.index("<th scope=\"col\">95 % interval</th><th scope=\"col\">n</th>"):]
+    table = table[:table.index("</table>")]
+    interval = f"{display_number(m['ci95'][0], 'bytes/s')}–{display(m['ci95'][1], 'bytes/s')}"
+    assert f'<td class="num">{display(m["mean"], "bytes/s")}</td><td class="num">{interval}</td>' \
+           f'<td class="num">{len(m["samples"])}</td>' in table
