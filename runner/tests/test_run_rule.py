@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("run-rule")
     shutil.copytree(REPO / "data", root / "data", ignore=shutil.ignore_patterns("aggregates"))
-    aggregate.aggregate(str(root / "data"), str(root / "build" / "content"))
+    aggregate.aggregate(str(root / "data"), str(root / "build" / "content"), articles_dir=str(REPO / "content" / "articles"))
     read = lambda name: json.loads((root / "data" / "aggregates" / f"{name}.json").read_text())  # noqa: E731
     read.root = root  # the folder aggregated into (its build/static: the compare page's and explorer's files)
     results = [json.loads(p.read_text()) for p in sorted((REPO / "data" / "results").glob("*.json"))]
@@ -230,3 +230,36 @@ def test_every_ranking_row_and_history_figure_gives_n_and_its_interval(site):
                 assert row["today_detail"].startswith(f"n = {m['n']}, 95 % interval {display_number(m['ci_low'], m['unit'])}–")
                 checked += 1
     assert checked > 100
+
+
+def test_both_articles_are_pinned_and_say_where_a_newer_run_disagrees(site):
+    """#62 item 7: the committed articles name one run in their front matter; every ranking they
+    show is that run's alone (figures worked out here from its result file), and a row carries
+    a newer run's figure exactly where the figure the site shows now comes from a newer run and
+    lies outside the pinned figure's 95 % interval."""
+    import frontmatter
+    from fsatlas.site import articles
+    read, results = site
+    pinned, cells = read("pinned_rankings"), read("cells")
+    by_id = {r["id"]: r for r in results}
+    notes = shown = 0
+    for path in sorted((REPO / "content" / "articles").glob("[!_]*.md")):
+        post = frontmatter.load(path)
+        (rid,) = post.metadata["results"]
+        names = set(articles.RANKING.findall(post.content))
+        assert names and names <= set(pinned[rid]), path.name
+        for name in names:
+            *prefix, metric = name.split("|")
+            for row in pinned[rid][name]["ranked"] + pinned[rid][name]["excluded"]:
+                key = "|".join([row["filesystem"], "-", "-", *prefix])
+                m = next(c for c in by_id[rid]["cells"] if c["key"] == key)["metrics"][metric]
+                assert row["result"] == rid and row["samples"] == m["samples"]
+                now = cells[key]
+                later = by_id[now["result"]]["created"] > by_id[rid]["created"]
+                outside = not row["ci_low"] <= now["metrics"][metric]["mean"] <= row["ci_high"]
+                assert bool(row["newer"]) == (later and outside), (name, key)
+                if row["newer"]:
+                    assert row["newer"]["result"] == now["result"]
+                    notes += 1
+                shown += 1
+    assert shown > 50 and notes > 0  # the committed newer run 143616Z moved some figures beyond their interval

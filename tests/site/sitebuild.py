@@ -18,8 +18,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def build_site(root: Path, results: Path) -> Path:
-    """Copies the site sources to root, aggregates `results`, builds the site and its search index."""
+def build_site(root: Path, results: Path, articles: dict | None = None) -> Path:
+    """Copies the site sources to root, aggregates `results`, builds the site and its search index;
+    articles: more content/articles/<name> files, name -> text."""
     (root / "data").mkdir(parents=True, exist_ok=True)
     for name in SITE_SOURCES:
         src = REPO / name
@@ -27,6 +28,8 @@ def build_site(root: Path, results: Path) -> Path:
     for name in CURATED_DATA:
         src = REPO / "data" / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / "data" / name)
+    for name, text in (articles or {}).items():
+        (root / "content" / "articles" / name).write_text(text)
     shutil.copytree(results, root / "data" / "results")
     if (results.parent / "raw").is_dir():
         shutil.copytree(results.parent / "raw", root / "data" / "raw")

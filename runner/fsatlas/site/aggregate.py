@@ -782,6 +782,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
+        "pinned_rankings": articles.pinned_rankings(articles_dir, lambda rid: read_digest(outputs.digest_file(rid))["digest"],
+                                                    cells, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "machines": machine_twins(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
