@@ -184,8 +184,12 @@
   function readState(params) {
     var fsAll = data.vocabulary.filesystems;
     var workloads = data.vocabulary.workloads;
+    var asked = list(params, "r", [defaultRun()]);
+    var known = asked.filter(function (id) { return byId[id]; });
     view = {
-      results: list(params, "r", [defaultRun()]).filter(function (id) { return byId[id]; }),
+      // an address naming no result here (?r=nope) opens the default run, and says so
+      results: known.length || !asked.length ? known : [defaultRun()],
+      unknown: asked.filter(function (id) { return !byId[id]; }),
       fs: list(params, "fs", fsAll),
       variant: list(params, "v", ["defaults"]),
       workload: list(params, "w", workloads),
@@ -198,6 +202,7 @@
   }
 
   function readForm() {
+    view.unknown = [];
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
         .map(function (b) { return b.value; });
@@ -428,7 +433,8 @@
     var shown = limited.values;
     var unitLabel = shown.length ? shown[0].unitLabel : "";
     var lost = all.filter(function (p) { return p.value === null; }).length;
-    status(shown.length + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+    status((view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
+            (view.results.join(", ") || "none") + ". " : "") + shown.length + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > MAX_PANELS ? ", the first " + MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
@@ -436,7 +442,7 @@
     // A ratio here is descriptive: whether it is a difference is the comparison module's to say,
     // which the compare page shows for two filesystems in one run (tested, corrected).
     caption.textContent = (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
-      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
+      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
       "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
     caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();

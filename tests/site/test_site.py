@@ -775,3 +775,20 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
     # the site's own ranking (no pin) is r-new's
     assert "r-new" in (public / "filesystems" / "btrfs" / "index.html").read_text()
 
+
+def test_the_minor_items_of_issue_62(site_root):
+    """Backticks in a profile's description are code on the methodology page; the every-metric
+    table, which scrolls sideways in its own box, can be reached with the keyboard."""
+    methodology = (site_root / "public" / "methodology" / "index.html").read_text()
+    assert "<code>make bench</code>" in methodology and "`make bench`" not in methodology
+    result = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
+    assert '<table class="data-table metrics-table" tabindex="0">' in result
+
+
+@pytest.mark.browser
+def test_an_address_naming_no_result_opens_the_default_run_and_says_so(page, site_url):
+    page.goto(f"{site_url}/explorer/?r=nope")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    status = page.inner_text("#explorer .explorer-status")
+    assert status.startswith("No result named nope on this site; showing fixture-valid. ") and "0 cells drawn" not in status
+    assert " in ;" not in page.inner_text("#explorer-caption") and page.errors == []

@@ -791,6 +791,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
                   # the flags' rules, for the legend under every chart (result pages read only this file)
                   "run_rule": run_rule.RULE,
+                  # each known metric in words, for captions (a guide's "Measured change of files created per second")
+                  "metric_labels": {name: metrics.label(name) for name in sorted(metrics.KNOWN)},
                   "flag_rules": {"noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT, "cached_factor": flags.CACHED_FACTOR},
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale

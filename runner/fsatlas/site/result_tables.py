@@ -114,7 +114,8 @@ def metrics_table(rows: list[dict]) -> str:
     median, 95% CI, RSD and the number of samples, in each metric's own unit. One row group
     per cell, its key printed once; every td is a figure (right-aligned by the stylesheet).
     The markup is lean on purpose: Hugo spends about 30 ns on every byte a page carries."""
-    out = ['<table class="data-table metrics-table">\n<thead><tr><th scope="col">Cell</th>'
+    # tabindex: the table scrolls sideways in its own box, which a keyboard must reach (axe: scrollable-region-focusable)
+    out = ['<table class="data-table metrics-table" tabindex="0">\n<thead><tr><th scope="col">Cell</th>'
            '<th scope="col">Metric</th><th scope="col">Mean</th><th scope="col">Median</th>'
            '<th scope="col">95% CI</th><th scope="col">RSD</th><th scope="col">n</th></tr></thead>\n']
     groups: dict[str, list[dict]] = {}
