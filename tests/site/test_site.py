@@ -42,6 +42,16 @@ def test_result_page_shows_system_and_cells(site_root):
     assert "<dt>Storage device</dt><dd>not recorded, rotational or not: not recorded, model not reported</dd>" in table
     assert f"<dt>Backing filesystem</dt><dd>{RESULT['target']['backing_filesystem']}</dd>" in table
     assert "Virtualization" in table and "Memory" in table
+    # "compare your own system": one command that runs this result's profile on its filesystems
+    # here and compares; its run is one the real command line accepts
+    import html as html_mod
+    import shlex
+    from fsatlas.cli import build_parser
+    command = html_mod.unescape(re.search(r'<code class="command" id="own-run">(.*?)</code>', html).group(1))
+    words = shlex.split(command)
+    assert words[:3] == ["fsatlas", "compare", "fixture-valid.json"] and words[3].startswith("$(") and words[3].endswith(")")
+    run = build_parser().parse_args(shlex.split(words[3][2:-1])[1:])
+    assert run.profile == RESULT["profile"] and run.fs == [",".join(sorted({c["filesystem"] for c in OK_THROUGHPUT}))]
     for cell in RESULT["cells"]:
         assert cell["key"] in html
     # fsatlas site put the every-metric table in the slot Hugo left: a row group per cell

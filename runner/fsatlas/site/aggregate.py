@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import sys
 from functools import lru_cache
@@ -346,8 +347,17 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         summary_row=summary, system=result["system"], target=page_target(result["target"]), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
-        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
+        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
+        own_run=own_run(result))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
+
+
+def own_run(result: dict) -> str:
+    """The run of the result page's "compare your own system" command: the result's own profile
+    and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
+    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path)."""
+    measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
+    return shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "").rstrip()
 
 
 def page_target(target: dict) -> dict:
