@@ -13,6 +13,7 @@ FIXTURES = REPO / "runner" / "tests" / "fixtures"
 SITE_SOURCES = ["config.toml", "content", "layouts", "assets", "static", ".htmltest.yml"]
 CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
 SAMPLES = "build/static/downloads/fsatlas-samples.parquet"  # the Makefile's $(SAMPLES)
+SAMPLES_CSV = "build/static/downloads/fsatlas-samples.csv"  # and $(SAMPLES_CSV)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -34,6 +35,7 @@ def build_site(root: Path, results: Path, articles: dict | None = None) -> Path:
     if (results.parent / "raw").is_dir():
         shutil.copytree(results.parent / "raw", root / "data" / "raw")
     fsatlas("export", root / "data" / "results", "--out", root / SAMPLES)  # as make site does
+    fsatlas("export", root / "data" / "results", "--format", "csv", "--out", root / SAMPLES_CSV)
     aggregate_and_build(root)
     subprocess.run([REPO / "node_modules" / ".bin" / "pagefind", "--site", root / "public", "--silent"], check=True)
     return root / "public"

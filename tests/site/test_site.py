@@ -802,3 +802,14 @@ def test_an_address_naming_no_result_opens_the_default_run_and_says_so(page, sit
     status = page.inner_text("#explorer .explorer-status")
     assert status.startswith("No result named nope on this site; showing fixture-valid. ") and "0 cells drawn" not in status
     assert " in ;" not in page.inner_text("#explorer-caption") and page.errors == []
+
+
+def test_every_sample_downloads_as_csv_beside_the_parquet(site_root):
+    """The explorer offers the CSV `fsatlas export --format csv` wrote, with the Parquet's rows."""
+    import pandas as pd
+    html = (site_root / "public" / "explorer" / "index.html").read_text()
+    assert 'href="/downloads/fsatlas-samples.parquet" download' in html and 'href="/downloads/fsatlas-samples.csv" download' in html
+    parquet = pd.read_parquet(site_root / "public" / "downloads" / "fsatlas-samples.parquet")
+    csv_rows = pd.read_csv(site_root / "public" / "downloads" / "fsatlas-samples.csv")
+    assert len(csv_rows) == len(parquet) > 0 and list(csv_rows.columns) == list(parquet.columns)
+    assert sorted(csv_rows["value"].round(6)) == sorted(parquet["value"].round(6))
