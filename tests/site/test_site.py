@@ -42,6 +42,8 @@ def test_result_page_shows_system_and_cells(site_root):
     assert "<dt>Storage device</dt><dd>not recorded, rotational or not: not recorded, model not reported</dd>" in table
     assert f"<dt>Backing filesystem</dt><dd>{RESULT['target']['backing_filesystem']}</dd>" in table
     assert "Virtualization" in table and "Memory" in table
+    # the run at a glance (#62), filled into its slot: a heat map of each headline figure against its row's best
+    assert '<table class="data-table overview-table" tabindex="0">' in html and 'class="num heat-0"' in html
     # "compare your own system": one command that runs this result's profile on its filesystems
     # here and compares; its run is one the real command line accepts
     import html as html_mod
