@@ -50,7 +50,7 @@ test: setup
 	scripts/test.sh
 
 # A benchmark of fsatlas itself: prints figure, target, pass/fail; writes build/perf.json.
-# FAST=1 takes the quick matrix's wall time from the newest quick result instead of running it.
+# FAST=1 takes the quick result perf kept for the code checked out now (scripts/perf_shape.py) instead of running it.
 perf: setup
 	$(VENV)/python scripts/perf.py
 

@@ -1,11 +1,13 @@
 """make perf: measures fsatlas itself on this machine and prints figure, target and pass/fail.
 
-Writes the table as JSON to build/perf.json. Needs root (loop devices). FAST=1 reads the
-quick matrix's wall time from the newest quick result in data/results instead of running
-it. Every figure but the quick matrix is measured several times: the median is reported
-with the spread (min–max). Synthetic result files, shaped like that quick result (every
-cell, metric and raw file; seeded throughput), live in a temporary folder and are never
-committed.
+Writes the table as JSON to build/perf.json. Needs root (loop devices). The quick matrix is
+run, and what it writes is kept in build/perf-shape/ under the digest of the runner's code
+(scripts/perf_shape.py); FAST=1 takes the quick result kept there for the code checked out
+now instead of running it again, never a committed one of an older format. Every figure but
+the quick matrix is measured several times: the median is reported with the spread (min–max).
+Synthetic result files, shaped like that quick result (every cell, metric and raw file; seeded
+throughput), live in a temporary folder and are never committed; every scale row names the
+shape's cells and bytes.
 
 The site figures are those of `make site` less its search index and link check: `fsatlas
 aggregate` then `fsatlas site`, at each of PERF_SCALES result files, first with no caches
@@ -18,8 +20,10 @@ repository (a result file and its raw bundle each).
 The feature probes: one `fsatlas probe` of every filesystem this kernel has, a stock kernel's
 guest booting to a command (after the trial that decides whether it must be emulated), and
 the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
-twenty minutes emulated). The A/A comparison: one quick subset run twice and compared, to
-count the differences called significant where nothing changed. The report: fsatlas report of
+twenty minutes emulated). The A/A comparisons, where nothing changed: four separate runs of a
+quick subset compared by `fsatlas compare`, one run a side and two (rows called better or
+worse: target 0); and the same settings twice, interleaved in one run (families with a
+significant row: at most 1 in 20). The report: fsatlas report of
 the two newest committed standard results. The pages: the transfer size of home, a guide, a
 result page and the explorer, and the time to the first chart on a slow link, in Chromium, on the
 site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, report, scale,
@@ -42,13 +46,15 @@ import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site")]
+sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site"), str(REPO / "scripts")]
 from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
 from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
+import perf_shape  # noqa: E402
+from fsatlas import SCHEMA_VERSION  # noqa: E402
 
 PYTHON, FSATLAS = str(REPO / ".venv" / "bin" / "python"), str(REPO / ".venv" / "bin" / "fsatlas")
 SCALES = [int(n) for n in os.environ.get("PERF_SCALES", "100,1000,10000").split(",")]
@@ -59,7 +65,12 @@ GUEST_KERNEL = "debian-6.1"
 rows = []
 
 
+SHAPE = {"text": ""}  # while the scale rows run: the shape of their synthetic results, which every one names
+
+
 def report(figure, value, unit, target, passed, spread=""):
+    if SHAPE["text"]:
+        spread = f"{spread} [shape: {SHAPE['text']}]".lstrip()
     rows.append({"figure": figure, "value": value, "unit": unit, "target": target, "pass": passed, "spread": spread})
     mark = "n/a" if passed is None else ("pass" if passed else "FAIL")
     shown = f"{_number(value)} {unit}" if isinstance(value, (int, float)) else str(value)
@@ -214,6 +225,71 @@ def iozone_auto_table(max_kib: int = 524288) -> str:
     return header + "\n".join(lines) + "\n\niozone test complete.\n"
 
 
+def iozone_rows(seed: int, rows: int) -> str:
+    """An IOzone table of rows file sizes at one record size, every test a column (9 a row),
+    seeded figures: five of 555 rows make the most cells a result may hold (4,995)."""
+    rng, widths = random.Random(seed), (8, 8, 9, 9, 8, 8, 8, 9, 9)
+    lines = [f"{64 * (i + 1):16d}{4:8d}" + "".join(f"{rng.randint(100000, 999999):{w}d}" for w in widths)
+             for i in range(rows)]
+    header = ("        Output is in Kbytes/sec\n" + " " * 60 + "random  random    bkwd   record   stride\n"
+              "              KB  reclen   write rewrite    read    reread    read   write    read  rewrite     read\n")
+    return header + "\n".join(lines) + "\n\niozone test complete.\n"
+
+
+def hostile_set(work: Path) -> None:
+    """fsatlas validate over issue #61's fixed set of hostile inputs, the worst time and the
+    highest peak memory of them against 10 s and 512 MiB: five IOzone repetitions of 4,995 cells
+    (16 s before), the fixture with a 63 MB fio json+ report (1.34 GB before), a bundle whose
+    pax record holds a newline hiding a size of 3 GiB from a reader that splits at newlines
+    (5.36 GB from 1.07 MB before), and a chain of Solaris X headers (3.05 GB from 765 KB). All
+    made here, none committed."""
+    sys.path[:0] = [str(REPO / "runner" / "tests")]
+    from testutil import FIXTURES, edit_member, peak_alone
+    from test_bundle_bounds import _gzip_stream, _header, _pax, _zeros
+    from test_hostile_bounds import json_plus
+    base = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    cases = []
+    iozone = work / "hostile-set" / "iozone"
+    iozone.mkdir(parents=True)
+    for k in range(5):
+        (iozone / f"rep-{k + 1}.txt").write_text(iozone_rows(k, 555))
+    subprocess.run([FSATLAS, "import", "iozone", *sorted(iozone.glob("rep-*.txt")), "--filesystem", "ext4",
+                    "--machine", "perf-box", "--workload", "iozone", "--out", iozone / "out"], check=True,
+                   capture_output=True)
+    (path,) = (iozone / "out" / "results").iterdir()
+    cases.append(("five IOzone repetitions (4,995 cells)", path, 0))
+    for name, code in (("json+", 0), ("pax", 1), ("X", 1)):
+        out = work / "hostile-set" / name
+        shutil.copytree(FIXTURES / "results", out / "results")
+        shutil.copytree(FIXTURES / "raw", out / "raw")
+        path, archive = out / "results" / "fixture-valid.json", out / "raw" / "fixture-valid.tar.gz"
+        if name == "json+":
+            edit_member(out, base["id"], base["cells"][0]["raw"][0], lambda old: json_plus(old, 63_000_000))
+            label = "the fixture with a 63 MB fio json+ report"
+        elif name == "pax":
+            records = _pax([b"size=%d" % (3 << 30), b"path=a\n9 size=1"])
+            archive.write_bytes(_gzip_stream([_header(b"pax", b"x", len(records)), records + bytes(-len(records) % 512),
+                                              _header(b"a", b"0", 1), *_zeros(1 << 30)]))
+            label = f"a pax record holding a newline ({archive.stat().st_size / 1e6:.2f} MB bundle)"
+        else:
+            archive.write_bytes(_gzip_stream([part for i in range(12)
+                                              for part in (_header(b"x%d" % i, b"X", 60 << 20), *_zeros(60 << 20))]))
+            label = f"a chain of X headers ({archive.stat().st_size / 1e6:.2f} MB bundle)"
+        cases.append((label, path, code))
+    measured = []
+    for label, path, code in cases:
+        # started from a small process: a child of this one would report this one's peak as its own
+        status, _, seconds, peak = peak_alone([FSATLAS, "validate", "--no-cache", path], work)
+        if status != code:
+            raise SystemExit(f"perf: validate {path} exited {status}, not {code}")
+        measured.append((seconds, peak, label))
+        print(f"    {label}: {seconds:.2f} s, {peak / 2**20:.0f} MiB", flush=True)
+    seconds, _, slowest = max(measured)
+    _, peak, largest = max(measured, key=lambda m: m[1])
+    report(f"validate, hostile set: worst time ({slowest})", seconds, "s", "<= 10 s", seconds <= 10)
+    report(f"validate, hostile set: peak memory ({largest})", peak / 2**20, "MiB", "<= 512 MiB", peak <= 512 * 2**20)
+
+
 def index_share(work: Path) -> None:
     """What one result file adds to the explorer's index every visitor loads, at most: an IOzone
     -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
@@ -235,17 +311,24 @@ def index_share(work: Path) -> None:
 # --- the runner ----------------------------------------------------------------------------
 def quick_matrix(work: Path) -> Path:
     """Reports the quick matrix's wall time and the runner's overhead; returns the quick result
-    file (with its raw files under the folder above it), the shape of the synthetic results."""
-    if os.environ.get("FAST"):
-        files = sorted((REPO / "data" / "results").glob("*-quick.json"))
-        if not files:
-            raise SystemExit("perf: FAST=1 needs a quick result in data/results (make bench)")
-        path, source = files[-1], f"from {files[-1].name}"
+    file (with its raw files under the folder above it), the shape of the synthetic results: one
+    the code checked out now wrote (perf_shape), run now unless FAST=1 finds it kept."""
+    digest = perf_shape.source_digest()
+    kept = perf_shape.current(SCHEMA_VERSION, digest)
+    if os.environ.get("FAST") and kept:
+        path, source = kept, f"kept from an earlier perf run of this code, {digest}"
     else:
         out = work / "quick"
         subprocess.run([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", work / "scratch"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        path, source = next((out / "results").iterdir()), "measured now"
+        keep = perf_shape.folder(digest)
+        shutil.rmtree(keep.with_name(keep.name + ".part"), ignore_errors=True)
+        shutil.copytree(out, keep.with_name(keep.name + ".part"), ignore=shutil.ignore_patterns("scratch"))
+        shutil.rmtree(keep, ignore_errors=True)
+        os.rename(keep.with_name(keep.name + ".part"), keep)
+        path, source = perf_shape.current(SCHEMA_VERSION, digest), "measured now"
+        if path is None:
+            raise SystemExit(f"perf: the quick run in {out} wrote no complete result of schema version {SCHEMA_VERSION}")
     result = json.loads(path.read_text())
     report(f"fsatlas run --profile quick, five filesystems ({source})", result["wall_seconds"] / 60, "min",
            "<= 6 min", result["wall_seconds"] <= 360)
@@ -305,28 +388,75 @@ def versus_bare_fio():
            0.95 <= median <= 1.05, spread(ratios, "{:.3f}"))
 
 
-AA_FILESYSTEMS, AA_WORKLOADS = "ext4,xfs", "seq-write,seq-read,rand-read-4k,rand-write-4k,small-files,create-files"
+AA_FILESYSTEMS = "ext4,xfs"
+AA_WORKLOADS = "seq-write,rand-read-4k,rand-write-4k,fsync-write-4k,sqlite-commits,mail-delivery,small-files,create-files"
+AA_RUNS = 2  # runs a side of the cross-file A/A: the fewest that comparison.design tests
+
+
+def _quick_subset(work: Path, name: str, *extra) -> dict:
+    out = work / f"aa-{name}"
+    subprocess.run([FSATLAS, "run", "--profile", "quick", "--fs", AA_FILESYSTEMS, "--workload", AA_WORKLOADS,
+                    "--out", out, "--scratch", work / "scratch", *extra], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return next((out / "results").iterdir())
 
 
 def aa_comparison(work: Path) -> None:
-    """The same quick subset run twice, back to back, and compared as `fsatlas compare` does
-    (results/comparison: Benjamini-Hochberg across the table): nothing changed, so a difference
-    called significant is a false one. Before the correction, two such runs gave 8 of 70."""
+    """The cross-file A/A: the same quick subset (with the sync workloads fsync-write-4k,
+    sqlite-commits and mail-delivery, which carried the false rows of issue 60) run as
+    2 * AA_RUNS separate runs, back to back, nothing changed between them, and compared by
+    `fsatlas compare`: one run a side (the comparison module tests nothing: the run is the
+    unit) and AA_RUNS runs a side (tested on the runs' means). A row called better or worse
+    is a false one: target 0. Before the run became the unit, two such runs gave 14 of 54
+    rows with raw p < 0.05 and one significant after Benjamini-Hochberg."""
+    files = [_quick_subset(work, f"run{i}") for i in range(2 * AA_RUNS)]
+    for side_a, side_b in ((files[:1], files[1:2]), (files[:AA_RUNS], files[AA_RUNS:])):
+        argv = [FSATLAS, "compare", *map(str, side_a), *map(str, side_b)] if len(side_a) == 1 else \
+            [FSATLAS, "compare", "--runs-a", *map(str, side_a), "--runs-b", *map(str, side_b)]
+        done = subprocess.run(argv, capture_output=True, text=True, check=True)
+        rows = [line for line in done.stdout.splitlines() if "|" in line.split(" ")[0]]
+        called = sum(line.endswith((" better", " worse")) or " differs (" in line for line in rows)
+        tested = sum(not line.endswith(")") or " differs (" in line for line in rows)
+        report(f"cross-file A/A, {len(side_a)} run(s) a side, fsatlas compare ({len(rows)} rows, {tested} tested)",
+               called, "rows", "0 better/worse", called == 0,
+               "(" + done.stderr.strip().rsplit("differs; ", 1)[-1].replace(" (one run a side)", "") + ")")
+
+
+def within_run_aa(work: Path) -> None:
+    """The within-run A/A: each filesystem's defaults and the same settings again, interleaved in
+    one run (A, B, A, B...: the paired test). The runner has no variant twice under one key, so
+    the smallest way is a matrix of its own (`fsatlas run --matrix`): the standard one, a
+    variant `aa-same` that states the default mount option (relatime, the default of ext4 and
+    xfs) on a second image of its own, and the quick profile with `interleave: true`. A family
+    is one cell's metrics, adjusted together (Holm, as a claim's family); target: at most 1
+    family in 20 with a significant row."""
+    sys.path.insert(0, str(REPO / "runner"))
+    from fsatlas import safe_yaml
     from fsatlas.results import comparison
-    runs = []
-    for name in ("a", "b"):
-        out = work / f"aa-{name}"
-        subprocess.run([FSATLAS, "run", "--profile", "quick", "--fs", AA_FILESYSTEMS, "--workload", AA_WORKLOADS,
-                        "--out", out, "--scratch", work / "scratch"], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        runs.append(json.loads(next((out / "results").iterdir()).read_text()))
-    rows = comparison.between(*runs)
-    tested = [r for r in rows if r["status"] == "tested"]
-    significant = sum(r["significant"] for r in tested)
-    share = 100 * significant / len(tested) if tested else 0.0
-    report(f"A/A: one quick subset run twice, compared ({len(tested)} tested)", share, "%",
-           "<= 5 % significant", share <= 5,
-           f"(raw p < 0.05: {sum(r['p'] < 0.05 for r in tested)}, adjusted: {significant})")
+    from fsatlas.site import report as report_mod
+    data = safe_yaml.load((REPO / "runner" / "fsatlas" / "run" / "matrix" / "standard.yaml").read_text())
+    data["variants"]["aa-same"] = {"filesystems": AA_FILESYSTEMS.split(","), "mount": ["relatime"],
+                                   "workloads": AA_WORKLOADS.split(",")}
+    data["profiles"]["aa-interleaved"] = {**data["profiles"]["quick"], "interleave": True, "variants": ["aa-same"]}
+    matrix_file = work / "aa-matrix.yaml"
+    matrix_file.write_text(json.dumps(data))  # JSON is YAML
+    out = work / "aa-within"
+    subprocess.run([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
+                    "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    result = json.loads(next((out / "results").iterdir()).read_text())
+    families, flagged, paired = 0, 0, 0
+    for fs in AA_FILESYSTEMS.split(","):
+        rows = report_mod.within(result, fs, f"{fs}:aa-same", all_metrics=True)
+        for key in dict.fromkeys(r["key"] for r in rows):
+            family = comparison.adjust([r for r in rows if r["key"] == key], comparison.HOLM)
+            families += 1
+            flagged += any(r["significant"] for r in family)
+            paired += any(r["paired"] for r in family)
+    share = flagged / families if families else 1.0
+    report(f"within-run A/A, same settings interleaved ({families} families, {paired} paired)", flagged,
+           "families", f"<= {families / 20:.3g} (1 in 20)", families >= 20 and share <= 1 / 20,
+           f"({flagged} of {families} with a significant row)")
 
 
 def report_timing(work: Path) -> None:
@@ -746,6 +876,7 @@ def main() -> int:
         if part("bounds"):
             validate_bounds(Path(work))
             hostile_bounds(Path(work))
+            hostile_set(Path(work))
             index_share(Path(work))
         if part("quick") or part("scale"):
             shape = quick_matrix(Path(work))
@@ -753,12 +884,15 @@ def main() -> int:
             versus_bare_fio()
         if part("aa"):
             aa_comparison(Path(work))
+            within_run_aa(Path(work))
         if part("report"):
             report_timing(Path(work))
         if part("scale"):
+            SHAPE["text"] = perf_shape.describe(shape)
             biggest = scale_series(Path(work), shape)
             heaviest_page(biggest / "public")
             explorer_timing(biggest / "public")
+            SHAPE["text"] = ""
         if part("probes"):
             probes(Path(work))
         if part("pages"):

@@ -5,7 +5,7 @@ Exit status: 0 success, 1 a problem reported to the user, 2 wrong usage, 130 int
 import argparse
 import sys
 
-from . import SCHEMA_VERSION, __version__
+from . import SCHEMA_VERSION, __version__, memory
 from .run import interrupts, system
 from .run.tools import find_pinned_programs
 from .commands import (aggregate, article, check_data, cleanup, compare, export, import_, migrate, plan, probe,
@@ -54,6 +54,9 @@ def main(argv=None) -> int:
         return args.func(args) or 0
     except UserError as e:
         print(f"fsatlas {args.command}: {e}", file=sys.stderr)
+        return 1
+    except MemoryError:  # past the limit validate and import set themselves (memory.limited)
+        print(f"fsatlas {args.command}: {memory.TOO_MUCH}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("fsatlas: interrupted", file=sys.stderr)

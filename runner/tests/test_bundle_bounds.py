@@ -114,3 +114,89 @@ def test_members_adding_up_to_more_than_validate_reads_in_its_bounds_are_refused
     with pytest.raises(UserError, match="member too large") as caught:
         bundle._members(io.BytesIO(_gzip_stream(members())), "raw/x.tar.gz")
     assert caught.value.where == "raw/x.tar.gz member 5 ('part-5')" and f"{bundle.MAX_TOTAL_BYTES} in all" in str(caught.value)
+
+
+def _pax(records: list[bytes]) -> bytes:
+    """A pax header's data: each record framed by its length (which counts its own digits)."""
+    return b"".join(next(b"%d %s\n" % (n, r) for n in range(len(r) + 3, len(r) + 12)
+                         if n == len(b"%d %s\n" % (n, r))) for r in records)
+
+
+def _with_data(header: bytes, data: bytes) -> bytes:
+    return header + data + bytes(-len(data) % 512)
+
+
+def _refused_small(chunks, words: str) -> UserError:
+    """The bundle made of chunks is refused with words in the message, memory barely grown."""
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(UserError, match=words) as caught:
+        bundle._members(io.BytesIO(_gzip_stream(chunks)), "raw/x.tar.gz")
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 64, grown_mb
+    return caught.value
+
+
+def test_a_pax_record_holding_a_newline_is_read_as_tarfile_reads_it():
+    """Issue #61: the real size= first, then a path whose value holds a newline and a fake
+    "size=1": split at newlines, the last size read 1 and the member passed; tarfile reads the
+    records by their lengths, took 3 GiB and the walk let it (5.36 GB of memory from 1.07 MB)."""
+    big = 3 << 30
+    records = _pax([b"size=%d" % big, b"path=a\n9 size=1"])
+    assert tarfile.TarInfo.frombuf(_header(b"a", b"0", 1), "utf-8", "strict").size == 1
+    error = _refused_small([_with_data(_header(b"pax", b"x", len(records)), records), _header(b"a", b"0", 1),
+                            *_zeros(1 << 20)], "pax records")
+    assert "newline" in str(error)
+    # the same size alone is taken as tarfile takes it: the member's, refused by its bound
+    records = _pax([b"size=%d" % big, b"path=a"])
+    _refused_small([_with_data(_header(b"pax", b"x", len(records)), records), _header(b"a", b"0", 1),
+                    *_zeros(1 << 20)], "member too large")
+
+
+@pytest.mark.parametrize("kind", [b"X", b"g", b"K", b"S", b"7", b"V"])
+def test_header_types_outside_the_whitelist_are_refused(kind):
+    """Issue #61: a chain of Solaris X headers, which tarfile reads as pax (3.05 GB from 765 KB);
+    beside it every type tarfile reads otherwise than as a plain member or one pax header."""
+    chain = [_with_data(_header(b"x%d" % i, kind, 60 << 20), b"") for i in range(3)]
+    _refused_small([chain[0], *_zeros(1 << 20)], "tar header of type")
+
+
+def test_two_metadata_headers_before_a_member_are_refused():
+    """tarfile applies a chain of pax headers inside out: one metadata header a member, at most."""
+    records = _pax([b"path=a"])
+    pax = _with_data(_header(b"pax", b"x", len(records)), records)
+    longname = _with_data(_header(b"././@LongLink", b"L", 2), b"b\0")
+    for first, second in ((pax, pax), (pax, longname), (longname, pax)):
+        _refused_small([first, second, _header(b"a", b"0", 0), bytes(1024)], "at most one metadata header")
+
+
+@pytest.mark.parametrize("record,words", [
+    (b"hdrcharset=BINARY", "pax records"), (b"GNU.sparse.size=10", "pax records"),
+    (b"size=\xd9\xa1\xd9\xa2", "a number"), (b"size=1_0", "a number"),  # int() takes both: tarfile's decoded text
+])
+def test_pax_keys_and_values_outside_the_whitelist_are_refused(record, words):
+    records = _pax([record])
+    _refused_small([_with_data(_header(b"pax", b"x", len(records)), records), _header(b"a", b"0", 0), bytes(1024)],
+                   words)
+
+
+def test_a_pax_header_misframed_or_a_bad_checksum_is_damage_not_the_end():
+    """tarfile ends a stream quietly at a header it cannot read (after the first): the members
+    behind it would be published unread."""
+    records = _pax([b"path=a"])[:-1] + b"x"  # the record's last byte is no newline
+    _refused_small([_with_data(_header(b"pax", b"x", len(records)), records), _header(b"a", b"0", 0), bytes(1024)],
+                   "framed")
+    good = _with_data(_header(b"a", b"0", 2), b"{}")
+    bad = bytearray(_with_data(_header(b"b", b"0", 2), b"{}"))
+    bad[0:1] = b"c"  # the checksum no longer matches
+    _refused_small([good, bytes(bad), bytes(1024)], "damage")
+    _refused_small([good, bytes(512), good, bytes(1024)], "nothing after the archive's end")  # one zero block ends it
+
+
+def test_all_metadata_is_bounded_together():
+    def one(i):
+        records = _pax([b"path=%06d" % i + b"p" * 60_000])
+        return _with_data(_header(b"pax", b"x", len(records)), records) + _header(b"a", b"0", 0)
+    count = bundle.MAX_METADATA_BYTES // len(_pax([b"path=000000" + b"p" * 60_000])) + 1
+    _refused_small([one(i) for i in range(count)] + [bytes(1024)], "in all")
+    assert len(bundle._members(io.BytesIO(_gzip_stream([one(i) for i in range(count - 1)] + [bytes(1024)])),
+                               "raw/x.tar.gz")) == count - 1

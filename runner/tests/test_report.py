@@ -31,8 +31,9 @@ def test_a_report_of_two_quick_runs_lists_every_comparison_with_compares_figures
         row = by_cell[(e["key"], e["metric"])]
         assert row[5] == (f"{e['ratio']:.3g}" if e["ratio"] is not None else "–")
         assert row[8] == (f"{e['p_adjusted']:.2g}" if e["p_adjusted"] is not None else "–")
-    verdicts = [r[10].split(":")[0] for r in rows]  # significant first, then equivalent, inconclusive, not testable
-    order = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
+    verdicts = [r[12].split(":")[0].split(" (")[0] for r in rows]  # significant first, ..., not testable
+    order = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3,
+             "not testable": 3}
     assert [order[v] for v in verdicts] == sorted(order[v] for v in verdicts)
     assert "| CPU |" in text and "| Kernel |" in text
 
@@ -49,7 +50,8 @@ def test_two_filesystems_of_one_run_with_their_feature_differences(tmp_path):
 
 def test_a_report_names_its_mistakes_in_one_line(capsys):
     assert main(["report", STANDARD]) == 1
-    assert "expected two result files, or one with --a and --b" in capsys.readouterr().err
+    assert "expected two result files, --runs-a and --runs-b with several each, or one file with --a and --b" \
+        in capsys.readouterr().err
     assert main(["report", STANDARD, "--a", "ext4", "--b", "nosuchfs"]) == 1
     assert "share no measured workload" in capsys.readouterr().err
 
@@ -70,3 +72,27 @@ def test_the_html_report_draws_its_chart_and_asks_for_nothing_else(tmp_path):
         assert page.locator("figure svg").count() == 1
         assert page.locator("figure svg .mark-symbol path, figure svg .mark-symbol circle").count() > 0
         browser.close()
+
+
+def test_a_report_across_machines_names_them_and_calls_nothing_better(tmp_path):
+    """Issue 60's example: the standard runs of an AMD EPYC and an Intel Xeon machine."""
+    epyc, xeon = (str(p) for p in sorted(RESULTS.glob("*-standard.json")) if p.name.startswith(("20261125T085339Z",
+                                                                                              "20261127T143616Z")))
+    out = tmp_path / "report.md"
+    assert main(["report", epyc, xeon, "--out", str(out), "--no-chart"]) == 0
+    text = out.read_text()
+    assert "The runs differ in machine, kernel, storage" in text and "one run per side" in text
+    assert "0 significantly in B's favour, 0 against it" in text
+    verdicts = {r[12] for r in _table_rows(text)}
+    assert verdicts == {"not tested: one run per side"}
+
+
+def test_a_report_of_several_runs_a_side_tests_run_means_and_prints_power_and_equivalence(tmp_path):
+    out = tmp_path / "report.md"
+    assert main(["report", "--runs-a", QUICK_A, QUICK_B, "--runs-b", QUICK_B, QUICK_A, "--out", str(out),
+                 "--no-chart"]) == 0
+    text = out.read_text()
+    assert "2 and 2 runs, each row tested on the runs' means" in text
+    rows = _table_rows(text)
+    tested = [r for r in rows if r[12] in ("equivalent", "inconclusive")]
+    assert tested and all(r[9].endswith(" %") and r[10] != "–" for r in tested)  # detectable change, equivalence p

@@ -132,3 +132,22 @@ def raw_files(out, result: dict) -> dict[str, bytes]:
     """The raw files of a result in out, by the reference a cell would name (raw/<id>/x)."""
     from fsatlas.results import bundle
     return {f"raw/{result['id']}/{name}": data for name, data in bundle.read(str(out), result["id"]).items()}
+
+
+# A child's peak memory as Linux counts it includes the high-water mark of the process it was
+# forked (or vforked) from: pytest's or make perf's, hundreds of MB by then. Started from a
+# small Python that does nothing else, a command's peak is its own (within that Python's 10 MB).
+ALONE = ("import os, subprocess, sys; p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL); "
+         "_, s, u = os.wait4(p.pid, 0); print(os.waitstatus_to_exitcode(s), u.ru_maxrss)")
+
+
+def peak_alone(argv, cwd) -> tuple[int, str, float, int]:
+    """(exit status, standard error, wall seconds, peak resident bytes) of one command, started
+    from a small process (ALONE) so that the peak is the command's own."""
+    import sys
+    import time
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", ALONE, *map(str, argv)], cwd=cwd, check=True, capture_output=True,
+                          text=True)
+    code, peak = done.stdout.split()
+    return int(code), done.stderr, time.monotonic() - started, int(peak) * 1024

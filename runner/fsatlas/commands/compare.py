@@ -1,20 +1,38 @@
 """fsatlas compare A B: per-cell ratios of two result files, and whether each differs significantly.
 
-Like `asv compare`: a ratio B/A of the means per cell and metric with its 95 % interval, and
-the test of results.comparison (the one the site's claims and rankings use): Welch's t-test on
-the metric's scale, its p adjusted by Benjamini-Hochberg across the whole table, equivalence
-within +-5 % by two one-sided tests, and "not testable" where a side has one repetition.
+Like `asv compare`: a ratio B/A of the means per cell and metric, and the test of
+results.comparison (the one the site's claims and rankings use). Across result files the run
+is the unit (comparison.design): with one run a side, each row gives the ratio and "not tested:
+one run per side"; with several runs a side (`--runs-a A1 A2 --runs-b B1 B2`, as `fsatlas report` takes them; `R --a ext4 --b xfs` compares two sides of one result), Welch's t-test on the
+runs' means, on the metric's scale, its p adjusted by Benjamini-Hochberg across the table,
+equivalence within +-EQUIVALENCE_MARGIN_PCT by two one-sided tests, and the smallest change
+the runs could detect. The header names what besides the filesystems differs between the two
+sides (machine, kernel, storage, profile): a difference it could explain is "differs", never
+"better" or "worse".
 """
+import argparse
 import sys
 
 from ..results import comparison, resultfile
 from ..errors import UserError
 
+USAGE = ("fsatlas compare A.json B.json (one run a side: ratios, not tested), "
+         "fsatlas compare --runs-a A1.json A2.json ... --runs-b B1.json B2.json ... (several runs a side: tested on "
+         "run means), or fsatlas compare R.json --a ext4 --b xfs (two sides of one run)")
+
 
 def add_parser(sub):
-    p = sub.add_parser("compare", help="per-cell ratios of two result files, with corrected significance")
-    p.add_argument("a", metavar="A", help="the reference result file")
-    p.add_argument("b", metavar="B", help="the result file compared with it")
+    p = sub.add_parser("compare", help="per-cell ratios of two result files (or sets of runs, or two sides of one), "
+                                       "with corrected significance",
+                       description=USAGE + ". Repetitions inside one run share its conditions, so a verdict across "
+                                           "result files needs at least two runs on each side; the header says which of "
+                                           "machine, kernel, storage and profile differ between the sides.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="*", metavar="RESULT", help="two result files: A (the reference) and B; or one with --a and --b")
+    p.add_argument("--runs-a", nargs="+", metavar="RESULT", help="several runs of side A (the reference)")
+    p.add_argument("--runs-b", nargs="+", metavar="RESULT", help="several runs of side B")
+    p.add_argument("--a", dest="side_a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
+    p.add_argument("--b", dest="side_b", metavar="SIDE", help="within one result: side B")
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
     p.add_argument("--only-significant", action="store_true", help="hide differences within the noise")
     p.set_defaults(func=run)
@@ -26,27 +44,71 @@ def load_checked(path):
     return data
 
 
+def sides(args) -> tuple[list, list]:
+    """The result files of side A and side B, from `A B` or from `--a ... --b ...`."""
+    if len(args.files) == 2 and not (args.runs_a or args.runs_b):
+        return [args.files[0]], [args.files[1]]
+    if args.runs_a and args.runs_b and not args.files:
+        return args.runs_a, args.runs_b
+    raise UserError(f"expected {USAGE}", where="fsatlas compare")
+
+
+def header(runs_a: list, runs_b: list) -> list[str]:
+    """Lines naming the runs of each side and which of comparison.FACTORS differ between them."""
+    fa, fb = [comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b]
+    plan = comparison.design(fa, fb)
+    lines = [f"A: {', '.join(f['run'] for f in fa)}", f"B: {', '.join(f['run'] for f in fb)}"]
+    if plan["differ"]:
+        lines.append(f"The sides differ in {', '.join(plan['differ'])}: a difference may be theirs, not the "
+                     f"filesystems'; such rows say \"differs\", never better or worse.")
+        for k in plan["differ"]:
+            lines.append(f"  {k}: A {' / '.join(sorted({f[k] for f in fa}))}; B {' / '.join(sorted({f[k] for f in fb}))}")
+    else:
+        lines.append("Machine, kernel, storage and profile are the same on both sides.")
+    lines.append("Design: " + {comparison.RUN_MEANS: f"{plan['runs_a']} and {plan['runs_b']} runs, tested on the runs' means",
+                               comparison.ONE_RUN: plan["why"] + " (a verdict needs two runs or more on each side)"}
+                 .get(plan["design"], "one run: its repetitions"))
+    return lines
+
+
 def run(args) -> int:
-    a, b = load_checked(args.a), load_checked(args.b)
-    rows = comparison.between(a, b, args.all_metrics)
+    if args.side_a or args.side_b:
+        if len(args.files) != 1 or not (args.side_a and args.side_b) or args.runs_a or args.runs_b:
+            raise UserError(f"expected {USAGE}", where="fsatlas compare")
+        from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
+        result = load_checked(args.files[0])
+        rows = report.within(result, args.side_a, args.side_b, args.all_metrics)
+        a = b = [result]
+    else:
+        paths_a, paths_b = sides(args)
+        a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
+        rows = comparison.between(a, b, args.all_metrics)
     if not rows:
-        raise UserError("the two result files share no measured cell", where=f"{args.a}, {args.b}")
+        raise UserError("the two sides share no measured cell", where=", ".join(args.files + (args.runs_a or []) + (args.runs_b or [])))
+    print("\n".join(header(a, b)))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "
-          f"{'p':>7} {'p adj':>7}  verdict")
+          f"{'p':>7} {'p adj':>7} {'detect':>7} {'p equiv':>7}  verdict")
     for r in rows:
         if args.only_significant and not r["significant"]:
             continue
         ratio = f"{r['ratio']:.3f}" if r["ratio"] is not None else "-"
         interval = f"{r['ratio_ci95'][0]:.3f}-{r['ratio_ci95'][1]:.3f}" if r["ratio_ci95"] else "-"
-        p = f"{r['p']:7.2g} {r['p_adjusted']:7.2g}" if r["status"] == "tested" else f"{'-':>7} {'-':>7}"
-        verdict = r["verdict"] if r["status"] == "tested" else f"not testable ({r['why']})"
+        tested = r["status"] == "tested"
+        p = f"{r['p']:7.2g} {r['p_adjusted']:7.2g}" if tested else f"{'-':>7} {'-':>7}"
+        detect = f"{r['detectable_pct']:6.3g}%" if r["detectable_pct"] is not None else "-"
+        p_eq = f"{r['p_equivalent_adjusted']:7.2g}" if tested else "-"
+        verdict = {"differs": f"differs ({', '.join(r['differ'])} differ too)"}.get(r["verdict"], r["verdict"]) \
+            if tested else f"{r['status']} ({r['why']})"
         print(f"{r['key']:<{width}}  {r['metric']:<16} {r['mean_a']:>11.4g} {r['mean_b']:>11.4g} "
-              f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p}  {verdict}")
-    count = {v: sum(r["verdict"] == v for r in rows) for v in ("better", "worse", "equivalent", "inconclusive", "not testable")}
-    print(f"{len(rows)} comparisons (Welch's t-test on each metric's scale, p adjusted by Benjamini-Hochberg "
-          f"across the table, alpha {comparison.ALPHA:g}): {count['better']} significantly better, "
-          f"{count['worse']} significantly worse in B; {count['equivalent']} equivalent within "
-          f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, {count['inconclusive']} inconclusive, "
-          f"{count['not testable']} not testable", file=sys.stderr)
+              f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
+    count = {v: sum(r["verdict"] == v for r in rows)
+             for v in ("better", "worse", "differs", "equivalent", "inconclusive", "not tested", "not testable")}
+    print(f"{len(rows)} comparisons (Welch's t-test on each metric's scale, of the runs' means across files, p adjusted "
+          f"by Benjamini-Hochberg across the table, alpha {comparison.ALPHA:g}; detect: the smallest change the "
+          f"repetitions could detect at {comparison.POWER:g} power; p equiv: two one-sided tests within "
+          f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, adjusted): {count['better']} significantly better, "
+          f"{count['worse']} significantly worse in B, {count['differs']} different where more than the filesystem "
+          f"differs; {count['equivalent']} equivalent, {count['inconclusive']} inconclusive, "
+          f"{count['not tested']} not tested (one run a side), {count['not testable']} not testable", file=sys.stderr)
     return 0

@@ -11,9 +11,13 @@ from .compare import load_checked
 
 def add_parser(sub):
     p = sub.add_parser("report", help="a publishable comparison of two result files, or of two sides of one",
-                       description="fsatlas report A.json B.json, or fsatlas report A.json --a ext4 --b xfs "
+                       description="fsatlas report A.json B.json, or fsatlas report --runs-a A1.json A2.json --runs-b "
+                                   "B1.json B2.json (several runs a side: tested on the runs' means; one run a side "
+                                   "gives ratios, not tested), or fsatlas report A.json --a ext4 --b xfs "
                                    "(a side is a filesystem, or filesystem:variant)")
-    p.add_argument("files", nargs="+", metavar="RESULT", help="one result file (with --a and --b) or two")
+    p.add_argument("files", nargs="*", metavar="RESULT", help="one result file (with --a and --b) or two")
+    p.add_argument("--runs-a", nargs="+", metavar="RESULT", help="several runs of side A (with --runs-b)")
+    p.add_argument("--runs-b", nargs="+", metavar="RESULT", help="several runs of side B")
     p.add_argument("--a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
     p.add_argument("--b", metavar="SIDE", help="within one result: side B")
     p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
@@ -25,17 +29,23 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    if len(args.files) == 2 and not (args.a or args.b):
+    if args.runs_a and args.runs_b and not (args.files or args.a or args.b):
+        a, b = [load_checked(f) for f in args.runs_a], [load_checked(f) for f in args.runs_b]
+        rows = comparison.between(a, b, args.all_metrics)
+        sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
+        args.files = args.runs_a + args.runs_b
+    elif len(args.files) == 2 and not (args.a or args.b or args.runs_a or args.runs_b):
         a, b = (load_checked(f) for f in args.files)
         rows = comparison.between(a, b, args.all_metrics)
         sides, features = (a["id"], b["id"]), []
-    elif len(args.files) == 1 and args.a and args.b:
+    elif len(args.files) == 1 and args.a and args.b and not (args.runs_a or args.runs_b):
         a = b = load_checked(args.files[0])
         rows = report.within(a, args.a, args.b, args.all_metrics)
         sides = (f"{args.a} in {a['id']}", f"{args.b} in {a['id']}")
         features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
-        raise UserError("expected two result files, or one with --a and --b", where="fsatlas report")
+        raise UserError("expected two result files, --runs-a and --runs-b with several each, or one file with --a and "
+                        "--b", where="fsatlas report")
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(args.files))
     doc = report.build(a, b, rows, sides, features)

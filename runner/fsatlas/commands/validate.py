@@ -2,7 +2,8 @@
 import os
 import sys
 
-from ..results import bundle, resultfile, validation
+from .. import memory
+from ..results import bundle, resultfile, stats, validation
 from ..errors import UserError
 
 
@@ -23,6 +24,11 @@ PER_FILE = 20  # problems listed per file: a broken file of 5,000 cells would ot
 
 
 def run(args) -> int:
+    with memory.limited(stats.PRELOAD):
+        return _run(args)
+
+
+def _run(args) -> int:
     files, problems = [], []
     for path in args.paths:
         if os.path.isdir(path):

@@ -128,11 +128,34 @@ def read(out_dir: str, rid: str) -> dict[str, bytes]:
     return _members(io.BytesIO(data), where)
 
 
+# What a bundle's tar stream may hold, read block by block before tarfile sees it: tarfile's own
+# header parser (TarInfo.frombuf) decides each header's type, size and checksum, and only these
+# types pass, so the walk and tarfile can never read one archive two ways. Regular files and
+# folders (links, devices and pipes reach member_problem, which names them); at most one
+# metadata header before a member: a pax extended header ("x", what fsatlas's own bundles use for
+# a long or non-ASCII name) or a GNU long name ("L", GNU tar's). Global pax headers ("g"),
+# Solaris's "X" (which tarfile reads as pax), GNU long links, sparse files and every other type
+# are refused, as are chains of metadata headers (tarfile applies them inside out).
+MEMBER_TYPES = (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE,
+                tarfile.CHRTYPE, tarfile.BLKTYPE, tarfile.FIFOTYPE)
+META_TYPES = (tarfile.XHDTYPE, tarfile.GNUTYPE_LONGNAME)
+# The pax keywords a bundle may use: tarfile writes path (and size, the times, owners) and
+# reads them as plain fields; hdrcharset, GNU.sparse.* and the rest change how tarfile reads.
+PAX_KEYS = frozenset({b"path", b"size", b"mtime", b"atime", b"ctime", b"uid", b"gid", b"uname", b"gname"})
+PAX_RECORD = re.compile(rb"([1-9][0-9]{0,5}) ")  # "%d %s=%s\n": the length of the whole record
+MAX_METADATA_BYTES = 8 * 1024 * 1024  # all metadata headers of a bundle together (50,000 long names)
+TEXT = ("utf-8", "surrogateescape")  # how names are decoded, by the walk and by tarfile alike
+
+
 class BoundedTar:
     """The tar stream inside one gzip member, read in bounded pieces and checked block by block
-    before tarfile sees it: every header's size within its bound (a pax or GNU long-name header
-    of 1 GiB would otherwise be read whole into memory), and nothing after the archive's end
-    but a little zero padding (no trailing bytes, no second gzip member, unchecked and published)."""
+    before tarfile sees it: every header parsed by tarfile's own parser and of a type tarfile
+    reads as plainly (MEMBER_TYPES, META_TYPES), every header's size within its bound (a pax
+    or GNU long-name header of 1 GiB would otherwise be read whole into memory), all metadata
+    together within MAX_METADATA_BYTES, pax records framed by their lengths exactly as tarfile
+    reads them (a newline inside a record is no record's end) and of known keys, and nothing
+    after the archive's end (the first zero block, as tarfile takes it) but a little zero
+    padding (no trailing bytes, no second gzip member, unchecked and published)."""
 
     CHUNK = 1 << 16
 
@@ -142,14 +165,26 @@ class BoundedTar:
         self.pending, self.pos = b"", 0  # decompressed; handed out up to pos
         self.header = b""  # the bytes of the block being parsed
         self.skip = 0  # data bytes (whole blocks) still to pass before the next header
-        self.zeros = 0  # zero blocks in a row: two end the archive
-        self.ended = False  # the end-of-archive blocks were seen
+        self.ended = False  # the end-of-archive block was seen
         self.padding = 0
         self.pax_size = None  # a pax header's size= for the next member
-        self.pax_path = None  # and its path=
+        self.pax_path = None  # and its path= (or a GNU long name)
         self.count = 0  # members seen, as tarfile numbers them
-        self.meta = None  # bytes of a pax header being collected (for its size=)
+        self.meta = None  # bytes of a metadata header being collected
+        self.meta_kind = None  # the type of the metadata header before the next member, if any
+        self.meta_total = 0  # bytes of metadata headers so far
         self.gzip_done = False
+        self.parsed = {}  # header block -> its TarInfo, parsed here, until tarfile takes it
+
+        class WalkedTarInfo(tarfile.TarInfo):
+            """Hands tarfile the header this walk parsed from the same block (its own parser's
+            answer, not made twice: 18 µs a header), parsing only a block the walk did not."""
+
+            @classmethod
+            def frombuf(cls, buf, encoding, errors):
+                info = self.parsed.pop(buf, None) if (encoding, errors) == TEXT else None
+                return info if info is not None else tarfile.TarInfo.frombuf(buf, encoding, errors)
+        self.tarinfo = WalkedTarInfo
 
     def _fail(self, message: str, member: str | None = None):
         raise UserError(message, where=f"{self.where} member {self.count} ({member[:200]!r})" if member else self.where)
@@ -192,7 +227,7 @@ class BoundedTar:
                 self.skip -= take
                 i += take
                 if not self.skip and self.meta is not None:
-                    self._read_pax(self.meta)
+                    self._read_meta(self.meta)
                     self.meta = None
                 continue
             take = min(BLOCK - len(self.header), len(data) - i)
@@ -204,50 +239,76 @@ class BoundedTar:
 
     def _block(self, block: bytes) -> None:
         if not block.strip(b"\0"):
-            self.zeros += 1
-            self.ended = self.zeros >= 2
+            self.ended = True  # tarfile ends at the first zero block: what follows must be zeros
+            if self.meta_kind is not None:
+                self._fail("expected a member after a metadata header (pax or long name), found the archive's end")
             return
-        self.zeros = 0
-        kind, size = block[156:157], self._size(block[124:136])
-        prefix = block[345:500].split(b"\0")[0] if block[257:262] == b"ustar" else b""
-        name = ((prefix + b"/" if prefix else b"") + block[:100].split(b"\0")[0]).decode("utf-8", "replace")
-        if kind in (b"x", b"g", b"L", b"K"):  # pax extended, pax global, GNU long name, GNU long link
-            if size > MAX_HEADER_BYTES:
-                self.count += 1
-                self._fail(f"expected a metadata header (pax or long name) of at most {MAX_HEADER_BYTES} bytes, "
-                           f"found one of {size}", name)
-            self.meta = b"" if kind == b"x" else None
-        else:
+        if block[124:125] in (b"\x80", b"\xff"):  # base-256 (GNU): only for sizes beyond 8 GiB
             self.count += 1
-            if self.pax_path is not None:
-                name, self.pax_path = self.pax_path.decode("utf-8", "replace"), None
-            if self.pax_size is not None:
-                size, self.pax_size = self.pax_size, None
-            if size > MAX_MEMBER_BYTES:
-                self._fail(f"member too large: expected at most {MAX_MEMBER_BYTES} bytes a member, found {size}", name)
-        self.skip = -(-size // BLOCK) * BLOCK
-        if not self.skip and self.meta is not None:
-            self.meta = None
-
-    def _size(self, field: bytes) -> int:
-        if field[:1] in (b"\x80", b"\xff"):  # base-256 (GNU): only for sizes beyond 8 GiB
             self._fail("expected a member size in octal, found a base-256 one (beyond 8 GiB)")
         try:
-            return int(field.strip(b"\0 ") or b"0", 8)
-        except ValueError:
-            self._fail("expected a tar header with an octal size, found damage")
+            info = tarfile.TarInfo.frombuf(block, *TEXT)
+        except tarfile.HeaderError as e:  # tarfile would take it for the archive's end
+            self.count += 1
+            self._fail(f"expected a tar header, found damage ({e})")
+        self.parsed[block] = info  # for tarfile, which reads this block next (WalkedTarInfo)
+        name, size = info.name, info.size
+        if info.type in META_TYPES:
+            if self.meta_kind is not None:
+                self.count += 1
+                self._fail("expected at most one metadata header (pax or long name) before a member, found two", name)
+            self.meta_total += size
+            if size > MAX_HEADER_BYTES or self.meta_total > MAX_METADATA_BYTES:
+                self.count += 1
+                self._fail(f"expected a metadata header (pax or long name) of at most {MAX_HEADER_BYTES} bytes, "
+                           f"and at most {MAX_METADATA_BYTES} in all, found one of {size} ({self.meta_total} in all)",
+                           name)
+            self.meta_kind, self.meta = info.type, b""
+            self.skip = -(-size // BLOCK) * BLOCK
+            if not self.skip:
+                self._read_meta(b"")
+                self.meta = None
+            return
+        self.count += 1
+        if info.type not in MEMBER_TYPES:
+            self._fail(f"expected regular files and folders only, found a tar header of type {info.type!r} "
+                       f"(a global or Solaris pax header, a GNU long link, a sparse file or another kind)", name)
+        self.meta_kind = None
+        if self.pax_path is not None:
+            name, self.pax_path = self.pax_path.decode("utf-8", "replace"), None
+        if self.pax_size is not None:
+            size, self.pax_size = self.pax_size, None
+        if size > MAX_MEMBER_BYTES:
+            self._fail(f"member too large: expected at most {MAX_MEMBER_BYTES} bytes a member, found {size}", name)
+        # tarfile skips data after a regular file's header only (a folder's size is not read)
+        self.skip = -(-size // BLOCK) * BLOCK if info.isreg() else 0
 
-    def _read_pax(self, data: bytes) -> None:
-        for record in data.split(b"\n"):
-            _, _, keyword = record.partition(b" ")
-            key, sep, value = keyword.partition(b"=")
-            if sep and key == b"size":
-                try:
-                    self.pax_size = int(value)
-                except ValueError:
-                    self._fail("expected a number in a pax header's size record")
-            elif sep and key == b"path":
+    def _read_meta(self, data: bytes) -> None:
+        """A GNU long name (the name up to its first NUL), or a pax header's records, each framed by
+        its length as tarfile's _proc_pax reads it, up to the first NUL; refused where a record is
+        not framed so (tarfile refuses it too) or is a key outside PAX_KEYS, so the size and path
+        the walk takes are those tarfile takes."""
+        if self.meta_kind == tarfile.GNUTYPE_LONGNAME:
+            self.pax_path = data.split(b"\0", 1)[0]
+            return
+        pos = 0
+        while pos < len(data) and data[pos] != 0:
+            match = PAX_RECORD.match(data, pos)
+            end = pos + int(match.group(1)) - 1 if match else len(data)
+            key, equals, value = data[match.end():end].partition(b"=") if match else (b"", b"", b"")
+            if end >= len(data) or data[end] != 0x0A or not equals:
+                self._fail("expected pax records framed as '<length> <key>=<value>\\n', found damage",
+                           f"pax header before member {self.count + 1}")
+            if key not in PAX_KEYS or b"\n" in value or b"\0" in value:
+                self._fail(f"expected pax records of {', '.join(sorted(k.decode() for k in PAX_KEYS))} with no "
+                           f"newline or NUL in a value, found {key[:100]!r}", f"pax header before member {self.count + 1}")
+            if key == b"size":
+                if not value.isdigit() or not value.isascii():
+                    self._fail(f"expected a number in a pax header's size record, found {value[:100]!r}")
+                self.pax_size = int(value)
+            elif key == b"path":
                 self.pax_path = value
+            pos = end + 1
 
     def read(self, n: int = -1) -> bytes:
         while n < 0 or len(self.pending) - self.pos < n:
@@ -274,7 +335,8 @@ def _members(f, where: str) -> dict[str, bytes]:
     out, total = {}, 0
     stream = BoundedTar(f, where)
     try:
-        with tarfile.open(fileobj=stream, mode="r|") as archive:  # a stream: one pass, nothing seeks
+        with tarfile.open(fileobj=stream, mode="r|", tarinfo=stream.tarinfo, encoding=TEXT[0],
+                          errors=TEXT[1]) as archive:  # a stream: one pass, nothing seeks
             for n, info in enumerate(archive):
                 place = f"{where} member {n + 1} ({info.name[:200]!r})"
                 if n >= MAX_MEMBERS:

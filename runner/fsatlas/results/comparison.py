@@ -7,12 +7,26 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   or the paired t-test where both sides ran in the same interleaved rounds.
 - The effect: the ratio of the means B/A with a 95 % interval, taken from the interval of the
   difference on the metric's scale (on the log scale, the same relative widths around B/A).
+  A ratio of two non-negative means is never below zero, and neither is its interval: on the
+  linear scale (percentages) an interval of the difference reaching below -A's mean gives the
+  ratio the lower bound 0 (nothing smaller is a ratio of such means).
+- The design (design(), the one place that decides it): inside one run, the repetitions of
+  the two cells (paired where they ran in the same interleaved rounds). Across result files
+  the run is the unit, since repetitions inside one run share its conditions and their spread
+  is not the spread between runs: a verdict only with at least two runs on each side, tested on
+  the runs' means; with one run on a side, the ratio and "not tested". Where the two sides
+  differ in machine, kernel, storage or profile, a difference is not the filesystem's: the row
+  says "differs" and names them, never "better" or "worse".
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
 - Many comparisons: p adjusted by Holm within a family (a claim's comparisons, a ranking's
   neighbours) or by Benjamini-Hochberg across a table (statsmodels' multipletests); a
   difference is significant when its adjusted p is below ALPHA.
 - "No effect": two one-sided tests (statsmodels' ttost) against a margin of +-margin_pct;
-  equivalent when their adjusted p is below ALPHA, never from a large p alone.
+  equivalent when their adjusted p is below ALPHA, never from a large p alone. The margin, +-2 %,
+  lies below the smallest change any claim of data/mount_options expects (5 %), so "no effect"
+  can be told apart from a claimed effect.
+- One test per cell's samples: a metric whose samples are another's scaled by one constant
+  (iops = throughput / block size) is not a second row of the same test (distinct()).
 - The smallest effect the two samples could detect (80 % power at ALPHA; statsmodels' power
   solvers), so a claim smaller than that says "cannot tell at this n".
 """
@@ -24,7 +38,8 @@ from . import metrics, stats  # stats sets OpenBLAS's thread count before scipy 
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
-EQUIVALENCE_MARGIN_PCT = 5.0  # "no effect": within +-5 % (a ratio between 1/1.05 and 1.05 on the log scale)
+EQUIVALENCE_MARGIN_PCT = 2.0  # "no effect": within +-2 % (a ratio between 1/1.02 and 1.02 on the log scale),
+# below the smallest change a claim expects (5 %: runner/tests/test_comparison_design.py checks every claim)
 HOLM, BH = "holm", "fdr_bh"  # within a family; across a table
 METHOD_NAMES = {HOLM: "Holm", BH: "Benjamini-Hochberg"}
 
@@ -91,6 +106,8 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
             detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
         else:
             ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
+            if min(a + b) >= 0:  # a ratio of non-negative means is not negative: nor is its interval
+                ratio_ci = [max(0.0, ratio_ci[0]), max(0.0, ratio_ci[1])]
             detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
     except OverflowError:  # exp() of an interval hundreds of powers of ten wide
         ratio_ci = None
@@ -130,35 +147,138 @@ def _tests(x, y, paired: bool, low: float, high: float, spread: float):
     return p, means.tconfint_diff(ALPHA, usevar="unequal"), p_eq, (k * pooled if k is not None else None)
 
 
-def compare_metrics(ma: dict, mb: dict, name: str, paired: bool = False) -> dict:
-    """compare() of two metric summaries of a result file (samples, better), on the metric's scale."""
-    return compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name), paired)
-
-
 HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
             "seconds", "bytes_used", "iops", "deliveries_per_s", "commits_per_s",
             "read_throughput", "write_throughput")  # the metrics a table compares unless asked for all
 
+# The designs design() chooses between
+PAIRED = "paired"  # one run, two cells in the same interleaved rounds: the paired test of their repetitions
+REPETITIONS = "repetitions"  # one run, two cells not interleaved: Welch's test of their repetitions
+RUN_MEANS = "run means"  # across result files, two or more runs a side: Welch's test of the runs' means
+ONE_RUN = "one run"  # across result files, one run on a side: the ratio, not tested
+FACTORS = ("machine", "kernel", "storage", "profile")  # what besides the filesystem may differ between runs
 
-def between(a: dict, b: dict, all_metrics: bool = False) -> list[dict]:
-    """Every (cell, metric) two result files both measured, compared and adjusted as one table
-    (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and articles."""
-    cells_b = {c["key"]: c for c in b["cells"] if c["status"] == "ok"}
+
+def factors(result: dict) -> dict:
+    """What a run's figures depend on besides the filesystem, each as one comparable string: the
+    machine (its label, CPU, CPU count, memory), the kernel, the storage (the target and the
+    device under it) and the profile; with the run's id. Takes a result file's fields."""
+    system, target = result.get("system") or {}, result.get("target") or {}
+    memory = system.get("memory_bytes")
+    machine = ", ".join(filter(None, (system.get("machine"), system.get("cpu_model"),
+                                      f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
+                                      f"{memory / 2**30:.1f} GiB" if memory else "")))
+    storage = ", ".join(f"{k} {target[k]}" for k in sorted(target)
+                        if k not in ("baseline", "baseline_after", "baseline_written") and target[k] not in (None, "")
+                        and not isinstance(target[k], (dict, list)))
+    return {"run": result["id"], "machine": machine or "not recorded", "kernel": system.get("kernel") or "not recorded",
+            "storage": storage or "not recorded", "profile": result.get("profile") or "not recorded"}
+
+
+def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
+    """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
+    compare page and the explorer call it). side_a, side_b: the factors() of each run on that
+    side; interleaved_pairs: within one run, whether the two cells ran in the same rounds.
+    Returns {design, tested, why, runs_a, runs_b, differ: the FACTORS whose values differ}:
+    - one and the same run on both sides: PAIRED if interleaved, else REPETITIONS (tested);
+    - across runs, at least two on each side: RUN_MEANS (tested, n = runs);
+    - otherwise ONE_RUN: the ratio, "not tested: one run per side" (or on side A / B).
+    Any of FACTORS differing keeps a tested row from being called better or worse (adjust())."""
+    runs_a, runs_b = list(dict.fromkeys(f["run"] for f in side_a)), list(dict.fromkeys(f["run"] for f in side_b))
+    differ = [k for k in FACTORS if {f[k] for f in side_a} != {f[k] for f in side_b}]
+    out = {"runs_a": len(runs_a), "runs_b": len(runs_b), "differ": differ, "tested": True, "why": ""}
+    if runs_a == runs_b and len(runs_a) == 1:
+        return {**out, "design": PAIRED if interleaved_pairs else REPETITIONS}
+    if len(runs_a) >= 2 and len(runs_b) >= 2:
+        return {**out, "design": RUN_MEANS}
+    one = "per side" if len(runs_a) < 2 and len(runs_b) < 2 else ("on side A" if len(runs_a) < 2 else "on side B")
+    return {**out, "design": ONE_RUN, "tested": False, "why": f"not tested: one run {one}"}
+
+
+def compare_design(samples_a: list, samples_b: list, better: str, scale: str, plan: dict) -> dict:
+    """B against A as plan (from design()) says; samples_a, samples_b: per run, its repetitions.
+    The row of compare(), with the design, the run counts and the differing factors."""
+    flat_a, flat_b = [v for run in samples_a for v in run], [v for run in samples_b for v in run]
+    kind = plan["design"]
+    if kind == RUN_MEANS:
+        row = compare([_mean(run) for run in samples_a if run], [_mean(run) for run in samples_b if run],
+                      better, scale)
+        if row["test"]:
+            row["test"] += ", of the runs' means"
+    else:
+        row = compare(flat_a, flat_b, better, scale, paired=kind == PAIRED)
+    if kind == ONE_RUN:
+        mean_a, mean_b = _mean(flat_a), _mean(flat_b)
+        row.update(mean_a=mean_a, mean_b=mean_b, n_a=len(flat_a), n_b=len(flat_b), ratio_ci95=None, p=None,
+                   p_equivalent=None, detectable_pct=None, paired=False, test=None, status="not tested",
+                   why=plan["why"][len("not tested: "):])
+    return {**row, "design": kind, "runs_a": plan["runs_a"], "runs_b": plan["runs_b"], "differ": list(plan["differ"])}
+
+
+def distinct(names: list, side_a: dict, side_b: dict) -> list:
+    """names without each metric whose samples, on both sides, are those of a metric before it
+    scaled by one constant (iops = throughput / block size): one test per set of samples.
+    side_a, side_b: metric name -> its samples (all runs' repetitions, in order)."""
+    kept = []
+    for name in names:
+        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k]) for k in kept):
+            kept.append(name)
+    return kept
+
+
+def _scaled(xa, ya, xb, yb) -> bool:
+    """Whether x = c * y, with the same c > 0, sample by sample on both sides, to 1e-4: fio rounds iops to six
+    decimals and bytes/s to whole bytes, which at 1,000 IOPS moves their ratio by 1.5e-6 (measured)."""
+    if len(xa) != len(ya) or len(xb) != len(yb) or not xa or not xb:
+        return False
+    if min(ya + yb) <= 0 or min(xa + xb) <= 0:
+        return False
+    c = xa[0] / ya[0]
+    return all(math.isclose(x / y, c, rel_tol=1e-4) for x, y in zip(xa + xb, ya + yb))
+
+
+def between(a, b, all_metrics: bool = False) -> list[dict]:
+    """Every (cell, metric) that both sides measured, compared as design() says and adjusted as
+    one table (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and
+    articles. a, b: a result file each, or a list of result files each (several runs a side)."""
+    side_a, side_b = (x if isinstance(x, (list, tuple)) else [x] for x in (a, b))
+    cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
-    for cell in a["cells"]:
-        other = cells_b.get(cell["key"])
-        if not other or cell["status"] != "ok":
+    for key, of_a in cells_a.items():
+        of_b = cells_b.get(key)
+        if not of_b:
             continue
-        for name, ma in cell["metrics"].items():
-            mb = other["metrics"].get(name)
-            if mb and (all_metrics or name in HEADLINE):
-                rows.append({"key": cell["key"], "metric": name, "unit": ma["unit"], **compare_metrics(ma, mb, name)})
+        single = len(of_a) == len(of_b) == 1
+        plan = design([f for f, _ in of_a], [f for f, _ in of_b],
+                      single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")))
+        names = [n for n in of_a[0][1]["metrics"] if (all_metrics or n in HEADLINE)
+                 and all(n in c["metrics"] for _, c in of_a + of_b)]
+        samples = [{n: [v for _, c in runs for v in c["metrics"][n]["samples"]] for n in names} for runs in (of_a, of_b)]
+        for name in distinct(names, *samples):
+            first = of_a[0][1]["metrics"][name]
+            row = compare_design([c["metrics"][name]["samples"] for _, c in of_a],
+                                 [c["metrics"][name]["samples"] for _, c in of_b],
+                                 first["better"], metrics.scale(name), plan)
+            rows.append({"key": key, "metric": name, "unit": first["unit"], **row})
     return adjust(rows, BH)
+
+
+def _cells_by_key(results: list) -> dict:
+    """key -> [(factors of the run, its cell)] of every measured cell, in the runs' order."""
+    out: dict[str, list] = {}
+    for result in results:
+        run = factors(result)
+        for cell in result["cells"]:
+            if cell["status"] == "ok":
+                out.setdefault(cell["key"], []).append((run, cell))
+    return out
 
 
 def adjust(rows: list, method: str) -> list:
     """Adjusts the p-values of the tested rows as one family (method HOLM or BH) and gives each
-    row its verdict: better, worse, equivalent, inconclusive or not testable. Returns rows."""
+    row its verdict: better, worse, differs (significant where the sides differ in more than the
+    filesystem: design()'s differ), equivalent, inconclusive, not tested (one run a side across
+    files) or not testable. Returns rows."""
     tested = [r for r in rows if r["status"] == "tested"]
     if tested:
         p_diff = _corrected([r["p"] for r in tested], method)
@@ -166,28 +286,35 @@ def adjust(rows: list, method: str) -> list:
         for r, pd, pe in zip(tested, p_diff, p_equal):
             r.update(p_adjusted=float(pd), p_equivalent_adjusted=float(pe), adjustment=METHOD_NAMES[method],
                      family=len(tested), significant=bool(pd < ALPHA), equivalent=bool(pe < ALPHA))
-            if r["significant"]:
+            if r["significant"] and r.get("differ"):  # not the filesystem's: the runs differ in more
+                r["verdict"] = "differs"
+            elif r["significant"]:
                 r["verdict"] = "better" if (r["ratio"] > 1) == (r["better"] == "higher") else "worse"
             else:
                 r["verdict"] = "equivalent" if r["equivalent"] else "inconclusive"
     for r in rows:
         if r["status"] != "tested":
             r.update(p_adjusted=None, p_equivalent_adjusted=None, adjustment=METHOD_NAMES[method],
-                     family=len(tested), significant=False, equivalent=False, verdict="not testable")
+                     family=len(tested), significant=False, equivalent=False,
+                     verdict="not tested" if r["status"] == "not tested" else "not testable")
     return rows
 
 
 def describe(row: dict) -> str:
     """One sentence of a compared row's test, for a page or a terminal."""
     if row["status"] != "tested":
-        return f"not testable: {row['why']}"
+        return f"{row['status']}: {row['why']}"
     low, high = row["ratio_ci95"]
     text = (f"{row['test']}: B/A {row['ratio']:.3g} (95 % interval {low:.3g}-{high:.3g}), p = {row['p']:.2g}, "
             f"{row['adjustment']}-adjusted over {row['family']} comparisons p = {row['p_adjusted']:.2g}")
     if row["verdict"] == "equivalent":
         text += f"; equivalent within +-{row['margin_pct']:g} % (two one-sided tests, adjusted p = {row['p_equivalent_adjusted']:.2g})"
+    elif row["verdict"] == "differs":
+        text += f"; a difference, but the runs differ in {', '.join(row['differ'])} too: not the filesystem's alone"
     elif row["verdict"] == "inconclusive":
         text += f"; neither a difference nor equivalence within +-{row['margin_pct']:g} % is shown"
+    if row["p_equivalent_adjusted"] is not None and row["verdict"] != "equivalent":
+        text += f"; equivalence within +-{row['margin_pct']:g} %: adjusted p = {row['p_equivalent_adjusted']:.2g}"
     if row["detectable_pct"] is not None:
         text += f"; the smallest change these repetitions could detect is about {row['detectable_pct']:.2g} %"
     return text

@@ -72,7 +72,11 @@ def summaries(text: str) -> list[tuple[int, float, int]]:
 
 
 def _summaries_alone(text: str) -> list[tuple[int, float, int]]:
-    """Every line a summary (none rewritten by progress), or nothing."""
+    """Every line a summary (none rewritten by progress), or nothing; never a JSON document,
+    which dd does not write (the runner's tree-copy record {"seconds": 1, "bytes_used": N} has the
+    figures of a summary: a count and a time)."""
+    if text.lstrip()[:1] in ("{", "["):
+        return []
     out = []
     for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
         line = line.strip()

@@ -10,6 +10,8 @@ the site says beside each.
 """
 import re
 
+from . import resultfile
+
 NAME_CHARS = 100  # the schema's maxLength of system.machine_name
 
 _VIRTUALIZATION = {"kvm": "KVM", "qemu": "QEMU", "xen": "Xen", "vmware": "VMware", "microsoft": "Hyper-V",
@@ -115,6 +117,9 @@ def system_line(result: dict) -> str:
     directory measured (its backing filesystem or device), kernel, hypervisor."""
     system, target = result["system"], result["target"]
     storage = storage_line(target)
+    if not resultfile.system_recorded(system):
+        return f"{resultfile.NOT_RECORDED} (the imported output names no CPU, memory or kernel), storage: " \
+               f"{storage or 'not recorded'}"
     cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
     memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
     virt = system.get("virtualization")

@@ -95,9 +95,10 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
 
 def result_summary(result: dict) -> dict:
     counts = {status: sum(c["status"] == status for c in result["cells"]) for status in STATUSES}
-    return {"id": result["id"], "created": result["created"], "machine": result["system"]["machine"],
-            "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
-            "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
+    system = resultfile.system_shown(result["system"])
+    return {"id": result["id"], "created": result["created"], "machine": system["machine"],
+            "kernel": system["kernel"], "profile": result.get("profile", ""),
+            "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": machines.system_line(result), "machine_name": machines.name(result),
             "hardware": machines.hardware(result),
@@ -151,8 +152,8 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
                 for job, ms in (target.get("baseline") or {}).items()}
     made = {"id": result["id"], "created": result["created"], "cells": cells}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
-            "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
-            "target": target["kind"], "summary": result_summary(result),
+            "machine": result["system"]["machine"], "kernel": resultfile.system_shown(result["system"])["kernel"],
+            "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
             # what run_rule.first_run reads of each run: the filesystems of each group it measured
             "measured": {run_rule.group_name(g): fs for g, fs in run_rule.measured(made).items()},
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
@@ -344,7 +345,8 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
-        summary_row=summary, system=result["system"], target=page_target(result["target"]), tool=result["tool"],
+        summary_row=summary, system=result["system"], measured=result.get("measured"),
+        target=page_target(result["target"]), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
@@ -574,7 +576,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         for (key, rid, make), run in zip(batch, made):
             tables[key] = {"sig": signature(rid, make), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
-    sides = {f"{fs}.json": {"filesystem": fs, "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
+    sides = {f"{fs}.json": {"filesystem": fs, "across": pairs_mod.across_runs(),
+                            "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
              for fs, ids in of_filesystems.items()}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))

@@ -43,7 +43,7 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
 def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -> dict:
     """key -> {a, b, rows, newer} for every comparison an article names; paths: result id ->
     file; summaries (newest first): the runs that may have measured the same sides since."""
-    from ..results.comparison import between
+    from ..results.comparison import between, design, factors
     from . import knowledge, report
     out = {}
     for where, entry in named_comparisons(articles_dir):
@@ -57,11 +57,14 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
         if "result" in entry:
             result = resultfile.load_json(paths[entry["result"]])
             rows = report.within(result, entry["a"], entry["b"])
-        else:
-            rows = between(resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]]))
+            differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
+        else:  # across files: comparison.design decides (one run a side: ratios, not tested)
+            a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
+            rows = between(a, b)
+            differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
-        out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""),
+        out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""), "differ": differ,
                     "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
                     "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
     return out

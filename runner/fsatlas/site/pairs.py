@@ -4,7 +4,8 @@ or the paired test, the ratio with its interval, Benjamini-Hochberg across the t
 runs that measured both, in the order of the site's run rule (site/run_rule.py).
 
 Across two runs only when the reader asks, behind a warning: a ratio across runs compares
-machines and kernels as much as filesystems, so no row of it is tested. What that view needs of
+machines and kernels as much as filesystems, and one run a side is no design to test (the
+comparison module's design(): across_runs), so no row of it is tested. What that view needs of
 each side is one file per filesystem, static/compare/sides/<fs>.json: the filesystem's default
 figures in each of its first runs, with the raw device's figure on the same job in that run,
 so the page can set both devices side by side and give the device-relative ratio.
@@ -120,7 +121,17 @@ def side(fs: str, d: dict) -> dict:
                          "device_weak": "; ".join(weak), "flags": c["flags"]})
     rows.sort(key=_order)
     return {"id": d["id"], "created": d["created"], "machine": d["machine"], "machine_name": d["summary"]["machine_name"],
-            "profile": d["summary"]["profile"], "system": d["summary"]["system"], "rows": rows}
+            "profile": d["summary"]["profile"], "system": d["summary"]["system"], "factors": d["factors"], "rows": rows}
+
+
+def across_runs() -> dict:
+    """What the comparison module decides for one filesystem's run against another's (the view
+    across two runs): comparison.design of one run a side, so the page's rows say its "why"
+    ("not tested: one run per side"); the page marks which of comparison.FACTORS (each run's
+    `factors`, strings) differ between the two runs the reader picked."""
+    same = {k: "" for k in comparison.FACTORS}
+    plan = comparison.design([{"run": "A", **same}], [{"run": "B", **same}])
+    return {"design": plan["design"], "tested": plan["tested"], "why": plan["why"], "factors": list(comparison.FACTORS)}
 
 
 def run_table(a: str, b: str, d: dict) -> dict | None:

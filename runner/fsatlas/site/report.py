@@ -15,17 +15,23 @@ import os
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, machines
+from ..results import comparison, machines, metrics, resultfile
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-ORDER = {"better": 0, "worse": 0, "equivalent": 1, "inconclusive": 2, "not testable": 3}
-SYSTEM_ROWS = [("CPU", lambda r: r["system"]["cpu_model"]), ("Cores", lambda r: str(r["system"]["cpu_count"])),
-               ("Memory", lambda r: f"{r['system']['memory_bytes'] / 2**30:.1f} GiB"),
-               ("Kernel", lambda r: r["system"]["kernel"]), ("Distribution", lambda r: r["system"]["os"]),
-               ("Virtualization", lambda r: r["system"]["virtualization"]),
+ORDER = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3, "not testable": 3}
+SYSTEM_ROWS = [("CPU", lambda r: _fact(r, "cpu_model")), ("Cores", lambda r: _fact(r, "cpu_count")),
+               ("Memory", lambda r: _fact(r, "memory_bytes", lambda m: f"{m / 2**30:.1f} GiB")),
+               ("Kernel", lambda r: _fact(r, "kernel")), ("Distribution", lambda r: _fact(r, "os")),
+               ("Virtualization", lambda r: _fact(r, "virtualization")),
                ("Target", lambda r: _target(r["target"])), ("Machine label", lambda r: r["system"]["machine"]),
                ("Profile", lambda r: r.get("profile", "")), ("Run", lambda r: f"{r['id']} ({r['created']})")]
+
+
+def _fact(result: dict, name: str, shown=str) -> str:
+    """One system fact as a report shows it, "system not recorded" where the result holds none."""
+    system = result["system"]
+    return shown(system[name]) if resultfile.system_recorded(system) else resultfile.NOT_RECORDED
 
 
 def _target(t: dict) -> str:
@@ -42,29 +48,35 @@ def side(spec: str) -> tuple[str, str | None]:
 
 
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
-    """Cells of side A against the same workload and dimensions of side B in one result."""
+    """Cells of side A against the same workload and dimensions of side B in one result. A side
+    without a variant is the filesystem's defaults, or in an imported result its cells imported
+    without a variant (`fsatlas import --as ext4,xfs`)."""
     (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
+    default = "imported" if result.get("profile", "").startswith("import-") else "defaults"
 
     def pick(fs, variant):
         out = {}
         for c in result["cells"]:
-            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or "defaults"):
+            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or default):
                 parts = c["key"].split("|")
                 out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
         return out
 
     side_a, side_b = pick(fs_a, var_a), pick(fs_b, var_b)
+    run = [comparison.factors(result)] if "system" in result else \
+        [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
     rows = []
     for ident, cell in side_a.items():
         other = side_b.get(ident)
         if not other:
             continue
-        paired = comparison.interleaved(cell.get("started"), other.get("started"))
-        for name, ma in cell["metrics"].items():
-            mb = other["metrics"].get(name)
-            if mb and (all_metrics or name in comparison.HEADLINE):
-                rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name,
-                             "unit": ma["unit"], **comparison.compare_metrics(ma, mb, name, paired)})
+        plan = comparison.design(run, run, comparison.interleaved(cell.get("started"), other.get("started")))
+        names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
+        for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
+            ma, mb = cell["metrics"][name], other["metrics"][name]
+            rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name, "unit": ma["unit"],
+                         **comparison.compare_design([ma["samples"]], [mb["samples"]], ma["better"],
+                                                     metrics.scale(name), plan)})
     if not rows:
         raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
     return comparison.adjust(rows, comparison.BH)
@@ -89,9 +101,12 @@ def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
 
 
 def ratio_chart(rows: list[dict], title: str) -> str:
-    """The tested rows' ratios B/A with their intervals, as an SVG drawn by Vega in Node."""
-    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"], "low": r["ratio_ci95"][0],
-               "high": r["ratio_ci95"][1], "verdict": r["verdict"]} for r in rows if r["status"] == "tested"]
+    """Every row's ratio B/A, with its interval where it was tested (a row not tested, one run a
+    side, is its ratio alone: comparison.design), as an SVG drawn by Vega in Node."""
+    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"],
+               "low": r["ratio_ci95"][0] if r["ratio_ci95"] else r["ratio"],
+               "high": r["ratio_ci95"][1] if r["ratio_ci95"] else r["ratio"], "verdict": r["verdict"]}
+              for r in rows if r["ratio"] is not None and r["ratio"] > 0]
     if not values:
         return ""
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": title, "width": 360,
@@ -105,8 +120,10 @@ def ratio_chart(rows: list[dict], title: str) -> str:
                 {"mark": {"type": "point", "filled": True},
                  "encoding": {"x": {"field": "ratio", "type": "quantitative"},
                               "color": {"field": "verdict", "type": "nominal",
-                                        "scale": {"domain": ["better", "worse", "equivalent", "inconclusive"],
-                                                  "range": ["#2e7d32", "#c62828", "#1565c0", "#757575"]}}}},
+                                        "scale": {"domain": ["better", "worse", "differs", "equivalent", "inconclusive",
+                                                             "not tested", "not testable"],
+                                                  "range": ["#2e7d32", "#c62828", "#6a1b9a", "#1565c0", "#757575",
+                                                            "#9e9e9e", "#bdbdbd"]}}}},
                 {"mark": {"type": "rule", "strokeDash": [4, 4]}, "data": {"values": [{"one": 1}]},
                  "encoding": {"x": {"field": "one", "type": "quantitative"}, "y": {}}}]}
     done = subprocess.run(["node", os.path.join(REPO, "scripts", "render-svg.mjs")], input=json.dumps([spec]),
@@ -116,36 +133,66 @@ def ratio_chart(rows: list[dict], title: str) -> str:
     return json.loads(done.stdout)[0]
 
 
-def build(a: dict, b: dict, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
-    """What both formats print: the sides, system rows, sorted comparison rows, counts."""
+def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
+    """What both formats print: the sides, system rows, sorted comparison rows, counts. a, b: a
+    result file each, or a list of the runs of each side."""
+    runs_a, runs_b = (x if isinstance(x, list) else [x] for x in (a, b))
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
+
+    def each(get, runs):  # one value, or each run's where they differ
+        return " / ".join(dict.fromkeys(get(r) for r in runs))
     return {"sides": sides, "a": a, "b": b, "rows": rows, "counts": counts, "features": features,
-            "system": [(label, get(a), get(b)) for label, get in SYSTEM_ROWS],
+            "differ": differences(plan, runs_a, runs_b),
+            "system": [(label, each(get, runs_a), each(get, runs_b)) for label, get in SYSTEM_ROWS],
             "made": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def differences(plan: dict, runs_a: list, runs_b: list) -> str:
+    """The sentence a comparison opens with: its design (comparison.design's plan) and which of
+    comparison.FACTORS differ between the sides' runs."""
+    if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
+        return "Both sides come from one run: machine, kernel, storage and profile are the same."
+    design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
+              f"tested on the runs' means." if plan["tested"] else
+              f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
+              f"row gives the ratio, {plan['why']}.")
+    if not plan["differ"]:
+        return f"The runs have the same machine, kernel, storage and profile. {design}"
+    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
+            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
 
 
 def _cells(r: dict) -> list[str]:
     show = knowledge_mod.display
     interval = f"{r['ratio_ci95'][0]:.3g}–{r['ratio_ci95'][1]:.3g}" if r["ratio_ci95"] else "–"
-    verdict = r["verdict"] if r["status"] == "tested" else f"not testable: {r['why']}"
+    verdict = (f"differs ({', '.join(r['differ'])} differ too)" if r["verdict"] == "differs" else r["verdict"]) \
+        if r["status"] == "tested" else f"{r['status']}: {r['why']}"
     return [r["key"], r["metric"], show(r["mean_a"], r["unit"]), show(r["mean_b"], r["unit"]), f"{r['n_a']}/{r['n_b']}",
             f"{r['ratio']:.3g}" if r["ratio"] is not None else "–", interval,
             f"{r['p']:.2g}" if r["p"] is not None else "–",
             f"{r['p_adjusted']:.2g}" if r["p_adjusted"] is not None else "–",
+            f"{r['detectable_pct']:.2g} %" if r["detectable_pct"] is not None else "–",
+            f"{r['p_equivalent_adjusted']:.2g}" if r["p_equivalent_adjusted"] is not None else "–",
             "higher" if r["better"] == "higher" else "lower", verdict]
 
 
-HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "better", "verdict"]
+HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "detectable change",
+          f"equivalence p (±{comparison.EQUIVALENCE_MARGIN_PCT:g} %)", "better", "verdict"]
 
 
 def method(doc: dict) -> str:
-    return (f"Each row compares the repetitions of A and B by Welch's t-test (the paired test where both ran in the "
-            f"same interleaved rounds) on the logarithms of rates, times and sizes; its p is adjusted by "
+    return (f"Within one run, each row compares the repetitions of A and B by Welch's t-test (the paired test where "
+            f"both ran in the same interleaved rounds); across result files the run is the unit, so a row is tested "
+            f"only with two runs or more a side, on the runs' means, and otherwise gives the ratio, not tested. The "
+            f"test is on the logarithms of rates, times and sizes; its p is adjusted by "
             f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
-            f"tests; a side with one repetition or no spread is not testable. Made with fsatlas "
+            f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
+            f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "
+            f"not testable; a metric that is another's samples scaled (iops, throughput) is one row. Made with fsatlas "
             f"(runner/fsatlas/results/comparison.py), the test that fsatlas compare and the site use.")
 
 
@@ -156,7 +203,8 @@ def markdown(doc: dict, svg: str) -> str:
     lines = [f"# {a_name} (A) against {b_name} (B)", "",
              f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
              f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
-             f"{c['not testable']} not testable. Made {doc['made']}.", "", "## The systems", "",
+             f"{c['not testable']} not testable, {c['not tested']} not tested, {c['differs']} differ where more than "
+             f"the filesystems differs. Made {doc['made']}.", "", doc["differ"], "", "## The systems", "",
              "| | A | B |", "|---|---|---|"]
     lines += [f"| {label} | {esc(x)} | {esc(y)} |" for label, x, y in doc["system"]]
     lines += ["", "## Every comparison", "", method(doc), "",
@@ -188,8 +236,9 @@ def html_page(doc: dict, svg: str) -> str:
             f"</title><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><style>{style}</style>"
             f"</head><body><h1>{e(a_name)} (A) against {e(b_name)} (B)</h1>"
             f"<p>{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
-            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable. "
-            f"Made {e(doc['made'])}.</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
+            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
+            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs. "
+            f"Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
             f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
             f"<h2>Every comparison</h2><p>{e(method(doc))}</p><table><thead><tr>"
             + "".join(f"<th scope=\"col\">{e(h)}</th>" for h in HEADER) + f"</tr></thead><tbody>{rows}</tbody></table>"

@@ -1,0 +1,198 @@
+"""Issue #61, what no input may take: validate's memory whatever a result file or its bundle
+holds. A 63 MB fio json+ report validates within 512 MiB (its latency bins are never parsed),
+validate and import set their own address-space limit and report reaching it as one located
+line, and (hypothesis) result files and bundles mutated anywhere (bytes, tar headers, pax
+records, JSON values, member names) never make validate print a traceback or pass the bound."""
+import gzip
+import io
+import json
+import os
+import sys
+import tarfile
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas import memory
+from fsatlas.cli import main
+from fsatlas.results import bundle, fio_json
+from test_bundle_bounds import _header, _pax
+from test_fuzz import mutate
+from testutil import FIXTURES, SAMPLES, edit_member, peak_alone, write_json
+
+RID = "fixture-valid"
+BOUND = 512 * 2**20  # validate's memory bound (make perf's rows)
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
+
+
+def json_plus(report: bytes, size: int) -> bytes:
+    """fio's report with a json+ latency histogram ("bins") of about size bytes in its first
+    clat_ns: the shape of issue #61's 63 MB file, every figure fsatlas reads unchanged."""
+    document = json.loads(report)
+    lines = (size - len(report)) // 27  # a bin line: 25 to 26 characters and ",\n"
+    bins = ",\n".join(f'            "{100000 + i}" : {i % 97 + 1}' for i in range(lines))
+    text = json.dumps(document, indent=2)
+    return text.replace('"clat_ns": {', '"clat_ns": {\n          "bins" : {\n' + bins + '\n          },', 1).encode()
+
+
+@pytest.fixture
+def fio_fixture(out_dir, valid_result):
+    path = write_json(out_dir / "results" / f"{RID}.json", valid_result)
+    return out_dir, path, valid_result["cells"][0]["raw"][0]
+
+
+def test_a_63_mb_json_plus_report_validates_within_the_bound(fio_fixture):
+    """Issue #61: 1.34 GB for a 63 MB json+ report, 862 MiB here before; its bins are cut before
+    it is parsed, its figures recomputed as from the report without them."""
+    out, path, reference = fio_fixture
+    edit_member(out, RID, reference, lambda old: json_plus(old, 63_000_000))
+    code, err, _, peak = peak_alone([sys.executable, "-m", "fsatlas.cli", "validate", "--no-cache", path], out)
+    assert code == 0, err
+    assert peak < BOUND, peak >> 20
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(st.tuples(st.from_regex(r"\d{1,6}", fullmatch=True), st.integers(0, 10**9)), max_size=8),
+       st.sampled_from(["", " ", "\n  "]), st.text(max_size=12))
+def test_only_bins_of_bucket_counts_are_cut(buckets, space, other):
+    """Differential: the report without bins (fio_json.without_bins) parses to the report with its
+    bins emptied where they hold bucket counts only, and to the report unchanged where a bin
+    holds anything else (a string is never dropped unscreened)."""
+    counts = "{" + ",".join(f'{space}"{k}"{space}:{space}{v}' for k, v in buckets) + space + "}"
+    text = f'{{"jobs": [{{"clat_ns": {{"bins"{space}:{space}{counts}, "mean": 1}}}}]}}'
+    assert orjson.loads(fio_json.without_bins(text, "x")) == {"jobs": [{"clat_ns": {"bins": {}, "mean": 1}}]}
+    odd = text.replace(counts, "{" + json.dumps(other) + ': "v"' + ("," if buckets else "") + counts[1:])
+    assert orjson.loads(fio_json.without_bins(odd, "x")) == orjson.loads(odd)
+
+
+def test_reaching_the_address_space_limit_is_one_located_line(fio_fixture, monkeypatch, capsys):
+    """Defense in depth: with a budget smaller than one member needs, validate names the file in
+    one line and exits 1; the limit is lifted when the command ends."""
+    out, path, reference = fio_fixture
+    edit_member(out, RID, reference, lambda old: json_plus(old, 40_000_000))
+    before = memory.resource.getrlimit(memory.resource.RLIMIT_AS)
+    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
+    assert main(["validate", "--no-cache", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert err.startswith(f"{path}: error:") and "memory" in err, err
+    assert memory.resource.getrlimit(memory.resource.RLIMIT_AS) == before
+
+
+def test_import_reaching_its_limit_names_its_inputs(tmp_path, monkeypatch, capsys):
+    report = (SAMPLES / "fio" / "fio-3.33-json-plus.json").read_bytes()
+    source = tmp_path / "big.json"
+    source.write_bytes(json_plus(report, 40_000_000))
+    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"], err
+    assert not (tmp_path / "o" / "results").exists()
+
+
+# --- result files and bundles mutated anywhere ----------------------------------------------
+def _fixture_parts(valid_result) -> tuple[dict, bytes]:
+    """(the fixture result, its bundle's tar stream uncompressed): what each example mutates."""
+    with open(bundle.path(str(FIXTURES), RID), "rb") as f:
+        return valid_result, gzip.decompress(f.read())
+
+
+def _headers(tar: bytes) -> list[int]:
+    """The offset of each member's own header block in a tar stream (after its pax header)."""
+    with tarfile.open(fileobj=io.BytesIO(tar), mode="r:") as archive:
+        return [info.offset_data - 512 for info in archive.getmembers()]
+
+
+def _checksummed(block: bytearray) -> bytearray:
+    block[148:156] = b" " * 8
+    block[148:156] = b"%06o\0 " % sum(block)
+    return block
+
+
+PAX_KEYS = ["path", "size", "hdrcharset", "GNU.sparse.map", "GNU.sparse.size", "linkpath", "comment", "uid"]
+pax_records = st.lists(st.tuples(st.sampled_from(PAX_KEYS), st.one_of(
+    st.text(max_size=30), st.integers(0, 2**40).map(str), st.just("1\n9 size=1"))), min_size=1, max_size=4)
+
+
+@st.composite
+def mutation(draw, headers: list[int]):
+    """One change to (result, tar stream): a JSON value, bytes, a header's type, size or name,
+    or a pax header before a member."""
+    kind = draw(st.sampled_from(["json", "bytes", "type", "size", "name", "pax"]))
+    if kind == "json":
+        return kind, None  # made by _apply, from the test's data (test_fuzz.mutate)
+    if kind == "bytes":
+        return kind, (draw(st.integers(0, 2**20)), draw(st.binary(min_size=1, max_size=16)))
+    at = draw(st.sampled_from(headers))
+    if kind == "type":
+        return kind, (at, draw(st.sampled_from([b"x", b"X", b"g", b"L", b"K", b"S", b"7", b"5", b"2", b"V", b"\0"])))
+    if kind == "size":
+        return kind, (at, draw(st.one_of(st.integers(0, 8**11 - 1), st.sampled_from([1 << 30, 3 << 30, 60 << 20]))))
+    if kind == "name":
+        return kind, (at, draw(st.binary(min_size=1, max_size=100)))
+    return kind, (at, draw(pax_records))
+
+
+def _renamed(tar: bytes, index: int, name: str) -> bytes:
+    """The tar stream with its member at index renamed (tarfile writes a pax path where needed)."""
+    members = {}
+    with tarfile.open(fileobj=io.BytesIO(tar), mode="r:") as archive:
+        for i, info in enumerate(archive.getmembers()):
+            members[name if i == index else info.name] = archive.extractfile(info).read()
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for member, data in members.items():
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+def _apply(result: dict, tar: bytes, change, data) -> tuple[dict, bytes]:
+    kind, what = change
+    if kind == "json":
+        return mutate(result, data), tar
+    if kind == "bytes":
+        at, piece = what
+        at %= len(tar)
+        return result, tar[:at] + piece + tar[at + len(piece):]
+    at = what[0]
+    block = bytearray(tar[at:at + 512])
+    if kind == "type":
+        block[156:157] = what[1]
+    elif kind == "size":
+        block[124:136] = b"%011o\0" % what[1]
+    elif kind == "name":
+        block[:100] = what[1].ljust(100, b"\0")[:100]
+    else:
+        records = _pax([f"{k}={v}".encode("utf-8", "surrogateescape") for k, v in what[1]])
+        pax = _header(b"pax", b"x", len(records)) + records + bytes(-len(records) % 512)
+        return result, tar[:at] + pax + tar[at:]
+    return result, tar[:at] + bytes(_checksummed(block)) + tar[at + 512:]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                        HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_results_and_bundles_never_traceback_nor_pass_the_bound(tmp_path_factory, capsys, valid_result, data):
+    """Issue #61's property: whatever is mutated, validate ends in lines (0 or 1), and the
+    process's peak memory (its high-water mark, measured here) grows by less than the bound."""
+    import resource
+    result, tar = _fixture_parts(valid_result)
+    start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rename = data.draw(st.none() | st.tuples(st.integers(0, 5), st.text(min_size=1, max_size=120)))
+    if rename:  # first: a member name, then the stream as bytes
+        tar = _renamed(tar, *rename)
+    for change in data.draw(st.lists(mutation(_headers(tar)), min_size=0 if rename else 1, max_size=3)):
+        result, tar = _apply(result, tar, change, data)
+    out = tmp_path_factory.mktemp("fz")
+    (out / "results").mkdir()
+    (out / "raw").mkdir()
+    (out / "results" / f"{RID}.json").write_text(json.dumps(result))
+    (out / "raw" / f"{RID}.tar.gz").write_bytes(gzip.compress(tar, compresslevel=1))
+    code = main(["validate", "--no-cache", str(out / "results")])
+    err = capsys.readouterr().err
+    assert code in (0, 1) and "Traceback" not in err, err
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - start
+    assert grown < BOUND, grown >> 20

@@ -1,0 +1,59 @@
+"""make perf's synthetic results are shaped like a result the code checked out now wrote, in the
+current schema version (scripts/perf_shape.py), never like whichever quick file is newest."""
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+import fsatlas
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+import perf_shape  # noqa: E402
+
+
+def _kept(cache: Path, digest: str, name: str, **fields) -> Path:
+    path = perf_shape.folder(digest, cache) / "results" / f"{name}-quick.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"schema_version": fsatlas.SCHEMA_VERSION, "id": name, "cells": [], **fields}))
+    return path
+
+
+def test_a_committed_quick_result_is_never_the_shape(tmp_path):
+    # data/results holds quick results of older formats; none sits under the digest of this code
+    digest = perf_shape.source_digest()
+    assert perf_shape.current(fsatlas.SCHEMA_VERSION, digest, tmp_path) is None
+    for path in (REPO / "data" / "results").glob("*-quick.json"):
+        _kept(tmp_path, "0" * 16, path.stem.removesuffix("-quick"))
+    assert perf_shape.current(fsatlas.SCHEMA_VERSION, digest, tmp_path) is None
+    ours = _kept(tmp_path, digest, "20990101T000000Z-m-x")
+    assert perf_shape.current(fsatlas.SCHEMA_VERSION, digest, tmp_path) == ours
+
+
+def test_a_kept_result_of_another_schema_version_or_incomplete_is_refused(tmp_path):
+    digest = perf_shape.source_digest()
+    _kept(tmp_path, digest, "b", schema_version=fsatlas.SCHEMA_VERSION - 1)
+    _kept(tmp_path, digest, "a", complete=False)
+    assert perf_shape.current(fsatlas.SCHEMA_VERSION, digest, tmp_path) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["results/resultfile.py", "schema/result.schema.json", "run/matrix/standard.yaml", "new.py"]),
+       st.binary(min_size=1, max_size=8))
+def test_any_change_to_what_decides_a_shape_changes_the_digest(tmp_path_factory, name, extra):
+    # the rule: a change to the runner's code, data or schema makes the kept shape stale
+    tree = tmp_path_factory.mktemp("src")
+    shutil.copytree(REPO / "runner" / "fsatlas", tree / "fsatlas", ignore=shutil.ignore_patterns("__pycache__"))
+    before = perf_shape.source_digest(tree / "fsatlas")
+    target = tree / "fsatlas" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes((target.read_bytes() if target.exists() else b"") + extra)
+    changed = perf_shape.source_digest(tree / "fsatlas")
+    assert changed != before
+    # and nothing else does: bytecode and compiled modules are made from those sources
+    (tree / "fsatlas" / "results" / "__pycache__").mkdir(exist_ok=True)
+    (tree / "fsatlas" / "results" / "__pycache__" / "x.cpython-311.pyc").write_bytes(extra)
+    (tree / "fsatlas" / "results" / "x.cpython-311-x86_64-linux-gnu.so").write_bytes(extra)
+    assert perf_shape.source_digest(tree / "fsatlas") == changed
