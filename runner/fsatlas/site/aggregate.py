@@ -110,7 +110,8 @@ def result_summary(result: dict) -> dict:
 
 def machine_twins(summaries: list) -> dict:
     """label -> {"twins": the other labels whose results record the same hardware, with the name
-    of each} (results/machines.twins), for the note on each result page of those labels."""
+    of each} (results/machines.twins), for the list of such labels on /results/ (one page: a
+    label's twins change without any result page being rendered again)."""
     records: dict[str, list] = {}
     names = {}
     for s in summaries:  # newest first: a label's name is its newest result's
@@ -359,7 +360,7 @@ def own_run(result: dict) -> str:
     and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
     puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path)."""
     measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
-    return shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "").rstrip()
+    return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()
 
 
 def page_target(target: dict) -> dict:
