@@ -16,7 +16,9 @@ STANDARD = str(standard_run_with("ext4", "xfs"))
 def _table_rows(markdown: str) -> list[list[str]]:
     section = markdown.split("## Every comparison", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| Cell")]
-    return [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in rows]
+    # a cell as a reader sees it: CommonMark's backslash escapes of punctuation undone (report.md_text)
+    return [[re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", c.strip()) for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            for line in rows]
 
 
 def test_a_report_of_two_quick_runs_lists_every_comparison_with_compares_figures(tmp_path):
