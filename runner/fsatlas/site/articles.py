@@ -99,6 +99,45 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
     return None
 
 
+# the rankings an article's body shows: {{< ranking name="…" >}} or {{< chart name="ranking" of="…" >}}
+RANKING = re.compile(r'\{\{<\s*(?:ranking\s+name|chart\s+name="ranking"\s+of)="([^"]+)"')
+
+
+def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) -> dict:
+    """result id -> {ranking name -> the ranking of that run alone} for each ranking an article
+    pinned to that run (front matter `results: [id, ...]`) shows; digest_of(id): the run's
+    digest; cells: aggregates/cells.json (the figure every other page shows now). The ranking
+    partial shows an article's rankings from the first run it pins that measured them, whatever
+    runs come later; each row carries, as "newer", the figure the site shows now where a newer
+    run gave it and it lies outside the pinned figure's 95 % interval: the article says so."""
+    from . import knowledge
+    created = {s["id"]: s["created"] for s in summaries}
+    wanted: dict[str, set] = {}
+    for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
+        try:
+            post = frontmatter.load(path)
+        except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
+            raise UserError(f"front matter not readable: {e}", where=path) from None
+        pins = post.metadata.get("results") or []
+        if not isinstance(pins, list) or not all(isinstance(rid, str) for rid in pins):
+            raise UserError("expected a list of result ids", where=f"{path}: /results")
+        for rid in (rid for rid in pins if rid in created):  # a pin this site lacks: the partial says so
+            wanted.setdefault(rid, set()).update(RANKING.findall(post.content))
+    out = {}
+    for rid, names in sorted(wanted.items()):
+        ranked = knowledge.rankings([digest_of(rid)])
+        out[rid] = {name: ranked[name] for name in sorted(names) if name in ranked}
+        for name, ranking in out[rid].items():
+            *prefix, metric = name.split("|")
+            for row in ranking["ranked"] + ranking["excluded"]:
+                now = cells.get("|".join([row["filesystem"], "-", "-", *prefix]), {})
+                m = now.get("metrics", {}).get(metric) if now.get("status") == "ok" else None
+                outside = m and not row["ci_low"] <= m["mean"] <= row["ci_high"]
+                row["newer"] = {"result": now["result"], "display": m["display"]} \
+                    if outside and created.get(now["result"], "") > created[rid] else None
+    return out
+
+
 def scaffold(title: str, entry: dict, results: list[str]) -> str:
     """An article's Markdown: front matter pinned to the runs, the comparison and each run's chart."""
     meta = {"title": title, "description": f"{entry['a']} against {entry['b']}, measured",

@@ -757,6 +757,10 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
                     metric = today.get("metrics", {}).get(rerun["metric"])
                     entry.update(today_key=key, today_metric=rerun["metric"],
                                  today_display=metric["display"] if metric else "",
+                                 # n and the 95 % interval beside the figure (#62)
+                                 today_detail=(f"n = {metric['n']}, 95 % interval "
+                                               f"{display_number(metric['ci_low'], metric['unit'])}–"
+                                               f"{display(metric['ci_high'], metric['unit'])}") if metric else "",
                                  today_status=today.get("status", "not measured"),
                                  today_reason=today.get("reason", "" if today else "no result holds this cell"),
                                  today_result=today.get("result", ""))
@@ -812,7 +816,7 @@ class Rankings:
         wide = run_rule.breadth(digest)
         for name, entries in candidates.items():  # rows made only for the result that wins
             cell = entries[0][0]
-            rank = (wide[(cell["workload"], cell["dimensions"], "defaults")], digest["created"], digest["id"])
+            rank = run_rule.rank(wide[(cell["workload"], cell["dimensions"], "defaults")], digest)
             self.best.offer(name, rank, lambda: self._rows(digest, entries))
 
     @staticmethod
@@ -824,7 +828,9 @@ class Rankings:
             rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
                          "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor,
                          "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                         "better": m["better"], "unit": m["unit"], "samples": m["samples"],
+                         "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
+                         # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
+                         "interval": f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}",
                          "result": digest["id"], "machine": digest["machine"],
                          "flags": cell["flags"]})
         return rows

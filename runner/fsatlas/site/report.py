@@ -16,7 +16,7 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, metrics, resultfile
+from ..results import comparison, machines, metrics, resultfile
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -35,23 +35,9 @@ def _fact(result: dict, name: str, shown=str) -> str:
     return shown(system[name]) if resultfile.system_recorded(system) else resultfile.NOT_RECORDED
 
 
-def storage_line(t: dict) -> str:
-    """What holds the filesystems measured, in words: a named device's model, or the image's (or
-    directory's) host filesystem with its mount options and the disk under it ("loop-image on
-    ext4 (rw,relatime) on vda (rotational)")."""
-    storage = t.get("device_model") or " on ".join(filter(None, (t.get("kind"), t.get("backing_filesystem"))))
-    if t.get("backing_mount_options"):
-        storage += f" ({t['backing_mount_options']})"
-    if t.get("backing_device"):
-        disk = ", ".join(filter(None, (t.get("backing_device_model"),
-                                       {True: "rotational", False: "not rotational"}.get(t.get("backing_rotational")))))
-        storage += f" on {t['backing_device']}" + (f" ({disk})" if disk else "")
-    return storage
-
-
 def _target(t: dict) -> str:
     if t["kind"] == "loop-image":
-        return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB, {storage_line(t)}, "
+        return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB, {machines.storage_line(t)}, "
                 f"direct I/O {'on' if t.get('loop_direct_io') else 'off'}")
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
 
