@@ -140,6 +140,7 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) 
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
     plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
 
     def each(get, runs):  # one value, or each run's where they differ
@@ -154,15 +155,17 @@ def differences(plan: dict, runs_a: list, runs_b: list) -> str:
     """The sentence a comparison opens with: its design (comparison.design's plan) and which of
     comparison.FACTORS differ between the sides' runs."""
     if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
-        return "Both sides come from one run: machine, kernel, storage and profile are the same."
+        return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else
               f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
               f"row gives the ratio, {plan['why']}.")
     if not plan["differ"]:
-        return f"The runs have the same machine, kernel, storage and profile. {design}"
-    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
-            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
+        return f"The runs have the same {comparison.FACTOR_NAMES}. {design}"
+    mixed = f" ({', '.join(plan['mixed'])} varying within a side)" if plan.get("mixed") else ""
+    return (f"The runs differ in {', '.join(plan['differ'])}{mixed} (see the systems below): a difference between "
+            f"them may be theirs, not the filesystems'; a row is never called better, worse or equivalent for it. "
+            f"{design}")
 
 
 def _cells(r: dict) -> list[str]:
