@@ -412,7 +412,7 @@ def aa_comparison(work: Path) -> None:
     files = [_quick_subset(work, f"run{i}") for i in range(2 * AA_RUNS)]
     for side_a, side_b in ((files[:1], files[1:2]), (files[:AA_RUNS], files[AA_RUNS:])):
         argv = [FSATLAS, "compare", *map(str, side_a), *map(str, side_b)] if len(side_a) == 1 else \
-            [FSATLAS, "compare", "--a", *map(str, side_a), "--b", *map(str, side_b)]
+            [FSATLAS, "compare", "--runs-a", *map(str, side_a), "--runs-b", *map(str, side_b)]
         done = subprocess.run(argv, capture_output=True, text=True, check=True)
         rows = [line for line in done.stdout.splitlines() if "|" in line.split(" ")[0]]
         called = sum(line.endswith((" better", " worse")) or " differs (" in line for line in rows)

@@ -65,7 +65,7 @@ def test_a_result_page_carries_its_target_without_the_raw_devices_figures(valid_
                                         "loop_direct_io": True}
     template = (REPO / "layouts" / "results" / "single.html").read_text()
     printed = {a or b for a, b in re.findall(r'\$t\.(\w+)|isset \$t "(\w+)"', template)}
-    assert printed == set(target)
+    assert printed == set(target) | {"device_model"}  # and the disk an imported output names (PTS's Disk)
 
 
 def test_a_damaged_digest_is_made_again(out_dir, tmp_path):
@@ -404,7 +404,9 @@ def test_an_import_adds_to_the_explorer_index_only_its_share_and_describes_its_k
     assert chunk["described"][cell["key"]] == {
         "key": cell["key"], "filesystem": "ext4", "workload": cell["workload"], "variant": cell["variant"],
         "dims": cell["key"].split("|")[4], "mkfs": "", "mount": "", "driver": "kernel",
-        "command": f"--cell '{cell['key']}'"}
+        "command": f"--cell '{cell['key']}'",
+        **dict(zip(("dimName", "dimValue"), explorer.sweep_axis(cell["key"].split("|")[4])))}
+    assert chunk["described"][cell["key"]]["dimValue"] > 0  # the scaling view's x, a number
 
 
 def test_a_file_adding_more_than_its_share_to_the_index_is_refused_with_its_place(tmp_path, capsys):

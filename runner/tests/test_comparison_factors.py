@@ -49,7 +49,9 @@ def _schema_fields():
 
 # baseline_written says whether the raw device was filled before the baseline jobs ran: it changes the
 # baseline's figures (target.baseline), not a cell's, and is judged by the flags (flags.py)
-NOT_A_CELLS_FACTOR = {("target", "baseline_written")}
+# system.recorded says where the facts came from (run, tool, file, this-machine) or that there are none:
+# test_a_system_not_recorded_is_never_the_same_as_another
+NOT_A_CELLS_FACTOR = {("target", "baseline_written"), ("system", "recorded")}
 FIELDS = [f for f in _schema_fields() if f not in NOT_A_CELLS_FACTOR]
 
 
@@ -74,6 +76,19 @@ def test_every_field_of_a_run_that_a_figure_depends_on_is_a_factor(where, name):
     a = result("a", [1.0, 2.0], **({"target": start["target"]} if where == "guest" else {}))
     b = result("b", [1.0, 2.0], **_changed(where, name, _other(current)))
     assert comparison.design([comparison.factors(a)], [comparison.factors(b)])["differ"], (where, name)
+
+
+def test_a_system_not_recorded_is_never_the_same_as_another():
+    """An import without --system holds a label alone (recorded "none"): two such runs under one
+    label are not shown to share a machine, kernel or OS; where the facts came from is no factor."""
+    bare = {"machine": "m-1", "recorded": "none"}
+    a, b = result("a", [1.0, 2.0], system=bare), result("b", [1.0, 3.0], system=bare)
+    assert {"machine", "kernel", "os", "virtualization"} <= set(
+        comparison.design([comparison.factors(a)], [comparison.factors(b)])["differ"])
+    rows = comparison.between(side(100e6, 2, "a", system=bare), side(200e6, 2, "b", system=bare))
+    assert rows[0]["significant"] and rows[0]["verdict"] == "differs"
+    told = result("c", [1.0], system={**SYSTEM, "recorded": "file"})
+    assert comparison.design([comparison.factors(result("d", [1.0]))], [comparison.factors(told)])["differ"] == []
 
 
 def test_a_guest_or_none_and_the_profile_are_factors():
@@ -180,7 +195,7 @@ def test_compare_of_a_run_with_itself_is_one_line_and_status_1(tmp_path, capsys)
     path, copied = tmp_path / "x.json", tmp_path / "x-again.json"
     path.write_text(json.dumps(run))
     copied.write_text(json.dumps({**run, "id": "x-again"}))
-    for args in ([path, path], ["--a", path, "--b", path], [path, copied], ["--a", path, copied, "--b", copied]):
+    for args in ([path, path], ["--runs-a", path, "--runs-b", path], [path, copied], ["--runs-a", path, copied, "--runs-b", copied]):
         with pytest.MonkeyPatch.context() as m:
             m.setattr("fsatlas.commands.compare.load_checked", lambda p: json.loads(open(p).read()))
             assert main(["compare", *map(str, args)]) == 1

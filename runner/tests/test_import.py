@@ -345,7 +345,7 @@ def test_published_bonnie_and_dd_samples(tmp_path, capsys):
     assert char_read["status"] == "ok" and "throughput" not in char_read["metrics"]
     assert char_read["metrics"]["lat_max_ns"]["samples"] == [3599 * 1000]
     assert char_read["parameters"]["too_fast_to_measure"] == "getc,getc_cpu"
-    assert cells["bonnie-files-sequential"]["metrics"]["lat_max_ns"]["samples"] == [848 * 1000]
+    assert cells["bonnie-files-sequential"]["metrics"]["create_lat_max_ns"]["samples"] == [848 * 1000]
     assert "Jacob" not in json.dumps(result)  # bonnie++'s name field is a host name: never imported
     _, result = imported(tmp_path / "dd", capsys, "dd", str(SAMPLES / "dd" / "dd-old-coreutils.txt"))
     (cell,) = result["cells"]
@@ -370,13 +370,13 @@ def test_bonnie_1_90_and_1_91_format_2(tmp_path, capsys):
     seeks = cells["random-seeks"]
     assert "iops" not in seeks["metrics"] and "1.90f" in seeks["parameters"]["seeks_left_out"]
     assert seeks["metrics"]["cpu_total_pct"]["samples"] == [3] and seeks["metrics"]["lat_max_ns"]["samples"] == [2838 * 1000]
-    assert cells["bonnie-files-random"]["metrics"]["lat_max_ns"]["samples"] == [1677 * 1000]
+    assert cells["bonnie-files-random"]["metrics"]["create_lat_max_ns"]["samples"] == [1677 * 1000]
     assert all("seeks_left_out" not in c["parameters"] for c in result["cells"] if c["workload"] != "random-seeks")
     _, result = imported(tmp_path / "g", capsys, "bonnie", str(SAMPLES / "bonnie" / "bonnie-1.91-stdout.txt"))
     cells = {c["workload"]: c for c in result["cells"]}
     assert cells["random-seeks"]["metrics"]["iops"]["samples"] == [2616.8]  # 1.91 prints seeks per second
     assert cells["seq-write"]["metrics"]["throughput"]["samples"] == [1344716 * 1024]
-    assert cells["bonnie-files-sequential"]["metrics"]["lat_max_ns"]["samples"] == [1695 * 1000]
+    assert cells["bonnie-files-sequential"]["metrics"]["create_lat_max_ns"]["samples"] == [1695 * 1000]
     assert "sample-box" not in json.dumps(result["cells"])  # the name field is a host name: never imported
 
 

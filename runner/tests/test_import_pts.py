@@ -24,10 +24,13 @@ def test_one_result_per_system_with_every_run(tmp_path, capsys):
     out, (ext4, xfs), paths = _import(tmp_path, capsys)
     for path in paths:
         assert [p for p in validate_file(path) if p.severity == "error"] == []
-    assert ext4["target"] == {"kind": "directory", "device_model": "1000GB Samsung SSD 970 EVO Plus 1TB",
-                              "backing_filesystem": "ext4"}
-    assert xfs["target"]["backing_filesystem"] == "xfs"
+    # the disk PTS names is the storage; the filesystem measured is the cells' (no host under it)
+    assert ext4["target"] == {"kind": "directory", "device_model": "1000GB Samsung SSD 970 EVO Plus 1TB"}
+    assert {c["filesystem"] for c in xfs["cells"]} == {"xfs"}
     system = ext4["system"]
+    assert system["recorded"] == "tool"  # PTS's own Hardware and Software lines
+    assert ext4["measured"] == {"time": "2021-03-02T09:12:44", "utc": False, "from": "PTS TimeStamp"}
+    assert xfs["measured"]["time"] == "2021-03-02T10:02:13"
     assert system["cpu_model"] == "AMD Ryzen 9 3950X 16-Core @ 3.50GHz"
     assert system["cpu_count"] == 32  # 16 Cores / 32 Threads
     assert system["memory_bytes"] == 2 * 16384 * 2**20  # 2 x 16384 MB
@@ -44,7 +47,11 @@ def test_one_result_per_system_with_every_run(tmp_path, capsys):
     sqlite = cells["pts-sqlite"]["metrics"]["seconds"]
     assert sqlite["samples"] == [9.81, 9.77, 9.86] and sqlite["better"] == "lower"
     assert cells["pts-postmark"]["metrics"]["transactions_per_s"]["samples"] == [5847, 5952, 5812]
-    assert cells["pts-blogbench"]["status"] == "skipped" and "Final Score" in cells["pts-blogbench"]["reason"]
+    # a scale fsatlas has no unit for is kept in PTS's own: <Scale>Final Score</Scale>, RawString 1510211
+    blogbench = cells["pts-blogbench"]
+    assert blogbench["status"] == "ok" and blogbench["metrics"]["pts_final_score"]["samples"] == [1510211]
+    score = blogbench["metrics"]["pts_final_score"]
+    assert (score["unit"], score["pts_scale"], score["better"]) == ("pts", "Final Score", "higher")
     postmark_xfs = next(c for c in xfs["cells"] if c["workload"] == "pts-postmark")
     assert postmark_xfs["status"] == "failed" and "every run failed" in postmark_xfs["reason"]
     assert len(xfs["cells"]) == 6  # xfs ran no blogbench
@@ -66,7 +73,6 @@ def test_the_kept_file_has_no_user_name_and_a_doubled_figure_is_refused(tmp_path
 
 def test_filesystem_given_on_the_command_line_wins(tmp_path, capsys):
     _, results, _ = _import(tmp_path, capsys, "--filesystem", "btrfs")
-    assert {r["target"]["backing_filesystem"] for r in results} == {"btrfs"}
     assert all(c["filesystem"] == "btrfs" for r in results for c in r["cells"])
 
 
@@ -81,6 +87,11 @@ def test_filesystem_given_on_the_command_line_wins(tmp_path, capsys):
     ("notanumber.xml", PTS.read_text().replace("9.81:9.77:9.86", "9.81:fast:9.86"), "not a number"),
     ("nofs.xml", PTS.read_text().replace("File-System: ext4, ", ""), "File-System"),
     ("broken.xml", "<PhoronixTestSuite><Result>", "not well-formed XML"),
+    # a result it cannot map is refused by name, not dropped: no proportion, or a scale of markup
+    ("noproportion.xml", PTS.read_text().replace("<Proportion>LIB</Proportion>", "<Proportion></Proportion>", 1),
+     "pts/sqlite"),
+    ("markupscale.xml", PTS.read_text().replace("<Scale>Final Score</Scale>", "<Scale>&lt;b&gt;Score</Scale>"),
+     "pts/blogbench-1.1.0 'Test: Read'"),
 ])
 def test_a_file_it_cannot_read_is_one_located_line_and_nothing_written(tmp_path, capsys, name, text, words):
     source = tmp_path / name

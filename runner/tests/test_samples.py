@@ -187,8 +187,12 @@ def test_bonnie_1_96_and_1_93c_lines_of_48_fields(tmp_path, capsys):
     assert _sample(cells["seq-read"], "throughput") == 85261 * 1024 and _sample(cells["random-seeks"], "iops") == 105.5
     files = cells["bonnie-files-sequential"]
     assert _sample(files, "create_per_s") == 4024 and _sample(files, "delete_per_s") == 30207  # stat: +++++
-    assert _sample(files, "lat_max_ns") == 338 * 1e3
-    assert _sample(cells["bonnie-files-random"], "create_per_s") == 15362
+    # each phase's own latency, from the line's last six fields: 338us,390us,463us (sequential
+    # create, stat, delete), 359us,58us,518us (random); a stat too fast to rate keeps its latency
+    assert [_sample(files, f"{p}_lat_max_ns") for p in ("create", "stat", "delete")] == [338e3, 390e3, 463e3]
+    random = cells["bonnie-files-random"]
+    assert [_sample(random, f"{p}_lat_max_ns") for p in ("create", "stat", "delete")] == [359e3, 58e3, 518e3]
+    assert "lat_max_ns" not in files["metrics"] and _sample(random, "create_per_s") == 15362
     result, _ = _import(tmp_path / "93", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.93c-stdout.txt")
     cells = _cells(result)
     assert result["tool"]["bonnie"] == "bonnie++ 1.93c"
@@ -210,12 +214,12 @@ def test_bonnie_formats_1_91a_1_92_1_92a_and_1_92b(tmp_path, capsys):
     cells = _cells(result)  # 1.92,1.92,sample-box,1G,,3686,99,1080677,48,1361143,46,5757,99,+++++,+++,2554.9,18,...
     assert _sample(cells["char-write"], "throughput") == 3686 * 1024 and _sample(cells["char-read"], "throughput") == 5757 * 1024
     assert "throughput" not in cells["seq-read"]["metrics"] and _sample(cells["seq-read"], "lat_max_ns") == 4081e3
-    assert _sample(cells["random-seeks"], "iops") == 2554.9 and _sample(cells["bonnie-files-sequential"], "lat_max_ns") == 4040e3
+    assert _sample(cells["random-seeks"], "iops") == 2554.9 and _sample(cells["bonnie-files-sequential"], "create_lat_max_ns") == 4040e3
     result, _ = _import(tmp_path / "92a", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.92a-stdout.txt")
     cells = _cells(result)  # 1.92a,1.92a,sample-box,1795818170,1G,,3850,98,1103671,53,1075928,37,5494,97,+++++,+++,2573.9,...
     assert _sample(cells["char-write"], "throughput") == 3850 * 1024 and _sample(cells["seq-write"], "throughput") == 1103671 * 1024
     assert _sample(cells["random-seeks"], "iops") == 2573.9 and cells["seq-write"]["parameters"]["file_size"] == "1G"
-    assert _sample(cells["char-write"], "lat_max_ns") == 3479e3 and _sample(cells["bonnie-files-random"], "lat_max_ns") == 188e3
+    assert _sample(cells["char-write"], "lat_max_ns") == 3479e3 and _sample(cells["bonnie-files-random"], "create_lat_max_ns") == 188e3
     result, _ = _import(tmp_path / "92b", capsys, "bonnie", SAMPLES / "bonnie" / "bonnie-1.92b-stdout.txt")
     cells = _cells(result)  # 1.92b,1.92b,sample-box,1,1795818165,1G,,3585,98,958456,59,1260824,48,5327,99,+++++,+++,2571,17,...
     assert _sample(cells["seq-write"], "throughput") == 958456 * 1024 and _sample(cells["rewrite"], "throughput") == 1260824 * 1024
@@ -230,8 +234,12 @@ def test_bonnie_1_96_stdout_with_its_table(tmp_path, capsys):
     assert set(cells) == {"bonnie-files-sequential", "bonnie-files-random"}  # -s 0: no block tests
     seq = cells["bonnie-files-sequential"]["metrics"]
     assert seq["create_per_s"]["samples"] == [1702] and seq["stat_per_s"]["samples"] == [2025]
-    assert seq["delete_per_s"]["samples"] == [1332] and seq["lat_max_ns"]["samples"] == [3874e6]  # 3874ms
-    assert cells["bonnie-files-random"]["metrics"]["lat_max_ns"]["samples"] == [505e6]
+    assert seq["delete_per_s"]["samples"] == [1332]
+    # all four a line, each phase's own: Latency 3874ms 6645ms 8659ms (sequential create, stat,
+    # delete) and 505ms 7257ms 9627ms (random), the line's last six fields
+    latencies = {kind: [cells[f"bonnie-files-{kind}"]["metrics"][f"{p}_lat_max_ns"]["samples"][0]
+                        for p in ("create", "stat", "delete")] for kind in ("sequential", "random")}
+    assert latencies == {"sequential": [3874e6, 6645e6, 8659e6], "random": [505e6, 7257e6, 9627e6]}
     assert result["tool"]["bonnie"] == "bonnie++ 1.96"
     assert "fslab3" not in json.dumps(result)  # the name field is a host name
 

@@ -283,7 +283,9 @@
       if (scale === null) { p.value = null; return p; }
       p.value = x.mean * scale; p.lo = x.lo * scale; p.hi = x.hi * scale;
       p.samples = x.samples.map(function (s) { return s * scale; });
-      p.dimValue = x.key.dims ? parseFloat(x.key.dims.split("=")[1]) : null;
+      // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
+      p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;
+      p.dimName = x.key.dimName || null;
       return p;
     });
   }
@@ -324,11 +326,18 @@
                    { field: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
     var y = { field: "value", type: "quantitative", title: unitLabel };
     if (view.axis === "dims") {
-      return { data: { values: values }, facet: { field: "workload", type: "nominal", title: null }, columns: panelColumns(2, wide),
+      // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
+      // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
+      var swept = (values[0] && values[0].dimName) || "swept parameter";
+      tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
+      tooltip[4] = { field: "value", title: "value (its row's unit)", format: ",.3~r" };
+      y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
+      return { data: { values: values },
+               facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
                resolve: { scale: { y: "independent", x: "independent" } },
                spec: { width: 260, height: 180, layer: [
                  { mark: { type: "line", point: true, tooltip: true },
-                   encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: "swept parameter" },
+                   encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: swept },
                                y: y, color: { field: "series", type: "nominal", title: null }, tooltip: tooltip } },
                  { mark: { type: "rule" }, encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "lo", type: "quantitative" },
                                                         y2: { field: "hi" }, color: { field: "series", type: "nominal" } } },
@@ -418,15 +427,33 @@
     return { values: values.filter(function (v) { return kept[v[field]]; }), panels: names.length };
   }
 
+  // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
+  // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
+  // chosen metric alone where it is that latency or a ratio is shown.
+  function scaling(values) {
+    var LATENCY = ((/^(read|write|trim)_/.exec(view.metric) || [""])[0]) + "lat_mean_ns";
+    values = values.filter(function (p) { return p.dimValue !== null; });
+    values.forEach(function (p) { p.measure = view.metric + " (" + p.unitLabel + ")"; });
+    if (view.metric === LATENCY || view.mode !== "abs") return values;
+    var drawnWorkloads = table();
+    values.forEach(function (p) { drawnWorkloads[p.workload] = 1; });
+    var latency = points(selected(LATENCY)).filter(function (p) {
+      return p.value !== null && p.dimValue !== null && drawnWorkloads[p.workload];
+    });
+    latency.forEach(function (p) { p.measure = LATENCY + " (" + p.unitLabel + ")"; p.beside = true; });
+    return values.concat(latency);
+  }
+
   var drawn = null, drawnCpu = null;
   function render() {
     var sel = selected(view.metric);
     var all = points(sel);
     var limited = drawable(all.filter(function (p) { return p.value !== null; }), view.axis === "dims" ? "workload" : "panel");
-    var shown = limited.values;
+    var shown = view.axis === "dims" ? scaling(limited.values) : limited.values;
     var unitLabel = shown.length ? shown[0].unitLabel : "";
     var lost = all.filter(function (p) { return p.value === null; }).length;
-    status(shown.length + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+    var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
+    status(cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > MAX_PANELS ? ", the first " + MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");

@@ -211,21 +211,28 @@ def test_the_explorer_gives_embed_code_whose_frame_draws_the_view_alone(page, ex
 
 @pytest.fixture(scope="module")
 def import_site(tmp_path_factory):
-    """Two synthetic results and an IOzone import (a public sample: 63 cells outside the matrix)."""
+    """Two synthetic results, an IOzone import (a public sample: 63 cells outside the matrix) and
+    a fio iodepth sweep (three files of one job, imported as one result)."""
     from sitebuild import build_site, serve, synthetic_results, FIXTURES, fsatlas
     data = synthetic_results(tmp_path_factory.mktemp("import-data"), 2)
     fsatlas("import", "iozone", FIXTURES / "samples" / "iozone" / "auto-mode-ramdisk-2010.txt", "--filesystem", "ext4",
             "--machine", "ramdisk", "--redact", "--out", data)
+    sweep = sorted((FIXTURES / "samples" / "fio" / "sweep").glob("*.json"))
+    fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--machine", "sweeper", "--out", data)
+    fsatlas("import", "pts", FIXTURES / "samples" / "pts" / "schema-two-systems.xml", "--out", data)
     (path,) = (data / "results").glob("*import-iozone*.json")
+    (swept,) = (data / "results").glob("*import-fio*.json")
+    (pts, _) = sorted((data / "results").glob("*import-pts*.json"))  # one a system: ext4's first
     root = tmp_path_factory.mktemp("import-site")
     build_site(root, data / "results")
     server = serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text())
+    yield (f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text()), json.loads(swept.read_text()),
+           json.loads(pts.read_text()))
     server.shutdown()
 
 
 def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page, import_site):
-    url, result = import_site
+    url, result, _, _ = import_site
     workloads = sorted({c["workload"] for c in result["cells"]})
     open_explorer(page, f"{url}/explorer/?r={result['id']}&fs=ext4&v=imported&w={','.join(workloads)}")
     index = page.request.get(f"{url}/explorer/data.json").json()
@@ -242,6 +249,32 @@ def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page
     page.locator(BARS).first.hover()
     assert "--cell 'ext4|" in page.locator("#explorer-details").inner_text()
     assert page.errors == []
+
+
+def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iodepth(page, import_site):
+    url, _, sweep, _ = import_site
+    (workload,) = {c["workload"] for c in sweep["cells"]}
+    page.goto(f"{url}/explorer/?r={sweep['id']}&fs=ext4&v=imported&w={workload}&metric=throughput&axis=dims")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    page.wait_for_selector("#explorer-chart svg .mark-symbol path")
+    texts = page.eval_on_selector_all("#explorer-chart svg text", "ts => ts.map(t => t.textContent)")
+    # a row a measure: the metric asked for and the mean latency of the same cells, x the swept iodepth
+    assert "throughput (MB/s (10^6 bytes/s))" in texts and "lat_mean_ns (µs)" in texts and "iodepth" in texts
+    assert page.locator("#explorer-chart svg .mark-symbol.role-mark path").count() == 3 * 2  # iodepth 1, 16, 64, two rows
+    assert page.locator("#explorer-chart svg .mark-line.role-mark path").count() == 2
+    assert page.inner_text(".explorer-status").startswith("3 cells drawn")  # the latency row: the same cells
+    assert page.errors == []
+
+
+def test_an_import_s_result_page_says_what_its_output_recorded_and_what_it_did_not(page, import_site):
+    url, _, sweep, pts = import_site
+    text = page.request.get(f"{url}/results/{sweep['id']}/").text()
+    assert "system not recorded" in text and "Kernel" not in text  # no fact the output did not record
+    assert "2026-11-28T21:47:37Z" in text and "fio timestamp" in text  # fio's own time, the earliest file's
+    text = page.request.get(f"{url}/results/{pts['id']}/").text()
+    assert "Samsung SSD 970 EVO Plus 1TB" in text and "the imported tool&#39;s own output" in text
+    measured = re.search(r"<dt>Measured</dt><dd>([^<]*)</dd>", text).group(1)
+    assert measured == f"2021-03-02T09:12:44 (the machine's local time), from PTS TimeStamp; this file was made {pts['created']}"
 
 
 @pytest.fixture(scope="module")

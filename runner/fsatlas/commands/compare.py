@@ -3,7 +3,7 @@
 Like `asv compare`: a ratio B/A of the means per cell and metric, and the test of
 results.comparison (the one the site's claims and rankings use). Across result files the run
 is the unit (comparison.design): with one run a side, each row gives the ratio and "not tested:
-one run per side"; with several runs a side (`--a A1 A2 --b B1 B2`), Welch's t-test on the
+one run per side"; with several runs a side (`--runs-a A1 A2 --runs-b B1 B2`, as `fsatlas report` takes them; `R --a ext4 --b xfs` compares two sides of one result), Welch's t-test on the
 runs' means, on the metric's scale, its p adjusted by Benjamini-Hochberg across the table,
 equivalence within +-EQUIVALENCE_MARGIN_PCT by two one-sided tests, and the smallest change
 the runs could detect. The header names what besides the filesystems differs between the two
@@ -17,19 +17,23 @@ import sys
 from ..results import comparison, resultfile
 from ..errors import UserError
 
-USAGE = ("fsatlas compare A.json B.json (one run a side: ratios, not tested), or "
-         "fsatlas compare --a A1.json A2.json ... --b B1.json B2.json ... (several runs a side: tested on run means)")
+USAGE = ("fsatlas compare A.json B.json (one run a side: ratios, not tested), "
+         "fsatlas compare --runs-a A1.json A2.json ... --runs-b B1.json B2.json ... (several runs a side: tested on "
+         "run means), or fsatlas compare R.json --a ext4 --b xfs (two sides of one run)")
 
 
 def add_parser(sub):
-    p = sub.add_parser("compare", help="per-cell ratios of two result files (or sets of runs), with corrected significance",
+    p = sub.add_parser("compare", help="per-cell ratios of two result files (or sets of runs, or two sides of one), "
+                                       "with corrected significance",
                        description=USAGE + ". Repetitions inside one run share its conditions, so a verdict across "
                                            "result files needs at least two runs on each side; the header says which of "
                                            + comparison.FACTOR_NAMES + " differ between the sides.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="*", metavar="RESULT", help="two result files: A (the reference) and B")
-    p.add_argument("--a", nargs="+", metavar="RESULT", help="several runs of side A (the reference)")
-    p.add_argument("--b", nargs="+", metavar="RESULT", help="several runs of side B")
+    p.add_argument("files", nargs="*", metavar="RESULT", help="two result files: A (the reference) and B; or one with --a and --b")
+    p.add_argument("--runs-a", nargs="+", metavar="RESULT", help="several runs of side A (the reference)")
+    p.add_argument("--runs-b", nargs="+", metavar="RESULT", help="several runs of side B")
+    p.add_argument("--a", dest="side_a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
+    p.add_argument("--b", dest="side_b", metavar="SIDE", help="within one result: side B")
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
     p.add_argument("--only-significant", action="store_true", help="hide differences within the noise")
     p.set_defaults(func=run)
@@ -43,10 +47,10 @@ def load_checked(path):
 
 def sides(args) -> tuple[list, list]:
     """The result files of side A and side B, from `A B` or from `--a ... --b ...`."""
-    if len(args.files) == 2 and not (args.a or args.b):
+    if len(args.files) == 2 and not (args.runs_a or args.runs_b):
         return [args.files[0]], [args.files[1]]
-    if args.a and args.b and not args.files:
-        return args.a, args.b
+    if args.runs_a and args.runs_b and not args.files:
+        return args.runs_a, args.runs_b
     raise UserError(f"expected {USAGE}", where="fsatlas compare")
 
 
@@ -74,11 +78,19 @@ def header(runs_a: list, runs_b: list) -> list[str]:
 
 
 def run(args) -> int:
-    paths_a, paths_b = sides(args)
-    a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
-    rows = comparison.between(a, b, args.all_metrics)
+    if args.side_a or args.side_b:
+        if len(args.files) != 1 or not (args.side_a and args.side_b) or args.runs_a or args.runs_b:
+            raise UserError(f"expected {USAGE}", where="fsatlas compare")
+        from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
+        result = load_checked(args.files[0])
+        rows = report.within(result, args.side_a, args.side_b, args.all_metrics)
+        a = b = [result]
+    else:
+        paths_a, paths_b = sides(args)
+        a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
+        rows = comparison.between(a, b, args.all_metrics)
     if not rows:
-        raise UserError("the two sides share no measured cell", where=", ".join(paths_a + paths_b))
+        raise UserError("the two sides share no measured cell", where=", ".join(args.files + (args.runs_a or []) + (args.runs_b or [])))
     print("\n".join(header(a, b)))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "

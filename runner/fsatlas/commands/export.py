@@ -17,6 +17,9 @@ def add_parser(sub):
     p.add_argument("--where", action="append", default=[], metavar="COL=VAL",
                    help="keep rows whose column has one of these comma-separated values (COL!=VAL: none of "
                         "them); repeat to combine, e.g. --where filesystem=ext4,xfs --where metric=throughput")
+    p.add_argument("--all", dest="all_cells", action="store_true",
+                   help="also one row per failed or skipped cell, with its status and reason and no value "
+                        "(default: only the samples of cells with status ok)")
     p.set_defaults(func=run)
 
 
@@ -27,6 +30,6 @@ def run(args) -> int:
         fmt = next((f for f in export.FORMATS if args.out.endswith("." + f)), None)
     fmt = fmt or "parquet"
     out = args.out or f"fsatlas-samples.{fmt}"
-    rows = export.write(args.paths, out, fmt, where)
-    print(f"wrote {rows:,} samples to {os.path.abspath(out)} ({fmt})", file=sys.stderr)
+    rows = export.write(args.paths, out, fmt, where, args.all_cells)
+    print(f"wrote {rows:,} {'rows' if args.all_cells else 'samples'} to {os.path.abspath(out)} ({fmt})", file=sys.stderr)
     return 0

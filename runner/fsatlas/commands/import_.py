@@ -19,6 +19,7 @@ import yaml
 from .. import SCHEMA_VERSION, memory, safe_yaml
 from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
 from ..results.importers import pts
+from ..results.importers.measurement import NOTES
 from ..run import system
 from ..errors import UserError
 from ..run.matrix import make_key
@@ -28,15 +29,25 @@ from . import list_option
 def add_parser(sub):
     p = sub.add_parser("import", help="turn fio, bonnie++, IOzone, dd or Phoronix Test Suite output into result files")
     p.add_argument("format", choices=sorted(importers.FORMATS), help="the tool that wrote the files")
-    p.add_argument("files", nargs="+", metavar="FILE", help="its output; several files are repetitions")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="its output; several files of one job are repetitions, or a sweep where they differ in one "
+                        "of its options (" + ", ".join(SWEEP) + "), which becomes the cells' dimension")
     p.add_argument("--filesystem", help="the filesystem measured (ext4, xfs, ...); for pts, default: each system's "
                                         "File-System in its software line")
+    p.add_argument("--as", dest="sides", metavar="FS[:VARIANT],...", action="append", default=[],
+                   help="per FILE, in order, the filesystem (and variant) it measured: `--as ext4,ext4,xfs,xfs` makes "
+                        "one result of two filesystems, which `fsatlas report R --a ext4 --b xfs` compares; a variant V "
+                        "is stored as imported-V (`--a ext4:imported-V`), never one of the matrix's")
     p.add_argument("--workload", help="a workload name for the cells (default: derived from the tool's output)")
     p.add_argument("--mount-options", action="append", default=[], help="the mount options used (comma-separated)")
     p.add_argument("--mkfs-options", action="append", default=[], help="the mkfs options used")
     p.add_argument("--driver", choices=["kernel", "fuse"], default="kernel")
-    p.add_argument("--system", metavar="FILE", help="YAML or JSON with the measured machine's system (and target) facts; "
-                                                    "default: this machine's")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--system", metavar="FILE", help="YAML or JSON with the measured machine's system (and target) facts; "
+                                                        "without it or --this-machine the result says \"system not recorded\" "
+                                                        "(PTS: its own Hardware and Software lines)")
+    where.add_argument("--this-machine", action="store_true",
+                       help="the output was measured on this machine: its system facts and machine label are recorded")
     p.add_argument("--machine", help="a label for the machine (default: a short salted hash)")
     p.add_argument("--submitter", help="your name or handle, published with the result")
     p.add_argument("--notes", help="anything a reader should know, published with the result")
@@ -47,9 +58,13 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
-def _system(path, machine):
+def _system(path, machine, this_machine: bool, digest: str):
+    """(system, target) of an import: from --system FILE, from this machine (--this-machine), or
+    "system not recorded": a label naming this import alone, as no machine can be told."""
+    if this_machine:
+        return {**system.collect_system(machine), "recorded": "this-machine"}, {"kind": "directory"}
     if not path:
-        return system.collect_system(machine), {"kind": "directory"}
+        return {"machine": machine or f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
             data = safe_yaml.load(f)
@@ -57,7 +72,7 @@ def _system(path, machine):
         raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise UserError("expected a mapping with a 'system' section (and optionally 'target')", where=path, field="/system")
-    sysinfo = dict(data["system"])
+    sysinfo = {**data["system"], "recorded": "file"}
     sysinfo.setdefault("machine", machine or system.default_machine_label())
     if machine:
         sysinfo["machine"] = machine
@@ -74,14 +89,70 @@ def _system(path, machine):
     return sysinfo, target
 
 
+SWEEP = ("iodepth", "numjobs", "bs")  # the options a sweep of one job varies, one at a time
+VARIED = {"numjobs": "jobs_in_report"}  # what differs with a swept option as a consequence (fio's clones)
+
+
+def _sides(args) -> list[tuple[str, str]]:
+    """(filesystem, variant) of each input file, from --as or else --filesystem."""
+    specs = list_option(args.sides)
+    if not specs:
+        if not args.filesystem:
+            raise UserError("which filesystem the output measured", field="--filesystem (or --as)", found="none given")
+        return [(_check_filesystem(args.filesystem, "--filesystem"), "imported")] * len(args.files)
+    if args.filesystem:
+        raise UserError("--filesystem or --as, not both", field="--as")
+    if len(specs) != len(args.files):
+        raise UserError(f"one FS[:VARIANT] a file, in order", field="--as",
+                        found=f"{len(specs)} for {len(args.files)} files")
+    out = []
+    for spec in specs:
+        fs, _, variant = spec.partition(":")
+        _check_filesystem(fs, "--as")
+        if variant and not re.match(r"^[a-z0-9][a-z0-9_-]{0,80}$", variant):
+            raise UserError("a lower-case variant name of letters, digits, _ and -", field="--as", found=repr(spec))
+        out.append((fs, "imported" if not variant or variant == "imported" else
+                    variant if variant.startswith("imported-") else f"imported-{variant}"))
+    return out
+
+
+def swept(parsed: list, files: list[str]) -> str | None:
+    """The option (one of SWEEP) in which the measurements of one job differ between the files
+    [(raw, measurements)], or None where they are repetitions. Files of one job that differ in
+    anything else, or in two options, are refused: their figures are no cell's samples."""
+    seen = {}  # (workload, dimensions) -> [(file, parameters)]
+    for path, (_, measurements) in zip(files, parsed):
+        for m in measurements:
+            seen.setdefault((m.workload, tuple(sorted(m.dimensions.items()))), []).append((path, m.parameters))
+    differ = {}
+    for (workload, _), runs in seen.items():
+        for name in set().union(*(p for _, p in runs)) - NOTES:
+            values = {str(p.get(name)) for _, p in runs}
+            if len(values) > 1:
+                differ.setdefault(name, (workload, runs))
+    # an option one file does not state cannot be a sweep's dimension
+    options = [name for name in SWEEP if name in differ and all(name in p for _, p in differ[name][1])]
+    others = sorted(set(differ) - set(options) - {VARIED[o] for o in options if o in VARIED})
+    if len(options) > 1 or others:
+        names = options + others
+        workload, runs = differ[(others or options[1:])[0]]
+        found = "; ".join(f"{os.path.basename(path)}: " + ", ".join(f"{n}={params.get(n)}" for n in names)
+                          for path, params in runs[:4])
+        raise UserError(f"files of job {workload!r} differ in {', '.join(names)}", where=", ".join(files),
+                        expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}", found=found)
+    return options[0] if options else None
+
+
 def _member(index: int, path: str) -> str:
     """The bundle member holding input file number index (its name made safe)."""
     return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
 
 
-def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver: str) -> list[dict]:
+def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver: str,
+                 variant: str = "imported", effective: str = "") -> list[dict]:
     """The cells of a result from [(raw member, measurements read from it)]: measurements of
-    the same workload and parameters across members (or within one) become one cell's samples."""
+    the same workload and parameters across members (or within one) become one cell's samples.
+    effective: the mount options the tool recorded as in force (PTS), else those given."""
     cells = {}
     for raw, measurements in parsed:
         for m in measurements:
@@ -100,11 +171,11 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
         complete = {n: v for n, v in c["samples"].items() if len(v) == max(len(x) for x in c["samples"].values())} if c["samples"] else {}
         if c["failed"]:  # a repetition the tool reported an error for: the cell has no figure to trust
             complete = {}
-        record = {"key": key, "filesystem": filesystem, "workload": m.workload, "variant": "imported",
+        record = {"key": key, "filesystem": filesystem, "workload": m.workload, "variant": variant,
                   "parameters": {k: v for k, v in m.parameters.items()}, "driver": driver, "flags": [],
-                  "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": ",".join(mount),
+                  "mkfs_options": mkfs, "mount_options": mount, "effective_mount_options": effective or ",".join(mount),
                   "status": "ok" if complete else "failed" if c["failed"] else "skipped",
-                  "metrics": {n: stats.summarize(v, *c["units"][n]) for n, v in complete.items()},
+                  "metrics": {n: _summary(v, *c["units"][n]) for n, v in complete.items()},
                   "raw": c["raw"] if complete else []}
         if not complete:
             record["reason"] = c["why"] or "the tool reported no figure for this test"
@@ -112,6 +183,14 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
             record["flags"] = flags.derive(record, {})
         records.append(record)
     return records
+
+
+def _summary(samples: list, unit: str, better: str) -> dict:
+    """stats.summarize; a PTS scale kept as its own unit ("pts:Final Score") is unit pts and its
+    pts_scale, so the schema checks a unit against a list, not a pattern (8x the time a metric)."""
+    if unit.startswith(pts.OWN):
+        return {**stats.summarize(samples, "pts", better), "pts_scale": unit[len(pts.OWN):]}
+    return stats.summarize(samples, unit, better)
 
 
 def _check_filesystem(name: str, where: str) -> str:
@@ -142,13 +221,10 @@ def run(args) -> int:
 
 def _run(args) -> int:
     module = importers.FORMATS[args.format]
-    if not args.filesystem:
-        raise UserError("which filesystem the output measured", field="--filesystem", found="none given")
-    _check_filesystem(args.filesystem, "--filesystem")
+    sides = _sides(args)
     if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
         raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
                         found=repr(args.workload))
-    sysinfo, target = _system(args.system, args.machine)
     read = [(path, *_read(path)) for path in args.files]
     texts = [(path, text) for path, _, text in read]
     total = sum(len(data) for _, data, _ in read if not importers.is_json_report(data))
@@ -162,11 +238,22 @@ def _run(args) -> int:
                                  f"(import the repetitions in parts)")
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
+    sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
     mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
     parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
               for index, (path, text) in enumerate(texts)]
-    records = cell_records(parsed, args.filesystem, mkfs, mount, args.driver)
+    records, sweeps = [], {}
+    for side in dict.fromkeys(sides):  # each filesystem and variant's files, in the order given
+        mine = [i for i, s in enumerate(sides) if s == side]
+        option = swept([parsed[i] for i in mine], [args.files[i] for i in mine])
+        if option:  # a sweep: the option's value is each cell's dimension
+            for i in mine:
+                for m in parsed[i][1]:
+                    m.dimensions = {**m.dimensions, option: str(m.parameters[option])}
+            sweeps[side] = (option, {m.dimensions[option] for i in mine for m in parsed[i][1]})
+        fs, variant = side
+        records += cell_records([parsed[i] for i in mine], fs, mkfs, mount, args.driver, variant)
     if not records:
         raise UserError("no measurements found", where=", ".join(args.files))
     tool = {"runner": system.collect_tools()["runner"], "imported_from": args.format}
@@ -179,6 +266,9 @@ def _run(args) -> int:
     result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),
               "profile": f"import-{args.format}", "complete": True,
               "tool": tool, "system": sysinfo, "target": target, "cells": records}
+    times = [m for _, text in texts if (m := getattr(module, "measured", lambda _: None)(text))]
+    if times:  # the earliest the outputs recorded
+        result["measured"] = min(times, key=lambda m: m["time"])
     if args.submitter:
         result["submitter"] = args.submitter
     if notes:
@@ -189,9 +279,13 @@ def _run(args) -> int:
     (written,) = _publish(out, [(result, members)], args.redact, args.files)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
-    if not args.system:  # notes only on success: a refusal is one line
-        print("note: system facts read from this machine; pass --system FILE if the results came from another",
-              file=sys.stderr)
+    for (fs, variant), (option, values) in sweeps.items():  # in the scaling view's order (4k before 1M)
+        from ..site import explorer  # only here: the site's modules are no import's load otherwise
+        values = sorted(values, key=lambda v: explorer.sweep_axis(f"{option}={v}")[1] or 0.0)
+        print(f"note: {fs} ({variant}) is a sweep of {option}: {', '.join(values)}", file=sys.stderr)
+    if sysinfo["recorded"] == "none":  # notes only on success: a refusal is one line
+        print(f"note: {resultfile.NOT_RECORDED} (machine label {sysinfo['machine']}): pass --system FILE, or "
+              f"--this-machine if the output was measured here", file=sys.stderr)
     for note in notes[1 if args.notes else 0:]:
         print(f"note: {note}", file=sys.stderr)
     print(written)
@@ -265,7 +359,7 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
     if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._+~-]*$", kernel):
         kernel = "unknown"
     label = machine or "pts-" + hashlib.sha256(record["hardware"].encode()).hexdigest()[:10]
-    sysinfo = {"machine": label, "kernel": kernel, "os": sw.get("OS", "unknown")[:200],
+    sysinfo = {"machine": label, "recorded": "tool", "kernel": kernel, "os": sw.get("OS", "unknown")[:200],
                "cpu_model": re.sub(r" \(\d+ Cores.*$", "", processor)[:200], "cpu_count": max(cpu_count, 1),
                "memory_bytes": int(memory), "virtualization": sw.get("System Layer", "none")[:100],
                "arch": arch.rstrip(")")[:50], "pts_hardware": record["hardware"][:1000],
@@ -279,6 +373,12 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
 def _run_pts(args) -> int:
     """A Phoronix Test Suite result file: one result per system it holds, each with every run of
     every test that system ran, the file (its <User> names redacted) kept as the raw output."""
+    given = [flag for flag, value in (("--as", args.sides), ("--system", args.system),
+                                      ("--this-machine", args.this_machine)) if value]
+    if given:  # not taken silently: PTS recorded each system's facts and filesystem itself
+        raise UserError(f"{given[0]} with a PTS result file", field=given[0],
+                        expected="none: PTS records each system's Hardware, Software and File-System itself "
+                                 "(--filesystem overrides the last)")
     out = os.path.abspath(args.out)
     mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
     made = []  # (result, bundle member, its bytes): every one checked before any is written
@@ -293,12 +393,12 @@ def _run_pts(args) -> int:
             fs = args.filesystem or pts.fields(record["software"]).get("File-System", "").lower()
             _check_filesystem(fs, f"{path}: System {record['identifier']!r} File-System (or --filesystem)")
             sysinfo, target = _pts_system(record, args.machine)
-            target["backing_filesystem"] = fs
-            sysinfo["pts_timestamp"] = record["timestamp"][:100]  # when PTS ran it (the machine's local time)
+            sysinfo["pts_timestamp"] = record["timestamp"][:100]  # as PTS wrote it; read into the result's measured
             result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-pts-{digest}-{k + 1}"
             member = _member(0, path)
             mine = [m for m in measurements if m.parameters["pts_system"] == record["identifier"][:pts.MAX_FIELD]]
-            records = cell_records([(f"raw/{result_id}/{member}", mine)], fs, mkfs, mount, args.driver)
+            records = cell_records([(f"raw/{result_id}/{member}", mine)], fs, mkfs, mount, args.driver,
+                                   effective=record["mount_options"])
             if not records:
                 raise UserError(f"no result of system {record['identifier']!r}", where=path)
             notes = [args.notes] if args.notes else []
@@ -312,6 +412,8 @@ def _run_pts(args) -> int:
                       "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
+            if pts.measured(record["timestamp"]):
+                result["measured"] = pts.measured(record["timestamp"])
             if args.submitter:
                 result["submitter"] = args.submitter
             resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))

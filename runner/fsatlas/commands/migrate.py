@@ -60,6 +60,8 @@ def _separate_machines(paths: list[str]) -> int:
     for path in sorted(paths):
         data = resultfile.load_json(path)
         hw = validation.hardware(data["system"])
+        if hw is None:  # system not recorded: no hardware for its label to name
+            continue
         seen = first.setdefault(hw[0], hw)
         if seen[1:] == hw[1:]:
             continue

@@ -47,7 +47,7 @@ import warnings
 from functools import lru_cache
 
 from ..errors import UserError
-from . import metrics, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from . import metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -174,6 +174,9 @@ FACTORS = ("machine", "kernel", "guest", "os", "virtualization", "storage", "too
 FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and profile"  # a run's factors()
 
 
+NOT_RECORDED = "not recorded"
+
+
 def factors(result: dict) -> dict:
     """What a run's figures depend on besides the filesystem, each as one comparable string: the
     machine (its label, architecture, CPU, CPU count, memory), the host kernel, the guest a run
@@ -182,6 +185,8 @@ def factors(result: dict) -> dict:
     device under it), the tools' versions (tool: fio, mkfs, the runner...) and the profile; with
     the run's id. Takes a result file's fields; a cell's parameters are cell_factors()'s."""
     system, target, tool = result.get("system") or {}, result.get("target") or {}, result.get("tool") or {}
+    if not resultfile.system_recorded(system):  # a label alone: the machine is not known to be any other's
+        system = {}
     memory = system.get("memory_bytes")
     machine = ", ".join(filter(None, (system.get("machine"), system.get("arch"), system.get("cpu_model"),
                                       f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
@@ -193,10 +198,10 @@ def factors(result: dict) -> dict:
     guest = ", ".join(f"{k} {guest[k]}" for k in sorted(guest)) if isinstance(guest, dict) and guest else "none"
     virtualization = ", ".join(f"{k} {system[k]}" for k in ("virtualization", "container") if system.get(k))
     tools = ", ".join(f"{k} {tool[k]}" for k in sorted(tool) if tool[k] not in (None, ""))
-    return {"run": result["id"], "machine": machine or "not recorded", "kernel": system.get("kernel") or "not recorded",
-            "guest": guest, "os": system.get("os") or "not recorded",
-            "virtualization": virtualization or "not recorded", "storage": storage or "not recorded",
-            "tools": tools or "not recorded", "profile": result.get("profile") or "not recorded"}
+    return {"run": result["id"], "machine": machine or NOT_RECORDED, "kernel": system.get("kernel") or NOT_RECORDED,
+            "guest": guest, "os": system.get("os") or NOT_RECORDED,
+            "virtualization": virtualization or NOT_RECORDED, "storage": storage or NOT_RECORDED,
+            "tools": tools or NOT_RECORDED, "profile": result.get("profile") or NOT_RECORDED}
 
 
 def cell_factors(run: dict, cell: dict) -> dict:
@@ -213,9 +218,11 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
     Returns {design, tested, why, runs_a, runs_b, differ, mixed}:
     - one and the same run on both sides: PAIRED if interleaved, else REPETITIONS (tested);
     - across runs, at least two on each side: RUN_MEANS (tested, n = runs);
-    - otherwise ONE_RUN: the ratio, "not tested: one run per side" (or on side A / B).
-    A factor is the same only when every run of both sides has one and the same value of it;
-    otherwise it is in differ, and in mixed too where it varies within a side (9 runs on one
+    - otherwise ONE_RUN: the ratio, "not tested: one run per side" (or on side A / B);
+    - a run on both sides (but one and the same run) is not tested, the run named.
+    A factor is the same only when every run of both sides has one and the same recorded value
+    of it (a system not recorded, as an import without --system has it, is not shown to be the
+    same as any); otherwise it is in differ, and in mixed too where it varies within a side (9 runs on one
     machine and 1 on another against the reverse: the sides' means mix machines in other
     proportions, so their difference may be the machines'). Any factor in differ keeps a
     tested row from being called better, worse or equivalent (adjust()); differing parameters
@@ -223,13 +230,18 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
     side_a, side_b = (list({f["run"]: f for f in reversed(side)}.values())[::-1] for side in (side_a, side_b))
     runs_a, runs_b = [f["run"] for f in side_a], [f["run"] for f in side_b]
     present = [k for k in FACTORS if any(k in f for f in side_a + side_b)]
-    values = {k: ([f.get(k, "not recorded") for f in side_a], [f.get(k, "not recorded") for f in side_b])
+    values = {k: ([f.get(k, NOT_RECORDED) for f in side_a], [f.get(k, NOT_RECORDED) for f in side_b])
               for k in present}
     mixed = [k for k in present if len(set(values[k][0])) > 1 or len(set(values[k][1])) > 1]
-    differ = [k for k in present if k in mixed or set(values[k][0]) != set(values[k][1])]
+    one_run = runs_a == runs_b and len(runs_a) == 1
+    differ = [k for k in present if k in mixed or set(values[k][0]) != set(values[k][1])
+              or not one_run and NOT_RECORDED in values[k][0] + values[k][1]]  # unknown: not shown to be the same
     out = {"runs_a": len(runs_a), "runs_b": len(runs_b), "differ": differ, "mixed": mixed, "tested": True, "why": ""}
     whys = [f"parameters differ ({_parameters_differ(*values['parameters'])})"] if "parameters" in differ else []
-    if runs_a == runs_b and len(runs_a) == 1:
+    shared = [r for r in runs_a if r in runs_b]
+    if shared and not one_run:  # between() refuses it; a page's choice may still hold it
+        whys.append(f"run {', '.join(shared)} on both sides")
+    if one_run:
         out["design"] = PAIRED if interleaved_pairs else REPETITIONS
     elif len(runs_a) >= 2 and len(runs_b) >= 2:
         out["design"] = RUN_MEANS

@@ -1,9 +1,13 @@
 """Every sample of every result as one tidy table: a row per (result, cell, metric, repetition),
-with the system it ran on and what the device and the host did meanwhile.
+with the system it ran on, the job's options, and what the device and the host did meanwhile.
+By default only the samples (cells with status ok); with all_cells (`fsatlas export --all`) also
+one row per failed or skipped cell, its status and reason, no metric and no value.
 
 COLUMNS is the table's one definition (names, Arrow types, meaning): `fsatlas export` writes it
 to Parquet, CSV or JSON Lines in batches (memory bounded by a batch, whatever the number of
 results), frame() returns it as a pandas DataFrame, and the site lists it beside its download.
+JSON Lines hold every float as its shortest exact text (orjson), so a value read back is the
+same float.
 """
 import datetime as dt
 import os
@@ -11,14 +15,19 @@ import os
 from ..errors import UserError
 from . import resultfile
 
+JOB_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "direct", "ioengine", "size")  # columns from a cell's parameters
 BATCH_ROWS = 200_000  # rows held before a batch is written: about 100 MB of Python objects at most
 
 # name -> (Arrow type name, what it holds)
 COLUMNS = {
     "result": ("string", "the result file's id"),
-    "created": ("timestamp", "when the run started (UTC)"),
+    "created": ("timestamp", "when the result file was made (UTC): a run's end, an import's time"),
+    "measured": ("string", "when the tool measured, as its own output recorded it (ISO 8601: with Z in UTC, without "
+                           "it the machine's local time), or empty where it recorded none (see the schema's `measured`)"),
     "profile": ("string", "the matrix profile it ran (quick, standard, full) or the importer's name"),
     "machine": ("string", "the machine label"),
+    "system": ("string", "where the system facts come from: run, tool (the imported output's own), file (--system), "
+                         "this-machine, or none: system not recorded, and the facts below empty"),
     "cpu_model": ("string", "the CPU model"),
     "cpu_count": ("int32", "logical CPUs"),
     "memory_bytes": ("int64", "memory"),
@@ -33,7 +42,16 @@ COLUMNS = {
     "mount_options": ("string", "mount options as requested, comma-separated"),
     "workload": ("string", "the workload"),
     "dimensions": ("string", "the workload's swept parameters (file_size=1000), or empty"),
+    "rw": ("string", "the job's rw option (read, randwrite, ...), as the result names it, or empty"),
+    "bs": ("string", "its block size (4k, 1M), or empty"),
+    "iodepth": ("string", "its I/O depth, or empty"),
+    "numjobs": ("string", "its number of jobs (fio's clones), or empty"),
+    "direct": ("string", "its direct option (1: O_DIRECT), or empty"),
+    "ioengine": ("string", "its I/O engine, or empty"),
+    "size": ("string", "its file size option, or empty"),
     "cell": ("string", "the cell key"),
+    "status": ("string", "ok (a sample); failed or skipped (rows of `export --all` only: the cell has no figure)"),
+    "reason": ("string", "why a failed or skipped cell has no figure, else empty"),
     "metric": ("string", "the metric's name"),
     "unit": ("string", "its base unit (bytes/s, ops/s, s, ns, bytes, percent)"),
     "better": ("string", "higher or lower"),
@@ -83,24 +101,32 @@ def _filter(table, where):
     return table
 
 
-def add_result(columns: dict, result: dict) -> int:
-    """Appends one validated result's samples to columns (name -> list); returns how many."""
+def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
+    """Appends one validated result's samples to columns (name -> list), and with all_cells a row
+    for each cell without figures (failed, skipped); returns how many rows."""
     system, target = result["system"], result["target"]
     common = {"result": result["id"],
               "created": dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")),
-              "profile": result.get("profile", ""), "machine": system["machine"], "cpu_model": system["cpu_model"],
-              "cpu_count": system["cpu_count"], "memory_bytes": system["memory_bytes"], "kernel": system["kernel"],
-              "os": system["os"], "virtualization": system["virtualization"], "target": target["kind"],
-              "storage": target.get("backing_filesystem") or target.get("model") or target.get("shared_filesystem", "")}
+              "measured": (result.get("measured") or {}).get("time", ""),
+              "profile": result.get("profile", ""), "machine": system["machine"], "system": system.get("recorded", "run"),
+              **{fact: system.get(fact) for fact in resultfile.SYSTEM_FACTS}, "target": target["kind"],
+              "storage": target.get("backing_filesystem") or target.get("device_model") or target.get("shared_filesystem", "")}
     added = 0
     for cell in result["cells"]:
-        if cell["status"] != "ok":
+        if cell["status"] != "ok" and not all_cells:
             continue
         parts = cell["key"].split("|")
         per_cell = {**common, "filesystem": cell["filesystem"], "variant": cell.get("variant", "defaults"),
                     "mkfs_options": " ".join(cell["mkfs_options"]), "mount_options": ",".join(cell["mount_options"]),
                     "workload": cell["workload"], "dimensions": parts[4] if len(parts) > 4 else "",
-                    "cell": cell["key"], "flags": ",".join(cell["flags"])}
+                    **{o: str(cell["parameters"][o]) if o in cell["parameters"] else "" for o in JOB_OPTIONS},
+                    "cell": cell["key"], "status": cell["status"], "reason": cell.get("reason", ""),
+                    "flags": ",".join(cell["flags"])}
+        if cell["status"] != "ok":  # one row saying why the cell has no figure
+            for column in columns:
+                columns[column].append(per_cell.get(column))
+            added += 1
+            continue
         started, io, host = cell.get("started", []), cell.get("device_io", []), cell.get("host", [])
         for name, metric in cell["metrics"].items():
             n = len(metric["samples"])
@@ -132,7 +158,7 @@ def result_files(paths: list[str]) -> list[str]:
     return files
 
 
-def batches(paths: list[str], where=()):
+def batches(paths: list[str], where=(), all_cells: bool = False):
     """Arrow tables of at most about BATCH_ROWS rows (before filtering), over every result file in paths."""
     import pyarrow as pa
     schema = arrow_schema()
@@ -140,7 +166,7 @@ def batches(paths: list[str], where=()):
     for path in result_files(paths):
         result = resultfile.load_json(path)
         resultfile.check(result, path)
-        held += add_result(columns, result)
+        held += add_result(columns, result, all_cells)
         if held >= BATCH_ROWS:
             yield _filter(pa.table(columns, schema=schema), where)
             columns, held = {name: [] for name in COLUMNS}, 0
@@ -148,17 +174,31 @@ def batches(paths: list[str], where=()):
         yield _filter(pa.table(columns, schema=schema), where)
 
 
-def frame(paths, where: list[str] | None = None):
+def frame(paths, where: list[str] | None = None, all_cells: bool = False):
     """Every sample of the result files (or folders) in paths as a pandas DataFrame, one row per
-    sample, the columns of COLUMNS; where: terms as `fsatlas export --where` takes them."""
+    sample, the columns of COLUMNS; where: terms as `fsatlas export --where` takes them;
+    all_cells: also a row per failed or skipped cell."""
     import pyarrow as pa
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    tables = list(batches([os.fspath(p) for p in paths], parse_where(where or [])))
+    tables = list(batches([os.fspath(p) for p in paths], parse_where(where or []), all_cells))
     table = pa.concat_tables(tables) if tables else arrow_schema().empty_table()
     return table.to_pandas()
 
 
-def write(paths: list[str], out: str, fmt: str, where=()) -> int:
+def _json_value(value):
+    if isinstance(value, dt.datetime):  # created: UTC to the second, as ISO 8601
+        return f"{value.astimezone(dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z"
+    raise TypeError(type(value).__name__)
+
+
+def json_line(row: dict) -> bytes:
+    """One row as a line of JSON: each float as the shortest text that reads back as the same
+    float (orjson's), where pandas' to_json rounded to 10 significant digits."""
+    import orjson
+    return orjson.dumps(row, default=_json_value, option=orjson.OPT_PASSTHROUGH_DATETIME) + b"\n"
+
+
+def write(paths: list[str], out: str, fmt: str, where=(), all_cells: bool = False) -> int:
     """Writes the table to out (a temporary file, then renamed) in fmt; returns the rows written."""
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
@@ -169,22 +209,20 @@ def write(paths: list[str], out: str, fmt: str, where=()) -> int:
     try:
         if fmt == "parquet":
             with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
-                for table in batches(paths, where):
+                for table in batches(paths, where, all_cells):
                     writer.write_table(table)
                     rows += table.num_rows
                 if not rows:
                     writer.write_table(schema.empty_table())
         elif fmt == "csv":
             with pcsv.CSVWriter(tmp, schema) as writer:
-                for table in batches(paths, where):
+                for table in batches(paths, where, all_cells):
                     writer.write_table(table)
                     rows += table.num_rows
         else:
-            with open(tmp, "w", encoding="utf-8") as f:
-                for table in batches(paths, where):
-                    frame_ = table.to_pandas()
-                    text = frame_.to_json(orient="records", lines=True, date_format="iso", date_unit="s")
-                    f.write(text if text.endswith("\n") or not text else text + "\n")
+            with open(tmp, "wb") as f:
+                for table in batches(paths, where, all_cells):
+                    f.writelines(json_line(row) for row in table.to_pylist())
                     rows += table.num_rows
         os.replace(tmp, out)
     except BaseException:

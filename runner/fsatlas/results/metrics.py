@@ -32,6 +32,8 @@ KNOWN = {**FIO, **DD, **LIFECYCLE, **SMALL_FILES, **TREE_COPY, **MAIL_DELIVERY, 
 KNOWN.update({f"{side}_{name}": KNOWN[name] for side in ("read", "write", "trim")
               for name in ("throughput", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns")})
 KNOWN.update(cpu_total_pct=("percent", "lower"), lat_max_ns=("ns", "lower"))
+# bonnie++'s file tests: each phase's longest latency (create, stat, delete)
+KNOWN.update({f"{phase}_lat_max_ns": ("ns", "lower") for phase in ("create", "stat", "delete")})
 # what Phoronix Test Suite results count (importers/pts.py): fs-mark's files, postmark's transactions
 KNOWN.update(files_per_s=("ops/s", "higher"), transactions_per_s=("ops/s", "higher"), ops_per_s=("ops/s", "higher"))
 
@@ -62,6 +64,8 @@ LABELS = {
     "delete_per_s": "files deleted per second", "deliveries_per_s": "mails delivered per second",
     "commits_per_s": "SQLite commits per second", "files_per_s": "files per second",
     "transactions_per_s": "transactions per second", "ops_per_s": "operations per second",
+    "create_lat_max_ns": "longest latency of a create", "stat_lat_max_ns": "longest latency of a stat",
+    "delete_lat_max_ns": "longest latency of a delete",
 }
 
 

@@ -28,6 +28,23 @@ RESERVED_ID = re.compile(r"(?i:index(\..*)?|page)")
 TOLERATED = {".gitkeep"}  # what may sit in data/results beside the result files
 
 
+# The system's facts the schema requires unless `recorded` is "none", and the words every page
+# and the export use where they are absent (an imported output that records no system).
+SYSTEM_FACTS = ("kernel", "os", "cpu_model", "cpu_count", "memory_bytes", "virtualization")
+NOT_RECORDED = "system not recorded"
+
+
+def system_recorded(system: dict) -> bool:
+    """Whether the result names the machine's facts (false for an import that recorded none)."""
+    return system.get("recorded") != "none"
+
+
+def system_shown(system: dict) -> dict:
+    """The system as a page shows it: each absent fact "system not recorded", so no page reads a
+    fact the result does not hold (the numbers too: cpu_count and memory_bytes become words)."""
+    return system if system_recorded(system) else {**{k: NOT_RECORDED for k in SYSTEM_FACTS}, **system}
+
+
 @dataclass(frozen=True)
 class Problem:
     severity: str  # "error" or "warning"

@@ -7,6 +7,7 @@ file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it ho
 import json
 import shlex
 
+from . import resultfile
 from .metrics import KNOWN as KNOWN_METRICS
 
 TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
@@ -26,9 +27,10 @@ def clipped(text: str, limit: int) -> str:
 
 def strings(result: dict) -> dict:
     """The result's descriptive strings, as the explorer's filters and labels show them."""
-    return {"machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+    system = resultfile.system_shown(result["system"])
+    return {"machine": system["machine"], "kernel": system["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
-            "virtualization": result["system"]["virtualization"], "cpu": result["system"]["cpu_model"],
+            "virtualization": system["virtualization"], "cpu": system["cpu_model"],
             "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
             "rerun": rerun_prefix(result)}
 

@@ -65,7 +65,10 @@ def _checked(path: str, data, with_raw: bool) -> tuple[list[Problem], list, list
 
 def hardware(system: dict) -> list:
     """[machine label, CPU model, cores, memory in GiB]: what two results under one label
-    must share to be one machine (memory rounded: kernels reserve different amounts)."""
+    must share to be one machine (memory rounded: kernels reserve different amounts); None for
+    a result whose system was not recorded (it has no hardware to compare)."""
+    if not resultfile.system_recorded(system):
+        return None
     return [system["machine"], system["cpu_model"], system["cpu_count"], round(system["memory_bytes"] / 2**30)]
 
 
@@ -764,7 +767,12 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
     schema problem: every figure is a finite number, each sample and summary from 0 to 1e18."""
     out = []
     known = KNOWN_METRICS.get(name)
-    if known is None:
+    if (metric["unit"] == "pts") != ("pts_scale" in metric) or (metric["unit"] == "pts") != name.startswith("pts_"):
+        out.append(("error", "/unit", f"expected unit pts with a pts_scale for a metric pts_<scale>, and neither for "
+                    f"{name}, found unit {metric['unit']!r}" + (" and a pts_scale" if "pts_scale" in metric else "")))
+    elif known is None and metric["unit"] == "pts":
+        pass  # a PTS scale kept in its own unit (importers/pts.own_unit)
+    elif known is None:
         out.append(("warning", "", f"metric name {name!r} is not one fsatlas knows"))
     elif (metric["unit"], metric["better"]) != known:
         out.append(("error", "/unit", f"expected unit {known[0]!r} and better {known[1]!r} for {name}, "

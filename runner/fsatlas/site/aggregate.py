@@ -94,9 +94,10 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
 
 def result_summary(result: dict) -> dict:
     counts = {status: sum(c["status"] == status for c in result["cells"]) for status in STATUSES}
-    return {"id": result["id"], "created": result["created"], "machine": result["system"]["machine"],
-            "kernel": result["system"]["kernel"], "profile": result.get("profile", ""),
-            "target": result["target"]["kind"], "virtualization": result["system"]["virtualization"],
+    system = resultfile.system_shown(result["system"])
+    return {"id": result["id"], "created": result["created"], "machine": system["machine"],
+            "kernel": system["kernel"], "profile": result.get("profile", ""),
+            "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": system_line(result),
             # what the compare page pairs and the run rule counts: the filesystems this run
@@ -110,6 +111,9 @@ def system_line(result: dict) -> str:
     directory measured (its backing filesystem or device), kernel."""
     system, target = result["system"], result["target"]
     storage = report.storage_line(target)
+    if not resultfile.system_recorded(system):
+        return f"{resultfile.NOT_RECORDED} (the imported output names no CPU, memory or kernel), storage: " \
+               f"{storage or 'not recorded'}"
     cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
     memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
     return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
@@ -141,7 +145,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     baseline = {job: {name: {"mean": m["mean"], "unit": m["unit"], "rsd_pct": m["rsd_pct"]} for name, m in ms.items()}
                 for job, ms in (target.get("baseline") or {}).items()}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
-            "machine": result["system"]["machine"], "kernel": result["system"]["kernel"],
+            "machine": result["system"]["machine"], "kernel": resultfile.system_shown(result["system"])["kernel"],
             "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
@@ -330,7 +334,8 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
-        summary_row=summary, system=result["system"], target=page_target(result["target"]), tool=result["tool"],
+        summary_row=summary, system=result["system"], measured=result.get("measured"),
+        target=page_target(result["target"]), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))

@@ -19,7 +19,9 @@ checked by `fsatlas validate`), however many cells it holds (#42).
 Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk lists the
 keys and metric names its rows use; 4, and beside each key the host's contention during it;
 5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary.
+6, each key with its swept parameter as a number (dimName, dimValue: sweep_axis), for the scaling view.
 """
+import re
 import shlex
 from functools import lru_cache
 
@@ -27,15 +29,35 @@ from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import comparison, flags, shares
 
-EXPLORER_VERSION = 5
+EXPLORER_VERSION = 6
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
 
 
 def describe(cell: dict) -> dict:
-    """A cell key as the explorer's filters, labels and re-run command show it (a digest's cell)."""
+    """A cell key as the explorer's filters, labels and re-run command show it (a digest's cell);
+    with its swept parameter's name and number, the x of the scaling view (sweep_axis)."""
+    name, value = sweep_axis(cell["dimensions"])
     return {"key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-            "variant": cell["variant"], "dims": cell["dimensions"], "mkfs": cell["mkfs"],
-            "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]}
+            "variant": cell["variant"], "dims": cell["dimensions"], "dimName": name, "dimValue": value,
+            "mkfs": cell["mkfs"], "mount": cell["mount"], "driver": cell["driver"], "command": cell["command"]}
+
+
+# fio's sizes: k, m, g, t as powers of 1024 (its default kb_base=1024), with or without "i" and "b"
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:([kmgt])i?)?b?", re.I)
+_POWERS = {"k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+@lru_cache(maxsize=4096)
+def sweep_axis(dims: str) -> tuple[str | None, float | None]:
+    """The swept parameter of a cell's dimensions and its value as a number, for the scaling
+    view's x axis: "iodepth=16" -> ("iodepth", 16.0), "bs=4k" -> ("bs", 4096.0) (fio's sizes);
+    of several ("job=a,iodepth=16") the last with a number; (None, None) where none has one."""
+    for part in reversed(dims.split(",") if dims else []):
+        name, _, value = part.partition("=")
+        match = _SIZE.fullmatch(value.strip())
+        if match:
+            return name, float(match.group(1)) * _POWERS.get((match.group(2) or "").lower(), 1)
+    return None, None
 
 
 def run_command(result: dict, cell: dict) -> str:

@@ -15,17 +15,23 @@ import os
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, metrics
+from ..results import comparison, metrics, resultfile
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 ORDER = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3, "not testable": 3}
-SYSTEM_ROWS = [("CPU", lambda r: r["system"]["cpu_model"]), ("Cores", lambda r: str(r["system"]["cpu_count"])),
-               ("Memory", lambda r: f"{r['system']['memory_bytes'] / 2**30:.1f} GiB"),
-               ("Kernel", lambda r: r["system"]["kernel"]), ("Distribution", lambda r: r["system"]["os"]),
-               ("Virtualization", lambda r: r["system"]["virtualization"]),
+SYSTEM_ROWS = [("CPU", lambda r: _fact(r, "cpu_model")), ("Cores", lambda r: _fact(r, "cpu_count")),
+               ("Memory", lambda r: _fact(r, "memory_bytes", lambda m: f"{m / 2**30:.1f} GiB")),
+               ("Kernel", lambda r: _fact(r, "kernel")), ("Distribution", lambda r: _fact(r, "os")),
+               ("Virtualization", lambda r: _fact(r, "virtualization")),
                ("Target", lambda r: _target(r["target"])), ("Machine label", lambda r: r["system"]["machine"]),
                ("Profile", lambda r: r.get("profile", "")), ("Run", lambda r: f"{r['id']} ({r['created']})")]
+
+
+def _fact(result: dict, name: str, shown=str) -> str:
+    """One system fact as a report shows it, "system not recorded" where the result holds none."""
+    system = result["system"]
+    return shown(system[name]) if resultfile.system_recorded(system) else resultfile.NOT_RECORDED
 
 
 def storage_line(t: dict) -> str:
@@ -56,13 +62,16 @@ def side(spec: str) -> tuple[str, str | None]:
 
 
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
-    """Cells of side A against the same workload and dimensions of side B in one result."""
+    """Cells of side A against the same workload and dimensions of side B in one result. A side
+    without a variant is the filesystem's defaults, or in an imported result its cells imported
+    without a variant (`fsatlas import --as ext4,xfs`)."""
     (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
+    default = "imported" if result.get("profile", "").startswith("import-") else "defaults"
 
     def pick(fs, variant):
         out = {}
         for c in result["cells"]:
-            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or "defaults"):
+            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or default):
                 parts = c["key"].split("|")
                 out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
         return out
@@ -106,9 +115,12 @@ def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
 
 
 def ratio_chart(rows: list[dict], title: str) -> str:
-    """The tested rows' ratios B/A with their intervals, as an SVG drawn by Vega in Node."""
-    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"], "low": r["ratio_ci95"][0],
-               "high": r["ratio_ci95"][1], "verdict": r["verdict"]} for r in rows if r["status"] == "tested"]
+    """Every row's ratio B/A, with its interval where it was tested (a row not tested, one run a
+    side, is its ratio alone: comparison.design), as an SVG drawn by Vega in Node."""
+    values = [{"row": f"{r['key']} {r['metric']}", "ratio": r["ratio"],
+               "low": r["ratio_ci95"][0] if r["ratio_ci95"] else r["ratio"],
+               "high": r["ratio_ci95"][1] if r["ratio_ci95"] else r["ratio"], "verdict": r["verdict"]}
+              for r in rows if r["ratio"] is not None and r["ratio"] > 0]
     if not values:
         return ""
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json", "title": title, "width": 360,
@@ -122,8 +134,10 @@ def ratio_chart(rows: list[dict], title: str) -> str:
                 {"mark": {"type": "point", "filled": True},
                  "encoding": {"x": {"field": "ratio", "type": "quantitative"},
                               "color": {"field": "verdict", "type": "nominal",
-                                        "scale": {"domain": ["better", "worse", "equivalent", "inconclusive"],
-                                                  "range": ["#2e7d32", "#c62828", "#1565c0", "#757575"]}}}},
+                                        "scale": {"domain": ["better", "worse", "differs", "equivalent", "inconclusive",
+                                                             "not tested", "not testable"],
+                                                  "range": ["#2e7d32", "#c62828", "#6a1b9a", "#1565c0", "#757575",
+                                                            "#9e9e9e", "#bdbdbd"]}}}},
                 {"mark": {"type": "rule", "strokeDash": [4, 4]}, "data": {"values": [{"one": 1}]},
                  "encoding": {"x": {"field": "one", "type": "quantitative"}, "y": {}}}]}
     done = subprocess.run(["node", os.path.join(REPO, "scripts", "render-svg.mjs")], input=json.dumps([spec]),

@@ -18,6 +18,7 @@ nanoseconds (3.0 on), else lat/clat in microseconds (2.x). A latency fio did not
 (gtod_reduce: N is 0, or all zeros) is left out, as bonnie++'s +++++ is. A job that ended in an
 error is a failed cell naming fio's error number, or a refusal when it is the only one.
 """
+import datetime as dt
 import re
 
 from .. import fio_json, fio_terse, metrics
@@ -211,3 +212,13 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
+
+
+def measured(text: str) -> dict | None:
+    """When fio wrote the report, from its own `timestamp` (seconds since the epoch, so UTC; fio's
+    `time` beside it is the same moment in the machine's local time). Terse output has none."""
+    match = re.search(r'"timestamp"\s*:\s*(\d{1,12})\b', text[:4096])
+    if not match:
+        return None
+    when = dt.datetime.fromtimestamp(int(match.group(1)), dt.timezone.utc)
+    return {"time": f"{when:%Y-%m-%dT%H:%M:%S}Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}

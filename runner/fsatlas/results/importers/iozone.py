@@ -10,6 +10,7 @@ IOzone's kB is 1024 bytes; with -O it reports operations per second instead. Eac
 row or throughput line is one measurement; the -R "Excel" report below the table repeats
 the same figures and is not read again.
 """
+import datetime as dt
 import re
 
 from ...errors import UserError
@@ -140,3 +141,16 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         for m in out:
             m.workload = f"{workload}-{m.workload}"
     return out
+
+
+def measured(text: str) -> dict | None:
+    """When the run began, from IOzone's own line ("Run began: Sun Nov  1 12:02:42 2009", the
+    machine's local time, its offset not written)."""
+    match = re.search(r"Run began: +\w{3} +(\w{3}) +(\d{1,2}) +(\d{2}:\d{2}:\d{2}) +(\d{4})", text)
+    if not match:
+        return None
+    try:
+        when = dt.datetime.strptime(" ".join(match.groups()), "%b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+    return {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "IOzone Run began"}

@@ -10,9 +10,18 @@ HIB or LIB) whose <Data> holds an <Entry> per system: <Value> (the average PTS s
 
 Each run becomes one sample of the cell for that system, test and options; a test fsatlas has
 a workload for is mapped onto it (pts/fio's sequential and 4 KiB random jobs), any other kept
-under its PTS name (pts-fs-mark, pts-sqlite, ...), its options as the cell's dimension. The
-XML is read with defusedxml: entity expansion and external entities are refused.
+under its PTS name (pts-fs-mark, pts-sqlite, ...), its options as the cell's dimension. A scale
+fsatlas has no unit for ("Final Score") is kept as it is: metric pts_<scale> in unit "pts",
+its scale as PTS wrote it beside (pts_scale). A result with no proportion (HIB or LIB), a scale
+of other characters or a run that is not a number is refused, naming the result: no figure of
+the file is left out without a word.
+
+What PTS recorded of each system is kept: its Hardware and Software lines, <TimeStamp>, and the
+mount options of the disk tested, which PTS writes (since 2012, pts_test_run_manager.php) in
+the system's <JSON> as "disk-mount-options", read from /proc/mounts: the effective options.
+The XML is read with defusedxml: entity expansion and external entities are refused.
 """
+import json
 import re
 import statistics
 
@@ -27,6 +36,20 @@ SCALES = {"mb/s": ("throughput", 1e6, "bytes/s"), "kb/s": ("throughput", 1e3, "b
           "transactions per second": ("transactions_per_s", 1.0, "ops/s"), "ops/s": ("ops_per_s", 1.0, "ops/s"),
           "operations per second": ("ops_per_s", 1.0, "ops/s")}
 PROPORTION = {"HIB": "higher", "LIB": "lower"}
+OWN_UNIT_CHARACTERS = "space . / % ( ) -"
+OWN_UNIT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./%()-]{0,59}")  # the schema's pts_scale
+OWN = "pts:"  # a Measurement's unit "pts:<scale>": the metric's unit pts, its pts_scale <scale>
+
+
+def own_unit(scale: str) -> tuple[str, float, str] | None:
+    """A PTS scale fsatlas has no unit for ("Final Score", "Nodes Per Second"), kept as PTS
+    wrote it: metric pts_final_score, unit pts with pts_scale "Final Score" (the import's
+    cell_records splits them), the values as recorded."""
+    if not OWN_UNIT.fullmatch(scale):
+        return None
+    return "pts_" + (re.sub(r"[^a-z0-9]+", "_", scale.lower()).strip("_") or "value"), 1.0, f"{OWN}{scale}"
+
+
 # pts/fio's options -> fsatlas workload, where the job is the same kind of job
 FIO_TYPES = {("Sequential Read", None): "seq-read", ("Sequential Write", None): "seq-write",
              ("Random Read", "4KB"): "rand-read-4k", ("Random Write", "4KB"): "rand-write-4k"}
@@ -71,10 +94,24 @@ def systems(text: str, where: str) -> list[dict]:
     for node in root.findall("System"):
         out.append({"identifier": _text(node, "Identifier"), "hardware": _text(node, "Hardware"),
                     "software": _text(node, "Software"), "timestamp": _text(node, "TimeStamp"),
-                    "client": _text(node, "TestClientVersion")})
+                    "client": _text(node, "TestClientVersion"),
+                    "mount_options": mount_options(_text(node, "JSON"), _text(node, "Notes"))})
     if not out:
         raise UserError("no <System> element", where=where, expected="a result file with at least one system")
     return out
+
+
+def mount_options(*documents: str) -> str:
+    """The disk's mount options PTS recorded ("disk-mount-options" of the system's JSON, or of a
+    Notes element holding that JSON), or "" where it recorded none."""
+    for text in documents:
+        try:
+            found = json.loads(text) if text.startswith("{") else None
+        except ValueError:
+            continue
+        if isinstance(found, dict) and isinstance(found.get("disk-mount-options"), str):
+            return found["disk-mount-options"].strip()[:2000]
+    return ""
 
 
 def _workload(identifier: str, description: str) -> str:
@@ -112,15 +149,17 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         scale, proportion = _text(result, "Scale"), _text(result, "Proportion")
         if not identifier:
             raise UserError("a <Result> without <Identifier>", where=f"{where}: Result {i + 1}")
-        mapped, better = SCALES.get(scale.lower()), PROPORTION.get(proportion)
+        mapped, better = SCALES.get(scale.lower()) or own_unit(scale), PROPORTION.get(proportion)
+        if not mapped or not better:
+            raise UserError(f"result {identifier} {description[:80]!r}: scale {scale[:60]!r}, proportion "
+                            f"{proportion[:20]!r}", where=f"{where}: Result {i + 1}",
+                            expected=f"a scale of letters, digits and {OWN_UNIT_CHARACTERS} (at most 60), "
+                                     f"and proportion HIB or LIB")
         for entry in result.findall("Data/Entry"):
             system = _text(entry, "Identifier")[:MAX_FIELD]
             key = (system, identifier[:MAX_FIELD], description[:MAX_FIELD], _text(result, "Arguments")[:MAX_FIELD])
             group = groups.setdefault(key, {"metrics": {}, "why": "", "failed": False,
                                             "workload": workload or _workload(identifier, description)})
-            if not mapped or not better:
-                group["why"] = group["why"] or f"PTS scale {scale!r} ({proportion or 'no proportion'}) has no fsatlas unit"
-                continue
             metric, factor, unit = mapped
             runs = _runs(entry, factor, f"{where}: {identifier} {system}")
             if not runs:
@@ -166,3 +205,10 @@ def looks_like(text: str) -> bool:
 def tool_version(text: str) -> str | None:
     match = re.search(r"<TestClient>([^<]{1,100})</TestClient>", text[:65536])
     return match.group(1).strip() if match else None
+
+
+def measured(timestamp: str) -> dict | None:
+    """When PTS ran a system's tests, from its <TimeStamp> ("2021-03-02 09:12:44", the machine's
+    local time, its offset not written)."""
+    match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})", timestamp.strip())
+    return {"time": f"{match.group(1)}T{match.group(2)}", "utc": False, "from": "PTS TimeStamp"} if match else None
