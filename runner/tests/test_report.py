@@ -96,3 +96,22 @@ def test_a_report_of_several_runs_a_side_tests_run_means_and_prints_power_and_eq
     rows = _table_rows(text)
     tested = [r for r in rows if r[12] in ("equivalent", "inconclusive")]
     assert tested and all(r[9].endswith(" %") and r[10] != "–" for r in tested)  # detectable change, equivalence p
+
+
+@pytest.mark.parametrize("where", ["missing/report.md", ".", "a-file/report.md"])
+def test_a_report_that_cannot_be_written_is_one_line_naming_the_path(tmp_path, capsys, where):
+    (tmp_path / "a-file").write_text("")
+    out = tmp_path / where
+    assert main(["report", QUICK_A, QUICK_B, "--out", str(out), "--no-chart"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"fsatlas report: {out}: cannot write the report: ")
+    assert "Traceback" not in err and not list(tmp_path.rglob("*.fsatlas-tmp"))
+
+
+@pytest.mark.parametrize("argv", [["report"], ["report", QUICK_A], ["compare"], ["compare", QUICK_A],
+                                  ["article", "new", "t", QUICK_A, QUICK_B, QUICK_A]])
+def test_a_usage_error_names_its_command_once(capsys, argv):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    name = f"fsatlas {argv[0]}:"
+    assert err.count("\n") == 1 and err.startswith(name) and err.count(name) == 1, err

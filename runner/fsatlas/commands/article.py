@@ -28,7 +28,7 @@ def run(args) -> int:
     elif len(docs) == 1 and args.a and args.b:
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
     else:
-        raise UserError("expected two result files, or one with --a and --b", where="fsatlas article new")
+        raise UserError("expected two result files, or one with --a and --b")
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
     if os.path.exists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)

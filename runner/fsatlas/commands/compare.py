@@ -51,7 +51,7 @@ def sides(args) -> tuple[list, list]:
         return [args.files[0]], [args.files[1]]
     if args.runs_a and args.runs_b and not args.files:
         return args.runs_a, args.runs_b
-    raise UserError(f"expected {USAGE}", where="fsatlas compare")
+    raise UserError(f"expected {USAGE}")
 
 
 def header(runs_a: list, runs_b: list) -> list[str]:
@@ -80,7 +80,7 @@ def header(runs_a: list, runs_b: list) -> list[str]:
 def run(args) -> int:
     if args.side_a or args.side_b:
         if len(args.files) != 1 or not (args.side_a and args.side_b) or args.runs_a or args.runs_b:
-            raise UserError(f"expected {USAGE}", where="fsatlas compare")
+            raise UserError(f"expected {USAGE}")
         from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
         result = load_checked(args.files[0])
         rows = report.within(result, args.side_a, args.side_b, args.all_metrics)

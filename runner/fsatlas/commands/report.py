@@ -1,5 +1,6 @@
 """fsatlas report: a publishable comparison of two runs, or of two filesystems or variants of
 one run, as one self-contained Markdown or HTML file (site/report.py)."""
+import contextlib
 import os
 import sys
 
@@ -45,7 +46,7 @@ def run(args) -> int:
         features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
         raise UserError("expected two result files, --runs-a and --runs-b with several each, or one file with --a and "
-                        "--b", where="fsatlas report")
+                        "--b")
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(args.files))
     doc = report.build(a, b, rows, sides, features)
@@ -56,8 +57,13 @@ def run(args) -> int:
         sys.stdout.write(text)
         return 0
     tmp = f"{args.out}.fsatlas-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, args.out)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, args.out)
+    except OSError as e:  # a folder that does not exist, a directory named as the file, no permission
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise UserError(f"cannot write the report: {e.strerror or e}", where=args.out) from None
     print(f"wrote {args.out}: {len(doc['rows'])} comparisons", file=sys.stderr)
     return 0
