@@ -124,7 +124,7 @@ def test_cells_whose_parameters_differ_are_never_tested_and_the_difference_is_na
         assert row["status"] == "not tested" and row["verdict"] == "not tested" and row["p"] is None
         assert "parameters" in row["differ"]
         for k in set(pa) | set(pb):  # each parameter that differs is named, with each side's value
-            assert (f"{k}: A {pa.get(k, '-')}; B {pb.get(k, '-')}" in row["why"]) == (pa.get(k) != pb.get(k))
+            assert (f"{k} A={pa.get(k, '-')} B={pb.get(k, '-')}" in row["why"]) == (pa.get(k) != pb.get(k))
     else:
         assert "parameters" not in row["differ"]
         assert row["status"] == ("tested" if runs >= 2 else "not tested")
@@ -133,11 +133,11 @@ def test_cells_whose_parameters_differ_are_never_tested_and_the_difference_is_na
 def test_the_issues_iodepth_example_and_one_run_among_several_with_other_parameters():
     one, deep = {**PARAMETERS, "iodepth": "1"}, {**PARAMETERS, "iodepth": "32"}
     [row] = comparison.between(side(100e6, 2, "a", parameters=one), side(300e6, 2, "b", parameters=deep))
-    assert row["verdict"] == "not tested" and row["why"] == "parameters differ (iodepth: A 1; B 32)"
+    assert row["verdict"] == "not tested" and row["why"] == "parameters differ (iodepth A=1 B=32)"
     # just beside: one of three B runs at iodepth 32
     [row] = comparison.between(side(100e6, 3, "a", parameters=one),
                                side(300e6, 2, "b", parameters=one) + side(300e6, 1, "c", parameters=deep))
-    assert row["verdict"] == "not tested" and row["why"] == "parameters differ (iodepth: A 1; B 1 / 32)"
+    assert row["verdict"] == "not tested" and row["why"] == "parameters differ (iodepth A=1 B=1/32)"
 
 
 @settings(max_examples=60, deadline=None)
@@ -201,3 +201,27 @@ def test_compare_of_a_run_with_itself_is_one_line_and_status_1(tmp_path, capsys)
             assert main(["compare", *map(str, args)]) == 1
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "a run compared with itself" in err and "Traceback" not in err
+
+
+row_samples = st.lists(st.floats(1.0, 1e6), min_size=1, max_size=4)
+
+
+@settings(max_examples=80, deadline=None)
+@given(pairs=st.lists(st.tuples(row_samples, row_samples, st.booleans()), min_size=1, max_size=12))
+def test_the_family_named_is_the_rows_tested_and_no_test_is_named_where_none_was(pairs):
+    """Issue 60 (task item 4): "adjusted over the 572 rows" where 3 were tested. The sentence
+    names the count of tested rows (each row's own family), and no test where none was tested."""
+    plan_one = comparison.design([{"run": "a"}], [{"run": "b"}])
+    plan_two = comparison.design([{"run": "a1"}, {"run": "a2"}], [{"run": "b1"}, {"run": "b2"}])
+    rows = [comparison.compare_design([a, [v * 1.01 for v in a]], [b, [v * 0.99 for v in b]], "higher", "log",
+                                      plan_two if tested else plan_one) for a, b, tested in pairs]
+    comparison.adjust(rows, comparison.BH)
+    text = comparison.tests_used(rows)
+    tested = sum(r["status"] == "tested" for r in rows)
+    assert all(r["family"] == tested for r in rows)
+    if tested:
+        assert f"over the {tested} tested row" in text and "Benjamini-Hochberg" in text
+        assert (f"(of {len(rows)})" in text) == (tested != len(rows))
+    else:
+        assert "test " not in text and "t-test" not in text and "Benjamini" not in text and "adjusted" not in text
+        assert text.startswith("No row was tested (")

@@ -115,3 +115,20 @@ def test_a_usage_error_names_its_command_once(capsys, argv):
     err = capsys.readouterr().err
     name = f"fsatlas {argv[0]}:"
     assert err.count("\n") == 1 and err.startswith(name) and err.count(name) == 1, err
+
+
+def test_a_reports_method_names_the_family_it_used_and_no_test_where_none_was(tmp_path):
+    for argv, tested in (([QUICK_A, QUICK_B], False),
+                         (["--runs-a", QUICK_A, rescaled_run(QUICK_A, 1.01, tmp_path),
+                           "--runs-b", rescaled_run(QUICK_A, 0.995, tmp_path), rescaled_run(QUICK_A, 1.003, tmp_path)], True)):
+        out = tmp_path / "report.md"
+        assert main(["report", *argv, "--out", str(out), "--no-chart"]) == 0
+        text = out.read_text()
+        method = text.split("## Every comparison", 1)[1].strip().split("\n", 1)[0]
+        rows = _table_rows(text)
+        count = sum(r[7] != "–" for r in rows)  # a row with a p was tested
+        assert (count > 0) == tested
+        if tested:
+            assert f"Benjamini-Hochberg over the {count} tested rows" in method
+        else:
+            assert "No row was tested" in method and "Welch" not in method and "Benjamini" not in method

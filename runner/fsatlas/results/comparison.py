@@ -252,14 +252,15 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
 
 
 def _parameters_differ(side_a: list, side_b: list) -> str:
-    """The parameters whose values differ, with each side's values: "iodepth: A 1; B 32"."""
+    """The parameters whose values differ, with each side's values: "iodepth A=1 B=32" (no "; ",
+    which separates the reasons of a row's why)."""
     dicts_a, dicts_b = [json.loads(v) for v in side_a], [json.loads(v) for v in side_b]
     names = sorted({k for d in dicts_a + dicts_b for k in d})
     parts = []
     for k in names:
         va, vb = (list(dict.fromkeys(str(d.get(k, "-")) for d in ds)) for ds in (dicts_a, dicts_b))
         if len(va) > 1 or len(vb) > 1 or va != vb:
-            parts.append(f"{k}: A {' / '.join(va)}; B {' / '.join(vb)}")
+            parts.append(f"{k} A={'/'.join(va)} B={'/'.join(vb)}")
     return ", ".join(parts)
 
 
@@ -403,6 +404,20 @@ def adjust(rows: list, method: str) -> list:
                      family=len(tested), significant=False, equivalent=False,
                      verdict="not tested" if r["status"] == "not tested" else "not testable")
     return rows
+
+
+def tests_used(rows: list) -> str:
+    """The sentence naming the test and the family its p-values were adjusted over: the rows
+    tested, not the table (a table of 572 rows with 3 tested is a family of 3); where no row was
+    tested, no test is named, only why and that each row gives the ratio."""
+    tested = [r for r in rows if r["status"] == "tested"]
+    if not tested:
+        whys = list(dict.fromkeys(part.split(" (")[0] for r in rows if r.get("why") for part in r["why"].split("; ")))
+        return (f"No row was tested ({'; '.join(whys) or 'no row'}): each gives the ratio B/A of the means, "
+                f"with no p and no verdict.")
+    tests = " and ".join(dict.fromkeys(r["test"] for r in tested))
+    return (f"{tests}; p adjusted by {tested[0]['adjustment']} over the {len(tested)} tested "
+            f"row{'s' if len(tested) != 1 else ''}" + (f" (of {len(rows)})" if len(rows) != len(tested) else "") + ".")
 
 
 def describe(row: dict) -> str:

@@ -201,11 +201,14 @@ HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjuste
 
 
 def method(doc: dict) -> str:
-    return (f"Within one run, each row compares the repetitions of A and B by Welch's t-test (the paired test where "
-            f"both ran in the same interleaved rounds); across result files the run is the unit, so a row is tested "
-            f"only with two runs or more a side, on the runs' means, and otherwise gives the ratio, not tested. The "
-            f"test is on the logarithms of rates, times and sizes; its p is adjusted by "
-            f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
+    """How the rows were compared: the tests and the family actually used (comparison.tests_used)."""
+    design = ("Within one run, each row compares the repetitions of A and B (paired where both ran in the same "
+              "interleaved rounds); across result files the run is the unit, so a row is tested only with two runs or "
+              "more a side, on the runs' means, and otherwise gives the ratio, not tested. ")
+    if not any(r["status"] == "tested" for r in doc["rows"]):
+        return design + comparison.tests_used(doc["rows"]) + " Made with fsatlas (runner/fsatlas/results/comparison.py)."
+    return (design + f"Tests on the logarithms of rates, times and sizes: {comparison.tests_used(doc['rows'])} "
+            f"A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
             f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
             f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "
