@@ -225,3 +225,28 @@ def test_the_family_named_is_the_rows_tested_and_no_test_is_named_where_none_was
     else:
         assert "test " not in text and "t-test" not in text and "Benjamini" not in text and "adjusted" not in text
         assert text.startswith("No row was tested (")
+
+
+def _fio_figures(ios: int, runtime_ms: int, bs: int) -> tuple[float, float]:
+    """(bw_bytes, iops) as fio 3.x computes and prints them: an integer division for bw_bytes,
+    a double printed to six decimals for iops (stat.c: bw = 1000 * bytes / runtime)."""
+    return float(1000 * ios * bs // runtime_ms), round(1000.0 * ios / runtime_ms, 6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(bs=st.sampled_from([512, 4096, 16384, 65536, 1 << 20]), runtime=st.integers(1_000, 120_000),
+       ios=st.lists(st.integers(1, 5_000_000), min_size=4, max_size=8), other=st.floats(1.02, 3.0))
+def test_iops_is_throughputs_samples_at_any_throughput_and_block_size(bs, runtime, ios, other):
+    """Issue 60 (task item 6): a fixed 1e-4 kept iops as a second test at about 1 kB/s, where a
+    whole byte is 1e-3 of the figure. From fio's own arithmetic, over throughputs from bytes to GB/s."""
+    half = len(ios) // 2
+    figures = [_fio_figures(n, runtime, bs) for n in ios]
+    a = {"throughput": [t for t, _ in figures[:half]], "iops": [i for _, i in figures[:half]]}
+    b = {"throughput": [t for t, _ in figures[half:]], "iops": [i for _, i in figures[half:]]}
+    assume(min(a["iops"] + b["iops"]) > 0)
+    assert comparison.distinct(["throughput", "iops"], a, b) == ["throughput"]
+    # just beside: side B's iops another measurement (another constant): kept, unless rounding hides it
+    b_other = {**b, "iops": [round(i * other, 6) for i in b["iops"]]}
+    bytes_step = max(1 / t for t in a["throughput"] + b["throughput"]) + max(1e-6 / i for i in a["iops"] + b["iops"])
+    if other - 1 > 2 * (comparison.SCALED_REL + 2 * bytes_step):
+        assert comparison.distinct(["throughput", "iops"], a, b_other) == ["throughput", "iops"]

@@ -37,7 +37,8 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   lies below the smallest change any claim of data/mount_options expects (5 %), so "no effect"
   can be told apart from a claimed effect.
 - One test per cell's samples: a metric whose samples are another's scaled by one constant
-  (iops = throughput / block size) is not a second row of the same test (distinct()).
+  (iops = throughput / block size), up to the rounding of each figure (STEP: fio's whole bytes
+  and six decimals of iops, and SCALED_REL), is not a second row of the same test (distinct()).
 - The smallest effect the two samples could detect (80 % power at ALPHA; statsmodels' power
   solvers), so a claim smaller than that says "cannot tell at this n".
 """
@@ -290,20 +291,34 @@ def distinct(names: list, side_a: dict, side_b: dict) -> list:
     side_a, side_b: metric name -> its samples (all runs' repetitions, in order)."""
     kept = []
     for name in names:
-        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k]) for k in kept):
+        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k], STEP.get(name, 0.0), STEP.get(k, 0.0))
+                   for k in kept):
             kept.append(name)
     return kept
 
 
-def _scaled(xa, ya, xb, yb) -> bool:
-    """Whether x = c * y, with the same c > 0, sample by sample on both sides, to 1e-4: fio rounds iops to six
-    decimals and bytes/s to whole bytes, which at 1,000 IOPS moves their ratio by 1.5e-6 (measured)."""
+# The step of a metric's figures as fio writes them (JSON: bw_bytes in whole bytes, cut by an integer
+# division; iops to six decimals): a figure lies within one step of its exact value, so a ratio of
+# two within the sum of their steps relative to the figures
+STEP = {"throughput": 1.0, "read_throughput": 1.0, "write_throughput": 1.0, "iops": 1e-6,
+        "read_iops": 1e-6, "write_iops": 1e-6}
+SCALED_REL = 1e-4  # beyond the steps: fio's own arithmetic (a ratio moves by 1.5e-6 at 1,000 IOPS, measured)
+
+
+def _scaled(xa, ya, xb, yb, step_x: float = 0.0, step_y: float = 0.0) -> bool:
+    """Whether x = c * y, with one c > 0 for every sample of both sides, up to the rounding of
+    each figure: each ratio x/y lies within SCALED_REL plus the steps of x and y (relative to
+    the figures) of c, i.e. the intervals of all ratios share a point. At 1 kB/s a whole
+    byte is 5e-4 of the figure, beyond a fixed 1e-4: the tolerance follows the rounding."""
     if len(xa) != len(ya) or len(xb) != len(yb) or not xa or not xb:
         return False
     if min(ya + yb) <= 0 or min(xa + xb) <= 0:
         return False
-    c = xa[0] / ya[0]
-    return all(math.isclose(x / y, c, rel_tol=1e-4) for x, y in zip(xa + xb, ya + yb))
+    low, high = 0.0, math.inf
+    for x, y in zip(xa + xb, ya + yb):
+        ratio, slack = x / y, SCALED_REL + step_x / x + step_y / y
+        low, high = max(low, ratio * (1 - slack)), min(high, ratio * (1 + slack))
+    return low <= high
 
 
 def between(a, b, all_metrics: bool = False) -> list[dict]:
