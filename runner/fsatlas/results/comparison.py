@@ -291,15 +291,16 @@ def distinct(names: list, side_a: dict, side_b: dict) -> list:
     side_a, side_b: metric name -> its samples (all runs' repetitions, in order)."""
     kept = []
     for name in names:
-        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k], STEP.get(name, 0.0), STEP.get(k, 0.0))
-                   for k in kept):
+        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k],
+                           *((STEP[name], STEP[k]) if name in STEP and k in STEP else (0.0, 0.0))) for k in kept):
             kept.append(name)
     return kept
 
 
 # The step of a metric's figures as fio writes them (JSON: bw_bytes in whole bytes, cut by an integer
 # division; iops to six decimals): a figure lies within one step of its exact value, so a ratio of
-# two within the sum of their steps relative to the figures
+# two within the sum of their steps relative to the figures. Steps count between two such figures
+# only (iops and throughput: one count of I/Os); any other pair is held to SCALED_REL
 STEP = {"throughput": 1.0, "read_throughput": 1.0, "write_throughput": 1.0, "iops": 1e-6,
         "read_iops": 1e-6, "write_iops": 1e-6}
 SCALED_REL = 1e-4  # beyond the steps: fio's own arithmetic (a ratio moves by 1.5e-6 at 1,000 IOPS, measured)
