@@ -8,13 +8,14 @@ import sys
 from . import SCHEMA_VERSION, __version__, memory
 from .run import interrupts, system
 from .run.tools import find_pinned_programs
-from .commands import (aggregate, article, check_data, cleanup, compare, export, import_, migrate, plan, probe,
-                       report, run, site, validate)
+from .commands import (aggregate, article, check_data, cleanup, compare, export, import_, measure, migrate, plan,
+                       probe, report, run, site, validate)
 from .errors import UserError
 
 COMMANDS = {"plan": plan, "run": run, "validate": validate, "aggregate": aggregate, "compare": compare,
             "check-data": check_data, "import": import_, "cleanup": cleanup, "site": site,
-            "migrate": migrate, "probe": probe, "export": export, "report": report, "article": article}
+            "migrate": migrate, "probe": probe, "export": export, "report": report, "article": article,
+            "measure": measure}
 
 
 def version_text() -> str:

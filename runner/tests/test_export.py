@@ -1,10 +1,16 @@
 """fsatlas export and results.export.frame(): every sample of the committed results as one tidy
 row, through Parquet, CSV and JSON Lines, filtered by --where."""
+import csv
+import io
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pcsv
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import export
@@ -59,3 +65,47 @@ def test_a_bad_where_is_one_line_naming_it(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--where 'colour=red'" in err and "filesystem" in err
     assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+# Issue 61, item 4: a CSV cell a spreadsheet would run as a formula is written with an apostrophe
+# before it, from the command line as from the explorer; numbers stay numbers.
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(TEXT, min_size=1, max_size=8),
+       numbers=st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=8, max_size=8))
+def test_any_text_reads_back_through_pythons_csv_module_neutralized(texts, numbers):
+    table = pa.table({"text": pa.array(texts, pa.string()), "value": pa.array(numbers[:len(texts)], pa.float64())})
+    sink = io.BytesIO()
+    with pcsv.CSVWriter(sink, table.schema) as writer:
+        writer.write_table(export.safe_for_spreadsheets(table))
+    rows = list(csv.reader(io.StringIO(sink.getvalue().decode("utf-8"), newline="")))
+    assert rows[0] == ["text", "value"] and len(rows) == len(texts) + 1
+    for text, number, (cell, value) in zip(texts, numbers, rows[1:]):
+        # the rule as OWASP words it, written out here again: a cell starting with = + - @ tab or
+        # CR starts with an apostrophe instead; the rest of it is the text unchanged
+        assert cell == ("'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text)
+        assert float(value) == number and not value.startswith("'")  # -1.5 stays the number -1.5
+
+
+def test_the_explorers_csv_rule_is_the_same(tmp_path):
+    """static/js/explorer.js guards its CSV download with its own regular expression: it holds
+    the characters of export.FORMULA_START, no more, no fewer."""
+    js = (Path(__file__).resolve().parents[2] / "static" / "js" / "explorer.js").read_text()
+    (pattern,) = re.findall(r'typeof v === "string" && /\^\[([^\]]+)\]/\.test', js)
+    chars = set(re.sub(r"\\t", "\t", re.sub(r"\\r", "\r", pattern)).replace("\\", ""))
+    assert chars == set(export.FORMULA_START)
+
+
+def test_a_formula_in_a_result_field_is_exported_as_text(tmp_path, valid_result):
+    valid_result["system"]["cpu_model"] = "=HYPERLINK(\"http://example.invalid\",\"x\")"
+    valid_result["system"]["os"] = "-2+3"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(valid_result))
+    out = tmp_path / "r.csv"
+    assert main(["export", str(path), "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open(newline="")))
+    assert rows and {r["cpu_model"] for r in rows} == {"'" + valid_result["system"]["cpu_model"]}
+    assert {r["os"] for r in rows} == {"'-2+3"}
+    assert all(float(r["value"]) == float(r["value"]) for r in rows)  # values stay numbers

@@ -3,6 +3,7 @@ weighing of each claim against measurements."""
 import copy
 import math
 import re
+import statistics
 import shutil
 from pathlib import Path
 
@@ -403,8 +404,13 @@ def test_a_comparison_of_buffered_and_direct_cells_says_so():
     assert "Both cells went through O_DIRECT" in same["notes"]
 
 
-def _io(flushes, reads=0, reps=3):
-    return [{"reads": reads, "read_sectors": 8 * reads, "writes": 100, "write_sectors": 800, "flushes": flushes}] * reps
+def _io(flushes, reads=0, reps=3, writes=100):
+    return [{"reads": reads, "read_sectors": 8 * reads, "writes": writes, "write_sectors": 8 * writes,
+             "flushes": flushes}] * reps
+
+
+def _vary(io, flushes):
+    return [dict(rep, flushes=f) for rep, f in zip(io, flushes)]
 
 
 def _claim_rows(option, cells):
@@ -413,57 +419,86 @@ def _claim_rows(option, cells):
     return {r["cell"]: r for claim in claims for r in claim["comparisons"]}
 
 
-def test_claims_are_judged_on_the_device_counters_each_repetition_recorded():
+def test_claims_are_judged_on_the_device_counters_of_each_repetitions_timed_part():
     """A barrier claim on a workload that sent no flush, a commit-interval claim where the option
     left the flushes as they were, an access-time claim where nothing was read: cannot show,
-    from the counters, whatever the matrix says of the workload."""
+    from the timed part's counters, whatever the matrix says of the workload."""
     rows = _claim_rows("ext4-barrier", [
-        _cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5, device_io=_io(0)),
-        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(0)),  # fsync workload, yet no flush reached
-        _cell("ext4|-|barrier=0|mail-delivery", 8e6, 1e5, device_io=_io(0)),
-        _cell("ext4|-|-|mail-delivery", 4e6, 1e5, device_io=_io(400))])
+        _cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5, timed_io=_io(0)),
+        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, timed_io=_io(0)),  # fsync workload, yet no flush reached
+        _cell("ext4|-|barrier=0|mail-delivery", 8e6, 1e5, metric="deliveries_per_s", timed_io=_io(0)),
+        _cell("ext4|-|-|mail-delivery", 4e6, 1e5, metric="deliveries_per_s", timed_io=_io(400))])
     assert rows["ext4|-|barrier=0|fsync-write-4k"]["status"] == "cannot-show"
-    assert "received no cache flush" in rows["ext4|-|barrier=0|fsync-write-4k"]["sentence"]
+    assert "sent no cache flush" in rows["ext4|-|barrier=0|fsync-write-4k"]["sentence"]
+    assert rows["ext4|-|barrier=0|mail-delivery"]["status"] == "measured"
     commit = _claim_rows("ext4-commit", [
-        _cell("ext4|-|commit=60|fsync-write-4k", 4.1e6, 1e5, device_io=_io(2046)),
-        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(2047)),
-        _cell("ext4|-|commit=60|small-files|file_size=1000", 4.4e6, 1e5, metric="create_per_s", device_io=_io(3)),
-        _cell("ext4|-|-|small-files|file_size=1000", 4e6, 1e5, metric="create_per_s", device_io=_io(12))])
+        _cell("ext4|-|commit=60|fsync-write-4k", 4.1e6, 1e5, timed_io=_vary(_io(0), (2046, 2050, 2041))),
+        _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, timed_io=_vary(_io(0), (2047, 2043, 2049))),
+        _cell("ext4|-|commit=60|small-files|file_size=1000", 4.4e6, 1e5, metric="create_per_s", timed_io=_io(3)),
+        _cell("ext4|-|-|small-files|file_size=1000", 4e6, 1e5, metric="create_per_s", timed_io=_io(12))])
     assert commit["ext4|-|commit=60|fsync-write-4k"]["status"] == "cannot-show"
-    assert "as many cache flushes" in commit["ext4|-|commit=60|fsync-write-4k"]["sentence"]
+    assert "no larger than cells with identical settings show" in commit["ext4|-|commit=60|fsync-write-4k"]["sentence"]
     assert commit["ext4|-|commit=60|small-files|file_size=1000"]["status"] == "measured"
     atime = _claim_rows("noatime", [
-        _cell("ext3|-|noatime|tree-copy", 10, 0.1, metric="seconds", device_io=_io(5, reads=0)),
-        _cell("ext3|-|-|tree-copy", 10, 0.1, metric="seconds", device_io=_io(5, reads=0)),
-        _cell("btrfs|-|noatime|small-files|file_size=1000", 10, 0.1, metric="read_per_s", device_io=_io(5, reads=40)),
-        _cell("btrfs|-|-|small-files|file_size=1000", 10, 0.1, metric="read_per_s", device_io=_io(5, reads=40))])
-    assert atime["ext3|-|noatime|tree-copy"]["status"] == "cannot-show"
-    assert "served no read" in atime["ext3|-|noatime|tree-copy"]["sentence"]
-    assert atime["btrfs|-|noatime|small-files|file_size=1000"]["status"] == "measured"
+        _cell("ext3|-|noatime|tree-read", 10, 0.1, metric="read_per_s", timed_io=_io(5, reads=0)),
+        _cell("ext3|-|-|tree-read", 10, 0.1, metric="read_per_s", timed_io=_io(5, reads=0)),
+        _cell("btrfs|-|noatime|tree-read", 10, 0.1, metric="read_per_s", timed_io=_io(5, reads=40, writes=0)),
+        _cell("btrfs|-|-|tree-read", 10, 0.1, metric="read_per_s", timed_io=_io(5, reads=40, writes=30))])
+    assert atime["ext3|-|noatime|tree-read"]["status"] == "cannot-show"
+    assert "served no read during the timed part" in atime["ext3|-|noatime|tree-read"]["sentence"]
+    assert atime["btrfs|-|noatime|tree-read"]["status"] == "measured"
 
 
-def test_a_claim_whose_comparisons_all_cannot_show_says_so_not_that_nothing_was_measured():
+def test_counters_over_the_whole_repetition_do_not_decide_the_matrix_word_does():
+    """The issue's tree-copy: 3 device reads over nine repetitions (the layout's, not the copy's)
+    passed the "reads the filesystem" check; without timed counters it is the matrix's word."""
+    whole = [{"reads": 3, "read_sectors": 24, "writes": 100, "write_sectors": 800, "flushes": 2}] + _io(2)[:2]
+    atime = _claim_rows("noatime", [
+        _cell("ext4|-|noatime|tree-copy", 10, 0.1, metric="seconds", device_io=whole),
+        _cell("ext4|-|-|tree-copy", 10, 0.1, metric="seconds", device_io=whole)])
+    row = atime["ext4|-|noatime|tree-copy"]
+    assert row["status"] == "cannot-show" and "no device counters of the timed part" in row["sentence"]
+
+
+def test_cells_with_identical_settings_set_the_spread_an_option_must_exceed():
+    """defaults and relatime (the default) small-files: 13 and 16-19 flushes a repetition: a
+    commit= cell 4 flushes from the defaults cannot show; one further off than the twins can."""
     data, _ = knowledge.load(str(DATA))
-    blind = [_cell("ext4|-|barrier=0|fsync-write-4k", 8e6, 1e5, device_io=_io(0)),
-             _cell("ext4|-|-|fsync-write-4k", 4e6, 1e5, device_io=_io(0))]
-    (claim,) = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", blind)])["ext4-barrier"]["claims"]
-    assert claim["measured"] == 0
-    assert claim["summary"] == "Measured, but no comparison counts: 1 of 6 cannot show the claim's mechanism."
-    flushing = [_cell("ext4|-|barrier=0|mail-delivery", 8e6, 1e5, metric="deliveries_per_s", device_io=_io(400)),
-                _cell("ext4|-|-|mail-delivery", 4e6, 1e5, metric="deliveries_per_s", device_io=_io(400))]
-    (claim,) = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", blind + flushing)])["ext4-barrier"]["claims"]
-    assert claim["summary"].startswith("Measured in 1 of 6 comparisons: ")
-    assert claim["summary"].endswith("; 1 cannot show its mechanism, so it does not count.")
+    claim = {"mechanism": "commit-interval"}
+    twins = [dict(_cell("ext4|-|-|small-files|file_size=1000", 1, 0.1), effective="rw,relatime", timed_io=_io(13)),
+             dict(_cell("ext4|-|relatime|small-files|file_size=1000", 1, 0.1), effective="rw,relatime",
+                  timed_io=_vary(_io(0), (16, 19, 17)))]
+    spreads = knowledge.twin_spreads(twins)
+    assert spreads[("ext4", "small-files", "")]["flushes"] == pytest.approx(52 / 3 - 13)
+    near, far = _io(9), _io(3)
+    base = twins[0]
+    assert knowledge.cannot_show(claim, "small-files", {"timed_io": near}, base) == ""  # 4 apart, no twins
+    assert knowledge.cannot_show(claim, "small-files", {"timed_io": near}, base, spreads[("ext4", "small-files", "")])
+    assert knowledge.cannot_show(claim, "small-files", {"timed_io": far}, base, spreads[("ext4", "small-files", "")]) == ""
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.lists(st.integers(0, 50), min_size=1, max_size=6), b=st.lists(st.integers(0, 50), min_size=1, max_size=6),
+       twin=st.floats(0, 30), mechanism=st.sampled_from(["commit-interval", "durability", "atime"]))
+def test_an_option_can_show_exactly_where_it_moved_its_counter_beyond_identical_settings(a, b, twin, mechanism):
+    field = {"commit-interval": "flushes", "durability": "flushes", "atime": "writes"}[mechanism]
+
+    def io(values):
+        return [{"reads": 5, "read_sectors": 40, "writes": 0, "write_sectors": 0, "flushes": 0, field: v} for v in values]
+    told = knowledge.cannot_show({"mechanism": mechanism}, "w", {"timed_io": io(b)}, {"timed_io": io(a)}, {field: twin})
+    moved = abs(statistics.fmean(b) - statistics.fmean(a))
+    spread = max(max(a) - min(a), max(b) - min(b), twin)
+    assert (told == "") == (moved > spread + 1e-9) or abs(moved - spread) < 1e-9
 
 
 def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_adjusted():
-    reads = {"metric": "read_per_s", "device_io": _io(1, reads=50)}
+    reads = {"metric": "read_per_s"}  # no timed counters: the matrix's word (small-files and tree-read read the filesystem)
     rows = _claim_rows("relatime", [
         _cell("ext4|-|relatime|small-files|file_size=1000", 1000, 300, **reads),
         _cell("ext4|-|-|small-files|file_size=1000", 1010, 300, **reads),
-        _cell("xfs|-|relatime|tree-copy", 1000, 1, **{**reads, "metric": "seconds"}),
-        _cell("xfs|-|-|tree-copy", 1000, 1, **{**reads, "metric": "seconds"})])
-    wide, narrow = rows["ext4|-|relatime|small-files|file_size=1000"], rows["xfs|-|relatime|tree-copy"]
+        _cell("ext4|-|relatime|tree-read", 1000, 1, **reads),
+        _cell("ext4|-|-|tree-read", 1000, 1, **reads)])
+    wide, narrow = rows["ext4|-|relatime|small-files|file_size=1000"], rows["ext4|-|relatime|tree-read"]
     assert wide["verdict"] == "inconclusive" and wide["p_value"] > 0.05
     assert narrow["verdict"] == "agrees"  # equivalent within 5 %: the interval is narrow
     assert wide["test"]["adjustment"] == "Holm" and wide["test"]["family"] == 2 and "Holm-adjusted" in wide["sentence"]
@@ -500,3 +535,47 @@ def test_only_a_claim_of_zero_is_no_effect(expected, change, significant, equiva
     if not significant:
         assert v in ("cannot tell at this n", "inconclusive", "no effect seen")
         assert not (v == "no effect seen" and abs(expected) <= MARGIN)
+
+
+def test_an_o_direct_figure_above_the_raw_device_stays_ranked_with_its_mark():
+    """ext4 and xfs rewrite with O_DIRECT above the raw device were flagged cached and dropped,
+    which put ext2 first."""
+    results = [_result("a", "2026-01-01T00:00:00Z", [
+        _cell("ext4|-|-|rewrite", 2120e6, 1e6, flags=["above-device"]),
+        _cell("xfs|-|-|rewrite", 2364e6, 1e6, flags=["above-device"]),
+        _cell("ext2|-|-|rewrite", 1500e6, 1e6), _cell("btrfs|-|-|rewrite", 1400e6, 1e6, flags=["cached"])])]
+    ranking = knowledge.rankings(results)["rewrite|throughput"]
+    assert [r["filesystem"] for r in ranking["ranked"]] == ["xfs", "ext4", "ext2"]
+    assert [r["flags"] for r in ranking["ranked"][:2]] == [["above-device"], ["above-device"]]
+    assert [r["filesystem"] for r in ranking["excluded"]] == ["btrfs"] and ranking["io"] == "device"
+
+
+def test_page_cache_workloads_are_ranked_apart_and_say_so():
+    results = [_result("a", "2026-01-01T00:00:00Z", [
+        _cell("ext4|-|-|background-writes", 870e6, 1e6, flags=["page-cache"]),
+        _cell("xfs|-|-|background-writes", 843e6, 1e6, flags=["page-cache"]),
+        _cell("ext4|-|-|seq-write", 300e6, 1e6), _cell("xfs|-|-|zz-write", 200e6, 1e6)])]
+    out = knowledge.rankings(results)
+    names = list(out)
+    assert names[-1] == "background-writes|throughput"  # after every device ranking, whatever the names' order
+    assert all(out[n]["io"] == "device" and not out[n]["io_note"] for n in names[:-1])
+    page = out["background-writes|throughput"]
+    assert page["io"] == "page-cache" and "page cache's speed" in page["io_note"]
+    assert [r["filesystem"] for r in page["ranked"]] == ["ext4", "xfs"]  # ranked among themselves
+
+
+def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_verdict():
+    """Other processes' CPU 5.1, 8.6 and 3.5 s a repetition on one side, 0.28, 0.17 and 0.13 on the other."""
+    def host(values):
+        return {"wall_seconds": 12.0, "host": [{"steal_pct": 0, "iowait_pct": 1, "others_cpu_s": v, "load1": 1,
+                                                "seconds": 4.0} for v in values]}
+    busy, calm = host((5.1, 8.6, 3.5)), host((0.28, 0.17, 0.13))
+    option, base = "ext4|-|barrier=0|mail-delivery", "ext4|-|-|mail-delivery"
+    for sides in ((busy, calm), (calm, busy)):
+        rows = _claim_rows("ext4-barrier", [
+            _cell(option, 8e6, 1e5, metric="deliveries_per_s", **sides[0]),
+            _cell(base, 4e6, 1e5, metric="deliveries_per_s", **sides[1])])
+        assert rows[option]["status"] == "cannot-show" and "different contention" in rows[option]["sentence"]
+    rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
+                                        _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
+    assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it

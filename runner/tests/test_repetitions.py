@@ -4,12 +4,39 @@ metric's RSD is above 3.5 %, up to 3x the planned count, then flag noisy; fixed 
 The workload here is a scripted sequence of values, because what is tested is the runner's rule,
 not a measurement; real workloads are tested on real filesystems in test_run_loop.py.
 """
+import tempfile
 import types
 
 import pytest
 
-from fsatlas.run import execution, matrix
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import contention
+from fsatlas.run import evidence, execution, matrix
 from fsatlas.run.workloads import KINDS
+
+
+@pytest.fixture(autouse=True)
+def quiet_host(monkeypatch):
+    """The spread rules are tested on scripted values: the host's real contention (this machine
+    is shared) must not make the runner repeat them; the contention rule's tests script it."""
+    monkeypatch.setattr(evidence, "Meter", scripted_meter([]))
+
+
+def scripted_meter(contended):
+    """A Meter whose host record passes the other processes' CPU threshold where the next item of
+    CONTENDED is true (then never)."""
+    it = iter(contended)
+
+    class Meter:
+        def __init__(self, device):
+            pass
+
+        def done(self):
+            busy = 2.0 if next(it, False) else 0.0
+            return None, {"steal_pct": 0.0, "iowait_pct": 0.0, "others_cpu_s": busy, "load1": 1.0, "seconds": 1.0,
+                          "helpers_cpu_s": 0.0}
+    return Meter
 
 
 def scripted_kind(values):
@@ -133,3 +160,29 @@ def test_a_broken_claims_file_costs_only_its_own_aims(tmp_path):
     (tmp_path / "c.yaml").write_text("claims: [unclosed\n")
     (tmp_path / "d.yaml").write_text("- a list, not an option\n")
     assert claim_aims.load(str(tmp_path)) == {("ext4|-|x|w", "ext4|-|-|w"): ("throughput", 10.0)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(planned=st.integers(1, 4), contended=st.lists(st.booleans(), max_size=16), adaptive=st.booleans())
+def test_a_contended_repetition_is_run_again_up_to_the_cap_and_marks_its_cell_if_it_stays(planned, contended, adaptive):
+    values = list(range(1, 40))  # each attempt's own value: which were kept shows which attempts counted
+    with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as tmp:
+        mp.setattr(evidence, "Meter", scripted_meter(contended))
+        record = run_one(mp, tmp, values, adaptive=adaptive, planned=planned)
+    # the rule, counted by hand: attempt i of a repetition is kept when it is not contended or is its last allowed
+    retries = execution.CONTENTION_RETRIES if adaptive else 0
+    attempts, kept, stays = iter(enumerate(contended + [False] * 100)), [], []
+    for _ in range(planned):
+        for tried in range(retries + 1):
+            i, busy = next(attempts)
+            if not busy or tried == retries:
+                kept.append(values[i])
+                stays.append(busy)
+                break
+    samples = record["metrics"]["throughput"]["samples"]
+    if adaptive:  # the values' spread makes the spread rule add repetitions past the planned ones
+        assert len(samples) >= planned
+        samples = samples[:planned]
+    assert samples == kept
+    assert [bool(contention.passes(h)) for h in record["host"]][:planned] == stays
+    assert ("contended" in record["flags"]) == any(bool(contention.passes(h)) for h in record["host"])

@@ -1,9 +1,11 @@
 """fsatlas article new: a Hugo article pinned to two runs (site/articles.py), ready to edit."""
 import os
+import re
 import sys
 
+from .. import outfile
 from ..errors import UserError
-from ..site import articles
+from ..site import articles, report
 from .compare import load_checked
 
 
@@ -21,22 +23,40 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+# A side as the comparison's key and the article's shortcode hold it: a filesystem name, and a
+# variant's, as the result schema allows them (no quote, brace or space can reach the shortcode).
+SIDE = re.compile(r"^[a-z0-9][a-z0-9_+.-]{0,63}(?::[a-z0-9][a-z0-9_+.-]{0,63})?$")
+
+
+def _check_side(result: dict, option: str, spec: str) -> None:
+    """spec must name a filesystem (or filesystem:variant) the result measured."""
+    if not SIDE.match(spec):
+        raise UserError("a filesystem, or filesystem:variant, of lower-case letters, digits and _+.-",
+                        field=option, found=repr(spec[:80]))
+    fs, _, variant = spec.partition(":")
+    default = report.default_variant(result)
+    sides = {(c["filesystem"], c.get("variant", "defaults")) for c in result["cells"] if c["status"] == "ok"}
+    if (fs, variant or default) not in sides:
+        known = ", ".join(sorted(f"{f}:{v}" if v != default else f for f, v in sides)[:20])
+        raise UserError(f"no measured cell of {spec} in {result['id']}", field=option, expected=f"one of {known}")
+
+
 def run(args) -> int:
     docs = [load_checked(f) for f in args.files]
     if len(docs) == 2 and not (args.a or args.b):
         entry = {"a": docs[0]["id"], "b": docs[1]["id"]}
     elif len(docs) == 1 and args.a and args.b:
+        for option, spec in (("--a", args.a), ("--b", args.b)):
+            _check_side(docs[0], option, spec)
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
     else:
         raise UserError("expected two result files, or one with --a and --b")
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
-    if os.path.exists(path):
+    if os.path.lexists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.fsatlas-tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(articles.scaffold(args.title, entry, [d["id"] for d in docs]))
-    os.replace(tmp, path)
+    text = articles.scaffold(args.title, entry, [d["id"] for d in docs])
+    with outfile.replacing(path) as f:
+        f.write(text)
     print(f"wrote {path}: pinned to {', '.join(d['id'] for d in docs)}; "
           f"their result files must be in data/results when the site is built", file=sys.stderr)
     return 0

@@ -3,6 +3,7 @@ Parquet, CSV or JSON Lines; the same table from Python is fsatlas.results.export
 import os
 import sys
 
+from .. import outfile
 from ..results import export
 
 
@@ -13,7 +14,7 @@ def add_parser(sub):
                    help="result files or folders of them (default: data/results)")
     p.add_argument("--format", choices=export.FORMATS, default=None,
                    help="the output's format (default: from --out's suffix, else parquet)")
-    p.add_argument("--out", default=None, help="the file to write (default: fsatlas-samples.<format>)")
+    p.add_argument("--out", default=None, help="the file to write, - for standard output (default: fsatlas-samples.<format>)")
     p.add_argument("--where", action="append", default=[], metavar="COL=VAL",
                    help="keep rows whose column has one of these comma-separated values (COL!=VAL: none of "
                         "them); repeat to combine, e.g. --where filesystem=ext4,xfs --where metric=throughput")
@@ -31,5 +32,6 @@ def run(args) -> int:
     fmt = fmt or "parquet"
     out = args.out or f"fsatlas-samples.{fmt}"
     rows = export.write(args.paths, out, fmt, where, args.all_cells)
-    print(f"wrote {rows:,} {'rows' if args.all_cells else 'samples'} to {os.path.abspath(out)} ({fmt})", file=sys.stderr)
+    shown = "standard output" if out == outfile.STDOUT else os.path.abspath(out)
+    print(f"wrote {rows:,} {'rows' if args.all_cells else 'samples'} to {shown} ({fmt})", file=sys.stderr)
     return 0

@@ -16,7 +16,7 @@ import tempfile
 
 import yaml
 
-from .. import SCHEMA_VERSION, memory, safe_yaml
+from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
 from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
 from ..results.importers import pts
 from ..results.importers.measurement import NOTES
@@ -58,6 +58,9 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+MAX_SYSTEM_FILE = 64 * 1024  # a --system file: a machine's facts, a few hundred bytes
+
+
 def _system(path, machine, this_machine: bool, digest: str):
     """(system, target) of an import: from --system FILE, from this machine (--this-machine), or
     "system not recorded": a label naming this import alone, as no machine can be told."""
@@ -67,9 +70,13 @@ def _system(path, machine, this_machine: bool, digest: str):
         return {"machine": machine or f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
     try:
         with open(path, encoding="utf-8") as f:
-            data = safe_yaml.load(f)
-    except (OSError, yaml.YAMLError) as e:
-        raise UserError(f"cannot read the system file: {getattr(e, 'strerror', None) or e}", where=path) from None
+            text = f.read(MAX_SYSTEM_FILE + 1)
+        if len(text) > MAX_SYSTEM_FILE:
+            raise UserError(f"larger than {MAX_SYSTEM_FILE:,} characters; expected a machine's facts", where=path)
+        data = safe_yaml.load_plain(text, path)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        why = getattr(e, "strerror", None) or str(e).replace("\n", " ")[:300]
+        raise UserError(f"cannot read the system file: {why}", where=path) from None
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise UserError("expected a mapping with a 'system' section (and optionally 'target')", where=path, field="/system")
     sysinfo = {**data["system"], "recorded": "file"}
@@ -292,13 +299,18 @@ def _run(args) -> int:
     return 0
 
 
-def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str]) -> list[str]:
+def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str],
+             redacted_fields: tuple = ()) -> list[str]:
     """Writes each (result, its raw members) to out, only when `validate` accepts every one:
     all are written and checked in a temporary folder inside out, then moved into place, bundle
     first; anything refused leaves out as it was. With redact, what looks private in the raw
-    members is replaced (privacy.redact) and recorded in the result's redactions."""
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
+    members is replaced (privacy.redact) and recorded in the result's redactions; the fields
+    under redacted_fields (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
+    outfile.folder(out)
+    try:
+        tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
+    except OSError as e:
+        raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
         staged = []
         for result, members in made:
@@ -315,22 +327,38 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
             if errors:
                 first = errors[0]
-                hint = (" (--redact replaces it by [redacted] in the kept raw output)"
-                        if first.message.startswith(validation.PRIVATE) else
-                        " (an output fsatlas import should have refused: please report it)")
+                hint = _hint(first, redact, redacted_fields)
                 more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
                 raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
                                 where=", ".join(inputs))
-        written = []
-        for (result, _), path in zip(made, staged):
-            for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))), ("results", os.path.basename(path))):
-                if os.path.exists(os.path.join(tmp, folder, name)):  # no bundle where no cell has a figure
-                    os.makedirs(os.path.join(out, folder), exist_ok=True)
-                    os.replace(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
-            written.append(os.path.join(out, "results", os.path.basename(path)))
-        return written
+        moves = [(os.path.join(tmp, folder, name), os.path.join(out, folder, name))
+                 for (result, _), path in zip(made, staged)
+                 for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))),
+                                      ("results", os.path.basename(path)))
+                 if os.path.exists(os.path.join(tmp, folder, name))]  # no bundle where no cell has a figure
+        for _, target in moves:  # every target checked before any is moved: a refusal leaves out as it was
+            if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
+                raise UserError("expected a folder, found a file", where=os.path.dirname(target))
+            outfile.check(target)
+        for staged_file, target in moves:
+            outfile.folder(os.path.dirname(target))
+            outfile.move_into_place(staged_file, target)
+        return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _hint(problem, redact: bool, redacted_fields: tuple) -> str:
+    """What to do about the first problem that keeps a result from validate: --redact only where
+    it would replace what was found (the kept raw output, and the fields an importer fills from
+    it), and only when it was not given already."""
+    if not problem.message.startswith(validation.PRIVATE):
+        return " (an output fsatlas import should have refused: please report it)"
+    in_raw = "/raw/" in problem.path or problem.path.startswith("/raw")
+    if in_raw or problem.path.startswith(tuple(redacted_fields)):
+        return "" if redact else " (--redact replaces it by [redacted] in the kept raw output and the fields read from it)"
+    return (" (--redact does not change it: it comes from the system facts, this machine's or --system's; "
+            "give the facts in a --system file without it, or --machine for the label)")
 
 
 def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
@@ -342,7 +370,7 @@ def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
         kept[name] = text.encode() if counts else data
         redactions += [{"raw": f"raw/{result['id']}/{name}", "what": what, "count": n} for what, n in sorted(counts.items())]
     if redactions:
-        result["redactions"] = redactions[:1000]
+        result["redactions"] = (result.get("redactions", []) + redactions)[:1000]
     return kept
 
 
@@ -385,11 +413,20 @@ def _run_pts(args) -> int:
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
     for path in args.files:
         data, text = _read(path)
-        kept = re.sub(r"<User>[^<]*</User>", "<User>redacted</User>", text)  # PTS records the user's login name
+        kept = privacy.redact_users(text)  # PTS records the user's login name, in any spelling
+        redacted = {}
+        if args.redact:  # the Hardware and Software lines become the result's system fields: redacted before
+            kept, redacted = privacy.redact_markup(kept)
         digest = hashlib.sha256(data).hexdigest()[:8]
         measurements = pts.parse(kept, path)
         disagree = pts.value_disagreements(kept, path)
-        for k, record in enumerate(pts.systems(kept, path)):
+        records = pts.systems(kept, path)
+        names = [r["identifier"][:pts.MAX_FIELD] for r in records]
+        twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+        if twice is not None:  # an <Entry> names its system only by this: the two systems' runs would mix
+            raise UserError(f"two <System> elements named {twice[:80]!r}", where=path,
+                            expected="a distinct <Identifier> a system (each <Entry> names its system by it)")
+        for k, record in enumerate(records):
             fs = args.filesystem or pts.fields(record["software"]).get("File-System", "").lower()
             _check_filesystem(fs, f"{path}: System {record['identifier']!r} File-System (or --filesystem)")
             sysinfo, target = _pts_system(record, args.machine)
@@ -403,7 +440,8 @@ def _run_pts(args) -> int:
                 raise UserError(f"no result of system {record['identifier']!r}", where=path)
             notes = [args.notes] if args.notes else []
             notes += [f"imported from the Phoronix Test Suite result file {os.path.basename(path)}, system "
-                      f"{record['identifier']!r}; its <User> was redacted in the kept copy"]
+                      f"{record['identifier']!r}; its <User> was redacted in the kept copy"
+                      + (", and what looked private (--redact)" if redacted else "")]
             notes += [d for d in disagree if f"({record['identifier']})" in d]
             tool = {"runner": system.collect_tools()["runner"], "imported_from": "pts"}
             if record["client"] or pts.tool_version(kept):
@@ -416,9 +454,12 @@ def _run_pts(args) -> int:
                 result["measured"] = pts.measured(record["timestamp"])
             if args.submitter:
                 result["submitter"] = args.submitter
+            if redacted:
+                result["redactions"] = [{"raw": f"raw/{result_id}/{member}", "what": what, "count": n}
+                                        for what, n in sorted(redacted.items())]
             resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
             made.append((result, {member: kept.encode()}))
-    for written, (result, _) in zip(_publish(out, made, args.redact, args.files), made):
+    for written, (result, _) in zip(_publish(out, made, args.redact, args.files, ("/system", "/target")), made):
         ok = sum(r["status"] == "ok" for r in result["cells"])
         print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
               file=sys.stderr)

@@ -1,9 +1,8 @@
 """fsatlas report: a publishable comparison of two runs, or of two filesystems or variants of
 one run, as one self-contained Markdown or HTML file (site/report.py)."""
-import contextlib
-import os
 import sys
 
+from .. import outfile
 from ..errors import UserError
 from ..site import report
 from ..results import comparison
@@ -22,7 +21,7 @@ def add_parser(sub):
     p.add_argument("--a", metavar="SIDE", help="within one result: side A, a filesystem or filesystem:variant")
     p.add_argument("--b", metavar="SIDE", help="within one result: side B")
     p.add_argument("--format", choices=("md", "html"), default=None, help="default: from --out's suffix, else md")
-    p.add_argument("--out", help="the file to write (default: standard output)")
+    p.add_argument("--out", help="the file to write (default, or -: standard output)")
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
     p.add_argument("--data", default="data", help="the curated data, for the feature differences (default: data)")
     p.add_argument("--no-chart", action="store_true", help="leave the chart out (it needs node)")
@@ -53,17 +52,9 @@ def run(args) -> int:
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
     svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")
     text = report.html_page(doc, svg) if fmt == "html" else report.markdown(doc, svg)
-    if not args.out:
-        sys.stdout.write(text)
-        return 0
-    tmp = f"{args.out}.fsatlas-tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, args.out)
-    except OSError as e:  # a folder that does not exist, a directory named as the file, no permission
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise UserError(f"cannot write the report: {e.strerror or e}", where=args.out) from None
-    print(f"wrote {args.out}: {len(doc['rows'])} comparisons", file=sys.stderr)
+    out = args.out or outfile.STDOUT
+    with outfile.replacing(out) as f:
+        f.write(text)
+    if out != outfile.STDOUT:
+        print(f"wrote {out}: {len(doc['rows'])} comparisons", file=sys.stderr)
     return 0

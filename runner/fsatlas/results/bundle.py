@@ -19,10 +19,10 @@ import re
 import shutil
 import stat
 import tarfile
-import tempfile
 import zlib
 
 from . import resultfile
+from .. import outfile
 from ..errors import UserError
 
 SUFFIX = ".tar.gz"
@@ -374,26 +374,14 @@ def write(members: dict[str, bytes], dest: str) -> None:
     """Writes the members (name -> bytes) as a tar.gz at dest, through a temporary file and a
     rename. The same members always give the same bytes: sorted, no times, owners or modes.
     gzip level 6: level 9 makes a quick result's bundle 11 % smaller (48 against 54 KB) in 3.6
-    times the time (25 against 7 ms)."""
-    directory = os.path.dirname(os.path.abspath(dest))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as raw_file:
-            with gzip.GzipFile(filename="", mode="wb", fileobj=raw_file, mtime=0, compresslevel=6) as zipped:
-                with tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as archive:
-                    for name in sorted(members):
-                        info = tarfile.TarInfo(name)
-                        info.size, info.mode, info.mtime = len(members[name]), 0o644, 0
-                        archive.addfile(info, io.BytesIO(members[name]))
-            raw_file.flush()
-            os.fsync(raw_file.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    times the time (25 against 7 ms). (outfile.replacing: only over a regular file or nothing.)"""
+    with outfile.replacing(dest, binary=True, durable=True, suffix=SUFFIX) as raw_file:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw_file, mtime=0, compresslevel=6) as zipped:
+            with tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as archive:
+                for name in sorted(members):
+                    info = tarfile.TarInfo(name)
+                    info.size, info.mode, info.mtime = len(members[name]), 0o644, 0
+                    archive.addfile(info, io.BytesIO(members[name]))
 
 
 def folder_members(out_dir: str, rid: str) -> dict[str, bytes]:

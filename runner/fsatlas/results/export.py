@@ -12,6 +12,7 @@ same float.
 import datetime as dt
 import os
 
+from .. import outfile
 from ..errors import UserError
 from . import resultfile
 
@@ -68,6 +69,27 @@ COLUMNS = {
     "load1": ("float64", "the one-minute load average at the repetition's end"),
 }
 FORMATS = ("parquet", "csv", "jsonl")
+
+
+# A text cell a spreadsheet would run as a formula starts with one of these (OWASP's "CSV
+# Injection": =, +, -, @, tab, carriage return); it is written with an apostrophe before it, as
+# the explorer's CSV download does (static/js/explorer.js, kept the same by test_export.py).
+# Only text columns: a number column's -1.5 is a number to every spreadsheet, written as it is.
+FORMULA_START = "=+-@\t\r"
+
+
+def safe_for_spreadsheets(table):
+    """The Arrow table with an apostrophe before every text cell that starts with one of
+    FORMULA_START (vectorized, column by column)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    starts = "^[" + "".join("\\" + c if c in "-\\]^" else c for c in FORMULA_START) + "]"
+    for i, field in enumerate(table.schema):
+        if field.type == pa.string():
+            column = table.column(i)
+            quoted = pc.binary_join_element_wise(pa.scalar("'"), column, "")
+            table = table.set_column(i, field, pc.if_else(pc.match_substring_regex(column, starts), quoted, column))
+    return table
 
 
 def arrow_schema():
@@ -199,34 +221,26 @@ def json_line(row: dict) -> bytes:
 
 
 def write(paths: list[str], out: str, fmt: str, where=(), all_cells: bool = False) -> int:
-    """Writes the table to out (a temporary file, then renamed) in fmt; returns the rows written."""
+    """Writes the table to out (outfile.replacing: a temporary file, then renamed; `-` is standard
+    output) in fmt; returns the rows written."""
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
-    directory = os.path.dirname(os.path.abspath(out))
-    os.makedirs(directory, exist_ok=True)
-    tmp = os.path.join(directory, f".{os.path.basename(out)}.fsatlas-tmp")
     rows, schema = 0, arrow_schema()
-    try:
+    with outfile.replacing(out, binary=True) as f:
         if fmt == "parquet":
-            with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            with pq.ParquetWriter(f, schema, compression="zstd") as writer:
                 for table in batches(paths, where, all_cells):
                     writer.write_table(table)
                     rows += table.num_rows
                 if not rows:
                     writer.write_table(schema.empty_table())
         elif fmt == "csv":
-            with pcsv.CSVWriter(tmp, schema) as writer:
+            with pcsv.CSVWriter(f, schema) as writer:
                 for table in batches(paths, where, all_cells):
-                    writer.write_table(table)
+                    writer.write_table(safe_for_spreadsheets(table))
                     rows += table.num_rows
         else:
-            with open(tmp, "wb") as f:
-                for table in batches(paths, where, all_cells):
-                    f.writelines(json_line(row) for row in table.to_pylist())
-                    rows += table.num_rows
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            for table in batches(paths, where, all_cells):
+                f.writelines(json_line(row) for row in table.to_pylist())
+                rows += table.num_rows
     return rows

@@ -13,6 +13,7 @@ import os
 import stat
 
 from . import resultfile
+from ..errors import UserError
 
 MEMO_FILE = os.path.join("build", "cache", "signatures.json")
 _memo: dict | None = None
@@ -156,6 +157,9 @@ def save() -> None:
     """Keeps the digests taken (of files still there) for the next process."""
     global _changed
     if _memo is not None and _changed:
-        resultfile.write_atomic(MEMO_FILE, {k: v for k, v in _memo.items() if os.path.lexists(k)},
-                                compact=True, durable=False)
+        try:
+            resultfile.write_atomic(MEMO_FILE, {k: v for k, v in _memo.items() if os.path.lexists(k)},
+                                    compact=True, durable=False)
+        except UserError:
+            pass  # a folder that cannot be written (a read-only checkout): the digests are taken again next time
         _changed = False

@@ -8,6 +8,7 @@ data/privacy-reviewed.txt, or runs `fsatlas validate --allow-private`.
 import getpass
 import platform
 import re
+import unicodedata
 from functools import lru_cache
 from itertools import islice
 
@@ -47,6 +48,53 @@ PATTERNS = [
     ("a serial number", re.compile(r"(?<![A-Za-z0-9])(?=(?:[A-Z]*[0-9]){4})(?=(?:[0-9]*[A-Z]){3})[A-Z0-9]{10,20}(?![A-Za-z0-9])")),
 ]
 SERIAL_UNLABELED = len(PATTERNS) - 1
+IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 address")
+
+# A dotted quad is a version number, not an IPv4 address, when what stands beside it says so
+# (_version_number): "X Server 1.21.1.11", "Mesa 24.0.5.1", "GNOME Shell 3.36.4.1" are versions
+# in a Phoronix Test Suite software line; "inet 10.1.2.3", "from 192.168.1.5 port 22",
+# "nameserver 1.1.1.1", "http://1.2.3.4/" are addresses. A quad is a version where
+#  1. a "v" is glued before it (v1.2.3.4), or a package's suffix after it (1.2.3.4-generic,
+#     1.2.3.4+dfsg, 1.2.3.4~rc1, 1.2.3.4a);
+#  2. a name stands before it, separated by one space (Mesa 24.0.5.1): a word starting with a
+#     letter that is none of ADDRESS_WORDS, the words that introduce an address (case-blind).
+#     "Server" is one of them, except after a capitalized name that is none (X Server 1.21.1.11
+#     and Xorg Server name a product; server 10.0.0.5 and NFS Server 10.0.0.5 an address);
+#  3. it is the value of a field of a PTS software line that names software (VERSION_FIELDS:
+#     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1").
+# Whatever stands before it, a port (:22) or a prefix length (/24) after it makes it an address.
+ADDRESS_WORDS = frozenset("""ip ipv4 inet addr address host hostname from to via at by on gateway gw dns nameserver
+    resolver src dst source destination peer client remote local bind bound listen listening connect connecting
+    connected route router proxy mask netmask broadcast brd subnet net network ping server servers target endpoint
+    nfs smb cifs ntp ssh http https ftp tftp dhcp ldap iscsi nbd vnc rdp smtp imap mail web node master worker
+    is was and or of for""".split())
+VERSION_FIELDS = frozenset("""kernel os desktop compiler opengl opencl vulkan python java microcode bios firmware
+    version release build revision""".split()) | {"display server", "display driver"}
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"']))([A-Za-z][A-Za-z0-9+._-]*) $")
+_FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40}): ?$")
+
+
+def _version_number(text: str, start: int, end: int) -> bool:
+    """Whether the dotted quad text[start:end] is a version number by its context (the rule above)."""
+    after = text[end:end + 2]
+    if after[:1] in (":", "/") and after[1:2].isdigit():
+        return False  # 1.2.3.4:22, 10.0.0.0/8
+    if (start and text[start - 1] in "vV" and (start < 2 or not text[start - 2].isalnum())) or \
+            re.match(r"(?:[-+~][A-Za-z]|[A-Za-z])", after):
+        return True
+    before = text[max(0, start - 60):start]
+    field = _FIELD_BEFORE.search(before)
+    if field and field.group(1).strip().lower() in VERSION_FIELDS:
+        return True
+    word = _WORD_BEFORE.search(before)
+    if not word or word.group(1).lower().rstrip(".,") in ADDRESS_WORDS - {"server"}:
+        return False
+    if word.group(1).lower() != "server":
+        return True
+    name = _WORD_BEFORE.search(before[:word.start(1)])  # X Server, Xorg Server: a product's name
+    return bool(name) and name.group(1)[:1].isupper() and name.group(1).lower() not in ADDRESS_WORDS
+
+
 # A name with dots whose last label may be a top-level domain; whether it is one, the public
 # suffix list decides (_host_names).
 DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-])")
@@ -132,16 +180,18 @@ def _mine():
 @lru_cache(maxsize=4096)
 def finding(text: str, serials: bool = True) -> str | None:
     """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
-    Invisible characters are taken out first (/h\u200bome/alice). Remembered per text: a quick
-    result's 7,355 strings (keys included) are 426 different ones."""
-    if not text.isascii():
-        text = text.translate(INVISIBLE)
+    The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
+    Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
+    text = fold(text)
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     found = []
     match = needs_a_look(text) and ANY.search(text)
     while match and len(found) < MAX_LISTED:
-        if serials or int(match.lastgroup[1:]) != SERIAL_UNLABELED or _serial_in_model(text, match):
-            found.append(f"{PATTERNS[int(match.lastgroup[1:])][0]} ({match.group(0)!r})")
+        kind = int(match.lastgroup[1:])
+        if kind == IPV4 and _version_number(text, match.start(), match.end()):
+            pass
+        elif serials or kind != SERIAL_UNLABELED or _serial_in_model(text, match):
+            found.append(f"{PATTERNS[kind][0]} ({match.group(0)!r})")
         match = ANY.search(text, max(match.end(), match.start() + 1))
     if "." in text:
         found += [f"a host name ({host!r})" for part in text.split("/") if "." in part for host in _host_names(part)]
@@ -161,6 +211,8 @@ def _serial_in_model(text: str, match) -> bool:
     return (len(word) >= 13 and re.search(r"\d{5}", word) is not None) or before.endswith(("WD-", "_"))
 
 
+# What raw_matches calls each kind it finds: the words a result's redactions name.
+REDACTION_KINDS = frozenset([what for what, _ in PATTERNS] + ["a host name", "this machine's host or user name"])
 _TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
 
 
@@ -168,6 +220,8 @@ def findings(data, keys: bool = True) -> list[tuple[str, str]]:
     """(JSON Pointer, what it looks like) for each suspicious string of a result file."""
     out = []
     for path, text in strings_in(data, keys=keys):
+        if text in REDACTION_KINDS and path.startswith("/redactions/") and path.endswith("/what"):
+            continue  # the name of a kind --redact replaced ("a serial number"), not one
         what = finding(text, serials=not path.endswith("/device_model"))
         if what:
             out.append((path, f"{what}; result files are published"))
@@ -222,7 +276,7 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
     """Every private-looking thing in a raw file's text, with its place, or None. A JSON report
     (fio's) is searched string by string, passing over its thousands of numbers, and walked
     for the places only when one of its distinct strings looks private; other output (bonnie++,
-    IOzone, dd) by raw_matches, in one pass a pattern. data: the text as json_document read it,
+    IOzone, dd) by raw_matches, in one pass a pattern, and a PTS file's <User> (user_findings). data: the text as json_document read it,
     and values its distinct strings (json_strings), where the caller has them already."""
     if data is _UNREAD:
         data = json_document(text)
@@ -232,8 +286,11 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
             if any(map(finding, values)) else []
     else:
         found, line, counted = [], 1, 0
-        for start, _, what, matched in raw_matches(text, MAX_LISTED + 1):
-            line, counted = line + text.count("\n", counted, start), start
+        folded = fold(text)  # raw_matches's places are those of the folded text
+        places = raw_matches(folded, MAX_LISTED + 1)
+        places += [(start, 0, "a user name in <User>", content[:40]) for start, content in user_findings(folded)]
+        for start, _, what, matched in sorted(places):
+            line, counted = line + folded.count("\n", counted, start), start
             found.append(f"line {line} looks like {what} ({matched!r})")
     if len(found) > MAX_LISTED:
         found[MAX_LISTED:] = ["and more"]
@@ -246,6 +303,29 @@ MAX_LISTED = 10
 INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e"
                                    "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
                                    "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u3164\ufeff\uffa0"))
+
+
+def fold(text: str) -> str:
+    """text as the patterns look at it: every character NFKC-normalized on its own (fullwidth
+    ／ｈｏｍｅ becomes /home, ① 1) and the INVISIBLE ones taken out. Character by character, through
+    one str.translate, so that a long text of few distinct characters (dd's progress lines in
+    Chinese) costs one pass; ASCII text is returned as it is."""
+    if text.isascii():
+        return text
+    table = {}
+    for char in set(text):
+        if ord(char) > 127:
+            mapped = _folded_char(char)
+            if mapped != char:
+                table[ord(char)] = mapped
+    return text.translate(table) if table else text
+
+
+@lru_cache(maxsize=65536)
+def _folded_char(char: str) -> str:
+    return "" if ord(char) in INVISIBLE else unicodedata.normalize("NFKC", char)
+
+
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
@@ -257,10 +337,9 @@ _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
     """(start, end, what it looks like, the text matched) of every private-looking thing in a
     tool's text output (with a limit: the first `limit` of each kind), in the order they appear;
-    invisible characters taken out first (the places are those of the text without them).
+    the text folded first (fold: the places are those of the folded text).
     Linear in the text's length: every pattern starts where a run of its characters starts."""
-    if not text.isascii():
-        text = text.translate(INVISIBLE)
+    text = fold(text)
     if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
@@ -273,7 +352,10 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         else:
             passes = gate in lower if isinstance(gate, str) else bool(gate.search(lower))
         if passes:
-            out += [(m.start(), m.end(), what, m.group(0)) for m in islice(pattern.finditer(text), limit)]
+            found = pattern.finditer(text)
+            if pattern is PATTERNS[IPV4][1]:
+                found = (m for m in found if not _version_number(text, m.start(), m.end()))
+            out += [(m.start(), m.end(), what, m.group(0)) for m in islice(found, limit)]
     if "." in text:
         hosts = ((part.start(), name) for part in _DOTTED_PARTS.finditer(text) for name in _host_names(part.group(0)))
         for after, name in islice(hosts, limit):
@@ -315,13 +397,81 @@ def _host_names(part: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# The Phoronix Test Suite records the login name of whoever ran it as <User>: found (and
+# replaced) in any spelling an XML reader accepts or a hand could write: <User >, <user>, a
+# namespace prefix, attributes, CDATA, character references or a comment inside. Only an empty
+# element or the text USER_REDACTED passes; an element never closed runs to the text's end.
+# Opening and closing tags are found each in one pass and paired in order (a pattern spanning
+# from one to the other, tried at each of a million unclosed <user>, took a time quadratic in
+# the text's length).
+_USER_OPEN = re.compile(r"<((?:[\w.-]+:)?user)\b([^<>]{0,1000})>", re.I)
+_USER_CLOSE = re.compile(r"</(?:[\w.-]+:)?user\s*>", re.I)
+USER_REDACTED = "redacted"
+MAX_USER_ELEMENTS = 10_000  # a PTS file has one a system; beyond these, the rest are not looked at but refused
+
+
+def _user_elements(text: str):
+    """(start, content start, content end, end, tag name) of each <User> element, in order: each
+    search starts where the element before ended, so the text is read once (an opening tag
+    inside an element, <User><User>x</User>, is that element's content)."""
+    tag = _USER_OPEN.search(text) if "<" in text else None
+    while tag is not None:
+        if tag.group(2).endswith("/"):  # <User/>
+            content_end = end = tag.end()
+        else:
+            close = _USER_CLOSE.search(text, tag.end())
+            content_end, end = (close.start(), close.end()) if close else (len(text), len(text))
+        yield tag.start(), tag.end(), content_end, end, tag.group(1)
+        tag = _USER_OPEN.search(text, end)
+
+
+def redact_users(text: str) -> str:
+    """text with the content of every <User> element (the first MAX_USER_ELEMENTS) replaced by
+    USER_REDACTED."""
+    pieces, done = [], 0
+    for start, _, _, end, name in islice(_user_elements(text), MAX_USER_ELEMENTS):
+        pieces += [text[done:start], f"<{name}>{USER_REDACTED}</{name}>"]
+        done = end
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def user_findings(text: str, limit: int = MAX_LISTED) -> list[tuple[int, str]]:
+    """(offset, content) of each <User> element (any spelling) holding anything but USER_REDACTED;
+    past MAX_USER_ELEMENTS elements, the next one's offset and a note that there are more."""
+    out = []
+    for count, (start, inner, inner_end, _, _) in enumerate(_user_elements(text)):
+        if count == MAX_USER_ELEMENTS:
+            out.append((start, f"more than {MAX_USER_ELEMENTS:,} <User> elements"))
+            break
+        if text[inner:inner_end].strip() not in ("", USER_REDACTED):
+            out.append((start, text[inner:inner_end]))
+            if len(out) == limit:
+                break
+    return out
+
+
+def redact_markup(text: str) -> tuple[str, dict[str, int]]:
+    """redact() applied to the text between an XML document's tags (a PTS result file: its
+    <Hardware> and <Software> lines, <Identifier>s and notes), so that no replacement takes a
+    tag with it; the tags are left as they are. Returns the text and how many of each kind."""
+    counts: dict[str, int] = {}
+
+    def one(match):
+        done, found = redact(match.group(1))
+        for what, n in found.items():
+            counts[what] = counts.get(what, 0) + n
+        return ">" + done + "<"
+    return re.sub(r">([^<]+)<", one, fold(text)), counts
+
+
 REDACTED = "[redacted]"  # what a redaction leaves: no pattern above matches it, no parser reads it as a figure
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """text with every private-looking thing raw_matches finds replaced by REDACTED, and how many
-    of each kind were (fsatlas import --redact: the kept raw output, its figures untouched)."""
-    text = text.translate(INVISIBLE) if not text.isascii() else text
+    of each kind were (fsatlas import --redact: the kept raw output, its figures untouched; the
+    text comes back folded, as it was scanned: fullwidth digits read the same to every parser)."""
+    text = fold(text)
     found = raw_matches(text)
     counts: dict[str, int] = {}
     pieces, done = [], 0

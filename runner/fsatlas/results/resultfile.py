@@ -10,7 +10,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -18,6 +17,7 @@ from importlib import resources
 import orjson
 
 
+from .. import outfile
 from ..errors import UserError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
@@ -366,26 +366,13 @@ def check(data: dict, file: str = "<result>") -> None:
 
 
 def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
-    """Writes JSON to a temporary file beside `path`, then renames it over `path`; durable
-    flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
+    """Writes JSON to a temporary file beside `path`, then renames it over `path` (outfile.replacing:
+    only over a regular file or nothing); durable flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
     # dumps, not dump: json.dump streams through the pure-Python encoder, several times slower
     text = json.dumps(data, separators=(",", ":"), allow_nan=False) if compact else \
         json.dumps(data, indent=1, allow_nan=False)
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; result and site files are meant to be read
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with outfile.replacing(path, durable=durable, suffix=".json") as f:
+        f.write(text + "\n")
 
 
 def write_result(out_dir: str, data: dict) -> str:

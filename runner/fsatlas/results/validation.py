@@ -165,7 +165,10 @@ class OutcomeCache:
         filesig.save()
         if self.path and self.changed:
             entries = {k: v for k, v in self.entries.items() if os.path.exists(k)}
-            resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
+            try:
+                resultfile.write_atomic(self.path, {"tool": self.tool, "entries": entries}, compact=True, durable=False)
+            except UserError:
+                pass  # not writable here (a read-only checkout): every file is checked again next time
 
 
 def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,

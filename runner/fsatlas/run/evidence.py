@@ -7,10 +7,14 @@ read around each repetition and kept in its cell:
   what the workload did, not on what its definition says;
 - host: contention (Documentation/filesystems/proc.rst, /proc/stat and /proc/loadavg): the
   share of the CPUs stolen by the hypervisor and idle waiting for I/O, the load average at
-  the end, and the CPU time other processes used beside the repetition's own.
+  the end, and the CPU time other processes used beside the repetition's own and its
+  helpers' (the FUSE daemon serving the mount, the kernel threads serving the loop device:
+  their work is the workload's); results/contention judges it.
 """
 import os
+import re
 import resource
+import time
 
 IO_FIELDS = {"reads": 0, "read_sectors": 2, "writes": 4, "write_sectors": 6, "flushes": 15}  # 0-based
 
@@ -41,6 +45,54 @@ def _own_cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def helper_pids(device: str | None) -> set[int]:
+    """The processes whose CPU time is the workload's though not fsatlas's children: the kernel
+    threads named after the device (loop3, its workqueue's kworker/u8:1+loop3, jbd2/loop3-8,
+    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and user processes whose
+    command line names it (a FUSE daemon such as ntfs-3g /dev/loop3 /mnt, which mount started
+    and left running). A shared kernel worker shows the device in its name only while it serves
+    it: Meter counts those named so when the repetition begins."""
+    if not device:
+        return set()
+    name = os.path.basename(device)
+    try:
+        rdev = os.stat(device).st_rdev
+        names = [re.escape(name), re.escape(f"flush-{os.major(rdev)}:{os.minor(rdev)}")]  # its writeback worker
+    except OSError:
+        names = [re.escape(name)]
+    pattern = re.compile(rf"(^|[^a-z0-9])({'|'.join(names)})($|[^0-9])")
+    found = set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as f:
+                comm = f.read().strip()
+            if pattern.search(comm):
+                found.add(int(entry.name))
+                continue
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue  # gone meanwhile
+        if any(a == device.encode() for a in args[1:]):
+            found.add(int(entry.name))
+    return found
+
+
+def _cpu_of(pids) -> dict[int, float]:
+    """Each process's user and system CPU seconds (/proc/<pid>/stat fields 14 and 15)."""
+    tick, out = os.sysconf("SC_CLK_TCK"), {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
 class Meter:
     """Read before and after one repetition: meter = Meter(device); ...; meter.done()."""
 
@@ -48,12 +100,17 @@ class Meter:
         self.device = device
         self.io = device_stat(device)
         self.cpu, self.own = _cpu_jiffies(), _own_cpu_seconds()
+        self.helpers = _cpu_of(helper_pids(device))
+        self.began = time.monotonic()
 
     def done(self) -> tuple[dict | None, dict | None]:
         """(device_io, host) of the repetition; either None where this machine cannot say."""
         io_after = device_stat(self.device)
         io = {k: io_after[k] - self.io[k] for k in IO_FIELDS} if self.io and io_after else None
         cpu_after, own = _cpu_jiffies(), _own_cpu_seconds() - self.own
+        seconds = time.monotonic() - self.began
+        # the helpers found at the start, whose CPU before is known (one gone meanwhile is left out)
+        helpers = sum(cpu - self.helpers[pid] for pid, cpu in _cpu_of(self.helpers).items())
         host = None
         if self.cpu and cpu_after:
             d = [b - a for a, b in zip(self.cpu, cpu_after)]
@@ -66,5 +123,6 @@ class Meter:
             except (OSError, ValueError, IndexError):
                 load = None
             host = {"steal_pct": round(100 * d[7] / total, 2), "iowait_pct": round(100 * d[4] / total, 2),
-                    "others_cpu_s": round(max(busy - own, 0.0), 3), "load1": load}
+                    "others_cpu_s": round(max(busy - own - helpers, 0.0), 3), "load1": load,
+                    "seconds": round(seconds, 3), "helpers_cpu_s": round(max(helpers, 0.0), 3)}
         return io, host

@@ -19,12 +19,13 @@ from .. import SCHEMA_VERSION
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
-from ..results import bundle, flags, resultfile, stats
+from ..results import bundle, contention, flags, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
 
 MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
+CONTENTION_RETRIES = 2  # adaptive profiles run a contended repetition again at most this often (results/contention)
 
 
 def new_result(profile, machine, out, target_info) -> dict:
@@ -108,32 +109,59 @@ class CellRun:
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
         record.pop("reason", None)
         self.samples, self.started, self.reps, self.failed = {}, [], 0, False
-        self.device_io, self.host = [], []  # per repetition: run/evidence.py
+        self.device_io, self.host, self.timed_io = [], [], []  # per repetition: run/evidence.py, RepContext.timed
         self.seconds, self.tool_seconds = 0.0, 0.0
         self.planned = run.profile.repetitions
 
     def wants_more(self) -> bool:
         if self.reps < self.planned:
             return True
-        if self.run.profile.adaptive and _rsd(self.samples.get(self.cell.primary, [])) > RSD_LIMIT_PCT \
+        if self.run.profile.adaptive and self.run.round_cap is None and _rsd(self.samples.get(self.cell.primary, [])) > RSD_LIMIT_PCT \
                 and self.reps < MAX_REPEAT_FACTOR * self.planned:
             self.run.progress.total += 1
             return True
         return False
 
     def rep(self) -> None:
+        """One repetition; in an adaptive profile, one whose host contention passed a threshold
+        (results/contention) is run again, up to CONTENTION_RETRIES times, its figures and raw
+        files dropped; the last one is kept either way (and flags the cell contended)."""
         interrupts.raise_if_interrupted()
-        run, cell = self.run, self.cell
+        run = self.run
         began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
         self.reps += 1
-        rep = self.reps
-        run.progress.step(f"{cell.key} rep {rep}/{self.planned}")
+        retries = CONTENTION_RETRIES if run.profile.adaptive or run.round_cap else 0
+        for attempt in range(retries + 1):
+            values, raws, io, host, started, timed_io = self._attempt(attempt)
+            if attempt == retries or host is None or not contention.passes(host):
+                break
+            _remove_raw(run.out, raws)
+            run.progress.total += 1
+        self.record["raw"] += raws
+        self.started.append(started)
+        if io is not None:
+            self.device_io.append(io)
+        if timed_io is not None:
+            self.timed_io.append(timed_io)
+        if host is not None:
+            self.host.append(host)
+        for name, value in values.items():
+            self.samples.setdefault(name, []).append(value)
+        self.seconds += time.monotonic() - began
+        self.tool_seconds += tools.busy_seconds - busy_before
+
+    def _attempt(self, attempt: int) -> tuple:
+        """Runs the workload once as repetition self.reps: (its values, raw files, device
+        counters, host contention, start in seconds after the result's created time, the
+        device counters of its timed part)."""
+        run, cell, rep = self.run, self.cell, self.reps
+        run.progress.step(f"{cell.key} rep {rep}/{self.planned}" + (" (again: contended)" if attempt else ""))
         rep_dir = os.path.join(self.workdir, f"rep-{rep}") if self.workdir else None
         if rep_dir:
             os.makedirs(rep_dir)
         ctx = RepContext(rep_dir, os.path.join(run.out, self.raw_rel, f"rep-{rep}"), run.out, cell.budget_s,
                          self.fs_spec, self.image, os.geteuid() == 0, run.shared)
-        self.started.append(round(time.time() - run.created, 3))
+        started = round(time.time() - run.created, 3)
         meter = evidence.Meter(getattr(self.image, "device", None))
         try:
             values = self.module.run(cell, ctx)
@@ -144,30 +172,24 @@ class CellRun:
         finally:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
-        self.record["raw"] += ctx.raw_files
         io, host = meter.done()
-        if io is not None:
-            self.device_io.append(io)
-        if host is not None:
-            self.host.append(host)
-        for name, value in values.items():
-            self.samples.setdefault(name, []).append(value)
-        self.seconds += time.monotonic() - began
-        self.tool_seconds += tools.busy_seconds - busy_before
+        return values, ctx.raw_files, io, host, started, ctx.timed_io
 
     def finish(self) -> None:
         record, cell = self.record, self.cell
         record["metrics"] = {name: stats.summarize(vals, *self.module.METRICS[name])
                              for name, vals in self.samples.items() if len(vals) == self.reps}
-        record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)
         record["status"] = "ok"
         record["started"] = self.started  # seconds after the result's created time: the order reps ran in
         if len(self.device_io) == self.reps:  # every repetition on a device whose counters could be read
             record["device_io"] = self.device_io
+        if len(self.timed_io) == self.reps:
+            record["timed_io"] = self.timed_io
         if len(self.host) == self.reps:
             record["host"] = self.host
         record["wall_seconds"] = round(self.seconds, 3)
         record["tool_seconds"] = round(self.tool_seconds, 3)  # inside fio, dd, mkfs, mount
+        record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)  # from all of the above
 
 
 class Run:
@@ -181,6 +203,9 @@ class Run:
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared = {}
         self.claim_aims = claim_aims.load() if profile.adaptive else {}
+        # a measuring run (run/measure.py): pairs go on in lockstep rounds while its rule says a
+        # pair still needs one (aims_rule(states, aims, cap)), up to round_cap; no per-cell spread rule
+        self.round_cap, self.aims_rule = None, claim_aims.behind
 
     def save(self, complete: bool) -> str:
         """Writes the result file as it stands; cells not finished yet are saved as failed, so
@@ -225,9 +250,10 @@ class Run:
         for cell, record, workdir, fs_spec, image, effective in units:
             record["effective_mount_options"] = effective
             states.append(CellRun(self, cell, record, workdir, fs_spec, image))
-        aims = self.claim_aims if self.profile.adaptive and len(states) > 1 else {}
+        aims = self.claim_aims if (self.profile.adaptive or self.round_cap) and len(states) > 1 else {}
+        cap = self.round_cap or MAX_REPEAT_FACTOR * self.profile.repetitions
         while True:
-            for_claims = claim_aims.behind(states, aims, MAX_REPEAT_FACTOR * self.profile.repetitions) if aims else set()
+            for_claims = self.aims_rule(states, aims, cap) if aims else set()
             active = []
             for s in states:
                 if s.failed:
@@ -485,18 +511,7 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
         _run_group(run, list(members), fs_spec)
     others = [(c, r) for c, r in pending if c.kind != "lifecycle"]
     with contextlib.ExitStack() as stack:
-        mounted = {}
-        for group in dict.fromkeys(c.group for c, _ in others):
-            try:
-                image = stack.enter_context(run.target())
-                run.result["target"]["loop_direct_io"] = image.direct_io
-                filesystems.mkfs(fs_spec, image.device, list(group[1]))
-                mounted[group] = (image, filesystems.mount(fs_spec, image.device, image.mountpoint, list(group[2])))
-            except (RuntimeError, OSError, ValueError) as e:
-                for cell, record in others:
-                    if cell.group == group:
-                        not_run(record, "failed", str(e))
-                        run.progress.skip(run.profile.repetitions)
+        mounted = mount_groups(run, stack, others)
         by_workload = {}
         for cell, record in others:
             if cell.group in mounted:
@@ -505,6 +520,26 @@ def _run_filesystem_interleaved(run, fs, cells) -> None:
             run.run_interleaved([(cell, record, mounted[cell.group][0].mountpoint, fs_spec, mounted[cell.group][0],
                                   mounted[cell.group][1]) for cell, record in units])
             run.save(False)
+
+
+def mount_groups(run, stack, pending) -> dict:
+    """A fresh target made and mounted for each (filesystem, mkfs, mount options) group of the
+    pending (cell, record) pairs, held open by STACK: {group: (image, effective mount options)};
+    the cells of a group that could not be made or mounted are failed with the reason."""
+    mounted = {}
+    for group in dict.fromkeys(c.group for c, _ in pending):
+        fs_spec = run.matrix.filesystems[group[0]]
+        try:
+            image = stack.enter_context(run.target())
+            run.result["target"]["loop_direct_io"] = image.direct_io
+            filesystems.mkfs(fs_spec, image.device, list(group[1]))
+            mounted[group] = (image, filesystems.mount(fs_spec, image.device, image.mountpoint, list(group[2])))
+        except (RuntimeError, OSError, ValueError) as e:
+            for cell, record in pending:
+                if cell.group == group:
+                    not_run(record, "failed", str(e))
+                    run.progress.skip(run.profile.repetitions)
+    return mounted
 
 
 def fill_device(device: str, raw_path: str, budget_s: float, size: int | None = None) -> dict:

@@ -31,6 +31,7 @@ def make_key(filesystem, mkfs_options, mount_options, workload, dimensions=None)
 
 
 FLUSHES = ("per-operation", "at-end", "none")  # whether a workload waits for durability (see standard.yaml)
+IO = ("device", "page-cache")  # where a workload's figure is made (see standard.yaml; results/flags.page_cache)
 
 
 @dataclass(frozen=True)
@@ -200,6 +201,7 @@ def _check_matrix(data, where: str) -> None:
              repr(wl.get("dimensions")))
         need(wl.get("flushes", "none") in FLUSHES, f"/workloads/{name}/flushes", "one of " + ", ".join(FLUSHES),
              repr(wl.get("flushes")))
+        need(wl.get("io", "device") in IO, f"/workloads/{name}/io", "one of " + ", ".join(IO), repr(wl.get("io")))
     variants = data.get("variants") or {}
     need(isinstance(variants, dict), "/variants", "a mapping of variant name to options", repr(variants))
     for name, v in variants.items():

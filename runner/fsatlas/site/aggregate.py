@@ -28,7 +28,7 @@ import frontmatter
 import msgspec
 import orjson
 
-from ..results import bundle, comparison, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
+from ..results import bundle, comparison, contention, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
 from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
@@ -139,6 +139,8 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "driver": cell["driver"], "command": explorer.cell_argument(cell["key"]),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
+            "timed_io": cell.get("timed_io", []), "effective": cell.get("effective_mount_options", ""),
+            "host": cell.get("host", []), "wall_seconds": cell.get("wall_seconds", 0),
             "metrics": metrics.get(cell["key"], {})})
     target = result["target"]
     # the raw device's figures on each job, for the compare page's view across two runs
@@ -418,11 +420,13 @@ def matrix_summary(m) -> dict:
             profiles[pname] = entry
         workloads[name] = {"name": name, "kind": spec["kind"], "reproduces": spec.get("reproduces", ""),
                            "primary": spec.get("primary", ""), "dimensions": spec.get("dimensions", []),
-                           "profiles": profiles}
+                           "io": spec.get("io", "device"), "profiles": profiles}
     from ..run import execution
     return {"workloads": workloads, "figures_from": metrics.FROM,
             "rules": {"rsd_limit_pct": flags.RSD_LIMIT_PCT, "max_repeat_factor": execution.MAX_REPEAT_FACTOR,
                       "cached_factor": flags.CACHED_FACTOR, "noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT,
+                      "contention_others_cpu": contention.OTHERS_CPU_SHARE, "contention_steal_pct": contention.STEAL_PCT,
+                      "contention_iowait_pct": contention.IOWAIT_PCT, "contention_retries": execution.CONTENTION_RETRIES,
                       "alpha": comparison.ALPHA,
                       "power": comparison.POWER,
                       "no_effect_pct": knowledge_mod.NO_EFFECT_PCT, "agree_low": knowledge_mod.AGREE[0],

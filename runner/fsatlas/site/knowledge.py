@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, metrics as metrics_mod, probefile, resultfile, stats
+from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -364,35 +364,48 @@ def standard_cell_keys() -> frozenset:
 
 # --- claims against measurements -------------------------------------------------------------
 
-def cannot_show(claim: dict, workload: str, cell: dict, base: dict) -> str:
+MECHANISM_COUNTER = {"durability": "flushes", "commit-interval": "flushes", "atime": "writes"}
+COUNTER_WORDS = {"flushes": "cache flushes", "writes": "write requests"}
+
+
+def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict | None = None) -> str:
     """Why this pair of cells cannot exercise the claim's mechanism, or "". Judged from the loop
-    device's counters each repetition recorded (device_io: requests read and written, cache
-    flushes); a file without them is judged by the matrix's word for the workload, and says so.
-    - durability (barriers): shows only where the workload asks the device to flush;
-    - commit-interval: shows only where the option changes how often the journal commits; a
-      workload that forces a commit itself (fsync after each write) flushes as often either way;
-    - atime: shows only where the workload reads files on the filesystem under test."""
+    device's counters over each repetition's timed part (timed_io: no layout before it, no cache
+    drop between): the option can show only where it moved the mechanism's counter (cache
+    flushes for barriers and commit intervals; for access times, the write requests the atime
+    updates cause, on a workload that read the filesystem under test during its timed part) by
+    more than cells with identical settings differ: the wider of the two cells' own
+    repetitions' range and TWINS, {counter: the largest difference of the per-repetition means
+    of two cells of the result with identical settings (ClaimEvidence: same filesystem,
+    workload, mkfs and effective mount options)}. A file without timed counters is judged by
+    the matrix's word for the workload, and says so (counters over the whole repetition
+    include the layout and the drop's sync, which no option decides about)."""
     mechanism = claim.get("mechanism")
     if not mechanism:
         return ""
-    io_base, io_cell = base.get("device_io"), cell.get("device_io")
-    if io_base and io_cell:
-        flushes, flushes_cell = _total(io_base, "flushes"), _total(io_cell, "flushes")
-        if mechanism == "durability" and not flushes:
-            return (f"The loop device received no cache flush during the baseline's {len(io_base)} repetitions "
-                    "(its counters, /sys/block/loopN/stat): this option's mechanism cannot act on this workload, "
-                    "so the comparison does not count toward the verdict.")
-        if mechanism == "commit-interval" and abs(flushes_cell - flushes) <= 0.05 * max(flushes, 1):
-            return (f"The loop device received as many cache flushes with the option as without it ({flushes_cell:,} "
-                    f"against {flushes:,} over the repetitions): the workload forces every commit itself, so a longer "
-                    "commit interval cannot act on it; the comparison does not count toward the verdict.")
+    io_base, io_cell = base.get("timed_io"), cell.get("timed_io")
+    if io_base and io_cell and mechanism in MECHANISM_COUNTER:
         if mechanism == "atime" and not _total(io_base, "reads"):
-            return (f"The loop device served no read during the baseline's {len(io_base)} repetitions: the workload "
-                    "reads no file on the filesystem under test, so no access time is updated either way; the "
-                    "comparison does not count toward the verdict.")
+            return (f"The loop device served no read during the timed part of the baseline's {len(io_base)} "
+                    "repetitions: the workload read no file on the filesystem under test, so no access time is "
+                    "updated either way; the comparison does not count toward the verdict.")
+        field = MECHANISM_COUNTER[mechanism]
+        a, b = [rep[field] for rep in io_base], [rep[field] for rep in io_cell]
+        spread = max(max(a) - min(a), max(b) - min(b), (twins or {}).get(field, 0))
+        moved = abs(sum(b) / len(b) - sum(a) / len(a))
+        if moved <= spread:
+            words = COUNTER_WORDS[field]
+            why = {"durability": "the workload sent no cache flush for the option to leave out" if not any(a)
+                   else "the option did not change how often the device was asked to flush",
+                   "commit-interval": "the workload forces its commits itself, or commits as often either way",
+                   "atime": "the option did not change the writes that access-time updates cause"}[mechanism]
+            return (f"The loop device received {sum(b) / len(b):,.1f} {words} a repetition during the timed part "
+                    f"with the option and {sum(a) / len(a):,.1f} without it: a difference no larger than cells with "
+                    f"identical settings show ({spread:,.1f}); {why}, so the comparison does not count toward the "
+                    "verdict.")
         return ""
     flushes = workload_flushes().get(workload, "none")
-    why = " (judged from the workload's definition in the matrix: these result files recorded no device counters)"
+    why = " (judged from the workload's definition in the matrix: these result files recorded no device counters of the timed part)"
     if mechanism == "durability" and flushes == "none":
         return ("This workload issues no cache flush and waits for no commit, so this option's mechanism "
                 "cannot act on it: the comparison does not count toward the verdict" + why + ".")
@@ -403,6 +416,27 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict) -> str:
         return ("This workload reads no file on the filesystem under test, so no access time is updated either "
                 "way: the comparison does not count toward the verdict" + why + ".")
     return ""
+
+
+def twin_spreads(cells: list) -> dict:
+    """{(filesystem, workload, dimensions): {counter: the largest difference between the
+    per-repetition means of a timed counter of two ok cells with identical settings}} for the
+    cells of one result (a variant that spells out a default, relatime or data=ordered, runs the
+    same filesystem as the defaults: its mount options as the kernel reports them agree)."""
+    groups = {}
+    for c in cells:
+        if c["status"] == "ok" and c.get("timed_io") and c.get("effective"):
+            groups.setdefault((c["filesystem"], c["workload"], c.get("dimensions", ""), c.get("mkfs", ""), c["effective"]),
+                              []).append(c)
+    out = {}
+    for (fs, workload, dims, _, _), twins in groups.items():
+        if len(twins) < 2:
+            continue
+        spread = out.setdefault((fs, workload, dims), {})
+        for field in set(MECHANISM_COUNTER.values()):
+            means = [sum(r[field] for r in c["timed_io"]) / len(c["timed_io"]) for c in twins]
+            spread[field] = max(spread.get(field, 0), max(means) - min(means))
+    return out
 
 
 def _total(io: list, field: str) -> int:
@@ -585,12 +619,15 @@ class ClaimEvidence:
             if cell["status"] != "ok":
                 self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
         facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        spreads = twin_spreads(digest["cells"]) if mine else {}
         for key, cell in mine.items():
             for comparison in self.by_cell.get(key, ()):
                 base, metric = mine.get(comparison[1]), comparison[2]
                 if (base and cell["status"] == base["status"] == "ok" and metric in cell["metrics"]
                         and metric in base["metrics"] and "emulated" not in cell["flags"] + base["flags"]):
-                    self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base})
+                    twins = spreads.get((cell["filesystem"], cell["workload"], cell.get("dimensions", "")), {})
+                    self.match.offer(comparison, rank, lambda: {"facts": facts, "cell": cell, "base": base,
+                                                                "twins": twins})
 
     def result(self) -> dict:
         """For every claim and comparison: the change, its test (results.comparison, p adjusted
@@ -621,10 +658,13 @@ class ClaimEvidence:
         found = self.match.get((comparison_["cell"], comparison_["baseline"], metric))
         if found:
             measured = _measured(option, claim, found["facts"], found["cell"], found["base"], metric)
-            blind = cannot_show(claim, row["workload"], found["cell"], found["base"])
+            blind = cannot_show(claim, row["workload"], found["cell"], found["base"], found.get("twins"))
             if not blind and measured["io"] != measured["baseline_io"]:
                 blind = ("The two cells did not reach the disk alike, so the comparison is not like for like and "
                          "does not count toward the verdict.")
+            if not blind:
+                contended = contention.differs(found["base"], found["cell"])
+                blind = f"{contended} The comparison does not count toward the verdict." if contended else ""
             if blind:  # shown, with its figures, but no evidence for or against the claim
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} {measured['notes']} {blind}")
@@ -698,7 +738,9 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
     return out
 
 
-UNRANKED = {"cached", "cache-unknown", "emulated"}  # flags whose figures are no measure of the filesystem on its disk
+UNRANKED = flags_mod.UNRANKED  # flags whose figures are no measure of the filesystem on its disk
+PAGE_CACHE_NOTE = ("These figures are the page cache's speed, not the disk's: the workload writes through the page "
+                   "cache and never waits for the device (no fsync), so it is ranked apart from the device workloads.")
 
 
 def axis_title(metric: str, unit: str) -> str:
@@ -761,9 +803,13 @@ class Rankings:
         return rows
 
     def result(self) -> dict:
-        """name -> {"ranked": rows best first, "excluded": rows not ranked}. A figure the page
-        cache served (cached) or an emulated guest measured says nothing of the disk's speed:
-        it is listed beneath, never ranked, and no sentence names it first."""
+        """name -> {"ranked": rows best first, "excluded": rows not ranked, "axis", "io": "device"
+        or "page-cache", "io_note"}. A figure the page cache served (cached) or an emulated guest
+        measured says nothing of the disk's speed: it is listed beneath, never ranked, and no
+        sentence names it first. An O_DIRECT figure above the raw device (above-device) stays
+        ranked with its mark. A page-cache workload's ranking (io: page-cache, its cells flagged
+        page-cache) ranks the page cache's speed: it is kept apart from the device rankings
+        (listed after all of them) and says so."""
         out = {}
         for name, (_, rows) in sorted(self.best.items.items()):
             rows = [dict(r) for r in rows]
@@ -780,8 +826,10 @@ class Rankings:
                              "p_adjusted": test["p_adjusted"], "verdict": test["verdict"], "why": test["why"]}
             if ranked:
                 ranked[-1]["clear_lead"] = False
-            out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"])}
-        return out
+            io = "page-cache" if any("page-cache" in r["flags"] for r in rows) else "device"
+            out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"]),
+                         "io": io, "io_note": PAGE_CACHE_NOTE if io == "page-cache" else ""}
+        return dict(sorted(out.items(), key=lambda item: (item[1]["io"] == "page-cache", item[0])))
 
 
 def rankings(digests) -> dict:
@@ -810,6 +858,9 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                      "device-mapper), so no RAID alignment effect can show.")
     if "cached" in flags:
         notes.append("At least one figure exceeds what the raw device delivered on the same job: it came from a cache.")
+    if "above-device" in flags:
+        notes.append("At least one O_DIRECT figure exceeds what the raw device delivered on the same job: not the page "
+                     "cache, which O_DIRECT bypasses (the methodology page says what can explain it).")
     io_cell, io_base = io_path(cell, facts["kernel"]), io_path(base, facts["kernel"])
     if io_cell[0] != io_base[0]:
         notes.append(f"The two cells reached the disk differently: the option's cell {io_cell[0]} ({io_cell[1]}), "

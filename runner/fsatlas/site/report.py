@@ -12,6 +12,7 @@ import datetime as dt
 import html
 import json
 import os
+import re
 import subprocess
 
 from ..errors import UserError
@@ -61,12 +62,18 @@ def side(spec: str) -> tuple[str, str | None]:
     return fs, variant or None
 
 
+def default_variant(result: dict) -> str:
+    """The variant a side without one names: the filesystem's defaults, or in an imported result
+    its cells imported without a variant (`fsatlas import --as ext4,xfs`)."""
+    return "imported" if result.get("profile", "").startswith("import-") else "defaults"
+
+
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
     without a variant (`fsatlas import --as ext4,xfs`)."""
     (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
-    default = "imported" if result.get("profile", "").startswith("import-") else "defaults"
+    default = default_variant(result)
 
     def pick(fs, variant):
         out = {}
@@ -216,11 +223,26 @@ def method(doc: dict) -> str:
             f"(runner/fsatlas/results/comparison.py), the test that fsatlas compare and the site use.")
 
 
+# What a Markdown reader (CommonMark, GitHub's, Hugo's goldmark with linkify) would take for
+# markup in the middle of a line: emphasis, code, links and images ([, ], !), raw HTML and
+# entities (<, >, &), strikethrough (~), a table's cell end (|), the autolinks (a scheme's
+# colon, an e-mail's @, the dot after www), and an underscore unless between two letters or
+# digits (acl_max_entries: no emphasis there in CommonMark). Each gets a backslash, CommonMark's
+# escape of ASCII punctuation, which every renderer shows as the character itself.
+_MD_MARKUP = re.compile(r"[\\`*\[\]<>!|&~:@]|(?<=www)\.|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", re.I)
+
+
+def md_text(value) -> str:
+    """value as literal text on one line of a Markdown table or heading (a result's fields are
+    the contributor's: a link, an image or HTML there is shown as written, never rendered)."""
+    return _MD_MARKUP.sub(lambda m: "\\" + m.group(0), re.sub(r"\s+", " ", str(value)).strip())
+
+
 def markdown(doc: dict, svg: str) -> str:
-    esc = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    esc = md_text
     a_name, b_name = doc["sides"]
     c = doc["counts"]
-    lines = [f"# {a_name} (A) against {b_name} (B)", "",
+    lines = [f"# {esc(a_name)} (A) against {esc(b_name)} (B)", "",
              f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
              f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
              f"{c['not testable']} not testable, {c['not tested']} not tested, {c['differs']} differ where more than "

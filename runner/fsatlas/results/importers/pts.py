@@ -22,10 +22,12 @@ the system's <JSON> as "disk-mount-options", read from /proc/mounts: the effecti
 The XML is read with defusedxml: entity expansion and external entities are refused.
 """
 import json
+import math
 import re
 import statistics
 
 from ...errors import UserError
+from ..resultfile import MAX_NUMBER
 from .measurement import Measurement
 
 # PTS scale (lower case) -> (metric, factor to base units, unit); units as PTS's labels say them (MB = 10^6 bytes)
@@ -131,12 +133,18 @@ def _slug(text: str) -> str:
 
 
 def _runs(entry, factor: float, where: str) -> list[float]:
-    runs = [r for r in _text(entry, "RawString").split(":") if r.strip()] or [v for v in [_text(entry, "Value")] if v]
+    raw = [r for r in _text(entry, "RawString").split(":") if r.strip()]
+    runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
     try:
-        return [float(r) * factor for r in runs]
+        values = [float(r) * factor for r in runs]
     except ValueError:
-        raise UserError(f"a run that is not a number in {runs[:5]}", where=where,
-                        expected="RawString: every run's value, joined by colons") from None
+        raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
+                        expected="every run's value, joined by colons") from None
+    for run, value in zip(runs, values):  # float() reads 1e999 as inf, and NaN: no figure a run measured
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            raise UserError(f"a run of {run.strip()[:40]!r}", where=where, field=field,
+                            expected=f"every run a finite number, at most {MAX_NUMBER:g} in base units")
+    return values
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
@@ -161,7 +169,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
             group = groups.setdefault(key, {"metrics": {}, "why": "", "failed": False,
                                             "workload": workload or _workload(identifier, description)})
             metric, factor, unit = mapped
-            runs = _runs(entry, factor, f"{where}: {identifier} {system}")
+            runs = _runs(entry, factor, f"{where}: Result {i + 1} ({identifier[:80]}), Entry {system[:80]!r}")
             if not runs:
                 group["failed"] = True
                 group["why"] = "PTS recorded no run for this system (every run failed)"

@@ -1,11 +1,12 @@
 """What a workload module is given and uses to run one repetition: its context (RepContext),
 a CPU meter, and the one way to run an external tool."""
+import contextlib
 import os
 import resource
 import time
 from dataclasses import dataclass, field
 
-from .. import target
+from .. import evidence, target
 from ..tools import run as run_tool  # noqa: F401  (the workload modules use it)
 
 
@@ -20,6 +21,22 @@ class RepContext:
     drop_caches: bool = True
     shared: dict = field(default_factory=dict)  # per-run resources (the generated source tree)
     raw_files: list = field(default_factory=list)
+    timed_io: dict | None = None  # the device's counters over the timed part(s) only (timed())
+
+    @contextlib.contextmanager
+    def timed(self):
+        """Wraps the part of a repetition its figure is taken from: the loop device's counters
+        over it are added to timed_io (several parts, as small-files' phases, add up), so a
+        claim is judged on what the timed work asked of the device, not the layout before it
+        or the cache drop between."""
+        device = getattr(self.image, "device", None)
+        before = evidence.device_stat(device)
+        try:
+            yield
+        finally:
+            after = evidence.device_stat(device)
+            if before and after:
+                self.timed_io = {k: (self.timed_io or {}).get(k, 0) + after[k] - before[k] for k in before}
 
     def raw(self, ext: str) -> str:
         path = self.raw_base + ext
@@ -35,13 +52,19 @@ class RepContext:
 
 class CpuMeter:
     """CPU used by fsatlas and its children while the block runs, as % of one CPU of wall time
-    (the way fio and bonnie++ report it)."""
+    (the way fio and bonnie++ report it). Given the repetition's context, the block is its
+    timed part (RepContext.timed)."""
+
+    def __init__(self, ctx: RepContext | None = None):
+        self.timed = ctx.timed() if ctx else contextlib.nullcontext()
 
     def __enter__(self):
+        self.timed.__enter__()
         self.start = time.perf_counter(), _cpu_times()
         return self
 
     def __exit__(self, *exc):
+        self.timed.__exit__(*exc)
         wall = time.perf_counter() - self.start[0]
         usr, sys_ = (a - b for a, b in zip(_cpu_times(), self.start[1]))
         self.wall = wall

@@ -15,7 +15,7 @@ def run(cell, ctx) -> dict:
     bs = int(cell.parameters.get("bs", 32))
     count = max(1, parse_size(cell.parameters.get("size", "4M")) // bs)
     ctx.drop()
-    with CpuMeter() as cpu:
+    with CpuMeter(ctx) as cpu:
         done = run_tool(["dd", "if=/dev/zero", f"of={os.path.join(ctx.workdir, 'dd.out')}", f"bs={bs}",
                          f"count={count}", "conv=fsync"], ctx.timeout, "dd")
     with open(ctx.raw(".txt"), "w", encoding="utf-8") as f:

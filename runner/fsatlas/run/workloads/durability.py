@@ -36,7 +36,7 @@ class MailDelivery:
         deadline = time.monotonic() + ctx.timeout
         new_fd = os.open(new, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            with CpuMeter() as cpu:
+            with CpuMeter(ctx) as cpu:
                 start = time.perf_counter()
                 for i in range(count):
                     name = f"{i}.M{i}P{os.getpid()}.fsatlas"
@@ -70,7 +70,7 @@ class SqliteCommits:
             db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload BLOB)")
             payload = b"x" * 100
             deadline = time.monotonic() + ctx.timeout
-            with CpuMeter() as cpu:
+            with CpuMeter(ctx) as cpu:
                 start = time.perf_counter()
                 for i in range(count):
                     db.execute("INSERT INTO t (payload) VALUES (?)", (payload,))

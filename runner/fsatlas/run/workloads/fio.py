@@ -42,4 +42,5 @@ def run(cell, ctx) -> dict:
             run_tool(["fio", "--output-format=json", "--output=/dev/null", "-"], ctx.timeout + 30, "fio",
                      input=job_file(cell.workload, {**cell.parameters, "create_only": 1}, location))
         ctx.drop()
-    return run_job(cell.workload, cell.parameters, location, ctx.raw(".json"), ctx.timeout)
+    with ctx.timed():
+        return run_job(cell.workload, cell.parameters, location, ctx.raw(".json"), ctx.timeout)

@@ -104,7 +104,7 @@ def run(cell, ctx) -> dict:
     os.sync()
     before = used_bytes(ctx.workdir)
     dest = os.path.join(ctx.workdir, "tree")
-    with CpuMeter() as cpu:
+    with CpuMeter(ctx) as cpu:
         run_tool(["cp", "-a", src, dest], ctx.timeout, "cp")
         subprocess.run(["sync", "-f", dest], timeout=ctx.timeout, check=False)
     time.sleep(0.2)  # let delayed allocation and btrfs' async space accounting settle
@@ -125,7 +125,7 @@ def run_read(cell, ctx) -> dict:
     run_tool(["cp", "-a", src, tree], ctx.timeout, "cp")
     os.sync()
     ctx.drop()
-    with CpuMeter() as cpu:
+    with CpuMeter(ctx) as cpu:
         files = read_tree(tree)
         os.sync()  # the access times the reads dirtied reach the device inside the timed part
     with open(ctx.raw(".json"), "w", encoding="utf-8") as f:

@@ -1,0 +1,73 @@
+"""fsatlas measure A B: the publishing path. Runs two configurations (a filesystem, or
+filesystem:variant) interleaved on this machine, round after round, until every headline
+comparison can detect the stated change or the round cap is reached (run/measure.py), then
+writes the report (`--report FILE`, as `fsatlas report R.json --a A --b B` does) or the
+article (`--article TITLE`, as `fsatlas article new` does) from that one run."""
+import argparse
+import os
+import sys
+
+from ..errors import UserError
+from ..run import leftovers, matrix as matrix_mod, measure
+from . import article, list_option, plan, report
+
+
+def add_parser(sub):
+    p = sub.add_parser("measure", help="run A against B interleaved until every headline comparison can detect "
+                                       "a stated change, then write the report or article",
+                       description="fsatlas measure ext4 xfs --report ext4-xfs.md, or fsatlas measure ext4 "
+                                   "ext4:noatime --article 'noatime on ext4' (a side is a filesystem, or "
+                                   "filesystem:variant)")
+    p.add_argument("a", metavar="A", help="side A: a filesystem, or filesystem:variant")
+    p.add_argument("b", metavar="B", help="side B")
+    p.add_argument("--profile", default="quick", help="the profile whose sizes and planned rounds are used (default: quick)")
+    p.add_argument("--matrix", help="a matrix file of your own instead of the standard one")
+    p.add_argument("--workload", action="append", metavar="W", help="only these workloads (default: all both sides have)")
+    p.add_argument("--change", type=float, default=measure.DEFAULT_CHANGE_PCT, metavar="PCT",
+                   help=f"the change every headline comparison must be able to detect (default: {measure.DEFAULT_CHANGE_PCT:g} %%)")
+    p.add_argument("--max-rounds", type=int, default=measure.DEFAULT_MAX_ROUNDS, metavar="N",
+                   help=f"the round cap (default: {measure.DEFAULT_MAX_ROUNDS})")
+    p.add_argument("--scratch", default=None, help="folder for the loop images (default: .scratch)")
+    p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
+    p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
+    write = p.add_mutually_exclusive_group()
+    write.add_argument("--report", metavar="FILE", help="write the report here (.md or .html)")
+    write.add_argument("--article", metavar="TITLE", help="write content/articles/<slug>.md pinned to the run")
+    p.add_argument("--content", default="content", help="with --article: the site's content folder (default: content)")
+    p.add_argument("--data", default="data", help="with --report: the curated data, for the feature differences")
+    p.add_argument("--no-chart", action="store_true", help="with --report: leave the chart out (it needs node)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if os.geteuid() != 0:
+        raise UserError("loop devices, mkfs and mount need root: run as root (sudo)")
+    if not args.change > 0:
+        raise UserError("the change to detect must be above 0", field="--change", expected="a percentage above 0",
+                        found=str(args.change))
+    matrix = matrix_mod.load(args.matrix)
+    fs = list(dict.fromkeys(spec.partition(":")[0] for spec in (args.a, args.b)))
+    variants = list(dict.fromkeys(spec.partition(":")[2] or "defaults" for spec in (args.a, args.b)))
+    profile = matrix.profile(args.profile, fs, list_option(args.workload), variants)
+    profile = profile.subset(c for pair in measure.sides(profile, args.a, args.b) for c in pair)
+    out, scratch = os.path.abspath(args.out), os.path.abspath(args.scratch or ".scratch")
+    checked = plan.build_plan(matrix, profile, scratch)
+    plan.check_scratch(checked)
+    with leftovers.ScratchLock(scratch):
+        for line in leftovers.clean(scratch):
+            print(f"cleanup of an earlier run that died: {line}", file=sys.stderr)
+        path, result, pairs = measure.run_pair(matrix, profile, out, scratch, args.a, args.b, args.change,
+                                               args.max_rounds, args.machine)
+    for pair in pairs:
+        shown = ", ".join(f"{name} {'not testable' if d is None else f'{d:.1f} %'}" for name, d in pair["metrics"].items())
+        state = "reached" if pair["reached"] else "NOT reached (cap or not testable)"
+        print(f"{pair['workload']}: {pair['rounds']} rounds, smallest detectable change {shown or pair.get('why', '')}: "
+              f"{args.change:g} % {state}", file=sys.stderr)
+    print(path)
+    if args.report:
+        return report.run(argparse.Namespace(files=[path], a=args.a, b=args.b, format=None, out=args.report,
+                                             all_metrics=False, data=args.data, no_chart=args.no_chart))
+    if args.article:
+        return article.run(argparse.Namespace(title=args.article, files=[path], a=args.a, b=args.b,
+                                              content=args.content))
+    return 0

@@ -1,0 +1,115 @@
+"""The one way fsatlas writes a file: `with replacing(path) as f: f.write(...)`.
+
+What is written goes to a temporary file in the target's own folder (so the rename cannot cross
+filesystems), which is renamed over the target only when the target is a regular file or
+nothing: a device, FIFO, socket, directory or symbolic link named as the target is refused in
+one line (UserError), before anything is written and again just before the rename. `-` means
+standard output. A missing folder is made; a folder that cannot be made or written, a folder
+in the path that is a file, or a full disk is a UserError naming the target, never a traceback,
+and the temporary file is removed. export, report, article, import (results and bundles, through
+resultfile.write_atomic and bundle.write), run, probe and migrate write through it.
+
+(Between the last check and the rename another process could put a device there: rename(2)
+has no "only over a regular file" flag. The checks stop the mistakes and the hostile command
+lines of one user; they are no lock against a second one racing the first.)
+"""
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+
+from .errors import UserError
+
+STDOUT = "-"
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def refusal(path: str) -> str | None:
+    """Why path may not be replaced by a regular file (in words), or None where it may: it is
+    a regular file or nothing."""
+    if path.endswith(("/", os.sep)) or os.path.basename(path) in ("", ".", ".."):
+        return "expected a file name, found a folder's"
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return "expected a folder before the file name, found a file"
+    except OSError as e:
+        return f"cannot look at it: {e.strerror}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"expected a regular file or a new name to write, found {kind} (never replaced)"
+
+
+def check(path: str) -> None:
+    """Raises the UserError refusal(path) words, if any."""
+    why = refusal(path)
+    if why:
+        raise UserError(why, where=path)
+
+
+def folder(path: str) -> str:
+    """path as a folder to write in, made where missing; a UserError where it cannot be (a file
+    in the way, no permission, a read-only filesystem)."""
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UserError("expected a folder, found a file", where=path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        where = e.filename if isinstance(e.filename, str) else path  # the part in the way, if not path itself
+        why = "expected a folder, found a file" if isinstance(e, (FileExistsError, NotADirectoryError)) else \
+            f"cannot make the folder: {e.strerror}"
+        raise UserError(why, where=where) from None
+    return path
+
+
+def move_into_place(tmp: str, path: str) -> None:
+    """Renames the finished file tmp over path, where path is a regular file or nothing."""
+    check(path)
+    try:
+        os.replace(tmp, path)
+    except OSError as e:
+        raise UserError(f"cannot write: {e.strerror}", where=path) from None
+
+
+@contextlib.contextmanager
+def replacing(path: str, binary: bool = False, durable: bool = False, suffix: str = ""):
+    """A file object to write path's new content to; the content replaces path only when the
+    block ends without an exception. durable: flushed to the disk before the rename (result
+    files, bundles). binary: bytes, else UTF-8 text."""
+    if path == STDOUT:
+        stream = sys.stdout.buffer if binary else sys.stdout
+        try:
+            yield stream
+            stream.flush()
+        except BrokenPipeError:  # the reader stopped reading (| head): one line, and no error again at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise UserError("standard output was closed before everything was written", where=STDOUT) from None
+        return
+    check(path)
+    directory = folder(os.path.dirname(os.path.abspath(path)))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix or ".fsatlas-tmp", dir=directory)
+    except OSError as e:
+        raise UserError(f"cannot write in its folder: {e.strerror}", where=path) from None
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as f:
+            try:
+                yield f
+                f.flush()
+                if durable:
+                    os.fsync(f.fileno())
+            except OSError as e:
+                if e.filename is not None:  # an input's error (it names its file): the caller's to word
+                    raise
+                raise UserError(f"cannot write: {e.strerror}", where=path) from None
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; what fsatlas writes is meant to be read
+        move_into_place(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,131 @@
+"""A publishable comparison of two configurations measured for it (`fsatlas measure A B`).
+
+A and B (a filesystem, or filesystem:variant) run on this machine in one run, each on a freshly
+made loop image of the same size, all mounted at once, and per workload in rounds: one
+repetition of A, then of B, round after round (execution.Run.run_interleaved), so a host whose
+speed drifts moves both alike and the paired test of results/comparison applies. Rounds go on
+while any headline comparison of the pair (results/comparison.HEADLINE, the metrics a report
+compares) could not yet detect the stated change (the comparison module's smallest detectable
+change, paired, 80 % power) and the round cap is not reached. The rule reads the spread only,
+never the difference seen so far, so stopping does not bias the test the report then makes.
+In-run contention is handled as in the adaptive profiles (a contended repetition is run again).
+"""
+import contextlib
+
+from . import execution, target
+from ..errors import UserError
+from ..results import comparison, metrics
+
+DEFAULT_CHANGE_PCT = 3.0
+DEFAULT_MAX_ROUNDS = 12
+
+
+def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
+    """[(cell of A, cell of B)] for each workload (and dimensions) both sides have in the profile;
+    mkfs-time and mount-time, which make their own filesystems, are left out."""
+    def pick(spec):
+        fs, _, variant = spec.partition(":")
+        return {(c.workload, tuple(sorted(c.dimensions.items()))): c for c in profile.cells
+                if c.filesystem == fs and c.variant == (variant or "defaults") and c.kind != "lifecycle"}
+    if a_spec == b_spec or (a_spec.partition(":")[0], a_spec.partition(":")[2] or "defaults") == \
+            (b_spec.partition(":")[0], b_spec.partition(":")[2] or "defaults"):
+        raise UserError("A and B are the same configuration: one run cannot hold a cell twice", field="A B",
+                        expected="two different filesystems or variants", found=f"{a_spec} {b_spec}")
+    side_a, side_b = pick(a_spec), pick(b_spec)
+    for spec, found in ((a_spec, side_a), (b_spec, side_b)):
+        if not found:
+            raise UserError(f"no cell of {spec} in profile {profile.name!r}", field="A B",
+                            expected="a filesystem or filesystem:variant that `fsatlas plan` lists", found=spec)
+    pairs = [(side_a[k], side_b[k]) for k in side_a if k in side_b]
+    if not pairs:
+        raise UserError(f"{a_spec} and {b_spec} share no workload in profile {profile.name!r}", field="A B")
+    return pairs
+
+
+def lagging(states: list, aims: dict, cap: int) -> set:
+    """The cell runs of this round a pair still needs: AIMS {(B's key, A's key): change in %};
+    a pair is needed while both sides are below CAP rounds and one of its headline metrics needs
+    more rounds (needs_more)."""
+    by_key = {s.cell.key: s for s in states if not s.failed}
+    wanted = set()
+    for (b_key, a_key), change_pct in aims.items():
+        b, a = by_key.get(b_key), by_key.get(a_key)
+        if not a or not b or max(a.reps, b.reps) >= cap:
+            continue
+        if any(needs_more(a.samples[name], b.samples.get(name, []), name, change_pct)
+               for name in a.samples if name in comparison.HEADLINE):
+            wanted |= {a, b}
+    return wanted
+
+
+def needs_more(a: list, b: list, name: str, change_pct: float) -> bool:
+    """Whether the pair's samples of metric NAME need another round to detect CHANGE_PCT (the
+    comparison module's smallest detectable change, paired): fewer than two rounds, or tested
+    and the change below what they detect. A metric not testable after two rounds (no spread on
+    either side: a size, a count) is not waited for: more rounds of it add none."""
+    if len(a) < 2 or len(a) != len(b):
+        return True
+    row = comparison.compare(a, b, metrics.KNOWN.get(name, ("", "higher"))[1], metrics.scale(name), paired=True)
+    return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)
+
+
+def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_CHANGE_PCT,
+             max_rounds=DEFAULT_MAX_ROUNDS, machine=None) -> tuple:
+    """Runs A against B as the module says; returns (the result file's path, the result, each
+    pair's outcome [{workload key, rounds, metrics: {name: detectable %}, reached}])."""
+    pairs = sides(profile, a_spec, b_spec)
+    if max_rounds < profile.repetitions:
+        raise UserError("the round cap is below the profile's planned repetitions", field="--max-rounds",
+                        expected=f"at least {profile.repetitions}", found=str(max_rounds))
+    sub = profile.subset([c for pair in pairs for c in pair])
+    target_info = {"kind": "loop-image", **target.storage_under(scratch), "image_bytes": sub.image_bytes,
+                   "loop_direct_io": True}
+    result = execution.new_result(sub, machine, out, target_info)
+    run = execution.Run(matrix, sub, out, scratch, result)
+    run.round_cap, run.aims_rule = max_rounds, lagging
+    run.claim_aims = {(b.key, a.key): change_pct for a, b in pairs}
+    run.progress = execution.Progress(2 * len(pairs) * sub.repetitions)
+
+    def body():
+        execution._measure_baseline(run)
+        pending = []
+        for cell in sub.cells:
+            pending += execution._pending(run, [cell], matrix.filesystems[cell.filesystem])
+        with contextlib.ExitStack() as stack:
+            mounted = execution.mount_groups(run, stack, pending)
+            records = dict((c.key, r) for c, r in pending)
+            for a, b in pairs:
+                units = [(c, records[c.key], mounted[c.group][0].mountpoint, matrix.filesystems[c.filesystem],
+                          mounted[c.group][0], mounted[c.group][1]) for c in (a, b)
+                         if c.key in records and c.group in mounted]
+                if len(units) == 2:
+                    run.run_interleaved(units)
+                run.save(False)
+        execution._measure_baseline(run, "baseline_after")
+
+    path, result = execution._run(run, body)
+    return path, result, outcome(result, pairs, change_pct)
+
+
+def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
+    """Each pair's rounds and its headline metrics' smallest detectable change (None where not
+    testable), and whether every testable one reached CHANGE_PCT."""
+    cells = {c["key"]: c for c in result["cells"]}
+    out = []
+    for a, b in pairs:
+        ca, cb = cells[a.key], cells[b.key]
+        if ca["status"] != "ok" or cb["status"] != "ok":
+            out.append({"workload": a.key.split("|", 3)[3], "rounds": 0, "metrics": {}, "reached": False,
+                        "why": ca.get("reason") or cb.get("reason") or "not run"})
+            continue
+        found = {}
+        for name, ma in ca["metrics"].items():
+            mb = cb["metrics"].get(name)
+            if mb and name in comparison.HEADLINE:
+                row = comparison.compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name),
+                                         paired=len(ma["samples"]) == len(mb["samples"]))
+                found[name] = row["detectable_pct"] if row["status"] == "tested" else None
+        tested = [v for v in found.values() if v is not None]
+        out.append({"workload": a.key.split("|", 3)[3], "rounds": len(ca["started"]), "metrics": found,
+                    "reached": bool(tested) and all(v <= change_pct for v in tested)})
+    return out

@@ -1,0 +1,97 @@
+"""Contention used (issue 60, item 4): a repetition whose other processes' CPU, steal or I/O
+wait passes its threshold counts as contended (results/contention); two cells whose contention
+differs beyond a threshold are said to; the workload's own helpers (the FUSE daemon, the loop
+device's kernel threads) are not "other processes"."""
+import os
+import subprocess
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import contention, flags
+from fsatlas.run import evidence, target
+
+share = st.floats(0, 4, allow_nan=False)
+pct = st.floats(0, 100, allow_nan=False)
+
+
+def _rep(others_share, steal, iowait, seconds=2.0):
+    return {"steal_pct": steal, "iowait_pct": iowait, "others_cpu_s": others_share * seconds, "load1": 1.0,
+            "seconds": seconds}
+
+
+@settings(max_examples=120, deadline=None)
+@given(others=share, steal=pct, iowait=pct, seconds=st.floats(0.01, 100))
+def test_a_repetition_passes_exactly_the_thresholds_it_is_above(others, steal, iowait, seconds):
+    rep = _rep(others, steal, iowait, seconds)
+    expected = []
+    used = rep["others_cpu_s"]  # the CPU seconds the record holds, and their share of the wall time
+    if used > contention.RESOLUTION_CPU_S and used / seconds > contention.OTHERS_CPU_SHARE:
+        expected.append("others_cpu")
+    if steal > contention.STEAL_PCT:
+        expected.append("steal_pct")
+    if iowait > contention.IOWAIT_PCT:
+        expected.append("iowait_pct")
+    assert contention.passes(rep) == expected
+
+
+def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
+    """sqlite-commits: other processes' CPU 5.1, 8.6 and 3.5 s a repetition in run A, 0.28, 0.17 and
+    0.13 s in run B (repetitions of about 4 s)."""
+    a = {"wall_seconds": 12.0, "host": [_rep(v / 4, 0, 5, 4.0) for v in (5.1, 8.6, 3.5)]}
+    b = {"wall_seconds": 12.0, "host": [_rep(v / 4, 0, 5, 4.0) for v in (0.28, 0.17, 0.13)]}
+    assert contention.contended_reps(a) == [0, 1, 2] and contention.contended_reps(b) == []
+    told = contention.differs(a, b)
+    assert "other processes' CPU" in told and told == contention.differs(a, b)
+    assert contention.differs(b, b) == "" and contention.differs(a, {}) == ""
+    # older files: no seconds in the host records, the cell's wall time over its repetitions stands in
+    old = {"wall_seconds": 12.0, "host": [{k: v for k, v in r.items() if k != "seconds"} for r in a["host"]]}
+    assert contention.contended_reps(old) == [0, 1, 2]
+    cell = {"key": "xfs|-|-|sqlite-commits", "workload": "sqlite-commits", "flags": [], "parameters": {},
+            "metrics": {}, **a}
+    assert "contended" in flags.derive(cell, {}) and "contended" not in flags.derive({**cell, **b}, {})
+
+
+@settings(max_examples=120, deadline=None)
+@given(a=st.lists(st.tuples(share, pct, pct), min_size=1, max_size=5),
+       b=st.lists(st.tuples(share, pct, pct), min_size=1, max_size=5))
+def test_two_cells_differ_where_a_mean_measure_is_further_apart_than_its_threshold(a, b):
+    ca = {"host": [_rep(*r) for r in a], "wall_seconds": 2.0 * len(a)}
+    cb = {"host": [_rep(*r) for r in b], "wall_seconds": 2.0 * len(b)}
+
+    def mean(rows, i):
+        vals = [(r[i] if r[i] * 2.0 > contention.RESOLUTION_CPU_S else 0.0) if i == 0 else r[i] for r in rows]
+        return sum(vals) / len(vals)
+    limits = (contention.OTHERS_CPU_SHARE, contention.STEAL_PCT, contention.IOWAIT_PCT)
+    apart = any(abs(mean(a, i) - mean(b, i)) > limit * (1 + 1e-9) for i, limit in enumerate(limits))
+    close = all(abs(mean(a, i) - mean(b, i)) <= limit * (1 - 1e-9) for i, limit in enumerate(limits))
+    told = contention.differs(ca, cb)
+    assert bool(contention.differs(cb, ca)) == bool(told)  # symmetric
+    if apart:
+        assert told
+    if close:
+        assert told == ""
+
+
+@pytest.mark.root
+def test_the_fuse_daemon_serving_the_mount_is_a_helper_not_another_process(tmp_path):
+    with target.LoopImage(str(tmp_path / "img"), 64 << 20) as image:
+        subprocess.run(["mkfs.ntfs", "-F", "-Q", "-q", image.device], check=True, capture_output=True)
+        subprocess.run(["ntfs-3g", image.device, image.mountpoint], check=True, capture_output=True)
+        try:
+            daemons = {int(p) for p in subprocess.run(["pgrep", "-f", f"ntfs-3g {image.device} "], capture_output=True,
+                                                      text=True).stdout.split()}
+            assert daemons and daemons <= evidence.helper_pids(image.device)
+            assert os.getpid() not in evidence.helper_pids(image.device)
+            meter = evidence.Meter(image.device)
+            deadline = time.monotonic() + 1.5
+            with open(os.path.join(image.mountpoint, "f"), "wb") as f:  # every write goes through the daemon
+                while time.monotonic() < deadline:
+                    f.write(os.urandom(4096) * 16)
+                    f.flush()
+                    os.fsync(f.fileno())
+            io, host = meter.done()
+            assert host["helpers_cpu_s"] > 0 and io["writes"] > 0
+        finally:
+            subprocess.run(["umount", image.mountpoint], check=True)

@@ -1,0 +1,102 @@
+"""fsatlas measure A B (issue 60, item 3): A and B interleaved on this machine, round after round,
+until every headline comparison can detect the stated change or the round cap is reached; then
+the report or the article, from that one run."""
+import json
+import tempfile
+import types
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.results import comparison
+from fsatlas.run import evidence, execution, matrix, measure
+from fsatlas.run.workloads import KINDS
+from test_repetitions import scripted_meter
+from testutil import loop_state, scratch_left
+
+
+def _rule(a, b, planned, cap, change, names):
+    """The rounds the rule gives, counted by hand: the first count from the planned one on at which
+    every headline metric's paired comparison detects CHANGE (or is not testable: no spread), else the cap."""
+    for k in range(planned, cap + 1):
+        rows = [comparison.compare(a[n][:k], b[n][:k], "higher", "log", paired=True) for n in names]
+        if all(r["status"] != "tested" or r["detectable_pct"] is not None and r["detectable_pct"] <= change
+               for r in rows):
+            return k
+    return cap
+
+
+values = st.lists(st.floats(50, 150), min_size=12, max_size=12)
+steady = st.sampled_from([[100.0] * 12])  # a metric without spread: not testable, never waited for
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=values, b=values, iops_a=st.one_of(values, steady), change=st.floats(0.5, 60), planned=st.integers(2, 4), cap=st.integers(4, 12))
+def test_rounds_go_on_until_every_headline_comparison_detects_the_change_or_the_cap(a, b, iops_a, change, planned, cap):
+    iops_b = b if iops_a != [100.0] * 12 else iops_a
+    streams = {"ext4|-|-|w": iter(zip(a, iops_a)), "xfs|-|-|w": iter(zip(b, iops_b))}
+
+    def run(cell, ctx):
+        tp, iops = next(streams[cell.key])
+        return {"throughput": tp, "iops": iops, "lat_mean_ns": 1.0}  # lat: not a headline metric, never waited for
+    cells = [matrix.Cell("ext4", "w", "scripted", primary="throughput"),
+             matrix.Cell("xfs", "w", "scripted", primary="throughput")]
+    with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as out:
+        mp.setitem(KINDS, "scripted", types.SimpleNamespace(
+            METRICS={"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "lat_mean_ns": ("ns", "lower")},
+            run=run))
+        mp.setattr(evidence, "Meter", scripted_meter([]))
+        run_ = execution.Run(None, matrix.Profile("p", 1 << 20, planned, False, cells), out, None,
+                             {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []})
+        run_.round_cap, run_.aims_rule, run_.claim_aims = cap, measure.lagging, {("xfs|-|-|w", "ext4|-|-|w"): change}
+        records = run_.records_for(cells, {})
+        run_.run_interleaved([(c, r, None, {}, None, "") for c, r in zip(cells, records)])
+    got_a, got_b = (r["metrics"]["throughput"]["samples"] for r in records)
+    n = _rule({"throughput": a, "iops": iops_a}, {"throughput": b, "iops": iops_b}, planned, cap, change,
+              ["throughput", "iops"])
+    assert len(got_a) == len(got_b) == n
+    assert got_a == a[:n] and got_b == b[:n]
+
+
+def test_a_side_given_twice_or_missing_is_refused_in_one_line(capsys):
+    assert main(["measure", "ext4", "ext4:defaults", "--profile", "quick"]) == 1
+    assert "the same configuration" in capsys.readouterr().err
+    assert main(["measure", "ext4", "nosuchfs", "--profile", "quick"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+MATRIX = """
+filesystems:
+  ext4: {mkfs: [mkfs.ext4, -F, -q]}
+  xfs: {mkfs: [mkfs.xfs, -f, -q]}
+workloads:
+  seq-write: {kind: fio, primary: throughput, fio: {rw: write, bs: 1M, direct: 1, ioengine: libaio}}
+profiles:
+  p: {image_size: 512M, repetitions: 2, filesystems: [ext4, xfs], workloads: {seq-write: {size: 8M}}}
+"""
+
+
+@pytest.mark.root
+def test_measure_runs_the_pair_interleaved_and_writes_the_report(tmp_path, capsys):
+    (tmp_path / "m.yaml").write_text(MATRIX)
+    before = loop_state(tmp_path)
+    report = tmp_path / "report.md"
+    assert main(["measure", "ext4", "xfs", "--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--change", "20",
+                 "--max-rounds", "4", "--out", str(tmp_path / "out"), "--scratch", str(tmp_path / "s"),
+                 "--report", str(report), "--no-chart"]) == 0
+    assert loop_state(tmp_path) == before and scratch_left(tmp_path / "s") == []
+    err = capsys.readouterr().err
+    (path,) = (tmp_path / "out" / "results").iterdir()
+    cells = {c["key"]: c for c in json.loads(path.read_text())["cells"]}
+    a, b = cells["ext4|-|-|seq-write"], cells["xfs|-|-|seq-write"]
+    assert a["status"] == b["status"] == "ok"
+    order = [side for _, side in sorted([(t, "a") for t in a["started"]] + [(t, "b") for t in b["started"]])]
+    assert order == ["a", "b"] * len(a["started"])  # round after round, A then B
+    samples = {n: a["metrics"][n]["samples"] for n in ("throughput", "iops")}
+    other = {n: b["metrics"][n]["samples"] for n in ("throughput", "iops")}
+    n = len(a["started"])
+    assert n == _rule(samples, other, 2, 4, 20.0, ["throughput", "iops"])
+    assert f"seq-write: {n} rounds" in err
+    text = report.read_text()
+    assert "ext4 in " in text and "seq-write" in text and path.stem in text

@@ -1,0 +1,217 @@
+"""Every file a command writes goes through outfile.replacing: it replaces only a regular file or
+nothing; a device, FIFO, directory or symbolic link named as the target is refused in one line
+and left as it was; `-` is standard output; a missing, unwritable or odd path is one line, never
+a traceback, and no temporary file is left (issue 61, item 3)."""
+import datetime as dt
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas import outfile
+from fsatlas.cli import main
+from fsatlas.errors import UserError
+
+REPO = Path(__file__).resolve().parents[2]
+QUICK = sorted((REPO / "data" / "results").glob("*quick*.json"))
+
+
+def _node(kind: str, path: Path, outside: Path) -> None:
+    """Makes an odd target: a character device made with mknod here (never /dev/null itself), a
+    FIFO, a symbolic link to a file outside, a directory."""
+    if kind == "chardev":
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # the numbers of /dev/null, in a temp folder
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink":
+        os.symlink(outside, path)
+    elif kind == "directory":
+        path.mkdir()
+
+
+def _state(path: Path):
+    st_ = os.lstat(path)
+    return stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_rdev
+
+
+@contextmanager
+def _immutable(folder: Path):
+    """folder made immutable (chattr +i: even root cannot add a file to it), and made mutable again."""
+    subprocess.run(["chattr", "+i", str(folder)], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+COMMANDS = {  # a command's argv writing to the target
+    "export": lambda out: ["export", str(QUICK[0]), "--out", str(out), "--format", "csv"],
+    "report": lambda out: ["report", str(QUICK[0]), str(QUICK[1]), "--out", str(out), "--no-chart"],
+}
+
+
+def _one_line(capsys, words: str, target) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert str(target) in err and words in err, err
+    return err
+
+
+def _no_temporary_files(folder: Path):
+    left = [p.name for p in folder.iterdir() if ".tmp" in p.name or "fsatlas-tmp" in p.name]
+    assert not left, left
+
+
+@pytest.mark.root
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("kind", ["chardev", "fifo", "symlink", "directory"])
+def test_an_odd_target_is_refused_in_one_line_and_left_as_it_was(tmp_path, capsys, command, kind):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    target = tmp_path / "target.out"
+    _node(kind, target, outside)
+    before = _state(target)
+    assert main(COMMANDS[command](target)) == 1
+    words = {"chardev": "a character device", "fifo": "a FIFO", "symlink": "a symbolic link",
+             "directory": "a directory"}[kind]
+    _one_line(capsys, words, target)
+    assert _state(target) == before and outside.read_text() == "keep me"
+    _no_temporary_files(tmp_path)
+
+
+@pytest.mark.root
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_missing_unwritable_and_file_as_folder_are_one_line(tmp_path, capsys, command):
+    made = tmp_path / "new" / "deeper" / "out.txt"
+    assert main(COMMANDS[command](made)) == 0 and made.is_file()  # a missing folder is made
+    capsys.readouterr()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert main(COMMANDS[command](blocker / "out.txt")) == 1
+    _one_line(capsys, "", blocker)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    with _immutable(locked):
+        assert main(COMMANDS[command](locked / "out.txt")) == 1
+        _one_line(capsys, "cannot write", locked / "out.txt")
+        assert main(COMMANDS[command](locked / "sub" / "out.txt")) == 1
+        _one_line(capsys, "cannot make the folder", locked / "sub")
+    assert not list(locked.iterdir())
+
+
+def test_a_dash_writes_to_standard_output(tmp_path, capfd, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", str(QUICK[0]), "--out", "-", "--format", "csv"]) == 0
+    out, err = capfd.readouterr()
+    assert out.startswith('"result","created",') and "standard output" in err
+    assert main(["report", str(QUICK[0]), str(QUICK[1]), "--out", "-", "--no-chart"]) == 0
+    assert capfd.readouterr().out.startswith("#")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.root
+def test_import_refuses_an_odd_target_before_it_moves_anything(tmp_path, capsys, monkeypatch):
+    """A result landing on a FIFO is refused with out unchanged (its bundle not moved either),
+    and --out or its results/ being a file is one line."""
+    frozen = dt.datetime.now(dt.timezone.utc)
+
+    class Frozen(dt.datetime):  # the same id twice: the result's name is made from the clock
+        @classmethod
+        def now(cls, tz=None):
+            return frozen
+    monkeypatch.setattr(dt, "datetime", Frozen)
+    system = tmp_path / "system.yaml"
+    system.write_text("system: {kernel: 6.1.0, os: Debian 12, cpu_model: x, cpu_count: 4, memory_bytes: 1, "
+                      "virtualization: none}\n")
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    argv = ["import", "dd", str(log), "--filesystem", "ext4", "--machine", "box", "--system", str(system)]
+    assert main([*argv, "--out", str(tmp_path / "first")]) == 0
+    name = Path(capsys.readouterr().out.strip()).name
+    out = tmp_path / "data"
+    (out / "results").mkdir(parents=True)
+    os.mkfifo(out / "results" / name)
+    assert main([*argv, "--out", str(out)]) == 1
+    _one_line(capsys, "a FIFO", out / "results" / name)
+    assert [p.name for p in out.rglob("*")] == ["results", name]  # nothing moved, nothing left
+    shutil.rmtree(out)
+    out.mkdir()
+    (out / "results").write_text("not a folder")
+    assert main([*argv, "--out", str(out)]) == 1
+    _one_line(capsys, "expected a folder", out / "results")
+    assert main([*argv, "--out", str(out / "results")]) == 1
+    _one_line(capsys, "expected a folder", out / "results")
+    assert sorted(p.name for p in out.iterdir()) == ["results"]
+
+
+# Odd paths from parts a reader could type: names of what is there already (a FIFO, a link, a
+# directory, a file), "..", ".", empty parts, a trailing slash, spaces and control characters.
+PARTS = st.sampled_from(["fifo", "link", "dir", "file", "new", ".", "", " ", "a\nb", "-", "dir/", "\t"])
+
+
+@pytest.fixture(scope="module")
+def odd_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("odd")
+    os.mkfifo(folder / "fifo")
+    (folder / "dir").mkdir()
+    (folder / "file").write_text("old")
+    os.symlink(folder / "file", folder / "link")
+    os.mkfifo(folder / "dir" / "fifo")
+    os.symlink(folder / "dir", folder / "dir" / "link")
+    return folder
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(PARTS, min_size=1, max_size=4))
+def test_arbitrary_odd_paths_replace_only_a_regular_file_or_nothing(odd_folder, parts):
+    path = str(odd_folder) + "/" + "/".join(parts)
+    try:
+        before = os.lstat(path)
+    except OSError:
+        before = None
+    try:
+        with outfile.replacing(path) as f:
+            f.write("new")
+    except UserError as e:
+        assert str(e).count("\n") == 0 or "\n" in path
+        if before is not None:
+            after = os.lstat(path)
+            assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    else:
+        assert before is None or stat.S_ISREG(before.st_mode)
+        assert stat.S_ISREG(os.lstat(path).st_mode) and Path(path).read_text() == "new"
+        os.unlink(path)
+        if before is not None:  # put the file back as it was for the next example
+            Path(path).write_text("old")
+    for here, _, files in os.walk(odd_folder):
+        assert not [f for f in files if f.startswith(".tmp-")], here
+
+
+@pytest.mark.root
+def test_validate_from_a_read_only_folder_checks_without_its_caches(tmp_path, capsys, monkeypatch):
+    """validate's caches (build/cache/) are its own: where they cannot be written, every file is
+    checked again next time, and the check itself is not refused."""
+    locked = tmp_path / "checkout"
+    locked.mkdir()
+    monkeypatch.chdir(locked)
+    with _immutable(locked):
+        assert main(["validate", str(QUICK[0])]) == 0
+    assert "no problems" in capsys.readouterr().out and not list(locked.iterdir())
+
+
+def test_standard_output_closed_early_is_one_line(tmp_path):
+    """fsatlas export --out - | head: the reader goes away; one line, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "export", str(REPO / "data" / "results"),
+                             "--format", "csv", "--out", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
+    assert proc.stdout.read(10) == b'"result","'
+    proc.stdout.close()
+    err = proc.communicate(timeout=120)[1].decode()
+    assert proc.returncode == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "standard output was closed" in err

@@ -1,0 +1,150 @@
+"""Privacy without false alarms (issue 61, item 5): a version number is no address, decided by
+context (privacy._version_number); text is NFKC-folded before it is scanned; PTS's <User> is
+found and replaced in any spelling, in import and in validate alike; --redact also replaces the
+system fields a PTS import fills, and the error suggests --redact only where it would help."""
+import json
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.results import privacy
+from fsatlas.results.validation import validate_file
+from testutil import SAMPLES, edit_member
+
+REFERENCE = SAMPLES / "pts" / "display-server-versions.xml"
+OCTET = st.integers(0, 255)
+QUAD = st.tuples(OCTET, OCTET, OCTET, OCTET).map(lambda q: ".".join(map(str, q)))
+ADDRESS = QUAD.filter(lambda q: not q.startswith("127.") and q != "0.0.0.0")  # the pattern's own exceptions
+
+
+def _ipv4(text: str) -> bool:
+    found = privacy.finding(text)
+    in_raw = any(what == "an IPv4 address" for _, _, what, _ in privacy.raw_matches(text))
+    assert bool(found and "an IPv4 address" in found) == in_raw, text  # result fields and raw output agree
+    return in_raw
+
+
+# Where real tools print an address: ip addr, sshd, resolv.conf, a URL, fio's client, ping,
+# mount's NFS source, a key=value, a sentence; and the two version contexts it must not take for one.
+ADDRESS_CONTEXTS = ["inet {}/24 brd 10.0.0.255", "Accepted publickey for root from {} port 22 ssh2", "nameserver {}",
+                    "http://{}/results", "<{}> fio-3.33", "PING {} 56(84) bytes", "Connecting to {}:8765",
+                    "addr={}", "server {}", "NFS Server {}", "{}", "host: {}", "X Server {}:6000", "Mesa {}/16"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ip=ADDRESS, context=st.sampled_from(ADDRESS_CONTEXTS))
+def test_a_real_address_in_an_address_context_is_found(ip, context):
+    assert _ipv4(context.format(ip))
+
+
+# A product's name before a version (a capitalized or lower-case word that introduces no
+# address), "X Server" and "Xorg Server", a v glued before, a package suffix after.
+NAME = st.from_regex(r"\A[A-Za-z][A-Za-z0-9+]{1,11}\Z").filter(lambda w: w.lower() not in privacy.ADDRESS_WORDS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(version=QUAD, name=NAME, form=st.sampled_from(["{n} {v}", "{n} Server {v}", "OpenGL: 4.6 {n} {v}",
+                                                        "v{v}", "{n}-{v}-generic", "{v}+dfsg", "{v}~rc1",
+                                                        "Kernel: {v}", "Display Driver: {n} {v}"]))
+def test_a_version_number_in_a_version_context_is_no_address(version, name, form):
+    assume(not (form == "{n} Server {v}" and not name[0].isupper()))  # "foo Server": the rule wants a capital
+    assert not _ipv4(form.format(n=name, v=version))
+
+
+def test_the_named_examples_and_the_ones_beside_them():
+    for text in ("X Server 1.21.1.11", "Mesa 24.0.5.1", "Display Server: X Server 1.21.1.11, OpenGL: 4.6 Mesa 24.0.5.1",
+                 "X.Org X Server 1.21.1.11", "xorg-server 1.21.1.11"):
+        assert not _ipv4(text), text
+    for text in ("X Server 1.21.1.11:0", "via 1.21.1.11", "Mesa 24.0.5.1/24", "to 24.0.5.1", "(1.21.1.11)"):
+        assert _ipv4(text), text
+
+
+FULLWIDTH = str.maketrans({chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)})
+
+
+@pytest.mark.parametrize("plain", ["/home/alice/bench", "alice@example.com", "inet 192.168.1.5/24",
+                                   "serial: S4EWNX0N123456A", "alice-laptop"])
+def test_fullwidth_text_is_folded_before_it_is_scanned(plain):
+    wide = plain.translate(FULLWIDTH)
+    assert wide != plain and privacy.finding(plain)
+    assert privacy.finding(wide) and privacy.raw_finding(wide)
+    redacted, counts = privacy.redact("x " + wide + " y")
+    assert counts and privacy.raw_finding(redacted) is None
+
+
+USER_SPELLINGS = ["<User>bob</User>", "<User >bob</User >", "<user>bob</user>", "<USER>bob</USER>",
+                  '<User id="1">bob</User>', "<User><![CDATA[bob]]></User>", "<User>&#98;ob</User>",
+                  "<User>b<!-- -->ob</User>", "<pts:User>bob</pts:User>", "<User>\n  bob\n</User>"]
+
+
+@pytest.mark.parametrize("spelling", USER_SPELLINGS)
+def test_a_user_element_in_any_spelling_is_found_and_replaced(spelling):
+    text = f"<PhoronixTestSuite><System>{spelling}</System></PhoronixTestSuite>"
+    assert "user name in <User>" in privacy.raw_finding(text)
+    kept = privacy.redact_users(text)
+    assert "bob" not in kept and privacy.raw_finding(kept) is None
+    for passes in ("<User>redacted</User>", "<User></User>", "<User/>", "<Username>x</Username>"):
+        assert privacy.raw_finding(f"<System>{passes}</System>") is None
+
+
+def _import(tmp_path, capsys, source, *extra):
+    out = tmp_path / "out"
+    code = main(["import", "pts", str(source), "--out", str(out), *extra])
+    captured = capsys.readouterr()
+    return code, out, captured.out.split(), captured.err
+
+
+def test_the_reference_file_imports_and_validates_without_redact(tmp_path, capsys):
+    code, out, paths, err = _import(tmp_path, capsys, REFERENCE)
+    assert code == 0, err
+    for path in paths:
+        assert [p for p in validate_file(path) if p.severity == "error"] == []
+        assert "X Server 1.21.1.11" in json.loads(open(path).read())["system"]["pts_software"]
+
+
+def test_validate_finds_a_user_name_put_back_into_the_kept_file(tmp_path, capsys):
+    code, out, paths, _ = _import(tmp_path, capsys, REFERENCE)
+    result = json.loads(open(paths[0]).read())
+    edit_member(out, result["id"], result["cells"][0]["raw"][0],
+                lambda old: old.replace(b"<User>redacted</User>", b"<User >&#98;ob</User >"))
+    errors = [p for p in validate_file(paths[0]) if p.severity == "error"]
+    assert errors and "user name in <User>" in errors[0].message
+
+
+def test_redact_replaces_the_system_lines_and_is_suggested_only_where_it_helps(tmp_path, capsys):
+    source = tmp_path / "private.xml"
+    source.write_text(REFERENCE.read_text().replace(
+        "Network: Realtek RTL8111/8168/8411<", "Network: Realtek at 192.168.1.20, Host: alice-laptop.example.lan<"))
+    code, out, _, err = _import(tmp_path, capsys, source)
+    assert code == 1 and err.count("\n") == 1 and "--redact replaces it" in err
+    code, out, paths, err = _import(tmp_path, capsys, source, "--redact")
+    assert code == 0, err
+    for path in paths:
+        assert [p for p in validate_file(path) if p.severity == "error"] == []
+        result = json.loads(open(path).read())
+        assert "192.168.1.20" not in json.dumps(result) and "alice" not in json.dumps(result)
+        assert {r["what"] for r in result["redactions"]} >= {"an IPv4 address", "a host name"}
+    # a private system fact given by --system: --redact does not replace it, and is not suggested
+    system = tmp_path / "system.yaml"
+    system.write_text("system: {kernel: 6.1.0, os: Debian 12, cpu_model: alice-laptop, cpu_count: 4, "
+                      "memory_bytes: 1, virtualization: none}\n")
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    for extra in ([], ["--redact"]):
+        assert main(["import", "dd", str(log), "--filesystem", "ext4", "--system", str(system),
+                     "--out", str(tmp_path / "o"), *extra]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "/system/cpu_model" in err and "--redact replaces" not in err
+        assert "--redact does not change it" in err
+
+
+def test_many_or_unclosed_user_elements_are_read_once():
+    """Linear in the text: a million unclosed <user> tags are one element running to the end;
+    a million empty ones are refused after MAX_USER_ELEMENTS, not all read."""
+    unclosed = "<user>" * 1_000_000
+    assert privacy.user_findings(unclosed) == [(0, unclosed[6:])]
+    assert privacy.redact_users(unclosed) == "<user>redacted</user>"
+    empty = "<User/>" * (privacy.MAX_USER_ELEMENTS + 5)
+    assert privacy.user_findings(empty)[-1][1].startswith("more than 10,000 <User> elements")
+    assert privacy.user_findings("<User/>" * 50) == []
