@@ -250,3 +250,18 @@ def test_iops_is_throughputs_samples_at_any_throughput_and_block_size(bs, runtim
     bytes_step = max(1 / t for t in a["throughput"] + b["throughput"]) + max(1e-6 / i for i in a["iops"] + b["iops"])
     if other - 1 > 2 * (comparison.SCALED_REL + 2 * bytes_step):
         assert comparison.distinct(["throughput", "iops"], a, b_other) == ["throughput", "iops"]
+
+
+def test_compares_summary_names_no_test_where_none_was_and_the_family_where_some_were(tmp_path, capsys):
+    runs = side(100e6, 4, "r")
+    paths = []
+    for r in runs:
+        paths.append(tmp_path / f"{r['id']}.json")
+        paths[-1].write_text(json.dumps(r))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr("fsatlas.commands.compare.load_checked", lambda p: json.loads(open(p).read()))
+        assert main(["compare", str(paths[0]), str(paths[1])]) == 0
+        err = capsys.readouterr().err
+        assert "No row was tested (one run per side)" in err and "Welch" not in err and "Benjamini" not in err
+        assert main(["compare", "--runs-a", *map(str, paths[:2]), "--runs-b", *map(str, paths[2:])]) == 0
+        assert "p adjusted by Benjamini-Hochberg over the 1 tested row," in capsys.readouterr().err

@@ -110,11 +110,13 @@ def run(args) -> int:
               f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
     count = {v: sum(r["verdict"] == v for r in rows)
              for v in ("better", "worse", "differs", "equivalent", "inconclusive", "not tested", "not testable")}
-    print(f"{len(rows)} comparisons (Welch's t-test on each metric's scale, of the runs' means across files, p adjusted "
-          f"by Benjamini-Hochberg across the table, alpha {comparison.ALPHA:g}; detect: the smallest change the "
-          f"repetitions could detect at {comparison.POWER:g} power; p equiv: two one-sided tests within "
-          f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, adjusted): {count['better']} significantly better, "
+    how = comparison.tests_used(rows).rstrip(".")
+    if any(r["status"] == "tested" for r in rows):
+        how += (f", alpha {comparison.ALPHA:g}; detect: the smallest change the repetitions could detect at "
+                f"{comparison.POWER:g} power; p equiv: two one-sided tests within "
+                f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, adjusted")
+    print(f"{len(rows)} comparisons ({how}): {count['better']} significantly better, "
           f"{count['worse']} significantly worse in B, {count['differs']} different where more than the filesystem "
           f"differs; {count['equivalent']} equivalent, {count['inconclusive']} inconclusive, "
-          f"{count['not tested']} not tested (one run a side, or parameters that differ), {count['not testable']} not testable", file=sys.stderr)
+          f"{count['not tested']} not tested, {count['not testable']} not testable", file=sys.stderr)
     return 0
