@@ -223,9 +223,9 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
     - a run on both sides (but one and the same run) is not tested, the run named.
     A factor is the same only when every run of both sides has one and the same recorded value
     of it (a system not recorded, as an import without --system has it, is not shown to be the
-    same as any); otherwise it is in differ, and in mixed too where it varies within a side (9 runs on one
-    machine and 1 on another against the reverse: the sides' means mix machines in other
-    proportions, so their difference may be the machines'). Any factor in differ keeps a
+    same as any); otherwise it is in differ, and in mixed too where it varies within a side (9
+    runs on one machine and 1 on another against the reverse: the sides' means mix machines in
+    other proportions, so their difference may be the machines'). Any factor in differ keeps a
     tested row from being called better, worse or equivalent (adjust()); differing parameters
     (cell_factors()) keep it from being tested at all: "not tested: parameters differ (...)"."""
     side_a, side_b = (list({f["run"]: f for f in reversed(side)}.values())[::-1] for side in (side_a, side_b))
@@ -375,12 +375,13 @@ def once(results: list) -> tuple[list, list]:
     content()), counts once."""
     kept, dropped, seen = [], [], {}
     for r in results:
-        twin = seen.get(r["id"]) or seen.get(content(r))
+        digest = content(r)
+        twin = seen.get(r["id"]) or seen.get(digest)
         if twin:
             dropped.append((r["id"], twin))
         else:
             kept.append(r)
-            seen.update({r["id"]: r["id"], content(r): r["id"]})
+            seen.update({r["id"]: r["id"], digest: r["id"]})
     return kept, dropped
 
 
@@ -399,8 +400,8 @@ def adjust(rows: list, method: str) -> list:
     """Adjusts the p-values of the tested rows as one family (method HOLM or BH) and gives each
     row its verdict: better, worse, differs (significant where the sides differ in more than the
     filesystem: design()'s differ; not significant there, inconclusive, never equivalent: another
-    factor may hide the filesystems' difference), equivalent, inconclusive, not tested (one run a side across
-    files) or not testable. Returns rows."""
+    factor may hide the filesystems' difference), equivalent, inconclusive, not tested (one run a
+    side across files, parameters that differ) or not testable. Returns rows."""
     tested = [r for r in rows if r["status"] == "tested"]
     if tested:
         p_diff = _corrected([r["p"] for r in tested], method)

@@ -61,7 +61,10 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
             a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
-            rows = between(a, b)
+            try:
+                rows = between(a, b)
+            except UserError as e:  # a run against itself: named with the article that asks for it
+                raise UserError(e.message, where=where) from None
             differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
