@@ -419,7 +419,7 @@ def aa_comparison(work: Path) -> None:
         tested = sum(not line.endswith(")") or " differs (" in line for line in rows)
         report(f"cross-file A/A, {len(side_a)} run(s) a side, fsatlas compare ({len(rows)} rows, {tested} tested)",
                called, "rows", "0 better/worse", called == 0,
-               "(" + done.stderr.strip().rsplit("differs; ", 1)[-1].replace(" (one run a side)", "") + ")")
+               "(" + done.stderr.strip().rsplit("differs; ", 1)[-1] + ")")
 
 
 def within_run_aa(work: Path) -> None:

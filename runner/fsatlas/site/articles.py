@@ -43,6 +43,7 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
 def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -> dict:
     """key -> {a, b, rows, newer} for every comparison an article names; paths: result id ->
     file; summaries (newest first): the runs that may have measured the same sides since."""
+    from ..results import comparison
     from ..results.comparison import between, design, factors
     from . import knowledge, report
     out = {}
@@ -60,11 +61,15 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
             a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
-            rows = between(a, b)
+            try:
+                rows = between(a, b)
+            except UserError as e:  # a run against itself: named with the article that asks for it
+                raise UserError(e.message, where=where) from None
             differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
         out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""), "differ": differ,
+                    "tests": comparison.tests_used(rows),
                     "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
                     "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
     return out

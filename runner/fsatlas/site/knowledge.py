@@ -270,6 +270,12 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         cite(option["_path"], "", option["sources"])
         for i, claim in enumerate(option["claims"]):
             cite(option["_path"], f"/claims/{i}", claim["sources"])
+            expected = float(claim["expected_change_pct"])
+            if expected and abs(expected) <= NO_EFFECT_PCT:  # "no effect" is 0; a change must lie beyond the margin
+                problems.append(Problem("error", option["_path"], f"/claims/{i}/expected_change_pct",
+                                        f"expected 0 (no effect) or a change beyond the equivalence margin of "
+                                        f"+-{NO_EFFECT_PCT:g} % (results/comparison.py), found {expected:g}: "
+                                        f"equivalence within the margin could not tell it from no effect"))
             for j, comparison in enumerate(claim["measured_by"]):
                 for end in ("cell", "baseline"):
                     if comparison[end] not in defined:
@@ -519,7 +525,8 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
     return "O_DIRECT", "fio with direct=1"
 
 
-NO_EFFECT_PCT = comparison.EQUIVALENCE_MARGIN_PCT  # a claimed change below this is "no effect", shown by equivalence
+NO_EFFECT_PCT = comparison.EQUIVALENCE_MARGIN_PCT  # equivalence within it shows "no effect"; a claimed change
+# must be 0 (no effect) or beyond it (check-data refuses one in between)
 AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
 
@@ -582,12 +589,12 @@ def display(value: float, unit: str) -> str:
 def verdict(expected: float, row: dict) -> str:
     """A claim's verdict on one comparison row of results.comparison, its p adjusted within the
     claim: a claimed effect agrees when the significant change goes its way within AGREE times
-    its size; a claimed absence of effect agrees only when equivalence within NO_EFFECT_PCT is
-    shown; a change the repetitions could not have detected is "cannot tell at this n"."""
+    its size; a claimed absence of effect (0, and only 0) agrees only when equivalence within
+    NO_EFFECT_PCT is shown; a claimed change within the margin is never "no effect seen"; a change the repetitions could not have detected is "cannot tell at this n"."""
     if row["status"] != "tested":
         return "not testable"
     change = row["change_pct"]
-    if abs(expected) < NO_EFFECT_PCT:
+    if not expected:  # a claimed absence of effect
         if row["equivalent"]:
             return "agrees"
         return "disagrees" if row["significant"] and abs(change) >= NO_EFFECT_PCT else "inconclusive"
@@ -598,6 +605,8 @@ def verdict(expected: float, row: dict) -> str:
         return "agrees" if AGREE[0] <= ratio <= AGREE[1] else ("smaller effect" if ratio < AGREE[0] else "larger effect")
     if row["detectable_pct"] is None or abs(expected) < row["detectable_pct"]:
         return "cannot tell at this n"
+    if abs(expected) <= row.get("margin_pct", NO_EFFECT_PCT):  # inside the margin: equivalence is no answer
+        return "inconclusive"
     return "no effect seen" if row["equivalent"] else "inconclusive"
 
 

@@ -147,6 +147,7 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) 
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
     plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
 
     def each(get, runs):  # one value, or each run's where they differ
@@ -161,15 +162,17 @@ def differences(plan: dict, runs_a: list, runs_b: list) -> str:
     """The sentence a comparison opens with: its design (comparison.design's plan) and which of
     comparison.FACTORS differ between the sides' runs."""
     if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
-        return "Both sides come from one run: machine, kernel, storage and profile are the same."
+        return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else
               f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
               f"row gives the ratio, {plan['why']}.")
     if not plan["differ"]:
-        return f"The runs have the same machine, kernel, storage and profile. {design}"
-    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
-            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
+        return f"The runs have the same {comparison.FACTOR_NAMES}. {design}"
+    mixed = f" ({', '.join(plan['mixed'])} varying within a side)" if plan.get("mixed") else ""
+    return (f"The runs differ in {', '.join(plan['differ'])}{mixed} (see the systems below): a difference between "
+            f"them may be theirs, not the filesystems'; a row is never called better, worse or equivalent for it. "
+            f"{design}")
 
 
 def _cells(r: dict) -> list[str]:
@@ -191,11 +194,14 @@ HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjuste
 
 
 def method(doc: dict) -> str:
-    return (f"Within one run, each row compares the repetitions of A and B by Welch's t-test (the paired test where "
-            f"both ran in the same interleaved rounds); across result files the run is the unit, so a row is tested "
-            f"only with two runs or more a side, on the runs' means, and otherwise gives the ratio, not tested. The "
-            f"test is on the logarithms of rates, times and sizes; its p is adjusted by "
-            f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
+    """How the rows were compared: the tests and the family actually used (comparison.tests_used)."""
+    design = ("Within one run, each row compares the repetitions of A and B (paired where both ran in the same "
+              "interleaved rounds); across result files the run is the unit, so a row is tested only with two runs or "
+              "more a side, on the runs' means, and otherwise gives the ratio, not tested. ")
+    if not any(r["status"] == "tested" for r in doc["rows"]):
+        return design + comparison.tests_used(doc["rows"]) + " Made with fsatlas (runner/fsatlas/results/comparison.py)."
+    return (design + f"Tests on the logarithms of rates, times and sizes: {comparison.tests_used(doc['rows'])} "
+            f"A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
             f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
             f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "
