@@ -211,3 +211,54 @@ def test_the_compare_page_and_the_explorer_take_their_view_across_runs_from_desi
     fs = next(c["filesystem"] for c in doc["cells"] if c["status"] == "ok")
     side = pairs.side(fs, aggregate.digest(doc))
     assert side["factors"] == comparison.factors(doc)  # what the page compares between the two runs picked
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(1, 1e9), min_size=2, max_size=6), st.lists(st.floats(1, 1e9), min_size=2, max_size=6),
+       st.sampled_from(["import-fio", "import-pts", "import-bonnie"]))
+def test_an_imports_repetitions_are_never_tested_against_each_other(a, b, profile):
+    # rule (#64): within one import, two sides' repetitions ran one after the other, never interleaved
+    run = {"run": "R", "profile": profile}
+    plan = comparison.design([run], [run], interleaved_pairs=False)
+    row = comparison.compare_design([a], [b], "higher", "log", plan)
+    assert row["status"] == "not tested" and "interleaved" in row["why"] and row["p"] is None
+    assert comparison.adjust([row], comparison.BH)[0]["verdict"] == "not tested"
+    # just beside it: the runner's own run, the same samples, is tested as before
+    runner = comparison.design([{"run": "R", "profile": "quick"}], [{"run": "R", "profile": "quick"}])
+    assert runner["tested"] and runner["design"] == comparison.REPETITIONS
+
+
+def _cell(others_cpu_s: float, seconds: float = 10.0) -> dict:
+    return {"wall_seconds": 3 * seconds,
+            "host": [{"others_cpu_s": others_cpu_s, "steal_pct": 0.0, "iowait_pct": 1.0, "seconds": seconds}] * 3}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 20), st.floats(0, 20))
+def test_a_row_whose_sides_differ_in_contention_gets_no_verdict(cpu_a, cpu_b):
+    # rule (#60 item 4): contention beyond the threshold between the sides -> said instead of a verdict,
+    # decided by results/contention alone (a hand count of its threshold here)
+    from fsatlas.results import contention
+    share = [(c if c > contention.RESOLUTION_CPU_S else 0.0) / 10.0 for c in (cpu_a, cpu_b)]
+    beyond = abs(share[0] - share[1]) > contention.OTHERS_CPU_SHARE
+    found = comparison.contended([(None, _cell(cpu_a))], [(None, _cell(cpu_b))])
+    assert bool(found) == beyond
+    run = {"run": "R", "profile": "quick"}
+    plan = comparison.design([run], [run], contended=found)
+    assert plan["tested"] is not beyond
+    if beyond:
+        assert "contention differs: other processes' CPU" in plan["why"]
+
+
+def test_the_issues_contended_example_through_between():
+    # the issue's sqlite-commits cell: other processes' CPU 5.1, 8.6 and 3.5 s a repetition on one side
+    quiet, busy = _cell(0.2, 4.0), _cell(5.7, 4.0)
+    a = {"id": "A", "system": {}, "target": {}, "profile": "quick", "cells": [
+        {"key": "xfs|-|-|sqlite-commits", "status": "ok", "parameters": {}, **quiet,
+         "metrics": {"commits_per_s": {"unit": "ops/s", "better": "higher", "samples": [10.0, 11.0, 12.0]}}}]}
+    runs = [a, {**a, "id": "A2"}], [{**a, "id": "B", "cells": [{**a["cells"][0], **busy, "metrics": {
+        "commits_per_s": {"unit": "ops/s", "better": "higher", "samples": [300.0, 310.0, 320.0]}}}]},
+                                    {**a, "id": "B2", "cells": [{**a["cells"][0], **busy, "metrics": {
+        "commits_per_s": {"unit": "ops/s", "better": "higher", "samples": [290.0, 300.0, 305.0]}}}]}]
+    row, = comparison.between(*runs)
+    assert row["verdict"] == "not tested" and "contention differs" in row["why"]

@@ -51,7 +51,9 @@ def _schema_fields():
 # baseline's figures (target.baseline), not a cell's, and is judged by the flags (flags.py)
 # system.recorded says where the facts came from (run, tool, file, this-machine) or that there are none:
 # test_a_system_not_recorded_is_never_the_same_as_another
-NOT_A_CELLS_FACTOR = {("target", "baseline_written"), ("system", "recorded")}
+# system.machine_name is a reader's name for the machine, proposed from the facts that are factors
+# (results/machines.propose) or given by --machine-name: another name is not another machine
+NOT_A_CELLS_FACTOR = {("target", "baseline_written"), ("system", "recorded"), ("system", "machine_name")}
 FIELDS = [f for f in _schema_fields() if f not in NOT_A_CELLS_FACTOR]
 
 

@@ -211,7 +211,7 @@ def cell_factors(run: dict, cell: dict) -> dict:
     return {**run, "parameters": json.dumps(cell.get("parameters") or {}, sort_keys=True, default=str)}
 
 
-def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
+def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "") -> dict:
     """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
     compare page and the explorer call it). side_a, side_b: the factors() (or cell_factors())
     of each run on that side, a run named twice counted once; interleaved_pairs: within one
@@ -227,7 +227,13 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
     runs on one machine and 1 on another against the reverse: the sides' means mix machines in
     other proportions, so their difference may be the machines'). Any factor in differ keeps a
     tested row from being called better, worse or equivalent (adjust()); differing parameters
-    (cell_factors()) keep it from being tested at all: "not tested: parameters differ (...)"."""
+    (cell_factors()) keep it from being tested at all: "not tested: parameters differ (...)".
+    Nor is a row tested where the two sides ran under different contention (contended: what
+    results/contention.difference() says of the two cells), or where both sides are cells of
+    one import not run in interleaved rounds: a tool's repetitions ran one after the other, each
+    filesystem's in its own stretch of the host's time, so their spread is not the spread
+    between the sides' conditions (issue #64; a runner's sequential cells share one run's
+    bookkeeping of rounds and contention, an import's none)."""
     side_a, side_b = (list({f["run"]: f for f in reversed(side)}.values())[::-1] for side in (side_a, side_b))
     runs_a, runs_b = [f["run"] for f in side_a], [f["run"] for f in side_b]
     present = [k for k in FACTORS if any(k in f for f in side_a + side_b)]
@@ -242,6 +248,10 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
     shared = [r for r in runs_a if r in runs_b]
     if shared and not one_run:  # between() refuses it; a page's choice may still hold it
         whys.append(f"run {', '.join(shared)} on both sides")
+    if one_run and not interleaved_pairs and str(side_a[0].get("profile", "")).startswith("import-"):
+        whys.append("an import's repetitions ran in no interleaved rounds")
+    if contended:
+        whys.append(f"contention differs: {contended}")
     if one_run:
         out["design"] = PAIRED if interleaved_pairs else REPETITIONS
     elif len(runs_a) >= 2 and len(runs_b) >= 2:
@@ -345,7 +355,8 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
             continue
         single = len(of_a) == len(of_b) == 1
         plan = design([cell_factors(f, c) for f, c in of_a], [cell_factors(f, c) for f, c in of_b],
-                      single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")))
+                      single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")),
+                      contended(of_a, of_b))
         names = [n for n in of_a[0][1]["metrics"] if (all_metrics or n in HEADLINE)
                  and all(n in c["metrics"] for _, c in of_a + of_b)]
         samples = [{n: [v for _, c in runs for v in c["metrics"][n]["samples"]] for n in names} for runs in (of_a, of_b)]
@@ -356,6 +367,13 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
                                  first["better"], metrics.scale(name), plan)
             rows.append({"key": key, "metric": name, "unit": first["unit"], **row})
     return adjust(rows, BH)
+
+
+def contended(of_a: list, of_b: list) -> str:
+    """What results/contention finds between any cell of side A and any of side B (each a list
+    of (factors, cell)): the first difference beyond a threshold, or ""."""
+    from . import contention
+    return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
 
 
 def content(result: dict) -> str:
