@@ -156,7 +156,14 @@
     return li;
   }
   function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }
-  function acrossTable(a, b, ra, rb) {
+  // Which of the comparison module's factors (comparison.FACTORS, each run's own strings in the
+  // side file) differ between the two runs: the page only compares the strings Python made.
+  function differing(across, ra, rb) {
+    return (across && across.factors || []).filter(function (k) {
+      return k !== "parameters" && ra.factors && rb.factors && ra.factors[k] !== rb.factors[k];
+    });
+  }
+  function acrossTable(a, b, ra, rb, why) {
     var rowsB = Object.create(null);
     rb.rows.forEach(function (r) { rowsB[r.key + "\n" + r.metric] = r; });
     var head = ["Workload", "Measure", "n", a, b, b + " / " + a, "raw device in " + a + "'s run",
@@ -164,7 +171,7 @@
     var parts = table(head), body = parts[1];
     parts[0].setAttribute("data-runs", ra.id + " " + rb.id);
     var caption = el("caption", {}, b + " in run " + rb.id + " against " + a + " in run " + ra.id +
-      " (both systems above): two runs, so no row is tested. The relative ratio divides each figure by the raw device's figure on the same job in its own run.");
+      " (both systems above): " + why + ", so no row is tested. The relative ratio divides each figure by the raw device's figure on the same job in its own run.");
     parts[0].insertBefore(caption, parts[0].firstChild);
     ra.rows.forEach(function (x) {
       var y = rowsB[x.key + "\n" + x.metric];
@@ -179,7 +186,7 @@
       [x.n + ", " + y.n, x.shown, y.shown, fmt(ratio(x.mean, y.mean)) + "×", x.device_shown || "–", y.device_shown || "–",
        relative === null ? "–" : fmt(relative) + "×" + (weak.length ? " (" + weak.join("; ") + ")" : "")]
         .forEach(function (v) { tr.appendChild(el("td", { "class": "num" }, v)); });
-      tr.appendChild(el("td", {}, "not tested: two runs"));
+      tr.appendChild(el("td", {}, why));
       body.appendChild(tr);
     });
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
@@ -197,14 +204,16 @@
       }
       if (ra.id === rb.id) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
       var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
-      warning.appendChild(el("p", {}, ra.machine === rb.machine
-        ? "These figures come from two runs on one machine. Kernels, days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."
-        : "These figures come from two runs on two machines. A ratio between them compares the machines (CPU, memory, storage, kernel) as much as the filesystems."));
+      var across = docs[0].across || {}, differ = differing(across, ra, rb);
+      warning.setAttribute("data-differ", differ.join(" "));
+      warning.appendChild(el("p", {}, differ.length
+        ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
+        : "These figures come from two runs with the same machine, kernel, storage and profile. Days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."));
       var list = el("ul");
       list.appendChild(systemItem(a, ra));
       list.appendChild(systemItem(b, rb));
       warning.appendChild(list);
-      box.replaceChildren(warning, acrossTable(a, b, ra, rb));
+      box.replaceChildren(warning, acrossTable(a, b, ra, rb, across.why || "not tested: one run per side"));
       return [ra.id, rb.id];
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of these runs could not be loaded (" + e.message + ")."));

@@ -530,7 +530,13 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
         page.wait_for_selector("#compare[data-rendered] #compare-mixed")
         assert page.url.endswith(f"?a=ext4&b=xfs&run_a={A_RUN}&run_b={B_RUN}")
         warning = page.inner_text("#compare-mixed")
-        assert "two runs on two machines" in warning
+        # the factors that differ are the comparison module's, worked out here from the two files
+        from fsatlas.results import comparison
+        plan = comparison.design([comparison.factors(ext4_run)], [comparison.factors(xfs_run)])
+        differ = [k for k in plan["differ"] if k != "parameters"]
+        assert "machine" in differ and "kernel" in differ
+        assert page.get_attribute("#compare-mixed", "data-differ") == " ".join(differ)
+        assert f"two runs that differ in {', '.join(differ)}" in warning
         assert f"ext4: run {A_RUN}" in warning and "AMD EPYC 7B13" in warning and "Linux 6.1.0-56-amd64" in warning
         assert f"xfs: run {B_RUN}" in warning and "Intel(R) Xeon(R) Platinum 8375C" in warning and "Linux 6.12.57-amd64" in warning
         # every figure worked out here from the two files: the cell's and the raw device's seq-write throughput
@@ -545,7 +551,8 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
         assert row[3:7] == [display(a, "bytes/s"), display(b, "bytes/s"), significant(b / a) + "×", display(da, "bytes/s")]
         assert row[7] == display(db, "bytes/s") and row[8].startswith(significant((b / db) / (a / da)) + "×")
         assert "baseline RSD" in row[8]  # the ext4 run's device spread (9 %) is over flags.RSD_LIMIT_PCT
-        assert len(rows) == len(ext4_run["cells"][0]["metrics"]) and all(r[9] == "not tested: two runs" for r in rows)
+        assert len(rows) == len(ext4_run["cells"][0]["metrics"]) and all(r[9] == plan["why"] for r in rows)
+        assert plan["why"] == "not tested: one run per side"
         assert sum(r[8] != "–" for r in rows) == 1  # only throughput has a raw-device figure here
         assert page.locator("table[data-runs]").get_attribute("data-runs") == f"{A_RUN} {B_RUN}"
         # the address alone brings the view back, warning included, and on a phone nothing but the
