@@ -315,6 +315,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     if unreadable:
         add("error", "", unreadable)
     seen, memo = {}, {}
+    imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -328,7 +329,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo)]
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric)
             if found:  # seldom: a quick result has 425 metrics
@@ -579,13 +580,32 @@ def parse_raw(text: str, where: str) -> tuple:
                     "nor one of fsatlas's own raw files", where=where)
 
 
-def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
+# The formats the runner writes for a workload the standard matrix lacks (a matrix of one's own):
+# its tools' (a runner-kind workload validates only under the standard name, see select).
+RUNNER_TOOLS = ("fio", "dd")
+
+
+def backing_formats(workload: str, imported_from) -> tuple[str, ...]:
+    """The raw formats that may back a cell of this workload: for an import, the one its tool
+    writes (tool.imported_from: every member of an import is its one tool's output); else the
+    one the workload's kind in the standard matrix writes, or for a workload the matrix lacks
+    one the runner's tools write. Leaving imported_from out only narrows this: a runner's cell is
+    never backed by a summary another tool (PTS, IOzone, bonnie++) printed."""
+    if imported_from is not None:
+        return (str(imported_from),)
+    kind = workload_kinds().get(workload)
+    return (kind,) if kind else RUNNER_TOOLS
+
+
+def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
-    UserError: a raw file that does not say which of its measurements is this cell's, one whose
-    measurement ran with other parameters than the cell names, and one of the runner's own
-    records under a cell whose workload the matrix does not run with that record's kind
-    (workload_kinds: whatever the result declares, imported or not)."""
+    UserError: a raw file in a format that may not back the cell (backing_formats: the result's
+    imported_from is its tool.imported_from, None for the runner's), one that does not say which
+    of its measurements is this cell's, one whose measurement ran with other parameters than
+    the cell names, and one of the runner's own records under a cell whose workload the matrix
+    does not run with that record's kind (workload_kinds: whatever the result declares,
+    imported or not)."""
     module, found = parsed
     kind = workload_kinds().get(cell["workload"])
     own = module if isinstance(module, str) else module.__name__.rsplit(".", 1)[-1]  # fio, bonnie, iozone, pts, dd
@@ -599,6 +619,16 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
                         where=where, expected=f"the output of the tool the cell's figures come from"
                                               + (f", or this {'record' if own in RUNNER_KINDS else 'output'} under a "
                                                  f"cell of {runs}" if runs else ""))
+    allowed = backing_formats(cell["workload"], imported_from)
+    if own not in allowed:
+        named = {"fio": "fio's JSON report", "dd": "dd's output", "pts": "a Phoronix Test Suite result XML",
+                 "iozone": "IOzone's report", "bonnie": "bonnie++'s output"}
+        what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else named.get(own, own)
+        why = f"the import's tool ({imported_from})" if imported_from is not None else \
+            (f"the matrix runs workload {cell['workload']!r} with {kind}" if kind else
+             "a runner's cell of a workload the matrix lacks comes from fio or dd")
+        raise UserError(f"{what} under a cell of workload {cell['workload']!r}", where=where,
+                        expected=f"the output of {' or '.join(allowed)} ({why})")
     if isinstance(module, str):
         ((figures, parameters),) = found
         cell_params = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in cell["parameters"].items()}
@@ -685,11 +715,11 @@ MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each f
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
-def raw_problems(cell: dict, rid: str, members: dict, memo: dict) -> list[tuple]:
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
     every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
-    is read once, not once a cell."""
+    is read once, not once a cell. imported_from: the result's tool.imported_from (select)."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
@@ -700,7 +730,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict) -> list[tuple]
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
         if error is None:
             try:
-                values = select(cell, parsed, raw)
+                values = select(cell, parsed, raw, imported_from)
             except UserError as e:
                 error = e.body
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
