@@ -789,8 +789,8 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         return private, parse_raw(text, raw), None
-    except UserError as e:
-        return private, None, e.body
+    except UserError as e:  # the place in the member (a JSON Pointer into fio's report) kept
+        return private, None, (f"at {e.field}: " if e.field else "") + e.body
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
         return private, None, f"{type(e).__name__} {e}"
 
