@@ -38,6 +38,16 @@ def without_bins(text: str, where: str) -> str:
     return text
 
 
+class _TooLong(ValueError):
+    """An integer literal too long for fio's figures (its digits the argument)."""
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > 20:
+        raise _TooLong(digits)
+    return int(digits)
+
+
 def parse(text: str, where: str = "fio output") -> dict:
     text = without_bins(text, where)
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
@@ -48,10 +58,17 @@ def parse(text: str, where: str = "fio output") -> dict:
     except orjson.JSONDecodeError:
         pass
     try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
-        report, end = json.JSONDecoder().raw_decode(text, start)
+        report, end = json.JSONDecoder(parse_int=_integer).raw_decode(text, start)
     except json.JSONDecodeError as e:
         line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
+    except _TooLong as e:  # orjson refuses what a 64-bit integer cannot hold, json would make a float() fail
+        line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
+        raise UserError(f"an integer of {len(e.args[0]):,} digits at line {line}", where=where,
+                        expected="fio's figures, integers of at most 20 digits") from None
+    except RecursionError:  # what orjson refuses past 1,024 levels, json's recursive decoder cannot take
+        raise UserError("JSON nested deeper than fio's report ever is", where=where,
+                        expected="fio's JSON report (a few levels of objects)") from None
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1

@@ -522,8 +522,14 @@ RUNNER_KINDS = {"maildelivery": "mail-delivery's", "sqlitecommits": "sqlite-comm
 RATE_KINDS = {"deliveries_per_s": "maildelivery", "commits_per_s": "sqlitecommits"}
 
 
+def _number(x) -> bool:
+    """A JSON number within resultfile.MAX_NUMBER: compared, not converted, so a 400-digit
+    integer is refused rather than overflowing float()."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and -resultfile.MAX_NUMBER <= x <= resultfile.MAX_NUMBER
+
+
 def _positive(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+    return _number(x) and x > 0
 
 
 def _runner_record(data) -> tuple[str, dict, dict] | None:
@@ -542,12 +548,12 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
     elif data.get("phase") in ("mkfs", "mount") and "mkfs" in data and _positive(data.get("seconds")):
         kind, found, params = "lifecycle", {"seconds": float(data["seconds"])}, {"phase": data["phase"]}
     elif tree is not None and _positive(data.get("seconds")) \
-            and isinstance(data.get("bytes_used"), (int, float)) and math.isfinite(data["bytes_used"]):
+            and _number(data.get("bytes_used")):
         kind, found = "treecopy", {"seconds": float(data["seconds"]), "bytes_used": float(max(data["bytes_used"], 0))}
         params = {"files": tree.get("files")}
     elif isinstance(data.get("seconds"), dict) and _positive(data.get("files")) and data["seconds"] \
             and all(isinstance(k, str) and (k == "read" if tree is not None else k in metrics.SMALL_FILE_PHASES)
-                    and isinstance(v, (int, float)) and math.isfinite(v) for k, v in data["seconds"].items()):
+                    and _number(v) for k, v in data["seconds"].items()):
         found = {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s > 0}
         if tree is not None:
             kind, params = "treecopy", {"files": tree.get("files"), "phase": "read"}
@@ -559,7 +565,7 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
         return None
     cpu = data.get("cpu")
     if isinstance(cpu, dict):
-        found |= {k: float(cpu[k]) for k in BESIDE_RAW if isinstance(cpu.get(k), (int, float))}
+        found |= {k: float(cpu[k]) for k in BESIDE_RAW if _number(cpu.get(k))}
     return kind, found, params
 
 
