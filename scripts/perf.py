@@ -159,9 +159,11 @@ def most_raw(folder: Path, base: dict) -> None:
                    for name, m in cell["metrics"].items() if name in values}
         cells, members = [], {}
         for i in range(count):
-            cells.append({**cell, "key": f"{cell['key']}|n={i}", "flags": [], "metrics": metrics,
-                          "raw": [f"raw/{rid}/c{i}/rep-{k}.json" for k in range(1, reps + 1)]})
-            members.update((f"c{i}/rep-{k}.json", report) for k in range(1, reps + 1))
+            key = f"{cell['key']}|n={i}"
+            folder_name = bundle.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
+            cells.append({**cell, "key": key, "flags": [], "metrics": metrics,
+                          "raw": [f"raw/{rid}/{folder_name}/rep-{k}.json" for k in range(1, reps + 1)]})
+            members.update((f"{folder_name}/rep-{k}.json", report) for k in range(1, reps + 1))
         (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells}))
         bundle.write(members, bundle.path(str(folder.parent), rid))
 

@@ -286,3 +286,55 @@ def test_issue_61s_rsd_and_interval_are_refused(out_dir, valid_result):
     for name in valid_result["cells"][0]["metrics"]:
         assert any(e.startswith(f"/cells/0/metrics/{name}/ci95/1 ") for e in errors), errors
         assert any(e.startswith(f"/cells/0/metrics/{name}/rsd_pct ") for e in errors), errors
+
+
+@settings(max_examples=max(EXAMPLES // 4, 8), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_raw_reference_is_its_own_repetitions_member_in_its_cells_folder(out_dir, valid_result, data):
+    """Rule (item 4): a cell's raw references are unique, and each names a member in the folder
+    its key names (bundle.raw_dir_name, the runner's rule). Issue #61's examples: one member
+    named three times (one measurement as n = 3), an xfs cell naming ext4's members, its figures
+    copied along; here any repetition made another one's or another cell's, refused at it."""
+    import copy
+    valid_result = copy.deepcopy(valid_result)  # the fixture is the same object in every example
+    ok = [i for i, c in enumerate(valid_result["cells"]) if c["status"] == "ok"]
+    i = data.draw(st.sampled_from(ok), label="cell")
+    cell = valid_result["cells"][i]
+    other = valid_result["cells"][data.draw(st.sampled_from(ok), label="whose member")]
+    k = data.draw(st.sampled_from(range(len(cell["raw"]))), label="repetition")
+    m = data.draw(st.sampled_from(range(len(other["raw"]))), label="its repetition")
+    if other is cell and m == k:
+        return
+    cell["raw"][k] = other["raw"][m]
+    errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
+    expected = "again" if other is cell else "expected a member of the folder of this cell's key"
+    place = max(k, m) if other is cell else k
+    assert any(e.startswith(f"/cells/{i}/raw/{place} ") and expected in e for e in errors), errors
+
+
+def test_issue_61s_xfs_cell_on_ext4s_members_and_one_member_thrice(out_dir, valid_result):
+    ext4, xfs = valid_result["cells"][0], dict(valid_result["cells"][0])
+    xfs.update(key="xfs|-|-|seq-write", filesystem="xfs")
+    valid_result["cells"][1] = xfs  # the fixture's xfs cell, its own members left unread
+    errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
+    for k in range(3):
+        assert any(e.startswith(f"/cells/1/raw/{k} expected a member of the folder of this cell's key "
+                                f"(xfs__-__-__seq-write/)") for e in errors), errors
+    ext4["raw"] = [ext4["raw"][0]] * 3
+    errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
+    assert any(e.startswith("/cells/0/raw/1 expected each repetition's own raw file") for e in errors), errors
+    assert any(e.startswith("/cells/0/raw/2 expected each repetition's own raw file") for e in errors), errors
+
+
+def test_an_imports_members_are_its_input_files_at_the_top_of_the_bundle(tmp_path):
+    """For an import the rule is import_._member's: input file n as NNN-name, at the top."""
+    from fsatlas.results import bundle
+    out, path, result = _imported(tmp_path, "fio", *sorted((SAMPLES / "fio" / "two-filesystems").glob("ext4-*.json")))
+    members = bundle.read(str(out), result["id"])
+    moved = {f"ext4__-__-__x/{name}": data for name, data in members.items()}
+    bundle.write(moved, bundle.path(str(out), result["id"]))
+    for cell in result["cells"]:
+        cell["raw"] = [f"raw/{result['id']}/ext4__-__-__x/{r.rsplit('/', 1)[1]}" for r in cell["raw"]]
+    errors = _errors(write_json(path, result))
+    assert any(e.startswith("/cells/0/raw/0 expected an imported input file at the top of the bundle") for e in errors), errors

@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from functools import lru_cache
 
 from . import bundle, filesig, fio_json, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
@@ -324,7 +325,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         if cell["status"] == "ok":
             present = True
             for j, raw in enumerate(cell["raw"]):
-                wrong = raw_reference_problem(rid, raw, members)
+                wrong = raw_reference_problem(rid, raw, members) or raw_place_problem(cell, j, imported_from)
                 if wrong:
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
@@ -452,6 +453,29 @@ def raw_reference_problem(rid: str, raw: str, members: dict | None) -> str | Non
         return f"expected raw/{rid}/…, a member of {bundle.relative(rid)}, found {raw}"
     if members is not None and bundle.member_of(rid, raw) not in members:
         return f"expected {bundle.member_of(rid, raw)} in {bundle.relative(rid)}, found no such member"
+    return None
+
+
+IMPORTED_MEMBER = re.compile(r"\d{3,}-[A-Za-z0-9._-]+")  # commands/import_._member: input file n, its name made safe
+
+
+def raw_place_problem(cell: dict, j: int, imported_from) -> str | None:
+    """Why a cell's raw reference number j (of a well-formed reference) is not where its
+    writer puts that cell's output, or None: each repetition is its own member (one named twice
+    would make one measurement n of them), and a runner's member is in the folder of its cell's
+    key (bundle.raw_dir_name, as run/execution and run/clients write it: an xfs cell cannot name
+    ext4's reports); an import's are its input files, one member each at the bundle's top level
+    (import_._member), which every cell measured in that file names."""
+    raw = cell["raw"][j]
+    if raw in cell["raw"][:j]:
+        return f"expected each repetition's own raw file, found {raw} again (/raw/{cell['raw'].index(raw)})"
+    folder, _, name = raw.split("/", 2)[2].rpartition("/")
+    if imported_from is not None:
+        if folder or not IMPORTED_MEMBER.fullmatch(name):
+            return f"expected an imported input file at the top of the bundle (NNN-name), found {raw}"
+    elif folder != bundle.raw_dir_name(cell["key"]):
+        return (f"expected a member of the folder of this cell's key ({bundle.raw_dir_name(cell['key'])}/), "
+                f"found {raw}")
     return None
 
 
