@@ -7,10 +7,15 @@ import resource
 import tarfile
 import zlib
 
+import os
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.errors import UserError
 from fsatlas.results import bundle
+
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
 
 
 def _tar(members: dict, fmt=tarfile.PAX_FORMAT) -> bytes:
@@ -200,3 +205,26 @@ def test_all_metadata_is_bounded_together():
     _refused_small([one(i) for i in range(count)] + [bytes(1024)], "in all")
     assert len(bundle._members(io.BytesIO(_gzip_stream([one(i) for i in range(count - 1)] + [bytes(1024)])),
                                "raw/x.tar.gz")) == count - 1
+
+
+def _without_end(members: dict) -> bytes:
+    """A tar of these members whose end-of-archive blocks (and the record's zero padding) are cut."""
+    tar = _tar(members)
+    last = max(i for i in range(0, len(tar), 512) if tar[i:i + 512].strip(b"\0")) + 512
+    return tar[:last]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(tail=st.binary(min_size=1, max_size=511).filter(lambda b: b.strip(b"\0")), ended=st.booleans())
+def test_nothing_after_the_last_member_but_the_end_of_archive_zeros(tail, ended):
+    """Rule (issue #61 item 9): after the last member only the end-of-archive zero blocks (and
+    zero padding). A partial block of any bytes after the last member, with or without the end
+    blocks, is refused; cutting the end blocks alone is refused too; the whole archive passes."""
+    members = {"a/rep-1.json": b'{"x": 1}', "b.txt": b"hello"}
+    assert bundle._members(io.BytesIO(gzip.compress(_tar(members))), "raw/x.tar.gz") == members
+    body = _tar(members) if ended else _without_end(members)
+    with pytest.raises(UserError, match="after") as caught:
+        bundle._members(io.BytesIO(gzip.compress(body + tail)), "raw/x.tar.gz")
+    assert "raw/x.tar.gz" in str(caught.value)
+    with pytest.raises(UserError, match="end-of-archive zero blocks"):
+        bundle._members(io.BytesIO(gzip.compress(_without_end(members))), "raw/x.tar.gz")

@@ -323,12 +323,19 @@ class BoundedTar:
         return out
 
     def finish(self) -> None:
-        """Reads what tarfile left after the end of the archive: padding, then nothing."""
+        """Reads what tarfile left after the end of the archive: padding, then nothing. An
+        archive that never reached its end-of-archive zero block (its last member's data cut
+        short, or a partial block after it, which tarfile takes for the end and passes over
+        unread) is refused: nothing after the last member but those zeros."""
         while not self.gzip_done:
             self.pending, self.pos = b"", 0
             piece = self._more()
             if piece:
                 self._walk(piece)
+        if not self.ended:
+            found = f"{len(self.header)} bytes of a partial block" if self.header.strip(b"\0") else \
+                f"{self.skip} bytes of member {self.count}'s data missing" if self.skip else "no end-of-archive block"
+            self._fail(f"expected the archive's end-of-archive zero blocks after its last member, found {found}")
 
 
 def _members(f, where: str) -> dict[str, bytes]:
