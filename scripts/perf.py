@@ -134,7 +134,7 @@ def validate_bounds(work: Path) -> None:
 def most_raw(folder: Path, base: dict) -> None:
     """Two results whose bundles hold as much as one may, every member a fio report validate
     recomputes a repetition from, ten repetitions a cell: "members", bundle.MAX_MEMBERS reports
-    cut to the fields read (577 bytes) under 5,000 cells (the most a file may hold); "bytes",
+    cut to the fields read and the counts they are checked against (about 600 bytes) under 5,000 cells (the most a file may hold); "bytes",
     the fixture's full report (6.6 KB) as many times as bundle.MAX_TOTAL_BYTES holds."""
     import copy
     from fsatlas.results import stats, validation
@@ -143,10 +143,11 @@ def most_raw(folder: Path, base: dict) -> None:
     full = json.loads(full_text)
     job = full["jobs"][0]
     side = {"bw_bytes": job["write"]["bw_bytes"], "iops": job["write"]["iops"], "io_bytes": job["write"]["io_bytes"],
-            "runtime": job["write"]["runtime"], "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}
+            "runtime": job["write"]["runtime"], "total_ios": job["write"]["total_ios"],
+            "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}  # fio's counts beside its rates (importers/fio.check_sides)
     small = json.dumps({"fio version": full["fio version"], "jobs": [{
         "jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
-        "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "lat_ns": {"mean": 0}}, "write": side,
+        "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "total_ios": 0, "lat_ns": {"mean": 0}}, "write": side,
         "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
     for name in ("host", "started", "device_io"):
         cell.pop(name, None)
@@ -158,9 +159,11 @@ def most_raw(folder: Path, base: dict) -> None:
                    for name, m in cell["metrics"].items() if name in values}
         cells, members = [], {}
         for i in range(count):
-            cells.append({**cell, "key": f"{cell['key']}|n={i}", "flags": [], "metrics": metrics,
-                          "raw": [f"raw/{rid}/c{i}/rep-{k}.json" for k in range(1, reps + 1)]})
-            members.update((f"c{i}/rep-{k}.json", report) for k in range(1, reps + 1))
+            key = f"{cell['key']}|n={i}"
+            folder_name = bundle.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
+            cells.append({**cell, "key": key, "flags": [], "metrics": metrics,
+                          "raw": [f"raw/{rid}/{folder_name}/rep-{k}.json" for k in range(1, reps + 1)]})
+            members.update((f"{folder_name}/rep-{k}.json", report) for k in range(1, reps + 1))
         (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells}))
         bundle.write(members, bundle.path(str(folder.parent), rid))
 

@@ -7,10 +7,15 @@ import resource
 import tarfile
 import zlib
 
+import os
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.errors import UserError
 from fsatlas.results import bundle
+
+EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
 
 
 def _tar(members: dict, fmt=tarfile.PAX_FORMAT) -> bytes:
@@ -200,3 +205,97 @@ def test_all_metadata_is_bounded_together():
     _refused_small([one(i) for i in range(count)] + [bytes(1024)], "in all")
     assert len(bundle._members(io.BytesIO(_gzip_stream([one(i) for i in range(count - 1)] + [bytes(1024)])),
                                "raw/x.tar.gz")) == count - 1
+
+
+def _without_end(members: dict) -> bytes:
+    """A tar of these members whose end-of-archive blocks (and the record's zero padding) are cut."""
+    tar = _tar(members)
+    last = max(i for i in range(0, len(tar), 512) if tar[i:i + 512].strip(b"\0")) + 512
+    return tar[:last]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(tail=st.binary(min_size=1, max_size=511).filter(lambda b: b.strip(b"\0")), ended=st.booleans())
+def test_nothing_after_the_last_member_but_the_end_of_archive_zeros(tail, ended):
+    """Rule (issue #61 item 9): after the last member only the end-of-archive zero blocks (and
+    zero padding). A partial block of any bytes after the last member, with or without the end
+    blocks, is refused; cutting the end blocks alone is refused too; the whole archive passes."""
+    members = {"a/rep-1.json": b'{"x": 1}', "b.txt": b"hello"}
+    assert bundle._members(io.BytesIO(gzip.compress(_tar(members))), "raw/x.tar.gz") == members
+    body = _tar(members) if ended else _without_end(members)
+    with pytest.raises(UserError, match="after") as caught:
+        bundle._members(io.BytesIO(gzip.compress(body + tail)), "raw/x.tar.gz")
+    assert "raw/x.tar.gz" in str(caught.value)
+    with pytest.raises(UserError, match="end-of-archive zero blocks"):
+        bundle._members(io.BytesIO(gzip.compress(_without_end(members))), "raw/x.tar.gz")
+
+
+SECRET = "alice@example.com /home/alice/.ssh/id_rsa"
+
+
+def _pax_member(records: bytes, name: bytes = b"a.txt", data: bytes = b"hello") -> bytes:
+    """A pax header of these bytes (its size theirs), then a member, then the archive's end."""
+    pad = lambda b: b + bytes(-len(b) % 512)  # noqa: E731
+    return (_header(b"././@PaxHeader", b"x", len(records)) + pad(records) + _header(name, b"0", len(data))
+            + pad(data) + bytes(1024))
+
+
+def _record(key: bytes, value: bytes) -> bytes:
+    body = b" " + key + b"=" + value + b"\n"
+    n = len(body) + 1
+    while len(str(n)) + len(body) != n:
+        n += 1
+    return str(n).encode() + body
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(tail=st.binary(min_size=1, max_size=2000).filter(lambda b: b.strip(b"\0")))
+def test_nothing_but_nul_after_a_pax_headers_records(tail):
+    """Rule (item 8): a pax header's data is its records; tarfile stops at the first NUL, so any
+    other byte after it would be published unread."""
+    records = _record(b"path", b"a.txt")
+    assert bundle._members(io.BytesIO(gzip.compress(_pax_member(records + b"\0" * 7))), "r") == {"a.txt": b"hello"}
+    with pytest.raises(UserError, match="nothing but NUL padding after a pax header's records"):
+        bundle._members(io.BytesIO(gzip.compress(_pax_member(records + b"\0" + tail))), "r")
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(field=st.sampled_from([b"uname", b"gname"]), padding=st.text(st.characters(codec="ascii", categories=["L", "N"]),
+                                                                     max_size=70_000))
+def test_an_owner_name_is_bounded_and_screened(field, padding):
+    """Rule (item 8): pax uname/gname hold at most what a tar header's field does (32 bytes),
+    and what they hold is screened as a member's text is; the header's own fields alike."""
+    value = (SECRET + padding).encode()
+    with pytest.raises(UserError, match="at most 32 bytes" if len(value) > 32 else "private"):
+        bundle._members(io.BytesIO(gzip.compress(_pax_member(_record(field, value)))), "r")
+    short = padding[:32].encode()
+    if short:
+        records = _record(field, short)
+        try:
+            assert bundle._members(io.BytesIO(gzip.compress(_pax_member(records))), "r") == {"a.txt": b"hello"}
+        except UserError as e:  # a name that itself looks private (this machine's user name, a serial)
+            assert "private" in str(e)
+    info = tarfile.TarInfo("a.txt")
+    info.size, info.uname = 5, "alice@example.com"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as archive:
+        archive.addfile(info, io.BytesIO(b"hello"))
+    with pytest.raises(UserError, match="private: the uname"):
+        bundle._members(io.BytesIO(gzip.compress(buf.getvalue())), "r")
+
+
+@pytest.mark.parametrize("flag,field,words", [
+    (0x10, SECRET.encode() * 1000 + b"\0", "a comment"),
+    (0x04, b"\x10\x00" + b"x" * 16, "an extra field"),
+    (0x08, b"x" * 300 + b"\0", "file name of at most 255 bytes"),
+    (0x08, SECRET.encode() + b"\0", "private: the gzip header's file name"),
+])
+def test_a_gzip_headers_text_is_refused_or_bounded_and_screened(flag, field, words):
+    """Rule (item 8): gzip's FCOMMENT and FEXTRA are refused (zlib passes over them unread, any
+    length); FNAME is bounded and screened; a plain name passes."""
+    body = gzip.compress(_tar({"a.txt": b"hello"}), mtime=0)
+    assert body[3] == 0
+    with_field = lambda flags, extra: body[:3] + bytes([flags]) + body[4:10] + extra + body[10:]  # noqa: E731
+    assert bundle._members(io.BytesIO(with_field(0x08, b"bundle.tar\0")), "r") == {"a.txt": b"hello"}
+    with pytest.raises(UserError, match=words):
+        bundle._members(io.BytesIO(with_field(flag, field)), "r")

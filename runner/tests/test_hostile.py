@@ -65,7 +65,9 @@ FIELD_CASES = [
      "reasons to add up to at most 100,000 characters"),
     ("a metric name of 5,000 characters", setting(["cells", 0, "metrics", "x" * 5000], None), "/cells/0/metrics", "at most 64"),
 ]
-INSIDE_THE_BUNDLE = {"a raw path nested 230 deep"}  # only what is in the bundle can tell
+# only what is in the bundle can tell (none now: a raw path nested 230 deep is outside its cell's
+# folder, which the reference itself shows: validation.raw_place_problem)
+INSIDE_THE_BUNDLE = set()
 
 
 def _validate(*argv):

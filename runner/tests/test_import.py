@@ -166,12 +166,19 @@ def test_fio_client_server_counts_all_clients_once(tmp_path, capsys):
 def test_fio_report_quoted_down_to_its_all_clients_entry(tmp_path, capsys):
     """People quote a client/server report's sum alone (fio 2.x's units, one mixed side under
     unified_rw_reporting, no CPU figures): that entry is the measurement; a CPU share it lacks
-    is left out, not stored as 0 %."""
+    is left out, not stored as 0 %. It keeps the counts its rates come from (io_bytes, runtime,
+    total_ios: importers/fio.check_sides); a quote without its runtime is refused there."""
+    mixed = {"io_bytes": 2021176, "bw": 16653, "iops": 2252.49, "total_ios": 273369,
+             "lat": {"min": 431, "max": 3781314, "mean": 1782.92, "stddev": 19405.44}}
     report = {"fio version": "fio-2.6", "global options": {"unified_rw_reporting": "1"}, "client_stats": [
-        {"jobname": "All clients", "groupid": 0, "error": 0,
-         "mixed": {"io_bytes": 2021176, "bw": 16653, "iops": 2252.49, "total_ios": 273369,
-                   "lat": {"min": 431, "max": 3781314, "mean": 1782.92, "stddev": 19405.44}}}]}
+        {"jobname": "All clients", "groupid": 0, "error": 0, "mixed": mixed}]}
     path = tmp_path / "quoted.json"
+    path.write_text(json.dumps(report))
+    assert main(["import", "fio", str(path), "--filesystem", "ext4", "--machine", "m", "--out", str(tmp_path / "no")]) == 1
+    assert capsys.readouterr().err.strip().endswith("/client_stats/0/mixed/runtime: runtime is missing; "
+                                                    "expected a number from 0 to 1e+18, as fio writes for each "
+                                                    "direction of a job")
+    mixed["runtime"] = 121367  # ms: 2,021,176 KiB at 16,653 KiB/s
     path.write_text(json.dumps(report))
     _, result = imported(tmp_path, capsys, "fio", str(path))
     (cell,) = result["cells"]

@@ -134,22 +134,26 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         scale = {"ext2": 0.6, "ext4": 1.0, "xfs": 1.1, "btrfs": 0.5}.get(fs, 0.8) * (0.9 + 0.2 * level / LEVELS)
         cell = {**kind, "key": key, "filesystem": fs, "workload": wl, "raw": [],
                 "metrics": {name: kind["metrics"][name] for name in metrics}}
-        if varies:
-            samples = [round(m * scale) for m in kind["metrics"]["throughput"]["samples"]]
+        side = "write" if "write" in kind["parameters"].get("rw", "") else "read"
+        raws = [template_raw[bundle.member_of(base["id"], reference)].decode() for reference in kind["raw"]]
+        if varies:  # fio's count of bytes scaled, and its rate computed as fio does (importers/fio.check_sides)
+            raws = [json.loads(text) for text in raws]
+            for raw in raws:
+                counts = raw["jobs"][0][side]
+                counts["io_bytes"] = round(counts["io_bytes"] * scale)
+                counts["bw_bytes"] = 1000 * counts["io_bytes"] // counts["runtime"]
+            samples = [raw["jobs"][0][side]["bw_bytes"] for raw in raws]
             cell["metrics"]["throughput"] = stats.summarize(samples, "bytes/s", "higher")
             # the host's contention per repetition, different at each level (the explorer shows it per cell)
             cell["host"] = [{"steal_pct": 0.0, "iowait_pct": round(level / 10 + rep, 2), "others_cpu_s": round(level / 100, 3),
                              "load1": 1.0} for rep in range(len(samples))]
-        side = "write" if "write" in kind["parameters"].get("rw", "") else "read"
         tar = b""
         for rep, reference in enumerate(kind["raw"]):
-            text = template_raw[bundle.member_of(base["id"], reference)].decode()
+            text = raws[rep]
             member = f"{bundle.raw_dir_name(key)}/{Path(reference).name}"
             cell["raw"].append(f"raw/{{RID}}/{member}")
             if varies:
-                raw = json.loads(text)
-                raw["jobs"][0][side]["bw_bytes"] = samples[rep]
-                text = json.dumps(raw)
+                text = json.dumps(text)
                 assert validation.recompute(kind, text, reference)[0]["throughput"] == samples[rep], \
                     f"{reference}: throughput is not its bw_bytes"
             tar += blocks(member, text.encode())

@@ -21,7 +21,7 @@ import stat
 import tarfile
 import zlib
 
-from . import resultfile
+from . import privacy, resultfile
 from .. import outfile
 from ..errors import UserError
 
@@ -38,6 +38,8 @@ MAX_BUNDLE_BYTES = 128 * 1024 * 1024  # compressed
 MAX_HEADER_BYTES = 64 * 1024  # a pax or GNU long-name header: a name and a few numbers (ours: under 300 bytes)
 MAX_PADDING_BYTES = 64 * 1024  # zeros after the end-of-archive blocks (tar pads to records of 10,240 bytes)
 BLOCK = 512
+OWNER_BYTES = 32  # a tar header's uname and gname fields: a pax record may hold no longer one
+GZIP_NAME_BYTES = 255  # the file name in a gzip header (gzip writes the input's name; ours none)
 
 
 def raw_dir_name(key: str) -> str:
@@ -174,6 +176,7 @@ class BoundedTar:
         self.meta_kind = None  # the type of the metadata header before the next member, if any
         self.meta_total = 0  # bytes of metadata headers so far
         self.gzip_done = False
+        self.head_checked = False  # _gzip_header, on the first piece read
         self.parsed = {}  # header block -> its TarInfo, parsed here, until tarfile takes it
 
         class WalkedTarInfo(tarfile.TarInfo):
@@ -189,10 +192,30 @@ class BoundedTar:
     def _fail(self, message: str, member: str | None = None):
         raise UserError(message, where=f"{self.where} member {self.count} ({member[:200]!r})" if member else self.where)
 
+    def _gzip_header(self, data: bytes) -> None:
+        """gzip's header (RFC 1952), which zlib passes over unread: no extra field nor comment
+        (unbounded, and published), and a file name of at most GZIP_NAME_BYTES, screened."""
+        if len(data) < 10 or data[:3] != b"\x1f\x8b\x08":
+            return  # not gzip: zlib says so
+        flags = data[3]
+        if flags & 0x14:  # FEXTRA, FCOMMENT
+            self._fail("expected a gzip header without an extra field or a comment (published unread), found "
+                       + " and ".join(w for bit, w in ((4, "an extra field"), (16, "a comment")) if flags & bit))
+        if flags & 0x08:  # FNAME, NUL-terminated
+            end = data.find(b"\0", 10, 10 + GZIP_NAME_BYTES + 1)
+            if end < 0:
+                self._fail(f"expected a gzip header's file name of at most {GZIP_NAME_BYTES} bytes, found a longer one")
+            private = privacy.finding(data[10:end].decode("latin-1"))
+            if private:
+                self._fail(f"private: the gzip header's file name {private}; the bundle is published")
+
     def _more(self) -> bytes:
         """The next decompressed piece, or b"" at the end of the gzip member."""
         while not self.gzip_done:
             data = self.inflate.unconsumed_tail or self.f.read(self.CHUNK)
+            if not self.head_checked:
+                self.head_checked = True
+                self._gzip_header(data)
             if not data:
                 if not self.inflate.eof:
                     self._fail("expected a tar archive compressed with gzip, found damage: the gzip stream ends early")
@@ -253,6 +276,9 @@ class BoundedTar:
             self._fail(f"expected a tar header, found damage ({e})")
         self.parsed[block] = info  # for tarfile, which reads this block next (WalkedTarInfo)
         name, size = info.name, info.size
+        for field in ("uname", "gname"):
+            if getattr(info, field):
+                self._owner(field, getattr(info, field).encode("utf-8", "surrogateescape"), name)
         if info.type in META_TYPES:
             if self.meta_kind is not None:
                 self.count += 1
@@ -292,6 +318,9 @@ class BoundedTar:
             self.pax_path = data.split(b"\0", 1)[0]
             return
         pos = 0
+        if data.rstrip(b"\0").count(b"\0"):  # tarfile stops at the first NUL: what follows is published unread
+            self._fail("expected nothing but NUL padding after a pax header's records, found more bytes",
+                       f"pax header before member {self.count + 1}")
         while pos < len(data) and data[pos] != 0:
             match = PAX_RECORD.match(data, pos)
             end = pos + int(match.group(1)) - 1 if match else len(data)
@@ -308,7 +337,19 @@ class BoundedTar:
                 self.pax_size = int(value)
             elif key == b"path":
                 self.pax_path = value
+            elif key in (b"uname", b"gname"):
+                self._owner(key.decode(), value, f"pax header before member {self.count + 1}")
             pos = end + 1
+
+    def _owner(self, field: str, value: bytes, place: str) -> None:
+        """An owner's name (pax uname/gname, or the header's own fields): published with the
+        bundle, so bounded as the header's field is (32 bytes) and screened as a member is."""
+        if len(value) > OWNER_BYTES:
+            self._fail(f"expected an owner name ({field}) of at most {OWNER_BYTES} bytes, as a tar header holds, "
+                       f"found {len(value):,}", place)
+        private = value and privacy.finding(value.decode("utf-8", "replace"))
+        if private:
+            self._fail(f"private: the {field} of a tar header {private}; the bundle is published", place)
 
     def read(self, n: int = -1) -> bytes:
         while n < 0 or len(self.pending) - self.pos < n:
@@ -323,12 +364,19 @@ class BoundedTar:
         return out
 
     def finish(self) -> None:
-        """Reads what tarfile left after the end of the archive: padding, then nothing."""
+        """Reads what tarfile left after the end of the archive: padding, then nothing. An
+        archive that never reached its end-of-archive zero block (its last member's data cut
+        short, or a partial block after it, which tarfile takes for the end and passes over
+        unread) is refused: nothing after the last member but those zeros."""
         while not self.gzip_done:
             self.pending, self.pos = b"", 0
             piece = self._more()
             if piece:
                 self._walk(piece)
+        if not self.ended:
+            found = f"{len(self.header)} bytes of a partial block" if self.header.strip(b"\0") else \
+                f"{self.skip} bytes of member {self.count}'s data missing" if self.skip else "no end-of-archive block"
+            self._fail(f"expected the archive's end-of-archive zero blocks after its last member, found {found}")
 
 
 def _members(f, where: str) -> dict[str, bytes]:

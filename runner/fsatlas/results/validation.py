@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from functools import lru_cache
 
 from . import bundle, filesig, fio_json, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
@@ -315,6 +316,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     if unreadable:
         add("error", "", unreadable)
     seen, memo = {}, {}
+    imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -323,12 +325,12 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         if cell["status"] == "ok":
             present = True
             for j, raw in enumerate(cell["raw"]):
-                wrong = raw_reference_problem(rid, raw, members)
+                wrong = raw_reference_problem(rid, raw, members) or raw_place_problem(cell, j, imported_from)
                 if wrong:
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo)]
+                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric)
             if found:  # seldom: a quick result has 425 metrics
@@ -454,6 +456,29 @@ def raw_reference_problem(rid: str, raw: str, members: dict | None) -> str | Non
     return None
 
 
+IMPORTED_MEMBER = re.compile(r"\d{3,}-[A-Za-z0-9._-]+")  # commands/import_._member: input file n, its name made safe
+
+
+def raw_place_problem(cell: dict, j: int, imported_from) -> str | None:
+    """Why a cell's raw reference number j (of a well-formed reference) is not where its
+    writer puts that cell's output, or None: each repetition is its own member (one named twice
+    would make one measurement n of them), and a runner's member is in the folder of its cell's
+    key (bundle.raw_dir_name, as run/execution and run/clients write it: an xfs cell cannot name
+    ext4's reports); an import's are its input files, one member each at the bundle's top level
+    (import_._member), which every cell measured in that file names."""
+    raw = cell["raw"][j]
+    if raw in cell["raw"][:j]:
+        return f"expected each repetition's own raw file, found {raw} again (/raw/{cell['raw'].index(raw)})"
+    folder, _, name = raw.split("/", 2)[2].rpartition("/")
+    if imported_from is not None:
+        if folder or not IMPORTED_MEMBER.fullmatch(name):
+            return f"expected an imported input file at the top of the bundle (NNN-name), found {raw}"
+    elif folder != bundle.raw_dir_name(cell["key"]):
+        return (f"expected a member of the folder of this cell's key ({bundle.raw_dir_name(cell['key'])}/), "
+                f"found {raw}")
+    return None
+
+
 # What one result may add to the pages every visitor loads (the filesystem pages and the
 # explorer list each cell's reason): the committed standard results' reasons add up to 9,438
 # characters at most; 5,000 cells of 2,600 characters each made /filesystems/ext2/ 15 MB (#42).
@@ -521,8 +546,14 @@ RUNNER_KINDS = {"maildelivery": "mail-delivery's", "sqlitecommits": "sqlite-comm
 RATE_KINDS = {"deliveries_per_s": "maildelivery", "commits_per_s": "sqlitecommits"}
 
 
+def _number(x) -> bool:
+    """A JSON number within resultfile.MAX_NUMBER: compared, not converted, so a 400-digit
+    integer is refused rather than overflowing float()."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and -resultfile.MAX_NUMBER <= x <= resultfile.MAX_NUMBER
+
+
 def _positive(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+    return _number(x) and x > 0
 
 
 def _runner_record(data) -> tuple[str, dict, dict] | None:
@@ -541,12 +572,12 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
     elif data.get("phase") in ("mkfs", "mount") and "mkfs" in data and _positive(data.get("seconds")):
         kind, found, params = "lifecycle", {"seconds": float(data["seconds"])}, {"phase": data["phase"]}
     elif tree is not None and _positive(data.get("seconds")) \
-            and isinstance(data.get("bytes_used"), (int, float)) and math.isfinite(data["bytes_used"]):
+            and _number(data.get("bytes_used")):
         kind, found = "treecopy", {"seconds": float(data["seconds"]), "bytes_used": float(max(data["bytes_used"], 0))}
         params = {"files": tree.get("files")}
     elif isinstance(data.get("seconds"), dict) and _positive(data.get("files")) and data["seconds"] \
             and all(isinstance(k, str) and (k == "read" if tree is not None else k in metrics.SMALL_FILE_PHASES)
-                    and isinstance(v, (int, float)) and math.isfinite(v) for k, v in data["seconds"].items()):
+                    and _number(v) for k, v in data["seconds"].items()):
         found = {f"{phase}_per_s": data["files"] / s for phase, s in data["seconds"].items() if s > 0}
         if tree is not None:
             kind, params = "treecopy", {"files": tree.get("files"), "phase": "read"}
@@ -558,7 +589,7 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
         return None
     cpu = data.get("cpu")
     if isinstance(cpu, dict):
-        found |= {k: float(cpu[k]) for k in BESIDE_RAW if isinstance(cpu.get(k), (int, float))}
+        found |= {k: float(cpu[k]) for k in BESIDE_RAW if _number(cpu.get(k))}
     return kind, found, params
 
 
@@ -579,13 +610,32 @@ def parse_raw(text: str, where: str) -> tuple:
                     "nor one of fsatlas's own raw files", where=where)
 
 
-def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
+# The formats the runner writes for a workload the standard matrix lacks (a matrix of one's own):
+# its tools' (a runner-kind workload validates only under the standard name, see select).
+RUNNER_TOOLS = ("fio", "dd")
+
+
+def backing_formats(workload: str, imported_from) -> tuple[str, ...]:
+    """The raw formats that may back a cell of this workload: for an import, the one its tool
+    writes (tool.imported_from: every member of an import is its one tool's output); else the
+    one the workload's kind in the standard matrix writes, or for a workload the matrix lacks
+    one the runner's tools write. Leaving imported_from out only narrows this: a runner's cell is
+    never backed by a summary another tool (PTS, IOzone, bonnie++) printed."""
+    if imported_from is not None:
+        return (str(imported_from),)
+    kind = workload_kinds().get(workload)
+    return (kind,) if kind else RUNNER_TOOLS
+
+
+def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
-    UserError: a raw file that does not say which of its measurements is this cell's, one whose
-    measurement ran with other parameters than the cell names, and one of the runner's own
-    records under a cell whose workload the matrix does not run with that record's kind
-    (workload_kinds: whatever the result declares, imported or not)."""
+    UserError: a raw file in a format that may not back the cell (backing_formats: the result's
+    imported_from is its tool.imported_from, None for the runner's), one that does not say which
+    of its measurements is this cell's, one whose measurement ran with other parameters than
+    the cell names, and one of the runner's own records under a cell whose workload the matrix
+    does not run with that record's kind (workload_kinds: whatever the result declares,
+    imported or not)."""
     module, found = parsed
     kind = workload_kinds().get(cell["workload"])
     own = module if isinstance(module, str) else module.__name__.rsplit(".", 1)[-1]  # fio, bonnie, iozone, pts, dd
@@ -599,6 +649,16 @@ def select(cell: dict, parsed: tuple, where: str) -> list[dict]:
                         where=where, expected=f"the output of the tool the cell's figures come from"
                                               + (f", or this {'record' if own in RUNNER_KINDS else 'output'} under a "
                                                  f"cell of {runs}" if runs else ""))
+    allowed = backing_formats(cell["workload"], imported_from)
+    if own not in allowed:
+        named = {"fio": "fio's JSON report", "dd": "dd's output", "pts": "a Phoronix Test Suite result XML",
+                 "iozone": "IOzone's report", "bonnie": "bonnie++'s output"}
+        what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else named.get(own, own)
+        why = f"the import's tool ({imported_from})" if imported_from is not None else \
+            (f"the matrix runs workload {cell['workload']!r} with {kind}" if kind else
+             "a runner's cell of a workload the matrix lacks comes from fio or dd")
+        raise UserError(f"{what} under a cell of workload {cell['workload']!r}", where=where,
+                        expected=f"the output of {' or '.join(allowed)} ({why})")
     if isinstance(module, str):
         ((figures, parameters),) = found
         cell_params = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in cell["parameters"].items()}
@@ -685,11 +745,11 @@ MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each f
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
-def raw_problems(cell: dict, rid: str, members: dict, memo: dict) -> list[tuple]:
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
     every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
-    is read once, not once a cell."""
+    is read once, not once a cell. imported_from: the result's tool.imported_from (select)."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
@@ -700,7 +760,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict) -> list[tuple]
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
         if error is None:
             try:
-                values = select(cell, parsed, raw)
+                values = select(cell, parsed, raw, imported_from)
             except UserError as e:
                 error = e.body
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
@@ -759,8 +819,8 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         return private, parse_raw(text, raw), None
-    except UserError as e:
-        return private, None, e.body
+    except UserError as e:  # the place in the member (a JSON Pointer into fio's report) kept
+        return private, None, (f"at {e.field}: " if e.field else "") + e.body
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
         return private, None, f"{type(e).__name__} {e}"
 
@@ -780,11 +840,17 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
     elif (metric["unit"], metric["better"]) != known:
         out.append(("error", "/unit", f"expected unit {known[0]!r} and better {known[1]!r} for {name}, "
                     f"found {metric['unit']!r} and {metric['better']!r}"))
-    for field, expected in zip(("mean", "median", "stddev"), stats.figures(metric["samples"])):
-        if not math.isclose(metric[field], expected, rel_tol=REL_TOL, abs_tol=1e-9):
-            out.append(("error", f"/{field}", f"expected {expected:.6g} from the samples, "
-                        f"found {metric[field]:.6g}"))
-    lo, hi = metric["ci95"]
-    if not lo <= metric["mean"] <= hi:
-        out.append(("error", "/ci95", f"expected an interval around the mean, found {metric['ci95']}"))
+    # every figure the site shows, recomputed as DESIGN.md (and results/stats) defines it
+    mean, median, stddev = stats.figures(metric["samples"])
+    n = len(metric["samples"])
+    half = stats.t_quantile(n - 1) * stddev / math.sqrt(n) if n > 1 else 0.0  # n = 1: [mean, mean]
+    expected = {"mean": mean, "median": median, "stddev": stddev, "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0,
+                "ci95/0": mean - half, "ci95/1": mean + half}
+    for field, value in expected.items():
+        name, _, index = field.partition("/")
+        found = metric[name][int(index)] if index else metric[name]
+        if not math.isclose(found, value, rel_tol=REL_TOL, abs_tol=1e-9):
+            out.append(("error", f"/{field}", f"expected {value:.6g} from the samples, found {found:.6g}"
+                        + (" (mean -+ t(0.975, n-1) x stddev / sqrt(n))" if index else
+                           " (100 x stddev / |mean|)" if name == "rsd_pct" else "")))
     return out

@@ -8,6 +8,7 @@ kept as the raw output of the result, so every figure can be traced back.
 import codecs
 
 from . import bonnie, dd, fio, iozone, pts
+from .. import fio_json
 from ...errors import UserError
 
 FORMATS = {"fio": fio, "bonnie": bonnie, "dd": dd, "iozone": iozone, "pts": pts}
@@ -51,4 +52,6 @@ def text_of(data: bytes, where: str) -> str:
     if b"\0" in data[:65536]:
         raise UserError("a binary file, not text", where=where,
                         expected="the text the tool printed (IOzone's -b spreadsheet is not read: give its report)")
+    if is_json_report(data):  # json+'s bins cut before decoding, not after (fio_json.bytes_without_bins)
+        data = fio_json.bytes_without_bins(data)
     return data.decode("utf-8-sig", "replace")

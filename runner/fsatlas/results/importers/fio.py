@@ -153,8 +153,74 @@ def _active(jobs: list, rw: str | None) -> list:
     return ["trim"] if rw in TRIM else ["read", "write"]
 
 
+# The largest figure fio's report may hold (a byte count of an exabyte): bounds every number
+# checked before it is read as a float (a 400-digit bw_bytes overflowed float()).
+MAX_FIGURE = 1e18
+VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
+# fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
+# bw_bytes came in 3.2 (3.1's sample has bw alone).
+TOTAL_IOS_FROM, BW_BYTES_FROM = (2, 2), (3, 2)
+
+
+def _figure(side: dict, key: str, field: str, where: str) -> float:
+    value = side.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_FIGURE:
+        raise UserError(f"{key} is {str(value)[:40] if key in side else 'missing'}", where=where, field=f"{field}/{key}",
+                        expected=f"a number from 0 to {MAX_FIGURE:g}, as fio writes for each direction of a job")
+    return float(value)
+
+
+def check_sides(report: dict, where: str, terse: bool) -> None:
+    """Every direction of every job in fio's report holds what each fio version from 2.0 on
+    writes for it (io_bytes, runtime in ms, bw (KiB/s) or bw_bytes, iops, total_ios from 2.2
+    on, lat/clat or lat_ns/clat_ns), and its rates are the ones fio computes from its counts:
+    bw_bytes = 1000 * io_bytes / runtime (io_bytes in KiB and bw in KiB/s before 3.0, which
+    added io_kbytes; bw alone in 3.0 and 3.1 is bw_bytes / 1024), iops = 1000 * total_ios /
+    runtime, each to fio's integer rounding (1 unit); 0 where runtime is 0. A report cut down
+    to the figures fsatlas reads, or whose throughput was changed, is refused at the field.
+    Terse lines (fio_terse) hold no total_ios nor, in version 2 (fio 1.x, whose bw is bytes per
+    ms: 1024 x io_bytes / runtime), iops: what they hold is checked."""
+    match = VERSION.match(str(report.get("fio version", "")))
+    version = (int(match.group(1)), int(match.group(2))) if match else (0, 0)  # terse, or a version unsaid
+    for name in ("jobs", "client_stats"):
+        entries = report.get(name)
+        for i, job in enumerate(entries if isinstance(entries, list) else ()):
+            for direction in SIDES:
+                side = job.get(direction) if isinstance(job, dict) else None
+                if isinstance(side, dict):
+                    _check_side(side, f"/{name}/{i}/{direction}", where, terse, version)
+
+
+def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple) -> None:
+    runtime = _figure(side, "runtime", field, where)
+    io = _figure(side, "io_bytes", field, where)
+    rates = []  # (key, its count, the divisor of 1000 x count / runtime)
+    if "bw_bytes" in side or not terse and ("bw" not in side or version >= BW_BYTES_FROM):
+        rates.append(("bw_bytes", io, 1.0))
+    elif terse and "iops" not in side:  # fio 1.x (terse version 2): bytes per ms, io_bytes x 1024 / runtime
+        rates.append(("bw", io, 1000 / 1024))
+    else:
+        rates.append(("bw", io, 1024.0 if "io_kbytes" in side else 1.0))  # bytes in 3.0/3.1, KiB before
+    if not terse or "iops" in side:
+        if "total_ios" in side or not terse and (version >= TOTAL_IOS_FROM or version == (0, 0)):
+            rates.append(("iops", _figure(side, "total_ios", field, where), 1.0))
+        else:
+            _figure(side, "iops", field, where)
+    if not terse and not any(isinstance(side.get(k), dict) for k in ("lat_ns", "clat_ns", "lat", "clat")):
+        raise UserError("no latency statistics", where=where, field=field,
+                        expected="lat_ns or clat_ns (fio 3.x), lat or clat (2.x), as fio writes for each direction")
+    for key, count, divisor in rates:
+        figure = _figure(side, key, field, where)
+        expected = 1000 * count / runtime / divisor if runtime else 0.0
+        if abs(figure - expected) > 1 + 1e-9 * expected:
+            raise UserError(f"{key} {figure:.6g}", where=where, field=f"{field}/{key}",
+                            expected=f"{expected:.6g} ({1000 / divisor:g} x {'io_bytes' if key != 'iops' else 'total_ios'}"
+                                     f" / runtime {runtime:g} ms, as fio computes it)")
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
-    if fio_terse.is_terse(text):
+    terse = fio_terse.is_terse(text)
+    if terse:
         report = fio_terse.report(text, where)
     elif NORMAL.search(text) and "{" not in text:
         raise UserError("fio's normal output, whose figures are rounded for reading, is not read", where=where,
@@ -163,6 +229,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         report = fio_json.parse(text, where)
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
+    check_sides(report, where, terse)
     groups = {}
     for job, described in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))

@@ -54,17 +54,38 @@ def _columns(group_line: str, header_line: str) -> list:
     return out
 
 
+# A line as str.splitlines() ends one: the table's rows are read lazily from a header on, not the
+# whole rest of the text split (and the text before it copied) once a header: 20,000 headers
+# took 63 s to import, the work growing with the square of the report's size (issue #61).
+_LINE = re.compile(r"([^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*)(?:\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\Z)")
+
+
+def _lines(text: str, pos: int):
+    """text[pos:].splitlines(), one line at a time, nothing copied but each line."""
+    while pos < len(text):
+        line = _LINE.match(text, pos)
+        pos = line.end()
+        yield line.group(1)
+
+
+def _line_before(text: str, end: int) -> str:
+    """text[:end].rstrip("\n").rsplit("\n", 1)[-1], without the copy of text[:end]."""
+    while end and text[end - 1] == "\n":
+        end -= 1
+    return text[text.rfind("\n", 0, end) + 1:end]
+
+
 def _table(text: str, where: str, metric: tuple) -> list:
     name, factor, unit, better = metric
     out = []
     for header in _HEADER.finditer(text):
-        before = text[:header.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        before = _line_before(text, header.start())
         line_end = text.find("\n", header.start())
         header_line = text[header.start():line_end if line_end >= 0 else len(text)]
         columns = _columns(before if "random" in before else "", header_line)
         if [c[0] for c in columns[:2]] not in (["kB", "reclen"], ["KB", "reclen"]):
             continue
-        for number, row in enumerate(text[line_end + 1:].splitlines() if line_end >= 0 else [], 1):
+        for number, row in enumerate(_lines(text, line_end + 1) if line_end >= 0 else (), 1):
             if not row.strip():
                 if out:
                     break
