@@ -202,9 +202,12 @@ def test_one_output_given_twice_is_refused_by_its_content(tmp_path, capsys):
     a = _write(tmp_path, "a.json", _report({}))
     copy_ = tmp_path / "copy.json"
     copy_.write_bytes(open(a, "rb").read())
-    for files in ((a, a), (a, str(copy_))):
+    reformatted = tmp_path / "jq.json"  # the same report written out again: still one run
+    reformatted.write_text(json.dumps(json.loads(copy_.read_text())))
+    for files, found in (((a, a), "the same output as FILE 1"), ((a, str(copy_)), "the same output as FILE 1"),
+                         ((a, str(reformatted)), "the same run as FILE 1")):
         code, err, _ = _import(tmp_path, capsys, "fio", *files, "--filesystem", "ext4")
-        assert code == 1 and err.count("\n") == 1 and "the same output as FILE 1" in err
+        assert code == 1 and err.count("\n") == 1 and found in err
     assert not (tmp_path / "out" / "results").exists()
 
 

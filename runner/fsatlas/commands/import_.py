@@ -139,8 +139,10 @@ def swept(parsed: list, files: list[str]) -> str | None:
             values = {str(p.get(name)) for _, p in runs}
             if len(values) > 1:
                 differ.setdefault(name, (workload, runs))
-    # an option one file does not state cannot be a sweep's dimension
-    options = [name for name in SWEEP if name in differ and all(name in p for _, p in differ[name][1])]
+    # an option one file does not state (fio's "not stated": no option, no guess from the job's
+    # name) cannot be a sweep's dimension
+    options = [name for name in SWEEP if name in differ
+               and all(p.get(name, importers.fio.NOT_STATED) != importers.fio.NOT_STATED for _, p in differ[name][1])]
     others = sorted(set(differ) - set(options) - {VARIED[o] for o in options if o in VARIED})
     if len(options) > 1 or others:
         names = options + others
@@ -283,6 +285,16 @@ def _run(args) -> int:
         when = getattr(module, "measured", lambda *_: None)(text, path)
         version = module.tool_version(text)
         provenance[raw] = {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
+    seen = {}
+    for index, ((raw, measurements), path) in enumerate(zip(parsed, args.files)):
+        if "measured" not in provenance[raw]:  # without a time two runs may show the same figures (dd's)
+            continue
+        same = json.dumps([provenance[raw]["measured"], [(m.workload, m.parameters, m.values) for m in measurements]],
+                          sort_keys=True, default=str)
+        other = seen.setdefault(same, index)
+        if other != index:  # one report written out again (reformatted, `jq .`): still one run
+            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): its time and every figure",
+                            where=path, expected="each repetition's own output file")
     records, sweeps = [], {}
     of_side = {side: [i for i, s in enumerate(sides) if s == side] for side in sides}  # in the order given
     options = {side: swept([parsed[i] for i in mine], [args.files[i] for i in mine]) for side, mine in of_side.items()}
