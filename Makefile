@@ -30,8 +30,13 @@ SAMPLES := build/static/downloads/fsatlas-samples.parquet
 $(SAMPLES): $(wildcard data/results/*.json)
 	$(FSATLAS) export data/results --out $@
 
+# The same table as CSV, for spreadsheets (results/export.py writes it, with its formula guard).
+SAMPLES_CSV := build/static/downloads/fsatlas-samples.csv
+$(SAMPLES_CSV): $(wildcard data/results/*.json)
+	$(FSATLAS) export data/results --format csv --out $@
+
 # Renders only the result pages that changed (all of them when a template does): runner/fsatlas/site/build.py.
-site: data $(SAMPLES)
+site: data $(SAMPLES) $(SAMPLES_CSV)
 	$(FSATLAS) site --destination public $(if $(BASE_URL),--base-url $(BASE_URL))
 	rm -rf public/pagefind  # the index is made anew each time; no stale fragments
 	node_modules/.bin/pagefind --site public --output-subdir pagefind --silent

@@ -419,7 +419,7 @@ def aa_comparison(work: Path) -> None:
         tested = sum(not line.endswith(")") or " differs (" in line for line in rows)
         report(f"cross-file A/A, {len(side_a)} run(s) a side, fsatlas compare ({len(rows)} rows, {tested} tested)",
                called, "rows", "0 better/worse", called == 0,
-               "(" + done.stderr.strip().rsplit("differs; ", 1)[-1].replace(" (one run a side)", "") + ")")
+               "(" + done.stderr.strip().rsplit("differs; ", 1)[-1] + ")")
 
 
 def within_run_aa(work: Path) -> None:
@@ -780,21 +780,24 @@ SLOW_CPU = 4
 
 
 def page_weight(work: Path) -> None:
-    """Transfer size of four page kinds and the time to the first chart on a slow link, in
-    Chromium, on the site built from the committed results."""
+    """Four page kinds on the site built from the committed results, in Chromium, in light and
+    in dark mode (#62): the bytes a reader transfers (served with gzip) and the same bytes
+    uncompressed (what a host without compression sends), and the time to the first chart on a
+    slow link."""
     from playwright.sync_api import sync_playwright  # only this part needs it
     public = sitebuild.build_site(work / "weight-site", REPO / "data" / "results")
     latest = json.loads((work / "weight-site" / "data" / "aggregates" / "latest.json").read_text())["result"]
     server = sitebuild.serve(public, _GzipHandler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
+    # (name, path, at most this many KB uncompressed, and with gzip)
     pages = [("home", "/", 150), ("a guide", "/guides/access-time/", 150),
              ("a result page", f"/results/{latest}/", None), ("the explorer", "/explorer/", None)]
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=sitebuild.CHROMIUM, args=sitebuild.CHROMIUM_ARGS)
-            def fresh_page(throttled: bool):
+            def fresh_page(throttled: bool, scheme: str):
                 """A page with no cache, through the DevTools Protocol: (page, its session)."""
-                page = browser.new_page()
+                page = browser.new_page(color_scheme=scheme)
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Network.enable")
                 cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -803,30 +806,34 @@ def page_weight(work: Path) -> None:
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
                 return page, cdp
 
-            for name, path, limit in pages:
-                sizes = []
-                for _ in range(ROUNDS):
-                    page, cdp = fresh_page(False)
-                    loaded = []
-                    cdp.on("Network.loadingFinished", lambda e: loaded.append(e["encodedDataLength"]))
-                    page.goto(base + path, wait_until="networkidle")
-                    sizes.append(sum(loaded) / 1000)
-                    page.close()
-                size = statistics.median(sizes)
-                report(f"transfer size of {name} ({path}, gzip)", size, "KB",
-                       f"<= {limit} KB" if limit else "", size <= limit if limit else None, spread(sizes, "{:.0f}"))
-            for name, path, limit in (pages[0], pages[1], pages[3]):
-                times = []
-                for _ in range(ROUNDS):
-                    page, _ = fresh_page(True)
-                    page.goto(base + path, wait_until="commit")
-                    page.wait_for_selector("figure.chart .chart-view svg", timeout=60000)
-                    times.append(page.evaluate("performance.now()") / 1000)  # since this navigation began
-                    page.close()
-                first = statistics.median(times)
-                bounded = name != "the explorer"
-                report(f"first chart of {name} on a slow link (1.6 Mbit/s, 150 ms, CPU / {SLOW_CPU})", first, "s",
-                       "<= 1.5 s" if bounded else "", first <= 1.5 if bounded else None, spread(times))
+            for scheme in ("light", "dark"):
+                for name, path, limit in pages:
+                    sizes, plain = [], []
+                    for _ in range(ROUNDS):
+                        page, cdp = fresh_page(False, scheme)
+                        loaded, decoded = [], []
+                        cdp.on("Network.loadingFinished", lambda e: loaded.append(e["encodedDataLength"]))
+                        cdp.on("Network.dataReceived", lambda e: decoded.append(e["dataLength"]))
+                        page.goto(base + path, wait_until="networkidle")
+                        sizes.append(sum(loaded) / 1000)
+                        plain.append(sum(decoded) / 1000)
+                        page.close()
+                    size, whole = statistics.median(sizes), statistics.median(plain)
+                    report(f"transfer size of {name} ({path}, gzip, {scheme})", size, "KB",
+                           f"<= {limit} KB" if limit else "", size <= limit if limit else None, spread(sizes, "{:.0f}"))
+                    report(f"size of {name} uncompressed ({path}, {scheme})", whole, "KB",
+                           f"<= {limit} KB" if limit else "", whole <= limit if limit else None, spread(plain, "{:.0f}"))
+                for name, path, _ in pages:
+                    times = []
+                    for _ in range(ROUNDS):
+                        page, _ = fresh_page(True, scheme)
+                        page.goto(base + path, wait_until="commit")
+                        page.wait_for_selector("figure.chart .chart-view svg", timeout=60000)
+                        times.append(page.evaluate("performance.now()") / 1000)  # since this navigation began
+                        page.close()
+                    first = statistics.median(times)
+                    report(f"first chart of {name} on a slow link (1.6 Mbit/s, 150 ms, CPU / {SLOW_CPU}, {scheme})",
+                           first, "s", "<= 1.5 s", first <= 1.5, spread(times))
             browser.close()
     finally:
         server.shutdown()

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
-from fsatlas.results import export, resultfile
+from fsatlas.results import export, machines, resultfile
 from fsatlas.results.validation import reviewed, validate_file
 from fsatlas.site import aggregate, explorer, report
 from testutil import SAMPLES
@@ -48,7 +48,7 @@ def test_without_system_or_this_machine_the_result_says_system_not_recorded(tmp_
     assert result["measured"] == {"time": "2026-11-25T22:06:30Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}
     assert result["created"] != result["measured"]["time"]
     # pages and the export say so
-    assert aggregate.system_line(result).startswith("system not recorded")
+    assert machines.system_line(result).startswith("system not recorded")
     assert dict((label, value(result)) for label, value in report.SYSTEM_ROWS)["Kernel"] == "system not recorded"
     rows = export.frame(path)
     assert set(rows["system"]) == {"system not recorded"} and rows["cpu_model"].isna().all() and rows["kernel"].isna().all()

@@ -1,6 +1,7 @@
 """The curated knowledge: schema, the source registry, claims tied to matrix cells, and the
 weighing of each claim against measurements."""
 import copy
+import math
 import re
 import statistics
 import shutil
@@ -169,10 +170,10 @@ def test_every_filesystem_names_its_origin_and_dates_it_or_says_why_not(data_cop
         assert f["origin"]["os"] and f["origin"]["sources"], fs
         assert ("year" in f["origin"]) != ("year_missing" in f["origin"]), fs
     # what the kernel's own texts date: ext2's release in January 1993, ext3's in September 1999;
-    # XFS's only its design (circa 1993 on IRIX), which is not a release
-    assert [data["features"][fs]["origin"].get("year") for fs in ("ext2", "ext3", "xfs")] == [1993, 1999, None]
+    # XFS's its makers' paper (SGI, 1996): shipping since December 1994 in IRIX 5.3
+    assert [data["features"][fs]["origin"].get("year") for fs in ("ext2", "ext3", "xfs")] == [1993, 1999, 1994]
     assert data["features"]["xfs"]["origin"]["os"].startswith("IRIX")
-    assert "design" in data["features"]["xfs"]["origin"]["year_missing"]
+    assert "sgi-xfs-usenix-1996" in data["features"]["xfs"]["origin"]["sources"]
     # a year and a reason for its absence at once, and an origin citing no known source, are refused
     edit(data_copy / "features" / "jfs.yaml", lambda d: d["origin"].update(year=1990))
     edit(data_copy / "features" / "zfs.yaml", lambda d: d["origin"].update(sources=["no-such-source"]))
@@ -501,6 +502,41 @@ def test_a_zero_claim_on_a_wide_interval_is_inconclusive_and_the_family_is_holm_
     assert wide["verdict"] == "inconclusive" and wide["p_value"] > 0.05
     assert narrow["verdict"] == "agrees"  # equivalent within 5 %: the interval is narrow
     assert wide["test"]["adjustment"] == "Holm" and wide["test"]["family"] == 2 and "Holm-adjusted" in wide["sentence"]
+
+
+MARGIN = knowledge.NO_EFFECT_PCT  # results/comparison's EQUIVALENCE_MARGIN_PCT
+
+
+EXPECTED_BESIDE_THE_MARGIN = [0, 1e-9, -1e-9, MARGIN / 2, MARGIN, -MARGIN, MARGIN * (1 - 1e-12),
+                              math.nextafter(MARGIN, 10), -math.nextafter(MARGIN, 10), 5, -30]
+
+
+def test_check_data_refuses_a_claimed_change_not_beyond_the_margin(data_copy, capsys):
+    """Issue 60 (task item 5): a claim expecting a change that equivalence within the margin
+    cannot tell from no effect is refused, in one line naming the file and the claim's field;
+    values at and just beside the margin, one claim each, in one check (a check takes 3 s)."""
+    paths = sorted((data_copy / "mount_options").glob("*.yaml"))
+    assert len(paths) >= len(EXPECTED_BESIDE_THE_MARGIN)
+    for path, expected in zip(paths, EXPECTED_BESIDE_THE_MARGIN):
+        edit(path, lambda d, e=expected: d["claims"][0].update(expected_change_pct=e))
+    refused = [str(p) for p, e in zip(paths, EXPECTED_BESIDE_THE_MARGIN) if e != 0 and abs(e) <= MARGIN]
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if "expected_change_pct" in line]
+    assert sorted(line.split(": error: /claims/0/expected_change_pct: ")[0] for line in lines) == sorted(refused)
+
+
+@settings(max_examples=300, deadline=None)
+@given(expected=st.one_of(st.floats(-MARGIN, MARGIN), st.floats(-100, 1000)), change=st.floats(-50, 50),
+       significant=st.booleans(), equivalent=st.booleans(), detectable=st.one_of(st.none(), st.floats(0.1, 50)))
+def test_only_a_claim_of_zero_is_no_effect(expected, change, significant, equivalent, detectable):
+    """A small non-zero claim (within the margin) is a claimed change: equivalence never agrees
+    with it, nor says "no effect seen" of it."""
+    v = knowledge.verdict(expected, _row(change, significant, equivalent and not significant, detectable))
+    if expected == 0:
+        return
+    if not significant:
+        assert v in ("cannot tell at this n", "inconclusive", "no effect seen")
+        assert not (v == "no effect seen" and abs(expected) <= MARGIN)
 
 
 def test_an_o_direct_figure_above_the_raw_device_stays_ranked_with_its_mark():

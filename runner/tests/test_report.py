@@ -1,5 +1,6 @@
 """fsatlas report: a publishable comparison whose figures are fsatlas compare's, as Markdown or
 as HTML that loads nothing from elsewhere."""
+import os
 import re
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from fsatlas.cli import main
 from fsatlas.commands.compare import load_checked
 from fsatlas.results.comparison import between as comparisons
-from testutil import RESULTS, standard_run_with
+from testutil import RESULTS, rescaled_run, standard_run_with
 
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
 STANDARD = str(standard_run_with("ext4", "xfs"))
@@ -91,10 +92,58 @@ def test_a_report_across_machines_names_them_and_calls_nothing_better(tmp_path):
 
 def test_a_report_of_several_runs_a_side_tests_run_means_and_prints_power_and_equivalence(tmp_path):
     out = tmp_path / "report.md"
-    assert main(["report", "--runs-a", QUICK_A, QUICK_B, "--runs-b", QUICK_B, QUICK_A, "--out", str(out),
-                 "--no-chart"]) == 0
+    a2, b1, b2 = (rescaled_run(QUICK_A, f, tmp_path) for f in (1.01, 0.995, 1.003))  # one quick profile's parameters
+    assert main(["report", "--runs-a", QUICK_A, a2, "--runs-b", b1, b2, "--out", str(out), "--no-chart"]) == 0
     text = out.read_text()
     assert "2 and 2 runs, each row tested on the runs' means" in text
     rows = _table_rows(text)
     tested = [r for r in rows if r[12] in ("equivalent", "inconclusive")]
     assert tested and all(r[9].endswith(" %") and r[10] != "–" for r in tested)  # detectable change, equivalence p
+
+
+@pytest.mark.parametrize("where", [".", "a-file/report.md", "a-file"])
+def test_a_report_that_cannot_be_written_is_one_line_naming_the_path(tmp_path, capsys, where):
+    """A directory, a path through a file, or an existing file's replacement refused: one line
+    naming the path, status 1, nothing left beside it (outfile)."""
+    (tmp_path / "a-file").write_text("")
+    if where == "a-file":  # a FIFO is never replaced
+        (tmp_path / "a-file").unlink()
+        os.mkfifo(tmp_path / "a-file")
+    out = tmp_path / where
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    assert main(["report", QUICK_A, QUICK_B, "--out", str(out), "--no-chart"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"fsatlas report: {out}") and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_a_report_into_a_folder_not_made_yet_is_written(tmp_path):
+    out = tmp_path / "missing" / "report.md"
+    assert main(["report", QUICK_A, QUICK_B, "--out", str(out), "--no-chart"]) == 0
+    assert out.read_text().startswith("# ")
+
+
+@pytest.mark.parametrize("argv", [["report"], ["report", QUICK_A], ["compare"], ["compare", QUICK_A],
+                                  ["article", "new", "t", QUICK_A, QUICK_B, QUICK_A]])
+def test_a_usage_error_names_its_command_once(capsys, argv):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    name = f"fsatlas {argv[0]}:"
+    assert err.count("\n") == 1 and err.startswith(name) and err.count(name) == 1, err
+
+
+def test_a_reports_method_names_the_family_it_used_and_no_test_where_none_was(tmp_path):
+    for argv, tested in (([QUICK_A, QUICK_B], False),
+                         (["--runs-a", QUICK_A, rescaled_run(QUICK_A, 1.01, tmp_path),
+                           "--runs-b", rescaled_run(QUICK_A, 0.995, tmp_path), rescaled_run(QUICK_A, 1.003, tmp_path)], True)):
+        out = tmp_path / "report.md"
+        assert main(["report", *argv, "--out", str(out), "--no-chart"]) == 0
+        text = out.read_text()
+        method = text.split("## Every comparison", 1)[1].strip().split("\n", 1)[0]
+        rows = _table_rows(text)
+        count = sum(r[7] != "–" for r in rows)  # a row with a p was tested
+        assert (count > 0) == tested
+        if tested:
+            assert f"Benjamini-Hochberg over the {count} tested rows" in method
+        else:
+            assert "No row was tested" in method and "Welch" not in method and "Benjamini" not in method

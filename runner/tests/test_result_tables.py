@@ -42,3 +42,42 @@ def test_each_throughput_row_shows_the_raw_device_on_its_own_job_and_the_host():
     cells = table_rows(result_tables.throughput_table([row, rewrite], result))
     assert cells[0][-2:] == ["742", "steal 0.5 %, I/O wait 3.0 %, other processes 0.30 s CPU"]
     assert cells[1][-2:] == ["600 (cannot judge: unstable, RSD 9.0 %)", ""]
+
+
+def test_the_overview_gives_each_figure_as_its_difference_from_the_rows_best():
+    """The committed newest run at a glance (#62): every headline figure of its default cells, as
+    a percent of the best filesystem's on its row, worked out here from the result file."""
+    import json
+    import re
+    from pathlib import Path
+    from fsatlas.results.comparison import HEADLINE
+    from fsatlas.site import aggregate
+    path = next((Path(__file__).resolve().parents[2] / "data" / "results").glob("20261127T143616Z*.json"))
+    result = json.loads(path.read_text())
+    made = result_tables.overview_table(aggregate.cell_rows(result))
+    filesystems = re.findall(r'<th scope="col">([^<]+)</th>', made)[2:]
+    shown = {}
+    for row in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", made):
+        workload, rest = row.split("</th>", 1)
+        metric, *cells = re.findall(r"<td[^>]*>(.*?)</td>", rest)
+        shown[(workload, metric)] = dict(zip(filesystems, cells))
+    expected = {}
+    for c in result["cells"]:
+        if c["status"] != "ok" or c.get("variant", "defaults") != "defaults":
+            continue
+        parts = c["key"].split("|")
+        workload = c["workload"] + (f" {parts[4]}" if len(parts) > 4 else "")
+        for name, m in c["metrics"].items():
+            if name in HEADLINE and m["mean"] > 0:
+                expected.setdefault((workload, name), {})[c["filesystem"]] = m
+    assert set(shown) == set(expected) and len(shown) > 20
+    for line, figures in expected.items():
+        higher = next(iter(figures.values()))["better"] == "higher"
+        best = (max if higher else min)(m["mean"] for m in figures.values())
+        for fs in filesystems:
+            if fs not in figures:
+                assert shown[line][fs] == "–"
+                continue
+            share = 100 * (figures[fs]["mean"] / best if higher else best / figures[fs]["mean"])
+            assert shown[line][fs] == ("best" if share >= 99.5 else f"{share - 100:+.0f} %".replace("-", "−")), (line, fs)
+    assert sum(v == "best" for cells in shown.values() for v in cells.values()) >= len(shown)

@@ -26,6 +26,20 @@ def standard_run_with(a: str, b: str) -> Path:
     raise AssertionError(f"no committed standard result measured {a} and {b} side by side")
 
 
+def rescaled_run(path, factor: float, out_dir) -> str:
+    """Another run made from the result file at path: every sample times factor (its summary
+    recomputed), its own id; written to out_dir. Several runs a side from the committed ones."""
+    from fsatlas.results import stats
+    doc = json.loads(Path(path).read_text())
+    doc["id"] = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
+    for cell in doc["cells"]:
+        for metric in cell.get("metrics", {}).values():
+            metric.update(stats.summarize([v * factor for v in metric["samples"]], metric["unit"], metric["better"]))
+    out = Path(out_dir) / f"{doc['id']}.json"
+    out.write_text(json.dumps(doc))
+    return str(out)
+
+
 def loop_state(root):
     """What a run given the folder root must leave as it found it: the loop devices backed by a
     file under root, and the mounts of those devices or under root. Only these: another process

@@ -55,6 +55,16 @@
 
   function runLink(run) { return el("a", { href: root.dataset.results + run.id + "/" }, run.id); }
   function runLine(run) {
+    if (run.runs) {  // the site's rule took the workloads from several runs (site/pairs.py rule_table)
+      var line = el("p", { id: "compare-runs" }, "Each row comes from the run the site's rule picks for its workload among those that measured both: ");
+      run.runs.forEach(function (r, i) {
+        if (i) line.appendChild(document.createTextNode("; "));
+        line.appendChild(runLink(r));
+        line.appendChild(document.createTextNode(" (" + r.system + ")"));
+      });
+      line.appendChild(document.createTextNode("."));
+      return line;
+    }
     var p = el("p", { id: "compare-runs" }, "Every figure below comes from one run, ");
     p.appendChild(runLink(run));
     p.appendChild(document.createTextNode(": " + run.system + "."));
@@ -71,7 +81,7 @@
   function pairRuns(a, b) {
     var runs = (data.pairs || {})[a + "--" + b];
     runSelect.replaceChildren();
-    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.id + " (" + r.profile + ")")); });
+    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
     runSelect.disabled = !runs;
     return runs;
   }
@@ -125,7 +135,7 @@
   function fillRuns(select, doc, wanted) {
     select.replaceChildren();
     doc.runs.forEach(function (r) {
-      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + r.machine + ")"));
+      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + (r.machine_name || r.machine) + ")"));
     });
     select.disabled = !doc.runs.length;
     if (wanted && doc.runs.some(function (r) { return r.id === wanted; })) select.value = wanted;
@@ -141,7 +151,8 @@
   function systemItem(name, run) {
     var li = el("li", {}, name + ": run ");
     li.appendChild(runLink(run));
-    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + run.machine + "): " + run.system + "."));
+    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + (run.machine_name ? run.machine_name + ", label " : "") +
+      run.machine + "): " + run.system + "."));
     return li;
   }
   function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }
@@ -174,6 +185,7 @@
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
   }
   function acrossView(a, b, wantA, wantB) {
+    askedAcross = [wantA, wantB];
     pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
     return pickRuns(a, b, wantA, wantB).then(function (docs) {
@@ -199,9 +211,14 @@
       return null;
     }).then(function (shownRuns) { box.removeAttribute("aria-busy"); return shownRuns; });
   }
+  // The runs the reader last asked for across, kept until both pickers offer them: opening the
+  // panel fires "toggle" a task later, and by then the pickers may still be empty (the view
+  // the address asked for still loading), so they are refilled with what was asked, not the
+  // first run of each (which made a shared address reopen on other runs).
+  var askedAcross = [null, null];
   function offerAcross(a, b) {
     if (!across.open) return Promise.resolve();
-    return pickRuns(a, b, runA.value, runB.value).then(function () {}, function () {});
+    return pickRuns(a, b, runA.value || askedAcross[0], runB.value || askedAcross[1]).then(function () {}, function () {});
   }
 
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),

@@ -50,7 +50,7 @@
     var c = data.results, s = data.strings;
     data.results = c.id.map(function (id, i) {
       var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system"].forEach(function (f) { r[f] = s[c[f][i]]; });
       byId[id] = r;
       return r;
     });
@@ -161,7 +161,7 @@
 
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
-            data.results.map(function (r) { return r.machine + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
+            data.results.map(function (r) { return r.name + " (" + r.machine + ") · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
     choices("fs", data.vocabulary.filesystems);
     choices("variant", data.vocabulary.variants);
     choices("workload", data.vocabulary.workloads);
@@ -171,9 +171,9 @@
     configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
-  function newestComplete() {
-    for (var i = data.results.length - 1; i >= 0; i--) if (data.results[i].complete) return data.results[i].id;
-    return data.results[data.results.length - 1].id;
+  // The first view's run: the one the site's run rule gives the home page (aggregate wrote it).
+  function defaultRun() {
+    return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
   }
 
   function list(params, name, fallback) {
@@ -184,8 +184,12 @@
   function readState(params) {
     var fsAll = data.vocabulary.filesystems;
     var workloads = data.vocabulary.workloads;
+    var asked = list(params, "r", [defaultRun()]);
+    var known = asked.filter(function (id) { return byId[id]; });
     view = {
-      results: list(params, "r", [newestComplete()]).filter(function (id) { return byId[id]; }),
+      // an address naming no result here (?r=nope) opens the default run, and says so
+      results: known.length || !asked.length ? known : [defaultRun()],
+      unknown: asked.filter(function (id) { return !byId[id]; }),
       fs: list(params, "fs", fsAll),
       variant: list(params, "v", ["defaults"]),
       workload: list(params, "w", workloads),
@@ -198,6 +202,7 @@
   }
 
   function readForm() {
+    view.unknown = [];
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
         .map(function (b) { return b.value; });
@@ -266,6 +271,7 @@
       var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
       var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                 dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
+                machineName: x.result.name, system: x.result.system,
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -383,7 +389,8 @@
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
-    row("Machine", p.machine + ", kernel " + p.kernel);
+    row("Machine", p.machineName + " (label " + p.machine + ")");
+    row("System", p.system);
     row("Host meanwhile", p.host);
     if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
       // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run
@@ -453,7 +460,8 @@
     var unitLabel = shown.length ? shown[0].unitLabel : "";
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status(cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+    status((view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
+            (view.results.join(", ") || "none") + ". " : "") + cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > MAX_PANELS ? ", the first " + MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
@@ -461,7 +469,7 @@
     // A ratio here is descriptive: whether it is a difference is the comparison module's to say,
     // which the compare page shows for two filesystems in one run (tested, corrected).
     caption.textContent = (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
-      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + " in " + unitLabel) +
+      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
       "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
     caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();

@@ -11,15 +11,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "runner" / "tests" / "fixtures"
 SITE_SOURCES = ["config.toml", "content", "layouts", "assets", "static", ".htmltest.yml"]
-CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "features", "mount_options", "history", "probes"]
+CURATED_DATA = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features", "mount_options", "history", "probes"]
 SAMPLES = "build/static/downloads/fsatlas-samples.parquet"  # the Makefile's $(SAMPLES)
+SAMPLES_CSV = "build/static/downloads/fsatlas-samples.csv"  # and $(SAMPLES_CSV)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def build_site(root: Path, results: Path) -> Path:
-    """Copies the site sources to root, aggregates `results`, builds the site and its search index."""
+def build_site(root: Path, results: Path, articles: dict | None = None) -> Path:
+    """Copies the site sources to root, aggregates `results`, builds the site and its search index;
+    articles: more content/articles/<name> files, name -> text."""
     (root / "data").mkdir(parents=True, exist_ok=True)
     for name in SITE_SOURCES:
         src = REPO / name
@@ -27,10 +29,13 @@ def build_site(root: Path, results: Path) -> Path:
     for name in CURATED_DATA:
         src = REPO / "data" / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / "data" / name)
+    for name, text in (articles or {}).items():
+        (root / "content" / "articles" / name).write_text(text)
     shutil.copytree(results, root / "data" / "results")
     if (results.parent / "raw").is_dir():
         shutil.copytree(results.parent / "raw", root / "data" / "raw")
     fsatlas("export", root / "data" / "results", "--out", root / SAMPLES)  # as make site does
+    fsatlas("export", root / "data" / "results", "--format", "csv", "--out", root / SAMPLES_CSV)
     aggregate_and_build(root)
     subprocess.run([REPO / "node_modules" / ".bin" / "pagefind", "--site", root / "public", "--silent"], check=True)
     return root / "public"

@@ -1,6 +1,7 @@
 """Publishing: search, chart export, feeds, dark colours, print, phone width and an axe-core
 accessibility check, in headless Chromium against the real built site."""
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -182,3 +183,22 @@ def test_flagged_bars_carry_the_letters_of_the_one_legend_and_panels_have_no_emp
         by_workload.setdefault(r["workload"], set()).add(r["label"])
     assert sorted(map(sorted, by_workload.values())) == sorted(sorted(p) for p in chart["panels"])  # no empty slots
     assert page.errors == []
+
+
+def test_guide_captions_name_the_measure_in_words_not_its_id(guides_url):
+    """#62 item 9: "Measured change of fsyncs per second", not of fsync_per_s (every guide with a measured claim)."""
+    import urllib.request
+    from fsatlas.results import metrics
+    seen = 0
+    for guide in ("barriers-commit", "journaling"):
+        html = urllib.request.urlopen(f"{guides_url}/guides/{guide}/").read().decode()
+        for said in re.findall(r"Measured change of (.*?) with ", html):
+            worded = {m for m in metrics.KNOWN if metrics.label(m) != m}  # throughput is its own words
+            assert said not in worded and said in {metrics.label(m) for m in metrics.KNOWN}, said
+            seen += 1
+    assert seen >= 2
+    # every metric a claim names has its words in build.json (the caption's lookup never falls back to the id)
+    import yaml
+    claimed = {c["metric"] for p in (REPO / "data" / "mount_options").glob("*.yaml")
+               for c in (yaml.safe_load(p.read_text()) or {}).get("claims", []) if "metric" in c}
+    assert claimed and claimed <= set(metrics.KNOWN) and any(metrics.label(m) != m for m in claimed)

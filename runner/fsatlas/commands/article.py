@@ -50,7 +50,7 @@ def run(args) -> int:
             _check_side(docs[0], option, spec)
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
     else:
-        raise UserError("expected two result files, or one with --a and --b", where="fsatlas article new")
+        raise UserError("expected two result files, or one with --a and --b")
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
     if os.path.lexists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)

@@ -5,7 +5,7 @@ import sys
 from ..errors import UserError
 
 from ..results import probefile
-from ..site import knowledge
+from ..site import feature_matrix, knowledge
 
 
 def add_parser(sub):
@@ -26,4 +26,18 @@ def run(args) -> int:
     counts += f", {len(probe_files)} probe results"
     errors = sum(p.severity == "error" for p in problems)
     print(f"checked {counts}: {errors} errors")
+    if not data["features"]:
+        return 1 if errors else 0
+    cells = feature_matrix.cells(data, knowledge.probe_records(args.data))
+    unanswered, total = feature_matrix.count(cells)
+    share = unanswered / total if total else 0.0
+    print(f"feature matrix: {unanswered} of {total} cells unanswered ({100 * share:.1f} %; "
+          f"at most {100 * feature_matrix.GOAL:g} %)")
+    if share > feature_matrix.GOAL:
+        print(f"{os.path.join(args.data, 'features')}: expected at most {100 * feature_matrix.GOAL:g} % of the feature "
+              f"matrix's cells unanswered, found {unanswered} of {total}:", file=sys.stderr)
+        for cell in cells:
+            if not cell["answered"]:
+                print(f"  {cell['filesystem']} {cell['column']}: {cell['reason']}", file=sys.stderr)
+        return 1
     return 1 if errors else 0

@@ -7,8 +7,9 @@ one run per side"; with several runs a side (`--runs-a A1 A2 --runs-b B1 B2`, as
 runs' means, on the metric's scale, its p adjusted by Benjamini-Hochberg across the table,
 equivalence within +-EQUIVALENCE_MARGIN_PCT by two one-sided tests, and the smallest change
 the runs could detect. The header names what besides the filesystems differs between the two
-sides (machine, kernel, storage, profile): a difference it could explain is "differs", never
-"better" or "worse".
+sides or varies within one (comparison.FACTORS): a difference it could explain is "differs",
+never "better", "worse" or "equivalent"; a cell whose parameters differ is not tested. A run
+counts once; a run on both sides is refused (comparison.between).
 """
 import argparse
 import sys
@@ -26,7 +27,7 @@ def add_parser(sub):
                                        "with corrected significance",
                        description=USAGE + ". Repetitions inside one run share its conditions, so a verdict across "
                                            "result files needs at least two runs on each side; the header says which of "
-                                           "machine, kernel, storage and profile differ between the sides.",
+                                           + comparison.FACTOR_NAMES + " differ between the sides.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="RESULT", help="two result files: A (the reference) and B; or one with --a and --b")
     p.add_argument("--runs-a", nargs="+", metavar="RESULT", help="several runs of side A (the reference)")
@@ -50,21 +51,26 @@ def sides(args) -> tuple[list, list]:
         return [args.files[0]], [args.files[1]]
     if args.runs_a and args.runs_b and not args.files:
         return args.runs_a, args.runs_b
-    raise UserError(f"expected {USAGE}", where="fsatlas compare")
+    raise UserError(f"expected {USAGE}")
 
 
 def header(runs_a: list, runs_b: list) -> list[str]:
-    """Lines naming the runs of each side and which of comparison.FACTORS differ between them."""
+    """Lines naming the runs of each side (each once) and which of comparison.FACTORS differ
+    between them or vary within a side (mixed)."""
+    (runs_a, dropped_a), (runs_b, dropped_b) = comparison.once(runs_a), comparison.once(runs_b)
     fa, fb = [comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b]
     plan = comparison.design(fa, fb)
     lines = [f"A: {', '.join(f['run'] for f in fa)}", f"B: {', '.join(f['run'] for f in fb)}"]
+    lines += [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
+              for rid, twin in dropped_a + dropped_b]
     if plan["differ"]:
         lines.append(f"The sides differ in {', '.join(plan['differ'])}: a difference may be theirs, not the "
-                     f"filesystems'; such rows say \"differs\", never better or worse.")
+                     f"filesystems'; such rows say \"differs\", never better, worse or equivalent.")
         for k in plan["differ"]:
-            lines.append(f"  {k}: A {' / '.join(sorted({f[k] for f in fa}))}; B {' / '.join(sorted({f[k] for f in fb}))}")
+            lines.append(f"  {k}{' (mixed: it varies within a side)' if k in plan['mixed'] else ''}: "
+                         f"A {' / '.join(dict.fromkeys(f[k] for f in fa))}; B {' / '.join(dict.fromkeys(f[k] for f in fb))}")
     else:
-        lines.append("Machine, kernel, storage and profile are the same on both sides.")
+        lines.append(f"{comparison.FACTOR_NAMES[0].upper()}{comparison.FACTOR_NAMES[1:]} are the same on both sides.")
     lines.append("Design: " + {comparison.RUN_MEANS: f"{plan['runs_a']} and {plan['runs_b']} runs, tested on the runs' means",
                                comparison.ONE_RUN: plan["why"] + " (a verdict needs two runs or more on each side)"}
                  .get(plan["design"], "one run: its repetitions"))
@@ -74,7 +80,7 @@ def header(runs_a: list, runs_b: list) -> list[str]:
 def run(args) -> int:
     if args.side_a or args.side_b:
         if len(args.files) != 1 or not (args.side_a and args.side_b) or args.runs_a or args.runs_b:
-            raise UserError(f"expected {USAGE}", where="fsatlas compare")
+            raise UserError(f"expected {USAGE}")
         from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
         result = load_checked(args.files[0])
         rows = report.within(result, args.side_a, args.side_b, args.all_metrics)
@@ -104,11 +110,13 @@ def run(args) -> int:
               f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
     count = {v: sum(r["verdict"] == v for r in rows)
              for v in ("better", "worse", "differs", "equivalent", "inconclusive", "not tested", "not testable")}
-    print(f"{len(rows)} comparisons (Welch's t-test on each metric's scale, of the runs' means across files, p adjusted "
-          f"by Benjamini-Hochberg across the table, alpha {comparison.ALPHA:g}; detect: the smallest change the "
-          f"repetitions could detect at {comparison.POWER:g} power; p equiv: two one-sided tests within "
-          f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, adjusted): {count['better']} significantly better, "
+    how = comparison.tests_used(rows).rstrip(".")
+    if any(r["status"] == "tested" for r in rows):
+        how += (f", alpha {comparison.ALPHA:g}; detect: the smallest change the repetitions could detect at "
+                f"{comparison.POWER:g} power; p equiv: two one-sided tests within "
+                f"+-{comparison.EQUIVALENCE_MARGIN_PCT:g} %, adjusted")
+    print(f"{len(rows)} comparisons ({how}): {count['better']} significantly better, "
           f"{count['worse']} significantly worse in B, {count['differs']} different where more than the filesystem "
           f"differs; {count['equivalent']} equivalent, {count['inconclusive']} inconclusive, "
-          f"{count['not tested']} not tested (one run a side), {count['not testable']} not testable", file=sys.stderr)
+          f"{count['not tested']} not tested, {count['not testable']} not testable", file=sys.stderr)
     return 0

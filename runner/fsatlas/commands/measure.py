@@ -41,7 +41,7 @@ def add_parser(sub):
 
 def run(args) -> int:
     if os.geteuid() != 0:
-        raise UserError("loop devices, mkfs and mount need root: run as root (sudo)", where="fsatlas measure")
+        raise UserError("loop devices, mkfs and mount need root: run as root (sudo)")
     if not args.change > 0:
         raise UserError("the change to detect must be above 0", field="--change", expected="a percentage above 0",
                         found=str(args.change))

@@ -14,7 +14,7 @@ from ..results import bundle, probefile, resultfile
 from ..run import filesystems, guest, interrupts, leftovers, matrix as matrix_mod, probes, system
 from . import list_option
 
-PROBED = ("ext2", "ext3", "ext4", "xfs", "btrfs", "ntfs", "f2fs", "jfs", "reiserfs", "nilfs2", "hfsplus", "bcachefs")
+PROBED = ("ext2", "ext3", "ext4", "xfs", "btrfs", "ntfs", "ntfs3", "f2fs", "jfs", "reiserfs", "nilfs2", "hfsplus", "bcachefs")
 
 
 def add_parser(sub):

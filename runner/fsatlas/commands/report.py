@@ -45,7 +45,7 @@ def run(args) -> int:
         features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
         raise UserError("expected two result files, --runs-a and --runs-b with several each, or one file with --a and "
-                        "--b", where="fsatlas report")
+                        "--b")
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(args.files))
     doc = report.build(a, b, rows, sides, features)

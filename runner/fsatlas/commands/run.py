@@ -1,10 +1,11 @@
 """fsatlas run: runs the matrix and writes OUT/results/<id>.json and OUT/raw/<id>/."""
+import argparse
 import os
 import sys
 import tempfile
 
 from ..run import devices, execution, guest, leftovers, system, target
-from ..results import bundle, resultfile
+from ..results import bundle, machines, resultfile
 from ..errors import UserError
 from . import plan
 
@@ -26,6 +27,9 @@ def add_parser(sub):
     p.add_argument("--confirm-device", metavar="DEV",
                    help="repeat the device's name to format it although it carries a filesystem or partition table")
     p.add_argument("--machine", help="a label for this machine (default: a short salted hash, never the hostname)")
+    p.add_argument("--machine-name", metavar="NAME", type=_machine_name,
+                   help="the machine's name for readers (default: one made from its hardware, e.g. "
+                        "\"Xeon 2 vCPU, KVM, virtio disk\"); --machine stays its id")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
     p.add_argument("--resume", metavar="ID", help="continue the result file ID, redoing only unfinished cells")
     p.add_argument("--kernel", metavar="NAME", help="run on loop images inside a guest booted from this stock kernel "
@@ -58,12 +62,12 @@ def run(args) -> int:
                             field="--clients")
         shared = args.shared_filesystem or target.backing_filesystem(args.directory) or "unknown"
         path, result = execution.run_clients(matrix, profile, out, args.directory, os.path.abspath(args.clients),
-                                             shared, args.machine, resume)
+                                             shared, args.machine, resume, machine_name=args.machine_name)
     elif args.directory:
         if not os.path.isdir(args.directory):
             raise UserError("not a directory", where=args.directory, field="--directory")
         path, result = execution.run_directory(matrix, profile, out, os.path.abspath(args.directory),
-                                               args.machine, resume)
+                                               args.machine, resume, machine_name=args.machine_name)
     else:
         scratch = os.path.abspath(args.scratch or ".scratch")
         if args.device:
@@ -83,7 +87,8 @@ def run(args) -> int:
             for line in leftovers.clean(scratch):
                 print(f"cleanup of an earlier run that died: {line}", file=sys.stderr)
             path, result = execution.run_profile(matrix, profile, out, scratch, args.machine, resume,
-                                                 os.path.realpath(args.device) if args.device else None)
+                                                 os.path.realpath(args.device) if args.device else None,
+                                                 machine_name=args.machine_name)
     failed = [c for c in result["cells"] if c["status"] == "failed"]
     for cell in failed:
         print(f"failed: {cell['key']}: {cell['reason']}", file=sys.stderr)
@@ -104,7 +109,8 @@ def in_guest(args, out: str) -> int:
             forwarded += [f"--{name}", item]
     with tempfile.TemporaryDirectory(prefix="fsatlas-guest-") as rwdir:
         info = guest.run(args.kernel, ["run", *forwarded, "--out", rwdir, "--scratch", "/tmp/fsatlas-scratch",
-                                       "--machine", args.machine or system.default_machine_label()],
+                                       "--machine", args.machine or system.default_machine_label(),
+                                       *(["--machine-name", args.machine_name] if args.machine_name else [])],
                          rwdir, timeout=24 * 3600)
         (path,) = resultfile.result_listing(os.path.join(rwdir, "results"))[0]
         result = resultfile.load_json(path)
@@ -117,6 +123,14 @@ def in_guest(args, out: str) -> int:
         written = resultfile.write_result(out, result)
     print(written)
     return 0
+
+
+def _machine_name(text: str) -> str:
+    """--machine-name as the schema takes it (1 to machines.NAME_CHARS characters, not blank)."""
+    text = " ".join(text.split())
+    if not 0 < len(text) <= machines.NAME_CHARS:
+        raise argparse.ArgumentTypeError(f"expected 1 to {machines.NAME_CHARS} characters, found {len(text)}")
+    return text
 
 
 def load_resume(out, result_id) -> dict:

@@ -14,9 +14,20 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   the two cells (paired where they ran in the same interleaved rounds). Across result files
   the run is the unit, since repetitions inside one run share its conditions and their spread
   is not the spread between runs: a verdict only with at least two runs on each side, tested on
-  the runs' means; with one run on a side, the ratio and "not tested". Where the two sides
-  differ in machine, kernel, storage or profile, a difference is not the filesystem's: the row
-  says "differs" and names them, never "better" or "worse".
+  the runs' means; with one run on a side, the ratio and "not tested". What else a figure
+  depends on (FACTORS: the machine, the host kernel, the guest it ran in and whether emulated,
+  the OS, virtualization and container, the storage, the tools' versions, the profile; across
+  files, the cell's parameters too) is the same only when every run of both sides has one
+  value of it. Where it differs between the sides, or varies within a side ("mixed": 9 runs
+  on one machine and 1 on another against the reverse mixes machines in other proportions),
+  a difference is not the filesystem's: the row says "differs" and names them, never "better"
+  or "worse", and never "equivalent" (inconclusive). Cells whose parameters differ (an
+  imported cell's key leaves them out: iodepth 1 against 32) are not tested at all, the
+  parameters named. Within one run, a filesystem's own parameters (a FUSE driver without
+  O_DIRECT runs buffered) are part of what is compared.
+- A run counts once: a run is identified by its id and by its content (every measured cell's
+  key, parameters and samples: the same output imported twice gets two ids, one content); a
+  run named twice on a side counts once, and a run on both sides is refused (UserError).
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
 - Many comparisons: p adjusted by Holm within a family (a claim's comparisons, a ranking's
   neighbours) or by Benjamini-Hochberg across a table (statsmodels' multipletests); a
@@ -26,15 +37,18 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   lies below the smallest change any claim of data/mount_options expects (5 %), so "no effect"
   can be told apart from a claimed effect.
 - One test per cell's samples: a metric whose samples are another's scaled by one constant
-  (iops = throughput / block size) is not a second row of the same test (distinct()).
+  (iops = throughput / block size), up to the rounding of each figure (STEP: fio's whole bytes
+  and six decimals of iops, and SCALED_REL), is not a second row of the same test (distinct()).
 - The smallest effect the two samples could detect (80 % power at ALPHA; statsmodels' power
   solvers), so a claim smaller than that says "cannot tell at this n".
 """
+import json
 import math
 import warnings
 from functools import lru_cache
 
-from . import metrics, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from ..errors import UserError
+from . import metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -156,43 +170,109 @@ PAIRED = "paired"  # one run, two cells in the same interleaved rounds: the pair
 REPETITIONS = "repetitions"  # one run, two cells not interleaved: Welch's test of their repetitions
 RUN_MEANS = "run means"  # across result files, two or more runs a side: Welch's test of the runs' means
 ONE_RUN = "one run"  # across result files, one run on a side: the ratio, not tested
-FACTORS = ("machine", "kernel", "storage", "profile")  # what besides the filesystem may differ between runs
+FACTORS = ("machine", "kernel", "guest", "os", "virtualization", "storage", "tools", "profile", "parameters")
+# what besides the filesystem a figure depends on: the run's (factors()) and the cell's parameters (cell_factors())
+FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and profile"  # a run's factors()
+
+
+NOT_RECORDED = "not recorded"
 
 
 def factors(result: dict) -> dict:
     """What a run's figures depend on besides the filesystem, each as one comparable string: the
-    machine (its label, CPU, CPU count, memory), the kernel, the storage (the target and the
-    device under it) and the profile; with the run's id. Takes a result file's fields."""
-    system, target = result.get("system") or {}, result.get("target") or {}
+    machine (its label, architecture, CPU, CPU count, memory), the host kernel, the guest a run
+    ran in (target.guest: its kernel, package, hypervisor, accelerator, emulated or not; "none"),
+    the OS, the virtualization and container it ran under, the storage (the target and the
+    device under it), the tools' versions (tool: fio, mkfs, the runner...) and the profile; with
+    the run's id. Takes a result file's fields; a cell's parameters are cell_factors()'s."""
+    system, target, tool = result.get("system") or {}, result.get("target") or {}, result.get("tool") or {}
+    if not resultfile.system_recorded(system):  # a label alone: the machine is not known to be any other's
+        system = {}
     memory = system.get("memory_bytes")
-    machine = ", ".join(filter(None, (system.get("machine"), system.get("cpu_model"),
+    machine = ", ".join(filter(None, (system.get("machine"), system.get("arch"), system.get("cpu_model"),
                                       f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
                                       f"{memory / 2**30:.1f} GiB" if memory else "")))
     storage = ", ".join(f"{k} {target[k]}" for k in sorted(target)
-                        if k not in ("baseline", "baseline_after", "baseline_written") and target[k] not in (None, "")
-                        and not isinstance(target[k], (dict, list)))
-    return {"run": result["id"], "machine": machine or "not recorded", "kernel": system.get("kernel") or "not recorded",
-            "storage": storage or "not recorded", "profile": result.get("profile") or "not recorded"}
+                        if k not in ("baseline", "baseline_after", "baseline_written", "guest")
+                        and target[k] not in (None, "") and not isinstance(target[k], (dict, list)))
+    guest = target.get("guest")
+    guest = ", ".join(f"{k} {guest[k]}" for k in sorted(guest)) if isinstance(guest, dict) and guest else "none"
+    virtualization = ", ".join(f"{k} {system[k]}" for k in ("virtualization", "container") if system.get(k))
+    tools = ", ".join(f"{k} {tool[k]}" for k in sorted(tool) if tool[k] not in (None, ""))
+    return {"run": result["id"], "machine": machine or NOT_RECORDED, "kernel": system.get("kernel") or NOT_RECORDED,
+            "guest": guest, "os": system.get("os") or NOT_RECORDED,
+            "virtualization": virtualization or NOT_RECORDED, "storage": storage or NOT_RECORDED,
+            "tools": tools or NOT_RECORDED, "profile": result.get("profile") or NOT_RECORDED}
 
 
-def design(side_a: list, side_b: list, interleaved_pairs: bool = False) -> dict:
+def cell_factors(run: dict, cell: dict) -> dict:
+    """run (factors() of a result) with the cell's parameters as one comparable string (canonical
+    JSON): an imported cell's key leaves its parameters out (iodepth=1 and 32 under one job name)."""
+    return {**run, "parameters": json.dumps(cell.get("parameters") or {}, sort_keys=True, default=str)}
+
+
+def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "") -> dict:
     """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
-    compare page and the explorer call it). side_a, side_b: the factors() of each run on that
-    side; interleaved_pairs: within one run, whether the two cells ran in the same rounds.
-    Returns {design, tested, why, runs_a, runs_b, differ: the FACTORS whose values differ}:
+    compare page and the explorer call it). side_a, side_b: the factors() (or cell_factors())
+    of each run on that side, a run named twice counted once; interleaved_pairs: within one
+    run, whether the two cells ran in the same rounds.
+    Returns {design, tested, why, runs_a, runs_b, differ, mixed}:
     - one and the same run on both sides: PAIRED if interleaved, else REPETITIONS (tested);
     - across runs, at least two on each side: RUN_MEANS (tested, n = runs);
-    - otherwise ONE_RUN: the ratio, "not tested: one run per side" (or on side A / B).
-    Any of FACTORS differing keeps a tested row from being called better or worse (adjust())."""
-    runs_a, runs_b = list(dict.fromkeys(f["run"] for f in side_a)), list(dict.fromkeys(f["run"] for f in side_b))
-    differ = [k for k in FACTORS if {f[k] for f in side_a} != {f[k] for f in side_b}]
-    out = {"runs_a": len(runs_a), "runs_b": len(runs_b), "differ": differ, "tested": True, "why": ""}
-    if runs_a == runs_b and len(runs_a) == 1:
-        return {**out, "design": PAIRED if interleaved_pairs else REPETITIONS}
-    if len(runs_a) >= 2 and len(runs_b) >= 2:
-        return {**out, "design": RUN_MEANS}
-    one = "per side" if len(runs_a) < 2 and len(runs_b) < 2 else ("on side A" if len(runs_a) < 2 else "on side B")
-    return {**out, "design": ONE_RUN, "tested": False, "why": f"not tested: one run {one}"}
+    - otherwise ONE_RUN: the ratio, "not tested: one run per side" (or on side A / B);
+    - a run on both sides (but one and the same run) is not tested, the run named.
+    A factor is the same only when every run of both sides has one and the same recorded value
+    of it (a system not recorded, as an import without --system has it, is not shown to be the
+    same as any); otherwise it is in differ, and in mixed too where it varies within a side (9
+    runs on one machine and 1 on another against the reverse: the sides' means mix machines in
+    other proportions, so their difference may be the machines'). Any factor in differ keeps a
+    tested row from being called better, worse or equivalent (adjust()); differing parameters
+    (cell_factors()) keep it from being tested at all: "not tested: parameters differ (...)".
+    Nor is a row tested where the two sides ran under different contention (contended: what
+    results/contention.difference() says of the two cells), or where both sides are cells of
+    one import not run in interleaved rounds: a tool's repetitions ran one after the other, each
+    filesystem's in its own stretch of the host's time, so their spread is not the spread
+    between the sides' conditions (issue #64; a runner's sequential cells share one run's
+    bookkeeping of rounds and contention, an import's none)."""
+    side_a, side_b = (list({f["run"]: f for f in reversed(side)}.values())[::-1] for side in (side_a, side_b))
+    runs_a, runs_b = [f["run"] for f in side_a], [f["run"] for f in side_b]
+    present = [k for k in FACTORS if any(k in f for f in side_a + side_b)]
+    values = {k: ([f.get(k, NOT_RECORDED) for f in side_a], [f.get(k, NOT_RECORDED) for f in side_b])
+              for k in present}
+    mixed = [k for k in present if len(set(values[k][0])) > 1 or len(set(values[k][1])) > 1]
+    one_run = runs_a == runs_b and len(runs_a) == 1
+    differ = [k for k in present if k in mixed or set(values[k][0]) != set(values[k][1])
+              or not one_run and NOT_RECORDED in values[k][0] + values[k][1]]  # unknown: not shown to be the same
+    out = {"runs_a": len(runs_a), "runs_b": len(runs_b), "differ": differ, "mixed": mixed, "tested": True, "why": ""}
+    whys = [f"parameters differ ({_parameters_differ(*values['parameters'])})"] if "parameters" in differ else []
+    shared = [r for r in runs_a if r in runs_b]
+    if shared and not one_run:  # between() refuses it; a page's choice may still hold it
+        whys.append(f"run {', '.join(shared)} on both sides")
+    if one_run and not interleaved_pairs and str(side_a[0].get("profile", "")).startswith("import-"):
+        whys.append("an import's repetitions ran in no interleaved rounds")
+    if contended:
+        whys.append(f"contention differs: {contended}")
+    if one_run:
+        out["design"] = PAIRED if interleaved_pairs else REPETITIONS
+    elif len(runs_a) >= 2 and len(runs_b) >= 2:
+        out["design"] = RUN_MEANS
+    else:
+        one = "per side" if len(runs_a) < 2 and len(runs_b) < 2 else ("on side A" if len(runs_a) < 2 else "on side B")
+        out["design"], whys = ONE_RUN, [f"one run {one}"] + whys
+    return {**out, "tested": False, "why": "not tested: " + "; ".join(whys)} if whys else out
+
+
+def _parameters_differ(side_a: list, side_b: list) -> str:
+    """The parameters whose values differ, with each side's values: "iodepth A=1 B=32" (no "; ",
+    which separates the reasons of a row's why)."""
+    dicts_a, dicts_b = [json.loads(v) for v in side_a], [json.loads(v) for v in side_b]
+    names = sorted({k for d in dicts_a + dicts_b for k in d})
+    parts = []
+    for k in names:
+        va, vb = (list(dict.fromkeys(str(d.get(k, "-")) for d in ds)) for ds in (dicts_a, dicts_b))
+        if len(va) > 1 or len(vb) > 1 or va != vb:
+            parts.append(f"{k} A={'/'.join(va)} B={'/'.join(vb)}")
+    return ", ".join(parts)
 
 
 def compare_design(samples_a: list, samples_b: list, better: str, scale: str, plan: dict) -> dict:
@@ -207,7 +287,7 @@ def compare_design(samples_a: list, samples_b: list, better: str, scale: str, pl
             row["test"] += ", of the runs' means"
     else:
         row = compare(flat_a, flat_b, better, scale, paired=kind == PAIRED)
-    if kind == ONE_RUN:
+    if not plan["tested"]:  # one run a side, or parameters that differ: the ratio only
         mean_a, mean_b = _mean(flat_a), _mean(flat_b)
         row.update(mean_a=mean_a, mean_b=mean_b, n_a=len(flat_a), n_b=len(flat_b), ratio_ci95=None, p=None,
                    p_equivalent=None, detectable_pct=None, paired=False, test=None, status="not tested",
@@ -221,27 +301,52 @@ def distinct(names: list, side_a: dict, side_b: dict) -> list:
     side_a, side_b: metric name -> its samples (all runs' repetitions, in order)."""
     kept = []
     for name in names:
-        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k]) for k in kept):
+        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k],
+                           *((STEP[name], STEP[k]) if name in STEP and k in STEP else (0.0, 0.0))) for k in kept):
             kept.append(name)
     return kept
 
 
-def _scaled(xa, ya, xb, yb) -> bool:
-    """Whether x = c * y, with the same c > 0, sample by sample on both sides, to 1e-4: fio rounds iops to six
-    decimals and bytes/s to whole bytes, which at 1,000 IOPS moves their ratio by 1.5e-6 (measured)."""
+# The step of a metric's figures as fio writes them (JSON: bw_bytes in whole bytes, cut by an integer
+# division; iops to six decimals): a figure lies within one step of its exact value, so a ratio of
+# two within the sum of their steps relative to the figures. Steps count between two such figures
+# only (iops and throughput: one count of I/Os); any other pair is held to SCALED_REL
+STEP = {"throughput": 1.0, "read_throughput": 1.0, "write_throughput": 1.0, "iops": 1e-6,
+        "read_iops": 1e-6, "write_iops": 1e-6}
+SCALED_REL = 1e-4  # beyond the steps: fio's own arithmetic (a ratio moves by 1.5e-6 at 1,000 IOPS, measured)
+
+
+def _scaled(xa, ya, xb, yb, step_x: float = 0.0, step_y: float = 0.0) -> bool:
+    """Whether x = c * y, with one c > 0 for every sample of both sides, up to the rounding of
+    each figure: each ratio x/y lies within SCALED_REL plus the steps of x and y (relative to
+    the figures) of c, i.e. the intervals of all ratios share a point. At 1 kB/s a whole
+    byte is 5e-4 of the figure, beyond a fixed 1e-4: the tolerance follows the rounding."""
     if len(xa) != len(ya) or len(xb) != len(yb) or not xa or not xb:
         return False
     if min(ya + yb) <= 0 or min(xa + xb) <= 0:
         return False
-    c = xa[0] / ya[0]
-    return all(math.isclose(x / y, c, rel_tol=1e-4) for x, y in zip(xa + xb, ya + yb))
+    low, high = 0.0, math.inf
+    for x, y in zip(xa + xb, ya + yb):
+        ratio, slack = x / y, SCALED_REL + step_x / x + step_y / y
+        low, high = max(low, ratio * (1 - slack)), min(high, ratio * (1 + slack))
+    return low <= high
 
 
 def between(a, b, all_metrics: bool = False) -> list[dict]:
     """Every (cell, metric) that both sides measured, compared as design() says and adjusted as
     one table (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and
-    articles. a, b: a result file each, or a list of result files each (several runs a side)."""
-    side_a, side_b = (x if isinstance(x, (list, tuple)) else [x] for x in (a, b))
+    articles. a, b: a result file each, or a list of result files each (several runs a side).
+    A run counts once on its side (once()); a run on both sides is refused (UserError)."""
+    side_a, side_b = (once(x if isinstance(x, (list, tuple)) else [x])[0] for x in (a, b))
+    marks_b = {}
+    for r in side_b:
+        marks_b.update({r["id"]: r["id"], content(r): r["id"]})
+    for r in side_a:
+        twin = marks_b.get(r["id"]) or marks_b.get(content(r))
+        if twin:
+            raise UserError("a run compared with itself shows nothing of the filesystems: "
+                            + (f"{twin} is on both sides" if twin == r["id"] else
+                               f"{r['id']} (A) and {twin} (B) hold the same samples"))
     cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
     for key, of_a in cells_a.items():
@@ -249,8 +354,9 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
         if not of_b:
             continue
         single = len(of_a) == len(of_b) == 1
-        plan = design([f for f, _ in of_a], [f for f, _ in of_b],
-                      single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")))
+        plan = design([cell_factors(f, c) for f, c in of_a], [cell_factors(f, c) for f, c in of_b],
+                      single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")),
+                      contended(of_a, of_b))
         names = [n for n in of_a[0][1]["metrics"] if (all_metrics or n in HEADLINE)
                  and all(n in c["metrics"] for _, c in of_a + of_b)]
         samples = [{n: [v for _, c in runs for v in c["metrics"][n]["samples"]] for n in names} for runs in (of_a, of_b)]
@@ -261,6 +367,40 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
                                  first["better"], metrics.scale(name), plan)
             rows.append({"key": key, "metric": name, "unit": first["unit"], **row})
     return adjust(rows, BH)
+
+
+def contended(of_a: list, of_b: list) -> str:
+    """What results/contention finds between any cell of side A and any of side B (each a list
+    of (factors, cell)): the first difference beyond a threshold, or ""."""
+    from . import contention
+    return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
+
+
+def content(result: dict) -> str:
+    """What identifies a run's content: every measured cell's key, parameters and samples (the
+    figures a comparison tests), as a digest. The same output imported twice gets two ids and
+    one content; two separate runs never repeat every sample to the last bit."""
+    import hashlib
+    cells = sorted([c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str),
+                    sorted([n, [float(v) for v in m["samples"]]] for n, m in c["metrics"].items())]
+                   for c in result["cells"] if c.get("status") == "ok")
+    return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
+
+
+def once(results: list) -> tuple[list, list]:
+    """(results with each run once, in order; [(the id left out, the id it repeats)]): a run
+    named twice (the same id), or its output imported twice under another id (the same
+    content()), counts once."""
+    kept, dropped, seen = [], [], {}
+    for r in results:
+        digest = content(r)
+        twin = seen.get(r["id"]) or seen.get(digest)
+        if twin:
+            dropped.append((r["id"], twin))
+        else:
+            kept.append(r)
+            seen.update({r["id"]: r["id"], digest: r["id"]})
+    return kept, dropped
 
 
 def _cells_by_key(results: list) -> dict:
@@ -277,8 +417,9 @@ def _cells_by_key(results: list) -> dict:
 def adjust(rows: list, method: str) -> list:
     """Adjusts the p-values of the tested rows as one family (method HOLM or BH) and gives each
     row its verdict: better, worse, differs (significant where the sides differ in more than the
-    filesystem: design()'s differ), equivalent, inconclusive, not tested (one run a side across
-    files) or not testable. Returns rows."""
+    filesystem: design()'s differ; not significant there, inconclusive, never equivalent: another
+    factor may hide the filesystems' difference), equivalent, inconclusive, not tested (one run a
+    side across files, parameters that differ) or not testable. Returns rows."""
     tested = [r for r in rows if r["status"] == "tested"]
     if tested:
         p_diff = _corrected([r["p"] for r in tested], method)
@@ -286,8 +427,8 @@ def adjust(rows: list, method: str) -> list:
         for r, pd, pe in zip(tested, p_diff, p_equal):
             r.update(p_adjusted=float(pd), p_equivalent_adjusted=float(pe), adjustment=METHOD_NAMES[method],
                      family=len(tested), significant=bool(pd < ALPHA), equivalent=bool(pe < ALPHA))
-            if r["significant"] and r.get("differ"):  # not the filesystem's: the runs differ in more
-                r["verdict"] = "differs"
+            if r.get("differ"):  # a difference, or none, may be the other factors': never the filesystem's
+                r["verdict"] = "differs" if r["significant"] else "inconclusive"
             elif r["significant"]:
                 r["verdict"] = "better" if (r["ratio"] > 1) == (r["better"] == "higher") else "worse"
             else:
@@ -298,6 +439,20 @@ def adjust(rows: list, method: str) -> list:
                      family=len(tested), significant=False, equivalent=False,
                      verdict="not tested" if r["status"] == "not tested" else "not testable")
     return rows
+
+
+def tests_used(rows: list) -> str:
+    """The sentence naming the test and the family its p-values were adjusted over: the rows
+    tested, not the table (a table of 572 rows with 3 tested is a family of 3); where no row was
+    tested, no test is named, only why and that each row gives the ratio."""
+    tested = [r for r in rows if r["status"] == "tested"]
+    if not tested:
+        whys = list(dict.fromkeys(part.split(" (")[0] for r in rows if r.get("why") for part in r["why"].split("; ")))
+        return (f"No row was tested ({'; '.join(whys) or 'no row'}): each gives the ratio B/A of the means, "
+                f"with no p and no verdict.")
+    tests = " and ".join(dict.fromkeys(r["test"] for r in tested))
+    return (f"{tests}; p adjusted by {tested[0]['adjustment']} over the {len(tested)} tested "
+            f"row{'s' if len(tested) != 1 else ''}" + (f" (of {len(rows)})" if len(rows) != len(tested) else "") + ".")
 
 
 def describe(row: dict) -> str:
@@ -311,6 +466,9 @@ def describe(row: dict) -> str:
         text += f"; equivalent within +-{row['margin_pct']:g} % (two one-sided tests, adjusted p = {row['p_equivalent_adjusted']:.2g})"
     elif row["verdict"] == "differs":
         text += f"; a difference, but the runs differ in {', '.join(row['differ'])} too: not the filesystem's alone"
+    elif row.get("differ"):
+        text += (f"; not judged: the runs differ in {', '.join(row['differ'])} too, which may hide or make a "
+                 f"difference")
     elif row["verdict"] == "inconclusive":
         text += f"; neither a difference nor equivalence within +-{row['margin_pct']:g} % is shown"
     if row["p_equivalent_adjusted"] is not None and row["verdict"] != "equivalent":

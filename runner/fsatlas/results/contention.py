@@ -69,13 +69,28 @@ def summary(cell: dict) -> dict | None:
             for name in LIMITS}
 
 
+def difference(cell_a: dict, cell_b: dict) -> str:
+    """The first measure whose mean contention differs between the two cells by more than its
+    threshold, as "other processes' CPU 0.85 CPUs against 0.05 CPUs a repetition (more than 0.50
+    CPUs apart)"; "" where none does or a side recorded none."""
+    a, b = summary(cell_a), summary(cell_b)
+    if not a or not b:
+        return ""
+    for name, limit in LIMITS.items():
+        if a[name] is not None and b[name] is not None and abs(a[name] - b[name]) > limit:
+            word, fmt = WORDS[name]
+            return (f"{word} {fmt.format(a[name])} against {fmt.format(b[name])} a repetition "
+                    f"(more than {fmt.format(limit)} apart)")
+    return ""
+
+
 def differs(cell_a: dict, cell_b: dict) -> str:
     """Why two cells' figures cannot be compared for their filesystems: their mean contention
     differs by more than a threshold in one of the measures (a sentence), or "" where it does
     not or a side recorded none."""
-    a, b = summary(cell_a), summary(cell_b)
-    if not a or not b:
-        return ""
+    found = difference(cell_a, cell_b)
+    return (f"The two sides ran under different contention: {found}, so the difference may be the host's, "
+            "not the filesystems'.") if found else ""
     for name, limit in LIMITS.items():
         if a[name] is not None and b[name] is not None and abs(a[name] - b[name]) > limit:
             word, fmt = WORDS[name]

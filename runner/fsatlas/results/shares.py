@@ -7,7 +7,7 @@ file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it ho
 import json
 import shlex
 
-from . import resultfile
+from . import machines, resultfile
 from .metrics import KNOWN as KNOWN_METRICS
 
 TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
@@ -31,6 +31,7 @@ def strings(result: dict) -> dict:
     return {"machine": system["machine"], "kernel": system["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": system["virtualization"], "cpu": system["cpu_model"],
+            "name": machines.name(result), "system": machines.system_line(result),
             "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
             "rerun": rerun_prefix(result)}
 

@@ -19,7 +19,7 @@ from .. import SCHEMA_VERSION
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
-from ..results import bundle, contention, flags, resultfile, stats
+from ..results import bundle, contention, flags, machines, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
@@ -28,9 +28,10 @@ MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
 CONTENTION_RETRIES = 2  # adaptive profiles run a contended repetition again at most this often (results/contention)
 
 
-def new_result(profile, machine, out, target_info) -> dict:
+def new_result(profile, machine, out, target_info, machine_name=None) -> dict:
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     sysinfo = system.collect_system(machine)
+    sysinfo["machine_name"] = machine_name or machines.propose(sysinfo, target_info)
     return {
         "schema_version": SCHEMA_VERSION,
         "id": f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-{profile.name}",
@@ -319,23 +320,23 @@ def _rsd(values) -> float:
     return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
 
 
-def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None) -> tuple:
+def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None, machine_name=None) -> tuple:
     """Runs every cell on loop images (or the checked DEVICE); returns the result file's path and data."""
     if device:
         target_info = devices.describe(device)
     else:
         target_info = {"kind": "loop-image", **target.storage_under(scratch),
                        "image_bytes": profile.image_bytes, "loop_direct_io": True}
-    result = resume or new_result(profile, machine, out, target_info)
+    result = resume or new_result(profile, machine, out, target_info, machine_name)
     run = Run(matrix, profile, out, scratch, result, device=device)
     return _run(run, lambda: _run_loop_groups(run))
 
 
-def run_directory(matrix, profile, out, directory, machine=None, resume=None) -> tuple:
+def run_directory(matrix, profile, out, directory, machine=None, resume=None, machine_name=None) -> tuple:
     """Runs the profile's workloads in an existing directory (no root, no mkfs, no mount)."""
     fstype = target.backing_filesystem(directory)
     result = resume or new_result(profile, machine, out, {
-        "kind": "directory", **target.storage_under(directory), "caches_dropped": os.geteuid() == 0})
+        "kind": "directory", **target.storage_under(directory), "caches_dropped": os.geteuid() == 0}, machine_name)
     run = Run(matrix, profile, out, None, result)
 
     def go():
@@ -372,12 +373,14 @@ def _one_per_workload(profile, fs_name: str) -> list:
     return unique
 
 
-def run_clients(matrix, profile, out, directory, hostfile, shared_fs, machine=None, resume=None) -> tuple:
+def run_clients(matrix, profile, out, directory, hostfile, shared_fs, machine=None, resume=None,
+                machine_name=None) -> tuple:
     """The profile's fio workloads from every fio server in HOSTFILE at once, in DIRECTORY
     (a path on the filesystem they share)."""
     hosts = clients.read_hostfile(hostfile)
     result = resume or new_result(profile, machine, out, {
-        "kind": "directory", "shared_filesystem": shared_fs, "clients": len(hosts), "caches_dropped": False})
+        "kind": "directory", "shared_filesystem": shared_fs, "clients": len(hosts), "caches_dropped": False},
+        machine_name)
     cells = _one_per_workload(profile, _fs_name(shared_fs))
     run = Run(matrix, profile, out, None, result,
               Progress(sum(c.kind == "fio" for c in cells) * profile.repetitions))

@@ -6,6 +6,14 @@ import subprocess
 from . import tools
 
 
+# Programs no registry this project reaches has a build of, with why; run/packages.txt pins those
+# that have one (hfsprogs). A filesystem that needs one is skipped saying exactly that.
+NO_BUILD = {"bcachefs": "bcachefs-tools, which holds it, has no build this project can install: Debian's archive "
+                        "has none (no bcachefs-tools in bookworm's index, and none in its pool: "
+                        "pool/main/b/bcachefs-tools/ answered 404 on 2026-11-28), and no other registry "
+                        "reached here ships it"}
+
+
 def _kernel_filesystems() -> set:
     try:
         with open("/proc/filesystems", encoding="utf-8") as f:
@@ -26,7 +34,7 @@ def unavailable_reason(name: str, spec: dict) -> str:
             reasons.append(f"the running kernel ({os.uname().release}) has no {kernel_fs} support")
     for tool in [spec["mkfs"][0]] + ([f"mount.{spec['mount_type']}"] if spec.get("driver") == "fuse" else []):
         if not (shutil.which(tool) or shutil.which(tool, path="/sbin:/usr/sbin:/bin:/usr/bin")):
-            reasons.append(f"{tool} is not installed")
+            reasons.append(f"{tool} is not installed" + (f" ({NO_BUILD[tool]})" if tool in NO_BUILD else ""))
     return "; ".join(reasons)
 
 
@@ -57,6 +65,25 @@ def effective_options(mountpoint: str) -> str:
             if len(fields) >= 4 and fields[1].replace("\\040", " ") == real:
                 found = fields[3]  # the last mount on a path is the visible one
     return found
+
+
+def driver(spec: dict, device: str, mountpoint: str) -> str:
+    """The driver that mounted this filesystem, as /proc/self/mounts and sysfs tell: ext4's
+    driver also registers the types ext2 and ext3 (fs/ext4/super.c, CONFIG_EXT4_USE_FOR_EXT2)
+    and makes /sys/fs/ext4/<device> for every filesystem it mounts, which the ext2 driver never
+    does; a FUSE mount's type is fuseblk, and the program is the matrix's mount_type (ntfs-3g);
+    otherwise the type the kernel mounted (ntfs3, xfs, ...)."""
+    real, kind = os.path.realpath(mountpoint), ""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[1].replace("\\040", " ") == real:
+                kind = fields[2]  # the last mount on a path is the visible one
+    if kind in ("fuseblk", "fuse"):
+        return f"{spec.get('mount_type', kind)} (FUSE)"
+    if kind in ("ext2", "ext3", "ext4") and os.path.isdir(os.path.join("/sys/fs/ext4", os.path.basename(os.path.realpath(device)))):
+        return "ext4"
+    return kind
 
 
 def is_mounted(path: str) -> bool:

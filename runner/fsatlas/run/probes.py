@@ -40,24 +40,63 @@ def _largest(ok, low: int, high: int) -> int:
 
 
 # --- probes on one mounted filesystem --------------------------------------------------------
+# The letters a name is made of, to learn the unit a filesystem counts a name's length in: bytes
+# (ext4's EXT4_NAME_LEN 255), UTF-16 code units (NTFS: 255 "Unicode characters", Microsoft's
+# limits table; NTFS and HFS+ keep names in UTF-16) or characters: "n" is one byte and one unit;
+# "α" (U+03B1) two UTF-8 bytes and one UTF-16 unit, with no decomposition (HFS+ keeps names
+# decomposed, NFD: "é" would be two units there, e and its accent); "😀" (U+1F600) four bytes and
+# two units (a surrogate pair).
+NAME_LETTERS = {"byte": "n", "two_bytes": "\u03b1", "two_units": "\U0001F600"}
+TWO_BYTES = NAME_LETTERS["two_bytes"]
+NAME_CEILING = 4096
+
+
 def max_filename_length(mnt: str, log: Transcript) -> Finding:
+    """The longest name created, in the unit the filesystem counts: the most ASCII letters, then
+    the most two-byte letters; if their bytes are more than the ASCII letters' (ntfs-3g takes 255
+    'α', 510 bytes), bytes are not what is counted, and the most four-byte letters (two UTF-16
+    units each) tell UTF-16 units (half as many) from characters (as many)."""
     refusals = {}
 
-    def ok(n):
-        path = os.path.join(mnt, "n" * n)
+    def ok(letter, n):
+        path = os.path.join(mnt, letter * n)
         try:
             with open(path, "w"):
                 pass
             os.unlink(path)
             return True
         except OSError as e:
-            refusals[n] = errno_name(e)
+            refusals[letter, n] = errno_name(e)
             return False
-    if not ok(1):
-        return Finding(status="failed", detail=f"cannot create a one-letter name: {refusals[1]}")
-    n = _largest(ok, 1, 4096)
-    log.note(f"open(O_CREAT) of names of n ASCII letters: {n} bytes created, {n + 1} refused with {refusals.get(n + 1)}")
-    return Finding.limit(n, "bytes", f"a name of {n + 1} bytes was refused with {refusals.get(n + 1)}", at_least=n == 4096)
+
+    def most(kind):
+        letter = NAME_LETTERS[kind]
+        if not ok(letter, 1):
+            log.note(f"open(O_CREAT) of a name of one {letter!r}: refused with {refusals[letter, 1]}")
+            return None
+        n = _largest(lambda k: ok(letter, k), 1, NAME_CEILING // len(letter.encode()))
+        log.note(f"open(O_CREAT) of names of n {letter!r} ({len(letter.encode())} UTF-8 bytes, "
+                 f"{len(letter.encode('utf-16-le')) // 2} UTF-16 units each): {n} created ({n * len(letter.encode())} "
+                 f"bytes), {n + 1} refused with {refusals.get((letter, n + 1))}")
+        return n
+    if not ok("n", 1):
+        return Finding(status="failed", detail=f"cannot create a one-letter name: {refusals['n', 1]}")
+    n = most("byte")
+    e = most("two_bytes")
+    if e is None or 2 * e <= n:  # the two-byte letters ran out where the bytes did: bytes are counted
+        return Finding.limit(n, "bytes", f"a name of {n + 1} bytes was refused with {refusals.get(('n', n + 1))}"
+                             + (f"; of '{TWO_BYTES}' (2 bytes each) {e} were taken ({2 * e} bytes)" if e else ""),
+                             at_least=n == NAME_CEILING)
+    a = most("two_units")
+    letters = NAME_LETTERS["two_units"]
+    if a is None or 2 * a <= e:  # a letter of two units counts twice (or is refused): UTF-16 units
+        return Finding.limit(e, "UTF-16 code units",
+                             f"{n} ASCII letters and {e} '{TWO_BYTES}' ({2 * e} bytes) were taken, and {a} U+1F600 (two "
+                             f"UTF-16 units each, {2 * (a or 0)} units); {e + 1} '{TWO_BYTES}' were refused with "
+                             f"{refusals.get((TWO_BYTES, e + 1))} and {(a or 0) + 1} U+1F600 with "
+                             f"{refusals.get((letters, (a or 0) + 1))}")
+    return Finding.limit(e, "characters", f"{n} ASCII letters, {e} '{TWO_BYTES}' ({2 * e} bytes) and {a} U+1F600 "
+                         f"({2 * a} UTF-16 units) were taken: the filesystem counts characters")
 
 
 def _fresh(mnt: str, name: str) -> str:
@@ -398,6 +437,7 @@ def _find(image_path: str, pattern: bytes, start: int = 0) -> int | None:
         f.seek(start)
         at, tail = start, b""
         while True:
+            interrupts.raise_if_interrupted()  # a scan of the image takes seconds a pass: a signal stops it
             data = f.read(chunk)
             if not data:
                 return None
@@ -449,6 +489,8 @@ CAPABILITY = {"ext2": ("CAP_SYS_RESOURCE", 24), "ext3": ("CAP_SYS_RESOURCE", 24)
               "xfs": ("CAP_SYS_ADMIN", 21), "btrfs": ("CAP_SYS_ADMIN", 21), "jfs": ("CAP_SYS_ADMIN", 21),
               "nilfs2": ("CAP_SYS_ADMIN", 21), "reiserfs": ("CAP_SYS_ADMIN", 21), "f2fs": ("CAP_SYS_ADMIN", 21),
               "ntfs": ("CAP_SYS_ADMIN", 21)}
+for _table in (GROW, SHRINK_MOUNTED, SHRINK_UNMOUNTED, CAPABILITY):
+    _table["ntfs3"] = _table["ntfs"]  # ntfsresize works on the device, whichever driver mounts it
 NO_OFFLINE_TOOL = {"xfs": "xfs_growfs, XFS's only resize tool, works on a mounted filesystem",
                    "btrfs": "btrfs filesystem resize works on a mounted filesystem",
                    "jfs": "JFS resizes only through a remount's resize option; jfsutils has no resize tool",
@@ -549,6 +591,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
     error fails it alone."""
     out = []
     wanted = lambda *names: only is None or any(n in only for n in names)  # noqa: E731
+    mounted_by = []  # the driver, learnt at the first mount of the probes' own (else on an image of its own)
 
     def attempt(name, body):
         if not wanted(name):
@@ -572,6 +615,7 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             filesystems.mkfs(spec, image.device, [])
             filesystems.mount(spec, image.device, image.mountpoint, [])
             mnt = image.mountpoint
+            mounted_by.append(filesystems.driver(spec, image.device, mnt))
             for name, probe in MOUNTED.items():
                 attempt(name, lambda log, probe=probe: probe(mnt, log))
             attempt("snapshots", lambda log: snapshots(fs, mnt, log))
@@ -593,7 +637,20 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
                         (("online_grow", "online_shrink", "offline_shrink"), lambda log: resize(fs, spec, scratch, log))):
         if wanted(*names):
             out += [row for row in _several(names, body) if wanted(row[0])]
+    if out:  # every finding names the driver (its answer may hold for that driver alone)
+        driver = mounted_by[0] if mounted_by else mounting_driver(spec, scratch)
+        out = [(name, {**found, "driver": driver}, text) for name, found, text in out]
     return out
+
+
+def mounting_driver(spec: dict, scratch: str) -> str:
+    """The driver this machine mounts the filesystem with (filesystems.driver), learnt on an
+    image of its own: ext2 by the ext2 or the ext4 driver, NTFS by ntfs-3g or ntfs3. Every
+    finding records it, as its answer may hold for that driver only."""
+    with target.LoopImage(scratch, IMAGE_BYTES) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        return filesystems.driver(spec, image.device, image.mountpoint)
 
 
 def _several(names, body) -> list[tuple[str, Finding, str]]:

@@ -33,10 +33,16 @@ FS_IOC_GET_ENCRYPTION_POLICY = 0x400C6615
 ENCRYPT_MKFS = {"ext4": ["-O", "encrypt"], "f2fs": ["-O", "encrypt"]}
 HARD_LINK_CEILING = 70_000  # above ext4's 65,000 (EXT4_LINK_MAX); XFS's 2^32 - 1 is left untried
 # The dates each filesystem is asked to keep, as seconds since 1970: one second before 1970, the
-# first second past the signed 32-bit range (19 January 2038), past the unsigned one (7 February
-# 2106), past ext4's extra epoch bits (2446) and past 64-bit nanoseconds (2262).
+# first second of the signed 32-bit range (13 December 1901, -2^31), the first past its end (19
+# January 2038), the first past the unsigned range (7 February 2106), the first past 64-bit
+# nanoseconds (2262), and the last second ext4's extra epoch bits hold, its documented maximum:
+# 2446-05-10 22:38:55, 2^34 - 1 - 2^31 s (EXT4_EXTRA_TIMESTAMP_MAX in fs/ext4/ext4.h; the table of
+# Documentation/filesystems/ext4/inodes.rst, "Inode Timestamps", ends there). The column asks
+# whether dates from 1901 to 2446 are kept, so its ends are those of the range, not one past them.
+EXT4_TIMESTAMP_MAX = 2**34 - 1 - 2**31
 DATES = {"1969-12-31 23:59:59": -1, "1901-12-13 20:45:52": -2**31, "2038-01-19 03:14:08": 2**31,
-         "2106-02-07 06:28:16": 2**32, "2262-04-11 23:47:17": 9223372037, "2446-05-10 22:38:56": 15032385536}
+         "2106-02-07 06:28:16": 2**32, "2262-04-11 23:47:17": 9223372037, "2446-05-10 22:38:55": EXT4_TIMESTAMP_MAX}
+BEYOND = {"2446-05-10 22:38:56": EXT4_TIMESTAMP_MAX + 1}  # told beside the answer, never part of it
 FRACTION_NS = 987_654_321  # a fraction of a second whose every digit differs from the next
 NAME_BYTES = [b for b in range(1, 256) if b != 0x2F]  # what a name may hold on Linux (path_resolution(7))
 
@@ -327,7 +333,7 @@ def timestamps(spec: dict, scratch: str, log: Transcript) -> dict:
         filesystems.mkfs(spec, image.device, [])
         filesystems.mount(spec, image.device, image.mountpoint, [])
         names = {}
-        for k, (label, seconds) in enumerate(DATES.items()):
+        for k, (label, seconds) in enumerate({**DATES, **BEYOND}.items()):
             names[label] = os.path.join(image.mountpoint, f"t{k}")
             open(names[label], "w").close()
             try:
@@ -340,17 +346,18 @@ def timestamps(spec: dict, scratch: str, log: Transcript) -> dict:
         log.run(["umount", image.mountpoint])
         log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, []))
         kept = {}
-        for label, seconds in DATES.items():
+        for label, seconds in {**DATES, **BEYOND}.items():
             back = os.stat(names[label]).st_mtime_ns // 10**9
             kept[label] = back == seconds
             log.note(f"mtime set to {label} UTC ({seconds}): read back {back} ({'kept' if kept[label] else 'changed'})")
         got = os.stat(fine).st_mtime_ns - 1_700_000_000 * 10**9
         log.note(f"mtime set to 1700000000.{FRACTION_NS:09d}: read back a fraction of {got} ns")
-    held = sorted(label for label, ok in kept.items() if ok)  # the labels sort as their dates
-    changed = sorted(label for label, ok in kept.items() if not ok)
+    held = sorted(label for label in DATES if kept[label])  # the labels sort as their dates
+    changed = sorted(label for label in DATES if not kept[label])
+    past = "; ".join(f"{label}, past the range, {'came back as set' if kept[label] else 'did not'}" for label in BEYOND)
     out = {"timestamp_range": Finding.value(
         "no" if changed else "yes", f"of the dates tried, {len(held)} came back as set ({', '.join(held) or 'none'})"
-        + (f" and {len(changed)} did not ({', '.join(changed)})" if changed else ""))}
+        + (f" and {len(changed)} did not ({', '.join(changed)})" if changed else "") + f" ({past})")}
     out["year_2038"] = Finding.value("yes" if kept["2038-01-19 03:14:08"] else "no",
                                      "19 January 2038 03:14:08 UTC (2^31 s) " + ("came back as set" if kept["2038-01-19 03:14:08"]
                                                                               else "did not come back as set"))

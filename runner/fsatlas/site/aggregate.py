@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import sys
 from functools import lru_cache
@@ -28,8 +29,8 @@ import frontmatter
 import msgspec
 import orjson
 
-from ..results import bundle, comparison, contention, export, filesig, flags, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, resultfile, shares, stats, validation
+from . import articles, explorer, best_per_key, feature_matrix, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -99,25 +100,31 @@ def result_summary(result: dict) -> dict:
             "kernel": system["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
-            "system": system_line(result),
+            "system": machines.system_line(result), "machine_name": machines.name(result),
+            "hardware": machines.hardware(result),
             # what the compare page pairs and the run rule counts: the filesystems this run
             # measured with default options on the project's matrix (run_rule.shared)
             "filesystems": sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"
                                    and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
-def system_line(result: dict) -> str:
-    """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
-    directory measured (its backing filesystem or device), kernel."""
-    system, target = result["system"], result["target"]
-    storage = report.storage_line(target)
-    if not resultfile.system_recorded(system):
-        return f"{resultfile.NOT_RECORDED} (the imported output names no CPU, memory or kernel), storage: " \
-               f"{storage or 'not recorded'}"
-    cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
-    memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
-    return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
-           f"Linux {system.get('kernel', '?')}"
+def machine_twins(summaries: list) -> dict:
+    """label -> {"twins": the other labels whose results record the same hardware, with the name
+    of each} (results/machines.twins), for the list of such labels on /results/ (one page: a
+    label's twins change without any result page being rendered again)."""
+    records: dict[str, list] = {}
+    names = {}
+    for s in summaries:  # newest first: a label's name is its newest result's
+        names.setdefault(s["machine"], s["machine_name"])
+        if s["hardware"] not in records.setdefault(s["machine"], []):
+            records[s["machine"]].append(s["hardware"])
+    return {label: {"twins": [{"machine": other, "name": names[other]} for other in others]}
+            for label, others in machines.twins(records).items()}
+
+
+def public_summary(summary: dict | None) -> dict | None:
+    """A run's summary as the pages read it: without the run rule's groups (Aggregation.add)."""
+    return summary and {k: v for k, v in summary.items() if k != "measured"}
 
 
 def digest(result: dict, rows: list[dict] | None = None) -> dict:
@@ -146,9 +153,12 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     # the raw device's figures on each job, for the compare page's view across two runs
     baseline = {job: {name: {"mean": m["mean"], "unit": m["unit"], "rsd_pct": m["rsd_pct"]} for name, m in ms.items()}
                 for job, ms in (target.get("baseline") or {}).items()}
+    made = {"id": result["id"], "created": result["created"], "cells": cells}
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": resultfile.system_shown(result["system"])["kernel"],
             "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
+            # what run_rule.first_run reads of each run: the filesystems of each group it measured
+            "measured": {run_rule.group_name(g): fs for g, fs in run_rule.measured(made).items()},
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
 
@@ -173,8 +183,8 @@ class NewestCells:
         wide = run_rule.breadth(digest)
         for cell in digest["cells"]:
             ok = cell["status"] == "ok"
-            rank = (ok, wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
-                    digest["created"], digest["id"])
+            rank = (ok, *run_rule.rank(wide.get((cell["workload"], cell["dimensions"], cell["variant"]), 0) if ok else 0,
+                                        digest))
             self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS}, "shared": run_rule.shared(cell["key"]),
                 "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
@@ -200,7 +210,9 @@ class Aggregation:
 
     def add(self, rid: str, signature: list, digest: dict) -> None:
         self.members[rid] = signature
-        self.summaries.append(digest["summary"])
+        # the run rule's groups kept beside the summary for the compare page (site/pairs.py),
+        # and left out of what pages read (public_summary)
+        self.summaries.append({**digest["summary"], "measured": digest["measured"]})
         for fold in self._folds().values():
             fold.add(digest)
 
@@ -340,8 +352,17 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         target=page_target(result["target"]), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
-        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]))
+        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
+        own_run=own_run(result))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
+
+
+def own_run(result: dict) -> str:
+    """The run of the result page's "compare your own system" command: the result's own profile
+    and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
+    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path)."""
+    measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
+    return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()
 
 
 def page_target(target: dict) -> dict:
@@ -478,6 +499,7 @@ def code_digest() -> str:
     h = hashlib.sha256(__version__.encode())
     package = resources.files("fsatlas")
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
+                 "results/machines.py",
                  "site/run_rule.py",
                  "site/result_tables.py",
                  "results/comparison.py", "results/flags.py", "results/metrics.py", "results/shares.py", "results/stats.py",
@@ -525,7 +547,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     runs, and the default pair's tables for the page to hold. Each run's table of a pair, and
     each run's side of a filesystem, is kept while that run and this code are unchanged, so a
     result added costs its own tables only."""
-    runs = pairs_mod.runs_of_pairs(summaries)
+    picks = pairs_mod.rule_picks(summaries)
+    runs = pairs_mod.runs_of_pairs(summaries, picks)
     try:
         with open(outputs.pairs_cache, encoding="utf-8") as f:
             stored = json.load(f)
@@ -534,12 +557,20 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         before = {}
     # what each table is made of: (its key, the run's id, how it is made from the run's digest)
     wanted = [(f"{rid}|{a}|{b}", rid, (pairs_mod.run_table, a, b)) for (a, b), ids in runs.items() for rid in ids]
+    # where the rule takes a pair's workloads from several runs (or a figure from another run
+    # than the other pages show), its table of them comes first
+    several = {pair: chosen for pair, chosen in picks.items() if pairs_mod.needs_rule_table(chosen)}
+    wanted += [(f"{pairs_mod.RULE_ID}|{a}|{b}", tuple(sorted({p[3] for p in chosen})), (pairs_mod.rule_table, a, b, chosen))
+               for (a, b), chosen in several.items()]
     of_filesystems = pairs_mod.runs_of_filesystems(summaries)
     wanted += [(f"side|{rid}|{fs}", rid, (pairs_mod.side, fs)) for fs, ids in of_filesystems.items() for rid in ids]
     tables, todo = {}, []
+    def signature(rid, make):  # a rule table's: its runs' and which workload each gives (JSON's lists)
+        return [[signatures.get(r) for r in rid], make[3]] if isinstance(rid, tuple) else signatures.get(rid)
+
     for key, rid, make in wanted:
         entry = before.get(key)
-        if entry and entry["sig"] == signatures.get(rid):
+        if entry and entry["sig"] == signature(rid, make):
             tables[key] = entry
         else:
             todo.append((key, rid, make))
@@ -547,8 +578,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     # statsmodels: 3.5 s on one core), so they are made on every core.
     for batch, made in parallel.map_batches(functools.partial(_made_tables, outputs), todo,
                                             preload=comparison.PRELOAD):
-        for (key, rid, _), run in zip(batch, made):
-            tables[key] = {"sig": signatures.get(rid), "run": run}
+        for (key, rid, make), run in zip(batch, made):
+            tables[key] = {"sig": signature(rid, make), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
     sides = {f"{fs}.json": {"filesystem": fs, "across": pairs_mod.across_runs(),
                             "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
@@ -558,14 +589,14 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     for name, doc in sides.items():
         write_if_changed(os.path.join(outputs.sides, name), compact_json(doc))
     remove_stale(outputs.sides, set(sides), ".json")
-    docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [tables[f"{rid}|{a}|{b}"]["run"] for rid in ids
-                                                                  if tables[f"{rid}|{a}|{b}"]["run"]]}
-            for (a, b), ids in sorted(runs.items())}
+    docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [
+        tables[key]["run"] for key in ([f"{pairs_mod.RULE_ID}|{a}|{b}"] if (a, b) in several else [])
+        + [f"{rid}|{a}|{b}" for rid in ids] if tables[key]["run"]]} for (a, b), ids in sorted(runs.items())}
     for name, doc in docs.items():
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
-    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system")} for r in doc["runs"]]
+    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system", "label") if k in r} for r in doc["runs"]]
                       for name, doc in docs.items() if doc["runs"]},
             "default": docs[pairs_mod.pair_name(*default)] if default else None}
 
@@ -575,9 +606,10 @@ def _made_tables(outputs: "Outputs", todo: list) -> list:
     run's digest), a digest read once for all the tables of its run."""
     read, out = {}, []
     for _, rid, (make, *args) in todo:
-        if rid not in read:
-            read[rid] = read_digest(outputs.digest_file(rid))["digest"]
-        out.append(make(*args, read[rid]))
+        for one in rid if isinstance(rid, tuple) else (rid,):
+            if one not in read:
+                read[one] = read_digest(outputs.digest_file(one))["digest"]
+        out.append(make(*args, {one: read[one] for one in rid} if isinstance(rid, tuple) else read[rid]))
     return out
 
 
@@ -604,7 +636,7 @@ def _latest_rows(latest: dict | None, paths: dict) -> dict:
         derive_flags(result)
         rows = [row for row in cell_rows(result) if run_rule.shared(row["key"])]
     throughput = throughput_rows(rows)
-    return {"result": latest["id"] if latest else None, "summary": latest, "rows": rows,
+    return {"result": latest["id"] if latest else None, "summary": public_summary(latest), "rows": rows,
             "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput, result)}
 
 
@@ -762,23 +794,32 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     cells = run.newest.result()
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
-        "results": summaries,
+        "results": [public_summary(s) for s in summaries],
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
         "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
+        "pinned_rankings": articles.pinned_rankings(articles_dir, lambda rid: read_digest(outputs.digest_file(rid))["digest"],
+                                                    cells, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
+        "machines": machine_twins(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
+        # why each unanswered cell of the feature matrix is (check-data counts the same cells)
+        "unanswered": feature_matrix.reasons(feature_matrix.cells(knowledge, knowledge_mod.probe_records(data_dir))),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
                   # the flags' rules, for the legend under every chart (result pages read only this file)
                   "run_rule": run_rule.RULE,
+                  # each known metric in words, for captions (a guide's "Measured change of files created per second")
+                  "metric_labels": {name: metrics.label(name) for name in sorted(metrics.KNOWN)},
                   "flag_rules": {"noisy_half_width_pct": flags.NOISY_HALF_WIDTH_PCT, "cached_factor": flags.CACHED_FACTOR},
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
-    write_if_changed(os.path.join(static_dir, "explorer", "data.json"), compact_json(run.index.result()))
+    # the explorer's first view: the home page's run (run_rule.reference), not the newest by date
+    write_if_changed(os.path.join(static_dir, "explorer", "data.json"),
+                     compact_json({**run.index.result(), "default": latest["id"] if latest else None}))
     filesystems = sorted(set(knowledge["features"]) | set(matrix.filesystems))
     write_pages(os.path.join(content_dir, "filesystems"),
                 {f"{fs}.md": filesystem_page(fs, knowledge["features"].get(fs)) for fs in filesystems})

@@ -43,6 +43,7 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
 def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -> dict:
     """key -> {a, b, rows, newer} for every comparison an article names; paths: result id ->
     file; summaries (newest first): the runs that may have measured the same sides since."""
+    from ..results import comparison
     from ..results.comparison import between, design, factors
     from . import knowledge, report
     out = {}
@@ -60,11 +61,15 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
             a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
-            rows = between(a, b)
+            try:
+                rows = between(a, b)
+            except UserError as e:  # a run against itself: named with the article that asks for it
+                raise UserError(e.message, where=where) from None
             differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
         out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""), "differ": differ,
+                    "tests": comparison.tests_used(rows),
                     "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
                     "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
     return out
@@ -97,6 +102,45 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
                             "newer": other["verdict"], "ratio": other["ratio"], "p_adjusted": other["p_adjusted"]}
                            for mine, other in shared if mine["verdict"] != other["verdict"]]}
     return None
+
+
+# the rankings an article's body shows: {{< ranking name="…" >}} or {{< chart name="ranking" of="…" >}}
+RANKING = re.compile(r'\{\{<\s*(?:ranking\s+name|chart\s+name="ranking"\s+of)="([^"]+)"')
+
+
+def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) -> dict:
+    """result id -> {ranking name -> the ranking of that run alone} for each ranking an article
+    pinned to that run (front matter `results: [id, ...]`) shows; digest_of(id): the run's
+    digest; cells: aggregates/cells.json (the figure every other page shows now). The ranking
+    partial shows an article's rankings from the first run it pins that measured them, whatever
+    runs come later; each row carries, as "newer", the figure the site shows now where a newer
+    run gave it and it lies outside the pinned figure's 95 % interval: the article says so."""
+    from . import knowledge
+    created = {s["id"]: s["created"] for s in summaries}
+    wanted: dict[str, set] = {}
+    for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
+        try:
+            post = frontmatter.load(path)
+        except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
+            raise UserError(f"front matter not readable: {e}", where=path) from None
+        pins = post.metadata.get("results") or []
+        if not isinstance(pins, list) or not all(isinstance(rid, str) for rid in pins):
+            raise UserError("expected a list of result ids", where=f"{path}: /results")
+        for rid in (rid for rid in pins if rid in created):  # a pin this site lacks: the partial says so
+            wanted.setdefault(rid, set()).update(RANKING.findall(post.content))
+    out = {}
+    for rid, names in sorted(wanted.items()):
+        ranked = knowledge.rankings([digest_of(rid)])
+        out[rid] = {name: ranked[name] for name in sorted(names) if name in ranked}
+        for name, ranking in out[rid].items():
+            *prefix, metric = name.split("|")
+            for row in ranking["ranked"] + ranking["excluded"]:
+                now = cells.get("|".join([row["filesystem"], "-", "-", *prefix]), {})
+                m = now.get("metrics", {}).get(metric) if now.get("status") == "ok" else None
+                outside = m and not row["ci_low"] <= m["mean"] <= row["ci_high"]
+                row["newer"] = {"result": now["result"], "display": m["display"]} \
+                    if outside and created.get(now["result"], "") > created[rid] else None
+    return out
 
 
 def scaffold(title: str, entry: dict, results: list[str]) -> str:

@@ -20,6 +20,7 @@ Versions: 2, chunks numbered keys and metrics against the index; 3, each chunk l
 keys and metric names its rows use; 4, and beside each key the host's contention during it;
 5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary.
 6, each key with its swept parameter as a number (dimName, dimValue: sweep_axis), for the scaling view.
+7, each result's machine name and system line (CPU, memory, storage, kernel) among its strings.
 """
 import re
 import shlex
@@ -29,8 +30,8 @@ from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import comparison, flags, shares
 
-EXPLORER_VERSION = 6
-RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun")
+EXPLORER_VERSION = 7
+RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system")
 
 
 def describe(cell: dict) -> dict:

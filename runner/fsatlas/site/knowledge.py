@@ -43,7 +43,8 @@ def _load_yaml(path: str):
 
 def curated_files(data_dir: str) -> list[str]:
     """Every file load() reads."""
-    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml")
+    files = [os.path.join(data_dir, name) for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml",
+                                                      "kernel_history.yaml")
              if os.path.exists(os.path.join(data_dir, name))]
     files += glob.glob(os.path.join(data_dir, "probes", "*.json"))  # sources may name them
     for kind in KINDS:
@@ -114,6 +115,8 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
             knowledge[kind][ident] = data
     corrections_path = os.path.join(data_dir, "corrections.yaml")
     knowledge["corrections"] = (read(corrections_path, "corrections") or []) if os.path.exists(corrections_path) else []
+    history_path = os.path.join(data_dir, "kernel_history.yaml")
+    knowledge["kernel_history"] = (read(history_path, "kernel_history") or []) if os.path.exists(history_path) else []
     columns_path = os.path.join(data_dir, "feature_columns.yaml")
     try:
         knowledge["feature_columns"] = _load_yaml(columns_path) or []
@@ -155,7 +158,7 @@ def _backs(held: str, version: str) -> bool:
     return bool(re.search(r"(?<![\d.])" + re.escape(version) + r"(?!\d)", held))
 
 
-def _probe_records(data_dir: str) -> dict:
+def probe_records(data_dir: str) -> dict:
     """probe id -> its record, each committed probe result read once for the rules that weigh
     facts against the probes (a file that cannot be read is probefile's problem to name)."""
     records = {}
@@ -259,7 +262,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
-    records = _probe_records(os.path.dirname(sources_path))
+    records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     defined = standard_cell_keys()
@@ -267,6 +270,12 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         cite(option["_path"], "", option["sources"])
         for i, claim in enumerate(option["claims"]):
             cite(option["_path"], f"/claims/{i}", claim["sources"])
+            expected = float(claim["expected_change_pct"])
+            if expected and abs(expected) <= NO_EFFECT_PCT:  # "no effect" is 0; a change must lie beyond the margin
+                problems.append(Problem("error", option["_path"], f"/claims/{i}/expected_change_pct",
+                                        f"expected 0 (no effect) or a change beyond the equivalence margin of "
+                                        f"+-{NO_EFFECT_PCT:g} % (results/comparison.py), found {expected:g}: "
+                                        f"equivalence within the margin could not tell it from no effect"))
             for j, comparison in enumerate(claim["measured_by"]):
                 for end in ("cell", "baseline"):
                     if comparison[end] not in defined:
@@ -277,6 +286,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     for i, correction in enumerate(knowledge.get("corrections", [])):
         cite(corrections_path, f"/{i}", correction["sources"])
     problems += _correction_rules(knowledge, corrections_path)
+    history_path = os.path.join(os.path.dirname(sources_path), "kernel_history.yaml")
+    for i, entry in enumerate(knowledge.get("kernel_history", [])):
+        cite(history_path, f"/{i}", entry["sources"])
+    problems += kernel_history_rules(knowledge, by_id, history_path)
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -286,6 +299,35 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
     return problems
+
+
+def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Problem]:
+    """Each "since" row of data/kernel_history.yaml names a filesystem of the data and, where it
+    has one, a column of the matrix whose fact (if the file has one) says the row's value; and a
+    document it cites names its commit (the first 12 hex digits) and its release, so no commit id
+    or release stands on nothing."""
+    out, keys = [], set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
+    for i, entry in enumerate(knowledge.get("kernel_history", [])):
+        data = knowledge["features"].get(entry["filesystem"])
+        if data is None:
+            out.append(Problem("error", path, f"/{i}/filesystem", f"expected a filesystem of data/features, "
+                                                                  f"found {entry['filesystem']!r}"))
+            continue
+        column = entry.get("column")
+        if column is not None and column not in keys:
+            out.append(Problem("error", path, f"/{i}/column", f"expected a column of the feature matrix, found {column!r}"))
+        fact = data["features"].get(column) if column else None
+        if fact is not None and str(fact.get("value", fact.get("limit"))) != entry["value"]:
+            out.append(Problem("error", path, f"/{i}/value", f"expected the value the cell's fact says "
+                                                             f"({fact.get('value', fact.get('limit'))!r}), found {entry['value']!r}"))
+        texts = [" ".join(str(by_id[s].get(k, "")) for k in ("title", "covers")) for s in entry["sources"] if s in by_id]
+        if not any(entry["commit"][:12] in t for t in texts):
+            out.append(Problem("error", path, f"/{i}/commit", f"expected a cited source naming commit {entry['commit'][:12]}, "
+                                                              f"found none among {entry['sources']}"))
+        if not any(re.search(r"(?<![\d.])" + re.escape(entry["release"]) + r"(?![\d])", t) for t in texts):
+            out.append(Problem("error", path, f"/{i}/release", f"expected a cited source naming release {entry['release']}, "
+                                                               f"found none among {entry['sources']}"))
+    return out
 
 
 ONE_FACT = re.compile(r"data/features/([a-z0-9_+.-]+)\.yaml /features/([a-z0-9_]+)")
@@ -483,7 +525,8 @@ def io_path(cell: dict, kernel: str) -> tuple[str, str]:
     return "O_DIRECT", "fio with direct=1"
 
 
-NO_EFFECT_PCT = comparison.EQUIVALENCE_MARGIN_PCT  # a claimed change below this is "no effect", shown by equivalence
+NO_EFFECT_PCT = comparison.EQUIVALENCE_MARGIN_PCT  # equivalence within it shows "no effect"; a claimed change
+# must be 0 (no effect) or beyond it (check-data refuses one in between)
 AGREE = (0.5, 2.0)  # a significant change in the claimed direction agrees within these factors of its size
 
 
@@ -546,12 +589,12 @@ def display(value: float, unit: str) -> str:
 def verdict(expected: float, row: dict) -> str:
     """A claim's verdict on one comparison row of results.comparison, its p adjusted within the
     claim: a claimed effect agrees when the significant change goes its way within AGREE times
-    its size; a claimed absence of effect agrees only when equivalence within NO_EFFECT_PCT is
-    shown; a change the repetitions could not have detected is "cannot tell at this n"."""
+    its size; a claimed absence of effect (0, and only 0) agrees only when equivalence within
+    NO_EFFECT_PCT is shown; a claimed change within the margin is never "no effect seen"; a change the repetitions could not have detected is "cannot tell at this n"."""
     if row["status"] != "tested":
         return "not testable"
     change = row["change_pct"]
-    if abs(expected) < NO_EFFECT_PCT:
+    if not expected:  # a claimed absence of effect
         if row["equivalent"]:
             return "agrees"
         return "disagrees" if row["significant"] and abs(change) >= NO_EFFECT_PCT else "inconclusive"
@@ -562,6 +605,8 @@ def verdict(expected: float, row: dict) -> str:
         return "agrees" if AGREE[0] <= ratio <= AGREE[1] else ("smaller effect" if ratio < AGREE[0] else "larger effect")
     if row["detectable_pct"] is None or abs(expected) < row["detectable_pct"]:
         return "cannot tell at this n"
+    if abs(expected) <= row.get("margin_pct", NO_EFFECT_PCT):  # inside the margin: equivalence is no answer
+        return "inconclusive"
     return "no effect seen" if row["equivalent"] else "inconclusive"
 
 
@@ -721,6 +766,10 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
                     metric = today.get("metrics", {}).get(rerun["metric"])
                     entry.update(today_key=key, today_metric=rerun["metric"],
                                  today_display=metric["display"] if metric else "",
+                                 # n and the 95 % interval beside the figure (#62)
+                                 today_detail=(f"n = {metric['n']}, 95 % interval "
+                                               f"{display_number(metric['ci_low'], metric['unit'])}–"
+                                               f"{display(metric['ci_high'], metric['unit'])}") if metric else "",
                                  today_status=today.get("status", "not measured"),
                                  today_reason=today.get("reason", "" if today else "no result holds this cell"),
                                  today_result=today.get("result", ""))
@@ -776,7 +825,7 @@ class Rankings:
         wide = run_rule.breadth(digest)
         for name, entries in candidates.items():  # rows made only for the result that wins
             cell = entries[0][0]
-            rank = (wide[(cell["workload"], cell["dimensions"], "defaults")], digest["created"], digest["id"])
+            rank = run_rule.rank(wide[(cell["workload"], cell["dimensions"], "defaults")], digest)
             self.best.offer(name, rank, lambda: self._rows(digest, entries))
 
     @staticmethod
@@ -788,7 +837,9 @@ class Rankings:
             rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
                          "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor,
                          "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                         "better": m["better"], "unit": m["unit"], "samples": m["samples"],
+                         "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
+                         # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
+                         "interval": f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}",
                          "result": digest["id"], "machine": digest["machine"],
                          "flags": cell["flags"]})
         return rows

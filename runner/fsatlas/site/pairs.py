@@ -21,7 +21,7 @@ import itertools
 from ..errors import UserError
 from ..results import comparison, metrics
 from ..results import flags as flags_mod
-from . import knowledge as knowledge_mod, report
+from . import knowledge as knowledge_mod, report, run_rule
 
 RUNS_PER_PAIR = 5  # the runs that measured both, first by the run rule, each a table the reader can pick
 DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
@@ -38,17 +38,49 @@ def _by_rule(summaries: list) -> list:
     return sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), s["created"], s["id"]), reverse=True)
 
 
-def runs_of_pairs(summaries: list) -> dict:
-    """(a, b) -> the ids of RUNS_PER_PAIR runs whose default cells measured both, in the order of
-    the site's run rule (run_rule.RULE: the most filesystems, then the newest); each summary
-    lists the filesystems it measured. Both orders are listed: each is compared as the reader
-    reads it (B against A)."""
+def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
+    """(a, b) -> the ids of RUNS_PER_PAIR runs whose default cells measured both: first the run
+    the site's rule picks for every workload of the pair where it picks one run (picks, as
+    rule_picks gives them), then the others by the most filesystems, then the newest; each
+    summary lists the filesystems it measured. Both orders are listed: each is compared as the
+    reader reads it (B against A)."""
     out: dict[tuple, list] = {}
     for s in _by_rule(summaries):
         for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
             ids = out.setdefault(pair, [])
             if len(ids) < RUNS_PER_PAIR:
                 ids.append(s["id"])
+    for pair, chosen in (picks or {}).items():
+        sole = {p[3] for p in chosen}
+        if len(sole) == 1 and pair in out:
+            rid = sole.pop()
+            out[pair] = [rid] + [i for i in out[pair] if i != rid][:RUNS_PER_PAIR - 1]
+    return out
+
+
+RULE_ID = "~rule"  # the table of the site's rule where it takes a pair's workloads from several runs (no run id has "~")
+
+
+def rule_picks(summaries: list) -> dict:
+    """(a, b) -> for each workload (workload, dimensions) with default options that some run
+    measured both on, [workload, dimensions, "defaults", the run run_rule.first_run picks for
+    the two, the one it picks for a alone, the one for b alone]: the last two are where each
+    figure comes from on every other page, the first the one run that compares them."""
+    groups: dict[tuple, list] = {}
+    for s in summaries:
+        for name in s.get("measured", {}):
+            group = run_rule.group_of(name)
+            if group[2] == "defaults":
+                groups.setdefault(group, []).append(s)
+    out: dict[tuple, list] = {}
+    for group, holders in sorted(groups.items()):
+        workload, dims, _ = group
+        filesystems = sorted({fs for s in holders for fs in s["measured"][run_rule.group_name(group)]})
+        alone = {fs: run_rule.first_run(holders, group, [fs])["id"] for fs in filesystems}
+        for a, b in itertools.permutations(filesystems, 2):
+            both = run_rule.first_run(holders, group, [a, b])
+            if both:
+                out.setdefault((a, b), []).append([workload, dims, "defaults", both["id"], alone[a], alone[b]])
     return out
 
 
@@ -88,8 +120,8 @@ def side(fs: str, d: dict) -> dict:
                          "device_shown": knowledge_mod.display(device["mean"], m["unit"]) if device else None,
                          "device_weak": "; ".join(weak), "flags": c["flags"]})
     rows.sort(key=_order)
-    return {"id": d["id"], "created": d["created"], "machine": d["machine"], "profile": d["summary"]["profile"],
-            "system": d["summary"]["system"], "factors": d["factors"], "rows": rows}
+    return {"id": d["id"], "created": d["created"], "machine": d["machine"], "machine_name": d["summary"]["machine_name"],
+            "profile": d["summary"]["profile"], "system": d["summary"]["system"], "factors": d["factors"], "rows": rows}
 
 
 def across_runs() -> dict:
@@ -117,6 +149,48 @@ def run_table(a: str, b: str, d: dict) -> dict | None:
     return {**run, "table": table_html(a, b, run, shown)}
 
 
+def needs_rule_table(chosen: list) -> bool:
+    """Whether a pair's picks (rule_picks) need rule_table rather than one run's table first:
+    they take workloads from several runs, or a figure from another run than the other pages."""
+    return len({p[3] for p in chosen}) > 1 or any(p[3] != p[4] or p[3] != p[5] for p in chosen)
+
+
+def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
+    """b against a by the site's rule where it takes the pair's workloads from several runs:
+    each workload's two cells from the run rule_picks names for it (both cells of a row always
+    from one run), every row tested as in run_table and Benjamini-Hochberg across the table;
+    digests: the digest of each run named. A row whose figure of a or b comes from another run
+    on the other pages (that run did not measure the other filesystem there) says so."""
+    chosen = {(w, d): (rid, ra, rb) for w, d, _, rid, ra, rb in picks}
+    cells = [c for rid, d in digests.items() for c in d["cells"]
+             if c["variant"] == "defaults" and c["filesystem"] in (a, b)
+             and chosen.get((c["workload"], c["dimensions"]), (None,))[0] == rid]
+    try:
+        rows = report.within({"id": RULE_ID, "cells": cells}, a, b, all_metrics=True)
+    except UserError:
+        return None
+    flagged = {(c["filesystem"], _key(c)): c["flags"] for c in cells}
+    of_row = {_key({"workload": w, "dimensions": d}): runs for (w, d), runs in chosen.items()}
+    shown = []
+    for r in sorted(rows, key=_order):
+        rid, ra, rb = of_row[r["key"]]
+        elsewhere = [f"{fs}'s figure on the other pages is from run {other}, which did not measure {them} here"
+                     for fs, other, them in ((a, ra, b), (b, rb, a)) if other != rid]
+        shown.append({**_row(r, b, flagged.get((a, r["key"]), []) + flagged.get((b, r["key"]), [])),
+                      "run": rid, "elsewhere": "; ".join(elsewhere)})
+    used = sorted({r["run"] for r in shown}, key=lambda rid: (-sum(r["run"] == rid for r in shown), rid))
+    runs = [{"id": rid, "created": digests[rid]["created"], "machine": digests[rid]["machine"],
+             "profile": digests[rid]["summary"]["profile"], "system": digests[rid]["summary"]["system"]} for rid in used]
+    run = {"id": RULE_ID, "created": max(r["created"] for r in runs), "machine": "", "profile": "",
+           "label": f"by the site's rule ({len(runs)} run{'s' if len(runs) > 1 else ''})",
+           "system": "; ".join(f"run {r['id']}: {r['system']}" for r in runs), "runs": runs}
+    return {**run, "table": table_html(a, b, run, shown)}
+
+
+def _key(cell: dict) -> str:
+    return cell["workload"] + (f"|{cell['dimensions']}" if cell["dimensions"] else "")
+
+
 def _better(better: str) -> str:
     return "more is better" if better == "higher" else "less is better"
 
@@ -134,7 +208,7 @@ def _row(r: dict, b: str, flags: list) -> dict:
     if tested:
         low, high = r["ratio_ci95"]
         ratio = f"{knowledge_mod.significant(r['ratio'])}× ({knowledge_mod.significant(low)}–{knowledge_mod.significant(high)})"
-    return {"workload": r["key"].replace("|", " "), "label": metrics.label(r["metric"]),
+    return {"key": r["key"], "metric": r["metric"], "workload": r["key"].replace("|", " "), "label": metrics.label(r["metric"]),
             "better": _better(r["better"]),
             "n": f"{r['n_a']}, {r['n_b']}", "a": knowledge_mod.display(r["mean_a"], r["unit"]),
             "b": knowledge_mod.display(r["mean_b"], r["unit"]), "ratio": ratio,
@@ -147,19 +221,27 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
     """One run's table, as the page shows it with or without a script (escaped here: it is
     inserted as HTML)."""
     e = html.escape
-    head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval)", "adjusted p", "Verdict"]
-    out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}"><caption>{e(b)} against {e(a)} in run '
-           f'{e(run["id"])} ({e(run["profile"] or "no profile")}, {e(run["created"])}): {e(run["system"])}. Each row is '
+    several = "runs" in run  # rule_table's: each row names its run
+    head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval)", "adjusted p", "Verdict"] + (["Run"] if several else [])
+    where = (f"by the site's rule, each workload from one run that measured both ({e(run['system'])})" if several else
+             f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
+    out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
            f"{len(rows)} rows of this table.</caption><thead><tr>"
            + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr></thead><tbody>"]
     for r in rows:
         flags = "".join(f' <span class="flag">{e(f)}</span>' for f in r["flags"])
-        out.append(f'<tr class="verdict-{r["verdict"].replace(" ", "-")}"><th scope="row">{e(r["workload"])}{flags}</th>'
+        run_cell, run_attr = "", ""
+        if several:  # the link relative to /compare/, wherever the site is served
+            note = f'<details class="note"><summary>elsewhere</summary>{e(r["elsewhere"])}</details>' if r["elsewhere"] else ""
+            run_cell = f'<td><a href="../results/{e(r["run"])}/">{e(r["run"][:16])}</a>{note}</td>'
+            run_attr = f' data-run="{e(r["run"])}"'
+        out.append(f'<tr class="verdict-{r["verdict"].replace(" ", "-")}" data-key="{e(r["key"])}" '
+                   f'data-metric="{e(r["metric"])}"{run_attr}><th scope="row">{e(r["workload"])}{flags}</th>'
                    f'<td>{e(r["label"])} <small>({r["better"]})</small></td><td class="num">{r["n"]}</td>'
                    f'<td class="num">{e(r["a"])}</td><td class="num">{e(r["b"])}</td><td class="num">{e(r["ratio"])}</td>'
                    f'<td class="num">{r["p"]}</td><td><details class="note"><summary>{e(r["said"])}</summary>'
-                   f'{e(r["test"])}</details></td></tr>')
+                   f'{e(r["test"])}</details></td>{run_cell}</tr>')
     out.append("</tbody></table>")
     return "".join(out)
 

@@ -25,6 +25,14 @@ def agreement(finding: dict, fact: dict | None) -> str | None:
     return "agrees" if said == finding["value"] else "disagrees"
 
 
+def driver_shown(finding: dict) -> str:
+    """The driver that mounted the filesystem, where it is not the filesystem's own name (ext2
+    by ext4's driver, NTFS by ntfs-3g): the answer may hold for that driver alone; "" where it is
+    the filesystem's own, or the record is older than the driver's recording."""
+    driver = finding.get("driver", "")
+    return "" if driver == finding["filesystem"] else driver
+
+
 def kernel_release(kernel: str) -> str:
     """'6.18' of '6.18.44-fc-v782', '6.1' of '6.1.0-56-amd64': how a page names a kernel."""
     return ".".join(kernel.split("-")[0].split(".")[:2])
@@ -49,6 +57,7 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                 "shown": shown(finding), "status": finding["status"], "detail": finding["detail"],
                 "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
+                "driver": driver_shown(finding),
                 "agreement": agreement(finding, fact)})
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):

@@ -16,7 +16,7 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, metrics, resultfile
+from ..results import comparison, machines, metrics, resultfile
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -35,23 +35,9 @@ def _fact(result: dict, name: str, shown=str) -> str:
     return shown(system[name]) if resultfile.system_recorded(system) else resultfile.NOT_RECORDED
 
 
-def storage_line(t: dict) -> str:
-    """What holds the filesystems measured, in words: a named device's model, or the image's (or
-    directory's) host filesystem with its mount options and the disk under it ("loop-image on
-    ext4 (rw,relatime) on vda (rotational)")."""
-    storage = t.get("device_model") or " on ".join(filter(None, (t.get("kind"), t.get("backing_filesystem"))))
-    if t.get("backing_mount_options"):
-        storage += f" ({t['backing_mount_options']})"
-    if t.get("backing_device"):
-        disk = ", ".join(filter(None, (t.get("backing_device_model"),
-                                       {True: "rotational", False: "not rotational"}.get(t.get("backing_rotational")))))
-        storage += f" on {t['backing_device']}" + (f" ({disk})" if disk else "")
-    return storage
-
-
 def _target(t: dict) -> str:
     if t["kind"] == "loop-image":
-        return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB, {storage_line(t)}, "
+        return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB, {machines.storage_line(t)}, "
                 f"direct I/O {'on' if t.get('loop_direct_io') else 'off'}")
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
 
@@ -91,7 +77,8 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
         other = side_b.get(ident)
         if not other:
             continue
-        plan = comparison.design(run, run, comparison.interleaved(cell.get("started"), other.get("started")))
+        plan = comparison.design(run, run, comparison.interleaved(cell.get("started"), other.get("started")),
+                                 comparison.contended([(run, cell)], [(run, other)]))
         names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
         for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
             ma, mb = cell["metrics"][name], other["metrics"][name]
@@ -161,6 +148,7 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) 
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
+    runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
     plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
 
     def each(get, runs):  # one value, or each run's where they differ
@@ -175,15 +163,17 @@ def differences(plan: dict, runs_a: list, runs_b: list) -> str:
     """The sentence a comparison opens with: its design (comparison.design's plan) and which of
     comparison.FACTORS differ between the sides' runs."""
     if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
-        return "Both sides come from one run: machine, kernel, storage and profile are the same."
+        return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else
               f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
               f"row gives the ratio, {plan['why']}.")
     if not plan["differ"]:
-        return f"The runs have the same machine, kernel, storage and profile. {design}"
-    return (f"The runs differ in {', '.join(plan['differ'])} (see the systems below): a difference between them may "
-            f"be theirs, not the filesystems'; a row is never called better or worse for it. {design}")
+        return f"The runs have the same {comparison.FACTOR_NAMES}. {design}"
+    mixed = f" ({', '.join(plan['mixed'])} varying within a side)" if plan.get("mixed") else ""
+    return (f"The runs differ in {', '.join(plan['differ'])}{mixed} (see the systems below): a difference between "
+            f"them may be theirs, not the filesystems'; a row is never called better, worse or equivalent for it. "
+            f"{design}")
 
 
 def _cells(r: dict) -> list[str]:
@@ -205,11 +195,14 @@ HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjuste
 
 
 def method(doc: dict) -> str:
-    return (f"Within one run, each row compares the repetitions of A and B by Welch's t-test (the paired test where "
-            f"both ran in the same interleaved rounds); across result files the run is the unit, so a row is tested "
-            f"only with two runs or more a side, on the runs' means, and otherwise gives the ratio, not tested. The "
-            f"test is on the logarithms of rates, times and sizes; its p is adjusted by "
-            f"Benjamini-Hochberg over the {len(doc['rows'])} rows. A difference is significant below "
+    """How the rows were compared: the tests and the family actually used (comparison.tests_used)."""
+    design = ("Within one run, each row compares the repetitions of A and B (paired where both ran in the same "
+              "interleaved rounds); across result files the run is the unit, so a row is tested only with two runs or "
+              "more a side, on the runs' means, and otherwise gives the ratio, not tested. ")
+    if not any(r["status"] == "tested" for r in doc["rows"]):
+        return design + comparison.tests_used(doc["rows"]) + " Made with fsatlas (runner/fsatlas/results/comparison.py)."
+    return (design + f"Tests on the logarithms of rates, times and sizes: {comparison.tests_used(doc['rows'])} "
+            f"A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
             f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
             f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "

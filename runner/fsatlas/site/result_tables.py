@@ -114,7 +114,8 @@ def metrics_table(rows: list[dict]) -> str:
     median, 95% CI, RSD and the number of samples, in each metric's own unit. One row group
     per cell, its key printed once; every td is a figure (right-aligned by the stylesheet).
     The markup is lean on purpose: Hugo spends about 30 ns on every byte a page carries."""
-    out = ['<table class="data-table metrics-table">\n<thead><tr><th scope="col">Cell</th>'
+    # tabindex: the table scrolls sideways in its own box, which a keyboard must reach (axe: scrollable-region-focusable)
+    out = ['<table class="data-table metrics-table" tabindex="0">\n<thead><tr><th scope="col">Cell</th>'
            '<th scope="col">Metric</th><th scope="col">Mean</th><th scope="col">Median</th>'
            '<th scope="col">95% CI</th><th scope="col">RSD</th><th scope="col">n</th></tr></thead>\n']
     groups: dict[str, list[dict]] = {}
@@ -165,10 +166,58 @@ def _member_item(members: tuple) -> tuple[str, str]:
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
 
 
+# A share of the row's best at or above each bound takes its shade (heat-0 the best; CSS colours
+# them, in light and dark): the overview's heat map.
+HEAT_BOUNDS = (99.5, 90.0, 75.0, 50.0)
+
+
+def heat_class(share_pct: float) -> str:
+    return f"heat-{next((i for i, bound in enumerate(HEAT_BOUNDS) if share_pct >= bound), len(HEAT_BOUNDS))}"
+
+
+def overview_table(rows: list[dict]) -> str:
+    """The run at a glance: for every workload and main measure (comparison.HEADLINE) of its
+    default cells, each filesystem's figure as a percent difference from the row's best (0 %
+    for the best; "less is better" measures taken as best / figure), as a heat map (a table
+    whose cells are shaded by that share). Descriptive: nothing here is tested."""
+    from ..results.comparison import HEADLINE
+    chosen = [r for r in rows if r["status"] == "ok" and r["variant"] == "defaults" and r["metric"] in HEADLINE
+              and r["mean"] and r["mean"] > 0]
+    filesystems = sorted({r["filesystem"] for r in chosen})
+    lines: dict[tuple, dict] = {}
+    for r in chosen:
+        parts = r["key"].split("|")
+        workload = r["workload"] + (f" {parts[4]}" if len(parts) > 4 else "")
+        lines.setdefault((workload, HEADLINE.index(r["metric"]), r["metric"]), {})[r["filesystem"]] = r
+    if not lines or len(filesystems) < 2:
+        return ""
+    out = ['<table class="data-table overview-table" tabindex="0"><caption>Each main measure of this run, every filesystem '
+           "as a percent difference from the best on its row (0 % is the best; for a measure where less is better, "
+           "best / figure). Shaded from the best (darkest) to under half of it; each figure, n and interval are in the "
+           "table of every cell below. Nothing here is tested: the compare page tests two filesystems of one run."
+           '</caption><thead><tr><th scope="col">Workload</th><th scope="col">Measure</th>'
+           + "".join(f'<th scope="col">{escape(fs)}</th>' for fs in filesystems) + "</tr></thead><tbody>"]
+    for (workload, _, metric), cells in sorted(lines.items()):
+        higher = next(iter(cells.values()))["better"] == "higher"
+        best = (max if higher else min)(r["mean"] for r in cells.values())
+        out.append(f'<tr><th scope="row">{escape(workload)}</th><td>{escape(metric)}</td>')
+        for fs in filesystems:
+            r = cells.get(fs)
+            if r is None:
+                out.append('<td class="num heat-none">–</td>')
+                continue
+            share = 100 * (r["mean"] / best if higher else best / r["mean"])
+            said = "best" if share >= HEAT_BOUNDS[0] else f"{share - 100:+.0f} %".replace("-", "−")
+            out.append(f'<td class="num {heat_class(share)}" title="{escape(r["shown"]["mean"])}">{said}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
     """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows)."""
-    return {"throughput-table": throughput_table(throughput, result), "metrics-table": metrics_table(rows),
-            "raw-table": raw_table(result)}
+    return {"overview-table": overview_table(rows), "throughput-table": throughput_table(throughput, result),
+            "metrics-table": metrics_table(rows), "raw-table": raw_table(result)}
 
 
 def file_name(rid: str) -> str:

@@ -1,6 +1,7 @@
 """Which run a figure on a shared page comes from (rankings, filesystem pages, history,
-shortcodes, the home page): one rule, used by every fold that picks a run (aggregate.NewestCells,
-knowledge.Rankings, the reference run of aggregate) and stated on the methodology page from RULE."""
+shortcodes, the home page, the compare page, the explorer's first view): one rule, used by every
+fold that picks a run (aggregate.NewestCells, knowledge.Rankings, the reference run of aggregate,
+pairs.rule_picks through first_run) and stated on the methodology page from RULE."""
 from functools import lru_cache
 
 from ..run import matrix as matrix_mod
@@ -8,7 +9,9 @@ from ..run import matrix as matrix_mod
 RULE = ("Each figure comes from the run that measured the most filesystems on its workload with default "
         "options, the newest of those; where that run did not measure a filesystem or an option, from the "
         "newest run that did. A ranking compares the filesystems of one such run, and the home page's chart "
-        "shows the complete run that measured the most filesystems. Every figure names its run. Only cells of the "
+        "shows the complete run that measured the most filesystems, as does the explorer's first view. The compare page "
+        "takes each workload of two filesystems from the run this rule picks among those that measured both, and says "
+        "where that is not the run another page shows. Every figure names its run. Only cells of the "
         "project's matrix count here; an import's cells, or a sweep of a file's own, are on the result's own page "
         "and in the explorer.")
 
@@ -30,14 +33,46 @@ def shared(key: str) -> bool:
     return key in matrix_keys()
 
 
-def breadth(digest: dict) -> dict:
-    """(workload, dimensions, variant) -> how many filesystems this run measured there (ok
-    cells of shared keys): RULE's "most filesystems", one count for all of a workload's metrics."""
+def measured(digest: dict) -> dict:
+    """(workload, dimensions, variant) -> the filesystems this run measured there (ok cells of
+    shared keys), sorted."""
     out: dict[tuple, set] = {}
     for cell in digest["cells"]:
         if cell["status"] == "ok" and shared(cell["key"]):
             out.setdefault((cell["workload"], cell["dimensions"], cell["variant"]), set()).add(cell["filesystem"])
-    return {group: len(members) for group, members in out.items()}
+    return {group: sorted(members) for group, members in out.items()}
+
+
+def breadth(digest: dict) -> dict:
+    """(workload, dimensions, variant) -> how many filesystems this run measured there (ok
+    cells of shared keys): RULE's "most filesystems", one count for all of a workload's metrics."""
+    return {group: len(members) for group, members in measured(digest).items()}
+
+
+def group_name(group: tuple) -> str:
+    """A (workload, dimensions, variant) group as a JSON key (a run summary's "measured")."""
+    return "|".join(group)
+
+
+def group_of(name: str) -> tuple:
+    """group_name's inverse (no workload, dimension or variant name holds "|": the key's parts)."""
+    workload, dims, variant = name.split("|")
+    return workload, dims, variant
+
+
+def rank(width: int, run: dict) -> tuple:
+    """A run's place under RULE for one group it measured `width` filesystems of (run: a
+    digest or summary, with its created and id): the larger, the first."""
+    return (width, run["created"], run["id"])
+
+
+def first_run(summaries: list, group: tuple, filesystems) -> dict | None:
+    """The run RULE picks for a group among the runs (summaries with "measured", as digest()
+    makes them) that measured every filesystem named there: where one filesystem is named,
+    the run its figure comes from on every page; where two, the one run that compares them."""
+    name, wanted = group_name(group), set(filesystems)
+    holders = [s for s in summaries if wanted <= set(s.get("measured", {}).get(name, ()))]
+    return max(holders, key=lambda s: rank(len(s["measured"][name]), s), default=None)
 
 
 def reference(summaries: list) -> dict | None:

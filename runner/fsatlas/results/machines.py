@@ -1,0 +1,127 @@
+"""A machine's name for readers, and which machine labels share every recorded hardware fact.
+
+A result's `system.machine` is an id (a short salted hash by default): stable, never the
+hostname, and unreadable. What a reader sees beside it is a name made from the hardware the
+result records ("Xeon 2 vCPU, KVM, virtio disk"): the runner proposes it into
+`system.machine_name` and `fsatlas run --machine-name` replaces it; a result without one (older
+files, imports) is named here from its facts, the same way. Two labels whose results record the
+same hardware (HARDWARE, wherever both record a fact) may be one host under two labels, which
+the site says beside each.
+"""
+import re
+
+from . import resultfile
+
+NAME_CHARS = 100  # the schema's maxLength of system.machine_name
+
+_VIRTUALIZATION = {"kvm": "KVM", "qemu": "QEMU", "xen": "Xen", "vmware": "VMware", "microsoft": "Hyper-V",
+                   "oracle": "VirtualBox", "amazon": "AWS Nitro", "bochs": "Bochs", "zvm": "z/VM", "parallels": "Parallels"}
+# the kernel's block device names, by the driver that names them (Documentation/admin-guide/devices.txt)
+_DISKS = (("nvme", "NVMe disk"), ("vd", "virtio disk"), ("xvd", "Xen disk"), ("mmcblk", "MMC/SD card"),
+          ("sd", "SCSI/SATA disk"), ("hd", "IDE disk"), ("md", "software RAID"), ("dm-", "device-mapper volume"))
+# words a CPU model string carries that say nothing of the CPU
+_CPU_NOISE = re.compile(r"\((R|TM|C)\)|\b(Intel|AMD|CPU|Processor|Core\(TM\)|\d+-Core|with Radeon.*)\b|@.*$", re.I)
+
+
+def _disk(device: str | None, model: str | None) -> str | None:
+    name = (device or "").rsplit("/", 1)[-1]
+    kind = next((words for prefix, words in _DISKS if name.startswith(prefix)), name or None)
+    return f"{model} ({kind})" if model and kind else (model or kind)
+
+
+def cpu_words(cpu_model: str | None) -> str:
+    """"Intel(R) Xeon(R) Processor" -> "Xeon"; "AMD EPYC 7B13 64-Core Processor" -> "EPYC 7B13"."""
+    words = " ".join(_CPU_NOISE.sub(" ", cpu_model or "").split())
+    return words or (cpu_model or "CPU not recorded").strip()
+
+
+def propose(system: dict, target: dict) -> str:
+    """A name from the hardware a result records: CPU, CPU count (vCPU under a hypervisor),
+    hypervisor, and the disk under the measured filesystem (its model where recorded, else
+    the kind its kernel name gives)."""
+    virt = (system.get("virtualization") or "none").lower()
+    guest = virt not in ("none", "")
+    count = system.get("cpu_count")
+    parts = [cpu_words(system.get("cpu_model")) + (f" {count} {'vCPU' if guest else 'CPU'}" if count else "")]
+    if guest:
+        parts.append(_VIRTUALIZATION.get(virt, virt))
+    disk = _disk(target.get("device") or target.get("backing_device"),
+                 target.get("device_model") or target.get("backing_device_model"))
+    if disk:
+        parts.append(disk)
+    return ", ".join(parts)[:NAME_CHARS]
+
+
+def name(result: dict) -> str:
+    """The name a reader sees: the one the result records, else the one proposed from its facts."""
+    return result["system"].get("machine_name") or propose(result["system"], result["target"])
+
+
+def hardware(result: dict) -> dict:
+    """The hardware facts a result records (None where it records none), as the site compares
+    labels: memory in whole GiB (what a kernel reserves moves it by a few MiB between boots)."""
+    s, t = result["system"], result["target"]
+    memory = s.get("memory_bytes")
+    return {"cpu": s.get("cpu_model"), "cpus": s.get("cpu_count"), "arch": s.get("arch"),
+            "memory_gib": round(memory / 2**30) if memory else None, "virtualization": s.get("virtualization"),
+            "device": t.get("device") or t.get("backing_device"),
+            "rotational": t.get("rotational", t.get("backing_rotational")),
+            "device_model": t.get("device_model") or t.get("backing_device_model")}
+
+
+def alike(x: dict, y: dict) -> bool:
+    """Whether two hardware() records agree on every fact both record, CPU and memory among them."""
+    if None in (x["cpu"], y["cpu"], x["memory_gib"], y["memory_gib"]):
+        return False
+    return all(x[k] == y[k] for k in x if x[k] is not None and y[k] is not None)
+
+
+def twins(records: dict) -> dict:
+    """label -> the other labels some result of which records hardware alike one of its own
+    (records: label -> its results' distinct hardware() records), sorted; labels with none
+    are left out."""
+    buckets: dict[tuple, set] = {}  # alike() needs CPU and memory equal: only labels of one bucket are compared
+    for label, found in records.items():
+        for x in found:
+            buckets.setdefault((x["cpu"], x["memory_gib"]), set()).add(label)
+    out: dict[str, set] = {}
+    for (cpu, memory), members in buckets.items():
+        members = sorted(members)
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                if any(alike(x, y) for x in records[a] for y in records[b]):
+                    out.setdefault(a, set()).add(b)
+                    out.setdefault(b, set()).add(a)
+    return {label: sorted(others) for label, others in out.items()}
+
+
+def storage_line(t: dict) -> str:
+    """What holds the filesystems measured, in words: a device measured, its model, name and
+    whether it is rotational; or the image's (or directory's) host filesystem with its mount
+    options and the disk under it ("loop-image on ext4 (rw,relatime) on vda (rotational)")."""
+    if t.get("kind") == "block-device":  # the device measured itself: its model, name and kind
+        disk = ", ".join(filter(None, (t.get("device"), {True: "rotational", False: "not rotational"}.get(t.get("rotational")))))
+        return (t.get("device_model") or "block device") + (f" ({disk})" if disk else "")
+    storage = t.get("device_model") or " on ".join(filter(None, (t.get("kind"), t.get("backing_filesystem"))))
+    if t.get("backing_mount_options"):
+        storage += f" ({t['backing_mount_options']})"
+    if t.get("backing_device"):
+        disk = ", ".join(filter(None, (t.get("backing_device_model"),
+                                       {True: "rotational", False: "not rotational"}.get(t.get("backing_rotational")))))
+        storage += f" on {t['backing_device']}" + (f" ({disk})" if disk else "")
+    return storage
+
+
+def system_line(result: dict) -> str:
+    """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
+    directory measured (its backing filesystem or device), kernel, hypervisor."""
+    system, target = result["system"], result["target"]
+    storage = storage_line(target)
+    if not resultfile.system_recorded(system):
+        return f"{resultfile.NOT_RECORDED} (the imported output names no CPU, memory or kernel), storage: " \
+               f"{storage or 'not recorded'}"
+    cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
+    memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
+    virt = system.get("virtualization")
+    return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
+           f"Linux {system.get('kernel', '?')}" + (f", {virt}" if virt and virt != "none" else "")

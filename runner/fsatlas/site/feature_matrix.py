@@ -1,0 +1,130 @@
+"""The feature matrix as the site draws it (layouts/features/list.html): every filesystem of
+data/features by every column of data/feature_columns.yaml, the columns the probes answer
+included. A cell is answered where its fact gives a value or limit, or, for a column a
+filesystem's file leaves to the probes, where a committed probe answered it. Every other cell
+carries the reason neither a document nor an experiment answers it: the documents that were
+silent (the fact's note), and why no probe answered, read from the probe records (which
+kernels mounted the filesystem, what the probe said, or why the filesystem was skipped), or
+from the filesystem's Linux entry where no record names it.
+
+`fsatlas check-data` prints the count and fails above GOAL; the pages show each reason."""
+import json
+from functools import lru_cache
+from importlib import resources
+
+from ..run.filesystems import NO_BUILD
+from .probes import kernel_release, release_key
+
+GOAL = 0.05  # at most this share of the matrix a reader sees may be unanswered
+NOT_DOCUMENTED = "not documented"
+
+
+@lru_cache(maxsize=1)
+def probe_names() -> frozenset:
+    """The features a probe of fsatlas can answer (schema/probe.schema.json's probe enum)."""
+    schema = json.loads((resources.files("fsatlas") / "schema" / "probe.schema.json").read_text())
+    return frozenset(schema["properties"]["findings"]["items"]["properties"]["probe"]["enum"])
+
+
+def evidence(records: dict) -> dict:
+    """filesystem -> {"findings": {probe: {release: finding}}, "skipped": {release: reason},
+    "mounted": {release}}: of each kernel release, the newest record's word (records: id -> probe
+    record, as knowledge.probe_records reads them)."""
+    out, when = {}, {}
+    for rid, record in records.items():
+        release = kernel_release(record["system"]["kernel"])
+        created = (record["created"], rid)
+        for finding in record.get("findings", ()):
+            fs = out.setdefault(finding["filesystem"], {"findings": {}, "skipped": {}, "mounted": set()})
+            fs["mounted"].add(release)
+            key = ("f", finding["filesystem"], finding["probe"], release)
+            if when.get(key, ("",)) < created:
+                when[key] = created
+                fs["findings"].setdefault(finding["probe"], {})[release] = finding
+        for skip in record.get("skipped", ()):
+            fs = out.setdefault(skip["filesystem"], {"findings": {}, "skipped": {}, "mounted": set()})
+            key = ("s", skip["filesystem"], release)
+            if when.get(key, ("",)) < created:
+                when[key] = created
+                fs["skipped"][release] = skip["reason"]
+    return out
+
+
+def releases(records: dict) -> list[str]:
+    """The kernel releases probed here, oldest first."""
+    return sorted({kernel_release(r["system"]["kernel"]) for r in records.values()}, key=release_key)
+
+
+def _linux_words(fs: str, data: dict) -> str:
+    linux = data.get("linux", {})
+    driver, status = linux.get("driver", ""), linux.get("status", "")
+    if driver == "read-only":
+        return (f"the kernel's {fs} driver only reads, and no tool here makes a {fs} filesystem to write to "
+                f"({linux.get('note', '')})")
+    if driver in ("out-of-tree", "never-merged") or status == "out-of-tree":
+        return f"{data.get('name', fs)} is built outside the kernel tree ({linux.get('note', '')}), and no kernel probed here was built with it"
+    return f"no probe record names {fs}"
+
+
+def probe_reason(fs: str, column: dict, data: dict, found: dict, probed: list[str]) -> str:
+    """Why no experiment here answers this cell."""
+    if column.get("no_probe"):
+        return f"no probe can: {column['no_probe']}"
+    if column["key"] not in probe_names():
+        return f"no probe of fsatlas measures {column['label'].lower()} (the column is answered from documents only)"
+    mine = found.get(fs)
+    if not mine:
+        return f"not probed on Linux {', '.join(probed)}: {_linux_words(fs, data)}"
+    parts = []
+    for release in sorted(set(mine["skipped"]) | set(mine["findings"].get(column["key"], {})), key=release_key):
+        finding = mine["findings"].get(column["key"], {}).get(release)
+        if finding is not None:
+            parts.append(f"Linux {release}: the probe was {finding['status']} ({finding['detail'].splitlines()[0]})")
+        elif release not in mine["mounted"]:
+            said = mine["skipped"][release]
+            # a record made before the skip named why the tool is missing: the reason as it is now
+            missing = [tool for tool in NO_BUILD if f"{tool} is not installed" in said and NO_BUILD[tool] not in said]
+            said += "".join(f"; {NO_BUILD[tool]}" for tool in missing)
+            parts.append(f"Linux {release}: {fs} was not probed ({said})")
+    left = [r for r in probed if r in mine["mounted"] and column["key"] not in mine["findings"]]
+    if left:
+        parts.append(f"Linux {', '.join(left)}: this probe was not run on {fs}")
+    return "; ".join(parts) or f"no probe record answers {column['key']} on {fs}"
+
+
+def cells(knowledge: dict, records: dict) -> list[dict]:
+    """Every cell of the matrix, filesystem by column: {"filesystem", "column", "answered": how
+    ("source", "probe") or "", "reason": why unanswered, or ""}."""
+    found, probed = evidence(records), releases(records)
+    out = []
+    for fs, data in sorted(knowledge["features"].items()):
+        for column in knowledge["feature_columns"]:
+            key = column["key"]
+            fact = data["features"].get(key)
+            said = None if fact is None else fact.get("value", fact.get("limit"))
+            answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]
+            if said is not None and said != NOT_DOCUMENTED:
+                out.append({"filesystem": fs, "column": key, "answered": "source", "reason": ""})
+            elif fact is None and answers:
+                out.append({"filesystem": fs, "column": key, "answered": "probe", "reason": ""})
+            else:
+                documents = (f"No document read says ({fact.get('note', '')})" if fact is not None
+                             else "No cited document: the column is left to the probes")
+                probe = probe_reason(fs, column, data, found, probed)
+                out.append({"filesystem": fs, "column": key, "answered": "",
+                            "reason": f"{documents}. {probe[0].upper()}{probe[1:]}."})
+    return out
+
+
+def count(cells_: list[dict]) -> tuple[int, int]:
+    """(unanswered, all) cells."""
+    return sum(not c["answered"] for c in cells_), len(cells_)
+
+
+def reasons(cells_: list[dict]) -> dict:
+    """filesystem -> column -> reason, for the unanswered cells (the pages' aggregate)."""
+    out = {}
+    for c in cells_:
+        if not c["answered"]:
+            out.setdefault(c["filesystem"], {})[c["column"]] = c["reason"]
+    return out

@@ -1,0 +1,88 @@
+"""Machine names for readers and labels that share every recorded hardware fact (results/machines.py, #62)."""
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import machines
+from fsatlas.run import execution
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS = sorted((REPO / "data" / "results").glob("*.json"))
+
+
+def _load(name):
+    return json.loads(next(p for p in RESULTS if name in p.name).read_text())
+
+
+def test_the_newest_committed_run_is_named_from_its_hardware():
+    """The issue's example: a 2-CPU Xeon KVM guest whose image sits on vda."""
+    assert machines.name(_load("143616Z")) == "Xeon 2 vCPU, KVM, virtio disk"
+    # beside it: no storage recorded, bare metal, a device's model, a block device measured itself
+    assert machines.name(_load("030418Z")) == "Xeon 2 vCPU, KVM"
+    metal = {"cpu_model": "AMD EPYC 7B13 64-Core Processor", "cpu_count": 64, "virtualization": "none"}
+    assert machines.propose(metal, {"kind": "loop-image", "backing_device": "nvme0n1"}) == "EPYC 7B13 64 CPU, NVMe disk"
+    assert machines.propose(metal, {"kind": "block-device", "device": "/dev/sdb", "device_model": "WDC WD40EFRX"}) == \
+        "EPYC 7B13 64 CPU, WDC WD40EFRX (SCSI/SATA disk)"
+    named = dict(_load("143616Z"))
+    named["system"] = {**named["system"], "machine_name": "lab box 3"}
+    assert machines.name(named) == "lab box 3"
+
+
+def test_the_runner_records_the_proposed_name_or_the_one_given(tmp_path):
+    profile = types.SimpleNamespace(name="quick")
+    target = {"kind": "loop-image", "backing_device": "vda"}
+    proposed = execution.new_result(profile, "m-test", str(tmp_path), target)["system"]
+    assert proposed["machine"] == "m-test" and proposed["machine_name"] == machines.propose(proposed, target)
+    assert proposed["machine_name"].endswith("virtio disk")
+    given_name = execution.new_result(profile, "m-test", str(tmp_path), target, "Rack 4, node 2")["system"]
+    assert given_name["machine"] == "m-test" and given_name["machine_name"] == "Rack 4, node 2"
+
+
+def test_a_blank_or_long_machine_name_is_refused_before_the_run(tmp_path):
+    for bad in ("  ", "x" * (machines.NAME_CHARS + 1)):
+        done = subprocess.run([sys.executable, "-m", "fsatlas.cli", "run", "--directory", str(tmp_path), "--machine-name",
+                               bad], capture_output=True, text=True)
+        assert done.returncode == 2 and "--machine-name" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_committed_labels_that_look_like_one_host_are_found():
+    """m-b6d0b06748 and m-042018a7f3: the same CPU, CPU count, memory (to the GiB) and hypervisor;
+    the AMD labels are alike among themselves, not with them."""
+    records = {}
+    for path in RESULTS:
+        r = json.loads(path.read_text())
+        records.setdefault(r["system"]["machine"], []).append(machines.hardware(r))
+    found = machines.twins(records)
+    assert "m-042018a7f3" in found["m-b6d0b06748"] and "m-05e18e6041" not in found["m-b6d0b06748"]
+    assert found["m-05e18e6041"] == ["m-042018a7f3-1355f959"]
+
+
+FACT = st.one_of(st.none(), st.sampled_from(["a", "b"]))
+
+
+@st.composite
+def hardware(draw):
+    return {"cpu": draw(st.sampled_from([None, "Xeon", "EPYC"])), "cpus": draw(st.sampled_from([None, 2, 4])),
+            "arch": draw(FACT), "memory_gib": draw(st.sampled_from([None, 8, 24])), "virtualization": draw(FACT),
+            "device": draw(FACT), "rotational": draw(st.sampled_from([None, True, False])), "device_model": draw(FACT)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["m1", "m2", "m3", "m4"]), st.lists(hardware(), min_size=1, max_size=3), min_size=1))
+def test_twins_are_every_pair_of_labels_with_results_that_agree_on_what_both_record(records):
+    """Against a count by hand over every pair of results of two labels: alike where CPU and memory
+    are recorded on both and every fact both record is equal (one recording a device the other
+    does not is no difference; two values of one fact are)."""
+    def agree(x, y):
+        return x["cpu"] is not None and y["cpu"] is not None and x["memory_gib"] is not None \
+            and y["memory_gib"] is not None and all(x[k] == y[k] or x[k] is None or y[k] is None for k in x)
+    expected = {}
+    for a in records:
+        for b in records:
+            if a != b and any(agree(x, y) for x in records[a] for y in records[b]):
+                expected.setdefault(a, []).append(b)
+    assert machines.twins(records) == {k: sorted(v) for k, v in expected.items()}

@@ -1,0 +1,89 @@
+"""Which driver mounted a filesystem, recorded with every probe finding (an ext2 answer may be
+ext4's driver's), and names measured in the unit the filesystem counts: NTFS's 255 is UTF-16
+code units (Microsoft's limits table), so a name of 255 two-byte letters, 510 bytes, is taken.
+The letter is one no normalization splits ('α'): HFS+ keeps names decomposed, where 'é' is two
+units."""
+import json
+import os
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.results import probefile
+from fsatlas.run import filesystems, matrix, probe_findings, target
+from testutil import loop_state, scratch_left
+
+pytestmark = pytest.mark.root
+
+
+@pytest.fixture(scope="module")
+def found(tmp_path_factory):
+    out = tmp_path_factory.mktemp("driver")
+    scratch = out / "scratch"
+    assert main(["probe", "--fs", "ext2,ext4,ntfs", "--probe", "max_filename_length,creation_time", "--out", str(out),
+                 "--scratch", str(scratch), "--machine", "probe-box"]) == 0
+    assert loop_state(out) == ([], []) and scratch_left(scratch) == []
+    (path,) = probefile.files(str(out))
+    assert probefile.problems(path) == []
+    return {(f["filesystem"], f["probe"]): f for f in json.loads(open(path, encoding="utf-8").read())["findings"]}
+
+
+def _kernel_says_ext4_mounted(device: str) -> bool:
+    """The independent witness: the ext4 driver logs 'mounting ext2 file system using the ext4
+    subsystem' (fs/ext4/super.c) when it, not the ext2 driver, mounts an ext2 filesystem."""
+    return any("using the ext4 subsystem" in line for line in probe_findings.kernel_lines(device))
+
+
+def test_the_driver_that_mounted_ext2_is_the_one_the_kernel_names(tmp_path, found):
+    spec = matrix.load().filesystems["ext2"]
+    with target.LoopImage(str(tmp_path / "scratch"), 64 << 20) as image:
+        filesystems.mkfs(spec, image.device, [])
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        driver = filesystems.driver(spec, image.device, image.mountpoint)
+        by_ext4 = _kernel_says_ext4_mounted(image.device)
+    assert driver == ("ext4" if by_ext4 else "ext2"), (driver, by_ext4)
+    # every finding of the probe record names the same driver
+    assert {found["ext2", p]["driver"] for p in ("max_filename_length", "creation_time")} == {driver}
+    assert found["ext4", "creation_time"]["driver"] == "ext4"
+
+
+def test_ntfs_names_its_fuse_driver(found):
+    assert {found["ntfs", p]["driver"] for p in ("max_filename_length", "creation_time")} == {"ntfs-3g (FUSE)"}
+    # ntfs-3g gives no birth time through statx; ntfs3 would (its row, probed in a guest)
+    assert found["ntfs", "creation_time"]["value"] == "no"
+
+
+def test_ntfs_names_are_counted_in_utf16_units_and_ext4_s_in_bytes(found):
+    ntfs, ext4 = found["ntfs", "max_filename_length"], found["ext4", "max_filename_length"]
+    assert (ntfs["limit"], ntfs["unit"]) == (255, "UTF-16 code units"), ntfs
+    # 255 'α' (510 bytes) taken, a 256th refused; a letter of two UTF-16 units counts twice: 127
+    assert "255 'α' (510 bytes) were taken" in ntfs["detail"] and "127 U+1F600" in ntfs["detail"], ntfs
+    assert (ext4["limit"], ext4["unit"]) == (255, "bytes") and "of 'α' (2 bytes each) 127 were taken" in ext4["detail"]
+
+
+def test_the_unit_follows_the_letters_whatever_the_limits(monkeypatch, tmp_path):
+    """The rule beside the named examples: a filesystem counting bytes, UTF-16 units or
+    characters, at limits other than 255, gets that unit and limit (a directory whose open() a
+    fake refuses past the limit in the fake's unit)."""
+    from fsatlas.run import probes
+    real_open = open
+
+    def counting(unit, limit):
+        def fake_open(path, mode="r", *a, **k):
+            name = os.path.basename(path)
+            size = {"bytes": len(name.encode()), "UTF-16 code units": len(name.encode("utf-16-le")) // 2,
+                    "characters": len(name)}[unit]
+            if "w" in mode and size > limit:
+                raise OSError(36, "File name too long")
+            return real_open(path, mode, *a, **k)
+        return fake_open
+
+    # the folder lies on this machine's own filesystem, whose 255 bytes bound every name: the
+    # fake's limits keep its longest names (four bytes a character) within them
+    for unit, limits in (("bytes", (1, 2, 3, 100, 254, 255)), ("UTF-16 code units", (1, 2, 3, 17, 63, 127)),
+                         ("characters", (1, 2, 3, 17, 62, 63))):
+        for limit in limits:
+            monkeypatch.setattr("builtins.open", counting(unit, limit))
+            got = probes.max_filename_length(str(tmp_path), probe_findings.Transcript())
+            monkeypatch.setattr("builtins.open", real_open)
+            assert (got["limit"], got["unit"]) == (limit, unit), (unit, limit, got)
