@@ -251,6 +251,8 @@ def test_pts_runs_are_never_dropped_silently():
         "a second seconds": _pts_file(_pts_result("Seconds", [(one, "1:2")]), _pts_result("Milliseconds", [(one, "4:5")])),
         "naming no <System>": _pts_file(_pts_result("MB/s", [(one, "1:2:3"), ("ghost box", "5:5:5")])),
         "1 runs of iops": _pts_file(_pts_result("MB/s", [(one, "1:2:3")]), _pts_result("IOPS", [(one, "7")])),
+        "a run without a value": _pts_file(_pts_result("MB/s", [(one, "100::102")])),
+        "a run of '-100'": _pts_file(_pts_result("MB/s", [(one, "-100:1:2")])),
     }
     for found, text in cases.items():
         with pytest.raises(UserError) as refused:
@@ -312,7 +314,8 @@ def test_fio_s_local_time_stands_in_for_a_missing_timestamp_and_an_impossible_on
     local = fio.measured('{"fio version": "fio-3.33", "time": "Sat Nov 28 22:43:42 2026", "jobs": []}', "in.json")
     assert local == {"time": "2026-11-28T22:43:42", "utc": False, "from": "fio time (the machine's local time)"}
     for bad, place in (('"time": "Sun Feb 30 25:61:00 2026"', "/time"), ('"time": 12', "/time"),
-                       ('"timestamp": 4102444800', "/timestamp"), ('"timestamp": 0', "/timestamp")):
+                       ('"timestamp": 4102444800', "/timestamp"), ('"timestamp": 0', "/timestamp"),
+                       ('"timestamp": 1, "timestamp": 1795905822', "/timestamp")):  # the parser keeps the last
         with pytest.raises(UserError, match=f"^in.json: {place}: "):
             fio.measured('{"fio version": "fio-3.33", ' + bad + ', "jobs": []}', "in.json")
 

@@ -314,6 +314,9 @@ def measured(text: str, where: str = "") -> dict | None:
     not written). Terse output has neither. A time that is no date, before 1990 or after now
     (the import) is refused, located."""
     head = text[:4096]
+    for key in ("timestamp", "time"):  # a key twice: the JSON parser keeps the last, a reader may see the first
+        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', head))) > 1:
+            raise UserError(f"two values of {key}", where=where, field=f"/{key}", expected="one, as fio writes it")
     stamp = re.search(r'"timestamp"\s*:\s*([^,}\s]*)', head)
     if stamp:
         if not re.fullmatch(r"\d{1,11}(?:\.0*)?", stamp.group(1)):

@@ -134,7 +134,11 @@ def _slug(text: str) -> str:
 
 
 def _runs(entry, factor: float, where: str) -> list[float]:
-    raw = [r for r in _text(entry, "RawString").split(":") if r.strip()]
+    text = _text(entry, "RawString")
+    raw = text.split(":") if text.strip() else []
+    if any(not r.strip() for r in raw):  # "100::102": a run without a value would be left out
+        raise UserError(f"a run without a value in {text[:60]!r}", where=where, field="RawString",
+                        expected="every run's value, joined by colons")
     runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
     try:
         values = [float(r) * factor for r in runs]
@@ -142,9 +146,9 @@ def _runs(entry, factor: float, where: str) -> list[float]:
         raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
                         expected="every run's value, joined by colons") from None
     for run, value in zip(runs, values):  # float() reads 1e999 as inf, and NaN: no figure a run measured
-        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        if not math.isfinite(value) or not 0 <= value <= MAX_NUMBER:
             raise UserError(f"a run of {run.strip()[:40]!r}", where=where, field=field,
-                            expected=f"every run a finite number, at most {MAX_NUMBER:g} in base units")
+                            expected=f"every run a finite number from 0 to {MAX_NUMBER:g} in base units")
     return values
 
 
