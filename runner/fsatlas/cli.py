@@ -3,6 +3,7 @@
 Exit status: 0 success, 1 a problem reported to the user, 2 wrong usage, 130 interrupted.
 """
 import argparse
+import os
 import sys
 
 from . import SCHEMA_VERSION, __version__, memory
@@ -58,6 +59,10 @@ def main(argv=None) -> int:
         return 1
     except MemoryError:  # past the limit validate and import set themselves (memory.limited)
         print(f"fsatlas {args.command}: {memory.TOO_MUCH}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # any command's output read by `| head`, which stopped reading: as outfile's one line
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # and no second error at exit's flush
+        print(f"fsatlas {args.command}: -: standard output was closed before everything was written", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("fsatlas: interrupted", file=sys.stderr)

@@ -51,7 +51,7 @@ def test_without_system_or_this_machine_the_result_says_system_not_recorded(tmp_
     assert machines.system_line(result).startswith("system not recorded")
     assert dict((label, value(result)) for label, value in report.SYSTEM_ROWS)["Kernel"] == "system not recorded"
     rows = export.frame(path)
-    assert set(rows["system"]) == {"none"} and rows["cpu_model"].isna().all() and rows["kernel"].isna().all()
+    assert set(rows["system"]) == {"system not recorded"} and rows["cpu_model"].isna().all() and rows["kernel"].isna().all()
     assert set(rows["measured"]) == {"2026-11-25T22:06:30Z"}
 
 

@@ -72,7 +72,7 @@ def test_fio_2_1_4_five_jobs_without_options(tmp_path, capsys):
 def test_fio_3_1_bandwidth_in_kib_and_latencies_in_ns(tmp_path, capsys):
     result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.1-gvisor-sync-write.json")
     (cell,) = result["cells"]
-    assert cell["parameters"]["rw"] == "write" and cell["parameters"]["bs"] == "4096"  # job options
+    assert cell["parameters"]["rw"] == "write" and cell["parameters"]["bs"] == "4k"  # job options: fio's 4096, in one spelling
     assert _sample(cell, "throughput") == 1753471 * 1024  # no bw_bytes before 3.2: 1,795,554,304 B/s
     assert _sample(cell, "iops") == pytest.approx(438367.892977)
     assert _sample(cell, "lat_mean_ns") == pytest.approx(2117.878979)  # lat_ns mean, already ns

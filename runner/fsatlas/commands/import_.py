@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 
@@ -68,6 +69,7 @@ def _system(path, machine, this_machine: bool, digest: str):
         return {**system.collect_system(machine), "recorded": "this-machine"}, {"kind": "directory"}
     if not path:
         return {"machine": machine or f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
+    _regular(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read(MAX_SYSTEM_FILE + 1)
@@ -137,13 +139,15 @@ def swept(parsed: list, files: list[str]) -> str | None:
             values = {str(p.get(name)) for _, p in runs}
             if len(values) > 1:
                 differ.setdefault(name, (workload, runs))
-    # an option one file does not state cannot be a sweep's dimension
-    options = [name for name in SWEEP if name in differ and all(name in p for _, p in differ[name][1])]
+    # an option one file does not state (fio's "not stated": no option, no guess from the job's
+    # name) cannot be a sweep's dimension
+    options = [name for name in SWEEP if name in differ
+               and all(p.get(name, importers.fio.NOT_STATED) != importers.fio.NOT_STATED for _, p in differ[name][1])]
     others = sorted(set(differ) - set(options) - {VARIED[o] for o in options if o in VARIED})
     if len(options) > 1 or others:
         names = options + others
         workload, runs = differ[(others or options[1:])[0]]
-        found = "; ".join(f"{os.path.basename(path)}: " + ", ".join(f"{n}={params.get(n)}" for n in names)
+        found = "; ".join(f"{os.path.basename(path)}: " + ", ".join(f"{n}={params.get(n, 'not set')}" for n in names)
                           for path, params in runs[:4])
         raise UserError(f"files of job {workload!r} differ in {', '.join(names)}", where=", ".join(files),
                         expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}", found=found)
@@ -156,14 +160,18 @@ def _member(index: int, path: str) -> str:
 
 
 def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver: str,
-                 variant: str = "imported", effective: str = "") -> list[dict]:
+                 variant: str = "imported", effective: str = "", provenance: dict | None = None) -> list[dict]:
     """The cells of a result from [(raw member, measurements read from it)]: measurements of
     the same workload and parameters across members (or within one) become one cell's samples.
-    effective: the mount options the tool recorded as in force (PTS), else those given."""
+    effective: the mount options the tool recorded as in force (PTS), else those given;
+    provenance: raw member -> its own measured time and tool version, kept per cell as
+    imported_runs (one entry a raw member, in the order of raw)."""
     cells = {}
     for raw, measurements in parsed:
         for m in measurements:
-            key = make_key(filesystem, mkfs, mount, m.workload, m.dimensions)
+            # a variant is part of the key, as the runner's variants are (there by their options)
+            key = make_key(filesystem if variant == "imported" else f"{filesystem}:{variant}", mkfs, mount,
+                           m.workload, m.dimensions)
             cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": "", "failed": False})
             cell["failed"] = cell["failed"] or m.failed
             cell["units"].update(m.units)  # a figure the first run could not measure ("+++++") has its unit in a later one
@@ -188,6 +196,8 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
             record["reason"] = c["why"] or "the tool reported no figure for this test"
         if complete:
             record["flags"] = flags.derive(record, {})
+            if provenance:
+                record["imported_runs"] = [{"raw": raw, **provenance.get(raw, {})} for raw in c["raw"]]
         records.append(record)
     return records
 
@@ -206,8 +216,22 @@ def _check_filesystem(name: str, where: str) -> str:
     return name
 
 
+def _regular(path: str) -> None:
+    """Refuses what is not a regular file (a FIFO would block the read forever, a device or a
+    folder is no tool's output)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", where=path) from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) \
+            else "a device"
+        raise UserError(f"{kind}, not a regular file", where=path, expected="a file the tool wrote")
+
+
 def _read(path: str) -> tuple[bytes, str]:
     """The bytes of one input file (at most 64 MiB) and the text they hold."""
+    _regular(path)
     try:
         with open(path, "rb") as f:
             data = f.read(64 * 1024 * 1024 + 1)
@@ -243,6 +267,12 @@ def _run(args) -> int:
         raise UserError(f"outputs of {kept:,} bytes in all", where=", ".join(args.files),
                         expected=f"at most {bundle.MAX_TOTAL_BYTES:,} bytes a result, what its raw bundle may hold "
                                  f"(import the repetitions in parts)")
+    first = {}
+    for index, (path, data, _) in enumerate(read):  # one output given twice would count as two repetitions
+        other = first.setdefault(hashlib.sha256(data).digest(), index)
+        if other != index:
+            raise UserError(f"the same output as FILE {other + 1} ({read[other][0]})", where=path,
+                            expected="each repetition's own output file")
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
@@ -250,17 +280,39 @@ def _run(args) -> int:
     mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
     parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
               for index, (path, text) in enumerate(texts)]
+    provenance = {}  # raw member -> what its own output recorded of when and with what it ran
+    for (raw, _), (path, text) in zip(parsed, texts):
+        when = getattr(module, "measured", lambda *_: None)(text, path)
+        version = module.tool_version(text)
+        provenance[raw] = {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
+    seen = {}
+    for index, ((raw, measurements), path) in enumerate(zip(parsed, args.files)):
+        if "measured" not in provenance[raw]:  # without a time two runs may show the same figures (dd's)
+            continue
+        same = json.dumps([provenance[raw]["measured"], [(m.workload, m.parameters, m.values) for m in measurements]],
+                          sort_keys=True, default=str)
+        other = seen.setdefault(same, index)
+        if other != index:  # one report written out again (reformatted, `jq .`): still one run
+            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): its time and every figure",
+                            where=path, expected="each repetition's own output file")
     records, sweeps = [], {}
-    for side in dict.fromkeys(sides):  # each filesystem and variant's files, in the order given
-        mine = [i for i, s in enumerate(sides) if s == side]
-        option = swept([parsed[i] for i in mine], [args.files[i] for i in mine])
-        if option:  # a sweep: the option's value is each cell's dimension
-            for i in mine:
+    of_side = {side: [i for i, s in enumerate(sides) if s == side] for side in sides}  # in the order given
+    options = {side: swept([parsed[i] for i in mine], [args.files[i] for i in mine]) for side, mine in of_side.items()}
+    if len(set(options.values()) - {None}) > 1:  # cells of the sides would pair on no dimension
+        raise UserError("the sides sweep different options: " + ", ".join(
+            f"{fs}:{variant} {option}" for (fs, variant), option in options.items() if option), where=", ".join(args.files),
+            expected="one swept option a result (import each sweep as a result of its own)")
+    option = next((o for o in options.values() if o), None)
+    for side, mine in of_side.items():
+        if option:  # a sweep: the option's value is each cell's dimension, on every side (a side of one
+            for i in mine:  # run at iodepth 1 pairs with the sweep's iodepth=1)
                 for m in parsed[i][1]:
-                    m.dimensions = {**m.dimensions, option: str(m.parameters[option])}
-            sweeps[side] = (option, {m.dimensions[option] for i in mine for m in parsed[i][1]})
+                    if m.parameters.get(option, importers.fio.NOT_STATED) != importers.fio.NOT_STATED:
+                        m.dimensions = {**m.dimensions, option: str(m.parameters[option])}
+            if options[side]:
+                sweeps[side] = (option, {m.dimensions[option] for i in mine for m in parsed[i][1] if option in m.dimensions})
         fs, variant = side
-        records += cell_records([parsed[i] for i in mine], fs, mkfs, mount, args.driver, variant)
+        records += cell_records([parsed[i] for i in mine], fs, mkfs, mount, args.driver, variant, provenance=provenance)
     if not records:
         raise UserError("no measurements found", where=", ".join(args.files))
     tool = {"runner": system.collect_tools()["runner"], "imported_from": args.format}
@@ -273,9 +325,9 @@ def _run(args) -> int:
     result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),
               "profile": f"import-{args.format}", "complete": True,
               "tool": tool, "system": sysinfo, "target": target, "cells": records}
-    times = [m for _, text in texts if (m := getattr(module, "measured", lambda _: None)(text))]
-    if times:  # the earliest the outputs recorded
-        result["measured"] = min(times, key=lambda m: m["time"])
+    times = [m for m in provenance.values() if "measured" in m]
+    if times:  # the earliest the outputs recorded; each file's own is its cells' (imported_runs)
+        result["measured"] = min((m["measured"] for m in times), key=lambda m: m["time"])
     if args.submitter:
         result["submitter"] = args.submitter
     if notes:
@@ -374,6 +426,11 @@ def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
     return kept
 
 
+# PTS writes "System Layer: KVM" (or Docker, ...) where it found one, and nothing on bare metal
+# or where it looked and could not tell: its absence is no "none"
+VIRTUALIZATION_UNKNOWN = "not recorded"
+
+
 def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
     """A PTS system's hardware and software lines as fsatlas's system and target."""
     hw, sw = pts.fields(record["hardware"]), pts.fields(record["software"])
@@ -389,7 +446,7 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
     label = machine or "pts-" + hashlib.sha256(record["hardware"].encode()).hexdigest()[:10]
     sysinfo = {"machine": label, "recorded": "tool", "kernel": kernel, "os": sw.get("OS", "unknown")[:200],
                "cpu_model": re.sub(r" \(\d+ Cores.*$", "", processor)[:200], "cpu_count": max(cpu_count, 1),
-               "memory_bytes": int(memory), "virtualization": sw.get("System Layer", "none")[:100],
+               "memory_bytes": int(memory), "virtualization": sw.get("System Layer", VIRTUALIZATION_UNKNOWN)[:100],
                "arch": arch.rstrip(")")[:50], "pts_hardware": record["hardware"][:1000],
                "pts_software": record["software"][:1000]}
     target = {"kind": "directory"}

@@ -10,6 +10,7 @@ JSON Lines hold every float as its shortest exact text (orjson), so a value read
 same float.
 """
 import datetime as dt
+import json
 import os
 
 from .. import outfile
@@ -28,7 +29,7 @@ COLUMNS = {
     "profile": ("string", "the matrix profile it ran (quick, standard, full) or the importer's name"),
     "machine": ("string", "the machine label"),
     "system": ("string", "where the system facts come from: run, tool (the imported output's own), file (--system), "
-                         "this-machine, or none: system not recorded, and the facts below empty"),
+                         "this-machine, or \"system not recorded\" (and the facts below empty)"),
     "cpu_model": ("string", "the CPU model"),
     "cpu_count": ("int32", "logical CPUs"),
     "memory_bytes": ("int64", "memory"),
@@ -41,6 +42,8 @@ COLUMNS = {
     "variant": ("string", "defaults, or the option variant's name"),
     "mkfs_options": ("string", "mkfs options, space-separated"),
     "mount_options": ("string", "mount options as requested, comma-separated"),
+    "effective_mount_options": ("string", "the mount options in force, as recorded: the runner's from /proc/mounts, "
+                                          "a PTS system's from its notes (attr2,inode64,...), else those requested"),
     "workload": ("string", "the workload"),
     "dimensions": ("string", "the workload's swept parameters (file_size=1000), or empty"),
     "rw": ("string", "the job's rw option (read, randwrite, ...), as the result names it, or empty"),
@@ -50,6 +53,8 @@ COLUMNS = {
     "direct": ("string", "its direct option (1: O_DIRECT), or empty"),
     "ioengine": ("string", "its I/O engine, or empty"),
     "size": ("string", "its file size option, or empty"),
+    "options": ("string", "the cell's other parameters as a JSON object, sorted (an imported fio job: every option "
+                          "fio recorded, fsync, runtime, rwmixread...), or empty"),
     "cell": ("string", "the cell key"),
     "status": ("string", "ok (a sample); failed or skipped (rows of `export --all` only: the cell has no figure)"),
     "reason": ("string", "why a failed or skipped cell has no figure, else empty"),
@@ -123,6 +128,16 @@ def _filter(table, where):
     return table
 
 
+def _recorded(system: dict) -> str:
+    recorded = system.get("recorded", "run")
+    return resultfile.NOT_RECORDED if recorded == "none" else recorded
+
+
+def _other_options(parameters: dict) -> str:
+    other = {k: v for k, v in sorted(parameters.items()) if k not in JOB_OPTIONS}
+    return json.dumps(other, ensure_ascii=False, separators=(",", ":")) if other else ""
+
+
 def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     """Appends one validated result's samples to columns (name -> list), and with all_cells a row
     for each cell without figures (failed, skipped); returns how many rows."""
@@ -130,7 +145,7 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     common = {"result": result["id"],
               "created": dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")),
               "measured": (result.get("measured") or {}).get("time", ""),
-              "profile": result.get("profile", ""), "machine": system["machine"], "system": system.get("recorded", "run"),
+              "profile": result.get("profile", ""), "machine": system["machine"], "system": _recorded(system),
               **{fact: system.get(fact) for fact in resultfile.SYSTEM_FACTS}, "target": target["kind"],
               "storage": target.get("backing_filesystem") or target.get("device_model") or target.get("shared_filesystem", "")}
     added = 0
@@ -141,7 +156,9 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
         per_cell = {**common, "filesystem": cell["filesystem"], "variant": cell.get("variant", "defaults"),
                     "mkfs_options": " ".join(cell["mkfs_options"]), "mount_options": ",".join(cell["mount_options"]),
                     "workload": cell["workload"], "dimensions": parts[4] if len(parts) > 4 else "",
+                    "effective_mount_options": cell.get("effective_mount_options", ""),
                     **{o: str(cell["parameters"][o]) if o in cell["parameters"] else "" for o in JOB_OPTIONS},
+                    "options": _other_options(cell["parameters"]),
                     "cell": cell["key"], "status": cell["status"], "reason": cell.get("reason", ""),
                     "flags": ",".join(cell["flags"])}
         if cell["status"] != "ok":  # one row saying why the cell has no figure

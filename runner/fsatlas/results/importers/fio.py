@@ -19,11 +19,12 @@ nanoseconds (3.0 on), else lat/clat in microseconds (2.x). A latency fio did not
 error is a failed cell naming fio's error number, or a refusal when it is the only one.
 """
 import datetime as dt
+import math
 import re
 
 from .. import fio_json, fio_terse, metrics
 from ...errors import UserError
-from .measurement import Measurement
+from .measurement import Measurement, check_time
 
 READ, WRITE, TRIM = ("read", "randread"), ("write", "randwrite"), ("trim", "randtrim")
 SIDES = ("read", "write", "trim", "mixed")
@@ -49,12 +50,74 @@ def note(text: str) -> str:
            f"the part it ran" if match else ""
 
 
-def _option(job: dict, report: dict, *names):
-    for name in names:
-        for options in (job.get("job options"), report.get("global options")):
-            if isinstance(options, dict) and options.get(name) is not None:
-                return str(options[name])
-    return None
+# Options that say where a job ran or what it logged, not what it measured: neither compared
+# between repetitions nor kept in a cell (a path may hold a user's name).
+PLACES = frozenset({"name", "description", "directory", "filename", "filename_format", "opendir", "exec_prerun",
+                    "exec_postrun", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+                    "per_job_logs", "log_avg_msec", "log_hist_msec", "log_offset", "log_compression"})
+# Options holding a size (fio's "4k", "4K", "4096" and "4KiB" are one), written in one spelling
+SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
+                   "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
+DEFAULTS = {"iodepth": "1", "numjobs": "1"}  # fio's own, where a job's options leave them out
+MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)
+_SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I)
+_SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
+
+
+def size_bytes(text: str, kb_base: int = 1024) -> int | None:
+    """Bytes of one of fio's sizes ("4k", "4K", "4KiB", "4096"), or None where it is no size.
+    As fio reads them: k, K, kB and KiB are 1024 under its default kb_base=1024; under
+    kb_base=1000, k and kB are 1000 and KiB 1024."""
+    match = _SIZE.fullmatch(text.strip())
+    if not match:
+        return None
+    prefix, binary = (match.group(2) or "").lower(), match.group(3)
+    base = 1024 if binary or kb_base != 1000 else 1000
+    return int(match.group(1)) * base ** ("kmgtp".index(prefix) + 1 if prefix else 0)
+
+
+def canonical_size(text: str, kb_base: int = 1024) -> str:
+    """One spelling of a size option: each size in it (bs=4k,64k; bsrange=4k-16k) in the
+    largest of fio's binary units that holds it whole ("4096" and "4K" -> "4k", "16m" -> "16M"),
+    else in bytes; text that holds no size (a percentage) as it is."""
+    def one(part: str) -> str:
+        n = size_bytes(part, kb_base)
+        if n is None:
+            return part
+        return next((f"{n // unit}{suffix}" for unit, suffix in _SUFFIX if n and n % unit == 0), str(n))
+    return ",".join("-".join(one(p) for p in piece.split("-")) for piece in text.split(","))
+
+
+def job_options(described: dict, report: dict, where: str, pointer: str) -> dict:
+    """Every option fio recorded for a job (its global options, then its own), as text in one
+    spelling (sizes as canonical_size, fio's defaults for iodepth and numjobs where a JSON report
+    leaves them out), but those in PLACES. An option that holds a list, an object or a line break
+    is no option fio writes: refused, located."""
+    out = {}
+    for options, at in ((report.get("global options"), "/global options"), (described.get("job options"), pointer + "/job options")):
+        if options is None:
+            continue
+        if not isinstance(options, dict):
+            raise UserError(f"options of type {type(options).__name__}", where=where, field=at,
+                            expected="an object of option names and values, as fio writes it")
+        for name, value in options.items():
+            if value is None or name in PLACES:
+                continue
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,49}", str(name)):
+                raise UserError(f"an option named {str(name)[:60]!r}", where=where, field=at,
+                                expected="fio's option names (lower-case letters, digits and _)")
+            if isinstance(value, (list, dict)) or not re.fullmatch(r"[^\r\n]{0,200}", str(value)):
+                raise UserError(f"{type(value).__name__ if isinstance(value, (list, dict)) else 'text of several lines or over 200 characters'}",
+                                where=where, field=f"{at}/{name}", expected="one value of at most 200 characters, as fio writes an option")
+            out[name] = str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(described.get("job options"), dict):
+        out = {**DEFAULTS, **out}
+    kb_base = 1000 if out.get("kb_base") == "1000" else 1024
+    out = {name: canonical_size(v, kb_base) if name in SIZES else v for name, v in out.items()}
+    if len(out) > MAX_OPTIONS:
+        raise UserError(f"{len(out)} job options", where=where, field=pointer + "/job options",
+                        expected=f"at most {MAX_OPTIONS}")
+    return out
 
 
 def _from_name(name: str) -> tuple[str | None, str | None]:
@@ -73,7 +136,8 @@ def _from_name(name: str) -> tuple[str | None, str | None]:
 
 
 def _entries(report: dict, where: str) -> list:
-    """(job whose figures count, job whose name and options describe it). A client/server report
+    """(job whose figures count, job whose name and options describe it, the first's JSON Pointer).
+    A client/server report
     lists every client's jobs and an 'All clients' entry. With one group that entry is fio's own
     sum over the clients (latency percentiles included) and counts alone; with several, fio 3.x
     writes one entry that adds every group's figures together (a write group's bandwidth shows
@@ -83,12 +147,13 @@ def _entries(report: dict, where: str) -> list:
     if isinstance(clients, list) and clients:
         merged = [j for j in clients if isinstance(j, dict) and j.get("jobname") == "All clients"]
         members = [j for j in clients if isinstance(j, dict) and j.get("jobname") != "All clients"]
+        at = {id(j): f"/client_stats/{i}" for i, j in enumerate(clients)}
         if len(merged) == 1 and len({j.get("groupid") for j in members}) <= 1:
-            return [(merged[0], members[0] if members else merged[0])]
-        return [(j, j) for j in members]
+            return [(merged[0], members[0] if members else merged[0], at[id(merged[0])])]
+        return [(j, j, at[id(j)]) for j in members]
     if not isinstance(report.get("jobs"), list) or not report["jobs"]:
         raise UserError("no jobs in the fio report", where=where, field="/jobs", expected="a non-empty list")
-    return [(j, j) for j in report["jobs"]]
+    return [(j, j, f"/jobs/{i}") for i, j in enumerate(report["jobs"])]
 
 
 def _bandwidth(side: dict) -> float:
@@ -231,61 +296,109 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
     check_sides(report, where, terse)
     groups = {}
-    for job, described in _entries(report, where):
+    for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
                                              or isinstance(job.get("mixed"), dict)):
-            raise UserError("a job without read and write sections", where=where, field="/jobs",
+            raise UserError("a job without read and write sections", where=where, field=pointer,
                             expected="fio --output-format=json (or json+) output")
+        if not isinstance(job.get("error") or 0, int):
+            raise UserError(f"error {job['error']!r}", where=where, field=pointer + "/error", expected="fio's error number")
         name = str(described.get("jobname", "job"))
-        groups.setdefault((name, described.get("groupid", 0)), []).append((job, described))
-    failed = {key: entries for key, entries in groups.items() if any(int(j.get("error") or 0) for j, _ in entries)}
+        groups.setdefault((name, described.get("groupid", 0)), []).append((job, described, pointer))
+    failed = {key: entries for key, entries in groups.items() if any(j.get("error") for j, _, _ in entries)}
     if failed and len(failed) == len(groups):
         (name, _), entries = next(iter(failed.items()))
-        error = next(int(j["error"]) for j, _ in entries if int(j.get("error") or 0))
+        error = next(int(j["error"]) for j, _, _ in entries if j.get("error"))
         raise UserError(f"fio job {name!r} ended with error {error}", where=where,
                         expected="a report of jobs that finished (error 0)")
     several = len(groups) > 1
+    terse = fio_terse.is_terse(text)
     out = []
     for (name, group), entries in groups.items():
-        jobs = [j for j, _ in entries]
-        described = entries[0][1]
+        jobs = [j for j, _, _ in entries]
+        described, pointer = entries[0][1], entries[0][2]
+        options = job_options(described, report, where, pointer)
         guessed_rw, guessed_bs = _from_name(name)
-        rw = _option(described, report, "rw", "readwrite") or guessed_rw or NOT_STATED
-        bs = _option(described, report, "bs", "blocksize") or guessed_bs or NOT_STATED
-        params = {"job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
+        rw = options.pop("readwrite", None) or options.get("rw") or guessed_rw or NOT_STATED
+        bs = options.pop("blocksize", None) or options.get("bs") or (canonical_size(guessed_bs) if guessed_bs else NOT_STATED)
+        params = {**options, "job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
         if several:
             params["group"] = group
-        for opt in ("numjobs", "iodepth", "ioengine", "direct", "size"):
-            value = _option(described, report, opt)
-            if value is not None:
-                params[opt] = value
         label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
         dims = {"job": name} if several else {}
         if (name, group) in failed:
-            error = next(int(j["error"]) for j in jobs if int(j.get("error") or 0))
+            error = next(int(j["error"]) for j in jobs if j.get("error"))
             out.append(Measurement(label, params, {}, {}, dims, not_measured=f"fio job {name!r} ended with error {error}",
                                    failed=True))
             continue
-        sides = _active(jobs, rw)
-        if len(sides) == 1:
-            values = _side(jobs, sides[0], latencies=True)
-            if len(jobs) == 1 and "lat_mean_ns" in values:  # one job's syncs (fsync-write-4k): as the runner reads them
-                values.update(fio_json.sync_metrics(jobs[0], jobs[0][sides[0]], values["lat_mean_ns"]))
-        else:
-            values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
-        for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
-            if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
-                values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
+        try:
+            values, sides = _values(jobs, rw)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise UserError(f"a figure fio writes as a number is not one ({type(e).__name__}: {str(e)[:80]})",
+                            where=where, field=pointer, expected="fio's numbers") from None
+        for metric, value in values.items():
+            if not (math.isfinite(value) and 0 <= value <= MAX_FIGURE):
+                raise UserError(f"{metric} of {value:.6g}", where=where, field=pointer,
+                                expected=f"a measured figure between 0 and {MAX_FIGURE:g}")
+        if terse:  # terse records no options: what its figures show of the job is compared instead
+            params.update(_terse_shape(jobs, sides))
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
 
 
-def measured(text: str) -> dict | None:
-    """When fio wrote the report, from its own `timestamp` (seconds since the epoch, so UTC; fio's
-    `time` beside it is the same moment in the machine's local time). Terse output has none."""
-    match = re.search(r'"timestamp"\s*:\s*(\d{1,12})\b', text[:4096])
-    if not match:
+MAX_FIGURE = 1e18  # a result file's largest number (resultfile.MAX_NUMBER)
+
+
+def _values(jobs: list, rw: str) -> tuple[dict, list]:
+    """(the figures of one job summed over its entries, the sides it did I/O on)."""
+    sides = _active(jobs, rw)
+    if len(sides) == 1:
+        values = _side(jobs, sides[0], latencies=True)
+        if len(jobs) == 1 and "lat_mean_ns" in values:  # one job's syncs (fsync-write-4k): as the runner reads them
+            values.update(fio_json.sync_metrics(jobs[0], jobs[0][sides[0]], values["lat_mean_ns"]))
+    else:
+        values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
+    for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
+        if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
+            values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
+    return values, sides
+
+
+def _terse_shape(jobs: list, sides: list) -> dict:
+    """What terse output shows of a job whose options it does not record: the sides it did I/O
+    on, and each one's block size from its bandwidth over its IOPS (to the nearest 512 bytes)."""
+    sizes = []
+    for side in sides:
+        bw, iops = sum(_bandwidth(j[side]) for j in jobs), sum(float(j[side].get("iops") or 0) for j in jobs)
+        sizes.append(canonical_size(str(round(bw / iops / 512) * 512)) if iops >= 1 else "unknown")
+    return {"sides": "+".join(sides), "bs_from_rate": ",".join(sizes)}
+
+
+def measured(text: str, where: str = "") -> dict | None:
+    """When fio wrote the report, from its own `timestamp` (seconds since the epoch, so UTC), or
+    where that is absent from its `time` (the same moment in the machine's local time, its offset
+    not written). Terse output has neither. A time that is no date, before 1990 or after now
+    (the import) is refused, located."""
+    head = text[:4096]
+    for key in ("timestamp", "time"):  # a key twice: the JSON parser keeps the last, a reader may see the first
+        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', head))) > 1:
+            raise UserError(f"two values of {key}", where=where, field=f"/{key}", expected="one, as fio writes it")
+    stamp = re.search(r'"timestamp"\s*:\s*([^,}\s]*)', head)
+    if stamp:
+        if not re.fullmatch(r"\d{1,11}(?:\.0*)?", stamp.group(1)):
+            raise UserError(f"a timestamp of {stamp.group(1)[:40]}", where=where, field="/timestamp",
+                            expected="fio's seconds since the epoch")
+        when = dt.datetime.fromtimestamp(int(stamp.group(1).split(".")[0]), dt.timezone.utc)
+        found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}
+        return check_time(found, when, where, "/timestamp")
+    local = re.search(r'"time"\s*:\s*("[^"\n]{0,60}"|[^,}\s]*)', head)
+    if not local:
         return None
-    when = dt.datetime.fromtimestamp(int(match.group(1)), dt.timezone.utc)
-    return {"time": f"{when:%Y-%m-%dT%H:%M:%S}Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}
+    try:
+        when = dt.datetime.strptime(" ".join(local.group(1).strip('"').split()), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        raise UserError(f"a time of {local.group(1)[:60]}", where=where, field="/time",
+                        expected="fio's local time, as \"Sat Nov 28 22:43:42 2026\"") from None
+    found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "fio time (the machine's local time)"}
+    return check_time(found, when.replace(tzinfo=dt.timezone.utc), where, "/time")

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 
 from ...errors import UserError
-from .measurement import Measurement
+from .measurement import Measurement, check_time
 
 # IOzone's column or throughput label -> (workload, rw as fio would name it)
 TABLE_TESTS = {
@@ -164,14 +164,18 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     return out
 
 
-def measured(text: str) -> dict | None:
+def measured(text: str, where: str = "") -> dict | None:
     """When the run began, from IOzone's own line ("Run began: Sun Nov  1 12:02:42 2009", the
-    machine's local time, its offset not written)."""
-    match = re.search(r"Run began: +\w{3} +(\w{3}) +(\d{1,2}) +(\d{2}:\d{2}:\d{2}) +(\d{4})", text)
+    machine's local time, its offset not written). A line that holds no such date (another
+    format, a zone, an impossible date) is refused, naming its line."""
+    match = re.search(r"^[ \t]*Run began:[ \t]*(.*)$", text, re.M)
     if not match:
         return None
     try:
-        when = dt.datetime.strptime(" ".join(match.groups()), "%b %d %H:%M:%S %Y")
+        when = dt.datetime.strptime(" ".join(match.group(1).split()), "%a %b %d %H:%M:%S %Y")
     except ValueError:
-        return None
-    return {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "IOzone Run began"}
+        raise UserError(f"Run began: {match.group(1).strip()[:60]}", where=where,
+                        field=f"line {text.count(chr(10), 0, match.start()) + 1}",
+                        expected="IOzone's date, as \"Run began: Sun Nov  1 12:02:42 2009\" (no zone)") from None
+    found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "IOzone Run began"}
+    return check_time(found, when.replace(tzinfo=dt.timezone.utc), where, f"line {text.count(chr(10), 0, match.start()) + 1}")

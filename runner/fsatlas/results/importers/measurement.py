@@ -1,5 +1,8 @@
 """One figure set an importer read from another tool's output."""
+import datetime as dt
 from dataclasses import dataclass, field
+
+from ...errors import UserError
 
 # Parameters that describe how one run went rather than name its test (bonnie++'s tests too
 # fast to time differ between repetitions of one cell): not compared with a cell's.
@@ -15,3 +18,16 @@ class Measurement:
     dimensions: dict = field(default_factory=dict)
     not_measured: str = ""  # why the tool gave no figure (bonnie++'s +++++), or why the job failed
     failed: bool = False  # the tool reported an error for this test (its cell is "failed")
+
+
+EARLIEST = dt.datetime(1990, 1, 1, tzinfo=dt.timezone.utc)  # before every tool imported (IOzone 1991, fio 2005)
+
+
+def check_time(found: dict, when: dt.datetime, where: str, place: str) -> dict:
+    """found, where when (its time) is one a tool could have measured at: from 1990 to now (a
+    local time up to 14 hours ahead of UTC, the largest offset there is)."""
+    latest = dt.datetime.now(dt.timezone.utc) + (dt.timedelta(hours=14) if not found["utc"] else dt.timedelta(0))
+    if not EARLIEST <= when <= latest:
+        raise UserError(f"a measured time of {found['time']}", where=where, field=place,
+                        expected="a time from 1990 to now (the import)")
+    return found

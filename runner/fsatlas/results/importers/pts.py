@@ -56,6 +56,7 @@ def own_unit(scale: str) -> tuple[str, float, str] | None:
 FIO_TYPES = {("Sequential Read", None): "seq-read", ("Sequential Write", None): "seq-write",
              ("Random Read", "4KB"): "rand-read-4k", ("Random Write", "4KB"): "rand-write-4k"}
 MAX_FIELD = 200
+NO_SYSTEM = "no <System> element"
 
 
 def _xml(text: str, where: str):
@@ -99,7 +100,7 @@ def systems(text: str, where: str) -> list[dict]:
                     "client": _text(node, "TestClientVersion"),
                     "mount_options": mount_options(_text(node, "JSON"), _text(node, "Notes"))})
     if not out:
-        raise UserError("no <System> element", where=where, expected="a result file with at least one system")
+        raise UserError(NO_SYSTEM, where=where, expected="a result file with at least one system")
     return out
 
 
@@ -133,7 +134,11 @@ def _slug(text: str) -> str:
 
 
 def _runs(entry, factor: float, where: str) -> list[float]:
-    raw = [r for r in _text(entry, "RawString").split(":") if r.strip()]
+    text = _text(entry, "RawString")
+    raw = text.split(":") if text.strip() else []
+    if any(not r.strip() for r in raw):  # "100::102": a run without a value would be left out
+        raise UserError(f"a run without a value in {text[:60]!r}", where=where, field="RawString",
+                        expected="every run's value, joined by colons")
     runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
     try:
         values = [float(r) * factor for r in runs]
@@ -141,9 +146,9 @@ def _runs(entry, factor: float, where: str) -> list[float]:
         raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
                         expected="every run's value, joined by colons") from None
     for run, value in zip(runs, values):  # float() reads 1e999 as inf, and NaN: no figure a run measured
-        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        if not math.isfinite(value) or not 0 <= value <= MAX_NUMBER:
             raise UserError(f"a run of {run.strip()[:40]!r}", where=where, field=field,
-                            expected=f"every run a finite number, at most {MAX_NUMBER:g} in base units")
+                            expected=f"every run a finite number from 0 to {MAX_NUMBER:g} in base units")
     return values
 
 
@@ -152,7 +157,11 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     test and options, so that validate finds a cell's own runs again). pts/fio writes twin
     results, MB/s and IOPS, with one description: they are one cell's two metrics."""
     groups = {}  # (system, test, options, arguments) -> {"metrics": {metric: (runs, unit, better)}, ...}
-    for i, result in enumerate(_xml(text, where).findall("Result")):
+    root = _xml(text, where)
+    known = {_text(node, "Identifier")[:MAX_FIELD] for node in root.findall("System")}
+    if not known:
+        raise UserError(NO_SYSTEM, where=where, expected="a result file with at least one system")
+    for i, result in enumerate(root.findall("Result")):
         identifier, description = _text(result, "Identifier"), _text(result, "Description")
         scale, proportion = _text(result, "Scale"), _text(result, "Proportion")
         if not identifier:
@@ -165,17 +174,34 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                                      f"and proportion HIB or LIB")
         for entry in result.findall("Data/Entry"):
             system = _text(entry, "Identifier")[:MAX_FIELD]
+            at = f"{where}: Result {i + 1} ({identifier[:80]}), Entry {system[:80]!r}"
+            if system not in known:  # its runs would be no system's: not dropped without a word
+                raise UserError("an <Entry> naming no <System>", where=at,
+                                expected="the <Identifier> of one of the file's systems: " +
+                                         ", ".join(repr(k[:60]) for k in sorted(known)[:5]))
             key = (system, identifier[:MAX_FIELD], description[:MAX_FIELD], _text(result, "Arguments")[:MAX_FIELD])
-            group = groups.setdefault(key, {"metrics": {}, "why": "", "failed": False,
+            group = groups.setdefault(key, {"metrics": {}, "why": "", "failed": False, "of": {},
                                             "workload": workload or _workload(identifier, description)})
             metric, factor, unit = mapped
-            runs = _runs(entry, factor, f"{where}: Result {i + 1} ({identifier[:80]}), Entry {system[:80]!r}")
+            if metric in group["metrics"]:  # two results of one test and options in units of one metric
+                raise UserError(f"a second {metric} of {identifier[:80]} {description[:80]!r} ({scale[:30]}), beside "
+                                f"Result {group['of'][metric] + 1}'s", where=at,
+                                expected="one <Result> a test, options and kind of figure")
+            group["of"][metric] = i
+            runs = _runs(entry, factor, at)
             if not runs:
                 group["failed"] = True
                 group["why"] = "PTS recorded no run for this system (every run failed)"
             group["metrics"][metric] = (runs, unit, better)
     out = []
     for (system, identifier, description, arguments), group in groups.items():
+        counts = {m: len(r) for m, (r, _, _) in group["metrics"].items()}
+        if len(set(counts.values())) > 1:  # each run is one sample of every metric: none may lose one
+            names = sorted(counts, key=counts.get)
+            raise UserError(f"{identifier[:80]} {description[:80]!r} ({system[:80]}): {counts[names[0]]} runs of "
+                            f"{names[0]} (Result {group['of'][names[0]] + 1}), {counts[names[-1]]} of {names[-1]} "
+                            f"(Result {group['of'][names[-1]] + 1})", where=where,
+                            expected="the same runs in each result of one test and options")
         common = dict(workload=group["workload"], dimensions={"pts": _slug(description or identifier)},
                       parameters={"pts_system": system, "pts_test": identifier, "pts_options": description,
                                   "pts_arguments": arguments})
