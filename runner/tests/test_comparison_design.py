@@ -262,3 +262,17 @@ def test_the_issues_contended_example_through_between():
         "commits_per_s": {"unit": "ops/s", "better": "higher", "samples": [290.0, 300.0, 305.0]}}}]}]
     row, = comparison.between(*runs)
     assert row["verdict"] == "not tested" and "contention differs" in row["why"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["fio-3.28", "fio-3.33", "fio-3.38"]), min_size=1, max_size=4),
+       st.lists(st.sampled_from(["fio-3.28", "fio-3.33", "fio-3.38"]), min_size=1, max_size=4))
+def test_an_imported_cells_own_tool_versions_are_its_tools_factor(versions_a, versions_b):
+    # rule (#64 item 1 with #60 item 2): each file's fio version is kept per repetition, and two sides
+    # whose files' versions are not one and the same are named as differing in tools
+    run = {"run": "R", "profile": "import-fio", "tools": "fio " + "; ".join(sorted(set(versions_a + versions_b)))}
+    cell = lambda versions: {"parameters": {"bs": "4k"}, "imported_runs": [{"raw": f"raw/R/{i}", "tool": v}
+                                                                            for i, v in enumerate(versions)]}
+    plan = comparison.design([comparison.cell_factors(run, cell(versions_a))], [comparison.cell_factors(run, cell(versions_b))])
+    assert ("tools" in plan["differ"]) == (set(versions_a) != set(versions_b))
+    assert "parameters" not in plan["differ"]

@@ -32,14 +32,21 @@ UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024 ** 2, "mb"
 
 
 def _report(options: dict, drop=(), version="fio-3.33", stamp=1795902457, bw=None) -> dict:
-    """BASE with its job's options set (None: left out), the keys in drop removed."""
+    """BASE with its job's options set (None: left out), the keys in drop removed; bw: another
+    throughput in bytes/s, reached as fio would report it, by another runtime for the same I/O
+    (fio's rates are its counts over its runtime: importers/fio.check_sides refuses a rate alone
+    changed)."""
     report = copy.deepcopy(BASE)
     job = report["jobs"][0]
     opts = {k: v for k, v in {**job["job options"], **options}.items() if v is not None and k not in drop}
     job["job options"] = opts
     report["fio version"], report["timestamp"] = version, stamp
     if bw is not None:
-        job["read"]["bw_bytes"] = bw
+        side = job["read"]
+        side["runtime"] = runtime = max(1, round(1000 * side["io_bytes"] / bw))
+        side["bw_bytes"] = 1000 * side["io_bytes"] // runtime
+        side["bw"] = side["bw_bytes"] // 1024
+        side["iops"] = 1000 * side["total_ios"] / runtime
     return report
 
 

@@ -207,8 +207,12 @@ def factors(result: dict) -> dict:
 
 def cell_factors(run: dict, cell: dict) -> dict:
     """run (factors() of a result) with the cell's parameters as one comparable string (canonical
-    JSON): an imported cell's key leaves its parameters out (iodepth=1 and 32 under one job name)."""
-    return {**run, "parameters": json.dumps(cell.get("parameters") or {}, sort_keys=True, default=str)}
+    JSON): an imported cell's key leaves its parameters out (iodepth=1 and 32 under one job name).
+    An imported cell's tools are its own outputs' versions (imported_runs): the files of one
+    import may come from several fio versions, and a side that mixes them is "mixed" in tools."""
+    own = sorted({r["tool"] for r in cell.get("imported_runs") or () if r.get("tool")})
+    return {**run, "parameters": json.dumps(cell.get("parameters") or {}, sort_keys=True, default=str),
+            **({"tools": " / ".join(own)} if own else {})}
 
 
 def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "") -> dict:

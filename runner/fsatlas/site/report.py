@@ -77,7 +77,8 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
         other = side_b.get(ident)
         if not other:
             continue
-        plan = comparison.design(run, run, comparison.interleaved(cell.get("started"), other.get("started")),
+        plan = comparison.design([comparison.cell_factors(run[0], cell)], [comparison.cell_factors(run[0], other)],
+                                 comparison.interleaved(cell.get("started"), other.get("started")),
                                  comparison.contended([(run, cell)], [(run, other)]))
         names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
         for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
