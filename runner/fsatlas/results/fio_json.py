@@ -38,6 +38,29 @@ def without_bins(text: str, where: str) -> str:
     return text
 
 
+# How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
+# Python's json recurses a level a bracket: ~1,100 under "jobs" (which orjson, limited to 1,024,
+# hands on to it) ended in a RecursionError traceback.
+MAX_DEPTH = 64
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]')
+
+
+def within_depth(text: str, start: int, where: str) -> None:
+    """A UserError naming the line where the JSON text from start nests deeper than MAX_DEPTH
+    (brackets inside strings aside); one pass of one pattern, no parse."""
+    depth = 0
+    for match in _NESTING.finditer(text, start):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                raise UserError(f"JSON nested more than {MAX_DEPTH} levels deep at line {line}", where=where,
+                                expected="fio's JSON report (a few levels)")
+        elif char in "]}":
+            depth -= 1
+
+
 def parse(text: str, where: str = "fio output") -> dict:
     text = without_bins(text, where)
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
@@ -47,6 +70,7 @@ def parse(text: str, where: str = "fio output") -> dict:
         return orjson.loads(text[start:])
     except orjson.JSONDecodeError:
         pass
+    within_depth(text, start, where)  # before json, which recurses where orjson gave up
     try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
         report, end = json.JSONDecoder().raw_decode(text, start)
     except json.JSONDecodeError as e:
