@@ -158,14 +158,25 @@ def strings_in(value, path="", keys=True):
     if isinstance(value, str):
         yield path, value
         return
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        if keys and isinstance(key, str):
-            yield f"{path}/{key}", key
-        if isinstance(item, str):
-            yield f"{path}/{key}", item
-        elif isinstance(item, (dict, list)):
-            yield from strings_in(item, f"{path}/{key}", keys)
+    # A stack of the containers being read, not recursion: orjson reads a raw report nested up to
+    # 1,024 levels, past Python's recursion limit (a RecursionError traceback from validate).
+    stack = [(path, _items(value))]
+    while stack:
+        path, items = stack[-1]
+        for key, item in items:
+            if keys and isinstance(key, str):
+                yield f"{path}/{key}", key
+            if isinstance(item, str):
+                yield f"{path}/{key}", item
+            elif isinstance(item, (dict, list)):
+                stack.append((f"{path}/{key}", _items(item)))
+                break
+        else:
+            stack.pop()
+
+
+def _items(value):
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else iter(())
 
 
 @lru_cache(maxsize=1)
