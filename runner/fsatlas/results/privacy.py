@@ -295,6 +295,9 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
         values = json_strings(data)[0] if values is None else values
         found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)] \
             if any(map(finding, values)) else []
+        if "hostname" in text:  # fio's client/server reports: each job's "hostname", whatever its spelling
+            found += [f"{where} looks like a host name ({value!r})" for where, value in strings_in(data, keys=False)
+                      if where.endswith("/hostname") and value not in NO_HOST]
     else:
         found, line, counted = [], 1, 0
         folded = fold(text)  # raw_matches's places are those of the folded text
@@ -372,6 +375,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         for after, name in islice(hosts, limit):
             start = text.index(name, after)
             out.append((start, start + len(name), "a host name", name))
+    out += [(start, end, "a host name", text[start:end]) for start, end in tool_host_names(text)]
     names = _mine()
     if names:
         out += [(m.start(), m.end(), "this machine's host or user name", m.group(0))
@@ -383,6 +387,27 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         if not kept or found[0] >= kept[-1][1]:
             kept.append(found)
     return kept
+
+
+# Fields a tool's format defines as a host name are one whatever their spelling ("rakku", a
+# single label no pattern above would take for a host): bonnie++'s machine name (its -m, by
+# default the host name: importers.bonnie.host_names), fio's client/server "hostname" (JSON)
+# and hostname= (its normal output). Loopback and what --redact left name no machine.
+REDACTED = "[redacted]"  # what a redaction leaves: no pattern matches it, no parser reads it as a figure
+NO_HOST = frozenset(["127.0.0.1", "localhost", "::1", "", REDACTED])
+_FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]+)')
+
+
+def tool_host_names(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each value of a field a tool's format defines as a host name (above)."""
+    spans = []
+    if "hostname" in text:
+        spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
+    if "," in text:
+        from .importers import bonnie
+        if bonnie.looks_like(text):
+            spans += bonnie.host_names(text)
+    return [(start, end) for start, end in spans if text[start:end] not in NO_HOST]
 
 
 # A piece of text between separators holding a dot (tried only where a piece starts: at every
@@ -475,7 +500,6 @@ def redact_markup(text: str) -> tuple[str, dict[str, int]]:
     return re.sub(r">([^<]+)<", one, fold(text)), counts
 
 
-REDACTED = "[redacted]"  # what a redaction leaves: no pattern above matches it, no parser reads it as a figure
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
