@@ -22,9 +22,13 @@ FILE_ENDINGS = frozenset("sh py md pl rs so zip mov cc ps ml in am pm rb cs ts m
                          "img iso raw out job jobs fio ko c h o a d".split())
 
 PATTERNS = [
-    ("a MAC address", re.compile(r"\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b", re.I)),
-    # (loopback and the unspecified address name no machine: fio's client/server output has them)
-    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")),
+    # (IEEE 802's spellings: colons, dashes (Windows), or three dotted groups of four (Cisco))
+    ("a MAC address", re.compile(r"(?<![0-9a-f:-])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![0-9a-f:-])"
+                                 r"|(?<![0-9a-f:-])[0-9a-f]{2}(?:-[0-9a-f]{2}){5}(?![0-9a-f:-])"
+                                 r"|(?<![0-9a-f.])[0-9a-f]{4}(?:\.[0-9a-f]{4}){2}(?![0-9a-f.])", re.I)),
+    # (loopback and the unspecified address name no machine: fio's client/server output has them;
+    # zero-padded octets, 192.168.001.010, are read as addresses by inet_aton's callers)
+    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|[01]?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d?\d)(?![\d.])")),
     # IPv6 (RFC 4291 2.2): eight groups, or fewer around one "::"; three numbers joined by colons
     # (a Phoronix Test Suite RawString, 355:358:355) are no address
     ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![0-9a-f:])"
@@ -35,7 +39,8 @@ PATTERNS = [
     # (/root is no person's: IOzone prints "Command line used: /root/iozone" wherever root ran it)
     ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
-    ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
+    # (the label and the serial after it: "Serial Number: 1234567890", serial_no=..., SerialNumber=...)
+    ("a serial number", re.compile(r"\b(?:serial(?:[\s_-]*(?:number|num|no)\b\.?)?|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
     # A label such as alice-laptop or bobs_macbook_pro names a person's own machine (a name of
     # letters before the word: a temporary folder's "30092-pc_x1" is no one's).
     ("a personal machine name", re.compile(
@@ -50,49 +55,46 @@ PATTERNS = [
 SERIAL_UNLABELED = len(PATTERNS) - 1
 IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 address")
 
-# A dotted quad is a version number, not an IPv4 address, when what stands beside it says so
-# (_version_number): "X Server 1.21.1.11", "Mesa 24.0.5.1", "GNOME Shell 3.36.4.1" are versions
-# in a Phoronix Test Suite software line; "inet 10.1.2.3", "from 192.168.1.5 port 22",
-# "nameserver 1.1.1.1", "http://1.2.3.4/" are addresses. A quad is a version where
-#  1. a "v" is glued before it (v1.2.3.4), or a package's suffix after it (1.2.3.4-generic,
-#     1.2.3.4+dfsg, 1.2.3.4~rc1, 1.2.3.4a);
-#  2. a name stands before it, separated by one space (Mesa 24.0.5.1): a word starting with a
-#     letter that is none of ADDRESS_WORDS, the words that introduce an address (case-blind).
-#     "Server" is one of them, except after a capitalized name that is none (X Server 1.21.1.11
-#     and Xorg Server name a product; server 10.0.0.5 and NFS Server 10.0.0.5 an address);
-#  3. it is the value of a field of a PTS software line that names software (VERSION_FIELDS:
-#     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1").
-# Whatever stands before it, a port (:22) or a prefix length (/24) after it makes it an address.
-ADDRESS_WORDS = frozenset("""ip ipv4 inet addr address host hostname from to via at by on gateway gw dns nameserver
-    resolver src dst source destination peer client remote local bind bound listen listening connect connecting
-    connected route router proxy mask netmask broadcast brd subnet net network ping server servers target endpoint
-    nfs smb cifs ntp ssh http https ftp tftp dhcp ldap iscsi nbd vnc rdp smtp imap mail web node master worker
-    is was and or of for""".split())
+# A dotted quad is a version number, not an IPv4 address, only where a software line says so
+# (_version_number): PTS's <Software> line prints "Display Server: X Server 1.21.1.11" and
+# "OpenGL: 4.6 Mesa 24.0.5.1", and these must import. Anything else is an address: a word before
+# it proves nothing ("eth0 192.168.1.5", "zeus 10.0.0.1", "NFS-Server 10.0.0.1" are what ip,
+# /etc/hosts and mount print), so the rule is positive, never "not an address word". A quad is
+# a version only where
+#  1. it is the version token right after a known product's name (KNOWN_PRODUCTS: the software
+#     PTS and system reports name with a version, one space between: Mesa 24.0.5.1, X Server
+#     1.21.1.11), or the value right after a PTS software field naming software (VERSION_FIELDS:
+#     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1");
+#  2. and its value is no address by itself: a private or special-use range (10/8, 172.16/12,
+#     192.168/16, 169.254/16, 100.64/10: what a LAN's machines have) is an address whatever
+#     stands before it, as no product the list names has had such a four-part version (Mesa's
+#     are three parts; X Server's 1.x); a port (:22) or a prefix length (/24) after it too.
+KNOWN_PRODUCTS = ("X Server", "Xorg Server", "X.Org Server", "xorg-server", "Xwayland", "Mesa", "modesetting",
+                  "GNOME Shell", "KDE Plasma", "KDE Frameworks", "Qt", "GCC", "Clang", "LLVM", "NVIDIA", "AMDGPU",
+                  "Wayland", "Weston", "Vulkan", "OpenCL", "OpenGL", "Python", "OpenJDK", "Java", "glibc", "systemd")
 VERSION_FIELDS = frozenset("""kernel os desktop compiler opengl opencl vulkan python java microcode bios firmware
     version release build revision""".split()) | {"display server", "display driver"}
-_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"']))([A-Za-z][A-Za-z0-9+._-]*) $")
+_PRODUCT_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))(?:" + "|".join(map(re.escape, KNOWN_PRODUCTS)) + ") $", re.I)
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40}): ?$")
+_PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
+
+
+def _in_private_range(quad: str) -> bool:
+    a, b = (int(octet) for octet in quad.split(".")[:2])
+    value = a << 8 | b
+    return any(value >> (16 - bits) == (first << 8 | second) >> (16 - bits) for first, second, bits in _PRIVATE_RANGES)
 
 
 def _version_number(text: str, start: int, end: int) -> bool:
     """Whether the dotted quad text[start:end] is a version number by its context (the rule above)."""
     after = text[end:end + 2]
-    if after[:1] in (":", "/") and after[1:2].isdigit():
-        return False  # 1.2.3.4:22, 10.0.0.0/8
-    if (start and text[start - 1] in "vV" and (start < 2 or not text[start - 2].isalnum())) or \
-            re.match(r"(?:[-+~][A-Za-z]|[A-Za-z])", after):
-        return True
+    if (after[:1] in (":", "/") and after[1:2].isdigit()) or _in_private_range(text[start:end]):
+        return False  # 1.2.3.4:22, 10.0.0.0/8, 192.168.1.20
     before = text[max(0, start - 60):start]
+    if _PRODUCT_BEFORE.search(before):
+        return True
     field = _FIELD_BEFORE.search(before)
-    if field and field.group(1).strip().lower() in VERSION_FIELDS:
-        return True
-    word = _WORD_BEFORE.search(before)
-    if not word or word.group(1).lower().rstrip(".,") in ADDRESS_WORDS - {"server"}:
-        return False
-    if word.group(1).lower() != "server":
-        return True
-    name = _WORD_BEFORE.search(before[:word.start(1)])  # X Server, Xorg Server: a product's name
-    return bool(name) and name.group(1)[:1].isupper() and name.group(1).lower() not in ADDRESS_WORDS
+    return bool(field) and field.group(1).strip().lower() in VERSION_FIELDS
 
 
 # A name with dots whose last label may be a top-level domain; whether it is one, the public
@@ -107,7 +109,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # machine word (all these in any case); four digits among capitals. A string holding none is
 # passed over (tests/test_fuzz.py checks that whatever a pattern matches holds one).
 _NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users)/", "users", "~", "(?:user|login|owner|uid)",
-                        r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
+                        r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-", r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
 NEEDS = re.compile(f"{_NEEDED}|(?-i:{_NEEDED_CAPS})", re.I)
@@ -224,7 +226,8 @@ def _serial_in_model(text: str, match) -> bool:
 
 # What raw_matches calls each kind it finds: the words a result's redactions name.
 REDACTION_KINDS = frozenset([what for what, _ in PATTERNS] + ["a host name", "this machine's host or user name"])
-_TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+# (not a run of colon-separated hex groups it is part of: 00:11:22 of 00:11:22:33:44:55 is a MAC's)
+_TIMES = re.compile(r"(?<![0-9A-Fa-f:])\d{1,2}:\d{2}(?::\d{2})?(?![0-9A-Fa-f]|:[0-9A-Fa-f])")
 
 
 def findings(data, keys: bool = True) -> list[tuple[str, str]]:
@@ -343,8 +346,8 @@ def _folded_char(char: str) -> str:
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [":", r"\d\.\d", ":", "@", r"/(?:home|users)/|users\\|~", "user|login|owner|uid",
-          r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users)/|users\\|~",
+          "user|login|owner|uid", r"serial|s/n|sn[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 
 
