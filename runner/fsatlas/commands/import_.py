@@ -312,7 +312,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     except OSError as e:
         raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
-        staged = []
+        staged, kept = [], {}
         for result, members in made:
             # an input no cell's figure comes from (a test the tool reported no figure for) is
             # not kept: validate refuses a member it does not read
@@ -320,6 +320,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             members = {name: data for name, data in members.items() if name in named}
             if redact:
                 members = _redacted(result, members)
+            kept.update(members)
             if members:
                 bundle.write(members, bundle.path(tmp, result["id"]))
             staged.append(resultfile.write_result(tmp, result))
@@ -327,7 +328,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
             if errors:
                 first = errors[0]
-                hint = _hint(first, redact, redacted_fields)
+                hint = _hint(first, redact, redacted_fields, lambda: _redaction_clears(kept))
                 more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
                 raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
                                 where=", ".join(inputs))
@@ -348,17 +349,27 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _hint(problem, redact: bool, redacted_fields: tuple) -> str:
+def _hint(problem, redact: bool, redacted_fields: tuple, clears) -> str:
     """What to do about the first problem that keeps a result from validate: --redact only where
     it would replace what was found (the kept raw output, and the fields an importer fills from
-    it), and only when it was not given already."""
+    it: clears() tells whether redacting the raw members leaves nothing the scan finds), and
+    only when it was not given already."""
     if not problem.message.startswith(validation.PRIVATE):
         return " (an output fsatlas import should have refused: please report it)"
     in_raw = "/raw/" in problem.path or problem.path.startswith("/raw")
+    if in_raw and not redact and not clears():
+        return (" (--redact would not replace all of it: remove it from the output by hand, or a maintainer "
+                "lists it in data/privacy-reviewed.txt)")
     if in_raw or problem.path.startswith(tuple(redacted_fields)):
         return "" if redact else " (--redact replaces it by [redacted] in the kept raw output and the fields read from it)"
     return (" (--redact does not change it: it comes from the system facts, this machine's or --system's; "
             "give the facts in a --system file without it, or --machine for the label)")
+
+
+def _redaction_clears(members: dict[str, bytes]) -> bool:
+    """Whether --redact would leave nothing in these raw members that the privacy scan finds."""
+    return all(privacy.raw_finding(privacy.redact(importers.text_of(data, name))[0]) is None
+               for name, data in members.items())
 
 
 def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:

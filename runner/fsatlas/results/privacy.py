@@ -37,7 +37,14 @@ PATTERNS = [
     # to its end each time, a time quadratic in a line's length)
     ("an e-mail address", re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
     # (/root is no person's: IOzone prints "Command line used: /root/iozone" wherever root ran it)
-    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
+    # (a name ends at markup too: /home/bob]]> is bob's, the CDATA's end its own; /media/<user>/ and
+    # /run/media/<user>/ are where udisks mounts a user's disks)
+    ("a user's home folder", re.compile(r"/(?:home|Users|(?:run/)?media)/[^/\s\"'<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"'<>\[\]&]+"
+                                        r"|~[a-z_][a-z0-9_-]*/")),
+    # a host name after its label (hostname: zeus, Host=zeus), any spelling
+    ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),
+    # a shell prompt: alice@zeus:~$, bob@build:/srv#
+    ("a user name", re.compile(r"(?<![\w.@-])[a-z_][a-z0-9_.-]*@[A-Za-z0-9][A-Za-z0-9-]*:[~/]")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     # (the label and the serial after it: "Serial Number: 1234567890", serial_no=..., SerialNumber=...)
     ("a serial number", re.compile(r"\b(?:serial(?:[\s_-]*(?:number|num|no)\b\.?)?|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
@@ -108,7 +115,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # a home folder (or C:\Users, ~name/); a user label; a serial number's label; a personal
 # machine word (all these in any case); four digits among capitals. A string holding none is
 # passed over (tests/test_fuzz.py checks that whatever a pattern matches holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users)/", "users", "~", "(?:user|login|owner|uid)",
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users|media)/", "host|nodename", "users", "~", "(?:user|login|owner|uid)",
                         r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-", r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
@@ -195,7 +202,7 @@ def finding(text: str, serials: bool = True) -> str | None:
     """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
     The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
-    text = fold(text)
+    text = _latin(fold(text))
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     found = []
     match = needs_a_look(text) and ANY.search(text)
@@ -315,18 +322,50 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
 
 
 MAX_LISTED = 10
-# Characters that show as nothing and would split a word the patterns look for (/h\u200bome):
-# taken out before the patterns look (they are refused in a result file's own text).
+# What a scan folds (fold, then _latin), decided so that a spelling a reader or a parser takes for
+# the same text is the same text to the patterns:
+#  - NFKC, character by character: fullwidth ／ｈｏｍｅ is /home, ① is 1, and the ideographic full
+#    stop (。, which NFKC keeps) a dot;
+#  - characters that show as nothing and would split a word (/h\u200bome) are taken out:
+#    INVISIBLE, every format character (Unicode category Cf, the tag characters U+E0000-E007F
+#    among them), the variation selectors (U+FE00-FE0F, U+E0100-E01EF) and the blank U+2800;
+#  - a character written as an XML/HTML reference (&#47; &#x2F;), percent-encoded (%2F) or as a
+#    JSON escape (\u002f, a surrogate pair), as an XML or JSON reader or a URL's user reads it,
+#    where it folds to what the patterns look for or to nothing (ESCAPED: a letter, digit, space or one
+#    of /@.:_~-=#; never <, &, a backslash or a quote, which would change the markup);
+#  - for the patterns only, the Cyrillic and Greek letters that look like Latin ones (_LATIN, a
+#    subset of Unicode's confusables, UTS #39): /һome is /home. Mapped one to one, so places
+#    stay those of the folded text and what --redact keeps is the text as written.
+# Combining accents are kept (/hóme is no home folder a system makes).
 INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e"
                                    "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
-                                   "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u3164\ufeff\uffa0"))
+                                   "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u2800\u3164\ufeff\uffa0"))
+ESCAPED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/@.:_~-=# ")
+_ESCAPE = re.compile(r"&#(\d{1,7});|&#[xX]([0-9A-Fa-f]{1,6});|%([0-9A-Fa-f]{2})"
+                     r"|(?<!\\)\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})|(?<!\\)\\u([0-9A-Fa-f]{4})")
+_LATIN = str.maketrans("аеорсухһіјѕԁԛԝӏАВЕКМНОРСТХІЈЅαονρΑΒΕΖΗΙΚΜΝΟΡΤΧΥ",
+                       "aeopcyxhijsdqwlABEKMHOPCTXIJSaovpABEZHIKMNOPTXY")
+
+
+def _unescaped(match) -> str:
+    decimal, hexadecimal, percent, high, low, unit = match.groups()
+    if high:  # a JSON surrogate pair (\udb40\udc20: a tag character)
+        code = 0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00
+    else:
+        code = int(decimal) if decimal else int(hexadecimal or percent or unit, 16)
+    char = chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else ""
+    folded = _folded_char(char) if char and ord(char) > 127 else char
+    return char if char and all(c in ESCAPED for c in folded.translate(_LATIN)) else match.group(0)
 
 
 def fold(text: str) -> str:
-    """text as the patterns look at it: every character NFKC-normalized on its own (fullwidth
-    ／ｈｏｍｅ becomes /home, ① 1) and the INVISIBLE ones taken out. Character by character, through
-    one str.translate, so that a long text of few distinct characters (dd's progress lines in
-    Chinese) costs one pass; ASCII text is returned as it is."""
+    """text as the patterns look at it (the rule above, but _LATIN): references and percent
+    escapes of ESCAPED characters decoded, every character NFKC-normalized on its own and the
+    invisible ones taken out. Character by character, through one str.translate, so that a long
+    text of few distinct characters (dd's progress lines in Chinese) costs one pass; ASCII text
+    without &, % or \\u is returned as it is."""
+    if ("&#" in text or "%" in text or "\\u" in text) and _ESCAPE.search(text):
+        text = _ESCAPE.sub(_unescaped, text)
     if text.isascii():
         return text
     table = {}
@@ -338,15 +377,23 @@ def fold(text: str) -> str:
     return text.translate(table) if table else text
 
 
+def _latin(text: str) -> str:
+    """text with _LATIN's look-alike letters as the Latin ones (one to one: places stay)."""
+    return text if text.isascii() else text.translate(_LATIN)
+
+
 @lru_cache(maxsize=65536)
 def _folded_char(char: str) -> str:
-    return "" if ord(char) in INVISIBLE else unicodedata.normalize("NFKC", char)
+    code = ord(char)
+    if code in INVISIBLE or unicodedata.category(char) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return ""
+    return "." if char in "\u3002\ufe12" else unicodedata.normalize("NFKC", char)  # ideographic full stops: a dot
 
 
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users)/|users\\|~",
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users|media)/|users\\|~", "host|nodename", "@",
           "user|login|owner|uid", r"serial|s/n|sn[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 
@@ -356,7 +403,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     tool's text output (with a limit: the first `limit` of each kind), in the order they appear;
     the text folded first (fold: the places are those of the folded text).
     Linear in the text's length: every pattern starts where a run of its characters starts."""
-    text = fold(text)
+    text = written = fold(text)
+    text = _latin(text)  # one to one: the places are those of the written text
     if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
@@ -389,7 +437,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     for found in sorted(out, key=lambda f: (f[0], -f[1])):
         if not kept or found[0] >= kept[-1][1]:
             kept.append(found)
-    return kept
+    return [(start, end, what, written[start:end]) for start, end, what, _ in kept]
 
 
 # Fields a tool's format defines as a host name are one whatever their spelling ("rakku", a
@@ -496,11 +544,12 @@ def redact_markup(text: str) -> tuple[str, dict[str, int]]:
     counts: dict[str, int] = {}
 
     def one(match):
-        done, found = redact(match.group(1))
+        done, found = redact(match.group(2) if match.group(1) else match.group(3))
         for what, n in found.items():
             counts[what] = counts.get(what, 0) + n
-        return ">" + done + "<"
-    return re.sub(r">([^<]+)<", one, fold(text)), counts
+        return f"<![CDATA[{done}]]>" if match.group(1) else ">" + done
+    # a CDATA section's text is the element's text too (<Hardware>... <![CDATA[/home/bob]]></Hardware>)
+    return re.sub(r"(<!\[CDATA\[)(.*?)\]\]>|>([^<]+)(?=<)", one, fold(text), flags=re.S), counts
 
 
 
