@@ -96,6 +96,20 @@ def _system(path, machine, this_machine: bool, digest: str):
     return sysinfo, target
 
 
+def _options(values, flag: str) -> list[str]:
+    """The options of --mkfs-options/--mount-options, each checked against the result schema's
+    definition of an option here, so that a bad one is reported against its flag (it was
+    reported against /cells/0/key of a result never written)."""
+    options, shape = list_option(values), resultfile.schema()["$defs"]["options"]
+    for option in options:
+        if len(option) > shape["items"]["maxLength"] or not re.search(shape["items"]["pattern"], option):
+            raise UserError(f"an option of {option!r}", field=flag, expected=f"comma-separated options, each matching "
+                            f"{shape['items']['pattern']} and at most {shape['items']['maxLength']} characters")
+    if len(options) > shape["maxItems"]:
+        raise UserError(f"{len(options)} options", field=flag, expected=f"at most {shape['maxItems']}")
+    return options
+
+
 SWEEP = ("iodepth", "numjobs", "bs")  # the options a sweep of one job varies, one at a time
 VARIED = {"numjobs": "jobs_in_report"}  # what differs with a swept option as a consequence (fio's clones)
 
@@ -219,6 +233,7 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def run(args) -> int:
+    outfile.named(args.out)  # before any work: "-" and "" name no folder
     try:
         with memory.limited(stats.PRELOAD):
             return _run_pts(args) if args.format == "pts" else _run(args)
@@ -247,7 +262,7 @@ def _run(args) -> int:
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
-    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
     parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
               for index, (path, text) in enumerate(texts)]
     records, sweeps = [], {}
@@ -280,7 +295,7 @@ def _run(args) -> int:
         result["submitter"] = args.submitter
     if notes:
         result["notes"] = "\n".join(notes)[:4000]
-    out = os.path.abspath(args.out)
+    out = outfile.named(args.out)
     resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
     members = {_member(index, path): data for index, (path, data, _) in enumerate(read)}  # the bytes as the tool wrote them
     (written,) = _publish(out, [(result, members)], args.redact, args.files)
@@ -418,8 +433,8 @@ def _run_pts(args) -> int:
         raise UserError(f"{given[0]} with a PTS result file", field=given[0],
                         expected="none: PTS records each system's Hardware, Software and File-System itself "
                                  "(--filesystem overrides the last)")
-    out = os.path.abspath(args.out)
-    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    out = outfile.named(args.out)
+    mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
     made = []  # (result, bundle member, its bytes): every one checked before any is written
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
     for path in args.files:
