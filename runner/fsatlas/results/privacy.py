@@ -111,12 +111,14 @@ DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za
 # One search per string instead of one per pattern; where several match, the leftmost is named.
 ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else p.pattern})"
                           for i, (_, p) in enumerate(PATTERNS)))
-# What every match of a pattern above holds, in the same order: a colon; digit, dot, digit; an @;
-# a home folder (or C:\Users, ~name/); a user label; a serial number's label; a personal
-# machine word (all these in any case); four digits among capitals. A string holding none is
-# passed over (tests/test_fuzz.py checks that whatever a pattern matches holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users|media)/", "host|nodename", "users", "~", "(?:user|login|owner|uid)",
-                        r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-", r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
+# What every match of a pattern above holds: a colon; digit, dot, digit; an @; a home folder (or
+# C:\Users, ~name/); a host label; a user label; a serial number's label; a MAC's dashed or
+# dotted groups; a personal machine word (all these in any case); four digits among capitals. A
+# string holding none is passed over (tests/test_fuzz.py checks that whatever a pattern matches
+# holds one).
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users|media)/", "host|nodename", "users", "~",
+                        "(?:user|login|owner|uid)", r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-",
+                        r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
 NEEDS = re.compile(f"{_NEEDED}|(?-i:{_NEEDED_CAPS})", re.I)
@@ -393,8 +395,9 @@ def _folded_char(char: str) -> str:
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users|media)/|users\\|~", "host|nodename", "@",
-          "user|login|owner|uid", r"serial|s/n|sn[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users|media)/|users\\|~",
+          "host|nodename", "@", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
+          "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 
 
@@ -550,8 +553,6 @@ def redact_markup(text: str) -> tuple[str, dict[str, int]]:
         return f"<![CDATA[{done}]]>" if match.group(1) else ">" + done
     # a CDATA section's text is the element's text too (<Hardware>... <![CDATA[/home/bob]]></Hardware>)
     return re.sub(r"(<!\[CDATA\[)(.*?)\]\]>|>([^<]+)(?=<)", one, fold(text), flags=re.S), counts
-
-
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
