@@ -29,6 +29,8 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (sta
 def refusal(path: str) -> str | None:
     """Why path may not be replaced by a regular file (in words), or None where it may: it is
     a regular file or nothing."""
+    if path == "":
+        return "expected a file name, found an empty one"
     if path.endswith(("/", os.sep)) or os.path.basename(path) in ("", ".", ".."):
         return "expected a file name, found a folder's"
     try:
@@ -49,12 +51,14 @@ def check(path: str) -> None:
     """Raises the UserError refusal(path) words, if any."""
     why = refusal(path)
     if why:
-        raise UserError(why, where=path)
+        raise UserError(why, where=path or "''")
 
 
 def folder(path: str) -> str:
     """path as a folder to write in, made where missing; a UserError where it cannot be (a file
-    in the way, no permission, a read-only filesystem)."""
+    in the way, no permission, a read-only filesystem), or where it is empty or `-` (standard
+    output to every command writing one file: a folder named "-" was made)."""
+    named(path)
     if os.path.lexists(path) and not os.path.isdir(path):
         raise UserError("expected a folder, found a file", where=path)
     try:
@@ -67,6 +71,16 @@ def folder(path: str) -> str:
     return path
 
 
+def named(path: str) -> str:
+    """The absolute path of an output folder, refused where it is empty or `-` (standard output
+    to every command writing one file: import --out - made a folder named "-")."""
+    if path in ("", STDOUT):
+        raise UserError(f"expected a folder to write in, found {'an empty name' if not path else repr(path)}"
+                        + (", which means standard output where a command writes one file" if path else ""),
+                        where=path or "''")
+    return os.path.abspath(path)
+
+
 def move_into_place(tmp: str, path: str) -> None:
     """Renames the finished file tmp over path, where path is a regular file or nothing."""
     check(path)
@@ -74,6 +88,16 @@ def move_into_place(tmp: str, path: str) -> None:
         os.replace(tmp, path)
     except OSError as e:
         raise UserError(f"cannot write: {e.strerror}", where=path) from None
+
+
+def _mode(path: str) -> int:
+    """The mode of the file written as path: an existing target's own, else what open(2) would
+    give a new file under the process's umask (0666 less the umask), as any tool writing it would."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(os.stat(path).st_mode)
+    umask = os.umask(0o022)  # read by setting it (the only portable way), then put back
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 @contextlib.contextmanager
@@ -107,7 +131,7 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
                 if e.filename is not None:  # an input's error (it names its file): the caller's to word
                     raise
                 raise UserError(f"cannot write: {e.strerror}", where=path) from None
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; what fsatlas writes is meant to be read
+        os.chmod(tmp, _mode(path))  # mkstemp makes 0600
         move_into_place(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

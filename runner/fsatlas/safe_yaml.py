@@ -10,15 +10,31 @@ def load(stream):
     return yaml.load(stream, Loader=_LOADER)
 
 
+# How deep a user's YAML document may nest (a machine's facts: system: {cpu: ...}, 2 or 3 levels).
+# libyaml's parser keeps its nesting on a heap stack, but building the document recurses in C a
+# level a nested node: 25,000 brackets in a 64 KB --system file ([[[[...) overran the C stack
+# and Python died of a segmentation fault (exit 139, no message).
+MAX_DEPTH = 64
+
+
 def load_plain(text: str, where: str):
     """A YAML document a user hands in (import --system), as plain data: no aliases (*name). An
     alias is a reference, not a copy, so a chain of them (a: &a [x, x], b: &b [*a, *a], ...) reads
     at once into a few nodes, which every later walk of the data (the schema, the privacy scan,
     JSON) then visits 2^depth times: a 30-line file kept import busy past 60 s. The events are
-    looked at first (libyaml's parser, no document built), an alias refused with its line."""
+    looked at first (libyaml's parser, no document built), an alias, or nesting deeper than
+    MAX_DEPTH, refused with its line."""
     from .errors import UserError
+    depth = 0
     for event in yaml.parse(text, Loader=_LOADER):
         if isinstance(event, yaml.AliasEvent):
             raise UserError(f"a YAML alias (*{event.anchor}); expected plain values, each written out",
                             where=f"{where}: line {event.start_mark.line + 1}")
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise UserError(f"nested more than {MAX_DEPTH} levels deep; expected a machine's facts "
+                                "(a mapping of a few levels)", where=f"{where}: line {event.start_mark.line + 1}")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
     return yaml.load(text, Loader=_LOADER)

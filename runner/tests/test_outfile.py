@@ -215,3 +215,48 @@ def test_standard_output_closed_early_is_one_line(tmp_path):
     err = proc.communicate(timeout=120)[1].decode()
     assert proc.returncode == 1 and err.count("\n") == 1 and "Traceback" not in err, err
     assert "standard output was closed" in err
+
+
+def test_a_dash_or_an_empty_name_is_no_output_folder_and_no_file(tmp_path, capsys, monkeypatch):
+    """F61b item 12: import --out - made a folder named "-"; an empty --out was taken for the
+    current folder (import) or the default file (export, report)."""
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    for out in ("-", ""):
+        assert main(["import", "dd", str(log), "--filesystem", "ext4", "--out", out]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "expected a folder to write in" in err, err
+    for argv in (["export", str(QUICK[0]), "--format", "csv"], ["report", str(QUICK[0]), str(QUICK[1]), "--no-chart"]):
+        assert main([*argv, "--out", ""]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "expected a file name, found an empty one" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dd.txt"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(umask=st.integers(0, 0o777), existing=st.none() | st.integers(0, 0o777))
+def test_a_written_file_s_mode_follows_the_umask_or_the_target_it_replaces(tmp_path, umask, existing):
+    target = tmp_path / "out.txt"
+    target.unlink(missing_ok=True)
+    if existing is not None:
+        target.write_text("old")
+        os.chmod(target, existing)
+    old = os.umask(umask)
+    try:
+        with outfile.replacing(str(target)) as f:
+            f.write("new")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(target).st_mode) == (0o666 & ~umask if existing is None else existing)
+
+
+def test_a_bad_option_is_reported_against_its_flag(tmp_path, capsys):
+    log = tmp_path / "dd.txt"
+    log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
+    for flag, value in (("--mount-options", "noatime x"), ("--mkfs-options", "-O ^has_journal"),
+                        ("--mount-options", "a" * 201), ("--mkfs-options", "x|y")):
+        assert main(["import", "dd", str(log), "--filesystem", "ext4", flag, value, "--out", str(tmp_path / "o")]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f": {flag}: an option of" in err and "/cells/" not in err, err
+    assert not (tmp_path / "o").exists()

@@ -1,6 +1,7 @@
 """The pull-request check's gate (scripts/pr-data-only.sh, run by .github/workflows/
 pull-request.yml) refuses any change outside data/results and data/raw, a deletion done by a
-rename included (issue 61, item 6), and lists the changed result files."""
+rename included (issue 61, item 6), and any deletion, rename or change inside them (F61b item 11):
+a pull request adds results; it lists the added result files."""
 import subprocess
 from pathlib import Path
 
@@ -45,16 +46,41 @@ def test_a_rename_out_of_the_code_into_data_is_refused(repo, old, new):
     assert done.returncode == 1 and old in done.stdout and "::error::" in done.stdout
 
 
-def test_changes_inside_the_data_folders_pass_and_the_results_are_listed(repo):
+def test_added_data_passes_and_the_results_are_listed(repo):
     repo, base = repo
-    _git(repo, "mv", "data/results/old.json", "data/results/renamed.json")
     (repo / "data/results/new.json").write_text("{}\n")
-    (repo / "data/raw/old.tar.gz").unlink()
+    (repo / "data/results/sub").mkdir()
+    (repo / "data/results/sub/two.json").write_text("{}\n")
+    (repo / "data/raw/new.tar.gz").write_text("x\n")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "data")
     done, listed = _gate(repo, base)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert sorted(listed) == ["data/results/new.json", "data/results/old.json", "data/results/renamed.json"]
+    assert sorted(listed) == ["data/results/new.json", "data/results/sub/two.json"]
+
+
+# The rule: a pull request may add results, never delete, rename or change one; a deletion
+# slipped through before, as the workflow validates the base tree with the contribution on top.
+@pytest.mark.parametrize("change", ["delete", "rename", "rename-within-raw", "modify", "to-link", "delete-raw"])
+def test_a_deletion_rename_or_change_of_a_published_file_is_refused(repo, change):
+    repo, base = repo
+    (repo / "data/results/added.json").write_text("{}\n")  # beside an allowed addition
+    old = "data/raw/old.tar.gz" if change.endswith("raw") else "data/results/old.json"
+    if change.startswith("delete"):
+        (repo / old).unlink()
+    elif change == "rename":
+        _git(repo, "mv", old, "data/results/renamed.json")
+    elif change == "rename-within-raw":
+        _git(repo, "mv", old, "data/raw/renamed.tar.gz")
+    elif change == "modify":
+        (repo / old).write_text("{}\n")
+    else:
+        (repo / old).unlink()
+        (repo / old).symlink_to("added.json")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", change)
+    done, listed = _gate(repo, base)
+    assert done.returncode == 1 and old in done.stdout and "never deletes, renames or changes" in done.stdout, done.stdout
 
 
 def test_a_deletion_or_an_odd_name_outside_is_refused(repo):

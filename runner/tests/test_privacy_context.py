@@ -5,7 +5,7 @@ system fields a PTS import fills, and the error suggests --redact only where it 
 import json
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import privacy
@@ -38,25 +38,50 @@ def test_a_real_address_in_an_address_context_is_found(ip, context):
     assert _ipv4(context.format(ip))
 
 
-# A product's name before a version (a capitalized or lower-case word that introduces no
-# address), "X Server" and "Xorg Server", a v glued before, a package suffix after.
-NAME = st.from_regex(r"\A[A-Za-z][A-Za-z0-9+]{1,11}\Z").filter(lambda w: w.lower() not in privacy.ADDRESS_WORDS)
+# Any word before an address proves nothing (ip's "eth0", /etc/hosts' "zeus", "NFS-Server"):
+# an address is found after every word but a known product's name or a software field's label,
+# zero-padded (192.168.001.010) or not.
+PADDED = st.tuples(*[st.tuples(OCTET, st.booleans())] * 4).map(
+    lambda q: ".".join(f"{o:03d}" if pad else str(o) for o, pad in q)).filter(
+    lambda q: not q.startswith(("127.", "0.", "00.", "000.")))
+WORD = st.from_regex(r"\A[A-Za-z][A-Za-z0-9+_-]{0,15}\Z").filter(
+    lambda w: w.lower() not in privacy.VERSION_FIELDS and not privacy._PRODUCT_BEFORE.search(w + " "))
 
 
 @settings(max_examples=300, deadline=None)
-@given(version=QUAD, name=NAME, form=st.sampled_from(["{n} {v}", "{n} Server {v}", "OpenGL: 4.6 {n} {v}",
-                                                        "v{v}", "{n}-{v}-generic", "{v}+dfsg", "{v}~rc1",
-                                                        "Kernel: {v}", "Display Driver: {n} {v}"]))
-def test_a_version_number_in_a_version_context_is_no_address(version, name, form):
-    assume(not (form == "{n} Server {v}" and not name[0].isupper()))  # "foo Server": the rule wants a capital
-    assert not _ipv4(form.format(n=name, v=version))
+@given(ip=PADDED, word=WORD, form=st.sampled_from(["{w} {v}", "{w}: {v}", "{w}={v}", "{v}-{w}", "({w} {v})", "X {w} {v}"]))
+def test_an_address_after_any_other_word_is_found(ip, word, form):
+    assert _ipv4(form.format(w=word, v=ip))
+
+
+PRIVATE = st.sampled_from(["10.{}.{}.{}", "172.{}.{}.{}", "192.168.{}.{}", "169.254.{}.{}", "100.{}.{}.{}"]).flatmap(
+    lambda f: st.tuples(OCTET, OCTET, OCTET).map(lambda o: f.format(*o))).filter(privacy._in_private_range)
+PRODUCT = st.sampled_from(privacy.KNOWN_PRODUCTS)
+VERSION_FORMS = ["{p} {v}", "OpenGL: 4.6 {p} {v}", "Display Server: {p} {v}", "Kernel: {v}", "OpenGL: {v}",
+                 "Display Driver: {p} {v}, OpenGL: 4.6"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ip=PRIVATE, product=PRODUCT, form=st.sampled_from(VERSION_FORMS))
+def test_a_private_address_is_found_even_in_a_version_context(ip, product, form):
+    assert _ipv4(form.format(p=product, v=ip))
+
+
+# The positive version contexts: a known product's name right before, or a software field's value.
+@settings(max_examples=300, deadline=None)
+@given(version=QUAD.filter(lambda q: not privacy._in_private_range(q)), product=PRODUCT,
+       form=st.sampled_from(VERSION_FORMS))
+def test_a_version_number_in_a_version_context_is_no_address(version, product, form):
+    assert not _ipv4(form.format(p=product, v=version))
 
 
 def test_the_named_examples_and_the_ones_beside_them():
     for text in ("X Server 1.21.1.11", "Mesa 24.0.5.1", "Display Server: X Server 1.21.1.11, OpenGL: 4.6 Mesa 24.0.5.1",
-                 "X.Org X Server 1.21.1.11", "xorg-server 1.21.1.11"):
+                 "X.Org X Server 1.21.1.11", "xorg-server 1.21.1.11", "Display Driver: modesetting 1.21.1.11"):
         assert not _ipv4(text), text
-    for text in ("X Server 1.21.1.11:0", "via 1.21.1.11", "Mesa 24.0.5.1/24", "to 24.0.5.1", "(1.21.1.11)"):
+    for text in ("X Server 1.21.1.11:0", "via 1.21.1.11", "Mesa 24.0.5.1/24", "to 24.0.5.1", "(1.21.1.11)",
+                 "eth0 192.168.1.5", "zeus 10.0.0.1", "NFS-Server 10.0.0.1", "X Server 192.168.1.20",
+                 "192.168.001.010", "Kernel: 10.0.0.1", "Mesa 192.168.1.5", "10.0.0.1-eth0", "v10.0.0.1"):
         assert _ipv4(text), text
 
 

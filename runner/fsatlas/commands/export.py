@@ -30,7 +30,7 @@ def run(args) -> int:
     if fmt is None and args.out:
         fmt = next((f for f in export.FORMATS if args.out.endswith("." + f)), None)
     fmt = fmt or "parquet"
-    out = args.out or f"fsatlas-samples.{fmt}"
+    out = args.out if args.out is not None else f"fsatlas-samples.{fmt}"  # "" is refused, not the default
     rows = export.write(args.paths, out, fmt, where, args.all_cells)
     shown = "standard output" if out == outfile.STDOUT else os.path.abspath(out)
     print(f"wrote {rows:,} {'rows' if args.all_cells else 'samples'} to {shown} ({fmt})", file=sys.stderr)

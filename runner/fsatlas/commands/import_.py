@@ -98,6 +98,20 @@ def _system(path, machine, this_machine: bool, digest: str):
     return sysinfo, target
 
 
+def _options(values, flag: str) -> list[str]:
+    """The options of --mkfs-options/--mount-options, each checked against the result schema's
+    definition of an option here, so that a bad one is reported against its flag (it was
+    reported against /cells/0/key of a result never written)."""
+    options, shape = list_option(values), resultfile.schema()["$defs"]["options"]
+    for option in options:
+        if len(option) > shape["items"]["maxLength"] or not re.search(shape["items"]["pattern"], option):
+            raise UserError(f"an option of {option!r}", field=flag, expected=f"comma-separated options, each matching "
+                            f"{shape['items']['pattern']} and at most {shape['items']['maxLength']} characters")
+    if len(options) > shape["maxItems"]:
+        raise UserError(f"{len(options)} options", field=flag, expected=f"at most {shape['maxItems']}")
+    return options
+
+
 SWEEP = ("iodepth", "numjobs", "bs")  # the options a sweep of one job varies, one at a time
 VARIED = {"numjobs": "jobs_in_report"}  # what differs with a swept option as a consequence (fio's clones)
 
@@ -243,6 +257,7 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def run(args) -> int:
+    outfile.named(args.out)  # before any work: "-" and "" name no folder
     try:
         with memory.limited(stats.PRELOAD):
             return _run_pts(args) if args.format == "pts" else _run(args)
@@ -277,7 +292,7 @@ def _run(args) -> int:
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
-    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
     parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
               for index, (path, text) in enumerate(texts)]
     provenance = {}  # raw member -> what its own output recorded of when and with what it ran
@@ -332,7 +347,7 @@ def _run(args) -> int:
         result["submitter"] = args.submitter
     if notes:
         result["notes"] = "\n".join(notes)[:4000]
-    out = os.path.abspath(args.out)
+    out = outfile.named(args.out)
     resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
     members = {_member(index, path): data for index, (path, data, _) in enumerate(read)}  # the bytes as the tool wrote them
     (written,) = _publish(out, [(result, members)], args.redact, args.files)
@@ -364,7 +379,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     except OSError as e:
         raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
-        staged = []
+        staged, kept = [], {}
         for result, members in made:
             # an input no cell's figure comes from (a test the tool reported no figure for) is
             # not kept: validate refuses a member it does not read
@@ -372,6 +387,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             members = {name: data for name, data in members.items() if name in named}
             if redact:
                 members = _redacted(result, members)
+            kept.update(members)
             if members:
                 bundle.write(members, bundle.path(tmp, result["id"]))
             staged.append(resultfile.write_result(tmp, result))
@@ -379,7 +395,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
             if errors:
                 first = errors[0]
-                hint = _hint(first, redact, redacted_fields)
+                hint = _hint(first, redact, redacted_fields, lambda: _redaction_clears(kept))
                 more = f"; and {len(errors) - 1} more" if len(errors) > 1 else ""
                 raise UserError(f"the result would not pass validate: {first.path or '/'}: {first.message}{more}{hint}",
                                 where=", ".join(inputs))
@@ -400,17 +416,27 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _hint(problem, redact: bool, redacted_fields: tuple) -> str:
+def _hint(problem, redact: bool, redacted_fields: tuple, clears) -> str:
     """What to do about the first problem that keeps a result from validate: --redact only where
     it would replace what was found (the kept raw output, and the fields an importer fills from
-    it), and only when it was not given already."""
+    it: clears() tells whether redacting the raw members leaves nothing the scan finds), and
+    only when it was not given already."""
     if not problem.message.startswith(validation.PRIVATE):
         return " (an output fsatlas import should have refused: please report it)"
     in_raw = "/raw/" in problem.path or problem.path.startswith("/raw")
+    if in_raw and not redact and not clears():
+        return (" (--redact would not replace all of it: remove it from the output by hand, or a maintainer "
+                "lists it in data/privacy-reviewed.txt)")
     if in_raw or problem.path.startswith(tuple(redacted_fields)):
         return "" if redact else " (--redact replaces it by [redacted] in the kept raw output and the fields read from it)"
     return (" (--redact does not change it: it comes from the system facts, this machine's or --system's; "
             "give the facts in a --system file without it, or --machine for the label)")
+
+
+def _redaction_clears(members: dict[str, bytes]) -> bool:
+    """Whether --redact would leave nothing in these raw members that the privacy scan finds."""
+    return all(privacy.raw_finding(privacy.redact(importers.text_of(data, name))[0]) is None
+               for name, data in members.items())
 
 
 def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
@@ -464,8 +490,8 @@ def _run_pts(args) -> int:
         raise UserError(f"{given[0]} with a PTS result file", field=given[0],
                         expected="none: PTS records each system's Hardware, Software and File-System itself "
                                  "(--filesystem overrides the last)")
-    out = os.path.abspath(args.out)
-    mkfs, mount = list_option(args.mkfs_options), list_option(args.mount_options)
+    out = outfile.named(args.out)
+    mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
     made = []  # (result, bundle member, its bytes): every one checked before any is written
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
     for path in args.files:
@@ -475,14 +501,14 @@ def _run_pts(args) -> int:
         if args.redact:  # the Hardware and Software lines become the result's system fields: redacted before
             kept, redacted = privacy.redact_markup(kept)
         digest = hashlib.sha256(data).hexdigest()[:8]
-        measurements = pts.parse(kept, path)
-        disagree = pts.value_disagreements(kept, path)
         records = pts.systems(kept, path)
         names = [r["identifier"][:pts.MAX_FIELD] for r in records]
         twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
         if twice is not None:  # an <Entry> names its system only by this: the two systems' runs would mix
             raise UserError(f"two <System> elements named {twice[:80]!r}", where=path,
                             expected="a distinct <Identifier> a system (each <Entry> names its system by it)")
+        measurements = pts.parse(kept, path)
+        disagree = pts.value_disagreements(kept, path)
         for k, record in enumerate(records):
             fs = args.filesystem or pts.fields(record["software"]).get("File-System", "").lower()
             _check_filesystem(fs, f"{path}: System {record['identifier']!r} File-System (or --filesystem)")

@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from .. import outfile
 from ..errors import UserError
 from ..run import leftovers, matrix as matrix_mod, measure
 from . import article, list_option, plan, report
@@ -50,7 +51,7 @@ def run(args) -> int:
     variants = list(dict.fromkeys(spec.partition(":")[2] or "defaults" for spec in (args.a, args.b)))
     profile = matrix.profile(args.profile, fs, list_option(args.workload), variants)
     profile = profile.subset(c for pair in measure.sides(profile, args.a, args.b) for c in pair)
-    out, scratch = os.path.abspath(args.out), os.path.abspath(args.scratch or ".scratch")
+    out, scratch = outfile.named(args.out), os.path.abspath(args.scratch or ".scratch")
     checked = plan.build_plan(matrix, profile, scratch)
     plan.check_scratch(checked)
     with leftovers.ScratchLock(scratch):

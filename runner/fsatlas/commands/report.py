@@ -52,7 +52,7 @@ def run(args) -> int:
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
     svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")
     text = report.html_page(doc, svg) if fmt == "html" else report.markdown(doc, svg)
-    out = args.out or outfile.STDOUT
+    out = args.out if args.out is not None else outfile.STDOUT  # "" is refused, not standard output
     with outfile.replacing(out) as f:
         f.write(text)
     if out != outfile.STDOUT:

@@ -6,6 +6,7 @@ import tempfile
 
 from ..run import devices, execution, guest, leftovers, system, target
 from ..results import bundle, machines, resultfile
+from .. import outfile
 from ..errors import UserError
 from . import plan
 
@@ -41,7 +42,7 @@ def run(args) -> int:
     if not args.directory and os.geteuid() != 0:  # say so before reading anything else
         raise UserError("loop devices, mkfs and mount need root: run as root (sudo), "
                         "or measure an existing folder with --directory DIR")
-    out = os.path.abspath(args.out)
+    out = outfile.named(args.out)
     if args.kernel:
         if args.directory or args.device or args.clients or args.resume:
             raise UserError("--kernel runs on loop images in a fresh guest: not with --directory, --device, "

@@ -59,6 +59,29 @@ def _integer(digits: str) -> int:
     return int(digits)
 
 
+# How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
+# Python's json recurses a level a bracket: ~1,100 under "jobs" (which orjson, limited to 1,024,
+# hands on to it) ended in a RecursionError traceback.
+MAX_DEPTH = 64
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]')
+
+
+def within_depth(text: str, start: int, where: str) -> None:
+    """A UserError naming the line where the JSON text from start nests deeper than MAX_DEPTH
+    (brackets inside strings aside); one pass of one pattern, no parse."""
+    depth = 0
+    for match in _NESTING.finditer(text, start):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                raise UserError(f"JSON nested more than {MAX_DEPTH} levels deep at line {line}", where=where,
+                                expected="fio's JSON report (a few levels)")
+        elif char in "]}":
+            depth -= 1
+
+
 def parse(text: str, where: str = "fio output") -> dict:
     text = without_bins(text, where)
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
@@ -68,6 +91,7 @@ def parse(text: str, where: str = "fio output") -> dict:
         return orjson.loads(text[start:])
     except orjson.JSONDecodeError:
         pass
+    within_depth(text, start, where)  # before json, which recurses where orjson gave up
     try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
         report, end = json.JSONDecoder(parse_int=_integer).raw_decode(text, start)
     except json.JSONDecodeError as e:
@@ -77,9 +101,6 @@ def parse(text: str, where: str = "fio output") -> dict:
         line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
         raise UserError(f"an integer of {len(e.args[0]):,} digits at line {line}", where=where,
                         expected="fio's figures, integers of at most 20 digits") from None
-    except RecursionError:  # what orjson refuses past 1,024 levels, json's recursive decoder cannot take
-        raise UserError("JSON nested deeper than fio's report ever is", where=where,
-                        expected="fio's JSON report (a few levels of objects)") from None
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1

@@ -22,9 +22,13 @@ FILE_ENDINGS = frozenset("sh py md pl rs so zip mov cc ps ml in am pm rb cs ts m
                          "img iso raw out job jobs fio ko c h o a d".split())
 
 PATTERNS = [
-    ("a MAC address", re.compile(r"\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b", re.I)),
-    # (loopback and the unspecified address name no machine: fio's client/server output has them)
-    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])")),
+    # (IEEE 802's spellings: colons, dashes (Windows), or three dotted groups of four (Cisco))
+    ("a MAC address", re.compile(r"(?<![0-9a-f:-])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![0-9a-f:-])"
+                                 r"|(?<![0-9a-f:-])[0-9a-f]{2}(?:-[0-9a-f]{2}){5}(?![0-9a-f:-])"
+                                 r"|(?<![0-9a-f.])[0-9a-f]{4}(?:\.[0-9a-f]{4}){2}(?![0-9a-f.])", re.I)),
+    # (loopback and the unspecified address name no machine: fio's client/server output has them;
+    # zero-padded octets, 192.168.001.010, are read as addresses by inet_aton's callers)
+    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|[01]?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d?\d)(?![\d.])")),
     # IPv6 (RFC 4291 2.2): eight groups, or fewer around one "::"; three numbers joined by colons
     # (a Phoronix Test Suite RawString, 355:358:355) are no address
     ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![0-9a-f:])"
@@ -33,9 +37,17 @@ PATTERNS = [
     # to its end each time, a time quadratic in a line's length)
     ("an e-mail address", re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
     # (/root is no person's: IOzone prints "Command line used: /root/iozone" wherever root ran it)
-    ("a user's home folder", re.compile(r"/(?:home|Users)/[^/\s\"']+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"']+|~[a-z_][a-z0-9_-]*/")),
+    # (a name ends at markup too: /home/bob]]> is bob's, the CDATA's end its own; /media/<user>/ and
+    # /run/media/<user>/ are where udisks mounts a user's disks)
+    ("a user's home folder", re.compile(r"/(?:home|Users|(?:run/)?media)/[^/\s\"'<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"'<>\[\]&]+"
+                                        r"|~[a-z_][a-z0-9_-]*/")),
+    # a host name after its label (hostname: zeus, Host=zeus), any spelling
+    ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),
+    # a shell prompt: alice@zeus:~$, bob@build:/srv#
+    ("a user name", re.compile(r"(?<![\w.@-])[a-z_][a-z0-9_.-]*@[A-Za-z0-9][A-Za-z0-9-]*:[~/]")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
-    ("a serial number", re.compile(r"\b(?:serial|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
+    # (the label and the serial after it: "Serial Number: 1234567890", serial_no=..., SerialNumber=...)
+    ("a serial number", re.compile(r"\b(?:serial(?:[\s_-]*(?:number|num|no)\b\.?)?|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
     # A label such as alice-laptop or bobs_macbook_pro names a person's own machine (a name of
     # letters before the word: a temporary folder's "30092-pc_x1" is no one's).
     ("a personal machine name", re.compile(
@@ -50,49 +62,46 @@ PATTERNS = [
 SERIAL_UNLABELED = len(PATTERNS) - 1
 IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 address")
 
-# A dotted quad is a version number, not an IPv4 address, when what stands beside it says so
-# (_version_number): "X Server 1.21.1.11", "Mesa 24.0.5.1", "GNOME Shell 3.36.4.1" are versions
-# in a Phoronix Test Suite software line; "inet 10.1.2.3", "from 192.168.1.5 port 22",
-# "nameserver 1.1.1.1", "http://1.2.3.4/" are addresses. A quad is a version where
-#  1. a "v" is glued before it (v1.2.3.4), or a package's suffix after it (1.2.3.4-generic,
-#     1.2.3.4+dfsg, 1.2.3.4~rc1, 1.2.3.4a);
-#  2. a name stands before it, separated by one space (Mesa 24.0.5.1): a word starting with a
-#     letter that is none of ADDRESS_WORDS, the words that introduce an address (case-blind).
-#     "Server" is one of them, except after a capitalized name that is none (X Server 1.21.1.11
-#     and Xorg Server name a product; server 10.0.0.5 and NFS Server 10.0.0.5 an address);
-#  3. it is the value of a field of a PTS software line that names software (VERSION_FIELDS:
-#     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1").
-# Whatever stands before it, a port (:22) or a prefix length (/24) after it makes it an address.
-ADDRESS_WORDS = frozenset("""ip ipv4 inet addr address host hostname from to via at by on gateway gw dns nameserver
-    resolver src dst source destination peer client remote local bind bound listen listening connect connecting
-    connected route router proxy mask netmask broadcast brd subnet net network ping server servers target endpoint
-    nfs smb cifs ntp ssh http https ftp tftp dhcp ldap iscsi nbd vnc rdp smtp imap mail web node master worker
-    is was and or of for""".split())
+# A dotted quad is a version number, not an IPv4 address, only where a software line says so
+# (_version_number): PTS's <Software> line prints "Display Server: X Server 1.21.1.11" and
+# "OpenGL: 4.6 Mesa 24.0.5.1", and these must import. Anything else is an address: a word before
+# it proves nothing ("eth0 192.168.1.5", "zeus 10.0.0.1", "NFS-Server 10.0.0.1" are what ip,
+# /etc/hosts and mount print), so the rule is positive, never "not an address word". A quad is
+# a version only where
+#  1. it is the version token right after a known product's name (KNOWN_PRODUCTS: the software
+#     PTS and system reports name with a version, one space between: Mesa 24.0.5.1, X Server
+#     1.21.1.11), or the value right after a PTS software field naming software (VERSION_FIELDS:
+#     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1");
+#  2. and its value is no address by itself: a private or special-use range (10/8, 172.16/12,
+#     192.168/16, 169.254/16, 100.64/10: what a LAN's machines have) is an address whatever
+#     stands before it, as no product the list names has had such a four-part version (Mesa's
+#     are three parts; X Server's 1.x); a port (:22) or a prefix length (/24) after it too.
+KNOWN_PRODUCTS = ("X Server", "Xorg Server", "X.Org Server", "xorg-server", "Xwayland", "Mesa", "modesetting",
+                  "GNOME Shell", "KDE Plasma", "KDE Frameworks", "Qt", "GCC", "Clang", "LLVM", "NVIDIA", "AMDGPU",
+                  "Wayland", "Weston", "Vulkan", "OpenCL", "OpenGL", "Python", "OpenJDK", "Java", "glibc", "systemd")
 VERSION_FIELDS = frozenset("""kernel os desktop compiler opengl opencl vulkan python java microcode bios firmware
     version release build revision""".split()) | {"display server", "display driver"}
-_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"']))([A-Za-z][A-Za-z0-9+._-]*) $")
+_PRODUCT_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))(?:" + "|".join(map(re.escape, KNOWN_PRODUCTS)) + ") $", re.I)
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40}): ?$")
+_PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
+
+
+def _in_private_range(quad: str) -> bool:
+    a, b = (int(octet) for octet in quad.split(".")[:2])
+    value = a << 8 | b
+    return any(value >> (16 - bits) == (first << 8 | second) >> (16 - bits) for first, second, bits in _PRIVATE_RANGES)
 
 
 def _version_number(text: str, start: int, end: int) -> bool:
     """Whether the dotted quad text[start:end] is a version number by its context (the rule above)."""
     after = text[end:end + 2]
-    if after[:1] in (":", "/") and after[1:2].isdigit():
-        return False  # 1.2.3.4:22, 10.0.0.0/8
-    if (start and text[start - 1] in "vV" and (start < 2 or not text[start - 2].isalnum())) or \
-            re.match(r"(?:[-+~][A-Za-z]|[A-Za-z])", after):
-        return True
+    if (after[:1] in (":", "/") and after[1:2].isdigit()) or _in_private_range(text[start:end]):
+        return False  # 1.2.3.4:22, 10.0.0.0/8, 192.168.1.20
     before = text[max(0, start - 60):start]
+    if _PRODUCT_BEFORE.search(before):
+        return True
     field = _FIELD_BEFORE.search(before)
-    if field and field.group(1).strip().lower() in VERSION_FIELDS:
-        return True
-    word = _WORD_BEFORE.search(before)
-    if not word or word.group(1).lower().rstrip(".,") in ADDRESS_WORDS - {"server"}:
-        return False
-    if word.group(1).lower() != "server":
-        return True
-    name = _WORD_BEFORE.search(before[:word.start(1)])  # X Server, Xorg Server: a product's name
-    return bool(name) and name.group(1)[:1].isupper() and name.group(1).lower() not in ADDRESS_WORDS
+    return bool(field) and field.group(1).strip().lower() in VERSION_FIELDS
 
 
 # A name with dots whose last label may be a top-level domain; whether it is one, the public
@@ -102,12 +111,14 @@ DOTTED = re.compile(r"(?<![A-Za-z0-9.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za
 # One search per string instead of one per pattern; where several match, the leftmost is named.
 ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else p.pattern})"
                           for i, (_, p) in enumerate(PATTERNS)))
-# What every match of a pattern above holds, in the same order: a colon; digit, dot, digit; an @;
-# a home folder (or C:\Users, ~name/); a user label; a serial number's label; a personal
-# machine word (all these in any case); four digits among capitals. A string holding none is
-# passed over (tests/test_fuzz.py checks that whatever a pattern matches holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users)/", "users", "~", "(?:user|login|owner|uid)",
-                        r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
+# What every match of a pattern above holds: a colon; digit, dot, digit; an @; a home folder (or
+# C:\Users, ~name/); a host label; a user label; a serial number's label; a MAC's dashed or
+# dotted groups; a personal machine word (all these in any case); four digits among capitals. A
+# string holding none is passed over (tests/test_fuzz.py checks that whatever a pattern matches
+# holds one).
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users|media)/", "host|nodename", "users", "~",
+                        "(?:user|login|owner|uid)", r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-",
+                        r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
 _NEEDED_CAPS = r"[A-Z0-9]{10}"
 NEEDS = re.compile(f"{_NEEDED}|(?-i:{_NEEDED_CAPS})", re.I)
@@ -158,14 +169,25 @@ def strings_in(value, path="", keys=True):
     if isinstance(value, str):
         yield path, value
         return
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        if keys and isinstance(key, str):
-            yield f"{path}/{key}", key
-        if isinstance(item, str):
-            yield f"{path}/{key}", item
-        elif isinstance(item, (dict, list)):
-            yield from strings_in(item, f"{path}/{key}", keys)
+    # A stack of the containers being read, not recursion: orjson reads a raw report nested up to
+    # 1,024 levels, past Python's recursion limit (a RecursionError traceback from validate).
+    stack = [(path, _items(value))]
+    while stack:
+        path, items = stack[-1]
+        for key, item in items:
+            if keys and isinstance(key, str):
+                yield f"{path}/{key}", key
+            if isinstance(item, str):
+                yield f"{path}/{key}", item
+            elif isinstance(item, (dict, list)):
+                stack.append((f"{path}/{key}", _items(item)))
+                break
+        else:
+            stack.pop()
+
+
+def _items(value):
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else iter(())
 
 
 @lru_cache(maxsize=1)
@@ -182,7 +204,7 @@ def finding(text: str, serials: bool = True) -> str | None:
     """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
     The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
-    text = fold(text)
+    text = _latin(fold(text))
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     found = []
     match = needs_a_look(text) and ANY.search(text)
@@ -213,7 +235,8 @@ def _serial_in_model(text: str, match) -> bool:
 
 # What raw_matches calls each kind it finds: the words a result's redactions name.
 REDACTION_KINDS = frozenset([what for what, _ in PATTERNS] + ["a host name", "this machine's host or user name"])
-_TIMES = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b")
+# (not a run of colon-separated hex groups it is part of: 00:11:22 of 00:11:22:33:44:55 is a MAC's)
+_TIMES = re.compile(r"(?<![0-9A-Fa-f:])\d{1,2}:\d{2}(?::\d{2})?(?![0-9A-Fa-f]|:[0-9A-Fa-f])")
 
 
 def findings(data, keys: bool = True) -> list[tuple[str, str]]:
@@ -284,6 +307,9 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
         values = json_strings(data)[0] if values is None else values
         found = [f"{where} {what.split(';')[0]}" for where, what in findings(data, keys=False)] \
             if any(map(finding, values)) else []
+        if "hostname" in text:  # fio's client/server reports: each job's "hostname", whatever its spelling
+            found += [f"{where} looks like a host name ({value!r})" for where, value in strings_in(data, keys=False)
+                      if where.endswith("/hostname") and value not in NO_HOST]
     else:
         found, line, counted = [], 1, 0
         folded = fold(text)  # raw_matches's places are those of the folded text
@@ -298,18 +324,50 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
 
 
 MAX_LISTED = 10
-# Characters that show as nothing and would split a word the patterns look for (/h\u200bome):
-# taken out before the patterns look (they are refused in a result file's own text).
+# What a scan folds (fold, then _latin), decided so that a spelling a reader or a parser takes for
+# the same text is the same text to the patterns:
+#  - NFKC, character by character: fullwidth ／ｈｏｍｅ is /home, ① is 1, and the ideographic full
+#    stop (。, which NFKC keeps) a dot;
+#  - characters that show as nothing and would split a word (/h\u200bome) are taken out:
+#    INVISIBLE, every format character (Unicode category Cf, the tag characters U+E0000-E007F
+#    among them), the variation selectors (U+FE00-FE0F, U+E0100-E01EF) and the blank U+2800;
+#  - a character written as an XML/HTML reference (&#47; &#x2F;), percent-encoded (%2F) or as a
+#    JSON escape (\u002f, a surrogate pair), as an XML or JSON reader or a URL's user reads it,
+#    where it folds to what the patterns look for or to nothing (ESCAPED: a letter, digit, space or one
+#    of /@.:_~-=#; never <, &, a backslash or a quote, which would change the markup);
+#  - for the patterns only, the Cyrillic and Greek letters that look like Latin ones (_LATIN, a
+#    subset of Unicode's confusables, UTS #39): /һome is /home. Mapped one to one, so places
+#    stay those of the folded text and what --redact keeps is the text as written.
+# Combining accents are kept (/hóme is no home folder a system makes).
 INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e"
                                    "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
-                                   "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u3164\ufeff\uffa0"))
+                                   "\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e\u2800\u3164\ufeff\uffa0"))
+ESCAPED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/@.:_~-=# ")
+_ESCAPE = re.compile(r"&#(\d{1,7});|&#[xX]([0-9A-Fa-f]{1,6});|%([0-9A-Fa-f]{2})"
+                     r"|(?<!\\)\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})|(?<!\\)\\u([0-9A-Fa-f]{4})")
+_LATIN = str.maketrans("аеорсухһіјѕԁԛԝӏАВЕКМНОРСТХІЈЅαονρΑΒΕΖΗΙΚΜΝΟΡΤΧΥ",
+                       "aeopcyxhijsdqwlABEKMHOPCTXIJSaovpABEZHIKMNOPTXY")
+
+
+def _unescaped(match) -> str:
+    decimal, hexadecimal, percent, high, low, unit = match.groups()
+    if high:  # a JSON surrogate pair (\udb40\udc20: a tag character)
+        code = 0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00
+    else:
+        code = int(decimal) if decimal else int(hexadecimal or percent or unit, 16)
+    char = chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else ""
+    folded = _folded_char(char) if char and ord(char) > 127 else char
+    return char if char and all(c in ESCAPED for c in folded.translate(_LATIN)) else match.group(0)
 
 
 def fold(text: str) -> str:
-    """text as the patterns look at it: every character NFKC-normalized on its own (fullwidth
-    ／ｈｏｍｅ becomes /home, ① 1) and the INVISIBLE ones taken out. Character by character, through
-    one str.translate, so that a long text of few distinct characters (dd's progress lines in
-    Chinese) costs one pass; ASCII text is returned as it is."""
+    """text as the patterns look at it (the rule above, but _LATIN): references and percent
+    escapes of ESCAPED characters decoded, every character NFKC-normalized on its own and the
+    invisible ones taken out. Character by character, through one str.translate, so that a long
+    text of few distinct characters (dd's progress lines in Chinese) costs one pass; ASCII text
+    without &, % or \\u is returned as it is."""
+    if ("&#" in text or "%" in text or "\\u" in text) and _ESCAPE.search(text):
+        text = _ESCAPE.sub(_unescaped, text)
     if text.isascii():
         return text
     table = {}
@@ -321,16 +379,25 @@ def fold(text: str) -> str:
     return text.translate(table) if table else text
 
 
+def _latin(text: str) -> str:
+    """text with _LATIN's look-alike letters as the Latin ones (one to one: places stay)."""
+    return text if text.isascii() else text.translate(_LATIN)
+
+
 @lru_cache(maxsize=65536)
 def _folded_char(char: str) -> str:
-    return "" if ord(char) in INVISIBLE else unicodedata.normalize("NFKC", char)
+    code = ord(char)
+    if code in INVISIBLE or unicodedata.category(char) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return ""
+    return "." if char in "\u3002\ufe12" else unicodedata.normalize("NFKC", char)  # ideographic full stops: a dot
 
 
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [":", r"\d\.\d", ":", "@", r"/(?:home|users)/|users\\|~", "user|login|owner|uid",
-          r"(?:serial|s/n|sn)[\s:=#]", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users|media)/|users\\|~",
+          "host|nodename", "@", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
+          "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 
 
@@ -339,7 +406,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     tool's text output (with a limit: the first `limit` of each kind), in the order they appear;
     the text folded first (fold: the places are those of the folded text).
     Linear in the text's length: every pattern starts where a run of its characters starts."""
-    text = fold(text)
+    text = written = fold(text)
+    text = _latin(text)  # one to one: the places are those of the written text
     if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
@@ -361,6 +429,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         for after, name in islice(hosts, limit):
             start = text.index(name, after)
             out.append((start, start + len(name), "a host name", name))
+    out += [(start, end, "a host name", text[start:end]) for start, end in tool_host_names(text)]
     names = _mine()
     if names:
         out += [(m.start(), m.end(), "this machine's host or user name", m.group(0))
@@ -371,7 +440,28 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     for found in sorted(out, key=lambda f: (f[0], -f[1])):
         if not kept or found[0] >= kept[-1][1]:
             kept.append(found)
-    return kept
+    return [(start, end, what, written[start:end]) for start, end, what, _ in kept]
+
+
+# Fields a tool's format defines as a host name are one whatever their spelling ("rakku", a
+# single label no pattern above would take for a host): bonnie++'s machine name (its -m, by
+# default the host name: importers.bonnie.host_names), fio's client/server "hostname" (JSON)
+# and hostname= (its normal output). Loopback and what --redact left name no machine.
+REDACTED = "[redacted]"  # what a redaction leaves: no pattern matches it, no parser reads it as a figure
+NO_HOST = frozenset(["127.0.0.1", "localhost", "::1", "", REDACTED])
+_FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]+)')
+
+
+def tool_host_names(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each value of a field a tool's format defines as a host name (above)."""
+    spans = []
+    if "hostname" in text:
+        spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
+    if "," in text:
+        from .importers import bonnie
+        if bonnie.looks_like(text):
+            spans += bonnie.host_names(text)
+    return [(start, end) for start, end in spans if text[start:end] not in NO_HOST]
 
 
 # A piece of text between separators holding a dot (tried only where a piece starts: at every
@@ -457,14 +547,12 @@ def redact_markup(text: str) -> tuple[str, dict[str, int]]:
     counts: dict[str, int] = {}
 
     def one(match):
-        done, found = redact(match.group(1))
+        done, found = redact(match.group(2) if match.group(1) else match.group(3))
         for what, n in found.items():
             counts[what] = counts.get(what, 0) + n
-        return ">" + done + "<"
-    return re.sub(r">([^<]+)<", one, fold(text)), counts
-
-
-REDACTED = "[redacted]"  # what a redaction leaves: no pattern above matches it, no parser reads it as a figure
+        return f"<![CDATA[{done}]]>" if match.group(1) else ">" + done
+    # a CDATA section's text is the element's text too (<Hardware>... <![CDATA[/home/bob]]></Hardware>)
+    return re.sub(r"(<!\[CDATA\[)(.*?)\]\]>|>([^<]+)(?=<)", one, fold(text), flags=re.S), counts
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:

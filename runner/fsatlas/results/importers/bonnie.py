@@ -94,6 +94,26 @@ _ANY_CSV_LINE = re.compile(f"(?:{CSV_LINE.pattern})|(?:{OLD_CSV_LINE.pattern})",
 _OLD_VERSION = re.compile(r"^Version\s+(1\.0\d\w*)\s", re.M)  # the table's heading, "Version 1.03c"
 
 
+# Where bonnie++ writes the machine's name (its -m, by default the host name): the CSV line's
+# name field (the third; bonnie++ 1.0x's first), the first column of the table's result rows
+# (under "Machine  Size" or "Name:Size etc") and the name before the file tests' "-Create--".
+_TABLE_NAME = re.compile(r"^(?:Machine|Name:Size etc)\s.*\n([^\s,]+)(?=\s)|^(?!\s|Version\b)([^\s,]+)(?=\s+-Create--)", re.M)
+
+
+def host_names(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each machine name in a bonnie++ output, whatever its spelling: the format
+    defines the field as the host's name (privacy redacts or refuses it)."""
+    spans = [match.span(1) if match.group(1) else match.span(2) for match in _TABLE_NAME.finditer(text)]
+    for line in re.finditer(r"^.*$", text, re.M):
+        row = line.group(0).rstrip("\r")
+        if CSV_LINE.match(row) or OLD_CSV_LINE.match(row):
+            fields = row.split(",")
+            index = 0 if not CSV_LINE.match(row) else 2
+            start = line.start() + sum(len(f) + 1 for f in fields[:index])
+            spans.append((start, start + len(fields[index])))
+    return sorted(spans)
+
+
 def looks_like(text: str) -> bool:
     return bool(_ANY_CSV_LINE.search(text))
 
