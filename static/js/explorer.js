@@ -594,10 +594,11 @@
     if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }
     else {
       var quote = function (v) {
-        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a leading
-        // apostrophe (OWASP's advice for CSV injection); numbers stay numbers.
+        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first, or =+-@ after
+        // white space and control characters) gets a leading apostrophe (OWASP's advice for CSV
+        // injection); numbers stay numbers. The rule is export.py's formula_pattern("js").
         var text = v === null || v === undefined ? "" : String(v);
-        if (typeof v === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
+        if (typeof v === "string" && /^(?:[\t\r]|[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200b\u2028-\u2029\u202f\u205f\u3000\ufeff]*[=+\-@])/.test(text)) text = "'" + text;
         return /[",\n\r]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
       };
       text = [fields.join(",")].concat(records.map(function (r) { return fields.map(function (f) { return quote(r[f]); }).join(","); })).join("\n") + "\n";
