@@ -136,3 +136,21 @@ def test_a_formula_in_a_result_field_is_exported_as_text(tmp_path, valid_result)
     assert rows and {r["cpu_model"] for r in rows} == {"'" + valid_result["system"]["cpu_model"]}
     assert {r["os"] for r in rows} == {"'-2+3"}
     assert all(float(r["value"]) == float(r["value"]) for r in rows)  # values stay numbers
+
+
+@pytest.mark.parametrize("name", ["all.csv", "all.parquet", "all.json", "all.jsonl"])
+def test_an_export_into_the_folder_it_reads_skips_its_own_output(tmp_path, valid_result, name):
+    """Issue 62, item 5: `fsatlas export FOLDER --out FOLDER/all.csv` failed on its own
+    temporary file (.tmp-*.fsatlas-tmp, a file not named <id>.json); run again, it would have
+    failed on (or, named all.json, read) its own earlier output. Any other stranger in the folder
+    is still an error, one line naming it."""
+    (tmp_path / "r.json").write_text(json.dumps(valid_result))
+    out = tmp_path / name
+    for _ in range(2):
+        assert main(["export", str(tmp_path), "--out", str(out)]) == 0
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r.json", name])
+    fresh = tmp_path.parent / f"fresh-{name}"
+    assert main(["export", str(tmp_path / "r.json"), "--out", str(fresh)]) == 0
+    assert out.read_bytes() == fresh.read_bytes()  # the same rows as from the result file alone
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["export", str(tmp_path), "--out", str(out)]) == 1

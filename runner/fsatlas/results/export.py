@@ -198,12 +198,17 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     return added
 
 
-def result_files(paths: list[str]) -> list[str]:
+def result_files(paths: list[str], skip: str | None = None) -> list[str]:
+    """The result files of paths (files, or folders listed by result_listing); skip: the
+    export's own output, never read as input though it sits in a folder read
+    (`fsatlas export FOLDER --out FOLDER/all.csv`, run once or again)."""
     files = []
+    skipped = os.path.realpath(skip) if skip and skip != outfile.STDOUT else None
     for path in paths:
         if os.path.isdir(path):
             found, problems = resultfile.result_listing(path)
-            errors = [p for p in problems if p.severity == "error"]
+            found = [f for f in found if os.path.realpath(f) != skipped]
+            errors = [p for p in problems if p.severity == "error" and os.path.realpath(p.file) != skipped]
             if errors:
                 raise UserError(errors[0].message, where=errors[0].file)
             files += found
@@ -258,6 +263,8 @@ def write(paths: list[str], out: str, fmt: str, where=(), all_cells: bool = Fals
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
     rows, schema = 0, arrow_schema()
+    # the inputs are listed before the output's temporary file exists in a folder they may share
+    paths = result_files(paths, skip=out)
     with outfile.replacing(out, binary=True) as f:
         if fmt == "parquet":
             with pq.ParquetWriter(f, schema, compression="zstd") as writer:
