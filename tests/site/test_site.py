@@ -246,6 +246,34 @@ def test_compare_two_filesystems_from_the_address(page, site_url):
     assert page.errors == []
 
 
+@pytest.mark.browser
+def test_a_shared_compare_address_asking_for_what_the_site_lacks_says_so(page, site_url):
+    """Issue 62, item 2: an address naming an unknown run, a run that did not measure that
+    filesystem, or an unknown filesystem showed another view and rewrote the address silently;
+    now a notice names what was asked and what is shown instead. The fixture's one run,
+    fixture-valid, measured ext4 and xfs (on different workloads), not btrfs."""
+    for query, asked, shown in [
+            ("?a=ext4&b=xfs&run_a=nope-run&run_b=fixture-valid", "run \u201cnope-run\u201d for ext4", "shown instead: run fixture-valid"),
+            ("?a=ext4&b=btrfs&run_a=fixture-valid&run_b=fixture-valid", "run \u201cfixture-valid\u201d for btrfs", "shown instead: no run"),
+            ("?a=ext4&b=xfs&run=nope-run", "run \u201cnope-run\u201d, which is not among the runs that measured both ext4 and xfs", "shown instead: no run"),
+            ("?a=nofs&b=xfs", "the filesystem \u201cnofs\u201d", "shown instead: ext4"),
+            ("?a=ext4&b=constructor", "the filesystem \u201cconstructor\u201d", "shown instead: xfs")]:
+        page.goto(f"{site_url}/compare/{query}")
+        page.wait_for_selector("#compare[data-rendered]")
+        notice = page.inner_text("#compare-notice")
+        assert asked in notice and shown in notice, (query, notice)
+        assert len(page.locator("#compare-notice li").all()) == 1, (query, notice)  # nothing else named
+        assert page.get_attribute("#compare-notice", "role") == "status"
+        if "btrfs" in query:  # no run measured btrfs: its side file compare/sides/btrfs.json is absent
+            assert all("404" in e for e in page.errors)
+            page.errors.clear()
+    for query in ("?a=ext4&b=xfs", "?a=ext4&b=xfs&run=", "?a=ext4&b=xfs&run_a=fixture-valid&run_b=fixture-valid"):
+        page.goto(f"{site_url}/compare/{query}")
+        page.wait_for_selector("#compare[data-rendered]")
+        assert page.locator("#compare-notice").count() == 0, query  # all that was asked is shown
+    assert page.errors == []
+
+
 def _compare_rows(page):
     return [row.split("\t") for row in page.locator("#compare-figures tbody tr").all_inner_texts()]
 
