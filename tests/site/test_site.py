@@ -763,7 +763,7 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
+            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
             for fs in filesystems])
         if rid == "r-lone":  # another label on the same hardware, with the disk under its image recorded
             doc["system"] = {**first["system"], "machine": "m-other-label"}
@@ -803,6 +803,64 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
                                     f"{first['system']['cpu_model']} (2)")
     finally:
         server.shutdown()
+
+
+def test_one_cell_reads_the_same_on_every_page_or_the_page_names_the_run(tmp_path):
+    """Issue 62, item 1: two pages never show different figures for one cell under one rule.
+    r-wide (incomplete) measured ext2, ext4 and btrfs, r-pair (complete, so the reference run of
+    the home chart, the results list and the explorer's first view) ext4 at half of that, and
+    xfs. The rule takes ext4 seq-write from r-wide (3 filesystems on it): /filesystems/ext4/'s
+    chart showed r-pair's figure above a table with r-wide's. Every chart's data of every
+    page is read: each figure of a cell is the rule's, or the page says it shows one whole run
+    and names the rule's run."""
+    from sitebuild import build_site
+    from fsatlas.site.knowledge import display
+    results = tmp_path / "data" / "results"
+    results.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
+    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    m = cell["metrics"]["throughput"]
+    means = {}
+    for rid, created, filesystems, scale, complete in (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0, False),
+                                                       ("r-pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"], 0.5, True)):
+        scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
+                  "ci95": [v * scale for v in m["ci95"]]}
+        means[rid] = scaled["mean"]
+        doc = dict(first, id=rid, created=created, complete=complete, cells=[dict(
+            cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={**cell["metrics"], "throughput": scaled},
+            raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
+            for fs in filesystems])
+        (results / f"{rid}.json").write_text(json.dumps(doc))
+        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+    root = tmp_path / "site"
+    build_site(root, results)
+    public = root / "public"
+    rule = {"ext2": "r-wide", "ext4": "r-wide", "btrfs": "r-wide", "xfs": "r-pair"}
+
+    def charted(html):
+        """(key, result, mean) of every throughput figure in the page's charts' data."""
+        rows = [row for data in re.findall(r'<script type="?application/json"? class="?chart-data"?>(.*?)</script>', html, re.S)
+                for row in json.loads(data)]
+        return [(r["key"], r["result"], r["mean"]) for r in rows if r.get("metric") == "throughput"]
+
+    pages = {p.relative_to(public).as_posix(): p.read_text() for p in public.rglob("index.html")}
+    seen = 0
+    for name, html in pages.items():
+        for key, result, mean in charted(html):
+            fs = key.split("|")[0]
+            seen += 1
+            if (result, mean) != (rule[fs], means[rule[fs]]):
+                # a whole run's chart: the page says so beside it and names the rule's run
+                note = re.search(r'class="?run-note"? data-rule-runs="([^"]*)"', html)
+                assert note and rule[fs] in note.group(1).split() and result in html, (name, key, result)
+    assert seen and {"index.html", "filesystems/ext4/index.html"} <= set(pages)
+    ext4 = pages["filesystems/ext4/index.html"]
+    assert [(r, mean) for k, r, mean in charted(ext4) if k == "ext4|-|-|seq-write"] == [("r-wide", means["r-wide"])]
+    assert display(means["r-wide"], "bytes/s") in ext4 and "run-note" not in ext4
+    assert ("r-pair", means["r-pair"]) in [(r, mean) for k, r, mean in charted(pages["index.html"]) if k.startswith("ext4|")]
+    for name in ("index.html", "results/index.html", "explorer/index.html"):  # one whole run's view: said beside it
+        assert 'data-rule-runs="r-wide"' in pages[name], name
 
 
 def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disagrees(tmp_path):
