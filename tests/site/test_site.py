@@ -529,7 +529,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
     def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
         doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write",
-                   raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]]) for fs in filesystems])
+                   raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]]) for fs in filesystems])
         doc["system"].update(system or dict(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64"))
         if device:  # the raw device's seq-write samples, in bytes/s
             mean = sum(device) / len(device)
@@ -880,7 +880,7 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
+            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
             for fs in filesystems])
         (results / f"{rid}.json").write_text(json.dumps(doc))
         shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
