@@ -32,6 +32,23 @@ def test_results_page_has_chart_table_and_no_cdn(site_root):
     assert "2,250" in html  # ext4 seq-write: 2,247,959,343.7 B/s is 2,247.96 MB/s
 
 
+def test_machines_are_named_and_memory_reads_the_same_everywhere(site_root):
+    """Issue 62, item 6: the filesystem page's table (and rankings, the explorer's table) showed
+    only the hash label; they show the human machine name with the label as its id. Memory read
+    "24 GiB" in the system line and "23.5 GiB" in the system table for the same bytes: one
+    formatter (machines.memory_text), whose text both carry."""
+    from fsatlas.results import machines
+    name, label = machines.name(RESULT), RESULT["system"]["machine"]
+    ext4 = (site_root / "public" / "filesystems" / "ext4" / "index.html").read_text()
+    assert f"{name} <small>({label})</small></a>" in ext4
+    memory = machines.memory_text(RESULT["system"]["memory_bytes"])
+    assert f", {memory}," in machines.system_line(RESULT)
+    page = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
+    assert f"<dt>Memory</dt><dd>{memory}</dd>" in page
+    whole = f"{RESULT['system']['memory_bytes'] / 2**30:.0f} GiB"  # the system line's old rounding
+    assert whole == memory or whole not in page + ext4
+
+
 def test_result_page_shows_system_and_cells(site_root):
     html = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
     assert RESULT["system"]["kernel"] in html and RESULT["system"]["cpu_model"] in html

@@ -130,6 +130,7 @@ def result_summary(result: dict) -> dict:
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": machines.system_line(result), "machine_name": machines.name(result),
+            "memory": machines.memory_text(result["system"]["memory_bytes"]) if result["system"].get("memory_bytes") else "",
             "hardware": machines.hardware(result),
             # what the compare page pairs and the run rule counts: the filesystems this run
             # measured with default options on the project's matrix (run_rule.shared)
@@ -217,7 +218,8 @@ class NewestCells:
             self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS}, "shared": run_rule.shared(cell["key"]),
                 "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
-                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
+                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"],
+                "machine_name": digest["summary"]["machine_name"]})
 
     def result(self) -> dict:
         return {key: entry for key, (_, entry) in sorted(self.best.items.items())}
