@@ -192,7 +192,7 @@ def test_a_compare_row_whose_figure_other_pages_take_from_another_run_says_which
     for rid, created, filesystems in (("wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"]),
                                       ("pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"])):
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", raw=[
-            r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]]) for fs in filesystems])
+            r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]]) for fs in filesystems])
         (tmp_path / "data" / "results" / f"{rid}.json").write_text(json.dumps(doc))
         shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
     aggregate.aggregate(str(tmp_path / "data"), str(tmp_path / "build" / "content"))

@@ -297,7 +297,7 @@ def prototype_site(tmp_path_factory):
     xfs["variant"] = "constructor"
     failed.update(workload="constructor", key="jfs|-|-|constructor")
     for cell in result["cells"]:
-        cell["raw"] = [r.replace("raw/fixture-valid/", "raw/constructor/") for r in cell["raw"]]
+        cell["raw"] = [f"raw/constructor/{cell['key'].replace('|', '__')}/{r.rsplit('/', 1)[1]}" for r in cell["raw"]]
     (data / "results" / "constructor.json").write_text(json.dumps(result))
     shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / "constructor.tar.gz")
     root = tmp_path_factory.mktemp("prototype-site")
