@@ -537,11 +537,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
     set side by side; where a later run on that machine measured both, the page shows that run
     alone, naming its system (CPU, memory, storage, kernel) above the table."""
     from sitebuild import build_site
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
 
     def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
@@ -759,6 +755,16 @@ def test_history_tables_fit_the_page_on_a_desktop(page, site_url, width):
     assert widths and all(table <= box for table, box in widths), widths
 
 
+def _seq_write_fixture(tmp_path):
+    """A data folder for runs made from the fixture's ext4 seq-write cell: (its results
+    folder, the fixture result, that cell); the raw bundles are the fixture's."""
+    results = tmp_path / "data" / "results"
+    results.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
+    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    return results, first, next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+
+
 @pytest.mark.browser
 def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page(page, tmp_path):
     """Three runs: ext2, ext4 and btrfs measured (the widest), then ext4 and xfs, then xfs alone
@@ -768,11 +774,7 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
     pages show."""
     from sitebuild import build_site
     from fsatlas.site.knowledge import display
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
     runs = (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0),
             ("r-pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"], 0.5), ("r-lone", "2026-11-27T00:00:00Z", ["xfs"], 0.25))
     for rid, created, filesystems, scale in runs:
@@ -832,11 +834,7 @@ def test_one_cell_reads_the_same_on_every_page_or_the_page_names_the_run(tmp_pat
     and names the rule's run."""
     from sitebuild import build_site
     from fsatlas.site.knowledge import display
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
     m = cell["metrics"]["throughput"]
     means = {}
     for rid, created, filesystems, scale, complete in (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0, False),
@@ -886,11 +884,7 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
     them (outside r-old's intervals): each such row names r-new's figure, under a warning."""
     from sitebuild import build_site
     from fsatlas.site.knowledge import display
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
     m = cell["metrics"]["throughput"]
     for rid, created, filesystems, scale in (("r-old", "2026-11-25T00:00:00Z", ["ext4", "xfs"], 1.0),
                                              ("r-new", "2026-11-26T00:00:00Z", ["ext4", "xfs", "btrfs"], 0.5)):
