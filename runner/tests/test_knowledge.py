@@ -150,7 +150,10 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     # so is a limit no document read gives, citing a page that says nothing of it
     edit(data_copy / "features" / "xfs.yaml",
          lambda d: d["features"]["max_filename_length"].update(limit="not documented", sources=["man-xfs"]))
-    assert main(["check-data", "--data", str(data_copy)]) == 0
+    capsys.readouterr()
+    main(["check-data", "--data", str(data_copy)])  # one more unanswered cell may cross the matrix's 5 %
+    captured = capsys.readouterr()
+    assert ": 0 errors" in captured.out and ": error:" not in captured.err, captured
 
 
 def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):
@@ -581,3 +584,4 @@ def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_
     rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
                                         _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
     assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it
+

@@ -14,7 +14,7 @@ import json
 
 import yaml
 
-from . import best_per_key, probes as probes_mod, run_rule
+from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
 from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
@@ -219,6 +219,8 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
         for name, fact in data["features"].items():
             if fact.get("value", fact.get("limit")) == "not documented" and (fs, name) in answered:
                 rid, finding = answered[fs, name]
+                if "limit" in fact and feature_matrix.unanswered_why(name, {"limit": str(finding["value"])}, {}):
+                    continue  # a finding that is no limit ("no": none kept without the acl option) answers no limit column
                 problems.append(Problem("error", data["_path"], f"/features/{name}",
                                         f"expected the answer probe record {rid} gives ({finding['value']}: "
                                         f"{str(finding.get('detail', '')).splitlines()[0][:200]}), with that probe "
@@ -363,7 +365,9 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
-    "not documented" (its sources are then the documents read, which do not say), never "unknown"."""
+    "not documented" (its sources are then the documents read, which do not say), never another
+    spelling ("unknown", "n/a", "Not documented"): feature_matrix.unanswered_why decides, for the
+    count and the pages alike, what answers a cell."""
     out, path = [], data["_path"]
     for name, fact in data["features"].items():
         where = f"/features/{name}"
@@ -371,15 +375,21 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
             out.append(Problem("error", path, f"{where}/holds_for",
                                "expected the version this fact holds for (holds_for), found none"))
         said = fact.get("value", fact.get("limit"))
-        if said == "unknown":
-            out.append(Problem("error", path, f"{where}/{'value' if 'value' in fact else 'limit'}",
-                               "expected a value the cited documents or probes state, or 'not documented' "
-                               "where none of them says, found 'unknown'"))
-        if said == "not documented" and not fact.get("note"):
-            out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary source "
-                                                               "answers (note), found none beside 'not documented'"))
-        if said in ("not documented", "unknown"):
+        field = f"{where}/{'value' if 'value' in fact else 'limit'}"
+        if said == "not documented":
+            if not fact.get("note"):
+                out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary "
+                                                                   "source answers (note), found none beside 'not documented'"))
             continue
+        why = feature_matrix.unanswered_why(name, fact, data["features"])  # the rule the count and the pages use
+        if why:
+            out.append(Problem("error", path, field, "expected a value of the column's type (yes, no, partial with a "
+                                                     "note, a limit as a number with its unit, 'not applicable' with "
+                                                     "why) or 'not documented' with the reason none answers, found "
+                                                     f"{said!r}: {why}"))
+            continue
+        # a fact of any kind on secondary sources alone counts as unanswered (feature_matrix.unanswered_why
+        # with the registry, for the count and the pages); a limit on them alone is refused besides
         if "limit" in fact and all(by_id.get(ident, {}).get("secondary") for ident in fact["sources"]):
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
