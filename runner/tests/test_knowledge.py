@@ -585,3 +585,23 @@ def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_
                                         _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
     assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it
 
+
+
+def _ntfs3_only(source: dict) -> bool:
+    """A source that speaks of the kernel's ntfs3 and of neither ntfs-3g nor FUSE."""
+    text = " ".join(str(source.get(k, "")) for k in ("title", "publisher", "url", "covers")).lower()
+    return "ntfs3" in text and "ntfs-3g" not in text and "fuse" not in text
+
+
+def test_the_ntfs_3g_row_carries_no_ntfs3_fact():
+    """Issue #63: each NTFS driver its own row: no fact or Linux entry of the ntfs-3g row rests on
+    ntfs3's sources alone or names ntfs3's value, and ntfs3's history rows are ntfs3's."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    row = data["features"]["ntfs"]
+    assert "ntfs3" not in str(row["linux"].get("merged", "")) and row["linux"]["year"] != data["features"]["ntfs3"]["linux"]["year"]
+    for name, fact in row["features"].items():
+        assert not all(_ntfs3_only(by_id[s]) for s in fact["sources"]), name
+        assert "ntfs3" not in str(fact.get("value", fact.get("limit"))), name
+    assert not [r for r in data["kernel_history"] if r["filesystem"] == "ntfs"]
+    assert [r for r in data["kernel_history"] if r["filesystem"] == "ntfs3" and "ntfs3" in r["subject"]]
