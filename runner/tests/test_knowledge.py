@@ -605,3 +605,23 @@ def test_the_ntfs_3g_row_carries_no_ntfs3_fact():
         assert "ntfs3" not in str(fact.get("value", fact.get("limit"))), name
     assert not [r for r in data["kernel_history"] if r["filesystem"] == "ntfs"]
     assert [r for r in data["kernel_history"] if r["filesystem"] == "ntfs3" and "ntfs3" in r["subject"]]
+
+
+def _mounted_in_records() -> set:
+    """The filesystems some committed probe record has a finding on, read from the JSON itself."""
+    import json
+    return {f["filesystem"] for path in (DATA / "probes").glob("*.json")
+            for f in json.loads(path.read_text()).get("findings", [])}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(p.stem for p in (DATA / "features").glob("*.yaml"))))
+def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
+    """Issue #63: VxFS said 'never merged' beside its read-only Linux driver; a filesystem a probe
+    record shows mounted has a driver that mounted it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"][fs]["linux"]["driver"] = "never-merged"
+    problems = knowledge._driver_rules(data, knowledge.probe_records(str(DATA)))
+    refused = any(p.path == "/linux/driver" and p.file.endswith(f"{fs}.yaml") for p in problems)
+    assert refused is (fs in _mounted_in_records()), (fs, problems)

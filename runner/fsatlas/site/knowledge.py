@@ -228,6 +228,20 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     return problems
 
 
+def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
+    """A filesystem a probe record shows mounted (a finding on it) has a Linux driver: its file may
+    not say the driver was never merged (issue #63: VxFS's freevxfs, HFS+)."""
+    mounted = {}
+    for rid, record in sorted(records.items()):
+        for finding in record.get("findings", []):
+            mounted.setdefault(finding.get("filesystem"), rid)
+    return [Problem("error", data["_path"], "/linux/driver",
+                    f"expected the driver that mounted {fs} (probe record {mounted[fs]} shows it mounted), "
+                    "found 'never-merged'")
+            for fs, data in sorted(knowledge["features"].items())
+            if data["linux"].get("driver") == "never-merged" and fs in mounted]
+
+
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems = []
     ids = [s["id"] for s in knowledge["sources"]]
@@ -267,6 +281,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
+    problems += _driver_rules(knowledge, records)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
