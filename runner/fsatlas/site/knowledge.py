@@ -306,7 +306,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     history_path = os.path.join(os.path.dirname(sources_path), "kernel_history.yaml")
     for i, entry in enumerate(knowledge.get("kernel_history", [])):
         cite(history_path, f"/{i}", entry["sources"])
-    problems += kernel_history_rules(knowledge, by_id, history_path)
+    problems += kernel_history_rules(knowledge, by_id, history_path, records)
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -318,11 +318,31 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     return problems
 
 
-def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Problem]:
+COMMIT_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{12,40}(?![0-9a-f])")
+
+
+def commit_named_with(text: str, commit: str, subject: str) -> bool:
+    """Whether text names subject with this commit beside it: at some place the subject is named,
+    the commit id named nearest to it is this one (so a row that swaps two commits of one pull
+    request, each named there with its own subject, is told apart)."""
+    low, commit = text.lower(), commit.lower()
+    ids = [(m.start(), m.end(), m.group()) for m in COMMIT_ID.finditer(low)]
+    for m in re.finditer(re.escape(subject.lower()), low):
+        if ids:
+            near = min(ids, key=lambda found: max(found[0] - m.end(), m.start() - found[1]))[2]
+            if commit.startswith(near[:12]) or near.startswith(commit[:12]):
+                return True
+    return False
+
+
+def kernel_history_rules(knowledge: dict, by_id: dict, path: str, records: dict) -> list[Problem]:
     """Each "since" row of data/kernel_history.yaml names a filesystem of the data and, where it
-    has one, a column of the matrix whose fact (if the file has one) says the row's value; and a
-    document it cites names its commit (the first 12 hex digits) and its release, so no commit id
-    or release stands on nothing."""
+    has one, a column of the matrix whose fact (if the file has one) says the row's value, or,
+    where the column is left to the probes, whose every probe finding on that release or later
+    (records: id -> probe record) says it; and a document it cites names its commit (the first 12
+    hex digits) beside its subject, and its release, so no commit id, subject or release stands on
+    nothing."""
+    found = feature_matrix.evidence(records)
     out, keys = [], set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
     for i, entry in enumerate(knowledge.get("kernel_history", [])):
         data = knowledge["features"].get(entry["filesystem"])
@@ -337,7 +357,22 @@ def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Proble
         if fact is not None and str(fact.get("value", fact.get("limit"))) != entry["value"]:
             out.append(Problem("error", path, f"/{i}/value", f"expected the value the cell's fact says "
                                                              f"({fact.get('value', fact.get('limit'))!r}), found {entry['value']!r}"))
+        if fact is None and column in feature_matrix.probe_names():
+            since = probes_mod.release_key(entry["release"])
+            said = [(release, f) for release, f in found.get(entry["filesystem"], {}).get("findings", {}).get(column, {}).items()
+                    if f["status"] == "ok" and probes_mod.release_key(release) >= since]
+            if not said:
+                out.append(Problem("error", path, f"/{i}/value", f"expected a probe finding on {entry['filesystem']} "
+                                                                 f"{column} from Linux {entry['release']} on, found none"))
+            for release, finding in sorted(said):
+                if feature_matrix.normalized(finding.get("value")) != feature_matrix.normalized(entry["value"]):
+                    out.append(Problem("error", path, f"/{i}/value", f"expected what the probe found on Linux {release} "
+                                                                     f"({finding.get('value')!r}), found {entry['value']!r}"))
         texts = [" ".join(str(by_id[s].get(k, "")) for k in ("title", "covers")) for s in entry["sources"] if s in by_id]
+        if not any(commit_named_with(text, entry["commit"], entry["subject"]) for text in texts):
+            out.append(Problem("error", path, f"/{i}/subject", f"expected a cited source naming the subject "
+                                                               f"{entry['subject']!r} with commit {entry['commit'][:12]} "
+                                                               f"beside it, found none among {entry['sources']}"))
         if not any(entry["commit"][:12] in t for t in texts):
             out.append(Problem("error", path, f"/{i}/commit", f"expected a cited source naming commit {entry['commit'][:12]}, "
                                                               f"found none among {entry['sources']}"))
