@@ -3,15 +3,20 @@ ext4's driver's), and names measured in the unit the filesystem counts: NTFS's 2
 code units (Microsoft's limits table), so a name of 255 two-byte letters, 510 bytes, is taken.
 The letter is one no normalization splits ('α'): HFS+ keeps names decomposed, where 'é' is two
 units."""
+import glob
 import json
 import os
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import probefile
 from fsatlas.run import filesystems, matrix, probe_findings, target
 from testutil import loop_state, scratch_left
+
+DATA_DIR = str(Path(__file__).resolve().parents[2] / "data")
 
 pytestmark = pytest.mark.root
 
@@ -87,3 +92,46 @@ def test_the_unit_follows_the_letters_whatever_the_limits(monkeypatch, tmp_path)
             got = probes.max_filename_length(str(tmp_path), probe_findings.Transcript())
             monkeypatch.setattr("builtins.open", real_open)
             assert (got["limit"], got["unit"]) == (limit, unit), (unit, limit, got)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(4, 60), st.integers(2, 4))
+def test_letters_outside_the_bmp_are_reported_as_they_counted(tmp_path_factory, limit, each):
+    """Issue #63: HFS+ (through Linux) took 63 U+1F600 and refused 64 under a limit of 255 UTF-16
+    units, and the finding called them two units each. A fake counting a BMP letter as one unit
+    and a letter outside it as `each` units: the limit stays in UTF-16 units, and the text says
+    two units each only where they counted two, else the limit in such letters."""
+    from fsatlas.run import probes
+    import builtins
+    real_open, folder = builtins.open, tmp_path_factory.mktemp("names")
+
+    def fake_open(path, mode="r", *a, **k):
+        name = os.path.basename(path)
+        if "w" in mode and sum(each if ord(c) > 0xFFFF else 1 for c in name) > limit:
+            raise OSError(36, "File name too long")
+        return real_open(path, mode, *a, **k)
+    builtins.open = fake_open
+    try:
+        got = probes.max_filename_length(str(folder), probe_findings.Transcript())
+    finally:
+        builtins.open = real_open
+    assert (got["limit"], got["unit"]) == (limit, "UTF-16 code units"), got
+    taken = limit // each
+    assert f"and {taken} U+1F600" in got["detail"] and f"{taken + 1} U+1F600 with ENAMETOOLONG" in got["detail"], got
+    if taken == limit // 2:
+        assert "two UTF-16 units each" in got["detail"], got
+    else:
+        assert "two UTF-16 units each" not in got["detail"], got
+        assert f"for characters outside the BMP the limit is {taken} characters" in got["detail"], got
+
+
+def test_the_hfsplus_records_say_what_their_transcripts_show():
+    """The committed HFS+ findings of 63 U+1F600 under 255 units: four units each, not two."""
+    seen = 0
+    for path in sorted(glob.glob(os.path.join(DATA_DIR, "probes", "*.json"))):
+        for f in json.load(open(path))["findings"]:
+            if (f["filesystem"], f["probe"]) == ("hfsplus", "max_filename_length") and "U+1F600" in f["detail"]:
+                seen += 1
+                assert "two UTF-16 units each" not in f["detail"] and "4 each" in f["detail"], (path, f["detail"])
+                assert "the limit is 63 characters" in f["detail"], f["detail"]
+    assert seen
