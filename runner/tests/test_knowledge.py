@@ -625,3 +625,16 @@ def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
     problems = knowledge._driver_rules(data, knowledge.probe_records(str(DATA)))
     refused = any(p.path == "/linux/driver" and p.file.endswith(f"{fs}.yaml") for p in problems)
     assert refused is (fs in _mounted_in_records()), (fs, problems)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["online_grow", "online_shrink", "offline_shrink"]))
+def test_yes_is_refused_where_the_driver_refused_what_the_operation_left(column):
+    """Issue #63: ntfs3's offline_shrink said yes while the probe's mount -t ntfs3 refused the
+    shrunk volume; every resize column of ntfs3 whose probe ended so is held to it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"]["ntfs3"]["features"][column]["value"] = "yes"
+    problems = knowledge._refused_after(data, knowledge.probe_records(str(DATA)))
+    assert [p.path for p in problems] == [f"/features/{column}/value"], problems
+    assert knowledge._refused_after(knowledge.load(str(DATA))[0], knowledge.probe_records(str(DATA))) == []

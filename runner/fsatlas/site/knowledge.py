@@ -228,6 +228,27 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     return problems
 
 
+REMOUNT_REFUSED = re.compile(r"mount exited \d+ \(mount -t (\S+) ")
+
+
+def _refused_after(knowledge: dict, records: dict) -> list[Problem]:
+    """A fact may not say "yes" where a probe of that filesystem and column ended with the
+    filesystem's own driver refusing to mount what the operation left (issue #63: ntfs3's
+    offline_shrink said yes while mount -t ntfs3 refused the shrunk volume)."""
+    refused = {}
+    for rid, record in sorted(records.items()):
+        for finding in record.get("findings", []):
+            said = REMOUNT_REFUSED.search(str(finding.get("detail", "")))
+            if finding.get("status") == "failed" and said and said.group(1) == finding.get("filesystem"):
+                refused.setdefault((finding["filesystem"], finding["probe"]), rid)
+    return [Problem("error", data["_path"], f"/features/{name}/value",
+                    f"expected what probe record {refused[fs, name]} shows (mount -t {fs} refused the volume "
+                    "the operation left), found 'yes'")
+            for fs, data in sorted(knowledge["features"].items())
+            for name, fact in data["features"].items()
+            if fact.get("value") == "yes" and (fs, name) in refused]
+
+
 def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
     """A filesystem a probe record shows mounted (a finding on it) has a Linux driver: its file may
     not say the driver was never merged (issue #63: VxFS's freevxfs, HFS+)."""
@@ -282,6 +303,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     problems += _driver_rules(knowledge, records)
+    problems += _refused_after(knowledge, records)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
