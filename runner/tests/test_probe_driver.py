@@ -135,3 +135,52 @@ def test_the_hfsplus_records_say_what_their_transcripts_show():
                 assert "two UTF-16 units each" not in f["detail"] and "4 each" in f["detail"], (path, f["detail"])
                 assert "the limit is 63 characters" in f["detail"], f["detail"]
     assert seen
+
+
+NEW_RECORD = "20261128T221323Z-m-b6d0b06748-probe"  # ext2 and ext3 findings, each naming its driver
+
+
+def _new_record_copy(folder: Path) -> tuple[Path, dict]:
+    import shutil
+    (folder / "probes" / "raw").mkdir(parents=True)
+    src = Path(DATA_DIR) / "probes"
+    shutil.copy(src / "raw" / f"{NEW_RECORD}.tar.gz", folder / "probes" / "raw")
+    return folder / "probes" / f"{NEW_RECORD}.json", json.loads((src / f"{NEW_RECORD}.json").read_text())
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_a_new_finding_without_its_driver_is_refused_where_two_drivers_mount_it(tmp_path_factory, data):
+    """Issue #63: the driver is missing on older records; a new record's finding on ext2, ext3 or
+    NTFS must name it (another filesystem's finding may leave it out)."""
+    path, record = _new_record_copy(tmp_path_factory.mktemp("p"))
+    i = data.draw(st.integers(0, len(record["findings"]) - 1))
+    del record["findings"][i]["driver"]
+    path.write_text(json.dumps(record))
+    paths = [p.path for p in probefile.problems(str(path))]
+    assert (f"/findings/{i}/driver" in paths) is (record["findings"][i]["filesystem"] in probefile.MANY_DRIVERS), paths
+    record["created"] = "2026-11-27T10:00:00Z"  # before the driver was recorded: the page says so instead
+    path.write_text(json.dumps(record))
+    assert f"/findings/{i}/driver" not in [p.path for p in probefile.problems(str(path))]
+
+
+def test_the_page_says_driver_not_recorded_where_the_record_lacks_it():
+    from fsatlas.site import probes as site_probes
+    rows = site_probes.rows(DATA_DIR, {}, lambda *a: None)
+    newest = {}
+    for path in sorted(glob.glob(os.path.join(DATA_DIR, "probes", "*.json"))):
+        r = json.load(open(path))
+        for f in r["findings"]:
+            key = (f["filesystem"], f["probe"], site_probes.kernel_release(r["system"]["kernel"]))
+            if newest.get(key, ("",))[0] < r["created"]:
+                newest[key] = (r["created"], "driver" in f)
+    missing = 0
+    for fs in probefile.MANY_DRIVERS:
+        for probe, found in rows.get(fs, {}).items():
+            for row in found:
+                lacks = not newest[fs, probe, row["release"]][1]
+                assert row["driver_missing"] is lacks, (fs, probe, row)
+                missing += lacks
+    assert missing  # the older records of ext2, ext3 and NTFS
+    assert not any(row["driver_missing"] for fs, by in rows.items() if fs not in probefile.MANY_DRIVERS
+                   for found in by.values() for row in found)
