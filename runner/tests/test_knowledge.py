@@ -150,7 +150,10 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     # so is a limit no document read gives, citing a page that says nothing of it
     edit(data_copy / "features" / "xfs.yaml",
          lambda d: d["features"]["max_filename_length"].update(limit="not documented", sources=["man-xfs"]))
-    assert main(["check-data", "--data", str(data_copy)]) == 0
+    capsys.readouterr()
+    main(["check-data", "--data", str(data_copy)])  # one more unanswered cell may cross the matrix's 5 %
+    captured = capsys.readouterr()
+    assert ": 0 errors" in captured.out and ": error:" not in captured.err, captured
 
 
 def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):
@@ -581,3 +584,57 @@ def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_
     rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
                                         _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
     assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it
+
+
+
+def _ntfs3_only(source: dict) -> bool:
+    """A source that speaks of the kernel's ntfs3 and of neither ntfs-3g nor FUSE."""
+    text = " ".join(str(source.get(k, "")) for k in ("title", "publisher", "url", "covers")).lower()
+    return "ntfs3" in text and "ntfs-3g" not in text and "fuse" not in text
+
+
+def test_the_ntfs_3g_row_carries_no_ntfs3_fact():
+    """Issue #63: each NTFS driver its own row: no fact or Linux entry of the ntfs-3g row rests on
+    ntfs3's sources alone or names ntfs3's value, and ntfs3's history rows are ntfs3's."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    row = data["features"]["ntfs"]
+    assert "ntfs3" not in str(row["linux"].get("merged", "")) and row["linux"]["year"] != data["features"]["ntfs3"]["linux"]["year"]
+    for name, fact in row["features"].items():
+        assert not all(_ntfs3_only(by_id[s]) for s in fact["sources"]), name
+        assert "ntfs3" not in str(fact.get("value", fact.get("limit"))), name
+    assert not [r for r in data["kernel_history"] if r["filesystem"] == "ntfs"]
+    assert [r for r in data["kernel_history"] if r["filesystem"] == "ntfs3" and "ntfs3" in r["subject"]]
+
+
+def _mounted_in_records() -> set:
+    """The filesystems some committed probe record has a finding on, read from the JSON itself."""
+    import json
+    return {f["filesystem"] for path in (DATA / "probes").glob("*.json")
+            for f in json.loads(path.read_text()).get("findings", [])}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(p.stem for p in (DATA / "features").glob("*.yaml"))))
+def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
+    """Issue #63: VxFS said 'never merged' beside its read-only Linux driver; a filesystem a probe
+    record shows mounted has a driver that mounted it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"][fs]["linux"]["driver"] = "never-merged"
+    problems = knowledge._driver_rules(data, knowledge.probe_records(str(DATA)))
+    refused = any(p.path == "/linux/driver" and p.file.endswith(f"{fs}.yaml") for p in problems)
+    assert refused is (fs in _mounted_in_records()), (fs, problems)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["online_grow", "online_shrink", "offline_shrink"]))
+def test_yes_is_refused_where_the_driver_refused_what_the_operation_left(column):
+    """Issue #63: ntfs3's offline_shrink said yes while the probe's mount -t ntfs3 refused the
+    shrunk volume; every resize column of ntfs3 whose probe ended so is held to it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"]["ntfs3"]["features"][column]["value"] = "yes"
+    problems = knowledge._refused_after(data, knowledge.probe_records(str(DATA)))
+    assert [p.path for p in problems] == [f"/features/{column}/value"], problems
+    assert knowledge._refused_after(knowledge.load(str(DATA))[0], knowledge.probe_records(str(DATA))) == []

@@ -113,6 +113,26 @@ def test_feature_limits_on_the_page_come_from_the_data(site_root):
                 assert fact["limit"] in html, (path.name, name)
 
 
+def test_the_feature_page_shows_unanswered_cells_and_drivers_as_the_data_has_them(site_root):
+    """Issue #63: a fact the rule leaves unanswered says so beside its value with the reason; VxFS's
+    read-only driver is merged, ntfs-3g no kernel driver; an ext2 finding of a record older than
+    the driver's recording says the driver was not recorded."""
+    import html as html_mod
+    from sitebuild import REPO
+    from fsatlas.site import feature_matrix, knowledge
+    page = html_mod.unescape(_html(site_root, "features"))
+    data, _ = knowledge.load(str(REPO / "data"))
+    cells = feature_matrix.cells(data, knowledge.probe_records(str(REPO / "data")))
+    for cell in cells:
+        fact = data["features"][cell["filesystem"]]["features"].get(cell["column"])
+        if not cell["answered"] and fact is not None and fact.get("value", fact.get("limit")) != "not documented":
+            assert cell["reason"] in page, cell  # VxFS's journal on the 2004 magazine alone
+    row = re.search(r'filesystems/vxfs/".*?</tr>', page, re.S).group(0)
+    assert "read-only driver, merged" in row and "never merged" not in row
+    assert "user space (FUSE)" in re.search(r'filesystems/ntfs/".*?</tr>', page, re.S).group(0)
+    assert "driver not recorded" in _html(site_root, "filesystems/ext2")
+
+
 @pytest.mark.parametrize("theme", ["journaling", "access-time", "barriers-commit", "raid-alignment",
                                    "btrfs-cow-compression", "xfs-log", "directory-index"])
 def test_each_guide_puts_claims_beside_measurements(site_root, theme):
