@@ -364,13 +364,13 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
                          ".map(r => [r.children[0].innerText, r.children[1].innerText, r.children[2].innerText,"
                          " r.children[2].title])")
     by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why in rows}
-    assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "not documented"
+    assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1994"  # SGI's USENIX paper
     assert by_name["ext2"][1] == "1993" and by_name["ext3"][1] == "1999"
     assert by_name["HFS+"][1] == "not documented" and "Mac OS 8.1" in by_name["HFS+"][2]
     page.goto(f"{site_url}/filesystems/ext3/")
     assert "Origin: written for Linux, first released in 1999" in page.inner_text("article")
     page.goto(f"{site_url}/filesystems/xfs/")
-    assert "First release: not documented (the kernel's XFS documents date its design" in page.inner_text("article")
+    assert "Origin: written for IRIX (SGI), first released in 1994" in page.inner_text("article")
 
 
 @pytest.mark.browser
@@ -383,7 +383,8 @@ def test_the_feature_matrix_says_which_systems_read_each_filesystem(page, site_u
     rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr')).map(r => [r.children[0].innerText,"
                          " ...['on_windows', 'on_macos', 'on_freebsd'].map(k => r.querySelector(`[data-feature=${k}]`).dataset.sort)])")
     by_name = {name.replace(" ✓", ""): rest for name, *rest in rows}
-    assert by_name["NTFS"][0] == by_name["HFS+"][1] == by_name["ZFS (OpenZFS)"][2] == "read-write"
+    assert by_name["NTFS (ntfs-3g)"][0] == by_name["NTFS (ntfs3)"][0] == by_name["HFS+"][1] == \
+        by_name["ZFS (OpenZFS)"][2] == "read-write"
     assert by_name["ext4"] == ["add-on", "add-on", "read-write"] and by_name["JFS"] == ["no", "no", "no"]
     page.goto(f"{site_url}/filesystems/ext4/")
     row = page.locator("tr", has=page.locator("th", has_text="On FreeBSD"))
