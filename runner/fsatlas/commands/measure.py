@@ -64,10 +64,27 @@ def run(args) -> int:
         print(f"{pair['workload']}: {pair['rounds']} rounds, smallest detectable change {shown or pair.get('why', '')}: "
               f"{args.change:g} % {state}", file=sys.stderr)
     print(path)
+    missed = [f"{p['workload']}: the smallest detectable change did not reach {args.change:g} % (not reached: "
+              f"{_why_missed(p)}); its comparisons may miss a change of that size" for p in pairs if not p["reached"]]
+    sides = [f"--a={args.a}", f"--b={args.b}", *(f"--note={m}" for m in missed)]  # '=': a value may start with -
     if args.report:
-        return report.run(argparse.Namespace(files=[path], a=args.a, b=args.b, format=None, out=args.report,
-                                             all_metrics=False, data=args.data, no_chart=args.no_chart))
+        return through(report, "report", [path, *sides, f"--out={args.report}", f"--data={args.data}",
+                                          *(["--no-chart"] if args.no_chart else [])])
     if args.article:
-        return article.run(argparse.Namespace(title=args.article, files=[path], a=args.a, b=args.b,
-                                              content=args.content))
+        return through(article, "article", ["new", f"--content={args.content}", *sides, *(["--draft"] if missed else []),
+                                            "--", args.article, path])
     return 0
+
+
+def _why_missed(pair: dict) -> str:
+    if any(v is not None for v in pair["metrics"].values()):
+        return f"round cap, {pair['rounds']} rounds"
+    return "not testable, no spread" if pair["metrics"] else pair.get("why") or "not run"
+
+
+def through(module, name: str, argv: list) -> int:
+    """Runs another command as its own command line would: its arguments parsed by its own
+    parser, so every option it has (and gains) takes its default."""
+    parser = argparse.ArgumentParser(prog="fsatlas")
+    module.add_parser(parser.add_subparsers(dest="command"))
+    return module.run(parser.parse_args([name, *argv]))
