@@ -65,6 +65,14 @@ def test_a_side_given_twice_or_missing_is_refused_in_one_line(capsys):
     assert "the same configuration" in capsys.readouterr().err
     assert main(["measure", "ext4", "nosuchfs", "--profile", "quick"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+    # an unknown variant is named by the side that gives it, not by run's --variant
+    assert main(["measure", "ext4", "ext4:nosuch", "--profile", "quick"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fsatlas measure: B: unknown variant") and "--variant" not in err and err.count("\n") == 1
+    # a workload one side's variant does not run is named, not dropped
+    assert main(["measure", "ext4", "ext4:noatime", "--profile", "quick", "--workload", "tree-read,seq-write"]) == 1
+    err = capsys.readouterr().err
+    assert "--workload" in err and "seq-write" in err and err.count("\n") == 1
 
 
 MATRIX = """
@@ -145,3 +153,21 @@ def test_measure_article_not_reached_is_a_draft_that_says_so(tmp_path, monkeypat
         assert page["draft"] is not reached
         assert ("did not reach 3 % (not reached" in page.content) is not reached
     capsys.readouterr()
+
+
+@pytest.mark.root
+def test_measure_refuses_two_sides_mounted_alike(tmp_path, capsys):
+    """ext4 against ext4:relatime (the default) is one configuration as the kernel mounts it:
+    refused by the effective settings before anything is measured, and nothing is left."""
+    (tmp_path / "m.yaml").write_text(MATRIX.replace("filesystems: [ext4, xfs], workloads", "filesystems: [ext4], "
+                                                    "variants: all, workloads") + """variants:
+  relatime: {filesystems: [ext4], mount: [relatime], workloads: [seq-write]}
+""")
+    before = loop_state(tmp_path)
+    argv = ["--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--out", str(tmp_path / "out"),
+            "--scratch", str(tmp_path / "s")]
+    assert main(["measure", "ext4", "ext4:relatime", *argv]) == 1
+    err = capsys.readouterr().err
+    assert "one configuration as mounted" in err and err.count("\n") == 1
+    assert loop_state(tmp_path) == before and scratch_left(tmp_path / "s") == []
+    assert not list((tmp_path / "out").glob("results/*.json"))  # no result of a run that measured nothing

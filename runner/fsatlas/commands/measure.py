@@ -46,10 +46,27 @@ def run(args) -> int:
         raise UserError("the change to detect must be above 0", field="--change", expected="a percentage above 0",
                         found=str(args.change))
     matrix = matrix_mod.load(args.matrix)
+    for option, spec in (("A", args.a), ("B", args.b)):  # named as given, not as the --fs/--variant of run
+        name, _, variant = spec.partition(":")
+        if name not in matrix.filesystems:
+            raise UserError("unknown filesystem", field=option, found=repr(spec),
+                            expected="one of " + ", ".join(sorted(matrix.filesystems)))
+        if variant and variant != "defaults" and name not in matrix.variants.get(variant, {}).get("filesystems", [name]):
+            raise UserError(f"variant {variant!r} of {option} does not apply to {name}", field=option, found=repr(spec))
+        if variant and variant != "defaults" and variant not in matrix.variants:
+            raise UserError("unknown variant", field=option, found=repr(spec),
+                            expected="filesystem:variant with one of " + ", ".join(sorted(matrix.variants)))
     fs = list(dict.fromkeys(spec.partition(":")[0] for spec in (args.a, args.b)))
     variants = list(dict.fromkeys(spec.partition(":")[2] or "defaults" for spec in (args.a, args.b)))
-    profile = matrix.profile(args.profile, fs, list_option(args.workload), variants)
-    profile = profile.subset(c for pair in measure.sides(profile, args.a, args.b) for c in pair)
+    wanted = list_option(args.workload)
+    profile = matrix.profile(args.profile, fs, wanted, variants)
+    pairs = measure.sides(profile, args.a, args.b)
+    covered = {a.workload for a, _ in pairs}
+    left = [w for w in wanted if w not in covered]
+    if left:  # a workload one side's variant does not run is named, not dropped
+        raise UserError(f"{args.a} and {args.b} do not both run {', '.join(left)}", field="--workload",
+                        expected="one of " + ", ".join(sorted(covered)), found=", ".join(left))
+    profile = profile.subset(c for pair in pairs for c in pair)
     out, scratch = os.path.abspath(args.out), os.path.abspath(args.scratch or ".scratch")
     checked = plan.build_plan(matrix, profile, scratch)
     plan.check_scratch(checked)
