@@ -78,7 +78,9 @@ def baseline_doubt(target: dict, workload: str, key: str) -> str:
     if len(tp.get("samples") or []) < 2:
         return "one repetition, no spread to judge"
     if not stable(tp):
-        rsd = tp.get("rsd_pct")
+        rsd, mean = tp.get("rsd_pct"), tp.get("mean")
+        if not isinstance(mean, (int, float)) or mean <= 0:
+            return "no positive mean"
         return f"unstable, RSD {rsd:.1f} %" if isinstance(rsd, (int, float)) else "its spread not recorded"
     if drifted(tp, after):
         return (f"drifted by {100 * (after['mean'] / tp['mean'] - 1):+.1f} % between before and after the "
