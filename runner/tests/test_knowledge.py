@@ -1,6 +1,7 @@
 """The curated knowledge: schema, the source registry, claims tied to matrix cells, and the
 weighing of each claim against measurements."""
 import copy
+import functools
 import math
 import re
 import statistics
@@ -279,7 +280,64 @@ def test_not_striped_cells_say_so():
                        [_cell(cell, 100e6, 0.5e6, flags=["not-striped"]), _cell(base, 100e6, 0.5e6)])]
     claim = knowledge.evaluate_claims(data, results)["ext-stripe"]["claims"][0]
     row = next(r for r in claim["comparisons"] if r["cell"] == cell)
-    assert row["verdict"] == "no effect seen" and "not on a striped array" in row["sentence"]
+    # a RAID alignment claim cannot show on a plain loop image: never "agrees" or "no effect seen" there
+    assert row["verdict"] == "cannot show" and "not on a striped array" in row["sentence"]
+    assert claim["measured"] == 0 and "cannot show the claim's mechanism" in claim["summary"]
+    # on a striped device it is judged, on the figures alone, and says so
+    striped = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z",
+                                                       [_cell(cell, 112e6, 0.5e6), _cell(base, 100e6, 0.5e6)])])
+    row = next(r for r in striped["ext-stripe"]["claims"][0]["comparisons"] if r["cell"] == cell)
+    assert row["verdict"] == "agrees" and "Not judged from device counters" in row["sentence"]
+
+
+@functools.lru_cache(maxsize=1)
+def _committed() -> dict:
+    return knowledge.load(str(DATA))[0]
+
+
+def _with_counters(cell: dict) -> dict:
+    return {**cell, "timed_io": _io(5, reads=40, writes=100)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(pick=st.randoms(use_true_random=False), counters=st.booleans(), change=st.floats(-60, 60))
+def test_every_verdict_says_whether_counters_decided_it(pick, counters, change):
+    """The rule, over every claim of the committed data: a comparison that counts toward a verdict
+    says 'Not judged from device counters' exactly where the timed counters did not decide it
+    (a file without them, judged by the matrix's word; a mechanism no counter records)."""
+    data = _committed()
+    option_id = pick.choice(sorted(data["mount_options"]))
+    claim = pick.choice(data["mount_options"][option_id]["claims"])
+    comparison_ = pick.choice(claim["measured_by"])
+    metric = comparison_.get("metric", claim["metric"])
+    cell, base = (_cell(comparison_[end], 100e6 * (1 + change / 100) if end == "cell" else 100e6, 0.5e6,
+                        metric=metric) for end in ("cell", "baseline"))
+    if counters:
+        cell, base = _with_counters(cell), _with_counters(base)
+        cell["timed_io"] = _io(50, reads=40, writes=400)  # the option moved every counter well beyond the spread
+    got = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", [cell, base])])
+    found = next(c for c in got[option_id]["claims"] if c["id"] == claim["id"])
+    row = next(r for r in found["comparisons"] if r["cell"] == comparison_["cell"] and r["metric"] == metric)
+    assert claim["mechanism"]  # every claim states one (check-data refuses one without)
+    if row["status"] != "measured":
+        return
+    by_counters = counters and claim["mechanism"] in knowledge.MECHANISM_COUNTER
+    assert ("Not judged from device counters" in row["sentence"]) is not by_counters, row["sentence"]
+    assert (row["basis"] == "counters") is by_counters
+    if not by_counters:
+        assert "not judged from device counters" in found["summary"]
+
+
+def test_check_data_refuses_a_claim_without_its_mechanism_or_why_none_is_measurable(data_copy, capsys):
+    """One check: a claim with no mechanism, one saying none without why, one giving a why beside a
+    counter mechanism: each refused in a line naming its file and the claim."""
+    edit(data_copy / "mount_options" / "ext4-barrier.yaml", lambda d: d["claims"][0].pop("mechanism"))
+    edit(data_copy / "mount_options" / "xfs-logbsize.yaml", lambda d: d["claims"][0].pop("unmeasured"))
+    edit(data_copy / "mount_options" / "ext4-commit.yaml", lambda d: d["claims"][0].update(unmeasured="a reason"))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    for name in ("ext4-barrier.yaml", "xfs-logbsize.yaml", "ext4-commit.yaml"):
+        assert sum(name in line and "/claims/0" in line for line in err) == 1, (name, err)
 
 
 def test_rankings_compare_one_result_and_mark_clear_leads():

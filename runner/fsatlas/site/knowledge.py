@@ -499,7 +499,12 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict 
     the matrix's word for the workload, and says so (counters over the whole repetition
     include the layout and the drop's sync, which no option decides about)."""
     mechanism = claim.get("mechanism")
-    if not mechanism:
+    if mechanism == "raid-alignment":
+        if "not-striped" in set(cell.get("flags", [])) | set(base.get("flags", [])):
+            return ("A RAID alignment claim can show only on a striped device, and these cells ran on a plain loop "
+                    "image (flagged not-striped): the comparison does not count toward the verdict.")
+        return ""
+    if mechanism not in MECHANISM_COUNTER:  # none: no counter shows it (basis() says so)
         return ""
     io_base, io_cell = base.get("timed_io"), cell.get("timed_io")
     if io_base and io_cell and mechanism in MECHANISM_COUNTER:
@@ -534,6 +539,24 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict 
         return ("This workload reads no file on the filesystem under test, so no access time is updated either "
                 "way: the comparison does not count toward the verdict" + why + ".")
     return ""
+
+
+def basis(claim: dict, cell: dict, base: dict) -> tuple[str, str]:
+    """What a comparison that can show its claim was judged from: ("counters", "") where the
+    timed counters decided (cannot_show); else ("matrix" or "figures", the sentence that says it
+    was not judged from counters): a file without timed counters, judged by the matrix's word
+    for the workload, or a claim whose mechanism no counter records (mechanism none, or a RAID
+    alignment on a striped device), judged on the figures alone."""
+    mechanism = claim.get("mechanism")
+    if mechanism in MECHANISM_COUNTER:
+        if base.get("timed_io") and cell.get("timed_io"):
+            return "counters", ""
+        return "matrix", ("Not judged from device counters: these result files recorded none of the timed part, so "
+                          "that the option's mechanism can act here is taken from the workload's definition in the "
+                          "matrix.")
+    why = claim.get("unmeasured") or ("no device counter shows whether allocation followed the stripe"
+                                      if mechanism == "raid-alignment" else "the claim names no mechanism")
+    return "figures", f"Not judged from device counters: {why}; the verdict rests on the figures alone."
 
 
 def twin_spreads(cells: list) -> dict:
@@ -786,6 +809,9 @@ class ClaimEvidence:
             if blind:  # shown, with its figures, but no evidence for or against the claim
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} {measured['notes']} {blind}")
+            else:
+                measured["basis"], said = basis(claim, found["cell"], found["base"])
+                measured["notes"] = f"{measured['notes']} {said}".strip()
             return {**row, **measured}
         for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
             record = self.not_ok.get(comparison_[end])
@@ -814,6 +840,8 @@ def _summary(tally: dict, rows: list) -> str:
             return f"Measured, but no comparison counts: {blind} of {len(rows)} cannot show the claim's mechanism."
         return "Not measured here yet: none of its cells has a result on this site."
     parts = [f"{n} {word}" for word, n in tally.items() if n]
+    uncounted = sum(r.get("basis") in ("matrix", "figures") for r in rows if r["status"] == "measured")
+    shown += (f"; {uncounted} of the {measured} not judged from device counters" if uncounted else "")
     return f"Measured in {measured} of {len(rows)} comparisons: " + ", ".join(parts) + shown + "."
 
 
