@@ -7,6 +7,7 @@ import shutil
 import statistics
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import t as student_t
 
@@ -229,3 +230,14 @@ def test_the_named_examples_beside_each_other():
     bg = {"key": "ext4|-|-|background-writes", "workload": "background-writes", "driver": "kernel", "flags": [],
           "parameters": {"rw": "randwrite", "direct": 0}, "metrics": {"throughput": {"mean": 1.0, "samples": [1.0]}}}
     assert flags.derive(bg, {}) == ["page-cache"]
+
+
+@pytest.mark.parametrize("workload,driver,expected", [("tiny-block-write", "kernel", "baseline-unknown"),
+                                                      ("tiny-block-write", "fuse", "cache-unknown")])
+def test_a_workload_that_flushes_before_its_figure_is_not_the_caches_without_a_baseline(workload, driver, expected):
+    # rule: a cell whose writes reach the device before its figure is taken stays ranked without a
+    # baseline (baseline-unknown); dd's conv=fsync is the matrix's `flushes`, not a parameter of the cell
+    cell = {"key": f"ext4|-|-|{workload}", "workload": workload, "driver": driver, "parameters": {"bs": 32, "size": "4M"},
+            "metrics": {"throughput": {"samples": [1e6, 1.01e6, 0.99e6], "mean": 1e6}}}
+    assert flags.waits_for_device(cell) and expected in flags.derive(cell, {})
+    assert not flags.waits_for_device({**cell, "workload": "seq-read"})

@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from sitebuild import FIXTURES, aggregate_and_build, run_htmltest, serve
+from testutil import write_run
 
 pytestmark = pytest.mark.site
 RESULT = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
@@ -521,8 +522,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
 
     def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
-        doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write",
-                   raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]]) for fs in filesystems])
+        doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write") for fs in filesystems])
         doc["system"].update(system or dict(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64"))
         if device:  # the raw device's seq-write samples, in bytes/s
             mean = sum(device) / len(device)
@@ -530,9 +530,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
             doc["target"].update(baseline_written=True, baseline={"seq-write": {"throughput": {
                 "unit": "bytes/s", "better": "higher", "samples": device, "mean": mean, "median": sorted(device)[1],
                 "stddev": sd, "rsd_pct": 100 * sd / mean, "ci95": [mean - sd, mean + sd]}}})
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
-        return doc
+        return write_run(tmp_path / "data", doc)
     ext4_run = run(A_RUN, "2026-11-25T00:00:00Z", ["ext4"], device=[1.0e9, 1.1e9, 1.2e9])
     xfs_run = run(B_RUN, "2026-11-26T00:00:00Z", ["xfs"], device=[2.9e9, 3.0e9, 3.4e9], system=dict(
         machine="m-other-host", cpu_model="Intel(R) Xeon(R) Platinum 8375C", kernel="6.12.57-amd64"))
@@ -756,14 +754,12 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
-            for fs in filesystems])
+            **cell["metrics"], "throughput": scaled}) for fs in filesystems])
         if rid == "r-lone":  # another label on the same hardware, with the disk under its image recorded
             doc["system"] = {**first["system"], "machine": "m-other-label"}
             doc["target"] = {**first["target"], "backing_device": "vda", "backing_rotational": True,
                              "backing_mount_options": "rw,relatime"}
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+        write_run(tmp_path / "data", doc)
     wide = display(cell["metrics"]["throughput"]["mean"], "bytes/s")
     server = serve(build_site(tmp_path / "site", results))
     try:
@@ -815,10 +811,8 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in cell["raw"]])
-            for fs in filesystems])
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+            **cell["metrics"], "throughput": scaled}) for fs in filesystems])
+        write_run(tmp_path / "data", doc)
     article = ('---\ntitle: "Pinned"\ndate: 2026-11-27\nresults:\n- r-old\n---\n\n'
                '{{< ranking name="seq-write|throughput" caption="One writer" >}}\n')
     public = build_site(tmp_path / "site", results, {"pinned.md": article})

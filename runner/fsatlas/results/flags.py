@@ -27,6 +27,7 @@ Other flags (not-striped, emulated) describe the setup, not the figures, and are
 """
 import math
 import re
+from functools import lru_cache
 
 from . import contention, stats
 
@@ -135,6 +136,28 @@ def fio_sync(value) -> bool:
     return text not in _SYNC_OFF and (text in ("sync", "dsync") or fio_true(text))
 
 
+MATRIX = "run/matrix/standard.yaml"  # the project's matrix (run.matrix checks it; results may not import run)
+
+
+@lru_cache(maxsize=1)
+def matrix_workloads() -> dict[str, dict]:
+    """{workload: its entry} of the project's matrix, read as data."""
+    from importlib import resources
+    from .. import safe_yaml
+    return safe_yaml.load((resources.files("fsatlas") / MATRIX).read_text(encoding="utf-8"))["workloads"]
+
+
+def waits_for_device(cell: dict) -> bool:
+    """Whether the cell's figure is taken only after its writes reached the device: an fio job
+    that writes with a durability option (durable()), or a workload of the project's matrix that
+    is no fio job and flushes (its `flushes`: dd's conv=fsync, the runner's own records'
+    fsyncs), which its parameters do not spell."""
+    if writes(cell):
+        return durable(cell)
+    entry = matrix_workloads().get(cell.get("workload"), {})
+    return entry.get("kind") != "fio" and entry.get("flushes", "none") != "none"
+
+
 def buffered(cell: dict) -> bool:
     """Whether the cell's job went through the page cache: neither direct= nor buffered=0 asks
     for O_DIRECT (fio's buffered= is direct='s inverse, default 1), or a FUSE driver."""
@@ -192,7 +215,7 @@ def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
         if not judges or not isinstance(got, (int, float)) or got <= 0:
             # a buffered write that waits for the device (fsync, fdatasync, sync, end_fsync) before
             # its figure is taken was not served by the cache alone: it stays ranked, as O_DIRECT does
-            served = through_cache and not (writes(cell) and durable(cell) and cell.get("driver") != "fuse")
+            served = through_cache and not (waits_for_device(cell) and cell.get("driver") != "fuse")
             derived.append("cache-unknown" if served else "baseline-unknown")
         elif got > CACHED_FACTOR * base["mean"]:
             derived.append("cached" if through_cache else "above-device")
