@@ -4,13 +4,14 @@ differs beyond a threshold are said to; the workload's own helpers (the FUSE dae
 device's kernel threads) are not "other processes"."""
 import os
 import subprocess
+import sys
 import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.results import contention, flags
-from fsatlas.run import evidence, target
+from fsatlas.run import evidence, filesystems, matrix, target
 
 share = st.floats(0, 4, allow_nan=False)
 pct = st.floats(0, 100, allow_nan=False)
@@ -78,20 +79,26 @@ def test_two_cells_differ_where_a_mean_measure_is_further_apart_than_its_thresho
 def test_the_fuse_daemon_serving_the_mount_is_a_helper_not_another_process(tmp_path):
     with target.LoopImage(str(tmp_path / "img"), 64 << 20) as image:
         subprocess.run(["mkfs.ntfs", "-F", "-Q", "-q", image.device], check=True, capture_output=True)
-        subprocess.run(["ntfs-3g", image.device, image.mountpoint], check=True, capture_output=True)
+        # another process naming the device (a reader of it, not started by the mount) is contention, not a helper
+        other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", image.device])
+        filesystems.mount(matrix.load().filesystems["ntfs"], image.device, image.mountpoint, [])
         try:
             daemons = {int(p) for p in subprocess.run(["pgrep", "-f", f"ntfs-3g {image.device} "], capture_output=True,
                                                       text=True).stdout.split()}
-            assert daemons and daemons <= evidence.helper_pids(image.device)
-            assert os.getpid() not in evidence.helper_pids(image.device)
+            helpers = evidence.helper_pids(image.device)
+            assert daemons and daemons <= helpers
+            assert os.getpid() not in helpers and other.pid not in helpers
+            assert all(evidence.kernel_thread(p) for p in helpers - daemons)  # the rest: kernel threads only
             meter = evidence.Meter(image.device)
             deadline = time.monotonic() + 1.5
             with open(os.path.join(image.mountpoint, "f"), "wb") as f:  # every write goes through the daemon
-                while time.monotonic() < deadline:
+                while time.monotonic() < deadline and f.tell() < 24 << 20:  # within the 64 MiB image
                     f.write(os.urandom(4096) * 16)
                     f.flush()
                     os.fsync(f.fileno())
             io, host = meter.done()
             assert host["helpers_cpu_s"] > 0 and io["writes"] > 0
         finally:
+            other.kill()
+            other.wait()
             subprocess.run(["umount", image.mountpoint], check=True)

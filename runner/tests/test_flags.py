@@ -7,6 +7,7 @@ import shutil
 import statistics
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import t as student_t
 
@@ -39,8 +40,12 @@ def _cell(mean, direct=1, driver="kernel", key="ext4|-|-|seq-read"):
             "parameters": {"direct": direct}, "metrics": {"throughput": {"mean": mean, "samples": [mean] * 3}}}
 
 
-def _target(mean, rsd=1.0, written=True, name="seq-read"):
-    return {"baseline": {name: {"throughput": {"mean": mean, "rsd_pct": rsd}}}, "baseline_written": written}
+def _target(mean, rsd=1.0, written=True, name="seq-read", n=3, after=None):
+    target = {"baseline": {name: {"throughput": {"mean": mean, "rsd_pct": rsd, "samples": [mean] * n}}},
+              "baseline_written": written}
+    if after is not None:
+        target["baseline_after"] = {name: {"throughput": {"mean": after, "rsd_pct": rsd, "samples": [after] * n}}}
+    return target
 
 
 def test_above_1_2_times_the_raw_device_on_the_same_job_is_cached_only_through_the_page_cache():
@@ -48,15 +53,15 @@ def test_above_1_2_times_the_raw_device_on_the_same_job_is_cached_only_through_t
     # O_DIRECT bypasses the page cache: the same figure is "above the raw device", not cached
     assert flags.derive(_cell(121.0), _target(100.0)) == ["not-striped", "above-device"]
     assert flags.derive(_cell(121.0), _target(101.0)) == ["not-striped"]  # 121 / 101 < 1.2
-    assert flags.derive(_cell(121.0), {}) == ["not-striped"]  # no baseline, no verdict
+    assert flags.derive(_cell(121.0), {}) == ["not-striped", "baseline-unknown"]  # no baseline: cannot tell
     # rewrite is judged against the raw device's rewrite, not its seq-write (the issue's ext4
     # rewrite: 2,120 MB/s with O_DIRECT against 1,712 on the raw device)
     rewrite = _cell(2120e6, key="ext4|-|-|rewrite")
-    assert flags.derive(rewrite, _target(1e9, name="seq-write")) == ["not-striped"]
+    assert flags.derive(rewrite, _target(1e9, name="seq-write")) == ["not-striped", "baseline-unknown"]
     assert flags.derive(rewrite, _target(1712e6, name="rewrite")) == ["not-striped", "above-device"]
     # four writers against four writers
     four = _cell(500.0, key="ext4|-|-|concurrent-writers|numjobs=4", direct=0)
-    assert flags.derive(four, _target(100.0, name="concurrent-writers")) == ["not-striped"]
+    assert flags.derive(four, _target(100.0, name="concurrent-writers")) == ["not-striped", "cache-unknown"]
     assert flags.derive(four, _target(100.0, name="concurrent-writers|numjobs=4")) == ["not-striped", "cached"]
 
 
@@ -136,3 +141,103 @@ def test_validate_warns_where_stored_flags_disagree_and_migrate_stores_the_deriv
     capsys.readouterr()
     assert main(["validate", "--no-cache", str(data / "results")]) == 0
     assert "/flags: expected" not in capsys.readouterr().out
+
+
+def _fio_reads(option: str, value: str, tmp) -> int | None:
+    """What fio itself reads for OPTION=VALUE (its parser's own debug line), None where it refuses."""
+    import re
+    import subprocess
+    job = tmp / "j.fio"
+    job.write_text(f"[j]\nfilename=/dev/null\nsize=1m\n{option}={value}\n")
+    out = subprocess.run(["fio", "--parse-only", "--debug=parse", str(job)], capture_output=True, text=True).stdout
+    found = re.search(rf"__handle_option={option}, .*\n.*ret=(\d+), out=(-?\d+)", out)
+    return None if not found or found.group(1) != "0" else int(found.group(2))
+
+
+spellings = st.one_of(st.from_regex(r"\A[-+]?(0x[0-9a-f]{1,3}|[0-9]{1,3}(\.[0-9]{0,2})?)[kmg]?\Z"),
+                      st.sampled_from(["true", "false", "on", "off", "yes", "no", "1.0", "0.0", "0.9", "-1"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(value=spellings, option=st.sampled_from(["direct", "buffered", "end_fsync", "fsync", "fdatasync"]))
+def test_fio_options_are_read_as_fio_reads_them(tmp_path_factory, value, option):
+    """Differential against fio's own parser: direct=1.0 is O_DIRECT, buffered=0 is O_DIRECT,
+    fsync=0.9 asks for no fsync; a value fio refuses never reaches a result and is not compared."""
+    read = _fio_reads(option, value, tmp_path_factory.mktemp("fio"))
+    if read is None:
+        return
+    assert flags.fio_true(value) == (read != 0), (option, value, read)
+    cell = {"key": "ext4|-|-|w", "workload": "w", "driver": "kernel", "flags": [],
+            "parameters": {"rw": "write", option: value}, "metrics": {}}
+    if option in ("direct", "buffered"):
+        assert flags.buffered(cell) == ((read == 0) if option == "direct" else (read != 0))
+    assert flags.page_cache(cell) == (flags.buffered(cell) and not (option not in ("direct", "buffered") and read))
+
+
+def test_sync_and_json_spellings_are_read_as_fio_reads_them():
+    base = {"key": "ext4|-|-|w", "workload": "w", "driver": "kernel", "flags": [], "metrics": {}}
+    for sync, durable in (("none", False), ("0", False), (0, False), ("sync", True), ("1", True), ("dsync", True)):
+        assert flags.page_cache({**base, "parameters": {"rw": "write", "sync": sync}}) is not durable, sync
+    for direct, o_direct in ((True, True), (1.0, True), ("1.0", True), (False, False), (0.0, False), ("0", False)):
+        assert flags.buffered({**base, "parameters": {"rw": "write", "direct": direct}}) is not o_direct, direct
+    assert not flags.buffered({**base, "parameters": {"rw": "write", "buffered": 0}})
+    assert flags.buffered({**base, "parameters": {"rw": "write", "buffered": 0}, "driver": "fuse"})
+    # F64's importer keeps fio's own spelling of the direction (readwrite=)
+    assert flags.page_cache({**base, "parameters": {"readwrite": "randwrite"}})
+
+
+@settings(max_examples=150, deadline=None)
+@given(got=st.one_of(st.none(), st.just(0.0), st.floats(1.0, 1e10)), base=st.floats(1.0, 1e10),
+       n=st.integers(0, 5), rsd=st.one_of(st.none(), st.floats(0, 10)), drift=st.one_of(st.none(), st.floats(-20, 20)),
+       entry=st.booleans(), direct=st.sampled_from([0, 1, True, "1.0", "0"]))
+def test_a_job_its_baseline_cannot_judge_is_cannot_tell_whatever_is_missing(got, base, n, rsd, drift, entry, direct):
+    """The rule: a cell is judged against its job's baseline only where that baseline was measured
+    on written data in two repetitions or more, its spread is recorded and within 3.5 %, and it
+    moved by no more than 3.5 % between before and after the filesystems; and the cell has a
+    throughput. Anything else is 'cannot tell', named by the cell's I/O path, never no flag."""
+    cell = _cell(got, direct=direct)
+    if got is None:  # a throughput recorded without its mean
+        cell["metrics"]["throughput"] = {"samples": [1.0] * 3}
+    target = _target(base, rsd=rsd, n=n, after=None if drift is None else base * (1 + drift / 100))
+    if not entry:
+        target["baseline"] = {"seq-write": target["baseline"]["seq-read"]}
+        target.pop("baseline_after", None)
+    derived = set(flags.derive(cell, target)) - {"not-striped"}
+    o_direct = str(direct) in ("1", "True", "1.0")
+    judges = (entry and n >= 2 and rsd is not None and rsd <= 3.5
+              and (drift is None or abs(drift) <= 3.5 * (1 - 1e-9)) and bool(got))
+    if judges:
+        assert derived <= {"noisy", "cached" if not o_direct else "above-device"}
+        assert ("cached" in derived or "above-device" in derived) == (got > 1.2 * base)
+    elif drift is None or abs(abs(drift) - 3.5) > 1e-6:  # not on the bound, where rounding decides
+        assert derived - {"noisy"} == {"baseline-unknown" if o_direct else "cache-unknown"}, derived
+
+
+def test_the_named_examples_beside_each_other():
+    # one repetition: rsd 0 says nothing
+    assert flags.derive(_cell(100.0), _target(100.0, rsd=0.0, n=1)) == ["not-striped", "baseline-unknown"]
+    # the adversary's drift: 818 MB/s before the filesystems, 1,398 after
+    assert flags.derive(_cell(900e6), _target(818e6, after=1398e6)) == ["not-striped", "baseline-unknown"]
+    assert flags.derive(_cell(900e6, direct=0), _target(818e6, after=830e6)) == ["not-striped"]
+    # a baseline whose spread is not recorded does not raise
+    assert flags.derive(_cell(900e6), _target(818e6, rsd=None)) == ["not-striped", "baseline-unknown"]
+    # a buffered write that waits for the device, without a baseline: cannot tell, and stays ranked
+    wal = {"key": "ext4|-|-|fsync-write-4k", "workload": "fsync-write-4k", "driver": "kernel", "flags": [],
+           "parameters": {"rw": "write", "fdatasync": 1}, "metrics": {"throughput": {"mean": 1.0, "samples": [1.0]}}}
+    assert flags.derive(wal, {}) == ["baseline-unknown"]
+    assert flags.derive({**wal, "parameters": {"rw": "read"}}, {}) == ["cache-unknown"]
+    # a page-cache write without a baseline is labelled page-cache, its figure the cache's by definition
+    bg = {"key": "ext4|-|-|background-writes", "workload": "background-writes", "driver": "kernel", "flags": [],
+          "parameters": {"rw": "randwrite", "direct": 0}, "metrics": {"throughput": {"mean": 1.0, "samples": [1.0]}}}
+    assert flags.derive(bg, {}) == ["page-cache"]
+
+
+@pytest.mark.parametrize("workload,driver,expected", [("tiny-block-write", "kernel", "baseline-unknown"),
+                                                      ("tiny-block-write", "fuse", "cache-unknown")])
+def test_a_workload_that_flushes_before_its_figure_is_not_the_caches_without_a_baseline(workload, driver, expected):
+    # rule: a cell whose writes reach the device before its figure is taken stays ranked without a
+    # baseline (baseline-unknown); dd's conv=fsync is the matrix's `flushes`, not a parameter of the cell
+    cell = {"key": f"ext4|-|-|{workload}", "workload": workload, "driver": driver, "parameters": {"bs": 32, "size": "4M"},
+            "metrics": {"throughput": {"samples": [1e6, 1.01e6, 0.99e6], "mean": 1e6}}}
+    assert flags.waits_for_device(cell) and expected in flags.derive(cell, {})
+    assert not flags.waits_for_device({**cell, "workload": "seq-read"})

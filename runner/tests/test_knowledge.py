@@ -1,6 +1,7 @@
 """The curated knowledge: schema, the source registry, claims tied to matrix cells, and the
 weighing of each claim against measurements."""
 import copy
+import functools
 import math
 import re
 import statistics
@@ -150,7 +151,10 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     # so is a limit no document read gives, citing a page that says nothing of it
     edit(data_copy / "features" / "xfs.yaml",
          lambda d: d["features"]["max_filename_length"].update(limit="not documented", sources=["man-xfs"]))
-    assert main(["check-data", "--data", str(data_copy)]) == 0
+    capsys.readouterr()
+    main(["check-data", "--data", str(data_copy)])  # one more unanswered cell may cross the matrix's 5 %
+    captured = capsys.readouterr()
+    assert ": 0 errors" in captured.out and ": error:" not in captured.err, captured
 
 
 def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):
@@ -276,7 +280,64 @@ def test_not_striped_cells_say_so():
                        [_cell(cell, 100e6, 0.5e6, flags=["not-striped"]), _cell(base, 100e6, 0.5e6)])]
     claim = knowledge.evaluate_claims(data, results)["ext-stripe"]["claims"][0]
     row = next(r for r in claim["comparisons"] if r["cell"] == cell)
-    assert row["verdict"] == "no effect seen" and "not on a striped array" in row["sentence"]
+    # a RAID alignment claim cannot show on a plain loop image: never "agrees" or "no effect seen" there
+    assert row["verdict"] == "cannot show" and "not on a striped array" in row["sentence"]
+    assert claim["measured"] == 0 and "cannot show the claim's mechanism" in claim["summary"]
+    # on a striped device it is judged, on the figures alone, and says so
+    striped = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z",
+                                                       [_cell(cell, 112e6, 0.5e6), _cell(base, 100e6, 0.5e6)])])
+    row = next(r for r in striped["ext-stripe"]["claims"][0]["comparisons"] if r["cell"] == cell)
+    assert row["verdict"] == "agrees" and "Not judged from device counters" in row["sentence"]
+
+
+@functools.lru_cache(maxsize=1)
+def _committed() -> dict:
+    return knowledge.load(str(DATA))[0]
+
+
+def _with_counters(cell: dict) -> dict:
+    return {**cell, "timed_io": _io(5, reads=40, writes=100)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(pick=st.randoms(use_true_random=False), counters=st.booleans(), change=st.floats(-60, 60))
+def test_every_verdict_says_whether_counters_decided_it(pick, counters, change):
+    """The rule, over every claim of the committed data: a comparison that counts toward a verdict
+    says 'Not judged from device counters' exactly where the timed counters did not decide it
+    (a file without them, judged by the matrix's word; a mechanism no counter records)."""
+    data = _committed()
+    option_id = pick.choice(sorted(data["mount_options"]))
+    claim = pick.choice(data["mount_options"][option_id]["claims"])
+    comparison_ = pick.choice(claim["measured_by"])
+    metric = comparison_.get("metric", claim["metric"])
+    cell, base = (_cell(comparison_[end], 100e6 * (1 + change / 100) if end == "cell" else 100e6, 0.5e6,
+                        metric=metric) for end in ("cell", "baseline"))
+    if counters:
+        cell, base = _with_counters(cell), _with_counters(base)
+        cell["timed_io"] = _io(50, reads=40, writes=400)  # the option moved every counter well beyond the spread
+    got = knowledge.evaluate_claims(data, [_result("r", "2026-01-01T00:00:00Z", [cell, base])])
+    found = next(c for c in got[option_id]["claims"] if c["id"] == claim["id"])
+    row = next(r for r in found["comparisons"] if r["cell"] == comparison_["cell"] and r["metric"] == metric)
+    assert claim["mechanism"]  # every claim states one (check-data refuses one without)
+    if row["status"] != "measured":
+        return
+    by_counters = counters and claim["mechanism"] in knowledge.MECHANISM_COUNTER
+    assert ("Not judged from device counters" in row["sentence"]) is not by_counters, row["sentence"]
+    assert (row["basis"] == "counters") is by_counters
+    if not by_counters:
+        assert "not judged from device counters" in found["summary"]
+
+
+def test_check_data_refuses_a_claim_without_its_mechanism_or_why_none_is_measurable(data_copy, capsys):
+    """One check: a claim with no mechanism, one saying none without why, one giving a why beside a
+    counter mechanism: each refused in a line naming its file and the claim."""
+    edit(data_copy / "mount_options" / "ext4-barrier.yaml", lambda d: d["claims"][0].pop("mechanism"))
+    edit(data_copy / "mount_options" / "xfs-logbsize.yaml", lambda d: d["claims"][0].pop("unmeasured"))
+    edit(data_copy / "mount_options" / "ext4-commit.yaml", lambda d: d["claims"][0].update(unmeasured="a reason"))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    for name in ("ext4-barrier.yaml", "xfs-logbsize.yaml", "ext4-commit.yaml"):
+        assert sum(name in line and "/claims/0" in line for line in err) == 1, (name, err)
 
 
 def test_rankings_compare_one_result_and_mark_clear_leads():
@@ -581,3 +642,57 @@ def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_
     rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
                                         _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
     assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it
+
+
+
+def _ntfs3_only(source: dict) -> bool:
+    """A source that speaks of the kernel's ntfs3 and of neither ntfs-3g nor FUSE."""
+    text = " ".join(str(source.get(k, "")) for k in ("title", "publisher", "url", "covers")).lower()
+    return "ntfs3" in text and "ntfs-3g" not in text and "fuse" not in text
+
+
+def test_the_ntfs_3g_row_carries_no_ntfs3_fact():
+    """Issue #63: each NTFS driver its own row: no fact or Linux entry of the ntfs-3g row rests on
+    ntfs3's sources alone or names ntfs3's value, and ntfs3's history rows are ntfs3's."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    row = data["features"]["ntfs"]
+    assert "ntfs3" not in str(row["linux"].get("merged", "")) and row["linux"]["year"] != data["features"]["ntfs3"]["linux"]["year"]
+    for name, fact in row["features"].items():
+        assert not all(_ntfs3_only(by_id[s]) for s in fact["sources"]), name
+        assert "ntfs3" not in str(fact.get("value", fact.get("limit"))), name
+    assert not [r for r in data["kernel_history"] if r["filesystem"] == "ntfs"]
+    assert [r for r in data["kernel_history"] if r["filesystem"] == "ntfs3" and "ntfs3" in r["subject"]]
+
+
+def _mounted_in_records() -> set:
+    """The filesystems some committed probe record has a finding on, read from the JSON itself."""
+    import json
+    return {f["filesystem"] for path in (DATA / "probes").glob("*.json")
+            for f in json.loads(path.read_text()).get("findings", [])}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(p.stem for p in (DATA / "features").glob("*.yaml"))))
+def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
+    """Issue #63: VxFS said 'never merged' beside its read-only Linux driver; a filesystem a probe
+    record shows mounted has a driver that mounted it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"][fs]["linux"]["driver"] = "never-merged"
+    problems = knowledge._driver_rules(data, knowledge.probe_records(str(DATA)))
+    refused = any(p.path == "/linux/driver" and p.file.endswith(f"{fs}.yaml") for p in problems)
+    assert refused is (fs in _mounted_in_records()), (fs, problems)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["online_grow", "online_shrink", "offline_shrink"]))
+def test_yes_is_refused_where_the_driver_refused_what_the_operation_left(column):
+    """Issue #63: ntfs3's offline_shrink said yes while the probe's mount -t ntfs3 refused the
+    shrunk volume; every resize column of ntfs3 whose probe ended so is held to it."""
+    data, _ = knowledge.load(str(DATA))
+    data = copy.deepcopy(data)
+    data["features"]["ntfs3"]["features"][column]["value"] = "yes"
+    problems = knowledge._refused_after(data, knowledge.probe_records(str(DATA)))
+    assert [p.path for p in problems] == [f"/features/{column}/value"], problems
+    assert knowledge._refused_after(knowledge.load(str(DATA))[0], knowledge.probe_records(str(DATA))) == []

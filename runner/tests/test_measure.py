@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.commands import measure as measure_cmd
 from fsatlas.results import comparison
 from fsatlas.run import evidence, execution, matrix, measure
 from fsatlas.run.workloads import KINDS
@@ -64,6 +65,14 @@ def test_a_side_given_twice_or_missing_is_refused_in_one_line(capsys):
     assert "the same configuration" in capsys.readouterr().err
     assert main(["measure", "ext4", "nosuchfs", "--profile", "quick"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+    # an unknown variant is named by the side that gives it, not by run's --variant
+    assert main(["measure", "ext4", "ext4:nosuch", "--profile", "quick"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fsatlas measure: B: unknown variant") and "--variant" not in err and err.count("\n") == 1
+    # a workload one side's variant does not run is named, not dropped
+    assert main(["measure", "ext4", "ext4:noatime", "--profile", "quick", "--workload", "tree-read,seq-write"]) == 1
+    err = capsys.readouterr().err
+    assert "--workload" in err and "seq-write" in err and err.count("\n") == 1
 
 
 MATRIX = """
@@ -82,8 +91,8 @@ def test_measure_runs_the_pair_interleaved_and_writes_the_report(tmp_path, capsy
     (tmp_path / "m.yaml").write_text(MATRIX)
     before = loop_state(tmp_path)
     report = tmp_path / "report.md"
-    assert main(["measure", "ext4", "xfs", "--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--change", "20",
-                 "--max-rounds", "4", "--out", str(tmp_path / "out"), "--scratch", str(tmp_path / "s"),
+    assert main(["measure", "ext4", "xfs", "--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--change", "0.5",
+                 "--max-rounds", "3", "--out", str(tmp_path / "out"), "--scratch", str(tmp_path / "s"),
                  "--report", str(report), "--no-chart"]) == 0
     assert loop_state(tmp_path) == before and scratch_left(tmp_path / "s") == []
     err = capsys.readouterr().err
@@ -96,7 +105,69 @@ def test_measure_runs_the_pair_interleaved_and_writes_the_report(tmp_path, capsy
     samples = {n: a["metrics"][n]["samples"] for n in ("throughput", "iops")}
     other = {n: b["metrics"][n]["samples"] for n in ("throughput", "iops")}
     n = len(a["started"])
-    assert n == _rule(samples, other, 2, 4, 20.0, ["throughput", "iops"])
+    assert n == _rule(samples, other, 2, 3, 0.5, ["throughput", "iops"])
     assert f"seq-write: {n} rounds" in err
     text = report.read_text()
     assert "ext4 in " in text and "seq-write" in text and path.stem in text
+    # a change the rounds could not detect is said in the report itself, not only on stderr (0.5 %
+    # in three rounds of 8 MiB writes: beyond what their spread can detect)
+    assert "NOT reached" in err and "the smallest detectable change did not reach 0.5 % (not reached" in text
+
+
+def test_measure_writes_through_the_commands_own_parsers(tmp_path):
+    """measure hands report and article new their arguments as their own command lines would
+    (measure.through): every option either has (and gains) takes its default, and a change not
+    reached is said in the report and keeps the article a draft."""
+    import frontmatter
+    from pathlib import Path
+    from fsatlas.commands import article, report
+    path = next((Path(__file__).resolve().parents[2] / "data" / "results").glob("20261127T143616Z*.json"))
+    out = tmp_path / "r.md"
+    note = "seq-write: the smallest detectable change did not reach 3 % (not reached: round cap)"
+    assert measure_cmd.through(report, "report", [str(path), "--a", "ext4", "--b", "xfs", "--out", str(out),
+                                                  "--no-chart", "--note", note]) == 0
+    assert "did not reach 3 % (not reached" in out.read_text()
+    for extra, draft in (([], False), (["--note", note, "--draft"], True)):
+        content = tmp_path / f"c{draft}"
+        assert measure_cmd.through(article, "article", ["new", "T", str(path), "--a", "ext4", "--b", "xfs",
+                                                        "--content", str(content), *extra]) == 0
+        page = frontmatter.load(content / "articles" / "t.md")
+        assert page["draft"] is draft and ("not reached" in page.content) is draft
+
+
+@pytest.mark.root  # measure refuses to start without root
+def test_measure_article_not_reached_is_a_draft_that_says_so(tmp_path, monkeypatch, capsys):
+    """The wiring of --article from measure's own command line (the run itself is the root test's):
+    a pair at its cap gives a draft opening with what was not reached."""
+    from pathlib import Path
+    import frontmatter
+    path = next((Path(__file__).resolve().parents[2] / "data" / "results").glob("20261127T143616Z*.json"))
+    for reached in (False, True):
+        pairs = [{"workload": "seq-write", "rounds": 12, "metrics": {"throughput": 4.2 if not reached else 2.0},
+                  "reached": reached}]
+        monkeypatch.setattr(measure, "run_pair", lambda *a, **k: (str(path), {}, pairs))
+        content = tmp_path / str(reached)
+        assert main(["measure", "ext4", "xfs", "--scratch", str(tmp_path / "s"), "--out", str(tmp_path / "o"),
+                     "--article", "-x title", "--content", str(content)]) == 0
+        page = frontmatter.load(content / "articles" / "x-title.md")
+        assert page["draft"] is not reached
+        assert ("did not reach 3 % (not reached" in page.content) is not reached
+    capsys.readouterr()
+
+
+@pytest.mark.root
+def test_measure_refuses_two_sides_mounted_alike(tmp_path, capsys):
+    """ext4 against ext4:relatime (the default) is one configuration as the kernel mounts it:
+    refused by the effective settings before anything is measured, and nothing is left."""
+    (tmp_path / "m.yaml").write_text(MATRIX.replace("filesystems: [ext4, xfs], workloads", "filesystems: [ext4], "
+                                                    "variants: all, workloads") + """variants:
+  relatime: {filesystems: [ext4], mount: [relatime], workloads: [seq-write]}
+""")
+    before = loop_state(tmp_path)
+    argv = ["--matrix", str(tmp_path / "m.yaml"), "--profile", "p", "--out", str(tmp_path / "out"),
+            "--scratch", str(tmp_path / "s")]
+    assert main(["measure", "ext4", "ext4:relatime", *argv]) == 1
+    err = capsys.readouterr().err
+    assert "one configuration as mounted" in err and err.count("\n") == 1
+    assert loop_state(tmp_path) == before and scratch_left(tmp_path / "s") == []
+    assert not list((tmp_path / "out").glob("results/*.json"))  # no result of a run that measured nothing

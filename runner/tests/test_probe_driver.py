@@ -3,15 +3,20 @@ ext4's driver's), and names measured in the unit the filesystem counts: NTFS's 2
 code units (Microsoft's limits table), so a name of 255 two-byte letters, 510 bytes, is taken.
 The letter is one no normalization splits ('α'): HFS+ keeps names decomposed, where 'é' is two
 units."""
+import glob
 import json
 import os
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import probefile
 from fsatlas.run import filesystems, matrix, probe_findings, target
 from testutil import loop_state, scratch_left
+
+DATA_DIR = str(Path(__file__).resolve().parents[2] / "data")
 
 pytestmark = pytest.mark.root
 
@@ -87,3 +92,95 @@ def test_the_unit_follows_the_letters_whatever_the_limits(monkeypatch, tmp_path)
             got = probes.max_filename_length(str(tmp_path), probe_findings.Transcript())
             monkeypatch.setattr("builtins.open", real_open)
             assert (got["limit"], got["unit"]) == (limit, unit), (unit, limit, got)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(4, 60), st.integers(2, 4))
+def test_letters_outside_the_bmp_are_reported_as_they_counted(tmp_path_factory, limit, each):
+    """Issue #63: HFS+ (through Linux) took 63 U+1F600 and refused 64 under a limit of 255 UTF-16
+    units, and the finding called them two units each. A fake counting a BMP letter as one unit
+    and a letter outside it as `each` units: the limit stays in UTF-16 units, and the text says
+    two units each only where they counted two, else the limit in such letters."""
+    from fsatlas.run import probes
+    import builtins
+    real_open, folder = builtins.open, tmp_path_factory.mktemp("names")
+
+    def fake_open(path, mode="r", *a, **k):
+        name = os.path.basename(path)
+        if "w" in mode and sum(each if ord(c) > 0xFFFF else 1 for c in name) > limit:
+            raise OSError(36, "File name too long")
+        return real_open(path, mode, *a, **k)
+    builtins.open = fake_open
+    try:
+        got = probes.max_filename_length(str(folder), probe_findings.Transcript())
+    finally:
+        builtins.open = real_open
+    assert (got["limit"], got["unit"]) == (limit, "UTF-16 code units"), got
+    taken = limit // each
+    assert f"and {taken} U+1F600" in got["detail"] and f"{taken + 1} U+1F600 with ENAMETOOLONG" in got["detail"], got
+    if taken == limit // 2:
+        assert "two UTF-16 units each" in got["detail"], got
+    else:
+        assert "two UTF-16 units each" not in got["detail"], got
+        assert f"for characters outside the BMP the limit is {taken} characters" in got["detail"], got
+
+
+def test_the_hfsplus_records_say_what_their_transcripts_show():
+    """The committed HFS+ findings of 63 U+1F600 under 255 units: four units each, not two."""
+    seen = 0
+    for path in sorted(glob.glob(os.path.join(DATA_DIR, "probes", "*.json"))):
+        for f in json.load(open(path))["findings"]:
+            if (f["filesystem"], f["probe"]) == ("hfsplus", "max_filename_length") and "U+1F600" in f["detail"]:
+                seen += 1
+                assert "two UTF-16 units each" not in f["detail"] and "4 each" in f["detail"], (path, f["detail"])
+                assert "the limit is 63 characters" in f["detail"], f["detail"]
+    assert seen
+
+
+NEW_RECORD = "20261128T221323Z-m-b6d0b06748-probe"  # ext2 and ext3 findings, each naming its driver
+
+
+def _new_record_copy(folder: Path) -> tuple[Path, dict]:
+    import shutil
+    (folder / "probes" / "raw").mkdir(parents=True)
+    src = Path(DATA_DIR) / "probes"
+    shutil.copy(src / "raw" / f"{NEW_RECORD}.tar.gz", folder / "probes" / "raw")
+    return folder / "probes" / f"{NEW_RECORD}.json", json.loads((src / f"{NEW_RECORD}.json").read_text())
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_a_new_finding_without_its_driver_is_refused_where_two_drivers_mount_it(tmp_path_factory, data):
+    """Issue #63: the driver is missing on older records; a new record's finding on ext2, ext3 or
+    NTFS must name it (another filesystem's finding may leave it out)."""
+    path, record = _new_record_copy(tmp_path_factory.mktemp("p"))
+    i = data.draw(st.integers(0, len(record["findings"]) - 1))
+    del record["findings"][i]["driver"]
+    path.write_text(json.dumps(record))
+    paths = [p.path for p in probefile.problems(str(path))]
+    assert (f"/findings/{i}/driver" in paths) is (record["findings"][i]["filesystem"] in probefile.MANY_DRIVERS), paths
+    record["created"] = "2026-11-27T10:00:00Z"  # before the driver was recorded: the page says so instead
+    path.write_text(json.dumps(record))
+    assert f"/findings/{i}/driver" not in [p.path for p in probefile.problems(str(path))]
+
+
+def test_the_page_says_driver_not_recorded_where_the_record_lacks_it():
+    from fsatlas.site import probes as site_probes
+    rows = site_probes.rows(DATA_DIR, {}, lambda *a: None)
+    newest = {}
+    for path in sorted(glob.glob(os.path.join(DATA_DIR, "probes", "*.json"))):
+        r = json.load(open(path))
+        for f in r["findings"]:
+            key = (f["filesystem"], f["probe"], site_probes.kernel_release(r["system"]["kernel"]))
+            if newest.get(key, ("",))[0] < r["created"]:
+                newest[key] = (r["created"], "driver" in f)
+    missing = 0
+    for fs in probefile.MANY_DRIVERS:
+        for probe, found in rows.get(fs, {}).items():
+            for row in found:
+                lacks = not newest[fs, probe, row["release"]][1]
+                assert row["driver_missing"] is lacks, (fs, probe, row)
+                missing += lacks
+    assert missing  # the older records of ext2, ext3 and NTFS
+    assert not any(row["driver_missing"] for fs, by in rows.items() if fs not in probefile.MANY_DRIVERS
+                   for found in by.values() for row in found)

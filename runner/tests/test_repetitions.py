@@ -49,7 +49,10 @@ def run_one(monkeypatch, tmp_path, values, adaptive, planned=3):
     monkeypatch.setitem(KINDS, "scripted", scripted_kind(values))
     cell = matrix.Cell("ext4", "w", "scripted", primary="throughput")
     profile = matrix.Profile("p", 1 << 20, planned, adaptive, [cell])
-    result = {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []}
+    # a stable raw-device baseline of the job far above the cell's figures: the flags are the repetitions' own
+    base = {"throughput": {"mean": 1e9, "rsd_pct": 0.0, "samples": [1e9] * 3}}
+    result = {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {"baseline": {"w": base}, "baseline_written": True},
+              "cells": []}
     run = execution.Run(None, profile, str(tmp_path), None, result)
     (record,) = run.records_for([cell], {})
     run.run_cell(cell, record, None, {})
@@ -92,7 +95,8 @@ def test_cached_flag_when_above_the_raw_device(monkeypatch, tmp_path):
     monkeypatch.setitem(KINDS, "scripted", scripted_kind([300, 300, 300]))
     cell = matrix.Cell("ext4", "w", "scripted", primary="throughput", baseline="w")
     profile = matrix.Profile("p", 1 << 20, 3, False, [cell])
-    base = {"throughput": {"mean": 200.0, "rsd_pct": 1.0}}  # the raw device on the cell's own job, written first
+    base = {"throughput": {"mean": 200.0, "rsd_pct": 1.0, "samples": [198.0, 200.0, 202.0]}}  # the raw device on the
+    # cell's own job, written first
     run = execution.Run(None, profile, str(tmp_path), None, {"id": "r", "created": "2026-11-24T00:00:00Z",
                                                              "target": {"baseline": {"w": base}, "baseline_written": True},
                                                              "cells": []})

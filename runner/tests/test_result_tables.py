@@ -30,8 +30,9 @@ def test_every_value_is_escaped_and_reads_back_as_written():
 def test_each_throughput_row_shows_the_raw_device_on_its_own_job_and_the_host():
     key = "ext4|-|-|seq-read"
     result = {"target": {"baseline_written": True,
-                         "baseline": {"seq-read": {"throughput": {"mean": 742e6, "rsd_pct": 1.2}},
-                                      "rewrite": {"throughput": {"mean": 600e6, "rsd_pct": 9.0}}}},
+                         "baseline": {"seq-read": {"throughput": {"mean": 742e6, "rsd_pct": 1.2, "samples": [742e6] * 3}},
+                                      "rewrite": {"throughput": {"mean": 600e6, "rsd_pct": 9.0,
+                                                                 "samples": [600e6] * 3}}}},
               "cells": [{"key": key, "workload": "seq-read", "status": "ok",
                          "host": [{"steal_pct": 0.0, "iowait_pct": 2.0, "others_cpu_s": 0.1, "load1": 0.5},
                                   {"steal_pct": 1.0, "iowait_pct": 4.0, "others_cpu_s": 0.2, "load1": 0.6}]},

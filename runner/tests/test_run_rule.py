@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.site import aggregate, pairs
+from testutil import write_run
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -187,14 +188,10 @@ def test_a_compare_row_whose_figure_other_pages_take_from_another_run_says_which
     fixtures = REPO / "runner" / "tests" / "fixtures"
     first = json.loads((fixtures / "results" / "fixture-valid.json").read_text())
     cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
-    (tmp_path / "data" / "results").mkdir(parents=True)
-    shutil.copytree(fixtures / "raw", tmp_path / "data" / "raw")
     for rid, created, filesystems in (("wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"]),
                                       ("pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"])):
-        doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", raw=[
-            r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]]) for fs in filesystems])
-        (tmp_path / "data" / "results" / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+        write_run(tmp_path / "data", dict(first, id=rid, created=created, cells=[
+            dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write") for fs in filesystems]))
     aggregate.aggregate(str(tmp_path / "data"), str(tmp_path / "build" / "content"))
     cells = json.loads((tmp_path / "data" / "aggregates" / "cells.json").read_text())
     assert cells["ext4|-|-|seq-write"]["result"] == "wide" and cells["xfs|-|-|seq-write"]["result"] == "pair"

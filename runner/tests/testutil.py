@@ -165,3 +165,26 @@ def peak_alone(argv, cwd) -> tuple[int, str, float, int]:
                           text=True)
     code, peak = done.stdout.split()
     return int(code), done.stderr, time.monotonic() - started, int(peak) * 1024
+
+
+def write_run(data, doc: dict, source: str = "fixture-valid", source_data=FIXTURES) -> dict:
+    """Writes doc, a result whose cells were copied from the result `source` (its raw references
+    still naming that result's members), into data/results, with a bundle data/raw/<id>.tar.gz
+    in which each cell's members are the source's bytes placed in the folder of the cell's own
+    key, as validate requires (a cell's members sit where its key says). Returns doc, its raw
+    references rewritten."""
+    from fsatlas.results import bundle
+    members, out = bundle.read(str(source_data), source), {}
+    for cell in doc["cells"]:
+        refs = []
+        for ref in cell.get("raw", []):
+            name = f"{bundle.raw_dir_name(cell['key'])}/{Path(ref).name}"
+            out[name] = members[bundle.member_of(source, ref)]
+            refs.append(f"raw/{doc['id']}/{name}")
+        cell["raw"] = refs
+    data = Path(data)
+    (data / "results").mkdir(parents=True, exist_ok=True)
+    (data / "raw").mkdir(parents=True, exist_ok=True)
+    bundle.write(out, bundle.path(str(data), doc["id"]))
+    (data / "results" / f"{doc['id']}.json").write_text(json.dumps(doc))
+    return doc

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from testutil import write_run
+
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 BARS = "#explorer-chart svg .mark-rect path"
 
@@ -285,7 +287,6 @@ def test_an_import_s_result_page_says_what_its_output_recorded_and_what_it_did_n
 def prototype_site(tmp_path_factory):
     """A result whose id, one filesystem, one variant and one workload are all "constructor", a
     name every plain JavaScript object already holds (Object.prototype.constructor)."""
-    import shutil
     from sitebuild import build_site, serve, FIXTURES
     data = tmp_path_factory.mktemp("prototype-data")
     (data / "results").mkdir()
@@ -296,10 +297,7 @@ def prototype_site(tmp_path_factory):
     ext4.update(filesystem="constructor", key="constructor|-|-|seq-write")
     xfs["variant"] = "constructor"
     failed.update(workload="constructor", key="jfs|-|-|constructor")
-    for cell in result["cells"]:
-        cell["raw"] = [f"raw/constructor/{cell['key'].replace('|', '__')}/{r.rsplit('/', 1)[1]}" for r in cell["raw"]]
-    (data / "results" / "constructor.json").write_text(json.dumps(result))
-    shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / "constructor.tar.gz")
+    write_run(data, result)
     root = tmp_path_factory.mktemp("prototype-site")
     build_site(root, data / "results")  # validates it first, as make site does
     server = serve(root / "public")

@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from sitebuild import FIXTURES, aggregate_and_build, run_htmltest, serve
+from testutil import write_run
 
 pytestmark = pytest.mark.site
 RESULT = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
@@ -128,6 +129,26 @@ def test_feature_limits_on_the_page_come_from_the_data(site_root):
         for name, fact in yaml.safe_load(path.read_text())["features"].items():
             if "limit" in fact:
                 assert fact["limit"] in html, (path.name, name)
+
+
+def test_the_feature_page_shows_unanswered_cells_and_drivers_as_the_data_has_them(site_root):
+    """Issue #63: a fact the rule leaves unanswered says so beside its value with the reason; VxFS's
+    read-only driver is merged, ntfs-3g no kernel driver; an ext2 finding of a record older than
+    the driver's recording says the driver was not recorded."""
+    import html as html_mod
+    from sitebuild import REPO
+    from fsatlas.site import feature_matrix, knowledge
+    page = html_mod.unescape(_html(site_root, "features"))
+    data, _ = knowledge.load(str(REPO / "data"))
+    cells = feature_matrix.cells(data, knowledge.probe_records(str(REPO / "data")))
+    for cell in cells:
+        fact = data["features"][cell["filesystem"]]["features"].get(cell["column"])
+        if not cell["answered"] and fact is not None and fact.get("value", fact.get("limit")) != "not documented":
+            assert cell["reason"] in page, cell  # VxFS's journal on the 2004 magazine alone
+    row = re.search(r'filesystems/vxfs/".*?</tr>', page, re.S).group(0)
+    assert "read-only driver, merged" in row and "never merged" not in row
+    assert "user space (FUSE)" in re.search(r'filesystems/ntfs/".*?</tr>', page, re.S).group(0)
+    assert "driver not recorded" in _html(site_root, "filesystems/ext2")
 
 
 @pytest.mark.parametrize("theme", ["journaling", "access-time", "barriers-commit", "raid-alignment",
@@ -389,13 +410,13 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
                          ".map(r => [r.children[0].innerText, r.children[1].innerText, r.children[2].innerText,"
                          " r.children[2].title])")
     by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why in rows}
-    assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "not documented"
+    assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1994"  # SGI's USENIX paper
     assert by_name["ext2"][1] == "1993" and by_name["ext3"][1] == "1999"
     assert by_name["HFS+"][1] == "not documented" and "Mac OS 8.1" in by_name["HFS+"][2]
     page.goto(f"{site_url}/filesystems/ext3/")
     assert "Origin: written for Linux, first released in 1999" in page.inner_text("article")
     page.goto(f"{site_url}/filesystems/xfs/")
-    assert "First release: not documented (the kernel's XFS documents date its design" in page.inner_text("article")
+    assert "Origin: written for IRIX (SGI), first released in 1994" in page.inner_text("article")
 
 
 @pytest.mark.browser
@@ -408,7 +429,8 @@ def test_the_feature_matrix_says_which_systems_read_each_filesystem(page, site_u
     rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr')).map(r => [r.children[0].innerText,"
                          " ...['on_windows', 'on_macos', 'on_freebsd'].map(k => r.querySelector(`[data-feature=${k}]`).dataset.sort)])")
     by_name = {name.replace(" ✓", ""): rest for name, *rest in rows}
-    assert by_name["NTFS"][0] == by_name["HFS+"][1] == by_name["ZFS (OpenZFS)"][2] == "read-write"
+    assert by_name["NTFS (ntfs-3g)"][0] == by_name["NTFS (ntfs3)"][0] == by_name["HFS+"][1] == \
+        by_name["ZFS (OpenZFS)"][2] == "read-write"
     assert by_name["ext4"] == ["add-on", "add-on", "read-write"] and by_name["JFS"] == ["no", "no", "no"]
     page.goto(f"{site_url}/filesystems/ext4/")
     row = page.locator("tr", has=page.locator("th", has_text="On FreeBSD"))
@@ -541,8 +563,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
 
     def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
-        doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write",
-                   raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]]) for fs in filesystems])
+        doc.update(id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write") for fs in filesystems])
         doc["system"].update(system or dict(cpu_model="AMD EPYC 7B13", kernel="6.1.0-56-amd64"))
         if device:  # the raw device's seq-write samples, in bytes/s
             mean = sum(device) / len(device)
@@ -550,9 +571,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
             doc["target"].update(baseline_written=True, baseline={"seq-write": {"throughput": {
                 "unit": "bytes/s", "better": "higher", "samples": device, "mean": mean, "median": sorted(device)[1],
                 "stddev": sd, "rsd_pct": 100 * sd / mean, "ci95": [mean - sd, mean + sd]}}})
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
-        return doc
+        return write_run(tmp_path / "data", doc)
     ext4_run = run(A_RUN, "2026-11-25T00:00:00Z", ["ext4"], device=[1.0e9, 1.1e9, 1.2e9])
     xfs_run = run(B_RUN, "2026-11-26T00:00:00Z", ["xfs"], device=[2.9e9, 3.0e9, 3.4e9], system=dict(
         machine="m-other-host", cpu_model="Intel(R) Xeon(R) Platinum 8375C", kernel="6.12.57-amd64"))
@@ -782,14 +801,12 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
-            for fs in filesystems])
+            **cell["metrics"], "throughput": scaled}) for fs in filesystems])
         if rid == "r-lone":  # another label on the same hardware, with the disk under its image recorded
             doc["system"] = {**first["system"], "machine": "m-other-label"}
             doc["target"] = {**first["target"], "backing_device": "vda", "backing_rotational": True,
                              "backing_mount_options": "rw,relatime"}
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+        write_run(tmp_path / "data", doc)
     wide = display(cell["metrics"]["throughput"]["mean"], "bytes/s")
     server = serve(build_site(tmp_path / "site", results))
     try:
@@ -842,12 +859,9 @@ def test_one_cell_reads_the_same_on_every_page_or_the_page_names_the_run(tmp_pat
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         means[rid] = scaled["mean"]
-        doc = dict(first, id=rid, created=created, complete=complete, cells=[dict(
-            cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={**cell["metrics"], "throughput": scaled},
-            raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
-            for fs in filesystems])
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+        write_run(tmp_path / "data", dict(first, id=rid, created=created, complete=complete, cells=[dict(
+            cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={**cell["metrics"], "throughput": scaled})
+            for fs in filesystems]))
     root = tmp_path / "site"
     build_site(root, results)
     public = root / "public"
@@ -891,10 +905,8 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
         scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
                   "ci95": [v * scale for v in m["ci95"]]}
         doc = dict(first, id=rid, created=created, cells=[dict(cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={
-            **cell["metrics"], "throughput": scaled}, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/").replace("ext4__", f"{fs}__") for r in cell["raw"]])
-            for fs in filesystems])
-        (results / f"{rid}.json").write_text(json.dumps(doc))
-        shutil.copy(tmp_path / "data" / "raw" / "fixture-valid.tar.gz", tmp_path / "data" / "raw" / f"{rid}.tar.gz")
+            **cell["metrics"], "throughput": scaled}) for fs in filesystems])
+        write_run(tmp_path / "data", doc)
     article = ('---\ntitle: "Pinned"\ndate: 2026-11-27\nresults:\n- r-old\n---\n\n'
                '{{< ranking name="seq-write|throughput" caption="One writer" >}}\n')
     public = build_site(tmp_path / "site", results, {"pinned.md": article})

@@ -20,6 +20,9 @@ def add_parser(sub):
     new.add_argument("--a", metavar="SIDE", help="within one result: a filesystem or filesystem:variant")
     new.add_argument("--b", metavar="SIDE")
     new.add_argument("--content", default="content", help="the site's content folder (default: content)")
+    new.add_argument("--note", action="append", default=[], metavar="TEXT",
+                     help="a sentence the article opens with (fsatlas measure: a change not reached)")
+    new.add_argument("--draft", action="store_true", help="write the article as a draft (Hugo does not publish it)")
     p.set_defaults(func=run)
 
 
@@ -54,7 +57,7 @@ def run(args) -> int:
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
     if os.path.lexists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)
-    text = articles.scaffold(args.title, entry, [d["id"] for d in docs])
+    text = articles.scaffold(args.title, entry, [d["id"] for d in docs], args.note, args.draft)
     with outfile.replacing(path) as f:
         f.write(text)
     print(f"wrote {path}: pinned to {', '.join(d['id'] for d in docs)}; "

@@ -47,10 +47,27 @@ def run(args) -> int:
         raise UserError("the change to detect must be above 0", field="--change", expected="a percentage above 0",
                         found=str(args.change))
     matrix = matrix_mod.load(args.matrix)
+    for option, spec in (("A", args.a), ("B", args.b)):  # named as given, not as the --fs/--variant of run
+        name, _, variant = spec.partition(":")
+        if name not in matrix.filesystems:
+            raise UserError("unknown filesystem", field=option, found=repr(spec),
+                            expected="one of " + ", ".join(sorted(matrix.filesystems)))
+        if variant and variant != "defaults" and name not in matrix.variants.get(variant, {}).get("filesystems", [name]):
+            raise UserError(f"variant {variant!r} of {option} does not apply to {name}", field=option, found=repr(spec))
+        if variant and variant != "defaults" and variant not in matrix.variants:
+            raise UserError("unknown variant", field=option, found=repr(spec),
+                            expected="filesystem:variant with one of " + ", ".join(sorted(matrix.variants)))
     fs = list(dict.fromkeys(spec.partition(":")[0] for spec in (args.a, args.b)))
     variants = list(dict.fromkeys(spec.partition(":")[2] or "defaults" for spec in (args.a, args.b)))
-    profile = matrix.profile(args.profile, fs, list_option(args.workload), variants)
-    profile = profile.subset(c for pair in measure.sides(profile, args.a, args.b) for c in pair)
+    wanted = list_option(args.workload)
+    profile = matrix.profile(args.profile, fs, wanted, variants)
+    pairs = measure.sides(profile, args.a, args.b)
+    covered = {a.workload for a, _ in pairs}
+    left = [w for w in wanted if w not in covered]
+    if left:  # a workload one side's variant does not run is named, not dropped
+        raise UserError(f"{args.a} and {args.b} do not both run {', '.join(left)}", field="--workload",
+                        expected="one of " + ", ".join(sorted(covered)), found=", ".join(left))
+    profile = profile.subset(c for pair in pairs for c in pair)
     out, scratch = outfile.named(args.out), os.path.abspath(args.scratch or ".scratch")
     checked = plan.build_plan(matrix, profile, scratch)
     plan.check_scratch(checked)
@@ -65,10 +82,27 @@ def run(args) -> int:
         print(f"{pair['workload']}: {pair['rounds']} rounds, smallest detectable change {shown or pair.get('why', '')}: "
               f"{args.change:g} % {state}", file=sys.stderr)
     print(path)
+    missed = [f"{p['workload']}: the smallest detectable change did not reach {args.change:g} % (not reached: "
+              f"{_why_missed(p)}); its comparisons may miss a change of that size" for p in pairs if not p["reached"]]
+    sides = [f"--a={args.a}", f"--b={args.b}", *(f"--note={m}" for m in missed)]  # '=': a value may start with -
     if args.report:
-        return report.run(argparse.Namespace(files=[path], a=args.a, b=args.b, format=None, out=args.report,
-                                             all_metrics=False, data=args.data, no_chart=args.no_chart))
+        return through(report, "report", [path, *sides, f"--out={args.report}", f"--data={args.data}",
+                                          *(["--no-chart"] if args.no_chart else [])])
     if args.article:
-        return article.run(argparse.Namespace(title=args.article, files=[path], a=args.a, b=args.b,
-                                              content=args.content))
+        return through(article, "article", ["new", f"--content={args.content}", *sides, *(["--draft"] if missed else []),
+                                            "--", args.article, path])
     return 0
+
+
+def _why_missed(pair: dict) -> str:
+    if any(v is not None for v in pair["metrics"].values()):
+        return f"round cap, {pair['rounds']} rounds"
+    return "not testable, no spread" if pair["metrics"] else pair.get("why") or "not run"
+
+
+def through(module, name: str, argv: list) -> int:
+    """Runs another command as its own command line would: its arguments parsed by its own
+    parser, so every option it has (and gains) takes its default."""
+    parser = argparse.ArgumentParser(prog="fsatlas")
+    module.add_parser(parser.add_subparsers(dest="command"))
+    return module.run(parser.parse_args([name, *argv]))

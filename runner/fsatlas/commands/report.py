@@ -25,6 +25,8 @@ def add_parser(sub):
     p.add_argument("--all-metrics", action="store_true", help="every metric, not only the headline ones")
     p.add_argument("--data", default="data", help="the curated data, for the feature differences (default: data)")
     p.add_argument("--no-chart", action="store_true", help="leave the chart out (it needs node)")
+    p.add_argument("--note", action="append", default=[], metavar="TEXT",
+                   help="a sentence printed under the header (fsatlas measure: a change not reached)")
     p.set_defaults(func=run)
 
 
@@ -49,6 +51,7 @@ def run(args) -> int:
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(args.files))
     doc = report.build(a, b, rows, sides, features)
+    doc["notes"] = args.note
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
     svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")
     text = report.html_page(doc, svg) if fmt == "html" else report.markdown(doc, svg)

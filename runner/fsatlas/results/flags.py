@@ -13,10 +13,12 @@ all call, so that every file, old or contributed, is judged by the same rule.
 - above-device: the same for a cell that asked for O_DIRECT, which bypasses the page cache, so
   "cached" would be the wrong word: the figure needs another explanation (the methodology page
   lists what can explain it) and stays ranked, with this mark;
-- cache-unknown / baseline-unknown: the baseline cannot tell (measured on an unwritten image,
-  or unstable: its own repetitions varied by more than RSD_LIMIT_PCT even after repeating), for
-  a cell through the page cache / one with O_DIRECT: every cell of that job says "cannot tell",
-  whatever its I/O path;
+- cache-unknown / baseline-unknown: the baseline cannot tell (no baseline of the job, measured
+  on an unwritten image, one repetition, unstable: its own repetitions varied by more than
+  RSD_LIMIT_PCT even after repeating, or drifted by more than that between before and after the
+  filesystems), or the cell has no throughput to judge, for a cell the page cache may have
+  served / one with O_DIRECT or a write that waits for the device (fsync, fdatasync, sync,
+  end_fsync): every cell of that job says "cannot tell", whatever its I/O path;
 - page-cache: a write workload that ends in the page cache (buffered, no fsync, fdatasync or
   final fsync): its figure is the page cache's speed, ranked apart from the device workloads;
 - contended: a repetition's contention (results/contention: other processes' CPU, steal or
@@ -24,6 +26,8 @@ all call, so that every file, old or contributed, is judged by the same rule.
 Other flags (not-striped, emulated) describe the setup, not the figures, and are kept as stored.
 """
 import math
+import re
+from functools import lru_cache
 
 from . import contention, stats
 
@@ -54,15 +58,114 @@ def baseline_name(workload: str, key: str) -> str:
 
 def baseline_throughput(target: dict, workload: str, key: str) -> tuple[dict | None, bool]:
     """(the raw device's throughput summary on the cell's job, or None; whether it can judge
-    the cell: measured on written data, target.baseline_written, and stable, its own spread
-    within RSD_LIMIT_PCT)."""
+    the cell: baseline_doubt finds nothing against it)."""
     tp = (target.get("baseline") or {}).get(baseline_name(workload, key), {}).get("throughput")
-    return tp, bool(tp and target.get("baseline_written") and tp["rsd_pct"] <= RSD_LIMIT_PCT)
+    return tp, not baseline_doubt(target, workload, key)
+
+
+def baseline_doubt(target: dict, workload: str, key: str) -> str:
+    """Why the job's baseline cannot judge the cell, in the words the result page shows; "" where
+    it can: measured on written data (target.baseline_written), in two repetitions or more (one
+    has no spread: its rsd 0 says nothing), stable (its spread recorded and within
+    RSD_LIMIT_PCT) and not drifted (where the device was measured again after the filesystems,
+    target.baseline_after, the two means differ by no more than RSD_LIMIT_PCT, the same bound)."""
+    name = baseline_name(workload, key)
+    tp = (target.get("baseline") or {}).get(name, {}).get("throughput")
+    after = (target.get("baseline_after") or {}).get(name, {}).get("throughput")
+    if not tp:
+        return "no baseline of this job"
+    if not target.get("baseline_written"):
+        return "measured before the device was filled with data"
+    if len(tp.get("samples") or []) < 2:
+        return "one repetition, no spread to judge"
+    if not stable(tp):
+        rsd, mean = tp.get("rsd_pct"), tp.get("mean")
+        if not isinstance(mean, (int, float)) or mean <= 0:
+            return "no positive mean"
+        return f"unstable, RSD {rsd:.1f} %" if isinstance(rsd, (int, float)) else "its spread not recorded"
+    if drifted(tp, after):
+        return (f"drifted by {100 * (after['mean'] / tp['mean'] - 1):+.1f} % between before and after the "
+                f"filesystems (bound {RSD_LIMIT_PCT:g} %)")
+    return ""
+
+
+def stable(summary: dict) -> bool:
+    """Two repetitions or more (one has no spread to judge: rsd 0 says nothing), a recorded
+    spread within RSD_LIMIT_PCT and a positive mean."""
+    rsd, mean = summary.get("rsd_pct"), summary.get("mean")
+    return (len(summary.get("samples") or []) >= 2 and isinstance(rsd, (int, float)) and rsd <= RSD_LIMIT_PCT
+            and isinstance(mean, (int, float)) and mean > 0)
+
+
+def drifted(before: dict, after: dict | None) -> bool:
+    """Whether the device's figure moved between its measurement before the filesystems and
+    after them by more than RSD_LIMIT_PCT of the first (no second measurement: no drift seen)."""
+    if not after or not isinstance(after.get("mean"), (int, float)):
+        return False
+    return 100 * abs(after["mean"] - before["mean"]) / before["mean"] > RSD_LIMIT_PCT
+
+
+# fio's reading of a boolean or integer option (fio 3.33's parser, asked with --parse-only
+# --debug=parse): the leading integer of the text, decimal or 0x hexadecimal, a fraction
+# truncated (0.9 is 0, 1.9 is 1, -1 is true) and any suffix after it ignored for the truth
+# (1k, 1abc); a bare option (direct with no value) is 1. Words (true, yes, on) fio 3.33 refuses;
+# JSON's and YAML's true and false are taken as 1 and 0.
+_FIO_INT = re.compile(r"[-+]?(0x[0-9a-f]+|[0-9]+)", re.I)
+_TRUE = {"true", "yes", "on"}  # newer or older fio's words, if any: never read as 0
+_SYNC_OFF = {"none", "0"}  # fio's sync=: none (or 0) writes as usual; sync (or 1) opens O_SYNC, dsync O_DSYNC
+
+
+def fio_true(value) -> bool:
+    """An fio option's value as fio reads it: true where the integer it reads is not 0."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, (int, float)):
+        return math.isfinite(value) and int(value) != 0
+    text = str(value).strip().lower()
+    if text == "" or text in _TRUE:
+        return True
+    found = _FIO_INT.match(text)
+    return bool(found) and int(found.group(1), 16 if found.group(1).startswith("0x") else 10) != 0
+
+
+def fio_sync(value) -> bool:
+    """Whether fio's sync= value opens the file synchronously (sync, dsync, 1)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().lower()
+    return text not in _SYNC_OFF and (text in ("sync", "dsync") or fio_true(text))
+
+
+MATRIX = "run/matrix/standard.yaml"  # the project's matrix (run.matrix checks it; results may not import run)
+
+
+@lru_cache(maxsize=1)
+def matrix_workloads() -> dict[str, dict]:
+    """{workload: its entry} of the project's matrix, read as data."""
+    from importlib import resources
+    from .. import safe_yaml
+    return safe_yaml.load((resources.files("fsatlas") / MATRIX).read_text(encoding="utf-8"))["workloads"]
+
+
+def waits_for_device(cell: dict) -> bool:
+    """Whether the cell's figure is taken only after its writes reached the device: an fio job
+    that writes with a durability option (durable()), or a workload of the project's matrix that
+    is no fio job and flushes (its `flushes`: dd's conv=fsync, the runner's own records'
+    fsyncs), which its parameters do not spell."""
+    if writes(cell):
+        return durable(cell)
+    entry = matrix_workloads().get(cell.get("workload"), {})
+    return entry.get("kind") != "fio" and entry.get("flushes", "none") != "none"
 
 
 def buffered(cell: dict) -> bool:
-    """Whether the cell's job went through the page cache (no O_DIRECT, or a FUSE driver)."""
-    return str(cell.get("parameters", {}).get("direct", 0)) != "1" or cell.get("driver") == "fuse"
+    """Whether the cell's job went through the page cache: neither direct= nor buffered=0 asks
+    for O_DIRECT (fio's buffered= is direct='s inverse, default 1), or a FUSE driver."""
+    params = cell.get("parameters", {})
+    direct = fio_true(params["direct"]) if "direct" in params else False
+    if "buffered" in params and not fio_true(params["buffered"]):
+        direct = True
+    return not direct or cell.get("driver") == "fuse"
 
 
 def noisy(samples) -> bool:
@@ -75,15 +178,25 @@ def noisy(samples) -> bool:
     return 100 * half / abs(mean) > NOISY_HALF_WIDTH_PCT
 
 
+def writes(cell: dict) -> bool:
+    """Whether the cell is an fio job (it names rw=, or fio's other spelling readwrite=) that writes."""
+    params = cell.get("parameters", {})
+    rw = str(params.get("rw") or params.get("readwrite") or "")
+    return bool(rw) and ("write" in rw or rw.endswith("rw"))
+
+
+def durable(cell: dict) -> bool:
+    """Whether the job waits for its writes to reach the device before its figure is taken: any
+    of DURABLE set as fio reads it (sync= by its own words)."""
+    params = cell.get("parameters", {})
+    return any((fio_sync if name == "sync" else fio_true)(params[name]) for name in DURABLE if name in params)
+
+
 def page_cache(cell: dict) -> bool:
     """Whether the cell is a write workload whose data may still be in the page cache when its
-    figure is taken: an fio job (it names rw) that writes, buffered, with no fsync, fdatasync,
-    sync or final fsync (the matrix's background-writes; run/matrix/standard.yaml says io: page-cache)."""
-    params = cell.get("parameters", {})
-    rw = str(params.get("rw", ""))
-    if not rw or "write" not in rw and not rw.endswith("rw") or not buffered(cell):
-        return False
-    return not any(str(params.get(name, 0)) not in ("0", "", "False", "false") for name in DURABLE)
+    figure is taken: an fio job that writes, buffered, with no fsync, fdatasync, sync or final
+    fsync (the matrix's background-writes; run/matrix/standard.yaml says io: page-cache)."""
+    return writes(cell) and buffered(cell) and not durable(cell)
 
 
 def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
@@ -98,9 +211,12 @@ def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
     got = metrics.get("throughput", {}).get("mean")
     base, judges = baseline_throughput(target, cell["workload"], cell["key"])
     through_cache = buffered(cell)
-    if got and base:
-        if not judges:
-            derived.append("cache-unknown" if through_cache else "baseline-unknown")
+    if metrics and (base or "throughput" in metrics and not page_cache(cell)):  # page-cache: the cache's speed, labelled
+        if not judges or not isinstance(got, (int, float)) or got <= 0:
+            # a buffered write that waits for the device (fsync, fdatasync, sync, end_fsync) before
+            # its figure is taken was not served by the cache alone: it stays ranked, as O_DIRECT does
+            served = through_cache and not (waits_for_device(cell) and cell.get("driver") != "fuse")
+            derived.append("cache-unknown" if served else "baseline-unknown")
         elif got > CACHED_FACTOR * base["mean"]:
             derived.append("cached" if through_cache else "above-device")
     if page_cache(cell):

@@ -34,6 +34,14 @@ def _validator():
     return jsonschema.Draft202012Validator(schema())
 
 
+# The filesystems more than one driver mounts, so a finding holds for the driver that mounted it:
+# ext4's driver also registers ext2 and ext3 (CONFIG_EXT4_USE_FOR_EXT2); NTFS is mounted by ntfs-3g
+# (FUSE) or the kernel's ntfs3. Records from DRIVER_RECORDED_FROM on (the first whose findings name
+# their driver) must name it; an older one lacks it, and a page says "driver not recorded".
+MANY_DRIVERS = {"ext2": "ext2, ext4", "ext3": "ext3, ext4", "ntfs": "ntfs-3g, ntfs3"}
+DRIVER_RECORDED_FROM = "2026-11-28T21:53:49Z"
+
+
 def problems(path: str) -> list[Problem]:
     """Everything wrong with one probe result file: its schema, its id, and each finding's
     transcript, which must be a member of its bundle."""
@@ -53,6 +61,10 @@ def problems(path: str) -> list[Problem]:
     except UserError as e:
         return found + [Problem("error", path, "", str(e))]
     for i, finding in enumerate(data["findings"]):
+        if finding["filesystem"] in MANY_DRIVERS and "driver" not in finding and data["created"] >= DRIVER_RECORDED_FROM:
+            found.append(Problem("error", path, f"/findings/{i}/driver",
+                                 f"expected the driver that mounted {finding['filesystem']} (one of "
+                                 f"{MANY_DRIVERS[finding['filesystem']]}), found none"))
         if bundle.member_of(rid, finding["raw"]) not in members or not finding["raw"].startswith(f"raw/{rid}/"):
             found.append(Problem("error", path, f"/findings/{i}/raw",
                                  f"expected a member of {bundle.relative(rid)}, found {finding['raw']}"))

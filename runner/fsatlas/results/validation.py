@@ -526,7 +526,7 @@ def created_problem(created: str) -> str | None:
 BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
 
 
-MATRIX = "run/matrix/standard.yaml"  # the project's matrix (run.matrix checks it; results may not import run)
+MATRIX = flags.MATRIX
 
 
 @lru_cache(maxsize=1)
@@ -534,10 +534,7 @@ def workload_kinds() -> dict[str, str]:
     """{workload: kind} of the project's matrix: which of the runner's own records (RUNNER_KINDS)
     may back a cell is its workload's kind there, never a field the result file writes (a
     workload the matrix lacks is backed by a tool's output only)."""
-    from importlib import resources
-    from .. import safe_yaml
-    text = (resources.files("fsatlas") / MATRIX).read_text(encoding="utf-8")
-    return {name: wl["kind"] for name, wl in safe_yaml.load(text)["workloads"].items()}
+    return {name: wl["kind"] for name, wl in flags.matrix_workloads().items()}
 
 
 # The runner's own records (run/workloads/): the kind each is written by, and the metrics it gives.

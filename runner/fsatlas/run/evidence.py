@@ -45,32 +45,30 @@ def _own_cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def helper_pids(device: str | None) -> set[int]:
-    """The processes whose CPU time is the workload's though not fsatlas's children: the kernel
-    threads named after the device (loop3, its workqueue's kworker/u8:1+loop3, jbd2/loop3-8,
-    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and user processes whose
-    command line names it (a FUSE daemon such as ntfs-3g /dev/loop3 /mnt, which mount started
-    and left running). A shared kernel worker shows the device in its name only while it serves
-    it: Meter counts those named so when the repetition begins."""
-    if not device:
-        return set()
-    name = os.path.basename(device)
+PF_KTHREAD = 0x00200000  # include/linux/sched.h: the flag (field 9 of /proc/<pid>/stat) of a kernel thread
+_DAEMONS: dict[str, set[int]] = {}  # device -> the user processes its last mount started (filesystems.mount)
+
+
+def _stat_fields(pid) -> list[str]:
+    """/proc/<pid>/stat's fields from the third (state) on: the name before them may hold spaces."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def kernel_thread(pid) -> bool:
     try:
-        rdev = os.stat(device).st_rdev
-        names = [re.escape(name), re.escape(f"flush-{os.major(rdev)}:{os.minor(rdev)}")]  # its writeback worker
-    except OSError:
-        names = [re.escape(name)]
-    pattern = re.compile(rf"(^|[^a-z0-9])({'|'.join(names)})($|[^0-9])")
+        return bool(int(_stat_fields(pid)[6]) & PF_KTHREAD)
+    except (OSError, IndexError, ValueError):
+        return False
+
+
+def device_users(device: str) -> set[int]:
+    """The user processes (no kernel thread) whose command line names DEVICE."""
     found = set()
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or kernel_thread(entry.name):
             continue
         try:
-            with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as f:
-                comm = f.read().strip()
-            if pattern.search(comm):
-                found.add(int(entry.name))
-                continue
             with open(f"/proc/{entry.name}/cmdline", "rb") as f:
                 args = f.read().split(b"\0")
         except OSError:
@@ -80,13 +78,49 @@ def helper_pids(device: str | None) -> set[int]:
     return found
 
 
+def mounted(device: str, before: set[int]) -> None:
+    """Called by filesystems.mount once the mount returned: the processes naming DEVICE that were
+    not there before it (BEFORE: device_users then) are the daemon that mount started and left
+    running (ntfs-3g /dev/loop3 /mnt), the only user processes counted as the device's helpers."""
+    _DAEMONS[device] = device_users(device) - before
+
+
+def helper_pids(device: str | None) -> set[int]:
+    """The processes whose CPU time is the workload's though not fsatlas's children: the kernel
+    threads named after the device (loop3, its workqueue's kworker/u8:1+loop3, jbd2/loop3-8,
+    xfs-cil/loop3, the writeback worker kworker/u8:2+flush-7:3) and the FUSE daemon the run's
+    own mount started (mounted()); no other process, whatever its command line names (a
+    reader of /dev/loop3 elsewhere is contention). A shared kernel worker shows the device in
+    its name only while it serves it: Meter counts those named so when the repetition begins."""
+    if not device:
+        return set()
+    name = os.path.basename(device)
+    try:
+        rdev = os.stat(device).st_rdev
+        names = [re.escape(name), re.escape(f"flush-{os.major(rdev)}:{os.minor(rdev)}")]  # its writeback worker
+    except OSError:
+        names = [re.escape(name)]
+    pattern = re.compile(rf"(^|[^a-z0-9])({'|'.join(names)})($|[^0-9])")
+    found = {pid for pid in _DAEMONS.get(device, ()) if os.path.exists(f"/proc/{pid}")}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue  # gone meanwhile
+        if pattern.search(comm) and kernel_thread(entry.name):
+            found.add(int(entry.name))
+    return found
+
+
 def _cpu_of(pids) -> dict[int, float]:
     """Each process's user and system CPU seconds (/proc/<pid>/stat fields 14 and 15)."""
     tick, out = os.sysconf("SC_CLK_TCK"), {}
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+            fields = _stat_fields(pid)
             out[pid] = (int(fields[11]) + int(fields[12])) / tick
         except (OSError, IndexError, ValueError):
             continue

@@ -578,7 +578,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     one still unstable cannot judge a buffered cell)."""
     jobs = {}
     for c in run.profile.cells:
-        if c.baseline and (c.baseline not in jobs or str(c.parameters.get("direct", 0)) == "1"):
+        if c.baseline and (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
             jobs[c.baseline] = c  # the O_DIRECT form of the job where a FUSE cell ran it buffered
     baseline = run.result["target"].setdefault(field, {})
     wanted = [name for name in sorted(jobs) if name not in baseline]

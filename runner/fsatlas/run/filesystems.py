@@ -3,7 +3,7 @@ import os
 import shutil
 import subprocess
 
-from . import tools
+from . import evidence, tools
 
 
 # Programs no registry this project reaches has a build of, with why; run/packages.txt pins those
@@ -52,7 +52,9 @@ def mount_argv(spec: dict, device: str, mountpoint: str, options=()) -> list[str
 
 def mount(spec: dict, device: str, mountpoint: str, options) -> str:
     """Mounts and returns the options the kernel actually applied (from /proc/self/mounts)."""
+    before = evidence.device_users(device)
     tools.run(mount_argv(spec, device, mountpoint, options), 600, "mount")
+    evidence.mounted(device, before)  # a FUSE daemon it started is the workload's helper
     return effective_options(mountpoint)
 
 

@@ -42,6 +42,18 @@ def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
     return pairs
 
 
+def same(pairs: list, mounted: dict, a_spec: str, b_spec: str) -> None:
+    """Refuses A and B whose filesystems are made and mounted alike: the same filesystem, mkfs
+    options and the mount options the kernel reports (ext4 against ext4:relatime, the default,
+    measures one configuration twice), compared as mounted, not by name."""
+    for a, b in pairs:
+        if a.group in mounted and b.group in mounted and a.filesystem == b.filesystem and a.group[1] == b.group[1] \
+                and mounted[a.group][1] == mounted[b.group][1]:
+            raise UserError(f"{a_spec} and {b_spec} are one configuration as mounted (mount options "
+                            f"{mounted[a.group][1]!r} both): there is nothing to compare", field="A B",
+                            expected="two configurations whose effective settings differ", found=f"{a_spec} {b_spec}")
+
+
 def lagging(states: list, aims: dict, cap: int) -> set:
     """The cell runs of this round a pair still needs: AIMS {(B's key, A's key): change in %};
     a pair is needed while both sides are below CAP rounds and one of its headline metrics needs
@@ -87,12 +99,13 @@ def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_C
     run.progress = execution.Progress(2 * len(pairs) * sub.repetitions)
 
     def body():
-        execution._measure_baseline(run)
         pending = []
         for cell in sub.cells:
             pending += execution._pending(run, [cell], matrix.filesystems[cell.filesystem])
         with contextlib.ExitStack() as stack:
-            mounted = execution.mount_groups(run, stack, pending)
+            mounted = execution.mount_groups(run, stack, pending)  # first: A and B must differ as mounted
+            same(pairs, mounted, a_spec, b_spec)
+            execution._measure_baseline(run)
             records = dict((c.key, r) for c, r in pending)
             for a, b in pairs:
                 units = [(c, records[c.key], mounted[c.group][0].mountpoint, matrix.filesystems[c.filesystem],

@@ -91,12 +91,28 @@ def max_filename_length(mnt: str, log: Transcript) -> Finding:
     letters = NAME_LETTERS["two_units"]
     if a is None or 2 * a <= e:  # a letter of two units counts twice (or is refused): UTF-16 units
         return Finding.limit(e, "UTF-16 code units",
-                             f"{n} ASCII letters and {e} '{TWO_BYTES}' ({2 * e} bytes) were taken, and {a} U+1F600 (two "
-                             f"UTF-16 units each, {2 * (a or 0)} units); {e + 1} '{TWO_BYTES}' were refused with "
+                             f"{n} ASCII letters and {e} '{TWO_BYTES}' ({2 * e} bytes) were taken, and {a or 0} U+1F600"
+                             f"{outside_bmp(e, a)}; {e + 1} '{TWO_BYTES}' were refused with "
                              f"{refusals.get((TWO_BYTES, e + 1))} and {(a or 0) + 1} U+1F600 with "
                              f"{refusals.get((letters, (a or 0) + 1))}")
     return Finding.limit(e, "characters", f"{n} ASCII letters, {e} '{TWO_BYTES}' ({2 * e} bytes) and {a} U+1F600 "
                          f"({2 * a} UTF-16 units) were taken: the filesystem counts characters")
+
+
+def outside_bmp(units: int, taken: int | None) -> str:
+    """What the most letters outside the BMP (U+1F600) taken say beside a limit of units UTF-16
+    code units: two units each (a surrogate pair) where the limit holds half as many, else the
+    units each took, read from where they stopped (issue #63: HFS+ took 63 and refused 64 under a
+    limit of 255, four units each, not two), and that the limit in such characters is lower."""
+    if not taken:
+        return ": none was taken"
+    if taken == units // 2:
+        return f" (two UTF-16 units each, a surrogate pair: {2 * taken} units)"
+    each = units // taken  # the whole number of units u with u * taken <= units < u * (taken + 1)
+    fits = each * (taken + 1) > units
+    return (f": fewer than the {units // 2} surrogate pairs {units} units hold, so each counted as more than two units"
+            + (f" ({each} each: {each * taken} units taken, {each * (taken + 1)} refused)" if fits else "")
+            + f"; for characters outside the BMP the limit is {taken} characters")
 
 
 def _fresh(mnt: str, name: str) -> str:

@@ -17,6 +17,7 @@ import yaml
 
 from ..errors import UserError
 from ..results import resultfile
+from . import report
 
 
 def comparison_key(entry: dict) -> str:
@@ -143,13 +144,16 @@ def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) 
     return out
 
 
-def scaffold(title: str, entry: dict, results: list[str]) -> str:
-    """An article's Markdown: front matter pinned to the runs, the comparison and each run's chart."""
+def scaffold(title: str, entry: dict, results: list[str], notes=(), draft=False) -> str:
+    """An article's Markdown: front matter pinned to the runs, the comparison and each run's chart;
+    NOTES open the body (fsatlas measure: a change its comparisons could not detect), DRAFT keeps
+    Hugo from publishing it."""
     meta = {"title": title, "description": f"{entry['a']} against {entry['b']}, measured",
-            "date": dt.date.today().isoformat(), "results": results, "compare": [entry], "draft": False}
+            "date": dt.date.today().isoformat(), "results": results, "compare": [entry], "draft": bool(draft)}
     charts = "\n\n".join(f'{{{{< chart name="throughput" result="{rid}" caption="Throughput per filesystem and '
                          f'workload, run {rid}" >}}}}' for rid in results)
-    body = (f"Write here what was compared and why: the question a reader brings, and the setup.\n\n"
+    opening = "".join(f"**Note:** {report.md_text(note)}\n\n" for note in notes)
+    body = opening + (f"Write here what was compared and why: the question a reader brings, and the setup.\n\n"
             f"## What differs\n\nEvery comparison of the two sides, significant first, with its test. The figures "
             f"come from the runs named in this page's front matter, whatever result this site gains later.\n\n"
             f"{{{{< comparison key=\"{comparison_key(entry)}\" >}}}}\n\n## The runs\n\n{charts}\n")

@@ -17,6 +17,46 @@ from .probes import kernel_release, release_key
 
 GOAL = 0.05  # at most this share of the matrix a reader sees may be unanswered
 NOT_DOCUMENTED = "not documented"
+NOT_APPLICABLE = "not applicable"
+# the values that answer a yes/no column (schema $defs/support) or an other-systems one ($defs/access)
+ANSWERS = frozenset({"yes", "no", "read-write", "read-only", "add-on"})
+# a limit column -> the feature it bounds: the limit cannot apply where the file says that feature is "no"
+BOUNDS = {"acl_max_entries": "posix_acl", "xattr_max_value": "xattr"}
+
+
+def normalized(text) -> str:
+    """Case and white space as a reader cannot tell them apart: " Not  documented" is "not documented"."""
+    return " ".join(str(text).split()).lower()
+
+
+def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None) -> str:
+    """The one rule of what answers a cell, for check-data, the count and the pages alike: "" where
+    the fact gives a value of its column's type (yes or no, partial with a note saying what part,
+    a limit that is a number with its unit, or "not applicable" where the feature the limit bounds is
+    "no" and the note says why), resting on a primary source or a probe; otherwise why it does not.
+    facts: the filesystem's other facts (for "not applicable"); by_id: the source registry."""
+    said = normalized(fact.get("value", fact.get("limit", "")))
+    if "limit" in fact:
+        if said == NOT_APPLICABLE:
+            bounded = facts.get(BOUNDS.get(key, ""), {})
+            if key not in BOUNDS:
+                return f"'not applicable' is no limit: every filesystem has one for {key}"
+            if normalized(bounded.get("value", "")) != "no":
+                return (f"'not applicable' only where {BOUNDS[key]} is no, and it is "
+                        f"{bounded.get('value', 'not given')!r}: a limit applies and no document states it")
+            if not normalized(fact.get("note", "")):
+                return "'not applicable' without a note saying why the column cannot apply"
+        elif not said[:1].isdigit():
+            return f"{fact['limit']!r} is no limit (a number with its unit)"
+    elif said == "partial":
+        if not normalized(fact.get("note", "")):
+            return "'partial' without a note saying what part"
+    elif said not in ANSWERS:
+        return f"{fact['value']!r} is no answer (yes, no or partial)"
+    cited = fact.get("sources") or ()  # none at all is the schema's to refuse (minItems)
+    if by_id is not None and cited and all(by_id.get(s, {}).get("secondary") for s in cited):
+        return f"it rests only on secondary sources ({', '.join(cited)}), no primary source or probe"
+    return ""
 
 
 @lru_cache(maxsize=1)
@@ -96,20 +136,23 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
     """Every cell of the matrix, filesystem by column: {"filesystem", "column", "answered": how
     ("source", "probe") or "", "reason": why unanswered, or ""}."""
     found, probed = evidence(records), releases(records)
+    by_id = {s["id"]: s for s in knowledge.get("sources", ())}
     out = []
     for fs, data in sorted(knowledge["features"].items()):
         for column in knowledge["feature_columns"]:
             key = column["key"]
             fact = data["features"].get(key)
-            said = None if fact is None else fact.get("value", fact.get("limit"))
+            why = None if fact is None else unanswered_why(key, fact, data["features"], by_id)
             answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]
-            if said is not None and said != NOT_DOCUMENTED:
+            if fact is not None and not why:
                 out.append({"filesystem": fs, "column": key, "answered": "source", "reason": ""})
             elif fact is None and answers:
                 out.append({"filesystem": fs, "column": key, "answered": "probe", "reason": ""})
             else:
-                documents = (f"No document read says ({fact.get('note', '')})" if fact is not None
-                             else "No cited document: the column is left to the probes")
+                said = None if fact is None else normalized(fact.get("value", fact.get("limit")))
+                documents = ("No cited document: the column is left to the probes" if fact is None
+                             else f"No document read says ({fact.get('note', '')})" if said == NOT_DOCUMENTED
+                             else f"Unanswered: {why}")
                 probe = probe_reason(fs, column, data, found, probed)
                 out.append({"filesystem": fs, "column": key, "answered": "",
                             "reason": f"{documents}. {probe[0].upper()}{probe[1:]}."})

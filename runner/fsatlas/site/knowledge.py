@@ -14,7 +14,7 @@ import json
 
 import yaml
 
-from . import best_per_key, probes as probes_mod, run_rule
+from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
 from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
@@ -219,11 +219,48 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
         for name, fact in data["features"].items():
             if fact.get("value", fact.get("limit")) == "not documented" and (fs, name) in answered:
                 rid, finding = answered[fs, name]
+                if "limit" in fact and feature_matrix.unanswered_why(name, {"limit": str(finding["value"])}, {}):
+                    continue  # a finding that is no limit ("no": none kept without the acl option) answers no limit column
                 problems.append(Problem("error", data["_path"], f"/features/{name}",
                                         f"expected the answer probe record {rid} gives ({finding['value']}: "
                                         f"{str(finding.get('detail', '')).splitlines()[0][:200]}), with that probe "
                                         "cited, found 'not documented'"))
     return problems
+
+
+REMOUNT_REFUSED = re.compile(r"mount exited \d+ \(mount -t (\S+) ")
+
+
+def _refused_after(knowledge: dict, records: dict) -> list[Problem]:
+    """A fact may not say "yes" where a probe of that filesystem and column ended with the
+    filesystem's own driver refusing to mount what the operation left (issue #63: ntfs3's
+    offline_shrink said yes while mount -t ntfs3 refused the shrunk volume)."""
+    refused = {}
+    for rid, record in sorted(records.items()):
+        for finding in record.get("findings", []):
+            said = REMOUNT_REFUSED.search(str(finding.get("detail", "")))
+            if finding.get("status") == "failed" and said and said.group(1) == finding.get("filesystem"):
+                refused.setdefault((finding["filesystem"], finding["probe"]), rid)
+    return [Problem("error", data["_path"], f"/features/{name}/value",
+                    f"expected what probe record {refused[fs, name]} shows (mount -t {fs} refused the volume "
+                    "the operation left), found 'yes'")
+            for fs, data in sorted(knowledge["features"].items())
+            for name, fact in data["features"].items()
+            if fact.get("value") == "yes" and (fs, name) in refused]
+
+
+def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
+    """A filesystem a probe record shows mounted (a finding on it) has a Linux driver: its file may
+    not say the driver was never merged (issue #63: VxFS's freevxfs, HFS+)."""
+    mounted = {}
+    for rid, record in sorted(records.items()):
+        for finding in record.get("findings", []):
+            mounted.setdefault(finding.get("filesystem"), rid)
+    return [Problem("error", data["_path"], "/linux/driver",
+                    f"expected the driver that mounted {fs} (probe record {mounted[fs]} shows it mounted), "
+                    "found 'never-merged'")
+            for fs, data in sorted(knowledge["features"].items())
+            if data["linux"].get("driver") == "never-merged" and fs in mounted]
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
@@ -265,6 +302,8 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
+    problems += _driver_rules(knowledge, records)
+    problems += _refused_after(knowledge, records)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
         cite(option["_path"], "", option["sources"])
@@ -289,7 +328,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     history_path = os.path.join(os.path.dirname(sources_path), "kernel_history.yaml")
     for i, entry in enumerate(knowledge.get("kernel_history", [])):
         cite(history_path, f"/{i}", entry["sources"])
-    problems += kernel_history_rules(knowledge, by_id, history_path)
+    problems += kernel_history_rules(knowledge, by_id, history_path, records)
     for data in knowledge["history"].values():
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
@@ -301,11 +340,31 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     return problems
 
 
-def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Problem]:
+COMMIT_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{12,40}(?![0-9a-f])")
+
+
+def commit_named_with(text: str, commit: str, subject: str) -> bool:
+    """Whether text names subject with this commit beside it: at some place the subject is named,
+    the commit id named nearest to it is this one (so a row that swaps two commits of one pull
+    request, each named there with its own subject, is told apart)."""
+    low, commit = text.lower(), commit.lower()
+    ids = [(m.start(), m.end(), m.group()) for m in COMMIT_ID.finditer(low)]
+    for m in re.finditer(re.escape(subject.lower()), low):
+        if ids:
+            near = min(ids, key=lambda found: max(found[0] - m.end(), m.start() - found[1]))[2]
+            if commit.startswith(near[:12]) or near.startswith(commit[:12]):
+                return True
+    return False
+
+
+def kernel_history_rules(knowledge: dict, by_id: dict, path: str, records: dict) -> list[Problem]:
     """Each "since" row of data/kernel_history.yaml names a filesystem of the data and, where it
-    has one, a column of the matrix whose fact (if the file has one) says the row's value; and a
-    document it cites names its commit (the first 12 hex digits) and its release, so no commit id
-    or release stands on nothing."""
+    has one, a column of the matrix whose fact (if the file has one) says the row's value, or,
+    where the column is left to the probes, whose every probe finding on that release or later
+    (records: id -> probe record) says it; and a document it cites names its commit (the first 12
+    hex digits) beside its subject, and its release, so no commit id, subject or release stands on
+    nothing."""
+    found = feature_matrix.evidence(records)
     out, keys = [], set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
     for i, entry in enumerate(knowledge.get("kernel_history", [])):
         data = knowledge["features"].get(entry["filesystem"])
@@ -320,7 +379,22 @@ def kernel_history_rules(knowledge: dict, by_id: dict, path: str) -> list[Proble
         if fact is not None and str(fact.get("value", fact.get("limit"))) != entry["value"]:
             out.append(Problem("error", path, f"/{i}/value", f"expected the value the cell's fact says "
                                                              f"({fact.get('value', fact.get('limit'))!r}), found {entry['value']!r}"))
+        if fact is None and column in feature_matrix.probe_names():
+            since = probes_mod.release_key(entry["release"])
+            said = [(release, f) for release, f in found.get(entry["filesystem"], {}).get("findings", {}).get(column, {}).items()
+                    if f["status"] == "ok" and probes_mod.release_key(release) >= since]
+            if not said:
+                out.append(Problem("error", path, f"/{i}/value", f"expected a probe finding on {entry['filesystem']} "
+                                                                 f"{column} from Linux {entry['release']} on, found none"))
+            for release, finding in sorted(said):
+                if feature_matrix.normalized(finding.get("value")) != feature_matrix.normalized(entry["value"]):
+                    out.append(Problem("error", path, f"/{i}/value", f"expected what the probe found on Linux {release} "
+                                                                     f"({finding.get('value')!r}), found {entry['value']!r}"))
         texts = [" ".join(str(by_id[s].get(k, "")) for k in ("title", "covers")) for s in entry["sources"] if s in by_id]
+        if not any(commit_named_with(text, entry["commit"], entry["subject"]) for text in texts):
+            out.append(Problem("error", path, f"/{i}/subject", f"expected a cited source naming the subject "
+                                                               f"{entry['subject']!r} with commit {entry['commit'][:12]} "
+                                                               f"beside it, found none among {entry['sources']}"))
         if not any(entry["commit"][:12] in t for t in texts):
             out.append(Problem("error", path, f"/{i}/commit", f"expected a cited source naming commit {entry['commit'][:12]}, "
                                                               f"found none among {entry['sources']}"))
@@ -363,7 +437,9 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
-    "not documented" (its sources are then the documents read, which do not say), never "unknown"."""
+    "not documented" (its sources are then the documents read, which do not say), never another
+    spelling ("unknown", "n/a", "Not documented"): feature_matrix.unanswered_why decides, for the
+    count and the pages alike, what answers a cell."""
     out, path = [], data["_path"]
     for name, fact in data["features"].items():
         where = f"/features/{name}"
@@ -371,15 +447,21 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
             out.append(Problem("error", path, f"{where}/holds_for",
                                "expected the version this fact holds for (holds_for), found none"))
         said = fact.get("value", fact.get("limit"))
-        if said == "unknown":
-            out.append(Problem("error", path, f"{where}/{'value' if 'value' in fact else 'limit'}",
-                               "expected a value the cited documents or probes state, or 'not documented' "
-                               "where none of them says, found 'unknown'"))
-        if said == "not documented" and not fact.get("note"):
-            out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary source "
-                                                               "answers (note), found none beside 'not documented'"))
-        if said in ("not documented", "unknown"):
+        field = f"{where}/{'value' if 'value' in fact else 'limit'}"
+        if said == "not documented":
+            if not fact.get("note"):
+                out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary "
+                                                                   "source answers (note), found none beside 'not documented'"))
             continue
+        why = feature_matrix.unanswered_why(name, fact, data["features"])  # the rule the count and the pages use
+        if why:
+            out.append(Problem("error", path, field, "expected a value of the column's type (yes, no, partial with a "
+                                                     "note, a limit as a number with its unit, 'not applicable' with "
+                                                     "why) or 'not documented' with the reason none answers, found "
+                                                     f"{said!r}: {why}"))
+            continue
+        # a fact of any kind on secondary sources alone counts as unanswered (feature_matrix.unanswered_why
+        # with the registry, for the count and the pages); a limit on them alone is refused besides
         if "limit" in fact and all(by_id.get(ident, {}).get("secondary") for ident in fact["sources"]):
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
@@ -417,7 +499,12 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict 
     the matrix's word for the workload, and says so (counters over the whole repetition
     include the layout and the drop's sync, which no option decides about)."""
     mechanism = claim.get("mechanism")
-    if not mechanism:
+    if mechanism == "raid-alignment":
+        if "not-striped" in set(cell.get("flags", [])) | set(base.get("flags", [])):
+            return ("A RAID alignment claim can show only on a striped device, and these cells ran on a plain loop "
+                    "image (flagged not-striped): the comparison does not count toward the verdict.")
+        return ""
+    if mechanism not in MECHANISM_COUNTER:  # none: no counter shows it (basis() says so)
         return ""
     io_base, io_cell = base.get("timed_io"), cell.get("timed_io")
     if io_base and io_cell and mechanism in MECHANISM_COUNTER:
@@ -452,6 +539,24 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict 
         return ("This workload reads no file on the filesystem under test, so no access time is updated either "
                 "way: the comparison does not count toward the verdict" + why + ".")
     return ""
+
+
+def basis(claim: dict, cell: dict, base: dict) -> tuple[str, str]:
+    """What a comparison that can show its claim was judged from: ("counters", "") where the
+    timed counters decided (cannot_show); else ("matrix" or "figures", the sentence that says it
+    was not judged from counters): a file without timed counters, judged by the matrix's word
+    for the workload, or a claim whose mechanism no counter records (mechanism none, or a RAID
+    alignment on a striped device), judged on the figures alone."""
+    mechanism = claim.get("mechanism")
+    if mechanism in MECHANISM_COUNTER:
+        if base.get("timed_io") and cell.get("timed_io"):
+            return "counters", ""
+        return "matrix", ("Not judged from device counters: these result files recorded none of the timed part, so "
+                          "that the option's mechanism can act here is taken from the workload's definition in the "
+                          "matrix.")
+    why = claim.get("unmeasured") or ("no device counter shows whether allocation followed the stripe"
+                                      if mechanism == "raid-alignment" else "the claim names no mechanism")
+    return "figures", f"Not judged from device counters: {why}; the verdict rests on the figures alone."
 
 
 def twin_spreads(cells: list) -> dict:
@@ -704,6 +809,9 @@ class ClaimEvidence:
             if blind:  # shown, with its figures, but no evidence for or against the claim
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} {measured['notes']} {blind}")
+            else:
+                measured["basis"], said = basis(claim, found["cell"], found["base"])
+                measured["notes"] = f"{measured['notes']} {said}".strip()
             return {**row, **measured}
         for end in ("cell", "baseline"):  # not measured: say why, from the newest record of either cell
             record = self.not_ok.get(comparison_[end])
@@ -732,6 +840,8 @@ def _summary(tally: dict, rows: list) -> str:
             return f"Measured, but no comparison counts: {blind} of {len(rows)} cannot show the claim's mechanism."
         return "Not measured here yet: none of its cells has a result on this site."
     parts = [f"{n} {word}" for word, n in tally.items() if n]
+    uncounted = sum(r.get("basis") in ("matrix", "figures") for r in rows if r["status"] == "measured")
+    shown += (f"; {uncounted} of the {measured} not judged from device counters" if uncounted else "")
     return f"Measured in {measured} of {len(rows)} comparisons: " + ", ".join(parts) + shown + "."
 
 

@@ -112,7 +112,8 @@ def side(fs: str, d: dict) -> dict:
             device = device if device and device["unit"] == m["unit"] else None
             weak = [] if not device else \
                 (["image not written before the baseline"] if not d.get("baseline_written") else []) + \
-                ([f"baseline RSD {device['rsd_pct']:.1f} %"] if device["rsd_pct"] > flags_mod.RSD_LIMIT_PCT else [])
+                ([f"baseline RSD {device['rsd_pct']:.1f} %"] if (device["rsd_pct"] or 0) > flags_mod.RSD_LIMIT_PCT
+                 else ["baseline spread not recorded"] if device["rsd_pct"] is None else [])
             rows.append({"key": key, "metric": name, "workload": key.replace("|", " "), "label": metrics.label(name),
                          "better": _better(m["better"]),
                          "n": m["n"], "mean": m["mean"], "shown": knowledge_mod.display(m["mean"], m["unit"]),

@@ -58,6 +58,7 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                 "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
                 "driver": driver_shown(finding),
+                "driver_missing": finding["filesystem"] in probefile.MANY_DRIVERS and "driver" not in finding,
                 "agreement": agreement(finding, fact)})
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):

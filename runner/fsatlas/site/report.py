@@ -234,7 +234,8 @@ def markdown(doc: dict, svg: str) -> str:
              f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
              f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
              f"{c['not testable']} not testable, {c['not tested']} not tested, {c['differs']} differ where more than "
-             f"the filesystems differs. Made {doc['made']}.", "", doc["differ"], "", "## The systems", "",
+             f"the filesystems differs. Made {doc['made']}.", "", doc["differ"], "",
+             *[x for note in doc.get("notes", []) for x in (f"**Note:** {esc(note)}", "")], "## The systems", "",
              "| | A | B |", "|---|---|---|"]
     lines += [f"| {label} | {esc(x)} | {esc(y)} |" for label, x, y in doc["system"]]
     lines += ["", "## Every comparison", "", method(doc), "",
@@ -268,7 +269,9 @@ def html_page(doc: dict, svg: str) -> str:
             f"<p>{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
             f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
             f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs. "
-            f"Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p><h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
+            f"Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p>"
+            + "".join(f"<p><strong>Note:</strong> {e(note)}</p>" for note in doc.get("notes", []))
+            + f"<h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
             f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
             f"<h2>Every comparison</h2><p>{e(method(doc))}</p><table><thead><tr>"
             + "".join(f"<th scope=\"col\">{e(h)}</th>" for h in HEADER) + f"</tr></thead><tbody>{rows}</tbody></table>"

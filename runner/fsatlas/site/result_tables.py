@@ -64,8 +64,7 @@ def evidence(result: dict | None) -> dict:
         if base:
             raw = display_number(base["mean"], "bytes/s")
             if not judges:
-                raw += (" (cannot judge: measured before the device was filled with data)"
-                        if not target.get("baseline_written") else f" (cannot judge: unstable, RSD {base['rsd_pct']:.1f} %)")
+                raw += f" (cannot judge: {flags.baseline_doubt(target, cell['workload'], cell['key'])})"
         out[cell["key"]] = (raw, contention(cell))
     return out
 
