@@ -70,10 +70,22 @@ def test_a_bad_where_is_one_line_naming_it(tmp_path, capsys):
 # Issue 61, item 4: a CSV cell a spreadsheet would run as a formula is written with an apostrophe
 # before it, from the command line as from the explorer; numbers stay numbers.
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+# text beside the named examples: formula characters after any run of white space and controls
+LEADING = st.builds(lambda lead, sign, rest: lead + sign + rest,
+                    st.text(st.characters(whitelist_categories=("Cc", "Zs", "Zl", "Zp"), whitelist_characters="\ufeff\u200b"), max_size=4),
+                    st.sampled_from("=+-@abc1 "), TEXT)
+
+
+def formula_like(text: str) -> bool:
+    """An independent statement of the rule: Python's own idea of white space (str.isspace),
+    control characters (category Cc) and the zero-width space and byte order mark."""
+    import unicodedata
+    rest = text.lstrip("".join(c for c in set(text) if c.isspace() or unicodedata.category(c) == "Cc" or c in "\u200b\ufeff"))
+    return text[:1] in ("\t", "\r") or (rest[:1] != "" and rest[0] in "=+-@")
 
 
 @settings(max_examples=300, deadline=None)
-@given(texts=st.lists(TEXT, min_size=1, max_size=8),
+@given(texts=st.lists(st.one_of(TEXT, LEADING), min_size=1, max_size=8),
        numbers=st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=8, max_size=8))
 def test_any_text_reads_back_through_pythons_csv_module_neutralized(texts, numbers):
     table = pa.table({"text": pa.array(texts, pa.string()), "value": pa.array(numbers[:len(texts)], pa.float64())})
@@ -83,19 +95,34 @@ def test_any_text_reads_back_through_pythons_csv_module_neutralized(texts, numbe
     rows = list(csv.reader(io.StringIO(sink.getvalue().decode("utf-8"), newline="")))
     assert rows[0] == ["text", "value"] and len(rows) == len(texts) + 1
     for text, number, (cell, value) in zip(texts, numbers, rows[1:]):
-        # the rule as OWASP words it, written out here again: a cell starting with = + - @ tab or
-        # CR starts with an apostrophe instead; the rest of it is the text unchanged
-        assert cell == ("'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text)
+        # the rule, written out here again: a cell starting with = + - @ tab or CR (OWASP), or
+        # whose first character that is neither white space nor a control character is = + - @
+        # (issue 62: ' =HYPERLINK(...)', '\n=1+1'), starts with an apostrophe instead; the rest
+        # of it is the text unchanged
+        assert cell == ("'" + text if formula_like(text) else text)
         assert float(value) == number and not value.startswith("'")  # -1.5 stays the number -1.5
 
 
 def test_the_explorers_csv_rule_is_the_same(tmp_path):
-    """static/js/explorer.js guards its CSV download with its own regular expression: it holds
-    the characters of export.FORMULA_START, no more, no fewer."""
+    """static/js/explorer.js guards its CSV download with export.formula_pattern("js"), and Node
+    running it decides as pyarrow running formula_pattern("re2") does, over text beside the rule's
+    edges (a differential test: two regular expression engines, one rule)."""
+    import random
+    import subprocess
     js = (Path(__file__).resolve().parents[2] / "static" / "js" / "explorer.js").read_text()
-    (pattern,) = re.findall(r'typeof v === "string" && /\^\[([^\]]+)\]/\.test', js)
-    chars = set(re.sub(r"\\t", "\t", re.sub(r"\\r", "\r", pattern)).replace("\\", ""))
-    assert chars == set(export.FORMULA_START)
+    assert f'typeof v === "string" && /{export.formula_pattern("js")}/.test(text)' in js
+    rng = random.Random(62)
+    alphabet = "=+-@a1 '\t\r\n\x00\x1f\x7f\x85\xa0\u1680\u2000\u200b\u200c\u2028\u202f\u205f\u3000\ufeff\u00e9"
+    texts = [" =HYPERLINK(\"x\")", "\n=1+1", "", "a=1"] + \
+        ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(3000)]
+    script = ("const re = /" + export.formula_pattern("js") + "/; let s = '';"
+              "process.stdin.on('data', d => s += d).on('end', () =>"
+              " console.log(JSON.stringify(JSON.parse(s).map(t => re.test(t)))));")
+    node = subprocess.run(["node", "-e", script], input=json.dumps(texts), capture_output=True, text=True, check=True)
+    table = export.safe_for_spreadsheets(pa.table({"t": pa.array(texts, pa.string())}))
+    python = [q != t for q, t in zip(table.column("t").to_pylist(), texts)]
+    assert json.loads(node.stdout) == python == [formula_like(t) for t in texts]
+    assert python[:4] == [True, True, False, False]
 
 
 def test_a_formula_in_a_result_field_is_exported_as_text(tmp_path, valid_result):
@@ -109,3 +136,21 @@ def test_a_formula_in_a_result_field_is_exported_as_text(tmp_path, valid_result)
     assert rows and {r["cpu_model"] for r in rows} == {"'" + valid_result["system"]["cpu_model"]}
     assert {r["os"] for r in rows} == {"'-2+3"}
     assert all(float(r["value"]) == float(r["value"]) for r in rows)  # values stay numbers
+
+
+@pytest.mark.parametrize("name", ["all.csv", "all.parquet", "all.json", "all.jsonl"])
+def test_an_export_into_the_folder_it_reads_skips_its_own_output(tmp_path, valid_result, name):
+    """Issue 62, item 5: `fsatlas export FOLDER --out FOLDER/all.csv` failed on its own
+    temporary file (.tmp-*.fsatlas-tmp, a file not named <id>.json); run again, it would have
+    failed on (or, named all.json, read) its own earlier output. Any other stranger in the folder
+    is still an error, one line naming it."""
+    (tmp_path / "r.json").write_text(json.dumps(valid_result))
+    out = tmp_path / name
+    for _ in range(2):
+        assert main(["export", str(tmp_path), "--out", str(out)]) == 0
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r.json", name])
+    fresh = tmp_path.parent / f"fresh-{name}"
+    assert main(["export", str(tmp_path / "r.json"), "--out", str(fresh)]) == 0
+    assert out.read_bytes() == fresh.read_bytes()  # the same rows as from the result file alone
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["export", str(tmp_path), "--out", str(out)]) == 1

@@ -233,7 +233,7 @@
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
   // or across the two runs asked for; then keeps the choice in the address and marks the page
   // rendered.
-  function render(run, twoRuns) {
+  function render(run, twoRuns, then) {
     root.removeAttribute("data-rendered");
     var a = form.a.value, b = form.b.value;
     features(a, b);
@@ -247,8 +247,36 @@
       if (pair) { url.searchParams.set("run_a", pair[0]); url.searchParams.set("run_b", pair[1]); }
       else if (runSelect.value && !runSelect.disabled) url.searchParams.set("run", runSelect.value);
       history.replaceState(null, "", url);
+      if (then) then();
       root.setAttribute("data-rendered", "1");
     });
+  }
+
+  // A shared address naming a filesystem this site lacks, or a run it lacks or that did not
+  // measure that filesystem, is not swapped silently for another view: a notice above the form
+  // names what was asked and what is shown instead (the address then names what is shown).
+  function askedNotice(asked) {
+    var a = form.a.value, b = form.b.value, single = runSelect.disabled ? "" : runSelect.value, wrong = [];
+    [["a", a], ["b", b]].forEach(function (side) {
+      if (asked[side[0]] !== null && asked[side[0]] !== side[1])
+        wrong.push("the filesystem \u201c" + asked[side[0]] + "\u201d, which this site has not described; shown instead: " + side[1]);
+    });
+    if (asked.run !== null && asked.run !== single)
+      wrong.push("run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b +
+        "; shown instead: " + (single ? "run " + single : "no run"));
+    // the pickers hold the run asked for where it measured that filesystem, else another
+    [["run_a", a, runA.value], ["run_b", b, runB.value]].forEach(function (side) {
+      if (asked[side[0]] !== null && asked[side[0]] !== side[2])
+        wrong.push("run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1] +
+          "; shown instead: " + (side[2] ? "run " + side[2] : "no run"));
+    });
+    if (!wrong.length) return;
+    var notice = el("div", { "class": "warning", id: "compare-notice", role: "status" });
+    notice.appendChild(el("p", {}, "The address asked for something this site does not have:"));
+    var list = el("ul");
+    wrong.forEach(function (w) { list.appendChild(el("li", {}, w + ".")); });
+    notice.appendChild(list);
+    form.parentNode.insertBefore(notice, form);
   }
 
   var params = new URLSearchParams(location.search), names = Object.keys(data.features);
@@ -260,10 +288,13 @@
   document.getElementById("compare-across-show").addEventListener("click", function () {
     render(null, [runA.value, runB.value]);
   });
+  var asked = {};
+  ["a", "b", "run", "run_a", "run_b"].forEach(function (k) { asked[k] = params.get(k) || null; });  // an empty value asks for nothing
+  var notice = function () { askedNotice(asked); };
   if (params.get("run_a") && params.get("run_b")) {
     across.open = true;
-    render(null, [params.get("run_a"), params.get("run_b")]);
+    render(null, [params.get("run_a"), params.get("run_b")], notice);
   } else {
-    render(params.get("run"));
+    render(params.get("run"), null, notice);
   }
 })();

@@ -20,6 +20,12 @@
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
+  // A machine as the tables name it: its human name (results/machines), the hash label as its id.
+  function machineCell(name, label) {
+    var td = el("td", {}, name ? name + " " : label);
+    if (name) td.appendChild(el("small", {}, "(" + label + ")"));
+    return td;
+  }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -526,7 +532,7 @@
       tr.appendChild(el("td", {}, p.panel));
       tr.appendChild(el("td", {}, p.filesystem));
       tr.appendChild(el("td", {}, p.variant));
-      tr.appendChild(el("td", {}, p.machine));
+      tr.appendChild(machineCell(p.machineName, p.machine));
       tr.appendChild(el("td", { "class": "num", title: p.value === null ? "" : String(p.value) }, p.value === null ? "no baseline" : significant(p.value)));
       tr.appendChild(el("td", { "class": "num" }, p.value === null ? "" : significant(p.lo) + "–" + significant(p.hi)));
       tr.appendChild(el("td", { "class": "num" }, fmt(p.rsd, 1) + " %"));
@@ -543,7 +549,7 @@
       tr.appendChild(el("td", {}, m.key.workload + (m.key.dims ? " " + m.key.dims : "")));
       tr.appendChild(el("td", {}, m.key.filesystem));
       tr.appendChild(el("td", {}, m.key.variant));
-      tr.appendChild(el("td", {}, m.result.machine));
+      tr.appendChild(machineCell(m.result.name, m.result.machine));
       tr.appendChild(el("td", { colspan: "5" }, m.status + ": " + m.reason));
       var link = el("td");
       link.appendChild(el("a", { href: root.dataset.results + m.result.id + "/" }, m.result.id));
@@ -594,10 +600,11 @@
     if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }
     else {
       var quote = function (v) {
-        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a leading
-        // apostrophe (OWASP's advice for CSV injection); numbers stay numbers.
+        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first, or =+-@ after
+        // white space and control characters) gets a leading apostrophe (OWASP's advice for CSV
+        // injection); numbers stay numbers. The rule is export.py's formula_pattern("js").
         var text = v === null || v === undefined ? "" : String(v);
-        if (typeof v === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
+        if (typeof v === "string" && /^(?:[\t\r]|[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200b\u2028-\u2029\u202f\u205f\u3000\ufeff]*[=+\-@])/.test(text)) text = "'" + text;
         return /[",\n\r]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
       };
       text = [fields.join(",")].concat(records.map(function (r) { return fields.map(function (f) { return quote(r[f]); }).join(","); })).join("\n") + "\n";

@@ -358,3 +358,13 @@ def test_a_file_s_own_sweep_stays_off_the_filesystem_page(many_panels_site):
     assert "n=1" not in html and "150 more cells of" in html
     with urllib.request.urlopen(many_panels_site + "/results/fixture-valid/") as page:
         assert "n=149" in page.read().decode()
+
+
+@pytest.mark.browser
+def test_the_explorers_table_names_the_machine(page, explorer_url):
+    """Issue 62, item 6: the explorer's table names each row's machine by its human name
+    (results/machines, the tooltip's "Machine"), the hash label beside it as its id."""
+    open_explorer(page, explorer_url + "/explorer/")
+    cells = page.eval_on_selector_all("#explorer-table tbody tr td:nth-child(4)", "tds => tds.map(t => t.textContent)")
+    assert cells and all(re.fullmatch(r".+ \((m-[0-9a-f]+|[\w.-]+)\)", c) for c in cells), cells[:3]
+    assert all(not c.startswith("(") for c in cells)

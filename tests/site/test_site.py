@@ -33,6 +33,23 @@ def test_results_page_has_chart_table_and_no_cdn(site_root):
     assert "2,250" in html  # ext4 seq-write: 2,247,959,343.7 B/s is 2,247.96 MB/s
 
 
+def test_machines_are_named_and_memory_reads_the_same_everywhere(site_root):
+    """Issue 62, item 6: the filesystem page's table (and rankings, the explorer's table) showed
+    only the hash label; they show the human machine name with the label as its id. Memory read
+    "24 GiB" in the system line and "23.5 GiB" in the system table for the same bytes: one
+    formatter (machines.memory_text), whose text both carry."""
+    from fsatlas.results import machines
+    name, label = machines.name(RESULT), RESULT["system"]["machine"]
+    ext4 = (site_root / "public" / "filesystems" / "ext4" / "index.html").read_text()
+    assert f"{name} <small>({label})</small></a>" in ext4
+    memory = machines.memory_text(RESULT["system"]["memory_bytes"])
+    assert f", {memory}," in machines.system_line(RESULT)
+    page = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
+    assert f"<dt>Memory</dt><dd>{memory}</dd>" in page
+    whole = f"{RESULT['system']['memory_bytes'] / 2**30:.0f} GiB"  # the system line's old rounding
+    assert whole == memory or whole not in page + ext4
+
+
 def test_result_page_shows_system_and_cells(site_root):
     html = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
     assert RESULT["system"]["kernel"] in html and RESULT["system"]["cpu_model"] in html
@@ -264,6 +281,34 @@ def test_compare_two_filesystems_from_the_address(page, site_url):
     page.select_option("select[name=b]", "btrfs")
     page.wait_for_selector("#compare[data-rendered]")
     assert page.url.endswith("?a=ext4&b=btrfs")
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_a_shared_compare_address_asking_for_what_the_site_lacks_says_so(page, site_url):
+    """Issue 62, item 2: an address naming an unknown run, a run that did not measure that
+    filesystem, or an unknown filesystem showed another view and rewrote the address silently;
+    now a notice names what was asked and what is shown instead. The fixture's one run,
+    fixture-valid, measured ext4 and xfs (on different workloads), not btrfs."""
+    for query, asked, shown in [
+            ("?a=ext4&b=xfs&run_a=nope-run&run_b=fixture-valid", "run \u201cnope-run\u201d for ext4", "shown instead: run fixture-valid"),
+            ("?a=ext4&b=btrfs&run_a=fixture-valid&run_b=fixture-valid", "run \u201cfixture-valid\u201d for btrfs", "shown instead: no run"),
+            ("?a=ext4&b=xfs&run=nope-run", "run \u201cnope-run\u201d, which is not among the runs that measured both ext4 and xfs", "shown instead: no run"),
+            ("?a=nofs&b=xfs", "the filesystem \u201cnofs\u201d", "shown instead: ext4"),
+            ("?a=ext4&b=constructor", "the filesystem \u201cconstructor\u201d", "shown instead: xfs")]:
+        page.goto(f"{site_url}/compare/{query}")
+        page.wait_for_selector("#compare[data-rendered]")
+        notice = page.inner_text("#compare-notice")
+        assert asked in notice and shown in notice, (query, notice)
+        assert len(page.locator("#compare-notice li").all()) == 1, (query, notice)  # nothing else named
+        assert page.get_attribute("#compare-notice", "role") == "status"
+        if "btrfs" in query:  # no run measured btrfs: its side file compare/sides/btrfs.json is absent
+            assert all("404" in e for e in page.errors)
+            page.errors.clear()
+    for query in ("?a=ext4&b=xfs", "?a=ext4&b=xfs&run=", "?a=ext4&b=xfs&run_a=fixture-valid&run_b=fixture-valid"):
+        page.goto(f"{site_url}/compare/{query}")
+        page.wait_for_selector("#compare[data-rendered]")
+        assert page.locator("#compare-notice").count() == 0, query  # all that was asked is shown
     assert page.errors == []
 
 
@@ -514,11 +559,7 @@ def test_compare_never_mixes_runs_and_names_the_system_of_the_one_it_shows(page,
     set side by side; where a later run on that machine measured both, the page shows that run
     alone, naming its system (CPU, memory, storage, kernel) above the table."""
     from sitebuild import build_site
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
 
     def run(rid, created, filesystems, system=None, device=None):
         doc = json.loads(json.dumps(first))
@@ -733,6 +774,16 @@ def test_history_tables_fit_the_page_on_a_desktop(page, site_url, width):
     assert widths and all(table <= box for table, box in widths), widths
 
 
+def _seq_write_fixture(tmp_path):
+    """A data folder for runs made from the fixture's ext4 seq-write cell: (its results
+    folder, the fixture result, that cell); the raw bundles are the fixture's."""
+    results = tmp_path / "data" / "results"
+    results.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
+    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    return results, first, next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+
+
 @pytest.mark.browser
 def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page(page, tmp_path):
     """Three runs: ext2, ext4 and btrfs measured (the widest), then ext4 and xfs, then xfs alone
@@ -742,11 +793,7 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
     pages show."""
     from sitebuild import build_site
     from fsatlas.site.knowledge import display
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
     runs = (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0),
             ("r-pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"], 0.5), ("r-lone", "2026-11-27T00:00:00Z", ["xfs"], 0.25))
     for rid, created, filesystems, scale in runs:
@@ -794,17 +841,64 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         server.shutdown()
 
 
+def test_one_cell_reads_the_same_on_every_page_or_the_page_names_the_run(tmp_path):
+    """Issue 62, item 1: two pages never show different figures for one cell under one rule.
+    r-wide (incomplete) measured ext2, ext4 and btrfs, r-pair (complete, so the reference run of
+    the home chart, the results list and the explorer's first view) ext4 at half of that, and
+    xfs. The rule takes ext4 seq-write from r-wide (3 filesystems on it): /filesystems/ext4/'s
+    chart showed r-pair's figure above a table with r-wide's. Every chart's data of every
+    page is read: each figure of a cell is the rule's, or the page says it shows one whole run
+    and names the rule's run."""
+    from sitebuild import build_site
+    from fsatlas.site.knowledge import display
+    results, first, cell = _seq_write_fixture(tmp_path)
+    m = cell["metrics"]["throughput"]
+    means = {}
+    for rid, created, filesystems, scale, complete in (("r-wide", "2026-11-25T00:00:00Z", ["ext2", "ext4", "btrfs"], 1.0, False),
+                                                       ("r-pair", "2026-11-26T00:00:00Z", ["ext4", "xfs"], 0.5, True)):
+        scaled = {**m, **{k: m[k] * scale for k in ("mean", "median", "stddev")}, "samples": [v * scale for v in m["samples"]],
+                  "ci95": [v * scale for v in m["ci95"]]}
+        means[rid] = scaled["mean"]
+        write_run(tmp_path / "data", dict(first, id=rid, created=created, complete=complete, cells=[dict(
+            cell, filesystem=fs, key=f"{fs}|-|-|seq-write", metrics={**cell["metrics"], "throughput": scaled})
+            for fs in filesystems]))
+    root = tmp_path / "site"
+    build_site(root, results)
+    public = root / "public"
+    rule = {"ext2": "r-wide", "ext4": "r-wide", "btrfs": "r-wide", "xfs": "r-pair"}
+
+    def charted(html):
+        """(key, result, mean) of every throughput figure in the page's charts' data."""
+        rows = [row for data in re.findall(r'<script type="?application/json"? class="?chart-data"?>(.*?)</script>', html, re.S)
+                for row in json.loads(data)]
+        return [(r["key"], r["result"], r["mean"]) for r in rows if r.get("metric") == "throughput"]
+
+    pages = {p.relative_to(public).as_posix(): p.read_text() for p in public.rglob("index.html")}
+    seen = 0
+    for name, html in pages.items():
+        for key, result, mean in charted(html):
+            fs = key.split("|")[0]
+            seen += 1
+            if (result, mean) != (rule[fs], means[rule[fs]]):
+                # a whole run's chart: the page says so beside it and names the rule's run
+                note = re.search(r'class="?run-note"? data-rule-runs="([^"]*)"', html)
+                assert note and rule[fs] in note.group(1).split() and result in html, (name, key, result)
+    assert seen and {"index.html", "filesystems/ext4/index.html"} <= set(pages)
+    ext4 = pages["filesystems/ext4/index.html"]
+    assert [(r, mean) for k, r, mean in charted(ext4) if k == "ext4|-|-|seq-write"] == [("r-wide", means["r-wide"])]
+    assert display(means["r-wide"], "bytes/s") in ext4 and "run-note" not in ext4
+    assert ("r-pair", means["r-pair"]) in [(r, mean) for k, r, mean in charted(pages["index.html"]) if k.startswith("ext4|")]
+    for name in ("index.html", "results/index.html", "explorer/index.html"):  # one whole run's view: said beside it
+        assert 'data-rule-runs="r-wide"' in pages[name], name
+
+
 def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disagrees(tmp_path):
     """An article pinned to r-old (front matter `results`, as `fsatlas article new` writes it)
     ranks r-old's figures although r-new, newer and wider, measured the same cells at half of
     them (outside r-old's intervals): each such row names r-new's figure, under a warning."""
     from sitebuild import build_site
     from fsatlas.site.knowledge import display
-    results = tmp_path / "data" / "results"
-    results.mkdir(parents=True)
-    shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
-    first = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
-    cell = next(c for c in first["cells"] if c["key"] == "ext4|-|-|seq-write")
+    results, first, cell = _seq_write_fixture(tmp_path)
     m = cell["metrics"]["throughput"]
     for rid, created, filesystems, scale in (("r-old", "2026-11-25T00:00:00Z", ["ext4", "xfs"], 1.0),
                                              ("r-new", "2026-11-26T00:00:00Z", ["ext4", "xfs", "btrfs"], 0.5)):

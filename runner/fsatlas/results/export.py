@@ -81,14 +81,29 @@ FORMATS = ("parquet", "csv", "jsonl")
 # the explorer's CSV download does (static/js/explorer.js, kept the same by test_export.py).
 # Only text columns: a number column's -1.5 is a number to every spreadsheet, written as it is.
 FORMULA_START = "=+-@\t\r"
+# A spreadsheet also runs a formula that follows white space or control characters
+# (' =HYPERLINK(...)', '\n=1+1'): a cell whose first character outside these ranges is one of
+# =+-@ is guarded too. The ranges: C0 controls and space, DEL and C1 controls and no-break space,
+# and Unicode's other white space (Zs, line and paragraph separators, the byte order mark).
+FORMULA_LEAD = ((0x00, 0x20), (0x7F, 0xA0), (0x1680, 0x1680), (0x2000, 0x200B), (0x2028, 0x2029),
+                (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF))
+
+
+def formula_pattern(flavour: str = "re2") -> str:
+    """The one rule as a regular expression: re2 (pyarrow's, here) or js (the explorer's, which
+    test_export.py checks holds this text and decides as this does)."""
+    code = (lambda c: f"\\x{{{c:x}}}") if flavour == "re2" else (lambda c: f"\\u{c:04x}")
+    lead = "".join(code(lo) if lo == hi else f"{code(lo)}-{code(hi)}" for lo, hi in FORMULA_LEAD)
+    return "^(?:[\\t\\r]|[" + lead + "]*[=+\\-@])"
 
 
 def safe_for_spreadsheets(table):
-    """The Arrow table with an apostrophe before every text cell that starts with one of
-    FORMULA_START (vectorized, column by column)."""
+    """The Arrow table with an apostrophe before every text cell that formula_pattern() matches:
+    one starting with one of FORMULA_START, or whose first character after white space and
+    control characters is a formula's (vectorized, column by column)."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    starts = "^[" + "".join("\\" + c if c in "-\\]^" else c for c in FORMULA_START) + "]"
+    starts = formula_pattern("re2")
     for i, field in enumerate(table.schema):
         if field.type == pa.string():
             column = table.column(i)
@@ -183,12 +198,17 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     return added
 
 
-def result_files(paths: list[str]) -> list[str]:
+def result_files(paths: list[str], skip: str | None = None) -> list[str]:
+    """The result files of paths (files, or folders listed by result_listing); skip: the
+    export's own output, never read as input though it sits in a folder read
+    (`fsatlas export FOLDER --out FOLDER/all.csv`, run once or again)."""
     files = []
+    skipped = os.path.realpath(skip) if skip and skip != outfile.STDOUT else None
     for path in paths:
         if os.path.isdir(path):
             found, problems = resultfile.result_listing(path)
-            errors = [p for p in problems if p.severity == "error"]
+            found = [f for f in found if os.path.realpath(f) != skipped]
+            errors = [p for p in problems if p.severity == "error" and os.path.realpath(p.file) != skipped]
             if errors:
                 raise UserError(errors[0].message, where=errors[0].file)
             files += found
@@ -243,6 +263,8 @@ def write(paths: list[str], out: str, fmt: str, where=(), all_cells: bool = Fals
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
     rows, schema = 0, arrow_schema()
+    # the inputs are listed before the output's temporary file exists in a folder they may share
+    paths = result_files(paths, skip=out)
     with outfile.replacing(out, binary=True) as f:
         if fmt == "parquet":
             with pq.ParquetWriter(f, schema, compression="zstd") as writer:

@@ -112,6 +112,12 @@ def storage_line(t: dict) -> str:
     return storage
 
 
+def memory_text(memory_bytes: int) -> str:
+    """Memory as every page prints it (the system line, the result page's system table, reports):
+    GiB to one decimal. "24 GiB" in one place and "23.5 GiB" in another were one machine (issue 62)."""
+    return f"{memory_bytes / 2**30:,.1f} GiB"
+
+
 def system_line(result: dict) -> str:
     """The hardware behind a result's figures in one line: CPU, memory, what holds the image or
     directory measured (its backing filesystem or device), kernel, hypervisor."""
@@ -121,7 +127,7 @@ def system_line(result: dict) -> str:
         return f"{resultfile.NOT_RECORDED} (the imported output names no CPU, memory or kernel), storage: " \
                f"{storage or 'not recorded'}"
     cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
-    memory = f", {system['memory_bytes'] / 2**30:.0f} GiB" if system.get("memory_bytes") else ""
+    memory = f", {memory_text(system['memory_bytes'])}" if system.get("memory_bytes") else ""
     virt = system.get("virtualization")
     return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
            f"Linux {system.get('kernel', '?')}" + (f", {virt}" if virt and virt != "none" else "")

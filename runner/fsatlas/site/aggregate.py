@@ -93,6 +93,35 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
+def rule_throughput_rows(cells: dict) -> list[dict]:
+    """The throughput chart rows of the filesystem pages: each shared cell's throughput as
+    run_rule picks it (NewestCells, the figure the table under the chart shows), in the fields
+    and shape of throughput_rows. The chart showed the reference run's instead: ext4
+    rand-write-4k at 128 MB/s above a table reading 255 MB/s (issue 62)."""
+    number = knowledge_mod.display_number
+    out = []
+    for entry in cells.values():
+        if not entry["shared"]:
+            continue
+        m = entry["metrics"].get("throughput")
+        if entry["status"] == "ok" and not m:
+            continue
+        row = {"result": entry["result"], "key": entry["key"], "filesystem": entry["filesystem"],
+               "variant": entry["variant"], "workload": entry["workload"], "mkfs": entry["mkfs"] or "defaults",
+               "mount": entry["mount"] or "defaults", "status": entry["status"], "reason": entry["reason"],
+               "flags": entry["flags"],
+               "label": " ".join(x for x in (entry["filesystem"], "" if entry["variant"] == "defaults" else entry["variant"],
+                                             entry["dimensions"]) if x)}
+        if m:
+            row |= {"metric": "throughput", **{k: m[k] for k in ("mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")},
+                    "shown": {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
+                              "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}}
+        else:
+            row |= {name: _NO_FIGURES.get(name) for name in ("metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")}
+        out.append(row)
+    return out
+
+
 def result_summary(result: dict) -> dict:
     counts = {status: sum(c["status"] == status for c in result["cells"]) for status in STATUSES}
     system = resultfile.system_shown(result["system"])
@@ -101,6 +130,7 @@ def result_summary(result: dict) -> dict:
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": machines.system_line(result), "machine_name": machines.name(result),
+            "memory": machines.memory_text(result["system"]["memory_bytes"]) if result["system"].get("memory_bytes") else "",
             "hardware": machines.hardware(result),
             # what the compare page pairs and the run rule counts: the filesystems this run
             # measured with default options on the project's matrix (run_rule.shared)
@@ -188,7 +218,8 @@ class NewestCells:
             self.best.offer(cell["key"], rank, lambda: {
                 **{name: cell[name] for name in self.CELL_FIELDS}, "shared": run_rule.shared(cell["key"]),
                 "reason": shares.clipped(cell["reason"], shares.REASON_SHARED_CHARS),
-                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"]})
+                "result": digest["id"], "machine": digest["machine"], "kernel": digest["kernel"],
+                "machine_name": digest["summary"]["machine_name"]})
 
     def result(self) -> dict:
         return {key: entry for key, (_, entry) in sorted(self.best.items.items())}
@@ -796,7 +827,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     aggregates = {
         "results": [public_summary(s) for s in summaries],
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
-        "cells": cells, "history": knowledge_mod.history_rows(knowledge, cells),
+        "cells": cells, "rule_throughput": rule_throughput_rows(cells),
+        "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},

@@ -951,7 +951,7 @@ class Rankings:
                          # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
                          "interval": f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}",
                          "result": digest["id"], "machine": digest["machine"],
-                         "flags": cell["flags"]})
+                         "machine_name": digest["summary"]["machine_name"], "flags": cell["flags"]})
         return rows
 
     def result(self) -> dict:

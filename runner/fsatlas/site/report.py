@@ -22,7 +22,7 @@ from . import knowledge as knowledge_mod
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 ORDER = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3, "not testable": 3}
 SYSTEM_ROWS = [("CPU", lambda r: _fact(r, "cpu_model")), ("Cores", lambda r: _fact(r, "cpu_count")),
-               ("Memory", lambda r: _fact(r, "memory_bytes", lambda m: f"{m / 2**30:.1f} GiB")),
+               ("Memory", lambda r: _fact(r, "memory_bytes", machines.memory_text)),
                ("Kernel", lambda r: _fact(r, "kernel")), ("Distribution", lambda r: _fact(r, "os")),
                ("Virtualization", lambda r: _fact(r, "virtualization")),
                ("Target", lambda r: _target(r["target"])), ("Machine label", lambda r: r["system"]["machine"]),
