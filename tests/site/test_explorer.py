@@ -323,15 +323,12 @@ def test_names_a_javascript_object_already_holds_are_offered_and_drawn(page, pro
 def many_panels_site(tmp_path_factory):
     """One result of 150 measured cells, each a panel of its own (a parameter swept 150 ways)."""
     import copy
-    import shutil
     from sitebuild import build_site, serve, FIXTURES
     data = tmp_path_factory.mktemp("panels-data")
-    (data / "results").mkdir()
     result = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
     cell = result["cells"][0]
     result["cells"] = [dict(copy.deepcopy(cell), key=f"{cell['key']}|n={i}") for i in range(150)]
-    (data / "results" / "fixture-valid.json").write_text(json.dumps(result))
-    shutil.copytree(FIXTURES / "raw", data / "raw")
+    write_run(data, result)  # each cell's members in its own key's folder
     root = tmp_path_factory.mktemp("panels-site")
     build_site(root, data / "results")
     server = serve(root / "public")
