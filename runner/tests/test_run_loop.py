@@ -234,15 +234,18 @@ def test_compare_two_runs(tmp_path, capsys):
     path, result = only_result(out)
     # the measured spread of a tiny run can be wide; give both sides fixed samples, half apart
     from fsatlas.results import stats
-    for name, samples in ((path, [1000.0, 1010.0, 990.0]), (tmp_path / "b.json", [500.0, 505.0, 495.0])):
+    b = tmp_path / f"{result['id']}-b.json"  # another run: its own id (one run named on both sides is refused)
+    for name, samples in ((path, [1000.0, 1010.0, 990.0]), (b, [500.0, 505.0, 495.0])):
         doc = json.loads(path.read_text())
         doc["cells"][0]["metrics"]["create_per_s"] = stats.summarize(samples, "ops/s", "higher")
+        doc["id"] = name.stem
         name.write_text(json.dumps(doc))
-    b = tmp_path / "b.json"
     capsys.readouterr()
     assert main(["compare", str(path), str(b)]) == 0
     line = [l for l in capsys.readouterr().out.splitlines() if "create_per_s" in l][0]
-    assert "0.500" in line and "worse" in line
+    # one run a side: the ratio, never a verdict (the run is the unit across files: comparison.design)
+    assert "0.500" in line and "not tested (one run per side" in line and "worse" not in line
+    assert main(["compare", str(path), str(path)]) == 1  # a run compared with itself
 
 
 def test_sigterm_mid_run_tears_everything_down(tmp_path):

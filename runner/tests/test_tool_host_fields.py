@@ -67,3 +67,11 @@ def test_fio_s_client_hostname_is_refused_or_redacted_in_any_spelling(tmp_path_f
 def test_loopback_names_no_machine():
     text = (SAMPLES / "fio" / "fio-3.33-client-server-two-groups.json").read_text()
     assert '"hostname" : "127.0.0.1"' in text and privacy.tool_host_names(text) == []
+
+
+def test_the_runners_own_client_labels_are_no_host_names():
+    # run/clients.py writes client-1, client-2 ... in place of each client's address: they name nothing,
+    # while a name beside them in the same field is still found
+    from fsatlas.results import privacy
+    text = '{"client_stats": [{"hostname": "client-1"}, {"hostname": "client-12"}, {"hostname": "zeus"}]}'
+    assert [text[a:b] for a, b in privacy.tool_host_names(text)] == ["zeus"]

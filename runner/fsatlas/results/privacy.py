@@ -309,7 +309,7 @@ def raw_finding(text: str, data=_UNREAD, values: set | None = None) -> str | Non
             if any(map(finding, values)) else []
         if "hostname" in text:  # fio's client/server reports: each job's "hostname", whatever its spelling
             found += [f"{where} looks like a host name ({value!r})" for where, value in strings_in(data, keys=False)
-                      if where.endswith("/hostname") and value not in NO_HOST]
+                      if where.endswith("/hostname") and value not in NO_HOST and not CLIENT_LABEL.fullmatch(value)]
     else:
         found, line, counted = [], 1, 0
         folded = fold(text)  # raw_matches's places are those of the folded text
@@ -449,6 +449,9 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
 # and hostname= (its normal output). Loopback and what --redact left name no machine.
 REDACTED = "[redacted]"  # what a redaction leaves: no pattern matches it, no parser reads it as a figure
 NO_HOST = frozenset(["127.0.0.1", "localhost", "::1", "", REDACTED])
+# The labels `fsatlas run --clients` writes in place of each client's address in fio's hostname
+# fields (run/clients.py: client-1, client-2, ... in the host file's order): names nothing.
+CLIENT_LABEL = re.compile(r"client-[1-9][0-9]{0,3}")
 _FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]+)')
 
 
@@ -461,7 +464,8 @@ def tool_host_names(text: str) -> list[tuple[int, int]]:
         from .importers import bonnie
         if bonnie.looks_like(text):
             spans += bonnie.host_names(text)
-    return [(start, end) for start, end in spans if text[start:end] not in NO_HOST]
+    return [(start, end) for start, end in spans if text[start:end] not in NO_HOST
+            and not CLIENT_LABEL.fullmatch(text[start:end])]
 
 
 # A piece of text between separators holding a dot (tried only where a piece starts: at every

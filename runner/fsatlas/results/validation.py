@@ -726,9 +726,12 @@ class Found(list):
 
 
 def _differing(cell: dict, measurement) -> list[str]:
-    """The parameters the cell and the measurement both name, with other values (NOTES aside)."""
+    """The parameters the cell and the measurement both name, with other values (NOTES aside);
+    sizes compared in one spelling (the matrix writes size=256k, the fio importer reads 256K)."""
+    def spelled(k, v):
+        return importers.fio.canonical_size(str(v)) if k in importers.fio.SIZES else str(v)
     return sorted(k for k, v in measurement.parameters.items()
-                  if k in cell["parameters"] and k not in NOTES and str(cell["parameters"][k]) != str(v))
+                  if k in cell["parameters"] and k not in NOTES and spelled(k, cell["parameters"][k]) != spelled(k, v))
 
 
 def recompute(cell: dict, text: str, where: str) -> list[dict]:
