@@ -207,3 +207,15 @@ def test_a_bin_keyed_by_a_closing_brace_is_kept_whole():
     # matched '"bins":{"}' and the cut left broken JSON
     text = '{"jobs": [{"clat_ns": {"bins":{"}": "v", "1": 2}, "mean": 1}}]}'
     assert orjson.loads(fio_json.without_bins(text, "x")) == orjson.loads(text)
+
+
+def test_import_reaching_its_limit_in_its_own_validation_names_its_inputs(tmp_path, monkeypatch, capsys):
+    # where the limit is reached while import checks what it wrote (validate_file turns the
+    # MemoryError into a problem), the line is still the limit's, naming the inputs (ci-local hit it)
+    from fsatlas.results import validation
+    from fsatlas.results.resultfile import Problem
+    source = SAMPLES / "fio" / "fio-3.33-json-plus.json"
+    monkeypatch.setattr(validation, "validate_file", lambda path, *a, **k: [Problem("error", path, "", memory.TOO_MUCH)])
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"]
+    assert not (tmp_path / "o" / "results").exists()

@@ -393,6 +393,8 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             staged.append(resultfile.write_result(tmp, result))
         for path in staged:
             errors = [p for p in validation.reviewed(validation.validate_file(path)) if p.severity == "error"]
+            if any(p.message == memory.TOO_MUCH for p in errors):
+                raise MemoryError  # the limit, not the output: named with the inputs, as a reader's MemoryError is
             if errors:
                 first = errors[0]
                 hint = _hint(first, redact, redacted_fields, lambda: _redaction_clears(kept))
