@@ -79,12 +79,27 @@ def descendants(pid: int) -> list:
 
 
 def kill_tree(pid: int) -> None:
-    # the tree is read before any kill: a killed parent's children move to init and are lost
-    for victim in [pid, *descendants(pid)]:
-        try:
-            os.kill(victim, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    """Kills pid and every process below it. The tree is stopped before any kill, and read again
+    after each round of stops until it holds no process not yet stopped: a stopped process forks
+    nothing, and a killed parent's children move to init and are lost. Read once and killed at
+    once, a QEMU that virtme-run started between the read and the kills was left running (the
+    KVM trial's, twice in a ci-local run)."""
+    stopped: list[int] = []
+    new = [pid]
+    while new:
+        for victim in new:
+            _signal(victim, signal.SIGSTOP)
+        stopped += new
+        new = [p for p in descendants(pid) if p not in stopped]
+    for victim in stopped:
+        _signal(victim, signal.SIGKILL)
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def in_own_session(argv, timeout, input: str = "", cwd=None, env=None) -> subprocess.CompletedProcess:
