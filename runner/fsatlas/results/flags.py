@@ -174,8 +174,7 @@ def noisy(samples) -> bool:
     mean, _, stddev = stats.figures(samples)
     if not mean:
         return False
-    half = stats.t_quantile(len(samples) - 1) * stddev / math.sqrt(len(samples))
-    return 100 * half / abs(mean) > NOISY_HALF_WIDTH_PCT
+    return 100 * stats.half_width(stddev, len(samples)) / abs(mean) > NOISY_HALF_WIDTH_PCT
 
 
 def writes(cell: dict) -> bool:

@@ -842,9 +842,8 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
                     f"found {metric['unit']!r} and {metric['better']!r}"))
     # every figure the site shows, recomputed as DESIGN.md (and results/stats) defines it
     mean, median, stddev = stats.figures(metric["samples"])
-    n = len(metric["samples"])
-    half = stats.t_quantile(n - 1) * stddev / math.sqrt(n) if n > 1 else 0.0  # n = 1: [mean, mean]
-    expected = {"mean": mean, "median": median, "stddev": stddev, "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0,
+    half = stats.half_width(stddev, len(metric["samples"]))  # n = 1: [mean, mean]
+    expected = {"mean": mean, "median": median, "stddev": stddev, "rsd_pct": stats.rsd_pct(mean, stddev),
                 "ci95/0": mean - half, "ci95/1": mean + half}
     for field, value in expected.items():
         name, _, index = field.partition("/")
