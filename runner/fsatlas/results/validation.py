@@ -715,23 +715,27 @@ class Found(list):
             index = self._index[name] = {}
             for p in positions:
                 keys = tuple(sorted(k for k in self[p].parameters if k not in NOTES))
-                index.setdefault(keys, {}).setdefault(tuple(str(self[p].parameters[k]) for k in keys), []).append(p)
+                index.setdefault(keys, {}).setdefault(tuple(_spelled(k, self[p].parameters[k]) for k in keys), []).append(p)
         params, out = cell["parameters"], []
         for keys, by_values in self._index[name].items():
             if all(k in params for k in keys):
-                out += by_values.get(tuple(str(params[k]) for k in keys), [])
+                out += by_values.get(tuple(_spelled(k, params[k]) for k in keys), [])
             else:  # the cell names some of them: compared on those alone
                 out += [p for ps in by_values.values() for p in ps if not _differing(cell, self[p])]
         return [self[p] for p in sorted(out)]
 
 
+def _spelled(k: str, v) -> str:
+    """A parameter's value as compared with another's: sizes in one spelling (the matrix writes
+    size=256k, the fio importer reads 256K), the rest as text."""
+    return importers.fio.canonical_size(str(v)) if k in importers.fio.SIZES else str(v)
+
+
 def _differing(cell: dict, measurement) -> list[str]:
-    """The parameters the cell and the measurement both name, with other values (NOTES aside);
-    sizes compared in one spelling (the matrix writes size=256k, the fio importer reads 256K)."""
-    def spelled(k, v):
-        return importers.fio.canonical_size(str(v)) if k in importers.fio.SIZES else str(v)
+    """The parameters the cell and the measurement both name, with other values (NOTES aside;
+    _spelled)."""
     return sorted(k for k, v in measurement.parameters.items()
-                  if k in cell["parameters"] and k not in NOTES and spelled(k, cell["parameters"][k]) != spelled(k, v))
+                  if k in cell["parameters"] and k not in NOTES and _spelled(k, cell["parameters"][k]) != _spelled(k, v))
 
 
 def recompute(cell: dict, text: str, where: str) -> list[dict]:
