@@ -219,7 +219,8 @@ def _active(jobs: list, rw: str | None) -> list:
 
 
 # The largest figure fio's report may hold (a byte count of an exabyte): bounds every number
-# checked before it is read as a float (a 400-digit bw_bytes overflowed float()).
+# checked before it is read as a float (a 400-digit bw_bytes overflowed float()); a result file's
+# largest number too (resultfile.MAX_NUMBER).
 MAX_FIGURE = 1e18
 VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
 # fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
@@ -345,9 +346,6 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
-
-
-MAX_FIGURE = 1e18  # a result file's largest number (resultfile.MAX_NUMBER)
 
 
 def _values(jobs: list, rw: str) -> tuple[dict, list]:
