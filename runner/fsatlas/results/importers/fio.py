@@ -313,7 +313,6 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError(f"fio job {name!r} ended with error {error}", where=where,
                         expected="a report of jobs that finished (error 0)")
     several = len(groups) > 1
-    terse = fio_terse.is_terse(text)
     out = []
     for (name, group), entries in groups.items():
         jobs = [j for j, _, _ in entries]
