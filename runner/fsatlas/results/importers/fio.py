@@ -23,6 +23,7 @@ import math
 import re
 
 from .. import fio_json, fio_terse, metrics
+from ..resultfile import MAX_NUMBER
 from ...errors import UserError
 from .measurement import Measurement, check_time
 
@@ -218,10 +219,10 @@ def _active(jobs: list, rw: str | None) -> list:
     return ["trim"] if rw in TRIM else ["read", "write"]
 
 
-# The largest figure fio's report may hold (a byte count of an exabyte): bounds every number
-# checked before it is read as a float (a 400-digit bw_bytes overflowed float()); a result file's
-# largest number too (resultfile.MAX_NUMBER).
-MAX_FIGURE = 1e18
+# The largest figure fio's report may hold, a result file's largest number (a byte count of an
+# exabyte): bounds every number checked before it is read as a float (a 400-digit bw_bytes
+# overflowed float()).
+MAX_FIGURE = MAX_NUMBER
 VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
 # fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
 # bw_bytes came in 3.2 (3.1's sample has bw alone).
