@@ -48,7 +48,7 @@ import warnings
 from functools import lru_cache
 
 from ..errors import UserError
-from . import metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from . import machines, metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -191,7 +191,7 @@ def factors(result: dict) -> dict:
     memory = system.get("memory_bytes")
     machine = ", ".join(filter(None, (system.get("machine"), system.get("arch"), system.get("cpu_model"),
                                       f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
-                                      f"{memory / 2**30:.1f} GiB" if memory else "")))
+                                      machines.memory_text(memory) if memory else "")))
     storage = ", ".join(f"{k} {target[k]}" for k in sorted(target)
                         if k not in ("baseline", "baseline_after", "baseline_written", "guest")
                         and target[k] not in (None, "") and not isinstance(target[k], (dict, list)))
