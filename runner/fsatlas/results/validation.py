@@ -271,7 +271,7 @@ def _rules_digest() -> str:
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
                  "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
-                 "results/importers/__init__.py", MATRIX):
+                 "results/importers/__init__.py", flags.MATRIX):
         digest.update((package / part).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -524,9 +524,6 @@ def created_problem(created: str) -> str | None:
 # not hold: the only ones a cell may carry that its raw file does not back, and only where the
 # raw is dd's output (fio's JSON has its CPU; the runner's own records keep theirs under "cpu").
 BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
-
-
-MATRIX = flags.MATRIX
 
 
 @lru_cache(maxsize=1)
