@@ -27,13 +27,13 @@ def address_space() -> int:
 
 
 @contextlib.contextmanager
-def limited(preload: tuple = (), budget: int | None = None):
-    """Within: at most budget (BUDGET) bytes of address space beyond what the process holds once
+def limited(preload: tuple = ()):
+    """Within: at most BUDGET bytes of address space beyond what the process holds once
     the preload modules are imported; never above a limit already set."""
     for name in preload:
         importlib.import_module(name)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = address_space() + (BUDGET if budget is None else budget)
+    limit = address_space() + BUDGET
     for bound in (soft, hard):
         if bound != resource.RLIM_INFINITY:
             limit = min(limit, bound)

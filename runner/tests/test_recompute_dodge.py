@@ -291,6 +291,16 @@ def test_the_indexed_lookup_finds_what_a_scan_finds(measured, workload, paramete
     assert validation.Found(found).matching(cell, by_workload) == scan
 
 
+def test_the_indexed_lookup_compares_sizes_in_one_spelling_as_a_scan_does():
+    """The index (a cell naming every parameter compared) spells sizes as _differing does: the
+    matrix's size=256k is the fio importer's 256K, whichever path the lookup takes."""
+    from fsatlas.results.importers.measurement import Measurement
+    from fsatlas.results import validation
+    found = [Measurement("w", {"rw": "read", "size": s}, {}, {}) for s in ("256K", "1M")]
+    for parameters in ({"rw": "read", "size": "256k"}, {"size": "256k"}, {"size": "262144"}):
+        assert validation.Found(found).matching({"workload": "w", "parameters": parameters}, False) == found[:1]
+
+
 def test_a_runner_record_with_other_parameters_than_its_cell_is_refused(quick):
     """Beside issue #61's example: the small-files record under its own workload, its file count
     doubled (so every rate is) and the cell's figures doubled to match: the count is the cell's

@@ -48,7 +48,7 @@ import warnings
 from functools import lru_cache
 
 from ..errors import UserError
-from . import metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from . import machines, metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -191,7 +191,7 @@ def factors(result: dict) -> dict:
     memory = system.get("memory_bytes")
     machine = ", ".join(filter(None, (system.get("machine"), system.get("arch"), system.get("cpu_model"),
                                       f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
-                                      f"{memory / 2**30:.1f} GiB" if memory else "")))
+                                      machines.memory_text(memory) if memory else "")))
     storage = ", ".join(f"{k} {target[k]}" for k in sorted(target)
                         if k not in ("baseline", "baseline_after", "baseline_written", "guest")
                         and target[k] not in (None, "") and not isinstance(target[k], (dict, list)))
@@ -341,16 +341,14 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
     one table (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and
     articles. a, b: a result file each, or a list of result files each (several runs a side).
     A run counts once on its side (once()); a run on both sides is refused (UserError)."""
-    side_a, side_b = (once(x if isinstance(x, (list, tuple)) else [x])[0] for x in (a, b))
-    marks_b = {}
-    for r in side_b:
-        marks_b.update({r["id"]: r["id"], content(r): r["id"]})
-    for r in side_a:
-        twin = marks_b.get(r["id"]) or marks_b.get(content(r))
+    (kept_a, _, _), (kept_b, _, marks_b) = (_once(x if isinstance(x, (list, tuple)) else [x]) for x in (a, b))
+    for r, digest in kept_a:
+        twin = marks_b.get(r["id"]) or marks_b.get(digest)
         if twin:
             raise UserError("a run compared with itself shows nothing of the filesystems: "
                             + (f"{twin} is on both sides" if twin == r["id"] else
                                f"{r['id']} (A) and {twin} (B) hold the same samples"))
+    side_a, side_b = [r for r, _ in kept_a], [r for r, _ in kept_b]
     cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
     for key, of_a in cells_a.items():
@@ -395,6 +393,13 @@ def once(results: list) -> tuple[list, list]:
     """(results with each run once, in order; [(the id left out, the id it repeats)]): a run
     named twice (the same id), or its output imported twice under another id (the same
     content()), counts once."""
+    kept, dropped, _ = _once(results)
+    return [r for r, _ in kept], dropped
+
+
+def _once(results: list) -> tuple[list, list, dict]:
+    """once()'s answer, each run kept with its content(), and the marks it was told by ({id or
+    content: the id kept}), so that between() digests each run once."""
     kept, dropped, seen = [], [], {}
     for r in results:
         digest = content(r)
@@ -402,9 +407,9 @@ def once(results: list) -> tuple[list, list]:
         if twin:
             dropped.append((r["id"], twin))
         else:
-            kept.append(r)
+            kept.append((r, digest))
             seen.update({r["id"]: r["id"], digest: r["id"]})
-    return kept, dropped
+    return kept, dropped, seen
 
 
 def _cells_by_key(results: list) -> dict:

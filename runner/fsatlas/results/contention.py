@@ -91,10 +91,3 @@ def differs(cell_a: dict, cell_b: dict) -> str:
     found = difference(cell_a, cell_b)
     return (f"The two sides ran under different contention: {found}, so the difference may be the host's, "
             "not the filesystems'.") if found else ""
-    for name, limit in LIMITS.items():
-        if a[name] is not None and b[name] is not None and abs(a[name] - b[name]) > limit:
-            word, fmt = WORDS[name]
-            return (f"The two sides ran under different contention: {word} {fmt.format(a[name])} against "
-                    f"{fmt.format(b[name])} a repetition (more than {fmt.format(limit)} apart), so the difference "
-                    "may be the host's, not the filesystems'.")
-    return ""

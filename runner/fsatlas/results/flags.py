@@ -78,23 +78,17 @@ def baseline_doubt(target: dict, workload: str, key: str) -> str:
         return "measured before the device was filled with data"
     if len(tp.get("samples") or []) < 2:
         return "one repetition, no spread to judge"
-    if not stable(tp):
-        rsd, mean = tp.get("rsd_pct"), tp.get("mean")
-        if not isinstance(mean, (int, float)) or mean <= 0:
-            return "no positive mean"
-        return f"unstable, RSD {rsd:.1f} %" if isinstance(rsd, (int, float)) else "its spread not recorded"
+    rsd, mean = tp.get("rsd_pct"), tp.get("mean")
+    if not isinstance(mean, (int, float)) or mean <= 0:
+        return "no positive mean"
+    if not isinstance(rsd, (int, float)):
+        return "its spread not recorded"
+    if rsd > RSD_LIMIT_PCT:
+        return f"unstable, RSD {rsd:.1f} %"
     if drifted(tp, after):
         return (f"drifted by {100 * (after['mean'] / tp['mean'] - 1):+.1f} % between before and after the "
                 f"filesystems (bound {RSD_LIMIT_PCT:g} %)")
     return ""
-
-
-def stable(summary: dict) -> bool:
-    """Two repetitions or more (one has no spread to judge: rsd 0 says nothing), a recorded
-    spread within RSD_LIMIT_PCT and a positive mean."""
-    rsd, mean = summary.get("rsd_pct"), summary.get("mean")
-    return (len(summary.get("samples") or []) >= 2 and isinstance(rsd, (int, float)) and rsd <= RSD_LIMIT_PCT
-            and isinstance(mean, (int, float)) and mean > 0)
 
 
 def drifted(before: dict, after: dict | None) -> bool:
@@ -174,8 +168,7 @@ def noisy(samples) -> bool:
     mean, _, stddev = stats.figures(samples)
     if not mean:
         return False
-    half = stats.t_quantile(len(samples) - 1) * stddev / math.sqrt(len(samples))
-    return 100 * half / abs(mean) > NOISY_HALF_WIDTH_PCT
+    return 100 * stats.half_width(stddev, len(samples)) / abs(mean) > NOISY_HALF_WIDTH_PCT
 
 
 def writes(cell: dict) -> bool:

@@ -40,20 +40,28 @@ def figures(values) -> tuple[float, float, float]:
     return mean, ordered[half] if n % 2 else (ordered[half - 1] + ordered[half]) / 2, stddev
 
 
+def rsd_pct(mean: float, stddev: float) -> float:
+    """100*stddev/|mean|, 0 for a zero mean."""
+    return 100.0 * stddev / abs(mean) if mean else 0.0
+
+
+def half_width(stddev: float, n: int) -> float:
+    """ci95's half width, t(0.975, n-1)*stddev/sqrt(n); 0 for one sample."""
+    return t_quantile(n - 1) * stddev / math.sqrt(n) if n > 1 else 0.0
+
+
 def moments(samples) -> dict:
     """mean, median, stddev and rsd_pct: everything but the interval (which needs scipy)."""
     values = [float(v) for v in samples]
     if not values:
         raise ValueError("summarize needs at least one sample")
     mean, median, stddev = figures(values)
-    return {"samples": values, "mean": mean, "median": median, "stddev": stddev,
-            "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0}
+    return {"samples": values, "mean": mean, "median": median, "stddev": stddev, "rsd_pct": rsd_pct(mean, stddev)}
 
 
 def summarize(samples, unit: str, better: str) -> dict:
     m = moments(samples)
-    n = len(m["samples"])
-    half = t_quantile(n - 1) * m["stddev"] / math.sqrt(n) if n > 1 else 0.0
+    half = half_width(m["stddev"], len(m["samples"]))
     return {"unit": unit, "better": better, **m, "ci95": [m["mean"] - half, m["mean"] + half]}
 
 
@@ -75,7 +83,7 @@ def bounded_interval(metric: dict) -> list[float]:
     samples = metric["samples"]
     if len(samples) > 1 and all(v > 0 for v in samples):
         logs = moments([math.log(v) for v in samples])
-        half = t_quantile(len(samples) - 1) * logs["stddev"] / math.sqrt(len(samples))
+        half = half_width(logs["stddev"], len(samples))
         if logs["mean"] + half < LOG_MAX_FLOAT:
             geometric = [math.exp(logs["mean"] - half), math.exp(logs["mean"] + half)]
             if geometric[0] <= metric["mean"] <= geometric[1]:

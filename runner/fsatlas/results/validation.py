@@ -271,7 +271,7 @@ def _rules_digest() -> str:
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
                  "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
-                 "results/importers/__init__.py", MATRIX):
+                 "results/importers/__init__.py", flags.MATRIX):
         digest.update((package / part).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -526,9 +526,6 @@ def created_problem(created: str) -> str | None:
 BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
 
 
-MATRIX = flags.MATRIX
-
-
 @lru_cache(maxsize=1)
 def workload_kinds() -> dict[str, str]:
     """{workload: kind} of the project's matrix: which of the runner's own records (RUNNER_KINDS)
@@ -715,23 +712,27 @@ class Found(list):
             index = self._index[name] = {}
             for p in positions:
                 keys = tuple(sorted(k for k in self[p].parameters if k not in NOTES))
-                index.setdefault(keys, {}).setdefault(tuple(str(self[p].parameters[k]) for k in keys), []).append(p)
+                index.setdefault(keys, {}).setdefault(tuple(_spelled(k, self[p].parameters[k]) for k in keys), []).append(p)
         params, out = cell["parameters"], []
         for keys, by_values in self._index[name].items():
             if all(k in params for k in keys):
-                out += by_values.get(tuple(str(params[k]) for k in keys), [])
+                out += by_values.get(tuple(_spelled(k, params[k]) for k in keys), [])
             else:  # the cell names some of them: compared on those alone
                 out += [p for ps in by_values.values() for p in ps if not _differing(cell, self[p])]
         return [self[p] for p in sorted(out)]
 
 
+def _spelled(k: str, v) -> str:
+    """A parameter's value as compared with another's: sizes in one spelling (the matrix writes
+    size=256k, the fio importer reads 256K), the rest as text."""
+    return importers.fio.canonical_size(str(v)) if k in importers.fio.SIZES else str(v)
+
+
 def _differing(cell: dict, measurement) -> list[str]:
-    """The parameters the cell and the measurement both name, with other values (NOTES aside);
-    sizes compared in one spelling (the matrix writes size=256k, the fio importer reads 256K)."""
-    def spelled(k, v):
-        return importers.fio.canonical_size(str(v)) if k in importers.fio.SIZES else str(v)
+    """The parameters the cell and the measurement both name, with other values (NOTES aside;
+    _spelled)."""
     return sorted(k for k, v in measurement.parameters.items()
-                  if k in cell["parameters"] and k not in NOTES and spelled(k, cell["parameters"][k]) != spelled(k, v))
+                  if k in cell["parameters"] and k not in NOTES and _spelled(k, cell["parameters"][k]) != _spelled(k, v))
 
 
 def recompute(cell: dict, text: str, where: str) -> list[dict]:
@@ -842,9 +843,8 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
                     f"found {metric['unit']!r} and {metric['better']!r}"))
     # every figure the site shows, recomputed as DESIGN.md (and results/stats) defines it
     mean, median, stddev = stats.figures(metric["samples"])
-    n = len(metric["samples"])
-    half = stats.t_quantile(n - 1) * stddev / math.sqrt(n) if n > 1 else 0.0  # n = 1: [mean, mean]
-    expected = {"mean": mean, "median": median, "stddev": stddev, "rsd_pct": 100.0 * stddev / abs(mean) if mean else 0.0,
+    half = stats.half_width(stddev, len(metric["samples"]))  # n = 1: [mean, mean]
+    expected = {"mean": mean, "median": median, "stddev": stddev, "rsd_pct": stats.rsd_pct(mean, stddev),
                 "ci95/0": mean - half, "ci95/1": mean + half}
     for field, value in expected.items():
         name, _, index = field.partition("/")

@@ -23,6 +23,7 @@ import math
 import re
 
 from .. import fio_json, fio_terse, metrics
+from ..resultfile import MAX_NUMBER
 from ...errors import UserError
 from .measurement import Measurement, check_time
 
@@ -218,9 +219,10 @@ def _active(jobs: list, rw: str | None) -> list:
     return ["trim"] if rw in TRIM else ["read", "write"]
 
 
-# The largest figure fio's report may hold (a byte count of an exabyte): bounds every number
-# checked before it is read as a float (a 400-digit bw_bytes overflowed float()).
-MAX_FIGURE = 1e18
+# The largest figure fio's report may hold, a result file's largest number (a byte count of an
+# exabyte): bounds every number checked before it is read as a float (a 400-digit bw_bytes
+# overflowed float()).
+MAX_FIGURE = MAX_NUMBER
 VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
 # fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
 # bw_bytes came in 3.2 (3.1's sample has bw alone).
@@ -312,7 +314,6 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError(f"fio job {name!r} ended with error {error}", where=where,
                         expected="a report of jobs that finished (error 0)")
     several = len(groups) > 1
-    terse = fio_terse.is_terse(text)
     out = []
     for (name, group), entries in groups.items():
         jobs = [j for j, _, _ in entries]
@@ -345,9 +346,6 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
-
-
-MAX_FIGURE = 1e18  # a result file's largest number (resultfile.MAX_NUMBER)
 
 
 def _values(jobs: list, rw: str) -> tuple[dict, list]:
