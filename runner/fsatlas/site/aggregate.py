@@ -86,11 +86,16 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
         if row["metric"] == "throughput" or row["status"] != "ok":
             slim = {name: row[name] for name in THROUGHPUT_FIELDS}
             if row["status"] == "ok":
-                number = knowledge_mod.display_number
-                slim["shown"] = {"mean": number(row["mean"], row["unit"]), "rsd": f"{row['rsd_pct']:,.1f} %",
-                                  "ci": f"{number(row['ci_low'], row['unit'])}–{number(row['ci_high'], row['unit'])}"}
+                slim["shown"] = _throughput_shown(row)
             out.append(slim)
     return out
+
+
+def _throughput_shown(m: dict) -> dict:
+    """A throughput figure (mean, interval, rsd_pct and unit) as the chart's table prints it (MB/s)."""
+    number = knowledge_mod.display_number
+    return {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
+            "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}
 
 
 def rule_throughput_rows(cells: dict) -> list[dict]:
@@ -98,7 +103,6 @@ def rule_throughput_rows(cells: dict) -> list[dict]:
     run_rule picks it (NewestCells, the figure the table under the chart shows), in the fields
     and shape of throughput_rows. The chart showed the reference run's instead: ext4
     rand-write-4k at 128 MB/s above a table reading 255 MB/s (issue 62)."""
-    number = knowledge_mod.display_number
     out = []
     for entry in cells.values():
         if not entry["shared"]:
@@ -114,8 +118,7 @@ def rule_throughput_rows(cells: dict) -> list[dict]:
                                              entry["dimensions"]) if x)}
         if m:
             row |= {"metric": "throughput", **{k: m[k] for k in ("mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")},
-                    "shown": {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
-                              "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}}
+                    "shown": _throughput_shown(m)}
         else:
             row |= {name: _NO_FIGURES.get(name) for name in ("metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")}
         out.append(row)
