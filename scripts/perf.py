@@ -47,7 +47,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site"), str(REPO / "scripts")]
-from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
+from fsatlas.run import filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402

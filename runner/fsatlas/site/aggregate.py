@@ -18,7 +18,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -30,7 +29,7 @@ import msgspec
 import orjson
 
 from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, feature_matrix, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, feature_matrix, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 

@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
+from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
