@@ -12,7 +12,7 @@ In-run contention is handled as in the adaptive profiles (a contended repetition
 """
 import contextlib
 
-from . import execution, target
+from . import claim_aims, execution, target
 from ..errors import UserError
 from ..results import comparison, metrics
 
@@ -75,10 +75,7 @@ def needs_more(a: list, b: list, name: str, change_pct: float) -> bool:
     comparison module's smallest detectable change, paired): fewer than two rounds, or tested
     and the change below what they detect. A metric not testable after two rounds (no spread on
     either side: a size, a count) is not waited for: more rounds of it add none."""
-    if len(a) < 2 or len(a) != len(b):
-        return True
-    row = comparison.compare(a, b, metrics.KNOWN.get(name, ("", "higher"))[1], metrics.scale(name), paired=True)
-    return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)
+    return len(a) < 2 or len(a) != len(b) or claim_aims.undetected(a, b, name, change_pct)
 
 
 def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_CHANGE_PCT,
