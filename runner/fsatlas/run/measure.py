@@ -20,15 +20,20 @@ DEFAULT_CHANGE_PCT = 3.0
 DEFAULT_MAX_ROUNDS = 12
 
 
+def configuration(spec: str) -> tuple[str, str]:
+    """(filesystem, variant) of a side, "fs" or "fs:variant": without a variant, the defaults."""
+    fs, _, variant = spec.partition(":")
+    return fs, variant or "defaults"
+
+
 def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
     """[(cell of A, cell of B)] for each workload (and dimensions) both sides have in the profile;
     mkfs-time and mount-time, which make their own filesystems, are left out."""
     def pick(spec):
-        fs, _, variant = spec.partition(":")
+        fs, variant = configuration(spec)
         return {(c.workload, tuple(sorted(c.dimensions.items()))): c for c in profile.cells
-                if c.filesystem == fs and c.variant == (variant or "defaults") and c.kind != "lifecycle"}
-    if a_spec == b_spec or (a_spec.partition(":")[0], a_spec.partition(":")[2] or "defaults") == \
-            (b_spec.partition(":")[0], b_spec.partition(":")[2] or "defaults"):
+                if c.filesystem == fs and c.variant == variant and c.kind != "lifecycle"}
+    if configuration(a_spec) == configuration(b_spec):
         raise UserError("A and B are the same configuration: one run cannot hold a cell twice", field="A B",
                         expected="two different filesystems or variants", found=f"{a_spec} {b_spec}")
     side_a, side_b = pick(a_spec), pick(b_spec)
