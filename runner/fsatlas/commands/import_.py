@@ -536,8 +536,9 @@ def _run_pts(args) -> int:
                       "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
-            if pts.measured(record["timestamp"]):
-                result["measured"] = pts.measured(record["timestamp"])
+            measured = pts.measured(record["timestamp"])
+            if measured:
+                result["measured"] = measured
             if args.submitter:
                 result["submitter"] = args.submitter
             if redacted:
