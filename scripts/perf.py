@@ -134,7 +134,7 @@ def validate_bounds(work: Path) -> None:
 def most_raw(folder: Path, base: dict) -> None:
     """Two results whose bundles hold as much as one may, every member a fio report validate
     recomputes a repetition from, ten repetitions a cell: "members", bundle.MAX_MEMBERS reports
-    cut to the fields read and the counts they are checked against (about 600 bytes) under 5,000 cells (the most a file may hold); "bytes",
+    cut to the fields read and the counts they are checked against (504 bytes of the fixture's) under 5,000 cells (the most a file may hold); "bytes",
     the fixture's full report (6.6 KB) as many times as bundle.MAX_TOTAL_BYTES holds."""
     import copy
     from fsatlas.results import stats, validation
