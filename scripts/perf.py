@@ -104,7 +104,6 @@ def validate_bounds(work: Path) -> None:
     that once took all 24 GiB) and on bundles of the most raw files and the most raw bytes it
     accepts, each report recomputed (most_raw): time and peak memory of each, against 10 s and 512 MiB. The peak
     a child reports includes what it was forked from (this process), so it is an upper bound."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import resultfile
     base = json.loads((REPO / "runner" / "tests" / "fixtures" / "results" / "fixture-valid.json").read_text())
     folder = work / "bounds" / "results"
@@ -297,7 +296,6 @@ def index_share(work: Path) -> None:
     """What one result file adds to the explorer's index every visitor loads, at most: an IOzone
     -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
     were described in their own chunk)."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import shares
     source = work / "share" / "iozone-a.txt"
     source.parent.mkdir(parents=True)
@@ -433,7 +431,6 @@ def within_run_aa(work: Path) -> None:
     xfs) on a second image of its own, and the quick profile with `interleave: true`. A family
     is one cell's metrics, adjusted together (Holm, as a claim's family); target: at most 1
     family in 20 with a significant row."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas import safe_yaml
     from fsatlas.results import comparison
     from fsatlas.site import report as report_mod
