@@ -189,7 +189,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": resultfile.system_shown(result["system"])["kernel"],
             "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
-            # what run_rule.first_run reads of each run: the filesystems of each group it measured
+            # what run_rule.first_runs reads of each run: the filesystems of each group it measured
             "measured": {run_rule.group_name(g): fs for g, fs in run_rule.measured(made).items()},
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}
