@@ -47,7 +47,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site"), str(REPO / "scripts")]
-from fsatlas.run import execution, filesystems, matrix, target  # noqa: E402
+from fsatlas.run import filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
@@ -104,7 +104,6 @@ def validate_bounds(work: Path) -> None:
     that once took all 24 GiB) and on bundles of the most raw files and the most raw bytes it
     accepts, each report recomputed (most_raw): time and peak memory of each, against 10 s and 512 MiB. The peak
     a child reports includes what it was forked from (this process), so it is an upper bound."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import resultfile
     base = json.loads((REPO / "runner" / "tests" / "fixtures" / "results" / "fixture-valid.json").read_text())
     folder = work / "bounds" / "results"
@@ -134,7 +133,7 @@ def validate_bounds(work: Path) -> None:
 def most_raw(folder: Path, base: dict) -> None:
     """Two results whose bundles hold as much as one may, every member a fio report validate
     recomputes a repetition from, ten repetitions a cell: "members", bundle.MAX_MEMBERS reports
-    cut to the fields read and the counts they are checked against (about 600 bytes) under 5,000 cells (the most a file may hold); "bytes",
+    cut to the fields read and the counts they are checked against (504 bytes of the fixture's) under 5,000 cells (the most a file may hold); "bytes",
     the fixture's full report (6.6 KB) as many times as bundle.MAX_TOTAL_BYTES holds."""
     import copy
     from fsatlas.results import stats, validation
@@ -297,7 +296,6 @@ def index_share(work: Path) -> None:
     """What one result file adds to the explorer's index every visitor loads, at most: an IOzone
     -a import of 1,314 cells, none of them the matrix's (375 KB before keys outside the matrix
     were described in their own chunk)."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas.results import shares
     source = work / "share" / "iozone-a.txt"
     source.parent.mkdir(parents=True)
@@ -433,7 +431,6 @@ def within_run_aa(work: Path) -> None:
     xfs) on a second image of its own, and the quick profile with `interleave: true`. A family
     is one cell's metrics, adjusted together (Holm, as a claim's family); target: at most 1
     family in 20 with a significant row."""
-    sys.path.insert(0, str(REPO / "runner"))
     from fsatlas import safe_yaml
     from fsatlas.results import comparison
     from fsatlas.site import report as report_mod

@@ -45,13 +45,27 @@ def load_checked(path):
     return data
 
 
-def sides(args) -> tuple[list, list]:
-    """The result files of side A and side B, from `A B` or from `--a ... --b ...`."""
-    if len(args.files) == 2 and not (args.runs_a or args.runs_b):
-        return [args.files[0]], [args.files[1]]
-    if args.runs_a and args.runs_b and not args.files:
-        return args.runs_a, args.runs_b
-    raise UserError(f"expected {USAGE}")
+def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usage: str) -> tuple[list, list, list]:
+    """(the runs of side A, those of side B, the comparison rows) of `A B`, of `--runs-a ...
+    --runs-b ...`, or of `R --a X --b Y` (two sides of one result: site/report.within), as
+    compare and report take them; usage: the UserError's text for any other combination."""
+    if side_a or side_b:
+        if len(files) != 1 or not (side_a and side_b) or runs_a or runs_b:
+            raise UserError(usage)
+        from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
+        result = load_checked(files[0])
+        return [result], [result], report.within(result, side_a, side_b, all_metrics)
+    if len(files) == 2 and not (runs_a or runs_b):
+        paths_a, paths_b = [files[0]], [files[1]]
+    elif runs_a and runs_b and not files:
+        paths_a, paths_b = runs_a, runs_b
+    else:
+        raise UserError(usage)
+    a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
+    rows = comparison.between(a, b, all_metrics)
+    if not rows:
+        raise UserError("the two sides share no measured cell", where=", ".join(paths_a + paths_b))
+    return a, b, rows
 
 
 def header(runs_a: list, runs_b: list) -> list[str]:
@@ -78,19 +92,8 @@ def header(runs_a: list, runs_b: list) -> list[str]:
 
 
 def run(args) -> int:
-    if args.side_a or args.side_b:
-        if len(args.files) != 1 or not (args.side_a and args.side_b) or args.runs_a or args.runs_b:
-            raise UserError(f"expected {USAGE}")
-        from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
-        result = load_checked(args.files[0])
-        rows = report.within(result, args.side_a, args.side_b, args.all_metrics)
-        a = b = [result]
-    else:
-        paths_a, paths_b = sides(args)
-        a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
-        rows = comparison.between(a, b, args.all_metrics)
-    if not rows:
-        raise UserError("the two sides share no measured cell", where=", ".join(args.files + (args.runs_a or []) + (args.runs_b or [])))
+    a, b, rows = compared(args.files, args.runs_a, args.runs_b, args.side_a, args.side_b, args.all_metrics,
+                          f"expected {USAGE}")
     print("\n".join(header(a, b)))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "

@@ -218,7 +218,8 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
 
 def _summary(samples: list, unit: str, better: str) -> dict:
     """stats.summarize; a PTS scale kept as its own unit ("pts:Final Score") is unit pts and its
-    pts_scale, so the schema checks a unit against a list, not a pattern (8x the time a metric)."""
+    pts_scale, so the schema checks a unit against a list, not a pattern (msgspec: 0.07 us a metric
+    against 0.5-0.6 us, measured for commit 52eb0f3)."""
     if unit.startswith(pts.OWN):
         return {**stats.summarize(samples, "pts", better), "pts_scale": unit[len(pts.OWN):]}
     return stats.summarize(samples, unit, better)
@@ -535,8 +536,9 @@ def _run_pts(args) -> int:
                       "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
-            if pts.measured(record["timestamp"]):
-                result["measured"] = pts.measured(record["timestamp"])
+            measured = pts.measured(record["timestamp"])
+            if measured:
+                result["measured"] = measured
             if args.submitter:
                 result["submitter"] = args.submitter
             if redacted:

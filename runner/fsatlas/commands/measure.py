@@ -48,17 +48,16 @@ def run(args) -> int:
                         found=str(args.change))
     matrix = matrix_mod.load(args.matrix)
     for option, spec in (("A", args.a), ("B", args.b)):  # named as given, not as the --fs/--variant of run
-        name, _, variant = spec.partition(":")
+        name, variant = measure.configuration(spec)
         if name not in matrix.filesystems:
             raise UserError("unknown filesystem", field=option, found=repr(spec),
                             expected="one of " + ", ".join(sorted(matrix.filesystems)))
-        if variant and variant != "defaults" and name not in matrix.variants.get(variant, {}).get("filesystems", [name]):
+        if variant != "defaults" and name not in matrix.variants.get(variant, {}).get("filesystems", [name]):
             raise UserError(f"variant {variant!r} of {option} does not apply to {name}", field=option, found=repr(spec))
-        if variant and variant != "defaults" and variant not in matrix.variants:
+        if variant != "defaults" and variant not in matrix.variants:
             raise UserError("unknown variant", field=option, found=repr(spec),
                             expected="filesystem:variant with one of " + ", ".join(sorted(matrix.variants)))
-    fs = list(dict.fromkeys(spec.partition(":")[0] for spec in (args.a, args.b)))
-    variants = list(dict.fromkeys(spec.partition(":")[2] or "defaults" for spec in (args.a, args.b)))
+    fs, variants = (list(dict.fromkeys(part)) for part in zip(*map(measure.configuration, (args.a, args.b))))
     wanted = list_option(args.workload)
     profile = matrix.profile(args.profile, fs, wanted, variants)
     pairs = measure.sides(profile, args.a, args.b)

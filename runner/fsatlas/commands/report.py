@@ -3,10 +3,8 @@ one run, as one self-contained Markdown or HTML file (site/report.py)."""
 import sys
 
 from .. import outfile
-from ..errors import UserError
 from ..site import report
-from ..results import comparison
-from .compare import load_checked
+from .compare import compared
 
 
 def add_parser(sub):
@@ -31,25 +29,14 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    if args.runs_a and args.runs_b and not (args.files or args.a or args.b):
-        a, b = [load_checked(f) for f in args.runs_a], [load_checked(f) for f in args.runs_b]
-        rows = comparison.between(a, b, args.all_metrics)
-        sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
-        args.files = args.runs_a + args.runs_b
-    elif len(args.files) == 2 and not (args.a or args.b or args.runs_a or args.runs_b):
-        a, b = (load_checked(f) for f in args.files)
-        rows = comparison.between(a, b, args.all_metrics)
-        sides, features = (a["id"], b["id"]), []
-    elif len(args.files) == 1 and args.a and args.b and not (args.runs_a or args.runs_b):
-        a = b = load_checked(args.files[0])
-        rows = report.within(a, args.a, args.b, args.all_metrics)
-        sides = (f"{args.a} in {a['id']}", f"{args.b} in {a['id']}")
+    a, b, rows = compared(args.files, args.runs_a, args.runs_b, args.a, args.b, args.all_metrics,
+                          "expected two result files, --runs-a and --runs-b with several each, or one file with --a "
+                          "and --b")
+    if args.a:  # two sides of one result
+        sides = (f"{args.a} in {a[0]['id']}", f"{args.b} in {a[0]['id']}")
         features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
-        raise UserError("expected two result files, --runs-a and --runs-b with several each, or one file with --a and "
-                        "--b")
-    if not rows:
-        raise UserError("the two sides share no measured cell", where=", ".join(args.files))
+        sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
     doc = report.build(a, b, rows, sides, features)
     doc["notes"] = args.note
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")

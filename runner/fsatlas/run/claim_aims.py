@@ -57,10 +57,15 @@ def behind(states: list, aims: dict, cap: int) -> set:
         if not option or not base or max(option.reps, base.reps) >= cap:
             continue
         a, b = base.samples.get(metric, []), option.samples.get(metric, [])
-        if len(a) < 2 or len(b) < 2:
-            continue
-        row = comparison.compare(a, b, metrics.KNOWN.get(metric, ("", "higher"))[1], metrics.scale(metric),
-                                 paired=len(a) == len(b))  # the same rounds, unless a side's own spread added one
-        if row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct):
+        if len(a) >= 2 and len(b) >= 2 and undetected(a, b, metric, change_pct):
             wanted |= {option, base}
     return wanted
+
+
+def undetected(a: list, b: list, metric: str, change_pct: float) -> bool:
+    """Whether samples A and B of METRIC (paired where as many: the same rounds, unless a side's
+    own spread added one) could not yet detect CHANGE_PCT: tested, and the smallest change they
+    detect unknown or larger. Not testable (no spread) is not undetected: more rounds add none."""
+    row = comparison.compare(a, b, metrics.KNOWN.get(metric, ("", "higher"))[1], metrics.scale(metric),
+                             paired=len(a) == len(b))
+    return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)

@@ -58,15 +58,21 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
     return effective_options(mountpoint)
 
 
-def effective_options(mountpoint: str) -> str:
-    real = os.path.realpath(mountpoint)
-    found = ""
+def _mounted_at(mountpoint: str) -> list[str]:
+    """The /proc/self/mounts fields (source, mount point, type, options, ...) of the mount on
+    mountpoint itself, or []."""
+    real, found = os.path.realpath(mountpoint), []
     with open("/proc/self/mounts", encoding="utf-8") as f:
         for line in f:
             fields = line.split()
             if len(fields) >= 4 and fields[1].replace("\\040", " ") == real:
-                found = fields[3]  # the last mount on a path is the visible one
+                found = fields  # the last mount on a path is the visible one
     return found
+
+
+def effective_options(mountpoint: str) -> str:
+    fields = _mounted_at(mountpoint)
+    return fields[3] if fields else ""
 
 
 def driver(spec: dict, device: str, mountpoint: str) -> str:
@@ -75,12 +81,8 @@ def driver(spec: dict, device: str, mountpoint: str) -> str:
     and makes /sys/fs/ext4/<device> for every filesystem it mounts, which the ext2 driver never
     does; a FUSE mount's type is fuseblk, and the program is the matrix's mount_type (ntfs-3g);
     otherwise the type the kernel mounted (ntfs3, xfs, ...)."""
-    real, kind = os.path.realpath(mountpoint), ""
-    with open("/proc/self/mounts", encoding="utf-8") as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) >= 3 and fields[1].replace("\\040", " ") == real:
-                kind = fields[2]  # the last mount on a path is the visible one
+    fields = _mounted_at(mountpoint)
+    kind = fields[2] if fields else ""
     if kind in ("fuseblk", "fuse"):
         return f"{spec.get('mount_type', kind)} (FUSE)"
     if kind in ("ext2", "ext3", "ext4") and os.path.isdir(os.path.join("/sys/fs/ext4", os.path.basename(os.path.realpath(device)))):

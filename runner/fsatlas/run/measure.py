@@ -12,7 +12,7 @@ In-run contention is handled as in the adaptive profiles (a contended repetition
 """
 import contextlib
 
-from . import execution, target
+from . import claim_aims, execution, target
 from ..errors import UserError
 from ..results import comparison, metrics
 
@@ -20,15 +20,20 @@ DEFAULT_CHANGE_PCT = 3.0
 DEFAULT_MAX_ROUNDS = 12
 
 
+def configuration(spec: str) -> tuple[str, str]:
+    """(filesystem, variant) of a side, "fs" or "fs:variant": without a variant, the defaults."""
+    fs, _, variant = spec.partition(":")
+    return fs, variant or "defaults"
+
+
 def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
     """[(cell of A, cell of B)] for each workload (and dimensions) both sides have in the profile;
     mkfs-time and mount-time, which make their own filesystems, are left out."""
     def pick(spec):
-        fs, _, variant = spec.partition(":")
+        fs, variant = configuration(spec)
         return {(c.workload, tuple(sorted(c.dimensions.items()))): c for c in profile.cells
-                if c.filesystem == fs and c.variant == (variant or "defaults") and c.kind != "lifecycle"}
-    if a_spec == b_spec or (a_spec.partition(":")[0], a_spec.partition(":")[2] or "defaults") == \
-            (b_spec.partition(":")[0], b_spec.partition(":")[2] or "defaults"):
+                if c.filesystem == fs and c.variant == variant and c.kind != "lifecycle"}
+    if configuration(a_spec) == configuration(b_spec):
         raise UserError("A and B are the same configuration: one run cannot hold a cell twice", field="A B",
                         expected="two different filesystems or variants", found=f"{a_spec} {b_spec}")
     side_a, side_b = pick(a_spec), pick(b_spec)
@@ -75,10 +80,7 @@ def needs_more(a: list, b: list, name: str, change_pct: float) -> bool:
     comparison module's smallest detectable change, paired): fewer than two rounds, or tested
     and the change below what they detect. A metric not testable after two rounds (no spread on
     either side: a size, a count) is not waited for: more rounds of it add none."""
-    if len(a) < 2 or len(a) != len(b):
-        return True
-    row = comparison.compare(a, b, metrics.KNOWN.get(name, ("", "higher"))[1], metrics.scale(name), paired=True)
-    return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)
+    return len(a) < 2 or len(a) != len(b) or claim_aims.undetected(a, b, name, change_pct)
 
 
 def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_CHANGE_PCT,

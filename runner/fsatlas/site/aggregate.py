@@ -18,7 +18,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -30,7 +29,7 @@ import msgspec
 import orjson
 
 from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, feature_matrix, report, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, feature_matrix, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -86,11 +85,16 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
         if row["metric"] == "throughput" or row["status"] != "ok":
             slim = {name: row[name] for name in THROUGHPUT_FIELDS}
             if row["status"] == "ok":
-                number = knowledge_mod.display_number
-                slim["shown"] = {"mean": number(row["mean"], row["unit"]), "rsd": f"{row['rsd_pct']:,.1f} %",
-                                  "ci": f"{number(row['ci_low'], row['unit'])}–{number(row['ci_high'], row['unit'])}"}
+                slim["shown"] = _throughput_shown(row)
             out.append(slim)
     return out
+
+
+def _throughput_shown(m: dict) -> dict:
+    """A throughput figure (mean, interval, rsd_pct and unit) as the chart's table prints it (MB/s)."""
+    number = knowledge_mod.display_number
+    return {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
+            "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}
 
 
 def rule_throughput_rows(cells: dict) -> list[dict]:
@@ -98,7 +102,6 @@ def rule_throughput_rows(cells: dict) -> list[dict]:
     run_rule picks it (NewestCells, the figure the table under the chart shows), in the fields
     and shape of throughput_rows. The chart showed the reference run's instead: ext4
     rand-write-4k at 128 MB/s above a table reading 255 MB/s (issue 62)."""
-    number = knowledge_mod.display_number
     out = []
     for entry in cells.values():
         if not entry["shared"]:
@@ -114,8 +117,7 @@ def rule_throughput_rows(cells: dict) -> list[dict]:
                                              entry["dimensions"]) if x)}
         if m:
             row |= {"metric": "throughput", **{k: m[k] for k in ("mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")},
-                    "shown": {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
-                              "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}}
+                    "shown": _throughput_shown(m)}
         else:
             row |= {name: _NO_FIGURES.get(name) for name in ("metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")}
         out.append(row)
@@ -187,7 +189,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     return {"id": result["id"], "created": result["created"], "complete": result.get("complete", True),
             "machine": result["system"]["machine"], "kernel": resultfile.system_shown(result["system"])["kernel"],
             "target": target["kind"], "summary": result_summary(result), "factors": comparison.factors(result),
-            # what run_rule.first_run reads of each run: the filesystems of each group it measured
+            # what run_rule.first_runs reads of each run: the filesystems of each group it measured
             "measured": {run_rule.group_name(g): fs for g, fs in run_rule.measured(made).items()},
             "baseline": baseline, "baseline_written": bool(target.get("baseline_written")),
             "facts": shares.strings(result), "vocabulary": shares.vocabulary(result), "cells": cells}

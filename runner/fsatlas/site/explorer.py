@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
-from ..results import comparison, flags, shares
+from ..results import flags, shares
 
 EXPLORER_VERSION = 7
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system")

@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile, stats
+from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -507,7 +507,7 @@ def cannot_show(claim: dict, workload: str, cell: dict, base: dict, twins: dict 
     if mechanism not in MECHANISM_COUNTER:  # none: no counter shows it (basis() says so)
         return ""
     io_base, io_cell = base.get("timed_io"), cell.get("timed_io")
-    if io_base and io_cell and mechanism in MECHANISM_COUNTER:
+    if io_base and io_cell:
         if mechanism == "atime" and not _total(io_base, "reads"):
             return (f"The loop device served no read during the timed part of the baseline's {len(io_base)} "
                     "repetitions: the workload read no file on the filesystem under test, so no access time is "

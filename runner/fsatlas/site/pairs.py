@@ -63,24 +63,22 @@ RULE_ID = "~rule"  # the table of the site's rule where it takes a pair's worklo
 
 def rule_picks(summaries: list) -> dict:
     """(a, b) -> for each workload (workload, dimensions) with default options that some run
-    measured both on, [workload, dimensions, "defaults", the run run_rule.first_run picks for
+    measured both on, [workload, dimensions, "defaults", the run run_rule.first_runs picks for
     the two, the one it picks for a alone, the one for b alone]: the last two are where each
     figure comes from on every other page, the first the one run that compares them."""
-    groups: dict[tuple, list] = {}
+    by_name: dict[str, list] = {}
     for s in summaries:
         for name in s.get("measured", {}):
-            group = run_rule.group_of(name)
-            if group[2] == "defaults":
-                groups.setdefault(group, []).append(s)
+            by_name.setdefault(name, []).append(s)
+    groups = {run_rule.group_of(name): holders for name, holders in by_name.items()}
     out: dict[tuple, list] = {}
     for group, holders in sorted(groups.items()):
-        workload, dims, _ = group
-        filesystems = sorted({fs for s in holders for fs in s["measured"][run_rule.group_name(group)]})
-        alone = {fs: run_rule.first_run(holders, group, [fs])["id"] for fs in filesystems}
-        for a, b in itertools.permutations(filesystems, 2):
-            both = run_rule.first_run(holders, group, [a, b])
-            if both:
-                out.setdefault((a, b), []).append([workload, dims, "defaults", both["id"], alone[a], alone[b]])
+        workload, dims, variant = group
+        if variant != "defaults":
+            continue
+        alone, both = run_rule.first_runs(holders, group)
+        for (a, b), run in sorted(both.items()):
+            out.setdefault((a, b), []).append([workload, dims, "defaults", run["id"], alone[a]["id"], alone[b]["id"]])
     return out
 
 

@@ -226,15 +226,19 @@ def md_text(value) -> str:
     return _MD_MARKUP.sub(lambda m: "\\" + m.group(0), re.sub(r"\s+", " ", str(value)).strip())
 
 
+def counts_sentence(doc: dict) -> str:
+    """The count of each verdict, as both formats open with it."""
+    c = doc["counts"]
+    return (f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
+            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
+            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs.")
+
+
 def markdown(doc: dict, svg: str) -> str:
     esc = md_text
     a_name, b_name = doc["sides"]
-    c = doc["counts"]
     lines = [f"# {esc(a_name)} (A) against {esc(b_name)} (B)", "",
-             f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
-             f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, "
-             f"{c['not testable']} not testable, {c['not tested']} not tested, {c['differs']} differ where more than "
-             f"the filesystems differs. Made {doc['made']}.", "", doc["differ"], "",
+             f"{counts_sentence(doc)} Made {doc['made']}.", "", doc["differ"], "",
              *[x for note in doc.get("notes", []) for x in (f"**Note:** {esc(note)}", "")], "## The systems", "",
              "| | A | B |", "|---|---|---|"]
     lines += [f"| {label} | {esc(x)} | {esc(y)} |" for label, x, y in doc["system"]]
@@ -254,7 +258,6 @@ def markdown(doc: dict, svg: str) -> str:
 def html_page(doc: dict, svg: str) -> str:
     e = html.escape
     a_name, b_name = doc["sides"]
-    c = doc["counts"]
     rows = "".join("<tr>" + "".join(f"<td>{e(x)}</td>" for x in _cells(r)) + "</tr>" for r in doc["rows"])
     system = "".join(f"<tr><th scope=\"row\">{e(label)}</th><td>{e(x)}</td><td>{e(y)}</td></tr>"
                      for label, x, y in doc["system"])
@@ -266,10 +269,7 @@ def html_page(doc: dict, svg: str) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(a_name)} against {e(b_name)}"
             f"</title><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><style>{style}</style>"
             f"</head><body><h1>{e(a_name)} (A) against {e(b_name)} (B)</h1>"
-            f"<p>{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
-            f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
-            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs. "
-            f"Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p>"
+            f"<p>{e(counts_sentence(doc), quote=False)} Made {e(doc['made'])}.</p><p>{e(doc['differ'])}</p>"
             + "".join(f"<p><strong>Note:</strong> {e(note)}</p>" for note in doc.get("notes", []))
             + f"<h2>The systems</h2><table><thead><tr><th></th><th scope=\"col\">A</th>"
             f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
