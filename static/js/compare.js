@@ -135,7 +135,7 @@
   function fillRuns(select, doc, wanted) {
     select.replaceChildren();
     doc.runs.forEach(function (r) {
-      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + (r.machine_name || r.machine) + ")"));
+      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + r.machine_name + ")"));
     });
     select.disabled = !doc.runs.length;
     if (wanted && doc.runs.some(function (r) { return r.id === wanted; })) select.value = wanted;
@@ -151,8 +151,7 @@
   function systemItem(name, run) {
     var li = el("li", {}, name + ": run ");
     li.appendChild(runLink(run));
-    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + (run.machine_name ? run.machine_name + ", label " : "") +
-      run.machine + "): " + run.system + "."));
+    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + run.machine_name + ", label " + run.machine + "): " + run.system + "."));
     return li;
   }
   function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }

@@ -20,10 +20,11 @@
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
-  // A machine as the tables name it: its human name (results/machines), the hash label as its id.
+  // A machine as the tables name it: its human name (results/machines.py name(), which every
+  // result of data.json carries), the hash label as its id.
   function machineCell(name, label) {
-    var td = el("td", {}, name ? name + " " : label);
-    if (name) td.appendChild(el("small", {}, "(" + label + ")"));
+    var td = el("td", {}, name + " ");
+    td.appendChild(el("small", {}, "(" + label + ")"));
     return td;
   }
   function el(tag, attrs, text) {
