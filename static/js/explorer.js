@@ -342,8 +342,8 @@
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
       // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
       var swept = (values[0] && values[0].dimName) || "swept parameter";
+      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: ",.3~r" } : t; });
       tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
-      tooltip[4] = { field: "value", title: "value (its row's unit)", format: ",.3~r" };
       y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
       return { data: { values: values },
                facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
