@@ -135,7 +135,7 @@
   function fillRuns(select, doc, wanted) {
     select.replaceChildren();
     doc.runs.forEach(function (r) {
-      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + (r.machine_name || r.machine) + ")"));
+      select.appendChild(el("option", { value: r.id }, r.id + " (" + (r.profile || "no profile") + ", " + r.machine_name + ")"));
     });
     select.disabled = !doc.runs.length;
     if (wanted && doc.runs.some(function (r) { return r.id === wanted; })) select.value = wanted;
@@ -151,17 +151,15 @@
   function systemItem(name, run) {
     var li = el("li", {}, name + ": run ");
     li.appendChild(runLink(run));
-    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + (run.machine_name ? run.machine_name + ", label " : "") +
-      run.machine + "): " + run.system + "."));
+    li.appendChild(document.createTextNode(" (" + (run.profile || "no profile") + ", machine " + run.machine_name + ", label " + run.machine + "): " + run.system + "."));
     return li;
   }
   function ratio(x, y) { return x && y !== null && y !== undefined ? y / x : null; }
-  // Which of the comparison module's factors (comparison.FACTORS, each run's own strings in the
-  // side file) differ between the two runs: the page only compares the strings Python made.
-  function differing(across, ra, rb) {
-    return (across && across.factors || []).filter(function (k) {
-      return k !== "parameters" && ra.factors && rb.factors && ra.factors[k] !== rb.factors[k];
-    });
+  // Which of the comparison module's factors (comparison.FACTORS: the side file's "across", which
+  // every side file holds, as every run in it holds its own strings) differ between the two runs:
+  // the page only compares the strings Python made.
+  function differing(plan, ra, rb) {
+    return plan.factors.filter(function (k) { return k !== "parameters" && ra.factors[k] !== rb.factors[k]; });
   }
   function acrossTable(a, b, ra, rb, why) {
     var rowsB = Object.create(null);
@@ -204,7 +202,7 @@
       }
       if (ra.id === rb.id) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
       var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
-      var across = docs[0].across || {}, differ = differing(across, ra, rb);
+      var plan = docs[0].across, differ = differing(plan, ra, rb);
       warning.setAttribute("data-differ", differ.join(" "));
       warning.appendChild(el("p", {}, differ.length
         ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
@@ -213,7 +211,7 @@
       list.appendChild(systemItem(a, ra));
       list.appendChild(systemItem(b, rb));
       warning.appendChild(list);
-      box.replaceChildren(warning, acrossTable(a, b, ra, rb, across.why || "not tested: one run per side"));
+      box.replaceChildren(warning, acrossTable(a, b, ra, rb, plan.why));
       return [ra.id, rb.id];
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of these runs could not be loaded (" + e.message + ")."));

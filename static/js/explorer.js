@@ -20,10 +20,11 @@
 
   function status(text) { statusLine.textContent = text; }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
-  // A machine as the tables name it: its human name (results/machines), the hash label as its id.
+  // A machine as the tables name it: its human name (results/machines.py name(), which every
+  // result of data.json carries), the hash label as its id.
   function machineCell(name, label) {
-    var td = el("td", {}, name ? name + " " : label);
-    if (name) td.appendChild(el("small", {}, "(" + label + ")"));
+    var td = el("td", {}, name + " ");
+    td.appendChild(el("small", {}, "(" + label + ")"));
     return td;
   }
   function el(tag, attrs, text) {
@@ -341,8 +342,8 @@
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
       // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
       var swept = (values[0] && values[0].dimName) || "swept parameter";
+      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: ",.3~r" } : t; });
       tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
-      tooltip[4] = { field: "value", title: "value (its row's unit)", format: ",.3~r" };
       y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
       return { data: { values: values },
                facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
