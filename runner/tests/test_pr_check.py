@@ -28,7 +28,11 @@ def repo(tmp_path):
     return repo, _git(repo, "rev-parse", "HEAD").strip()
 
 
-def _gate(repo, base):
+def _gate(repo, base, message=None):
+    """The gate's verdict on the branch; with a message, what the test changed is committed first."""
+    if message:
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", message)
     listed = repo.parent / "changed.txt"
     done = subprocess.run([str(SCRIPT), base, str(listed)], cwd=repo, capture_output=True, text=True)
     return done, listed.read_text().splitlines() if listed.exists() else None
@@ -52,9 +56,7 @@ def test_added_data_passes_and_the_results_are_listed(repo):
     (repo / "data/results/sub").mkdir()
     (repo / "data/results/sub/two.json").write_text("{}\n")
     (repo / "data/raw/new.tar.gz").write_text("x\n")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "data")
-    done, listed = _gate(repo, base)
+    done, listed = _gate(repo, base, "data")
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(listed) == ["data/results/new.json", "data/results/sub/two.json"]
 
@@ -77,9 +79,7 @@ def test_a_deletion_rename_or_change_of_a_published_file_is_refused(repo, change
     else:
         (repo / old).unlink()
         (repo / old).symlink_to("added.json")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", change)
-    done, listed = _gate(repo, base)
+    done, listed = _gate(repo, base, change)
     assert done.returncode == 1 and old in done.stdout and "never deletes, renames or changes" in done.stdout, done.stdout
 
 
@@ -88,7 +88,5 @@ def test_a_deletion_or_an_odd_name_outside_is_refused(repo):
     (repo / "scripts/setup.sh").unlink()
     (repo / "data/results/ok.json").write_text("{}\n")
     (repo / "data/results\nx").write_text("a name with a newline, outside the folder\n")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "odd")
-    done, _ = _gate(repo, base)
+    done, _ = _gate(repo, base, "odd")
     assert done.returncode == 1 and "scripts/setup.sh" in done.stdout and "$'data/results\\nx'" in done.stdout
