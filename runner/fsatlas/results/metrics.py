@@ -37,13 +37,10 @@ KNOWN.update({f"{phase}_lat_max_ns": ("ns", "lower") for phase in ("create", "st
 # what Phoronix Test Suite results count (importers/pts.py): fs-mark's files, postmark's transactions
 KNOWN.update(files_per_s=("ops/s", "higher"), transactions_per_s=("ops/s", "higher"), ops_per_s=("ops/s", "higher"))
 
-# The scale a comparison tests a metric on (results/comparison.py): a rate, a time, a latency or
-# a size is positive and its effects are ratios, so its logarithm; a share of CPU may be zero and
-# differs by points, so the values themselves.
-LOG_UNITS = ("bytes/s", "ops/s", "s", "ns", "bytes")
-
-
 def scale(name: str) -> str:
+    """The scale a comparison tests a metric on (results/comparison.py): a rate, a time, a latency
+    or a size is positive and its effects are ratios, so its logarithm; a share of CPU may be zero
+    and differs by points, so the values themselves."""
     unit = KNOWN.get(name, ("", ""))[0]
     return "linear" if unit == "percent" else "log"
 
