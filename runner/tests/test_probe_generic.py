@@ -22,7 +22,7 @@ from testutil import loop_state, scratch_left
 pytestmark = pytest.mark.root
 GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
            "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write",
-           "inline_data", "any_byte_names")
+           "inline_data", "any_byte_names", "extents", "delayed_allocation", "tail_packing")
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,9 @@ def _answer(finding):
     ("ext4", "copy_on_write", "no"), ("xfs", "copy_on_write", "no"), ("btrfs", "copy_on_write", "yes"),
     ("ext4", "inline_data", "yes"), ("xfs", "inline_data", "no"), ("btrfs", "inline_data", "yes"),
     ("ext4", "any_byte_names", "yes"), ("xfs", "any_byte_names", "yes"), ("btrfs", "any_byte_names", "yes"),
+    ("ext4", "extents", "yes"), ("xfs", "extents", "yes"), ("btrfs", "extents", "yes"),
+    ("ext4", "delayed_allocation", "yes"), ("xfs", "delayed_allocation", "yes"), ("btrfs", "delayed_allocation", "yes"),
+    ("ext4", "tail_packing", "no"), ("xfs", "tail_packing", "no"), ("btrfs", "tail_packing", "no"),
 ])
 def test_a_generic_probe_answers_as_the_kernel_documents(found, fs, probe, expected):
     finding = found[(fs, probe)]
@@ -73,6 +76,27 @@ def test_inline_data_where_the_kernel_maps_no_extents(tmp_path):
     (finding,) = json.loads(open(path, encoding="utf-8").read())["findings"]
     assert finding["status"] == "ok" and finding["value"] == "yes", finding
     assert "FIBMAP mapped no block" in finding["detail"] and "FIEMAP" in finding["detail"]
+
+
+def test_a_block_map_is_no_extents_and_a_refused_fiemap_cannot_tell(tmp_path):
+    """ext2 keeps a file's blocks in indirect blocks: the ext4 driver that mounts it here flags
+    FIEMAP's merged runs FIEMAP_EXTENT_MERGED (fiemap.rst: a block based addressing scheme), so
+    no extents, and no delayed allocation; ntfs-3g through FUSE refuses FIEMAP, which is "cannot
+    tell", never "no", while its tails are told by FIBMAP (a block of each's own)."""
+    out = tmp_path / "out"
+    assert main(["probe", "--fs", "ext2,ntfs", "--probe", "extents,delayed_allocation,tail_packing", "--out", str(out),
+                 "--scratch", str(tmp_path / "scratch"), "--machine", "probe-box"]) == 0
+    (path,) = probefile.files(str(out))
+    got = {(f["filesystem"], f["probe"]): f for f in json.loads(open(path, encoding="utf-8").read())["findings"]}
+    ext2 = got["ext2", "extents"]
+    assert ext2["value"] == "no" and "FIEMAP_EXTENT_MERGED" in ext2["detail"] and ext2["driver"] == "ext4", ext2
+    assert got["ext2", "delayed_allocation"]["value"] == "no", got["ext2", "delayed_allocation"]
+    for probe in ("extents", "delayed_allocation"):
+        ntfs = got["ntfs", probe]
+        assert ntfs["status"] == "not available" and ntfs["detail"].startswith("cannot tell by FIEMAP"), ntfs
+    tail = got["ntfs", "tail_packing"]
+    assert tail["value"] == "no" and "FIBMAP put the tails" in tail["detail"], tail
+    assert loop_state(out) == ([], []) and scratch_left(tmp_path / "scratch") == []
 
 
 def test_refusals_name_the_kernel_s_words(found):

@@ -595,7 +595,9 @@ MOUNTED = {"max_filename_length": max_filename_length, "acl_max_entries": acl_ma
            "xattr_max_value": xattr_max_value, "xattr_max_total": xattr_max_total,
            "max_file_size": max_file_size, "reflink": reflink, "sparse_files": probes_generic.sparse_files,
            "deduplication": probes_generic.dedupe, "creation_time": probes_generic.creation_time,
-           "copy_on_write": probes_generic.copy_on_write, "any_byte_names": probes_generic.any_byte_names}
+           "copy_on_write": probes_generic.copy_on_write, "any_byte_names": probes_generic.any_byte_names,
+           "extents": probes_generic.extents, "delayed_allocation": probes_generic.delayed_allocation,
+           "tail_packing": probes_generic.tail_packing}
 TIMESTAMPS = ("timestamp_range", "year_2038", "timestamp_resolution")
 PROBES = tuple(MOUNTED) + ("snapshots", "defrag", "dump_restore", "checksums_data", "checksums_metadata",
                            "case_insensitive", "inline_data", "compression", "encryption", "hard_link_limit", "quota_user_group", "quota_project",

@@ -5,7 +5,8 @@ until EMLINK), creation time (statx's btime, read by coreutils' stat %W), the by
 read back after a remount), encryption (fscrypt's FS_IOC_GET_ENCRYPTION_POLICY,
 Documentation/filesystems/fscrypt.rst), copy-on-write (where an overwritten block lies, by
 FIEMAP, Documentation/filesystems/fiemap.rst, or the older FIBMAP) and inline data (FIEMAP's
-FIEMAP_EXTENT_DATA_INLINE flag, or no block at all). A kernel's refusal is a
+FIEMAP_EXTENT_DATA_INLINE flag, or no block at all), and FIEMAP's map of a file's extents, of
+data not yet written back, and of a file's tail. A kernel's refusal is a
 measured "no", with its errno in the transcript; no filesystem's own tool is needed.
 """
 import errno
@@ -21,7 +22,11 @@ FIDEDUPERANGE = 0xC0189436
 FILE_DEDUPE_RANGE_SAME, FILE_DEDUPE_RANGE_DIFFERS = 0, 1
 # _IOWR('f', 11, struct fiemap): a 32-byte header, then 56-byte extents; FIBMAP is _IO(0x00, 1)
 FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC, FIBMAP = 0xC020660B, 0x1, 1
-FIEMAP_EXTENT_DATA_INLINE = 0x200  # the extent's data lies in the filesystem's metadata (fiemap.rst)
+# an extent's flags (include/uapi/linux/fiemap.h; what each means: Documentation/filesystems/fiemap.rst)
+FIEMAP_EXTENT_UNKNOWN, FIEMAP_EXTENT_DELALLOC = 0x2, 0x4  # data with no known place / with no place yet
+FIEMAP_EXTENT_DATA_INLINE = 0x200  # the extent's data lies in the filesystem's metadata
+FIEMAP_EXTENT_DATA_TAIL = 0x400  # "packed into a block with data from other files"
+FIEMAP_EXTENT_MERGED = 0x1000  # a file without extents (blocks addressed one by one), adjacent blocks merged
 # mkfs options that enable inline data where it is a feature of the format, off by default
 # (ext4(5): "inline_data"); elsewhere the filesystem is asked as its mkfs makes it
 INLINE_MKFS = {"ext4": ["-O", "inline_data"]}
@@ -165,30 +170,196 @@ def _inline_by_block_map(numbers: list, blocks: int, how: str, refused: str) -> 
 def _fiemap(fd: int, log: Transcript):
     """FIEMAP (synced) of the file's first 4 KiB: (extents mapped, the first's logical and physical
     byte, its flags), or the errno's name when the kernel refuses."""
-    request = bytearray(struct.pack("=QQIIII", 0, 4096, FIEMAP_FLAG_SYNC, 0, 1, 0) + bytes(56))
+    extents = _extents(fd, log, 4096, count=1)
+    if isinstance(extents, str):
+        return extents
+    return (len(extents), *extents[0][:2], extents[0][3]) if extents else (0, 0, 0, 0)
+
+
+def _extents(fd: int, log: Transcript, length: int, count: int = 64, sync: bool = True):
+    """FIEMAP of the file's first length bytes (synced first unless sync is False): its extents,
+    up to count, each (logical byte, physical byte, length, flags); or the errno's name when the
+    kernel refuses."""
+    request = bytearray(struct.pack("=QQIIII", 0, length, FIEMAP_FLAG_SYNC if sync else 0, 0, count, 0)
+                        + bytes(56 * count))
+    said = f"ioctl(FS_IOC_FIEMAP, first {length:,} bytes{'' if sync else ', not synced'})"
     try:
         fcntl.ioctl(fd, FS_IOC_FIEMAP, request)
     except OSError as e:
-        log.note(f"ioctl(FS_IOC_FIEMAP): {errno_name(e)}")
+        log.note(f"{said}: {errno_name(e)}")
         return errno_name(e)
     mapped = struct.unpack_from("=I", request, 20)[0]
-    logical, physical = struct.unpack_from("=QQ", request, 32)
-    flags = struct.unpack_from("=I", request, 72)[0]
-    log.note(f"ioctl(FS_IOC_FIEMAP, first 4 KiB): {mapped} extent(s), logical {logical}, physical {physical}, "
-             f"flags {flags:#x}")
-    return mapped, logical, physical, flags
+    extents = [struct.unpack_from("=QQQ", request, 32 + 56 * k) + struct.unpack_from("=I", request, 32 + 56 * k + 40)
+               for k in range(min(mapped, count))]
+    log.note(f"{said}: {mapped} extent(s)" + "".join(f"; logical {lo}, physical {ph}, length {n}, flags {fl:#x}"
+                                                     for lo, ph, n, fl in extents))
+    return extents
 
 
-def _fibmap(fd: int, log: Transcript) -> int | None:
-    """FIBMAP's block number of the file's first block (0: none), or None when it is refused."""
-    block = bytearray(struct.pack("=i", 0))
+EXTENT_BYTES = 8 << 20  # written at once and synced: contiguous on a fresh image, longer than any block
+TAIL_BYTES = 100  # a file's tail past its last whole block: smaller than any block
+
+
+def _cannot_tell(refused: str) -> Finding:
+    return Finding.unavailable(f"cannot tell by FIEMAP: the kernel refused it ({refused})")
+
+
+def extents(mnt: str, log: Transcript) -> Finding:
+    """8 MiB written at once and synced, then mapped by FIEMAP: the filesystem keeps extents when
+    it maps the file in runs longer than one block (st_blksize), none flagged
+    FIEMAP_EXTENT_MERGED. fiemap.rst sets that flag "when a file does not support extents, i.e.,
+    it uses a block based addressing scheme", the kernel having merged adjacent blocks into
+    extents only for the answer: a block map (ext2's and ext3's indirect blocks, ext4's driver
+    flagging them) is "no" however long its runs, and so is a map of single blocks. A driver that
+    merged a block map's runs without the flag would look like extents; the finding names the
+    driver, and a filesystem's documents may say otherwise. A kernel that refuses FIEMAP cannot
+    tell."""
+    path = os.path.join(mnt, "extents")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, os.urandom(EXTENT_BYTES))
+        os.fsync(fd)
+        block = os.fstat(fd).st_blksize
+        found = _extents(fd, log, EXTENT_BYTES, count=512)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return extents_answer(found, block)
+
+
+def extents_answer(found, block: int) -> Finding:
+    """The extents column from FIEMAP's answer (the extents' list, or the errno's name of a
+    refusal) for EXTENT_BYTES written at once, by the rule of extents()."""
+    if isinstance(found, str):
+        return _cannot_tell(found)
+    if not found:
+        return Finding(status="failed", detail=f"FIEMAP mapped no extent of {EXTENT_BYTES >> 20} MiB written and synced")
+    longest = max(n for _, _, n, _ in found)
+    runs = f"{len(found)} run{'s' * (len(found) > 1)}, the longest {longest:,} bytes ({longest // block:,} blocks of {block:,})"
+    if any(flags & FIEMAP_EXTENT_MERGED for *_, flags in found):
+        return Finding.value("no", f"FIEMAP gave {EXTENT_BYTES >> 20} MiB written at once as {runs}, flagged "
+                                   f"FIEMAP_EXTENT_MERGED: blocks addressed one by one, merged for the answer")
+    if longest > block:
+        return Finding.value("yes", f"FIEMAP mapped {EXTENT_BYTES >> 20} MiB written at once in {runs}, "
+                                    f"none flagged FIEMAP_EXTENT_MERGED")
+    return Finding.value("no", f"FIEMAP mapped {EXTENT_BYTES >> 20} MiB written at once block by block: {runs}")
+
+
+def delayed_allocation(mnt: str, log: Transcript) -> Finding:
+    """1 MiB written and not synced, mapped by FIEMAP without FIEMAP_FLAG_SYNC at once, then
+    again after fsync: delayed allocation when the first map gives the data no place and the
+    second places it; no when the unsynced data already has a place on the device. No place is
+    FIEMAP_EXTENT_DELALLOC (fiemap.rst: "while there is data for this extent, its physical
+    location has not been allocated yet"), FIEMAP_EXTENT_UNKNOWN, or physical byte 0, where no
+    filesystem keeps a file's data (its superblock or boot sector is there): F2FS maps a block
+    reserved for delayed allocation so, flagged FIEMAP_EXTENT_UNWRITTEN ("reserved delalloc block
+    should be mapped for fiemap", fs/f2fs/data.c). A map of nothing before the sync cannot tell a
+    pending allocation from none, nor can a kernel that refuses FIEMAP."""
+    path = os.path.join(mnt, "delalloc")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, os.urandom(1 << 20))
+        before = _extents(fd, log, 1 << 20, sync=False)
+        os.fsync(fd)
+        after = _extents(fd, log, 1 << 20, sync=False)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return delalloc_answer(before, after)
+
+
+def delalloc_answer(before, after) -> Finding:
+    """The delayed-allocation column from FIEMAP's answers (extents, or a refusal's errno name)
+    before and after fsync, by the rule of delayed_allocation()."""
+    if isinstance(before, str):
+        return _cannot_tell(before)
+    if not before:
+        return Finding.unavailable("cannot tell by FIEMAP: it mapped nothing of 1 MiB written and not yet synced, "
+                                   "neither a place nor a pending allocation")
+    pending = [e for e in before if _unplaced(e)]
+    if not pending:
+        return Finding.value("no", f"1 MiB written and not synced already lay at byte {before[0][1]:,} (FIEMAP flags "
+                                   f"{before[0][3]:#x}, no FIEMAP_EXTENT_DELALLOC): placed as it was written")
+    if isinstance(after, str) or not after or any(_unplaced(e) for e in after):
+        return Finding(status="failed", detail="FIEMAP gave unsynced data no place, and after fsync it was not "
+                                               f"placed ({after or 'no extent'})")
+    how = ("flagged FIEMAP_EXTENT_DELALLOC" if all(e[3] & FIEMAP_EXTENT_DELALLOC for e in pending) else
+           f"gave no place (flags {pending[0][3]:#x}, physical byte {pending[0][1]:,})")
+    return Finding.value("yes", f"1 MiB written and not synced: FIEMAP {how} for {sum(e[2] for e in pending):,} "
+                                f"bytes; after fsync it lay at byte {after[0][1]:,}")
+
+
+def _unplaced(extent) -> bool:
+    """An extent FIEMAP gives no place on the device (delayed_allocation's rule)."""
+    return bool(extent[3] & (FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN)) or extent[1] == 0
+
+
+def tail_packing(mnt: str, log: Transcript) -> Finding:
+    """Two files of one block and TAIL_BYTES, written, closed and synced: a tail is packed when
+    FIEMAP flags the extent holding the first file's last bytes FIEMAP_EXTENT_DATA_TAIL
+    ("packed into a block with data from other files", fiemap.rst) or FIEMAP_EXTENT_DATA_INLINE
+    (kept in a metadata block), each of which sets FIEMAP_EXTENT_NOT_ALIGNED; a block of its own
+    is no. Where the kernel maps no extents, FIBMAP of the block holding each tail: none (0), or
+    one block for both files, is packed; a block of each's own is not (ReiserFS keeps tails in
+    its tree, and has no FIEMAP). Neither, and the probe cannot tell."""
+    paths = [os.path.join(mnt, f"tail-{n}") for n in "ab"]
+    for path in paths:  # written and closed: ReiserFS packs a tail when the file is closed
+        with open(path, "wb") as f:
+            block = os.fstat(f.fileno()).st_blksize
+            f.write(os.urandom(block + TAIL_BYTES))
+            f.flush()
+            os.fsync(f.fileno())
+    os.sync()
+    size = block + TAIL_BYTES
+    fds = [os.open(path, os.O_RDONLY) for path in paths]
+    try:
+        found = _extents(fds[0], log, size)
+        numbers = [_fibmap(fd, log, 1) for fd in fds] if isinstance(found, str) else []
+    finally:
+        for fd in fds:
+            os.close(fd)
+        for path in paths:
+            os.unlink(path)
+    return tail_answer(found, numbers, block)
+
+
+def tail_answer(found, numbers: list, block: int) -> Finding:
+    """The tail-packing column from FIEMAP's answer for a file of block + TAIL_BYTES bytes (its
+    extents, or a refusal's errno name) and, where FIEMAP was refused, FIBMAP's block of each of
+    the two files' tails (None where refused), by the rule of tail_packing()."""
+    size = block + TAIL_BYTES
+    what = f"a file of {size:,} bytes (a block of {block:,} and {TAIL_BYTES} more)"
+    if isinstance(found, str):
+        first, second = numbers
+        if first is None or second is None:
+            return Finding.unavailable(f"cannot tell by FIEMAP (refused: {found}) nor FIBMAP (refused)")
+        if first == 0 or first == second:
+            return Finding.value("yes", f"{what}: FIBMAP put the tails of two such files "
+                                        + ("in no block of their own" if first == 0 else f"both in block {first:,}")
+                                        + f" (FIEMAP {found})")
+        return Finding.value("no", f"{what}: FIBMAP put the tails of two such files in blocks {first:,} and "
+                                   f"{second:,}, each its own (FIEMAP {found})")
+    tail = [e for e in found if e[0] <= size - 1 < e[0] + e[2]]
+    if not tail:
+        return Finding(status="failed", detail=f"FIEMAP mapped no extent holding the last byte of {what}, written and synced")
+    flags = tail[0][3]
+    if flags & (FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_DATA_INLINE):
+        named = "FIEMAP_EXTENT_DATA_TAIL" if flags & FIEMAP_EXTENT_DATA_TAIL else "FIEMAP_EXTENT_DATA_INLINE"
+        return Finding.value("yes", f"{what}: FIEMAP flagged the extent holding its tail {named} (flags {flags:#x})")
+    return Finding.value("no", f"{what}: FIEMAP put its tail in an extent of {tail[0][2]:,} bytes at byte "
+                               f"{tail[0][1]:,}, in blocks of its own (flags {flags:#x})")
+
+
+def _fibmap(fd: int, log: Transcript, index: int = 0) -> int | None:
+    """FIBMAP's block number of the file's block index (0: none), or None when it is refused."""
+    block = bytearray(struct.pack("=i", index))
     try:
         fcntl.ioctl(fd, FIBMAP, block)
     except OSError as e:
-        log.note(f"ioctl(FIBMAP, block 0): {errno_name(e)}")
+        log.note(f"ioctl(FIBMAP, block {index}): {errno_name(e)}")
         return None
     number = struct.unpack("=i", bytes(block))[0]
-    log.note(f"ioctl(FIBMAP, block 0): block {number}")
+    log.note(f"ioctl(FIBMAP, block {index}): block {number}")
     return number
 
 

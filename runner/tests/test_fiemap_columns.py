@@ -1,0 +1,93 @@
+"""The rules of the three FIEMAP columns (run/probes_generic.py: extents_answer, delalloc_answer,
+tail_answer), over extent maps the tests did not choose, each answer compared with the rule as
+Documentation/filesystems/fiemap.rst states the flags: FIEMAP_EXTENT_MERGED marks blocks addressed
+one by one (no extents, however long the merged runs); FIEMAP_EXTENT_DELALLOC or _UNKNOWN data
+with no place yet, as is physical byte 0, where no filesystem keeps data (F2FS maps a block
+reserved for delayed allocation there, flagged FIEMAP_EXTENT_UNWRITTEN); FIEMAP_EXTENT_DATA_TAIL and FIEMAP_EXTENT_DATA_INLINE data packed with other files' or kept in
+metadata. A refusal of FIEMAP is "cannot tell", never "no"."""
+from hypothesis import given, strategies as st
+
+from fsatlas.run.probes_generic import (FIEMAP_EXTENT_DATA_INLINE, FIEMAP_EXTENT_DATA_TAIL, FIEMAP_EXTENT_DELALLOC,
+                                        FIEMAP_EXTENT_MERGED, FIEMAP_EXTENT_UNKNOWN, TAIL_BYTES, delalloc_answer,
+                                        extents_answer, tail_answer)
+
+FLAGS = st.sampled_from([0, 0x1, 0x2, 0x8, 0x100, 0x800, 0x2000]).flatmap(  # LAST, UNKNOWN, ENCODED, NOT_ALIGNED, ...
+    lambda base: st.sets(st.sampled_from([0, FIEMAP_EXTENT_MERGED, FIEMAP_EXTENT_DELALLOC, FIEMAP_EXTENT_UNKNOWN,
+                                          FIEMAP_EXTENT_DATA_TAIL, FIEMAP_EXTENT_DATA_INLINE])).map(
+        lambda extra: base | sum(extra)))
+BLOCKS = st.sampled_from([512, 1024, 2048, 4096, 65536])
+EXTENT = st.tuples(st.integers(0, 1 << 40), st.one_of(st.just(0), st.integers(0, 1 << 40)), st.integers(1, 1 << 27), FLAGS)
+REFUSED = st.sampled_from(["EOPNOTSUPP", "ENOTSUP", "ENOTTY", "EINVAL"])
+
+
+@given(st.lists(EXTENT, min_size=1, max_size=20), BLOCKS)
+def test_extents_are_runs_longer_than_a_block_none_merged(found, block):
+    got = extents_answer(found, block)
+    merged = any(f & FIEMAP_EXTENT_MERGED for *_, f in found)
+    assert got["status"] == "ok"
+    assert got["value"] == ("yes" if not merged and max(n for _, _, n, _ in found) > block else "no"), (found, got)
+
+
+@given(BLOCKS, st.integers(-1, 1))
+def test_extents_beside_one_block(block, beside):
+    """A run of exactly one block (or a byte less) is no extent; one byte more is."""
+    run = [(0, 1 << 20, block + beside, 0)]
+    assert extents_answer(run, block)["value"] == ("yes" if beside > 0 else "no")
+    assert extents_answer([(0, 0, block * 1024, FIEMAP_EXTENT_MERGED)], block)["value"] == "no"
+
+
+@given(REFUSED, BLOCKS)
+def test_a_refused_fiemap_cannot_tell(refused, block):
+    for got in (extents_answer(refused, block), delalloc_answer(refused, []), tail_answer(refused, [None, 7], block)):
+        assert got["status"] == "not available" and refused in got["detail"], got
+        assert "value" not in got
+
+
+@given(st.lists(EXTENT, max_size=10), st.one_of(REFUSED, st.lists(EXTENT, max_size=10)))
+def test_delayed_allocation_is_a_pending_extent_placed_by_fsync(before, after):
+    got = delalloc_answer(before, after)
+
+    def unplaced(e):
+        return e[3] & (FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN) or e[1] == 0
+    pending = any(unplaced(e) for e in before)
+    placed = not isinstance(after, str) and after and not any(unplaced(e) for e in after)
+    if not before:
+        assert got["status"] == "not available"
+    elif not pending:
+        assert got["value"] == "no"
+    elif placed:
+        assert got["value"] == "yes" and str(f"{after[0][1]:,}") in got["detail"]
+    else:
+        assert got["status"] == "failed"
+
+
+@given(st.integers(1, 1 << 40))
+def test_f2fs_s_reserved_block_is_no_place_yet_and_a_preallocated_one_is(physical):
+    """F2FS (6.12 guest): unsynced data as FIEMAP_EXTENT_UNWRITTEN at byte 0, then placed by fsync:
+    delayed; the same flag at a byte of the device (fallocate's preallocated extent): placed."""
+    placed = [(0, physical, 1 << 20, 0x1)]
+    assert delalloc_answer([(0, 0, 1 << 20, 0x1801)], placed)["value"] == "yes"
+    assert delalloc_answer([(0, physical, 1 << 20, 0x1801)], placed)["value"] == "no"
+
+
+@given(BLOCKS, st.lists(EXTENT, max_size=6), FLAGS, st.integers(0, TAIL_BYTES))
+def test_a_tail_is_packed_only_where_the_extent_holding_it_says_so(block, others, flags, start_back):
+    """Only the extent holding the file's last byte decides: a DATA_INLINE or DATA_TAIL flag on
+    any other extent (just beside the tail) is not the tail's."""
+    size = block + TAIL_BYTES
+    start = size - 1 - start_back
+    holding = (start, 1 << 30, start_back + 1, flags)
+    found = [e for e in others if not e[0] <= size - 1 < e[0] + e[2]] + [holding]
+    got = tail_answer(found, [], block)
+    assert got["value"] == ("yes" if flags & (FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_DATA_INLINE) else "no"), got
+    before_tail = [(0, 4096, size - 1, FIEMAP_EXTENT_DATA_INLINE)]  # ends one byte short of the tail
+    assert tail_answer(before_tail, [], block)["status"] == "failed"
+
+
+@given(BLOCKS, st.integers(1, 1 << 30), st.integers(1, 1 << 30))
+def test_a_tail_by_fibmap(block, first, second):
+    """Where FIEMAP is refused: no block of its own, or one block for both files' tails, is
+    packed; two blocks are not."""
+    assert tail_answer("EOPNOTSUPP", [0, second], block)["value"] == "yes"
+    assert tail_answer("EOPNOTSUPP", [first, first], block)["value"] == "yes"
+    assert tail_answer("EOPNOTSUPP", [first, second], block)["value"] == ("yes" if first == second else "no")
