@@ -129,3 +129,14 @@ def test_a_probe_only_cell_s_value_is_checked_against_the_probes():
             changed = copy.deepcopy(rows)
             changed[i]["value"] = value
             assert any(p.path == f"/{i}/value" for p in _problems(changed)), (i, value)
+
+
+def test_fscrypt_since_which_release_per_filesystem():
+    """fscrypt per filesystem (issue #63 item 5): ext4's encryption policy ioctls, which the
+    encryption probe asks, since 4.1, by the commit a fix marked for the stable kernels 'v4.1+'
+    names; every such row's cell is one the probes answered yes on every kernel from then on (the
+    rule), and a release the cited fix does not name is refused."""
+    rows = [r for r in KNOWN["kernel_history"] if r.get("column") == "encryption"]
+    assert [(r["filesystem"], r["release"], r["commit"][:12]) for r in rows] == [("ext4", "4.1", "9bd8212f981e")]
+    assert _problems(rows) == []
+    assert any("release 4.2" in p.message for p in _problems([{**rows[0], "release": "4.2"}]))
