@@ -187,6 +187,29 @@ def test_every_filesystem_names_its_origin_and_dates_it_or_says_why_not(data_cop
     assert "zfs.yaml" in err and "/origin/sources/0" in err and "no-such-source" in err
 
 
+def test_every_filesystem_names_its_maker_from_a_primary_source(data_copy, capsys):
+    """Who made each filesystem, from its own documents and code (issue #63 item 6): the kernel's
+    ext2 and ext3 pages, the drivers' copyright lines and authors, SGI's own paper, OpenZFS's
+    COPYRIGHT; a maker on secondary sources alone, or both or neither of maker and its reason,
+    is refused, each with its file and place."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    for fs, f in data["features"].items():
+        assert ("maker" in f["origin"]) != ("maker_missing" in f["origin"]), fs
+        assert any(not by_id[s].get("secondary") for s in f["origin"]["sources"]), fs
+    makers = {fs: f["origin"].get("maker") for fs, f in data["features"].items()}
+    assert makers["xfs"] == "Silicon Graphics (SGI)" and makers["f2fs"] == "Samsung Electronics"
+    assert makers["ntfs"] == makers["ntfs3"] == "Microsoft"  # the format's maker, whichever driver mounts it
+    edit(data_copy / "features" / "reiser4.yaml", lambda d: d["origin"].update(sources=["seed-lm-2004"]))
+    edit(data_copy / "features" / "jfs.yaml", lambda d: d["origin"].update(maker_missing="no document says"))
+    edit(data_copy / "features" / "btrfs.yaml", lambda d: d["origin"].pop("maker"))
+    assert main(["check-data", "--data", str(data_copy)]) == 1
+    err = capsys.readouterr().err
+    assert "reiser4.yaml: error: /origin/maker: expected a primary source naming the maker" in err
+    assert "jfs.yaml: error: /origin: expected either maker" in err and "found both" in err
+    assert "btrfs.yaml: error: /origin: expected either maker" in err and "found neither" in err
+
+
 def test_every_filesystem_says_which_other_systems_read_it(data_copy, capsys):
     data, _ = knowledge.load(str(DATA))
     access = {fs: {os_: f["features"][f"on_{os_}"]["value"] for os_ in ("windows", "macos", "freebsd")}

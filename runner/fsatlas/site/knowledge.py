@@ -296,6 +296,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             problems.append(Problem("error", data["_path"], "/origin", "expected either year (a cited source dates the "
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
+        problems += _maker_rules(data, by_id)
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
@@ -338,6 +339,21 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
     return problems
+
+
+def _maker_rules(data: dict, by_id: dict) -> list[Problem]:
+    """A filesystem's origin names its maker (maker) or says why no cited primary source does
+    (maker_missing), never both or neither; and a maker rests on a primary source among the
+    origin's, not on secondary ones (books, news, encyclopedias) alone."""
+    origin, path = data["origin"], data["_path"]
+    if ("maker" in origin) == ("maker_missing" in origin):
+        return [Problem("error", path, "/origin", "expected either maker (a cited primary source names who made it) or "
+                                                  "maker_missing (why none does), found "
+                                                  + ("both" if "maker" in origin else "neither"))]
+    if "maker" in origin and all(by_id.get(s, {}).get("secondary") for s in origin["sources"]):
+        return [Problem("error", path, "/origin/maker", f"expected a primary source naming the maker among "
+                                                        f"{origin['sources']}, found only secondary ones")]
+    return []
 
 
 COMMIT_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{12,40}(?![0-9a-f])")
