@@ -408,8 +408,10 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
     assert dated == sorted(dated, key=int) and dated[0] == "1993" and years[len(dated):] == [None] * (len(years) - len(dated)), years
     rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
                          ".map(r => [r.children[0].innerText, r.children[1].innerText, r.children[2].innerText,"
-                         " r.children[2].title])")
-    by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why in rows}
+                         " r.children[2].title, r.children[3].innerText])")
+    by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why, _ in rows}
+    makers = {name.replace(" ✓", ""): maker for name, *_, maker in rows}  # the Maker column, beside the year
+    assert makers["XFS"] == "Silicon Graphics (SGI)" and makers["F2FS"] == "Samsung Electronics", makers
     assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1994"  # SGI's USENIX paper
     assert by_name["ext2"][1] == "1993" and by_name["ext3"][1] == "1999"
     assert by_name["HFS+"][1] == "not documented" and "Mac OS 8.1" in by_name["HFS+"][2]
@@ -417,6 +419,7 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
     assert "Origin: written for Linux, first released in 1999" in page.inner_text("article")
     page.goto(f"{site_url}/filesystems/xfs/")
     assert "Origin: written for IRIX (SGI), first released in 1994" in page.inner_text("article")
+    assert "Made by Silicon Graphics (SGI)." in page.inner_text("article")
 
 
 @pytest.mark.browser
