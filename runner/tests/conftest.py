@@ -4,8 +4,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from testutil import FIXTURES
+
+# Speed is make perf's to judge, not the tests': on a loaded 2-core runner a correct example can
+# take longer than hypothesis's default deadline of 200 ms (one that imported a module did).
+settings.register_profile("fsatlas", deadline=None)
+settings.load_profile("fsatlas")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -214,7 +214,7 @@ def _without_end(members: dict) -> bytes:
     return tar[:last]
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(tail=st.binary(min_size=1, max_size=511).filter(lambda b: b.strip(b"\0")), ended=st.booleans())
 def test_nothing_after_the_last_member_but_the_end_of_archive_zeros(tail, ended):
     """Rule (issue #61 item 9): after the last member only the end-of-archive zero blocks (and
@@ -248,7 +248,7 @@ def _record(key: bytes, value: bytes) -> bytes:
     return str(n).encode() + body
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(tail=st.binary(min_size=1, max_size=2000).filter(lambda b: b.strip(b"\0")))
 def test_nothing_but_nul_after_a_pax_headers_records(tail):
     """Rule (item 8): a pax header's data is its records; tarfile stops at the first NUL, so any
@@ -259,7 +259,7 @@ def test_nothing_but_nul_after_a_pax_headers_records(tail):
         bundle._members(io.BytesIO(gzip.compress(_pax_member(records + b"\0" + tail))), "r")
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(field=st.sampled_from([b"uname", b"gname"]), padding=st.text(st.characters(codec="ascii", categories=["L", "N"]),
                                                                      max_size=70_000))
 def test_an_owner_name_is_bounded_and_screened(field, padding):

@@ -78,7 +78,7 @@ def test_factors_see_machine_cpu_memory_kernel_storage_and_profile():
 samples = st.lists(st.floats(1.0, 1e9), min_size=2, max_size=6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(a=samples, b=samples, machine=st.booleans())
 def test_two_single_run_files_never_yield_a_verdict(a, b, machine):
     assume(a != b)  # the same samples are one run's content: refused (test_a_run_counts_once...)
@@ -98,7 +98,7 @@ def test_the_issues_example_two_identical_runs_give_no_finding():
 
 
 @pytest.mark.filterwarnings("ignore:Precision loss")
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(runs_a=st.lists(samples, min_size=2, max_size=4), runs_b=st.lists(samples, min_size=2, max_size=4))
 def test_several_runs_a_side_are_tested_on_run_means_as_scipy_does(runs_a, runs_b):
     assume(len({tuple(s) for s in runs_a + runs_b}) == len(runs_a + runs_b))  # the same samples: one run (once())
@@ -123,7 +123,7 @@ def test_a_difference_between_machines_is_never_better_or_worse():
         assert ("not the filesystem's alone" in comparison.describe(row)) == bool(changed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 # throughputs from 10 kB/s: below, fio's whole byte hides a factor 1.5 (test_comparison_factors' fio arithmetic)
 @given(x=st.lists(st.floats(1e4, 1e9), min_size=2, max_size=6), y=st.lists(st.floats(1e4, 1e9), min_size=2, max_size=6),
        c=st.floats(1e-3, 1e6), d=st.floats(1.5, 3.0))
@@ -164,7 +164,7 @@ def test_the_equivalence_margin_lies_below_every_claims_expected_change():
 nonnegative = st.lists(st.one_of(st.just(0.0), st.floats(0.0, 100.0), st.floats(0.0, 1e12)), min_size=2, max_size=9)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(a=nonnegative, b=nonnegative, scale=st.sampled_from(["log", "linear"]), paired=st.booleans())
 def test_a_ratios_interval_is_never_below_zero(a, b, scale, paired):
     row = comparison.compare(a, b, "lower", scale, paired)
@@ -213,7 +213,7 @@ def test_the_compare_page_and_the_explorer_take_their_view_across_runs_from_desi
     assert side["factors"] == comparison.factors(doc)  # what the page compares between the two runs picked
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.floats(1, 1e9), min_size=2, max_size=6), st.lists(st.floats(1, 1e9), min_size=2, max_size=6),
        st.sampled_from(["import-fio", "import-pts", "import-bonnie"]))
 def test_an_imports_repetitions_are_never_tested_against_each_other(a, b, profile):
@@ -233,7 +233,7 @@ def _cell(others_cpu_s: float, seconds: float = 10.0) -> dict:
             "host": [{"others_cpu_s": others_cpu_s, "steal_pct": 0.0, "iowait_pct": 1.0, "seconds": seconds}] * 3}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.floats(0, 20), st.floats(0, 20))
 def test_a_row_whose_sides_differ_in_contention_gets_no_verdict(cpu_a, cpu_b):
     # rule (#60 item 4): contention beyond the threshold between the sides -> said instead of a verdict,
@@ -264,7 +264,7 @@ def test_the_issues_contended_example_through_between():
     assert row["verdict"] == "not tested" and "contention differs" in row["why"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.sampled_from(["fio-3.28", "fio-3.33", "fio-3.38"]), min_size=1, max_size=4),
        st.lists(st.sampled_from(["fio-3.28", "fio-3.33", "fio-3.38"]), min_size=1, max_size=4))
 def test_an_imported_cells_own_tool_versions_are_its_tools_factor(versions_a, versions_b):

@@ -100,7 +100,7 @@ def test_a_guest_or_none_and_the_profile_are_factors():
         assert comparison.design([comparison.factors(kvm)], [comparison.factors(other)])["differ"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(field=st.sampled_from(FIELDS), ratio=st.sampled_from([0.1, 0.5, 0.999, 1.0001, 1.001, 2.0, 10.0]))
 def test_a_factor_that_differs_keeps_every_row_from_better_worse_or_equivalent(field, ratio):
     """The adversary's example is a KVM guest on 6.1 against TCG-emulated 6.12 ("worse"), and
@@ -117,7 +117,7 @@ params = st.dictionaries(st.sampled_from(["bs", "iodepth", "numjobs", "rw", "dir
                          st.sampled_from(["1", "4k", "32", "randread", "0"]), min_size=1, max_size=4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(pa=params, pb=params, runs=st.integers(1, 3))
 def test_cells_whose_parameters_differ_are_never_tested_and_the_difference_is_named(pa, pb, runs):
     rows = comparison.between(side(100e6, runs, "a", parameters=pa), side(300e6, runs, "b", parameters=pb))
@@ -142,7 +142,7 @@ def test_the_issues_iodepth_example_and_one_run_among_several_with_other_paramet
     assert row["verdict"] == "not tested" and row["why"] == "parameters differ (iodepth A=1 B=1/32)"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(machines_a=st.lists(st.sampled_from(["m-one", "m-two"]), min_size=2, max_size=10),
        machines_b=st.lists(st.sampled_from(["m-one", "m-two"]), min_size=2, max_size=10))
 def test_a_factor_that_varies_within_a_side_is_a_differing_factor(machines_a, machines_b):
@@ -169,7 +169,7 @@ def test_the_issues_mix_nine_and_one_against_one_and_nine():
     assert row["significant"] and row["verdict"] == "differs" and row["differ"] == ["machine"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(pick_a=st.lists(st.integers(0, 4), min_size=1, max_size=5), pick_b=st.lists(st.integers(0, 4), min_size=1, max_size=5),
        copies=st.sets(st.integers(0, 4)))
 def test_a_run_counts_once_and_a_run_on_both_sides_is_refused(pick_a, pick_b, copies):
@@ -208,7 +208,7 @@ def test_compare_of_a_run_with_itself_is_one_line_and_status_1(tmp_path, capsys)
 row_samples = st.lists(st.floats(1.0, 1e6), min_size=1, max_size=4)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(pairs=st.lists(st.tuples(row_samples, row_samples, st.booleans()), min_size=1, max_size=12))
 def test_the_family_named_is_the_rows_tested_and_no_test_is_named_where_none_was(pairs):
     """Issue 60 (task item 4): "adjusted over the 572 rows" where 3 were tested. The sentence
@@ -235,7 +235,7 @@ def _fio_figures(ios: int, runtime_ms: int, bs: int) -> tuple[float, float]:
     return float(1000 * ios * bs // runtime_ms), round(1000.0 * ios / runtime_ms, 6)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(bs=st.sampled_from([512, 4096, 16384, 65536, 1 << 20]), runtime=st.integers(1_000, 120_000),
        ios=st.lists(st.integers(1, 5_000_000), min_size=4, max_size=8), other=st.floats(1.02, 3.0))
 def test_iops_is_throughputs_samples_at_any_throughput_and_block_size(bs, runtime, ios, other):

@@ -22,7 +22,7 @@ def _rep(others_share, steal, iowait, seconds=2.0):
             "seconds": seconds}
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120)
 @given(others=share, steal=pct, iowait=pct, seconds=st.floats(0.01, 100))
 def test_a_repetition_passes_exactly_the_thresholds_it_is_above(others, steal, iowait, seconds):
     rep = _rep(others, steal, iowait, seconds)
@@ -54,7 +54,7 @@ def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
     assert "contended" in flags.derive(cell, {}) and "contended" not in flags.derive({**cell, **b}, {})
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120)
 @given(a=st.lists(st.tuples(share, pct, pct), min_size=1, max_size=5),
        b=st.lists(st.tuples(share, pct, pct), min_size=1, max_size=5))
 def test_two_cells_differ_where_a_mean_measure_is_further_apart_than_its_threshold(a, b):

@@ -48,7 +48,7 @@ def _nest(depth: int, kinds: list[str]):
     return value
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(depth=st.integers(1, 150), kinds=st.lists(st.sampled_from(["list", "map"]), min_size=1, max_size=5),
        spelling=st.sampled_from(["json", "flow", "block"]))
 def test_a_system_file_is_refused_for_its_nesting_exactly_past_the_bound(tmp_path_factory, capsys, depth, kinds,
@@ -69,7 +69,7 @@ def test_a_system_file_is_refused_for_its_nesting_exactly_past_the_bound(tmp_pat
         assert not (tmp / "o").exists()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(depth=st.integers(1, 3000), trailer=st.sampled_from(["", "\nfio: file hash not empty on exit\n"]),
        inside=st.sampled_from(["[", "{\"a\":"]))
 def test_a_fio_report_nested_at_any_depth_is_one_located_line(tmp_path_factory, capsys, depth, trailer, inside):

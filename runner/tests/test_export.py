@@ -84,7 +84,7 @@ def formula_like(text: str) -> bool:
     return text[:1] in ("\t", "\r") or (rest[:1] != "" and rest[0] in "=+-@")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(texts=st.lists(st.one_of(TEXT, LEADING), min_size=1, max_size=8),
        numbers=st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=8, max_size=8))
 def test_any_text_reads_back_through_pythons_csv_module_neutralized(texts, numbers):

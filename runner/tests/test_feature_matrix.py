@@ -186,7 +186,7 @@ def _worlds(draw):
     return {"features": features, "feature_columns": columns}, {f"r-{r}": rec for r, rec in records.items()}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(_worlds())
 def test_reasons_agree_with_any_records(world):
     data, records = world
@@ -213,7 +213,7 @@ def _spelled(draw_text: str, case: str) -> str:
     return {"upper": draw_text.upper(), "title": draw_text.title(), "pad": f"  {draw_text} "}.get(case, draw_text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.sampled_from(NON_ANSWERS), st.sampled_from(["as is", "upper", "title", "pad"]),
        st.sampled_from(["max_files", "max_file_size", "acl_max_entries", "xattr_max_value"]))
 def test_a_limit_that_is_no_number_is_unanswered_and_refused_alike(word, case, key):
@@ -229,7 +229,7 @@ def test_a_limit_that_is_no_number_is_unanswered_and_refused_alike(word, case, k
     assert _hand_answers(facts[key], facts, set(), key) is False
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 10**12), st.sampled_from(["", " bytes", " KiB", " (4 KiB blocks)", " UTF-16 code units"]),
        st.sampled_from(["max_files", "max_filename_length"]))
 def test_a_limit_that_is_a_number_answers(number, unit, key):
@@ -238,7 +238,7 @@ def test_a_limit_that_is_a_number_answers(number, unit, key):
     assert _hand_answers(fact, {key: fact}, set(), key)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.sampled_from(["partial", "Partial", " partial ", "PARTIAL"]), st.sampled_from(["", " ", None]))
 def test_partial_without_a_note_is_unanswered(value, note):
     fact = {"value": value, "sources": ["kernel-ext4-admin"], "holds_for": "Linux 6.12"}
@@ -267,7 +267,7 @@ def normalized_limit(fact: dict) -> str:
     return " ".join(fact["limit"].split()).lower()
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(st.sampled_from(NON_ANSWERS[:6]), st.sampled_from(["max_files", "xattr_max_value", "max_volume_size"]))
 def test_check_data_refuses_and_counts_a_non_answer_in_the_data(tmp_path_factory, word, key):
     tmp_path = tmp_path_factory.mktemp("d")

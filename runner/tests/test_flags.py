@@ -65,7 +65,7 @@ def test_above_1_2_times_the_raw_device_on_the_same_job_is_cached_only_through_t
     assert flags.derive(four, _target(100.0, name="concurrent-writers|numjobs=4")) == ["not-striped", "cached"]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120)
 @given(got=st.floats(1.0, 1e10), base=st.floats(1.0, 1e10), rsd=st.floats(0, 20), written=st.booleans(),
        direct=st.sampled_from([0, 1, "1", "0"]), driver=st.sampled_from(["kernel", "fuse"]))
 def test_every_cell_of_a_job_gets_one_verdict_from_its_baseline_named_by_its_io_path(got, base, rsd, written, direct,
@@ -158,7 +158,7 @@ spellings = st.one_of(st.from_regex(r"\A[-+]?(0x[0-9a-f]{1,3}|[0-9]{1,3}(\.[0-9]
                       st.sampled_from(["true", "false", "on", "off", "yes", "no", "1.0", "0.0", "0.9", "-1"]))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(value=spellings, option=st.sampled_from(["direct", "buffered", "end_fsync", "fsync", "fdatasync"]))
 def test_fio_options_are_read_as_fio_reads_them(tmp_path_factory, value, option):
     """Differential against fio's own parser: direct=1.0 is O_DIRECT, buffered=0 is O_DIRECT,
@@ -186,7 +186,7 @@ def test_sync_and_json_spellings_are_read_as_fio_reads_them():
     assert flags.page_cache({**base, "parameters": {"readwrite": "randwrite"}})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(got=st.one_of(st.none(), st.just(0.0), st.floats(1.0, 1e10)), base=st.floats(1.0, 1e10),
        n=st.integers(0, 5), rsd=st.one_of(st.none(), st.floats(0, 10)), drift=st.one_of(st.none(), st.floats(-20, 20)),
        entry=st.booleans(), direct=st.sampled_from([0, 1, True, "1.0", "0"]))

@@ -9,7 +9,7 @@ from fsatlas.results import fio_json, privacy, resultfile
 from fsatlas.cli import main
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
 json_values = st.recursive(st.none() | st.booleans() | st.floats(allow_nan=False) | st.integers() | st.text(max_size=20),
                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
                            max_leaves=20)
@@ -87,7 +87,7 @@ def test_profile_and_option_filters_any_text(capsys, profile, fs, workload, vari
                                "--variant", variant, "--cell", cell]))
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES * 10, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_the_fast_schema_check_accepts_nothing_jsonschema_rejects(valid_result, data):
     result = mutate(valid_result, data)
@@ -145,7 +145,7 @@ PRIVATE_PIECES = ["00:1a:2B:3c:4d:5e", "10.0.0.7", "fe80::1", "2001:db8:0:1::", 
                   "/Users/b", "Serial: ABCD12", "S/N#9Z-12", "sn=ab12cd", "a", "1", ".", ":", "-", "/", " ", "#"]
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(st.lists(st.sampled_from(PRIVATE_PIECES) | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \nPCUĸſİK", max_size=5),
                 max_size=8))
 def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
@@ -157,7 +157,7 @@ def test_what_privacy_needs_is_in_every_string_a_pattern_matches(pieces):
     assert privacy.needs_a_look(text) == bool(privacy.NEEDS.search(text)), text
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(st.lists(st.sampled_from(["/", ".", "-", "a", "1", "db1.corp", "rep-1.json", "build.example.sh", "x.io",
                                  "2.80GHz", "alice.local", "raw", "Ab"]) | st.text(alphabet="ab1.-/ _", max_size=4),
                 max_size=10))
@@ -168,7 +168,7 @@ def test_host_names_are_found_part_by_part_as_in_the_whole_text(pieces):
     assert sum((privacy._host_names(p) for p in text.split("/")), ()) == privacy._host_names.__wrapped__(text), text
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(st.text(alphabet="<>&\u2028\u2029\u2027\u20ac\u00e2a\"", max_size=12))
 def test_json_escaping_passes_over_only_texts_with_nothing_to_escape(text):
     """escape_json_bytes returns a text as it is only when the escaping would change nothing, and
@@ -188,7 +188,7 @@ document_values = st.recursive(
                                                                 max_size=4), max_leaves=20)
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(document_values, st.sampled_from(["json", "ascii", "orjson"]))
 def test_the_distinct_strings_shortcut_finds_what_the_walk_finds(value, writer):
     """document_findings skips its walk when none of the document's distinct strings looks
@@ -206,7 +206,7 @@ def test_the_distinct_strings_shortcut_finds_what_the_walk_finds(value, writer):
     assert resultfile.value_problems(data) == resultfile.value_problems(data, (False, set()))  # (False: walk)
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(st.recursive(st.floats() | st.integers() | st.booleans() | st.sampled_from(["\u202e", "a", "b\u2069"]),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "\u202a"]), inner,
                                                                                 max_size=2), max_leaves=20))
@@ -229,7 +229,7 @@ def _rounded_by_arithmetic(value: float, digits: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-@settings(max_examples=EXAMPLES * 50, deadline=None)
+@settings(max_examples=EXAMPLES * 50)
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e18, max_value=1e18)
        | st.integers(-10**6, 10**6).map(lambda n: n / 1000) | st.integers(-10**7, 10**7).map(float))
 def test_figures_round_as_arithmetic_rounds_them(value):
@@ -238,7 +238,7 @@ def test_figures_round_as_arithmetic_rounds_them(value):
     assert knowledge.significant(value, 5) == _rounded_by_arithmetic(value, 5)
 
 
-@settings(max_examples=EXAMPLES * 50, deadline=None)
+@settings(max_examples=EXAMPLES * 50)
 @given(st.floats(min_value=-1e18, max_value=1e18) | st.floats() | st.integers(-10**7, 10**7).map(float),
        st.sampled_from(["bytes/s", "bytes", "ops/s", "ns", "percent", "s", "widgets"]))
 def test_a_figure_with_its_unit_is_its_significant_digits_in_the_site_s_unit(value, unit):
@@ -278,7 +278,7 @@ def test_fio_reports_read_as_json_reads_them(value, note):
     assert fio_json.parse(text) in (exact, _as_json_reads(exact))  # the latter only where orjson read it
 
 
-@settings(max_examples=EXAMPLES * 10, deadline=None)
+@settings(max_examples=EXAMPLES * 10)
 @given(st.lists(st.sampled_from(PRIVATE_PIECES + ["C:\\Users\\x", "~al/", "user=bob", "alice-laptop", "WCC7K4ZXJ2L1"])
                 | st.text(alphabet="0123456789abcdefsnrilSN:./-=# \nPCUĸſİK\\@~", max_size=5), max_size=8))
 def test_a_raw_text_pattern_runs_wherever_it_could_match(pieces):

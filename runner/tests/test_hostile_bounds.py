@@ -56,7 +56,7 @@ def test_a_64_mb_json_plus_report_validates_within_the_bound(fio_fixture):
     assert peak < BOUND, peak >> 20
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(st.lists(st.tuples(st.from_regex(r"\d{1,6}", fullmatch=True), st.integers(0, 10**9)), max_size=8),
        st.sampled_from(["", " ", "\n  "]), st.text(max_size=12))
 def test_only_bins_of_bucket_counts_are_cut(buckets, space, other):
@@ -176,7 +176,7 @@ def _apply(result: dict, tar: bytes, change, data) -> tuple[dict, bytes]:
     return result, tar[:at] + bytes(_checksummed(block)) + tar[at + 512:]
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                         HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_results_and_bundles_never_traceback_nor_pass_the_bound(tmp_path_factory, capsys, valid_result, data):

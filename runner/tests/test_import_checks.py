@@ -84,7 +84,7 @@ SPELLINGS = {  # option -> values a file may hold (None: left out); the values o
 }
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.fixed_dictionaries({name: st.tuples(st.integers(0, len(v) - 1), st.integers(0, 4))
                                        for name, v in SPELLINGS.items()}), min_size=2, max_size=4))
 def test_files_are_repetitions_a_sweep_or_refused_by_every_option_fio_recorded(choices):
@@ -160,7 +160,7 @@ def _terse(bw_kib: int, iops: int) -> str:
     return ";".join(fields) + "\n"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.tuples(st.sampled_from([4, 8, 64, 1024]), st.integers(50, 20000)), min_size=2, max_size=3))
 def test_terse_files_are_compared_on_the_block_size_their_figures_show(runs):
     """Terse records no options: files whose bandwidth over IOPS gives different block sizes
@@ -285,7 +285,7 @@ LEAVES = [("/jobs/0/read/lat_ns/mean", ("jobs", 0, "read", "lat_ns", "mean")), (
           ("/jobs/0/read/clat_ns/percentile/99.000000", ("jobs", 0, "read", "clat_ns", "percentile", "99.000000"))]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.sampled_from(LEAVES), st.one_of(st.text(max_size=5), st.floats(max_value=-1e-9), st.floats(min_value=1e19),
                                           st.none(), st.lists(st.integers(), max_size=2), st.booleans()))
 def test_a_figure_that_is_no_measurement_is_one_line_naming_the_input_and_its_place(leaf, value):

@@ -74,7 +74,7 @@ FACT_VALUES = {"kernel": "6.1.0", "os": "Debian 12", "cpu_model": "x", "cpu_coun
                "virtualization": "none"}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(recorded=st.sampled_from(["run", "tool", "file", "this-machine", "none", None]),
        facts=st.sets(st.sampled_from(resultfile.SYSTEM_FACTS)))
 def test_the_schema_holds_either_every_fact_or_none_with_system_not_recorded(recorded, facts):
@@ -233,7 +233,7 @@ def test_pts_mount_options_from_its_system_json_are_the_effective_ones(tmp_path,
     assert {c["effective_mount_options"] for c in ext4["cells"]} == {""}  # its system recorded none
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(st.lists(st.fixed_dictionaries({"iodepth": st.sampled_from(["1", "16"]), "bs": st.sampled_from(["4k", "1M"]),
                                        "rw": st.sampled_from(["read", "randread"])}), min_size=1, max_size=4))
 def test_files_are_repetitions_a_sweep_of_one_option_or_refused(runs):

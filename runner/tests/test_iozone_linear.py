@@ -10,7 +10,7 @@ LINE_ENDS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85",
 TEXT = st.lists(st.one_of(st.sampled_from(LINE_ENDS), st.text(max_size=12))).map("".join)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(text=TEXT, data=st.data())
 def test_the_lazy_lines_are_splitlines_and_the_line_before_is_the_copy_s(text, data):
     pos = data.draw(st.integers(0, len(text)), label="pos")

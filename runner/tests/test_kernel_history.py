@@ -43,7 +43,7 @@ def test_the_cells_show_since_which_release():
             assert str(fact.get("value", fact.get("limit"))) == row["value"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.integers(0, len(KNOWN["kernel_history"]) - 1), st.text("0123456789abcdef", min_size=12, max_size=40))
 def test_a_commit_no_cited_document_names_is_refused(i, commit):
     rows = copy.deepcopy(KNOWN["kernel_history"])
@@ -53,7 +53,7 @@ def test_a_commit_no_cited_document_names_is_refused(i, commit):
     assert bool(found) == (commit[:12] not in texts), (commit, found)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.integers(0, len(KNOWN["kernel_history"]) - 1), st.integers(2, 9), st.integers(0, 30))
 def test_a_release_no_cited_document_names_is_refused(i, major, minor):
     rows = copy.deepcopy(KNOWN["kernel_history"])
@@ -81,7 +81,7 @@ def _pairs_sharing_a_source():
             if i != j and set(rows[i]["sources"]) & set(rows[j]["sources"])]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.sampled_from(_pairs_sharing_a_source()))
 def test_a_commit_swapped_with_another_of_its_pull_request_is_refused(pair):
     i, j = pair
@@ -98,7 +98,7 @@ def test_raid1c3_with_raid1c4_s_commit_is_refused():
     assert [p.path for p in _problems(rows)] == [f"/{c3}/subject"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.lists(st.tuples(st.text("abcdefgh :-()", min_size=8, max_size=30), st.text("0123456789abcdef", min_size=12, max_size=12)),
                 min_size=1, max_size=5, unique_by=(lambda p: p[0].strip().lower(), lambda p: p[1])),
        st.sampled_from([", ", " and ", "; ", ", then "]), st.booleans(), st.data())

@@ -322,7 +322,7 @@ def _with_counters(cell: dict) -> dict:
     return {**cell, "timed_io": _io(5, reads=40, writes=100)}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(pick=st.randoms(use_true_random=False), counters=st.booleans(), change=st.floats(-60, 60))
 def test_every_verdict_says_whether_counters_decided_it(pick, counters, change):
     """The rule, over every claim of the committed data: a comparison that counts toward a verdict
@@ -561,7 +561,7 @@ def test_cells_with_identical_settings_set_the_spread_an_option_must_exceed():
     assert knowledge.cannot_show(claim, "small-files", {"timed_io": far}, base, spreads[("ext4", "small-files", "")]) == ""
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(a=st.lists(st.integers(0, 50), min_size=1, max_size=6), b=st.lists(st.integers(0, 50), min_size=1, max_size=6),
        twin=st.floats(0, 30), mechanism=st.sampled_from(["commit-interval", "durability", "atime"]))
 def test_an_option_can_show_exactly_where_it_moved_its_counter_beyond_identical_settings(a, b, twin, mechanism):
@@ -609,7 +609,7 @@ def test_check_data_refuses_a_claimed_change_not_beyond_the_margin(data_copy, ca
     assert sorted(line.split(": error: /claims/0/expected_change_pct: ")[0] for line in lines) == sorted(refused)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(expected=st.one_of(st.floats(-MARGIN, MARGIN), st.floats(-100, 1000)), change=st.floats(-50, 50),
        significant=st.booleans(), equivalent=st.booleans(), detectable=st.one_of(st.none(), st.floats(0.1, 50)))
 def test_only_a_claim_of_zero_is_no_effect(expected, change, significant, equivalent, detectable):
@@ -695,7 +695,7 @@ def _mounted_in_records() -> set:
             for f in json.loads(path.read_text()).get("findings", [])}
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(st.sampled_from(sorted(p.stem for p in (DATA / "features").glob("*.yaml"))))
 def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
     """Issue #63: VxFS said 'never merged' beside its read-only Linux driver; a filesystem a probe
@@ -708,7 +708,7 @@ def test_never_merged_is_refused_for_a_filesystem_a_probe_mounted(fs):
     assert refused is (fs in _mounted_in_records()), (fs, problems)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(st.sampled_from(["online_grow", "online_shrink", "offline_shrink"]))
 def test_yes_is_refused_where_the_driver_refused_what_the_operation_left(column):
     """Issue #63: ntfs3's offline_shrink said yes while the probe's mount -t ntfs3 refused the

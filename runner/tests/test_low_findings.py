@@ -76,7 +76,7 @@ def test_a_yaml_alias_chain_in_a_system_file_is_refused_at_once(tmp_path, capsys
     assert "alias" not in capsys.readouterr().err
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(side=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40)
        | st.sampled_from(['ext4" >}}{{< chart', "ext4}}", "ext4 xfs", "EXT4", "ext4:", "ext4:defaults\n"]))
 def test_article_sides_reach_the_shortcode_only_as_measured_names(tmp_path_factory, side):
@@ -125,7 +125,7 @@ TEXT = st.lists(MARKUP | st.text(st.characters(blacklist_categories=("Cs", "Cc")
 
 
 @pytest.mark.site
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=4)
 @given(texts=st.lists(TEXT, min_size=40, max_size=40))
 def test_report_fields_render_as_their_own_text_in_hugo(tmp_path_factory, texts):
     """Differential: Hugo's goldmark (linkify and all of the site's extensions on, typographer off

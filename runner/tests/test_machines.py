@@ -71,7 +71,7 @@ def hardware(draw):
             "device": draw(FACT), "rotational": draw(st.sampled_from([None, True, False])), "device_model": draw(FACT)}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.dictionaries(st.sampled_from(["m1", "m2", "m3", "m4"]), st.lists(hardware(), min_size=1, max_size=3), min_size=1))
 def test_twins_are_every_pair_of_labels_with_results_that_agree_on_what_both_record(records):
     """Against a count by hand over every pair of results of two labels: alike where CPU and memory

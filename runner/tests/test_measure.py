@@ -32,7 +32,7 @@ values = st.lists(st.floats(50, 150), min_size=12, max_size=12)
 steady = st.sampled_from([[100.0] * 12])  # a metric without spread: not testable, never waited for
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(a=values, b=values, iops_a=st.one_of(values, steady), change=st.floats(0.5, 60), planned=st.integers(2, 4), cap=st.integers(4, 12))
 def test_rounds_go_on_until_every_headline_comparison_detects_the_change_or_the_cap(a, b, iops_a, change, planned, cap):
     iops_b = b if iops_a != [100.0] * 12 else iops_a

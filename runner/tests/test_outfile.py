@@ -167,7 +167,7 @@ def odd_folder(tmp_path_factory):
     return folder
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(PARTS, min_size=1, max_size=4))
 def test_arbitrary_odd_paths_replace_only_a_regular_file_or_nothing(odd_folder, parts):
     path = str(odd_folder) + "/" + "/".join(parts)
@@ -234,7 +234,7 @@ def test_a_dash_or_an_empty_name_is_no_output_folder_and_no_file(tmp_path, capsy
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dd.txt"]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(umask=st.integers(0, 0o777), existing=st.none() | st.integers(0, 0o777))
 def test_a_written_file_s_mode_follows_the_umask_or_the_target_it_replaces(tmp_path, umask, existing):
     target = tmp_path / "out.txt"

@@ -39,7 +39,7 @@ def test_a_kept_result_of_another_schema_version_or_incomplete_is_refused(tmp_pa
     assert perf_shape.current(fsatlas.SCHEMA_VERSION, digest, tmp_path) is None
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.sampled_from(["results/resultfile.py", "schema/result.schema.json", "run/matrix/standard.yaml", "new.py"]),
        st.binary(min_size=1, max_size=8))
 def test_any_change_to_what_decides_a_shape_changes_the_digest(tmp_path_factory, name, extra):

@@ -32,7 +32,7 @@ ADDRESS_CONTEXTS = ["inet {}/24 brd 10.0.0.255", "Accepted publickey for root fr
                     "addr={}", "server {}", "NFS Server {}", "{}", "host: {}", "X Server {}:6000", "Mesa {}/16"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(ip=ADDRESS, context=st.sampled_from(ADDRESS_CONTEXTS))
 def test_a_real_address_in_an_address_context_is_found(ip, context):
     assert _ipv4(context.format(ip))
@@ -48,7 +48,7 @@ WORD = st.from_regex(r"\A[A-Za-z][A-Za-z0-9+_-]{0,15}\Z").filter(
     lambda w: w.lower() not in privacy.VERSION_FIELDS and not privacy._PRODUCT_BEFORE.search(w + " "))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(ip=PADDED, word=WORD, form=st.sampled_from(["{w} {v}", "{w}: {v}", "{w}={v}", "{v}-{w}", "({w} {v})", "X {w} {v}"]))
 def test_an_address_after_any_other_word_is_found(ip, word, form):
     assert _ipv4(form.format(w=word, v=ip))
@@ -61,14 +61,14 @@ VERSION_FORMS = ["{p} {v}", "OpenGL: 4.6 {p} {v}", "Display Server: {p} {v}", "K
                  "Display Driver: {p} {v}, OpenGL: 4.6"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(ip=PRIVATE, product=PRODUCT, form=st.sampled_from(VERSION_FORMS))
 def test_a_private_address_is_found_even_in_a_version_context(ip, product, form):
     assert _ipv4(form.format(p=product, v=ip))
 
 
 # The positive version contexts: a known product's name right before, or a software field's value.
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(version=QUAD.filter(lambda q: not privacy._in_private_range(q)), product=PRODUCT,
        form=st.sampled_from(VERSION_FORMS))
 def test_a_version_number_in_a_version_context_is_no_address(version, product, form):

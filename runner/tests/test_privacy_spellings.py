@@ -20,7 +20,7 @@ def _mac(octets, style, upper):
     return text.upper() if upper else text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(octets=BYTES, style=st.sampled_from(["colon", "dash", "cisco"]), upper=st.booleans(), context=CONTEXT)
 def test_a_mac_address_in_any_spelling_is_found_and_redacted(octets, style, upper, context):
     mac = _mac(octets, style, upper)
@@ -40,7 +40,7 @@ LABEL = st.sampled_from(["Serial Number", "serial number", "SerialNumber", "seri
 SERIAL = st.from_regex(r"\A[A-Z0-9][A-Z0-9-]{3,19}\Z")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(label=LABEL, separator=st.sampled_from([": ", ":    ", "=", " ", " # ", ":\t"]), serial=SERIAL)
 def test_a_labeled_serial_is_redacted_with_its_value(label, separator, serial):
     text = f"Disk: {label}{separator}{serial} ok"
@@ -61,7 +61,7 @@ PRIVATE_TEXTS = ["/home/alice/bench", "bob@example.com", "/media/alice/disk", "/
                  "alice@zeus:~$ fio job", "00:11:22:33:44:55", "2001:db8:10:20:30:40:50:60", "Serial Number: 1234567890"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(text=st.sampled_from(PRIVATE_TEXTS), data=st.data(),
        how=st.sampled_from(["entity", "hex", "percent", "json", "selector", "tag", "braille", "zwsp", "cyrillic"]))
 def test_another_spelling_of_private_text_is_found_and_redacted_whole(text, data, how):

@@ -94,7 +94,7 @@ def test_the_unit_follows_the_letters_whatever_the_limits(monkeypatch, tmp_path)
             assert (got["limit"], got["unit"]) == (limit, unit), (unit, limit, got)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(4, 60), st.integers(2, 4))
 def test_letters_outside_the_bmp_are_reported_as_they_counted(tmp_path_factory, limit, each):
     """Issue #63: HFS+ (through Linux) took 63 U+1F600 and refused 64 under a limit of 255 UTF-16
@@ -148,7 +148,7 @@ def _new_record_copy(folder: Path) -> tuple[Path, dict]:
     return folder / "probes" / f"{NEW_RECORD}.json", json.loads((src / f"{NEW_RECORD}.json").read_text())
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(st.data())
 def test_a_new_finding_without_its_driver_is_refused_where_two_drivers_mount_it(tmp_path_factory, data):
     """Issue #63: the driver is missing on older records; a new record's finding on ext2, ext3 or

@@ -42,7 +42,7 @@ def _errors(path) -> list[str]:
     return [f"{p.path} {p.message}" for p in reviewed(validate_file(str(path)), allow_all=True) if p.severity == "error"]
 
 
-@settings(max_examples=max(EXAMPLES // 4, 8), deadline=None,
+@settings(max_examples=max(EXAMPLES // 4, 8),
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_another_tools_output_never_backs_a_runner_fio_cell(out_dir, valid_result, data):
@@ -189,7 +189,7 @@ def test_every_real_fio_report_agrees_with_its_counts(name):
     fio.check_sides(fio.fio_json.parse(REPORTS[name], name), name, False)
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(data=st.data())
 def test_one_count_or_rate_of_a_real_report_changed_is_refused_at_its_side(data):
     """Rule: bw ~ 1000 x io_bytes / runtime and iops ~ 1000 x total_ios / runtime, to fio's
@@ -257,7 +257,7 @@ def test_a_runner_record_with_a_count_too_large_for_a_float_is_refused_not_raise
 SAMPLE_LISTS = st.lists(st.floats(1e-3, 1e12, allow_nan=False), min_size=1, max_size=12)
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(samples=SAMPLE_LISTS, data=st.data())
 def test_rsd_and_ci95_are_recomputed_from_the_samples(samples, data):
     """Rule (DESIGN.md): rsd_pct = 100 x stddev / |mean|, ci95 = mean -+ t(0.975, n-1) x
@@ -302,7 +302,7 @@ def test_issue_61s_rsd_and_interval_are_refused(out_dir, valid_result):
         assert any(e.startswith(f"/cells/0/metrics/{name}/rsd_pct ") for e in errors), errors
 
 
-@settings(max_examples=max(EXAMPLES // 4, 8), deadline=None,
+@settings(max_examples=max(EXAMPLES // 4, 8),
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_raw_reference_is_its_own_repetitions_member_in_its_cells_folder(out_dir, valid_result, data):

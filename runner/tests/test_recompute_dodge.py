@@ -266,7 +266,7 @@ def test_an_iozone_import_under_a_workload_name_validates(tmp_path):
     assert _errors(path) == []
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(st.lists(st.tuples(st.sampled_from(["read", "rewrite", "record-rewrite", "seq-read"]),
                           st.dictionaries(st.sampled_from(["a", "b", "too_fast_to_measure"]), st.integers(0, 2), max_size=3)),
                 max_size=12),

@@ -166,7 +166,7 @@ def test_a_broken_claims_file_costs_only_its_own_aims(tmp_path):
     assert claim_aims.load(str(tmp_path)) == {("ext4|-|x|w", "ext4|-|-|w"): ("throughput", 10.0)}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(planned=st.integers(1, 4), contended=st.lists(st.booleans(), max_size=16), adaptive=st.booleans())
 def test_a_contended_repetition_is_run_again_up_to_the_cap_and_marks_its_cell_if_it_stays(planned, contended, adaptive):
     values = list(range(1, 40))  # each attempt's own value: which were kept shows which attempts counted

@@ -151,7 +151,7 @@ FILESYSTEMS = ("ext2", "ext4", "xfs", "btrfs")
 GROUPS = ("seq-write||defaults", "small-files|file_size=100|defaults", "seq-write||noatime")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(st.tuples(st.integers(0, 5), st.lists(st.sets(st.sampled_from(FILESYSTEMS)), min_size=3, max_size=3)),
                 min_size=1, max_size=6))
 def test_the_compare_pages_run_of_a_workload_is_the_one_of_each_figure_wherever_it_can_be(runs):

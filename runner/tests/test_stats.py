@@ -74,7 +74,7 @@ def test_an_interval_always_holds_its_own_mean():
 
     positive = st.floats(min_value=1e-6, max_value=1e9, allow_nan=False, allow_infinity=False)
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=300)
     @given(st.lists(positive, min_size=2, max_size=12), st.floats(min_value=1.0, max_value=1e4))
     def holds(samples, spike):
         metric = stats.summarize(samples + [max(samples) * spike], "s", "lower")

@@ -14,7 +14,7 @@ from testutil import SAMPLES
 # a machine name as bonnie++ -m or a host takes it: no comma, no space (the CSV's and table's separators)
 NAMES = st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{0,20}", fullmatch=True).filter(
     lambda n: n not in privacy.NO_HOST and not n.replace(".", "").isdigit())
-SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=6, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _bundle_text(out) -> str:
