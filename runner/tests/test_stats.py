@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, strategies as st
 
 from fsatlas.results.stats import summarize
 
@@ -86,3 +87,13 @@ def test_an_interval_always_holds_its_own_mean():
     metric = stats.summarize([5.0] * 7 + [1000.0], "s", "lower")
     low, high = stats.bounded_interval(metric)
     assert low <= metric["mean"] <= high
+
+
+@given(st.floats(0, 1e300, allow_nan=False), st.integers(1, 30))
+def test_equal_samples_are_their_value_without_spread(value, n):
+    """Rule: n equal samples have that value as mean and median, and no spread (stddev 0, rsd 0,
+    ci95 [v, v]), as statistics.stdev says; [0.05] * 3 had a mean of 0.05000000000000001 and a
+    stddev of 8.5e-18, so an interval that was no point."""
+    metric = summarize([value] * n, "bytes/s", "higher")
+    assert (metric["mean"], metric["median"], metric["stddev"], metric["rsd_pct"]) == (value, value, 0.0, 0.0)
+    assert metric["ci95"] == [value, value]
