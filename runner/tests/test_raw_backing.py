@@ -201,8 +201,11 @@ def test_one_count_or_rate_of_a_real_report_changed_is_refused_at_its_side(data)
     if not sides:
         return
     pointer, side = data.draw(st.sampled_from(sides), label="side")
+    # iops only where fio wrote the count it follows from: before 2.2 (no total_ios) a doubled iops is
+    # the report of a block size half as large, which no field of that JSON states (check_sides)
     key = data.draw(st.sampled_from([k for k in ("io_bytes", "runtime", "bw_bytes", "bw", "iops", "total_ios")
-                                     if k in side and (k != "bw" or "bw_bytes" not in side)]), label="field")
+                                     if k in side and (k != "bw" or "bw_bytes" not in side)
+                                     and (k != "iops" or "total_ios" in side)]), label="field")
     how = data.draw(st.sampled_from(["scale", "remove", "string"]), label="how")
     if how == "scale":
         factor = data.draw(st.one_of(st.floats(1.5, 1000), st.floats(0.001, 0.6)), label="factor")

@@ -246,7 +246,9 @@ def check_sides(report: dict, where: str, terse: bool) -> None:
     runtime, each to fio's integer rounding (1 unit); 0 where runtime is 0. A report cut down
     to the figures fsatlas reads, or whose throughput was changed, is refused at the field.
     Terse lines (fio_terse) hold no total_ios nor, in version 2 (fio 1.x, whose bw is bytes per
-    ms: 1024 x io_bytes / runtime), iops: what they hold is checked."""
+    ms: 1024 x io_bytes / runtime), iops: what they hold is checked. Where no total_ios is
+    written (JSON before 2.2, terse), iops is checked to be there and no more: with the block
+    size unrecorded, twice the iops is the report of blocks half as large."""
     match = VERSION.match(str(report.get("fio version", "")))
     version = (int(match.group(1)), int(match.group(2))) if match else (0, 0)  # terse, or a version unsaid
     for name in ("jobs", "client_stats"):
