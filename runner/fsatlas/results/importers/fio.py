@@ -313,20 +313,26 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         error = next(int(j["error"]) for j, _, _ in entries if j.get("error"))
         raise UserError(f"fio job {name!r} ended with error {error}", where=where,
                         expected="a report of jobs that finished (error 0)")
-    several = len(groups) > 1
+    named = {}  # a job's name -> its groups: a name in two groups is two jobs no key tells apart
+    for name, group in groups:
+        named.setdefault(name, []).append(group)
+    for name, in_groups in named.items():
+        if len(in_groups) > 1:
+            a, b = (groups[(name, g)][0][2] for g in in_groups[:2])
+            raise UserError(f"two jobs named {name[:60]!r}, in groups {in_groups[0]} and {in_groups[1]}", where=where,
+                            field=f"{a}/jobname, {b}/jobname", expected="a name of its own a job (fio reports each as a job "
+                                                                        "of its own, which a result's cell key names by its name)")
     out = []
     for (name, group), entries in groups.items():
         jobs = [j for j, _, _ in entries]
         described, pointer = entries[0][1], entries[0][2]
         options = job_options(described, report, where, pointer)
+        _same_job(entries, options, report, where, terse)
         guessed_rw, guessed_bs = _from_name(name)
         rw = options.pop("readwrite", None) or options.get("rw") or guessed_rw or NOT_STATED
         bs = options.pop("blocksize", None) or options.get("bs") or (canonical_size(guessed_bs) if guessed_bs else NOT_STATED)
-        params = {**options, "job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
-        if several:
-            params["group"] = group
-        label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
-        dims = {"job": name} if several else {}
+        params = {**options, "job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs), "group": group}
+        label, dims = identity(name, workload, where, pointer)
         if (name, group) in failed:
             error = next(int(j["error"]) for j in jobs if j.get("error"))
             out.append(Measurement(label, params, {}, {}, dims, not_measured=f"fio job {name!r} ended with error {error}",
@@ -346,6 +352,50 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
+
+
+OWN_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,75}")  # a job name that spells a workload as it is
+MAX_JOB_KEY = 150  # characters of a job's name in its cell key (percent-encoded); a key holds 300
+
+
+def job_key(name: str) -> str:
+    """A job's name as a key's dimension value: percent-encoded (UTF-8) but for letters, digits,
+    _, . and -, so two names never give one value and no name breaks the key's shape."""
+    return re.sub(r"[^A-Za-z0-9_.-]", lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), name)
+
+
+def identity(name: str, workload: str | None, where: str, pointer: str) -> tuple[str, dict]:
+    """(workload, dimensions) of a job from its name alone, never from the other jobs of its
+    report (a job's repetitions meet in one cell whatever else each file ran): a name that is a
+    workload's spelling (lower-case letters, digits, dashes) is the workload fio-NAME; any other
+    name, or any name under --workload, is the dimension job=NAME, percent-encoded (job_key), so
+    that no two names share a key ("x y" and "x.y", "lecture é" and "lecture è")."""
+    if workload is None and OWN_NAME.fullmatch(name):
+        return f"fio-{name}", {}
+    encoded = job_key(name)
+    if len(encoded) > MAX_JOB_KEY:
+        raise UserError(f"a job name of {len(name)} characters", where=where, field=f"{pointer}/jobname",
+                        expected=f"a name of at most {MAX_JOB_KEY} characters once percent-encoded (it is in the cell's key)")
+    label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
+    return label, {"job": encoded}
+
+
+def _same_job(entries: list, options: dict, report: dict, where: str, terse: bool) -> None:
+    """Entries of one name and group are summed as fio's clones (numjobs) only where they are
+    one job: every option the same (terse, which records none: the same sides done I/O on).
+    Two jobs of one name (rw=randread and rw=randwrite, both [x-y]) are refused, located."""
+    first = options if not terse else _active([entries[0][0]], None)
+    for job, described, pointer in entries[1:]:
+        other = job_options(described, report, where, pointer) if not terse else _active([job], None)
+        if other != first:
+            if terse:
+                differ = f"sides {'+'.join(first)} and {'+'.join(other)}"
+            else:
+                names = sorted(n for n in set(first) | set(other) if first.get(n) != other.get(n))
+                differ = ", ".join(f"{n}={first.get(n, 'not set')} and {n}={other.get(n, 'not set')}" for n in names[:4])
+            raise UserError(f"two jobs named {str(described.get('jobname', 'job'))[:60]!r} in one group differ in {differ}",
+                            where=where, field=f"{entries[0][2]}, {pointer}",
+                            expected="one name a job: fio's clones of one job (numjobs) share every option")
 
 
 def _values(jobs: list, rw: str) -> tuple[dict, list]:

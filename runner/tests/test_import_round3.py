@@ -1,0 +1,143 @@
+"""fsatlas import, what a second adversary round found (issue 64): each rule checked from the
+rule over inputs hypothesis makes beside the named example (real fio 3.33 and bonnie++ 2.00a
+outputs, and fio 3.33's own report edited as fio would write it)."""
+import copy
+import json
+import re
+import tarfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.commands import import_
+from fsatlas.errors import UserError
+from fsatlas.results import privacy, resultfile
+from fsatlas.results.importers import fio
+from fsatlas.results.validation import reviewed, validate_file
+from testutil import SAMPLES
+
+FIO = SAMPLES / "fio"
+BASE = json.loads((FIO / "sweep" / "ext4-iodepth-1.json").read_text())  # one job, randread 4k, libaio, fio 3.33
+def _key_pattern() -> re.Pattern:
+    """The result schema's pattern of a cell's key, wherever the schema defines it."""
+    def find(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("key"), dict) and "pattern" in node["key"]:
+                return node["key"]["pattern"]
+            for value in node.values():
+                if (found := find(value)) is not None:
+                    return found
+        return None
+    return re.compile(find(resultfile.schema()))
+
+
+KEY = _key_pattern()
+
+
+def _jobs(*jobs: tuple[str, dict, int]) -> dict:
+    """BASE with one entry a (name, options beside BASE's, group) job: each entry fio's figures
+    of BASE's job (its counts and rates agree, as check_sides asks)."""
+    report = copy.deepcopy(BASE)
+    entries = []
+    for name, options, group in jobs:
+        job = copy.deepcopy(BASE["jobs"][0])
+        job["jobname"], job["groupid"] = name, group
+        job["job options"] = {k: v for k, v in {**job["job options"], "name": name, **options}.items() if v is not None}
+        entries.append(job)
+    report["jobs"] = entries
+    return report
+
+
+def _keys(report: dict, workload=None) -> list[str]:
+    parsed = [("raw/x/001-a.json", fio.parse(json.dumps(report), "a.json", workload))]
+    return [c["key"] for c in import_.cell_records(parsed, "ext4", [], [], "kernel")]
+
+
+def _import(tmp_path, capsys, *argv) -> tuple[int, str, list]:
+    code = main(["import", *argv, "--out", str(tmp_path / "out")])
+    captured = capsys.readouterr()
+    results = []
+    if code == 0:
+        for path in captured.out.split():  # an output the importer accepts is a file validate accepts
+            assert [p for p in reviewed(validate_file(path), allow_all=True) if p.severity == "error"] == []
+            results.append(json.loads(open(path).read()))
+    return code, captured.err, results
+
+
+# --- 1: entries of one name are summed as clones only when every option is the same ----------
+
+OPTION_CHANGES = st.sampled_from([("rw", "randwrite"), ("bs", "8k"), ("iodepth", "4"), ("direct", "0"),
+                                  ("ioengine", "psync"), ("fsync", "1"), ("size", "32M")])
+
+
+@settings(max_examples=25, deadline=None)
+@given(change=OPTION_CHANGES, name=st.sampled_from(["x-y", "randread-4k", "A b"]), first=st.booleans())
+def test_two_jobs_of_one_name_are_merged_only_when_every_option_is_the_same(change, name, first):
+    option, value = change
+    differing = _jobs((name, {}, 0), (name, {option: value}, 0))
+    if first:  # the differing job first or second: the refusal names both places either way
+        differing["jobs"].reverse()
+    with pytest.raises(UserError) as refused:
+        fio.parse(json.dumps(differing), "c.json")
+    assert refused.value.where == "c.json" and refused.value.field == "/jobs/0, /jobs/1"
+    assert f"{option}=" in refused.value.message
+    (clones,) = fio.parse(json.dumps(_jobs((name, {}, 0), (name, {}, 0))), "c.json")  # numjobs=2's two entries
+    assert clones.parameters["jobs_in_report"] == 2
+
+
+def test_the_named_example_two_x_y_jobs_randread_and_randwrite_refused_at_their_place(tmp_path, capsys):
+    (tmp_path / "coll.json").write_text(json.dumps(_jobs(("x-y", {"rw": "randread"}, 0), ("x-y", {"rw": "randwrite"}, 0))))
+    code, err, _ = _import(tmp_path, capsys, "fio", str(tmp_path / "coll.json"), "--filesystem", "ext4")
+    assert code == 1 and err.count("\n") == 1 and "/jobs/0, /jobs/1" in err and "rw=randread and rw=randwrite" in err
+
+
+def test_one_name_in_two_groups_is_refused_located():
+    with pytest.raises(UserError) as refused:
+        fio.parse(json.dumps(_jobs(("j", {}, 0), ("j", {}, 1))), "g.json")
+    assert refused.value.field == "/jobs/0/jobname, /jobs/1/jobname"
+
+
+# --- 4 and 5: a job's key from its name alone, by one rule that cannot collide ---------------
+
+NAMES = st.text(st.characters(codec="utf-8", exclude_characters="\0\r\n\"\\"), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.lists(NAMES, min_size=2, max_size=4, unique=True), workload=st.sampled_from([None, "mine"]))
+def test_a_jobs_key_is_its_name_alone_distinct_and_of_the_schemas_shape(names, workload):
+    if any(len(fio.job_key(n)) > fio.MAX_JOB_KEY for n in names):  # no key holds it: refused at the name
+        with pytest.raises(UserError) as refused:
+            _keys(_jobs(*((n, {}, 0) for n in names)), workload)
+        assert refused.value.field.endswith("/jobname")
+        return
+    together = _keys(_jobs(*((n, {}, 0) for n in names)), workload)
+    alone = [_keys(_jobs((n, {}, 0)), workload)[0] for n in names]
+    assert together == alone  # a job's key does not depend on the other jobs of its file (item 4)
+    assert len(set(together)) == len(names)  # two names never share a key (item 5)
+    assert all(KEY.fullmatch(k) and len(k) <= 300 for k in together)
+
+
+@pytest.mark.parametrize("names", [["lecture é", "lecture è"], ["x y", "x.y", "x-y", "X-Y", "x_y"], ["A", "a"]])
+def test_the_named_names_import_as_cells_of_their_own(tmp_path, capsys, names):
+    (tmp_path / "n.json").write_text(json.dumps(_jobs(*((n, {}, 0) for n in names))))
+    code, err, (result,) = _import(tmp_path, capsys, "fio", str(tmp_path / "n.json"), "--filesystem", "ext4")
+    assert code == 0, err
+    assert sorted(c["parameters"]["job"] for c in result["cells"]) == sorted(names)
+
+
+def test_repetitions_of_one_job_meet_in_one_cell_whatever_else_each_file_ran(tmp_path, capsys):
+    """item 4's example: file 1 ran jobs A and B, file 2 A alone (fio sets the stamp of each)."""
+    both, alone = _jobs(("A", {}, 0), ("B", {"rw": "randwrite"}, 0)), _jobs(("A", {}, 0))
+    alone["timestamp"] += 60
+    alone["jobs"][0]["read"]["runtime"] += 1  # another run: its own figures
+    alone["jobs"][0]["read"]["bw_bytes"] = 1000 * alone["jobs"][0]["read"]["io_bytes"] // alone["jobs"][0]["read"]["runtime"]
+    alone["jobs"][0]["read"]["bw"] = alone["jobs"][0]["read"]["bw_bytes"] // 1024
+    alone["jobs"][0]["read"]["iops"] = 1000 * alone["jobs"][0]["read"]["total_ios"] / alone["jobs"][0]["read"]["runtime"]
+    for name, report in (("1.json", both), ("2.json", alone)):
+        (tmp_path / name).write_text(json.dumps(report))
+    code, err, (result,) = _import(tmp_path, capsys, "fio", str(tmp_path / "1.json"), str(tmp_path / "2.json"),
+                                   "--filesystem", "ext4")
+    assert code == 0, err
+    cells = {c["parameters"]["job"]: c for c in result["cells"]}
+    assert sorted(cells) == ["A", "B"] and len(cells["A"]["metrics"]["iops"]["samples"]) == 2
