@@ -141,3 +141,50 @@ def test_repetitions_of_one_job_meet_in_one_cell_whatever_else_each_file_ran(tmp
     assert code == 0, err
     cells = {c["parameters"]["job"]: c for c in result["cells"]}
     assert sorted(cells) == ["A", "B"] and len(cells["A"]["metrics"]["iops"]["samples"]) == 2
+
+
+# --- 2: a host-name or home-folder value is redacted whole, whatever it holds ---------------
+
+FOLDER_NAMES = st.text(st.characters(codec="utf-8", exclude_characters="/\\\r\n\"<>[]&\0"), min_size=1, max_size=20)
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=FOLDER_NAMES, top=st.sampled_from(["/home/", "/Users/", "/media/", "/run/media/"]))
+def test_a_home_folders_name_is_redacted_whole(name, top):
+    text = f'{{"directory" : "{top}{name}/fio"}}'
+    done, counts = privacy.redact(text)
+    assert done == '{"directory" : "[redacted]/fio"}' or privacy.fold(name) != name, done
+    assert counts.get("a user's home folder") == 1
+
+
+BONNIE = (SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt").read_text()  # machine "sample-box": table rows and CSV
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.text(st.characters(codec="ascii", categories=["L", "N", "Zs", "P"], exclude_characters=",\t"),
+                    min_size=1, max_size=15).map(str.strip).filter(lambda n: n and n not in BONNIE))
+def test_bonnies_machine_name_is_redacted_whole_in_the_table_and_the_csv(name):
+    """Whatever the name holds (spaces, punctuation), the output redacted is the one whose name
+    was sample-box, redacted: every place of the name replaced whole, nothing else."""
+    assert BONNIE.count("sample-box") >= 3
+    assert privacy.redact(BONNIE.replace("sample-box", name))[0] == privacy.redact(BONNIE)[0]
+
+
+def test_the_named_examples_leak_nothing(tmp_path, capsys):
+    bonnie = (tmp_path / "bon-my host.txt")
+    bonnie.write_text(BONNIE.replace("sample-box", "my host"))
+    code, err, _ = _import(tmp_path, capsys, "bonnie", str(bonnie), "--filesystem", "ext4", "--redact")
+    assert code == 0, err
+    report = _jobs(("j", {"directory": "/Users/Bob Smith/fio"}, 0))
+    (tmp_path / "home.json").write_text(json.dumps(report))
+    code, err, (result,) = _import(tmp_path / "2", capsys, "fio", str(tmp_path / "home.json"), "--filesystem", "ext4",
+                                   "--redact")
+    assert code == 0, err and result["redactions"]
+    for path in (tmp_path / "out").rglob("*.tar.gz"):
+        with tarfile.open(path) as tar:
+            kept = b"".join(tar.extractfile(m).read() for m in tar.getmembers() if m.isfile())
+        assert b"my host" not in kept
+    for path in (tmp_path / "2" / "out").rglob("*.tar.gz"):
+        with tarfile.open(path) as tar:
+            kept = b"".join(tar.extractfile(m).read() for m in tar.getmembers() if m.isfile())
+        assert b"Smith" not in kept and b"Bob" not in kept
