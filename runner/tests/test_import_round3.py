@@ -188,3 +188,29 @@ def test_the_named_examples_leak_nothing(tmp_path, capsys):
         with tarfile.open(path) as tar:
             kept = b"".join(tar.extractfile(m).read() for m in tar.getmembers() if m.isfile())
         assert b"Smith" not in kept and b"Bob" not in kept
+
+
+# --- 3: the fio versions of an import's sides are told apart by compare --------------------
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(versions=st.lists(st.sampled_from(["fio-3.28", "fio-3.33", "fio-3.36"]), min_size=4, max_size=4))
+def test_compare_names_the_tools_of_each_side_of_an_import(tmp_path_factory, capsys, versions):
+    tmp = tmp_path_factory.mktemp("v")
+    files = []
+    for i, version in enumerate(versions):  # ext4, ext4, xfs, xfs: each file its own run and version
+        report = _jobs(("j", {}, 0))
+        report["fio version"], report["timestamp"] = version, report["timestamp"] + i
+        (tmp / f"{i}.json").write_text(json.dumps(report))
+        files.append(str(tmp / f"{i}.json"))
+    code, err, (result,) = _import(tmp, capsys, "fio", *files, "--as", "ext4,ext4,xfs,xfs")
+    assert code == 0, err
+    assert main(["compare", str(next((tmp / "out" / "results").glob("*.json"))), "--a", "ext4", "--b", "xfs"]) == 0
+    out = capsys.readouterr().out
+    a, b = sorted(set(versions[:2])), sorted(set(versions[2:]))
+    if a == b and len(a) == 1:
+        assert "tools:" not in out and "tools differ" not in out
+    else:  # the header names each side's versions (mixed where a side holds two)
+        assert f"  tools{' (mixed: it varies within a side)' if len(a) > 1 or len(b) > 1 else ''}: " \
+               f"A {' / '.join(a)}; B {' / '.join(b)}" in out
+    rows = [line for line in out.splitlines() if line.startswith("fio-j ")]
+    assert rows and all(("tools differ" in line) == (a != b) for line in rows)  # each row where the sides' differ

@@ -54,22 +54,23 @@ def default_variant(result: dict) -> str:
     return "imported" if result.get("profile", "").startswith("import-") else "defaults"
 
 
+def side_cells(result: dict, spec: str) -> dict:
+    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant]) of a result."""
+    fs, variant = side(spec)
+    variant = variant or default_variant(result)
+    out = {}
+    for c in result["cells"]:
+        if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == variant:
+            parts = c["key"].split("|")
+            out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
+    return out
+
+
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
     without a variant (`fsatlas import --as ext4,xfs`)."""
-    (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
-    default = default_variant(result)
-
-    def pick(fs, variant):
-        out = {}
-        for c in result["cells"]:
-            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or default):
-                parts = c["key"].split("|")
-                out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
-        return out
-
-    side_a, side_b = pick(fs_a, var_a), pick(fs_b, var_b)
+    side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
     run = [comparison.factors(result)] if "system" in result else \
         [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
     rows = []
