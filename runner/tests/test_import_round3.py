@@ -214,3 +214,59 @@ def test_compare_names_the_tools_of_each_side_of_an_import(tmp_path_factory, cap
                f"A {' / '.join(a)}; B {' / '.join(b)}" in out
     rows = [line for line in out.splitlines() if line.startswith("fio-j ")]
     assert rows and all(("tools differ" in line) == (a != b) for line in rows)  # each row where the sides' differ
+
+
+# --- 6: two PTS results never share a cell silently; a scale against its proportion refused --
+
+def _pts(results: list[tuple[str, str, str, str]]) -> str:
+    """A PTS result file of one system, one <Result> a (description, scale, proportion, runs)."""
+    from xml.sax.saxutils import escape
+    body = "".join(f"""<Result><Identifier>pts/blogbench-1.1.0</Identifier><Arguments>A{i}</Arguments>
+<Description>{escape(d)}</Description><Scale>{s}</Scale><Proportion>{p}</Proportion><Data><Entry>
+<Identifier>ext4 on NVMe</Identifier><Value>1</Value><RawString>{r}</RawString></Entry></Data></Result>"""
+                   for i, (d, s, p, r) in enumerate(results))
+    return f"""<?xml version="1.0"?><PhoronixTestSuite><Generated><TestClient>Phoronix Test Suite v10.8.4</TestClient>
+</Generated><System><Identifier>ext4 on NVMe</Identifier><Hardware>Processor: AMD Ryzen 9 3950X (16 Cores / 32 Threads),
+Memory: 2 x 16384 MB</Hardware><Software>OS: Ubuntu 20.04, Kernel: 5.4.0-47-generic (x86_64), File-System: ext4</Software>
+<TimeStamp>2021-03-02 09:12:44</TimeStamp></System>{body}</PhoronixTestSuite>"""
+
+
+DESCRIPTIONS = st.text(st.characters(codec="ascii", categories=["L", "N", "P", "Zs"]), min_size=1, max_size=190)
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=DESCRIPTIONS, suffix=st.text(st.characters(codec="ascii", categories=["L", "N", "P"]), min_size=1, max_size=8))
+def test_two_pts_results_give_two_cells_or_a_refusal_naming_both(first, suffix):
+    from fsatlas.results.importers import pts
+    second = (first + suffix)[:200] if len(first) < 200 else first[:-1] + "x"
+    if first.strip() == second.strip():
+        return
+    text = _pts([(first, "Final Score", "HIB", "1:2:3"), (second, "Final Score", "HIB", "7:8:9")])
+    try:
+        measured = pts.parse(text, "p.xml")
+    except UserError as refused:
+        assert "Result 1" in refused.message and "Result 2" in refused.message, refused
+        # refused only where the options differ in punctuation alone
+        assert re.sub(r"[^A-Za-z0-9_.+-]+", "_", first.strip()).strip("_") == \
+            re.sub(r"[^A-Za-z0-9_.+-]+", "_", second.strip()).strip("_")
+        return
+    keys = {c["key"] for c in import_.cell_records([("raw/x/001-p.xml", measured)], "ext4", [], [], "kernel")}
+    assert len(keys) == 2 and all(KEY.fullmatch(k) for k in keys)
+
+
+@pytest.mark.parametrize("scale, proportion", [("Milliseconds", "HIB"), ("Seconds", "HIB"), ("MB/s", "LIB"),
+                                               ("IOPS", "LIB")])
+def test_a_pts_scale_at_odds_with_its_proportion_is_refused_located(tmp_path, capsys, scale, proportion):
+    (tmp_path / "p.xml").write_text(_pts([("Test: Read", scale, proportion, "1:2:3")]))
+    code, err, _ = _import(tmp_path, capsys, "pts", str(tmp_path / "p.xml"))
+    assert code == 1 and "Result 1: Proportion" in err and err.count("\n") == 1
+
+
+def test_pts_fio_jobs_differing_after_a_long_disk_target_are_two_cells(tmp_path, capsys):
+    long = "Type: Random Read - Engine: IO_uring - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: " \
+           "/mnt/nvme-fast-array-pool-0/benchmarks/phoronix - Job Count: "
+    (tmp_path / "p.xml").write_text(_pts([(long + "1", "Final Score", "HIB", "1:2:3"),
+                                          (long + "16", "Final Score", "HIB", "7:8:9")]))
+    code, err, (result,) = _import(tmp_path, capsys, "pts", str(tmp_path / "p.xml"))
+    assert code == 0, err
+    assert sorted(c["metrics"]["pts_final_score"]["samples"] for c in result["cells"]) == [[1, 2, 3], [7, 8, 9]]
