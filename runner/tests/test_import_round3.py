@@ -13,7 +13,7 @@ from fsatlas.cli import main
 from fsatlas.commands import import_
 from fsatlas.errors import UserError
 from fsatlas.results import privacy, resultfile
-from fsatlas.results.importers import fio
+from fsatlas.results.importers import fio, fio_options
 from fsatlas.results.validation import reviewed, validate_file
 from testutil import SAMPLES
 
@@ -270,3 +270,81 @@ def test_pts_fio_jobs_differing_after_a_long_disk_target_are_two_cells(tmp_path,
     code, err, (result,) = _import(tmp_path, capsys, "pts", str(tmp_path / "p.xml"))
     assert code == 0, err
     assert sorted(c["metrics"]["pts_final_score"]["samples"] for c in result["cells"]) == [[1, 2, 3], [7, 8, 9]]
+
+
+# --- 7: one normal form per option, as fio reads it -----------------------------------------
+
+def _fio_reads(sections: list[dict]) -> list[dict]:
+    """What fio 3.33 itself reads of each job's options (`fio --parse-only --debug=parse`): per
+    job, option -> the values its parser stored (one a direction for bs; None where a value
+    was left empty: fio keeps the default)."""
+    import subprocess
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".fio") as job:
+        job.write("".join(f"[j{i}]\nrw=randread\n" + "".join(f"{k}={v}\n" if v is not None else f"{k}\n"
+                                                            for k, v in s.items()) for i, s in enumerate(sections)))
+        job.flush()
+        err = subprocess.run(["fio", "--parse-only", "--debug=parse", job.name], capture_output=True, text=True,
+                             check=True).stdout
+    out, option = [], None
+    for line in err.splitlines():
+        if "Parsing section [j" in line:
+            out.append({})
+        elif (found := re.search(r" __handle_option=(\w+),", line)) and out:
+            option = found.group(1)
+        elif (found := re.search(r"ret=(\d+), out=(\S+)", line)) and out and option:
+            out[-1].setdefault(option, []).append(found.group(2) if found.group(1) == "0" else None)
+    return out
+
+
+SPELLED = {  # option -> strategies of the spellings a job file may give it
+    "iodepth": st.builds(lambda zeros, n: "0" * zeros + str(n), st.integers(0, 2), st.sampled_from([1, 2, 16])),
+    "runtime": st.builds(lambda n, unit: f"{n}{unit}", st.sampled_from([1, 2, 60, 1000, 1500, 2000]),
+                         st.sampled_from(["", "s", "ms", "us", "m", "sec", "msec", "min", "M", "S"])),
+    "bs": st.lists(st.sampled_from(["4k", "4096", "8k", "8192", "4K", "4KiB", ""]), min_size=1, max_size=3).map(",".join)
+    .filter(lambda v: v.strip(",")) .map(lambda v: v if v.count(",") < 2 or v.rsplit(",", 1)[1] else v),
+    "direct": st.sampled_from(["0", "1", "00", "01"]),
+    "fsync": st.sampled_from(["0", "1", "00", "4"]),
+}
+
+
+@pytest.mark.skipif(not __import__("shutil").which("fio"), reason="fio is not installed")
+@settings(max_examples=10, deadline=None)
+@given(option=st.sampled_from(sorted(SPELLED)), data=st.data())
+def test_two_spellings_are_one_value_exactly_where_fio_reads_one(option, data):
+    """Differential: fsatlas's normal form against what fio 3.33's own parser stores."""
+    a, b = data.draw(SPELLED[option]), data.draw(SPELLED[option])
+    read_a, read_b = (reads[option] for reads in _fio_reads([{option: a}, {option: b}]))
+    if option == "bs":  # one value a direction read, trim last; the values fio stores apply to the directions
+        # after them, an empty one keeps fio's default (4096) (HOWTO, blocksize)
+        read_a, read_b = ([v or "4096" for v in (r + [r[-1]] * 3)[:3]] for r in (read_a, read_b))
+    fio_same = read_a == read_b
+    spell = fio.canonical_size if option in fio.SIZES else str
+    ours = [fio_options.normal(option, v, spell) for v in (a, b)]
+    assert (ours[0] == ours[1]) == fio_same, (a, b, ours, read_a, read_b)
+
+
+@pytest.mark.parametrize("a, b", [
+    ({"iodepth": "01"}, {}), ({"bs": "4k,4k"}, {"bs": "4k"}), ({"runtime": "1"}, {"runtime": "1s"}),
+    ({"fsync": "0"}, {}), ({"direct": "0"}, {}), ({"time_based": "0"}, {}), ({"iodepth_batch": "1"}, {}),
+    ({"rwmixread": "50"}, {}), ({"rwmixread": "50"}, {"rwmixwrite": "50"}), ({"rwmixread": "30"}, {"rwmixwrite": "70"}),
+    ({"buffered": "0"}, {"direct": "1"}), ({"timeout": "2"}, {"runtime": "2000ms"}), ({"rw_sequencer": "sequential"}, {})])
+def test_the_named_spellings_and_defaults_are_repetitions_not_a_sweep(a, b):
+    base = {"rw": "randread", "bs": "4k", "iodepth": None, "direct": None}
+    parsed = [(f"raw/x/{i}", fio.parse(json.dumps(_jobs(("j", {**base, **o}, 0))), f"{i}.json")) for i, o in enumerate((a, b))]
+    assert import_.swept(parsed, ["0.json", "1.json"]) is None
+    assert parsed[0][1][0].parameters == parsed[1][1][0].parameters
+
+
+def test_a_setting_that_differs_is_still_refused_or_swept():
+    base = {"rw": "randread", "bs": "4k", "iodepth": None, "direct": None}
+    for a, b, expected in (({"iodepth": "01"}, {"iodepth": "16"}, "iodepth"), ({"bs": "4k,8k"}, {"bs": "4k"}, "bs"),
+                           ({"fsync": "1"}, {}, UserError), ({"time_based": ""}, {}, UserError),
+                           ({"rwmixread": "30"}, {"rwmixwrite": "30"}, UserError)):
+        parsed = [(f"raw/x/{i}", fio.parse(json.dumps(_jobs(("j", {**base, **o}, 0))), f"{i}.json"))
+                  for i, o in enumerate((a, b))]
+        if expected is UserError:
+            with pytest.raises(UserError):
+                import_.swept(parsed, ["0.json", "1.json"])
+        else:
+            assert import_.swept(parsed, ["0.json", "1.json"]) == expected

@@ -23,6 +23,7 @@ import math
 import re
 
 from .. import fio_json, fio_terse, metrics
+from . import fio_options
 from ..resultfile import MAX_NUMBER
 from ...errors import UserError
 from .measurement import Measurement, check_time
@@ -59,7 +60,6 @@ PLACES = frozenset({"name", "description", "directory", "filename", "filename_fo
 # Options holding a size (fio's "4k", "4K", "4096" and "4KiB" are one), written in one spelling
 SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
                    "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
-DEFAULTS = {"iodepth": "1", "numjobs": "1"}  # fio's own, where a job's options leave them out
 MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)
 _SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I)
 _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
@@ -67,13 +67,15 @@ _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
 
 def size_bytes(text: str, kb_base: int = 1024) -> int | None:
     """Bytes of one of fio's sizes ("4k", "4K", "4KiB", "4096"), or None where it is no size.
-    As fio reads them: k, K, kB and KiB are 1024 under its default kb_base=1024; under
-    kb_base=1000, k and kB are 1000 and KiB 1024."""
+    As fio 3.33 reads them: under its default kb_base=1024 ("compatibility mode", HOWTO) k, K
+    and kB are 1024 and KiB 1000, the prefixes opposite to the standards' (bs=4KiB ran blocks
+    of 4,000 bytes: io_bytes / total_ios of its report); under kb_base=1000, k and kB are 1000
+    and KiB 1024."""
     match = _SIZE.fullmatch(text.strip())
     if not match:
         return None
     prefix, binary = (match.group(2) or "").lower(), match.group(3)
-    base = 1024 if binary or kb_base != 1000 else 1000
+    base = (1000 if binary else 1024) if kb_base != 1000 else (1024 if binary else 1000)
     return int(match.group(1)) * base ** ("kmgtp".index(prefix) + 1 if prefix else 0)
 
 
@@ -90,10 +92,11 @@ def canonical_size(text: str, kb_base: int = 1024) -> str:
 
 
 def job_options(described: dict, report: dict, where: str, pointer: str) -> dict:
-    """Every option fio recorded for a job (its global options, then its own), as text in one
-    spelling (sizes as canonical_size, fio's defaults for iodepth and numjobs where a JSON report
-    leaves them out), but those in PLACES. An option that holds a list, an object or a line break
-    is no option fio writes: refused, located."""
+    """Every option fio recorded for a job (its global options, then its own), but those in
+    PLACES, each in the one spelling of fio_options.normal (sizes as canonical_size): an option
+    at fio's default is left out, as if unstated, but fio_options.FILLED are filled in where a
+    JSON report leaves them out. An option that holds a list, an object or a line break is no
+    option fio writes: refused, located."""
     out = {}
     for options, at in ((report.get("global options"), "/global options"), (described.get("job options"), pointer + "/job options")):
         if options is None:
@@ -111,10 +114,16 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
                 raise UserError(f"{type(value).__name__ if isinstance(value, (list, dict)) else 'text of several lines or over 200 characters'}",
                                 where=where, field=f"{at}/{name}", expected="one value of at most 200 characters, as fio writes an option")
             out[name] = str(value).lower() if isinstance(value, bool) else str(value)
-    if isinstance(described.get("job options"), dict):
-        out = {**DEFAULTS, **out}
     kb_base = 1000 if out.get("kb_base") == "1000" else 1024
-    out = {name: canonical_size(v, kb_base) if name in SIZES else v for name, v in out.items()}
+    normal = {}
+    for name, value in out.items():  # in fio's order: a later spelling of one option (an alias) wins
+        size = fio_options.ALIASES.get(name, name) in SIZES
+        name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else str)
+        normal.pop(name, None)
+        normal[name] = value
+    out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}
+    if isinstance(described.get("job options"), dict):
+        out = {**{name: fio_options.FIO_DEFAULTS[name] for name in fio_options.FILLED}, **out}
     if len(out) > MAX_OPTIONS:
         raise UserError(f"{len(out)} job options", where=where, field=pointer + "/job options",
                         expected=f"at most {MAX_OPTIONS}")
