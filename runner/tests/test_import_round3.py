@@ -348,3 +348,27 @@ def test_a_setting_that_differs_is_still_refused_or_swept():
                 import_.swept(parsed, ["0.json", "1.json"])
         else:
             assert import_.swept(parsed, ["0.json", "1.json"]) == expected
+
+
+# --- 8: a PTS figure is the float nearest to its decimal text in base units -----------------
+
+@settings(max_examples=200, deadline=None)
+@given(digits=st.integers(0, 10 ** 12), places=st.integers(0, 8), exponent=st.sampled_from(["", "e3", "E-2", "e+1"]),
+       scale=st.sampled_from(["MB/s", "kB/s", "GB/s", "Milliseconds", "IOPS"]))
+def test_a_pts_run_is_the_nearest_float_to_its_exact_value(digits, places, exponent, scale):
+    from decimal import Decimal, localcontext
+    from fsatlas.results.importers import pts
+    text = f"{digits // 10 ** places}.{digits % 10 ** places:0{places}d}{exponent}" if places else f"{digits}{exponent}"
+    metric, factor, _ = pts.SCALES[scale.lower()]
+    with localcontext() as context:  # an independent exact product: decimal arithmetic of 200 digits
+        context.prec = 200
+        expected = float(Decimal(text) * Decimal({"MB/s": "1e6", "kB/s": "1e3", "GB/s": "1e9", "Milliseconds": "1e-3",
+                                                  "IOPS": "1"}[scale]))
+    assert pts.exact(text, factor) == expected
+
+
+def test_the_named_pts_figure_2_01_mb_s_is_2_01e6_bytes_s(tmp_path, capsys):
+    (tmp_path / "p.xml").write_text(_pts([("Test: Read", "MB/s", "HIB", "2.01:2.02:1.99")]))
+    code, err, (result,) = _import(tmp_path, capsys, "pts", str(tmp_path / "p.xml"))
+    assert code == 0, err
+    assert result["cells"][0]["metrics"]["throughput"]["samples"] == [2010000.0, 2020000.0, 1990000.0]
