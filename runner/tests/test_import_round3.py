@@ -372,3 +372,25 @@ def test_the_named_pts_figure_2_01_mb_s_is_2_01e6_bytes_s(tmp_path, capsys):
     code, err, (result,) = _import(tmp_path, capsys, "pts", str(tmp_path / "p.xml"))
     assert code == 0, err
     assert result["cells"][0]["metrics"]["throughput"]["samples"] == [2010000.0, 2020000.0, 1990000.0]
+
+
+# --- 9: one run's output twice is refused for every tool, whatever whitespace was added -----
+
+OUTPUTS = {"fio": FIO / "fio-3.33-terse-v5.txt", "dd": SAMPLES / "dd" / "dd-9.1-english.txt",
+           "bonnie": SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt", "iozone": None}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tool=st.sampled_from(["fio", "dd", "bonnie"]),
+       added=st.sampled_from(["\n", "\n\n", "\r\n", " \n", ""]), crlf=st.booleans())
+def test_one_runs_output_given_twice_is_refused_for_every_tool(tmp_path_factory, capsys, tool, added, crlf):
+    tmp = tmp_path_factory.mktemp("twice")
+    text = OUTPUTS[tool].read_text()
+    again = (text.replace("\n", "\r\n") if crlf else text) + added
+    if again == text:
+        again += "\n"
+    (tmp / "1.txt").write_text(text, newline="")
+    (tmp / "2.txt").write_text(again, newline="")
+    extra = ["--redact"] if tool == "bonnie" else []
+    code, err, _ = _import(tmp, capsys, tool, str(tmp / "1.txt"), str(tmp / "2.txt"), "--filesystem", "ext4", *extra)
+    assert code == 1 and "the same run as FILE 1" in err and err.count("\n") == 1, err

@@ -303,13 +303,15 @@ def _run(args) -> int:
         provenance[raw] = {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
     seen = {}
     for index, ((raw, measurements), path) in enumerate(zip(parsed, args.files)):
-        if "measured" not in provenance[raw]:  # without a time two runs may show the same figures (dd's)
+        if not any(m.values for m in measurements):  # no figure (every test +++++): nothing to be the same
             continue
-        same = json.dumps([provenance[raw]["measured"], [(m.workload, m.parameters, m.values) for m in measurements]],
+        # the same figures and stated time (none, where the tool states none: terse, dd, bonnie++)
+        same = json.dumps([provenance[raw].get("measured"), [(m.workload, m.parameters, m.values) for m in measurements]],
                           sort_keys=True, default=str)
         other = seen.setdefault(same, index)
-        if other != index:  # one report written out again (reformatted, `jq .`): still one run
-            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): its time and every figure",
+        if other != index:  # one report written out again (reformatted, `jq .`, a newline added): still one run
+            when = "its time and every figure" if "measured" in provenance[raw] else "every figure (the output states no time)"
+            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): {when}",
                             where=path, expected="each repetition's own output file")
     records, sweeps = [], {}
     of_side = {side: [i for i, s in enumerate(sides) if s == side] for side in sides}  # in the order given
