@@ -394,3 +394,31 @@ def test_one_runs_output_given_twice_is_refused_for_every_tool(tmp_path_factory,
     extra = ["--redact"] if tool == "bonnie" else []
     code, err, _ = _import(tmp, capsys, tool, str(tmp / "1.txt"), str(tmp / "2.txt"), "--filesystem", "ext4", *extra)
     assert code == 1 and "the same run as FILE 1" in err and err.count("\n") == 1, err
+
+
+# --- 10: each exported row carries its own repetition's measured time ----------------------
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(offsets=st.lists(st.integers(1, 10 ** 6), min_size=2, max_size=4, unique=True), all_cells=st.booleans())
+def test_export_gives_each_row_its_own_repetitions_measured_time(tmp_path_factory, capsys, offsets, all_cells):
+    import datetime as dt
+    import pandas
+    tmp = tmp_path_factory.mktemp("times")
+    files, stamps = [], []
+    for i, offset in enumerate(offsets):
+        report = _jobs(("j", {}, 0))
+        report["timestamp"] = stamp = BASE["timestamp"] - offset
+        side = report["jobs"][0]["read"]
+        side["runtime"] += i  # each repetition its own figures
+        side["bw_bytes"] = 1000 * side["io_bytes"] // side["runtime"]
+        side["bw"], side["iops"] = side["bw_bytes"] // 1024, 1000 * side["total_ios"] / side["runtime"]
+        (tmp / f"{i}.json").write_text(json.dumps(report))
+        files.append(str(tmp / f"{i}.json"))
+        stamps.append(f"{dt.datetime.fromtimestamp(stamp, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z")
+    code, err, (result,) = _import(tmp, capsys, "fio", *files, "--filesystem", "ext4")
+    assert code == 0, err
+    out = tmp / "x.csv"
+    assert main(["export", str(tmp / "out" / "results"), "--out", str(out), *(["--all"] if all_cells else [])]) == 0
+    rows = pandas.read_csv(out)
+    for _, metric in rows.groupby("metric"):
+        assert list(metric.sort_values("repetition")["measured"]) == stamps
