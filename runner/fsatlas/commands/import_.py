@@ -49,7 +49,8 @@ def add_parser(sub):
                                                         "(PTS: its own Hardware and Software lines)")
     where.add_argument("--this-machine", action="store_true",
                        help="the output was measured on this machine: its system facts and machine label are recorded")
-    p.add_argument("--machine", help="a label for the machine (default: a short salted hash)")
+    p.add_argument("--machine", help="a label for the machine, with --system or --this-machine (default: a short "
+                                     "salted hash; for pts, a digest of each system's hardware line)")
     p.add_argument("--submitter", help="your name or handle, published with the result")
     p.add_argument("--notes", help="anything a reader should know, published with the result")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
@@ -68,7 +69,11 @@ def _system(path, machine, this_machine: bool, digest: str):
     if this_machine:
         return {**system.collect_system(machine), "recorded": "this-machine"}, {"kind": "directory"}
     if not path:
-        return {"machine": machine or f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
+        if machine:  # a label names a machine whose facts are recorded: here, none are
+            raise UserError(f"a machine label ({machine!r}) without the machine's facts", field="--machine",
+                            expected="--system FILE or --this-machine beside it (without either, the result is "
+                                     "\"system not recorded\" under a label naming the import alone)")
+        return {"machine": f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
     _regular(path)
     try:
         with open(path, encoding="utf-8") as f:
