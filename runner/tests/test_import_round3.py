@@ -14,7 +14,7 @@ from fsatlas.commands import import_
 from fsatlas.errors import UserError
 from fsatlas.results import privacy, resultfile
 from fsatlas.results.importers import fio, fio_options
-from fsatlas.results.validation import reviewed, validate_file
+from test_import_checks import _import  # (code, stderr, results validate accepted) of one import
 from testutil import SAMPLES
 
 FIO = SAMPLES / "fio"
@@ -52,17 +52,6 @@ def _jobs(*jobs: tuple[str, dict, int]) -> dict:
 def _keys(report: dict, workload=None) -> list[str]:
     parsed = [("raw/x/001-a.json", fio.parse(json.dumps(report), "a.json", workload))]
     return [c["key"] for c in import_.cell_records(parsed, "ext4", [], [], "kernel")]
-
-
-def _import(tmp_path, capsys, *argv) -> tuple[int, str, list]:
-    code = main(["import", *argv, "--out", str(tmp_path / "out")])
-    captured = capsys.readouterr()
-    results = []
-    if code == 0:
-        for path in captured.out.split():  # an output the importer accepts is a file validate accepts
-            assert [p for p in reviewed(validate_file(path), allow_all=True) if p.severity == "error"] == []
-            results.append(json.loads(open(path).read()))
-    return code, captured.err, results
 
 
 # --- 1: entries of one name are summed as clones only when every option is the same ----------
@@ -377,7 +366,7 @@ def test_the_named_pts_figure_2_01_mb_s_is_2_01e6_bytes_s(tmp_path, capsys):
 # --- 9: one run's output twice is refused for every tool, whatever whitespace was added -----
 
 OUTPUTS = {"fio": FIO / "fio-3.33-terse-v5.txt", "dd": SAMPLES / "dd" / "dd-9.1-english.txt",
-           "bonnie": SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt", "iozone": None}
+           "bonnie": SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt"}
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -422,3 +411,22 @@ def test_export_gives_each_row_its_own_repetitions_measured_time(tmp_path_factor
     rows = pandas.read_csv(out)
     for _, metric in rows.groupby("metric"):
         assert list(metric.sort_values("repetition")["measured"]) == stamps
+
+
+# --- 11: a machine label is given only with the machine's facts -----------------------------
+
+@pytest.mark.parametrize("facts", [[], ["--this-machine"], ["--system"]])
+def test_a_machine_label_needs_the_machines_facts(tmp_path, capsys, facts):
+    (tmp_path / "a.json").write_text(json.dumps(_jobs(("j", {}, 0))))
+    if facts == ["--system"]:
+        (tmp_path / "sys.yaml").write_text("system: {kernel: 5.15.0-91-generic, os: Ubuntu 22.04, cpu_model: Xeon Gold "
+                                           "6230, cpu_count: 80, memory_bytes: 412316860416, virtualization: none}\n")
+        facts = ["--system", str(tmp_path / "sys.yaml")]
+    code, err, results = _import(tmp_path, capsys, "fio", str(tmp_path / "a.json"), "--filesystem", "ext4",
+                                 "--machine", "lab-box", *facts)
+    if not facts:
+        assert code == 1 and err.count("\n") == 1 and "--machine" in err and "--system FILE or --this-machine" in err
+        assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("*.json"))
+    else:
+        assert code == 0, err
+        assert results[0]["system"]["machine"] == "lab-box"

@@ -57,7 +57,7 @@ def note(text: str) -> str:
 PLACES = frozenset({"name", "description", "directory", "filename", "filename_format", "opendir", "exec_prerun",
                     "exec_postrun", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
                     "per_job_logs", "log_avg_msec", "log_hist_msec", "log_offset", "log_compression"})
-# Options holding a size (fio's "4k", "4K", "4096" and "4KiB" are one), written in one spelling
+# Options holding a size (fio's "4k", "4K", "4kb" and "4096" are one), written in one spelling
 SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
                    "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
 MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)

@@ -9,14 +9,14 @@ direction, runtime=1 and runtime=1s read 1000000 (microseconds); and bs=8k,, ran
 writes (fio 3.33, rw=randrw: io_bytes / total_ios of each side), as the HOWTO says.
 
 The normal form: an alias by its option's name (timeout: runtime); a number without leading
-zeros; a boolean 1 or 0 (any other number is 1; an "empty or boolean" option given with no
-value is set); a time in whole seconds where it is one, else ms or us; bs, ba and the rates, which
-take one value for reads, writes and trims or a list of them (a value not followed by a comma
-applies to the directions after it; an empty one is the default), as one value where the
-three are one, else the three; rwmixwrite=N as rwmixread=100-N, buffered=N as direct=1-N. An
-option at fio's default is the option left out: dropped (fsync=0, time_based=0, rwmixread=50),
-but for those always filled in (FILLED: a sweep's dimensions and export columns) and the block
-size (KEPT).
+zeros; a boolean 1 or 0 (any other number is 1; an "empty or boolean" option given with no value
+is set); a time in whole seconds where it is one (bare for the options fio reads in seconds),
+else ms or us; bs, ba and the rates, which take one value for reads, writes and trims or a list
+of them (a value not followed by a comma applies to the directions after it; an empty one is the
+default), as one value where the three are one, else the three; rwmixwrite=N as rwmixread=100-N,
+buffered=N as direct=1-N. An option at fio's default is the option left out: dropped (fsync=0,
+time_based=0, rwmixread=50), but for those always filled in (FILLED: a sweep's dimensions and
+export columns) and the block size (KEPT).
 """
 import re
 
@@ -42,8 +42,32 @@ _EMPTYBOOL = """bs_unaligned exitall exitall_on_error group_reporting new_group 
 thread time_based verify_only zero_buffers"""
 _TIME = """latency_target latency_window ramp_time runtime startdelay steadystate_duration
 steadystate_ramp_time"""
-FIO_DEFAULTS = {'allow_file_create': '1', 'allow_mounted_write': '0', 'allrandrepeat': '0', 'atomic': '0', 'block_error_percentiles': '0', 'bs': '4096', 'buffer_compress_chunk': '512', 'buffered': '1', 'bwavgtime': '500', 'cgroup_nodelete': '0', 'clat_percentiles': '1', 'create_fsync': '1', 'create_on_open': '0', 'create_only': '0', 'create_serialize': '1', 'dedupe_global': '0', 'dedupe_working_set_percentage': '5', 'direct': '0', 'disable_bw_measurement': '0', 'disable_clat': '0', 'disable_lat': '0', 'disable_slat': '0', 'disk_util': '1', 'do_verify': '1', 'end_fsync': '0', 'error_dump': '0', 'fdatasync': '0', 'file_append': '0', 'fill_device': '0', 'flow': '0', 'flow_id': '0', 'flow_sleep': '0', 'fsync': '0', 'fsync_on_close': '0', 'gtod_reduce': '0', 'ignore_zone_limits': '0', 'invalidate': '1', 'iodepth': '1', 'iodepth_batch': '1', 'iodepth_batch_complete_min': '1', 'iopsavgtime': '500', 'job_max_open_zones': '0', 'lat_percentiles': '0', 'latency_run': '0', 'log_avg_msec': '0', 'log_entries': '1024', 'log_hist_coarseness': '0', 'log_hist_msec': '0', 'log_max_value': '0', 'log_offset': '0', 'log_prio': '0', 'loops': '1', 'max_open_zones': '0', 'nice': '0', 'nrfiles': '1', 'numjobs': '1', 'offset_align': '0', 'overwrite': '0', 'per_job_logs': '1', 'percentage_random': '100,100,100', 'pre_read': '0', 'randrepeat': '1', 'rate_cycle': '1000', 'read_beyond_wp': '0', 'read_iolog_chunked': '0', 'replay_no_stall': '0', 'replay_scale': '1', 'replay_time_scale': '100', 'runtime': '0', 'rwmixread': '50', 'rwmixwrite': '50', 'scramble_buffers': '1', 'serialize_overlap': '0', 'significant_figures': '4', 'slat_percentiles': '0', 'startdelay': '0', 'stats': '1', 'steadystate_duration': '0', 'steadystate_ramp_time': '0', 'thinktime': '0', 'thinktime_blocks': '1', 'thinktime_iotime': '0', 'thinktime_spin': '0', 'trim_percentage': '0', 'trim_verify_zero': '1', 'unique_filename': '1', 'unlink': '0', 'unlink_each_loop': '0', 'verify_async': '0', 'verify_dump': '0', 'verify_fatal': '0', 'verify_state_save': '1', 'write_barrier': '0'}
-ALIASES = {'blockalign': 'ba', 'blocksize': 'bs', 'blocksize_unaligned': 'bs_unaligned', 'blocksize_range': 'bsrange', 'disable_bw': 'disable_bw_measurement', 'fill_fs': 'fill_device', 'io_limit': 'io_size', 'iodepth_batch_submit': 'iodepth_batch', 'iodepth_batch_complete': 'iodepth_batch_complete_min', 'iomem': 'mem', 'nr_files': 'nrfiles', 'fileoffset': 'offset', 'ratecycle': 'rate_cycle', 'ratemin': 'rate_min', 'timeout': 'runtime', 'readwrite': 'rw', 'ss': 'steadystate', 'ss_dur': 'steadystate_duration', 'ss_ramp': 'steadystate_ramp_time', 'wait_for_previous': 'stonewall'}
+FIO_DEFAULTS = {'allow_file_create': '1', 'allow_mounted_write': '0', 'allrandrepeat': '0', 'atomic': '0',
+                'block_error_percentiles': '0', 'bs': '4096', 'buffer_compress_chunk': '512', 'buffered': '1', 'bwavgtime':
+                '500', 'cgroup_nodelete': '0', 'clat_percentiles': '1', 'create_fsync': '1', 'create_on_open': '0',
+                'create_only': '0', 'create_serialize': '1', 'dedupe_global': '0', 'dedupe_working_set_percentage': '5',
+                'direct': '0', 'disable_bw_measurement': '0', 'disable_clat': '0', 'disable_lat': '0', 'disable_slat': '0',
+                'disk_util': '1', 'do_verify': '1', 'end_fsync': '0', 'error_dump': '0', 'fdatasync': '0', 'file_append': '0',
+                'fill_device': '0', 'flow': '0', 'flow_id': '0', 'flow_sleep': '0', 'fsync': '0', 'fsync_on_close': '0',
+                'gtod_reduce': '0', 'ignore_zone_limits': '0', 'invalidate': '1', 'iodepth': '1', 'iodepth_batch': '1',
+                'iodepth_batch_complete_min': '1', 'iopsavgtime': '500', 'job_max_open_zones': '0', 'lat_percentiles': '0',
+                'latency_run': '0', 'log_avg_msec': '0', 'log_entries': '1024', 'log_hist_coarseness': '0', 'log_hist_msec':
+                '0', 'log_max_value': '0', 'log_offset': '0', 'log_prio': '0', 'loops': '1', 'max_open_zones': '0', 'nice':
+                '0', 'nrfiles': '1', 'numjobs': '1', 'offset_align': '0', 'overwrite': '0', 'per_job_logs': '1',
+                'percentage_random': '100,100,100', 'pre_read': '0', 'randrepeat': '1', 'rate_cycle': '1000',
+                'read_beyond_wp': '0', 'read_iolog_chunked': '0', 'replay_no_stall': '0', 'replay_scale': '1',
+                'replay_time_scale': '100', 'runtime': '0', 'rwmixread': '50', 'rwmixwrite': '50', 'scramble_buffers': '1',
+                'serialize_overlap': '0', 'significant_figures': '4', 'slat_percentiles': '0', 'startdelay': '0', 'stats':
+                '1', 'steadystate_duration': '0', 'steadystate_ramp_time': '0', 'thinktime': '0', 'thinktime_blocks': '1',
+                'thinktime_iotime': '0', 'thinktime_spin': '0', 'trim_percentage': '0', 'trim_verify_zero': '1',
+                'unique_filename': '1', 'unlink': '0', 'unlink_each_loop': '0', 'verify_async': '0', 'verify_dump': '0',
+                'verify_fatal': '0', 'verify_state_save': '1', 'write_barrier': '0'}
+ALIASES = {'blockalign': 'ba', 'blocksize': 'bs', 'blocksize_unaligned': 'bs_unaligned', 'blocksize_range': 'bsrange',
+           'disable_bw': 'disable_bw_measurement', 'fill_fs': 'fill_device', 'io_limit': 'io_size',
+           'iodepth_batch_submit': 'iodepth_batch', 'iodepth_batch_complete': 'iodepth_batch_complete_min', 'iomem':
+           'mem', 'nr_files': 'nrfiles', 'fileoffset': 'offset', 'ratecycle': 'rate_cycle', 'ratemin': 'rate_min',
+           'timeout': 'runtime', 'readwrite': 'rw', 'ss': 'steadystate', 'ss_dur': 'steadystate_duration', 'ss_ramp':
+           'steadystate_ramp_time', 'wait_for_previous': 'stonewall'}
 
 # the string (and (null)-typed) options' defaults, from the same --cmdhelp: rw and ioengine are KEPT
 # (ioengine's default is the platform's), filename_format is a PLACE
@@ -59,7 +83,7 @@ KINDS = {name: kind for kind, names in (("int", _INT), ("bool", _BOOL), ("emptyb
 SECONDS = frozenset({"runtime", "ramp_time", "startdelay", "steadystate_duration", "steadystate_ramp_time"})
 BY_DIRECTION = frozenset({"bs", "ba", "rate", "rate_min", "rate_iops", "rate_iops_min", "percentage_random"})
 FILLED = ("iodepth", "numjobs", "direct")  # always stated, at fio's default where a report leaves them out
-_TIME = re.compile(r"(\d+)\s*([a-z]*)", re.I)
+_TIME_VALUE = re.compile(r"(\d+)\s*([a-z]*)", re.I)
 # fio 3.33's time suffixes (any case); any other (sec, min, hour, day) it reads as no unit at
 # all: runtime=2sec is 2 microseconds (--parse-only --debug=parse: out=2), so it is here too
 _UNIT_US = {"us": 1, "usec": 1, "ms": 1000, "msec": 1000, "s": 10 ** 6, "m": 60 * 10 ** 6, "h": 3600 * 10 ** 6,
@@ -67,12 +91,14 @@ _UNIT_US = {"us": 1, "usec": 1, "ms": 1000, "msec": 1000, "s": 10 ** 6, "m": 60 
 
 
 def _time(name: str, value: str) -> str:
-    match = _TIME.fullmatch(value.strip())
+    match = _TIME_VALUE.fullmatch(value.strip())
     if not match:
         return value
     unit = match.group(2).lower()
     us = int(match.group(1)) * (_UNIT_US.get(unit, 1) if unit else 10 ** 6 if name in SECONDS else 1)
-    return str(us // 10 ** 6) if us % 10 ** 6 == 0 else f"{us // 1000}ms" if us % 1000 == 0 else f"{us}us"
+    if us % 10 ** 6 == 0:  # seconds bare where fio reads a bare number as seconds
+        return str(us // 10 ** 6) if name in SECONDS else f"{us // 10 ** 6}s"
+    return f"{us // 1000}ms" if us % 1000 == 0 else f"{us}us"
 
 
 def _number(part: str, spell) -> str:
