@@ -203,6 +203,11 @@ def test_compare_names_the_tools_of_each_side_of_an_import(tmp_path_factory, cap
                f"A {' / '.join(a)}; B {' / '.join(b)}" in out
     rows = [line for line in out.splitlines() if line.startswith("fio-j ")]
     assert rows and all(("tools differ" in line) == (a != b) for line in rows)  # each row where the sides' differ
+    md = tmp / "r.md"  # and report's opening sentence
+    assert main(["report", str(next((tmp / "out" / "results").glob("*.json"))), "--a", "ext4", "--b", "xfs",
+                 "--out", str(md), "--no-chart"]) == 0
+    text = md.read_text()
+    assert (f"came from other tools: A {' / '.join(a)}; B {' / '.join(b)}" in text) == (a != b or len(a) > 1 or len(b) > 1)
 
 
 # --- 6: two PTS results never share a cell silently; a scale against its proportion refused --

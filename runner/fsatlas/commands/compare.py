@@ -78,8 +78,7 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
     plan = comparison.design(fa, fb)
     if sides:
         from ..site import report
-        fa, fb = ([{**fa[0], "tools": tool} for c in report.side_cells(runs_a[0], spec).values()
-                   for tool in comparison.cell_factors(fa[0], c)["tools"].split(" / ")] or fa for spec in sides)
+        fa, fb = ([{**fa[0], "tools": tool} for tool in report.side_tools(runs_a[0], spec)] or fa for spec in sides)
         tools = [set(f["tools"] for f in fs) for fs in (fa, fb)]
         if tools[0] != tools[1] or len(tools[0]) > 1 or len(tools[1]) > 1:
             plan = {**plan, "differ": [*plan["differ"], "tools"],
