@@ -151,12 +151,15 @@ BONNIE = (SAMPLES / "bonnie" / "bonnie-1.92-stdout.txt").read_text()  # machine 
 
 @settings(max_examples=40, deadline=None)
 @given(name=st.text(st.characters(codec="ascii", categories=["L", "N", "Zs", "P"], exclude_characters=",\t"),
-                    min_size=1, max_size=15).map(str.strip).filter(lambda n: n and n not in BONNIE))
+                    min_size=1, max_size=30).map(str.strip).filter(lambda n: n and n[:8] not in BONNIE))
 def test_bonnies_machine_name_is_redacted_whole_in_the_table_and_the_csv(name):
     """Whatever the name holds (spaces, punctuation), the output redacted is the one whose name
-    was sample-box, redacted: every place of the name replaced whole, nothing else."""
+    was sample-box, redacted: every place of the name replaced whole, nothing else; the table
+    holds it cut to 19 characters, as bonnie++ 2.00a prints it ("db-server-0042.corp")."""
     assert BONNIE.count("sample-box") >= 3
-    assert privacy.redact(BONNIE.replace("sample-box", name))[0] == privacy.redact(BONNIE)[0]
+    text = "".join(line.replace("sample-box", name if line.count(",") > 20 else name[:19])
+                   for line in BONNIE.splitlines(keepends=True))
+    assert privacy.redact(text)[0] == privacy.redact(BONNIE)[0]
 
 
 def test_the_named_examples_leak_nothing(tmp_path, capsys):

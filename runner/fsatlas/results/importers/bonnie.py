@@ -113,9 +113,12 @@ def host_names(text: str) -> list[tuple[int, int]]:
             start = line.start() + sum(len(f) + 1 for f in fields[:index])
             spans.append((start, start + len(fields[index])))
             names.add(fields[index].strip())
-    # the CSV's name whole (it may hold spaces: "my host") where a row of the table begins with it
+    # the CSV's name whole (it may hold spaces: "my host") where a row of the table begins with it,
+    # or with the name cut to the table's column (bonnie++ 2.00a cuts it at 19 characters: a cut
+    # of at least 8 is looked for, longest first)
     for name in names - {""}:
-        spans += [m.span(1) for m in re.finditer(rf"^[ \t]*({re.escape(name)})(?=[ \t])", text, re.M)]
+        cuts = "|".join(re.escape(name[:n]) for n in range(len(name), min(len(name), 8) - 1, -1))
+        spans += [m.span(1) for m in re.finditer(rf"^[ \t]*({cuts})(?=[ \t])", text, re.M)]
     return sorted(spans)
 
 
