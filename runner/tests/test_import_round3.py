@@ -81,6 +81,22 @@ def test_the_named_example_two_x_y_jobs_randread_and_randwrite_refused_at_their_
     assert code == 1 and err.count("\n") == 1 and "/jobs/0, /jobs/1" in err and "rw=randread and rw=randwrite" in err
 
 
+@settings(max_examples=15, deadline=None)
+@given(sizes=st.tuples(st.sampled_from([4, 8, 64]), st.sampled_from([4, 8, 64])), iops=st.integers(50, 20000))
+def test_terse_entries_of_one_name_are_clones_only_where_their_figures_show_one_job(sizes, iops):
+    """terse records no options: two entries of one name are summed only where they show the
+    same sides and block size (test_import_checks._terse: the sample's read job at a rate)."""
+    from test_import_checks import _terse
+    text = _terse(sizes[0] * iops, iops) + _terse(sizes[1] * iops, iops)
+    if sizes[0] == sizes[1]:
+        (clones,) = fio.parse(text, "t.txt")
+        assert clones.parameters["jobs_in_report"] == 2
+    else:
+        with pytest.raises(UserError) as refused:
+            fio.parse(text, "t.txt")
+        assert "bs_from_rate" in refused.value.message
+
+
 def test_one_name_in_two_groups_is_refused_located():
     with pytest.raises(UserError) as refused:
         fio.parse(json.dumps(_jobs(("j", {}, 0), ("j", {}, 1))), "g.json")

@@ -391,17 +391,17 @@ def identity(name: str, workload: str | None, where: str, pointer: str) -> tuple
 
 def _same_job(entries: list, options: dict, report: dict, where: str, terse: bool) -> None:
     """Entries of one name and group are summed as fio's clones (numjobs) only where they are
-    one job: every option the same (terse, which records none: the same sides done I/O on).
-    Two jobs of one name (rw=randread and rw=randwrite, both [x-y]) are refused, located."""
-    first = options if not terse else _active([entries[0][0]], None)
+    one job: every option the same (terse, which records none: what its figures show, the sides
+    done I/O on and each one's block size, _terse_shape). Two jobs of one name (rw=randread and
+    rw=randwrite, both [x-y]) are refused, located."""
+    def shape(job):
+        return _terse_shape([job], _active([job], None))
+    first = options if not terse else shape(entries[0][0])
     for job, described, pointer in entries[1:]:
-        other = job_options(described, report, where, pointer) if not terse else _active([job], None)
+        other = job_options(described, report, where, pointer) if not terse else shape(job)
         if other != first:
-            if terse:
-                differ = f"sides {'+'.join(first)} and {'+'.join(other)}"
-            else:
-                names = sorted(n for n in set(first) | set(other) if first.get(n) != other.get(n))
-                differ = ", ".join(f"{n}={first.get(n, 'not set')} and {n}={other.get(n, 'not set')}" for n in names[:4])
+            names = sorted(n for n in set(first) | set(other) if first.get(n) != other.get(n))
+            differ = ", ".join(f"{n}={first.get(n, 'not set')} and {n}={other.get(n, 'not set')}" for n in names[:4])
             raise UserError(f"two jobs named {str(described.get('jobname', 'job'))[:60]!r} in one group differ in {differ}",
                             where=where, field=f"{entries[0][2]}, {pointer}",
                             expected="one name a job: fio's clones of one job (numjobs) share every option")
