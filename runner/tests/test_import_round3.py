@@ -311,7 +311,8 @@ def _fio_reads(sections: list[dict]) -> list[dict]:
 
 
 SPELLED = {  # option -> strategies of the spellings a job file may give it
-    "iodepth": st.builds(lambda zeros, n: "0" * zeros + str(n), st.integers(0, 2), st.sampled_from([1, 2, 16])),
+    "iodepth": st.builds(lambda zeros, n: "0" * zeros + str(n), st.integers(0, 2), st.sampled_from([1, 2, 16]))
+    | st.sampled_from(["1k", "1K", "1024", "1000", "1KiB", "1kb"]),
     "runtime": st.builds(lambda n, unit: f"{n}{unit}", st.sampled_from([1, 2, 60, 1000, 1500, 2000]),
                          st.sampled_from(["", "s", "ms", "us", "m", "sec", "msec", "min", "M", "S"])),
     "bs": st.lists(st.sampled_from(["4k", "4096", "8k", "8192", "4K", "4KiB", ""]), min_size=1, max_size=3).map(",".join)
@@ -332,8 +333,7 @@ def test_two_spellings_are_one_value_exactly_where_fio_reads_one(option, data):
         # after them, an empty one keeps fio's default (4096) (HOWTO, blocksize)
         read_a, read_b = ([v or "4096" for v in (r + [r[-1]] * 3)[:3]] for r in (read_a, read_b))
     fio_same = read_a == read_b
-    spell = fio.canonical_size if option in fio.SIZES else str
-    ours = [fio_options.normal(option, v, spell) for v in (a, b)]
+    ours = [fio.job_options({"job options": {option: v}}, {}, "j.fio", "/jobs/0").get(option) for v in (a, b)]
     assert (ours[0] == ours[1]) == fio_same, (a, b, ours, read_a, read_b)
 
 

@@ -116,9 +116,13 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
             out[name] = str(value).lower() if isinstance(value, bool) else str(value)
     kb_base = 1000 if out.get("kb_base") == "1000" else 1024
     normal = {}
+
+    def number(text: str) -> str:  # an integer option's size postfix, as fio reads it (iodepth=1k is 1024)
+        n = size_bytes(text, kb_base)
+        return str(n) if n is not None else text
     for name, value in out.items():  # in fio's order: a later spelling of one option (an alias) wins
         size = fio_options.ALIASES.get(name, name) in SIZES
-        name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else str)
+        name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else number)
         normal.pop(name, None)
         normal[name] = value
     out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}

@@ -108,7 +108,8 @@ def _number(part: str, spell) -> str:
 
 def normal(name: str, value: str, spell=lambda v: v) -> tuple[str, str]:
     """(name, value) of one option in the normal form above; spell: the spelling of a size
-    (importers.fio.canonical_size), for the options that hold one."""
+    (importers.fio.canonical_size) for the options that hold one, else of an integer's size
+    postfix (fio reads iodepth=1k as 1024, nrfiles=1KiB as 1000: --parse-only --debug=parse)."""
     name = ALIASES.get(name, name)
     kind = KINDS.get(name)
     if kind in ("bool", "emptybool"):
@@ -125,7 +126,7 @@ def normal(name: str, value: str, spell=lambda v: v) -> tuple[str, str]:
         value = three[0] if len(set(three)) == 1 else ",".join(three)
     elif kind == "int":
         value = ",".join(_number(p, spell) for p in value.split(","))
-    else:
+    else:  # a string option: a size in one spelling, a number with a size postfix as its count
         value = spell(value)
     if name == "rwmixwrite" and value.isdigit() and int(value) <= 100:  # the rest of the mix is reads
         name, value = "rwmixread", str(100 - int(value))
