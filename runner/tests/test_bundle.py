@@ -65,7 +65,7 @@ def test_a_migration_that_stopped_half_way_is_finished_by_running_it_again(tmp_p
 def test_import_adds_exactly_two_files(tmp_path):
     sample = FIXTURES / "samples" / "dd" / "dd-9.1-german.txt"
     out = tmp_path / "out"
-    assert main(["import", "dd", str(sample), "--filesystem", "ext4", "--out", str(out), "--machine", "box"]) == 0
+    assert main(["import", "dd", str(sample), "--filesystem", "ext4", "--out", str(out)]) == 0
     added = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     (result,) = (out / "results").iterdir()
     assert added == [f"raw/{result.stem}.tar.gz", f"results/{result.name}"]

@@ -18,7 +18,7 @@ def test_the_summary_line_alone_imports_and_validates(tmp_path, capsys, line, si
     source = tmp_path / "dd.txt"
     source.write_text(line + "\n" + line + "\n")  # two runs pasted one after the other
     out = tmp_path / "out"
-    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--machine", "pasted", "--out", str(out)]) == 0
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(out)]) == 0
     path = capsys.readouterr().out.strip()
     assert [p for p in validate_file(path) if p.severity == "error"] == []
     (cell,) = json.loads(open(path).read())["cells"]

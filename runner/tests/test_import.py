@@ -25,7 +25,7 @@ def mounted(tmp_path_factory):
 def imported(tmp_path, capsys, *argv):
     out = tmp_path / "out"
     redact = ["--redact"] if argv[0] == "bonnie" else []  # bonnie++'s machine name, a host name (test_tool_host_fields)
-    assert main(["import", *argv, "--filesystem", "ext4", "--machine", "importer", "--out", str(out), *redact]) == 0
+    assert main(["import", *argv, "--filesystem", "ext4", "--this-machine", "--machine", "importer", "--out", str(out), *redact]) == 0
     (path,) = (out / "results").iterdir()
     # Public samples carry what their authors' machines wrote (a home folder in IOzone's command
     # line): privacy findings are a maintainer's call (test_a_public_sample_s_home_folder_is_found).
@@ -175,7 +175,7 @@ def test_fio_report_quoted_down_to_its_all_clients_entry(tmp_path, capsys):
         {"jobname": "All clients", "groupid": 0, "error": 0, "mixed": mixed}]}
     path = tmp_path / "quoted.json"
     path.write_text(json.dumps(report))
-    assert main(["import", "fio", str(path), "--filesystem", "ext4", "--machine", "m", "--out", str(tmp_path / "no")]) == 1
+    assert main(["import", "fio", str(path), "--filesystem", "ext4", "--out", str(tmp_path / "no")]) == 1
     assert capsys.readouterr().err.strip().endswith("/client_stats/0/mixed/runtime: runtime is missing; "
                                                     "expected a number from 0 to 1e+18, as fio writes for each "
                                                     "direction of a job")

@@ -27,8 +27,8 @@ from testutil import SAMPLES
 FIO = SAMPLES / "fio"
 BASE = json.loads((FIO / "sweep" / "ext4-iodepth-1.json").read_text())  # one job, randread 4k, libaio, fio 3.33
 TERSE = (FIO / "fio-3.33-terse-v5.txt").read_text()
-UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024 ** 2, "mb": 1024 ** 2, "mib": 1024 ** 2,
-         "g": 1024 ** 3, "gib": 1024 ** 3}
+UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1000, "m": 1024 ** 2, "mb": 1024 ** 2, "mib": 1000 ** 2,
+         "g": 1024 ** 3, "gib": 1000 ** 3}  # fio 3.33, kb_base=1024: KiB, MiB, GiB are powers of 1000 (HOWTO)
 
 
 def _report(options: dict, drop=(), version="fio-3.33", stamp=1795902457, bw=None) -> dict:
@@ -75,7 +75,7 @@ def _write(tmp_path, name: str, report: dict) -> str:
 # --- 1 and 3: every option compared, in one spelling ----------------------------------------
 
 SPELLINGS = {  # option -> values a file may hold (None: left out); the values of one list item are one setting
-    "bs": [["4k", "4K", "4096", "4KiB", "4kb"], ["8k", "8192"]],
+    "bs": [["4k", "4K", "4096", "4kb"], ["8k", "8192"], ["4KiB", "4000"]],  # KiB: 1000 in fio's default kb_base
     "iodepth": [[None, "1"], ["4"]],
     "fsync": [[None], ["1"]],
     "runtime": [["2"], ["5"]],
@@ -242,7 +242,7 @@ def _pts_result(scale: str, entries: list[tuple[str, str]], description="Test: A
     data = "".join(f"<Entry><Identifier>{s}</Identifier><Value></Value><RawString>{r}</RawString></Entry>" for s, r in entries)
     return (f"<Result><Identifier>pts/custom-1.0.0</Identifier><Title>T</Title><AppVersion>1</AppVersion>"
             f"<Arguments>x</Arguments><Description>{description}</Description><Scale>{scale}</Scale>"
-            f"<Proportion>HIB</Proportion><Data>{data}</Data></Result>")
+            f"<Proportion>{'LIB' if scale in ('Seconds', 'Milliseconds') else 'HIB'}</Proportion><Data>{data}</Data></Result>")
 
 
 def _pts_file(*results: str) -> str:

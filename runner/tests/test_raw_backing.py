@@ -96,7 +96,7 @@ def test_a_hand_written_pts_xml_backs_no_runner_fio_cell(out_dir, valid_result):
 
 def _imported(tmp_path, tool, *samples):
     out = tmp_path / "imp"
-    assert main(["import", tool, *map(str, samples), "--filesystem", "ext4", "--machine", "importer",
+    assert main(["import", tool, *map(str, samples), "--filesystem", "ext4",
                  "--out", str(out)]) == 0
     (path,) = (out / "results").iterdir()
     assert _errors(path) == []
@@ -243,7 +243,7 @@ def test_a_figure_too_large_for_a_float_or_json_too_deep_is_one_line(tmp_path, c
     deep = tmp_path / "deep.json"
     deep.write_text('{"jobs": ' + "[" * 100_000 + "]" * 100_000 + "}")
     for path, expected in ((huge, "an integer of 400 digits at line 1"), (deep, "JSON nested more than 64 levels deep")):
-        code = main(["import", "fio", str(path), "--filesystem", "ext4", "--machine", "m", "--out", str(tmp_path / "o")])
+        code = main(["import", "fio", str(path), "--filesystem", "ext4", "--out", str(tmp_path / "o")])
         err = capsys.readouterr().err
         assert code == 1 and len(err.strip().splitlines()) == 1 and expected in err and str(path) in err, err
 

@@ -44,7 +44,7 @@ def test_a_fio_raw_replaced_by_a_runner_shape_backs_no_figure(out_dir, valid_res
 
 def _imported(tmp_path, tool, sample):
     out = tmp_path / "imp"
-    assert main(["import", tool, str(sample), "--filesystem", "ext4", "--machine", "importer", "--out", str(out)]) == 0
+    assert main(["import", tool, str(sample), "--filesystem", "ext4", "--out", str(out)]) == 0
     (path,) = (out / "results").iterdir()
     assert _errors(path) == []  # as imported
     return out, path, json.loads(path.read_text())
@@ -259,7 +259,7 @@ def test_an_iozone_import_under_a_workload_name_validates(tmp_path):
     two measurements of "rewrite" matched x-record-rewrite)."""
     out = tmp_path / "imp"
     assert main(["import", "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--filesystem", "ext4",
-                 "--machine", "importer", "--workload", "x", "--redact", "--out", str(out)]) == 0
+                 "--workload", "x", "--redact", "--out", str(out)]) == 0
     (path,) = (out / "results").iterdir()
     workloads = {c["workload"] for c in json.loads(path.read_text())["cells"]}
     assert {"x-rewrite", "x-record-rewrite"} <= workloads

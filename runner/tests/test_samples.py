@@ -22,7 +22,7 @@ def test_every_sample_is_named_with_its_source():
 def _import(tmp_path, capsys, fmt, *files, extra=()):
     out = tmp_path / "out"
     redact = ("--redact",) if fmt == "bonnie" else ()  # bonnie++'s machine name, a host name (test_tool_host_fields)
-    argv = ["import", fmt, *map(str, files), "--filesystem", "ext4", "--machine", "importer", "--out", str(out), *extra, *redact]
+    argv = ["import", fmt, *map(str, files), "--filesystem", "ext4", "--out", str(out), *extra, *redact]
     assert main(argv) == 0, capsys.readouterr().err
     (path,) = (out / "results").iterdir()
     assert [p for p in reviewed(validate_file(str(path)), allow_all=True) if p.severity == "error"] == []
@@ -32,7 +32,7 @@ def _import(tmp_path, capsys, fmt, *files, extra=()):
 
 def _refused(tmp_path, capsys, fmt, file, *words):
     out = tmp_path / "refused"
-    assert main(["import", fmt, str(file), "--filesystem", "ext4", "--machine", "importer", "--out", str(out)]) == 1
+    assert main(["import", fmt, str(file), "--filesystem", "ext4", "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and str(file) in err and all(w in err for w in words), err
     assert not out.exists() or not any(out.rglob("*.json"))  # nothing written

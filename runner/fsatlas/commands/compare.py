@@ -68,13 +68,22 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
     return a, b, rows
 
 
-def header(runs_a: list, runs_b: list) -> list[str]:
+def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
     """Lines naming the runs of each side (each once) and which of comparison.FACTORS differ
-    between them or vary within a side (mixed)."""
+    between them or vary within a side (mixed). sides: (A, B) of `R --a A --b B`, two sides of
+    one run, whose cells' own tools (an import's outputs' versions: comparison.cell_factors)
+    are the sides' tools."""
     (runs_a, dropped_a), (runs_b, dropped_b) = comparison.once(runs_a), comparison.once(runs_b)
     fa, fb = [comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b]
     plan = comparison.design(fa, fb)
-    lines = [f"A: {', '.join(f['run'] for f in fa)}", f"B: {', '.join(f['run'] for f in fb)}"]
+    if sides:
+        from ..site import report
+        fa, fb = ([{**fa[0], "tools": tool} for tool in report.side_tools(runs_a[0], spec)] or fa for spec in sides)
+        tools = [set(f["tools"] for f in fs) for fs in (fa, fb)]
+        if tools[0] != tools[1] or len(tools[0]) > 1 or len(tools[1]) > 1:
+            plan = {**plan, "differ": [*plan["differ"], "tools"],
+                    "mixed": [*plan["mixed"], *(["tools"] if len(tools[0]) > 1 or len(tools[1]) > 1 else [])]}
+    lines = [f"A: {', '.join(r['id'] for r in runs_a)}", f"B: {', '.join(r['id'] for r in runs_b)}"]
     lines += [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
               for rid, twin in dropped_a + dropped_b]
     if plan["differ"]:
@@ -94,7 +103,7 @@ def header(runs_a: list, runs_b: list) -> list[str]:
 def run(args) -> int:
     a, b, rows = compared(args.files, args.runs_a, args.runs_b, args.side_a, args.side_b, args.all_metrics,
                           f"expected {USAGE}")
-    print("\n".join(header(a, b)))
+    print("\n".join(header(a, b, (args.side_a, args.side_b) if args.side_a else ())))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "
           f"{'p':>7} {'p adj':>7} {'detect':>7} {'p equiv':>7}  verdict")
@@ -108,7 +117,7 @@ def run(args) -> int:
         detect = f"{r['detectable_pct']:6.3g}%" if r["detectable_pct"] is not None else "-"
         p_eq = f"{r['p_equivalent_adjusted']:7.2g}" if tested else "-"
         verdict = {"differs": f"differs ({', '.join(r['differ'])} differ too)"}.get(r["verdict"], r["verdict"]) \
-            if tested else f"{r['status']} ({r['why']})"
+            if tested else f"{r['status']} ({r['why']}{'; ' + ', '.join(r['differ']) + ' differ' if r['differ'] else ''})"
         print(f"{r['key']:<{width}}  {r['metric']:<16} {r['mean_a']:>11.4g} {r['mean_b']:>11.4g} "
               f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
     count = {v: sum(r["verdict"] == v for r in rows)

@@ -49,7 +49,8 @@ def add_parser(sub):
                                                         "(PTS: its own Hardware and Software lines)")
     where.add_argument("--this-machine", action="store_true",
                        help="the output was measured on this machine: its system facts and machine label are recorded")
-    p.add_argument("--machine", help="a label for the machine (default: a short salted hash)")
+    p.add_argument("--machine", help="a label for the machine, with --system or --this-machine (default: a short "
+                                     "salted hash; for pts, a digest of each system's hardware line)")
     p.add_argument("--submitter", help="your name or handle, published with the result")
     p.add_argument("--notes", help="anything a reader should know, published with the result")
     p.add_argument("--out", default="data", help="output folder holding results/ and raw/ (default: data)")
@@ -68,7 +69,11 @@ def _system(path, machine, this_machine: bool, digest: str):
     if this_machine:
         return {**system.collect_system(machine), "recorded": "this-machine"}, {"kind": "directory"}
     if not path:
-        return {"machine": machine or f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
+        if machine:  # a label names a machine whose facts are recorded: here, none are
+            raise UserError(f"a machine label ({machine!r}) without the machine's facts", field="--machine",
+                            expected="--system FILE or --this-machine beside it (without either, the result is "
+                                     "\"system not recorded\" under a label naming the import alone)")
+        return {"machine": f"unrecorded-{digest}", "recorded": "none"}, {"kind": "directory"}
     _regular(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -303,13 +308,15 @@ def _run(args) -> int:
         provenance[raw] = {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
     seen = {}
     for index, ((raw, measurements), path) in enumerate(zip(parsed, args.files)):
-        if "measured" not in provenance[raw]:  # without a time two runs may show the same figures (dd's)
+        if not any(m.values for m in measurements):  # no figure (every test +++++): nothing to be the same
             continue
-        same = json.dumps([provenance[raw]["measured"], [(m.workload, m.parameters, m.values) for m in measurements]],
+        # the same figures and stated time (none, where the tool states none: terse, dd, bonnie++)
+        same = json.dumps([provenance[raw].get("measured"), [(m.workload, m.parameters, m.values) for m in measurements]],
                           sort_keys=True, default=str)
         other = seen.setdefault(same, index)
-        if other != index:  # one report written out again (reformatted, `jq .`): still one run
-            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): its time and every figure",
+        if other != index:  # one report written out again (reformatted, `jq .`, a newline added): still one run
+            when = "its time and every figure" if "measured" in provenance[raw] else "every figure (the output states no time)"
+            raise UserError(f"the same run as FILE {other + 1} ({args.files[other]}): {when}",
                             where=path, expected="each repetition's own output file")
     records, sweeps = [], {}
     of_side = {side: [i for i, s in enumerate(sides) if s == side] for side in sides}  # in the order given

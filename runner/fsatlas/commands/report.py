@@ -37,7 +37,7 @@ def run(args) -> int:
         features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
     else:
         sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
-    doc = report.build(a, b, rows, sides, features)
+    doc = report.build(a, b, rows, sides, features, (args.a, args.b) if args.a else ())
     doc["notes"] = args.note
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
     svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")

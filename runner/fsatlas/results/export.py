@@ -153,6 +153,16 @@ def _other_options(parameters: dict) -> str:
     return json.dumps(other, ensure_ascii=False, separators=(",", ":")) if other else ""
 
 
+def _measured(cell: dict, n: int, result_time: str) -> list[str]:
+    """Each of a cell's n repetitions' measured time: an imported one's own output's (imported_runs,
+    one a raw file, in the order of the samples, where each file holds one repetition), else the
+    result's (the earliest its outputs recorded)."""
+    runs = cell.get("imported_runs") or []
+    if len(runs) == n:
+        return [(run.get("measured") or {}).get("time", "") for run in runs]
+    return [result_time] * n
+
+
 def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     """Appends one validated result's samples to columns (name -> list), and with all_cells a row
     for each cell without figures (failed, skipped); returns how many rows."""
@@ -186,7 +196,7 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
             n = len(metric["samples"])
             constant = {**per_cell, "metric": name, "unit": metric["unit"], "better": metric["better"]}
             for column, value in constant.items():
-                columns[column].extend([value] * n)
+                columns[column].extend([value] * n if column != "measured" else _measured(cell, n, value))
             columns["repetition"].extend(range(1, n + 1))
             columns["value"].extend(float(v) for v in metric["samples"])
             columns["started_s"].extend(started[i] if i < len(started) else None for i in range(n))

@@ -39,7 +39,11 @@ PATTERNS = [
     # (/root is no person's: IOzone prints "Command line used: /root/iozone" wherever root ran it)
     # (a name ends at markup too: /home/bob]]> is bob's, the CDATA's end its own; /media/<user>/ and
     # /run/media/<user>/ are where udisks mounts a user's disks)
-    ("a user's home folder", re.compile(r"/(?:home|Users|(?:run/)?media)/[^/\s\"'<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\s\"'<>\[\]&]+"
+    # The rule for a value that names a person or a machine (a home folder's name here, a tool's
+    # host-name field in tool_host_names): it is found and redacted whole, whatever it holds:
+    # a folder's name runs to the next separator of folders, a quote, markup or the line's end,
+    # spaces and punctuation included ("/Users/Bob Smith/fio" kept "Smith" when a space ended it).
+    ("a user's home folder", re.compile(r"/(?:home|Users|(?:run/)?media)/[^/\r\n\"<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\r\n\"<>\[\]&]+"
                                         r"|~[a-z_][a-z0-9_-]*/")),
     # a host name after its label (hostname: zeus, Host=zeus), any spelling
     ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),

@@ -54,22 +54,32 @@ def default_variant(result: dict) -> str:
     return "imported" if result.get("profile", "").startswith("import-") else "defaults"
 
 
+def side_cells(result: dict, spec: str) -> dict:
+    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant]) of a result."""
+    fs, variant = side(spec)
+    variant = variant or default_variant(result)
+    out = {}
+    for c in result["cells"]:
+        if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == variant:
+            parts = c["key"].split("|")
+            out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
+    return out
+
+
+def side_tools(result: dict, spec: str) -> list[str]:
+    """The tool versions one side's cells were measured with: an imported cell's own outputs'
+    (imported_runs, comparison.cell_factors: the files of one import may come from several fio
+    versions), else the run's."""
+    run = comparison.factors(result)
+    return sorted({tool for cell in side_cells(result, spec).values()
+                   for tool in comparison.cell_factors(run, cell)["tools"].split(" / ")})
+
+
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
     without a variant (`fsatlas import --as ext4,xfs`)."""
-    (fs_a, var_a), (fs_b, var_b) = side(a_spec), side(b_spec)
-    default = default_variant(result)
-
-    def pick(fs, variant):
-        out = {}
-        for c in result["cells"]:
-            if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == (variant or default):
-                parts = c["key"].split("|")
-                out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
-        return out
-
-    side_a, side_b = pick(fs_a, var_a), pick(fs_b, var_b)
+    side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
     run = [comparison.factors(result)] if "system" in result else \
         [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
     rows = []
@@ -142,9 +152,9 @@ def ratio_chart(rows: list[dict], title: str) -> str:
     return json.loads(done.stdout)[0]
 
 
-def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) -> dict:
+def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict], specs: tuple = ()) -> dict:
     """What both formats print: the sides, system rows, sorted comparison rows, counts. a, b: a
-    result file each, or a list of the runs of each side."""
+    result file each, or a list of the runs of each side; specs: (A, B) of two sides of one result."""
     runs_a, runs_b = (x if isinstance(x, list) else [x] for x in (a, b))
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
@@ -155,15 +165,21 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict]) 
     def each(get, runs):  # one value, or each run's where they differ
         return " / ".join(dict.fromkeys(get(r) for r in runs))
     return {"sides": sides, "a": a, "b": b, "rows": rows, "counts": counts, "features": features,
-            "differ": differences(plan, runs_a, runs_b),
+            "differ": differences(plan, runs_a, runs_b, specs),
             "system": [(label, each(get, runs_a), each(get, runs_b)) for label, get in SYSTEM_ROWS],
             "made": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
-def differences(plan: dict, runs_a: list, runs_b: list) -> str:
+def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> str:
     """The sentence a comparison opens with: its design (comparison.design's plan) and which of
-    comparison.FACTORS differ between the sides' runs."""
+    comparison.FACTORS differ between the sides' runs (specs: the two sides of one run, whose
+    cells' tools are the sides' own: side_tools)."""
     if [r["id"] for r in runs_a] == [r["id"] for r in runs_b] and len(runs_a) == 1:
+        tools = [side_tools(runs_a[0], spec) for spec in specs]
+        if tools and (tools[0] != tools[1] or len(tools[0]) > 1 or len(tools[1]) > 1):
+            return (f"Both sides come from one run, but its sides' outputs came from other tools: A "
+                    f"{' / '.join(tools[0])}; B {' / '.join(tools[1])}: a difference between them may be theirs, "
+                    f"not the filesystems'; a row is never called better, worse or equivalent for it.")
         return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else

@@ -104,6 +104,7 @@ def host_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each machine name in a bonnie++ output, whatever its spelling: the format
     defines the field as the host's name (privacy redacts or refuses it)."""
     spans = [match.span(1) if match.group(1) else match.span(2) for match in _TABLE_NAME.finditer(text)]
+    names = set()
     for line in re.finditer(r"^.*$", text, re.M):
         row = line.group(0).rstrip("\r")
         if CSV_LINE.match(row) or OLD_CSV_LINE.match(row):
@@ -111,6 +112,13 @@ def host_names(text: str) -> list[tuple[int, int]]:
             index = 0 if not CSV_LINE.match(row) else 2
             start = line.start() + sum(len(f) + 1 for f in fields[:index])
             spans.append((start, start + len(fields[index])))
+            names.add(fields[index].strip())
+    # the CSV's name whole (it may hold spaces: "my host") where a row of the table begins with it,
+    # or with the name cut to the table's column (bonnie++ 2.00a cuts it at 19 characters: a cut
+    # of at least 8 is looked for, longest first)
+    for name in names - {""}:
+        cuts = "|".join(re.escape(name[:n]) for n in range(len(name), min(len(name), 8) - 1, -1))
+        spans += [m.span(1) for m in re.finditer(rf"^[ \t]*({cuts})(?=[ \t])", text, re.M)]
     return sorted(spans)
 
 

@@ -23,6 +23,7 @@ import math
 import re
 
 from .. import fio_json, fio_terse, metrics
+from . import fio_options
 from ..resultfile import MAX_NUMBER
 from ...errors import UserError
 from .measurement import Measurement, check_time
@@ -56,10 +57,9 @@ def note(text: str) -> str:
 PLACES = frozenset({"name", "description", "directory", "filename", "filename_format", "opendir", "exec_prerun",
                     "exec_postrun", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
                     "per_job_logs", "log_avg_msec", "log_hist_msec", "log_offset", "log_compression"})
-# Options holding a size (fio's "4k", "4K", "4096" and "4KiB" are one), written in one spelling
+# Options holding a size (fio's "4k", "4K", "4kb" and "4096" are one), written in one spelling
 SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
                    "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
-DEFAULTS = {"iodepth": "1", "numjobs": "1"}  # fio's own, where a job's options leave them out
 MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)
 _SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I)
 _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
@@ -67,13 +67,15 @@ _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
 
 def size_bytes(text: str, kb_base: int = 1024) -> int | None:
     """Bytes of one of fio's sizes ("4k", "4K", "4KiB", "4096"), or None where it is no size.
-    As fio reads them: k, K, kB and KiB are 1024 under its default kb_base=1024; under
-    kb_base=1000, k and kB are 1000 and KiB 1024."""
+    As fio 3.33 reads them: under its default kb_base=1024 ("compatibility mode", HOWTO) k, K
+    and kB are 1024 and KiB 1000, the prefixes opposite to the standards' (bs=4KiB ran blocks
+    of 4,000 bytes: io_bytes / total_ios of its report); under kb_base=1000, k and kB are 1000
+    and KiB 1024."""
     match = _SIZE.fullmatch(text.strip())
     if not match:
         return None
     prefix, binary = (match.group(2) or "").lower(), match.group(3)
-    base = 1024 if binary or kb_base != 1000 else 1000
+    base = (1000 if binary else 1024) if kb_base != 1000 else (1024 if binary else 1000)
     return int(match.group(1)) * base ** ("kmgtp".index(prefix) + 1 if prefix else 0)
 
 
@@ -90,10 +92,11 @@ def canonical_size(text: str, kb_base: int = 1024) -> str:
 
 
 def job_options(described: dict, report: dict, where: str, pointer: str) -> dict:
-    """Every option fio recorded for a job (its global options, then its own), as text in one
-    spelling (sizes as canonical_size, fio's defaults for iodepth and numjobs where a JSON report
-    leaves them out), but those in PLACES. An option that holds a list, an object or a line break
-    is no option fio writes: refused, located."""
+    """Every option fio recorded for a job (its global options, then its own), but those in
+    PLACES, each in the one spelling of fio_options.normal (sizes as canonical_size): an option
+    at fio's default is left out, as if unstated, but fio_options.FILLED are filled in where a
+    JSON report leaves them out. An option that holds a list, an object or a line break is no
+    option fio writes: refused, located."""
     out = {}
     for options, at in ((report.get("global options"), "/global options"), (described.get("job options"), pointer + "/job options")):
         if options is None:
@@ -111,10 +114,20 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
                 raise UserError(f"{type(value).__name__ if isinstance(value, (list, dict)) else 'text of several lines or over 200 characters'}",
                                 where=where, field=f"{at}/{name}", expected="one value of at most 200 characters, as fio writes an option")
             out[name] = str(value).lower() if isinstance(value, bool) else str(value)
-    if isinstance(described.get("job options"), dict):
-        out = {**DEFAULTS, **out}
     kb_base = 1000 if out.get("kb_base") == "1000" else 1024
-    out = {name: canonical_size(v, kb_base) if name in SIZES else v for name, v in out.items()}
+    normal = {}
+
+    def number(text: str) -> str:  # an integer option's size postfix, as fio reads it (iodepth=1k is 1024)
+        n = size_bytes(text, kb_base)
+        return str(n) if n is not None else text
+    for name, value in out.items():  # in fio's order: a later spelling of one option (an alias) wins
+        size = fio_options.ALIASES.get(name, name) in SIZES
+        name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else number)
+        normal.pop(name, None)
+        normal[name] = value
+    out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}
+    if isinstance(described.get("job options"), dict):
+        out = {**{name: fio_options.FIO_DEFAULTS[name] for name in fio_options.FILLED}, **out}
     if len(out) > MAX_OPTIONS:
         raise UserError(f"{len(out)} job options", where=where, field=pointer + "/job options",
                         expected=f"at most {MAX_OPTIONS}")
@@ -315,20 +328,26 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         error = next(int(j["error"]) for j, _, _ in entries if j.get("error"))
         raise UserError(f"fio job {name!r} ended with error {error}", where=where,
                         expected="a report of jobs that finished (error 0)")
-    several = len(groups) > 1
+    named = {}  # a job's name -> its groups: a name in two groups is two jobs no key tells apart
+    for name, group in groups:
+        named.setdefault(name, []).append(group)
+    for name, in_groups in named.items():
+        if len(in_groups) > 1:
+            a, b = (groups[(name, g)][0][2] for g in in_groups[:2])
+            raise UserError(f"two jobs named {name[:60]!r}, in groups {in_groups[0]} and {in_groups[1]}", where=where,
+                            field=f"{a}/jobname, {b}/jobname", expected="a name of its own a job (fio reports each as a job "
+                                                                        "of its own, which a result's cell key names by its name)")
     out = []
     for (name, group), entries in groups.items():
         jobs = [j for j, _, _ in entries]
         described, pointer = entries[0][1], entries[0][2]
         options = job_options(described, report, where, pointer)
+        _same_job(entries, options, report, where, terse)
         guessed_rw, guessed_bs = _from_name(name)
         rw = options.pop("readwrite", None) or options.get("rw") or guessed_rw or NOT_STATED
         bs = options.pop("blocksize", None) or options.get("bs") or (canonical_size(guessed_bs) if guessed_bs else NOT_STATED)
-        params = {**options, "job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs)}
-        if several:
-            params["group"] = group
-        label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
-        dims = {"job": name} if several else {}
+        params = {**options, "job": name, "rw": rw, "bs": bs, "jobs_in_report": len(jobs), "group": group}
+        label, dims = identity(name, workload, where, pointer)
         if (name, group) in failed:
             error = next(int(j["error"]) for j in jobs if j.get("error"))
             out.append(Measurement(label, params, {}, {}, dims, not_measured=f"fio job {name!r} ended with error {error}",
@@ -348,6 +367,50 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
     return out
+
+
+OWN_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,75}")  # a job name that spells a workload as it is
+MAX_JOB_KEY = 150  # characters of a job's name in its cell key (percent-encoded); a key holds 300
+
+
+def job_key(name: str) -> str:
+    """A job's name as a key's dimension value: percent-encoded (UTF-8) but for letters, digits,
+    _, . and -, so two names never give one value and no name breaks the key's shape."""
+    return re.sub(r"[^A-Za-z0-9_.-]", lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), name)
+
+
+def identity(name: str, workload: str | None, where: str, pointer: str) -> tuple[str, dict]:
+    """(workload, dimensions) of a job from its name alone, never from the other jobs of its
+    report (a job's repetitions meet in one cell whatever else each file ran): a name that is a
+    workload's spelling (lower-case letters, digits, dashes) is the workload fio-NAME; any other
+    name, or any name under --workload, is the dimension job=NAME, percent-encoded (job_key), so
+    that no two names share a key ("x y" and "x.y", "lecture é" and "lecture è")."""
+    if workload is None and OWN_NAME.fullmatch(name):
+        return f"fio-{name}", {}
+    encoded = job_key(name)
+    if len(encoded) > MAX_JOB_KEY:
+        raise UserError(f"a job name of {len(name)} characters", where=where, field=f"{pointer}/jobname",
+                        expected=f"a name of at most {MAX_JOB_KEY} characters once percent-encoded (it is in the cell's key)")
+    label = workload or re.sub(r"[^a-z0-9-]+", "-", f"fio-{name}".lower()).strip("-")[:80] or "fio"
+    return label, {"job": encoded}
+
+
+def _same_job(entries: list, options: dict, report: dict, where: str, terse: bool) -> None:
+    """Entries of one name and group are summed as fio's clones (numjobs) only where they are
+    one job: every option the same (terse, which records none: what its figures show, the sides
+    done I/O on and each one's block size, _terse_shape). Two jobs of one name (rw=randread and
+    rw=randwrite, both [x-y]) are refused, located."""
+    def shape(job):
+        return _terse_shape([job], _active([job], None))
+    first = options if not terse else shape(entries[0][0])
+    for job, described, pointer in entries[1:]:
+        other = job_options(described, report, where, pointer) if not terse else shape(job)
+        if other != first:
+            names = sorted(n for n in set(first) | set(other) if first.get(n) != other.get(n))
+            differ = ", ".join(f"{n}={first.get(n, 'not set')} and {n}={other.get(n, 'not set')}" for n in names[:4])
+            raise UserError(f"two jobs named {str(described.get('jobname', 'job'))[:60]!r} in one group differ in {differ}",
+                            where=where, field=f"{entries[0][2]}, {pointer}",
+                            expected="one name a job: fio's clones of one job (numjobs) share every option")
 
 
 def _values(jobs: list, rw: str) -> tuple[dict, list]:

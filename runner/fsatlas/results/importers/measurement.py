@@ -5,8 +5,9 @@ from dataclasses import dataclass, field
 from ...errors import UserError
 
 # Parameters that describe how one run went rather than name its test (bonnie++'s tests too
-# fast to time differ between repetitions of one cell): not compared with a cell's.
-NOTES = frozenset({"too_fast_to_measure"})
+# fast to time differ between repetitions of one cell; a fio job's group is where it sat among
+# the other jobs of its file): not compared with a cell's.
+NOTES = frozenset({"too_fast_to_measure", "group"})
 
 
 @dataclass

@@ -21,10 +21,12 @@ mount options of the disk tested, which PTS writes (since 2012, pts_test_run_man
 the system's <JSON> as "disk-mount-options", read from /proc/mounts: the effective options.
 The XML is read with defusedxml: entity expansion and external entities are refused.
 """
+import hashlib
 import json
 import math
 import re
 import statistics
+from fractions import Fraction
 
 from ...errors import UserError
 from ..resultfile import MAX_NUMBER
@@ -38,6 +40,9 @@ SCALES = {"mb/s": ("throughput", 1e6, "bytes/s"), "kb/s": ("throughput", 1e3, "b
           "transactions per second": ("transactions_per_s", 1.0, "ops/s"), "ops/s": ("ops_per_s", 1.0, "ops/s"),
           "operations per second": ("ops_per_s", 1.0, "ops/s")}
 PROPORTION = {"HIB": "higher", "LIB": "lower"}
+# the direction a scale of SCALES holds whatever the file says: a time is better lower, a rate
+# higher (Milliseconds with HIB is a file at odds with itself: refused, not read either way)
+DIRECTION = {metric: "lower" if unit == "s" else "higher" for metric, _, unit in SCALES.values()}
 OWN_UNIT_CHARACTERS = "space . / % ( ) -"
 OWN_UNIT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./%()-]{0,59}")  # the schema's pts_scale
 OWN = "pts:"  # a Measurement's unit "pts:<scale>": the metric's unit pts, its pts_scale <scale>
@@ -129,8 +134,27 @@ def _workload(identifier: str, description: str) -> str:
     return "pts-" + (re.sub(r"[^a-z0-9]+", "-", test).strip("-") or "test")
 
 
+MAX_SLUG = 150
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text).strip("_")[:150] or "default"
+    """A result's options as its cell's dimension: runs of other characters than letters,
+    digits and _.+- as one _; a longer one cut, with a digest of the whole text after ^, so
+    that options differing only beyond the cut (pts/fio's Job Count after a long Disk Target)
+    stay two cells. Options that differ only in punctuation give one slug: parse refuses them."""
+    slug = re.sub(r"[^A-Za-z0-9_.+-]+", "_", text).strip("_") or "default"
+    if len(slug) <= MAX_SLUG:
+        return slug
+    return f"{slug[:MAX_SLUG - 11]}^{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
+def exact(text: str, factor: float) -> float:
+    """The float nearest to the decimal text times the factor (a power of ten), as exact
+    numbers: 2.01 MB/s is 2010000.0 B/s, where float("2.01") * 1e6 gave 2009999.9999999998."""
+    try:
+        return float(Fraction(text.strip()) * Fraction(repr(factor)))
+    except OverflowError:  # beyond a float: refused with the run's text, as an infinite run is
+        return math.inf
 
 
 def _runs(entry, factor: float, where: str) -> list[float]:
@@ -141,7 +165,7 @@ def _runs(entry, factor: float, where: str) -> list[float]:
                         expected="every run's value, joined by colons")
     runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
     try:
-        values = [float(r) * factor for r in runs]
+        values = [exact(r, factor) if math.isfinite(float(r)) else float(r) for r in runs]
     except ValueError:
         raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
                         expected="every run's value, joined by colons") from None
@@ -172,6 +196,11 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                             f"{proportion[:20]!r}", where=f"{where}: Result {i + 1}",
                             expected=f"a scale of letters, digits and {OWN_UNIT_CHARACTERS} (at most 60), "
                                      f"and proportion HIB or LIB")
+        if DIRECTION.get(mapped[0], better) != better:
+            raise UserError(f"result {identifier} {description[:80]!r}: scale {scale[:60]!r} with proportion "
+                            f"{proportion}", where=f"{where}: Result {i + 1}", field="Proportion",
+                            expected=f"{'LIB' if DIRECTION[mapped[0]] == 'lower' else 'HIB'} for a scale of "
+                                     f"{'time' if DIRECTION[mapped[0]] == 'lower' else 'a rate'}")
         for entry in result.findall("Data/Entry"):
             system = _text(entry, "Identifier")[:MAX_FIELD]
             at = f"{where}: Result {i + 1} ({identifier[:80]}), Entry {system[:80]!r}"
@@ -193,6 +222,16 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                 group["failed"] = True
                 group["why"] = "PTS recorded no run for this system (every run failed)"
             group["metrics"][metric] = (runs, unit, better)
+    keys = {}  # a cell's identity -> the result it came from: two results never share a cell silently
+    for (system, identifier, description, arguments), group in groups.items():
+        ident = (system, group["workload"], _slug(description or identifier))
+        first = min(group["of"].values())
+        other = keys.setdefault(ident, (first, description))
+        if other[0] != first:
+            raise UserError(f"Result {other[0] + 1} {other[1][:80]!r} and Result {first + 1} {description[:80]!r} of "
+                            f"{identifier[:80]} give one cell (pts={ident[2][:60]})", where=where,
+                            expected="descriptions that differ in letters or digits, not only in punctuation "
+                                     "(a cell's key names its options by them)")
     out = []
     for (system, identifier, description, arguments), group in groups.items():
         counts = {m: len(r) for m, (r, _, _) in group["metrics"].items()}
