@@ -227,6 +227,13 @@ def test_compare_names_the_tools_of_each_side_of_an_import(tmp_path_factory, cap
                  "--out", str(md), "--no-chart"]) == 0
     text = md.read_text()
     assert (f"came from other tools: A {' / '.join(a)}; B {' / '.join(b)}" in text) == (a != b or len(a) > 1 or len(b) > 1)
+    from fsatlas.site import articles  # and an article pinned on the two sides opens as the report does
+    path = next((tmp / "out" / "results").glob("*.json"))
+    (tmp / "articles").mkdir()
+    (tmp / "articles" / "a.md").write_text(f"---\ntitle: t\ncompare:\n- {{result: {json.dumps(result['id'])}, a: ext4, "
+                                           f"b: xfs}}\n---\n")
+    differ = articles.comparisons(str(tmp / "articles"), {result["id"]: str(path)})[f"{result['id']}|ext4|xfs"]["differ"]
+    assert differ in text
 
 
 # --- 6: two PTS results never share a cell silently; a scale against its proportion refused --

@@ -59,7 +59,8 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
         if "result" in entry:
             result = resultfile.load_json(paths[entry["result"]])
             rows = report.within(result, entry["a"], entry["b"])
-            differ = report.differences(design([factors(result)], [factors(result)]), [result], [result])
+            differ = report.differences(design([factors(result)], [factors(result)]), [result], [result],
+                                        (entry["a"], entry["b"]))  # each side's tools from its own cells
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
             a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
             try:
