@@ -72,6 +72,13 @@ def test_result_page_shows_system_and_cells(site_root):
     assert words[:3] == ["fsatlas", "compare", "fixture-valid.json"] and words[3].startswith("$(") and words[3].endswith(")")
     run = build_parser().parse_args(shlex.split(words[3][2:-1])[1:])
     assert run.profile == RESULT["profile"] and run.fs == [",".join(sorted({c["filesystem"] for c in OK_THROUGHPUT}))]
+    # and it promises what compare gives for one run against one: ratios, not tested (comparison.design)
+    from fsatlas.results import comparison
+    mine = dict(RESULT, id="mine", system=dict(RESULT["system"], machine="m-other"))
+    plan = comparison.design([comparison.factors(RESULT)], [comparison.factors(mine)])
+    said = html[html.index('id="compare-yours"'):html.index('id="own-run"')]
+    assert not plan["tested"] and "one run" in plan["why"]
+    assert "not tested" in said and "interval" not in said and "adjusted p" not in said
     for cell in RESULT["cells"]:
         assert cell["key"] in html
     # fsatlas site put the every-metric table in the slot Hugo left: a row group per cell
