@@ -918,7 +918,8 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
             **cell["metrics"], "throughput": scaled}) for fs in filesystems])
         write_run(tmp_path / "data", doc)
     article = ('---\ntitle: "Pinned"\ndate: 2026-11-27\nresults:\n- r-old\n---\n\n'
-               '{{< ranking name="seq-write|throughput" caption="One writer" >}}\n')
+               '{{< ranking name="seq-write|throughput" caption="One writer" >}}\n\n'
+               '{{< history-compare dataset="seminar-bonnie-throughput" >}}\n')
     public = build_site(tmp_path / "site", results, {"pinned.md": article})
     html = (public / "articles" / "pinned" / "index.html").read_text()
     assert "the run this article is pinned to, <strong>" in html and "ranks first" in html and "r-old</a>" in html
@@ -931,6 +932,13 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
                       f'</td><td class="num">{interval}</td><td class="num">{len(m["samples"])}</td>') == 2
     # the site's own ranking (no pin) is r-new's
     assert "r-new" in (public / "filesystems" / "btrfs" / "index.html").read_text()
+    # a published test beside "measured here": the pinned run's figure in the article, the run rule's elsewhere
+    table = html[html.index("Measured here (same workload"):]
+    table = table[:table.index("</table>")]
+    assert "which this article is pinned to" in table and f"<td class=\"num\">{old} <small>" in table
+    assert f"<td class=\"num\">{new} <small>" not in table
+    history = (public / "history" / "index.html").read_text()
+    assert f"{new} <small>" in history and f"{old} <small>" not in history
 
 
 def test_the_minor_items_of_issue_62(site_root):

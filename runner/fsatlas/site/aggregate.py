@@ -226,6 +226,13 @@ class NewestCells:
     def result(self) -> dict:
         return {key: entry for key, (_, entry) in sorted(self.best.items.items())}
 
+    @classmethod
+    def of_run(cls, digest: dict) -> dict:
+        """One run's cells alone, in the same shape (a pinned article's figures)."""
+        one = cls()
+        one.add(digest)
+        return one.result()
+
 
 class Aggregation:
     """Every fold across results, and which result files (id -> signature) it holds. Saved
@@ -825,6 +832,10 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
     latest = run_rule.reference(summaries)  # "latest" in the data's names: the reference run of run_rule
     cells = run.newest.result()
+    has_articles = articles_dir and os.path.isdir(articles_dir)
+
+    def digest_of(rid: str) -> dict:
+        return read_digest(outputs.digest_file(rid))["digest"]
     from .. import SCHEMA_VERSION, __version__
     aggregates = {
         "results": [public_summary(s) for s in summaries],
@@ -833,9 +844,10 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
-        "comparisons": articles.comparisons(articles_dir, paths, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
-        "pinned_rankings": articles.pinned_rankings(articles_dir, lambda rid: read_digest(outputs.digest_file(rid))["digest"],
-                                                    cells, summaries) if articles_dir and os.path.isdir(articles_dir) else {},
+        "comparisons": articles.comparisons(articles_dir, paths, summaries) if has_articles else {},
+        "pinned_rankings": articles.pinned_rankings(articles_dir, digest_of, cells, summaries) if has_articles else {},
+        "pinned_history": articles.pinned_history(articles_dir, digest_of, knowledge, summaries,
+                                                  NewestCells.of_run) if has_articles else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "machines": machine_twins(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(

@@ -110,15 +110,13 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
 RANKING = re.compile(r'\{\{<\s*(?:ranking\s+name|chart\s+name="ranking"\s+of)="([^"]+)"')
 
 
-def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) -> dict:
-    """result id -> {ranking name -> the ranking of that run alone} for each ranking an article
-    pinned to that run (front matter `results: [id, ...]`) shows; digest_of(id): the run's
-    digest; cells: aggregates/cells.json (the figure every other page shows now). The ranking
-    partial shows an article's rankings from the first run it pins that measured them, whatever
-    runs come later; each row carries, as "newer", the figure the site shows now where a newer
-    run gave it and it lies outside the pinned figure's 95 % interval: the article says so."""
-    from . import knowledge
-    created = {s["id"]: s["created"] for s in summaries}
+HISTORY = re.compile(r'\{\{<\s*history-compare\s+dataset="([^"]+)"')
+
+
+def pinned(articles_dir: str, shortcode: re.Pattern, held) -> dict[str, set]:
+    """result id -> the names the articles pinned to it (front matter `results: [id, ...]`) give
+    the shortcode (its pattern's group), for the pins this site holds (held: ids): a pin it
+    lacks, the shortcode's partial says so."""
     wanted: dict[str, set] = {}
     for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
         try:
@@ -128,10 +126,35 @@ def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) 
         pins = post.metadata.get("results") or []
         if not isinstance(pins, list) or not all(isinstance(rid, str) for rid in pins):
             raise UserError("expected a list of result ids", where=f"{path}: /results")
-        for rid in (rid for rid in pins if rid in created):  # a pin this site lacks: the partial says so
-            wanted.setdefault(rid, set()).update(RANKING.findall(post.content))
+        for rid in (rid for rid in pins if rid in held):
+            wanted.setdefault(rid, set()).update(shortcode.findall(post.content))
+    return wanted
+
+
+def pinned_history(articles_dir: str, digest_of, knowledge: dict, summaries: list, run_cells) -> dict:
+    """result id -> {dataset -> its history rows (knowledge.history_rows) with that run's
+    figures alone} for each history-compare an article pinned to the run shows: the article's
+    "measured here" stays the pinned run's, whatever runs come later. run_cells(digest): the
+    cells of one run in aggregates/cells.json's shape."""
+    from . import knowledge as knowledge_mod
     out = {}
-    for rid, names in sorted(wanted.items()):
+    for rid, names in sorted(pinned(articles_dir, HISTORY, {s["id"] for s in summaries}).items()):
+        rows = knowledge_mod.history_rows(knowledge, run_cells(digest_of(rid)))
+        out[rid] = {name: rows[name] for name in sorted(names) if name in rows}
+    return out
+
+
+def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) -> dict:
+    """result id -> {ranking name -> the ranking of that run alone} for each ranking an article
+    pinned to that run (front matter `results: [id, ...]`) shows; digest_of(id): the run's
+    digest; cells: aggregates/cells.json (the figure every other page shows now). The ranking
+    partial shows an article's rankings from the first run it pins that measured them, whatever
+    runs come later; each row carries, as "newer", the figure the site shows now where a newer
+    run gave it and it lies outside the pinned figure's 95 % interval: the article says so."""
+    from . import knowledge
+    created = {s["id"]: s["created"] for s in summaries}
+    out = {}
+    for rid, names in sorted(pinned(articles_dir, RANKING, created).items()):
         ranked = knowledge.rankings([digest_of(rid)])
         out[rid] = {name: ranked[name] for name in sorted(names) if name in ranked}
         for name, ranking in out[rid].items():
