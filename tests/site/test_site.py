@@ -954,3 +954,23 @@ def test_every_sample_downloads_as_csv_beside_the_parquet(site_root):
     csv_rows = pd.read_csv(site_root / "public" / "downloads" / "fsatlas-samples.csv")
     assert len(csv_rows) == len(parquet) > 0 and list(csv_rows.columns) == list(parquet.columns)
     assert sorted(csv_rows["value"].round(6)) == sorted(parquet["value"].round(6))
+
+
+def test_filesystem_pages_start_each_sentence_with_a_capital(site_root):
+    """#62 item 9: "merged in 2.5.36 (2002). the old V4 on-disk format…": the Linux note, a
+    fragment, followed a full stop. In every paragraph of every filesystem page, a word after a
+    full stop starts with a capital, unless it is a name written in lower case (a filesystem id,
+    a word holding a digit, dot, hyphen or underscore: ntfs-3g, mkfs.ext4) or a list's label."""
+    from html import unescape
+    names = {p.stem for p in (site_root / "data" / "features").glob("*.yaml")}
+    seen = 0
+    for page in sorted((site_root / "public" / "filesystems").glob("*/index.html")):
+        html = re.sub(r"<(script|pre|code|svg|table)\b.*?</\1>", " ", page.read_text(), flags=re.S)
+        for paragraph in re.findall(r"<p\b[^>]*>(.*?)</p>", html, re.S):
+            text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", paragraph)))
+            seen += text.count(". ")
+            for before, word, after in re.findall(r"(\w{2,}\)?)\. ([a-z][\w.-]*)(.?)", text):
+                named = word in names or re.search(r"[\d._-]", word) or after == ":"
+                assert named or before in ("e.g", "i.e"), f"{page.parent.name}: '{before}. {word}' in: {text[:300]}"
+    assert seen > 50
+
