@@ -974,3 +974,31 @@ def test_filesystem_pages_start_each_sentence_with_a_capital(site_root):
                 assert named or before in ("e.g", "i.e"), f"{page.parent.name}: '{before}. {word}' in: {text[:300]}"
     assert seen > 50
 
+
+def test_chart_labels_give_figures_as_the_tables_print_them(site_root):
+    """#62 item 9: a bar's label read "mean MB/s: 1928.3; 95% CI low: 1839.9" (five digits, a
+    format of the spec's own) beside a table printing 1,930. Every throughput bar drawn at build
+    time gives its row's mean, interval and RSD as Python printed them (shown), and no figure in
+    any bar's label has more than three significant digits."""
+    public = site_root / "public"
+    bars = 0
+    for page in public.rglob("index.html"):
+        html = page.read_text()
+        for rows_url, svg in re.findall(r'<figure class="chart" data-drawn="build" data-rows="([^"]+)" data-chart="throughput".*?(<svg.*?</svg>)', html, re.S):
+            rows = [r for r in json.loads((public / rows_url.lstrip("/")).read_text())
+                    if r["metric"] == "throughput" and r["status"] == "ok"]
+            labels = re.findall(r'aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="bar"', svg)
+            assert len(labels) == len(rows) > 0
+            shown = sorted((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"]) for r in rows)
+            fields = [dict(part.split(": ", 1) for part in label.replace("&amp;", "&").split("; ")) for label in labels]
+            assert sorted((f["mean MB/s"], f["95% CI (MB/s)"], f["RSD"]) for f in fields) == shown
+            for f in fields:
+                for title, value in f.items():
+                    if "MB/s" in title or "CI" in title:
+                        for number in re.findall(r"[\d,]*\.?\d+", value):
+                            digits = number.replace(",", "").replace(".", "").lstrip("0")
+                            if "." not in number:
+                                digits = digits.rstrip("0")  # 1,930: three significant digits
+                            assert len(digits) <= 3, (title, value)
+            bars += len(labels)
+    assert bars > 0
