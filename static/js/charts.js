@@ -109,9 +109,7 @@
 
   function draw(figure) {
     return Promise.all([specOf(figure), vegaReady()]).then(function (got) {
-      var spec = got[0];
-      spec.config = Object.assign({ background: null }, spec.config || {});
-      return vegaEmbed(figure.querySelector(".chart-view"), inked(spec, true), { renderer: "svg", actions: false });
+      return vegaEmbed(figure.querySelector(".chart-view"), inked(got[0], true), { renderer: "svg", actions: false });
     }).then(function (result) {
       if (!figure.querySelector(".chart-actions")) actions(figure);
       figure.classList.add("chart-drawn");
