@@ -107,3 +107,19 @@ def test_no_serious_accessibility_violations_in_dark_mode(browser, site_url, gui
     context.close()
     serious = [v for v in violations if v["impact"] in ("serious", "critical")]
     assert serious == [], json.dumps(serious, indent=1)
+
+
+LONG_ID = "20261124T192938Z-fsatlas-ci-vm-standard"  # the guides site's one run (conftest.DURABILITY_RUN)
+
+
+def test_a_result_page_titled_with_a_long_run_id_fits_a_phone(browser, guides_url):
+    """#62 item 9: /results/20261123T024558Z-m-042018a7f3-quick/ was 14 px wider than a 375 px
+    screen: its title, the run's id, is one word; the fixture site's short ids never showed it."""
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(f"{guides_url}/results/{LONG_ID}/")
+    assert LONG_ID in page.locator("h1").inner_text()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    context.close()
+    assert overflow <= 1, f"{overflow}px wider than a phone"
+
