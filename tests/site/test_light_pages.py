@@ -123,3 +123,11 @@ def test_a_result_page_titled_with_a_long_run_id_fits_a_phone(browser, guides_ur
     context.close()
     assert overflow <= 1, f"{overflow}px wider than a phone"
 
+
+def test_a_search_for_two_filesystems_finds_the_compare_page(page, site_url):
+    """#62 item 9: "ext4 btrfs" listed 33 pages, not /compare/, whose names were only in its form."""
+    for query in ("ext4 btrfs", "xfs ext2"):
+        page.goto(site_url + "/search/?q=" + query.replace(" ", "%20"))
+        page.wait_for_function("document.getElementById('search').dataset.searched", timeout=20000)
+        found = page.eval_on_selector_all(".search-results li a", "as => as.map(a => a.getAttribute('href'))")
+        assert "/compare/" in found[:10], (query, found.index("/compare/") if "/compare/" in found else None, len(found))
