@@ -10,7 +10,7 @@
   // background); on screen "currentColor", which the page's CSS sets (static/css/site.css,
   // .chart-view: dark on a light page, light in dark mode), so a picture drawn once, at build or
   // in the browser, follows the reader's colour scheme without being drawn again.
-  var INK = { light: "#222", screen: "currentColor" };
+  var INK = { paper: "#222", screen: "currentColor" };
   // On screen, the axes', legends' and headers' text and lines take the same CSS colour (Vega's
   // defaults are black text and grey lines, fixed in the picture); exports keep Vega's.
   var FAINT = 0.25;
@@ -29,7 +29,7 @@
   // The spec for an export (forScreen false: fixed colours for a white background) or for the
   // page (true: every ink from CSS, as above).
   function inked(spec, forScreen) {
-    var out = JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(forScreen ? INK.screen : INK.light)));
+    var out = JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(forScreen ? INK.screen : INK.paper)));
     if (forScreen) {
       var config = out.config || {};
       out.config = Object.assign({}, config, { background: null });
