@@ -10,7 +10,7 @@
 // browser makes it for the screen (its ink "currentColor", set by the page's CSS in light and
 // dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
 // without changing what it shows (compact()): coordinates to a tenth of a pixel, and the
-// symbol marks' circles written as <circle>.
+// symbol marks' circles written as <circle>; each mark's label is its <title>, shown on hover.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -58,8 +58,13 @@ function specFile(url) {
 const GEOMETRY = /\s(d|transform|x|y|x1|x2|y1|y2|width|height)="[^"]*"/g;
 const CIRCLE = /<path transform="translate\((-?[\d.e-]+),(-?[\d.e-]+)\)" d="M([\d.]+),0A\3,\3,0,1,1,-\3,0A\3,\3,0,1,1,\3,0"((?: (?!stroke=)[a-z-]+="[^"]*")*)\/>/g;
 const tenth = (text) => text.replace(/-?\d+\.\d{2,}(?:e-?\d+)?/g, (n) => String(Math.round(Number(n) * 10) / 10));
+// A mark's label (its tooltip's fields: value, n, interval, run) as its <title>, which a browser
+// shows on hover over the picture, before any script, and which names it for a screen reader
+// as the aria-label did.
+const LABELLED = /<(\w+) aria-label="([^"]*)"( role="graphics-symbol"[^>]*?)\/>/g;
 function compact(svg) {
   return svg
+    .replace(LABELLED, (m, tag, label, rest) => `<${tag}${rest}><title>${label.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</title></${tag}>`)
     .replace(CIRCLE, (m, x, y, r, rest) => `<circle cx="${x}" cy="${y}" r="${r}"${rest.replace(/ stroke-width="[^"]*"/, "")}/>`)
     .replace(GEOMETRY, tenth)
     .replace(/\s(cx|cy|r)="[^"]*"/g, tenth);

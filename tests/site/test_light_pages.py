@@ -44,6 +44,12 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
             assert figure.locator(".chart-view svg .mark-rect path, .chart-view svg .mark-symbol circle").count() > 0
             assert figure.locator(".chart-data").count() == 0  # its rows are fetched on interaction, not in the page
         assert vega_asked(asked) == [], url
+        # each bar names its figures and its run on hover, before any script: its <title>
+        titles = page.eval_on_selector_all("figure[data-drawn=build] svg [aria-roledescription=bar]",
+                                           "bars => bars.map(b => b.querySelector(':scope > title')?.textContent || '')")
+        assert titles and all(t for t in titles), url
+        if "/guides/" not in url:  # the guides' claim charts name the cell; home's and the filesystem's the run
+            assert all("result file: " in t for t in titles), url
         # a reader passing by: the pointer over the chart, the keyboard's focus on its controls,
         # a finger scrolling across it
         first = figures[0]

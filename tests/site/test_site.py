@@ -756,7 +756,7 @@ def test_chart_marks_are_described_at_the_sites_precision(site_root):
     import re
     from fsatlas.site.knowledge import significant
     page = (site_root / "public" / "index.html").read_text()
-    labels = [html_mod.unescape(m) for m in re.findall(r'aria-label="([^"]*mean MB/s[^"]*)"', page)]
+    labels = [html_mod.unescape(m) for m in re.findall(r'<title>([^<]*mean MB/s[^<]*)</title>', page)]
     assert labels
     for label in labels:
         said = re.search(r"MB/s \(10\^6 bytes/s\): ([\d,.]+);", label)[1]
@@ -988,7 +988,7 @@ def test_chart_labels_give_figures_as_the_tables_print_them(site_root):
         for rows_url, svg in re.findall(r'<figure class="chart" data-drawn="build" data-rows="([^"]+)" data-chart="throughput".*?(<svg.*?</svg>)', html, re.S):
             rows = [r for r in json.loads((public / rows_url.lstrip("/")).read_text())
                     if r["metric"] == "throughput" and r["status"] == "ok"]
-            labels = re.findall(r'aria-label="([^"]*)" role="graphics-symbol" aria-roledescription="bar"', svg)
+            labels = re.findall(r'<path role="graphics-symbol" aria-roledescription="bar"[^>]*><title>([^<]*)</title>', svg)
             assert len(labels) == len(rows) > 0
             shown = sorted((r["shown"]["mean"], r["shown"]["ci"], r["shown"]["rsd"]) for r in rows)
             fields = [dict(part.split(": ", 1) for part in label.replace("&amp;", "&").split("; ")) for label in labels]
