@@ -1,11 +1,16 @@
 // Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
-// with no script and the reader's browser loads Vega only on interaction (static/js/charts.js).
+// with no script and the reader's browser loads Vega only when asked (static/js/charts.js).
 // Usage: node scripts/draw-charts.mjs SITE CACHE. Every *.html under SITE whose chart figure
 // (layouts/partials/charts/chart.html) holds its rows inline gets the SVG inside its
-// .chart-view and data-drawn="build"; figures whose rows are a file (result pages) are left to
-// the browser. Each SVG is kept in CACHE under the hash of what it is drawn from, so a rebuild
-// draws only charts that changed. The spec is made by static/js/chart-spec.js, as the browser
-// makes it, inked for a light page; with the pinned vega and vega-lite of node_modules.
+// .chart-view and data-drawn="build", and its rows move to a file beside the spec (data-rows,
+// fetched only when the reader asks for the interactive chart): a page carries its numbers once,
+// in the picture and the table beside it. Figures whose rows are a file already (result pages)
+// are left to the browser. Each SVG is kept in CACHE under the hash of what it is drawn from, so
+// a rebuild draws only charts that changed. The spec is made by static/js/chart-spec.js, as the
+// browser makes it for the screen (its ink "currentColor", set by the page's CSS in light and
+// dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
+// without changing what it shows (compact()): coordinates to a tenth of a pixel, and the
+// symbol marks' circles written as <circle>; each mark's label is its <title>, shown on hover.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -16,6 +21,9 @@ import * as vegaLite from "vega-lite";
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
 const [site, cache] = process.argv.slice(2);
+// What draws a chart besides its spec and rows: a change to either file draws every chart anew.
+const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
+  .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
 fs.mkdirSync(cache, { recursive: true });
 
 const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>/g;
@@ -45,20 +53,37 @@ function specFile(url) {
   throw new Error(`no file for the spec ${url}`);
 }
 
+// Geometry to a tenth of a pixel (vega writes 16 digits: 36.66666666666667), and each circle
+// vega writes as a path (translate(x,y) and two arcs of radius r) as the same <circle>.
+const GEOMETRY = /\s(d|transform|x|y|x1|x2|y1|y2|width|height)="[^"]*"/g;
+const CIRCLE = /<path transform="translate\((-?[\d.e-]+),(-?[\d.e-]+)\)" d="M([\d.]+),0A\3,\3,0,1,1,-\3,0A\3,\3,0,1,1,\3,0"((?: (?!stroke=)[a-z-]+="[^"]*")*)\/>/g;
+const tenth = (text) => text.replace(/-?\d+\.\d{2,}(?:e-?\d+)?/g, (n) => String(Math.round(Number(n) * 10) / 10));
+// A mark's label (its tooltip's fields: value, n, interval, run) as its <title>, which a browser
+// shows on hover over the picture, before any script, and which names it for a screen reader
+// as the aria-label did.
+const LABELLED = /<(\w+) aria-label="([^"]*)"( role="graphics-symbol"[^>]*?)\/>/g;
+function compact(svg) {
+  return svg
+    .replace(LABELLED, (m, tag, label, rest) => `<${tag}${rest}><title>${label.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</title></${tag}>`)
+    .replace(CIRCLE, (m, x, y, r, rest) => `<circle cx="${x}" cy="${y}" r="${r}"${rest.replace(/ stroke-width="[^"]*"/, "")}/>`)
+    .replace(GEOMETRY, tenth)
+    .replace(/\s(cx|cy|r)="[^"]*"/g, tenth);
+}
+
 async function svgOf(specText, rows, axis) {
-  const key = createHash("sha256").update(`${specText}\0${rows}\0${axis}`).digest("hex");
+  const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
   if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0 };
-  const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), false);
+  const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
   // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
   const config = spec.config || {};
-  spec.config = Object.assign({ background: null }, config, {
+  spec.config = Object.assign({}, config, {
     legend: Object.assign({ labelLimit: 0 }, config.legend || {}),
     axis: Object.assign({ labelLimit: 0 }, config.axis || {}),
   });
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
-  const svg = await view.toSVG();
+  const svg = compact(await view.toSVG());
   view.finalize();
   fs.writeFileSync(`${kept}.part`, svg);
   fs.renameSync(`${kept}.part`, kept);
@@ -74,11 +99,18 @@ for (const file of pages(site)) {
   for (const m of html.matchAll(FIGURE)) {
     const [whole, attrs, gap1, viewAttrs, gap2, rows] = m;
     try {
-      const specText = fs.readFileSync(specFile(attribute(attrs, "data-spec")), "utf8");
+      const specUrl = attribute(attrs, "data-spec"), spec = specFile(specUrl);
+      const specText = fs.readFileSync(spec, "utf8");
       const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
+      const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
+      const rowsFile = path.join(path.dirname(spec), rowsName);
+      if (!fs.existsSync(rowsFile)) {
+        fs.writeFileSync(`${rowsFile}.part`, rows);
+        fs.renameSync(`${rowsFile}.part`, rowsFile);
+      }
+      const rowsUrl = specUrl.split("?")[0].replace(/[^/]*$/, rowsName);
       parts.push(html.slice(last, m.index),
-                 `<figure class="chart" data-drawn="build"${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${gap2}` +
-                 `<script type="application/json" class="chart-data">${rows}</script>`);
+                 `<figure class="chart" data-drawn="build" data-rows="${rowsUrl}"${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${gap2}`);
       figures += 1;
       drawn += made.drawn;
     } catch (error) {  // left for the browser to draw, which will say what is wrong

@@ -6,15 +6,36 @@
   if (typeof module === "object" && module.exports) module.exports = api; else root.fsatlasChartSpec = api;
 })(this, function () {
   "use strict";
-  // Whiskers and repetition dots are drawn in "{ink}" in the specs: dark on a light page and on
-  // exports (a white background), light in dark mode, where #222 would vanish.
-  var INK = { light: "#222", dark: "#d0d0d0" };
+  // Whiskers and repetition dots are drawn in "{ink}" in the specs: #222 on exports (a white
+  // background); on screen "currentColor", which the page's CSS sets (static/css/site.css,
+  // .chart-view: dark on a light page, light in dark mode), so a picture drawn once, at build or
+  // in the browser, follows the reader's colour scheme without being drawn again.
+  var INK = { paper: "#222", screen: "currentColor" };
+  // On screen, the axes', legends' and headers' text and lines take the same CSS colour (Vega's
+  // defaults are black text and grey lines, fixed in the picture); exports keep Vega's.
+  var FAINT = 0.25;
+  var SCREEN = {
+    axis: { labelColor: INK.screen, titleColor: INK.screen, domainColor: INK.screen, tickColor: INK.screen,
+            gridColor: INK.screen, gridOpacity: FAINT, domainOpacity: 0.6, tickOpacity: 0.6 },
+    legend: { labelColor: INK.screen, titleColor: INK.screen },
+    header: { labelColor: INK.screen, titleColor: INK.screen },
+    title: { color: INK.screen, subtitleColor: INK.screen },
+    view: { stroke: INK.screen, strokeOpacity: FAINT },
+  };
   // The letters a chart prints above a flagged mark (one per caution flag, the legend is
   // layouts/partials/charts/flags-legend.html); rows get them as the field "marks".
   var FLAG_LETTERS = { noisy: "N", cached: "C", "cache-unknown": "U", emulated: "E" };
 
-  function inked(spec, onDark) {
-    return JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(onDark ? INK.dark : INK.light)));
+  // The spec for an export (forScreen false: fixed colours for a white background) or for the
+  // page (true: every ink from CSS, as above).
+  function inked(spec, forScreen) {
+    var out = JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(forScreen ? INK.screen : INK.paper)));
+    if (forScreen) {
+      var config = out.config || {};
+      out.config = Object.assign({}, config, { background: null });
+      Object.keys(SCREEN).forEach(function (part) { out.config[part] = Object.assign({}, SCREEN[part], config[part] || {}); });
+    }
+    return out;
   }
   function flagMarks(flags) {
     var list = typeof flags === "string" ? flags.split(/[,\s]+/) : (flags || []);

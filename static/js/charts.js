@@ -2,15 +2,16 @@
 // and its rows (in the page, or the file data-rows names), both from
 // layouts/partials/charts/chart.html, made into one spec by static/js/chart-spec.js.
 // A chart the build drew already (data-drawn="build", scripts/draw-charts.mjs) is shown as that
-// SVG: Vega (820 KiB) loads only when the reader reaches for the chart (pointer, focus, touch)
-// or saves it, and then replaces the picture with the interactive view of the same spec.
+// SVG, in light and dark mode alike (its ink is currentColor, set by the page's CSS): Vega
+// (820 KiB) loads only when the reader asks, by a click or tap on the chart, its "Explore"
+// button (keyboard) or a save button, never on hover, focus or a finger scrolling across it;
+// then the interactive view of the same spec replaces the picture.
 // Each chart can be saved as SVG or PNG (three times screen resolution, for print) with its
 // caption, its source page and the fsatlas version drawn into the image: the same spec and
 // the same rows as on screen, so the export shows the numbers of the table beside it.
 (function () {
   "use strict";
   var S = window.fsatlasChartSpec;
-  var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   var inked = S.inked, flagMarks = S.flagMarks;
   var script = document.currentScript;
   var vendor = (script && script.dataset.vendor) || "";
@@ -108,10 +109,7 @@
 
   function draw(figure) {
     return Promise.all([specOf(figure), vegaReady()]).then(function (got) {
-      var spec = got[0];
-      spec.config = Object.assign({ background: null }, spec.config || {});
-      return vegaEmbed(figure.querySelector(".chart-view"), inked(spec, dark),
-                       { renderer: "svg", actions: false, theme: dark ? "dark" : undefined });
+      return vegaEmbed(figure.querySelector(".chart-view"), inked(got[0], true), { renderer: "svg", actions: false });
     }).then(function (result) {
       if (!figure.querySelector(".chart-actions")) actions(figure);
       figure.classList.add("chart-drawn");
@@ -124,19 +122,28 @@
   }
 
   // A chart drawn at build time: shown as it is, its save buttons in place, made interactive
-  // the first time the reader reaches for it. In dark mode it is drawn at once (the build's
-  // picture is inked for a light page).
+  // when the reader asks: a click or tap on the picture (a finger scrolling across it is no
+  // click), or the "Explore" button, which a keyboard reaches.
   function settle(figure) {
-    if (figure.dataset.drawn !== "build" || dark) return draw(figure);
+    if (figure.dataset.drawn !== "build") return draw(figure);
     actions(figure);
     figure.classList.add("chart-drawn");
+    var view = figure.querySelector(".chart-view"), bar = figure.querySelector(".chart-actions");
+    var explore = document.createElement("button");
+    explore.type = "button";
+    explore.className = "chart-explore";
+    explore.textContent = "Explore";
+    explore.setAttribute("aria-label", "Explore (details on hover or tap): " + (figure.dataset.caption || "the chart"));
+    bar.insertBefore(explore, bar.firstChild);
     var wake = function () {
-      ["pointerenter", "focusin", "touchstart"].forEach(function (e) { figure.removeEventListener(e, wake); });
+      view.removeEventListener("click", wake);
+      explore.remove();
       draw(figure);
     };
-    ["pointerenter", "focusin", "touchstart"].forEach(function (e) { figure.addEventListener(e, wake, { passive: true }); });
+    view.addEventListener("click", wake);
+    explore.addEventListener("click", wake);
     return Promise.resolve();
   }
-  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, dark: dark, flagMarks: flagMarks, ready: vegaReady };
+  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, flagMarks: flagMarks, ready: vegaReady };
   if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(settle);
 })();

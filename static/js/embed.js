@@ -13,7 +13,8 @@
   var PAGE = /^(?:(?!(?:files|charts|vendor|pagefind|js|css)\/)[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\/)*$/;
   var NAME = /^[a-z0-9][a-z0-9-]*$/;
   var SPEC = /^charts\/[a-z0-9][a-z0-9-]*\.vl(?:\.[0-9a-f]+)?\.json$/;
-  var ROWS = /^charts\/results\/[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+  // a result's rows (fsatlas aggregate), or a chart's the build drew (scripts/draw-charts.mjs)
+  var ROWS = /^charts\/(?:results\/[A-Za-z0-9][A-Za-z0-9._-]*|rows-[0-9a-f]{20})\.json$/;
 
   function fail(message) { throw new Error(message); }
 

@@ -483,8 +483,8 @@
     var target = document.getElementById("explorer-chart");
     view.drawnValues = shown.length ? shown : null;
     view.drawnUnit = unitLabel;
-    var charts = window.fsatlasCharts, theme = charts.dark ? "dark" : undefined;
-    var done = shown.length ? vegaEmbed(target, charts.inked(spec(shown, unitLabel), charts.dark), { renderer: "svg", actions: false, tooltip: tooltipHandler, theme: theme })
+    var charts = window.fsatlasCharts;  // on screen: its colours from the page's CSS, light or dark
+    var done = shown.length ? vegaEmbed(target, charts.inked(spec(shown, unitLabel), true), { renderer: "svg", actions: false, tooltip: tooltipHandler })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
       drawn = result;
@@ -510,13 +510,13 @@
         values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.machine });
       });
     });
-    vegaEmbed(document.getElementById("explorer-cpu"), {
+    vegaEmbed(document.getElementById("explorer-cpu"), window.fsatlasCharts.inked({
       data: { values: drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
                           y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },
                           color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
-    }, { renderer: "svg", actions: false, theme: window.fsatlasCharts.dark ? "dark" : undefined }).then(function (r) { drawnCpu = r; })
+    }, true), { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
   }
 

@@ -29,10 +29,12 @@
 
   function words(text) { return (text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 
-  function tier(page, wanted) {  // 0: the title says it all, 1: the headings do, 2: the text only
+  // 0: the title says it all, 1: the headings or the page's keywords (data-pagefind-meta) do, 2: the text only
+  function tier(page, wanted) {
     var has = function (text) { var w = words(text); return wanted.every(function (x) { return w.indexOf(x) >= 0; }); };
     if (has(page.meta.title)) return 0;
-    return has((page.meta.title || "") + " " + (page.sub_results || []).map(function (s) { return s.title; }).join(" ")) ? 1 : 2;
+    return has([page.meta.title, page.meta.keywords].concat((page.sub_results || []).map(function (s) { return s.title; })).filter(Boolean)
+      .join(" ")) ? 1 : 2;
   }
 
   function run(query) {

@@ -64,6 +64,9 @@ def test_no_script_runs_in_the_browser(page, evil_site, path):
     with _served(page, evil_site) as (address, dialogs):
         page.goto(f"{address}{path}")
         page.wait_for_selector("figure.chart-drawn, figure.chart-failed", timeout=20000)
+        for figure in page.locator("figure[data-drawn=build]").all():  # made interactive, as a reader's click does
+            figure.locator(".chart-view").click()
+        page.wait_for_function("() => !document.querySelector('figure[data-drawn=build]')", timeout=20000)
         page.mouse.move(200, 400)
         for mark in page.locator("svg .mark-rect path").all()[:3]:
             mark.hover()

@@ -187,13 +187,16 @@ def test_the_chart_of_the_view_exports_as_svg_and_png_with_its_link(page, explor
 
 
 def test_in_dark_mode_whiskers_and_dots_are_light(browser, explorer_url):
+    """Their ink is currentColor in the SVG, and the page's CSS (--chart-ink) makes it light."""
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
     open_explorer(page, explorer_url + "/explorer/")
     strokes = page.eval_on_selector_all('#explorer-chart svg line[aria-roledescription="rule mark"]',
-                                        "ls => ls.map(l => l.getAttribute('stroke'))")
-    dots = page.eval_on_selector_all("#explorer-chart svg .mark-symbol path", "ps => ps.map(p => p.getAttribute('fill'))")
-    assert len(strokes) == page.locator(BARS).count() and set(strokes) == set(dots) == {"#d0d0d0"}
+                                        "ls => ls.map(l => [l.getAttribute('stroke'), getComputedStyle(l).stroke])")
+    dots = page.eval_on_selector_all("#explorer-chart svg .mark-symbol path",
+                                     "ps => ps.map(p => [p.getAttribute('fill'), getComputedStyle(p).fill])")
+    assert len(strokes) == page.locator(BARS).count()
+    assert set(map(tuple, strokes)) == set(map(tuple, dots)) == {("currentColor", "rgb(208, 208, 208)")}
     context.close()
 
 

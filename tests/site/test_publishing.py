@@ -126,17 +126,17 @@ def test_chart_permalink_draws_it_alone(page, site_url):
     assert page.errors == []
 
 
-CLAIM_CHART = """f => {
-  const s = f.querySelector('svg'), lines = [...s.querySelectorAll('line[aria-roledescription="rule mark"]')];
-  return {rows: JSON.parse(f.querySelector('.chart-data').textContent).map(r => r.verdict),
+CLAIM_CHART = """async f => {
+  const s = f.querySelector('svg'), lines = [...s.querySelectorAll('.mark-rule.role-mark line')];
+  return {rows: (await (await fetch(f.dataset.rows)).json()).map(r => r.verdict),
           bars: [...s.querySelectorAll('.mark-rect path')].map(p => [p.getAttribute('fill'), p.getAttribute('d')]),
           legend: [...s.querySelectorAll('.role-legend-label text')].map(t => t.textContent),
           symbols: [...s.querySelectorAll('.role-legend-symbol path')].map(p => p.getAttribute('fill')),
           claimed: lines.filter(l => l.getAttribute('stroke-dasharray')).map(l => +l.getAttribute('y2')),
-          whiskers: lines.filter(l => !l.getAttribute('stroke-dasharray')).map(l => l.getAttribute('stroke'))}; }"""
+          whiskers: lines.filter(l => !l.getAttribute('stroke-dasharray')).map(l => getComputedStyle(l).stroke)}; }"""
 
 
-@pytest.mark.parametrize("scheme,ink", [("light", "#222"), ("dark", "#d0d0d0")])
+@pytest.mark.parametrize("scheme,ink", [("light", "rgb(34, 34, 34)"), ("dark", "rgb(208, 208, 208)")])
 def test_guide_charts_keep_one_colour_a_verdict_and_draw_the_claim_as_a_dashed_line(browser, guides_url, scheme, ink):
     from fsatlas.site.knowledge import VERDICT_WORDS
     spec = json.loads((REPO / "assets" / "charts" / "claim-effect.vl.json").read_text())
