@@ -225,9 +225,9 @@ def import_site(tmp_path_factory):
     from sitebuild import build_site, serve, synthetic_results, FIXTURES, fsatlas
     data = synthetic_results(tmp_path_factory.mktemp("import-data"), 2)
     fsatlas("import", "iozone", FIXTURES / "samples" / "iozone" / "auto-mode-ramdisk-2010.txt", "--filesystem", "ext4",
-            "--machine", "ramdisk", "--redact", "--out", data)
+            "--redact", "--out", data)
     sweep = sorted((FIXTURES / "samples" / "fio" / "sweep").glob("*.json"))
-    fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--machine", "sweeper", "--out", data)
+    fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--out", data)
     fsatlas("import", "pts", FIXTURES / "samples" / "pts" / "schema-two-systems.xml", "--out", data)
     (path,) = (data / "results").glob("*import-iozone*.json")
     (swept,) = (data / "results").glob("*import-fio*.json")
