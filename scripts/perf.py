@@ -193,7 +193,7 @@ def hostile_bounds(work: Path) -> None:
     for number, (name, change, code) in enumerate(cases):
         out = work / "hostile" / str(number)
         subprocess.run([FSATLAS, "import", "dd", SAMPLES / "dd" / "dd-9.1-english.txt", "--filesystem", "ext4",
-                        "--machine", "perf-box", "--out", out], check=True, capture_output=True)
+                        "--out", out], check=True, capture_output=True)
         (path,) = (out / "results").iterdir()
         result = json.loads(path.read_text())
         archive = out / "raw" / f"{result['id']}.tar.gz"
@@ -256,7 +256,7 @@ def hostile_set(work: Path) -> None:
     for k in range(5):
         (iozone / f"rep-{k + 1}.txt").write_text(iozone_rows(k, 555))
     subprocess.run([FSATLAS, "import", "iozone", *sorted(iozone.glob("rep-*.txt")), "--filesystem", "ext4",
-                    "--machine", "perf-box", "--workload", "iozone", "--out", iozone / "out"], check=True,
+                    "--workload", "iozone", "--out", iozone / "out"], check=True,
                    capture_output=True)
     (path,) = (iozone / "out" / "results").iterdir()
     cases.append(("five IOzone repetitions (4,995 cells)", path, 0))
@@ -300,7 +300,7 @@ def index_share(work: Path) -> None:
     source = work / "share" / "iozone-a.txt"
     source.parent.mkdir(parents=True)
     source.write_text(iozone_auto_table())
-    subprocess.run([FSATLAS, "import", "iozone", source, "--filesystem", "ext4", "--machine", "perf-box",
+    subprocess.run([FSATLAS, "import", "iozone", source, "--filesystem", "ext4",
                     "--out", work / "share"], check=True, capture_output=True)
     (path,) = (work / "share" / "results").iterdir()
     result = json.loads(path.read_text())
