@@ -161,10 +161,14 @@ def schema_problems(data, file: str) -> list[Problem]:
                                     "required field is missing"))
             continue
         where = list(error.absolute_path)
-        if error.schema is False:  # jsonschema leaves the field a false schema refuses out of the path
-            parent = _at(data, where)
-            where += [next((k for k, v in parent.items() if v is error.instance), "")] if isinstance(parent, dict) else []
-        problems.append(Problem("error", file, pointer(where), _words(error, where)))
+        derived = [k for k in DERIVED if k in error.instance] if error.validator == "additionalProperties" \
+            and isinstance(error.instance, dict) and "samples" in error.schema.get("properties", {}) else []
+        for name in derived:  # named at its own place, as the stored summary it is
+            problems.append(Problem("error", file, pointer([*where, name]),
+                                    f"expected no {name} (schema version {CURRENT} computes it from the samples "
+                                    f"when the file is read), found {_short(error.instance[name])}"))
+        if not derived or set(error.instance) - set(error.schema["properties"]) - set(DERIVED):
+            problems.append(Problem("error", file, pointer(where), _words(error)))
     return problems
 
 
@@ -173,19 +177,10 @@ def _short(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _at(data, parts):
-    for part in parts:
-        data = data[part]
-    return data
-
-
-def _words(error, where: list) -> str:
+def _words(error) -> str:
     """One line for a schema error, however large the value it is about (a 5,000-cell list, a
     key of megabytes): limits say the limit and the size found, not the value."""
     limit, value = error.validator_value, error.instance
-    if error.schema is False and where and where[-1] in DERIVED:
-        return (f"expected no {where[-1]} (schema version {CURRENT} computes it from the samples when the file "
-                f"is read), found {_short(value)}")
     name = "a name" if "propertyNames" in error.schema_path else "text"
     if error.validator == "maxLength":
         return f"expected {name} of at most {limit} characters, found {len(value)}"
