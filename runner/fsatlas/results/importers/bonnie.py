@@ -119,7 +119,7 @@ def host_names(text: str) -> list[tuple[int, int]]:
     for name in names - {""}:
         cuts = "|".join(re.escape(name[:n]) for n in range(len(name), min(len(name), 8) - 1, -1))
         spans += [m.span(1) for m in re.finditer(rf"^[ \t]*({cuts})(?=[ \t])", text, re.M)]
-    return sorted(spans)
+    return sorted(set(spans))  # a table row the pattern found and the CSV's name found again: one span
 
 
 def looks_like(text: str) -> bool:
