@@ -19,7 +19,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.results.importers import fio
 from fsatlas.results.validation import reviewed, validate_file
-from testutil import SAMPLES, edit_member, raw_files, write_json
+from testutil import RESULTS, SAMPLES, edit_member, raw_files, write_json
 
 RID = "fixture-valid"
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
@@ -355,3 +355,62 @@ def test_an_imports_members_are_its_input_files_at_the_top_of_the_bundle(tmp_pat
         cell["raw"] = [f"raw/{result['id']}/ext4__-__-__x/{r.rsplit('/', 1)[1]}" for r in cell["raw"]]
     errors = _errors(write_json(path, result))
     assert any(e.startswith("/cells/0/raw/0 expected an imported input file at the top of the bundle") for e in errors), errors
+
+
+STANDARD = "20261127T143616Z-m-b6d0b06748-standard"  # a committed result with every kind the runner writes
+
+
+def _sources(tmp_path):
+    """(label, result, members) of every kind of source: a committed standard
+    result (fio, dd and each of the runner's own records) and an import of each tool."""
+    from fsatlas.results import bundle
+    rid = STANDARD
+    result = json.loads((RESULTS / f"{rid}.json").read_text())
+    out = [("runner", result, bundle.read(str(RESULTS.parent), rid))]
+    for tool, sample in (("dd", "dd/dd-9.1-english.txt"), ("bonnie", "bonnie/bonnie-1.96-stdout.txt"),
+                         ("iozone", "iozone/single-test-ssd-2009.txt"), ("fio", "fio/fio-3.33-json-plus.json"),
+                         ("fio", "fio/fio-3.33-terse-v5.txt")):
+        imported = tmp_path / sample.replace("/", "-")
+        assert main(["import", tool, str(SAMPLES / sample), "--filesystem", "ext4", "--redact", "--out", str(imported)]) == 0
+        data = json.loads(next((imported / "results").iterdir()).read_text())
+        out.append((sample, data, bundle.read(str(imported), data["id"])))
+    return out
+
+
+def test_every_metric_of_every_kind_of_cell_is_recomputed_from_its_raw(tmp_path):
+    """Rule: every figure of every cell is recomputed from raw output in its source's format.
+    For one measured cell of each workload of every kind of source, each metric it carries with
+    one sample changed, and each CPU share added where it lacks one (dd's text holds none), is
+    refused at that metric's JSON Pointer; the cell as written passes."""
+    from fsatlas.results import metrics
+    from fsatlas.results.validation import raw_problems
+    checked = set()
+    for label, result, members in _sources(tmp_path):
+        memo, seen, rid, imported_from = {}, set(), result["id"], result["tool"].get("imported_from")
+        for cell in result["cells"]:
+            if cell["status"] != "ok" or cell["workload"] in seen:
+                continue
+            seen.add(cell["workload"])
+            assert raw_problems(cell, rid, members, memo, imported_from) == [], (label, cell["key"])
+            for name in sorted(set(cell["metrics"]) | set(metrics.CPU)):
+                changed = json.loads(json.dumps(cell))
+                metric = changed["metrics"].setdefault(name, json.loads(json.dumps(next(iter(cell["metrics"].values())))))
+                if name in cell["metrics"]:
+                    metric["samples"][0] = metric["samples"][0] * 2 + 1
+                refused = raw_problems(changed, rid, members, memo, imported_from)
+                assert any(where.startswith(f"/metrics/{name}") for _, where, _ in refused), (label, cell["key"], name)
+                checked.add((label, name))
+    assert {"throughput", "cpu_usr_pct"} <= {name for label, name in checked if label == "dd/dd-9.1-english.txt"}
+
+
+def test_a_dd_cell_holding_only_cpu_shares_is_refused(out_dir):
+    """Issue #61, third round: a dd cell whose figures are CPU shares alone (dd prints none)."""
+    rid = STANDARD
+    result = json.loads((RESULTS / f"{rid}.json").read_text())
+    index, cell = next((i, c) for i, c in enumerate(result["cells"])
+                       if c["workload"] == "tiny-block-write" and c["status"] == "ok")
+    throughput = cell["metrics"].pop("throughput")
+    cell["metrics"]["cpu_usr_pct"] = {**throughput, "unit": "percent", "better": "lower"}
+    (out_dir / "raw" / f"{rid}.tar.gz").write_bytes((RESULTS.parent / "raw" / f"{rid}.tar.gz").read_bytes())
+    errors = _errors(write_json(out_dir / "results" / f"{rid}.json", result))
+    assert any(e.startswith(f"/cells/{index}/metrics/cpu_usr_pct expected only figures") for e in errors), errors

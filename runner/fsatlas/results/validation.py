@@ -520,10 +520,10 @@ def created_problem(created: str) -> str | None:
     return None
 
 
-# Metrics the runner measures around a tool (the child's getrusage) that its raw output does
-# not hold: the only ones a cell may carry that its raw file does not back, and only where the
-# raw is dd's output (fio's JSON has its CPU; the runner's own records keep theirs under "cpu").
-BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
+# The CPU shares the runner's own records keep under "cpu" (fio's JSON has its own). No metric
+# is taken on trust beside its raw output: dd's text holds no CPU figures, so a dd cell carries
+# none (the runner measured them around dd until issue #61 and recorded them nowhere raw).
+RECORD_CPU = tuple(metrics.CPU)
 
 
 @lru_cache(maxsize=1)
@@ -583,7 +583,7 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
         return None
     cpu = data.get("cpu")
     if isinstance(cpu, dict):
-        found |= {k: float(cpu[k]) for k in BESIDE_RAW if _number(cpu.get(k))}
+        found |= {k: float(cpu[k]) for k in RECORD_CPU if _number(cpu.get(k))}
     return kind, found, params
 
 
@@ -748,7 +748,7 @@ TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a 
 
 def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
-    every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
+    every metric of the cell must be one its raw file gives, whatever the tool. memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
     is read once, not once a cell. imported_from: the result's tool.imported_from (select)."""
     out = []
@@ -767,7 +767,6 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
             continue
-        backed_beside = BESIDE_RAW if parsed[0] is importers.dd else frozenset()
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
             if len(cell["raw"]) == len(samples) and len(values) == 1:
@@ -779,7 +778,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                             f"in the raw files, found {len(values)} in {raw}"))
                 continue
             for k, found in pairs:
-                if name not in found and name not in backed_beside:
+                if name not in found:
                     out.append(("error", f"/metrics/{name}", f"expected only figures {raw} gives "
                                 f"({', '.join(sorted(found)) or 'none'}), found {name}, which it does not"))
                     break
