@@ -203,10 +203,12 @@ def test_one_count_or_rate_of_a_real_report_changed_is_refused_at_its_side(data)
     pointer, side = data.draw(st.sampled_from(sides), label="side")
     # iops only where fio wrote the count it follows from: before 2.2 (no total_ios) a doubled iops is
     # the report of a block size half as large, which no field of that JSON states (check_sides)
-    key = data.draw(st.sampled_from([k for k in ("io_bytes", "runtime", "bw_bytes", "bw", "iops", "total_ios")
-                                     if k in side and (k != "bw" or "bw_bytes" not in side)
-                                     and (k != "iops" or "total_ios" in side)]), label="field")
-    how = data.draw(st.sampled_from(["scale", "remove", "string"]), label="how")
+    # bw beside bw_bytes and io_kbytes beside io_bytes: fio 3's integers of them (// 1024)
+    key = data.draw(st.sampled_from([k for k in ("io_bytes", "runtime", "bw_bytes", "bw", "iops", "total_ios", "io_kbytes")
+                                     if k in side and (k != "iops" or "total_ios" in side)
+                                     and (k != "io_kbytes" or side[k] >= 100)]), label="field")
+    twin = key in ("bw", "io_kbytes") and ("bw_bytes" in side or "io_bytes" in side)
+    how = data.draw(st.sampled_from(["scale", "string"] if twin else ["scale", "remove", "string"]), label="how")
     if how == "scale":
         factor = data.draw(st.one_of(st.floats(1.5, 1000), st.floats(0.001, 0.6)), label="factor")
         side[key] = type(side[key])(side[key] * factor)
@@ -383,7 +385,7 @@ def test_every_metric_of_every_kind_of_cell_is_recomputed_from_its_raw(tmp_path)
     one sample changed, and each CPU share added where it lacks one (dd's text holds none), is
     refused at that metric's JSON Pointer; the cell as written passes."""
     from fsatlas.results import metrics
-    from fsatlas.results.validation import raw_problems
+    from fsatlas.results.validation import raw_problems, recorded_fio
     checked = set()
     for label, result, members in _sources(tmp_path):
         memo, seen, rid, imported_from = {}, set(), result["id"], result["tool"].get("imported_from")
@@ -391,13 +393,13 @@ def test_every_metric_of_every_kind_of_cell_is_recomputed_from_its_raw(tmp_path)
             if cell["status"] != "ok" or cell["workload"] in seen:
                 continue
             seen.add(cell["workload"])
-            assert raw_problems(cell, rid, members, memo, imported_from) == [], (label, cell["key"])
+            assert raw_problems(cell, rid, members, memo, imported_from, recorded_fio(result)) == [], (label, cell["key"])
             for name in sorted(set(cell["metrics"]) | set(metrics.CPU)):
                 changed = json.loads(json.dumps(cell))
                 metric = changed["metrics"].setdefault(name, json.loads(json.dumps(next(iter(cell["metrics"].values())))))
                 if name in cell["metrics"]:
                     metric["samples"][0] = metric["samples"][0] * 2 + 1
-                refused = raw_problems(changed, rid, members, memo, imported_from)
+                refused = raw_problems(changed, rid, members, memo, imported_from, recorded_fio(result))
                 assert any(where.startswith(f"/metrics/{name}") for _, where, _ in refused), (label, cell["key"], name)
                 checked.add((label, name))
     assert {"throughput", "cpu_usr_pct"} <= {name for label, name in checked if label == "dd/dd-9.1-english.txt"}
@@ -414,3 +416,47 @@ def test_a_dd_cell_holding_only_cpu_shares_is_refused(out_dir):
     (out_dir / "raw" / f"{rid}.tar.gz").write_bytes((RESULTS.parent / "raw" / f"{rid}.tar.gz").read_bytes())
     errors = _errors(write_json(out_dir / "results" / f"{rid}.json", result))
     assert any(e.startswith(f"/cells/{index}/metrics/cpu_usr_pct expected only figures") for e in errors), errors
+
+
+VERSIONED = sorted(name for name, text in REPORTS.items() if '"clat_ns"' in text and '"fio version"' in text)
+
+
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_a_report_stating_a_version_its_fields_contradict_is_refused(data):
+    """Rule: the version a report states does not loosen its checks: a fio 3.x report (clat_ns,
+    io_kbytes, bw_bytes) stating any version before the one that added its keys is refused at a
+    key fio had not yet written (or at the version, before fio 1.0); as written, it passes."""
+    name = data.draw(st.sampled_from(VERSIONED), label="report")
+    report = fio.fio_json.parse(REPORTS[name], name)
+    own = report["fio version"]
+    major = data.draw(st.integers(0, 3), label="major")
+    minor = data.draw(st.integers(0, 1 if major == 3 else 99), label="minor")
+    report["fio version"] = f"fio-{major}.{minor}"
+    if major < 3 or any("bw_bytes" in side for _, side in _sides(report)):
+        with pytest.raises(UserError) as caught:
+            fio.check_sides(report, name, False)
+        assert caught.value.field.rsplit("/", 1)[1] in fio.FROM_3_0 + ("bw_bytes", "fio version"), caught.value.field
+    report["fio version"] = own
+    fio.check_sides(report, name, False)
+
+
+@pytest.mark.parametrize("stated", ["fio-2.1", "fio-3.34", "fio-3.33-dirty"])
+def test_a_raw_report_stating_another_version_than_the_result_records_is_refused(out_dir, valid_result, stated):
+    """Issue #61, third round: rep-1.json edited to "fio version": "fio-2.1", total_ios deleted and
+    iops doubled (the cell alike) while the result records tool.fio fio-3.33: refused at the raw
+    reference, as is any version the result does not record."""
+    assert valid_result["tool"]["fio"] == "fio-3.33"
+    cell = valid_result["cells"][0]
+
+    def older(old):
+        report = json.loads(old)
+        report["fio version"] = stated
+        side = report["jobs"][0]["write"]
+        del side["total_ios"]
+        side["iops"] *= 2
+        cell["metrics"]["iops"]["samples"][0] = side["iops"]
+        return json.dumps(report).encode()
+    edit_member(out_dir, RID, cell["raw"][0], older)
+    errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
+    assert any(e.startswith("/cells/0/raw/0 ") for e in errors), errors

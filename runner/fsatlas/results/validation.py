@@ -317,6 +317,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         add("error", "", unreadable)
     seen, memo = {}, {}
     imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
+    fio_versions = recorded_fio(data)
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -330,7 +331,8 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from)]
+                problems += [Problem(sev, path, f"{base}{where}", msg)
+                             for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from, fio_versions)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric)
             if found:  # seldom: a quick result has 425 metrics
@@ -378,7 +380,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             continue
         job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": target[field][job],
                     "raw": [f"raw/{rid}/{name}" for name in names]}
-        for _, sub, message in raw_problems(job_cell, rid, members, memo):
+        for _, sub, message in raw_problems(job_cell, rid, members, memo, fio_versions=recorded_fio(result)):
             out.append((where + (sub[len("/metrics"):] if sub.startswith("/metrics/") else ""), message))
     for field in bundle.BASELINE_FOLDERS:
         fill = f"{field}/{bundle.FILL_MEMBER}"
@@ -593,7 +595,7 @@ def parse_raw(text: str, where: str) -> tuple:
     no format fsatlas reads is a UserError."""
     module = importers.detect(text)
     if module is not None:
-        return module, Found(module.parse(text, where))
+        return module, Found(module.parse(text, where), module.tool_version(text) if module is importers.fio else None)
     try:
         record = _runner_record(json.loads(text))
     except ValueError:
@@ -681,8 +683,9 @@ class Found(list):
     five times (a repetition a file), and a scan a cell took five IOzone repetitions 16 s to
     validate (issue #61)."""
 
-    def __init__(self, measurements):
+    def __init__(self, measurements, stated: str | None = None):
         super().__init__(measurements)
+        self.stated = stated  # the version the output states of its tool (tool_version), if any
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -746,11 +749,20 @@ MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each f
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
-def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None) -> list[tuple]:
+def recorded_fio(result: dict) -> frozenset:
+    """The fio versions a result records (tool.fio: the runner's `fio --version`, or the versions
+    an import's reports state, joined by '; ')."""
+    return frozenset(v.strip() for v in str(result["tool"].get("fio", "")).split(";") if v.strip())
+
+
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None,
+                 fio_versions: frozenset = frozenset()) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
     every metric of the cell must be one its raw file gives, whatever the tool. memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
-    is read once, not once a cell. imported_from: the result's tool.imported_from (select)."""
+    is read once, not once a cell. imported_from: the result's tool.imported_from (select).
+    fio_versions (recorded_fio): a fio report stating another version than the result records
+    is refused, since its version chooses the checks its counts get (importers.fio.check_sides)."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
@@ -764,6 +776,11 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                 values = select(cell, parsed, raw, imported_from)
             except UserError as e:
                 error = e.body
+        if error is None and parsed[0] is importers.fio and parsed[1].stated is not None \
+                and parsed[1].stated not in fio_versions:
+            recorded = ", ".join(sorted(fio_versions)) or "no fio version"
+            error = (f"it states {parsed[1].stated[:50]!r}, while the result records {recorded} (tool.fio); "
+                     f"expected the version that ran it, which decides the checks its counts get")
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
             continue
