@@ -165,3 +165,16 @@ def test_an_export_into_the_folder_it_reads_skips_its_own_output(tmp_path, valid
     assert out.read_bytes() == fresh.read_bytes()  # the same rows as from the result file alone
     (tmp_path / "notes.txt").write_text("x")
     assert main(["export", str(tmp_path), "--out", str(out)]) == 1
+
+
+@pytest.mark.parametrize("suffix", ["csv", "CSV", "Csv", "jsonl", "JSONL", "parquet", "PARQUET"])
+def test_the_format_follows_the_outs_suffix_in_any_case(tmp_path, suffix):
+    """Issue 61, third round: `export --out x.CSV` wrote Parquet."""
+    out = tmp_path / f"x.{suffix}"
+    assert main(["export", str(RESULTS), "--out", str(out)]) == 0
+    head = out.read_bytes()[:4]
+    assert (head == b"PAR1") == (suffix.lower() == "parquet")
+    if suffix.lower() == "csv":
+        assert "filesystem" in next(csv.reader(io.StringIO(out.read_text())))
+    elif suffix.lower() == "jsonl":
+        json.loads(out.read_text().splitlines()[0])
