@@ -460,3 +460,31 @@ def test_a_raw_report_stating_another_version_than_the_result_records_is_refused
     edit_member(out_dir, RID, cell["raw"][0], older)
     errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
     assert any(e.startswith("/cells/0/raw/0 ") for e in errors), errors
+
+
+ONE_SAMPLE = {"dd": "dd/dd-9.1-english.txt", "fio": "fio/fio-3.33-gtod-reduce.json",
+              "bonnie": "bonnie/bonnie-1.96-stdout.txt", "iozone": "iozone/single-test-ssd-2009.txt"}
+
+
+@settings(max_examples=max(EXAMPLES // 4, 8), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_workload_the_format_cannot_back_is_refused_at_the_option(tmp_path, capsys, data):
+    """Rule: import --workload naming a standard workload whose kind the format's output cannot
+    back (validation.kind_may_back) is refused at --workload in one line, never an import that
+    fails validate ('please report it': issue 61, third round, import dd --workload seq-write)."""
+    from fsatlas.results.validation import kind_may_back, workload_kinds
+    tool = data.draw(st.sampled_from(sorted(ONE_SAMPLE)), label="format")
+    workload = data.draw(st.sampled_from(sorted(workload_kinds())), label="workload")
+    out = tmp_path / f"{tool}-{workload}"
+    code = main(["import", tool, str(SAMPLES / ONE_SAMPLE[tool]), "--filesystem", "ext4", "--redact",
+                 "--workload", workload, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert "please report" not in err
+    if not kind_may_back(tool, workload):
+        assert code == 1 and "--workload" in err.splitlines()[-1] and err.count("\n") == 1, err
+
+
+def test_import_dd_as_seq_write_is_refused_at_the_option(tmp_path, capsys):
+    assert main(["import", "dd", str(SAMPLES / ONE_SAMPLE["dd"]), "--filesystem", "ext4", "--workload", "seq-write",
+                 "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith("fsatlas import: --workload: 'seq-write' is a workload the standard matrix runs with fio")

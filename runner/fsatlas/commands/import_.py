@@ -293,6 +293,12 @@ def _run(args) -> int:
     if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
         raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
                         found=repr(args.workload))
+    if args.workload and not validation.kind_may_back(args.format, args.workload):
+        kind = validation.workload_kinds()[args.workload]
+        kind = f"{validation.RUNNER_KINDS[kind]} record of fsatlas's runner" if kind in validation.RUNNER_KINDS else kind
+        raise UserError(f"{args.workload!r} is a workload the standard matrix runs with {kind}, which "
+                        f"{args.format}'s output cannot stand for", field="--workload",
+                        expected=f"a workload name of your own (as {args.format}-{args.workload})")
     read = [(path, *_read(path)) for path in args.files]
     texts = [(path, text) for path, _, text in read]
     total = sum(len(data) for _, data, _ in read if not importers.is_json_report(data))

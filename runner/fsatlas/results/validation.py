@@ -623,6 +623,15 @@ def backing_formats(workload: str, imported_from) -> tuple[str, ...]:
     return (kind,) if kind else RUNNER_TOOLS
 
 
+def kind_may_back(own: str, workload: str) -> bool:
+    """Whether output of this kind (a tool's: fio, dd, bonnie, iozone, pts; or a runner record's
+    kind) may back a cell of this workload as the standard matrix runs it. A summary (a count
+    over seconds: a runner record, dd's line) backs only the workload it is the record of, and a
+    workload the runner measures with its own record only that record."""
+    kind = workload_kinds().get(workload)
+    return own == kind or not (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None))
+
+
 def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
@@ -635,9 +644,7 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[di
     module, found = parsed
     kind = workload_kinds().get(cell["workload"])
     own = module if isinstance(module, str) else module.__name__.rsplit(".", 1)[-1]  # fio, bonnie, iozone, pts, dd
-    # A summary (a count over seconds: a runner record, dd's line) backs only the workload it is
-    # the record of, and a workload the runner measures with its own record only that record.
-    if own != kind and (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None)):
+    if not kind_may_back(own, cell["workload"]):
         runs = ", ".join(sorted(w for w, k in workload_kinds().items() if k == own))
         what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else f"{own}'s output"
         raise UserError(f"{what} under a cell of workload {cell['workload']!r}"
