@@ -488,3 +488,32 @@ def test_import_dd_as_seq_write_is_refused_at_the_option(tmp_path, capsys):
     assert main(["import", "dd", str(SAMPLES / ONE_SAMPLE["dd"]), "--filesystem", "ext4", "--workload", "seq-write",
                  "--out", str(tmp_path / "o")]) == 1
     assert capsys.readouterr().err.startswith("fsatlas import: --workload: 'seq-write' is a workload the standard matrix runs with fio")
+
+
+TERSE = sorted(p for p in (SAMPLES / "fio").iterdir() if "terse" in p.name)
+
+
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_a_terse_figure_changed_is_named_by_its_line_and_field(data):
+    """Rule: an error in a terse report names the file's line and the field in it (the line's
+    fields numbered from 1, and which direction's figure it is), never a JSON Pointer into a
+    text file (issue 61, third round: "/jobs/0/write/bw" for a terse input)."""
+    from fsatlas.results import fio_terse
+    sample = data.draw(st.sampled_from(TERSE), label="sample")
+    lines = sample.read_text().splitlines()
+    places = fio_terse.report("\n".join(lines), "x")[fio_terse.PLACES]
+    line, fields = data.draw(st.sampled_from(places), label="job")
+    direction, keys = data.draw(st.sampled_from(sorted(fields.items())), label="direction")
+    values = lines[line - 1].split(";")
+    if float(values[keys["runtime"] - 1]) == 0 or float(values[keys["bw"] - 1]) < 100:
+        return  # no rate to contradict
+    key = data.draw(st.sampled_from(["io_bytes", "bw", "runtime"]), label="figure")
+    values[keys[key] - 1] = str(int(float(values[keys[key] - 1]) * 2 + 7))
+    lines[line - 1] = ";".join(values)
+    with pytest.raises(UserError) as caught:
+        fio.parse("\n".join(lines), "in.txt")
+    error = caught.value
+    assert error.where == f"in.txt:{line}" and "/jobs/" not in str(error), str(error)
+    number = int(error.field.split()[1])
+    assert number in keys.values() and error.field.endswith(f"({direction} {next(k for k, n in keys.items() if n == number)})")

@@ -334,7 +334,10 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         report = fio_json.parse(text, where)
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
-    check_sides(report, where, terse)
+    try:
+        check_sides(report, where, terse)
+    except UserError as e:  # a terse line's figure is named by its line and field
+        raise (fio_terse.place(report, where, e) if terse else e) from None
     groups = {}
     for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
