@@ -8,6 +8,7 @@ import pytest
 from testutil import edit_member, mutated, table_rows, write_json, write_run
 from fsatlas.cli import main
 from fsatlas.results import stats
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 
 def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tmp_path):
@@ -193,7 +194,7 @@ def test_rebuilds_read_only_what_changed_and_equal_a_fresh_aggregation(tmp_path)
     assert summary["derived"] == 1 and added == _fresh(data, tmp_path)
     assert b"synthetic-00004" in added["data/aggregates/results.json"]
 
-    changed = json.loads((data / "results" / "synthetic-00001.json").read_text())
+    changed = readable(json.loads((data / "results" / "synthetic-00001.json").read_text()))
     changed["system"]["machine"] = "renamed-box"
     write_json(data / "results" / "synthetic-00001.json", changed)
     summary, after_change = _aggregate(data, build)
@@ -221,7 +222,7 @@ def test_rankings_and_claims_are_judged_again_only_when_a_result_wins_a_place_in
     judged = []
     real = knowledge.Rankings.result
     monkeypatch.setattr(knowledge.Rankings, "result", lambda self: judged.append(1) or real(self))
-    old = json.loads((held / "synthetic-00003.json").read_text())
+    old = readable(json.loads((held / "synthetic-00003.json").read_text()))
     write_json(data / "results" / "synthetic-00003.json", dict(old, created="2026-11-23T00:00:00Z"))
     summary, added = _aggregate(data, build)
     assert summary["derived"] == 1 and judged == [] and added == _fresh(data, tmp_path)
@@ -257,7 +258,7 @@ def test_a_first_build_reads_each_result_file_once_and_derives_only_those_that_p
         path = data / "results" / f"synthetic-0000{i}.json"
         assert memo[filesig.cache_key(str(path))][2] == hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
-    broken = json.loads((data / "results" / "synthetic-00001.json").read_text())
+    broken = readable(json.loads((data / "results" / "synthetic-00001.json").read_text()))
     broken["system"].pop("kernel")
     write_json(data / "results" / "synthetic-00001.json", broken)
     shutil.rmtree(build)
@@ -280,7 +281,7 @@ def test_folds_do_not_depend_on_the_order_of_results(tmp_path):
     """Ties included: synthetic dates repeat every 168 results."""
     data = _site_data(tmp_path, 200)
     knowledge_data, _ = knowledge.load(str(data))
-    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    digests = [aggregate.digest(readable(json.loads(p.read_text()))) for p in sorted((data / "results").glob("*.json"))]
     assert len({d["created"] for d in digests}) < len(digests)
 
     def folded(order):
@@ -302,7 +303,7 @@ def test_saved_folds_continue_where_they_stopped(tmp_path):
     """A fold saved as JSON and restored, then fed the rest, equals one fed everything."""
     data = _site_data(tmp_path, 12)
     knowledge_data, _ = knowledge.load(str(data))
-    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    digests = [aggregate.digest(readable(json.loads(p.read_text()))) for p in sorted((data / "results").glob("*.json"))]
     whole = aggregate.Aggregation(knowledge_data)
     half = aggregate.Aggregation(knowledge_data)
     for i, d in enumerate(digests):
@@ -327,7 +328,7 @@ def test_folds_merged_from_parts_equal_one_fold_of_everything(tmp_path):
     saved state is), is the state one fold of every result would have: entries, order, numbering."""
     data = _site_data(tmp_path, 40)
     knowledge_data, _ = knowledge.load(str(data))
-    digests = [aggregate.digest(json.loads(p.read_text())) for p in sorted((data / "results").glob("*.json"))]
+    digests = [aggregate.digest(readable(json.loads(p.read_text()))) for p in sorted((data / "results").glob("*.json"))]
     whole = aggregate.Aggregation(knowledge_data)
     for i, d in enumerate(digests):
         whole.add(d["id"], [i], d)
@@ -367,7 +368,7 @@ def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_change
     data = _site_data(tmp_path / "site", 2)
     content = str(tmp_path / "site" / "build" / "content")
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0
-    reference = json.loads((data / "results" / "synthetic-00000.json").read_text())["cells"][0]["raw"][0]
+    reference = readable(json.loads((data / "results" / "synthetic-00000.json").read_text()))["cells"][0]["raw"][0]
 
     def more(text):
         fio_json = json.loads(text)
@@ -395,7 +396,7 @@ def test_an_import_adds_to_the_explorer_index_only_its_share_and_describes_its_k
     before = (build / "static" / "explorer" / "data.json").read_bytes()
     assert main(["import", "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--filesystem", "ext4",
                  "--redact", "--out", str(data)]) == 0
-    imported = json.loads(next((data / "results").glob("*import-iozone*.json")).read_text())
+    imported = readable(json.loads(next((data / "results").glob("*import-iozone*.json")).read_text()))
     assert len(imported["cells"]) == 63 and not {c["key"] for c in imported["cells"]} & explorer.matrix_keys()
     _aggregate(data, build)
     index = json.loads((build / "static" / "explorer" / "data.json").read_text())
@@ -431,7 +432,7 @@ def test_a_file_adding_more_than_its_share_to_the_index_is_refused_with_its_plac
     assert main(["import", "fio", str(many), "--filesystem", "ext4", "--workload", "sync-write",
                  "--out", str(tmp_path / "one")]) == 0
     (path,) = (tmp_path / "one" / "results").iterdir()
-    result = json.loads(path.read_text())
+    result = readable(json.loads(path.read_text()))
     assert len(result["cells"]) == 120 and shares.index_share(result) <= shares.MAX_INDEX_SHARE
     assert main(["validate", str(path)]) == 0
 

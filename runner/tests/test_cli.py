@@ -8,6 +8,8 @@ import pytest
 
 from fsatlas import SCHEMA_VERSION, __version__
 from fsatlas.cli import main
+from testutil import write_json
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -46,10 +48,10 @@ def test_a_resume_on_another_system_is_refused(tmp_path, capsys):
     """A result measured on another machine and kernel: continuing it here would put this
     system's cells under that label."""
     rid = "20261123T203301Z-m-042018a7f3-quick"
-    result = json.loads(open(os.path.join(REPO, "data", "results", rid + ".json")).read())
+    result = readable(json.loads(open(os.path.join(REPO, "data", "results", rid + ".json")).read()))
     result["system"].update(machine="m-elsewhere0", kernel="0.0.0-elsewhere")
     (tmp_path / "results").mkdir()
-    (tmp_path / "results" / (rid + ".json")).write_text(json.dumps(result))
+    write_json(tmp_path / "results" / (rid + ".json"), result)
     assert main(["run", "--resume", rid, "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and rid in err and "/system/machine" in err and "'m-elsewhere0'" in err

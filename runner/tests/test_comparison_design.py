@@ -15,6 +15,7 @@ from scipy import stats as scipy_stats
 from fsatlas.cli import main
 from fsatlas.results import comparison
 from testutil import RESULTS
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 REPO = RESULTS.parents[1]
 
@@ -191,7 +192,7 @@ def test_compare_takes_several_runs_a_side_and_names_what_differs(tmp_path, caps
     assert main(["compare", "--runs-a", str(files[0]), str(files[1]), "--runs-b", *map(str, standard)]) == 0
     out = capsys.readouterr().out
     assert "tested on the runs' means" in out and " detect " in out and "p equiv" in out
-    a, b = (json.loads(f.read_text()) for f in files)
+    a, b = (readable(json.loads(f.read_text())) for f in files)
     differ = comparison.design([comparison.factors(a)], [comparison.factors(b)])["differ"]
     assert main(["compare", str(files[0]), str(files[1])]) == 0
     out = capsys.readouterr().out
@@ -207,7 +208,7 @@ def test_the_compare_page_and_the_explorer_take_their_view_across_runs_from_desi
     assert pairs.across_runs()["why"] == plan["why"] == "not tested: one run per side"
     assert explorer.pairs_across()["why"] == plan["why"]
     path = sorted(RESULTS.glob("*-standard.json"))[-1]
-    doc = json.loads(path.read_text())
+    doc = readable(json.loads(path.read_text()))
     fs = next(c["filesystem"] for c in doc["cells"] if c["status"] == "ok")
     side = pairs.side(fs, aggregate.digest(doc))
     assert side["factors"] == comparison.factors(doc)  # what the page compares between the two runs picked

@@ -92,7 +92,15 @@ def test_profile_and_option_filters_any_text(capsys, profile, fs, workload, vari
 def test_the_fast_schema_check_accepts_nothing_jsonschema_rejects(valid_result, data):
     result = mutate(valid_result, data)
     if resultfile.schema_valid_fast(result):
-        assert list(resultfile._validator().iter_errors(result)) == []
+        assert list(resultfile._validator(resultfile.version_of(result)).iter_errors(result)) == []
+
+
+@settings(max_examples=EXAMPLES * 10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_the_fast_schema_check_of_version_2_accepts_nothing_jsonschema_rejects(valid_result, data):
+    result = mutate(resultfile.stored(valid_result), data)
+    if resultfile.schema_valid_fast(result):
+        assert list(resultfile._validator(resultfile.version_of(result)).iter_errors(result)) == []
 
 
 def _edited(result, where: str, value):

@@ -5,9 +5,10 @@ import subprocess
 import pytest
 
 from fsatlas.run import filesystems, target
-from testutil import SAMPLES, raw_files
+from testutil import SAMPLES, raw_files, write_json
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 pytestmark = pytest.mark.root
 EXT4 = {"mkfs": ["mkfs.ext4", "-F", "-q"]}
@@ -31,7 +32,7 @@ def imported(tmp_path, capsys, *argv):
     # line): privacy findings are a maintainer's call (test_a_public_sample_s_home_folder_is_found).
     assert [p for p in reviewed(validate_file(str(path)), allow_all=True) if p.severity == "error"] == []
     capsys.readouterr()
-    return out, json.loads(path.read_text())
+    return out, readable(json.loads(path.read_text()))
 
 
 def test_a_public_sample_s_home_folder_is_refused_at_import_or_redacted(tmp_path, capsys):
@@ -339,7 +340,7 @@ def test_iozone_raw_file_is_checked_against_the_summary(tmp_path, capsys):
     path = out / "results" / f"{result['id']}.json"
     result["cells"][0]["metrics"]["throughput"]["samples"] = [1.0]
     result["cells"][0]["metrics"]["throughput"].update(mean=1.0, median=1.0, ci95=[1.0, 1.0])
-    path.write_text(json.dumps(result))
+    write_json(path, result)
     problems = [p for p in validate_file(str(path)) if p.severity == "error"]
     assert any("recomputed from" in p.message for p in problems)
 

@@ -23,6 +23,7 @@ from fsatlas.errors import UserError
 from fsatlas.results.importers import fio, iozone, pts
 from fsatlas.results.validation import reviewed, validate_file
 from testutil import SAMPLES
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 FIO = SAMPLES / "fio"
 BASE = json.loads((FIO / "sweep" / "ext4-iodepth-1.json").read_text())  # one job, randread 4k, libaio, fio 3.33
@@ -62,7 +63,7 @@ def _import(tmp_path, capsys, *argv) -> tuple[int, str, list]:
     if code == 0:
         for path in captured.out.split():  # an output the importer accepts is a file validate accepts
             assert [p for p in reviewed(validate_file(path), allow_all=True) if p.severity == "error"] == []
-            results.append(json.loads(open(path).read()))
+            results.append(readable(json.loads(open(path).read())))
     return code, captured.err, results
 
 

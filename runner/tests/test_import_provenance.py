@@ -15,6 +15,7 @@ from fsatlas.results import export, machines, resultfile
 from fsatlas.results.validation import reviewed, validate_file
 from fsatlas.site import aggregate, explorer, report
 from testutil import SAMPLES
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 FIO = SAMPLES / "fio"
 SWEEP = sorted((FIO / "sweep").glob("ext4-iodepth-*.json"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
@@ -28,7 +29,7 @@ def _import(tmp_path, capsys, *argv):
     paths = captured.out.split()
     for path in paths:  # every output the importer accepts is a file validate accepts
         assert [p for p in reviewed(validate_file(path), allow_all=True) if p.severity == "error"] == []
-    return [json.loads(open(p).read()) for p in paths], paths, captured.err
+    return [readable(json.loads(open(p).read())) for p in paths], paths, captured.err
 
 
 def _fio_figure(path, field):

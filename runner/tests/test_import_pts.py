@@ -8,7 +8,8 @@ import pytest
 
 from fsatlas.cli import main
 from fsatlas.results.validation import validate_file
-from testutil import SAMPLES
+from testutil import SAMPLES, write_json
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 PTS = SAMPLES / "pts" / "schema-two-systems.xml"
 
@@ -17,7 +18,7 @@ def _import(tmp_path, capsys, *extra, source=PTS):
     out = tmp_path / "out"
     assert main(["import", "pts", str(source), "--out", str(out), *extra]) == 0
     paths = capsys.readouterr().out.split()
-    return out, [json.loads(open(p).read()) for p in paths], paths
+    return out, [readable(json.loads(open(p).read())) for p in paths], paths
 
 
 def test_one_result_per_system_with_every_run(tmp_path, capsys):
@@ -63,10 +64,10 @@ def test_the_kept_file_has_no_user_name_and_a_doubled_figure_is_refused(tmp_path
         (member,) = [m for m in bundle.getmembers() if m.isfile()]
         kept = bundle.extractfile(member).read().decode()
     assert "alice" not in kept and "<User>redacted</User>" in kept and "<RawString>355:358:355</RawString>" in kept
-    doc = json.loads(open(paths[0]).read())
+    doc = readable(json.loads(open(paths[0]).read()))
     metric = next(c for c in doc["cells"] if c["workload"] == "pts-sqlite")["metrics"]["seconds"]
     metric["samples"][1] *= 2
-    open(paths[0], "w").write(json.dumps(doc))
+    write_json(paths[0], doc)
     problems = [p for p in validate_file(paths[0]) if p.severity == "error"]
     assert any("recomputed from" in p.message and "/samples/1" in p.path for p in problems)
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
-from fsatlas.results import bundle
+from fsatlas.results import bundle, resultfile
 from fsatlas.results.validation import reviewed, validate_file
 from testutil import RESULTS, SAMPLES, edit_member, write_json
 
@@ -119,7 +119,7 @@ def quick(tmp_path):
         shutil.copy(RESULTS.parent / folder / name, out / folder / name)
     path = out / "results" / f"{QUICK}.json"
     assert _errors(path) == []
-    return out, path, json.loads(path.read_text())
+    return out, path, resultfile.readable(json.loads(path.read_text()))
 
 
 def test_the_raw_device_s_figures_are_recomputed_from_its_reports(quick):

@@ -13,7 +13,8 @@ from fsatlas.cli import main
 from fsatlas.results import flags
 from fsatlas.run import execution, target
 from fsatlas.results.validation import validate_file
-from testutil import loop_state, raw_files, scratch_left
+from testutil import loop_state, raw_files, scratch_left, write_json
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 pytestmark = pytest.mark.root
 
@@ -52,7 +53,7 @@ def run_cli(tmp_path, *args, profile="tiny"):
 def only_result(out):
     (path,) = (out / "results").iterdir()
     assert [p for p in validate_file(str(path)) if p.severity == "error"] == []
-    return path, json.loads(path.read_text())
+    return path, readable(json.loads(path.read_text()))
 
 
 def test_one_filesystem_every_workload(tmp_path):
@@ -206,7 +207,7 @@ def test_resume_reruns_only_unfinished_cells(tmp_path):
     kept = result["cells"][0]
     result["cells"][1].update(status="failed", reason="interrupted", metrics={}, raw=[])
     result["complete"] = False
-    path.write_text(json.dumps(result))
+    write_json(path, result)
     run_cli(tmp_path, "--fs", "ext4", "--workload", "seq-write,create-files", "--resume", result["id"])
     _, resumed = only_result(out)
     assert resumed["id"] == result["id"] and resumed["complete"] is True
@@ -236,10 +237,10 @@ def test_compare_two_runs(tmp_path, capsys):
     from fsatlas.results import stats
     b = tmp_path / f"{result['id']}-b.json"  # another run: its own id (one run named on both sides is refused)
     for name, samples in ((path, [1000.0, 1010.0, 990.0]), (b, [500.0, 505.0, 495.0])):
-        doc = json.loads(path.read_text())
+        doc = readable(json.loads(path.read_text()))
         doc["cells"][0]["metrics"]["create_per_s"] = stats.summarize(samples, "ops/s", "higher")
         doc["id"] = name.stem
-        name.write_text(json.dumps(doc))
+        write_json(name, doc)
     capsys.readouterr()
     assert main(["compare", str(path), str(b)]) == 0
     line = [l for l in capsys.readouterr().out.splitlines() if "create_per_s" in l][0]

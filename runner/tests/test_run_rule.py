@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from fsatlas.site import aggregate, pairs
 from testutil import write_run
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,7 +24,7 @@ def site(tmp_path_factory):
     aggregate.aggregate(str(root / "data"), str(root / "build" / "content"), articles_dir=str(REPO / "content" / "articles"))
     read = lambda name: json.loads((root / "data" / "aggregates" / f"{name}.json").read_text())  # noqa: E731
     read.root = root  # the folder aggregated into (its build/static: the compare page's and explorer's files)
-    results = [json.loads(p.read_text()) for p in sorted((REPO / "data" / "results").glob("*.json"))]
+    results = [readable(json.loads(p.read_text())) for p in sorted((REPO / "data" / "results").glob("*.json"))]
     return read, results
 
 

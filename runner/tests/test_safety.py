@@ -16,6 +16,7 @@ from fsatlas.run import devices, leftovers
 from fsatlas.cli import main
 from fsatlas.errors import UserError
 from testutil import loop_state, raw_files, scratch_left
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 pytestmark = pytest.mark.root
 FSATLAS = [sys.executable, "-m", "fsatlas.cli"]
@@ -153,7 +154,7 @@ def test_run_on_a_device_and_refusal_from_the_cli(tmp_path, loopdev, capsys):
     assert "--destroy-data" in capsys.readouterr().err
     assert main(argv + ["--destroy-data"]) == 0
     (path,) = (out / "results").iterdir()
-    result = json.loads(path.read_text())
+    result = readable(json.loads(path.read_text()))
     assert result["target"]["kind"] == "block-device" and result["target"]["device_bytes"] == 512 * 2**20
     assert result["cells"][0]["status"] == "ok"
     # the run left its ext4 on the device: the next run must be told to confirm
@@ -192,7 +193,7 @@ def test_sigint_mid_run_then_resume(tmp_path):
     assert proc.returncode == 130, err[-3000:]  # what it printed, should a run ever miss the Ctrl-C again
     assert loop_state(tmp_path) == before and scratch_left(scratch) == []
     (path,) = (out / "results").iterdir()
-    result = json.loads(path.read_text())
+    result = readable(json.loads(path.read_text()))
     assert result["complete"] is False
     done = {c["key"]: c for c in result["cells"] if c["status"] == "ok"}
     assert len(done) < len(result["cells"])
@@ -201,7 +202,7 @@ def test_sigint_mid_run_then_resume(tmp_path):
     assert kept == {r for c in result["cells"] for r in c["raw"]}  # the interrupted repetition left none
     assert main(["run", "--resume", result["id"], "--profile", "tiny", "--fs", "ext4,xfs", "--workload",
                  "seq-write,seq-read,rand-read-4k,rand-write-4k", "--out", str(out), "--scratch", str(scratch)]) == 0
-    resumed = json.loads(path.read_text())
+    resumed = readable(json.loads(path.read_text()))
     assert resumed["complete"] is True and all(c["status"] == "ok" for c in resumed["cells"])
     for cell in resumed["cells"]:
         if cell["key"] in done:
@@ -251,7 +252,7 @@ def test_two_runs_on_one_scratch_do_not_mix(tmp_path, capsys):
     _, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 0, stderr
     (path,) = (out / "results").iterdir()
-    assert all(c["status"] == "ok" for c in json.loads(path.read_text())["cells"])
+    assert all(c["status"] == "ok" for c in readable(json.loads(path.read_text()))["cells"])
 
 
 def _fault_matrix(tmp_path, fio_job, budget=60):
@@ -280,7 +281,7 @@ def _run_faulty(tmp_path, matrix, capsys, env=None):
     assert done.returncode == 0, done.stderr
     assert loop_state(tmp_path) == before and scratch_left(scratch) == []
     (path,) = (out / "results").iterdir()
-    cells = {c["workload"]: c for c in json.loads(path.read_text())["cells"]}
+    cells = {c["workload"]: c for c in readable(json.loads(path.read_text()))["cells"]}
     assert cells["create-files"]["status"] == "ok"  # the run went on after the fault
     assert cells["faulty"]["status"] == "failed" and cells["faulty"]["metrics"] == {}
     assert f"failed: {cells['faulty']['key']}" in done.stderr  # the summary lists it
@@ -397,7 +398,7 @@ def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_run(tmp_path,
     assert main(["run", "--profile", "tiny", "--fs", "ext4", "--workload", "seq-write,seq-read",
                  "--out", str(out), "--scratch", str(scratch)]) == 130
     (path,) = (out / "results").iterdir()
-    result = json.loads(path.read_text())
+    result = readable(json.loads(path.read_text()))
     assert result["complete"] is False
     assert sorted(c["status"] for c in result["cells"]) == ["failed", "ok"]  # the second never ran
     assert loop_state(tmp_path) == before and scratch_left(scratch) == []

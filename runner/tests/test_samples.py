@@ -5,9 +5,10 @@ import json
 
 import pytest
 
-from testutil import SAMPLES, edit_member
+from testutil import SAMPLES, edit_member, write_json
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
+from fsatlas.results import resultfile
 
 
 def test_every_sample_is_named_with_its_source():
@@ -27,7 +28,7 @@ def _import(tmp_path, capsys, fmt, *files, extra=()):
     (path,) = (out / "results").iterdir()
     assert [p for p in reviewed(validate_file(str(path)), allow_all=True) if p.severity == "error"] == []
     err = capsys.readouterr().err
-    return json.loads(path.read_text()), err
+    return resultfile.readable(json.loads(path.read_text())), err
 
 
 def _refused(tmp_path, capsys, fmt, file, *words):
@@ -278,7 +279,7 @@ def test_validate_rechecks_bonnie_stdout_and_catches_a_doubled_figure(tmp_path, 
     cell = next(c for c in result["cells"] if c["workload"] == "bonnie-files-sequential")
     from fsatlas.results import stats
     cell["metrics"]["create_per_s"] = stats.summarize([1702 * 2], "ops/s", "higher")
-    path.write_text(json.dumps(result))
+    write_json(path, result)
     assert main(["validate", "--allow-private", str(path)]) == 1
     assert "expected 1702 recomputed from raw/" in capsys.readouterr().err
 

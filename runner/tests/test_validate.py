@@ -26,7 +26,7 @@ def _delete(path):
 
 BROKEN = [
     ("missing system", _delete(["system"]), "/system"),
-    ("wrong schema version", setting(["schema_version"], 2), "/schema_version"),
+    ("wrong schema version", setting(["schema_version"], 3), "/schema_version"),
     ("bad id characters", setting(["id"], "a b"), "/id"),
     ("id differs from file name", setting(["id"], "other-id"), "/id"),
     ("created not UTC ISO", setting(["created"], "yesterday"), "/created"),

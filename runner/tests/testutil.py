@@ -29,15 +29,13 @@ def standard_run_with(a: str, b: str) -> Path:
 def rescaled_run(path, factor: float, out_dir) -> str:
     """Another run made from the result file at path: every sample times factor (its summary
     recomputed), its own id; written to out_dir. Several runs a side from the committed ones."""
-    from fsatlas.results import stats
-    doc = json.loads(Path(path).read_text())
+    from fsatlas.results import resultfile, stats
+    doc = resultfile.readable(json.loads(Path(path).read_text()))
     doc["id"] = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
     for cell in doc["cells"]:
         for metric in cell.get("metrics", {}).values():
             metric.update(stats.summarize([v * factor for v in metric["samples"]], metric["unit"], metric["better"]))
-    out = Path(out_dir) / f"{doc['id']}.json"
-    out.write_text(json.dumps(doc))
-    return str(out)
+    return str(write_json(Path(out_dir) / f"{doc['id']}.json", doc))
 
 
 def loop_state(root):
@@ -55,6 +53,12 @@ def loop_state(root):
 
 
 def write_json(path, data):
+    """data as JSON at path; a result of the current schema version (one read in the read form,
+    resultfile.readable) in its stored form, as the one writer would write it."""
+    from fsatlas import SCHEMA_VERSION
+    from fsatlas.results import resultfile
+    if isinstance(data, dict) and data.get("schema_version") == SCHEMA_VERSION and isinstance(data.get("cells"), list):
+        data = resultfile.stored(data)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
@@ -186,5 +190,5 @@ def write_run(data, doc: dict, source: str = "fixture-valid", source_data=FIXTUR
     (data / "results").mkdir(parents=True, exist_ok=True)
     (data / "raw").mkdir(parents=True, exist_ok=True)
     bundle.write(out, bundle.path(str(data), doc["id"]))
-    (data / "results" / f"{doc['id']}.json").write_text(json.dumps(doc))
+    write_json(data / "results" / f"{doc['id']}.json", doc)
     return doc

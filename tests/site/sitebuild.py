@@ -96,18 +96,20 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
 
     Each cell's throughput is its template's scaled by one of LEVELS factors. The raw files of
     a (cell, level) are made once, as tar blocks; each result's bundle is those blocks joined
-    and compressed (gzip level 6, as fsatlas writes bundles): 7 ms a quick-shaped result."""
+    and compressed (gzip level 6, as fsatlas writes bundles): 7 ms a quick-shaped result.
+    The template is read in the read form and every file written in the stored form of the
+    current schema version (resultfile.readable, resultfile.stored_cell), whatever its version."""
     import gzip
     import json
     import random
     import tarfile
 
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas.results import bundle, stats, validation
+    from fsatlas.results import bundle, resultfile, stats, validation
 
     rng = random.Random(seed)
     source = Path(template or FIXTURES / "results" / "fixture-valid.json")
-    base = json.loads(source.read_text())
+    base = resultfile.readable(json.loads(source.read_text()))
     template_raw = bundle.read(str(source.parent.parent), base["id"])
     if template:
         plan = [(c["key"], c, list(c["metrics"])) for c in base["cells"] if c["status"] == "ok"]
@@ -158,12 +160,13 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
                 assert validation.recompute(kind, text, reference)[0]["throughput"] == samples[rep], \
                     f"{reference}: throughput is not its bw_bytes"
             tar += blocks(member, text.encode())
-        made[key, level] = json.dumps(cell), tar
+        made[key, level] = json.dumps(resultfile.stored_cell(cell, "{RID}")), tar
         return made[key, level]
 
     (folder / "results").mkdir(parents=True, exist_ok=True)
     (folder / "raw").mkdir(parents=True, exist_ok=True)
-    others = [json.dumps(c) for c in base["cells"] if c["status"] != "ok"]
+    others = [json.dumps(resultfile.stored_cell(c, "{RID}")) for c in base["cells"] if c["status"] != "ok"]
+    base = resultfile.stored({**base, "cells": []})
     # the raw device's reports, which `validate` recomputes the template's target.baseline from
     baseline = b"".join(blocks(name, data) for name, data in sorted(template_raw.items())
                         if name.split("/")[0] in bundle.BASELINE_FOLDERS)

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from testutil import write_run
+from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 BARS = "#explorer-chart svg .mark-rect path"
@@ -235,8 +236,8 @@ def import_site(tmp_path_factory):
     root = tmp_path_factory.mktemp("import-site")
     build_site(root, data / "results")
     server = serve(root / "public")
-    yield (f"http://127.0.0.1:{server.server_address[1]}", json.loads(path.read_text()), json.loads(swept.read_text()),
-           json.loads(pts.read_text()))
+    yield (f"http://127.0.0.1:{server.server_address[1]}", readable(json.loads(path.read_text())),
+           readable(json.loads(swept.read_text())), readable(json.loads(pts.read_text())))
     server.shutdown()
 
 

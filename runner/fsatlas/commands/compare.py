@@ -40,9 +40,7 @@ def add_parser(sub):
 
 
 def load_checked(path):
-    data = resultfile.load_json(path)
-    resultfile.check(data, path)
-    return data
+    return resultfile.load_result(path)
 
 
 def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usage: str) -> tuple[list, list, list]:

@@ -7,10 +7,16 @@
 3. Gives a result whose machine label an earlier result (by file name) uses for other hardware
    a label of its own, derived from that label and its hardware (machines cloned from one image
    once shared a label: an Intel Xeon and an AMD EPYC shown as one machine).
+4. Writes each result in the current schema version (resultfile.stored: version 2 stores no
+   figure that derives from others), through the one writer, resultfile.write_stored.
    Nothing else in a result file changes; it is written whole again (temporary file, rename).
 
-Idempotent: a result already bundled and flagged is left as it is, and a migration that
-stopped half-way (bundle written, folder not yet removed) is finished by running it again.
+`fsatlas migrate PATH...` does step 4 alone, for the result files named (or a folder's).
+
+Idempotent: a result already bundled, flagged and in the current version is left as it is,
+byte for byte, and a migration that stopped half-way (bundle written, folder not yet removed)
+is finished by running it again. A file it cannot read, or that fails its own version's
+schema, is refused in one line naming it and the place (JSON Pointer), before any is written.
 """
 import hashlib
 import json
@@ -18,16 +24,24 @@ import os
 import sys
 
 from ..errors import UserError
-from ..results import bundle, flags, resultfile, validation
+from ..results import bundle, export, flags, resultfile, validation
 
 
 def add_parser(sub):
-    p = sub.add_parser("migrate", help="pack each result's raw/<id>/ folder into raw/<id>.tar.gz")
+    p = sub.add_parser("migrate", help="bring results to today's rules: raw folders packed, derived flags stored, "
+                                       "machine labels separated, the current schema version")
+    p.add_argument("paths", nargs="*", help="result files or folders of them to write in the current schema version "
+                                            "(that alone); without them, every step on --data")
     p.add_argument("--data", default="data", help="the folder holding results/ and raw/ (default: data)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.paths:
+        paths = export.result_files(args.paths)  # a folder: its result files
+        print(f"{to_current(paths)} of {len(paths)} results written in schema version {resultfile.CURRENT}",
+              file=sys.stderr)
+        return 0
     data = os.path.abspath(args.data)
     results = os.path.join(data, "results")
     if not os.path.isdir(results):
@@ -50,7 +64,27 @@ def run(args) -> int:
     print(f"{reflagged} results given today's derived flags", file=sys.stderr)
     relabelled = _separate_machines([os.path.join(results, f"{rid}.json") for rid in ids])
     print(f"{relabelled} results given a machine label of their own", file=sys.stderr)
+    paths = [os.path.join(results, f"{rid}.json") for rid in ids]
+    print(f"{to_current(paths)} results written in schema version {resultfile.CURRENT}", file=sys.stderr)
     return 0
+
+
+def to_current(paths: list[str]) -> int:
+    """Rewrites each result not yet in the current version's stored form in it; returns how
+    many it wrote. Every file is read and checked first, so one it cannot read stops it before
+    any is written."""
+    stored = []
+    for path in paths:
+        raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)
+        document = resultfile.parse_json(raw, path)
+        resultfile.check_stored(document, path)
+        stored.append((path, raw, resultfile.stored(resultfile.readable(document), path)))
+    written = 0
+    for path, raw, document in stored:
+        if resultfile.dumped(document) != raw:
+            resultfile.write_stored(path, document)
+            written += 1
+    return written
 
 
 def _separate_machines(paths: list[str]) -> int:
@@ -58,7 +92,7 @@ def _separate_machines(paths: list[str]) -> int:
     machine_conflicts rule); returns how many."""
     first, changed = {}, 0
     for path in sorted(paths):
-        data = resultfile.load_json(path)
+        data = resultfile.load_result(path)
         hw = validation.hardware(data["system"])
         if hw is None:  # system not recorded: no hardware for its label to name
             continue
@@ -67,8 +101,7 @@ def _separate_machines(paths: list[str]) -> int:
             continue
         label = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw[1:]).encode()).hexdigest()[:8]
         data["system"]["machine"] = label
-        resultfile.check(data, path)
-        resultfile.write_atomic(path, data)
+        resultfile.write_stored(path, data)
         first.setdefault(label, hw)
         changed += 1
     return changed
@@ -76,8 +109,7 @@ def _separate_machines(paths: list[str]) -> int:
 
 def _store_flags(path: str) -> bool:
     """Writes the derived flags into the result file where they differ; True if it did."""
-    data = resultfile.load_json(path)
-    resultfile.check(data, path)
+    data = resultfile.load_result(path)
     changed = False
     for cell in data["cells"]:
         if cell["status"] == "ok":
@@ -85,12 +117,12 @@ def _store_flags(path: str) -> bool:
             changed |= derived != cell["flags"]
             cell["flags"] = derived
     if changed:
-        resultfile.write_atomic(path, data)
+        resultfile.write_stored(path, data)
     return changed
 
 
 def _outside_references(path: str, rid: str) -> str | None:
-    data = resultfile.load_json(path)
+    data = resultfile.load_result(path)
     for cell in data.get("cells", []) if isinstance(data, dict) else []:
         for raw in cell.get("raw", []) if isinstance(cell, dict) else []:
             if not (isinstance(raw, str) and raw.startswith(f"raw/{rid}/")):

@@ -114,7 +114,7 @@ def in_guest(args, out: str) -> int:
                                        *(["--machine-name", args.machine_name] if args.machine_name else [])],
                          rwdir, timeout=24 * 3600)
         (path,) = resultfile.result_listing(os.path.join(rwdir, "results"))[0]
-        result = resultfile.load_json(path)
+        result = resultfile.load_result(path)
         for cell in result["cells"]:
             if info["emulated"] and cell["status"] == "ok" and "emulated" not in cell["flags"]:
                 cell["flags"].append("emulated")
@@ -138,9 +138,7 @@ def load_resume(out, result_id) -> dict:
     path = os.path.join(out, "results", f"{result_id}.json")
     if not os.path.isfile(path):
         raise UserError("no such result to resume", where=path, field="--resume")
-    data = resultfile.load_json(path)
-    resultfile.check(data, path)
-    return data
+    return resultfile.load_result(path)
 
 
 def check_same_system(resume: dict, machine: str | None) -> None:

@@ -258,8 +258,7 @@ def batches(paths: list[str], where=(), all_cells: bool = False):
     schema = arrow_schema()
     columns, held = {name: [] for name in COLUMNS}, 0
     for path in result_files(paths):
-        result = resultfile.load_json(path)
-        resultfile.check(result, path)
+        result = resultfile.load_result(path)
         held += add_result(columns, result, all_cells)
         if held >= BATCH_ROWS:
             yield _filter(pa.table(columns, schema=schema), where)

@@ -17,7 +17,7 @@ from importlib import resources
 import orjson
 
 
-from .. import outfile
+from .. import SCHEMA_VERSION, outfile
 from ..errors import UserError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
@@ -56,19 +56,30 @@ class Problem:
         return f"{self.file}: {self.severity}: {self.path or '/'}: {self.message}"
 
 
-@lru_cache(maxsize=1)
-def schema() -> dict:
-    return json.loads((resources.files("fsatlas") / "schema" / "result.schema.json").read_text())
+CURRENT = SCHEMA_VERSION  # the version every writer writes; validate reads each of these:
+SCHEMA_FILES = {1: "result-1.schema.json", 2: "result.schema.json"}
 
 
-@lru_cache(maxsize=1)
-def _validator():
+@lru_cache(maxsize=None)
+def schema(version: int = CURRENT) -> dict:
+    return json.loads((resources.files("fsatlas") / "schema" / SCHEMA_FILES[version]).read_text())
+
+
+def version_of(data) -> int:
+    """The schema a document is checked against: version 1 where it says so, else the current
+    one (whose const refuses any other version)."""
+    return 1 if isinstance(data, dict) and data.get("schema_version") == 1 and type(data["schema_version"]) is int \
+        else CURRENT
+
+
+@lru_cache(maxsize=None)
+def _validator(version: int = CURRENT):
     import jsonschema  # here, not at the top: a cached rebuild never needs it (a tenth of a second)
-    return jsonschema.Draft202012Validator(schema())
+    return jsonschema.Draft202012Validator(schema(version))
 
 
-@lru_cache(maxsize=1)
-def _fast_check():
+@lru_cache(maxsize=None)
+def _fast_check(version: int = CURRENT):
     """The same schema as a msgspec type (results/schema_types), with what a type cannot say
     compiled by fastjsonschema: on a quick result 0.6 ms, where fastjsonschema alone took
     1.65 ms (and had been 50 times faster than jsonschema: 1.3 against 64 ms).
@@ -78,7 +89,7 @@ def _fast_check():
     import fastjsonschema
     import msgspec
     from . import schema_types
-    whole = schema()
+    whole = schema(version)
     typed, rest = schema_types.split(_inlined(whole, whole["$defs"]))
     check_rest = fastjsonschema.compile(_no_bool_for_numbers(rest)) if rest else None
 
@@ -124,7 +135,7 @@ def _no_bool_for_numbers(node):
 
 def schema_valid_fast(data) -> bool:
     try:
-        _fast_check()(data)
+        _fast_check(version_of(data))(data)
     except Exception:  # a rejection, or any doubt: jsonschema decides
         return False
     return True
@@ -137,15 +148,27 @@ def pointer(parts) -> str:
 def schema_problems(data, file: str) -> list[Problem]:
     if schema_valid_fast(data):
         return []
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if version is not None and not (type(version) is int and version in SCHEMA_FILES):
+        return [Problem("error", file, "/schema_version", f"expected a schema version fsatlas reads "
+                                                          f"({', '.join(map(str, SCHEMA_FILES))}), found {_short(version)}")]
     problems = []
-    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(_validator(version_of(data)).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator == "required":
             # Name the missing field itself, not the object that lacks it.
             missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
             problems.append(Problem("error", file, pointer([*error.absolute_path, missing]),
                                     "required field is missing"))
             continue
-        problems.append(Problem("error", file, pointer(error.absolute_path), _words(error)))
+        where = list(error.absolute_path)
+        derived = [k for k in DERIVED if k in error.instance] if error.validator == "additionalProperties" \
+            and isinstance(error.instance, dict) and "samples" in error.schema.get("properties", {}) else []
+        for name in derived:  # named at its own place, as the stored summary it is
+            problems.append(Problem("error", file, pointer([*where, name]),
+                                    f"expected no {name} (schema version {CURRENT} computes it from the samples "
+                                    f"when the file is read), found {_short(error.instance[name])}"))
+        if not derived or set(error.instance) - set(error.schema["properties"]) - set(DERIVED):
+            problems.append(Problem("error", file, pointer(where), _words(error)))
     return problems
 
 
@@ -356,27 +379,214 @@ def value_problems(value, screen: tuple[bool, set] | None = None) -> list[tuple[
     return sorted(out)
 
 
-def check(data: dict, file: str = "<result>") -> None:
-    """Raises a UserError naming the first schema problem; the runner calls it before writing."""
+# --- the stored form (schema 2) and the read form ------------------------------------------
+# A file stores what was measured, once; what derives from it is made when it is read, by
+# readable(), the one function every reader (validate, aggregate, export, compare, the site)
+# takes a document through, and stored(), the one function every writer (runner, importers,
+# migrate) puts a document through. The read form is version 1's shape: every metric with its
+# unit, better, mean, median, stddev, rsd_pct and ci95; every raw reference spelled out; the
+# counters as a list of objects, one a repetition. A version 1 file is read as it is (validate
+# checks its stored summaries against the samples).
+DERIVED = ("mean", "median", "stddev", "rsd_pct", "ci95")
+COUNTERS = ("device_io", "timed_io", "host")
+BASELINES = ("baseline", "baseline_after")
+
+
+def readable(data: dict) -> dict:
+    """The read form of a version 2 document that passed check_stored; any other (version 1,
+    or one made in memory in the read form) as it is."""
+    if data.get("schema_version") != 2:
+        return data
+    out = dict(data)
+    target = data.get("target")
+    if isinstance(target, dict) and any(field in target for field in BASELINES):
+        out["target"] = {k: {job: _read_metrics(m) for job, m in v.items()} if k in BASELINES else v
+                         for k, v in target.items()}
+    rid = data["id"]
+    out["cells"] = [_read_cell(cell, rid) for cell in data["cells"]]
+    return out
+
+
+def _read_cell(cell: dict, rid: str) -> dict:
+    out = dict(cell)
+    out["metrics"] = _read_metrics(cell["metrics"])
+    if "clients" in cell:
+        out["clients"] = {label: _read_metrics(m) for label, m in cell["clients"].items()}
+    if isinstance(cell["raw"], dict):
+        out["raw"] = raw_references(rid, cell["key"], cell["raw"]["reps"], cell["raw"]["ext"])
+    for field in COUNTERS:
+        if field in cell:
+            columns = cell[field]
+            out[field] = [dict(zip(columns, row)) for row in zip(*columns.values())]
+    return out
+
+
+def _read_metrics(stored_metrics: dict) -> dict:
+    from . import metrics, stats
+    out = {}
+    for name, metric in stored_metrics.items():
+        unit, better = metrics.KNOWN.get(name, (None, None))
+        read = {"unit": metric.get("unit", unit), "better": metric.get("better", better)}
+        if "pts_scale" in metric:
+            read["pts_scale"] = metric["pts_scale"]
+        summary = stats.summarize(metric["samples"], read["unit"], read["better"])
+        summary["samples"] = metric["samples"]  # as stored (summarize makes floats of them)
+        out[name] = {**read, **summary}
+    return out
+
+
+def raw_references(rid: str, key: str, reps: int, ext: str) -> list[str]:
+    """The raw references of a cell whose repetitions' files are the runner's: raw/<id>/<key
+    folder>/rep-1.<ext> ... rep-<reps>.<ext> (run/execution writes them so)."""
+    from .bundle import raw_dir_name
+    folder = f"raw/{rid}/{raw_dir_name(key)}"
+    return [f"{folder}/rep-{rep}.{ext}" for rep in range(1, reps + 1)]
+
+
+RAW_EXT = re.compile(r"rep-1\.([a-z0-9]{1,10})")
+
+
+def stored(data: dict, file: str = "<result>") -> dict:
+    """The stored form (schema CURRENT) of a document in the read form (or in the stored form
+    already: stored(stored(x)) == stored(x)). A UserError where a cell's counters do not name
+    the same fields in every repetition (no columns can hold them)."""
+    out = dict(data, schema_version=CURRENT)
+    target = data.get("target")
+    if isinstance(target, dict) and any(field in target for field in BASELINES):
+        out["target"] = {k: {job: _stored_metrics(m) for job, m in v.items()} if k in BASELINES else v
+                         for k, v in target.items()}
+    out["cells"] = [stored_cell(cell, data["id"], f"/cells/{i}", file) for i, cell in enumerate(data["cells"])]
+    return out
+
+
+def stored_cell(cell: dict, rid: str, where: str = "/cells/0", file: str = "<result>") -> dict:
+    """One cell of stored(): of the result rid, at the JSON Pointer where."""
+    out = dict(cell)
+    out["metrics"] = _stored_metrics(cell["metrics"])
+    if "clients" in cell:
+        out["clients"] = {label: _stored_metrics(m) for label, m in cell["clients"].items()}
+    raw = cell["raw"]
+    if isinstance(raw, list) and raw:
+        ext = RAW_EXT.fullmatch(raw[0].rpartition("/")[2])
+        if ext and raw == raw_references(rid, cell["key"], len(raw), ext.group(1)):
+            out["raw"] = {"reps": len(raw), "ext": ext.group(1)}
+    for field in COUNTERS:
+        rows = cell.get(field)
+        if isinstance(rows, list):
+            names = list(rows[0]) if rows else []
+            for j, row in enumerate(rows):
+                if set(row) != set(names):
+                    raise UserError(f"expected every repetition's counters to name the same fields "
+                                    f"({', '.join(names)}), found {', '.join(row)}", where=file,
+                                    field=f"{where}/{field}/{j}")
+            out[field] = {name: [row[name] for row in rows] for name in names}
+    return out
+
+
+STORED_ORDER = ("unit", "better", "pts_scale", "samples")
+
+
+def _stored_metrics(read_metrics: dict) -> dict:
+    from . import metrics
+    out = {}
+    for name, metric in read_metrics.items():
+        kept = {k: metric[k] for k in STORED_ORDER if k in metric}  # one order: stored(stored(x)) == stored(x), byte for byte
+        kept.update((k, v) for k, v in metric.items() if k not in DERIVED and k not in kept)  # for the schema to refuse
+        if metrics.KNOWN.get(name) == (kept.get("unit"), kept.get("better")):
+            del kept["unit"], kept["better"]
+        out[name] = kept
+    return out
+
+
+def stored_problems(data: dict, file: str) -> list[Problem]:
+    """What schema CURRENT cannot say of a stored document that passed it: each metric's unit
+    and better are the metric table's (results/metrics.KNOWN), or stored for one it lacks; a
+    cell's counter columns hold one value a repetition each."""
+    from . import metrics
+    out = []
+
+    def metric_problems(where: str, named: dict) -> None:
+        for name, metric in named.items():
+            known = metrics.KNOWN.get(name)
+            for field, index in (("unit", 0), ("better", 1)):
+                if known is None and field not in metric:
+                    out.append(Problem("error", file, f"{where}/{name}/{field}",
+                                       f"expected the {field} of {name}, a metric the metric table lacks, found none"))
+                elif known is not None and field in metric and metric[field] != known[index]:
+                    out.append(Problem("error", file, f"{where}/{name}/{field}",
+                                       f"expected {field} {known[index]!r} for {name} (the metric table's, "
+                                       f"results/metrics.py) or none, found {metric[field]!r}"))
+
+    for field in BASELINES:
+        for job, named in data["target"].get(field, {}).items():
+            metric_problems(pointer(["target", field, job]), named)
+    for i, cell in enumerate(data["cells"]):
+        metric_problems(f"/cells/{i}/metrics", cell["metrics"])
+        for label, named in cell.get("clients", {}).items():
+            metric_problems(f"/cells/{i}/clients/{label}", named)
+        for field in COUNTERS:
+            columns = cell.get(field, {})
+            lengths = {len(values) for values in columns.values()}
+            if len(lengths) > 1:
+                first = next(iter(columns))
+                for name, values in columns.items():
+                    if len(values) != len(columns[first]):
+                        out.append(Problem("error", file, f"/cells/{i}/{field}/{name}",
+                                           f"expected {len(columns[first])} values, one a repetition as in "
+                                           f"/cells/{i}/{field}/{first}, found {len(values)}"))
+    return out
+
+
+def check_stored(data, file: str = "<result>") -> None:
+    """Raises a UserError naming the first problem of a document as it is stored (its values,
+    its version's schema, stored_problems for version CURRENT)."""
     problems = [Problem("error", file, where, message) for where, message in value_problems(data)] \
         or schema_problems(data, file)
+    if not problems and version_of(data) == CURRENT:
+        problems = stored_problems(data, file)
     if problems:
         first = problems[0]
         raise UserError(first.message, where=file, field=first.path or "/")
 
 
-def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
-    """Writes JSON to a temporary file beside `path`, then renames it over `path` (outfile.replacing:
-    only over a regular file or nothing); durable flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
+def check(data: dict, file: str = "<result>") -> None:
+    """Raises a UserError naming the first problem of a document in the read form as the one
+    writer would store it; the runner and the importers call it before writing."""
+    check_stored(stored(data, file), file)
+
+
+def load_result(path: str) -> dict:
+    """A result file in the read form, checked as it is stored (check_stored): what compare,
+    export and run --resume read."""
+    data = load_json(path)
+    check_stored(data, path)
+    return readable(data)
+
+
+def dumped(data, compact: bool = False) -> bytes:
+    """The bytes write_atomic writes for data."""
     # dumps, not dump: json.dump streams through the pure-Python encoder, several times slower
     text = json.dumps(data, separators=(",", ":"), allow_nan=False) if compact else \
         json.dumps(data, indent=1, allow_nan=False)
-    with outfile.replacing(path, durable=durable, suffix=".json") as f:
-        f.write(text + "\n")
+    return (text + "\n").encode()
+
+
+def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
+    """Writes JSON to a temporary file beside `path`, then renames it over `path` (outfile.replacing:
+    only over a regular file or nothing); durable flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
+    with outfile.replacing(path, binary=True, durable=durable, suffix=".json") as f:
+        f.write(dumped(data, compact))
 
 
 def write_result(out_dir: str, data: dict) -> str:
-    path = os.path.join(out_dir, "results", f"{data['id']}.json")
-    check(data, path)
-    write_atomic(path, data)
+    """Writes a result (read or stored form) as out_dir/results/<id>.json in the stored form."""
+    return write_stored(os.path.join(out_dir, "results", f"{data['id']}.json"), data)
+
+
+def write_stored(path: str, data: dict) -> str:
+    """The one writer of result files: the document's stored form, checked, written atomically
+    (temporary file, rename: outfile.replacing)."""
+    document = stored(data, path)
+    check_stored(document, path)
+    write_atomic(path, document)
     return path

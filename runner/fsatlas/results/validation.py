@@ -38,7 +38,8 @@ def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple
     except MemoryError:
         return ([Problem("error", path, "", memory.TOO_MUCH)], [], None), None
     try:
-        return _checked(path, read[1], with_raw), read
+        outcome, document = _checked(path, read[1], with_raw)
+        return outcome, (read[0], document, read[2])
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
     except MemoryError:  # past memory.limited's bound, which no reader's own bound should let it reach
@@ -52,16 +53,21 @@ def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
     return raw, resultfile.parse_json(raw, path), signature
 
 
-def _checked(path: str, data, with_raw: bool) -> tuple[list[Problem], list, list | None]:
+def _checked(path: str, data, with_raw: bool) -> tuple[tuple[list[Problem], list, list | None], object]:
+    """(the outcome of a document as stored; the document in the read form, resultfile.readable,
+    where it passed the checks of its stored form, else as it is)."""
     raws = _raw_signatures(data, path)
     screen = resultfile.screened(data)
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
     problems = problems or resultfile.schema_problems(data, path)
+    if not problems and resultfile.version_of(data) == resultfile.CURRENT:
+        problems = resultfile.stored_problems(data, path)
     private = [Problem("error", path, where, PRIVATE + message)
                for where, message in privacy.document_findings(screen[1], data)]
     if problems:
-        return problems + private, raws, None
-    return rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])
+        return (problems + private, raws, None), data
+    data = resultfile.readable(data)
+    return (rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])), data
 
 
 def hardware(system: dict) -> list:
@@ -249,8 +255,9 @@ def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: lis
             if check:
                 outcome, read = _read_and_checked(path, max_bytes, with_raw)
                 go_on = go_on and read is not None and _clean(outcome[0])
-            else:
-                outcome, read = None, _read(path, max_bytes)
+            else:  # a clean outcome kept: the file passed its checks, and is read as such
+                raw, document, sig = _read(path, max_bytes)
+                outcome, read = None, (raw, resultfile.readable(document), sig)
             done.append(outcome)
             if go_on:
                 yield path, extra, then(path, extra, *read)
@@ -269,7 +276,8 @@ def _rules_digest() -> str:
     package = resources.files("fsatlas")
     for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
                  "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
-                 "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json", "results/importers/fio.py",
+                 "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json",
+                 "schema/result-1.schema.json", "results/resultfile.py", "results/importers/fio.py",
                  "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
                  "results/importers/__init__.py", flags.MATRIX):
         digest.update((package / part).read_bytes())
@@ -299,6 +307,7 @@ def duplicate_ids(files) -> list[Problem]:
 
 def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]:
     problems = []
+    summaries_stored = data["schema_version"] == 1  # else readable() computed them from the samples
 
     def add(severity, where, message):
         problems.append(Problem(severity, path, where, message))
@@ -334,7 +343,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                 problems += [Problem(sev, path, f"{base}{where}", msg)
                              for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from, fio_versions)]
         for name, metric in cell["metrics"].items():
-            found = metric_problems(name, metric)
+            found = metric_problems(name, metric, summaries_stored)
             if found:  # seldom: a quick result has 425 metrics
                 problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in found]
         if cell["status"] == "ok":
@@ -849,9 +858,11 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
         return private, None, f"{type(e).__name__} {e}"
 
 
-def metric_problems(name: str, metric: dict) -> list[tuple]:
+def metric_problems(name: str, metric: dict, summaries_stored: bool = True) -> list[tuple]:
     """(severity, sub-path, message) for one metric summary of a document with no value or
-    schema problem: every figure is a finite number, each sample and summary from 0 to 1e18."""
+    schema problem: every figure is a finite number, each sample and summary from 0 to 1e18.
+    summaries_stored: the file stores mean, median, stddev, rsd_pct and ci95 (version 1), which
+    must then be those of the samples; a version 2 file's are computed from them as it is read."""
     out = []
     known = KNOWN_METRICS.get(name)
     if (metric["unit"] == "pts") != ("pts_scale" in metric) or (metric["unit"] == "pts") != name.startswith("pts_"):
@@ -864,6 +875,8 @@ def metric_problems(name: str, metric: dict) -> list[tuple]:
     elif (metric["unit"], metric["better"]) != known:
         out.append(("error", "/unit", f"expected unit {known[0]!r} and better {known[1]!r} for {name}, "
                     f"found {metric['unit']!r} and {metric['better']!r}"))
+    if not summaries_stored:
+        return out
     # every figure the site shows, recomputed as DESIGN.md (and results/stats) defines it
     mean, median, stddev = stats.figures(metric["samples"])
     half = stats.half_width(stddev, len(metric["samples"]))  # n = 1: [mean, mean]

@@ -672,7 +672,7 @@ def read_digest(path: str) -> dict | None:
 def _latest_rows(latest: dict | None, paths: dict) -> dict:
     rows, result = [], None
     if latest:
-        result = resultfile.load_json(paths[latest["id"]])
+        result = resultfile.readable(resultfile.load_json(paths[latest["id"]]))  # a file validated in this build
         derive_flags(result)
         rows = [row for row in cell_rows(result) if run_rule.shared(row["key"])]
     throughput = throughput_rows(rows)

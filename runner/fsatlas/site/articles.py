@@ -57,12 +57,12 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
         if missing:
             raise UserError(f"names a result this site does not hold: {', '.join(map(str, missing))}", where=where)
         if "result" in entry:
-            result = resultfile.load_json(paths[entry["result"]])
+            result = resultfile.load_result(paths[entry["result"]])
             rows = report.within(result, entry["a"], entry["b"])
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result],
                                         (entry["a"], entry["b"]))  # each side's tools from its own cells
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
-            a, b = resultfile.load_json(paths[entry["a"]]), resultfile.load_json(paths[entry["b"]])
+            a, b = resultfile.load_result(paths[entry["a"]]), resultfile.load_result(paths[entry["b"]])
             try:
                 rows = between(a, b)
             except UserError as e:  # a run against itself: named with the article that asks for it
@@ -92,7 +92,7 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
                 or not set(plain) <= set(s.get("filesystems", [])):
             continue
         try:
-            theirs = report.within(resultfile.load_json(paths[s["id"]]), entry["a"], entry["b"])
+            theirs = report.within(resultfile.load_result(paths[s["id"]]), entry["a"], entry["b"])
         except UserError:  # it did not measure both sides
             continue
         by_cell = {(r["key"], r["metric"]): r for r in theirs}

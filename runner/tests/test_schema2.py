@@ -1,0 +1,240 @@
+"""Schema version 2 (issue 65): a result file stores what was measured once, and what derives
+from it is made when the file is read (resultfile.readable), by the one writer's inverse
+(resultfile.stored). The rules, tested over generated results rather than one example:
+- reading a migrated result gives every figure a page or the export shows as reading the old
+  one did: samples, summaries, units, better, raw references, counters (read(migrate(old)) ==
+  read(old));
+- migrating is idempotent, byte for byte, and `fsatlas migrate` on the committed fixtures too;
+- a version 2 file storing a derived figure, or a unit or better the metric table contradicts,
+  is refused at its JSON Pointer (and one that agrees with the table is not)."""
+import copy
+import json
+import math
+import shutil
+
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from testutil import FIXTURES, write_json
+from fsatlas.cli import main
+from fsatlas.results import metrics, resultfile, stats
+from fsatlas.results.bundle import raw_dir_name
+from fsatlas.results.validation import validate_file
+
+BASE = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+RID = BASE["id"]
+KNOWN = sorted(metrics.KNOWN)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+values = st.one_of(st.integers(0, 2**40), st.floats(0, 1e15, allow_nan=False, allow_infinity=False))
+samples = st.lists(values, min_size=1, max_size=7)
+
+
+@st.composite
+def metric_sets(draw):
+    """{name: metric summary} as a version 1 file holds them: known metrics with the table's
+    unit and better, an imported one the table lacks with its own, a PTS scale."""
+    out = {}
+    for name in draw(st.lists(st.sampled_from(KNOWN), min_size=1, max_size=4, unique=True)):
+        out[name] = _summary(draw(samples), *metrics.KNOWN[name])
+    if draw(st.booleans()):
+        out["odd_metric"] = _summary(draw(samples), draw(st.sampled_from(["ops/s", "s", "bytes"])),
+                                     draw(st.sampled_from(["higher", "lower"])))
+    if draw(st.booleans()):
+        out["pts_final_score"] = {**_summary(draw(samples), "pts", "higher"), "pts_scale": "Final Score"}
+    return out
+
+
+def _summary(values_: list, unit: str, better: str) -> dict:
+    made = stats.summarize(values_, unit, better)
+    made["samples"] = list(values_)  # ints stay ints, as a file holds them
+    return made
+
+
+counts = st.integers(0, 2**40)
+io_rows = st.fixed_dictionaries({k: counts for k in ("reads", "read_sectors", "writes", "write_sectors", "flushes")})
+
+
+@st.composite
+def host_rows(draw, n: int):
+    optional = draw(st.sets(st.sampled_from(["seconds", "helpers_cpu_s"])))  # the same in every repetition
+    share = st.floats(0, 100, allow_nan=False)
+    return [{**{k: draw(st.floats(0, 1e6, allow_nan=False)) for k in sorted(optional)},
+             "steal_pct": draw(share), "iowait_pct": draw(share), "others_cpu_s": draw(st.floats(0, 1e6, allow_nan=False)),
+             "load1": draw(st.one_of(st.none(), st.floats(0, 500, allow_nan=False)))} for _ in range(n)]
+
+
+@st.composite
+def cells(draw, i: int):
+    key = f"ext4|-|{draw(st.sampled_from(['-', 'noatime', 'data=journal,commit=5']))}|w{i}"
+    status = draw(st.sampled_from(["ok", "ok", "ok", "skipped"]))
+    cell = {**copy.deepcopy(BASE["cells"][0]), "key": key, "workload": f"w{i}", "status": status}
+    cell.pop("reason", None)
+    if status != "ok":
+        return {**cell, "metrics": {}, "raw": [], "reason": "not in this kernel"}
+    cell["metrics"] = draw(metric_sets())
+    reps = draw(st.integers(1, 5))
+    kind = draw(st.sampled_from(["rule", "rule", "other-name", "import"]))
+    if kind == "rule":  # the runner's: the rule gives them
+        ext = draw(st.sampled_from(["json", "txt"]))
+        cell["raw"] = [f"raw/{RID}/{raw_dir_name(key)}/rep-{k}.{ext}" for k in range(1, reps + 1)]
+    elif kind == "other-name":  # just beside the rule: numbered from 0, which it does not give
+        cell["raw"] = [f"raw/{RID}/{raw_dir_name(key)}/rep-{k}.json" for k in range(reps)]
+    else:
+        cell["raw"] = [f"raw/{RID}/{k:03d}-out.txt" for k in range(1, reps + 1)]
+    for field in ("device_io", "timed_io"):
+        cell.pop(field, None)
+        if draw(st.booleans()):
+            cell[field] = draw(st.lists(io_rows, min_size=reps, max_size=reps))
+    cell.pop("host", None)
+    if draw(st.booleans()):
+        cell["host"] = draw(host_rows(reps))
+    if draw(st.booleans()):
+        cell["clients"] = {"client-1": draw(metric_sets()), "client-2": draw(metric_sets())}
+    return cell
+
+
+@st.composite
+def old_results(draw):
+    """A version 1 result (the read form): the fixture's head, generated cells and baselines."""
+    n = draw(st.integers(1, 6))
+    result = copy.deepcopy(BASE)
+    result["cells"] = [draw(cells(i)) for i in range(n)]
+    for field in resultfile.BASELINES:
+        result["target"].pop(field, None)
+        if draw(st.booleans()):
+            result["target"][field] = {"seq-write": draw(metric_sets())}
+    return result
+
+
+@SETTINGS
+@given(old_results())
+def test_reading_a_migrated_result_gives_every_figure_reading_the_old_one_gave(old):
+    resultfile.check_stored(old)  # a valid version 1 file
+    new = resultfile.stored(old)
+    resultfile.check_stored(new)  # a valid version 2 file
+    assert new["schema_version"] == 2 and resultfile.readable(old) is old
+    read = resultfile.readable(new)
+    assert read == {**old, "schema_version": 2}  # samples, summaries, units, better, raw, counters, clients
+    assert resultfile.version_of(new) == 2 and resultfile.schema_problems(new, "x") == []
+
+
+@SETTINGS
+@given(old_results())
+def test_migrating_is_idempotent_byte_for_byte(old):
+    once = resultfile.stored(old)
+    again = resultfile.stored(resultfile.readable(once))
+    assert again == once and resultfile.dumped(again) == resultfile.dumped(once)
+    assert resultfile.stored(once) == once  # the stored form is its own stored form
+
+
+@SETTINGS
+@given(old_results(), st.data())
+def test_a_stored_derived_figure_is_refused_at_its_pointer(old, data):
+    new = resultfile.stored(old)
+    places = [(["cells", i, "metrics", name], m) for i, c in enumerate(new["cells"]) for name, m in c["metrics"].items()]
+    places += [(["cells", i, "clients", label, name], m) for i, c in enumerate(new["cells"])
+               for label, named in c.get("clients", {}).items() for name, m in named.items()]
+    places += [(["target", f, job, name], m) for f in resultfile.BASELINES for job, named in new["target"].get(f, {}).items()
+               for name, m in named.items()]
+    assume(places)
+    where, metric = data.draw(st.sampled_from(places))
+    field = data.draw(st.sampled_from(resultfile.DERIVED))
+    summary = stats.summarize(metric["samples"], "s", "lower")  # the right value: stored, it is still refused
+    metric[field] = summary[field]
+    problems = resultfile.schema_problems(new, "x")
+    assert [p.path for p in problems] == [resultfile.pointer([*where, field])], [str(p) for p in problems]
+    assert f"expected no {field}" in problems[0].message
+
+
+@SETTINGS
+@given(old_results(), st.data())
+def test_a_unit_or_better_the_metric_table_contradicts_is_refused_and_one_it_agrees_with_is_not(old, data):
+    new = resultfile.stored(old)
+    known = [(i, name) for i, c in enumerate(new["cells"]) for name in c["metrics"] if name in metrics.KNOWN]
+    assume(known)
+    i, name = data.draw(st.sampled_from(known))
+    metric = new["cells"][i]["metrics"][name]
+    unit, better = metrics.KNOWN[name]
+    metric.update(unit=unit, better=better)  # the table's own: stored again, still read alike
+    assert resultfile.stored_problems(new, "x") == [] and resultfile.readable(new) == resultfile.readable(resultfile.stored(old))
+    field = data.draw(st.sampled_from(["unit", "better"]))
+    choices = sorted({"bytes/s", "ops/s", "s", "ns", "bytes", "percent"} - {unit}) if field == "unit" else \
+        ["higher" if better == "lower" else "lower"]
+    metric[field] = data.draw(st.sampled_from(choices))
+    problems = resultfile.stored_problems(new, "x")
+    assert [p.path for p in problems] == [f"/cells/{i}/metrics/{name}/{field}"]
+
+
+def test_a_metric_the_table_lacks_must_keep_its_unit(tmp_path):
+    old = copy.deepcopy(BASE)
+    old["cells"][0]["metrics"] = {"odd_metric": _summary([1, 2, 3], "ops/s", "higher")}
+    new = resultfile.stored(old)
+    assert new["cells"][0]["metrics"]["odd_metric"] == {"unit": "ops/s", "better": "higher", "samples": [1, 2, 3]}
+    del new["cells"][0]["metrics"]["odd_metric"]["unit"]
+    assert [p.path for p in resultfile.stored_problems(new, "x")] == ["/cells/0/metrics/odd_metric/unit"]
+
+
+def test_counter_columns_of_unequal_length_are_refused_at_the_short_one():
+    old = copy.deepcopy(BASE)
+    old["cells"][0]["host"] = [{"steal_pct": 0, "iowait_pct": 1, "others_cpu_s": 2, "load1": None}] * 3
+    new = resultfile.stored(old)
+    assert new["cells"][0]["host"]["load1"] == [None, None, None]
+    new["cells"][0]["host"]["iowait_pct"].pop()
+    assert [p.path for p in resultfile.stored_problems(new, "x")] == ["/cells/0/host/iowait_pct"]
+
+
+def test_validate_refuses_a_stored_mean_in_one_line_at_its_pointer(out_dir, capsys):
+    path = out_dir / "results" / f"{RID}.json"
+    new = resultfile.stored(resultfile.readable(json.loads(path.read_text())))
+    name = next(iter(new["cells"][0]["metrics"]))
+    new["cells"][0]["metrics"][name]["mean"] = 1.0
+    path.write_text(json.dumps(new))
+    problems = [p for p in validate_file(str(path)) if p.severity == "error"]
+    assert [p.path for p in problems] == [f"/cells/0/metrics/{name}/mean"]
+    assert main(["validate", "--no-cache", str(path)]) == 1
+    assert f"{path}: error: /cells/0/metrics/{name}/mean: expected no mean" in capsys.readouterr().err
+
+
+def test_migrate_rewrites_the_fixtures_readably_and_a_second_run_changes_no_byte(out_dir, capsys):
+    results = out_dir / "results"
+    before = {p.name: resultfile.load_result(str(p)) for p in results.glob("*.json")}
+    assert main(["migrate", str(results)]) == 0
+    after = {p.name: p.read_bytes() for p in results.glob("*.json")}
+    for name, data in after.items():
+        assert json.loads(data)["schema_version"] == 2
+        read = resultfile.load_result(str(results / name))
+        _close(read, {**before[name], "schema_version": 2})
+        assert [p for p in validate_file(str(results / name)) if p.severity == "error"] == []
+    assert main(["migrate", str(results)]) == 0
+    assert {p.name: p.read_bytes() for p in results.glob("*.json")} == after
+    assert "0 of 1 results written" in capsys.readouterr().err
+
+
+def test_migrate_refuses_what_it_cannot_read_in_one_line_and_writes_nothing(out_dir, capsys):
+    results = out_dir / "results"
+    good = (results / f"{RID}.json").read_bytes()
+    broken = copy.deepcopy(BASE)
+    broken["id"] = "broken"
+    broken["cells"][0]["metrics"]["throughput"]["unit"] = "furlongs"
+    write_json(results / "broken.json", broken)
+    assert main(["migrate", str(results)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "broken.json" in err and "/cells/0/metrics/throughput/unit" in err
+    assert (results / f"{RID}.json").read_bytes() == good  # nothing written, the readable one neither
+
+
+def _close(a, b, where=""):
+    """a == b, floats within 1e-9 relative (a version 1 file's stored summaries, rounded by its
+    writer, against the same recomputed)."""
+    if isinstance(a, float) or isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9), (where, a, b)
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for k in a:
+            _close(a[k], b[k], f"{where}/{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for k, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{where}/{k}")
+    else:
+        assert a == b, (where, a, b)
