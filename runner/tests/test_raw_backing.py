@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.errors import UserError
+from fsatlas.results import resultfile
 from fsatlas.results.importers import fio
 from fsatlas.results.validation import reviewed, validate_file
 from testutil import RESULTS, SAMPLES, edit_member, raw_files, write_json
@@ -367,14 +368,14 @@ def _sources(tmp_path):
     result (fio, dd and each of the runner's own records) and an import of each tool."""
     from fsatlas.results import bundle
     rid = STANDARD
-    result = json.loads((RESULTS / f"{rid}.json").read_text())
+    result = resultfile.readable(json.loads((RESULTS / f"{rid}.json").read_text()))
     out = [("runner", result, bundle.read(str(RESULTS.parent), rid))]
     for tool, sample in (("dd", "dd/dd-9.1-english.txt"), ("bonnie", "bonnie/bonnie-1.96-stdout.txt"),
                          ("iozone", "iozone/single-test-ssd-2009.txt"), ("fio", "fio/fio-3.33-json-plus.json"),
                          ("fio", "fio/fio-3.33-terse-v5.txt")):
         imported = tmp_path / sample.replace("/", "-")
         assert main(["import", tool, str(SAMPLES / sample), "--filesystem", "ext4", "--redact", "--out", str(imported)]) == 0
-        data = json.loads(next((imported / "results").iterdir()).read_text())
+        data = resultfile.readable(json.loads(next((imported / "results").iterdir()).read_text()))
         out.append((sample, data, bundle.read(str(imported), data["id"])))
     return out
 
@@ -408,7 +409,7 @@ def test_every_metric_of_every_kind_of_cell_is_recomputed_from_its_raw(tmp_path)
 def test_a_dd_cell_holding_only_cpu_shares_is_refused(out_dir):
     """Issue #61, third round: a dd cell whose figures are CPU shares alone (dd prints none)."""
     rid = STANDARD
-    result = json.loads((RESULTS / f"{rid}.json").read_text())
+    result = resultfile.readable(json.loads((RESULTS / f"{rid}.json").read_text()))
     index, cell = next((i, c) for i, c in enumerate(result["cells"])
                        if c["workload"] == "tiny-block-write" and c["status"] == "ok")
     throughput = cell["metrics"].pop("throughput")
