@@ -87,8 +87,8 @@ FORMULA_START = "=+-@\t\r"
 # ＝ to =. The rule: a text cell is guarded when it starts with tab or CR, or when, with every
 # character of categories Cc, Cf, Zs, Zl and Zp before it left out, its first character's NFKC
 # form starts with = + - or @ (＝ ＋ － ＠, the small ﹦ ﹢ ﹣ ﹫, superscript ⁺ ⁼...).
-# FORMULA_LEAD and FORMULA_SIGNS are those characters, as ranges of code points, computed from
-# Python's Unicode tables (formula_pattern writes them for both engines).
+# formula_chars() computes both sets of characters, as ranges of code points, from Python's
+# Unicode tables; formula_pattern writes them for both engines.
 LEAD_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
 
 
@@ -104,8 +104,8 @@ def _ranges(points) -> tuple:
 
 @lru_cache(maxsize=1)
 def formula_chars() -> tuple[tuple, tuple]:
-    """(FORMULA_LEAD, FORMULA_SIGNS): the ranges of code points the rule above leaves out before a
-    cell's first character, and those whose NFKC form starts a formula."""
+    """(lead, signs): the ranges of code points the rule above leaves out before a cell's first
+    character, and those whose NFKC form starts a formula."""
     import unicodedata
     points = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
     lead = _ranges(c for c in points if unicodedata.category(chr(c)) in LEAD_CATEGORIES)
