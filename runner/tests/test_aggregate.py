@@ -376,6 +376,7 @@ def test_aggregate_trusts_a_clean_outcome_until_validate_finds_a_raw_file_change
         side = job["write" if job["write"]["bw_bytes"] else "read"]
         side["io_bytes"] += 12345 * side["runtime"]  # its rate as fio computes it (importers/fio.check_sides)
         side["bw_bytes"] = 1000 * side["io_bytes"] // side["runtime"]
+        side["io_kbytes"], side["bw"] = side["io_bytes"] >> 10, side["bw_bytes"] >> 10
         return json.dumps(fio_json).encode()
     original = edit_member(data, "synthetic-00000", reference, more)
     assert main(["aggregate", "--data", str(data), "--content", content]) == 0  # result file unchanged

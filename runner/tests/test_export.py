@@ -73,16 +73,17 @@ def test_a_bad_where_is_one_line_naming_it(tmp_path, capsys):
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 # text beside the named examples: formula characters after any run of white space and controls
 LEADING = st.builds(lambda lead, sign, rest: lead + sign + rest,
-                    st.text(st.characters(whitelist_categories=("Cc", "Zs", "Zl", "Zp"), whitelist_characters="\ufeff\u200b"), max_size=4),
-                    st.sampled_from("=+-@abc1 "), TEXT)
+                    st.text(st.characters(whitelist_categories=("Cc", "Cf", "Zs", "Zl", "Zp")), max_size=4),
+                    st.sampled_from("=+-@abc1 \uff1d\uff0b\uff0d\uff20\ufe66\u207a\u2212\u2795"), TEXT)
 
 
 def formula_like(text: str) -> bool:
-    """An independent statement of the rule: Python's own idea of white space (str.isspace),
-    control characters (category Cc) and the zero-width space and byte order mark."""
+    """An independent statement of the rule (issue 61, third round): leave out every character
+    of categories Cc, Cf, Zs, Zl and Zp; the text is a formula's when it starts with tab or CR,
+    or when what is left starts with a character whose NFKC form starts with = + - or @."""
     import unicodedata
-    rest = text.lstrip("".join(c for c in set(text) if c.isspace() or unicodedata.category(c) == "Cc" or c in "\u200b\ufeff"))
-    return text[:1] in ("\t", "\r") or (rest[:1] != "" and rest[0] in "=+-@")
+    rest = [c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Zs", "Zl", "Zp")]
+    return text[:1] in ("\t", "\r") or (rest != [] and unicodedata.normalize("NFKC", rest[0])[:1] in "=+-@")
 
 
 @settings(max_examples=300)
@@ -111,12 +112,13 @@ def test_the_explorers_csv_rule_is_the_same(tmp_path):
     import random
     import subprocess
     js = (Path(__file__).resolve().parents[2] / "static" / "js" / "explorer.js").read_text()
-    assert f'typeof v === "string" && /{export.formula_pattern("js")}/.test(text)' in js
+    assert f'typeof v === "string" && /{export.formula_pattern("js")}/u.test(text)' in js
     rng = random.Random(62)
-    alphabet = "=+-@a1 '\t\r\n\x00\x1f\x7f\x85\xa0\u1680\u2000\u200b\u200c\u2028\u202f\u205f\u3000\ufeff\u00e9"
+    alphabet = "=+-@a1 '\t\r\n\x00\x1f\x7f\x85\xa0\u1680\u2000\u200b\u200c\u2028\u202f\u205f\u3000\ufeff\u00e9" \
+        "\u00ad\u2060\u180e\uff1d\uff0b\uff0d\uff20\ufe66\u2212\U000e0001\U0001d173"
     texts = [" =HYPERLINK(\"x\")", "\n=1+1", "", "a=1"] + \
         ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(3000)]
-    script = ("const re = /" + export.formula_pattern("js") + "/; let s = '';"
+    script = ("const re = /" + export.formula_pattern("js") + "/u; let s = '';"
               "process.stdin.on('data', d => s += d).on('end', () =>"
               " console.log(JSON.stringify(JSON.parse(s).map(t => re.test(t)))));")
     node = subprocess.run(["node", "-e", script], input=json.dumps(texts), capture_output=True, text=True, check=True)
@@ -124,6 +126,15 @@ def test_the_explorers_csv_rule_is_the_same(tmp_path):
     python = [q != t for q, t in zip(table.column("t").to_pylist(), texts)]
     assert json.loads(node.stdout) == python == [formula_like(t) for t in texts]
     assert python[:4] == [True, True, False, False]
+
+
+@pytest.mark.parametrize("lead", ["\u00ad", "\u2060", "\u180e", "\u200b\u00ad", "\U000e0001", ""])
+@pytest.mark.parametrize("sign", ["\uff1d", "\uff0b", "\uff0d", "\uff20", "="])
+def test_issue_61s_invisible_and_fullwidth_formula_starts_are_quoted(lead, sign):
+    """Issue 61, third round: a soft hyphen, word joiner or Mongolian vowel separator before a
+    formula, and fullwidth ＝ ＋ － ＠, were not neutralized."""
+    table = export.safe_for_spreadsheets(pa.table({"t": pa.array([lead + sign + "1+1"], pa.string())}))
+    assert table.column("t").to_pylist() == ["'" + lead + sign + "1+1"]
 
 
 def test_a_formula_in_a_result_field_is_exported_as_text(tmp_path, valid_result):
@@ -155,3 +166,16 @@ def test_an_export_into_the_folder_it_reads_skips_its_own_output(tmp_path, valid
     assert out.read_bytes() == fresh.read_bytes()  # the same rows as from the result file alone
     (tmp_path / "notes.txt").write_text("x")
     assert main(["export", str(tmp_path), "--out", str(out)]) == 1
+
+
+@pytest.mark.parametrize("suffix", ["csv", "CSV", "Csv", "jsonl", "JSONL", "parquet", "PARQUET"])
+def test_the_format_follows_the_outs_suffix_in_any_case(tmp_path, suffix):
+    """Issue 61, third round: `export --out x.CSV` wrote Parquet."""
+    out = tmp_path / f"x.{suffix}"
+    assert main(["export", str(RESULTS), "--out", str(out)]) == 0
+    head = out.read_bytes()[:4]
+    assert (head == b"PAR1") == (suffix.lower() == "parquet")
+    if suffix.lower() == "csv":
+        assert "filesystem" in next(csv.reader(io.StringIO(out.read_text())))
+    elif suffix.lower() == "jsonl":
+        json.loads(out.read_text().splitlines()[0])

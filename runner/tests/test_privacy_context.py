@@ -45,7 +45,8 @@ PADDED = st.tuples(*[st.tuples(OCTET, st.booleans())] * 4).map(
     lambda q: ".".join(f"{o:03d}" if pad else str(o) for o, pad in q)).filter(
     lambda q: not q.startswith(("127.", "0.", "00.", "000.")))
 WORD = st.from_regex(r"\A[A-Za-z][A-Za-z0-9+_-]{0,15}\Z").filter(
-    lambda w: w.lower() not in privacy.VERSION_FIELDS and not privacy._PRODUCT_BEFORE.search(w + " "))
+    lambda w: w.lower() not in privacy.VERSION_FIELDS and not privacy._PRODUCT_BEFORE.search(w + " ")
+    and w.lower().rsplit("-", 1)[-1].rstrip("+") not in privacy.VERSION_WORDS)
 
 
 @settings(max_examples=300)
@@ -173,3 +174,51 @@ def test_many_or_unclosed_user_elements_are_read_once():
     empty = "<User/>" * (privacy.MAX_USER_ELEMENTS + 5)
     assert privacy.user_findings(empty)[-1][1].startswith("more than 10,000 <User> elements")
     assert privacy.user_findings("<User/>" * 50) == []
+
+
+# Issue 61, third round: the rule that tells an address from a version, over random text around
+# both. A version: right after v or rel-, after one of privacy.VERSION_WORDS (a colon or = between
+# or not), or right before BIOS or firmware. An address: anywhere else, a final dot after it
+# included (a sentence's end, "from-198.51.100.23.", "192.168.17.4.tar").
+FILLER = st.lists(st.sampled_from(["connected", "to", "mount", "nfs", "from", "the", "server", "eth0", "zeus",
+                                   "sda1", "up", "(", ")", ",", ";", "42", "x86_64", "ok", "/mnt/data"]),
+                  max_size=6).map(" ".join)
+PUBLIC = QUAD.filter(lambda q: not privacy._in_private_range(q) and not q.startswith("127.") and q != "0.0.0.0")
+ENDS = st.sampled_from(["", ".", ". ", ".tar", ".txt", ",", ")", "-run", " done."])
+VERSION_AROUND = st.sampled_from(["v{v}", "V{v}", "rel-{v}", "Version: {v}", "version {v}", "BIOS Version: {v}",
+                                  "Firmware {v}", "firmware={v}", "FW: {v}", "rev. {v}", "Release {v}",
+                                  "({v} BIOS)", "{v} firmware", "ver {v}"])
+
+
+@settings(max_examples=300)
+@given(before=FILLER, ip=ADDRESS, end=ENDS, after=FILLER, joint=st.sampled_from([" ", "-", "/", "="]))
+def test_an_address_in_random_text_is_found_with_or_without_a_final_dot(before, ip, end, after, joint):
+    assert _ipv4(f"{before}{joint}{ip}{end} {after}")
+
+
+@settings(max_examples=300)
+@given(before=FILLER, version=PUBLIC, form=VERSION_AROUND, end=ENDS, after=FILLER)
+def test_a_version_by_its_words_in_random_text_is_no_address(before, version, form, end, after):
+    assert not _ipv4(f"{before} {form.format(v=version)}{end} {after}")
+
+
+def test_issue_61_round_3_examples():
+    for text in ("connected to 203.0.113.7.", "/mnt/nfs-from-198.51.100.23.", "192.168.17.4.tar", "host 10.0.0.5.",
+                 "Firmware 10.0.0.5", "v 203.0.113.7", "1.2.3.4 BIOSX", "serve 1.2.3.4"):
+        assert _ipv4(text), text
+    for text in ("v1.2.3.4", "BIOS Version: 1.2.3.4", "(1.12.1.0 BIOS)", "Firmware 1.2.3.4", "1.2.3.4.5", "X Server 1.21.1.11."):
+        assert not _ipv4(text), text
+    qemu = "Motherboard: QEMU Standard PC (i440FX + PIIX, 1996) (rel-1.16.2-0-gea1b7a073390-prebuilt.qemu.org BIOS)"
+    assert privacy.finding(qemu) is None and privacy.raw_matches(qemu) == []
+    assert privacy.finding("rel-1.16.2-0-gea1b7a073390-zeus.lan")  # a private network's name stays one
+
+
+@pytest.mark.parametrize("name", ["dd-bob@corp-mail.com.txt", "dd-from-203.0.113.9.txt", "dd-nfs-10.1.2.3-run.txt"])
+def test_a_private_input_file_name_is_refused_with_redact_too(tmp_path, capsys, name):
+    """The file's name becomes its raw member's (made safe: bob@corp-mail.com became
+    bob_corp-mail.com and passed); --redact changes no name: refused, with what does help."""
+    path = tmp_path / name
+    path.write_bytes((SAMPLES / "dd" / "dd-9.1-english.txt").read_bytes())
+    assert main(["import", "dd", str(path), "--filesystem", "ext4", "--redact", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "rename the file" in err and err.count("\n") == 1 and not (tmp_path / "o" / "results").exists()

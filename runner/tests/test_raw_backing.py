@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.errors import UserError
+from fsatlas.results import resultfile
 from fsatlas.results.importers import fio
 from fsatlas.results.validation import reviewed, validate_file
-from testutil import SAMPLES, edit_member, raw_files, write_json
+from testutil import RESULTS, SAMPLES, edit_member, raw_files, write_json
 
 RID = "fixture-valid"
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
@@ -203,10 +204,12 @@ def test_one_count_or_rate_of_a_real_report_changed_is_refused_at_its_side(data)
     pointer, side = data.draw(st.sampled_from(sides), label="side")
     # iops only where fio wrote the count it follows from: before 2.2 (no total_ios) a doubled iops is
     # the report of a block size half as large, which no field of that JSON states (check_sides)
-    key = data.draw(st.sampled_from([k for k in ("io_bytes", "runtime", "bw_bytes", "bw", "iops", "total_ios")
-                                     if k in side and (k != "bw" or "bw_bytes" not in side)
-                                     and (k != "iops" or "total_ios" in side)]), label="field")
-    how = data.draw(st.sampled_from(["scale", "remove", "string"]), label="how")
+    # bw beside bw_bytes and io_kbytes beside io_bytes: fio 3's integers of them (// 1024)
+    key = data.draw(st.sampled_from([k for k in ("io_bytes", "runtime", "bw_bytes", "bw", "iops", "total_ios", "io_kbytes")
+                                     if k in side and (k != "iops" or "total_ios" in side)
+                                     and (k != "io_kbytes" or side[k] >= 100)]), label="field")
+    twin = key in ("bw", "io_kbytes") and ("bw_bytes" in side or "io_bytes" in side)
+    how = data.draw(st.sampled_from(["scale", "string"] if twin else ["scale", "remove", "string"]), label="how")
     if how == "scale":
         factor = data.draw(st.one_of(st.floats(1.5, 1000), st.floats(0.001, 0.6)), label="factor")
         side[key] = type(side[key])(side[key] * factor)
@@ -355,3 +358,163 @@ def test_an_imports_members_are_its_input_files_at_the_top_of_the_bundle(tmp_pat
         cell["raw"] = [f"raw/{result['id']}/ext4__-__-__x/{r.rsplit('/', 1)[1]}" for r in cell["raw"]]
     errors = _errors(write_json(path, result))
     assert any(e.startswith("/cells/0/raw/0 expected an imported input file at the top of the bundle") for e in errors), errors
+
+
+STANDARD = "20261127T143616Z-m-b6d0b06748-standard"  # a committed result with every kind the runner writes
+
+
+def _sources(tmp_path):
+    """(label, result, members) of every kind of source: a committed standard
+    result (fio, dd and each of the runner's own records) and an import of each tool."""
+    from fsatlas.results import bundle
+    rid = STANDARD
+    result = resultfile.readable(json.loads((RESULTS / f"{rid}.json").read_text()))
+    out = [("runner", result, bundle.read(str(RESULTS.parent), rid))]
+    for tool, sample in (("dd", "dd/dd-9.1-english.txt"), ("bonnie", "bonnie/bonnie-1.96-stdout.txt"),
+                         ("iozone", "iozone/single-test-ssd-2009.txt"), ("fio", "fio/fio-3.33-json-plus.json"),
+                         ("fio", "fio/fio-3.33-terse-v5.txt")):
+        imported = tmp_path / sample.replace("/", "-")
+        assert main(["import", tool, str(SAMPLES / sample), "--filesystem", "ext4", "--redact", "--out", str(imported)]) == 0
+        data = resultfile.readable(json.loads(next((imported / "results").iterdir()).read_text()))
+        out.append((sample, data, bundle.read(str(imported), data["id"])))
+    return out
+
+
+def test_every_metric_of_every_kind_of_cell_is_recomputed_from_its_raw(tmp_path):
+    """Rule: every figure of every cell is recomputed from raw output in its source's format.
+    For one measured cell of each workload of every kind of source, each metric it carries with
+    one sample changed, and each CPU share added where it lacks one (dd's text holds none), is
+    refused at that metric's JSON Pointer; the cell as written passes."""
+    from fsatlas.results import metrics
+    from fsatlas.results.validation import raw_problems, recorded_fio
+    checked = set()
+    for label, result, members in _sources(tmp_path):
+        memo, seen, rid, imported_from = {}, set(), result["id"], result["tool"].get("imported_from")
+        for cell in result["cells"]:
+            if cell["status"] != "ok" or cell["workload"] in seen:
+                continue
+            seen.add(cell["workload"])
+            assert raw_problems(cell, rid, members, memo, imported_from, recorded_fio(result)) == [], (label, cell["key"])
+            for name in sorted(set(cell["metrics"]) | set(metrics.CPU)):
+                changed = json.loads(json.dumps(cell))
+                metric = changed["metrics"].setdefault(name, json.loads(json.dumps(next(iter(cell["metrics"].values())))))
+                if name in cell["metrics"]:
+                    metric["samples"][0] = metric["samples"][0] * 2 + 1
+                refused = raw_problems(changed, rid, members, memo, imported_from, recorded_fio(result))
+                assert any(where.startswith(f"/metrics/{name}") for _, where, _ in refused), (label, cell["key"], name)
+                checked.add((label, name))
+    assert {"throughput", "cpu_usr_pct"} <= {name for label, name in checked if label == "dd/dd-9.1-english.txt"}
+
+
+def test_a_dd_cell_holding_only_cpu_shares_is_refused(out_dir):
+    """Issue #61, third round: a dd cell whose figures are CPU shares alone (dd prints none)."""
+    rid = STANDARD
+    result = resultfile.readable(json.loads((RESULTS / f"{rid}.json").read_text()))
+    index, cell = next((i, c) for i, c in enumerate(result["cells"])
+                       if c["workload"] == "tiny-block-write" and c["status"] == "ok")
+    throughput = cell["metrics"].pop("throughput")
+    cell["metrics"]["cpu_usr_pct"] = {**throughput, "unit": "percent", "better": "lower"}
+    (out_dir / "raw" / f"{rid}.tar.gz").write_bytes((RESULTS.parent / "raw" / f"{rid}.tar.gz").read_bytes())
+    errors = _errors(write_json(out_dir / "results" / f"{rid}.json", result))
+    assert any(e.startswith(f"/cells/{index}/metrics/cpu_usr_pct expected only figures") for e in errors), errors
+
+
+VERSIONED = sorted(name for name, text in REPORTS.items() if '"clat_ns"' in text and '"fio version"' in text)
+
+
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_a_report_stating_a_version_its_fields_contradict_is_refused(data):
+    """Rule: the version a report states does not loosen its checks: a fio 3.x report (clat_ns,
+    io_kbytes, bw_bytes) stating any version before the one that added its keys is refused at a
+    key fio had not yet written (or at the version, before fio 1.0); as written, it passes."""
+    name = data.draw(st.sampled_from(VERSIONED), label="report")
+    report = fio.fio_json.parse(REPORTS[name], name)
+    own = report["fio version"]
+    major = data.draw(st.integers(0, 3), label="major")
+    minor = data.draw(st.integers(0, 1 if major == 3 else 99), label="minor")
+    report["fio version"] = f"fio-{major}.{minor}"
+    if major < 3 or any("bw_bytes" in side for _, side in _sides(report)):
+        with pytest.raises(UserError) as caught:
+            fio.check_sides(report, name, False)
+        assert caught.value.field.rsplit("/", 1)[1] in fio.FROM_3_0 + ("bw_bytes", "fio version"), caught.value.field
+    report["fio version"] = own
+    fio.check_sides(report, name, False)
+
+
+@pytest.mark.parametrize("stated", ["fio-2.1", "fio-3.34", "fio-3.33-dirty"])
+def test_a_raw_report_stating_another_version_than_the_result_records_is_refused(out_dir, valid_result, stated):
+    """Issue #61, third round: rep-1.json edited to "fio version": "fio-2.1", total_ios deleted and
+    iops doubled (the cell alike) while the result records tool.fio fio-3.33: refused at the raw
+    reference, as is any version the result does not record."""
+    assert valid_result["tool"]["fio"] == "fio-3.33"
+    cell = valid_result["cells"][0]
+
+    def older(old):
+        report = json.loads(old)
+        report["fio version"] = stated
+        side = report["jobs"][0]["write"]
+        del side["total_ios"]
+        side["iops"] *= 2
+        cell["metrics"]["iops"]["samples"][0] = side["iops"]
+        return json.dumps(report).encode()
+    edit_member(out_dir, RID, cell["raw"][0], older)
+    errors = _errors(write_json(out_dir / "results" / f"{RID}.json", valid_result))
+    assert any(e.startswith("/cells/0/raw/0 ") for e in errors), errors
+
+
+ONE_SAMPLE = {"dd": "dd/dd-9.1-english.txt", "fio": "fio/fio-3.33-gtod-reduce.json",
+              "bonnie": "bonnie/bonnie-1.96-stdout.txt", "iozone": "iozone/single-test-ssd-2009.txt"}
+
+
+@settings(max_examples=max(EXAMPLES // 4, 8), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_workload_the_format_cannot_back_is_refused_at_the_option(tmp_path, capsys, data):
+    """Rule: import --workload naming a standard workload whose kind the format's output cannot
+    back (validation.kind_may_back) is refused at --workload in one line, never an import that
+    fails validate ('please report it': issue 61, third round, import dd --workload seq-write)."""
+    from fsatlas.results.validation import kind_may_back, workload_kinds
+    tool = data.draw(st.sampled_from(sorted(ONE_SAMPLE)), label="format")
+    workload = data.draw(st.sampled_from(sorted(workload_kinds())), label="workload")
+    out = tmp_path / f"{tool}-{workload}"
+    code = main(["import", tool, str(SAMPLES / ONE_SAMPLE[tool]), "--filesystem", "ext4", "--redact",
+                 "--workload", workload, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert "please report" not in err
+    if not kind_may_back(tool, workload):
+        assert code == 1 and "--workload" in err.splitlines()[-1] and err.count("\n") == 1, err
+
+
+def test_import_dd_as_seq_write_is_refused_at_the_option(tmp_path, capsys):
+    assert main(["import", "dd", str(SAMPLES / ONE_SAMPLE["dd"]), "--filesystem", "ext4", "--workload", "seq-write",
+                 "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith("fsatlas import: --workload: 'seq-write' is a workload the standard matrix runs with fio")
+
+
+TERSE = sorted(p for p in (SAMPLES / "fio").iterdir() if "terse" in p.name)
+
+
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_a_terse_figure_changed_is_named_by_its_line_and_field(data):
+    """Rule: an error in a terse report names the file's line and the field in it (the line's
+    fields numbered from 1, and which direction's figure it is), never a JSON Pointer into a
+    text file (issue 61, third round: "/jobs/0/write/bw" for a terse input)."""
+    from fsatlas.results import fio_terse
+    sample = data.draw(st.sampled_from(TERSE), label="sample")
+    lines = sample.read_text().splitlines()
+    places = fio_terse.report("\n".join(lines), "x")[fio_terse.PLACES]
+    line, fields = data.draw(st.sampled_from(places), label="job")
+    direction, keys = data.draw(st.sampled_from(sorted(fields.items())), label="direction")
+    values = lines[line - 1].split(";")
+    if float(values[keys["runtime"] - 1]) == 0 or float(values[keys["bw"] - 1]) < 100:
+        return  # no rate to contradict
+    key = data.draw(st.sampled_from(["io_bytes", "bw", "runtime"]), label="figure")
+    values[keys[key] - 1] = str(int(float(values[keys[key] - 1]) * 2 + 7))
+    lines[line - 1] = ";".join(values)
+    with pytest.raises(UserError) as caught:
+        fio.parse("\n".join(lines), "in.txt")
+    error = caught.value
+    assert error.where == f"in.txt:{line}" and "/jobs/" not in str(error), str(error)
+    number = int(error.field.split()[1])
+    assert number in keys.values() and error.field.endswith(f"({direction} {next(k for k, n in keys.items() if n == number)})")

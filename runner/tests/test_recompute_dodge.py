@@ -70,8 +70,8 @@ def test_a_metric_the_raw_output_cannot_back_is_refused(tmp_path):
 
 
 def test_a_cpu_share_on_an_imported_fio_cell_is_refused_unless_fio_printed_it(tmp_path):
-    """fio's JSON holds its CPU shares: a cell may carry them; BESIDE_RAW is for dd and the
-    runner's own workloads only. A gtod_reduce job has no latency: one added is refused."""
+    """fio's JSON holds its CPU shares: a cell may carry them, as the runner's own records hold
+    theirs (dd's text holds none). A gtod_reduce job has no latency: one added is refused."""
     out, path, result = _imported(tmp_path, "fio", SAMPLES / "fio" / "fio-3.33-gtod-reduce.json")
     cell = next(c for c in result["cells"] if c["status"] == "ok")
     assert "lat_p99_ns" not in cell["metrics"]

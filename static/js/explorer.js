@@ -601,11 +601,12 @@
     if (kind === "json") { text = JSON.stringify({ view: location.href, rows: records }, null, 1); type = "application/json"; }
     else {
       var quote = function (v) {
-        // Text a spreadsheet would run as a formula (=, +, -, @, tab, CR first, or =+-@ after
-        // white space and control characters) gets a leading apostrophe (OWASP's advice for CSV
-        // injection); numbers stay numbers. The rule is export.py's formula_pattern("js").
+        // Text a spreadsheet would run as a formula (tab or CR first, or =+-@ or a character
+        // whose NFKC form is one after white space, control and invisible characters) gets a
+        // leading apostrophe (OWASP's advice for CSV injection); numbers stay numbers. The rule
+        // and this pattern are export.py's formula_pattern("js"), written here from it.
         var text = v === null || v === undefined ? "" : String(v);
-        if (typeof v === "string" && /^(?:[\t\r]|[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200b\u2028-\u2029\u202f\u205f\u3000\ufeff]*[=+\-@])/.test(text)) text = "'" + text;
+        if (typeof v === "string" && /^(?:[\t\r]|[\u0000-\u0020\u007f-\u00a0\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\ufff9-\ufffb\u{110bd}\u{110cd}\u{13430}-\u{13438}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0001}\u{e0020}-\u{e007f}]*[\u002b\u002d\u003d\u0040\u207a\u207c\u208a\u208c\u2a75-\u2a76\ufb29\ufe62-\ufe63\ufe66\ufe6b\uff0b\uff0d\uff1d\uff20])/u.test(text)) text = "'" + text;
         return /[",\n\r]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
       };
       text = [fields.join(",")].concat(records.map(function (r) { return fields.map(function (f) { return quote(r[f]); }).join(","); })).join("\n") + "\n";

@@ -144,6 +144,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
                 counts = raw["jobs"][0][side]
                 counts["io_bytes"] = round(counts["io_bytes"] * scale)
                 counts["bw_bytes"] = 1000 * counts["io_bytes"] // counts["runtime"]
+                counts.update({k: counts[of] >> 10 for k, of in (("io_kbytes", "io_bytes"), ("bw", "bw_bytes")) if k in counts})
             samples = [raw["jobs"][0][side]["bw_bytes"] for raw in raws]
             cell["metrics"]["throughput"] = stats.summarize(samples, "bytes/s", "higher")
             # the host's contention per repetition, different at each level (the explorer shows it per cell)

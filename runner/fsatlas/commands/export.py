@@ -28,7 +28,7 @@ def run(args) -> int:
     where = export.parse_where(args.where)
     fmt = args.format
     if fmt is None and args.out:
-        fmt = next((f for f in export.FORMATS if args.out.endswith("." + f)), None)
+        fmt = next((f for f in export.FORMATS if args.out.lower().endswith("." + f)), None)  # x.CSV is CSV
     fmt = fmt or "parquet"
     out = args.out if args.out is not None else f"fsatlas-samples.{fmt}"  # "" is refused, not the default
     rows = export.write(args.paths, out, fmt, where, args.all_cells)

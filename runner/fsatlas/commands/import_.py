@@ -262,8 +262,24 @@ def _read(path: str) -> tuple[bytes, str]:
     return data, importers.text_of(data, path)
 
 
+def _private_names(paths) -> None:
+    """Refuses an input whose file name looks private ("dd-from-203.0.113.9.txt",
+    "dd-bob@corp-mail.com.txt"): the name, made safe (_member), is its member's name in the
+    published bundle, and --redact changes what a file holds, never its name. The name is
+    screened as given, before it is made safe (the @ that made bob@corp-mail.com an address
+    becomes _)."""
+    for path in paths:
+        found = privacy.finding(os.path.basename(path))
+        if found:
+            raise UserError(f"the file's name {found}; "
+                            "the name is published as its raw member's, and --redact does not change a file name",
+                            where=path, expected="a file name without it: rename the file (or copy it under "
+                                                 "another name) and import that")
+
+
 def run(args) -> int:
     outfile.named(args.out)  # before any work: "-" and "" name no folder
+    _private_names(args.files)
     try:
         with memory.limited(stats.PRELOAD):
             return _run_pts(args) if args.format == "pts" else _run(args)
@@ -277,6 +293,12 @@ def _run(args) -> int:
     if args.workload and not re.match(r"^[a-z0-9][a-z0-9-]*$", args.workload):
         raise UserError("a lower-case workload name of letters, digits and dashes", field="--workload",
                         found=repr(args.workload))
+    if args.workload and not validation.kind_may_back(args.format, args.workload):
+        kind = validation.workload_kinds()[args.workload]
+        kind = f"{validation.RUNNER_KINDS[kind]} record of fsatlas's runner" if kind in validation.RUNNER_KINDS else kind
+        raise UserError(f"{args.workload!r} is a workload the standard matrix runs with {kind}, which "
+                        f"{args.format}'s output cannot stand for", field="--workload",
+                        expected=f"a workload name of your own (as {args.format}-{args.workload})")
     read = [(path, *_read(path)) for path in args.files]
     texts = [(path, text) for path, _, text in read]
     total = sum(len(data) for _, data, _ in read if not importers.is_json_report(data))

@@ -12,6 +12,7 @@ same float.
 import datetime as dt
 import json
 import os
+from functools import lru_cache
 
 from .. import outfile
 from ..errors import UserError
@@ -81,26 +82,50 @@ FORMATS = ("parquet", "csv", "jsonl")
 # the explorer's CSV download does (static/js/explorer.js, kept the same by test_export.py).
 # Only text columns: a number column's -1.5 is a number to every spreadsheet, written as it is.
 FORMULA_START = "=+-@\t\r"
-# A spreadsheet also runs a formula that follows white space or control characters
-# (' =HYPERLINK(...)', '\n=1+1'): a cell whose first character outside these ranges is one of
-# =+-@ is guarded too. The ranges: C0 controls and space, DEL and C1 controls and no-break space,
-# and Unicode's other white space (Zs, line and paragraph separators, the byte order mark).
-FORMULA_LEAD = ((0x00, 0x20), (0x7F, 0xA0), (0x1680, 0x1680), (0x2000, 0x200B), (0x2028, 0x2029),
-                (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF))
+# A spreadsheet also runs a formula that follows white space, control or invisible characters
+# (' =HYPERLINK(...)', '\n=1+1', a soft hyphen or word joiner first), and some fold a fullwidth
+# ＝ to =. The rule: a text cell is guarded when it starts with tab or CR, or when, with every
+# character of categories Cc, Cf, Zs, Zl and Zp before it left out, its first character's NFKC
+# form starts with = + - or @ (＝ ＋ － ＠, the small ﹦ ﹢ ﹣ ﹫, superscript ⁺ ⁼...).
+# formula_chars() computes both sets of characters, as ranges of code points, from Python's
+# Unicode tables; formula_pattern writes them for both engines.
+LEAD_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+
+
+def _ranges(points) -> tuple:
+    out = []
+    for c in points:
+        if out and out[-1][1] == c - 1:
+            out[-1][1] = c
+        else:
+            out.append([c, c])
+    return tuple(map(tuple, out))
+
+
+@lru_cache(maxsize=1)
+def formula_chars() -> tuple[tuple, tuple]:
+    """(lead, signs): the ranges of code points the rule above leaves out before a cell's first
+    character, and those whose NFKC form starts a formula."""
+    import unicodedata
+    points = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    lead = _ranges(c for c in points if unicodedata.category(chr(c)) in LEAD_CATEGORIES)
+    signs = _ranges(c for c in points if unicodedata.normalize("NFKC", chr(c))[:1] in ("=", "+", "-", "@"))
+    return lead, signs
 
 
 def formula_pattern(flavour: str = "re2") -> str:
-    """The one rule as a regular expression: re2 (pyarrow's, here) or js (the explorer's, which
-    test_export.py checks holds this text and decides as this does)."""
-    code = (lambda c: f"\\x{{{c:x}}}") if flavour == "re2" else (lambda c: f"\\u{c:04x}")
-    lead = "".join(code(lo) if lo == hi else f"{code(lo)}-{code(hi)}" for lo, hi in FORMULA_LEAD)
-    return "^(?:[\\t\\r]|[" + lead + "]*[=+\\-@])"
+    """The one rule as a regular expression: re2 (pyarrow's, here) or js (the explorer's, with
+    the u flag; test_export.py checks it holds this text and decides as this does)."""
+    code = (lambda c: f"\\x{{{c:x}}}") if flavour == "re2" else (lambda c: f"\\u{{{c:x}}}" if c > 0xFFFF else f"\\u{c:04x}")
+    lead, signs = ("".join(code(lo) if lo == hi else f"{code(lo)}-{code(hi)}" for lo, hi in ranges)
+                   for ranges in formula_chars())
+    return "^(?:[\\t\\r]|[" + lead + "]*[" + signs + "])"
 
 
 def safe_for_spreadsheets(table):
     """The Arrow table with an apostrophe before every text cell that formula_pattern() matches:
-    one starting with one of FORMULA_START, or whose first character after white space and
-    control characters is a formula's (vectorized, column by column)."""
+    one starting with one of FORMULA_START, or whose first character after white space, control
+    and invisible characters is a formula's, NFKC-folded (vectorized, column by column)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     starts = formula_pattern("re2")

@@ -43,34 +43,60 @@ def version(text: str) -> str | None:
     return None
 
 
+# Where each figure check_sides reads sits in a direction's block, from its first field
+_AT = {"io_bytes": 0, "bw": 1, "iops": 2, "runtime": 3}
+_OLD_AT = {"io_bytes": 0, "bw": 1, "runtime": 2}
+
+
 def report(text: str, where: str) -> dict:
-    jobs = []
+    """fio's terse lines as fio 2.x's JSON report, and under PLACES, for each job, its line's
+    number and {direction: {key: the field's number in the line}} (place: an error in the text
+    is named by line and field, not by a JSON Pointer the file does not have)."""
+    jobs, places = [], []
     for number, line in enumerate(text.splitlines(), 1):
         if _is_line(line):
-            jobs.append(_job(line.rstrip("\r").split(";"), f"{where}:{number}"))
+            jobs.append(_job(line.rstrip("\r").split(";"), f"{where}:{number}", fields := {}))
+            places.append((number, fields))
     if not jobs:
         raise UserError("no terse line in fio output", where=where,
                         expected="lines of fio --minimal (terse versions 2 to 5)")
-    return {"jobs": jobs}
+    return {"jobs": jobs, PLACES: places}
 
 
-def _job(fields: list, where: str) -> dict:
+PLACES = "terse places"  # a key fio's JSON never writes (it has a space)
+
+
+def place(report: dict, where: str, error: UserError) -> UserError:
+    """error, whose field is a JSON Pointer /jobs/N/<direction>/<key> into report (check_sides),
+    named instead by the terse line and field it came from: "FILE:LINE: field 48 (write bw)"."""
+    parts = error.field.split("/")
+    if len(parts) != 5 or parts[1] != "jobs" or not parts[2].isdigit() or int(parts[2]) >= len(report.get(PLACES, ())):
+        return error
+    line, fields = report[PLACES][int(parts[2])]
+    number = fields.get(parts[3], {}).get(parts[4])
+    return UserError(error.message, where=f"{where}:{line}", expected=error.expected, found=error.found,
+                     field=f"field {number} ({parts[3]} {parts[4]})" if number else f"{parts[3]} {parts[4]}")
+
+
+def _job(fields: list, where: str, places: dict) -> dict:
     terse = int(fields[0])
     head = 4 if terse == 2 else 5
     size = BLOCK[terse] if terse != 2 or "%=" in _at(fields, head + 12) else OLD_BLOCK
-    blocks, at = [], head
+    blocks, starts, at = [], [], head
     while True:
         if at + size >= len(fields):
             raise UserError(f"{len(fields)} fields", where=where,
                             expected=f"a terse version {terse} line: {head} fields, a block of {size} per direction, "
                                      f"then the CPU shares")
         blocks.append((_block if size != OLD_BLOCK else _old_block)(fields[at:at + size], at, where))
+        starts.append({k: at + 1 + i for k, i in (_AT if size != OLD_BLOCK else _OLD_AT).items()})
         at += size
         if fields[at].endswith("%"):
             break
         if len(blocks) == 3:
             raise UserError(f"field {at + 1}", where=where, expected="the user CPU share (such as 14.595833%) "
                                                                    "after at most three directions", found=repr(fields[at]))
+    places.update(zip(_SIDES[len(blocks)], starts))
     return {"jobname": fields[head - 3], "groupid": _number(fields[head - 2], head - 2, where, int),
             "error": _number(fields[head - 1], head - 1, where, int),
             **dict(zip(_SIDES[len(blocks)], blocks)),

@@ -18,7 +18,7 @@ FIO = {
     "write_sync_lat_mean_ns": ("ns", "lower"),
     **CPU,
 }
-DD = {"throughput": ("bytes/s", "higher"), **CPU}
+DD = {"throughput": ("bytes/s", "higher")}  # dd prints no CPU figures: none a raw file would back
 LIFECYCLE = {"seconds": ("s", "lower"), **CPU}
 SMALL_FILE_PHASES = ("create", "stat", "read", "rename", "delete")
 SMALL_FILES = {f"{p}_per_s": ("ops/s", "higher") for p in SMALL_FILE_PHASES} | CPU
@@ -90,8 +90,7 @@ FROM = {
             "sync_lat_mean_ns": "jobs[].sync.lat_ns.mean (and its percentiles for sync_lat_p50/p99/p999_ns)",
             "write_sync_lat_mean_ns": "jobs[].write.lat_ns.mean + jobs[].sync.lat_ns.mean × jobs[].sync.lat_ns.N ÷ jobs[].write.total_ios",
             "cpu_usr_pct": "jobs[].usr_cpu", "cpu_sys_pct": "jobs[].sys_cpu"},
-    "dd": {"throughput": "bytes ÷ seconds of dd's summary line (\"N bytes (…) copied, S s, …\"), in any language dd prints",
-           "cpu_usr_pct, cpu_sys_pct": "measured by the runner around dd, beside the raw file"},
+    "dd": {"throughput": "bytes ÷ seconds of dd's summary line (\"N bytes (…) copied, S s, …\"), in any language dd prints"},
     "smallfiles": {"<phase>_per_s": "files ÷ seconds.<phase> of the runner's member (create, stat, read, rename, delete)",
                    "cpu_usr_pct, cpu_sys_pct": CPU_FROM},
     "treecopy": {"seconds": "seconds: the wall time of cp -a and a sync of the copy",

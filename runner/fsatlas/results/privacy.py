@@ -27,8 +27,10 @@ PATTERNS = [
                                  r"|(?<![0-9a-f:-])[0-9a-f]{2}(?:-[0-9a-f]{2}){5}(?![0-9a-f:-])"
                                  r"|(?<![0-9a-f.])[0-9a-f]{4}(?:\.[0-9a-f]{4}){2}(?![0-9a-f.])", re.I)),
     # (loopback and the unspecified address name no machine: fio's client/server output has them;
-    # zero-padded octets, 192.168.001.010, are read as addresses by inet_aton's callers)
-    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|[01]?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d?\d)(?![\d.])")),
+    # zero-padded octets, 192.168.001.010, are read as addresses by inet_aton's callers; a dot
+    # after it ends a sentence or starts a file's ending, "to 203.0.113.7.", "192.168.17.4.tar":
+    # only a fifth number, 1.2.3.4.5, makes it no quad)
+    ("an IPv4 address", re.compile(r"(?<![\d.])(?!127\.|0\.0\.0\.0(?![\d.]))(?:(?:25[0-5]|2[0-4]\d|[01]?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d?\d)(?!\d|\.\d)")),
     # IPv6 (RFC 4291 2.2): eight groups, or fewer around one "::"; three numbers joined by colons
     # (a Phoronix Test Suite RawString, 355:358:355) are no address
     ("an IPv6 address", re.compile(r"\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(?![0-9a-f:])"
@@ -76,6 +78,10 @@ IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 addres
 #     PTS and system reports name with a version, one space between: Mesa 24.0.5.1, X Server
 #     1.21.1.11), or the value right after a PTS software field naming software (VERSION_FIELDS:
 #     "Kernel: 1.2.3.4", "OpenGL: 4.6.0.1");
+#     Or it is a version by its own words (_VERSION_WORDS): right after a v ("v1.2.3.4") or
+#     rel- (SeaBIOS's "rel-1.16.2"), after the word version, ver, rev, revision, release, BIOS,
+#     firmware or fw ("BIOS Version: 1.2.3.4", "Firmware 1.2.3.4"), or right before the word
+#     BIOS or firmware ("(1.12.1.0 BIOS)", dmidecode's and PTS's motherboard line);
 #  2. and its value is no address by itself: a private or special-use range (10/8, 172.16/12,
 #     192.168/16, 169.254/16, 100.64/10: what a LAN's machines have) is an address whatever
 #     stands before it, as no product the list names has had such a four-part version (Mesa's
@@ -87,6 +93,9 @@ VERSION_FIELDS = frozenset("""kernel os desktop compiler opengl opencl vulkan py
     version release build revision""".split()) | {"display server", "display driver"}
 _PRODUCT_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))(?:" + "|".join(map(re.escape, KNOWN_PRODUCTS)) + ") $", re.I)
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40}): ?$")
+VERSION_WORDS = ("version", "ver", "rev", "revision", "release", "bios", "firmware", "fw")
+_VERSION_BEFORE = re.compile(r"(?:\b(?:" + "|".join(VERSION_WORDS) + r")\.?[ \t]*[:=]?[ \t]*|(?<![A-Za-z])v|\brel-)$", re.I)
+_VERSION_AFTER = re.compile(r"[ \t]?(?:bios|firmware)\b", re.I)
 _PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
 
 
@@ -102,7 +111,7 @@ def _version_number(text: str, start: int, end: int) -> bool:
     if (after[:1] in (":", "/") and after[1:2].isdigit()) or _in_private_range(text[start:end]):
         return False  # 1.2.3.4:22, 10.0.0.0/8, 192.168.1.20
     before = text[max(0, start - 60):start]
-    if _PRODUCT_BEFORE.search(before):
+    if _PRODUCT_BEFORE.search(before) or _VERSION_BEFORE.search(before) or _VERSION_AFTER.match(text, end):
         return True
     field = _FIELD_BEFORE.search(before)
     return bool(field) and field.group(1).strip().lower() in VERSION_FIELDS
@@ -477,6 +486,13 @@ def tool_host_names(text: str) -> list[tuple[int, int]]:
 _DOTTED_PARTS = re.compile(r"(?<![^\s/\"'<>()\[\],;=])[^\s/\"'<>()\[\],;=]*\.[^\s/\"'<>()\[\],;=]*")
 
 
+# A version as git describe writes it (version, commits since, g and the commit), then where it
+# was built: QEMU's SeaBIOS reports rel-1.16.2-0-gea1b7a073390-prebuilt.qemu.org as its version
+# (PTS's motherboard line of every QEMU guest). Such a name is a version string, not a machine's
+# name, unless its domain is a private network's (PRIVATE_TLDS).
+_BUILD_TAG = re.compile(r"(?:rel-|v)?\d+(?:\.\d+)+-\d+-g[0-9a-f]{7,40}-", re.I)
+
+
 @lru_cache(maxsize=4096)
 def _host_names(part: str) -> tuple[str, ...]:
     """The host names in a piece of text: dotted names ending in a top-level domain (the public
@@ -490,6 +506,8 @@ def _host_names(part: str) -> tuple[str, ...]:
         name, tld = match.group(0), match.group(1).lower()
         if not re.search(r"[A-Za-z]", name[:-len(tld)]):
             continue  # 1.5.GiB, 2.80GHz: a number with a unit
+        if _BUILD_TAG.match(name) and tld not in PRIVATE_TLDS:
+            continue  # a build's version string: SeaBIOS's rel-1.16.2-0-gea1b7a073390-prebuilt.qemu.org
         if tld in PRIVATE_TLDS or (_top_level(tld) and (name.count(".") > 1 or tld not in FILE_ENDINGS)):
             found.append(name)
     return tuple(found)

@@ -326,6 +326,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         add("error", "", unreadable)
     seen, memo = {}, {}
     imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
+    fio_versions = recorded_fio(data)
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
         if cell["key"] in seen:
@@ -339,7 +340,8 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                     add("error", f"{base}/raw/{j}", wrong)
                     present = False
             if present and members is not None:
-                problems += [Problem(sev, path, f"{base}{where}", msg) for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from)]
+                problems += [Problem(sev, path, f"{base}{where}", msg)
+                             for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from, fio_versions)]
         for name, metric in cell["metrics"].items():
             found = metric_problems(name, metric, summaries_stored)
             if found:  # seldom: a quick result has 425 metrics
@@ -387,7 +389,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             continue
         job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": target[field][job],
                     "raw": [f"raw/{rid}/{name}" for name in names]}
-        for _, sub, message in raw_problems(job_cell, rid, members, memo):
+        for _, sub, message in raw_problems(job_cell, rid, members, memo, fio_versions=recorded_fio(result)):
             out.append((where + (sub[len("/metrics"):] if sub.startswith("/metrics/") else ""), message))
     for field in bundle.BASELINE_FOLDERS:
         fill = f"{field}/{bundle.FILL_MEMBER}"
@@ -529,10 +531,10 @@ def created_problem(created: str) -> str | None:
     return None
 
 
-# Metrics the runner measures around a tool (the child's getrusage) that its raw output does
-# not hold: the only ones a cell may carry that its raw file does not back, and only where the
-# raw is dd's output (fio's JSON has its CPU; the runner's own records keep theirs under "cpu").
-BESIDE_RAW = frozenset({"cpu_usr_pct", "cpu_sys_pct"})
+# The CPU shares the runner's own records keep under "cpu" (fio's JSON has its own). No metric
+# is taken on trust beside its raw output: dd's text holds no CPU figures, so a dd cell carries
+# none (the runner measured them around dd until issue #61 and recorded them nowhere raw).
+RECORD_CPU = tuple(metrics.CPU)
 
 
 @lru_cache(maxsize=1)
@@ -592,7 +594,7 @@ def _runner_record(data) -> tuple[str, dict, dict] | None:
         return None
     cpu = data.get("cpu")
     if isinstance(cpu, dict):
-        found |= {k: float(cpu[k]) for k in BESIDE_RAW if _number(cpu.get(k))}
+        found |= {k: float(cpu[k]) for k in RECORD_CPU if _number(cpu.get(k))}
     return kind, found, params
 
 
@@ -602,7 +604,7 @@ def parse_raw(text: str, where: str) -> tuple:
     no format fsatlas reads is a UserError."""
     module = importers.detect(text)
     if module is not None:
-        return module, Found(module.parse(text, where))
+        return module, Found(module.parse(text, where), module.tool_version(text) if module is importers.fio else None)
     try:
         record = _runner_record(json.loads(text))
     except ValueError:
@@ -630,6 +632,15 @@ def backing_formats(workload: str, imported_from) -> tuple[str, ...]:
     return (kind,) if kind else RUNNER_TOOLS
 
 
+def kind_may_back(own: str, workload: str) -> bool:
+    """Whether output of this kind (a tool's: fio, dd, bonnie, iozone, pts; or a runner record's
+    kind) may back a cell of this workload as the standard matrix runs it. A summary (a count
+    over seconds: a runner record, dd's line) backs only the workload it is the record of, and a
+    workload the runner measures with its own record only that record."""
+    kind = workload_kinds().get(workload)
+    return own == kind or not (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None))
+
+
 def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
@@ -642,9 +653,7 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[di
     module, found = parsed
     kind = workload_kinds().get(cell["workload"])
     own = module if isinstance(module, str) else module.__name__.rsplit(".", 1)[-1]  # fio, bonnie, iozone, pts, dd
-    # A summary (a count over seconds: a runner record, dd's line) backs only the workload it is
-    # the record of, and a workload the runner measures with its own record only that record.
-    if own != kind and (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None)):
+    if not kind_may_back(own, cell["workload"]):
         runs = ", ".join(sorted(w for w, k in workload_kinds().items() if k == own))
         what = f"{RUNNER_KINDS[own]} record of fsatlas's runner" if own in RUNNER_KINDS else f"{own}'s output"
         raise UserError(f"{what} under a cell of workload {cell['workload']!r}"
@@ -690,8 +699,9 @@ class Found(list):
     five times (a repetition a file), and a scan a cell took five IOzone repetitions 16 s to
     validate (issue #61)."""
 
-    def __init__(self, measurements):
+    def __init__(self, measurements, stated: str | None = None):
         super().__init__(measurements)
+        self.stated = stated  # the version the output states of its tool (tool_version), if any
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -755,11 +765,20 @@ MAX_JSON_STRING = 65_536  # fio's JSON holds names, options and messages, each f
 TEXT_READ = ("text bytes read",)  # memo's count, under a key no member name (a string) can be
 
 
-def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None) -> list[tuple]:
+def recorded_fio(result: dict) -> frozenset:
+    """The fio versions a result records (tool.fio: the runner's `fio --version`, or the versions
+    an import's reports state, joined by '; ')."""
+    return frozenset(v.strip() for v in str(result["tool"].get("fio", "")).split(";") if v.strip())
+
+
+def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=None,
+                 fio_versions: frozenset = frozenset()) -> list[tuple]:
     """Each repetition's figures recomputed from its raw file must match the cell's samples, and
-    every metric of the cell must be one its raw file gives (BESIDE_RAW aside). memo keeps each
+    every metric of the cell must be one its raw file gives, whatever the tool. memo keeps each
     member's text, privacy finding and parse by member name: an IOzone output of 2,119 cells
-    is read once, not once a cell. imported_from: the result's tool.imported_from (select)."""
+    is read once, not once a cell. imported_from: the result's tool.imported_from (select).
+    fio_versions (recorded_fio): a fio report stating another version than the result records
+    is refused, since its version chooses the checks its counts get (importers.fio.check_sides)."""
     out = []
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
@@ -773,10 +792,14 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                 values = select(cell, parsed, raw, imported_from)
             except UserError as e:
                 error = e.body
+        if error is None and parsed[0] is importers.fio and parsed[1].stated is not None \
+                and parsed[1].stated not in fio_versions:
+            recorded = ", ".join(sorted(fio_versions)) or "no fio version"
+            error = (f"it states {parsed[1].stated[:50]!r}, while the result records {recorded} (tool.fio); "
+                     f"expected the version that ran it, which decides the checks its counts get")
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
             continue
-        backed_beside = BESIDE_RAW if parsed[0] is importers.dd else frozenset()
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
             if len(cell["raw"]) == len(samples) and len(values) == 1:
@@ -788,7 +811,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                             f"in the raw files, found {len(values)} in {raw}"))
                 continue
             for k, found in pairs:
-                if name not in found and name not in backed_beside:
+                if name not in found:
                     out.append(("error", f"/metrics/{name}", f"expected only figures {raw} gives "
                                 f"({', '.join(sorted(found)) or 'none'}), found {name}, which it does not"))
                     break

@@ -240,6 +240,10 @@ VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
 # fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
 # bw_bytes came in 3.2 (3.1's sample has bw alone).
 TOTAL_IOS_FROM, BW_BYTES_FROM = (2, 2), (3, 2)
+# Keys of a direction that fio 3.0 added (latencies in ns, io_kbytes beside io_bytes in bytes):
+# a report stating an earlier version and holding one is refused, so a version written into the
+# report never chooses looser checks than the fields it holds were written under.
+FROM_3_0 = ("lat_ns", "clat_ns", "slat_ns", "io_kbytes")
 
 
 def _figure(side: dict, key: str, field: str, where: str) -> float:
@@ -261,9 +265,15 @@ def check_sides(report: dict, where: str, terse: bool) -> None:
     Terse lines (fio_terse) hold no total_ios nor, in version 2 (fio 1.x, whose bw is bytes per
     ms: 1024 x io_bytes / runtime), iops: what they hold is checked. Where no total_ios is
     written (JSON before 2.2, terse), iops is checked to be there and no more: with the block
-    size unrecorded, twice the iops is the report of blocks half as large."""
+    size unrecorded, twice the iops is the report of blocks half as large. The version these
+    checks follow is the report's own, which must not contradict its fields (FROM_3_0,
+    BW_BYTES_FROM); validate also holds it to the result's recorded tool.fio. Where both are
+    written, io_kbytes is io_bytes >> 10 and bw is bw_bytes // 1024 (fio 3.x's integers)."""
     match = VERSION.match(str(report.get("fio version", "")))
     version = (int(match.group(1)), int(match.group(2))) if match else (0, 0)  # terse, or a version unsaid
+    if match and version < (1, 0):  # fio's first release was 1.0: (0, 0) means unsaid
+        raise UserError(f"fio version {match.group(0)}", where=where, field="/fio version",
+                        expected="the version of fio that wrote the report (1.0 or later)")
     for name in ("jobs", "client_stats"):
         entries = report.get(name)
         for i, job in enumerate(entries if isinstance(entries, list) else ()):
@@ -274,6 +284,13 @@ def check_sides(report: dict, where: str, terse: bool) -> None:
 
 
 def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple) -> None:
+    if version != (0, 0):
+        later = [(k, (3, 0)) for k in FROM_3_0 if k in side] + [("bw_bytes", BW_BYTES_FROM)] * ("bw_bytes" in side)
+        for key, since in later:
+            if version < since:
+                raise UserError(f"{key} in a report stating fio {version[0]}.{version[1]}", where=where,
+                                field=f"{field}/{key}", expected=f"the keys fio {version[0]}.{version[1]} writes "
+                                f"({key} came in fio {since[0]}.{since[1]}), or the version that wrote the report")
     runtime = _figure(side, "runtime", field, where)
     io = _figure(side, "io_bytes", field, where)
     rates = []  # (key, its count, the divisor of 1000 x count / runtime)
@@ -298,6 +315,12 @@ def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple)
             raise UserError(f"{key} {figure:.6g}", where=where, field=f"{field}/{key}",
                             expected=f"{expected:.6g} ({1000 / divisor:g} x {'io_bytes' if key != 'iops' else 'total_ios'}"
                                      f" / runtime {runtime:g} ms, as fio computes it)")
+    for key, of, shift in (("io_kbytes", "io_bytes", 10), ("bw", "bw_bytes", 10)):
+        if key in side and of in side and not terse:
+            whole = int(_figure(side, of, field, where)) >> shift
+            if abs(_figure(side, key, field, where) - whole) > 1:
+                raise UserError(f"{key} {side[key]}", where=where, field=f"{field}/{key}",
+                                expected=f"{whole} ({of} / 1024, as fio writes it beside {of})")
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
@@ -311,7 +334,10 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         report = fio_json.parse(text, where)
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
-    check_sides(report, where, terse)
+    try:
+        check_sides(report, where, terse)
+    except UserError as e:  # a terse line's figure is named by its line and field
+        raise (fio_terse.place(report, where, e) if terse else e) from None
     groups = {}
     for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
