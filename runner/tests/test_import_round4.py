@@ -45,3 +45,35 @@ def test_the_same_output_twice_is_one_line_naming_both_and_nothing_written(tmp_p
     assert code == 1 and len(lines) == 1, captured.err
     assert twice in lines[0] and again in lines[0] and "same output" in lines[0]
     assert _files(out) == ["results/earlier.json"] and captured.out == ""
+
+
+# --- 2: every field read from a fio report is type-checked, the refusal located ------------------
+FIO_REPORTS = {"one job": SAMPLES / "fio" / "sweep" / "ext4-iodepth-1.json",
+               "client/server": SAMPLES / "fio" / "fio-3.33-client-server-two-groups.json"}
+WRONG = {  # a value of each type fio never writes for the field
+    "jobname": st.one_of(st.integers(), st.lists(st.text(max_size=3), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2), st.booleans()),
+    "groupid": st.one_of(st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                         st.text(max_size=3), st.booleans(), st.floats(allow_nan=False, allow_infinity=False), st.integers(max_value=-1)),
+    "error": st.one_of(st.lists(st.integers(0, 3), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                       st.text(max_size=3), st.booleans(), st.floats(allow_nan=False, allow_infinity=False)),
+}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(report=st.sampled_from(sorted(FIO_REPORTS)), field=st.sampled_from(sorted(WRONG)), data=st.data())
+def test_a_field_of_the_wrong_type_is_one_located_line(tmp_path_factory, capsys, report, field, data):
+    tmp = tmp_path_factory.mktemp("type")
+    doc = json.loads(FIO_REPORTS[report].read_text())
+    lists = [name for name in ("jobs", "client_stats") if doc.get(name)]
+    name = data.draw(st.sampled_from(lists))
+    index = data.draw(st.integers(0, len(doc[name]) - 1))
+    value = data.draw(WRONG[field])
+    doc[name][index][field] = value
+    path = tmp / "report.json"
+    path.write_text(json.dumps(doc))
+    out = tmp / "out"
+    code = main(["import", "fio", str(path), "--filesystem", "ext4", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"/{name}/{index}/{field}" in err and str(path) in err
+    assert not out.exists() or _files(out) == []

@@ -19,6 +19,7 @@ nanoseconds (3.0 on), else lat/clat in microseconds (2.x). A latency fio did not
 error is a failed cell naming fio's error number, or a refusal when it is the only one.
 """
 import datetime as dt
+import json
 import math
 import re
 
@@ -300,6 +301,34 @@ def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple)
                                      f" / runtime {runtime:g} ms, as fio computes it)")
 
 
+# what the importer reads of each job besides its figures and options, and the type fio writes it in
+JOB_FIELDS = {"jobname": (str, "a text, the job's name"), "groupid": (int, "a whole number from 0, the job's group"),
+              "error": (int, "a whole number, fio's error number")}
+
+
+def check_fields(report: dict, where: str) -> None:
+    """Each field the importer reads of a report, beside the figures check_sides reads, is of the
+    type fio writes it in: refused, located, where not ("groupid": [1] is no group)."""
+    if "fio version" in report and not isinstance(report["fio version"], str):
+        raise UserError(f"a fio version of type {type(report['fio version']).__name__}", where=where,
+                        field="/fio version", expected='a text, as "fio-3.33"')
+    for name in ("jobs", "client_stats"):
+        entries = report.get(name)
+        if name in report and not isinstance(entries, list):
+            raise UserError(f"{name} of type {type(entries).__name__}", where=where, field=f"/{name}",
+                            expected="a list of jobs, as fio writes it")
+        for i, job in enumerate(entries or ()):
+            if not isinstance(job, dict):
+                raise UserError(f"a job of type {type(job).__name__}", where=where, field=f"/{name}/{i}",
+                                expected="an object, as fio writes each job")
+            for field, (kind, words) in JOB_FIELDS.items():
+                value = job.get(field)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, kind)
+                                          or kind is int and field == "groupid" and value < 0):
+                    raise UserError(f"{field} is {json.dumps(value)[:40]}", where=where, field=f"/{name}/{i}/{field}",
+                                    expected=words)
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
@@ -312,6 +341,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     if not isinstance(report, dict):
         raise UserError("not a fio JSON report", where=where, expected="an object with jobs")
     check_sides(report, where, terse)
+    check_fields(report, where)
     groups = {}
     for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
