@@ -1,8 +1,10 @@
 """fsatlas import, what a third adversary round found (issue 64): each rule checked from the rule
 over inputs hypothesis picks (the tools' own outputs under tests/fixtures/samples, and fio 3.33's
 own report edited as fio would write it)."""
+import datetime as dt
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -77,3 +79,26 @@ def test_a_field_of_the_wrong_type_is_one_located_line(tmp_path_factory, capsys,
     assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert f"/{name}/{index}/{field}" in err and str(path) in err
     assert not out.exists() or _files(out) == []
+
+
+PTS = SAMPLES / "pts" / "schema-two-systems.xml"
+STAMPS = re.findall(r"<TimeStamp>([^<]*)</TimeStamp>", PTS.read_text())
+
+
+# --- 4: PTS times go through the check_time fio's and IOzone's go through -------------------------
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stamp=st.one_of(
+    st.builds(lambda y, mo, d, h, mi, s: f"{y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d}:{s:02d}",
+              st.integers(1990, 2025), st.integers(13, 99), st.integers(1, 28), st.integers(0, 23), st.integers(0, 59), st.integers(0, 59)),
+    st.builds(lambda y, d, h: f"{y:04d}-02-{d:02d} {h:02d}:00:00", st.integers(1990, 2025), st.integers(30, 99), st.integers(0, 99)),
+    st.datetimes(dt.datetime(1900, 1, 1), dt.datetime(1989, 12, 31)).map(lambda t: f"{t:%Y-%m-%d %H:%M:%S}"),
+    st.datetimes(dt.datetime.now() + dt.timedelta(days=2), dt.datetime(9999, 1, 1)).map(lambda t: f"{t:%Y-%m-%d %H:%M:%S}"),
+    st.sampled_from(["2021-13-45 99:99:99", "yesterday", "2021-03-02"])))
+def test_a_pts_time_that_is_no_date_or_out_of_range_is_refused_located(tmp_path_factory, capsys, stamp):
+    tmp = tmp_path_factory.mktemp("pts-time")
+    edited = tmp / "edited.xml"
+    edited.write_text(PTS.read_text().replace(f"<TimeStamp>{STAMPS[0]}</TimeStamp>", f"<TimeStamp>{stamp}</TimeStamp>", 1))
+    code = main(["import", "pts", str(edited), "--out", str(tmp / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1 and "<TimeStamp>" in err and str(edited) in err, err
+    assert not (tmp / "out").exists() or _files(tmp / "out") == []

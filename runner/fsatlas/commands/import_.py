@@ -578,7 +578,7 @@ def _run_pts(args) -> int:
                       "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
-            measured = pts.measured(record["timestamp"])
+            measured = pts.measured(record["timestamp"], path, f"System {record['identifier'][:80]!r} <TimeStamp>")
             if measured:
                 result["measured"] = measured
             if args.submitter:
