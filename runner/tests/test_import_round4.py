@@ -8,9 +8,10 @@ import re
 import shutil
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.results.importers import fio
 from testutil import SAMPLES
 
 # (format, extra arguments, outputs of that tool that are not the same run)
@@ -81,8 +82,53 @@ def test_a_field_of_the_wrong_type_is_one_located_line(tmp_path_factory, capsys,
     assert not out.exists() or _files(out) == []
 
 
+# --- 3: identical measurements are refused, whatever surrounds them ------------------------------
+BASE = SAMPLES / "fio" / "sweep" / "ext4-iodepth-1.json"
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(notes=st.lists(st.text("abcdefgh ,:{}\"0123456789", min_size=1, max_size=400), max_size=30),
+       indent=st.sampled_from([None, 0, 1, 4]), spacing=st.integers(0, 6000))
+def test_one_fio_run_written_out_again_is_refused_whatever_surrounds_it(tmp_path_factory, capsys, notes, indent, spacing):
+    """fio prints "note:" lines before its JSON (fio 3.33: "note: both iodepth >= 1 and synchronous
+    I/O engine are selected, queue depth will be capped at 1"); any number of them, the report
+    laid out again, or spaces before its time: still the one run, its time the report's own."""
+    tmp = tmp_path_factory.mktemp("same-run")
+    doc = json.loads(BASE.read_text())
+    body = json.dumps(doc, indent=indent)
+    body = body.replace('"timestamp"', " " * spacing + '"timestamp"', 1)
+    again = tmp / "again.json"
+    again.write_text("".join(f"note: {line}\n" for line in notes) + body + "\n")
+    assert fio.measured(again.read_text(), str(again)) == fio.measured(BASE.read_text(), str(BASE))
+    code = main(["import", "fio", str(BASE), str(again), "--filesystem", "ext4", "--out", str(tmp / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1 and "the same run as FILE 1" in err, err
+    assert not (tmp / "out").exists() or _files(tmp / "out") == []
+
+
 PTS = SAMPLES / "pts" / "schema-two-systems.xml"
 STAMPS = re.findall(r"<TimeStamp>([^<]*)</TimeStamp>", PTS.read_text())
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changed=st.integers(0, len(STAMPS) - 1), when=st.datetimes(dt.datetime(1991, 1, 1), dt.datetime(2025, 1, 1)),
+       first=st.booleans())
+def test_a_pts_system_given_twice_is_refused_when_another_system_changed(tmp_path_factory, capsys, changed, when, first):
+    """The same file with one system's TimeStamp changed: the other system's runs (its TimeStamp
+    and every figure) are in both files, imported once, so the import is refused naming it."""
+    assume(f"{when:%Y-%m-%d %H:%M:%S}" != STAMPS[changed])  # else the same bytes, refused as the same output
+    tmp = tmp_path_factory.mktemp("pts-same")
+    text = PTS.read_text()
+    old = f"<TimeStamp>{STAMPS[changed]}</TimeStamp>"
+    edited = tmp / "edited.xml"
+    edited.write_text(text.replace(old, f"<TimeStamp>{when:%Y-%m-%d %H:%M:%S}</TimeStamp>", 1))
+    files = [str(PTS), str(edited)] if first else [str(edited), str(PTS)]
+    code = main(["import", "pts", *files, "--out", str(tmp / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1 and "the same run as system" in err, err
+    others = re.findall(r"<Identifier>([^<]*)</Identifier>", text)[:len(STAMPS)]
+    assert repr(others[1 - changed]) in err and files[1] in err
+    assert not (tmp / "out").exists() or _files(tmp / "out") == []
 
 
 # --- 4: PTS times go through the check_time fio's and IOzone's go through -------------------------

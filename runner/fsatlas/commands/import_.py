@@ -525,6 +525,20 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
     return sysinfo, target
 
 
+def _refuse_same_system(seen: dict, measured: dict | None, mine: list, path: str, name: str) -> None:
+    """One line where a system holds the same stated time and figures as one before it (in this
+    file or another given with it, under any identifier): one run is imported once."""
+    if not any(m.values for m in mine):  # no figure: nothing to be the same
+        return
+    same = json.dumps([(measured or {}).get("time"),
+                       [(m.workload, {k: v for k, v in m.parameters.items() if k != "pts_system"}, m.values) for m in mine]],
+                      sort_keys=True, default=str)
+    other = seen.setdefault(same, (path, name))
+    if other != (path, name):
+        raise UserError(f"system {name[:80]!r} is the same run as system {other[1][:80]!r} of {other[0]}: its TimeStamp "
+                        f"and every figure", where=path, expected="each system's own runs")
+
+
 def _run_pts(args) -> int:
     """A Phoronix Test Suite result file: one result per system it holds, each with every run of
     every test that system ran, the file (its <User> names redacted) kept as the raw output."""
@@ -540,6 +554,7 @@ def _run_pts(args) -> int:
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
     read = [(path, *_read(path)) for path in args.files]
     _refuse_same_bytes([(path, data) for path, data, _ in read])  # one file twice would be one result id twice
+    seen = {}  # a system's stated time and figures -> (its file, its identifier): one run imported once
     for path, data, text in read:
         kept = privacy.redact_users(text)  # PTS records the user's login name, in any spelling
         redacted = {}
@@ -579,6 +594,7 @@ def _run_pts(args) -> int:
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
             measured = pts.measured(record["timestamp"], path, f"System {record['identifier'][:80]!r} <TimeStamp>")
+            _refuse_same_system(seen, measured, mine, path, record["identifier"][:pts.MAX_FIELD])
             if measured:
                 result["measured"] = measured
             if args.submitter:

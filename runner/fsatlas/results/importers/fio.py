@@ -472,26 +472,34 @@ def measured(text: str, where: str = "") -> dict | None:
     """When fio wrote the report, from its own `timestamp` (seconds since the epoch, so UTC), or
     where that is absent from its `time` (the same moment in the machine's local time, its offset
     not written). Terse output has neither. A time that is no date, before 1990 or after now
-    (the import) is refused, located."""
-    head = text[:4096]
+    (the import) is refused, located. Read from the parsed report, wherever it stands in the file
+    (fio's "note:" lines before it, any spacing): one run is one stated time however it is written."""
+    if fio_terse.is_terse(text):
+        return None
+    report = fio_json.parse(text, where)
+    if not isinstance(report, dict):
+        return None
     for key in ("timestamp", "time"):  # a key twice: the JSON parser keeps the last, a reader may see the first
-        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', head))) > 1:
+        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', text))) > 1:
             raise UserError(f"two values of {key}", where=where, field=f"/{key}", expected="one, as fio writes it")
-    stamp = re.search(r'"timestamp"\s*:\s*([^,}\s]*)', head)
-    if stamp:
-        if not re.fullmatch(r"\d{1,11}(?:\.0*)?", stamp.group(1)):
-            raise UserError(f"a timestamp of {stamp.group(1)[:40]}", where=where, field="/timestamp",
+    stamp = report.get("timestamp")
+    if stamp is not None:
+        if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or not 0 <= stamp < 10**11 \
+                or stamp != int(stamp):
+            raise UserError(f"a timestamp of {json.dumps(stamp)[:40]}", where=where, field="/timestamp",
                             expected="fio's seconds since the epoch")
-        when = dt.datetime.fromtimestamp(int(stamp.group(1).split(".")[0]), dt.timezone.utc)
+        when = dt.datetime.fromtimestamp(int(stamp), dt.timezone.utc)
         found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}
         return check_time(found, when, where, "/timestamp")
-    local = re.search(r'"time"\s*:\s*("[^"\n]{0,60}"|[^,}\s]*)', head)
-    if not local:
+    local = report.get("time")
+    if local is None:
         return None
     try:
-        when = dt.datetime.strptime(" ".join(local.group(1).strip('"').split()), "%a %b %d %H:%M:%S %Y")
+        if not isinstance(local, str):
+            raise ValueError
+        when = dt.datetime.strptime(" ".join(local.split()), "%a %b %d %H:%M:%S %Y")
     except ValueError:
-        raise UserError(f"a time of {local.group(1)[:60]}", where=where, field="/time",
+        raise UserError(f"a time of {json.dumps(local)[:60]}", where=where, field="/time",
                         expected="fio's local time, as \"Sat Nov 28 22:43:42 2026\"") from None
     found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "fio time (the machine's local time)"}
     return check_time(found, when.replace(tzinfo=dt.timezone.utc), where, "/time")
