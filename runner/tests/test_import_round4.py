@@ -148,3 +148,38 @@ def test_a_pts_time_that_is_no_date_or_out_of_range_is_refused_located(tmp_path_
     err = capsys.readouterr().err.strip()
     assert code == 1 and len(err.splitlines()) == 1 and "<TimeStamp>" in err and str(edited) in err, err
     assert not (tmp / "out").exists() or _files(tmp / "out") == []
+
+
+# --- 9: clones' figures are exact decimal arithmetic of the printed figures, rounded once ---------
+PRINTED = st.decimals(min_value=0, max_value=100, places=2, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(usr=st.lists(PRINTED, min_size=2, max_size=5), sys_=st.lists(PRINTED, min_size=5, max_size=5),
+       iops=st.lists(st.decimals(min_value=1, max_value=10**6, places=3), min_size=5, max_size=5))
+def test_clones_cpu_and_iops_are_exact_decimal_arithmetic(tmp_path_factory, capsys, usr, sys_, iops):
+    """Decimal (an implementation independent of the importer's Fraction) of fio's printed figures:
+    usr_cpu 1.9 and 4.8 have the mean 3.35, not 3.3499999999999996."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 60
+    tmp = tmp_path_factory.mktemp("exact")
+    doc = json.loads(BASE.read_text())
+    job = doc["jobs"][0]
+    doc["jobs"] = []
+    for k, u in enumerate(usr):
+        clone = json.loads(json.dumps(job))
+        clone["usr_cpu"], clone["sys_cpu"] = float(u), float(sys_[k])
+        side = clone["read"]
+        side["total_ios"] = 1000 * (k + 1)
+        side["runtime"] = side["total_ios"] * 1000 / float(iops[k])  # fio's iops = 1000 x total_ios / runtime
+        side["iops"] = float(iops[k])
+        side["io_bytes"] = side["total_ios"] * 4096
+        side["bw_bytes"] = round(1000 * side["io_bytes"] / side["runtime"])
+        side["bw"] = side["bw_bytes"] // 1024
+        doc["jobs"].append(clone)
+    path = tmp / "clones.json"
+    path.write_text(json.dumps(doc))
+    (cell,) = fio.parse(path.read_text(), str(path))
+    assert cell.values["cpu_usr_pct"] == float(sum(usr) / len(usr))
+    assert cell.values["cpu_sys_pct"] == float(sum(sys_[:len(usr)]) / len(usr))
+    assert cell.values["iops"] == float(sum(Decimal(repr(float(i))) for i in iops[:len(usr)]))

@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import math
 import re
+from fractions import Fraction
 
 from .. import fio_json, fio_terse, metrics
 from . import fio_options
@@ -195,10 +196,16 @@ def _measured(stats: dict | None) -> bool:
     return any(float(stats.get(k) or 0) > 0 for k in ("min", "max", "mean"))
 
 
+def _exact(figure) -> Fraction:
+    """A figure of fio's report as the decimal it printed (1.9, not the binary float nearest it):
+    sums and means of clones' figures are exact, then rounded once (float(Fraction))."""
+    return Fraction(repr(float(figure)))
+
+
 def _side(jobs: list, side: str, latencies: bool) -> dict:
     values = {"throughput": sum(_bandwidth(j[side]) for j in jobs)}
     if all("iops" in j[side] for j in jobs):  # fio 1.x's terse lines have none
-        values["iops"] = float(sum(float(j[side]["iops"]) for j in jobs))
+        values["iops"] = float(sum(_exact(j[side]["iops"]) for j in jobs))
     if not latencies:
         return values
     stats = [_latency(j[side], "lat") for j in jobs]
@@ -207,7 +214,8 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
         if len(jobs) == 1:
             values["lat_mean_ns"] = float(stats[0][0]["mean"]) * stats[0][1]
         elif all(ios):  # clones: the mean over all their I/Os
-            values["lat_mean_ns"] = sum(float(s["mean"]) * f * n for (s, f), n in zip(stats, ios)) / sum(ios)
+            values["lat_mean_ns"] = float(sum(_exact(s["mean"]) * int(f) * _exact(n) for (s, f), n in zip(stats, ios))
+                                          / sum(_exact(n) for n in ios))
     if len(jobs) == 1:  # percentiles of several jobs cannot be combined from their summaries
         # completion latency's, or total latency's where the job asked for those (lat_percentiles=1)
         for stats, factor in (_latency(jobs[0][side], "clat"), _latency(jobs[0][side], "lat")):
@@ -454,7 +462,7 @@ def _values(jobs: list, rw: str) -> tuple[dict, list]:
         values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
     for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
         if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
-            values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
+            values[metric] = float(sum(_exact(j[key]) for j in jobs) / len(jobs))
     return values, sides
 
 
