@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
@@ -236,3 +237,44 @@ def test_iozone_s_machine_line_host_name_is_refused_or_redacted_whole(tmp_path_f
     kept = b"".join(raw_files(out, result).values()).decode()
     assert re.search(rf"(?<![a-z0-9-]){re.escape(name)}(?![a-z0-9-])", kept) is None
     assert kept.splitlines()[0].startswith("        Machine = Linux [redacted] 2.6.34")
+
+
+# --- 6: one normal form per option as fio reads it (differential against fio 3.33 itself) ---------
+def _fio_reads(option: str, value: str) -> list[str]:
+    """What fio 3.33 stores for NAME=VALUE: the out= lines of `fio --parse-only --debug=parse`."""
+    run = subprocess.run(["fio", "--parse-only", "--debug=parse", "--name=a", f"--{option}={value}"],
+                         capture_output=True, text=True, timeout=30)
+    return re.findall(r"ret=(-?\d+), out=(\d+)", run.stdout + run.stderr)
+
+
+SPELLED = {"time": ["", "us", "ms", "s", "m", "h"], "int": ["", "k", "K", "m", "M"]}
+OPTIONS = [(n, "time") for n in ("thinktime", "thinktime_spin", "thinktime_iotime", "max_latency", "ramp_time",
+                                 "latency_target", "runtime")] + [(n, "int") for n in ("iodepth", "nrfiles", "thinktime_blocks")]
+
+
+def _spelling(kind):
+    plain = st.tuples(st.integers(0, 3000), st.sampled_from(SPELLED[kind])).map(lambda t: f"{t[0]}{t[1]}")
+    return st.one_of(plain, st.integers(0, 5000).map(hex))
+
+
+@pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
+@settings(max_examples=8, deadline=None)
+@given(option=st.sampled_from(OPTIONS), data=st.data())
+def test_two_spellings_are_one_option_exactly_when_fio_reads_them_as_one(option, data):
+    name, kind = option
+    a, b = data.draw(_spelling(kind)), data.draw(_spelling(kind))
+    fio_a, fio_b = _fio_reads(name, a), _fio_reads(name, b)
+    assume(fio_a and fio_b and all(r == "0" for r, _ in fio_a + fio_b))  # both spellings fio accepts
+    ours = [fio.job_options({"job options": {name: v}}, {}, "x", "/jobs/0") for v in (a, b)]
+    assert (ours[0] == ours[1]) == (fio_a == fio_b), (name, a, b, fio_a, fio_b, ours)
+
+
+@pytest.mark.parametrize("a, b", [({"rw": "rw"}, {"rw": "readwrite"}), ({"bs": "4k,8k", "rw": "randread"}, {"bs": "4k", "rw": "randread"}),
+                                  ({"bs": "8k,4k", "rw": "write"}, {"bs": "4k", "rw": "write"}), ({"bs": "0x1000"}, {"bs": "4k"}),
+                                  ({"thinktime": "1m"}, {"thinktime": "60000000"}), ({"thinktime": "1ms"}, {"thinktime": "1000"})])
+def test_the_named_spellings_are_one(a, b):
+    """rw=rw is readwrite (fio --cmdhelp=rw: both "Sequential read and write mix"); a read-only
+    job's bs=4k,8k is 4k reads (bs=4k: fio's default bs is 4096); thinktime=1m is a minute."""
+    assert fio.job_options({"job options": a}, {}, "x", "/jobs/0") == fio.job_options({"job options": b}, {}, "x", "/jobs/0")
+    assert fio.job_options({"job options": {"thinktime": "1m"}}, {}, "x", "/jobs/0") != \
+        fio.job_options({"job options": {"thinktime": "1048576"}}, {}, "x", "/jobs/0")

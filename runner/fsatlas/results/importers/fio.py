@@ -127,6 +127,14 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
         name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else number)
         normal.pop(name, None)
         normal[name] = value
+    # a job that only reads (writes, trims) uses the one direction's value of a per-direction
+    # option: bs=4k,8k on rw=randread is 4k reads, as bs=4k is (fio's default rw is read)
+    mode = normal.get("rw", "read").split(":")[0]
+    side = 0 if mode in READ else 1 if mode in WRITE else 2 if mode in TRIM else None
+    for name in (fio_options.BY_DIRECTION & normal.keys()) if side is not None else ():
+        parts = normal[name].split(",")
+        if len(parts) == 3:
+            normal[name] = parts[side]
     out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}
     if isinstance(described.get("job options"), dict):
         out = {**{name: fio_options.FIO_DEFAULTS[name] for name in fio_options.FILLED}, **out}
