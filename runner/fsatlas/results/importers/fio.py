@@ -135,9 +135,16 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
         parts = normal[name].split(",")
         if len(parts) == 3:
             normal[name] = parts[side]
-    out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}
-    if isinstance(described.get("job options"), dict):
+    for name, other in fio_options.DEFAULTS_TO.items():  # at the other option's value: as if left out
+        if name in normal and normal[name] == normal.get(other, fio_options.normal(other, fio_options.FIO_DEFAULTS.get(
+                other, ""), lambda v: canonical_size(v, kb_base))[1]):
+            del normal[name]
+    out = {name: v for name, v in normal.items()
+           if not fio_options.at_default(name, v, (lambda v: canonical_size(v, kb_base)) if name in SIZES else number)}
+    if isinstance(described.get("job options"), dict):  # a JSON report: fio ran what it left out at its default
         out = {**{name: fio_options.FIO_DEFAULTS[name] for name in fio_options.FILLED}, **out}
+        for name, default in (("bs", canonical_size(fio_options.FIO_DEFAULTS["bs"], kb_base)), ("rw", "read")):
+            out.setdefault(name, default)
     if len(out) > MAX_OPTIONS:
         raise UserError(f"{len(out)} job options", where=where, field=pointer + "/job options",
                         expected=f"at most {MAX_OPTIONS}")

@@ -81,6 +81,22 @@ FIO_DEFAULTS.update({"dedupe_mode": "repeat", "exit_what": "group", "fadvise_hin
                      "rw_sequencer": "sequential", "verify": "0", "zonecapacity": "0", "zonerange": "0", "zonesize": "0",
                      "zoneskip": "0", "latency_percentile": "100",
                      "percentile_list": "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"})
+# options `fio --cmdhelp` of 3.33 gives "no default" whose unset value is off, as the HOWTO (3.33)
+# says of each and `fio --parse-only --debug=parse` stores: no ramp, no rate limit, no latency
+# limit, cpus_allowed_policy=shared ("the default": HOWTO)
+FIO_DEFAULTS.update({"ramp_time": "0", "rate": "0", "rate_iops": "0", "rate_min": "0", "rate_iops_min": "0",
+                     "max_latency": "0", "latency_target": "0", "latency_window": "0", "cpus_allowed_policy": "shared",
+                     "sync": "none", "unified_rw_reporting": "none"})
+# and the string options' defaults --cmdhelp states that the walk over every option found missing
+# (test_import_round4: each option at its stated default against it left out)
+FIO_DEFAULTS.update({"continue_on_error": "none", "file_service_type": "roundrobin", "lockfile": "none",
+                     "steadystate": "iops_slope:0.01%", "thinktime_blocks_type": "complete", "zonemode": "none"})
+# the values --cmdhelp=NAME lists as another's alias: sync's 0 and 1 (none, sync), unified_rw_reporting's
+# 0, 1, 2 ("Alias for 'none'", 'mixed', 'both')
+VALUE_ALIASES = {"sync": {"0": "none", "1": "sync"}, "unified_rw_reporting": {"0": "none", "1": "mixed", "2": "both"}}
+# options whose default is another option's value ("defaults to the same as iodepth", "defaults to
+# the minimum blocksize": HOWTO 3.33, iodepth_low and blockalign)
+DEFAULTS_TO = {"iodepth_low": "iodepth", "ba": "bs"}
 KINDS = {name: kind for kind, names in (("int", _INT), ("bool", _BOOL), ("emptybool", _EMPTYBOOL), ("time", _TIME))
          for name in names.split()}
 # (a bare number: seconds to these, microseconds to the other time options: --debug=parse of
@@ -140,6 +156,8 @@ def normal(name: str, value: str, spell=lambda v: v) -> tuple[str, str]:
         value = three[0] if len(set(three)) == 1 else ",".join(three)
     elif kind == "int":
         value = ",".join(_number(p, spell) for p in value.split(","))
+    elif name in VALUE_ALIASES:
+        value = VALUE_ALIASES[name].get(value.strip().lower(), value)
     elif name == "rw":  # "rw" and "readwrite" are one mix of sequential reads and writes (fio --cmdhelp=rw)
         mode, colon, rest = value.strip().partition(":")
         value = ("rw" if mode.lower() == "readwrite" else mode) + colon + rest
