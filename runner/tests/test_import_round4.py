@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.commands import import_
 from fsatlas.results.importers import fio
+from test_import_round3 import _jobs  # BASE (fio 3.33's report) with the jobs named
 from testutil import SAMPLES, raw_files
 
 # (format, extra arguments, outputs of that tool that are not the same run)
@@ -320,3 +322,41 @@ def test_every_option_at_the_default_fio_states_is_the_option_left_out():
         (name, value), *_ = options.items()
         assert fio.job_options({"job options": options}, {}, "x", "/jobs/0") == \
             fio.job_options({"job options": {name: value}}, {}, "x", "/jobs/0")
+
+
+# --- 8: a refusal names fio's options, and only those that differ for the job it names ---------------
+OTHER = {"fsync": "1", "ioengine": "sync", "direct": "1", "rwmixread": "30"}
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depths=st.tuples(st.sampled_from(["1", "2", "8"]), st.sampled_from(["16", "32"])), other=st.sampled_from(sorted(OTHER)),
+       first=st.booleans())
+def test_a_multi_job_refusal_names_only_what_differs_for_its_job(tmp_path_factory, capsys, depths, other, first):
+    """Job a swept in iodepth, job b changed in one other option: the refusal names b and that
+    option alone (not a's iodepth)."""
+    tmp = tmp_path_factory.mktemp("multi")
+    base = {"rw": "randread", "bs": "4k", "iodepth": None, "direct": None}
+    a, b = ("a", 0), ("b", 1)
+    one = _jobs((a[0], {**base, "iodepth": depths[0]}, 0), (b[0], base, 1))
+    two = _jobs((a[0], {**base, "iodepth": depths[1]}, 0), (b[0], {**base, other: OTHER[other]}, 1))
+    paths = [tmp / "one.json", tmp / "two.json"]
+    for path, doc in zip(paths, (one, two) if first else (two, one)):
+        path.write_text(json.dumps(doc))
+    code = main(["import", "fio", *map(str, paths), "--filesystem", "ext4", "--out", str(tmp / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and len(err.splitlines()) == 1, err
+    named = re.search(r"files of job '([^']*)' differ in (.*?); expected", err)
+    assert named and named.group(1).endswith("b") and named.group(2) == other, err
+    assert "iodepth" not in err.split(" found ")[1] and "jobs_in_report" not in err
+
+
+def test_group_reporting_is_named_by_fio_s_option():
+    """numjobs=2 with and without group_reporting: fio writes one entry or two; the refusal names
+    group_reporting, not the importer's own count."""
+    parsed = []
+    for i, (numjobs, entries) in enumerate((("2", 2), ("2", 1))):
+        doc = _jobs(*[("j", {"rw": "randread", "bs": "4k", "numjobs": numjobs}, 0)] * entries)
+        parsed.append((f"raw/x/{i}", fio.parse(json.dumps(doc), f"{i}.json")))
+    with pytest.raises(Exception) as refused:
+        import_.swept(parsed, ["0.json", "1.json"])
+    assert "differ in group_reporting" in str(refused.value)

@@ -165,12 +165,18 @@ def swept(parsed: list, files: list[str]) -> str | None:
                and all(p.get(name, importers.fio.NOT_STATED) != importers.fio.NOT_STATED for _, p in differ[name][1])]
     others = sorted(set(differ) - set(options) - {VARIED[o] for o in options if o in VARIED})
     if len(options) > 1 or others:
-        names = options + others
         workload, runs = differ[(others or options[1:])[0]]
+        # only what differs for that job, and by fio's option: jobs_in_report is how many entries
+        # fio wrote for it, which group_reporting (or, without it, numjobs) decides
+        names = [n for n in options + others if len({str(p.get(n)) for _, p in runs}) > 1]
+        if "jobs_in_report" in names and {"group_reporting", "numjobs"} & set(names):
+            names.remove("jobs_in_report")
+        words = {"jobs_in_report": "group_reporting (the jobs fio reported: jobs_in_report)"}
         found = "; ".join(f"{os.path.basename(path)}: " + ", ".join(f"{n}={params.get(n, 'not set')}" for n in names)
                           for path, params in runs[:4])
-        raise UserError(f"files of job {workload!r} differ in {', '.join(names)}", where=", ".join(files),
-                        expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}", found=found)
+        raise UserError(f"files of job {workload!r} differ in {', '.join(words.get(n, n) for n in names)}",
+                        where=", ".join(files), expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}",
+                        found=found)
     return options[0] if options else None
 
 
