@@ -45,6 +45,7 @@ def test_a_public_sample_s_home_folder_is_refused_at_import_or_redacted(tmp_path
     err = capsys.readouterr().err
     assert f"{sample}: the result would not pass validate: /cells/0/raw/0: private:" in err
     assert "line 4 looks like a user's home folder ('/home/ngupta')" in err and "--redact" in err
+    assert "line 1 looks like a host name ('vflare')" in err
     assert sorted(p.name for p in refused.rglob("*")) == []  # nothing written, not even a temporary folder
     out, result = imported(tmp_path, capsys, "iozone", str(sample), "--redact")
     (path,) = (out / "results").iterdir()
@@ -52,9 +53,14 @@ def test_a_public_sample_s_home_folder_is_refused_at_import_or_redacted(tmp_path
     (text,) = raw_files(out, result).values()
     line = text.decode().splitlines()[3]
     assert "[redacted]" in line and "ngupta" not in line and "/home/" not in line
-    assert result["redactions"] == [{"raw": result["cells"][0]["raw"][0], "what": "a user's home folder", "count": 1}]
+    # and the host name in IOzone's "Machine = Linux vflare 2.6.34 ..." (uname -a's nodename)
+    machine = text.decode().splitlines()[0]
+    assert machine.startswith("        Machine = Linux [redacted] 2.6.34 ") and "vflare" not in text.decode()
+    raw = result["cells"][0]["raw"][0]
+    assert result["redactions"] == [{"raw": raw, "what": "a host name", "count": 1},
+                                    {"raw": raw, "what": "a user's home folder", "count": 1}]
     original = sample.read_text().splitlines()
-    assert [l for l in text.decode().splitlines() if l not in original] == [line]  # that line alone changed
+    assert [l for l in text.decode().splitlines() if l not in original] == [machine, line]  # those lines alone changed
 
 
 JOBS = """

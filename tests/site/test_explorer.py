@@ -285,6 +285,13 @@ def test_an_import_s_result_page_says_what_its_output_recorded_and_what_it_did_n
     assert "Samsung SSD 970 EVO Plus 1TB" in text and "the imported tool&#39;s own output" in text
     measured = re.search(r"<dt>Measured</dt><dd>([^<]*)</dd>", text).group(1)
     assert measured == f"2021-03-02T09:12:44 (the machine's local time), from PTS TimeStamp; this file was made {pts['created']}"
+    # no `fsatlas run --profile import-pts` (no such profile): an import has no rerun command, and
+    # the footer does not say its figures were measured by the runner
+    for result in (sweep, pts):
+        text = page.request.get(f"{url}/results/{result['id']}/").text()
+        assert "--profile import-" not in text and "fsatlas run --" not in text
+        assert "imported from " in text[text.index('id="compare-yours"'):] and "fsatlas import" in text
+        assert "measured by the fsatlas runner." not in text
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ files become one cell's samples. The input files are kept unchanged (or, with --
 what looks private replaced), as the members of OUT/raw/<id>.tar.gz (results/bundle.py). A
 result is written only when `fsatlas validate` accepts it.
 """
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -164,12 +165,18 @@ def swept(parsed: list, files: list[str]) -> str | None:
                and all(p.get(name, importers.fio.NOT_STATED) != importers.fio.NOT_STATED for _, p in differ[name][1])]
     others = sorted(set(differ) - set(options) - {VARIED[o] for o in options if o in VARIED})
     if len(options) > 1 or others:
-        names = options + others
         workload, runs = differ[(others or options[1:])[0]]
+        # only what differs for that job, and by fio's option: jobs_in_report is how many entries
+        # fio wrote for it, which group_reporting (or, without it, numjobs) decides
+        names = [n for n in options + others if len({str(p.get(n)) for _, p in runs}) > 1]
+        if "jobs_in_report" in names and {"group_reporting", "numjobs"} & set(names):
+            names.remove("jobs_in_report")
+        words = {"jobs_in_report": "group_reporting (the jobs fio reported: jobs_in_report)"}
         found = "; ".join(f"{os.path.basename(path)}: " + ", ".join(f"{n}={params.get(n, 'not set')}" for n in names)
                           for path, params in runs[:4])
-        raise UserError(f"files of job {workload!r} differ in {', '.join(names)}", where=", ".join(files),
-                        expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}", found=found)
+        raise UserError(f"files of job {workload!r} differ in {', '.join(words.get(n, n) for n in names)}",
+                        where=", ".join(files), expected=f"repetitions of one job, or a sweep of one of {', '.join(SWEEP)}",
+                        found=found)
     return options[0] if options else None
 
 
@@ -277,6 +284,17 @@ def _private_names(paths) -> None:
                                                  "another name) and import that")
 
 
+def _refuse_same_bytes(read: list[tuple[str, bytes]]) -> None:
+    """One line naming both files where two inputs hold the same bytes (one path given twice, or
+    a copy): before anything is read further or written."""
+    first = {}
+    for index, (path, data) in enumerate(read):
+        other = first.setdefault(hashlib.sha256(data).digest(), index)
+        if other != index:
+            raise UserError(f"the same output as FILE {other + 1} ({read[other][0]})", where=path,
+                            expected="each repetition's own output file")
+
+
 def run(args) -> int:
     outfile.named(args.out)  # before any work: "-" and "" name no folder
     _private_names(args.files)
@@ -310,12 +328,7 @@ def _run(args) -> int:
         raise UserError(f"outputs of {kept:,} bytes in all", where=", ".join(args.files),
                         expected=f"at most {bundle.MAX_TOTAL_BYTES:,} bytes a result, what its raw bundle may hold "
                                  f"(import the repetitions in parts)")
-    first = {}
-    for index, (path, data, _) in enumerate(read):  # one output given twice would count as two repetitions
-        other = first.setdefault(hashlib.sha256(data).digest(), index)
-        if other != index:
-            raise UserError(f"the same output as FILE {other + 1} ({read[other][0]})", where=path,
-                            expected="each repetition's own output file")
+    _refuse_same_bytes([(path, data) for path, data, _ in read])  # one output twice would be two repetitions
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     digest = hashlib.sha256("".join(t for _, t in texts).encode()).hexdigest()[:8]
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
@@ -436,16 +449,43 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                  for folder, name in (("raw", os.path.basename(bundle.path(tmp, result["id"]))),
                                       ("results", os.path.basename(path)))
                  if os.path.exists(os.path.join(tmp, folder, name))]  # no bundle where no cell has a figure
-        for _, target in moves:  # every target checked before any is moved: a refusal leaves out as it was
+        targets = [target for _, target in moves]
+        twice = next((t for k, t in enumerate(targets) if t in targets[:k]), None)
+        if twice is not None:  # two results of one id: the second move would find the first's staged file gone
+            raise UserError("two results of this import would be written to one file", where=twice,
+                            expected="inputs that are not the same output (" + ", ".join(inputs) + ")")
+        for target in targets:  # every target checked before any is moved: a refusal leaves out as it was
             if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
                 raise UserError("expected a folder, found a file", where=os.path.dirname(target))
             outfile.check(target)
-        for staged_file, target in moves:
-            outfile.folder(os.path.dirname(target))
-            outfile.move_into_place(staged_file, target)
+        _move_all(moves, tmp)
         return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _move_all(moves: list[tuple[str, str]], tmp: str) -> None:
+    """Renames each staged file over its target; where one rename fails, the ones made before it
+    are undone (a target that was there before gets its old content back, kept as a hard link in
+    tmp; a new one is removed), so out holds all of the import or none of it."""
+    done = []  # (target, its former content's link in tmp, or None where it was new)
+    try:
+        for k, (staged_file, target) in enumerate(moves):
+            outfile.folder(os.path.dirname(target))
+            former = None
+            if os.path.lexists(target):
+                former = os.path.join(tmp, f".former-{k}")
+                try:
+                    os.link(target, former)
+                except OSError as e:
+                    raise UserError(f"cannot keep the former file while writing: {e.strerror}", where=target) from None
+            outfile.move_into_place(staged_file, target)
+            done.append((target, former))
+    except BaseException:
+        for target, former in reversed(done):
+            with contextlib.suppress(OSError):
+                os.replace(former, target) if former else os.unlink(target)
+        raise
 
 
 def _hint(problem, redact: bool, redacted_fields: tuple, clears) -> str:
@@ -513,6 +553,20 @@ def _pts_system(record: dict, machine: str | None) -> tuple[dict, dict]:
     return sysinfo, target
 
 
+def _refuse_same_system(seen: dict, measured: dict | None, mine: list, path: str, name: str) -> None:
+    """One line where a system holds the same stated time and figures as one before it (in this
+    file or another given with it, under any identifier): one run is imported once."""
+    if not any(m.values for m in mine):  # no figure: nothing to be the same
+        return
+    same = json.dumps([(measured or {}).get("time"),
+                       [(m.workload, {k: v for k, v in m.parameters.items() if k != "pts_system"}, m.values) for m in mine]],
+                      sort_keys=True, default=str)
+    other = seen.setdefault(same, (path, name))
+    if other != (path, name):
+        raise UserError(f"system {name[:80]!r} is the same run as system {other[1][:80]!r} of {other[0]}: its TimeStamp "
+                        f"and every figure", where=path, expected="each system's own runs")
+
+
 def _run_pts(args) -> int:
     """A Phoronix Test Suite result file: one result per system it holds, each with every run of
     every test that system ran, the file (its <User> names redacted) kept as the raw output."""
@@ -526,8 +580,10 @@ def _run_pts(args) -> int:
     mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
     made = []  # (result, bundle member, its bytes): every one checked before any is written
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)  # like every import: when it was imported
-    for path in args.files:
-        data, text = _read(path)
+    read = [(path, *_read(path)) for path in args.files]
+    _refuse_same_bytes([(path, data) for path, data, _ in read])  # one file twice would be one result id twice
+    seen = {}  # a system's stated time and figures -> (its file, its identifier): one run imported once
+    for path, data, text in read:
         kept = privacy.redact_users(text)  # PTS records the user's login name, in any spelling
         redacted = {}
         if args.redact:  # the Hardware and Software lines become the result's system fields: redacted before
@@ -565,7 +621,8 @@ def _run_pts(args) -> int:
                       "created": created.isoformat().replace("+00:00", "Z"), "profile": "import-pts", "complete": True,
                       "tool": tool, "system": sysinfo, "target": target, "cells": records,
                       "notes": "\n".join(notes)[:4000]}
-            measured = pts.measured(record["timestamp"])
+            measured = pts.measured(record["timestamp"], path, f"System {record['identifier'][:80]!r} <TimeStamp>")
+            _refuse_same_system(seen, measured, mine, path, record["identifier"][:pts.MAX_FIELD])
             if measured:
                 result["measured"] = measured
             if args.submitter:

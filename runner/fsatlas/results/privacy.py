@@ -466,6 +466,13 @@ NO_HOST = frozenset(["127.0.0.1", "localhost", "::1", "", REDACTED])
 # fields (run/clients.py: client-1, client-2, ... in the host file's order): names nothing.
 CLIENT_LABEL = re.compile(r"client-[1-9][0-9]{0,3}")
 _FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]+)')
+# IOzone prints `uname -a` as "Machine = Linux vflare 2.6.34 #1 SMP ...": its second word is
+# uname's nodename, the host's name (uname(1): -n, "network node hostname"; IOzone 3.x's
+# "Machine = " line, tests/fixtures/samples/iozone/auto-mode-ramdisk-2010.txt).
+# (only after a system's name uname writes, and before a release starting with a digit: a line
+# "Machine = build.example.com at 10.0.0.7" written by hand is no uname line)
+_IOZONE_HOST = re.compile(r"^[ \t]*Machine = (?:Linux|[A-Za-z]*BSD|DragonFly|Darwin|SunOS|AIX|HP-UX|IRIX\w*|CYGWIN\S*|MINGW\S*"
+                          r"|MSYS\S*|GNU\S*|Haiku|QNX)[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)", re.M)
 
 
 def tool_host_names(text: str) -> list[tuple[int, int]]:
@@ -473,6 +480,8 @@ def tool_host_names(text: str) -> list[tuple[int, int]]:
     spans = []
     if "hostname" in text:
         spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
+    if "Machine = " in text:
+        spans += [m.span(1) for m in _IOZONE_HOST.finditer(text)]
     if "," in text:
         from .importers import bonnie
         if bonnie.looks_like(text):
@@ -587,6 +596,15 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     text comes back folded, as it was scanned: fullwidth digits read the same to every parser)."""
     text = fold(text)
     found = raw_matches(text)
+    # a host name a tool's field gives (fio's "hostname": "build box 7") is the machine's
+    # wherever else it stands ("directory": "/srv/build box 7/d1"): every place of it is replaced
+    names = {text[start:end] for start, end in tool_host_names(text)}
+    for name in sorted(n for n in names if re.search(r"[A-Za-z]", n)):
+        taken = [(start, end) for start, end, _, _ in found]
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text):
+            if not any(start < m.end() and m.start() < end for start, end in taken):
+                found.append((m.start(), m.end(), "a host name", name))
+    found.sort()
     counts: dict[str, int] = {}
     pieces, done = [], 0
     for start, end, what, _ in found:

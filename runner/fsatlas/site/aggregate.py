@@ -400,7 +400,11 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
 def own_run(result: dict) -> str:
     """The run of the result page's "compare your own system" command: the result's own profile
     and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
-    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path)."""
+    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path).
+    An imported result (profile import-TOOL) has none: no fsatlas profile re-measures another
+    tool's output ("" : the page says so instead)."""
+    if str(result.get("profile", "")).startswith("import-"):
+        return ""
     measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
     return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()
 

@@ -19,8 +19,10 @@ nanoseconds (3.0 on), else lat/clat in microseconds (2.x). A latency fio did not
 error is a failed cell naming fio's error number, or a refusal when it is the only one.
 """
 import datetime as dt
+import json
 import math
 import re
+from fractions import Fraction
 
 from .. import fio_json, fio_terse, metrics
 from . import fio_options
@@ -125,9 +127,24 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
         name, value = fio_options.normal(name, value, (lambda v: canonical_size(v, kb_base)) if size else number)
         normal.pop(name, None)
         normal[name] = value
-    out = {name: v for name, v in normal.items() if not fio_options.at_default(name, v, lambda v: canonical_size(v, kb_base))}
-    if isinstance(described.get("job options"), dict):
+    # a job that only reads (writes, trims) uses the one direction's value of a per-direction
+    # option: bs=4k,8k on rw=randread is 4k reads, as bs=4k is (fio's default rw is read)
+    mode = normal.get("rw", "read").split(":")[0]
+    side = 0 if mode in READ else 1 if mode in WRITE else 2 if mode in TRIM else None
+    for name in (fio_options.BY_DIRECTION & normal.keys()) if side is not None else ():
+        parts = normal[name].split(",")
+        if len(parts) == 3:
+            normal[name] = parts[side]
+    for name, other in fio_options.DEFAULTS_TO.items():  # at the other option's value: as if left out
+        if name in normal and normal[name] == normal.get(other, fio_options.normal(other, fio_options.FIO_DEFAULTS.get(
+                other, ""), lambda v: canonical_size(v, kb_base))[1]):
+            del normal[name]
+    out = {name: v for name, v in normal.items()
+           if not fio_options.at_default(name, v, (lambda v: canonical_size(v, kb_base)) if name in SIZES else number)}
+    if isinstance(described.get("job options"), dict):  # a JSON report: fio ran what it left out at its default
         out = {**{name: fio_options.FIO_DEFAULTS[name] for name in fio_options.FILLED}, **out}
+        for name, default in (("bs", canonical_size(fio_options.FIO_DEFAULTS["bs"], kb_base)), ("rw", "read")):
+            out.setdefault(name, default)
     if len(out) > MAX_OPTIONS:
         raise UserError(f"{len(out)} job options", where=where, field=pointer + "/job options",
                         expected=f"at most {MAX_OPTIONS}")
@@ -194,10 +211,16 @@ def _measured(stats: dict | None) -> bool:
     return any(float(stats.get(k) or 0) > 0 for k in ("min", "max", "mean"))
 
 
+def _exact(figure) -> Fraction:
+    """A figure of fio's report as the decimal it printed (1.9, not the binary float nearest it):
+    sums and means of clones' figures are exact, then rounded once (float(Fraction))."""
+    return Fraction(repr(float(figure)))
+
+
 def _side(jobs: list, side: str, latencies: bool) -> dict:
     values = {"throughput": sum(_bandwidth(j[side]) for j in jobs)}
     if all("iops" in j[side] for j in jobs):  # fio 1.x's terse lines have none
-        values["iops"] = float(sum(float(j[side]["iops"]) for j in jobs))
+        values["iops"] = float(sum(_exact(j[side]["iops"]) for j in jobs))
     if not latencies:
         return values
     stats = [_latency(j[side], "lat") for j in jobs]
@@ -206,7 +229,8 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
         if len(jobs) == 1:
             values["lat_mean_ns"] = float(stats[0][0]["mean"]) * stats[0][1]
         elif all(ios):  # clones: the mean over all their I/Os
-            values["lat_mean_ns"] = sum(float(s["mean"]) * f * n for (s, f), n in zip(stats, ios)) / sum(ios)
+            values["lat_mean_ns"] = float(sum(_exact(s["mean"]) * int(f) * _exact(n) for (s, f), n in zip(stats, ios))
+                                          / sum(_exact(n) for n in ios))
     if len(jobs) == 1:  # percentiles of several jobs cannot be combined from their summaries
         # completion latency's, or total latency's where the job asked for those (lat_percentiles=1)
         for stats, factor in (_latency(jobs[0][side], "clat"), _latency(jobs[0][side], "lat")):
@@ -323,6 +347,34 @@ def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple)
                                 expected=f"{whole} ({of} / 1024, as fio writes it beside {of})")
 
 
+# what the importer reads of each job besides its figures and options, and the type fio writes it in
+JOB_FIELDS = {"jobname": (str, "a text, the job's name"), "groupid": (int, "a whole number from 0, the job's group"),
+              "error": (int, "a whole number, fio's error number")}
+
+
+def check_fields(report: dict, where: str) -> None:
+    """Each field the importer reads of a report, beside the figures check_sides reads, is of the
+    type fio writes it in: refused, located, where not ("groupid": [1] is no group)."""
+    if "fio version" in report and not isinstance(report["fio version"], str):
+        raise UserError(f"a fio version of type {type(report['fio version']).__name__}", where=where,
+                        field="/fio version", expected='a text, as "fio-3.33"')
+    for name in ("jobs", "client_stats"):
+        entries = report.get(name)
+        if name in report and not isinstance(entries, list):
+            raise UserError(f"{name} of type {type(entries).__name__}", where=where, field=f"/{name}",
+                            expected="a list of jobs, as fio writes it")
+        for i, job in enumerate(entries or ()):
+            if not isinstance(job, dict):
+                raise UserError(f"a job of type {type(job).__name__}", where=where, field=f"/{name}/{i}",
+                                expected="an object, as fio writes each job")
+            for field, (kind, words) in JOB_FIELDS.items():
+                value = job.get(field)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, kind)
+                                          or kind is int and field == "groupid" and value < 0):
+                    raise UserError(f"{field} is {json.dumps(value)[:40]}", where=where, field=f"/{name}/{i}/{field}",
+                                    expected=words)
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
@@ -338,6 +390,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         check_sides(report, where, terse)
     except UserError as e:  # a terse line's figure is named by its line and field
         raise (fio_terse.place(report, where, e) if terse else e) from None
+    check_fields(report, where)
     groups = {}
     for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
@@ -450,7 +503,7 @@ def _values(jobs: list, rw: str) -> tuple[dict, list]:
         values = {f"{side}_{metric}": v for side in sides for metric, v in _side(jobs, side, latencies=True).items()}
     for metric, key in (("cpu_usr_pct", "usr_cpu"), ("cpu_sys_pct", "sys_cpu")):
         if all(key in j for j in jobs):  # a report cut short of them has no CPU figure, not 0 %
-            values[metric] = sum(float(j[key]) for j in jobs) / len(jobs)
+            values[metric] = float(sum(_exact(j[key]) for j in jobs) / len(jobs))
     return values, sides
 
 
@@ -468,26 +521,34 @@ def measured(text: str, where: str = "") -> dict | None:
     """When fio wrote the report, from its own `timestamp` (seconds since the epoch, so UTC), or
     where that is absent from its `time` (the same moment in the machine's local time, its offset
     not written). Terse output has neither. A time that is no date, before 1990 or after now
-    (the import) is refused, located."""
-    head = text[:4096]
+    (the import) is refused, located. Read from the parsed report, wherever it stands in the file
+    (fio's "note:" lines before it, any spacing): one run is one stated time however it is written."""
+    if fio_terse.is_terse(text):
+        return None
+    report = fio_json.parse(text, where)
+    if not isinstance(report, dict):
+        return None
     for key in ("timestamp", "time"):  # a key twice: the JSON parser keeps the last, a reader may see the first
-        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', head))) > 1:
+        if len(set(re.findall(rf'"{key}"\s*:\s*("[^"\n]{{0,60}}"|[^,}}\s]*)', text))) > 1:
             raise UserError(f"two values of {key}", where=where, field=f"/{key}", expected="one, as fio writes it")
-    stamp = re.search(r'"timestamp"\s*:\s*([^,}\s]*)', head)
-    if stamp:
-        if not re.fullmatch(r"\d{1,11}(?:\.0*)?", stamp.group(1)):
-            raise UserError(f"a timestamp of {stamp.group(1)[:40]}", where=where, field="/timestamp",
+    stamp = report.get("timestamp")
+    if stamp is not None:
+        if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or not 0 <= stamp < 10**11 \
+                or stamp != int(stamp):
+            raise UserError(f"a timestamp of {json.dumps(stamp)[:40]}", where=where, field="/timestamp",
                             expected="fio's seconds since the epoch")
-        when = dt.datetime.fromtimestamp(int(stamp.group(1).split(".")[0]), dt.timezone.utc)
+        when = dt.datetime.fromtimestamp(int(stamp), dt.timezone.utc)
         found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}Z", "utc": True, "from": "fio timestamp (when fio wrote the report)"}
         return check_time(found, when, where, "/timestamp")
-    local = re.search(r'"time"\s*:\s*("[^"\n]{0,60}"|[^,}\s]*)', head)
-    if not local:
+    local = report.get("time")
+    if local is None:
         return None
     try:
-        when = dt.datetime.strptime(" ".join(local.group(1).strip('"').split()), "%a %b %d %H:%M:%S %Y")
+        if not isinstance(local, str):
+            raise ValueError
+        when = dt.datetime.strptime(" ".join(local.split()), "%a %b %d %H:%M:%S %Y")
     except ValueError:
-        raise UserError(f"a time of {local.group(1)[:60]}", where=where, field="/time",
+        raise UserError(f"a time of {json.dumps(local)[:60]}", where=where, field="/time",
                         expected="fio's local time, as \"Sat Nov 28 22:43:42 2026\"") from None
     found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "fio time (the machine's local time)"}
     return check_time(found, when.replace(tzinfo=dt.timezone.utc), where, "/time")

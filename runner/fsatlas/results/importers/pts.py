@@ -21,6 +21,7 @@ mount options of the disk tested, which PTS writes (since 2012, pts_test_run_man
 the system's <JSON> as "disk-mount-options", read from /proc/mounts: the effective options.
 The XML is read with defusedxml: entity expansion and external entities are refused.
 """
+import datetime as dt
 import hashlib
 import json
 import math
@@ -30,7 +31,7 @@ from fractions import Fraction
 
 from ...errors import UserError
 from ..resultfile import MAX_NUMBER
-from .measurement import Measurement
+from .measurement import Measurement, check_time
 
 # PTS scale (lower case) -> (metric, factor to base units, unit); units as PTS's labels say them (MB = 10^6 bytes)
 SCALES = {"mb/s": ("throughput", 1e6, "bytes/s"), "kb/s": ("throughput", 1e3, "bytes/s"),
@@ -280,8 +281,17 @@ def tool_version(text: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
-def measured(timestamp: str) -> dict | None:
+def measured(timestamp: str, where: str = "", place: str = "<TimeStamp>") -> dict | None:
     """When PTS ran a system's tests, from its <TimeStamp> ("2021-03-02 09:12:44", the machine's
-    local time, its offset not written)."""
-    match = re.fullmatch(r"(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})", timestamp.strip())
-    return {"time": f"{match.group(1)}T{match.group(2)}", "utc": False, "from": "PTS TimeStamp"} if match else None
+    local time, its offset not written); None where PTS wrote none. A time that is no date
+    ("2021-13-45 99:99:99"), before 1990 or after now (the import) is refused, located, by the
+    check_time the fio and IOzone times go through."""
+    if not timestamp.strip():
+        return None
+    try:
+        when = dt.datetime.strptime(" ".join(timestamp.replace("T", " ").split()), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        raise UserError(f"a TimeStamp of {timestamp.strip()[:40]!r}", where=where, field=place,
+                        expected='a date and time as PTS writes it, "2021-03-02 09:12:44"') from None
+    found = {"time": f"{when:%Y-%m-%dT%H:%M:%S}", "utc": False, "from": "PTS TimeStamp"}
+    return check_time(found, when.replace(tzinfo=dt.timezone.utc), where, place)
