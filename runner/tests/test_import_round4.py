@@ -180,6 +180,7 @@ def test_clones_cpu_and_iops_are_exact_decimal_arithmetic(tmp_path_factory, caps
         side["io_bytes"] = side["total_ios"] * 4096
         side["bw_bytes"] = round(1000 * side["io_bytes"] / side["runtime"])
         side["bw"] = side["bw_bytes"] // 1024
+        side["io_kbytes"] = side["io_bytes"] // 1024  # as fio writes them beside io_bytes (check_sides)
         doc["jobs"].append(clone)
     path = tmp / "clones.json"
     path.write_text(json.dumps(doc))
