@@ -136,7 +136,7 @@ def most_raw(folder: Path, base: dict) -> None:
     cut to the fields read and the counts they are checked against (504 bytes of the fixture's) under 5,000 cells (the most a file may hold); "bytes",
     the fixture's full report (6.6 KB) as many times as bundle.MAX_TOTAL_BYTES holds."""
     import copy
-    from fsatlas.results import stats, validation
+    from fsatlas.results import resultfile, stats, validation
     cell = copy.deepcopy(base["cells"][0])
     full_text = bundle.read(str(REPO / "runner" / "tests" / "fixtures"), base["id"])[bundle.member_of(base["id"], cell["raw"][0])]
     full = json.loads(full_text)
@@ -159,7 +159,7 @@ def most_raw(folder: Path, base: dict) -> None:
         cells, members = [], {}
         for i in range(count):
             key = f"{cell['key']}|n={i}"
-            folder_name = bundle.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
+            folder_name = resultfile.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
             cells.append({**cell, "key": key, "flags": [], "metrics": metrics,
                           "raw": [f"raw/{rid}/{folder_name}/rep-{k}.json" for k in range(1, reps + 1)]})
             members.update((f"{folder_name}/rep-{k}.json", report) for k in range(1, reps + 1))

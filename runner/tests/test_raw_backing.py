@@ -128,7 +128,7 @@ def test_an_import_is_backed_by_its_tools_output_alone(tmp_path):
     moved = {}
     for cell in result["cells"]:
         for k, reference in enumerate(cell["raw"]):
-            name = f"{bundle.raw_dir_name(cell['key'])}/{bundle.member_of(result['id'], reference)}"
+            name = f"{resultfile.raw_dir_name(cell['key'])}/{bundle.member_of(result['id'], reference)}"
             moved[name] = members[bundle.member_of(result["id"], reference)]
             cell["raw"][k] = f"raw/{result['id']}/{name}"
     bundle.write(moved, bundle.path(str(out), result["id"]))
@@ -313,7 +313,7 @@ def test_issue_61s_rsd_and_interval_are_refused(out_dir, valid_result):
 @given(data=st.data())
 def test_a_raw_reference_is_its_own_repetitions_member_in_its_cells_folder(out_dir, valid_result, data):
     """Rule (item 4): a cell's raw references are unique, and each names a member in the folder
-    its key names (bundle.raw_dir_name, the runner's rule). Issue #61's examples: one member
+    its key names (resultfile.raw_dir_name, the runner's rule). Issue #61's examples: one member
     named three times (one measurement as n = 3), an xfs cell naming ext4's members, its figures
     copied along; here any repetition made another one's or another cell's, refused at it."""
     import copy

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from testutil import FIXTURES, write_json
 from fsatlas.cli import main
 from fsatlas.results import metrics, resultfile, stats
-from fsatlas.results.bundle import raw_dir_name
+from fsatlas.results.resultfile import raw_dir_name
 from fsatlas.results.validation import validate_file
 
 BASE = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())

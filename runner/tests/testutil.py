@@ -177,12 +177,12 @@ def write_run(data, doc: dict, source: str = "fixture-valid", source_data=FIXTUR
     in which each cell's members are the source's bytes placed in the folder of the cell's own
     key, as validate requires (a cell's members sit where its key says). Returns doc, its raw
     references rewritten."""
-    from fsatlas.results import bundle
+    from fsatlas.results import bundle, resultfile
     members, out = bundle.read(str(source_data), source), {}
     for cell in doc["cells"]:
         refs = []
         for ref in cell.get("raw", []):
-            name = f"{bundle.raw_dir_name(cell['key'])}/{Path(ref).name}"
+            name = f"{resultfile.raw_dir_name(cell['key'])}/{Path(ref).name}"
             out[name] = members[bundle.member_of(source, ref)]
             refs.append(f"raw/{doc['id']}/{name}")
         cell["raw"] = refs

@@ -153,7 +153,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         tar = b""
         for rep, reference in enumerate(kind["raw"]):
             text = raws[rep]
-            member = f"{bundle.raw_dir_name(key)}/{Path(reference).name}"
+            member = f"{resultfile.raw_dir_name(key)}/{Path(reference).name}"
             cell["raw"].append(f"raw/{{RID}}/{member}")
             if varies:
                 text = json.dumps(text)

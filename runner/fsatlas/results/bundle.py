@@ -42,19 +42,13 @@ OWNER_BYTES = 32  # a tar header's uname and gname fields: a pax record may hold
 GZIP_NAME_BYTES = 255  # the file name in a gzip header (gzip writes the input's name; ours none)
 
 
-def raw_dir_name(key: str) -> str:
-    """The folder in a bundle holding the raw files of a cell (by its key) or of a job of the raw
-    device's baseline (by its name): a key may hold any mount or mkfs option, a folder name may not."""
-    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", key.replace("|", "__"))
-
-
 BASELINE_FOLDERS = ("baseline", "baseline_after")  # the raw device's reports, before and after the filesystems
 
 
 def baseline_member(field: str, job: str, rep: int) -> str:
     """The member holding fio's report of one repetition of a baseline job (field: target.baseline
     or target.baseline_after), as the runner writes it."""
-    return f"{field}/{raw_dir_name(job)}/rep-{rep}.json"
+    return f"{field}/{resultfile.raw_dir_name(job)}/rep-{rep}.json"
 
 
 FILL_MEMBER = "fill.json"  # beside a baseline's jobs: fio's report of filling the device first

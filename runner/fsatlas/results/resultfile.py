@@ -435,10 +435,15 @@ def _read_metrics(stored_metrics: dict) -> dict:
     return out
 
 
+def raw_dir_name(key: str) -> str:
+    """The folder in a bundle holding the raw files of a cell (by its key) or of a job of the raw
+    device's baseline (by its name): a key may hold any mount or mkfs option, a folder name may not."""
+    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", key.replace("|", "__"))
+
+
 def raw_references(rid: str, key: str, reps: int, ext: str) -> list[str]:
     """The raw references of a cell whose repetitions' files are the runner's: raw/<id>/<key
     folder>/rep-1.<ext> ... rep-<reps>.<ext> (run/execution writes them so)."""
-    from .bundle import raw_dir_name
     folder = f"raw/{rid}/{raw_dir_name(key)}"
     return [f"{folder}/rep-{rep}.{ext}" for rep in range(1, reps + 1)]
 

@@ -474,7 +474,7 @@ def raw_place_problem(cell: dict, j: int, imported_from) -> str | None:
     """Why a cell's raw reference number j (of a well-formed reference) is not where its
     writer puts that cell's output, or None: each repetition is its own member (one named twice
     would make one measurement n of them), and a runner's member is in the folder of its cell's
-    key (bundle.raw_dir_name, as run/execution and run/clients write it: an xfs cell cannot name
+    key (resultfile.raw_dir_name, as run/execution and run/clients write it: an xfs cell cannot name
     ext4's reports); an import's are its input files, one member each at the bundle's top level
     (import_._member), which every cell measured in that file names."""
     raw = cell["raw"][j]
@@ -484,8 +484,8 @@ def raw_place_problem(cell: dict, j: int, imported_from) -> str | None:
     if imported_from is not None:
         if folder or not IMPORTED_MEMBER.fullmatch(name):
             return f"expected an imported input file at the top of the bundle (NNN-name), found {raw}"
-    elif folder != bundle.raw_dir_name(cell["key"]):
-        return (f"expected a member of the folder of this cell's key ({bundle.raw_dir_name(cell['key'])}/), "
+    elif folder != resultfile.raw_dir_name(cell["key"]):
+        return (f"expected a member of the folder of this cell's key ({resultfile.raw_dir_name(cell['key'])}/), "
                 f"found {raw}")
     return None
 

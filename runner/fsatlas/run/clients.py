@@ -11,7 +11,7 @@ reports, where fio wrote them.
 """
 import os
 
-from ..results import bundle, fio_json, stats
+from ..results import fio_json, resultfile, stats
 from . import tools
 from ..results.importers import fio as fio_import
 from .workloads import fio
@@ -69,7 +69,7 @@ def run_cell(run, cell, record, hosts: list, directory: str) -> None:
     if cell.kind != "fio":
         record.update(status="skipped", reason="only the fio workloads run on many clients", metrics={}, raw=[])
         return
-    raw_rel = os.path.join("raw", run.result["id"], bundle.raw_dir_name(cell.key))
+    raw_rel = os.path.join("raw", run.result["id"], resultfile.raw_dir_name(cell.key))
     os.makedirs(os.path.join(run.out, raw_rel), exist_ok=True)
     direction = fio.DIRECTION[cell.parameters["rw"]]
     hostfile = os.path.join(run.shared["dir"], "hosts.list")  # fio's host file takes no comments

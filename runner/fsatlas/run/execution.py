@@ -104,7 +104,7 @@ class CellRun:
     def __init__(self, run, cell, record, workdir, fs_spec, image):
         self.run, self.cell, self.record, self.workdir, self.fs_spec, self.image = run, cell, record, workdir, fs_spec, image
         self.module = KINDS[cell.kind]
-        self.raw_rel = os.path.join("raw", run.result["id"], bundle.raw_dir_name(cell.key))
+        self.raw_rel = os.path.join("raw", run.result["id"], resultfile.raw_dir_name(cell.key))
         shutil.rmtree(os.path.join(run.out, self.raw_rel), ignore_errors=True)  # a re-run replaces
         os.makedirs(os.path.join(run.out, self.raw_rel))
         record.update(status="running", metrics={}, raw=[], flags=list(cell.flags))
