@@ -95,7 +95,7 @@ def test_tooltip_shows_samples_machine_and_the_rerun_command(page, explorer_url)
     assert "fsatlas run --profile" in text and "--cell '" in text
     assert details.locator("a[href$='.json']").count() == 1
     # what else the host was doing during that cell's repetitions, worked out from its result file by hand
-    result = page.request.get(details.locator("a[href$='.json']").evaluate("a => a.href")).json()
+    result = readable(page.request.get(details.locator("a[href$='.json']").evaluate("a => a.href")).json())
     key = page.evaluate("[...document.querySelectorAll('#explorer-details dt')].find(d => d.textContent === 'Cell')"
                         ".nextElementSibling.textContent")
     host = next(c["host"] for c in result["cells"] if c["key"] == key)

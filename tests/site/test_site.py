@@ -365,8 +365,8 @@ def test_compare_shows_one_runs_table_as_the_comparison_module_judged_it(page, e
     html = urllib.request.urlopen(f"{explorer_url}/compare/").read().decode()
     page.set_content(html.replace("<script", "<template").replace("</script>", "</template>"))
     assert index["runs"][0]["id"] in page.inner_text("#compare-runs")
-    assert len(_compare_rows(page)) == len(report.within(json.loads(urllib.request.urlopen(
-        f"{explorer_url}/files/results/{index['runs'][0]['id']}.json").read()), "ext4", "xfs", all_metrics=True))
+    assert len(_compare_rows(page)) == len(report.within(readable(json.loads(urllib.request.urlopen(
+        f"{explorer_url}/files/results/{index['runs'][0]['id']}.json").read())), "ext4", "xfs", all_metrics=True))
 
 
 def _sorted_column(page, site_url, heading):
