@@ -3,4 +3,6 @@
 # with htmltest, and the browser check in headless Chromium. `make test` calls it after setup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec .venv/bin/python -m pytest "$@"
+# two workers (pytest-xdist): the suite mostly waits on fio, mounts, a guest and Chromium; -n 0 as
+# an argument runs it one test at a time
+exec .venv/bin/python -m pytest -n 2 "$@"
