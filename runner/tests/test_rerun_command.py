@@ -24,3 +24,14 @@ def test_each_result_re_runs_with_its_own_profile():
     assert explorer.run_command(standard, {"key": key}) == f"fsatlas run --profile standard --cell '{key}'"
     by_key = {k["key"]: k for k in made["keys"]}
     assert rerun[standard["id"]] + by_key[key]["command"] == explorer.run_command(standard, {"key": key})
+
+
+def test_an_import_offers_no_run_command():
+    """No fsatlas profile re-measures another tool's output: an import (profile import-TOOL) has no
+    re-run command, on its result page (aggregate.own_run) or in the explorer (run_command)."""
+    standard = readable(json.loads(sorted(RESULTS.glob("*-standard.json"))[-1].read_text()))
+    for tool in ("fio", "pts", "iozone"):
+        imported = dict(standard, profile=f"import-{tool}")
+        cell = next(c for c in imported["cells"] if c["status"] == "ok")
+        assert explorer.run_command(imported, cell) == "" == aggregate.own_run(imported)
+    assert explorer.run_command(standard, cell).startswith("fsatlas run --profile standard ")

@@ -282,7 +282,7 @@
                 // one series a result file: two results of one machine and day are two bars, never a sum
                 series: multi ? x.result.id : configOf(x.key),
                 result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
-                command: x.result.rerun + x.key.command,  // the result's own profile and target
+                command: x.result.rerun && x.result.rerun + x.key.command,  // the result's own profile and target; "" for an import
                 mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
                 better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi, host: x.host };
       var scale = null;
@@ -419,7 +419,8 @@
     dl.appendChild(links);
     dl.appendChild(el("dt", {}, "Re-run it"));
     var cmd = el("dd");
-    cmd.appendChild(el("code", { "class": "command" }, p.command));
+    if (p.command) cmd.appendChild(el("code", { "class": "command" }, p.command));
+    else cmd.appendChild(document.createTextNode("imported from another tool's output: run that tool here, then fsatlas import"));
     dl.appendChild(cmd);
     box.appendChild(dl);
   }

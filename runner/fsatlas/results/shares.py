@@ -37,7 +37,10 @@ def strings(result: dict) -> dict:
 
 
 def rerun_prefix(result: dict) -> str:
-    """The start of every command that re-runs one of the result's cells: its profile and target."""
+    """The start of every command that re-runs one of the result's cells: its profile and target;
+    "" for an import (profile import-TOOL): no fsatlas profile re-measures another tool's output."""
+    if str(result.get("profile", "")).startswith("import-"):
+        return ""
     profile = result.get("profile") or "standard"
     target = "--directory DIR " if result["target"]["kind"] == "directory" else ""
     return f"fsatlas run --profile {shlex.quote(profile)} {target}"

@@ -403,7 +403,7 @@ def own_run(result: dict) -> str:
     puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path).
     An imported result (profile import-TOOL) has none: no fsatlas profile re-measures another
     tool's output ("" : the page says so instead)."""
-    if str(result.get("profile", "")).startswith("import-"):
+    if not shares.rerun_prefix(result):
         return ""
     measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
     return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()

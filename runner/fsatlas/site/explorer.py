@@ -66,7 +66,8 @@ def run_command(result: dict, cell: dict) -> str:
     profile and target, the cell's key. Readers paste it as root: every word from the result
     file is quoted, beside the schema's patterns for them. The explorer joins the two parts
     (a result's facts carry the first, its key index the second)."""
-    return shares.rerun_prefix(result) + cell_argument(cell["key"])
+    prefix = shares.rerun_prefix(result)
+    return prefix and prefix + cell_argument(cell["key"])  # an import has none
 
 
 @lru_cache(maxsize=8192)
