@@ -293,6 +293,11 @@ def test_an_import_s_result_page_says_what_its_output_recorded_and_what_it_did_n
         assert "--profile import-" not in text and "fsatlas run --" not in text
         assert "imported from " in text[text.index('id="compare-yours"'):] and "fsatlas import" in text
         assert "measured by the fsatlas runner." not in text
+    # the results index dates each import by its output's own time (fio's timestamp, PTS's TimeStamp)
+    index = page.request.get(f"{url}/results/").text()
+    for result in (sweep, pts):
+        row = index[index.index(f'<a href="{result["id"]}/">'):]
+        assert row[:row.index("</tr>")].count(f"<td>{result['measured']['time'][:10]}</td>") == 1
 
 
 @pytest.fixture(scope="module")
