@@ -48,7 +48,7 @@ import warnings
 from functools import lru_cache
 
 from ..errors import UserError
-from . import machines, metrics, resultfile, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from . import machines, metrics, resultfile, shares, stats  # stats sets OpenBLAS's thread count before scipy is imported
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -252,7 +252,7 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contende
     shared = [r for r in runs_a if r in runs_b]
     if shared and not one_run:  # between() refuses it; a page's choice may still hold it
         whys.append(f"run {', '.join(shared)} on both sides")
-    if one_run and not interleaved_pairs and str(side_a[0].get("profile", "")).startswith("import-"):
+    if one_run and not interleaved_pairs and shares.imported(side_a[0]):
         whys.append("an import's repetitions ran in no interleaved rounds")
     if contended:
         whys.append(f"contention differs: {contended}")

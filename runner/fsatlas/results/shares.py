@@ -36,10 +36,15 @@ def strings(result: dict) -> dict:
             "rerun": rerun_prefix(result)}
 
 
+def imported(result: dict) -> bool:
+    """Whether a result is an import of another tool's output (its profile is import-TOOL)."""
+    return str(result.get("profile", "")).startswith("import-")
+
+
 def rerun_prefix(result: dict) -> str:
     """The start of every command that re-runs one of the result's cells: its profile and target;
     "" for an import (profile import-TOOL): no fsatlas profile re-measures another tool's output."""
-    if str(result.get("profile", "")).startswith("import-"):
+    if imported(result):
         return ""
     profile = result.get("profile") or "standard"
     target = "--directory DIR " if result["target"]["kind"] == "directory" else ""

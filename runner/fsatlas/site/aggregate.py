@@ -131,7 +131,7 @@ def result_summary(result: dict) -> dict:
             # when it was measured: an import's own output's time (its `measured`), else the run's;
             # "" where an import's output states none
             "measured_on": (result["measured"]["time"] if "measured" in result
-                            else "" if str(result.get("profile", "")).startswith("import-") else result["created"])[:10],
+                            else "" if shares.imported(result) else result["created"])[:10],
             "kernel": system["kernel"], "profile": result.get("profile", ""),
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,

@@ -16,7 +16,7 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, machines, metrics, resultfile
+from ..results import comparison, machines, metrics, resultfile, shares
 from . import knowledge as knowledge_mod
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -51,7 +51,7 @@ def side(spec: str) -> tuple[str, str | None]:
 def default_variant(result: dict) -> str:
     """The variant a side without one names: the filesystem's defaults, or in an imported result
     its cells imported without a variant (`fsatlas import --as ext4,xfs`)."""
-    return "imported" if result.get("profile", "").startswith("import-") else "defaults"
+    return "imported" if shares.imported(result) else "defaults"
 
 
 def side_cells(result: dict, spec: str) -> dict:
