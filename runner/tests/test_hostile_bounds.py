@@ -75,23 +75,34 @@ def test_reaching_the_address_space_limit_is_one_located_line(fio_fixture, monke
     one line and exits 1; the limit is lifted when the command ends."""
     out, path, reference = fio_fixture
     edit_member(out, RID, reference, lambda old: json_plus(old, 40_000_000))
-    before = memory.resource.getrlimit(memory.resource.RLIMIT_AS)
-    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
-    assert main(["validate", "--no-cache", str(path)]) == 1
-    err = capsys.readouterr().err
+    code, err = _with_budget(24 * 2**20, ["validate", "--no-cache", str(path)])
+    assert code == 1
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert err.startswith(f"{path}: error:") and "memory" in err, err
+    before = memory.resource.getrlimit(memory.resource.RLIMIT_AS)  # and in-process, the limit is lifted after
+    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
+    main(["validate", "--no-cache", str(path)])
     assert memory.resource.getrlimit(memory.resource.RLIMIT_AS) == before
+
+
+def _with_budget(budget: int, argv: list) -> tuple[int, str]:
+    """fsatlas ARGV in a fresh interpreter whose memory.BUDGET is budget: the limit is address
+    space beyond what the process holds, and a test worker that ran other tests first holds freed
+    heap it can reuse without asking for more (the limit was then not reached: a flaky test)."""
+    import subprocess
+    import sys
+    code = (f"import sys; from fsatlas import memory; memory.BUDGET = {budget}; "
+            f"from fsatlas.cli import main; sys.exit(main({argv!r}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return done.returncode, done.stderr
 
 
 def test_import_reaching_its_limit_names_its_inputs(tmp_path, monkeypatch, capsys):
     report = (SAMPLES / "fio" / "fio-3.33-json-plus.json").read_bytes()
     source = tmp_path / "big.json"
     source.write_bytes(json_plus(report, 40_000_000))
-    monkeypatch.setattr(memory, "BUDGET", 24 * 2**20)
-    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
-    err = capsys.readouterr().err
-    assert err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"], err
+    code, err = _with_budget(24 * 2**20, ["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")])
+    assert code == 1 and err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"], err
     assert not (tmp_path / "o" / "results").exists()
 
 
