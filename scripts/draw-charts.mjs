@@ -1,11 +1,15 @@
 // Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
 // with no script and the reader's browser loads Vega only when asked (static/js/charts.js).
-// Usage: node scripts/draw-charts.mjs SITE CACHE. Every *.html under SITE whose chart figure
-// (layouts/partials/charts/chart.html) holds its rows inline gets the SVG inside its
-// .chart-view and data-drawn="build", and its rows move to a file beside the spec (data-rows,
-// fetched only when the reader asks for the interactive chart): a page carries its numbers once,
-// in the picture and the table beside it. Figures whose rows are a file already (result pages)
-// are left to the browser. Each SVG is kept in CACHE under the hash of what it is drawn from, so
+// Usage: node scripts/draw-charts.mjs SITE CACHE [FILES]. Every *.html under SITE with a chart
+// figure (layouts/partials/charts/chart.html) gets the SVG inside its .chart-view and
+// data-drawn="build". A figure's rows are inline or a file (data-rows, found under SITE or
+// FILES: a folder the site serves that is not in SITE, build/static). Inline rows move to a
+// file beside the spec (data-rows, fetched only when the reader asks for the interactive
+// chart): a page carries its numbers once, in the picture and the table beside it.
+// Result pages are drawn by the other mode, before their pages exist (site/build.py):
+// node scripts/draw-charts.mjs --results SPEC ROWS CACHE reads result ids on stdin, one a
+// line, draws each from ROWS/<id>.json, and prints "<id>\t<SVG file>" for each one drawn.
+// Each SVG is kept in CACHE under the hash of what it is drawn from, so
 // a rebuild draws only charts that changed. The spec is made by static/js/chart-spec.js, as the
 // browser makes it for the screen (its ink "currentColor", set by the page's CSS in light and
 // dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
@@ -20,13 +24,14 @@ import * as vegaLite from "vega-lite";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
-const [site, cache] = process.argv.slice(2);
+const RESULTS = process.argv[2] === "--results";
+const [site, cache, files] = RESULTS ? [null, process.argv[5], null] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
   .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
 fs.mkdirSync(cache, { recursive: true });
 
-const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>/g;
+const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(?:(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>)?/g;
 const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&quot;": '"', "&#39;": "'", "&#43;": "+" };
 const unescape = (text) => text.replace(/&(amp|lt|gt|quot|#34|#39|#43);/g, (m) => ENTITIES[m]);
 const attribute = (attrs, name) => {
@@ -42,15 +47,17 @@ function* pages(folder) {
   }
 }
 
-// A spec's address is site-relative, perhaps under the base URL's path: the file is the
-// longest tail of it that exists under SITE.
-function specFile(url) {
+// A file's address is site-relative, perhaps under the base URL's path: the file is the
+// longest tail of it that exists under SITE (or FILES).
+function siteFile(url) {
   const parts = url.split("?")[0].split("/").filter(Boolean);
   for (let i = 0; i < parts.length; i++) {
-    const candidate = path.join(site, ...parts.slice(i));
-    if (fs.existsSync(candidate)) return candidate;
+    for (const root of files ? [site, files] : [site]) {
+      const candidate = path.join(root, ...parts.slice(i));
+      if (fs.existsSync(candidate)) return candidate;
+    }
   }
-  throw new Error(`no file for the spec ${url}`);
+  throw new Error(`no file for ${url}`);
 }
 
 // Geometry to a tenth of a pixel (vega writes 16 digits: 36.66666666666667), and each circle
@@ -73,7 +80,7 @@ function compact(svg) {
 async function svgOf(specText, rows, axis) {
   const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
-  if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0 };
+  if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0, file: kept };
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
   // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
@@ -87,42 +94,74 @@ async function svgOf(specText, rows, axis) {
   view.finalize();
   fs.writeFileSync(`${kept}.part`, svg);
   fs.renameSync(`${kept}.part`, kept);
-  return { svg, drawn: 1 };
+  return { svg, drawn: 1, file: kept };
 }
 
 let figures = 0, drawn = 0;
-for (const file of pages(site)) {
-  const html = fs.readFileSync(file, "utf8");
-  if (!html.includes('class="chart-data"')) continue;
-  const parts = [];
-  let last = 0;
-  for (const m of html.matchAll(FIGURE)) {
-    const [whole, attrs, gap1, viewAttrs, gap2, rows] = m;
-    try {
-      const specUrl = attribute(attrs, "data-spec"), spec = specFile(specUrl);
-      const specText = fs.readFileSync(spec, "utf8");
-      const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
-      const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
-      const rowsFile = path.join(path.dirname(spec), rowsName);
-      if (!fs.existsSync(rowsFile)) {
-        fs.writeFileSync(`${rowsFile}.part`, rows);
-        fs.renameSync(`${rowsFile}.part`, rowsFile);
+
+async function drawPages() {
+  for (const file of pages(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!html.includes('<figure class="chart"')) continue;
+    const parts = [];
+    let last = 0;
+    for (const m of html.matchAll(FIGURE)) {
+      const [whole, attrs, gap1, viewAttrs, gap2 = "", inline] = m;
+      const rowsAt = attribute(attrs, "data-rows");
+      if (inline === undefined && !rowsAt) continue;  // not a chart of rows (the explorer's own)
+      try {
+        const specUrl = attribute(attrs, "data-spec");
+        const specText = fs.readFileSync(siteFile(specUrl), "utf8");
+        const rows = inline === undefined ? fs.readFileSync(siteFile(rowsAt), "utf8") : inline;
+        const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
+        let moved = "";
+        if (inline !== undefined) {
+          const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
+          const rowsFile = path.join(path.dirname(siteFile(specUrl)), rowsName);
+          if (!fs.existsSync(rowsFile)) {
+            fs.writeFileSync(`${rowsFile}.part`, rows);
+            fs.renameSync(`${rowsFile}.part`, rowsFile);
+          }
+          moved = ` data-rows="${specUrl.split("?")[0].replace(/[^/]*$/, rowsName)}"`;
+        }
+        parts.push(html.slice(last, m.index),
+                   `<figure class="chart" data-drawn="build"${moved}${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${inline === undefined ? "" : gap2}`);
+        figures += 1;
+        drawn += made.drawn;
+      } catch (error) {  // left for the browser to draw, which will say what is wrong
+        parts.push(html.slice(last, m.index), whole);
+        console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
       }
-      const rowsUrl = specUrl.split("?")[0].replace(/[^/]*$/, rowsName);
-      parts.push(html.slice(last, m.index),
-                 `<figure class="chart" data-drawn="build" data-rows="${rowsUrl}"${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${gap2}`);
+      last = m.index + whole.length;
+    }
+    if (parts.length) {
+      parts.push(html.slice(last));
+      fs.writeFileSync(`${file}.part`, parts.join(""));
+      fs.renameSync(`${file}.part`, file);
+    }
+  }
+  console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
+}
+
+// Result pages: one spec, each result's rows from its file; a result whose chart cannot be
+// drawn is left out of the answer (its page leaves the chart to the browser) and named.
+async function drawResults([specPath, rowsDir]) {
+  const specText = fs.readFileSync(specPath, "utf8");
+  let ids = "";
+  for await (const chunk of process.stdin) ids += chunk;
+  const out = [];
+  for (const id of ids.split("\n").filter(Boolean)) {
+    try {
+      const made = await svgOf(specText, fs.readFileSync(path.join(rowsDir, `${id}.json`), "utf8"), "");
+      out.push(`${id}\t${made.file}\n`);
       figures += 1;
       drawn += made.drawn;
-    } catch (error) {  // left for the browser to draw, which will say what is wrong
-      parts.push(html.slice(last, m.index), whole);
-      console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
+    } catch (error) {
+      console.error(`draw-charts: result ${id}: ${error.message}`);
     }
-    last = m.index + whole.length;
   }
-  if (parts.length) {
-    parts.push(html.slice(last));
-    fs.writeFileSync(`${file}.part`, parts.join(""));
-    fs.renameSync(`${file}.part`, file);
-  }
+  process.stdout.write(out.join(""));
+  console.error(`draw-charts: ${figures} result charts, ${drawn} drawn anew`);
 }
-console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
+
+await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawPages());

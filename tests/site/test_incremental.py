@@ -45,12 +45,19 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     root, _ = site
     one_pass = tmp_path / "one-pass"
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)
+    from fsatlas.site.aggregate import CHART_FILES
+    from fsatlas.site.build import ResultCharts, draw_charts
     tables = root / "build" / result_tables.TABLES_DIR
-    for page in (one_pass / "results").glob("*/index.html"):
-        made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
-        page.write_text(result_tables.fill_slots(page.read_text(), made))
-    from fsatlas.site.build import draw_charts  # and the charts drawn into the pages, as fsatlas site does
-    draw_charts(str(one_pass), str(tmp_path / "chart-cache"))
+    pages = sorted((one_pass / "results").glob("*/index.html"))
+    with ResultCharts([p.parent.name for p in pages], str(root / "assets" / "charts" / "throughput.vl.json"),
+                      str(root / "build" / "static" / CHART_FILES), str(tmp_path / "chart-cache")) as charts:
+        for page in pages:
+            made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
+            made["throughput-chart"] = charts.svg(page.parent.name)
+            assert made["throughput-chart"].startswith("<svg")
+            page.write_text(result_tables.fill_slots(page.read_text(), made))
+    # and the other pages' charts drawn into them, as fsatlas site does
+    draw_charts(str(one_pass), str(tmp_path / "chart-cache"), str(root / "build" / "static"))
     assert _files(root / "public") == _files(one_pass)
     fsatlas("site", "--root", root, "--destination", "batch-1", "--batch", "1")
     assert _files(root / "batch-1") == _files(one_pass)
