@@ -92,8 +92,8 @@ async function svgOf(specText, rows, axis) {
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
   const svg = compact(await view.toSVG());
   view.finalize();
-  fs.writeFileSync(`${kept}.part`, svg);
-  fs.renameSync(`${kept}.part`, kept);
+  fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
+  fs.renameSync(`${kept}.${process.pid}.part`, kept);
   return { svg, drawn: 1, file: kept };
 }
 

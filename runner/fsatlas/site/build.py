@@ -305,32 +305,38 @@ def draw_charts(folder: str, cache: str, files: str) -> str:
 class ResultCharts:
     """The throughput charts of result pages drawn to SVG (scripts/draw-charts.mjs --results),
     started at once and read when the first page is filled: the drawing runs beside Hugo. A
-    chart not drawn (named on stderr) leaves its page's chart to the browser. Its ids, answers
-    and messages pass through files, so no pipe fills while nobody reads it."""
+    chart takes 35-85 ms of CPU, so many are split between a drawer per CPU. A chart not drawn
+    (named on stderr) leaves its page's chart to the browser. Ids, answers and messages pass
+    through files, so no pipe fills while nobody reads it."""
+
+    PER_DRAWER = 200  # charts at least for each drawer more: a drawer's start (vega) is 0.3 s
 
     def __init__(self, ids: list, spec: str, rows: str, cache: str):
-        self.proc, self.files = None, {} if not ids else None  # no pages to fill: no Node to start
-        if not ids:
-            return
-        self.ids, self.out, self.errors = (tempfile.TemporaryFile(mode="w+", encoding="utf-8") for _ in range(3))
-        self.ids.write("".join(f"{rid}\n" for rid in ids))
-        self.ids.seek(0)
-        self.proc = subprocess.Popen(["node", DRAW_CHARTS, "--results", spec, rows, cache], cwd=report.REPO,
-                                     stdin=self.ids, stdout=self.out, stderr=self.errors, text=True)
+        self.drawers, self.files = [], {} if not ids else None  # no pages to fill: no Node to start
+        count = max(1, min(len(os.sched_getaffinity(0)), len(ids) // self.PER_DRAWER))
+        for n in range(count if ids else 0):
+            files = [tempfile.TemporaryFile(mode="w+", encoding="utf-8") for _ in range(3)]
+            files[0].write("".join(f"{rid}\n" for rid in ids[n::count]))
+            files[0].seek(0)
+            self.drawers.append((subprocess.Popen(["node", DRAW_CHARTS, "--results", spec, rows, cache],
+                                                  cwd=report.REPO, stdin=files[0], stdout=files[1],
+                                                  stderr=files[2], text=True), files))
 
     def svg(self, rid: str) -> str:
         """The SVG of one result's chart, or "" where none was drawn."""
         if self.files is None:
-            self.proc.wait()
-            self.out.seek(0)
-            self.errors.seek(0)
-            said = self.errors.read()
-            if self.proc.returncode != 0:
-                raise UserError(f"drawing the result charts failed: {said.strip()[-600:]}", where=DRAW_CHARTS)
-            sys.stderr.write(said)
-            self.files = dict(line.split("\t", 1) for line in self.out.read().splitlines())
-            for f in (self.ids, self.out, self.errors):
-                f.close()
+            self.files = {}
+            for proc, (ids, out, errors) in self.drawers:
+                proc.wait()
+                out.seek(0)
+                errors.seek(0)
+                said = errors.read()
+                if proc.returncode != 0:
+                    raise UserError(f"drawing the result charts failed: {said.strip()[-600:]}", where=DRAW_CHARTS)
+                sys.stderr.write(said)
+                self.files.update(line.split("\t", 1) for line in out.read().splitlines())
+                for f in (ids, out, errors):
+                    f.close()
         if rid not in self.files:
             return ""
         with open(self.files[rid], encoding="utf-8") as f:
@@ -341,9 +347,10 @@ class ResultCharts:
 
     def __exit__(self, *exc) -> None:
         """An interrupted build leaves no drawer behind."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        for proc, _ in self.drawers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 # Go's collector in every Hugo run fsatlas starts: off below a soft limit on Go's memory, past
