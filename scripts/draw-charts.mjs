@@ -77,10 +77,11 @@ function compact(svg) {
     .replace(/\s(cx|cy|r)="[^"]*"/g, tenth);
 }
 
-async function svgOf(specText, rows, axis) {
+// The chart's SVG file in CACHE, drawn unless it is there: { file, drawn (0 or 1) }.
+async function svgFile(specText, rows, axis) {
   const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
-  if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0, file: kept };
+  if (fs.existsSync(kept)) return { drawn: 0, file: kept };
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
   // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
@@ -94,7 +95,12 @@ async function svgOf(specText, rows, axis) {
   view.finalize();
   fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
   fs.renameSync(`${kept}.${process.pid}.part`, kept);
-  return { svg, drawn: 1, file: kept };
+  return { drawn: 1, file: kept };
+}
+
+async function svgOf(specText, rows, axis) {
+  const made = await svgFile(specText, rows, axis);
+  return { ...made, svg: fs.readFileSync(made.file, "utf8") };
 }
 
 let figures = 0, drawn = 0;
@@ -152,7 +158,7 @@ async function drawResults([specPath, rowsDir]) {
   const out = [];
   for (const id of ids.split("\n").filter(Boolean)) {
     try {
-      const made = await svgOf(specText, fs.readFileSync(path.join(rowsDir, `${id}.json`), "utf8"), "");
+      const made = await svgFile(specText, fs.readFileSync(path.join(rowsDir, `${id}.json`), "utf8"), "");
       out.push(`${id}\t${made.file}\n`);
       figures += 1;
       drawn += made.drawn;
