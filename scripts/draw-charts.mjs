@@ -1,6 +1,6 @@
 // Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
 // with no script and the reader's browser loads Vega only when asked (static/js/charts.js).
-// Usage: node scripts/draw-charts.mjs SITE CACHE. Every *.html under SITE whose chart figure
+// Usage: node scripts/draw-charts.mjs SITE CACHE [FOLDER...]. Every *.html under SITE whose chart figure
 // (layouts/partials/charts/chart.html) holds its rows inline gets the SVG inside its
 // .chart-view and data-drawn="build", and its rows move to a file beside the spec (data-rows,
 // fetched only when the reader asks for the interactive chart): a page carries its numbers once,
@@ -11,6 +11,9 @@
 // dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
 // without changing what it shows (compact()): coordinates to a tenth of a pixel, and the
 // symbol marks' circles written as <circle>; each mark's label is its <title>, shown on hover.
+// The explorer's default view is drawn too (drawExplorer()). A file a page names is looked for
+// under SITE, then under each FOLDER (the static trees fsatlas site copies beside Hugo's output:
+// build/static, which holds the explorer's data).
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -20,7 +23,7 @@ import * as vegaLite from "vega-lite";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
-const [site, cache] = process.argv.slice(2);
+const [site, cache, ...folders] = process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
   .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
@@ -42,15 +45,17 @@ function* pages(folder) {
   }
 }
 
-// A spec's address is site-relative, perhaps under the base URL's path: the file is the
-// longest tail of it that exists under SITE.
+// A spec's (or a data file's) address is site-relative, perhaps under the base URL's path: the
+// file is the longest tail of it that exists under SITE, or else under a FOLDER.
 function specFile(url) {
   const parts = url.split("?")[0].split("/").filter(Boolean);
-  for (let i = 0; i < parts.length; i++) {
-    const candidate = path.join(site, ...parts.slice(i));
-    if (fs.existsSync(candidate)) return candidate;
+  for (const root of [site, ...folders]) {
+    for (let i = 0; i < parts.length; i++) {
+      const candidate = path.join(root, ...parts.slice(i));
+      if (fs.existsSync(candidate)) return candidate;
+    }
   }
-  throw new Error(`no file for the spec ${url}`);
+  throw new Error(`no file for ${url}`);
 }
 
 // Geometry to a tenth of a pixel (vega writes 16 digits: 36.66666666666667), and each circle
@@ -125,4 +130,51 @@ for (const file of pages(site)) {
     fs.renameSync(`${file}.part`, file);
   }
 }
+
+// --- The explorer's default view ---------------------------------------------------------
+// What static/js/explorer.js draws for an address with no query (data["default"]'s run, every
+// filesystem, variant defaults, every workload, throughput, absolute figures, across workloads),
+// made by the same code (static/js/explorer-view.js) from the same files (explorer/data.json, the
+// run's explorer/rows/<id>.json), in the wide layout (the build cannot know the screen; the page's
+// CSS scales the picture down to a phone's width). It goes into the page's #explorer-first, which
+// explorer.js replaces with its interactive chart once that is drawn.
+const explorerView = require("../static/js/explorer-view.js");
+const FIRST = /(<div class="chart-view explorer-first" id="explorer-first")(>)(<\/div>)/;
+const CAPTION = /(<span id="explorer-caption">)(<\/span>)/;
+const escapeText = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+async function drawExplorer() {
+  let figures = 0, drawn = 0;
+  for (const file of pages(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!FIRST.test(html)) continue;
+    try {
+      const dataFile = specFile(attribute(html.match(/<article[^>]* id="explorer"[^>]*>/)[0], "data-src"));
+      const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
+      if (!model.data.results.length) continue;
+      const view = model.readState(new URLSearchParams(""));
+      for (const id of view.results) {
+        model.add(id, JSON.parse(fs.readFileSync(path.join(path.dirname(dataFile), "rows", `${id}.json`), "utf8")));
+      }
+      const chart = model.chart(view);
+      if (!chart.shown.length) continue;
+      // the spec without its values, and the values, as svgOf takes a figure's (chartSpec.build joins them)
+      const { data, ...spec } = explorerView.spec(view, chart.shown, chart.unitLabel, explorerView.WIDE_COLUMNS);
+      const made = await svgOf(JSON.stringify(spec), JSON.stringify(data.values), "");
+      const label = `Chart of the default view: ${view.metric} of every filesystem with its default options, run ${view.results.join(", ")}`;
+      const page = html.replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
+        .replace(CAPTION, (m, open, close) => open + escapeText(explorerView.caption(view, chart.unitLabel)) + close);
+      fs.writeFileSync(`${file}.part`, page);
+      fs.renameSync(`${file}.part`, file);
+      figures += 1;
+      drawn += made.drawn;
+    } catch (error) {  // left for the browser to draw, which will say what is wrong
+      console.error(`draw-charts: ${path.relative(site, file)}: the explorer's default view: ${error.message}`);
+    }
+  }
+  return { figures, drawn };
+}
+const explorer = await drawExplorer();
+figures += explorer.figures;
+drawn += explorer.drawn;
 console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);

@@ -1,7 +1,9 @@
 // What the explorer draws for a view: its data decoded, the cells a view selects, the points
 // they make (absolute figures, ratios to a baseline, shares of the raw device) and the Vega-Lite
 // spec of the chart. One module for the browser (static/js/explorer.js, window.fsatlasExplorerView)
-// and for Node (module.exports). Nothing here touches the page.
+// and for the build (scripts/draw-charts.mjs, which draws the default view to SVG in Node), so
+// the picture a reader sees before any script and the chart the explorer then draws are made
+// by the same code from the same values. Nothing here touches the page.
 (function (root, make) {
   if (typeof module === "object" && module.exports) module.exports = make(require("./format.js"), require("./chart-spec.js"));
   else root.fsatlasExplorerView = make(root.fsatlasFormat, root.fsatlasChartSpec);

@@ -11,7 +11,8 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  // What a view selects and draws, and its chart's spec: static/js/explorer-view.js.
+  // What a view selects and draws, and its chart's spec: static/js/explorer-view.js, which the
+  // build runs too (scripts/draw-charts.mjs draws the default view before any script).
   // Every lookup keyed by what a result file names is a table without a prototype (V.table).
   var V = window.fsatlasExplorerView, configOf = V.configOf, table = V.table, uniq = V.uniq;
   var model, data, loaded = table(), view = {};
@@ -294,12 +295,17 @@
     caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();
     var target = document.getElementById("explorer-chart");
+    // The default view as the build drew it (scripts/draw-charts.mjs), from the same values and
+    // spec: it stays on screen while the interactive chart is drawn out of sight, then gives way.
+    var first = document.getElementById("explorer-first");
+    if (first) target.hidden = true;
     view.drawnValues = shown.length ? shown : null;
     view.drawnUnit = unitLabel;
     var charts = window.fsatlasCharts;  // on screen: its colours from the page's CSS, light or dark
     var done = shown.length ? vegaEmbed(target, charts.inked(V.spec(view, shown, unitLabel, panelColumns(V.WIDE_COLUMNS)), true), { renderer: "svg", actions: false, tooltip: tooltipHandler })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
+      if (first) { first.remove(); target.hidden = false; }
       drawn = result;
       if (result) result.view.addEventListener("click", detailsOf);
       target.closest("figure").classList.add("chart-drawn");

@@ -255,7 +255,8 @@ class Site:
 
         def main_pass() -> str:  # its charts drawn as soon as it is done, while result pages still render
             main.finish()
-            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"))
+            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"),
+                               [source for source, _ in self.bulk_trees()])
         with ThreadPoolExecutor(2) as helpers:
             # the static trees do not change during the passes: they are listed meanwhile
             listed = helpers.submit(list_ahead, trees[:-2], target, manifest)
@@ -274,10 +275,11 @@ class Site:
 DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")
 
 
-def draw_charts(folder: str, cache: str) -> str:
+def draw_charts(folder: str, cache: str, also: list[str] = ()) -> str:
     """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
-    shows them with no script, and Vega loads only when a reader reaches for one."""
-    done = subprocess.run(["node", DRAW_CHARTS, folder, cache], capture_output=True, text=True,
+    shows them with no script, and Vega loads only when a reader reaches for one. also: folders
+    whose files the site serves beside folder's (the static trees: the explorer's data)."""
+    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, *also], capture_output=True, text=True,
                           cwd=report.REPO, timeout=600)
     if done.returncode != 0:
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)

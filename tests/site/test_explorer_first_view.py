@@ -1,0 +1,93 @@
+"""Issue 62: the explorer's default view is an SVG drawn at build (scripts/draw-charts.mjs, by
+static/js/explorer-view.js, the code the browser draws with), shown before any script. In
+headless Chromium against sites built from the committed results and from synthetic ones."""
+import json
+import re
+import urllib.request
+
+import pytest
+
+from fsatlas.results.resultfile import readable
+from sitebuild import REPO, build_site, serve
+
+pytestmark = [pytest.mark.site, pytest.mark.browser]
+FIRST = "#explorer-first"
+
+
+@pytest.fixture(scope="module")
+def committed_url(tmp_path_factory):
+    """The site built from every committed result file (data/results), as make site builds it."""
+    root = tmp_path_factory.mktemp("committed-site")
+    build_site(root, REPO / "data" / "results")
+    server = serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(params=["committed", "synthetic"])
+def any_site(request):
+    """The committed results' site and the synthetic explorer site (conftest.explorer_url)."""
+    return request.getfixturevalue("committed_url" if request.param == "committed" else "explorer_url")
+
+
+def fetched(url: str) -> bytes:
+    with urllib.request.urlopen(url) as response:
+        return response.read()
+
+
+def labels(html: str) -> list[str]:
+    """The <title> of each bar of the build's picture, in the page as served."""
+    first = re.search(r'<div class="chart-view explorer-first" id="explorer-first"[^>]*>(<svg.*?</svg>)</div>', html, re.S)
+    assert first, "no default view drawn into the explorer page"
+    bars = re.findall(r'aria-roledescription="bar"[^>]*><title>(.*?)</title>', first.group(1))
+    return [t.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") for t in bars]
+
+
+def fields(label: str) -> dict:
+    """A bar's label ("config: ext4; MB/s (10^6 bytes/s): 930.9; ...") as its fields."""
+    return dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+
+
+def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_it(any_site):
+    """Differential: each bar of the built picture against the default run's result file as the
+    site publishes it (files/results/<id>.json, read by resultfile.readable, not the explorer's
+    chunk): one bar per measured cell of variant defaults, its filesystem, workload and mean."""
+    html = fetched(any_site + "/explorer/").decode()
+    run = json.loads(fetched(any_site + "/explorer/data.json"))["default"]
+    result = readable(json.loads(fetched(f"{any_site}/files/results/{run}.json")))
+    expected = {}
+    for cell in result["cells"]:
+        if cell["status"] == "ok" and cell.get("variant", "defaults") == "defaults" and "throughput" in cell["metrics"]:
+            dims = cell["key"].split("|", 4)[4] if cell["key"].count("|") >= 4 else ""
+            panel = cell["workload"] + (" " + dims if dims else "")
+            expected[cell["filesystem"], panel] = cell["metrics"]["throughput"]["mean"] / 1e6  # MB/s
+    drawn = {}
+    for label in labels(html):
+        bar = fields(label)
+        assert bar["machine"] == result["system"]["machine"], label  # the run drawn is the default run
+        drawn[bar["config"], bar["workload"]] = float(bar["MB/s (10^6 bytes/s)"])
+    assert drawn.keys() == expected.keys()
+    for cell, mean in expected.items():
+        assert drawn[cell] == pytest.approx(mean, rel=1e-9), cell
+    assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
+    caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
+    assert caption.startswith("throughput in MB/s")
+
+
+@pytest.mark.parametrize("script", [False, True])
+def test_the_default_view_fits_a_phone(browser, committed_url, script):
+    """At 375 px the wide picture is scaled down to the page's width (no sideways scrolling, of
+    the page or of its figure), before any script and once the explorer has drawn."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, java_script_enabled=script)
+    page = context.new_page()
+    page.goto(committed_url + "/explorer/")
+    if script:
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    else:
+        svg = page.locator(FIRST + " > svg")
+        box = svg.bounding_box()
+        assert box["width"] < int(svg.get_attribute("width")) and box["x"] + box["width"] <= 375
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    figure = page.locator("figure.explorer-chart").first
+    assert figure.evaluate("f => f.scrollWidth - f.clientWidth") <= 0
+    context.close()
