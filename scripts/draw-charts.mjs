@@ -137,6 +137,7 @@ for (const file of pages(site)) {
 // made by the same code (static/js/explorer-view.js) from the same files (explorer/data.json, the
 // run's explorer/rows/<id>.json), in the wide layout (the build cannot know the screen; the page's
 // CSS scales the picture down to a phone's width). It goes into the page's #explorer-first, which
+// the page hides before it is painted when its address names a view of its own, and which
 // explorer.js replaces with its interactive chart once that is drawn.
 const explorerView = require("../static/js/explorer-view.js");
 const FIRST = /(<div class="chart-view explorer-first" id="explorer-first")(>)(<\/div>)/;

@@ -53,6 +53,11 @@
   function init(json) {
     model = V.model(json);
     data = model.data;
+    // An address with a query names a view of its own (a shared one, an embed): the default
+    // view drawn at build is not it. The page's CSS hid it before it was painted (its inline
+    // script marked the page); it goes before the address is rewritten below.
+    var first = document.getElementById("explorer-first");
+    if (first && location.search) first.remove();
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
     history.replaceState(null, "", urlFor());

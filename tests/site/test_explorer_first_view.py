@@ -1,6 +1,7 @@
 """Issue 62: the explorer's default view is an SVG drawn at build (scripts/draw-charts.mjs, by
-static/js/explorer-view.js, the code the browser draws with), shown before any script. In
-headless Chromium against sites built from the committed results and from synthetic ones."""
+static/js/explorer-view.js, the code the browser draws with), shown before any script; an
+address naming a view of its own never shows it, not even for one frame. In headless Chromium against sites built from the
+committed results and from synthetic ones."""
 import json
 import re
 import urllib.request
@@ -12,6 +13,8 @@ from sitebuild import REPO, build_site, serve
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 FIRST = "#explorer-first"
+LIVE_BARS = "#explorer-chart svg [aria-roledescription=bar]"
+VEGA_OR_EXPLORER = re.compile(r"/(vega(-lite|-embed)?\.min|explorer(-view)?)\.js$")
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +75,49 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
     assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
     caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
     assert caption.startswith("throughput in MB/s")
+
+
+# Whenever the build's picture is in the document, whether it is displayed: checked on each
+# change the parser makes and on each animation frame, from the first byte of the page on.
+WATCH = """
+window.__seen = [];
+const look = () => { const e = document.getElementById('explorer-first');
+                     if (e && e.querySelector('svg')) window.__seen.push(getComputedStyle(e).display); };
+new MutationObserver(look).observe(document, { childList: true, subtree: true });
+(function tick() { look(); requestAnimationFrame(tick); })();
+"""
+
+
+def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser, committed_url):
+    """?r=<each other committed run>, and beside it: the default run named explicitly, an unknown
+    run, one filter, the embed view. With explorer.js and Vega blocked (nothing could remove the
+    picture): never displayed, at any parser step, frame or DOMContentLoaded; with them, the
+    explorer draws the view asked and the picture is gone."""
+    index = json.loads(fetched(committed_url + "/explorer/data.json"))
+    default, runs = index["default"], index["results"]["id"]
+    others = [r for r in runs if r != default]
+    assert others
+    addresses = [f"?r={r}" for r in others] + [f"?r={default}", "?r=nope", "?fs=ext4", "?embed=1"]
+    built = labels(fetched(committed_url + "/explorer/").decode())
+    context = browser.new_context()
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.route(VEGA_OR_EXPLORER, lambda route: route.abort())
+    for query in addresses:
+        page.goto(committed_url + "/explorer/" + query, wait_until="domcontentloaded")
+        assert not page.locator(FIRST).is_visible(), query
+        page.wait_for_load_state("load")
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # two frames painted
+        seen = page.evaluate("window.__seen")
+        assert seen and set(seen) == {"none"}, (query, seen)  # in the page, never displayed
+    page.unroute(VEGA_OR_EXPLORER)
+    for query in (f"?r={others[0]}", "?fs=ext4"):
+        page.goto(committed_url + "/explorer/" + query)
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        assert set(page.evaluate("window.__seen")) <= {"none"} and page.locator(FIRST).count() == 0, query
+        live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
+        assert live and live != built, query
+    context.close()
 
 
 @pytest.mark.parametrize("script", [False, True])
