@@ -1,6 +1,7 @@
 """Issue 62: the explorer's default view is an SVG drawn at build (scripts/draw-charts.mjs, by
-static/js/explorer-view.js, the code the browser draws with), shown before any script; an
-address naming a view of its own never shows it, not even for one frame. In headless Chromium against sites built from the
+static/js/explorer-view.js, the code the browser draws with), shown before any script; the
+explorer's own chart replaces it with the same figures; an address naming a view of its own
+never shows it, not even for one frame. In headless Chromium against sites built from the
 committed results and from synthetic ones."""
 import json
 import re
@@ -75,6 +76,48 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
     assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
     caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
     assert caption.startswith("throughput in MB/s")
+
+
+# Each animation frame from the first on, until the explorer has drawn: is the build's picture
+# shown, is the explorer's chart shown (each: in the layout, holding an SVG).
+FRAMES = """
+window.__frames = [];
+(function tick() {
+  const shown = (id) => { const e = document.getElementById(id); return !!(e && e.offsetParent && e.querySelector('svg')); };
+  window.__frames.push([shown('explorer-first'), shown('explorer-chart')]);
+  const root = document.getElementById('explorer');
+  if (!(root && root.dataset.rendered)) requestAnimationFrame(tick);
+})();
+"""
+
+
+def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser, any_site):
+    """The bars' labels of the build's picture (their <title>) and of the chart explorer.js draws
+    (vega's aria-label of each bar, from the values it draws) are the same, in the same order;
+    in every frame until then one of the two is on screen, never both, never neither; hovering a
+    bar of the new chart shows its details."""
+    built = labels(fetched(any_site + "/explorer/").decode())
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context.add_init_script(FRAMES)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(any_site + "/explorer/")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
+    assert built and live == built
+    assert page.locator(FIRST).count() == 0
+    frames = page.evaluate("window.__frames")
+    assert any(first for first, _ in frames), frames  # the picture was on screen before the chart
+    shown_from = next(i for i, (first, _) in enumerate(frames) if first)
+    assert all(first != chart for first, chart in frames[shown_from:]), frames
+    assert frames[-1] == [False, True]
+    page.locator(LIVE_BARS).first.hover()
+    page.wait_for_selector("#explorer-details h3")
+    bar = fields(built[0])
+    assert page.locator("#explorer-details h3").inner_text() == f"{bar['config']}: {bar['workload']}"
+    assert errors == []
+    context.close()
 
 
 # Whenever the build's picture is in the document, whether it is displayed: checked on each
