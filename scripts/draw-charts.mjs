@@ -1,19 +1,21 @@
 // Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
 // with no script and the reader's browser loads Vega only when asked (static/js/charts.js).
-// Usage: node scripts/draw-charts.mjs SITE CACHE [FOLDER...]. Every *.html under SITE whose chart figure
-// (layouts/partials/charts/chart.html) holds its rows inline gets the SVG inside its
-// .chart-view and data-drawn="build", and its rows move to a file beside the spec (data-rows,
-// fetched only when the reader asks for the interactive chart): a page carries its numbers once,
-// in the picture and the table beside it. Figures whose rows are a file already (result pages)
-// are left to the browser. Each SVG is kept in CACHE under the hash of what it is drawn from, so
+// Usage: node scripts/draw-charts.mjs SITE CACHE [FILES]. Every *.html under SITE with a chart
+// figure (layouts/partials/charts/chart.html) gets the SVG inside its .chart-view and
+// data-drawn="build". A figure's rows are inline or a file (data-rows, found under SITE or
+// FILES: a folder the site serves that is not in SITE, build/static). Inline rows move to a
+// file beside the spec (data-rows, fetched only when the reader asks for the interactive
+// chart): a page carries its numbers once, in the picture and the table beside it.
+// Result pages are drawn by the other mode, before their pages exist (site/build.py):
+// node scripts/draw-charts.mjs --results SPEC ROWS CACHE reads result ids on stdin, one a
+// line, draws each from ROWS/<id>.json, and prints "<id>\t<SVG file>" for each one drawn.
+// Each SVG is kept in CACHE under the hash of what it is drawn from, so
 // a rebuild draws only charts that changed. The spec is made by static/js/chart-spec.js, as the
 // browser makes it for the screen (its ink "currentColor", set by the page's CSS in light and
 // dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
 // without changing what it shows (compact()): coordinates to a tenth of a pixel, and the
 // symbol marks' circles written as <circle>; each mark's label is its <title>, shown on hover.
-// The explorer's default view is drawn too (drawExplorer()). A file a page names is looked for
-// under SITE, then under each FOLDER (the static trees fsatlas site copies beside Hugo's output:
-// build/static, which holds the explorer's data).
+// The explorer's page gets the SVG of its default view (drawExplorer()).
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -23,13 +25,14 @@ import * as vegaLite from "vega-lite";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
-const [site, cache, ...folders] = process.argv.slice(2);
+const RESULTS = process.argv[2] === "--results";
+const [site, cache, files] = RESULTS ? [null, process.argv[5], null] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
   .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
 fs.mkdirSync(cache, { recursive: true });
 
-const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>/g;
+const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(?:(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>)?/g;
 const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&quot;": '"', "&#39;": "'", "&#43;": "+" };
 const unescape = (text) => text.replace(/&(amp|lt|gt|quot|#34|#39|#43);/g, (m) => ENTITIES[m]);
 const attribute = (attrs, name) => {
@@ -45,12 +48,12 @@ function* pages(folder) {
   }
 }
 
-// A spec's (or a data file's) address is site-relative, perhaps under the base URL's path: the
-// file is the longest tail of it that exists under SITE, or else under a FOLDER.
-function specFile(url) {
+// A file's address is site-relative, perhaps under the base URL's path: the file is the
+// longest tail of it that exists under SITE (or FILES).
+function siteFile(url) {
   const parts = url.split("?")[0].split("/").filter(Boolean);
-  for (const root of [site, ...folders]) {
-    for (let i = 0; i < parts.length; i++) {
+  for (let i = 0; i < parts.length; i++) {
+    for (const root of files ? [site, files] : [site]) {
       const candidate = path.join(root, ...parts.slice(i));
       if (fs.existsSync(candidate)) return candidate;
     }
@@ -75,10 +78,11 @@ function compact(svg) {
     .replace(/\s(cx|cy|r)="[^"]*"/g, tenth);
 }
 
-async function svgOf(specText, rows, axis) {
+// The chart's SVG file in CACHE, drawn unless it is there: { file, drawn (0 or 1) }.
+async function svgFile(specText, rows, axis) {
   const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
-  if (fs.existsSync(kept)) return { svg: fs.readFileSync(kept, "utf8"), drawn: 0 };
+  if (fs.existsSync(kept)) return { drawn: 0, file: kept };
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
   // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
@@ -90,45 +94,81 @@ async function svgOf(specText, rows, axis) {
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
   const svg = compact(await view.toSVG());
   view.finalize();
-  fs.writeFileSync(`${kept}.part`, svg);
-  fs.renameSync(`${kept}.part`, kept);
-  return { svg, drawn: 1 };
+  fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
+  fs.renameSync(`${kept}.${process.pid}.part`, kept);
+  return { drawn: 1, file: kept };
+}
+
+async function svgOf(specText, rows, axis) {
+  const made = await svgFile(specText, rows, axis);
+  return { ...made, svg: fs.readFileSync(made.file, "utf8") };
 }
 
 let figures = 0, drawn = 0;
-for (const file of pages(site)) {
-  const html = fs.readFileSync(file, "utf8");
-  if (!html.includes('class="chart-data"')) continue;
-  const parts = [];
-  let last = 0;
-  for (const m of html.matchAll(FIGURE)) {
-    const [whole, attrs, gap1, viewAttrs, gap2, rows] = m;
-    try {
-      const specUrl = attribute(attrs, "data-spec"), spec = specFile(specUrl);
-      const specText = fs.readFileSync(spec, "utf8");
-      const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
-      const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
-      const rowsFile = path.join(path.dirname(spec), rowsName);
-      if (!fs.existsSync(rowsFile)) {
-        fs.writeFileSync(`${rowsFile}.part`, rows);
-        fs.renameSync(`${rowsFile}.part`, rowsFile);
+
+async function drawPages() {
+  for (const file of pages(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!html.includes('<figure class="chart"')) continue;
+    const parts = [];
+    let last = 0;
+    for (const m of html.matchAll(FIGURE)) {
+      const [whole, attrs, gap1, viewAttrs, gap2 = "", inline] = m;
+      const rowsAt = attribute(attrs, "data-rows");
+      if (inline === undefined && !rowsAt) continue;  // not a chart of rows (the explorer's own)
+      try {
+        const specUrl = attribute(attrs, "data-spec");
+        const specText = fs.readFileSync(siteFile(specUrl), "utf8");
+        const rows = inline === undefined ? fs.readFileSync(siteFile(rowsAt), "utf8") : inline;
+        const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
+        let moved = "";
+        if (inline !== undefined) {
+          const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
+          const rowsFile = path.join(path.dirname(siteFile(specUrl)), rowsName);
+          if (!fs.existsSync(rowsFile)) {
+            fs.writeFileSync(`${rowsFile}.part`, rows);
+            fs.renameSync(`${rowsFile}.part`, rowsFile);
+          }
+          moved = ` data-rows="${specUrl.split("?")[0].replace(/[^/]*$/, rowsName)}"`;
+        }
+        parts.push(html.slice(last, m.index),
+                   `<figure class="chart" data-drawn="build"${moved}${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${inline === undefined ? "" : gap2}`);
+        figures += 1;
+        drawn += made.drawn;
+      } catch (error) {  // left for the browser to draw, which will say what is wrong
+        parts.push(html.slice(last, m.index), whole);
+        console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
       }
-      const rowsUrl = specUrl.split("?")[0].replace(/[^/]*$/, rowsName);
-      parts.push(html.slice(last, m.index),
-                 `<figure class="chart" data-drawn="build" data-rows="${rowsUrl}"${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${gap2}`);
+      last = m.index + whole.length;
+    }
+    if (parts.length) {
+      parts.push(html.slice(last));
+      fs.writeFileSync(`${file}.part`, parts.join(""));
+      fs.renameSync(`${file}.part`, file);
+    }
+  }
+  console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
+}
+
+// Result pages: one spec, each result's rows from its file; a result whose chart cannot be
+// drawn is left out of the answer (its page leaves the chart to the browser) and named.
+async function drawResults([specPath, rowsDir]) {
+  const specText = fs.readFileSync(specPath, "utf8");
+  let ids = "";
+  for await (const chunk of process.stdin) ids += chunk;
+  const out = [];
+  for (const id of ids.split("\n").filter(Boolean)) {
+    try {
+      const made = await svgFile(specText, fs.readFileSync(path.join(rowsDir, `${id}.json`), "utf8"), "");
+      out.push(`${id}\t${made.file}\n`);
       figures += 1;
       drawn += made.drawn;
-    } catch (error) {  // left for the browser to draw, which will say what is wrong
-      parts.push(html.slice(last, m.index), whole);
-      console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
+    } catch (error) {
+      console.error(`draw-charts: result ${id}: ${error.message}`);
     }
-    last = m.index + whole.length;
   }
-  if (parts.length) {
-    parts.push(html.slice(last));
-    fs.writeFileSync(`${file}.part`, parts.join(""));
-    fs.renameSync(`${file}.part`, file);
-  }
+  process.stdout.write(out.join(""));
+  console.error(`draw-charts: ${figures} result charts, ${drawn} drawn anew`);
 }
 
 // --- The explorer's default view ---------------------------------------------------------
@@ -145,12 +185,11 @@ const CAPTION = /(<span id="explorer-caption">)(<\/span>)/;
 const escapeText = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 async function drawExplorer() {
-  let figures = 0, drawn = 0;
   for (const file of pages(site)) {
     const html = fs.readFileSync(file, "utf8");
     if (!FIRST.test(html)) continue;
     try {
-      const dataFile = specFile(attribute(html.match(/<article[^>]* id="explorer"[^>]*>/)[0], "data-src"));
+      const dataFile = siteFile(attribute(html.match(/<article[^>]* id="explorer"[^>]*>/)[0], "data-src"));
       const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
       if (!model.data.results.length) continue;
       const view = model.readState(new URLSearchParams(""));
@@ -173,9 +212,6 @@ async function drawExplorer() {
       console.error(`draw-charts: ${path.relative(site, file)}: the explorer's default view: ${error.message}`);
     }
   }
-  return { figures, drawn };
 }
-const explorer = await drawExplorer();
-figures += explorer.figures;
-drawn += explorer.drawn;
-console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
+
+await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawExplorer().then(drawPages));  // drawPages prints the count

@@ -125,7 +125,8 @@
   // when the reader asks: a click or tap on the picture (a finger scrolling across it is no
   // click), or the "Explore" button, which a keyboard reaches.
   function settle(figure) {
-    if (figure.dataset.drawn !== "build") return draw(figure);
+    // a result page whose chart the build could not draw has an empty view: drawn here
+    if (figure.dataset.drawn !== "build" || !figure.querySelector(".chart-view svg")) return draw(figure);
     actions(figure);
     figure.classList.add("chart-drawn");
     var view = figure.querySelector(".chart-view"), bar = figure.querySelector(".chart-actions");

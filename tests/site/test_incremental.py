@@ -1,5 +1,6 @@
 """fsatlas site: result pages rendered in a pass of their own, only those that changed, and the
 same site as one plain Hugo build."""
+import json
 import os
 import shutil
 import subprocess
@@ -45,12 +46,19 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     root, _ = site
     one_pass = tmp_path / "one-pass"
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)
+    from fsatlas.site.aggregate import CHART_FILES
+    from fsatlas.site.build import ResultCharts, draw_charts
     tables = root / "build" / result_tables.TABLES_DIR
-    for page in (one_pass / "results").glob("*/index.html"):
-        made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
-        page.write_text(result_tables.fill_slots(page.read_text(), made))
-    from fsatlas.site.build import draw_charts  # and the charts drawn into the pages, as fsatlas site does
-    draw_charts(str(one_pass), str(tmp_path / "chart-cache"))
+    pages = sorted((one_pass / "results").glob("*/index.html"))
+    with ResultCharts([p.parent.name for p in pages], str(root / "assets" / "charts" / "throughput.vl.json"),
+                      str(root / "build" / "static" / CHART_FILES), str(tmp_path / "chart-cache")) as charts:
+        for page in pages:
+            made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
+            made["throughput-chart"] = charts.svg(page.parent.name)
+            assert made["throughput-chart"].startswith("<svg")
+            page.write_text(result_tables.fill_slots(page.read_text(), made))
+    # and the other pages' charts drawn into them, as fsatlas site does
+    draw_charts(str(one_pass), str(tmp_path / "chart-cache"), str(root / "build" / "static"))
     assert _files(root / "public") == _files(one_pass)
     fsatlas("site", "--root", root, "--destination", "batch-1", "--batch", "1")
     assert _files(root / "batch-1") == _files(one_pass)
@@ -78,6 +86,31 @@ def test_a_template_change_renders_every_result_page(site):
     assert "4 of 4 result pages rendered" in aggregate_and_build(root)
     assert all(MARKER in (root / "public" / "results" / rid / "index.html").read_text()
                for rid in _pages(root / "public"))
+
+
+def _chart(page) -> str:
+    html = page.read_text()
+    return html[html.index('<figure class="chart" data-drawn="build" data-chart="throughput"'):].split("</figure>")[0]
+
+
+def test_a_result_pages_chart_follows_its_rows(site):
+    """A result page holds its chart's SVG drawn at build (#62): when only the chart's rows change,
+    the page is rendered again with the new picture; rows that cannot be drawn leave the chart to
+    the browser (an empty view, named on stderr), never a stale picture."""
+    root, _ = site
+    rows = root / "build" / "static" / "charts" / "results" / "synthetic-00001.json"
+    page = root / "public" / "results" / "synthetic-00001" / "index.html"
+    before = _chart(page)
+    assert "<svg" in before
+    changed = json.loads(rows.read_text())
+    changed[0]["label"] = "renamed-by-the-test"
+    rows.write_text(json.dumps(changed))
+    assert "1 of 4 result pages rendered" in fsatlas("site", "--root", root).stdout
+    assert "renamed-by-the-test" in _chart(page) and "renamed-by-the-test" not in before
+    rows.write_text("not json")
+    done = fsatlas("site", "--root", root)
+    assert "1 of 4 result pages rendered" in done.stdout and "result synthetic-00001" in done.stderr
+    assert "<svg" not in _chart(page) and '<div class="chart-view"' in _chart(page)
 
 
 def test_a_removed_result_leaves_no_page_behind(site):

@@ -38,6 +38,7 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
 from . import report, result_tables
+from .aggregate import CHART_FILES
 from ..results import resultfile
 from ..errors import UserError
 from ..results.filesig import stat_signature
@@ -122,7 +123,7 @@ class Site:
     def inputs_digest(self, overlay: str) -> str:
         """Changes whenever anything but a page's own source could change a result page."""
         h = hashlib.sha256("\0".join([hugo_version(), *self.hugo_args]).encode())
-        files = [self.path("config.toml"), overlay, self.section_index() or ""]
+        files = [self.path("config.toml"), overlay, self.section_index() or "", *CHART_DRAWERS]
         files += [self.path(os.path.join("data", name)) for name in PAGE_DATA]
         for m in self.mounts:  # templates and assets; the generated pages are tracked one by one
             if (m["target"].split("/")[0] in ("layouts", "assets", "i18n") and os.path.isdir(self.path(m["source"]))
@@ -148,8 +149,10 @@ class Site:
         except (OSError, ValueError):
             state = {}
         rendered = state.get("pages", {}) if state.get("inputs") == inputs else {}
-        sources = {n[:-3]: stat_signature(os.path.join(self.pages, n)) for n in os.listdir(self.pages)
-                   if n.endswith(".md") and n != "_index.md"} if os.path.isdir(self.pages) else {}
+        # a page is its source and its chart's rows, drawn into it (ResultCharts)
+        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)), stat_signature(self.chart_rows(n[:-3]))]
+                   for n in os.listdir(self.pages) if n.endswith(".md") and n != "_index.md"} \
+            if os.path.isdir(self.pages) else {}
         out = os.path.join(self.result_html, RESULTS)
         os.makedirs(out, exist_ok=True)
         folders = set(os.listdir(out))
@@ -165,11 +168,14 @@ class Site:
         parts = [todo[start:start + batch] for start in range(0, len(todo), batch)]
         following, done = self.stage + "-next", self.stage + "-done"
 
+        charts = ResultCharts(todo, self.path(os.path.join("assets", "charts", "throughput.vl.json")),
+                              os.path.dirname(self.chart_rows("-")), os.path.join(self.build_dir, "cache", "charts"))
+
         def fill(part):
             """In the thread, beside the next Hugo run: each page of a rendered batch gets its
-            tables (result_tables) and only then counts as rendered."""
+            tables (result_tables) and its chart, and only then counts as rendered."""
             for rid in part:
-                self._fill_slots(os.path.join(out, rid, "index.html"), rid)
+                self._fill_slots(os.path.join(out, rid, "index.html"), rid, charts.svg(rid))
             rendered.update((rid, sources[rid]) for rid in part)
             save()  # after each batch: an interrupted build resumes
 
@@ -184,7 +190,7 @@ class Site:
         for folder in (self.stage, following, done):
             shutil.rmtree(folder, ignore_errors=True)
         fills = []
-        with ThreadPoolExecutor(1) as helper:
+        with charts, ThreadPoolExecutor(1) as helper:
             staged = helper.submit(prepare, 0)
             for n, part in enumerate(parts):
                 staged.result()
@@ -206,9 +212,14 @@ class Site:
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo)}
 
-    def _fill_slots(self, page: str, rid: str) -> None:
-        """Writes the page again with its tables, in place: the file is the one Hugo has just
-        written (its page staged, the old output unlinked: _stage), which nothing links to yet."""
+    def chart_rows(self, rid: str) -> str:
+        """The file of a result's throughput chart rows (aggregate.chart_file, in build/static)."""
+        return self.path(os.path.join(BULK_STATIC[0], *CHART_FILES.split("/"), f"{rid}.json"))
+
+    def _fill_slots(self, page: str, rid: str, chart: str) -> None:
+        """Writes the page again with its tables and its chart's SVG (chart, or "" to leave it to
+        the browser), in place: the file is the one Hugo has just written (its page staged, the
+        old output unlinked: _stage), which nothing links to yet."""
         table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
         try:
             tables = result_tables.read(table_file)
@@ -218,7 +229,7 @@ class Site:
         with open(page, "r+", encoding="utf-8") as f:
             html = f.read()
             f.seek(0)
-            f.write(result_tables.fill_slots(html, tables))
+            f.write(result_tables.fill_slots(html, {**tables, "throughput-chart": chart}))
             f.truncate()
 
     def _stage(self, ids: list, folder: str, out: str) -> None:
@@ -255,8 +266,7 @@ class Site:
 
         def main_pass() -> str:  # its charts drawn as soon as it is done, while result pages still render
             main.finish()
-            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"),
-                               [source for source, _ in self.bulk_trees()])
+            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"), self.path(BULK_STATIC[0]))
         with ThreadPoolExecutor(2) as helpers:
             # the static trees do not change during the passes: they are listed meanwhile
             listed = helpers.submit(list_ahead, trees[:-2], target, manifest)
@@ -275,16 +285,72 @@ class Site:
 DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")
 
 
-def draw_charts(folder: str, cache: str, also: list[str] = ()) -> str:
+# What draws a build-time chart besides its spec and rows: result pages drawn with other
+# versions of these are rendered again (inputs_digest).
+CHART_DRAWERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spec.js")]
+
+
+def draw_charts(folder: str, cache: str, files: str) -> str:
     """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
-    shows them with no script, and Vega loads only when a reader reaches for one. also: folders
-    whose files the site serves beside folder's (the static trees: the explorer's data)."""
-    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, *also], capture_output=True, text=True,
+    shows them with no script, and Vega loads only when a reader reaches for one. files: the
+    folder of the site's files that are not in folder (a result's chart rows, for an article)."""
+    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, files], capture_output=True, text=True,
                           cwd=report.REPO, timeout=600)
     if done.returncode != 0:
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)
     sys.stderr.write(done.stderr)
     return done.stdout.strip()
+
+
+class ResultCharts:
+    """The throughput charts of result pages drawn to SVG (scripts/draw-charts.mjs --results),
+    started at once and read when the first page is filled: the drawing runs beside Hugo. A
+    chart takes 35-85 ms of CPU, so many are split between a drawer per CPU. A chart not drawn
+    (named on stderr) leaves its page's chart to the browser. Ids, answers and messages pass
+    through files, so no pipe fills while nobody reads it."""
+
+    PER_DRAWER = 200  # charts at least for each drawer more: a drawer's start (vega) is 0.3 s
+
+    def __init__(self, ids: list, spec: str, rows: str, cache: str):
+        self.drawers, self.files = [], {} if not ids else None  # no pages to fill: no Node to start
+        count = max(1, min(len(os.sched_getaffinity(0)), len(ids) // self.PER_DRAWER))
+        for n in range(count if ids else 0):
+            files = [tempfile.TemporaryFile(mode="w+", encoding="utf-8") for _ in range(3)]
+            files[0].write("".join(f"{rid}\n" for rid in ids[n::count]))
+            files[0].seek(0)
+            self.drawers.append((subprocess.Popen(["node", DRAW_CHARTS, "--results", spec, rows, cache],
+                                                  cwd=report.REPO, stdin=files[0], stdout=files[1],
+                                                  stderr=files[2], text=True), files))
+
+    def svg(self, rid: str) -> str:
+        """The SVG of one result's chart, or "" where none was drawn."""
+        if self.files is None:
+            self.files = {}
+            for proc, (ids, out, errors) in self.drawers:
+                proc.wait()
+                out.seek(0)
+                errors.seek(0)
+                said = errors.read()
+                if proc.returncode != 0:
+                    raise UserError(f"drawing the result charts failed: {said.strip()[-600:]}", where=DRAW_CHARTS)
+                sys.stderr.write(said)
+                self.files.update(line.split("\t", 1) for line in out.read().splitlines())
+                for f in (ids, out, errors):
+                    f.close()
+        if rid not in self.files:
+            return ""
+        with open(self.files[rid], encoding="utf-8") as f:
+            return f.read()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        """An interrupted build leaves no drawer behind."""
+        for proc, _ in self.drawers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 # Go's collector in every Hugo run fsatlas starts: off below a soft limit on Go's memory, past
