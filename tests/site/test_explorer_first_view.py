@@ -65,12 +65,12 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
             dims = cell["key"].split("|", 4)[4] if cell["key"].count("|") >= 4 else ""
             panel = cell["workload"] + (" " + dims if dims else "")
             expected[cell["filesystem"], panel] = cell["metrics"]["throughput"]["mean"] / 1e6  # MB/s
-    drawn = {}
-    for label in labels(html):
+    drawn, bars = {}, labels(html)
+    for label in bars:
         bar = fields(label)
         assert bar["machine"] == result["system"]["machine"], label  # the run drawn is the default run
         drawn[bar["config"], bar["workload"]] = float(bar["MB/s (10^6 bytes/s)"])
-    assert drawn.keys() == expected.keys()
+    assert len(bars) == len(drawn) and drawn.keys() == expected.keys()  # one bar a cell
     for cell, mean in expected.items():
         assert drawn[cell] == pytest.approx(mean, rel=1e-9), cell
     assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
