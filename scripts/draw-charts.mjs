@@ -15,6 +15,7 @@
 // dark mode alike); with the pinned vega and vega-lite of node_modules. The SVG is made smaller
 // without changing what it shows (compact()): coordinates to a tenth of a pixel, and the
 // symbol marks' circles written as <circle>; each mark's label is its <title>, shown on hover.
+// The explorer's page gets the SVG of its default view (drawExplorer()).
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -170,4 +171,47 @@ async function drawResults([specPath, rowsDir]) {
   console.error(`draw-charts: ${figures} result charts, ${drawn} drawn anew`);
 }
 
-await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawPages());
+// --- The explorer's default view ---------------------------------------------------------
+// What static/js/explorer.js draws for an address with no query (data["default"]'s run, every
+// filesystem, variant defaults, every workload, throughput, absolute figures, across workloads),
+// made by the same code (static/js/explorer-view.js) from the same files (explorer/data.json, the
+// run's explorer/rows/<id>.json), in the wide layout (the build cannot know the screen; the page's
+// CSS scales the picture down to a phone's width). It goes into the page's #explorer-first, which
+// the page hides before it is painted when its address names a view of its own, and which
+// explorer.js replaces with its interactive chart once that is drawn.
+const explorerView = require("../static/js/explorer-view.js");
+const FIRST = /(<div class="chart-view explorer-first" id="explorer-first")(>)(<\/div>)/;
+const CAPTION = /(<span id="explorer-caption">)(<\/span>)/;
+const escapeText = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+async function drawExplorer() {
+  for (const file of pages(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!FIRST.test(html)) continue;
+    try {
+      const dataFile = siteFile(attribute(html.match(/<article[^>]* id="explorer"[^>]*>/)[0], "data-src"));
+      const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
+      if (!model.data.results.length) continue;
+      const view = model.readState(new URLSearchParams(""));
+      for (const id of view.results) {
+        model.add(id, JSON.parse(fs.readFileSync(path.join(path.dirname(dataFile), "rows", `${id}.json`), "utf8")));
+      }
+      const chart = model.chart(view);
+      if (!chart.shown.length) continue;
+      // the spec without its values, and the values, as svgOf takes a figure's (chartSpec.build joins them)
+      const { data, ...spec } = explorerView.spec(view, chart.shown, chart.unitLabel, explorerView.WIDE_COLUMNS);
+      const made = await svgOf(JSON.stringify(spec), JSON.stringify(data.values), "");
+      const label = `Chart of the default view: ${view.metric} of every filesystem with its default options, run ${view.results.join(", ")}`;
+      const page = html.replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
+        .replace(CAPTION, (m, open, close) => open + escapeText(explorerView.caption(view, chart.unitLabel)) + close);
+      fs.writeFileSync(`${file}.part`, page);
+      fs.renameSync(`${file}.part`, file);
+      figures += 1;
+      drawn += made.drawn;
+    } catch (error) {  // left for the browser to draw, which will say what is wrong
+      console.error(`draw-charts: ${path.relative(site, file)}: the explorer's default view: ${error.message}`);
+    }
+  }
+}
+
+await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawExplorer().then(drawPages));  // drawPages prints the count

@@ -11,15 +11,13 @@
   var form = document.getElementById("explorer-controls");
   var statusLine = root.querySelector(".explorer-status");
   var DISPLAY = window.fsatlasFormat.DISPLAY;  // static/js/format.js
-  // Every lookup keyed by what a result file names (an id, a filesystem, a key, a metric) is a
-  // table without a prototype: in {}, a filesystem or result named "constructor" was found
-  // before it was put there (Object's own), and left out of the baseline list.
-  function table() { return Object.create(null); }
-  var data, rows = [], missing = [], loaded = table(), byId = table(), keyByName = table(), metricByName = table(),
-      configNames = [], view = {};
+  // What a view selects and draws, and its chart's spec: static/js/explorer-view.js, which the
+  // build runs too (scripts/draw-charts.mjs draws the default view before any script).
+  // Every lookup keyed by what a result file names is a table without a prototype (V.table).
+  var V = window.fsatlasExplorerView, configOf = V.configOf, table = V.table, uniq = V.uniq;
+  var model, data, loaded = table(), view = {};
 
   function status(text) { statusLine.textContent = text; }
-  function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
   // A machine as the tables name it: its human name (results/machines.py name(), which every
   // result of data.json carries), the hash label as its id.
   function machineCell(name, label) {
@@ -53,18 +51,13 @@
   });
 
   function init(json) {
-    data = json;
-    var c = data.results, s = data.strings;
-    data.results = c.id.map(function (id, i) {
-      var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system"].forEach(function (f) { r[f] = s[c[f][i]]; });
-      byId[id] = r;
-      return r;
-    });
-    data.keys.forEach(function (k) { keyByName[k.key] = k; });
-    // the filters' choices, of every result (a key outside the matrix is described only in its chunk)
-    configNames = uniq(data.vocabulary.configs.map(function (c) { return configOf({ filesystem: c[0], variant: c[1] }); }));
-    data.metrics.forEach(function (m) { metricByName[m.name] = m; });
+    model = V.model(json);
+    data = model.data;
+    // An address with a query names a view of its own (a shared one, an embed): the default
+    // view drawn at build is not it. The page's CSS hid it before it was painted (its inline
+    // script marked the page); it goes before the address is rewritten below.
+    var first = document.getElementById("explorer-first");
+    if (first && location.search) first.remove();
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
     history.replaceState(null, "", urlFor());
@@ -93,7 +86,7 @@
         var figure = document.getElementById("explorer-chart").closest("figure");
         if (!view.drawnValues) { status("Nothing drawn to save."); return; }
         figure.dataset.source = location.href;  // the link to this very view
-        window.fsatlasCharts.exportAs(button.dataset.export, figure, spec(view.drawnValues, view.drawnUnit, true), "fsatlas-view")
+        window.fsatlasCharts.exportAs(button.dataset.export, figure, V.spec(view, view.drawnValues, view.drawnUnit, V.WIDE_COLUMNS), "fsatlas-view")
           .catch(function (error) { console.error("explorer export: " + error); });
       });
     });
@@ -131,21 +124,7 @@
         .then(function (r) {
           if (!r.ok) throw new Error(r.status + " " + r.statusText);
           return r.json();
-        }).then(function (chunk) {
-          // a chunk names its own cell keys and metrics; the index describes them, or for a key
-          // outside the matrix the chunk itself does
-          var result = byId[id], c = chunk.rows, m = chunk.missing;
-          var keys = chunk.keys.map(function (k) { return keyByName[k] || chunk.described[k]; });
-          var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
-          c.k.forEach(function (k, i) {
-            rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
-                        hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i],
-                        host: (chunk.contention || [])[k] || "not recorded" });
-          });
-          m.k.forEach(function (k, i) {
-            missing.push({ result: result, key: keys[k], status: m.status[i], reason: m.reason[i] });
-          });
-        });
+        }).then(function (chunk) { model.add(id, chunk); });
     }
     return loaded[id];
   }
@@ -164,8 +143,6 @@
     });
   }
 
-  function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
-
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
             data.results.map(function (r) { return r.name + " (" + r.machine + ") · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
@@ -175,38 +152,10 @@
     var metricSelect = form.elements.metric;
     data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
     var baseSelect = form.elements.baseline;
-    configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+    model.configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
   }
 
-  // The first view's run: the one the site's run rule gives the home page (aggregate wrote it).
-  function defaultRun() {
-    return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
-  }
-
-  function list(params, name, fallback) {
-    var v = params.get(name);
-    return v === null ? fallback : v.split(",").filter(Boolean);
-  }
-
-  function readState(params) {
-    var fsAll = data.vocabulary.filesystems;
-    var workloads = data.vocabulary.workloads;
-    var asked = list(params, "r", [defaultRun()]);
-    var known = asked.filter(function (id) { return byId[id]; });
-    view = {
-      // an address naming no result here (?r=nope) opens the default run, and says so
-      results: known.length || !asked.length ? known : [defaultRun()],
-      unknown: asked.filter(function (id) { return !byId[id]; }),
-      fs: list(params, "fs", fsAll),
-      variant: list(params, "v", ["defaults"]),
-      workload: list(params, "w", workloads),
-      metric: params.get("metric") || "throughput",
-      mode: params.get("mode") || "abs",
-      baseline: params.get("base") || (configNames.indexOf("ext4") >= 0 ? "ext4" : configNames[0]),
-      axis: params.get("axis") || "workload",
-      cpu: params.get("cpu") === "1"
-    };
-  }
+  function readState(params) { view = model.readState(params); }
 
   function readForm() {
     view.unknown = [];
@@ -250,63 +199,12 @@
 
   // --- the selection and what the reader's choices make of it --------------------------------
 
-  function selected(metricName) {
-    var r = table(), f = table(), v = table(), w = table();
-    view.results.forEach(function (x) { r[x] = 1; });
-    view.fs.forEach(function (x) { f[x] = 1; });
-    view.variant.forEach(function (x) { v[x] = 1; });
-    view.workload.forEach(function (x) { w[x] = 1; });
-    function keep(x) {
-      return r[x.result.id] && f[x.key.filesystem] && v[x.key.variant] && w[x.key.workload] &&
-        (view.axis !== "dims" || x.key.dims);
-    }
-    return { rows: rows.filter(function (x) { return keep(x) && x.metric.name === metricName; }), missing: missing.filter(keep) };
-  }
-
-  function baselineIndex(metricName) {
-    var index = table();
-    rows.forEach(function (x) {
-      if (x.metric.name === metricName && configOf(x.key) === view.baseline)
-        index[x.result.id + "|" + x.key.workload + "|" + x.key.dims] = x;
-    });
-    return index;
-  }
-
-  function points(sel) {
-    var base = baselineIndex(view.metric), multi = view.results.length > 1;
-    return sel.rows.map(function (x) {
-      var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
-      var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
-                dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                machineName: x.result.name, system: x.result.system,
-                // one series a result file: two results of one machine and day are two bars, never a sum
-                series: multi ? x.result.id : configOf(x.key),
-                result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
-                command: x.result.rerun && x.result.rerun + x.key.command,  // the result's own profile and target; "" for an import
-                mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: window.fsatlasCharts.flagMarks(x.flags),
-                better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi, host: x.host };
-      var scale = null;
-      if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
-      else if (view.mode === "ratio") {
-        var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
-        if (b && b.mean) { scale = 1 / b.mean; p.unitLabel = "ratio to " + view.baseline + " (" + (x.metric.better === "higher" ? "above 1 is better" : "below 1 is better") + ")"; }
-      } else if (view.mode === "share" && x.share !== null && x.share !== undefined && x.mean) {
-        scale = x.share / x.mean; p.unitLabel = "share of what the raw device delivered";
-      }
-      if (scale === null) { p.value = null; return p; }
-      p.value = x.mean * scale; p.lo = x.lo * scale; p.hi = x.hi * scale;
-      p.samples = x.samples.map(function (s) { return s * scale; });
-      // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
-      p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;
-      p.dimName = x.key.dimName || null;
-      return p;
-    });
-  }
+  function selected(metricName) { return model.selected(view, metricName); }
 
   function geomeans(metricName, sel) {
     // Per configuration (and machine): the geometric mean of its ratios to the baseline over the
     // selected workloads; a cell without a measurement on either side is counted as missing.
-    var base = baselineIndex(metricName), groups = table();
+    var base = model.baselineIndex(view, metricName), groups = table();
     var wanted = uniq(sel.rows.map(function (x) { return x.key.workload + "|" + x.key.dims; })
       .concat(sel.missing.map(function (x) { return x.key.workload + "|" + x.key.dims; })));
     sel.rows.forEach(function (x) {
@@ -327,53 +225,9 @@
 
   // As many small multiples a row as the page's width holds (one on a phone): a panel takes
   // about 300 px with its axis.
-  function panelColumns(most, wide) {
-    if (wide) return most;  // an export: a page's layout whatever this screen is
+  function panelColumns(most) {
     var width = (document.getElementById("explorer") || document.body).clientWidth || window.innerWidth;
     return Math.max(1, Math.min(most, Math.floor(width / 300)));
-  }
-
-  function spec(values, unitLabel, wide) {
-    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
-                   { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
-                   { field: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
-    var y = { field: "value", type: "quantitative", title: unitLabel };
-    if (view.axis === "dims") {
-      // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
-      // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
-      var swept = (values[0] && values[0].dimName) || "swept parameter";
-      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: ",.3~r" } : t; });
-      tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
-      y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
-      return { data: { values: values },
-               facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
-               resolve: { scale: { y: "independent", x: "independent" } },
-               spec: { width: 260, height: 180, layer: [
-                 { mark: { type: "line", point: true, tooltip: true },
-                   encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: swept },
-                               y: y, color: { field: "series", type: "nominal", title: null }, tooltip: tooltip } },
-                 { mark: { type: "rule" }, encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "lo", type: "quantitative" },
-                                                        y2: { field: "hi" }, color: { field: "series", type: "nominal" } } },
-                 { mark: { type: "text", dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
-                   encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } } ] } };
-    }
-    var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
-    return {
-      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3, wide),
-      resolve: { scale: { y: "independent", x: "independent" } },
-      spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
-        encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
-        layer: [
-          { mark: { type: "bar", tooltip: true },
-            encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
-                        opacity: { condition: { test: "datum.marks", value: 0.5 }, value: 1 }, tooltip: tooltip } },
-          { mark: { type: "rule", color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
-          { transform: [{ flatten: ["samples"], as: ["sample"] }],
-            mark: { type: "point", filled: true, size: 14, color: "{ink}", opacity: 0.7 },
-            encoding: { y: { field: "sample", type: "quantitative" } } },
-          { mark: { type: "text", dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
-            encoding: { y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } }
-        ] } };
   }
 
   // The details of one mark, in a box that stays pinned to the bottom of the screen while it
@@ -430,64 +284,33 @@
   }
   function tooltipHandler(handler, event, item) { detailsOf(event, item); }
 
-  // Small multiples drawn at most: a file of 5,000 cells, each a panel of its own, took the
-  // chart 17 s and 1 GB of the reader's memory (the project's own runs have at most a dozen a
-  // metric). The first MAX_PANELS in the chart's own order are drawn; the table holds every cell.
-  var MAX_PANELS = 60;
-  function drawable(values, field) {
-    var names = uniq(values.map(function (v) { return v[field]; })).sort();
-    if (names.length <= MAX_PANELS) return { values: values, panels: names.length };
-    var kept = table();
-    names.slice(0, MAX_PANELS).forEach(function (name) { kept[name] = true; });
-    return { values: values.filter(function (v) { return kept[v[field]]; }), panels: names.length };
-  }
-
-  // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
-  // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
-  // chosen metric alone where it is that latency or a ratio is shown.
-  function scaling(values) {
-    var LATENCY = ((/^(read|write|trim)_/.exec(view.metric) || [""])[0]) + "lat_mean_ns";
-    values = values.filter(function (p) { return p.dimValue !== null; });
-    values.forEach(function (p) { p.measure = view.metric + " (" + p.unitLabel + ")"; });
-    if (view.metric === LATENCY || view.mode !== "abs") return values;
-    var drawnWorkloads = table();
-    values.forEach(function (p) { drawnWorkloads[p.workload] = 1; });
-    var latency = points(selected(LATENCY)).filter(function (p) {
-      return p.value !== null && p.dimValue !== null && drawnWorkloads[p.workload];
-    });
-    latency.forEach(function (p) { p.measure = LATENCY + " (" + p.unitLabel + ")"; p.beside = true; });
-    return values.concat(latency);
-  }
-
   var drawn = null, drawnCpu = null;
   function render() {
-    var sel = selected(view.metric);
-    var all = points(sel);
-    var limited = drawable(all.filter(function (p) { return p.value !== null; }), view.axis === "dims" ? "workload" : "panel");
-    var shown = view.axis === "dims" ? scaling(limited.values) : limited.values;
-    var unitLabel = shown.length ? shown[0].unitLabel : "";
+    var drawing_ = model.chart(view), sel = drawing_.sel, all = drawing_.all, limited = drawing_.limited;
+    var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
     status((view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
             (view.results.join(", ") || "none") + ". " : "") + cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
-           (limited.panels > MAX_PANELS ? ", the first " + MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
+           (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
     var caption = document.getElementById("explorer-caption");
-    // A ratio here is descriptive: whether it is a difference is the comparison module's to say,
-    // which the compare page shows for two filesystems in one run (tested, corrected).
-    caption.textContent = (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
-      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
-      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
+    caption.textContent = V.caption(view, unitLabel);
     caption.closest("figure").dataset.caption = caption.textContent;
     if (drawn) drawn.finalize();
     var target = document.getElementById("explorer-chart");
+    // The default view as the build drew it (scripts/draw-charts.mjs), from the same values and
+    // spec: it stays on screen while the interactive chart is drawn out of sight, then gives way.
+    var first = document.getElementById("explorer-first");
+    if (first) target.hidden = true;
     view.drawnValues = shown.length ? shown : null;
     view.drawnUnit = unitLabel;
     var charts = window.fsatlasCharts;  // on screen: its colours from the page's CSS, light or dark
-    var done = shown.length ? vegaEmbed(target, charts.inked(spec(shown, unitLabel), true), { renderer: "svg", actions: false, tooltip: tooltipHandler })
+    var done = shown.length ? vegaEmbed(target, charts.inked(V.spec(view, shown, unitLabel, panelColumns(V.WIDE_COLUMNS)), true), { renderer: "svg", actions: false, tooltip: tooltipHandler })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
+      if (first) { first.remove(); target.hidden = false; }
       drawn = result;
       if (result) result.view.addEventListener("click", detailsOf);
       target.closest("figure").classList.add("chart-drawn");
@@ -512,7 +335,7 @@
       });
     });
     vegaEmbed(document.getElementById("explorer-cpu"), window.fsatlasCharts.inked({
-      data: { values: drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
+      data: { values: V.drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
                           y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },

@@ -1,18 +1,25 @@
 // The site's one way to print a figure in the browser: three significant digits with thousands
 // separators ("2,270", "12.3", "0.000123"), the precision a few repetitions support; the full
 // value is in the downloads. Twin of significant() in runner/fsatlas/site/knowledge.py.
-// DISPLAY: each base unit as the site shows it (DISPLAY_UNITS in knowledge.py).
-window.fsatlasFormat = {
-  DISPLAY: {
-    "bytes/s": { factor: 1e-6, unit: "MB/s", title: "MB/s (10^6 bytes/s)" },
-    "bytes": { factor: 1e-6, unit: "MB", title: "MB (10^6 bytes)" },
-    "ns": { factor: 1e-3, unit: "µs", title: "µs" },
-    "ops/s": { factor: 1, unit: "ops/s", title: "operations per second" },
-    "s": { factor: 1, unit: "s", title: "seconds" },
-    "percent": { factor: 1, unit: "%", title: "% of one CPU" }
-  },
-  significant: function (value) {
-    if (value === null || value === undefined || isNaN(value)) return "–";
-    return value.toLocaleString("en", { maximumSignificantDigits: 3 });
-  }
-};
+// DISPLAY: each base unit as the site shows it (DISPLAY_UNITS in knowledge.py). In the browser
+// window.fsatlasFormat; in Node (scripts/draw-charts.mjs, through static/js/explorer-view.js) the module.
+(function (root, make) {
+  var api = make();
+  if (typeof module === "object" && module.exports) module.exports = api; else root.fsatlasFormat = api;
+})(this, function () {
+  "use strict";
+  return {
+    DISPLAY: {
+      "bytes/s": { factor: 1e-6, unit: "MB/s", title: "MB/s (10^6 bytes/s)" },
+      "bytes": { factor: 1e-6, unit: "MB", title: "MB (10^6 bytes)" },
+      "ns": { factor: 1e-3, unit: "µs", title: "µs" },
+      "ops/s": { factor: 1, unit: "ops/s", title: "operations per second" },
+      "s": { factor: 1, unit: "s", title: "seconds" },
+      "percent": { factor: 1, unit: "%", title: "% of one CPU" }
+    },
+    significant: function (value) {
+      if (value === null || value === undefined || isNaN(value)) return "–";
+      return value.toLocaleString("en", { maximumSignificantDigits: 3 });
+    }
+  };
+});

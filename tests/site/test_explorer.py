@@ -192,7 +192,7 @@ def test_in_dark_mode_whiskers_and_dots_are_light(browser, explorer_url):
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
     open_explorer(page, explorer_url + "/explorer/")
-    strokes = page.eval_on_selector_all('#explorer-chart svg line[aria-roledescription="rule mark"]',
+    strokes = page.eval_on_selector_all('#explorer-chart svg .mark-rule.role-mark line',
                                         "ls => ls.map(l => [l.getAttribute('stroke'), getComputedStyle(l).stroke])")
     dots = page.eval_on_selector_all("#explorer-chart svg .mark-symbol path",
                                      "ps => ps.map(p => [p.getAttribute('fill'), getComputedStyle(p).fill])")

@@ -1,0 +1,239 @@
+// What the explorer draws for a view: its data decoded, the cells a view selects, the points
+// they make (absolute figures, ratios to a baseline, shares of the raw device) and the Vega-Lite
+// spec of the chart. One module for the browser (static/js/explorer.js, window.fsatlasExplorerView)
+// and for the build (scripts/draw-charts.mjs, which draws the default view to SVG in Node), so
+// the picture a reader sees before any script and the chart the explorer then draws are made
+// by the same code from the same values. Nothing here touches the page.
+(function (root, make) {
+  if (typeof module === "object" && module.exports) module.exports = make(require("./format.js"), require("./chart-spec.js"));
+  else root.fsatlasExplorerView = make(root.fsatlasFormat, root.fsatlasChartSpec);
+})(this, function (format, chartSpec) {
+  "use strict";
+  var DISPLAY = format.DISPLAY;
+  // Every lookup keyed by what a result file names (an id, a filesystem, a key, a metric) is a
+  // table without a prototype: in {}, a filesystem or result named "constructor" was found
+  // before it was put there (Object's own), and left out of the baseline list.
+  function table() { return Object.create(null); }
+  function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
+  function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
+
+  // The explorer's data: json is explorer/data.json (the index); add() takes the chunk of one
+  // result (explorer/rows/<id>.json). Both are `fsatlas aggregate`'s (runner/fsatlas/site/explorer.py).
+  function model(json) {
+    var data = json, rows = [], missing = [], byId = table(), keyByName = table(), metricByName = table();
+    var c = data.results, s = data.strings;
+    data.results = c.id.map(function (id, i) {
+      var r = { id: id, created: c.created[i], complete: c.complete[i] };
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      byId[id] = r;
+      return r;
+    });
+    data.keys.forEach(function (k) { keyByName[k.key] = k; });
+    // the filters' choices, of every result (a key outside the matrix is described only in its chunk)
+    var configNames = uniq(data.vocabulary.configs.map(function (c) { return configOf({ filesystem: c[0], variant: c[1] }); }));
+    data.metrics.forEach(function (m) { metricByName[m.name] = m; });
+
+    function add(id, chunk) {
+      // a chunk names its own cell keys and metrics; the index describes them, or for a key
+      // outside the matrix the chunk itself does
+      var result = byId[id], c = chunk.rows, m = chunk.missing;
+      var keys = chunk.keys.map(function (k) { return keyByName[k] || chunk.described[k]; });
+      var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
+      c.k.forEach(function (k, i) {
+        rows.push({ result: result, key: keys[k], metric: metrics[c.m[i]], mean: c.mean[i], lo: c.lo[i],
+                    hi: c.hi[i], n: c.n[i], rsd: c.rsd[i], flags: c.flags[i], share: c.share[i], samples: c.samples[i],
+                    host: (chunk.contention || [])[k] || "not recorded" });
+      });
+      m.k.forEach(function (k, i) {
+        missing.push({ result: result, key: keys[k], status: m.status[i], reason: m.reason[i] });
+      });
+    }
+
+    // The first view's run: the one the site's run rule gives the home page (aggregate wrote it).
+    function defaultRun() {
+      return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
+    }
+
+    function list(params, name, fallback) {
+      var v = params.get(name);
+      return v === null ? fallback : v.split(",").filter(Boolean);
+    }
+
+    // The view an address's query names (params: its URLSearchParams); none: the default view.
+    function readState(params) {
+      var asked = list(params, "r", [defaultRun()]);
+      var known = asked.filter(function (id) { return byId[id]; });
+      return {
+        // an address naming no result here (?r=nope) opens the default run, and says so
+        results: known.length || !asked.length ? known : [defaultRun()],
+        unknown: asked.filter(function (id) { return !byId[id]; }),
+        fs: list(params, "fs", data.vocabulary.filesystems),
+        variant: list(params, "v", ["defaults"]),
+        workload: list(params, "w", data.vocabulary.workloads),
+        metric: params.get("metric") || "throughput",
+        mode: params.get("mode") || "abs",
+        baseline: params.get("base") || (configNames.indexOf("ext4") >= 0 ? "ext4" : configNames[0]),
+        axis: params.get("axis") || "workload",
+        cpu: params.get("cpu") === "1"
+      };
+    }
+
+    function selected(view, metricName) {
+      var r = table(), f = table(), v = table(), w = table();
+      view.results.forEach(function (x) { r[x] = 1; });
+      view.fs.forEach(function (x) { f[x] = 1; });
+      view.variant.forEach(function (x) { v[x] = 1; });
+      view.workload.forEach(function (x) { w[x] = 1; });
+      function keep(x) {
+        return r[x.result.id] && f[x.key.filesystem] && v[x.key.variant] && w[x.key.workload] &&
+          (view.axis !== "dims" || x.key.dims);
+      }
+      return { rows: rows.filter(function (x) { return keep(x) && x.metric.name === metricName; }), missing: missing.filter(keep) };
+    }
+
+    function baselineIndex(view, metricName) {
+      var index = table();
+      rows.forEach(function (x) {
+        if (x.metric.name === metricName && configOf(x.key) === view.baseline)
+          index[x.result.id + "|" + x.key.workload + "|" + x.key.dims] = x;
+      });
+      return index;
+    }
+
+    function points(view, sel) {
+      var base = baselineIndex(view, view.metric), multi = view.results.length > 1;
+      return sel.rows.map(function (x) {
+        var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
+        var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
+                  dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
+                  machineName: x.result.name, system: x.result.system,
+                  // one series a result file: two results of one machine and day are two bars, never a sum
+                  series: multi ? x.result.id : configOf(x.key),
+                  result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
+                  command: x.result.rerun && x.result.rerun + x.key.command,  // the result's own profile and target; "" for an import
+                  mean: x.mean, n: x.n, rsd: x.rsd, flags: x.flags, marks: chartSpec.flagMarks(x.flags),
+                  better: x.metric.better, unit: x.metric.unit, samplesRaw: x.samples, loRaw: x.lo, hiRaw: x.hi, host: x.host };
+        var scale = null;
+        if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
+        else if (view.mode === "ratio") {
+          var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
+          if (b && b.mean) { scale = 1 / b.mean; p.unitLabel = "ratio to " + view.baseline + " (" + (x.metric.better === "higher" ? "above 1 is better" : "below 1 is better") + ")"; }
+        } else if (view.mode === "share" && x.share !== null && x.share !== undefined && x.mean) {
+          scale = x.share / x.mean; p.unitLabel = "share of what the raw device delivered";
+        }
+        if (scale === null) { p.value = null; return p; }
+        p.value = x.mean * scale; p.lo = x.lo * scale; p.hi = x.hi * scale;
+        p.samples = x.samples.map(function (s) { return s * scale; });
+        // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
+        p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;
+        p.dimName = x.key.dimName || null;
+        return p;
+      });
+    }
+
+    // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
+    // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
+    // chosen metric alone where it is that latency or a ratio is shown.
+    function scaling(view, values) {
+      var LATENCY = ((/^(read|write|trim)_/.exec(view.metric) || [""])[0]) + "lat_mean_ns";
+      values = values.filter(function (p) { return p.dimValue !== null; });
+      values.forEach(function (p) { p.measure = view.metric + " (" + p.unitLabel + ")"; });
+      if (view.metric === LATENCY || view.mode !== "abs") return values;
+      var drawnWorkloads = table();
+      values.forEach(function (p) { drawnWorkloads[p.workload] = 1; });
+      var latency = points(view, selected(view, LATENCY)).filter(function (p) {
+        return p.value !== null && p.dimValue !== null && drawnWorkloads[p.workload];
+      });
+      latency.forEach(function (p) { p.measure = LATENCY + " (" + p.unitLabel + ")"; p.beside = true; });
+      return values.concat(latency);
+    }
+
+    // What the chart of a view draws: the selection (sel), every point of it (all, the table's),
+    // the panels the chart holds at most (limited: drawable()), the values drawn (shown) and their unit.
+    function chart(view) {
+      var sel = selected(view, view.metric);
+      var all = points(view, sel);
+      var limited = drawable(all.filter(function (p) { return p.value !== null; }), view.axis === "dims" ? "workload" : "panel");
+      var shown = view.axis === "dims" ? scaling(view, limited.values) : limited.values;
+      return { sel: sel, all: all, limited: limited, shown: shown, unitLabel: shown.length ? shown[0].unitLabel : "" };
+    }
+
+    return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, selected: selected,
+             baselineIndex: baselineIndex, points: points, chart: chart };
+  }
+
+  // Small multiples drawn at most: a file of 5,000 cells, each a panel of its own, took the
+  // chart 17 s and 1 GB of the reader's memory (the project's own runs have at most a dozen a
+  // metric). The first MAX_PANELS in the chart's own order are drawn; the table holds every cell.
+  var MAX_PANELS = 60;
+  function drawable(values, field) {
+    var names = uniq(values.map(function (v) { return v[field]; })).sort();
+    if (names.length <= MAX_PANELS) return { values: values, panels: names.length };
+    var kept = table();
+    names.slice(0, MAX_PANELS).forEach(function (name) { kept[name] = true; });
+    return { values: values.filter(function (v) { return kept[v[field]]; }), panels: names.length };
+  }
+
+  // The figure's caption for a view whose values are in unitLabel. A ratio here is descriptive:
+  // whether it is a difference is the comparison module's to say, which the compare page shows
+  // for two filesystems in one run (tested, corrected).
+  function caption(view, unitLabel) {
+    return (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
+      view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
+      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
+  }
+
+  // The Vega-Lite spec of a view's values, its small multiples in `columns` columns (the browser:
+  // as many as the page's width holds; the build: the wide layout). Its ink is "{ink}" (chartSpec.inked).
+  // Each bar or line point is labelled for a screen reader (and by the build's <title>, on hover);
+  // whiskers, dots and flag letters are not (aria false): the bar's label holds its figures, and
+  // a label on each repetition's dot made the build's picture twice the size.
+  function spec(view, values, unitLabel, columns) {
+    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
+                   { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
+                   { field: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
+    var y = { field: "value", type: "quantitative", title: unitLabel };
+    if (view.axis === "dims") {
+      // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
+      // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
+      var swept = (values[0] && values[0].dimName) || "swept parameter";
+      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: ",.3~r" } : t; });
+      tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
+      y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
+      return { data: { values: values },
+               facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
+               resolve: { scale: { y: "independent", x: "independent" } },
+               spec: { width: 260, height: 180, layer: [
+                 { mark: { type: "line", point: true, tooltip: true },
+                   encoding: { x: { field: "dimValue", type: "quantitative", scale: { type: "log" }, title: swept },
+                               y: y, color: { field: "series", type: "nominal", title: null }, tooltip: tooltip } },
+                 { mark: { type: "rule", aria: false }, encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "lo", type: "quantitative" },
+                                                        y2: { field: "hi" }, color: { field: "series", type: "nominal" } } },
+                 { mark: { type: "text", aria: false, dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
+                   encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } } ] } };
+    }
+    var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
+    return {
+      data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: columns,
+      resolve: { scale: { y: "independent", x: "independent" } },
+      spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
+        encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
+        layer: [
+          { mark: { type: "bar", tooltip: true },
+            encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
+                        opacity: { condition: { test: "datum.marks", value: 0.5 }, value: 1 }, tooltip: tooltip } },
+          { mark: { type: "rule", aria: false, color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
+          { transform: [{ flatten: ["samples"], as: ["sample"] }],
+            mark: { type: "point", aria: false, filled: true, size: 14, color: "{ink}", opacity: 0.7 },
+            encoding: { y: { field: "sample", type: "quantitative" } } },
+          { mark: { type: "text", aria: false, dy: -7, fontSize: 10, fontWeight: "bold", color: "{ink}" },
+            encoding: { y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } }
+        ] } };
+  }
+
+  // The wide layout's columns: what a page 900 px wide or more shows, and what the build draws
+  // (it cannot know the reader's screen).
+  var WIDE_COLUMNS = 3;
+  return { model: model, table: table, uniq: uniq, configOf: configOf, drawable: drawable, caption: caption, spec: spec, MAX_PANELS: MAX_PANELS,
+           WIDE_COLUMNS: WIDE_COLUMNS };
+});

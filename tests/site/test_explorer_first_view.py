@@ -1,0 +1,182 @@
+"""Issue 62: the explorer's default view is an SVG drawn at build (scripts/draw-charts.mjs, by
+static/js/explorer-view.js, the code the browser draws with), shown before any script; the
+explorer's own chart replaces it with the same figures; an address naming a view of its own
+never shows it, not even for one frame. In headless Chromium against sites built from the
+committed results and from synthetic ones."""
+import json
+import re
+import urllib.request
+
+import pytest
+
+from fsatlas.results.resultfile import readable
+from sitebuild import REPO, build_site, serve
+
+pytestmark = [pytest.mark.site, pytest.mark.browser]
+FIRST = "#explorer-first"
+LIVE_BARS = "#explorer-chart svg [aria-roledescription=bar]"
+VEGA_OR_EXPLORER = re.compile(r"/(vega(-lite|-embed)?\.min|explorer(-view)?)\.js$")
+
+
+@pytest.fixture(scope="module")
+def committed_url(tmp_path_factory):
+    """The site built from every committed result file (data/results), as make site builds it."""
+    root = tmp_path_factory.mktemp("committed-site")
+    build_site(root, REPO / "data" / "results")
+    server = serve(root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(params=["committed", "synthetic"])
+def any_site(request):
+    """The committed results' site and the synthetic explorer site (conftest.explorer_url)."""
+    return request.getfixturevalue("committed_url" if request.param == "committed" else "explorer_url")
+
+
+def fetched(url: str) -> bytes:
+    with urllib.request.urlopen(url) as response:
+        return response.read()
+
+
+def labels(html: str) -> list[str]:
+    """The <title> of each bar of the build's picture, in the page as served."""
+    first = re.search(r'<div class="chart-view explorer-first" id="explorer-first"[^>]*>(<svg.*?</svg>)</div>', html, re.S)
+    assert first, "no default view drawn into the explorer page"
+    bars = re.findall(r'aria-roledescription="bar"[^>]*><title>(.*?)</title>', first.group(1))
+    return [t.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") for t in bars]
+
+
+def fields(label: str) -> dict:
+    """A bar's label ("config: ext4; MB/s (10^6 bytes/s): 930.9; ...") as its fields."""
+    return dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+
+
+def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_it(any_site):
+    """Differential: each bar of the built picture against the default run's result file as the
+    site publishes it (files/results/<id>.json, read by resultfile.readable, not the explorer's
+    chunk): one bar per measured cell of variant defaults, its filesystem, workload and mean."""
+    html = fetched(any_site + "/explorer/").decode()
+    run = json.loads(fetched(any_site + "/explorer/data.json"))["default"]
+    result = readable(json.loads(fetched(f"{any_site}/files/results/{run}.json")))
+    expected = {}
+    for cell in result["cells"]:
+        if cell["status"] == "ok" and cell.get("variant", "defaults") == "defaults" and "throughput" in cell["metrics"]:
+            dims = cell["key"].split("|", 4)[4] if cell["key"].count("|") >= 4 else ""
+            panel = cell["workload"] + (" " + dims if dims else "")
+            expected[cell["filesystem"], panel] = cell["metrics"]["throughput"]["mean"] / 1e6  # MB/s
+    drawn, bars = {}, labels(html)
+    for label in bars:
+        bar = fields(label)
+        assert bar["machine"] == result["system"]["machine"], label  # the run drawn is the default run
+        drawn[bar["config"], bar["workload"]] = float(bar["MB/s (10^6 bytes/s)"])
+    assert len(bars) == len(drawn) and drawn.keys() == expected.keys()  # one bar a cell
+    for cell, mean in expected.items():
+        assert drawn[cell] == pytest.approx(mean, rel=1e-9), cell
+    assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
+    caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
+    assert caption.startswith("throughput in MB/s")
+
+
+# Each animation frame from the first on, until the explorer has drawn: is the build's picture
+# shown, is the explorer's chart shown (each: in the layout, holding an SVG).
+FRAMES = """
+window.__frames = [];
+(function tick() {
+  const shown = (id) => { const e = document.getElementById(id); return !!(e && e.offsetParent && e.querySelector('svg')); };
+  window.__frames.push([shown('explorer-first'), shown('explorer-chart')]);
+  const root = document.getElementById('explorer');
+  if (!(root && root.dataset.rendered)) requestAnimationFrame(tick);
+})();
+"""
+
+
+def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser, any_site):
+    """The bars' labels of the build's picture (their <title>) and of the chart explorer.js draws
+    (vega's aria-label of each bar, from the values it draws) are the same, in the same order;
+    in every frame until then one of the two is on screen, never both, never neither; hovering a
+    bar of the new chart shows its details."""
+    built = labels(fetched(any_site + "/explorer/").decode())
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context.add_init_script(FRAMES)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(any_site + "/explorer/")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
+    assert built and live == built
+    assert page.locator(FIRST).count() == 0
+    frames = page.evaluate("window.__frames")
+    assert any(first for first, _ in frames), frames  # the picture was on screen before the chart
+    shown_from = next(i for i, (first, _) in enumerate(frames) if first)
+    assert all(first != chart for first, chart in frames[shown_from:]), frames
+    assert frames[-1] == [False, True]
+    page.locator(LIVE_BARS).first.hover()
+    page.wait_for_selector("#explorer-details h3")
+    bar = fields(built[0])
+    assert page.locator("#explorer-details h3").inner_text() == f"{bar['config']}: {bar['workload']}"
+    assert errors == []
+    context.close()
+
+
+# Whenever the build's picture is in the document, whether it is displayed: checked on each
+# change the parser makes and on each animation frame, from the first byte of the page on.
+WATCH = """
+window.__seen = [];
+const look = () => { const e = document.getElementById('explorer-first');
+                     if (e && e.querySelector('svg')) window.__seen.push(getComputedStyle(e).display); };
+new MutationObserver(look).observe(document, { childList: true, subtree: true });
+(function tick() { look(); requestAnimationFrame(tick); })();
+"""
+
+
+def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser, committed_url):
+    """?r=<each other committed run>, and beside it: the default run named explicitly, an unknown
+    run, one filter, the embed view. With explorer.js and Vega blocked (nothing could remove the
+    picture): never displayed, at any parser step, frame or DOMContentLoaded; with them, the
+    explorer draws the view asked and the picture is gone."""
+    index = json.loads(fetched(committed_url + "/explorer/data.json"))
+    default, runs = index["default"], index["results"]["id"]
+    others = [r for r in runs if r != default]
+    assert others
+    addresses = [f"?r={r}" for r in others] + [f"?r={default}", "?r=nope", "?fs=ext4", "?embed=1"]
+    built = labels(fetched(committed_url + "/explorer/").decode())
+    context = browser.new_context()
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.route(VEGA_OR_EXPLORER, lambda route: route.abort())
+    for query in addresses:
+        page.goto(committed_url + "/explorer/" + query, wait_until="domcontentloaded")
+        assert not page.locator(FIRST).is_visible(), query
+        page.wait_for_load_state("load")
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # two frames painted
+        seen = page.evaluate("window.__seen")
+        assert seen and set(seen) == {"none"}, (query, seen)  # in the page, never displayed
+    page.unroute(VEGA_OR_EXPLORER)
+    for query in (f"?r={others[0]}", "?fs=ext4"):
+        page.goto(committed_url + "/explorer/" + query)
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        assert set(page.evaluate("window.__seen")) <= {"none"} and page.locator(FIRST).count() == 0, query
+        live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
+        assert live and live != built, query
+    context.close()
+
+
+@pytest.mark.parametrize("script", [False, True])
+def test_the_default_view_fits_a_phone(browser, committed_url, script):
+    """At 375 px the wide picture is scaled down to the page's width (no sideways scrolling, of
+    the page or of its figure), before any script and once the explorer has drawn."""
+    context = browser.new_context(viewport={"width": 375, "height": 740}, java_script_enabled=script)
+    page = context.new_page()
+    page.goto(committed_url + "/explorer/")
+    if script:
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    else:
+        svg = page.locator(FIRST + " > svg")
+        box = svg.bounding_box()
+        assert box["width"] < int(svg.get_attribute("width")) and box["x"] + box["width"] <= 375
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    figure = page.locator("figure.explorer-chart").first
+    assert figure.evaluate("f => f.scrollWidth - f.clientWidth") <= 0
+    context.close()
