@@ -952,8 +952,25 @@ def test_the_minor_items_of_issue_62(site_root):
     table, which scrolls sideways in its own box, can be reached with the keyboard."""
     methodology = (site_root / "public" / "methodology" / "index.html").read_text()
     assert "<code>make bench</code>" in methodology and "`make bench`" not in methodology
-    result = (site_root / "public" / "results" / "fixture-valid" / "index.html").read_text()
-    assert '<table class="data-table metrics-table" tabindex="0">' in result
+    cells = (site_root / "public" / "results" / "fixture-valid" / "cells" / "index.html").read_text()
+    assert '<table class="data-table metrics-table" tabindex="0">' in cells
+
+
+def test_every_cell_and_its_raw_output_are_one_tap_from_the_result_page(site_root):
+    """The result page links its largest tables (every cell's metrics, the raw output) on a page
+    of their own, which holds the whole result page as it was, every cell of the result in it,
+    and is kept out of the search index (#62: the first chart paints sooner)."""
+    import html as html_mod
+    folder = site_root / "public" / "results" / "fixture-valid"
+    page, cells = (folder / "index.html").read_text(), (folder / "cells" / "index.html").read_text()
+    assert 'href="cells/"' in page and "metrics-table" not in page and 'id="raw-output"' not in page
+    assert "metrics-table" in cells and 'id="raw-output"' in cells and "data-pagefind-body" not in cells
+    assert "data-pagefind-body" in page
+    result = readable(json.loads((FIXTURES / "results" / "fixture-valid.json").read_text()))
+    shown = html_mod.unescape(cells[cells.index("metrics-table"):])
+    assert all(f"<code>{cell['key']}</code>" in shown for cell in result["cells"])
+    before = page[:page.index('<section id="every-cell"')]
+    assert cells.startswith(before.replace(" data-pagefind-body", "", 1))  # the same page above it: one set of figures
 
 
 @pytest.mark.browser

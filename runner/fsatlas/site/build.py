@@ -123,7 +123,7 @@ class Site:
     def inputs_digest(self, overlay: str) -> str:
         """Changes whenever anything but a page's own source could change a result page."""
         h = hashlib.sha256("\0".join([hugo_version(), *self.hugo_args]).encode())
-        files = [self.path("config.toml"), overlay, self.section_index() or "", *CHART_DRAWERS]
+        files = [self.path("config.toml"), overlay, self.section_index() or "", *PAGE_MAKERS]
         files += [self.path(os.path.join("data", name)) for name in PAGE_DATA]
         for m in self.mounts:  # templates and assets; the generated pages are tracked one by one
             if (m["target"].split("/")[0] in ("layouts", "assets", "i18n") and os.path.isdir(self.path(m["source"]))
@@ -227,10 +227,17 @@ class Site:
             raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                             where=table_file) from None
         with open(page, "r+", encoding="utf-8") as f:
-            html = f.read()
+            html, cells = result_tables.split_cells(result_tables.fill_slots(f.read(), {**tables, "throughput-chart": chart}))
             f.seek(0)
-            f.write(result_tables.fill_slots(html, {**tables, "throughput-chart": chart}))
+            f.write(html)
             f.truncate()
+        if cells is not None:  # a new file: the destination may hold the old one as a link (mirror)
+            folder = os.path.join(os.path.dirname(page), result_tables.CELLS_PAGE)
+            os.makedirs(folder, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False) as f:
+                f.write(cells)
+            os.chmod(f.name, 0o644)
+            os.replace(f.name, os.path.join(folder, "index.html"))
 
     def _stage(self, ids: list, folder: str, out: str) -> None:
         """A content folder holding just these pages (hard links, or copies across devices); their
@@ -285,9 +292,10 @@ class Site:
 DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")
 
 
-# What draws a build-time chart besides its spec and rows: result pages drawn with other
-# versions of these are rendered again (inputs_digest).
-CHART_DRAWERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spec.js")]
+# What makes a result page besides Hugo and its own source: the drawer of its chart and the
+# code that fills and splits it; pages made with other versions are rendered again (inputs_digest).
+PAGE_MAKERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spec.js"),
+               result_tables.__file__, __file__]
 
 
 def draw_charts(folder: str, cache: str, files: str) -> str:
