@@ -24,6 +24,63 @@ ANSWERS = frozenset({"yes", "no", "read-write", "read-only", "add-on"})
 BOUNDS = {"acl_max_entries": "posix_acl", "xattr_max_value": "xattr"}
 
 
+# The columns the matrix draws before the feature columns (data/feature_columns.yaml): where each
+# filesystem came from and how Linux has it, from its file's origin and linux parts. columns()
+# joins them with the feature columns: the one list the page draws (data/aggregates/
+# matrix_columns.json) and check-data counts. part: the file's part the column reads.
+ORIGIN_COLUMNS = (
+    {"key": "original_os", "label": "Original OS", "part": "origin"},
+    {"key": "first_released", "label": "First released", "part": "origin"},
+    {"key": "maker", "label": "Maker", "part": "origin"},
+    {"key": "linux_year", "label": "Year in Linux", "part": "linux"},
+    {"key": "linux_merged", "label": "In Linux since", "part": "linux"},
+    {"key": "linux_driver", "label": "Linux driver", "part": "linux"},
+    {"key": "linux_status", "label": "Status", "part": "linux"},
+)
+ORIGIN_KEYS = frozenset(c["key"] for c in ORIGIN_COLUMNS)
+# a Linux driver that no kernel release merged: "In Linux since" answers with what it is instead
+NOT_MERGED = {"fuse": "user space (FUSE), no kernel driver", "never-merged": "never merged",
+              "out-of-tree": "never merged"}
+
+
+def columns(knowledge: dict) -> list[dict]:
+    """Every data column of the feature matrix, in the page's order: the origin columns, then the
+    feature columns of data/feature_columns.yaml (each with "part": "features")."""
+    return [dict(c) for c in ORIGIN_COLUMNS] + [
+        {**c, "part": "features"} for c in knowledge.get("feature_columns", ()) if isinstance(c, dict)]
+
+
+def origin_value(key: str, data: dict):
+    """What an origin column's cell says for a filesystem's file, or None where the file does not say."""
+    origin, linux = data.get("origin", {}), data.get("linux", {})
+    if key == "linux_merged":
+        return linux.get("merged") or NOT_MERGED.get(linux.get("driver"))
+    return {"original_os": origin.get("os"), "first_released": origin.get("year"), "maker": origin.get("maker"),
+            "linux_year": linux.get("year"), "linux_driver": linux.get("driver"),
+            "linux_status": linux.get("status")}[key]
+
+
+def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
+    """The one rule of what answers an origin column's cell (check-data, the count and the page):
+    "" where the file gives the value (for In Linux since, the release that merged the driver, or a
+    driver no release merged); otherwise why not."""
+    part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
+    said = origin_value(key, data)
+    if said is None:
+        if key == "first_released":
+            return f"No document read dates the first release ({part.get('year_missing', 'no reason given')})"
+        if key == "maker":
+            return f"No primary source read names the maker ({part.get('maker_missing', 'no reason given')})"
+        return f"No release is named that merged the {data.get('linux', {}).get('driver', '')} driver"
+    return ""
+
+
+# why no experiment answers an origin column: a probe mounts a filesystem today, it cannot see where
+# or when the format was made, nor which release first carried a driver it did not run
+NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a kernel of today, which shows neither "
+                       "when or by whom the format was first made nor which release first carried its driver")
+
+
 def normalized(text) -> str:
     """Case and white space as a reader cannot tell them apart: " Not  documented" is "not documented"."""
     return " ".join(str(text).split()).lower()
@@ -139,8 +196,13 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
     by_id = {s["id"]: s for s in knowledge.get("sources", ())}
     out = []
     for fs, data in sorted(knowledge["features"].items()):
-        for column in knowledge["feature_columns"]:
+        for column in columns(knowledge):
             key = column["key"]
+            if column["part"] != "features":
+                why = origin_why(key, data, by_id)
+                out.append({"filesystem": fs, "column": key, "answered": "" if why else "source",
+                            "reason": why and f"{why}. {NO_PROBE_OF_HISTORY}."})
+                continue
             fact = data["features"].get(key)
             why = None if fact is None else unanswered_why(key, fact, data["features"], by_id)
             answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]
