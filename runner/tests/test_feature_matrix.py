@@ -2,7 +2,9 @@
 filesystem by every column, the probe-only columns included, fails above 5 % unanswered, and
 every unanswered cell's reason agrees with the probe records: a kernel that mounted a
 filesystem, or skipped it only for a missing tool, is never said to lack it."""
+import contextlib
 import glob
+import io
 import json
 import re
 import shutil
@@ -325,3 +327,43 @@ def test_a_fact_on_secondary_sources_alone_is_unanswered_with_that_reason():
     fact = {"value": "yes", "sources": ["seed-lm-2004"], "holds_for": "2004"}
     assert "secondary" in feature_matrix.unanswered_why("snapshots", fact, {}, by_id)
     assert feature_matrix.unanswered_why("snapshots", dict(fact, sources=["seed-lm-2004", "kernel-ext4-admin"]), {}, by_id) == ""
+
+
+_ID = st.text("abc_z09", min_size=1, max_size=6)
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text("aZ _-.", max_size=5), _ID)
+_MALFORMED = st.one_of(
+    _SCALAR,  # not a list at all
+    st.lists(_SCALAR, min_size=1, max_size=3),  # a list of scalars
+    st.lists(st.fixed_dictionaries({"key": st.one_of(st.integers(), st.none(), st.lists(_ID, max_size=1), st.just("Bad Key")),
+                                    "label": _SCALAR}), min_size=1, max_size=3),  # a key of the wrong type or spelling
+    st.lists(st.fixed_dictionaries({"key": _ID}), min_size=1, max_size=3),  # no label
+    st.dictionaries(_ID, _SCALAR, min_size=1, max_size=3),  # a mapping
+)
+
+
+_COPIES = {}
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.one_of(st.sampled_from([[{"key": 5, "label": "x"}], "just a string", [5], [{"key": "journaling"}],
+                                  [{"key": "journaling", "label": "J", "colour": "red"}], {"key": "journaling"}]),
+                 _MALFORMED))
+def test_check_data_names_a_malformed_column_list_in_one_located_line(tmp_path_factory, shape):
+    """Issue #63, round 2, item 8: `- {key: 5, label: x}` in data/feature_columns.yaml gave a
+    traceback ('<' between int and str). Any shape that is not a list of {key, label} gives a
+    line naming the file and the place, exit status 1, and no traceback."""
+    if "cols" not in _COPIES:  # one copy of the data for every example: each rewrites only the column list
+        _COPIES["cols"] = tmp_path_factory.mktemp("cols")
+        for name in CURATED:
+            src = DATA / name
+            (shutil.copytree if src.is_dir() else shutil.copy)(src, _COPIES["cols"] / name)
+    tmp_path = _COPIES["cols"]
+    columns = tmp_path / "feature_columns.yaml"
+    columns.write_text(yaml.safe_dump(shape))
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = err.getvalue()
+    assert "Traceback" not in err
+    located = [line for line in err.splitlines() if line.startswith(f"{columns}: error: /")]
+    assert located, err

@@ -118,14 +118,11 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
     history_path = os.path.join(data_dir, "kernel_history.yaml")
     knowledge["kernel_history"] = (read(history_path, "kernel_history") or []) if os.path.exists(history_path) else []
     columns_path = os.path.join(data_dir, "feature_columns.yaml")
-    try:
-        knowledge["feature_columns"] = _load_yaml(columns_path) or []
-    except (OSError, yaml.YAMLError) as e:
-        problems.append(Problem("error", columns_path, "", f"not readable YAML: {e}"))
-        knowledge["feature_columns"] = []
+    before = len(problems)
+    knowledge["feature_columns"] = read(columns_path, "feature_columns") or []  # malformed: each place named, no column kept
     wanted = list(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
-    keys = [c.get("key") for c in knowledge["feature_columns"] if isinstance(c, dict)]
-    if sorted(keys) != sorted(wanted) or not all(isinstance(c, dict) and c.get("label") for c in knowledge["feature_columns"]):
+    keys = [c["key"] for c in knowledge["feature_columns"]]
+    if len(problems) == before and sorted(keys) != sorted(wanted):
         problems.append(Problem("error", columns_path, "", f"expected one {{key, label}} per feature {wanted}, found {keys}"))
     problems += _cross_check(knowledge, sources_path)
     return knowledge, problems
