@@ -374,9 +374,11 @@ def kernel_history_rules(knowledge: dict, by_id: dict, path: str, records: dict)
     """Each "since" row of data/kernel_history.yaml names a filesystem of the data and, where it
     has one, a column of the matrix whose fact (if the file has one) says the row's value, or,
     where the column is left to the probes, whose every probe finding on that release or later
-    (records: id -> probe record) says it; and a document it cites names its commit (the first 12
-    hex digits) beside its subject, and its release, so no commit id, subject or release stands on
-    nothing."""
+    (records: id -> probe record) says it; a column the documents it cites state (states: the
+    feature that release changed, not another of the filesystem's), and a release no later than any
+    kernel on which a probe already found the value; and a document it cites names its commit (the
+    first 12 hex digits) beside its subject, and its release, so no commit id, subject or release
+    stands on nothing."""
     found = feature_matrix.evidence(records)
     out, keys = [], set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
     for i, entry in enumerate(knowledge.get("kernel_history", [])):
@@ -388,6 +390,23 @@ def kernel_history_rules(knowledge: dict, by_id: dict, path: str, records: dict)
         column = entry.get("column")
         if column is not None and column not in keys:
             out.append(Problem("error", path, f"/{i}/column", f"expected a column of the feature matrix, found {column!r}"))
+        if column is not None and column in keys and not any(
+                column in by_id.get(s, {}).get("states", ()) for s in entry["sources"]):
+            # the column must be the row's own feature: the document dating the commit states it (RAID1C3's
+            # row shown beside Snapshots, which no release of that pull changed, is refused)
+            out.append(Problem("error", path, f"/{i}/column", f"expected a column the cited documents state "
+                                                              f"(their states in data/sources.yaml), the feature whose "
+                                                              f"value this release changed, found {column!r}"))
+        if column is not None:  # never a release later than a kernel on which a probe already found the value
+            since = probes_mod.release_key(entry["release"])
+            before = sorted((release for release, f in found.get(entry["filesystem"], {}).get("findings", {}).get(column, {}).items()
+                             if f["status"] == "ok" and probes_mod.release_key(release) < since
+                             and feature_matrix.normalized(f.get("value")) == feature_matrix.normalized(entry["value"])),
+                            key=probes_mod.release_key)
+            if before:
+                out.append(Problem("error", path, f"/{i}/release", f"expected a release no later than Linux {before[0]}, on "
+                                                                   f"which a probe already found {entry['value']!r}, found "
+                                                                   f"{entry['release']}"))
         fact = data["features"].get(column) if column else None
         if fact is not None and str(fact.get("value", fact.get("limit"))) != entry["value"]:
             out.append(Problem("error", path, f"/{i}/value", f"expected the value the cell's fact says "

@@ -1,0 +1,81 @@
+"""Issue #63, round 2, item 3: a "since" row of data/kernel_history.yaml may name no release later
+than a kernel on which a probe record already shows its value, and its column must be the row's
+own feature (one the document dating the commit states), never a column the release did not
+change (the RAID1C3 row shown beside Snapshots). Each rule checked over every row and every
+release or column in place of the row's own, against a count made apart from the module."""
+import copy
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.site import knowledge
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+RELEASES = ["2.6.28", "3.8", "4.1", "5.2", "5.5", "5.10", "5.13", "6.1", "6.6", "6.12", "6.13", "6.18", "6.19"]
+
+
+@pytest.fixture(scope="module")
+def world():
+    data, problems = knowledge.load(str(DATA))
+    assert not [p for p in problems if p.severity == "error"]
+    return data, knowledge.probe_records(str(DATA)), {s["id"]: s for s in data["sources"]}
+
+
+def _seen_on(records: dict) -> dict:
+    """(filesystem, column) -> {release (as int tuple): {values an ok finding gave}}, read from the
+    records directly (the kernel's first two numbers, as "6.12.117+deb13-amd64" names 6.12)."""
+    out = {}
+    for record in records.values():
+        release = tuple(int(n) for n in record["system"]["kernel"].split("-")[0].split("+")[0].split(".")[:2])
+        for f in record["findings"]:
+            if f["status"] == "ok":
+                out.setdefault((f["filesystem"], f["probe"]), {}).setdefault(release, set()).add(" ".join(str(f.get("value")).split()).lower())
+    return out
+
+
+def _rows_problems(data, records, by_id, rows):
+    data = dict(data, kernel_history=rows)
+    return knowledge.kernel_history_rules(data, by_id, "kernel_history.yaml", records)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_release_later_than_a_probed_kernel_showing_the_value_is_refused(world, draw):
+    data, records, by_id = world
+    rows = [r for r in data["kernel_history"] if r.get("column")]
+    i = draw.draw(st.integers(0, len(rows) - 1))
+    release = draw.draw(st.sampled_from(RELEASES))
+    row = dict(rows[i], release=release)
+    seen = _seen_on(records).get((row["filesystem"], row["column"]), {})
+    wanted = tuple(int(n) for n in release.split("."))
+    earlier = [r for r, values in seen.items() if r < wanted and " ".join(row["value"].split()).lower() in values]
+    problems = [p for p in _rows_problems(data, records, by_id, [row]) if p.path == "/0/release" and "probe already found" in p.message]
+    assert bool(problems) == bool(earlier), (row, earlier, problems)
+    if earlier:
+        assert f"no later than Linux {'.'.join(map(str, min(earlier)))}," in problems[0].message
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_column_the_dating_document_does_not_state_is_refused(world, draw):
+    data, records, by_id = world
+    i = draw.draw(st.integers(0, len(data["kernel_history"]) - 1))
+    column = draw.draw(st.sampled_from([c["key"] for c in data["feature_columns"]]))
+    row = dict(data["kernel_history"][i], column=column)
+    stated = set().union(*(set(by_id[s].get("states", ())) for s in row["sources"]))
+    problems = [p for p in _rows_problems(data, records, by_id, [row]) if p.path == "/0/column"]
+    assert bool(problems) == (column not in stated), (row, stated, problems)
+
+
+def test_the_named_examples(world):
+    """The adversary's two: XFS bigtime 'since 6.12' where Linux 6.1 was probed with it; RAID1C3's
+    row beside Snapshots."""
+    data, records, by_id = world
+    rows = copy.deepcopy(data["kernel_history"])
+    bigtime = next(r for r in rows if r["filesystem"] == "xfs" and r.get("column") == "year_2038")
+    raid = next(r for r in rows if "RAID1C3" in r["feature"])
+    bigtime["release"], raid["column"] = "6.12", "snapshots"
+    said = {(p.path.split("/")[1], p.path.split("/")[2]) for p in _rows_problems(data, records, by_id, rows)}
+    assert (str(rows.index(bigtime)), "release") in said and (str(rows.index(raid)), "column") in said
+    assert not _rows_problems(data, records, by_id, data["kernel_history"])  # the committed rows keep both rules
