@@ -260,6 +260,44 @@ def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
             if data["linux"].get("driver") == "never-merged" and fs in mounted]
 
 
+# a text saying no kernel probed here has the filesystem ("no kernel here has Reiser4"); "writes" is
+# another claim (a read-only driver mounts without writing) and is not matched
+NO_KERNEL_HAS = re.compile(r"\bno kernel (?:probed )?here (?:has|had|carries|mounts|builds|was built with)\b", re.I)
+
+
+def _strings(value, where: str = ""):
+    """(JSON Pointer, text) of every string in a feature file's data, its own keys (_path) left out."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not str(key).startswith("_"):
+                yield from _strings(item, f"{where}/{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _strings(item, f"{where}/{i}")
+
+
+def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
+    """A filesystem a probe record shows mounted (a finding on it) is never said to be on no kernel
+    here, in any text of its file (issue #63: a ZFS finding beside 'no kernel here has ZFS')."""
+    mounted = {}
+    for rid, record in sorted(records.items()):
+        for finding in record.get("findings", []):
+            mounted.setdefault(finding.get("filesystem"), (rid, probes_mod.kernel_release(record["system"]["kernel"])))
+    out = []
+    for fs, data in sorted(knowledge["features"].items()):
+        if fs not in mounted:
+            continue
+        for where, text in _strings(data):
+            said = NO_KERNEL_HAS.search(text)
+            if said:
+                rid, release = mounted[fs]
+                out.append(Problem("error", data["_path"], where, f"expected what probe record {rid} shows (Linux {release} "
+                                                                  f"mounted {fs}), found {said.group(0)!r}"))
+    return out
+
+
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems = []
     ids = [s["id"] for s in knowledge["sources"]]
@@ -301,6 +339,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     problems += _driver_rules(knowledge, records)
+    problems += _no_kernel_claims(knowledge, records)
     problems += _refused_after(knowledge, records)
     defined = standard_cell_keys()
     for option in knowledge["mount_options"].values():
