@@ -51,11 +51,12 @@ def _hand_count(data_dir: Path) -> tuple[int, int]:
     unanswered = total = 0
     for path in sorted((data_dir / "features").glob("*.yaml")):
         doc = yaml.safe_load(path.read_text())
-        # the seven origin columns the page draws first: a year, a maker and a release that merged
-        # a driver (none is needed where no release merged one) answer; the rest are always given
+        # the seven origin columns the page draws first: a year, a maker, a year in Linux and a release
+        # that merged a driver (none is needed where no release merged one) answer; the rest are always
+        # given (that each rests on a primary source is test_origin_sources's, and check-data refuses it)
         linux = doc["linux"]
         total += 7
-        unanswered += ("year" not in doc["origin"]) + ("maker" not in doc["origin"]) + (
+        unanswered += ("year" not in doc["origin"]) + ("maker" not in doc["origin"]) + ("year" not in linux) + (
             "merged" not in linux and linux["driver"] not in ("fuse", "never-merged", "out-of-tree"))
         for key in columns:
             total += 1
@@ -177,10 +178,10 @@ def _worlds(draw):
             kind = draw(st.sampled_from(["value", "not documented", "absent"]))
             if kind != "absent":
                 facts[column["key"]] = {"value": "yes" if kind == "value" else kind, "note": "silent", "sources": []}
-        origin = {"os": "Linux", "sources": [], **({"year": 1999} if draw(st.booleans()) else {"year_missing": "undated"}),
+        origin = {"os": "Linux", "sources": ["doc"], **({"year": 1999} if draw(st.booleans()) else {"year_missing": "undated"}),
                   **({"maker": "M"} if draw(st.booleans()) else {"maker_missing": "unnamed"})}
         linux = {"driver": draw(st.sampled_from(["in-kernel", "out-of-tree", "read-only", "fuse", "never-merged", "removed"])),
-                 "note": "n", "status": "maintained", "year": 2001, "sources": [],
+                 "note": "n", "status": "maintained", "year": 2001, "sources": ["doc"],
                  **({"merged": draw(st.sampled_from(["2.4.1", "6.7"]))} if draw(st.booleans()) else {})}
         features[fs] = {"name": fs.upper(), "features": facts, "origin": origin, "linux": linux}
         for i, release in enumerate(RELEASES):
@@ -196,7 +197,9 @@ def _worlds(draw):
                 record["skipped"].append({"filesystem": fs, "reason": f"the running kernel ({KERNEL_OF[release]}) has no {fs} support"})
             elif how == "tool missing":
                 record["skipped"].append({"filesystem": fs, "reason": f"mkfs.{fs} is not installed"})
-    return {"features": features, "feature_columns": columns}, {f"r-{r}": rec for r, rec in records.items()}
+    # one primary document stating each origin column (whether an origin fact rests on one is test_origin_sources's)
+    doc = {"id": "doc", "title": "t", "url": "https://example.org/doc", "states": ["original_os", "first_released", "maker"]}
+    return {"features": features, "feature_columns": columns, "sources": [doc]}, {f"r-{r}": rec for r, rec in records.items()}
 
 
 @settings(max_examples=200)

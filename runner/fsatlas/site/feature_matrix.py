@@ -9,6 +9,7 @@ from the filesystem's Linux entry where no record names it.
 
 `fsatlas check-data` prints the count and fails above GOAL; the pages show each reason."""
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -60,10 +61,33 @@ def origin_value(key: str, data: dict):
             "linux_status": linux.get("status")}[key]
 
 
+# The origin columns a cited source must state, as the registry's states list it (a document that
+# names the maker, dates the first release, names the system it was written for)...
+STATED = ("original_os", "first_released", "maker")
+# ...and the Linux ones that must rest on a primary source among the linux part's sources
+PRIMARY = ("linux_year", "linux_merged")
+
+
+def origin_source_why(key: str, data: dict, by_id: dict) -> str:
+    """Why the value a filesystem's file gives for an origin column does not rest on what it cites
+    ("" where it does): for STATED, a primary source of its part whose states list the column; for
+    PRIMARY, a primary source among its part's (a wiki or a magazine alone does not date a merge)."""
+    part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
+    cited = part.get("sources") or ()
+    if key in STATED and not any(key in by_id.get(s, {}).get("states", ()) and not secondary(by_id.get(s, {}))
+                                 for s in cited):
+        return (f"no primary source it cites states it ({', '.join(cited)}: none is a primary source whose "
+                f"entry in data/sources.yaml lists {key} under states)")
+    if key in PRIMARY and not any(not secondary(by_id.get(s, {})) for s in cited):
+        return f"it rests only on secondary sources ({', '.join(cited)}), no primary source"
+    return ""
+
+
 def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
     """The one rule of what answers an origin column's cell (check-data, the count and the page):
     "" where the file gives the value (for In Linux since, the release that merged the driver, or a
-    driver no release merged); otherwise why not."""
+    driver no release merged) and, with the registry (by_id), it rests on a primary source
+    (origin_source_why); otherwise why not."""
     part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
     said = origin_value(key, data)
     if said is None:
@@ -71,14 +95,30 @@ def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
             return f"No document read dates the first release ({part.get('year_missing', 'no reason given')})"
         if key == "maker":
             return f"No primary source read names the maker ({part.get('maker_missing', 'no reason given')})"
+        if key == "linux_year":
+            return f"No primary source read dates its arrival in Linux ({part.get('year_missing', 'no reason given')})"
         return f"No release is named that merged the {data.get('linux', {}).get('driver', '')} driver"
-    return ""
+    why = origin_source_why(key, data, by_id) if by_id is not None else ""
+    return f"Unanswered: {why}" if why else ""
 
 
 # why no experiment answers an origin column: a probe mounts a filesystem today, it cannot see where
 # or when the format was made, nor which release first carried a driver it did not run
 NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a kernel of today, which shows neither "
                        "when or by whom the format was first made nor which release first carried its driver")
+
+
+# A wiki is a secondary source whether or not its registry entry says so: anyone may edit it. A wiki
+# is an address on wikipedia.org or kernelnewbies.org (the kernel's release notes there are a wiki
+# too), on a host whose name holds "wiki" (reiser4.wiki.kernel.org), or under a /wiki/ path (a
+# project's GitHub or GitLab wiki).
+WIKI = re.compile(r"^https?://(?:[^/]*\.)?(?:wikipedia\.org|kernelnewbies\.org)(?:[/:]|$)"
+                  r"|^https?://[^/]*wiki[^/]*(?:/|$)|^https?://[^/]+/(?:[^?#]*/)?wiki(?:/|$)", re.I)
+
+
+def secondary(source: dict) -> bool:
+    """Whether a registry entry is a secondary source: marked so, or a wiki (WIKI)."""
+    return bool(source.get("secondary")) or bool(WIKI.match(str(source.get("url", ""))))
 
 
 def normalized(text) -> str:
@@ -111,7 +151,7 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None)
     elif said not in ANSWERS:
         return f"{fact['value']!r} is no answer (yes, no or partial)"
     cited = fact.get("sources") or ()  # none at all is the schema's to refuse (minItems)
-    if by_id is not None and cited and all(by_id.get(s, {}).get("secondary") for s in cited):
+    if by_id is not None and cited and all(secondary(by_id.get(s, {})) for s in cited):
         return f"it rests only on secondary sources ({', '.join(cited)}), no primary source or probe"
     return ""
 

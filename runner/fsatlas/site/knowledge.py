@@ -318,12 +318,16 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected a source id from data/sources.yaml, found {source!r}"))
 
     by_id = {s["id"]: s for s in knowledge["sources"]}
-    feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"])
+    feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"]) | feature_matrix.ORIGIN_KEYS
     for i, source in enumerate(knowledge["sources"]):
         for j, key in enumerate(source.get("states", ())):
             if key not in feature_keys:
                 problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
                                         f"expected a feature key (a column of the feature matrix), found {key!r}"))
+        if feature_matrix.WIKI.match(str(source.get("url", ""))) and source.get("secondary") is not True:
+            problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
+                                                                              f"may edit, is a secondary source), found "
+                                                                              f"{source.get('secondary', 'none')!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
         cite(data["_path"], "/origin", data["origin"]["sources"])
@@ -377,19 +381,35 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     return problems
 
 
+# the field of a feature file each checked origin column reads
+ORIGIN_FIELDS = {"original_os": "/origin/os", "first_released": "/origin/year", "maker": "/origin/maker",
+                 "linux_year": "/linux/year", "linux_merged": "/linux/merged"}
+
+
 def _maker_rules(data: dict, by_id: dict) -> list[Problem]:
     """A filesystem's origin names its maker (maker) or says why no cited primary source does
-    (maker_missing), never both or neither; and a maker rests on a primary source among the
-    origin's, not on secondary ones (books, news, encyclopedias) alone."""
-    origin, path = data["origin"], data["_path"]
+    (maker_missing), never both or neither, and its Linux part gives the year or why none is
+    given (year_missing); and every origin fact given rests on what it cites (feature_matrix.
+    origin_source_why): the system, year and maker on a primary source that states them (its
+    states), the year in Linux and the merging release on a primary source, never on secondary
+    ones (books, news, encyclopedias, wikis) alone."""
+    origin, linux, path = data["origin"], data["linux"], data["_path"]
+    out = []
     if ("maker" in origin) == ("maker_missing" in origin):
-        return [Problem("error", path, "/origin", "expected either maker (a cited primary source names who made it) or "
-                                                  "maker_missing (why none does), found "
-                                                  + ("both" if "maker" in origin else "neither"))]
-    if "maker" in origin and all(by_id.get(s, {}).get("secondary") for s in origin["sources"]):
-        return [Problem("error", path, "/origin/maker", f"expected a primary source naming the maker among "
-                                                        f"{origin['sources']}, found only secondary ones")]
-    return []
+        out.append(Problem("error", path, "/origin", "expected either maker (a cited primary source names who made it) or "
+                                                     "maker_missing (why none does), found "
+                                                     + ("both" if "maker" in origin else "neither")))
+    if ("year" in linux) == ("year_missing" in linux):
+        out.append(Problem("error", path, "/linux", "expected either year (a cited primary source dates its arrival in "
+                                                    "Linux) or year_missing (why none does), found "
+                                                    + ("both" if "year" in linux else "neither")))
+    for key, field in ORIGIN_FIELDS.items():
+        why = feature_matrix.origin_source_why(key, data, by_id) if feature_matrix.origin_value(key, data) is not None else ""
+        if why:
+            out.append(Problem("error", path, field, f"expected a primary source {'that states it ' if key in feature_matrix.STATED else ''}"
+                                                     f"among {origin['sources'] if field.startswith('/origin') else linux['sources']}, "
+                                                     f"found {why}"))
+    return out
 
 
 COMMIT_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{12,40}(?![0-9a-f])")
@@ -533,7 +553,7 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
             continue
         # a fact of any kind on secondary sources alone counts as unanswered (feature_matrix.unanswered_why
         # with the registry, for the count and the pages); a limit on them alone is refused besides
-        if "limit" in fact and all(by_id.get(ident, {}).get("secondary") for ident in fact["sources"]):
+        if "limit" in fact and all(feature_matrix.secondary(by_id.get(ident, {})) for ident in fact["sources"]):
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
         for j, ident in enumerate(fact["sources"]):
