@@ -79,3 +79,26 @@ def test_the_named_examples(world):
     said = {(p.path.split("/")[1], p.path.split("/")[2]) for p in _rows_problems(data, records, by_id, rows)}
     assert (str(rows.index(bigtime)), "release") in said and (str(rows.index(raid)), "column") in said
     assert not _rows_problems(data, records, by_id, data["kernel_history"])  # the committed rows keep both rules
+
+
+def test_a_feature_a_release_added_is_never_shown_as_no(world):
+    """Issue #63, round 2, item 6: a feature off by default is never written 'no'. Every row of
+    the kernel's history that says a feature holds (yes or partial) since a release is what the
+    cell says too, whether a fact or the probes answer it; F2FS's creation time, there only on a
+    filesystem made with inode_crtime, is 'partial since 4.16' from its commit, not the probes' 'no'."""
+    data, records, _ = world
+    seen = _seen_on(records)
+    for row in data["kernel_history"]:
+        if not row.get("column") or row["value"] not in ("yes", "partial"):
+            continue
+        fact = data["features"][row["filesystem"]]["features"].get(row["column"])
+        said = fact.get("value", fact.get("limit")) if fact else None
+        if said is None:  # left to the probes: each kernel from the release on found the row's value
+            wanted = tuple(int(n) for n in row["release"].split("."))
+            said = {v for r, values in seen.get((row["filesystem"], row["column"]), {}).items() if r >= wanted for v in values}
+            assert said == {row["value"]}, row
+        else:
+            assert said == row["value"] != "no", row
+    crtime = next(r for r in data["kernel_history"] if (r["filesystem"], r.get("column")) == ("f2fs", "creation_time"))
+    assert (crtime["value"], crtime["release"], crtime["commit"][:12]) == ("partial", "4.16", "1c1d35df7110")
+    assert data["features"]["f2fs"]["features"]["creation_time"]["value"] == "partial"
