@@ -102,3 +102,30 @@ def test_a_feature_a_release_added_is_never_shown_as_no(world):
     crtime = next(r for r in data["kernel_history"] if (r["filesystem"], r.get("column")) == ("f2fs", "creation_time"))
     assert (crtime["value"], crtime["release"], crtime["commit"][:12]) == ("partial", "4.16", "1c1d35df7110")
     assert data["features"]["f2fs"]["features"]["creation_time"]["value"] == "partial"
+
+
+def test_a_commit_is_named_by_one_id_wherever_its_subject_is(world):
+    """Issue #63, round 2, item 9: F2FS's resize ioctl was 04f0b2eaa3b3 in its row and pull, and
+    another id in the source the F2FS cells cite. Wherever a source names a row's subject, the
+    commit id named nearest to it is the row's (read here by hand: every hex id of 12 or more
+    digits and its gap from the subject's words)."""
+    import re
+    data, _, by_id = world
+    checked = 0
+    for row in data["kernel_history"]:
+        for source in data["sources"]:
+            for field in ("title", "covers"):
+                text = str(source.get(field, "")).lower()
+                at = text.find(row["subject"].lower())
+                if at < 0:
+                    continue
+                end = at + len(row["subject"])
+                ids = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\b[0-9a-f]{12,40}\b", text)]
+                if not ids:
+                    continue
+                # the gap between the id and the subject's span, before or after it
+                nearest = min(ids, key=lambda found: max(found[0] - end, at - found[1], 0))[2]
+                assert row["commit"].startswith(nearest[:12]) or nearest.startswith(row["commit"][:12]), (source["id"], row["subject"], nearest)
+                checked += 1
+    assert checked >= len(data["kernel_history"])  # each row's subject is named somewhere with an id
+    assert by_id["kernel-f2fs-resize-ioctl"]["url"].endswith("04f0b2eaa3b3")
