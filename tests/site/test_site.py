@@ -453,20 +453,20 @@ def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_u
 
 @pytest.mark.browser
 def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(page, site_url):
-    """Original OS and First released: dated ones by year, the undated after them, each with its
-    reason on hover; a filesystem page says the same."""
+    """Original OS and First released: dated ones by year, the undated after them, each marked
+    unanswered with its reason one tap away; a filesystem page says the same."""
     years = _sorted_column(page, site_url, "First released")
-    dated = [y for y in years if y]  # an undated cell has no data-sort: its words sort after every year
-    assert dated == sorted(dated, key=int) and dated[0] == "1993" and years[len(dated):] == [None] * (len(years) - len(dated)), years
+    dated = [y for y in years if y != "unanswered"]  # an undated cell sorts as the word "unanswered", after every year
+    assert dated == sorted(dated, key=int) and dated[0] == "1993" and years[len(dated):] == ["unanswered"] * (len(years) - len(dated)), years
     rows = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
                          ".map(r => [r.children[0].innerText, r.children[1].innerText, r.children[2].innerText,"
-                         " r.children[2].title, r.children[3].innerText])")
+                         " r.children[2].textContent, r.children[3].innerText])")
     by_name = {name.replace(" ✓", ""): (os_, year, why) for name, os_, year, why, _ in rows}
     makers = {name.replace(" ✓", ""): maker for name, *_, maker in rows}  # the Maker column, beside the year
     assert makers["XFS"] == "Silicon Graphics (SGI)" and makers["F2FS"] == "Samsung Electronics", makers
     assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1994"  # SGI's USENIX paper
     assert by_name["ext2"][1] == "1993" and by_name["ext3"][1] == "1999"
-    assert by_name["HFS+"][1].startswith("unanswered") and "Mac OS 8.1" in by_name["HFS+"][1]  # the reason one tap away
+    assert by_name["HFS+"][1].startswith("unanswered") and "Mac OS 8.1" in by_name["HFS+"][2]  # the reason one tap away
     page.goto(f"{site_url}/filesystems/ext3/")
     assert "Origin: written for Linux, first released in 1999" in page.inner_text("article")
     page.goto(f"{site_url}/filesystems/xfs/")
