@@ -75,7 +75,7 @@ def test_an_origin_fact_on_no_stating_primary_source_is_unanswered_and_refused(w
             by_id[ident]["states"] = []
     answered = _hand_answers(key, doc, by_id)
     assert (feature_matrix.origin_why(key, doc, by_id) == "") is answered
-    refused = [p for p in knowledge._maker_rules(doc, by_id) if p.path == f"/{part}/{field}"]
+    refused = [p for p in knowledge._origin_rules(doc, by_id) if p.path == f"/{part}/{field}"]
     never = key == "linux_merged" and doc["linux"]["driver"] in ("fuse", "never-merged", "out-of-tree")
     assert bool(refused) is ((doc[part].get(field) is not None or never) and not answered), (fs, key, refused)
 

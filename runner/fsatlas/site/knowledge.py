@@ -335,7 +335,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             problems.append(Problem("error", data["_path"], "/origin", "expected either year (a cited source dates the "
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
-        problems += _maker_rules(data, by_id)
+        problems += _origin_rules(data, by_id)
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(data, by_id)
@@ -386,7 +386,7 @@ ORIGIN_FIELDS = {"original_os": "/origin/os", "first_released": "/origin/year", 
                  "linux_year": "/linux/year", "linux_merged": "/linux/merged"}
 
 
-def _maker_rules(data: dict, by_id: dict) -> list[Problem]:
+def _origin_rules(data: dict, by_id: dict) -> list[Problem]:
     """A filesystem's origin names its maker (maker) or says why no cited primary source does
     (maker_missing), never both or neither, and its Linux part gives the year or why none is
     given (year_missing); and every origin fact given rests on what it cites (feature_matrix.
