@@ -97,3 +97,29 @@ def test_a_tail_by_fibmap(block, first, second):
     assert tail_answer("EOPNOTSUPP", [0, second], block)["value"] == "yes"
     assert tail_answer("EOPNOTSUPP", [first, first], block)["value"] == "yes"
     assert tail_answer("EOPNOTSUPP", [first, second], block)["value"] == ("yes" if first == second else "no")
+
+
+@given(st.integers(0, 1 << 30), st.sampled_from([0x1, 0x801, 0x1801, 0x1001]), st.integers(1, 1 << 27), st.integers(1, 1 << 40))
+def test_a_yes_recorded_under_the_earlier_rule_is_read_again_by_fiemap_rst(physical, flags, size, after):
+    """Issue #63, round 2, item 7: records made before the rule followed fiemap.rst kept the
+    numbers they read ("FIEMAP gave no place (flags 0x1801, physical byte 0) ..."); a page and
+    check-data read them as the current rule would answer those numbers, and say so."""
+    from fsatlas.run.probes_generic import read_now
+    detail = (f"1 MiB written and not synced: FIEMAP gave no place (flags {flags:#x}, physical byte {physical:,}) for "
+              f"{size:,} bytes; after fsync it lay at byte {after:,}")
+    got = read_now({"probe": "delayed_allocation", "filesystem": "f2fs", "status": "ok", "value": "yes", "detail": detail})
+    now = delalloc_answer([(0, physical, size, flags)], [(0, after, size, 0)])
+    assert got["status"] == now["status"] and got.get("value") == now.get("value")
+    assert "earlier rule" in got["detail"] and got["detail"].startswith(now["detail"])
+    same = {"probe": "extents", "status": "ok", "value": "yes", "detail": detail}
+    assert read_now(same) is same  # another probe's finding as recorded
+
+
+def test_the_committed_f2fs_records_read_as_fiemap_cannot_tell():
+    from pathlib import Path
+    from fsatlas.site import probes as site_probes
+    rows = site_probes.rows(str(Path(__file__).resolve().parents[2] / "data"), {}, lambda *a: None)
+    f2fs = rows["f2fs"]["delayed_allocation"]
+    assert f2fs and all(r["status"] == "not available" and "earlier rule" in r["detail"] for r in f2fs), f2fs
+    assert all(r["shown"] == "yes" for fs in ("ext4", "xfs", "btrfs", "nilfs2") for r in rows[fs]["delayed_allocation"]
+               if r["status"] == "ok")  # FIEMAP_EXTENT_DELALLOC: as recorded

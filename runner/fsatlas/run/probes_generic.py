@@ -12,6 +12,7 @@ measured "no", with its errno in the transcript; no filesystem's own tool is nee
 import errno
 import fcntl
 import os
+import re
 import struct
 
 from . import filesystems, interrupts, target
@@ -297,6 +298,25 @@ def delalloc_answer(before, after) -> Finding:
            f"flagged FIEMAP_EXTENT_UNKNOWN (flags {pending[0][3]:#x})")
     return Finding.value("yes", f"1 MiB written and not synced: FIEMAP {how} for {sum(e[2] for e in pending):,} "
                                 f"bytes; after fsync it lay at byte {after[0][1]:,}")
+
+
+# how delalloc_answer recorded a "yes" under its earlier rule, which took physical byte 0 for no place
+RECORDED_NO_PLACE = re.compile(r"FIEMAP gave no place \(flags (0x[0-9a-f]+), physical byte ([\d,]+)\) for ([\d,]+) bytes; "
+                               r"after fsync it lay at byte ([\d,]+)")
+
+
+def read_now(finding: dict) -> dict:
+    """A finding as the current rule reads it: a delayed-allocation "yes" recorded under the earlier
+    rule (physical byte 0 taken for no place) is read again by delalloc_answer from the numbers its
+    detail kept, and says so; any other finding as recorded."""
+    said = RECORDED_NO_PLACE.search(str(finding.get("detail", "")))
+    if finding.get("probe") != "delayed_allocation" or not said:
+        return finding
+    flags, physical, size, after = int(said[1], 16), *(int(said[n].replace(",", "")) for n in (2, 3, 4))
+    again = delalloc_answer([(0, physical, size, flags)], [(0, after, size, 0)])
+    out = {k: v for k, v in finding.items() if k not in ("value", "limit", "unit", "at_least")}
+    return {**out, **again, "detail": f"{again['detail']} (read again by fiemap.rst's rule from what this record kept; "
+                                      f"it said {finding.get('value', finding['status'])} under an earlier rule)"}
 
 
 def _unplaced(extent) -> bool:

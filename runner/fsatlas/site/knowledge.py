@@ -15,7 +15,7 @@ import json
 import yaml
 
 from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
-from ..run import matrix as matrix_mod
+from ..run import matrix as matrix_mod, probes_generic
 from ..run.claim_aims import claim_comparisons
 from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile
 from .. import safe_yaml
@@ -165,6 +165,8 @@ def probe_records(data_dir: str) -> dict:
         except UserError:
             continue
         if isinstance(record, dict):
+            if isinstance(record.get("findings"), list):  # each as the current rule reads it (probes_generic.read_now)
+                record["findings"] = [probes_generic.read_now(f) if isinstance(f, dict) else f for f in record["findings"]]
             records[os.path.basename(path)[:-5]] = record
     return records
 

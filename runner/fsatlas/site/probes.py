@@ -4,6 +4,7 @@ newest finding on each kernel it was tried on, beside what the cited sources say
 import os
 
 from ..results import bundle, probefile, resultfile
+from ..run import probes_generic
 
 
 def shown(finding: dict) -> str:
@@ -50,6 +51,7 @@ def rows(data_dir: str, features: dict, publish) -> dict:
         release = kernel_release(data["system"]["kernel"])
         members = None
         for finding in data["findings"]:
+            finding = probes_generic.read_now(finding)  # as the current rule reads it, saying so
             key = (finding["filesystem"], finding["probe"], release)
             if key in newest and newest[key][0] >= data["created"]:
                 continue
