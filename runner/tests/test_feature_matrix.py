@@ -2,7 +2,9 @@
 filesystem by every column, the probe-only columns included, fails above 5 % unanswered, and
 every unanswered cell's reason agrees with the probe records: a kernel that mounted a
 filesystem, or skipped it only for a missing tool, is never said to lack it."""
+import contextlib
 import glob
+import io
 import json
 import re
 import shutil
@@ -49,6 +51,13 @@ def _hand_count(data_dir: Path) -> tuple[int, int]:
     unanswered = total = 0
     for path in sorted((data_dir / "features").glob("*.yaml")):
         doc = yaml.safe_load(path.read_text())
+        # the seven origin columns the page draws first: a year, a maker, a year in Linux and a release
+        # that merged a driver (none is needed where no release merged one) answer; the rest are always
+        # given (that each rests on a primary source is test_origin_sources's, and check-data refuses it)
+        linux = doc["linux"]
+        total += 7
+        unanswered += ("year" not in doc["origin"]) + ("maker" not in doc["origin"]) + ("year" not in linux) + (
+            "merged" not in linux and linux["driver"] not in ("fuse", "never-merged", "out-of-tree"))
         for key in columns:
             total += 1
             fact = doc["features"].get(key)
@@ -67,7 +76,7 @@ def test_check_data_prints_the_matrix_count_and_keeps_it_at_most_5_percent(capsy
     unanswered, total = map(int, said.groups())
     features = len(list((DATA / "features").glob("*.yaml")))
     columns = len(yaml.safe_load((DATA / "feature_columns.yaml").read_text()))
-    assert total == features * columns  # every column, the probe-only ones included
+    assert total == features * (columns + len(feature_matrix.ORIGIN_COLUMNS))  # every column, the probe-only and origin ones included
     assert (unanswered, total) == _hand_count(DATA)
     assert unanswered <= 0.05 * total
 
@@ -146,7 +155,8 @@ def test_every_unanswered_cell_s_reason_agrees_with_the_probe_records():
     cells = feature_matrix.cells(data, records)
     _check_reasons(cells, records)
     # the named example: Linux 6.12 has bcachefs, and its records say the tools are missing
-    bcachefs = [c for c in cells if c["filesystem"] == "bcachefs" and not c["answered"]]
+    bcachefs = [c for c in cells if c["filesystem"] == "bcachefs" and not c["answered"]
+                and c["column"] in feature_matrix.probe_names()]
     for cell in bcachefs:  # and why the tool is missing: no registry reached here has a build of it
         assert f"Linux 6.12: bcachefs was not probed (bcachefs is not installed; {NO_BUILD['bcachefs']})" in cell["reason"], cell
 
@@ -168,8 +178,12 @@ def _worlds(draw):
             kind = draw(st.sampled_from(["value", "not documented", "absent"]))
             if kind != "absent":
                 facts[column["key"]] = {"value": "yes" if kind == "value" else kind, "note": "silent", "sources": []}
-        features[fs] = {"name": fs.upper(), "features": facts,
-                        "linux": {"driver": draw(st.sampled_from(["in-kernel", "out-of-tree", "read-only"])), "note": "n"}}
+        origin = {"os": "Linux", "sources": ["doc"], **({"year": 1999} if draw(st.booleans()) else {"year_missing": "undated"}),
+                  **({"maker": "M"} if draw(st.booleans()) else {"maker_missing": "unnamed"})}
+        linux = {"driver": draw(st.sampled_from(["in-kernel", "out-of-tree", "read-only", "fuse", "never-merged", "removed"])),
+                 "note": "n", "status": "maintained", "year": 2001, "sources": ["doc"],
+                 **({"merged": draw(st.sampled_from(["2.4.1", "6.7"]))} if draw(st.booleans()) else {})}
+        features[fs] = {"name": fs.upper(), "features": facts, "origin": origin, "linux": linux}
         for i, release in enumerate(RELEASES):
             record = records.setdefault(release, {"system": {"kernel": KERNEL_OF[release]}, "created": f"2026-11-2{i}T00:00:00Z",
                                                   "findings": [], "skipped": []})
@@ -183,7 +197,9 @@ def _worlds(draw):
                 record["skipped"].append({"filesystem": fs, "reason": f"the running kernel ({KERNEL_OF[release]}) has no {fs} support"})
             elif how == "tool missing":
                 record["skipped"].append({"filesystem": fs, "reason": f"mkfs.{fs} is not installed"})
-    return {"features": features, "feature_columns": columns}, {f"r-{r}": rec for r, rec in records.items()}
+    # one primary document stating each origin column (whether an origin fact rests on one is test_origin_sources's)
+    doc = {"id": "doc", "title": "t", "url": "https://example.org/doc", "states": ["original_os", "first_released", "maker"]}
+    return {"features": features, "feature_columns": columns, "sources": [doc]}, {f"r-{r}": rec for r, rec in records.items()}
 
 
 @settings(max_examples=200)
@@ -191,10 +207,17 @@ def _worlds(draw):
 def test_reasons_agree_with_any_records(world):
     data, records = world
     cells = feature_matrix.cells(data, records)
-    assert len(cells) == len(data["features"]) * len(data["feature_columns"])
+    assert len(cells) == len(data["features"]) * (len(feature_matrix.ORIGIN_COLUMNS) + len(data["feature_columns"]))
     _check_reasons(cells, records)
     ok = {(f["filesystem"], f["probe"]) for r in records.values() for f in r["findings"] if f["status"] == "ok"}
     for cell in cells:
+        if cell["column"] in feature_matrix.ORIGIN_KEYS:  # a year, a maker, a release that merged a driver no release lacks
+            doc = data["features"][cell["filesystem"]]
+            expected = {"first_released": "year" in doc["origin"], "maker": "maker" in doc["origin"],
+                        "linux_merged": "merged" in doc["linux"] or doc["linux"]["driver"] in ("fuse", "never-merged", "out-of-tree")
+                        }.get(cell["column"], True)
+            assert bool(cell["answered"]) == expected and (expected or "No probe can: " in cell["reason"]), cell
+            continue
         fact = data["features"][cell["filesystem"]]["features"].get(cell["column"])
         facts = data["features"][cell["filesystem"]]["features"]
         expected = ((fact is not None and _hand_answers(fact, facts, set(), cell["column"]))
@@ -290,6 +313,8 @@ def test_check_data_refuses_and_counts_a_non_answer_in_the_data(tmp_path_factory
 
 def test_a_fact_on_secondary_sources_alone_is_unanswered_with_that_reason():
     data, _ = knowledge.load(str(DATA))
+    # VxFS's journal as it stood before Veritas's guide was cited: on the 2004 magazine alone
+    data["features"]["vxfs"]["features"]["journaling"]["sources"] = ["seed-lm-2004"]
     cells = feature_matrix.cells(data, knowledge.probe_records(str(DATA)))
     by_id = {s["id"]: s for s in data["sources"]}
     seen = 0
@@ -299,9 +324,49 @@ def test_a_fact_on_secondary_sources_alone_is_unanswered_with_that_reason():
                 and fact.get("value", fact.get("limit")) != "not documented":
             seen += 1
             assert not cell["answered"] and "secondary sources" in cell["reason"], cell
-    assert seen  # VxFS's journal rests on the 2004 magazine alone
+    assert seen
     for ident in ("seed-lm-2004", "seed-admin-2011", "seed-lm-2006", "seed-blog-2014", "reiser4-design-article"):
         assert by_id[ident].get("secondary") is True, ident
     fact = {"value": "yes", "sources": ["seed-lm-2004"], "holds_for": "2004"}
     assert "secondary" in feature_matrix.unanswered_why("snapshots", fact, {}, by_id)
     assert feature_matrix.unanswered_why("snapshots", dict(fact, sources=["seed-lm-2004", "kernel-ext4-admin"]), {}, by_id) == ""
+
+
+_ID = st.text("abc_z09", min_size=1, max_size=6)
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text("aZ _-.", max_size=5), _ID)
+_MALFORMED = st.one_of(
+    _SCALAR,  # not a list at all
+    st.lists(_SCALAR, min_size=1, max_size=3),  # a list of scalars
+    st.lists(st.fixed_dictionaries({"key": st.one_of(st.integers(), st.none(), st.lists(_ID, max_size=1), st.just("Bad Key")),
+                                    "label": _SCALAR}), min_size=1, max_size=3),  # a key of the wrong type or spelling
+    st.lists(st.fixed_dictionaries({"key": _ID}), min_size=1, max_size=3),  # no label
+    st.dictionaries(_ID, _SCALAR, min_size=1, max_size=3),  # a mapping
+)
+
+
+_COPIES = {}
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.one_of(st.sampled_from([[{"key": 5, "label": "x"}], "just a string", [5], [{"key": "journaling"}],
+                                  [{"key": "journaling", "label": "J", "colour": "red"}], {"key": "journaling"}]),
+                 _MALFORMED))
+def test_check_data_names_a_malformed_column_list_in_one_located_line(tmp_path_factory, shape):
+    """Issue #63, round 2, item 8: `- {key: 5, label: x}` in data/feature_columns.yaml gave a
+    traceback ('<' between int and str). Any shape that is not a list of {key, label} gives a
+    line naming the file and the place, exit status 1, and no traceback."""
+    if "cols" not in _COPIES:  # one copy of the data for every example: each rewrites only the column list
+        _COPIES["cols"] = tmp_path_factory.mktemp("cols")
+        for name in CURATED:
+            src = DATA / name
+            (shutil.copytree if src.is_dir() else shutil.copy)(src, _COPIES["cols"] / name)
+    tmp_path = _COPIES["cols"]
+    columns = tmp_path / "feature_columns.yaml"
+    columns.write_text(yaml.safe_dump(shape))
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = err.getvalue()
+    assert "Traceback" not in err
+    located = [line for line in err.splitlines() if line.startswith(f"{columns}: error: /")]
+    assert located, err

@@ -205,7 +205,7 @@ def test_every_filesystem_names_its_maker_from_a_primary_source(data_copy, capsy
     edit(data_copy / "features" / "btrfs.yaml", lambda d: d["origin"].pop("maker"))
     assert main(["check-data", "--data", str(data_copy)]) == 1
     err = capsys.readouterr().err
-    assert "reiser4.yaml: error: /origin/maker: expected a primary source naming the maker" in err
+    assert "reiser4.yaml: error: /origin/maker: expected a primary source that states it among ['seed-lm-2004']" in err
     assert "jfs.yaml: error: /origin: expected either maker" in err and "found both" in err
     assert "btrfs.yaml: error: /origin: expected either maker" in err and "found neither" in err
 

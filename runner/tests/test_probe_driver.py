@@ -167,20 +167,28 @@ def test_a_new_finding_without_its_driver_is_refused_where_two_drivers_mount_it(
 def test_the_page_says_driver_not_recorded_where_the_record_lacks_it():
     from fsatlas.site import probes as site_probes
     rows = site_probes.rows(DATA_DIR, {}, lambda *a: None)
+    from fsatlas.results import bundle
     newest = {}
     for path in sorted(glob.glob(os.path.join(DATA_DIR, "probes", "*.json"))):
         r = json.load(open(path))
+        members = bundle.read(os.path.join(DATA_DIR, "probes"), r["id"])
         for f in r["findings"]:
             key = (f["filesystem"], f["probe"], site_probes.kernel_release(r["system"]["kernel"]))
+            # an older record names no driver, but its transcript's mount -t may (ntfs-3g, or ext4 for ext2)
+            said = members[bundle.member_of(r["id"], f["raw"])]
+            shown = {"ntfs": b"mount -t ntfs-3g ", "ext2": b"mount -t ext4 ", "ext3": b"mount -t ext4 "}.get(f["filesystem"])
             if newest.get(key, ("",))[0] < r["created"]:
-                newest[key] = (r["created"], "driver" in f)
-    missing = 0
+                newest[key] = (r["created"], "driver" in f or bool(shown and shown in said))
+    missing = inferred = 0
     for fs in probefile.MANY_DRIVERS:
         for probe, found in rows.get(fs, {}).items():
             for row in found:
                 lacks = not newest[fs, probe, row["release"]][1]
                 assert row["driver_missing"] is lacks, (fs, probe, row)
+                assert not (row["driver_inferred"] and lacks) and (not row["driver_inferred"] or row["driver"])
                 missing += lacks
+                inferred += row["driver_inferred"]
     assert missing  # the older records of ext2, ext3 and NTFS
+    assert inferred  # older NTFS findings whose transcripts show mount -t ntfs-3g
     assert not any(row["driver_missing"] for fs, by in rows.items() if fs not in probefile.MANY_DRIVERS
                    for found in by.values() for row in found)

@@ -28,6 +28,9 @@ def run(args) -> int:
     print(f"checked {counts}: {errors} errors")
     if not data["features"]:
         return 1 if errors else 0
+    if not data["feature_columns"]:  # malformed (its problems are named above): no matrix to count
+        print(f"feature matrix: not counted ({os.path.join(args.data, 'feature_columns.yaml')} gives no columns)")
+        return 1
     cells = feature_matrix.cells(data, knowledge.probe_records(args.data))
     unanswered, total = feature_matrix.count(cells)
     share = unanswered / total if total else 0.0

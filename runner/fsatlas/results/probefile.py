@@ -6,6 +6,7 @@ findings are feature facts, not speed figures, and `fsatlas check-data` checks t
 """
 import json
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -38,8 +39,29 @@ def _validator():
 # ext4's driver also registers ext2 and ext3 (CONFIG_EXT4_USE_FOR_EXT2); NTFS is mounted by ntfs-3g
 # (FUSE) or the kernel's ntfs3. Records from DRIVER_RECORDED_FROM on (the first whose findings name
 # their driver) must name it; an older one lacks it, and a page says "driver not recorded".
-MANY_DRIVERS = {"ext2": "ext2, ext4", "ext3": "ext3, ext4", "ntfs": "ntfs-3g, ntfs3"}
+MANY_DRIVERS = {"ext2": "ext2, ext4", "ext3": "ext3, ext4", "ntfs": "ntfs-3g"}
 DRIVER_RECORDED_FROM = "2026-11-28T21:53:49Z"
+# The drivers (run/filesystems.py driver) that may mount each row of the matrix: NTFS is two rows,
+# ntfs (ntfs-3g through FUSE) and ntfs3 (the kernel's driver), so a finding filed under one with the
+# other's driver is refused; any other filesystem is mounted by its own driver only.
+DRIVERS = {"ext2": ("ext2", "ext4"), "ext3": ("ext3", "ext4"), "ntfs": ("ntfs-3g (FUSE)",), "ntfs3": ("ntfs3",)}
+# what `mount -t TYPE` in a finding's transcript says of its driver, for the rows two drivers can
+# mount (a record older than DRIVER_RECORDED_FROM names no driver, but its transcript may)
+MOUNT_TYPE_DRIVER = {"ntfs": {"ntfs-3g": "ntfs-3g (FUSE)", "ntfs3": "ntfs3"}, "ntfs3": {"ntfs-3g": "ntfs-3g (FUSE)", "ntfs3": "ntfs3"},
+                     "ext2": {"ext4": "ext4"}, "ext3": {"ext4": "ext4"}}
+MOUNT_TYPE = re.compile(rb"\bmount -t (\S+)")
+
+
+def drivers_of(filesystem: str) -> tuple:
+    """The drivers that may mount a row of the matrix."""
+    return DRIVERS.get(filesystem, (filesystem,))
+
+
+def transcript_drivers(filesystem: str, transcript: bytes) -> set:
+    """The drivers a finding's transcript shows mounting the filesystem (`mount -t ntfs-3g`: ntfs-3g
+    (FUSE)), for the rows two drivers can mount; empty where it names none (`mount -t auto`)."""
+    types = MOUNT_TYPE_DRIVER.get(filesystem, {})
+    return {types[t.decode(errors="replace")] for t in MOUNT_TYPE.findall(transcript) if t.decode(errors="replace") in types}
 
 
 def problems(path: str) -> list[Problem]:
@@ -61,6 +83,16 @@ def problems(path: str) -> list[Problem]:
     except UserError as e:
         return found + [Problem("error", path, "", str(e))]
     for i, finding in enumerate(data["findings"]):
+        fs = finding["filesystem"]
+        if "driver" in finding and finding["driver"] not in drivers_of(fs):
+            found.append(Problem("error", path, f"/findings/{i}/driver",
+                                 f"expected a driver that mounts the {fs} row ({', '.join(drivers_of(fs))}), found "
+                                 f"{finding['driver']!r}: a finding belongs under the row of the driver that mounted it"))
+        shown = transcript_drivers(fs, members.get(bundle.member_of(rid, finding["raw"]), b""))
+        if shown - set(drivers_of(fs)):
+            found.append(Problem("error", path, f"/findings/{i}/filesystem",
+                                 f"expected a transcript mounting {fs} with {', '.join(drivers_of(fs))}, found it mounted "
+                                 f"with {', '.join(sorted(shown - set(drivers_of(fs))))}"))
         if finding["filesystem"] in MANY_DRIVERS and "driver" not in finding and data["created"] >= DRIVER_RECORDED_FROM:
             found.append(Problem("error", path, f"/findings/{i}/driver",
                                  f"expected the driver that mounted {finding['filesystem']} (one of "

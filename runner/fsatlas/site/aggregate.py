@@ -862,6 +862,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         # why each unanswered cell of the feature matrix is (check-data counts the same cells)
         "unanswered": feature_matrix.reasons(feature_matrix.cells(knowledge, knowledge_mod.probe_records(data_dir))),
+        # the matrix's columns as the page draws them, the origin ones first (check-data counts the same list)
+        "matrix_columns": feature_matrix.columns(knowledge),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),
                   # the flags' rules, for the legend under every chart (result pages read only this file)
                   "run_rule": run_rule.RULE,

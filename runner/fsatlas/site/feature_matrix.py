@@ -9,6 +9,7 @@ from the filesystem's Linux entry where no record names it.
 
 `fsatlas check-data` prints the count and fails above GOAL; the pages show each reason."""
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -22,6 +23,102 @@ NOT_APPLICABLE = "not applicable"
 ANSWERS = frozenset({"yes", "no", "read-write", "read-only", "add-on"})
 # a limit column -> the feature it bounds: the limit cannot apply where the file says that feature is "no"
 BOUNDS = {"acl_max_entries": "posix_acl", "xattr_max_value": "xattr"}
+
+
+# The columns the matrix draws before the feature columns (data/feature_columns.yaml): where each
+# filesystem came from and how Linux has it, from its file's origin and linux parts. columns()
+# joins them with the feature columns: the one list the page draws (data/aggregates/
+# matrix_columns.json) and check-data counts. part: the file's part the column reads.
+ORIGIN_COLUMNS = (
+    {"key": "original_os", "label": "Original OS", "part": "origin"},
+    {"key": "first_released", "label": "First released", "part": "origin"},
+    {"key": "maker", "label": "Maker", "part": "origin"},
+    {"key": "linux_year", "label": "Year in Linux", "part": "linux"},
+    {"key": "linux_merged", "label": "In Linux since", "part": "linux"},
+    {"key": "linux_driver", "label": "Linux driver", "part": "linux"},
+    {"key": "linux_status", "label": "Status", "part": "linux"},
+)
+ORIGIN_KEYS = frozenset(c["key"] for c in ORIGIN_COLUMNS)
+# a Linux driver that no kernel release merged: "In Linux since" answers with what it is instead
+NOT_MERGED = {"fuse": "user space (FUSE), no kernel driver", "never-merged": "never merged",
+              "out-of-tree": "never merged"}
+
+
+def columns(knowledge: dict) -> list[dict]:
+    """Every data column of the feature matrix, in the page's order: the origin columns, then the
+    feature columns of data/feature_columns.yaml (each with "part": "features")."""
+    return [dict(c) for c in ORIGIN_COLUMNS] + [
+        {**c, "part": "features"} for c in knowledge.get("feature_columns", ()) if isinstance(c, dict)]
+
+
+def origin_value(key: str, data: dict):
+    """What an origin column's cell says for a filesystem's file, or None where the file does not say."""
+    origin, linux = data.get("origin", {}), data.get("linux", {})
+    if key == "linux_merged":
+        return linux.get("merged") or NOT_MERGED.get(linux.get("driver"))
+    return {"original_os": origin.get("os"), "first_released": origin.get("year"), "maker": origin.get("maker"),
+            "linux_year": linux.get("year"), "linux_driver": linux.get("driver"),
+            "linux_status": linux.get("status")}[key]
+
+
+# The origin columns a cited source must state, as the registry's states list it (a document that
+# names the maker, dates the first release, names the system it was written for)...
+STATED = ("original_os", "first_released", "maker")
+# ...and the Linux ones that must rest on a primary source among the linux part's sources
+PRIMARY = ("linux_year", "linux_merged")
+
+
+def origin_source_why(key: str, data: dict, by_id: dict) -> str:
+    """Why the value a filesystem's file gives for an origin column does not rest on what it cites
+    ("" where it does): for STATED, a primary source of its part whose states list the column; for
+    PRIMARY, a primary source among its part's (a wiki or a magazine alone does not date a merge)."""
+    part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
+    cited = part.get("sources") or ()
+    if key in STATED and not any(key in by_id.get(s, {}).get("states", ()) and not secondary(by_id.get(s, {}))
+                                 for s in cited):
+        return (f"no primary source it cites states it ({', '.join(cited)}: none is a primary source whose "
+                f"entry in data/sources.yaml lists {key} under states)")
+    if key in PRIMARY and not any(not secondary(by_id.get(s, {})) for s in cited):
+        return f"it rests only on secondary sources ({', '.join(cited)}), no primary source"
+    return ""
+
+
+def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
+    """The one rule of what answers an origin column's cell (check-data, the count and the page):
+    "" where the file gives the value (for In Linux since, the release that merged the driver, or a
+    driver no release merged) and, with the registry (by_id), it rests on a primary source
+    (origin_source_why); otherwise why not."""
+    part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
+    said = origin_value(key, data)
+    if said is None:
+        if key == "first_released":
+            return f"No document read dates the first release ({part.get('year_missing', 'no reason given')})"
+        if key == "maker":
+            return f"No primary source read names the maker ({part.get('maker_missing', 'no reason given')})"
+        if key == "linux_year":
+            return f"No primary source read dates its arrival in Linux ({part.get('year_missing', 'no reason given')})"
+        return f"No release is named that merged the {data.get('linux', {}).get('driver', '')} driver"
+    why = origin_source_why(key, data, by_id) if by_id is not None else ""
+    return f"Unanswered: {why}" if why else ""
+
+
+# why no experiment answers an origin column: a probe mounts a filesystem today, it cannot see where
+# or when the format was made, nor which release first carried a driver it did not run
+NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a kernel of today, which shows neither "
+                       "when or by whom the format was first made nor which release first carried its driver")
+
+
+# A wiki is a secondary source whether or not its registry entry says so: anyone may edit it. A wiki
+# is an address on wikipedia.org or kernelnewbies.org (the kernel's release notes there are a wiki
+# too), on a host whose name holds "wiki" (reiser4.wiki.kernel.org), or under a /wiki/ path (a
+# project's GitHub or GitLab wiki).
+WIKI = re.compile(r"^https?://(?:[^/]*\.)?(?:wikipedia\.org|kernelnewbies\.org)(?:[/:]|$)"
+                  r"|^https?://[^/]*wiki[^/]*(?:/|$)|^https?://[^/]+/(?:[^?#]*/)?wiki(?:/|$)", re.I)
+
+
+def secondary(source: dict) -> bool:
+    """Whether a registry entry is a secondary source: marked so, or a wiki (WIKI)."""
+    return bool(source.get("secondary")) or bool(WIKI.match(str(source.get("url", ""))))
 
 
 def normalized(text) -> str:
@@ -54,7 +151,7 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None)
     elif said not in ANSWERS:
         return f"{fact['value']!r} is no answer (yes, no or partial)"
     cited = fact.get("sources") or ()  # none at all is the schema's to refuse (minItems)
-    if by_id is not None and cited and all(by_id.get(s, {}).get("secondary") for s in cited):
+    if by_id is not None and cited and all(secondary(by_id.get(s, {})) for s in cited):
         return f"it rests only on secondary sources ({', '.join(cited)}), no primary source or probe"
     return ""
 
@@ -139,8 +236,13 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
     by_id = {s["id"]: s for s in knowledge.get("sources", ())}
     out = []
     for fs, data in sorted(knowledge["features"].items()):
-        for column in knowledge["feature_columns"]:
+        for column in columns(knowledge):
             key = column["key"]
+            if column["part"] != "features":
+                why = origin_why(key, data, by_id)
+                out.append({"filesystem": fs, "column": key, "answered": "" if why else "source",
+                            "reason": why and f"{why}. {NO_PROBE_OF_HISTORY}."})
+                continue
             fact = data["features"].get(key)
             why = None if fact is None else unanswered_why(key, fact, data["features"], by_id)
             answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]

@@ -4,6 +4,7 @@ newest finding on each kernel it was tried on, beside what the cited sources say
 import os
 
 from ..results import bundle, probefile, resultfile
+from ..run import probes_generic
 
 
 def shown(finding: dict) -> str:
@@ -48,17 +49,27 @@ def rows(data_dir: str, features: dict, publish) -> dict:
         rid = data["id"]
         publish(bundle.path(os.path.dirname(path), rid), rid)
         release = kernel_release(data["system"]["kernel"])
+        members = None
         for finding in data["findings"]:
+            finding = probes_generic.read_now(finding)  # as the current rule reads it, saying so
             key = (finding["filesystem"], finding["probe"], release)
             if key in newest and newest[key][0] >= data["created"]:
                 continue
             fact = features.get(finding["filesystem"], {}).get("features", {}).get(finding["probe"])
+            inferred = ""
+            if finding["filesystem"] in probefile.MANY_DRIVERS and "driver" not in finding:
+                # a record older than the driver's recording: its transcript's mount -t may still name it
+                if members is None:
+                    members = bundle.read(os.path.dirname(path), rid)
+                named = probefile.transcript_drivers(finding["filesystem"], members.get(bundle.member_of(rid, finding["raw"]), b""))
+                inferred = next(iter(named)) if len(named) == 1 else ""
             newest[key] = (data["created"], {
                 "shown": shown(finding), "status": finding["status"], "detail": finding["detail"],
                 "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
-                "driver": driver_shown(finding),
-                "driver_missing": finding["filesystem"] in probefile.MANY_DRIVERS and "driver" not in finding,
+                "driver": driver_shown({**finding, "driver": inferred}) if inferred else driver_shown(finding),
+                "driver_inferred": bool(inferred),  # from the transcript's mount -t, which the page says
+                "driver_missing": finding["filesystem"] in probefile.MANY_DRIVERS and "driver" not in finding and not inferred,
                 "agreement": agreement(finding, fact)})
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):
