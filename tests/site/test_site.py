@@ -82,11 +82,13 @@ def test_result_page_shows_system_and_cells(site_root):
     said = html[html.index('id="compare-yours"'):html.index('id="own-run"')]
     assert not plan["tested"] and "one run" in plan["why"]
     assert "not tested" in said and "interval" not in said and "adjusted p" not in said
+    # fsatlas site put the every-metric table in the slot Hugo left, on the page of every cell:
+    # a row group per cell
+    cells = (site_root / "public" / "results" / "fixture-valid" / "cells" / "index.html").read_text()
     for cell in RESULT["cells"]:
-        assert cell["key"] in html
-    # fsatlas site put the every-metric table in the slot Hugo left: a row group per cell
-    assert "data-fsatlas-slot" not in html
-    assert html.count('<tbody><tr><th scope="rowgroup"') == len(RESULT["cells"])
+        assert cell["key"] in cells
+    assert "data-fsatlas-slot" not in html and "data-fsatlas-slot" not in cells
+    assert cells.count('<tbody><tr><th scope="rowgroup"') == len(RESULT["cells"])
     assert "files/results/fixture-valid.json" in html
     assert (site_root / "public" / "files" / "results" / "fixture-valid.json").is_file()
 
@@ -272,6 +274,7 @@ def test_a_repetitions_raw_output_opens_from_its_result_page(page, site_root, si
     assert (public / "files" / "raw" / "fixture-valid.tar.gz").read_bytes() == \
         (FIXTURES / "raw" / "fixture-valid.tar.gz").read_bytes()
     page.goto(f"{site_url}/results/fixture-valid/")
+    page.click('a[href="cells/"]')  # on the page of every cell, one tap away
     links = page.locator("#raw-output ~ ul.raw-members a")
     assert links.count() == sum(bool(c["raw"]) for c in RESULT["cells"] if c["status"] == "ok") == 2
     assert page.locator('a[href$="files/raw/fixture-valid.tar.gz"]').count() == 1
@@ -1013,7 +1016,8 @@ def test_every_cell_and_its_raw_output_are_one_tap_from_the_result_page(site_roo
     shown = html_mod.unescape(cells[cells.index("metrics-table"):])
     assert all(f"<code>{cell['key']}</code>" in shown for cell in result["cells"])
     before = page[:page.index('<section id="every-cell"')]
-    assert cells.startswith(before.replace(" data-pagefind-body", "", 1))  # the same page above it: one set of figures
+    # the same page above it, but for its search and <base> marks: one set of figures
+    assert cells.startswith(before.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1))
 
 
 @pytest.mark.browser
