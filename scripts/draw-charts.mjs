@@ -189,7 +189,8 @@ async function drawExplorer() {
     const html = fs.readFileSync(file, "utf8");
     if (!FIRST.test(html)) continue;
     try {
-      const dataFile = siteFile(attribute(html.match(/<article[^>]* id="explorer"[^>]*>/)[0], "data-src"));
+      const article = html.match(/<article[^>]* id="explorer"[^>]*>/)[0];
+      const dataFile = siteFile(attribute(article, "data-src"));
       const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
       if (!model.data.results.length) continue;
       const view = model.readState(new URLSearchParams(""));
@@ -202,7 +203,8 @@ async function drawExplorer() {
       const { data, ...spec } = explorerView.spec(view, chart.shown, chart.unitLabel, explorerView.WIDE_COLUMNS);
       const made = await svgOf(JSON.stringify(spec), JSON.stringify(data.values), "");
       const label = `Chart of the default view: ${view.metric} of every filesystem with its default options, run ${view.results.join(", ")}`;
-      const page = html.replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
+      // the default view's query: an address naming it shows this picture too (the page's script)
+      const page = html.replace(article, () => `${article.slice(0, -1)} data-default-query="${escapeText(model.query(view)).replace(/"/g, "&quot;")}">`).replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
         .replace(CAPTION, (m, open, close) => open + escapeText(explorerView.caption(view, chart.unitLabel)) + close);
       fs.writeFileSync(`${file}.part`, page);
       fs.renameSync(`${file}.part`, file);

@@ -63,19 +63,43 @@
     function readState(params) {
       var asked = list(params, "r", [defaultRun()]);
       var known = asked.filter(function (id) { return byId[id]; });
+      var results = known.length || !asked.length ? known : [defaultRun()];
+      var metric = params.get("metric") || "throughput", base = params.get("base");
+      var configs = table();
+      configNames.forEach(function (c) { configs[c] = 1; });
+      // an import's cells are its tool's, variant "imported": a run named alone shows them
+      var imports = results.some(function (id) { return byId[id].rerun === ""; });
       return {
-        // an address naming no result here (?r=nope) opens the default run, and says so
-        results: known.length || !asked.length ? known : [defaultRun()],
+        // an address naming no result (?r=nope), metric or baseline here opens the default
+        // in its place, and says so
+        results: results,
         unknown: asked.filter(function (id) { return !byId[id]; }),
+        unknownMetric: metricByName[metric] ? "" : metric,
+        unknownBase: base === null || configs[base] ? "" : base,
         fs: list(params, "fs", data.vocabulary.filesystems),
-        variant: list(params, "v", ["defaults"]),
+        variant: list(params, "v", imports ? ["defaults", "imported"] : ["defaults"]),
         workload: list(params, "w", data.vocabulary.workloads),
-        metric: params.get("metric") || "throughput",
+        metric: metricByName[metric] ? metric : "throughput",
         mode: params.get("mode") || "abs",
-        baseline: params.get("base") || (configNames.indexOf("ext4") >= 0 ? "ext4" : configNames[0]),
+        baseline: base !== null && configs[base] ? base : (configs.ext4 ? "ext4" : configNames[0]),
         axis: params.get("axis") || "workload",
         cpu: params.get("cpu") === "1"
       };
+    }
+
+    // The query of a view's address (explorer.js adds embed=1 to an embedded one).
+    function query(view) {
+      var p = new URLSearchParams();
+      p.set("r", view.results.join(","));
+      p.set("fs", view.fs.join(","));
+      p.set("v", view.variant.join(","));
+      p.set("w", view.workload.join(","));
+      p.set("metric", view.metric);
+      p.set("mode", view.mode);
+      p.set("base", view.baseline);
+      p.set("axis", view.axis);
+      if (view.cpu) p.set("cpu", "1");
+      return p.toString();
     }
 
     function selected(view, metricName) {
@@ -158,7 +182,7 @@
       return { sel: sel, all: all, limited: limited, shown: shown, unitLabel: shown.length ? shown[0].unitLabel : "" };
     }
 
-    return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, selected: selected,
+    return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, selected: selected,
              baselineIndex: baselineIndex, points: points, chart: chart };
   }
 

@@ -53,11 +53,11 @@
   function init(json) {
     model = V.model(json);
     data = model.data;
-    // An address with a query names a view of its own (a shared one, an embed): the default
-    // view drawn at build is not it. The page's CSS hid it before it was painted (its inline
-    // script marked the page); it goes before the address is rewritten below.
+    // An address whose query names a view other than the default (a shared one, an embed) is
+    // not the view drawn at build: the page's inline script marked the page and its CSS hid
+    // that picture before it was painted; it goes before the address is rewritten below.
     var first = document.getElementById("explorer-first");
-    if (first && location.search) first.remove();
+    if (first && document.documentElement.classList.contains("explorer-view-asked")) first.remove();
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
     history.replaceState(null, "", urlFor());
@@ -159,6 +159,7 @@
 
   function readForm() {
     view.unknown = [];
+    view.unknownMetric = view.unknownBase = "";
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
         .map(function (b) { return b.value; });
@@ -183,18 +184,7 @@
   }
 
   function urlFor() {
-    var p = new URLSearchParams();
-    p.set("r", view.results.join(","));
-    p.set("fs", view.fs.join(","));
-    p.set("v", view.variant.join(","));
-    p.set("w", view.workload.join(","));
-    p.set("metric", view.metric);
-    p.set("mode", view.mode);
-    p.set("base", view.baseline);
-    p.set("axis", view.axis);
-    if (view.cpu) p.set("cpu", "1");
-    if (embedded) p.set("embed", "1");
-    return location.pathname + "?" + p.toString();
+    return location.pathname + "?" + model.query(view) + (embedded ? "&embed=1" : "");
   }
 
   // --- the selection and what the reader's choices make of it --------------------------------
@@ -291,7 +281,10 @@
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
     status((view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
-            (view.results.join(", ") || "none") + ". " : "") + cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+            (view.results.join(", ") || "none") + ". " : "") +
+           (view.unknownMetric ? "No metric named " + view.unknownMetric + " here; showing " + view.metric + ". " : "") +
+           (view.unknownBase ? "No configuration named " + view.unknownBase + " here; the baseline is " + view.baseline + ". " : "") +
+           cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");

@@ -133,14 +133,14 @@ new MutationObserver(look).observe(document, { childList: true, subtree: true })
 
 def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser, committed_url):
     """?r=<each other committed run>, and beside it: the default run named explicitly, an unknown
-    run, one filter, the embed view. With explorer.js and Vega blocked (nothing could remove the
+    run, one filter, the embed view of one filter (embed=1 alone is the default view, embedded). With explorer.js and Vega blocked (nothing could remove the
     picture): never displayed, at any parser step, frame or DOMContentLoaded; with them, the
     explorer draws the view asked and the picture is gone."""
     index = json.loads(fetched(committed_url + "/explorer/data.json"))
     default, runs = index["default"], index["results"]["id"]
     others = [r for r in runs if r != default]
     assert others
-    addresses = [f"?r={r}" for r in others] + [f"?r={default}", "?r=nope", "?fs=ext4", "?embed=1"]
+    addresses = [f"?r={r}" for r in others] + [f"?r={default}", "?r=nope", "?fs=ext4", "?fs=ext4&embed=1"]
     built = labels(fetched(committed_url + "/explorer/").decode())
     context = browser.new_context()
     context.add_init_script(WATCH)
@@ -160,6 +160,35 @@ def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser
         assert set(page.evaluate("window.__seen")) <= {"none"} and page.locator(FIRST).count() == 0, query
         live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
         assert live and live != built, query
+    context.close()
+
+
+def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url):
+    """The explorer writes the view it shows into the address; reloading the default view's
+    address (or sharing it) shows the build's picture at once, as /explorer/ does, and says the
+    results are loading; an unknown metric in an address is named, not drawn as nothing."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(committed_url + "/explorer/")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    own = page.evaluate("location.search")
+    assert own.startswith("?r=")
+    context.add_init_script(WATCH)
+    page.route(VEGA_OR_EXPLORER, lambda route: route.abort())
+    page.goto(committed_url + "/explorer/" + own)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.locator(FIRST).is_visible() and "none" not in page.evaluate("window.__seen")
+    assert page.inner_text("#explorer .explorer-status") == "Loading the results…"
+    page.unroute(VEGA_OR_EXPLORER)
+    page.goto(committed_url + "/explorer/?metric=constructor")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    said = page.inner_text("#explorer .explorer-status")
+    assert said.startswith("No metric named constructor here; showing throughput. ") and " 0 cells" not in said
+    context.close()
+    context = browser.new_context(java_script_enabled=False)  # without script nothing loads: nothing says it does
+    page = context.new_page()
+    page.goto(committed_url + "/explorer/" + own)
+    assert page.inner_text("#explorer .explorer-status") == ""
     context.close()
 
 
