@@ -390,7 +390,7 @@
     summary.appendChild(el("a", { href: document.getElementById("explorer").dataset.compare }, "compare page"));
     summary.appendChild(document.createTextNode("."));
     box.appendChild(summary);
-    var table = el("table", { "class": "data-table summary" });
+    var table = el("table", { "class": "data-table summary", tabindex: "0" });
     var head = el("tr");
     ["Configuration", "Geometric mean", "Cells", "Missing"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
     table.appendChild(el("thead")).appendChild(head);

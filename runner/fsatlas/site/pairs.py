@@ -224,7 +224,7 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
     head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval)", "adjusted p", "Verdict"] + (["Run"] if several else [])
     where = (f"by the site's rule, each workload from one run that measured both ({e(run['system'])})" if several else
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
-    out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}"><caption>{e(b)} against {e(a)} {where}. Each row is '
+    out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
            f"{len(rows)} rows of this table.</caption><thead><tr>"
            + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr></thead><tbody>"]

@@ -85,7 +85,7 @@ def throughput_table(rows: list[dict], result: dict | None = None) -> str:
     same numbers, in MB/s as the chart shows them; beside each, the raw device's figure on the
     same job (the cached check's reference: results/flags) and the host's contention."""
     seen = evidence(result)
-    out = ['<table class="data-table">\n<caption>Throughput per filesystem and workload (MB/s = 10⁶ bytes/s); '
+    out = ['<table class="data-table" tabindex="0">\n<caption>Throughput per filesystem and workload (MB/s = 10⁶ bytes/s); '
            f'flagged cached above {flags.CACHED_FACTOR:g} times the raw device on the same job</caption>\n'
            '<thead><tr><th scope="col">Filesystem</th><th scope="col">Workload</th>'
            '<th scope="col">Variant</th><th scope="col">mkfs / mount options</th><th scope="col">Mean</th>'
