@@ -84,13 +84,6 @@ async function svgFile(specText, rows, axis) {
   const kept = path.join(cache, `${key}.svg`);
   if (fs.existsSync(kept)) return { drawn: 0, file: kept };
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
-  // Node has no canvas to measure text, and vega's estimate cuts labels a browser fits
-  // ("cannot tell at thi…"): a label is cut here only where the spec sets a limit of its own.
-  const config = spec.config || {};
-  spec.config = Object.assign({}, config, {
-    legend: Object.assign({ labelLimit: 0 }, config.legend || {}),
-    axis: Object.assign({ labelLimit: 0 }, config.axis || {}),
-  });
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
   const svg = compact(await view.toSVG());
   view.finalize();

@@ -28,8 +28,20 @@
 
   // The spec for an export (forScreen false: fixed colours for a white background) or for the
   // page (true: every ink from CSS, as above).
+  // No label is cut (vega's default cuts at 180 px): a browser measures text with its own font
+  // and Node (scripts/draw-charts.mjs) can only estimate it, so the two cut labels at different
+  // letters, and the build's picture had cut "ext4 imported record_kib=1024" to "ext4 imported
+  // reco…" on every bar of a panel.
+  function uncut(config) {
+    var out = Object.assign({}, config || {});
+    out.axis = Object.assign({ labelLimit: 0 }, out.axis || {});
+    out.legend = Object.assign({ labelLimit: 0 }, out.legend || {});
+    return out;
+  }
+
   function inked(spec, forScreen) {
     var out = JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(forScreen ? INK.screen : INK.paper)));
+    out.config = uncut(out.config);
     if (forScreen) {
       var config = out.config || {};
       out.config = Object.assign({}, config, { background: null });

@@ -241,7 +241,7 @@
       data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: columns,
       resolve: { scale: { y: "independent", x: "independent" } },
       spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
-        encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40, labelLimit: 140 } } }, xOffset),
+        encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } } }, xOffset),
         layer: [
           { mark: { type: "bar", tooltip: true },
             encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },

@@ -86,6 +86,7 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
     context.close()
 
 
+LABELS = "texts => texts.map(t => t.textContent)"
 BARS = "bars => bars.map(b => b.querySelector(':scope > title')?.textContent || b.getAttribute('aria-label'))"
 
 
@@ -101,11 +102,15 @@ def test_every_result_pages_chart_is_drawn_at_build_as_the_browser_draws_it(brow
         assert figure.get_attribute("data-drawn") == "build", url
         built = sorted(page.eval_on_selector_all("figure[data-chart=throughput] svg [aria-roledescription=bar]", BARS))
         assert built and all(built), url
+        # and the same words under the bars, none cut short (Node can only estimate their width)
+        words = page.eval_on_selector_all("figure[data-chart=throughput] svg .role-axis-label text", LABELS)
+        assert words and not any(w.endswith("…") for w in words), url
         assert vega_asked(asked) == [], url
         figure.locator(".chart-explore").click()
         page.wait_for_function("() => !document.querySelector('figure[data-chart=throughput]').hasAttribute('data-drawn')")
         drawn = sorted(page.eval_on_selector_all("figure[data-chart=throughput] svg [aria-roledescription=bar]", BARS))
         assert drawn == built, url
+        assert page.eval_on_selector_all("figure[data-chart=throughput] svg .role-axis-label text", LABELS) == words, url
         context.close()
 
 
