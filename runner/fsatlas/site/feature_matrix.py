@@ -108,17 +108,34 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
                        "when or by whom the format was first made nor which release first carried its driver")
 
 
-# A wiki is a secondary source whether or not its registry entry says so: anyone may edit it. A wiki
-# is an address on wikipedia.org or kernelnewbies.org (the kernel's release notes there are a wiki
-# too), on a host whose name holds "wiki" (reiser4.wiki.kernel.org), or under a /wiki/ path (a
-# project's GitHub or GitLab wiki).
-WIKI = re.compile(r"^https?://(?:[^/]*\.)?(?:wikipedia\.org|kernelnewbies\.org)(?:[/:]|$)"
-                  r"|^https?://[^/]*wiki[^/]*(?:/|$)|^https?://[^/]+/(?:[^?#]*/)?wiki(?:/|$)", re.I)
+# A secondary source is known by what it is, not by its address alone. An entry is secondary where
+# it says so (secondary: true) or where its address, its publisher or its title names
+#  - a wiki, which anyone may edit: any word holding "wiki" (Wikipedia, Wikiwand, WikiZero, a
+#    kernel.org wiki such as reiser4.wiki.kernel.org, a project's GitHub or GitLab /wiki/ pages);
+#  - kernelnewbies.org (the kernel's release notes there are a wiki too);
+#  - DBpedia (Wikipedia's text as data) or an encyclopedia;
+#  - an archive copy of any of these (web.archive.org/web/.../en.wikipedia.org/..., archive.today):
+#    the copy keeps the page's address in its own or its title, so the same words find it.
+# Each of the three fields is searched anywhere, whatever the case: "en.wikipedia.org/wiki/X"
+# without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
+SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|encyclop", re.I)
+SECONDARY_FIELDS = ("url", "publisher", "title")
+
+
+def secondary_why(source: dict) -> str:
+    """The field of a registry entry that shows it is a secondary source though it is not marked
+    so ("url names 'wiki'"), or "" where none does (the rule: SECONDARY_WORDS)."""
+    for field in SECONDARY_FIELDS:
+        found = SECONDARY_WORDS.search(str(source.get(field, "")))
+        if found:
+            return f"its {field} names {found.group(0)!r}"
+    return ""
 
 
 def secondary(source: dict) -> bool:
-    """Whether a registry entry is a secondary source: marked so, or a wiki (WIKI)."""
-    return bool(source.get("secondary")) or bool(WIKI.match(str(source.get("url", ""))))
+    """Whether a registry entry is a secondary source: marked so, or shown so by its address,
+    publisher or title (SECONDARY_WORDS)."""
+    return bool(source.get("secondary")) or bool(secondary_why(source))
 
 
 def normalized(text) -> str:

@@ -326,9 +326,11 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             if key not in feature_keys:
                 problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
                                         f"expected a feature key (a column of the feature matrix), found {key!r}"))
-        if feature_matrix.WIKI.match(str(source.get("url", ""))) and source.get("secondary") is not True:
+        shown = feature_matrix.secondary_why(source)
+        if shown and source.get("secondary") is not True:
             problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
-                                                                              f"may edit, is a secondary source), found "
+                                                                              f"may edit, an encyclopedia or a copy of one is "
+                                                                              f"a secondary source: {shown}), found "
                                                                               f"{source.get('secondary', 'none')!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
