@@ -560,6 +560,13 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
         if "limit" in fact and all(feature_matrix.secondary(by_id.get(ident, {})) for ident in fact["sources"]):
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
+        elif "limit" in fact and by_id and feature_matrix.normalized(said) != feature_matrix.NOT_APPLICABLE:
+            names = feature_matrix.filesystem_names(os.path.splitext(os.path.basename(path))[0], data)
+            if not any(feature_matrix.states_for(by_id.get(ident, {}), name, names) for ident in fact["sources"]):
+                out.append(Problem("error", path, f"{where}/sources", f"expected a primary source that states {name} for "
+                                                                      f"{names[0]} (its states list {name}, and its title, "
+                                                                      f"publisher, address or covers name {' or '.join(names)}), "
+                                                                      f"found none among {fact['sources']}"))
         for j, ident in enumerate(fact["sources"]):
             if ident in by_id and name not in by_id[ident].get("states", ()):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
