@@ -262,9 +262,15 @@ def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
             if data["linux"].get("driver") == "never-merged" and fs in mounted]
 
 
-# a text saying no kernel probed here has the filesystem ("no kernel here has Reiser4"); "writes" is
-# another claim (a read-only driver mounts without writing) and is not matched
-NO_KERNEL_HAS = re.compile(r"\bno kernel (?:probed )?here (?:has|had|carries|mounts|builds|was built with)\b", re.I)
+# A text saying no kernel here has the filesystem, however it is spelled: a negation (no, none of
+# the, neither of the, not any, not on any, not one of the), at most two words (guest, Linux, 6.12),
+# kernel or kernels, at most three words (we run, probed), then "here", whatever the case and the
+# white space: "no kernel here has Reiser4", "None of the kernels here has ntfs3", "no kernel  here",
+# "no guest kernel probed here". "no kernel here writes" is another claim (a read-only driver mounts
+# without writing) and is not matched. The page's own reason is derived from the probe records
+# (feature_matrix.probe_reason); this finds the claim where a person wrote it.
+NO_KERNEL_HAS = re.compile(r"\b(?:no|none\s+of\s+the|neither\s+of\s+the|not\s+(?:on\s+|in\s+)?(?:any|one)(?:\s+of\s+the)?)"
+                           r"\s+(?:[\w.+-]+\s+){0,2}?kernels?\b(?:\s+[\w.+-]+){0,3}?\s+here\b(?!\W*writes\b)", re.I)
 
 
 def _strings(value, where: str = ""):
@@ -292,7 +298,7 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
         if fs not in mounted:
             continue
         for where, text in _strings(data):
-            said = NO_KERNEL_HAS.search(text)
+            said = NO_KERNEL_HAS.search(" ".join(text.split()))
             if said:
                 rid, release = mounted[fs]
                 out.append(Problem("error", data["_path"], where, f"expected what probe record {rid} shows (Linux {release} "
