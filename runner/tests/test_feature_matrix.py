@@ -482,3 +482,27 @@ def test_check_data_refuses_the_adversarys_reiser4_volume_limit(tmp_path, capsys
         assert main(["check-data", "--data", str(tmp_path)]) == 1
         err = capsys.readouterr().err
         assert "reiser4.yaml: error: /features/max_volume_size/" in err, limit
+
+
+def test_no_cell_says_no_cited_document_where_the_registry_holds_one_that_states_it():
+    """Issue #63, round 3 (VxFS's timestamp resolution and hard links): "No cited document" is
+    false where a primary source of data/sources.yaml states that column for that filesystem;
+    the file must cite it. Walked over every unanswered cell of the matrix."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    records = knowledge.probe_records(str(DATA))
+    said = 0
+    for cell in feature_matrix.cells(data, records):
+        if cell["answered"] or not cell["reason"].startswith("No cited document"):
+            continue
+        said += 1
+        fs, key = cell["filesystem"], cell["column"]
+        doc = data["features"][fs]
+        held = [i for i, s in by_id.items() if not s.get("probe") and key in s.get("states", ())
+                and not feature_matrix.secondary(s) and _hand_names(s, fs, doc.get("name", ""))]
+        assert not held, (fs, key, held)
+    assert said > 0  # the walk saw cells left to the probes (bcachefs, Reiser4, ZFS)
+    vxfs = {c["column"]: c for c in feature_matrix.cells(data, records) if c["filesystem"] == "vxfs"}
+    for key in ("timestamp_resolution", "hard_link_limit"):  # the named cells: vxfs_inode.h states them
+        assert vxfs[key]["answered"] == "source", vxfs[key]
+        assert "kernel-freevxfs-inode-source-6-12" in data["features"]["vxfs"]["features"][key]["sources"]
