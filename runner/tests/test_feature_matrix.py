@@ -506,3 +506,19 @@ def test_no_cell_says_no_cited_document_where_the_registry_holds_one_that_states
     for key in ("timestamp_resolution", "hard_link_limit"):  # the named cells: vxfs_inode.h states them
         assert vxfs[key]["answered"] == "source", vxfs[key]
         assert "kernel-freevxfs-inode-source-6-12" in data["features"]["vxfs"]["features"][key]["sources"]
+
+
+def test_ntfs3_sparse_files_says_the_mount_option_and_delalloc_its_release():
+    """Issue #63, round 3: ntfs3's probe ran with the default mount options, but the kernel's
+    ntfs3 page lists `sparse` ('Create new files as sparse'): the cell is partial and names the
+    option, citing that page; delayed allocation came with 7.0 (10d7c95af043), after every kernel
+    probed here, so the probes' 'no' stands and the history row dates the change."""
+    data, _ = knowledge.load(str(DATA))
+    by_id = {s["id"]: s for s in data["sources"]}
+    fact = data["features"]["ntfs3"]["features"]["sparse_files"]
+    assert fact["value"] == "partial" and "sparse" in fact["note"]
+    assert any("Create new files as sparse" in by_id[s]["covers"] for s in fact["sources"])
+    rows = [r for r in data["kernel_history"] if r["filesystem"] == "ntfs3" and r["commit"].startswith("10d7c95af043")]
+    assert [r["release"] for r in rows] == ["7.0"]
+    assert all(feature_matrix.release_key(r) < feature_matrix.release_key("7.0")
+               for r in feature_matrix.releases(knowledge.probe_records(str(DATA))))
