@@ -3,6 +3,8 @@ filesystem by every column, the probe-only columns included, fails above 5 % una
 every unanswered cell's reason agrees with the probe records: a kernel that mounted a
 filesystem, or skipped it only for a missing tool, is never said to lack it."""
 import contextlib
+import copy
+import functools
 import glob
 import io
 import json
@@ -522,3 +524,56 @@ def test_ntfs3_sparse_files_says_the_mount_option_and_delalloc_its_release():
     assert [r["release"] for r in rows] == ["7.0"]
     assert all(feature_matrix.release_key(r) < feature_matrix.release_key("7.0")
                for r in feature_matrix.releases(knowledge.probe_records(str(DATA))))
+
+
+@functools.lru_cache(maxsize=1)
+def _loaded() -> dict:
+    return knowledge.load(str(DATA))[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_release_year_or_no_rests_on_a_source_stating_it_for_that_filesystem(draw):
+    """Issue #63, round 3, items 5 and 8: "In Linux since" and "Year in Linux" rest on a source
+    that states them for that filesystem, and a "no" in an other-systems column on one that
+    names the filesystem, not on a list of what a system supports that is silent on it. Each
+    filesystem's cited sources drawn from the registry's; feature_matrix.unstated lists a cell
+    exactly where the rule by hand finds no stating source."""
+    data = _loaded()
+    by_id = {s["id"]: s for s in data["sources"]}
+    fs = draw.draw(st.sampled_from(sorted(data["features"])))
+    doc = copy.deepcopy(data["features"][fs])
+    key = draw.draw(st.sampled_from(feature_matrix.STATED_FOR + feature_matrix.NO_STATED_FOR))
+    pool = sorted(i for i, s in by_id.items() if key in s.get("states", ()))
+    cited = draw.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True)) if pool else ["x"]
+    if key in feature_matrix.STATED_FOR:
+        doc["linux"]["sources"] = cited
+        said = doc["linux"].get({"linux_merged": "merged", "linux_year": "year"}[key])
+    else:
+        fact = doc["features"].setdefault(key, {"value": "no", "sources": cited, "holds_for": "x"})
+        fact["sources"] = cited
+        said = fact["value"] if fact["value"] == "no" else None
+    hand = said is not None and not any(
+        key in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""))
+        for i in cited if i in by_id)
+    listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": data["sources"], "features": {fs: doc}})}
+    assert ((fs, key) in listed) is hand, (fs, key, cited)
+
+
+def test_check_data_prints_the_unstated_cells_and_the_honest_count(tmp_path, capsys):
+    """The adversary's case: Btrfs merged in 2.6.12 (2005) on its status page, which dates no
+    merge: listed with the honest count, and check-data does not fail on it."""
+    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
+                 "mount_options", "history", "probes"):
+        src = DATA / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    path = tmp_path / "features" / "btrfs.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["linux"].update(merged="2.6.12", year=2005)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"not stated for their filesystem: (\d+) answered cells .*counted as unanswered, (\d+) of (\d+)", out)
+    assert "  btrfs linux_merged (2.6.12): no source it cites (btrfs-status) states linux_merged for btrfs" in out
+    assert "  btrfs linux_year (2005):" in out

