@@ -23,6 +23,13 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 CURATED = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features", "mount_options", "history", "probes"]
 
 
+def _curated_copy(to: Path) -> None:
+    """The curated data copied into to, for check-data on a changed copy."""
+    for name in CURATED:
+        src = DATA / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, to / name)
+
+
 # the units each limit column is given in, by hand: a count's unit is its column
 _HAND_UNITS = {"max_file_size": ("byte", "kib", "mib", "gib", "tib", "pib", "eib", "zib", "yib", "kb", "mb", "gb",
                                  "tb", "pb", "eb", "zb", "yb"),
@@ -115,9 +122,7 @@ def test_check_data_prints_the_matrix_count_and_keeps_it_at_most_5_percent(capsy
 
 
 def test_check_data_fails_above_5_percent_naming_each_cell(tmp_path, capsys):
-    for name in CURATED:
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     path = tmp_path / "features" / "xfs.yaml"
     doc = yaml.safe_load(path.read_text())
     corrected = (DATA / "corrections.yaml").read_text()
@@ -351,9 +356,7 @@ def normalized_limit(fact: dict) -> str:
 @given(st.sampled_from(NON_ANSWERS[:6]), st.sampled_from(["max_files", "xattr_max_value", "max_volume_size"]))
 def test_check_data_refuses_and_counts_a_non_answer_in_the_data(tmp_path_factory, word, key):
     tmp_path = tmp_path_factory.mktemp("d")
-    for name in CURATED:
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     path = tmp_path / "features" / "jfs.yaml"
     text, n = re.subn(rf'(?m)^(  {key}: \{{limit: )"[^"]*"', rf'\g<1>"{word}"', path.read_text())
     assert n == 1
@@ -470,10 +473,7 @@ def test_a_limit_rests_on_a_source_that_states_it_for_that_filesystem():
 
 
 def test_check_data_refuses_the_adversarys_reiser4_volume_limit(tmp_path, capsys):
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     path = tmp_path / "features" / "reiser4.yaml"
     doc = yaml.safe_load(path.read_text())
     for limit in ("0 (no document read gives it)", "16 TiB"):
@@ -563,10 +563,7 @@ def test_a_release_year_or_no_rests_on_a_source_stating_it_for_that_filesystem(d
 def test_check_data_prints_the_unstated_cells_and_the_honest_count(tmp_path, capsys):
     """The adversary's case: Btrfs merged in 2.6.12 (2005) on its status page, which dates no
     merge: listed with the honest count, and check-data does not fail on it."""
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     path = tmp_path / "features" / "btrfs.yaml"
     doc = yaml.safe_load(path.read_text())
     doc["linux"].update(merged="2.6.12", year=2005)
