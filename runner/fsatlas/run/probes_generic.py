@@ -337,7 +337,8 @@ def tail_packing(mnt: str, log: Transcript) -> Finding:
     FIEMAP flags the extent holding the first file's last bytes FIEMAP_EXTENT_DATA_TAIL ("Data
     is packed into a block with data from other files", fiemap.rst), and only then;
     FIEMAP_EXTENT_DATA_INLINE ("Data is located within a meta data block") is inline data, not a
-    tail packed with other files' data, so the probe cannot tell from it; a block of its own is no. Where the kernel maps no extents, FIBMAP of the block holding each tail: none (0), or
+    tail packed with other files' data, so the probe cannot tell from it; a block of its own is
+    no. Where the kernel maps no extents, FIBMAP of the block holding each tail: none (0), or
     one block for both files, is packed; a block of each's own is not (ReiserFS keeps tails in
     its tree, and has no FIEMAP). Neither, and the probe cannot tell."""
     paths = [os.path.join(mnt, f"tail-{n}") for n in "ab"]
