@@ -1,11 +1,13 @@
 """The rules of the three FIEMAP columns (run/probes_generic.py: extents_answer, delalloc_answer,
 tail_answer), over extent maps the tests did not choose, each answer compared with the rule as
 Documentation/filesystems/fiemap.rst states the flags: FIEMAP_EXTENT_MERGED marks blocks addressed
-one by one (no extents, however long the merged runs); FIEMAP_EXTENT_DELALLOC or _UNKNOWN data
-with no place yet, and nothing else (an extent FIEMAP_EXTENT_UNWRITTEN at physical byte 0, as
-F2FS maps a block it reserved, is no flag fiemap.rst defines as pending: FIEMAP cannot tell
-there); FIEMAP_EXTENT_DATA_TAIL and FIEMAP_EXTENT_DATA_INLINE data packed with other files' or
-kept in metadata. A refusal of FIEMAP is "cannot tell", never "no"."""
+one by one (no extents, however long the merged runs); FIEMAP_EXTENT_DELALLOC is delayed
+allocation, and nothing else: FIEMAP_EXTENT_UNKNOWN alone ("currently unknown": an inaccessible
+volume, or no storage allocated yet) cannot tell, nor can an extent FIEMAP_EXTENT_UNWRITTEN at
+physical byte 0, as F2FS maps a block it reserved; FIEMAP_EXTENT_DATA_TAIL ("packed into a block
+with data from other files") is tail packing, and FIEMAP_EXTENT_DATA_INLINE ("located within a
+meta data block") is inline data, not a tail: cannot tell. A refusal of FIEMAP is "cannot tell",
+never "no"."""
 from hypothesis import given, strategies as st
 
 from fsatlas.run.probes_generic import (FIEMAP_EXTENT_DATA_INLINE, FIEMAP_EXTENT_DATA_TAIL, FIEMAP_EXTENT_DELALLOC,
@@ -48,12 +50,14 @@ def test_a_refused_fiemap_cannot_tell(refused, block):
 def test_delayed_allocation_is_a_pending_extent_placed_by_fsync(before, after):
     got = delalloc_answer(before, after)
 
-    def unplaced(e):  # fiemap.rst: "its physical location has not been allocated yet" / "no storage has been allocated"
+    def unplaced(e):  # fiemap.rst: DELALLOC "its physical location has not been allocated yet"; UNKNOWN "currently unknown"
         return e[3] & (0x4 | 0x2)
-    pending = any(unplaced(e) for e in before)
+    pending = any(e[3] & 0x4 for e in before)  # delayed allocation is DELALLOC, word for word
     placed = not isinstance(after, str) and after and not any(unplaced(e) for e in after)
     if not before:
         assert got["status"] == "not available"
+    elif not pending and any(e[3] & 0x2 for e in before):  # UNKNOWN alone: an unknown place is not a pending one
+        assert got["status"] == "not available" and "FIEMAP_EXTENT_UNKNOWN" in got["detail"] and "value" not in got, got
     elif not pending and any(e[3] & 0x800 and e[1] == 0 for e in before):  # unwritten at byte 0: no flag fiemap.rst defines
         assert got["status"] == "not available" and "fiemap.rst" in got["detail"], got
     elif not pending:
@@ -78,14 +82,20 @@ def test_f2fs_s_reserved_block_is_no_answer_by_fiemap_and_a_preallocated_one_is_
 
 @given(BLOCKS, st.lists(EXTENT, max_size=6), FLAGS, st.integers(0, TAIL_BYTES))
 def test_a_tail_is_packed_only_where_the_extent_holding_it_says_so(block, others, flags, start_back):
-    """Only the extent holding the file's last byte decides: a DATA_INLINE or DATA_TAIL flag on
-    any other extent (just beside the tail) is not the tail's."""
+    """Only the extent holding the file's last byte decides, and only FIEMAP_EXTENT_DATA_TAIL is a
+    packed tail (DATA_INLINE there: cannot tell); a flag on any other extent (just beside the
+    tail) is not the tail's."""
     size = block + TAIL_BYTES
     start = size - 1 - start_back
     holding = (start, 1 << 30, start_back + 1, flags)
     found = [e for e in others if not e[0] <= size - 1 < e[0] + e[2]] + [holding]
     got = tail_answer(found, [], block)
-    assert got["value"] == ("yes" if flags & (FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_DATA_INLINE) else "no"), got
+    if flags & FIEMAP_EXTENT_DATA_TAIL:
+        assert got["value"] == "yes", got
+    elif flags & FIEMAP_EXTENT_DATA_INLINE:
+        assert got["status"] == "not available" and "value" not in got and "DATA_INLINE" in got["detail"], got
+    else:
+        assert got["value"] == "no", got
     before_tail = [(0, 4096, size - 1, FIEMAP_EXTENT_DATA_INLINE)]  # ends one byte short of the tail
     assert tail_answer(before_tail, [], block)["status"] == "failed"
 
@@ -123,3 +133,39 @@ def test_the_committed_f2fs_records_read_as_fiemap_cannot_tell():
     assert f2fs and all(r["status"] == "not available" and "earlier rule" in r["detail"] for r in f2fs), f2fs
     assert all(r["shown"] == "yes" for fs in ("ext4", "xfs", "btrfs", "nilfs2") for r in rows[fs]["delayed_allocation"]
                if r["status"] == "ok")  # FIEMAP_EXTENT_DELALLOC: as recorded
+
+
+@given(st.integers(1, 1 << 40), st.integers(1, 1 << 40), st.sampled_from([0x2, 0x3, 0x802, 0x1002]))
+def test_unknown_alone_is_no_delayed_allocation_and_delalloc_beside_it_is(physical, after, flags):
+    """The adversary's case and its neighbour: unsynced data flagged FIEMAP_EXTENT_UNKNOWN without
+    DELALLOC, placed by fsync, cannot tell; the same with DELALLOC (which sets UNKNOWN) is yes."""
+    placed = [(0, after, 1 << 20, 0x1)]
+    got = delalloc_answer([(0, physical, 1 << 20, flags)], placed)
+    assert got["status"] == "not available" and "value" not in got, got
+    assert delalloc_answer([(0, physical, 1 << 20, flags | FIEMAP_EXTENT_DELALLOC)], placed)["value"] == "yes"
+
+
+def test_committed_records_read_the_same_under_the_corrected_rules():
+    """fiemap.rst's rule re-read over every committed delayed-allocation and tail-packing finding:
+    none kept a flag the correction reads otherwise (UNKNOWN without DELALLOC, DATA_INLINE on a
+    tail), so no committed cell changes."""
+    import json
+    import re
+    from pathlib import Path
+
+    from fsatlas.run.probes_generic import read_now
+    data = Path(__file__).resolve().parents[2] / "data" / "probes"
+    seen = 0
+    for path in sorted(data.glob("*.json")):
+        for f in json.loads(path.read_text())["findings"]:
+            if f["probe"] not in ("delayed_allocation", "tail_packing"):
+                continue
+            seen += 1
+            flags = [int(x, 16) for x in re.findall(r"flags (0x[0-9a-f]+)", f.get("detail", ""))]
+            if f["probe"] == "tail_packing":
+                assert not any(x & FIEMAP_EXTENT_DATA_INLINE for x in flags), (path.name, f)
+            elif f.get("value") == "yes":
+                now = read_now(f)
+                assert now.get("value") == "yes" or "earlier rule" in now["detail"], (path.name, f)
+                assert "FIEMAP_EXTENT_DELALLOC" in now["detail"] or now["status"] != "ok", (path.name, now)
+    assert seen > 20

@@ -25,7 +25,14 @@ def _is_wiki(url: str) -> bool:
     parts = urlsplit(url)
     host = parts.hostname or ""
     return (host == "wikipedia.org" or host.endswith(".wikipedia.org") or host in ("kernelnewbies.org", "www.kernelnewbies.org")
-            or "wiki" in host or "wiki" in [seg for seg in parts.path.split("/") if seg])
+            or "wiki" in host or any("wiki" in seg for seg in parts.path.split("/")))
+
+
+def _shown_secondary(source: dict) -> bool:
+    """The rule by hand: an entry's address, publisher or title naming a wiki, kernelnewbies, DBpedia
+    or an encyclopedia, in any case, anywhere (an archive's copy keeps the address it copied)."""
+    return any(word in str(source.get(field, "")).lower() for field in ("url", "publisher", "title")
+               for word in ("wiki", "kernelnewbies", "dbpedia", "encyclop"))
 
 
 def _hand_answers(key: str, doc: dict, by_id: dict) -> bool:
@@ -34,7 +41,7 @@ def _hand_answers(key: str, doc: dict, by_id: dict) -> bool:
     never = key == "linux_merged" and doc["linux"]["driver"] in ("fuse", "never-merged", "out-of-tree")
     if doc[part].get(field) is None and not never:
         return False
-    primary = [by_id[s] for s in doc[part]["sources"] if not by_id[s].get("secondary") and not _is_wiki(by_id[s].get("url", ""))]
+    primary = [by_id[s] for s in doc[part]["sources"] if not by_id[s].get("secondary") and not _shown_secondary(by_id[s])]
     if key in ("original_os", "first_released", "maker"):
         return any(key in s.get("states", ()) for s in primary)
     return bool(primary)
@@ -64,13 +71,21 @@ def test_an_origin_fact_on_no_stating_primary_source_is_unanswered_and_refused(w
     by_id = copy.deepcopy(by_id)
     part, field = FIELDS[key]
     for ident in doc[part]["sources"]:  # each cited source: left, made secondary, turned into a wiki, or its states emptied
-        how = draw.draw(st.sampled_from(["left", "secondary", "wiki", "no states"]))
+        how = draw.draw(st.sampled_from(["left", "secondary", "wiki", "named", "no states"]))
         if how == "secondary":
             by_id[ident]["secondary"] = True
         elif how == "wiki":
             by_id[ident] = {k: v for k, v in by_id[ident].items() if k != "secondary"}
             by_id[ident]["url"] = draw.draw(st.sampled_from(["https://en.wikipedia.org/wiki/X", "https://kernelnewbies.org/Linux_5.15",
                                                           "https://ext4.wiki.kernel.org/", "https://github.com/a/b/wiki/Page"]))
+        elif how == "named":  # unmarked, its address a mirror's, but its publisher or title names what it is
+            by_id[ident] = {k: v for k, v in by_id[ident].items() if k != "secondary"}
+            by_id[ident]["url"] = draw.draw(st.sampled_from(["https://dbpedia.org/page/Btrfs", "https://www.wikizero.com/en/Btrfs",
+                                                          "https://web.archive.org/web/2024/https://en.wikipedia.org/wiki/Btrfs",
+                                                          "https://archive.ph/AbCd1", "https://mirror.example/Btrfs"]))
+            which = draw.draw(st.sampled_from(["publisher", "title"]))
+            by_id[ident][which] = draw.draw(st.sampled_from(["Wikipedia", "Btrfs - Wikipedia, the free encyclopedia",
+                                                             "DBpedia", "WikiZero", "wikiwand", "Encyclopaedia Britannica"]))
         elif how == "no states":
             by_id[ident]["states"] = []
     answered = _hand_answers(key, doc, by_id)
@@ -90,6 +105,19 @@ def test_a_wiki_is_secondary_whatever_its_entry_says(scheme, host, path):
     assert feature_matrix.secondary({"url": url}) is _is_wiki(url), url
 
 
+@settings(max_examples=120)
+@given(st.sampled_from(["url", "publisher", "title"]), st.text(alphabet="abcdefghijklmnopqrstuvwxyz./:- ", max_size=12),
+       st.sampled_from(["wikipedia", "Wikipedia", "WIKIPEDIA", "wiki", "WikiZero", "wikiwand", "dbpedia.org", "DBpedia",
+                        "kernelnewbies", "Encyclopedia", "docs", "kernel.org", "Microsoft", "Oracle", "lore", "wik-i"]),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyz./:- ", max_size=12))
+def test_a_secondary_source_is_known_by_what_it_is_in_any_field(field, before, word, after):
+    """Not by the address alone: a publisher "Wikipedia" on dbpedia.org, a title "Btrfs - Wikipedia"
+    on an archive's copy, an address without a scheme; each field, the word anywhere, any case."""
+    entry = {"id": "x", "title": "T", "publisher": "P", "url": "https://example.org/", field: before + word + after}
+    assert feature_matrix.secondary(entry) is _shown_secondary(entry), entry
+    assert feature_matrix.secondary({**entry, "secondary": True})
+
+
 def test_check_data_refuses_a_wiki_not_marked_secondary(tmp_path, capsys):
     """The adversary's case: a wiki cited without secondary: true passed; now one located line."""
     for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
@@ -103,3 +131,31 @@ def test_check_data_refuses_a_wiki_not_marked_secondary(tmp_path, capsys):
     capsys.readouterr()
     assert main(["check-data", "--data", str(tmp_path)]) == 1
     assert f"sources.yaml: error: /{i}/secondary: expected secondary: true" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("url,publisher,title", [
+    ("https://dbpedia.org/page/Btrfs", "Wikipedia", "Btrfs - Wikipedia, the free encyclopedia"),
+    ("https://web.archive.org/web/2024/https://en.wikipedia.org/wiki/Btrfs", "archived page", "Btrfs"),
+    ("https://www.wikizero.com/en/Btrfs", "a mirror", "Btrfs"),
+    ("https://mirror.example/Btrfs", "a mirror", "Btrfs - Wikipedia")])
+def test_check_data_refuses_an_origin_fact_on_a_wiki_copy_alone(tmp_path, capsys, url, publisher, title):
+    """The third adversary's cases: Btrfs's first release dated 2007 by a Wikipedia article on
+    dbpedia.org, an archive's copy or a mirror, unmarked: refused, each with its located line."""
+    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
+                 "mount_options", "history", "probes"):
+        src = DATA / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    sources = yaml.safe_load((tmp_path / "sources.yaml").read_text())
+    sources.append({"id": "copy", "title": title, "publisher": publisher, "url": url, "date": "2024",
+                    "covers": "the Btrfs article", "states": ["maker", "original_os", "first_released"]})
+    (tmp_path / "sources.yaml").write_text(yaml.safe_dump(sources, allow_unicode=True, sort_keys=False))
+    btrfs = yaml.safe_load((tmp_path / "features" / "btrfs.yaml").read_text())
+    btrfs["origin"].pop("year_missing", None)
+    btrfs["origin"]["year"] = 2007
+    btrfs["origin"]["sources"] = ["copy"]
+    (tmp_path / "features" / "btrfs.yaml").write_text(yaml.safe_dump(btrfs, allow_unicode=True, sort_keys=False))
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"sources.yaml: error: /{len(sources) - 1}/secondary: expected secondary: true" in err
+    assert "btrfs.yaml: error: /origin/year: expected a primary source that states it" in err

@@ -250,10 +250,13 @@ def extents_answer(found, block: int) -> Finding:
 def delayed_allocation(mnt: str, log: Transcript) -> Finding:
     """1 MiB written and not synced, mapped by FIEMAP without FIEMAP_FLAG_SYNC at once, then
     again after fsync: delayed allocation when the first map gives the data no place and the
-    second places it; no when the unsynced data already has a place on the device. No place is
-    what Documentation/filesystems/fiemap.rst says it is, and nothing else: FIEMAP_EXTENT_DELALLOC
-    ("while there is data for this extent, its physical location has not been allocated yet")
-    or FIEMAP_EXTENT_UNKNOWN ("no storage has been allocated for the file yet"). An extent flagged
+    second places it; no when the unsynced data already has a place on the device. Delayed
+    allocation is what Documentation/filesystems/fiemap.rst calls it, word for word, and nothing
+    else: FIEMAP_EXTENT_DELALLOC ("Delayed allocation - while there is data for this extent, its
+    physical location has not been allocated yet"). FIEMAP_EXTENT_UNKNOWN alone is not it: "The
+    location of this extent is currently unknown. This may indicate the data is stored on an
+    inaccessible volume or that no storage has been allocated for the file yet" - either, so the
+    probe cannot tell (DELALLOC sets UNKNOWN too, never the reverse). An extent flagged
     FIEMAP_EXTENT_UNWRITTEN at physical byte 0 is neither: fiemap.rst calls an unwritten extent
     allocated, and gives byte 0 no meaning; F2FS maps a block it reserved (NEW_ADDR) so (its
     source's comment says "reserved delalloc block should be mapped for fiemap", fs/f2fs/data.c),
@@ -281,7 +284,13 @@ def delalloc_answer(before, after) -> Finding:
     if not before:
         return Finding.unavailable("cannot tell by FIEMAP: it mapped nothing of 1 MiB written and not yet synced, "
                                    "neither a place nor a pending allocation")
-    pending = [e for e in before if _unplaced(e)]
+    pending = [e for e in before if e[3] & FIEMAP_EXTENT_DELALLOC]
+    unknown = [e for e in before if e[3] & FIEMAP_EXTENT_UNKNOWN and not e[3] & FIEMAP_EXTENT_DELALLOC]
+    if not pending and unknown:
+        return Finding.unavailable(f"cannot tell by FIEMAP: 1 MiB written and not synced was flagged FIEMAP_EXTENT_UNKNOWN "
+                                   f"without FIEMAP_EXTENT_DELALLOC (flags {unknown[0][3]:#x}), a place fiemap.rst calls "
+                                   f"unknown (an inaccessible volume, or no storage allocated yet), not delayed allocation"
+                                   + (f"; after fsync it lay at byte {after[0][1]:,}" if after and not isinstance(after, str) else ""))
     unwritten_at_0 = [e for e in before if e[3] & FIEMAP_EXTENT_UNWRITTEN and e[1] == 0]
     if not pending and unwritten_at_0:
         return Finding.unavailable(f"cannot tell by FIEMAP: 1 MiB written and not synced was mapped unwritten at physical "
@@ -294,9 +303,7 @@ def delalloc_answer(before, after) -> Finding:
     if isinstance(after, str) or not after or any(_unplaced(e) for e in after):
         return Finding(status="failed", detail="FIEMAP gave unsynced data no place, and after fsync it was not "
                                                f"placed ({after or 'no extent'})")
-    how = ("flagged FIEMAP_EXTENT_DELALLOC" if all(e[3] & FIEMAP_EXTENT_DELALLOC for e in pending) else
-           f"flagged FIEMAP_EXTENT_UNKNOWN (flags {pending[0][3]:#x})")
-    return Finding.value("yes", f"1 MiB written and not synced: FIEMAP {how} for {sum(e[2] for e in pending):,} "
+    return Finding.value("yes", f"1 MiB written and not synced: FIEMAP flagged FIEMAP_EXTENT_DELALLOC for {sum(e[2] for e in pending):,} "
                                 f"bytes; after fsync it lay at byte {after[0][1]:,}")
 
 
@@ -320,16 +327,18 @@ def read_now(finding: dict) -> dict:
 
 
 def _unplaced(extent) -> bool:
-    """An extent FIEMAP gives no place on the device, as fiemap.rst defines it (delayed_allocation's rule)."""
+    """An extent FIEMAP gives no known place on the device (fiemap.rst: DELALLOC sets UNKNOWN), such
+    as data still unplaced after fsync; delayed allocation itself is DELALLOC alone."""
     return bool(extent[3] & (FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN))
 
 
 def tail_packing(mnt: str, log: Transcript) -> Finding:
     """Two files of one block and TAIL_BYTES, written, closed and synced: a tail is packed when
-    FIEMAP flags the extent holding the first file's last bytes FIEMAP_EXTENT_DATA_TAIL
-    ("packed into a block with data from other files", fiemap.rst) or FIEMAP_EXTENT_DATA_INLINE
-    (kept in a metadata block), each of which sets FIEMAP_EXTENT_NOT_ALIGNED; a block of its own
-    is no. Where the kernel maps no extents, FIBMAP of the block holding each tail: none (0), or
+    FIEMAP flags the extent holding the first file's last bytes FIEMAP_EXTENT_DATA_TAIL ("Data
+    is packed into a block with data from other files", fiemap.rst), and only then;
+    FIEMAP_EXTENT_DATA_INLINE ("Data is located within a meta data block") is inline data, not a
+    tail packed with other files' data, so the probe cannot tell from it; a block of its own is
+    no. Where the kernel maps no extents, FIBMAP of the block holding each tail: none (0), or
     one block for both files, is packed; a block of each's own is not (ReiserFS keeps tails in
     its tree, and has no FIEMAP). Neither, and the probe cannot tell."""
     paths = [os.path.join(mnt, f"tail-{n}") for n in "ab"]
@@ -373,9 +382,13 @@ def tail_answer(found, numbers: list, block: int) -> Finding:
     if not tail:
         return Finding(status="failed", detail=f"FIEMAP mapped no extent holding the last byte of {what}, written and synced")
     flags = tail[0][3]
-    if flags & (FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_DATA_INLINE):
-        named = "FIEMAP_EXTENT_DATA_TAIL" if flags & FIEMAP_EXTENT_DATA_TAIL else "FIEMAP_EXTENT_DATA_INLINE"
-        return Finding.value("yes", f"{what}: FIEMAP flagged the extent holding its tail {named} (flags {flags:#x})")
+    if flags & FIEMAP_EXTENT_DATA_TAIL:
+        return Finding.value("yes", f"{what}: FIEMAP flagged the extent holding its tail FIEMAP_EXTENT_DATA_TAIL "
+                                    f"(flags {flags:#x}): packed into a block with data from other files")
+    if flags & FIEMAP_EXTENT_DATA_INLINE:
+        return Finding.unavailable(f"cannot tell by FIEMAP: {what}: the extent holding its tail is flagged "
+                                   f"FIEMAP_EXTENT_DATA_INLINE (flags {flags:#x}), data within a metadata block, which "
+                                   f"fiemap.rst does not call packed with other files' data (FIEMAP_EXTENT_DATA_TAIL)")
     return Finding.value("no", f"{what}: FIEMAP put its tail in an extent of {tail[0][2]:,} bytes at byte "
                                f"{tail[0][1]:,}, in blocks of its own (flags {flags:#x})")
 

@@ -262,9 +262,15 @@ def _driver_rules(knowledge: dict, records: dict) -> list[Problem]:
             if data["linux"].get("driver") == "never-merged" and fs in mounted]
 
 
-# a text saying no kernel probed here has the filesystem ("no kernel here has Reiser4"); "writes" is
-# another claim (a read-only driver mounts without writing) and is not matched
-NO_KERNEL_HAS = re.compile(r"\bno kernel (?:probed )?here (?:has|had|carries|mounts|builds|was built with)\b", re.I)
+# A text saying no kernel here has the filesystem, however it is spelled: a negation (no, none of
+# the, neither of the, not any, not on any, not one of the), at most two words (guest, Linux, 6.12),
+# kernel or kernels, at most three words (we run, probed), then "here", whatever the case and the
+# white space: "no kernel here has Reiser4", "None of the kernels here has ntfs3", "no kernel  here",
+# "no guest kernel probed here". "no kernel here writes" is another claim (a read-only driver mounts
+# without writing) and is not matched. The page's own reason is derived from the probe records
+# (feature_matrix.probe_reason); this finds the claim where a person wrote it.
+NO_KERNEL_HAS = re.compile(r"\b(?:no|none\s+of\s+the|neither\s+of\s+the|not\s+(?:on\s+|in\s+)?(?:any|one)(?:\s+of\s+the)?)"
+                           r"\s+(?:[\w.+-]+\s+){0,2}?kernels?\b(?:\s+[\w.+-]+){0,3}?\s+here\b(?!\W*writes\b)", re.I)
 
 
 def _strings(value, where: str = ""):
@@ -292,7 +298,7 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
         if fs not in mounted:
             continue
         for where, text in _strings(data):
-            said = NO_KERNEL_HAS.search(text)
+            said = NO_KERNEL_HAS.search(" ".join(text.split()))
             if said:
                 rid, release = mounted[fs]
                 out.append(Problem("error", data["_path"], where, f"expected what probe record {rid} shows (Linux {release} "
@@ -326,9 +332,11 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             if key not in feature_keys:
                 problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
                                         f"expected a feature key (a column of the feature matrix), found {key!r}"))
-        if feature_matrix.WIKI.match(str(source.get("url", ""))) and source.get("secondary") is not True:
+        shown = feature_matrix.secondary_why(source)
+        if shown and source.get("secondary") is not True:
             problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
-                                                                              f"may edit, is a secondary source), found "
+                                                                              f"may edit, an encyclopedia or a copy of one is "
+                                                                              f"a secondary source: {shown}), found "
                                                                               f"{source.get('secondary', 'none')!r}"))
     for fs, data in knowledge["features"].items():
         cite(data["_path"], "/linux", data["linux"]["sources"])
@@ -558,6 +566,13 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
         if "limit" in fact and all(feature_matrix.secondary(by_id.get(ident, {})) for ident in fact["sources"]):
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
+        elif "limit" in fact and by_id and feature_matrix.normalized(said) != feature_matrix.NOT_APPLICABLE:
+            names = feature_matrix.filesystem_names(os.path.splitext(os.path.basename(path))[0], data)
+            if not any(feature_matrix.states_for(by_id.get(ident, {}), name, names) for ident in fact["sources"]):
+                out.append(Problem("error", path, f"{where}/sources", f"expected a primary source that states {name} for "
+                                                                      f"{names[0]} (its states list {name}, and its title, "
+                                                                      f"publisher, address or covers name {' or '.join(names)}), "
+                                                                      f"found none among {fact['sources']}"))
         for j, ident in enumerate(fact["sources"]):
             if ident in by_id and name not in by_id[ident].get("states", ()):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
