@@ -138,6 +138,11 @@
     bar.insertBefore(explore, bar.firstChild);
     var wake = function () {
       view.removeEventListener("click", wake);
+      // the button goes: a keyboard's focus stays on the chart it asked for, not the page's start
+      if (document.activeElement === explore) {
+        view.setAttribute("tabindex", "-1");
+        view.focus({ preventScroll: true });
+      }
       explore.remove();
       draw(figure);
     };

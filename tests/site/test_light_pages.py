@@ -78,6 +78,7 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
     figures.nth(0).locator(".chart-explore").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.querySelector('figure[data-chart]').hasAttribute('data-drawn')")
+    assert page.evaluate("document.activeElement.closest('figure[data-chart]') === document.querySelector('figure[data-chart]')")
     assert sorted(u.rsplit("/", 1)[-1] for u in vega_asked(asked)) == sorted(VEGA)
     assert figures.nth(0).locator(".chart-view svg").count() == 1 and figures.nth(0).locator(".chart-explore").count() == 0
     figures.nth(1).locator(".chart-view").tap()
