@@ -262,6 +262,18 @@ def test_an_import_s_cells_are_drawn_from_the_descriptions_in_its_own_chunk(page
     assert page.errors == []
 
 
+def test_an_import_named_alone_shows_its_cells(page, import_site):
+    """?r=<an import> and nothing else: its cells (variant "imported") are drawn, as a runner's
+    run named alone shows its default variant (0 cells had been drawn)."""
+    url, _, swept, pts = import_site
+    for result in (swept, pts):
+        open_explorer(page, f"{url}/explorer/?r={result['id']}")
+        said = page.inner_text("#explorer .explorer-status")
+        drawn = int(said.split(" cells drawn")[0].split()[-1])
+        assert drawn == sum(c["status"] == "ok" and "throughput" in c["metrics"] for c in result["cells"]) > 0, said
+    assert page.errors == []
+
+
 def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iodepth(page, import_site):
     url, _, sweep, _ = import_site
     (workload,) = {c["workload"] for c in sweep["cells"]}
