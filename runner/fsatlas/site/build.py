@@ -354,11 +354,13 @@ class ResultCharts:
         return self
 
     def __exit__(self, *exc) -> None:
-        """An interrupted build leaves no drawer behind."""
-        for proc, _ in self.drawers:
+        """An interrupted build leaves no drawer behind, nor its files."""
+        for proc, files in self.drawers:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+            for f in files:
+                f.close()
 
 
 # Go's collector in every Hugo run fsatlas starts: off below a soft limit on Go's memory, past
