@@ -397,6 +397,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
+        nothing_measured=not any(c["status"] == "ok" for c in result["cells"]),  # charts/chart.html says so, no chart
         own_run=own_run(result))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
