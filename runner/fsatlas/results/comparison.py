@@ -3,8 +3,8 @@ claims of the mount-option guides, the rankings and the pages that show a ratio 
 so a difference is called significant (or "no effect" shown) by one rule everywhere.
 
 - The test: Welch's t-test (statsmodels' CompareMeans) on the metric's scale (metrics.SCALE: the logarithm for
-  rates, times and sizes, whose effects are ratios; the values themselves for percentages),
-  or the paired t-test where both sides ran in the same interleaved rounds.
+  rates, times and sizes, whose effects are ratios; for percentages, the logarithm of the ratio of
+  their means, below), or the paired t-test where both sides ran in the same interleaved rounds.
 - The effect: the ratio of the means B/A with a 95 % interval, always the inversion of the
   test that gives p, so the interval leaves 1 out exactly when p < ALPHA (the interval of one
   comparison: a row whose adjusted p is not significant may still leave 1 out, and a page
@@ -180,7 +180,10 @@ def _ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dict:
     if not (all(math.isfinite(v) for v in ratio_ci + [p, p_eq]) and ratio_ci[0] > 0):
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
-    detectable = math.expm1(k * spread) * 100 if k is not None and math.isfinite(math.expm1(k * spread)) else None
+    try:
+        detectable = math.expm1(k * spread) * 100 if k is not None else None
+    except OverflowError:
+        detectable = None
     row.update(status="tested", why="", paired=paired, p=p, p_equivalent=p_eq, ratio_ci95=ratio_ci,
                detectable_pct=detectable,
                test=("paired t-test" if paired else "Welch's t-test") + " on the logarithm of the ratio of the means")
