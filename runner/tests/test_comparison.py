@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from scipy.stats import ttest_ind, ttest_rel
+from scipy.stats import t as t_dist, ttest_ind, ttest_ind_from_stats, ttest_rel
 
 from fsatlas.cli import main
 from fsatlas.results import comparison, stats
@@ -31,13 +31,18 @@ def test_corrections_match_the_hand_worked_values(method, expected):
     assert all(r["family"] == 4 for r in rows)
 
 
-# a = 100, 102, 98 (mean 100, sd 2); b = 110, 111, 109 (mean 110, sd 1): se = sqrt(4/3 + 1/3) = 1.291,
-# t = 7.746, df = 2.941, p = 0.0048 (the values themselves: a percentage's scale).
-def test_welch_on_the_values_matches_the_hand_worked_p():
+# a = 100, 102, 98 (mean 100, sd 2); b = 110, 111, 109 (mean 110, sd 1): a percentage's samples may be 0,
+# so the test is of the logarithm of the ratio of the means, log 1.1 = 0.0953, its standard error by the delta
+# method sqrt(0.02^2 / 3 + (1/110)^2 / 3) = 0.01268, t = 7.51, Welch-Satterthwaite df = 2.79.
+def test_a_percentage_is_tested_on_the_logarithm_of_its_ratio_of_means():
     row = comparison.compare([100, 102, 98], [110, 111, 109], "lower", scale="linear")
-    assert row["p"] == pytest.approx(0.0048, abs=0.0005)
-    low, high = ttest_ind([110, 111, 109], [100, 102, 98], equal_var=False).confidence_interval(0.95)
-    assert row["ratio_ci95"] == pytest.approx([1 + low / 100, 1 + high / 100])
+    se = math.sqrt(0.02 ** 2 / 3 + (1 / 110) ** 2 / 3)
+    assert row["p"] == pytest.approx(float(ttest_ind_from_stats(math.log(110), 1 / 110, 3, math.log(100), 0.02, 3,
+                                                                equal_var=False).pvalue))
+    assert row["p"] == pytest.approx(0.0061, abs=0.0005)
+    df = (se ** 2) ** 2 / ((0.02 ** 2 / 3) ** 2 / 2 + ((1 / 110) ** 2 / 3) ** 2 / 2)
+    half = float(t_dist.ppf(0.975, df)) * se
+    assert row["ratio_ci95"] == pytest.approx([1.1 * math.exp(-half), 1.1 * math.exp(half)])
 
 
 def test_a_rate_is_tested_on_its_logarithms_and_its_ratio_interval_holds_the_ratio():

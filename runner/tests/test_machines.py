@@ -87,3 +87,38 @@ def test_twins_are_every_pair_of_labels_with_results_that_agree_on_what_both_rec
             if a != b and any(agree(x, y) for x in records[a] for y in records[b]):
                 expected.setdefault(a, []).append(b)
     assert machines.twins(records) == {k: sorted(v) for k, v in expected.items()}
+
+
+MISSING = st.sampled_from([None, "", "not recorded", "system not recorded", "unknown", "Not Recorded "])
+
+
+@settings(max_examples=300)
+@given(st.fixed_dictionaries({}, optional={
+    "cpu_model": st.one_of(MISSING, st.sampled_from(["AMD Ryzen 9 3950X 16-Core @ 3.50GHz", "Intel(R) Xeon(R) Processor"])),
+    "cpu_count": st.one_of(st.none(), st.integers(1, 256)),
+    "virtualization": st.one_of(MISSING, st.sampled_from(["none", "kvm", "xen"]))}),
+    st.fixed_dictionaries({"kind": st.just("directory")}, optional={
+        "device_model": st.one_of(MISSING, st.just("1000GB Samsung SSD 970 EVO Plus 1TB")),
+        "backing_device": st.one_of(MISSING, st.sampled_from(["vda", "nvme0n1"]))}))
+def test_a_name_leaves_out_every_fact_not_recorded_and_keeps_every_one_recorded(system, target):
+    """'Ryzen 9 3950X 32 vCPU, not recorded, 1000GB ...' (a PTS import's virtualization "not
+    recorded"): any subset of the facts missing, in any of the ways a result says so."""
+    result = {"system": {"machine": "pts-e3e28dc6f8", **system}, "target": target}
+    name = machines.name(result)
+    missing = {None, "", "not recorded", "system not recorded", "unknown", "Not Recorded "}
+    assert "recorded" not in name.lower() and "unknown" not in name.lower() and "None" not in name, name
+    assert name and not name.startswith((",", " ")) and ", ," not in name and not name.endswith((",", " ")), name
+    if system.get("cpu_model") not in missing:
+        assert machines.cpu_words(system["cpu_model"]) in name
+    if system.get("cpu_count"):
+        assert f"{system['cpu_count']} " in name + " "
+    virt = system.get("virtualization")
+    assert ("vCPU" in name) == (virt in ("kvm", "xen") and bool(system.get("cpu_count")))
+    if virt in ("kvm", "xen"):
+        assert {"kvm": "KVM", "xen": "Xen"}[virt] in name
+    if target.get("device_model") not in missing:
+        assert target["device_model"] in name
+    elif target.get("backing_device") not in missing:
+        assert {"vda": "virtio disk", "nvme0n1": "NVMe disk"}[target["backing_device"]] in name
+    if not any(v not in missing for v in (*system.values(), target.get("device_model"), target.get("backing_device"))):
+        assert name == "pts-e3e28dc6f8"  # nothing recorded: the machine's label

@@ -1,6 +1,7 @@
 """A result dated inside the validator's clock-skew window (up to an hour ahead) is built like
 any other: Hugo left such a page out as a future one, and the build then failed with a
-traceback naming no file."""
+traceback naming no file. Built beside it (one build for both): a result whose every cell
+failed or was skipped, whose page showed an empty chart with Explore and Save buttons."""
 import datetime as dt
 import json
 import shutil
@@ -12,12 +13,31 @@ from sitebuild import FIXTURES, build_site
 pytestmark = pytest.mark.site
 
 
-def test_a_result_dated_forty_minutes_ahead_gets_its_page(tmp_path):
+@pytest.fixture(scope="module")
+def public(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("future")
     results = tmp_path / "data" / "results"
     results.mkdir(parents=True)
     shutil.copytree(FIXTURES / "raw", tmp_path / "data" / "raw")
     data = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
     data["created"] = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=40)).strftime("%Y-%m-%dT%H:%M:%SZ")
     (results / "fixture-valid.json").write_text(json.dumps(data))
-    public = build_site(tmp_path / "site", results)
+    failed = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    failed["id"] = "fixture-all-failed"
+    failed["cells"] = [{**c, "status": "failed" if c["status"] == "ok" else c["status"], "metrics": {}, "raw": [],
+                        "flags": [], "reason": c.get("reason") or "fio exited with status 1"} for c in failed["cells"]]
+    (results / "fixture-all-failed.json").write_text(json.dumps(failed))
+    return build_site(tmp_path / "site", results)
+
+
+def test_a_result_dated_forty_minutes_ahead_gets_its_page(public):
     assert "fixture-valid" in (public / "results" / "fixture-valid" / "index.html").read_text()
+
+
+def test_a_result_with_nothing_measured_says_so_instead_of_an_empty_chart(public):
+    page = (public / "results" / "fixture-all-failed" / "index.html").read_text()
+    said = "Nothing measured in this run: every cell failed or was skipped (see the table)."
+    assert page.count(said) == 1
+    assert '<figure class="chart"' not in page and "data-spec=" not in page  # no chart partial: no buttons
+    measured = (public / "results" / "fixture-valid" / "index.html").read_text()
+    assert said not in measured and measured.count('<figure class="chart"') == 1  # just beside: one cell measured

@@ -88,7 +88,7 @@ def test_result_page_shows_system_and_cells(site_root):
     for cell in RESULT["cells"]:
         assert cell["key"] in cells
     assert "data-fsatlas-slot" not in html and "data-fsatlas-slot" not in cells
-    assert cells.count('<tbody><tr><th scope="rowgroup"') == len(RESULT["cells"])
+    assert len(re.findall(r'<tbody id="cell-[^"]+"><tr><th scope="rowgroup"', cells)) == len(RESULT["cells"])
     assert "files/results/fixture-valid.json" in html
     assert (site_root / "public" / "files" / "results" / "fixture-valid.json").is_file()
 
@@ -1086,3 +1086,37 @@ def test_chart_labels_give_figures_as_the_tables_print_them(site_root):
                             assert len(digits) <= 3, (title, value)
             bars += len(labels)
     assert bars > 0
+
+
+def test_every_measured_here_row_gives_n_and_the_result_files_interval_and_links_to_its_cell(site_root):
+    """The adversary's second round: "Measured here" on every /filesystems/*/ page had no interval
+    and printed metric ids (cpu_sys_pct). Every row's n and 95 % interval are the result file's
+    (read as a reader's program would: resultfile.readable) for the run the row names, its metric
+    is named in words, and it links to the cell's rows on that run's page of every cell."""
+    from fsatlas.results import metrics, stats
+    from fsatlas.site.knowledge import display
+    results = {r["id"]: r for r in (readable(json.loads(p.read_text())) for p in (FIXTURES / "results").glob("*.json"))}
+    checked = 0
+    for page in sorted((site_root / "public" / "filesystems").glob("*/index.html")):
+        html = page.read_text()
+        if 'class="data-table cells-table"' not in html:
+            continue
+        table = html[html.index('class="data-table cells-table"'):]
+        table = table[:table.index("</table>")]
+        for key, name, rid, row in re.findall(r'<tr data-key="([^"]+)" data-metric="([^"]+)" data-result="([^"]+)">(.*?)</tr>',
+                                              table, re.S):
+            key = key.replace("&#43;", "+")
+            m = next(c for c in results[rid]["cells"] if c["key"] == key)["metrics"][name]
+            figures = re.findall(r'<td class="num">([^<]*)</td>', row)
+            low, high = stats.bounded_interval(m)
+            assert figures[1] == f"{display(low, m['unit'])} – {display(high, m['unit'])}", (page, key, name, figures)
+            assert figures[3] == str(len(m["samples"])), (page, key, name, figures)
+            link = re.search(r'<a href="([^"]*/results/([^/]+)/cells/)#([^"]+)">([^<]+)</a>', row)
+            assert link and link.group(2) == rid and link.group(4) == metrics.label(name), (page, row)
+            assert name not in row or name == metrics.label(name), (page, row)  # "cpu_sys_pct" was printed
+            cells_page = (site_root / "public" / "results" / rid / "cells" / "index.html").read_text()
+            anchor = cells_page[cells_page.index(f'<tbody id="{link.group(3)}">'):]
+            assert f"<code>{key}</code>" in anchor[:anchor.index("</tbody>")]
+            checked += 1
+    assert checked >= len([n for c in RESULT["cells"] if c["status"] == "ok" for n in c["metrics"]
+                           if not n.startswith(("lat_", "cpu_usr"))]) > 0

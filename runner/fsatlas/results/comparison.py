@@ -3,13 +3,24 @@ claims of the mount-option guides, the rankings and the pages that show a ratio 
 so a difference is called significant (or "no effect" shown) by one rule everywhere.
 
 - The test: Welch's t-test (statsmodels' CompareMeans) on the metric's scale (metrics.SCALE: the logarithm for
-  rates, times and sizes, whose effects are ratios; the values themselves for percentages),
-  or the paired t-test where both sides ran in the same interleaved rounds.
-- The effect: the ratio of the means B/A with a 95 % interval, taken from the interval of the
-  difference on the metric's scale (on the log scale, the same relative widths around B/A).
-  A ratio of two non-negative means is never below zero, and neither is its interval: on the
-  linear scale (percentages) an interval of the difference reaching below -A's mean gives the
-  ratio the lower bound 0 (nothing smaller is a ratio of such means).
+  rates, times and sizes, whose effects are ratios; for percentages, the logarithm of the ratio of
+  their means, below), or the paired t-test where both sides ran in the same interleaved rounds.
+- The effect: the ratio of the means B/A with a 95 % interval, always the inversion of the
+  test that gives p, so the interval leaves 1 out exactly when p < ALPHA (the interval of one
+  comparison: a row whose adjusted p is not significant may still leave 1 out, and a page
+  says the interval is unadjusted). On the log scale, the interval of the difference of the
+  logarithms' means, the same relative widths around B/A. On the linear scale (percentages:
+  samples may be 0, so the samples have no logarithms, but their positive means have), the
+  logarithm of the ratio of the means with its standard error by the delta method,
+  se^2 = s_b^2 / (n_b mean_b^2) + s_a^2 / (n_a mean_a^2) (paired: the variance of
+  b_i / mean_b - a_i / mean_a over n), Welch-Satterthwaite's degrees of freedom (paired: n - 1);
+  its t-test gives p and its interval, exponentiated, the ratio's: always above zero, holding
+  the ratio, widening upward as a ratio's does. Not Fieller's interval: it inverts the test
+  on the difference exactly, but when a mean is within its own interval of zero (CPU percentages
+  near 0) it reaches below zero or is unbounded, no interval of a ratio of positive means; and
+  not the interval of the difference divided by A's mean (what the page showed before), which
+  goes below zero and was clipped there. A mean of zero on the linear scale has no logarithm:
+  not testable.
 - The design (design(), the one place that decides it): inside one run, the repetitions of
   the two cells (paired where they ran in the same interleaved rounds). Across result files
   the run is the unit, since repetitions inside one run share its conditions and their spread
@@ -104,25 +115,22 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         return row
     import numpy as np
     x, y = np.asarray(x), np.asarray(y)
-    if scale == "log":
-        low, high = -math.log1p(margin_pct / 100), math.log1p(margin_pct / 100)
-    else:
-        low, high = -margin_pct / 100 * abs(mean_a), margin_pct / 100 * abs(mean_a)
+    if scale == "linear":
+        if mean_a <= 0 or mean_b <= 0:
+            row["why"] = (f"a mean of zero or below ({mean_a:.3g}, {mean_b:.3g}): the ratio has no logarithm, "
+                          f"so no interval")
+            return row
+        return _ratio_of_means(row, x, y, paired, margin_pct)
+    low, high = -math.log1p(margin_pct / 100), math.log1p(margin_pct / 100)
     with warnings.catch_warnings():
         # one side's samples all equal (a size measured exactly each time): Welch's test then
         # rests on the other side's spread, as it should; numpy may warn of a zero variance
         warnings.simplefilter("ignore", RuntimeWarning)
         p, (ci_low, ci_high), p_eq, detectable = _tests(x, y, paired, low, high, spread)
     diff, ci_low, ci_high = float(y.mean() - x.mean()), float(ci_low), float(ci_high)
-    try:
-        if scale == "log":  # the interval's relative widths, placed around the ratio of the means
-            ratio_ci = [ratio * math.exp(ci_low - diff), ratio * math.exp(ci_high - diff)]
-            detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
-        else:
-            ratio_ci = [(mean_a + ci_low) / mean_a, (mean_a + ci_high) / mean_a]
-            if min(a + b) >= 0:  # a ratio of non-negative means is not negative: nor is its interval
-                ratio_ci = [max(0.0, ratio_ci[0]), max(0.0, ratio_ci[1])]
-            detectable_pct = 100 * detectable / abs(mean_a) if detectable is not None else None
+    try:  # the interval's relative widths, placed around the ratio of the means
+        ratio_ci = [ratio * math.exp(ci_low - diff), ratio * math.exp(ci_high - diff)]
+        detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
     except OverflowError:  # exp() of an interval hundreds of powers of ten wide
         ratio_ci = None
     if ratio_ci is None or not all(math.isfinite(v) for v in ratio_ci + [p, p_eq]):
@@ -132,7 +140,53 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         detectable_pct = None
     row.update(status="tested", why="", paired=paired, p=float(p), p_equivalent=float(p_eq),
                ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
-               test=("paired t-test" if paired else "Welch's t-test") + (" on logarithms" if scale == "log" else ""))
+               test=("paired t-test" if paired else "Welch's t-test") + " on logarithms")
+    return row
+
+
+def _ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dict:
+    """compare()'s row on the linear scale, both means above zero: the t-test of the logarithm
+    of the ratio of the means (the delta method, module docstring), its 95 % interval turned
+    into the ratio's, the two one-sided tests of equivalence within +-margin_pct on the same
+    statistic, and the smallest detectable change from the samples' relative spread."""
+    from scipy.stats import t as student
+    mean_x, mean_y = row["mean_a"], row["mean_b"]
+    estimate = math.log(mean_y) - math.log(mean_x)  # not log(mean_y / mean_x): that quotient may round to 0
+    rel_x, rel_y = x / mean_x, y / mean_y  # each sample relative to its side's mean: the delta method's terms
+    if paired:
+        n = len(x)
+        spread = float((rel_y - rel_x).std(ddof=1))
+        se, df, k = spread / math.sqrt(n), n - 1, _detectable(n, None)
+    else:
+        var_x, var_y = float(rel_x.var(ddof=1)) / len(x), float(rel_y.var(ddof=1)) / len(y)
+        se = math.sqrt(var_x + var_y)
+        df = (var_x + var_y) ** 2 / (var_x ** 2 / (len(x) - 1) + var_y ** 2 / (len(y) - 1)) if se else 0.0
+        spread = math.sqrt(((len(x) - 1) * rel_x.var(ddof=1) + (len(y) - 1) * rel_y.var(ddof=1)) / (len(x) + len(y) - 2))
+        k = _detectable(len(x), len(y))
+    if not math.isfinite(se):
+        row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
+        return row
+    if not se > 1e-12 * max(1.0, abs(estimate)):  # B's samples A's times one constant, to the last bits
+        row["why"] = "no spread in the repetitions relative to their means"
+        return row
+    margin = math.log1p(margin_pct / 100)
+    half = float(student.ppf(1 - ALPHA / 2, df)) * se
+    p = float(2 * student.sf(abs(estimate) / se, df))
+    p_eq = float(max(student.sf((estimate + margin) / se, df), student.cdf((estimate - margin) / se, df)))
+    try:
+        ratio_ci = [math.exp(estimate - half), math.exp(estimate + half)]
+    except OverflowError:  # exp() of an interval hundreds of powers of ten wide
+        ratio_ci = [0.0, math.inf]
+    if not (all(math.isfinite(v) for v in ratio_ci + [p, p_eq]) and ratio_ci[0] > 0):
+        row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
+        return row
+    try:
+        detectable = math.expm1(k * spread) * 100 if k is not None else None
+    except OverflowError:
+        detectable = None
+    row.update(status="tested", why="", paired=paired, p=p, p_equivalent=p_eq, ratio_ci95=ratio_ci,
+               detectable_pct=detectable,
+               test=("paired t-test" if paired else "Welch's t-test") + " on the logarithm of the ratio of the means")
     return row
 
 

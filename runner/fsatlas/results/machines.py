@@ -35,21 +35,31 @@ def cpu_words(cpu_model: str | None) -> str:
     return words or (cpu_model or "CPU not recorded").strip()
 
 
+# what an importer writes where the tool's output names no value (PTS: virtualization "not recorded")
+_UNRECORDED = {"", "not recorded", resultfile.NOT_RECORDED, "unknown", "n/a", "?"}
+
+
+def _fact(facts: dict, key: str):
+    """facts[key], or None where it is absent or only says it was not recorded."""
+    value = facts.get(key)
+    return None if value is None or (isinstance(value, str) and value.strip().lower() in _UNRECORDED) else value
+
+
 def propose(system: dict, target: dict) -> str:
     """A name from the hardware a result records: CPU, CPU count (vCPU under a hypervisor),
     hypervisor, and the disk under the measured filesystem (its model where recorded, else
-    the kind its kernel name gives)."""
-    virt = (system.get("virtualization") or "none").lower()
-    guest = virt not in ("none", "")
-    count = system.get("cpu_count")
-    parts = [cpu_words(system.get("cpu_model")) + (f" {count} {'vCPU' if guest else 'CPU'}" if count else "")]
+    the kind its kernel name gives). A fact not recorded is left out, never named "not
+    recorded"; with none recorded, the name is the machine's label."""
+    virt = str(_fact(system, "virtualization") or "none").lower()
+    guest = virt != "none"
+    count, cpu = _fact(system, "cpu_count"), _fact(system, "cpu_model")
+    parts = [" ".join(filter(None, (cpu_words(cpu) if cpu else "",
+                                    f"{count} {'vCPU' if guest else 'CPU'}" if count else "")))]
     if guest:
         parts.append(_VIRTUALIZATION.get(virt, virt))
-    disk = _disk(target.get("device") or target.get("backing_device"),
-                 target.get("device_model") or target.get("backing_device_model"))
-    if disk:
-        parts.append(disk)
-    return ", ".join(parts)[:NAME_CHARS]
+    parts.append(_disk(_fact(target, "device") or _fact(target, "backing_device"),
+                       _fact(target, "device_model") or _fact(target, "backing_device_model")))
+    return ", ".join(filter(None, parts))[:NAME_CHARS] or str(system.get("machine") or "")
 
 
 def name(result: dict) -> str:

@@ -97,6 +97,19 @@ def _throughput_shown(m: dict) -> dict:
             "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}
 
 
+def shown_cells(cells: dict) -> dict:
+    """The run rule's cells (NewestCells) as pages print them: each metric with its human label
+    (metrics.label) and its 95 % interval in the site's units (the figures every other page
+    shows: cell_rows's), and each cell with the anchor of its rows on its result's page of every
+    cell (result_tables.cell_anchor), which the filesystem pages' "measured here" rows link to."""
+    show = knowledge_mod.display
+    return {key: {**cell, "anchor": result_tables.cell_anchor(key),
+                  "metrics": {name: {**m, "label": metrics.label(name),
+                                     "ci": show(m["ci_low"], m["unit"]) + " – " + show(m["ci_high"], m["unit"])}
+                              for name, m in cell["metrics"].items()}}
+            for key, cell in cells.items()}
+
+
 def rule_throughput_rows(cells: dict) -> list[dict]:
     """The throughput chart rows of the filesystem pages: each shared cell's throughput as
     run_rule picks it (NewestCells, the figure the table under the chart shows), in the fields
@@ -397,6 +410,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
+        nothing_measured=not any(c["status"] == "ok" for c in result["cells"]),  # charts/chart.html says so, no chart
         own_run=own_run(result))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
@@ -848,7 +862,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     aggregates = {
         "results": [public_summary(s) for s in summaries],
         "latest": latest_rows(latest, paths, run.members, outputs.latest),
-        "cells": cells, "rule_throughput": rule_throughput_rows(cells),
+        "cells": shown_cells(cells), "rule_throughput": rule_throughput_rows(cells),
         "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
         **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),

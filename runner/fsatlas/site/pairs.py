@@ -221,12 +221,14 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
     inserted as HTML)."""
     e = html.escape
     several = "runs" in run  # rule_table's: each row names its run
-    head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval)", "adjusted p", "Verdict"] + (["Run"] if several else [])
+    head = ["Workload", "Measure", "n", a, b, f"{b} / {a} (95 % interval of the row alone)", "adjusted p", "Verdict"] + (["Run"] if several else [])
     where = (f"by the site's rule, each workload from one run that measured both ({e(run['system'])})" if several else
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
     out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
-           f"{len(rows)} rows of this table.</caption><thead><tr>"
+           f"{len(rows)} rows of this table. The interval is each row's own 95 % interval, not adjusted for the table: "
+           f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
+           f"still be inconclusive once p is adjusted.</caption><thead><tr>"
            + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr></thead><tbody>"]
     for r in rows:
         flags = "".join(f' <span class="flag">{e(f)}</span>' for f in r["flags"])

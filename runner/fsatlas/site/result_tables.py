@@ -18,6 +18,8 @@ with the tables in templates, 1.5 ms with them as HTML in the front matter, 0.5 
 neither in the page. Every value goes through `html.escape`, as a template would do, but for
 figures written from numbers in a unit the site knows, in which it would change nothing (_figures).
 """
+import hashlib
+import re
 from functools import lru_cache
 from html import escape as _html_escape
 from urllib.parse import quote_plus, urlencode
@@ -121,7 +123,7 @@ def metrics_table(rows: list[dict]) -> str:
     for row in rows:
         groups.setdefault(row["key"], []).append(row)
     for key, group in groups.items():
-        out.append(f'<tbody><tr><th scope="rowgroup" rowspan="{len(group)}"><code>{escape(key)}</code></th>')
+        out.append(f'<tbody id="{cell_anchor(key)}"><tr><th scope="rowgroup" rowspan="{len(group)}"><code>{escape(key)}</code></th>')
         for i, row in enumerate(group):
             if i:
                 out.append("<tr>")
@@ -133,6 +135,14 @@ def metrics_table(rows: list[dict]) -> str:
         out.append("</tbody>\n")
     out.append("</table>\n")
     return "".join(out)
+
+
+def cell_anchor(key: str) -> str:
+    """The id of a cell's rows in metrics_table (on the result's page of every cell), which other
+    pages link to: the key's letters and digits, readable, and a digest of the key itself, so
+    keys that differ only in punctuation ("bs=4k", "bs-4k") never share one."""
+    words = "-".join(re.findall(r"[A-Za-z0-9]+", key))
+    return f"cell-{words}-{hashlib.sha1(key.encode()).hexdigest()[:6]}"
 
 
 def raw_table(result: dict) -> str:
