@@ -262,18 +262,22 @@ CELLS_PAGE = "cells"  # the folder of that section's page, in the result page's 
 CELLS_LINK = ('<section id="every-cell"><h2>Every cell and metric</h2><p>Every cell\'s metrics (mean, '
               'median, 95% CI, RSD, n) and the raw output behind each figure are on '
               f'<a href="{CELLS_PAGE}/">a page of their own</a>.</p></section>')
+BACK_LINK = '<p>Of the run on <a href="./">its result page</a>: its system, chart and tables.</p>'
 
 
 def split_cells(page: str) -> tuple[str, str | None]:
     """(the result page, the page of every cell, or None where the page has no such section).
     The largest tables, every cell's metrics and its raw output (230 KB of a standard run's
     420), move to a page of their own: parsing them on a slow CPU held back the first paint of
-    the chart above them by 0.4 s (#62). That page is the whole result page, as it was, and
-    kept out of the search index (its text is the result page's); its relative addresses (the
-    raw table's) resolve from the result page's folder, as they were written for it (<base>)."""
+    the chart above them by 0.4 s (#62). That page is the result page's heading and that
+    section alone (no second copy of the chart to write for each of 10,000 results), kept out
+    of the search index (its text is the result page's); its relative addresses (the raw
+    table's, and "./" back to the result page) resolve from the result page's folder (<base>)."""
     start = page.find(CELLS)
     if start < 0:
         return page, None
     end = page.index("</section>", start) + len("</section>")
-    cells = page.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1)
+    heading = page.index("</h1>") + len("</h1>")
+    cells = page[:heading] + BACK_LINK + page[start:]
+    cells = cells.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1)
     return page[:start] + CELLS_LINK + page[end:], cells
