@@ -422,16 +422,19 @@ def _read_cell(cell: dict, rid: str) -> dict:
 
 
 def _read_metrics(stored_metrics: dict) -> dict:
-    from . import metrics, stats
+    """Each metric in the read form: unit, better (and pts_scale), the samples as stored, then
+    the summaries stats.summarize gives of them, in that order."""
+    from .metrics import KNOWN
+    from .stats import summary_figures
     out = {}
     for name, metric in stored_metrics.items():
-        unit, better = metrics.KNOWN.get(name, (None, None))
+        unit, better = KNOWN.get(name, (None, None))
         read = {"unit": metric.get("unit", unit), "better": metric.get("better", better)}
         if "pts_scale" in metric:
             read["pts_scale"] = metric["pts_scale"]
-        summary = stats.summarize(metric["samples"], read["unit"], read["better"])
-        summary["samples"] = metric["samples"]  # as stored (summarize makes floats of them)
-        out[name] = {**read, **summary}
+        read["samples"] = samples = metric["samples"]
+        read["mean"], read["median"], read["stddev"], read["rsd_pct"], read["ci95"] = summary_figures(samples)
+        out[name] = read
     return out
 
 
