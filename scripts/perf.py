@@ -86,6 +86,25 @@ def spread(values, fmt="{:.2f}"):
     return f"({fmt.format(min(values))}–{fmt.format(max(values))}, n={len(values)})"
 
 
+def run_benchmark(argv) -> None:
+    """One `fsatlas run`, its output silenced. Interrupted (SIGTERM, which main() turns into an
+    exit, or Ctrl-C), it gets SIGTERM and time to unmount and detach what it made: subprocess.run
+    would SIGKILL it, which left its mount and loop device behind."""
+    proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        code = proc.wait()
+    except BaseException:
+        proc.terminate()
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        raise
+    if code != 0:
+        raise subprocess.CalledProcessError(code, argv)
+
+
 def timed(argv, exit_code: int = 0, **kw) -> tuple:
     """(wall seconds, peak resident memory in bytes, [user, system] CPU seconds) of one command
     and its children; a command expected to refuse (exit_code 1) has its one-line message silenced."""
@@ -328,8 +347,7 @@ def quick_matrix(work: Path) -> Path:
         path, source = kept, f"kept from an earlier perf run of this code, {digest}"
     else:
         out = work / "quick"
-        subprocess.run([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", work / "scratch"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run_benchmark([FSATLAS, "run", "--profile", "quick", "--out", out, "--scratch", work / "scratch"])
         keep = perf_shape.folder(digest)
         shutil.rmtree(keep.with_name(keep.name + ".part"), ignore_errors=True)
         shutil.copytree(out, keep.with_name(keep.name + ".part"), ignore=shutil.ignore_patterns("scratch"))
@@ -404,9 +422,8 @@ AA_RUNS = 2  # runs a side of the cross-file A/A: the fewest that comparison.des
 
 def _quick_subset(work: Path, name: str, *extra) -> dict:
     out = work / f"aa-{name}"
-    subprocess.run([FSATLAS, "run", "--profile", "quick", "--fs", AA_FILESYSTEMS, "--workload", AA_WORKLOADS,
-                    "--out", out, "--scratch", work / "scratch", *extra], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run_benchmark([FSATLAS, "run", "--profile", "quick", "--fs", AA_FILESYSTEMS, "--workload", AA_WORKLOADS,
+                   "--out", out, "--scratch", work / "scratch", *extra])
     return next((out / "results").iterdir())
 
 
@@ -449,9 +466,8 @@ def within_run_aa(work: Path) -> None:
     matrix_file = work / "aa-matrix.yaml"
     matrix_file.write_text(json.dumps(data))  # JSON is YAML
     out = work / "aa-within"
-    subprocess.run([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
-                    "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run_benchmark([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
+                   "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"])
     result = json.loads(next((out / "results").iterdir()).read_text())
     families, flagged, paired = 0, 0, 0
     for fs in AA_FILESYSTEMS.split(","):

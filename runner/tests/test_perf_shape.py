@@ -57,3 +57,32 @@ def test_any_change_to_what_decides_a_shape_changes_the_digest(tmp_path_factory,
     (tree / "fsatlas" / "results" / "__pycache__" / "x.cpython-311.pyc").write_bytes(extra)
     (tree / "fsatlas" / "results" / "x.cpython-311-x86_64-linux-gnu.so").write_bytes(extra)
     assert perf_shape.source_digest(tree / "fsatlas") == changed
+
+
+def test_make_perf_interrupted_lets_the_benchmark_clean_up(tmp_path):
+    """make perf stopped with SIGTERM while `fsatlas run` measures: the runner gets SIGTERM and
+    time to unmount and detach what it made (subprocess.run had SIGKILLed it, which left its
+    mount and loop device behind). A stand-in runner records the signal it got and its cleanup."""
+    import signal
+    import subprocess
+    import time
+    said = tmp_path / "said"
+    child = ("import signal, sys, time\n"
+             f"def stop(*_):\n    open({str(said)!r}, 'w').write('SIGTERM, cleaned up'); sys.exit(143)\n"
+             "signal.signal(signal.SIGTERM, stop)\n"
+             f"open({str(said)!r}, 'w').write('measuring')\n"
+             "time.sleep(60)\n")
+    parent = ("import signal, sys\n"
+              f"sys.path.insert(0, {str(REPO / 'scripts')!r})\n"
+              "import perf\n"
+              "signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as perf.main does\n"
+              f"perf.run_benchmark([sys.executable, '-c', {child!r}])\n")
+    proc = subprocess.Popen([sys.executable, "-c", parent])
+    for _ in range(300):
+        if said.exists():
+            break
+        time.sleep(0.1)
+    assert said.read_text() == "measuring"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 143
+    assert said.read_text() == "SIGTERM, cleaned up"
