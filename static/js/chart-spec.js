@@ -26,19 +26,19 @@
   // layouts/partials/charts/flags-legend.html); rows get them as the field "marks".
   var FLAG_LETTERS = { noisy: "N", cached: "C", "cache-unknown": "U", emulated: "E" };
 
-  // The spec for an export (forScreen false: fixed colours for a white background) or for the
-  // page (true: every ink from CSS, as above).
-  // No label is cut (vega's default cuts at 180 px): a browser measures text with its own font
-  // and Node (scripts/draw-charts.mjs) can only estimate it, so the two cut labels at different
-  // letters, and the build's picture had cut "ext4 imported record_kib=1024" to "ext4 imported
-  // reco…" on every bar of a panel.
+  // No label or title of an axis or legend is cut (vega's defaults cut at 180 px): a browser
+  // measures text with its own font and Node (scripts/draw-charts.mjs) can only estimate it, so
+  // the two cut at different letters, and the build's picture had cut "ext4 imported
+  // record_kib=1024" to "ext4 imported reco…" on every bar of a panel.
   function uncut(config) {
     var out = Object.assign({}, config || {});
-    out.axis = Object.assign({ labelLimit: 0 }, out.axis || {});
-    out.legend = Object.assign({ labelLimit: 0 }, out.legend || {});
+    out.axis = Object.assign({ labelLimit: 0, titleLimit: 0 }, out.axis || {});
+    out.legend = Object.assign({ labelLimit: 0, titleLimit: 0 }, out.legend || {});
     return out;
   }
 
+  // The spec for an export (forScreen false: fixed colours for a white background) or for the
+  // page (true: every ink from CSS, as above).
   function inked(spec, forScreen) {
     var out = JSON.parse(JSON.stringify(spec).split('"{ink}"').join(JSON.stringify(forScreen ? INK.screen : INK.paper)));
     out.config = uncut(out.config);

@@ -27,6 +27,7 @@
   function textTable(table) {  // the fallback table, rebuilt from its cells' text
     var out = document.createElement("table");
     out.className = table.className.split(/\s+/).filter(function (c) { return /^[a-z-]+$/.test(c); }).join(" ");
+    out.tabIndex = 0;  // it scrolls sideways on a phone: the keyboard reaches it, as on the page
     ["thead", "tbody"].forEach(function (part) {
       var from = table.querySelector(part);
       if (!from) return;

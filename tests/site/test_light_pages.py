@@ -58,6 +58,9 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
         titles = page.eval_on_selector_all("figure[data-drawn=build] svg [aria-roledescription=bar]",
                                            "bars => bars.map(b => b.querySelector(':scope > title')?.textContent || '')")
         assert titles and all(t for t in titles), url
+        # no word of the picture cut short (Node can only estimate text widths): axes' and legends'
+        words = page.eval_on_selector_all("figure[data-drawn=build] svg text", LABELS)
+        assert words and not any(w.endswith("…") for w in words), url
         if "/guides/" not in url:  # the guides' claim charts name the cell; home's and the filesystem's the run
             assert all("result file: " in t for t in titles), url
         # a reader passing by: the pointer over the chart, the keyboard's focus on its controls,
@@ -145,7 +148,7 @@ def test_chart_colours_follow_the_scheme_through_css_not_a_redraw(browser, site_
                                         ("site", "/results/fixture-valid/"), ("site", "/compare/?a=ext4&b=xfs"),
                                         ("guides", "/results/20261124T192938Z-fsatlas-ci-vm-standard/"),
                                         ("guides", "/results/20261124T192938Z-fsatlas-ci-vm-standard/cells/"),
-                                        ("site", "/explorer/")])
+                                        ("site", "/explorer/"), ("guides", "/embed/?page=/guides/journaling/&n=1")])
 def test_no_serious_accessibility_violations_in_dark_mode(browser, site_url, guides_url, where, path, width):
     """On a phone and a desktop: a box that scrolls sideways (a wide table, a long command) can
     be reached and scrolled with the keyboard, among the other serious rules axe checks."""
