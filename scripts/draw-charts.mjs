@@ -102,10 +102,6 @@ let figures = 0, drawn = 0;
 async function drawPages() {
   for (const file of pages(site)) {
     const html = fs.readFileSync(file, "utf8");
-    if (FIRST.test(html)) {  // the explorer's page: its default view (one walk of the pages for both)
-      await drawExplorer(file, html);
-      continue;
-    }
     if (!html.includes('<figure class="chart"')) continue;
     const parts = [];
     let last = 0;
@@ -181,32 +177,36 @@ const FIRST = /(<div class="chart-view explorer-first" id="explorer-first")(>)(<
 const CAPTION = /(<span id="explorer-caption">)(<\/span>)/;
 const escapeText = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-async function drawExplorer(file, html) {
-  try {
-    const article = html.match(/<article[^>]* id="explorer"[^>]*>/)[0];
-    const dataFile = siteFile(attribute(article, "data-src"));
-    const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
-    if (!model.data.results.length) return;
-    const view = model.readState(new URLSearchParams(""));
-    for (const id of view.results) {
-      model.add(id, JSON.parse(fs.readFileSync(path.join(path.dirname(dataFile), "rows", `${id}.json`), "utf8")));
+async function drawExplorer() {
+  for (const file of pages(site)) {
+    const html = fs.readFileSync(file, "utf8");
+    if (!FIRST.test(html)) continue;
+    try {
+      const article = html.match(/<article[^>]* id="explorer"[^>]*>/)[0];
+      const dataFile = siteFile(attribute(article, "data-src"));
+      const model = explorerView.model(JSON.parse(fs.readFileSync(dataFile, "utf8")));
+      if (!model.data.results.length) continue;
+      const view = model.readState(new URLSearchParams(""));
+      for (const id of view.results) {
+        model.add(id, JSON.parse(fs.readFileSync(path.join(path.dirname(dataFile), "rows", `${id}.json`), "utf8")));
+      }
+      const chart = model.chart(view);
+      if (!chart.shown.length) continue;
+      // the spec without its values, and the values, as svgOf takes a figure's (chartSpec.build joins them)
+      const { data, ...spec } = explorerView.spec(view, chart.shown, chart.unitLabel, explorerView.WIDE_COLUMNS);
+      const made = await svgOf(JSON.stringify(spec), JSON.stringify(data.values), "");
+      const label = `Chart of the default view: ${view.metric} of every filesystem with its default options, run ${view.results.join(", ")}`;
+      // the default view's query: an address naming it shows this picture too (the page's script)
+      const page = html.replace(article, () => `${article.slice(0, -1)} data-default-query="${escapeText(model.query(view)).replace(/"/g, "&quot;")}">`).replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
+        .replace(CAPTION, (m, open, close) => open + escapeText(explorerView.caption(view, chart.unitLabel)) + close);
+      fs.writeFileSync(`${file}.part`, page);
+      fs.renameSync(`${file}.part`, file);
+      figures += 1;
+      drawn += made.drawn;
+    } catch (error) {  // left for the browser to draw, which will say what is wrong
+      console.error(`draw-charts: ${path.relative(site, file)}: the explorer's default view: ${error.message}`);
     }
-    const chart = model.chart(view);
-    if (!chart.shown.length) return;
-    // the spec without its values, and the values, as svgOf takes a figure's (chartSpec.build joins them)
-    const { data, ...spec } = explorerView.spec(view, chart.shown, chart.unitLabel, explorerView.WIDE_COLUMNS);
-    const made = await svgOf(JSON.stringify(spec), JSON.stringify(data.values), "");
-    const label = `Chart of the default view: ${view.metric} of every filesystem with its default options, run ${view.results.join(", ")}`;
-    // the default view's query: an address naming it shows this picture too (the page's script)
-    const page = html.replace(article, () => `${article.slice(0, -1)} data-default-query="${escapeText(model.query(view)).replace(/"/g, "&quot;")}">`).replace(FIRST, (m, open, end, close) => `${open} role="img" aria-label="${escapeText(label).replace(/"/g, "&quot;")}"${end}${made.svg}${close}`)
-      .replace(CAPTION, (m, open, close) => open + escapeText(explorerView.caption(view, chart.unitLabel)) + close);
-    fs.writeFileSync(`${file}.part`, page);
-    fs.renameSync(`${file}.part`, file);
-    figures += 1;
-    drawn += made.drawn;
-  } catch (error) {  // left for the browser to draw, which will say what is wrong
-    console.error(`draw-charts: ${path.relative(site, file)}: the explorer's default view: ${error.message}`);
   }
 }
 
-await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawPages());
+await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawExplorer().then(drawPages));  // drawPages prints the count
