@@ -7,8 +7,9 @@ import math
 import re
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings, strategies as st
-from scipy.stats import ttest_1samp, ttest_ind_from_stats
+from scipy.stats import gmean, ttest_1samp, ttest_ind, ttest_ind_from_stats, ttest_rel
 
 from fsatlas.results import comparison
 from fsatlas.site import pairs
@@ -80,3 +81,46 @@ def test_the_adversarys_rows_get_an_interval_above_zero_and_the_page_says_its_le
     text = pairs.table_html("a", "b", {"id": "r", "profile": "quick", "created": "now", "system": "s"},
                             [{**shown, "flags": []}])
     assert "95 % interval of the row alone" in text and "not adjusted" in text
+
+
+RATE = st.floats(1e-3, 1e6, allow_nan=False, allow_infinity=False)
+RATES = st.lists(RATE, min_size=2, max_size=8)
+SKEWED = st.lists(st.sampled_from([1.0, 1.0, 1.0, 2.0, 14.0, 300.0]), min_size=2, max_size=8)
+
+
+def _scipy_log_p(a, b, paired, ratio=1.0):
+    """p of "the ratio of B's and A's geometric means = ratio", by scipy on the logarithms."""
+    x, y = np.log(np.asarray(a, float)), np.log(np.asarray(b, float)) - math.log(ratio)
+    return float(ttest_rel(y, x).pvalue if paired else ttest_ind(y, x, equal_var=False).pvalue)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(RATES, SKEWED), st.one_of(RATES, SKEWED), st.booleans(), st.sampled_from(["higher", "lower"]))
+def test_a_rates_ratio_is_what_its_test_is_about_and_its_interval_inverts_it(a, b, paired, better):
+    """Rates, times and sizes are tested on their logarithms: the ratio shown is the geometric
+    means', inside its interval, and the interval leaves 1 out exactly when p < ALPHA and on the
+    side the verdict names (the ratio of arithmetic means did not: a = [1, 1], b = [1, 1, 1, 1,
+    1, 14] showed 3.17 (1.04-2.3) at p = 0.36)."""
+    assume(not paired or len(a) == len(b))
+    [row] = comparison.adjust([comparison.compare(a, b, better, paired=paired)], comparison.HOLM)
+    if row["status"] != "tested":
+        return
+    low, high = row["ratio_ci95"]
+    assert row["ratio_of"] == "geometric means" and row["ratio"] == pytest.approx(float(gmean(b) / gmean(a)), rel=1e-9)
+    assert 0 < low <= row["ratio"] <= high
+    assert math.isclose(row["p"], _scipy_log_p(a, b, row["paired"]), rel_tol=1e-6, abs_tol=1e-12)
+    if abs(row["p"] - comparison.ALPHA) > 1e-9:
+        assert (low > 1 or high < 1) == (row["p"] < comparison.ALPHA), row
+    if row["verdict"] in ("better", "worse"):
+        assert (row["verdict"] == "better") == ((low > 1) == (better == "higher")), row
+    for bound in (low, high):
+        if 1e-300 < bound < 1e300:
+            assert math.isclose(_scipy_log_p(a, b, row["paired"], bound), comparison.ALPHA, rel_tol=1e-4), (bound, row)
+
+
+def test_the_skewed_example_shows_the_ratio_its_test_is_about():
+    row = comparison.compare([1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 1.0, 14.0], "higher")
+    assert row["p"] == pytest.approx(0.36, abs=0.01) and row["ratio"] == pytest.approx(14 ** (1 / 6))
+    assert row["ratio_ci95"][0] < 1 < row["ratio_ci95"][1]
+    untested = comparison.compare([1.0], [1.0, 14.0], "higher")  # n = 1: no test, the ratio of the means
+    assert untested["ratio"] == 7.5 and untested["ratio_of"] == "means"

@@ -1,6 +1,7 @@
 """fsatlas compare A B: per-cell ratios of two result files, and whether each differs significantly.
 
-Like `asv compare`: a ratio B/A of the means per cell and metric, and the test of
+Like `asv compare`: a ratio B/A per cell and metric (of the geometric means where the test is on
+logarithms: comparison.compare), and the test of
 results.comparison (the one the site's claims and rankings use). Across result files the run
 is the unit (comparison.design): with one run a side, each row gives the ratio and "not tested:
 one run per side"; with several runs a side (`--runs-a A1 A2 --runs-b B1 B2`, as `fsatlas report` takes them; `R --a ext4 --b xfs` compares two sides of one result), Welch's t-test on the

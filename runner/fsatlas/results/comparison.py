@@ -5,11 +5,15 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
 - The test: Welch's t-test (statsmodels' CompareMeans) on the metric's scale (metrics.SCALE: the logarithm for
   rates, times and sizes, whose effects are ratios; for percentages, the logarithm of the ratio of
   their means, below), or the paired t-test where both sides ran in the same interleaved rounds.
-- The effect: the ratio of the means B/A with a 95 % interval, always the inversion of the
-  test that gives p, so the interval leaves 1 out exactly when p < ALPHA (the interval of one
-  comparison: a row whose adjusted p is not significant may still leave 1 out, and a page
-  says the interval is unadjusted). On the log scale, the interval of the difference of the
-  logarithms' means, the same relative widths around B/A. On the linear scale (percentages:
+- The effect: a ratio B/A with a 95 % interval, always the quantity the test is about and the
+  inversion of that test, so the interval holds the ratio, leaves 1 out exactly when p < ALPHA
+  (the interval of one comparison: a row whose adjusted p is not significant may still leave 1
+  out, and a page says the interval is unadjusted) and lies on the side of 1 the verdict names.
+  On the log scale, the ratio of the geometric means (row "ratio_of"), exp of the difference of
+  the logarithms' means, and its interval exp of that difference's: not the ratio of the
+  arithmetic means, which a skewed side (a = [1, 1], b = [1, 1, 1, 1, 1, 14]: 3.17 against
+  1.55, p = 0.36) can put outside the test's interval or on the other side of 1. Where the
+  test is not made (n = 1, no spread), the ratio of the means. On the linear scale (percentages:
   samples may be 0, so the samples have no logarithms, but their positive means have), the
   logarithm of the ratio of the means with its standard error by the delta method,
   se^2 = s_b^2 / (n_b mean_b^2) + s_a^2 / (n_a mean_a^2) (paired: the variance of
@@ -85,11 +89,9 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
     smallest detectable change in percent, and status "tested" or "not testable" with why."""
     a, b = [float(v) for v in a], [float(v) for v in b]
     mean_a, mean_b = _mean(a), _mean(b)
-    ratio, change = (mean_b / mean_a, 100 * (mean_b - mean_a) / mean_a) if mean_a else (None, None)
-    if ratio is not None and not (math.isfinite(ratio) and math.isfinite(change)):
-        ratio = change = None  # beyond the largest float: A's mean near the smallest one, B's not
+    ratio, change = _ratio_of_means(mean_a, mean_b)
     row = {"n_a": len(a), "n_b": len(b), "mean_a": mean_a, "mean_b": mean_b, "better": better,
-           "ratio": ratio, "change_pct": change,
+           "ratio": ratio, "change_pct": change, "ratio_of": "means",
            "ratio_ci95": None, "p": None, "p_equivalent": None, "detectable_pct": None, "margin_pct": margin_pct,
            "paired": False, "scale": scale, "test": None, "status": "not testable", "why": ""}
     if len(a) < 2 or len(b) < 2:
@@ -120,7 +122,7 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
             row["why"] = (f"a mean of zero or below ({mean_a:.3g}, {mean_b:.3g}): the ratio has no logarithm, "
                           f"so no interval")
             return row
-        return _ratio_of_means(row, x, y, paired, margin_pct)
+        return _log_ratio_of_means(row, x, y, paired, margin_pct)
     low, high = -math.log1p(margin_pct / 100), math.log1p(margin_pct / 100)
     with warnings.catch_warnings():
         # one side's samples all equal (a size measured exactly each time): Welch's test then
@@ -128,23 +130,24 @@ def compare(a, b, better: str, scale: str = "log", paired: bool = False,
         warnings.simplefilter("ignore", RuntimeWarning)
         p, (ci_low, ci_high), p_eq, detectable = _tests(x, y, paired, low, high, spread)
     diff, ci_low, ci_high = float(y.mean() - x.mean()), float(ci_low), float(ci_high)
-    try:  # the interval's relative widths, placed around the ratio of the means
-        ratio_ci = [ratio * math.exp(ci_low - diff), ratio * math.exp(ci_high - diff)]
+    try:  # what the test is about: the ratio of the geometric means, and its interval
+        ratio, ratio_ci = math.exp(diff), [math.exp(ci_low), math.exp(ci_high)]
         detectable_pct = math.expm1(detectable) * 100 if detectable is not None else None
     except OverflowError:  # exp() of an interval hundreds of powers of ten wide
         ratio_ci = None
-    if ratio_ci is None or not all(math.isfinite(v) for v in ratio_ci + [p, p_eq]):
+    if ratio_ci is None or not all(math.isfinite(v) for v in ratio_ci + [ratio, p, p_eq]):
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
     if detectable_pct is not None and not math.isfinite(detectable_pct):
         detectable_pct = None
     row.update(status="tested", why="", paired=paired, p=float(p), p_equivalent=float(p_eq),
+               ratio=ratio, change_pct=math.expm1(diff) * 100, ratio_of="geometric means",
                ratio_ci95=[float(ratio_ci[0]), float(ratio_ci[1])], detectable_pct=detectable_pct,
                test=("paired t-test" if paired else "Welch's t-test") + " on logarithms")
     return row
 
 
-def _ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dict:
+def _log_ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dict:
     """compare()'s row on the linear scale, both means above zero: the t-test of the logarithm
     of the ratio of the means (the delta method, module docstring), its 95 % interval turned
     into the ratio's, the two one-sided tests of equivalence within +-margin_pct on the same
@@ -347,7 +350,9 @@ def compare_design(samples_a: list, samples_b: list, better: str, scale: str, pl
         row = compare(flat_a, flat_b, better, scale, paired=kind == PAIRED)
     if not plan["tested"]:  # one run a side, or parameters that differ: the ratio only
         mean_a, mean_b = _mean(flat_a), _mean(flat_b)
+        ratio, change = _ratio_of_means(mean_a, mean_b)  # untested: no geometric means of a test
         row.update(mean_a=mean_a, mean_b=mean_b, n_a=len(flat_a), n_b=len(flat_b), ratio_ci95=None, p=None,
+                   ratio=ratio, change_pct=change, ratio_of="means",
                    p_equivalent=None, detectable_pct=None, paired=False, test=None, status="not tested",
                    why=plan["why"][len("not tested: "):])
     return {**row, "design": kind, "runs_a": plan["runs_a"], "runs_b": plan["runs_b"], "differ": list(plan["differ"])}
@@ -513,7 +518,8 @@ def tests_used(rows: list) -> str:
         whys = list(dict.fromkeys(part.split(" (")[0] for r in rows if r.get("why") for part in r["why"].split("; ")))
         return (f"No row was tested ({'; '.join(whys) or 'no row'}): each gives the ratio B/A of the means, "
                 f"with no p and no verdict.")
-    tests = " and ".join(dict.fromkeys(r["test"] for r in tested))
+    tests = " and ".join(dict.fromkeys(  # the ratio a row shows is the one its test is about
+        r["test"] + (" (B/A of the geometric means)" if r["ratio_of"] == "geometric means" else "") for r in tested))
     return (f"{tests}; p adjusted by {tested[0]['adjustment']} over the {len(tested)} tested "
             f"row{'s' if len(tested) != 1 else ''}" + (f" (of {len(rows)})" if len(rows) != len(tested) else "") + ".")
 
@@ -567,6 +573,15 @@ def _detectable(n_a: int, n_b: int | None) -> float | None:
     except (ValueError, RuntimeError, ZeroDivisionError):
         return None
     return d if math.isfinite(d) and d > 0 else None
+
+
+def _ratio_of_means(mean_a: float, mean_b: float) -> tuple:
+    """B/A of two means and the change in percent; None where A's is 0 or the quotient is beyond
+    the largest float (A's mean near the smallest one, B's not)."""
+    if not mean_a:
+        return None, None
+    ratio, change = mean_b / mean_a, 100 * (mean_b - mean_a) / mean_a
+    return (ratio, change) if math.isfinite(ratio) and math.isfinite(change) else (None, None)
 
 
 def _mean(values) -> float:

@@ -228,7 +228,9 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
            f"{len(rows)} rows of this table. The interval is each row's own 95 % interval, not adjusted for the table: "
            f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
-           f"still be inconclusive once p is adjusted.</caption><thead><tr>"
+           f"still be inconclusive once p is adjusted. For rates, times and sizes, tested on their logarithms, the ratio "
+           f"is that of the geometric means, the quantity the test is about; for shares of CPU that of the means."
+           f"</caption><thead><tr>"
            + "".join(f'<th scope="col">{e(h)}</th>' for h in head) + "</tr></thead><tbody>"]
     for r in rows:
         flags = "".join(f' <span class="flag">{e(f)}</span>' for f in r["flags"])
