@@ -228,7 +228,6 @@ def filesystem_names(fs: str, data: dict) -> tuple:
     return tuple(dict.fromkeys(p for p in parts if p and not VERSION_ONLY.fullmatch(p)))
 
 
-
 def states_for(source: dict, key: str, names) -> bool:
     """Whether a registry entry states a column for a filesystem: a primary source (secondary())
     that lists the column under states and whose subject is that filesystem or that states its
