@@ -557,7 +557,8 @@ def test_a_release_year_or_no_rests_on_a_source_stating_it_for_that_filesystem(d
         said = fact["value"] if fact["value"] == "no" else None
     hand = said is not None and not any(
         key in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""))
-        for i in cited if i in by_id)
+        and by_id[i].get("inventory", {}).get("column") != key for i in cited if i in by_id) and not (
+        key in feature_matrix.NO_STATED_FOR and _hand_inventory_no(by_id, cited, key, fs, doc.get("name", "")))
     listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": data["sources"], "features": {fs: doc}})}
     assert ((fs, key) in listed) is hand, (fs, key, cited)
 
@@ -596,3 +597,83 @@ def test_a_version_in_brackets_names_no_filesystem(other, version, names_it):
     source = {"title": "a release note", "publisher": "a maintainer", "covers": covers, "states": ["linux_merged"]}
     assert feature_matrix.states_for(source, "linux_merged", names) is names_it
     assert _hand_names(source, "reiserfs", doc["name"]) is names_it
+
+
+def _hand_letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isascii() and ch.isalnum())
+
+
+def _hand_lists(items, fs: str, name: str) -> list:
+    """The items of an inventory that name a filesystem, by hand: one of its names (id, name, a part
+    of the name in brackets that is not only a version), letters and digits only, lower case, is
+    found inside the item's letters and digits."""
+    parts = [p.strip() for p in name.replace(")", "(").split("(") if p.strip()]
+    names = [n for n in {fs, name, *parts} if not (n.lower().startswith("version ") and n[8:].strip()[:1].isdigit())]
+    wanted = [w for w in map(_hand_letters, names) if w]
+    return [item for item in items if any(w in _hand_letters(item) for w in wanted)]
+
+
+def _hand_inventory_no(by_id: dict, cited, key: str, fs: str, name: str) -> bool:
+    """Issue #63 round 4's rule by hand: a "no" in key rests on inventories when the cited ones of that
+    column (stating it, not secondary) cover both the base system and the add-ons and none lists the
+    filesystem."""
+    found = [by_id[i] for i in cited if i in by_id and by_id[i].get("inventory", {}).get("column") == key
+             and key in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i])]
+    return ({s["inventory"]["part"] for s in found} >= {"base", "add-on"}
+            and not any(_hand_lists(s["inventory"]["items"], fs, name) for s in found))
+
+
+_WORD = st.from_regex(r"[a-z][a-z0-9]{1,7}", fullmatch=True)
+
+
+@st.composite
+def _inventory_world(draw):
+    """A filesystem (id and name, perhaps with a part in brackets), and one to four inventories of a
+    column or of another, of the base system or the add-ons, whose items are drawn words, some made
+    from one of the filesystem's names in another case and with a prefix or suffix
+    ("fusefs-JFS", "progsreiserfs")."""
+    fs = draw(_WORD)
+    name = draw(st.from_regex(r"[A-Z][A-Za-z0-9]{1,7}( \([a-z0-9]{2,6}\))?", fullmatch=True))
+    spoken = [fs, name, *(p.strip() for p in name.replace(")", "(").split("(") if p.strip())]
+    sources = []
+    for i in range(draw(st.integers(1, 4))):
+        items = draw(st.lists(_WORD, min_size=1, max_size=6, unique=True))
+        if draw(st.booleans()):
+            said = draw(st.sampled_from(spoken))
+            said = draw(st.sampled_from([said, said.upper(), said.lower()]))
+            items.append(draw(st.sampled_from(["", "fusefs-", "progs", "py-"])) + said + draw(st.sampled_from(["", "-utils", "fs", "3"])))
+        sources.append({"id": f"inv{i}", "title": "Q", "publisher": "Q", "url": "https://q/", "date": "undated",
+                        "covers": "Q", "states": ["on_freebsd"],
+                        "inventory": {"column": draw(st.sampled_from(["on_freebsd", "on_freebsd", "on_macos"])),
+                                      "part": draw(st.sampled_from(["base", "add-on"])),
+                                      "items": list(dict.fromkeys(items))}})
+    return fs, name, sources
+
+
+@settings(max_examples=150, deadline=None)
+@given(_inventory_world())
+@example(("reiserfs", "ReiserFS (version 3)", [  # the named example: the ports tree's progsreiserfs names ReiserFS
+    {"id": "inv0", "title": "Q", "publisher": "Q", "url": "https://q/", "date": "undated", "covers": "Q", "states": ["on_freebsd"],
+     "inventory": {"column": "on_freebsd", "part": "base", "items": ["ext2fs", "fusefs", "zfs"]}},
+    {"id": "inv1", "title": "Q", "publisher": "Q", "url": "https://q/", "date": "undated", "covers": "Q", "states": ["on_freebsd"],
+     "inventory": {"column": "on_freebsd", "part": "add-on", "items": ["lkl", "progsreiserfs"]}}]))
+def test_a_no_rests_on_inventories_of_every_part_that_do_not_name_the_filesystem(world):
+    """Issue #63 round 4, item 2: an inventory (a list complete by definition) states a "no" in its
+    column for every filesystem none of its items names, where the cited inventories cover both the
+    base system and the add-ons; an item naming the filesystem or one of its names, in any case,
+    with a prefix or suffix, makes check-data refuse the "no". Over drawn filesystems, names and
+    lists the module agrees with the rule by hand, and unstated() lists the cell exactly where it is
+    not stated."""
+    fs, name, sources = world
+    by_id = {s["id"]: s for s in sources}
+    names = feature_matrix.filesystem_names(fs, {"name": name})
+    cited = sorted(by_id)
+    stated = _hand_inventory_no(by_id, cited, "on_freebsd", fs, name)
+    assert feature_matrix.inventory_states_no(by_id, cited, "on_freebsd", names) is stated
+    for s in sources:
+        hand = _hand_lists(s["inventory"]["items"], fs, name) if s["inventory"]["column"] == "on_freebsd" else []
+        assert feature_matrix.inventory_listed(s, "on_freebsd", names) == hand
+    doc = {"name": name, "linux": {}, "features": {"on_freebsd": {"value": "no", "sources": cited, "holds_for": "x"}}}
+    listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": sources, "features": {fs: doc}})}
+    assert ((fs, "on_freebsd") in listed) is not stated
+

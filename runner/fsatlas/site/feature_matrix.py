@@ -232,11 +232,51 @@ def states_for(source: dict, key: str, names) -> bool:
     """Whether a registry entry states a column for a filesystem: a primary source (secondary())
     that lists the column under states and whose subject is that filesystem or that states its
     values filesystem by filesystem, so names it (one of names, as a word) in its title, publisher,
-    address or what it covers: ext4's blocks page names ext4, never Reiser4."""
-    if secondary(source) or key not in source.get("states", ()):
-        return False
+    address or what it covers: ext4's blocks page names ext4, never Reiser4. An inventory of the
+    column states it only through its items (inventory_states_no), whatever its covers says."""
+    if secondary(source) or key not in source.get("states", ()) or (source.get("inventory") or {}).get("column") == key:
+        return False  # an inventory states its column through its items alone (inventory_states_no)
     text = " ".join(str(source.get(field, "")) for field in ("title", "publisher", "url", "covers")).lower()
     return any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", text) for n in names)
+
+
+# An inventory (a source's `inventory` in data/sources.yaml) is a list complete by definition of
+# what one part of a system offers for a column: the system's own list of its kernel modules, an
+# add-on collection's list of its filesystem packages. A "no" in that column citing inventories of
+# every part (inventory_parts) is stated for a filesystem none of their items names, and refused
+# for one an item names: an item names a filesystem where one of its names, letters and digits
+# only and in lower case, is a part of the item's ("fusefs-ntfs" names NTFS, "ext2fs" ext2,
+# "progsreiserfs" ReiserFS). The reading is wide on purpose: in doubt, a "no" is refused, never stated.
+@lru_cache(maxsize=1)
+def inventory_parts() -> frozenset:
+    """The parts of a system an inventory covers (knowledge.schema.json's inventory part enum)."""
+    schema = json.loads((resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_text())
+    return frozenset(schema["$defs"]["source_registry"]["items"]["properties"]["inventory"]["properties"]["part"]["enum"])
+
+
+def _letters(text) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(text).lower())
+
+
+def inventory_listed(source: dict, key: str, names) -> list[str]:
+    """The items of a registry entry's inventory of column key that name a filesystem (one of
+    names, letters and digits only, is a part of the item's), in the inventory's order."""
+    inventory = source.get("inventory") or {}
+    if inventory.get("column") != key:
+        return []
+    wanted = [w for w in (_letters(n) for n in names) if w]
+    return [item for item in inventory.get("items", ()) if any(w in _letters(item) for w in wanted)]
+
+
+def inventory_states_no(by_id: dict, cited, key: str, names) -> bool:
+    """Whether the inventories among the cited sources state a "no" in column key for a filesystem:
+    primary sources that state the column, whose inventories of it cover every part of the system
+    (inventory_parts), and none of whose items names the filesystem (inventory_listed)."""
+    found = [by_id.get(s, {}) for s in cited]
+    found = [s for s in found if (s.get("inventory") or {}).get("column") == key and key in s.get("states", ())
+             and not secondary(s)]
+    return ({s["inventory"]["part"] for s in found} >= inventory_parts()
+            and not any(inventory_listed(s, key, names) for s in found))
 
 
 @lru_cache(maxsize=1)
@@ -350,14 +390,17 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
 # an other-systems column, which must rest on a document saying that system does not support it,
 # not on a list of what it supports that is silent on the filesystem (Apple's, FreeBSD's
 # Handbook). Counted as unanswered they would take the matrix past GOAL, so check-data prints them
-# with the honest count until primary sources are found, and does not fail on them.
+# with the honest count until primary sources are found, and does not fail on them. A "no" citing
+# inventories of every part of the system that do not name the filesystem is stated
+# (inventory_states_no).
 STATED_FOR = ("linux_merged", "linux_year")
 NO_STATED_FOR = ("on_windows", "on_macos", "on_freebsd")
 
 
 def unstated(knowledge: dict) -> list[dict]:
     """Every answered cell of STATED_FOR (a release or year given) and of NO_STATED_FOR (a "no")
-    whose cited sources do not state it for that filesystem (states_for): {"filesystem", "column",
+    whose cited sources do not state it for that filesystem (states_for, or for a "no"
+    inventory_states_no): {"filesystem", "column",
     "said", "reason"}, in the matrix's order."""
     by_id = {s["id"]: s for s in knowledge.get("sources", ())}
     out = []
@@ -371,7 +414,8 @@ def unstated(knowledge: dict) -> list[dict]:
                 fact = data.get("features", {}).get(key, {})
                 said = fact.get("value") if normalized(fact.get("value", "")) == "no" else None
                 cited = fact.get("sources") or ()
-            if said is None or any(states_for(by_id.get(s, {}), key, names) for s in cited):
+            if said is None or any(states_for(by_id.get(s, {}), key, names) for s in cited) or (
+                    key in NO_STATED_FOR and inventory_states_no(by_id, cited, key, names)):
                 continue
             out.append({"filesystem": fs, "column": key, "said": str(said),
                         "reason": f"no source it cites ({', '.join(cited)}) states {key} for {names[0]}: none is a "

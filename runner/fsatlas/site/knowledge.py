@@ -332,6 +332,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             if key not in feature_keys:
                 problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
                                         f"expected a feature key (a column of the feature matrix), found {key!r}"))
+        inventory = source.get("inventory")
+        if inventory and inventory["column"] not in source.get("states", ()):
+            problems.append(Problem("error", sources_path, f"/{i}/inventory/column",
+                                    f"expected a column the source states (its states), found {inventory['column']!r}"))
         shown = feature_matrix.secondary_why(source)
         if shown and source.get("secondary") is not True:
             problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
@@ -540,7 +544,8 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
     "not documented" (its sources are then the documents read, which do not say), never another
     spelling ("unknown", "n/a", "Not documented"): feature_matrix.unanswered_why decides, for the
-    count and the pages alike, what answers a cell."""
+    count and the pages alike, what answers a cell. A "no" citing an inventory of its column whose
+    items name the filesystem is refused (feature_matrix.inventory_listed)."""
     out, path = [], data["_path"]
     for name, fact in data["features"].items():
         where = f"/features/{name}"
@@ -573,6 +578,15 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
                                                                       f"{names[0]} (its states list {name}, and its title, "
                                                                       f"publisher, address or covers name {' or '.join(names)}), "
                                                                       f"found none among {fact['sources']}"))
+        if feature_matrix.normalized(said) == "no":
+            names = feature_matrix.filesystem_names(os.path.splitext(os.path.basename(path))[0], data)
+            for j, ident in enumerate(fact["sources"]):
+                listed = feature_matrix.inventory_listed(by_id.get(ident, {}), name, names)
+                if listed:
+                    out.append(Problem("error", path, f"{where}/value",
+                                       f"expected a value other than 'no': {ident!r} (sources/{j}), an inventory of "
+                                       f"{name} ({by_id[ident]['inventory']['part']}), lists {', '.join(map(repr, listed))}, "
+                                       f"which names {names[0]}"))
         for j, ident in enumerate(fact["sources"]):
             if ident in by_id and name not in by_id[ident].get("states", ()):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
