@@ -677,3 +677,56 @@ def test_a_no_rests_on_inventories_of_every_part_that_do_not_name_the_filesystem
     listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": sources, "features": {fs: doc}})}
     assert ((fs, "on_freebsd") in listed) is not stated
 
+
+def _freebsd_no(tmp_path, fs: str, sources: list, items_added=()) -> tuple[int, str]:
+    """check-data on a copy of the data where fs's FreeBSD cell says no on sources, the ports
+    inventory holding items_added besides its own: its exit status and what it printed."""
+    _curated_copy(tmp_path)
+    registry = yaml.safe_load((tmp_path / "sources.yaml").read_text())
+    for s in registry:
+        if s["id"] == "freebsd-ports-filesystems-inventory":
+            s["inventory"]["items"] += list(items_added)
+    (tmp_path / "sources.yaml").write_text(yaml.safe_dump(registry, allow_unicode=True, sort_keys=False))
+    path = tmp_path / "features" / f"{fs}.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["features"]["on_freebsd"].update(value="no", sources=sources)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["check-data", "--data", str(tmp_path)])
+    return status, out.getvalue() + err.getvalue()
+
+
+BOTH = ["freebsd-src-modules-inventory", "freebsd-ports-filesystems-inventory"]
+
+
+def test_check_data_refuses_a_no_whose_inventory_lists_the_filesystem(tmp_path_factory):
+    """The named example: ReiserFS's FreeBSD "no" citing the ports tree's filesystems category,
+    which lists progsreiserfs, is refused in one located line; beside it, JFS's "no" is kept on
+    the same inventories, refused once the list holds "fusefs-JFS", and counted unstated on the
+    base system's list alone."""
+    status, said = _freebsd_no(tmp_path_factory.mktemp("r"), "reiserfs", BOTH)
+    assert status == 1
+    assert ("features/reiserfs.yaml: error: /features/on_freebsd/value: expected a value other than 'no': "
+            "'freebsd-ports-filesystems-inventory' (sources/1), an inventory of on_freebsd (add-on), lists "
+            "'progsreiserfs', which names reiserfs") in said
+    status, said = _freebsd_no(tmp_path_factory.mktemp("j"), "jfs", BOTH)
+    assert status == 0 and "jfs on_freebsd" not in said
+    status, said = _freebsd_no(tmp_path_factory.mktemp("k"), "jfs", BOTH, ["fusefs-JFS"])
+    assert status == 1 and "lists 'fusefs-JFS', which names jfs" in said
+    status, said = _freebsd_no(tmp_path_factory.mktemp("b"), "jfs", BOTH[:1])
+    assert status == 0 and "  jfs on_freebsd (no): no source it cites (freebsd-src-modules-inventory)" in said
+
+
+def test_the_freebsd_inventories_state_the_no_cells_they_cover():
+    """The committed data: the FreeBSD "no" cells of JFS, F2FS, NILFS2, Reiser4, VxFS and bcachefs
+    cite both inventories, none of whose items names them (read by hand), and are stated."""
+    data = _loaded()
+    by_id = {s["id"]: s for s in data["sources"]}
+    unstated = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated(data)}
+    for fs in ("jfs", "f2fs", "nilfs2", "reiser4", "vxfs", "bcachefs"):
+        doc = data["features"][fs]
+        fact = doc["features"]["on_freebsd"]
+        assert fact["value"] == "no" and set(BOTH) <= set(fact["sources"])
+        assert _hand_inventory_no(by_id, fact["sources"], "on_freebsd", fs, doc["name"])
+        assert (fs, "on_freebsd") not in unstated
