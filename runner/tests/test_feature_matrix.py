@@ -650,7 +650,7 @@ def _inventory_world(draw):
     return fs, name, sources
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_inventory_world())
 @example(("reiserfs", "ReiserFS (version 3)", [  # the named example: the ports tree's progsreiserfs names ReiserFS
     {"id": "inv0", "title": "Q", "publisher": "Q", "url": "https://q/", "date": "undated", "covers": "Q", "states": ["on_freebsd"],
@@ -715,7 +715,24 @@ def test_check_data_refuses_a_no_whose_inventory_lists_the_filesystem(tmp_path_f
     status, said = _freebsd_no(tmp_path_factory.mktemp("k"), "jfs", BOTH, ["fusefs-JFS"])
     assert status == 1 and "lists 'fusefs-JFS', which names jfs" in said
     status, said = _freebsd_no(tmp_path_factory.mktemp("b"), "jfs", BOTH[:1])
-    assert status == 0 and "  jfs on_freebsd (no): no source it cites (freebsd-src-modules-inventory)" in said
+    assert status == 0 and ("  jfs on_freebsd (no): no source it cites (freebsd-src-modules-inventory) states "
+                            "on_freebsd for jfs") in said
+    assert "its inventories of on_freebsd cover base only, not every part of the system (add-on, base)" in said
+
+
+def test_check_data_refuses_an_inventory_of_a_column_its_source_does_not_state(tmp_path):
+    """An inventory's column is one its source states: the ports inventory moved to on_macos, a
+    column its states do not list, is refused in one located line."""
+    _curated_copy(tmp_path)
+    registry = yaml.safe_load((tmp_path / "sources.yaml").read_text())
+    at = next(i for i, s in enumerate(registry) if s["id"] == "freebsd-ports-filesystems-inventory")
+    registry[at]["inventory"]["column"] = "on_macos"
+    (tmp_path / "sources.yaml").write_text(yaml.safe_dump(registry, allow_unicode=True, sort_keys=False))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["check-data", "--data", str(tmp_path)]) == 1
+    assert (f"sources.yaml: error: /{at}/inventory/column: expected a column the source states (its states), "
+            "found 'on_macos'") in err.getvalue()
 
 
 def test_the_freebsd_inventories_state_the_no_cells_they_cover():

@@ -417,9 +417,13 @@ def unstated(knowledge: dict) -> list[dict]:
             if said is None or any(states_for(by_id.get(s, {}), key, names) for s in cited) or (
                     key in NO_STATED_FOR and inventory_states_no(by_id, cited, key, names)):
                 continue
+            parts = sorted((by_id.get(s, {}).get("inventory") or {}).get("part", "") for s in cited
+                           if (by_id.get(s, {}).get("inventory") or {}).get("column") == key)
             out.append({"filesystem": fs, "column": key, "said": str(said),
                         "reason": f"no source it cites ({', '.join(cited)}) states {key} for {names[0]}: none is a "
-                                  f"primary source listing {key} under states that names {' or '.join(names)}"})
+                                  f"primary source listing {key} under states that names {' or '.join(names)}"
+                                  + (f", and its inventories of {key} cover {' and '.join(parts)} only, not every part "
+                                     f"of the system ({', '.join(sorted(inventory_parts()))})" if parts else "")})
     return out
 
 
