@@ -209,3 +209,21 @@ def test_the_default_view_fits_a_phone(browser, committed_url, script):
     figure = page.locator("figure.explorer-chart").first
     assert figure.evaluate("f => f.scrollWidth - f.clientWidth") <= 0
     context.close()
+
+
+def test_each_result_page_s_command_runs_exactly_its_cells(committed_url):
+    """Issue 62, third round, item 1, on the pages as served: every committed result's "compare
+    your own system" command, read as a reader pastes it, resolves by the runner's own selection
+    (commands/plan.select) to exactly the result's cells today's profile has, and the page names
+    the others (test_own_run: the same over drawn subsets)."""
+    import html as html_mod
+    from test_own_run import resolved, today
+    for path in REPO.glob("data/results/*.json"):
+        result = readable(json.loads(path.read_text()))
+        page = fetched(f"{committed_url}/results/{result['id']}/").decode()
+        command = re.search(r'<code class="command" id="own-run">(.*?)</code>', page, re.S)
+        named = re.search(r'<p id="own-run-unknown">(.*?)</p>', page, re.S)
+        unknown = [html_mod.unescape(k) for k in re.findall(r"<code>(.*?)</code>", named.group(1))[1:]] if named else []
+        keys, known = {c["key"] for c in result["cells"]}, today(result)
+        assert set(unknown) == keys - known, result["id"]
+        assert set(resolved(html_mod.unescape(command.group(1)))) == keys & known, result["id"]

@@ -415,16 +415,37 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
-def own_run(result: dict) -> str:
-    """The run of the result page's "compare your own system" command: the result's own profile
-    and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
-    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path).
-    An imported result (profile import-TOOL) has none: no fsatlas profile re-measures another
-    tool's output ("" : the page says so instead)."""
-    if not shares.rerun_prefix(result):
-        return ""
-    measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
-    return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()
+def own_run(result: dict) -> dict:
+    """The result page's "compare your own system" command: the run of exactly the result's
+    cells, in its own profile and target (shares.rerun_prefix, every word quoted), which the page
+    puts inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path);
+    and the result's cells today's runner no longer knows (its matrix's profile has no such key),
+    which the page names: the command cannot run them, and says so rather than dropping them
+    silently. The cells are named by --fs where the profile's cells on those filesystems are
+    exactly the result's (a standard run of whole filesystems), else one --cell each. An imported
+    result (profile import-TOOL) has none ({}: the page says so instead): no fsatlas profile
+    re-measures another tool's output."""
+    prefix = shares.rerun_prefix(result)
+    if not prefix:
+        return {}
+    wanted, profile = list(dict.fromkeys(c["key"] for c in result["cells"])), result.get("profile") or "standard"
+    known = profile_cells(profile)
+    have = [key for key in wanted if key in known]
+    unknown = [key for key in wanted if key not in known]
+    if not have:
+        return {"command": "", "unknown": unknown, "profile": profile}
+    filesystems = sorted({known[key] for key in have})
+    whole = {key for key, fs in known.items() if fs in filesystems} == set(have)
+    words = [f"--fs {shlex.quote(','.join(filesystems))}"] if whole else [explorer.cell_argument(k) for k in have]
+    return {"command": prefix + " ".join(words), "unknown": unknown, "profile": profile}
+
+
+@lru_cache(maxsize=16)
+def profile_cells(profile: str) -> dict:
+    """Each cell key the matrix's profile runs today, with its filesystem ({} for a profile the
+    matrix does not have: a result's own matrix, which this runner cannot run again)."""
+    m = matrix_mod.load()
+    return {c.key: c.filesystem for c in m.profile(profile).cells} if profile in m.profiles else {}
 
 
 def page_target(target: dict) -> dict:
