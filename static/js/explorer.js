@@ -324,14 +324,14 @@
     var values = [];
     ["cpu_usr_pct", "cpu_sys_pct"].forEach(function (name) {
       selected(name).rows.forEach(function (x) {
-        values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.machine });
+        values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.name });
       });
     });
     vegaEmbed(document.getElementById("explorer-cpu"), window.fsatlasCharts.inked({
       data: { values: V.drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
-                          y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },
+                          y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true, format: V.FIGURE },
                           color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
     }, true), { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
       .catch(function (error) { console.error("explorer cpu chart: " + error); });

@@ -9,7 +9,9 @@ import urllib.request
 
 import pytest
 
+from fsatlas.results import machines
 from fsatlas.results.resultfile import readable
+from fsatlas.site.knowledge import significant
 from sitebuild import REPO, build_site, serve
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
@@ -37,6 +39,10 @@ def any_site(request):
 def fetched(url: str) -> bytes:
     with urllib.request.urlopen(url) as response:
         return response.read()
+
+
+MACHINE_LABEL = re.compile(r"m-[0-9a-f]{10}")
+NUMBER = re.compile(r"-?[\d,]*\.?\d+")
 
 
 def labels(html: str) -> list[str]:
@@ -68,11 +74,14 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
     drawn, bars = {}, labels(html)
     for label in bars:
         bar = fields(label)
-        assert bar["machine"] == result["system"]["machine"], label  # the run drawn is the default run
-        drawn[bar["config"], bar["workload"]] = float(bar["MB/s (10^6 bytes/s)"])
+        assert bar["machine"] == machines.name(result), label  # the run drawn is the default run, by its name
+        drawn[bar["config"], bar["workload"]] = bar["MB/s (10^6 bytes/s)"]
+        assert not MACHINE_LABEL.search(label), label
+        for value in bar.values():  # no figure with more digits than the site prints (item 2)
+            assert not NUMBER.fullmatch(value) or len(value.replace(",", "").replace(".", "").strip("0")) <= 3, label
     assert len(bars) == len(drawn) and drawn.keys() == expected.keys()  # one bar a cell
     for cell, mean in expected.items():
-        assert drawn[cell] == pytest.approx(mean, rel=1e-9), cell
+        assert drawn[cell] == significant(mean), cell  # the site's one way to print a figure
     assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
     caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
     assert caption.startswith("throughput in MB/s")
@@ -112,10 +121,20 @@ def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser
     shown_from = next(i for i, (first, _) in enumerate(frames) if first)
     assert all(first != chart for first, chart in frames[shown_from:]), frames
     assert frames[-1] == [False, True]
+    # each bar's details on hover (explorer.js, the chart's tooltip handler) give the figure and
+    # the machine its label gives, as format.js prints them, the machine by its name (item 2)
+    # (the pointer moved onto each bar as vega sees it: a bar a pixel tall is not hovered by a mouse)
     page.locator(LIVE_BARS).first.hover()
-    page.wait_for_selector("#explorer-details h3")
-    bar = fields(built[0])
-    assert page.locator("#explorer-details h3").inner_text() == f"{bar['config']}: {bar['workload']}"
+    for i, label in enumerate(built):
+        if i:
+            page.locator(LIVE_BARS).nth(i).dispatch_event("pointermove")
+        bar = fields(label)
+        heading = f"{bar['config']}: {bar['workload']}"
+        page.wait_for_function("h => (document.querySelector('#explorer-details h3') || {}).textContent === h", arg=heading,
+                               timeout=5000)
+        details = page.eval_on_selector("#explorer-details dl", "dl => Object.fromEntries([...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))")
+        assert details["Mean"] == bar["MB/s (10^6 bytes/s)"] + " MB/s", (label, details["Mean"])
+        assert details["Machine"].startswith(bar["machine"] + " (label "), details
     assert errors == []
     context.close()
 
