@@ -407,9 +407,9 @@
   }
 
   function download(kind) {
-    var fields = ["result", "machine", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples", "host"];
+    var fields = ["result", "machine", "machine_name", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples", "host"];
     var records = (view.lastPoints || []).map(function (p) {
-      return { result: p.result, machine: p.machine, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
+      return { result: p.result, machine: p.machine, machine_name: p.machineName, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
                workload: p.workload, dims: p.dims, metric: view.metric, unit: p.unit, mean: p.mean, value: p.value,
                value_unit: p.unitLabel || "", ci_low: p.lo === undefined ? null : p.lo, ci_high: p.hi === undefined ? null : p.hi,
                n: p.n, rsd_pct: p.rsd, flags: p.flags, samples: p.samplesRaw.join(";"), host: p.host };

@@ -3,6 +3,7 @@ import csv
 import io
 import json
 import re
+import urllib.request
 
 import pytest
 
@@ -115,6 +116,12 @@ def test_download_csv_and_json_of_the_view(page, explorer_url):
     rows = list(csv.DictReader(io.StringIO(open(d.value.path()).read())))
     assert len(rows) == 8 and {r["filesystem"] for r in rows} == {"ext2", "ext4", "xfs", "btrfs"}
     assert all(float(r["mean"]) > 0 for r in rows)
+    # each row names its machine as the site does, beside the label (#62, third round, item 4)
+    from fsatlas.results import machines
+    for rid in {r["result"] for r in rows}:
+        with urllib.request.urlopen(f"{explorer_url}/files/results/{rid}.json") as response:
+            result = readable(json.loads(response.read()))
+        assert {(r["machine"], r["machine_name"]) for r in rows if r["result"] == rid} == {(result["system"]["machine"], machines.name(result))}
     with page.expect_download() as d:
         page.click("[data-download=json]")
     assert len(json.loads(open(d.value.path()).read())["rows"]) == 8
