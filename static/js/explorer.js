@@ -240,8 +240,14 @@
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
-    row("Machine", p.machineName + " (label " + p.machine + ")");
-    row("System", p.system);
+    // the result page's system table in its words ([term, text] pairs: results/machines.py
+    // system_facts()), the machine with the same note on labels (layouts/partials/results/twins-note.html)
+    JSON.parse(p.systemTable).forEach(function (fact) {
+      row(fact[0], fact[1]);
+      if (fact[0] !== "Machine") return;
+      dl.lastChild.appendChild(document.createTextNode(" · "));
+      dl.lastChild.appendChild(document.getElementById("explorer-twins-note").content.firstElementChild.cloneNode(true));
+    });
     row("Host meanwhile", p.host);
     if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
       // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run

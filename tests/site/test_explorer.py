@@ -102,8 +102,9 @@ def test_tooltip_shows_samples_machine_and_the_rerun_command(page, explorer_url)
     host = next(c["host"] for c in result["cells"] if c["key"] == key)
     # the system behind the figure (#62): its name and label, CPU, memory, storage, kernel, hypervisor
     from fsatlas.results import machines
-    assert f"Machine\n{machines.name(result)} (label {result['system']['machine']})\n" in text
-    assert f"System\n{machines.system_line(result)}\n" in text and "storage: " in text
+    assert f"Machine\n{machines.name(result)} (label {result['system']['machine']}) · labels that may name the same host\n" in text
+    for term, fact in machines.system_facts(result)[1:]:  # the result page's system table (test_explorer_first_view)
+        assert f"\n{term}\n{fact}\n" in text
     assert f"Host meanwhile\nsteal 0.0 %, I/O wait {sum(h['iowait_pct'] for h in host) / len(host):.1f} %, " \
            f"other processes {sum(h['others_cpu_s'] for h in host):.2f} s CPU" in text
     assert page.errors == []

@@ -246,3 +246,31 @@ def test_each_result_page_s_command_runs_exactly_its_cells(committed_url):
         keys, known = {c["key"] for c in result["cells"]}, today(result)
         assert set(unknown) == keys - known, result["id"]
         assert set(resolved(html_mod.unescape(command.group(1)))) == keys & known, result["id"]
+
+
+FACTS = "dl => [...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])"
+
+
+def test_the_explorer_s_details_give_the_result_page_s_system_table(browser, committed_url):
+    """Issue 62, third round, item 3: the explorer's details lacked the container, the storage
+    and the note on labels that may name the same host. For every committed result, the details
+    of a bar of its run give the system table of its result page, term for term and word for
+    word (both from machines.system_facts; the page's table read as served, its run facts
+    Measured and Tools aside), the note's link going to the same place."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    for path in sorted(REPO.glob("data/results/*.json")):
+        rid = path.stem
+        page.goto(f"{committed_url}/results/{rid}/")
+        table = [fact for fact in page.eval_on_selector("#system-table", FACTS) if fact[0] not in ("Measured", "Tools")]
+        note = page.eval_on_selector("#system-table dd a", "a => a.href")
+        page.goto(f"{committed_url}/explorer/?r={rid}")
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.locator(LIVE_BARS).first.dispatch_event("pointermove")
+        page.wait_for_selector("#explorer-details dl")
+        details = page.eval_on_selector("#explorer-details dl", FACTS)
+        start = [term for term, _ in details].index("Machine")
+        assert details[start:start + len(table)] == table, rid
+        assert page.eval_on_selector("#explorer-details dl dd a[href*='results/#machines']", "a => a.href") == note, rid
+        assert any(term == "Virtualization" for term, _ in table) and any(term == "Storage device" for term, _ in table)
+    context.close()

@@ -59,7 +59,7 @@ def test_result_page_shows_system_and_cells(site_root):
     # the system table (#62): the machine's name beside its label, and the storage, said unrecorded where it is
     from fsatlas.results import machines
     table = html[html.index('id="system-table"'):html.index("</dl>", html.index('id="system-table"'))]
-    assert f"<dd>{machines.name(RESULT)} <small>(label {RESULT['system']['machine']})</small> ·" in table
+    assert f"<dd>{machines.name(RESULT)} (label {RESULT['system']['machine']}) · <a href=" in table
     assert "<dt>Storage device</dt><dd>not recorded, rotational or not: not recorded, model not reported</dd>" in table
     assert f"<dt>Backing filesystem</dt><dd>{RESULT['target']['backing_filesystem']}</dd>" in table
     assert "Virtualization" in table and "Memory" in table
