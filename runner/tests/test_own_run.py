@@ -43,10 +43,20 @@ def resolved(page_command: str) -> list:
 
 
 def today(result: dict) -> set:
-    """The keys today's matrix runs in the result's profile (the runner's own expansion)."""
+    """The keys today's matrix runs in the result's profile, with any option variant (the
+    runner's own expansion)."""
     m = matrix_mod.load()
     name = result.get("profile") or "standard"
-    return {c.key for c in m.profile(name).cells} if name in m.profiles else set()
+    return {c.key for c in m.profile(name, variants=["defaults", *m.variants]).cells} if name in m.profiles else set()
+
+
+def variant_cells(profile: str) -> list:
+    """Cells of the profile that only --variant runs (a quick run with --variant noatime), as a
+    result file would hold them: beside the committed examples, which ran their profile's plan."""
+    m = matrix_mod.load()
+    planned = {c.key for c in m.profile(profile).cells}
+    return [{"key": c.key, "filesystem": c.filesystem, "workload": c.workload, "variant": c.variant, "status": "ok"}
+            for c in m.profile(profile, variants=["defaults", *m.variants]).cells if c.key not in planned]
 
 
 def check(result: dict) -> None:
@@ -89,7 +99,22 @@ def test_any_subset_of_a_result_s_cells_is_run_exactly(data):
     if data.draw(st.booleans()):
         cells.append(dict(cells[0], key=data.draw(st.sampled_from(["ext4|-|-|gone", "zfs|-|-|seq-write",
                                                                    cells[0]["key"] + "|x=1"]))))
+    beside = variant_cells(result.get("profile") or "standard")
+    if beside and data.draw(st.booleans()):
+        cells += data.draw(st.lists(st.sampled_from(beside), min_size=1, max_size=5, unique_by=lambda c: c["key"]))
+        cells = list({c["key"]: c for c in cells}.values())
     check(dict(result, cells=cells))
+
+
+def test_a_quick_run_with_a_variant_its_profile_does_not_plan_is_run_again_with_it():
+    """`fsatlas run --profile quick --variant noatime` measures cells the quick profile plans
+    only with --variant: the command says --variant, and does not call them unknown."""
+    result = next(r for r in COMMITTED if r.get("profile") == "quick")
+    noatime = [c for c in variant_cells("quick") if c["variant"] == "noatime"][:3]
+    result = dict(result, cells=result["cells"][:2] + noatime)
+    made = aggregate.own_run(result)
+    assert made["unknown"] == [] and "--variant noatime" in made["command"] and "--variant defaults" in made["command"]
+    check(result)
 
 
 def test_the_dry_run_plans_the_same_cells():

@@ -419,12 +419,14 @@ def own_run(result: dict) -> dict:
     """The result page's "compare your own system" command: the run of exactly the result's
     cells, in its own profile and target (shares.rerun_prefix, every word quoted), which the page
     puts inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path);
-    and the result's cells today's runner no longer knows (its matrix's profile has no such key),
-    which the page names: the command cannot run them, and says so rather than dropping them
-    silently. The cells are named by --fs where the profile's cells on those filesystems are
-    exactly the result's (a standard run of whole filesystems), else one --cell each. An imported
-    result (profile import-TOOL) has none ({}: the page says so instead): no fsatlas profile
-    re-measures another tool's output."""
+    and the result's cells today's runner no longer knows (its matrix's profile has no such key,
+    with any option variant), which the page names: the command cannot run them, and says so
+    rather than dropping them silently. The cells are named by --fs where the profile's planned
+    cells on those filesystems are exactly the result's (a standard run of whole filesystems),
+    else one --cell each, after a --variant for each of their variants where one of them is not
+    in the profile's plan (`fsatlas run --profile quick --variant noatime`). An imported result
+    (profile import-TOOL) has none ({}: the page says so instead): no fsatlas profile re-measures
+    another tool's output."""
     prefix = shares.rerun_prefix(result)
     if not prefix:
         return {}
@@ -434,18 +436,27 @@ def own_run(result: dict) -> dict:
     unknown = [key for key in wanted if key not in known]
     if not have:
         return {"command": "", "unknown": unknown, "profile": profile}
-    filesystems = sorted({known[key] for key in have})
-    whole = {key for key, fs in known.items() if fs in filesystems} == set(have)
-    words = [f"--fs {shlex.quote(','.join(filesystems))}"] if whole else [explorer.cell_argument(k) for k in have]
+    filesystems = sorted({known[key][0] for key in have})
+    if {key for key, (fs, _, planned) in known.items() if planned and fs in filesystems} == set(have):
+        words = [f"--fs {shlex.quote(','.join(filesystems))}"]
+    else:
+        variants = list(dict.fromkeys(known[key][1] for key in have))
+        words = ([f"--variant {shlex.quote(v)}" for v in variants] if not all(known[key][2] for key in have) else []) \
+            + [explorer.cell_argument(key) for key in have]
     return {"command": prefix + " ".join(words), "unknown": unknown, "profile": profile}
 
 
 @lru_cache(maxsize=16)
 def profile_cells(profile: str) -> dict:
-    """Each cell key the matrix's profile runs today, with its filesystem ({} for a profile the
-    matrix does not have: a result's own matrix, which this runner cannot run again)."""
+    """Each cell key the matrix's profile runs today with any of its option variants, as
+    (filesystem, variant, whether the profile plans it without --variant); {} for a profile the
+    matrix does not have (a result's own matrix, which this runner cannot run again)."""
     m = matrix_mod.load()
-    return {c.key: c.filesystem for c in m.profile(profile).cells} if profile in m.profiles else {}
+    if profile not in m.profiles:
+        return {}
+    planned = {c.key for c in m.profile(profile).cells}
+    return {c.key: (c.filesystem, c.variant, c.key in planned)
+            for c in m.profile(profile, variants=["defaults", *m.variants]).cells}
 
 
 def page_target(target: dict) -> dict:
