@@ -405,8 +405,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
-        summary_row=summary, system=result["system"], system_facts=machines.system_facts(result), measured=result.get("measured"),
-        target=page_target(result["target"]), tool=result["tool"],
+        summary_row=summary, system_facts=machines.system_facts(result), measured=result.get("measured"), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
@@ -457,15 +456,6 @@ def profile_cells(profile: str) -> dict:
     planned = {c.key for c in m.profile(profile).cells}
     return {c.key: (c.filesystem, c.variant, c.key in planned)
             for c in m.profile(profile, variants=["defaults", *m.variants]).cells}
-
-
-def page_target(target: dict) -> dict:
-    """A result's target as its page's front matter holds it: without the raw device's figures on
-    each job (its baseline, 8 KB of a quick result's 8.7 KB of front matter), which the page
-    shows in its tables, not from there. Hugo decodes every byte of a page's front matter:
-    with them, 10,000 result pages took the site step's Hugo runs 6.1-6.2 s of user CPU,
-    without them 4.6-4.7."""
-    return {name: value for name, value in target.items() if name != "baseline"}
 
 
 CHART_FILES = "charts/results"  # under the site's root: each result's throughput chart rows, fetched by the chart
