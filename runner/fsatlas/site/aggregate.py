@@ -420,12 +420,11 @@ def own_run(result: dict) -> dict:
     puts inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path);
     and the result's cells today's runner no longer knows (its matrix's profile has no such key,
     with any option variant), which the page names: the command cannot run them, and says so
-    rather than dropping them silently. The cells are named by --fs where the profile's planned
-    cells on those filesystems are exactly the result's (a standard run of whole filesystems),
-    else one --cell each, after a --variant for each of their variants where one of them is not
-    in the profile's plan (`fsatlas run --profile quick --variant noatime`). An imported result
-    (profile import-TOOL) has none ({}: the page says so instead): no fsatlas profile re-measures
-    another tool's output."""
+    rather than dropping them silently. The cells are named by the shortest of the runner's
+    selections that gives exactly them (--fs; --fs and --workload; and --variant: a standard run
+    of whole filesystems, a run of some workloads, `--profile quick --variant noatime`), else one
+    --cell each (12 KB of command for a 284-cell run). An imported result (profile import-TOOL)
+    has none ({}: the page says so instead): no fsatlas profile re-measures another tool's output."""
     prefix = shares.rerun_prefix(result)
     if not prefix:
         return {}
@@ -435,26 +434,32 @@ def own_run(result: dict) -> dict:
     unknown = [key for key in wanted if key not in known]
     if not have:
         return {"command": "", "unknown": unknown, "profile": profile}
-    filesystems = sorted({known[key][0] for key in have})
-    if {key for key, (fs, _, planned) in known.items() if planned and fs in filesystems} == set(have):
-        words = [f"--fs {shlex.quote(','.join(filesystems))}"]
+    fs, workloads, variants = (list(dict.fromkeys(known[key][i] for key in have)) for i in range(3))
+    planned = all(known[key][3] for key in have)
+    option = lambda name, values: f"--{name} {shlex.quote(','.join(values))}"  # noqa: E731
+    # what `fsatlas run` selects with these options (Matrix.profile): the profile's planned cells
+    # of these filesystems and workloads, or with --variant those of the variants named
+    selects = lambda w, v: {key for key, (f, wl, var, plan) in known.items()  # noqa: E731
+                            if f in fs and (w is None or wl in w) and (var in v if v else plan)}
+    for w, v in ((None, None), (workloads, None), (workloads, variants)):
+        if (planned or v) and selects(w, v) == set(have):
+            words = [option("fs", fs)] + ([option("workload", w)] if w else []) + [f"--variant {shlex.quote(x)}" for x in v or []]
+            break
     else:
-        variants = list(dict.fromkeys(known[key][1] for key in have))
-        words = ([f"--variant {shlex.quote(v)}" for v in variants] if not all(known[key][2] for key in have) else []) \
-            + [explorer.cell_argument(key) for key in have]
+        words = ([] if planned else [f"--variant {shlex.quote(x)}" for x in variants]) + [explorer.cell_argument(k) for k in have]
     return {"command": prefix + " ".join(words), "unknown": unknown, "profile": profile}
 
 
 @lru_cache(maxsize=16)
 def profile_cells(profile: str) -> dict:
     """Each cell key the matrix's profile runs today with any of its option variants, as
-    (filesystem, variant, whether the profile plans it without --variant); {} for a profile the
-    matrix does not have (a result's own matrix, which this runner cannot run again)."""
+    (filesystem, workload, variant, whether the profile plans it without --variant); {} for a
+    profile the matrix does not have (a result's own matrix, which this runner cannot run again)."""
     m = matrix_mod.load()
     if profile not in m.profiles:
         return {}
     planned = {c.key for c in m.profile(profile).cells}
-    return {c.key: (c.filesystem, c.variant, c.key in planned)
+    return {c.key: (c.filesystem, c.workload, c.variant, c.key in planned)
             for c in m.profile(profile, variants=["defaults", *m.variants]).cells}
 
 
