@@ -494,3 +494,16 @@ def test_a_published_file_is_linked_in_place_when_new_and_replaced_through_a_ren
     monkeypatch.setattr(os, "replace", real_replace)
     assert aggregate._linked(str(second), str(target)) and os.path.samefile(second, target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "published", "second"]  # no temporary left
+
+
+def test_the_methodology_page_names_each_swept_cell_of_a_profile_once():
+    """A profile's sweep ("cells numjobs=2, numjobs=4, numjobs=8") read each value once a
+    filesystem: "numjobs=4, numjobs=4, numjobs=4, ..." on /methodology/. Each profile's sweep
+    of a workload is the dimensions of its cells, by the matrix's own expansion, each once."""
+    from fsatlas.run import matrix as matrix_mod
+    m = matrix_mod.load()
+    for name, spec in aggregate.matrix_summary(m)["workloads"].items():
+        for profile, entry in spec["profiles"].items():
+            swept = entry["sweep"].split(", ") if entry["sweep"] else []
+            dims = {",".join(f"{k}={v}" for k, v in c.dimensions.items()) for c in m.profile(profile, workloads=[name]).cells if c.dimensions}
+            assert len(swept) == len(set(swept)) and set(swept) == dims, (name, profile, swept)

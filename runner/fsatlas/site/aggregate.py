@@ -524,7 +524,7 @@ def matrix_summary(m) -> dict:
             cell = cells[0]
             entry = {"parameters": {k: ",".join(map(str, v)) if isinstance(v, list) else v
                                     for k, v in cell.parameters.items()},
-                     "budget_s": cell.budget_s, "sweep": ", ".join(c.key.split("|", 4)[-1] for c in cells if c.dimensions)}
+                     "budget_s": cell.budget_s, "sweep": ", ".join(dict.fromkeys(c.key.split("|", 4)[-1] for c in cells if c.dimensions))}
             if spec["kind"] == "fio":
                 entry["job"] = fio.job_file(name, cell.parameters, {"directory": "<mount point>/rep-N"})
             profiles[pname] = entry
