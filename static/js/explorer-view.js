@@ -24,7 +24,7 @@
     var c = data.results, s = data.strings;
     data.results = c.id.map(function (id, i) {
       var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system", "system_table"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system_table"].forEach(function (f) { r[f] = s[c[f][i]]; });
       byId[id] = r;
       return r;
     });
@@ -130,7 +130,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, system: x.result.system, systemTable: x.result.system_table,
+                  machineName: x.result.name, systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
