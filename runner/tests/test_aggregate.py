@@ -7,7 +7,7 @@ import pytest
 
 from testutil import edit_member, mutated, table_rows, write_json, write_run
 from fsatlas.cli import main
-from fsatlas.results import stats
+from fsatlas.results import machines, stats
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 
@@ -29,7 +29,7 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     assert index[0]["ok"] == 2 and index[0]["skipped"] == 1
     page = frontmatter.load(pages / "results" / "fixture-valid.md")
     assert page["result_id"] == "fixture-valid"
-    assert page["system"] == valid_result["system"]
+    assert page["system_facts"] == machines.system_facts(valid_result)
     shown = [[r["metric"], *(r["shown"][k] for k in ("mean", "median", "ci", "rsd")), str(r["n"])]
              if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
     keys = [r["key"] for r in latest["rows"]]
@@ -56,21 +56,19 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
            if r["status"] == "ok" else ("", f"{r['status']}: {r['reason']}", ""))] for r in chart]
 
 
-def test_a_result_page_carries_its_target_without_the_raw_devices_figures(valid_result):
+def test_a_result_page_carries_its_system_table_without_the_raw_devices_figures(valid_result):
     """The raw device's figures on each job (8 KB of a quick result's 8.7 KB of front matter,
-    which Hugo decodes for every page) are not in the page: its tables show them. Every field of
-    the target the page's template prints is."""
-    target = dict(valid_result["target"])
-    valid_result["target"]["baseline"] = {"seq-write": {"throughput": {"mean": 1e8, "unit": "bytes/s", "rsd_pct": 1.0}}}
-    page = frontmatter.loads(aggregate.result_page(valid_result, aggregate.result_summary(valid_result), {"slot": ""}))
-    assert page["target"] == target == {"kind": "loop-image", "backing_filesystem": "ext4", "image_bytes": 536870912,
-                                        "loop_direct_io": True}
+    which Hugo decodes for every page) are not in the page: its tables show them. The system and
+    target are, as the system table the template prints (machines.system_facts, #62), and only so."""
+    valid_result["target"]["baseline"] = {"seq-write": {"throughput": {"mean": 1.25e8, "unit": "bytes/s", "rsd_pct": 1.0}}}
+    text = aggregate.result_page(valid_result, aggregate.result_summary(valid_result), {"slot": ""})
+    page = frontmatter.loads(text)
+    assert "125000000" not in text and "1.25e" not in text and "target" not in page and "system" not in page
+    facts = dict(page["system_facts"])
+    assert facts["Target"] == "loop-image, image of 512 MiB, loop direct I/O on" and facts["Backing filesystem"] == "ext4"
+    assert facts["Storage device"] == "not recorded, rotational or not: not recorded, model not reported"
     template = (REPO / "layouts" / "results" / "single.html").read_text()
-    printed = {a or b for a, b in re.findall(r'\$t\.(\w+)|isset \$t "(\w+)"', template)}
-    assert set(target) | {"backing_mount_options"} == printed
-    # the storage device under the filesystems (#62) as machines.hardware reads it, in the summary row
-    template_hw = set(re.findall(r"\$hw\.(\w+)", template))
-    assert template_hw == {"device", "rotational", "device_model"} and template_hw <= set(page["summary_row"]["hardware"])
+    assert ".Params.system_facts" in template and not re.search(r"\.Params\.(system|target)\b", template)
 
 
 def test_a_damaged_digest_is_made_again(out_dir, tmp_path):
@@ -496,3 +494,16 @@ def test_a_published_file_is_linked_in_place_when_new_and_replaced_through_a_ren
     monkeypatch.setattr(os, "replace", real_replace)
     assert aggregate._linked(str(second), str(target)) and os.path.samefile(second, target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "published", "second"]  # no temporary left
+
+
+def test_the_methodology_page_names_each_swept_cell_of_a_profile_once():
+    """A profile's sweep ("cells numjobs=2, numjobs=4, numjobs=8") read each value once a
+    filesystem: "numjobs=4, numjobs=4, numjobs=4, ..." on /methodology/. Each profile's sweep
+    of a workload is the dimensions of its cells, by the matrix's own expansion, each once."""
+    from fsatlas.run import matrix as matrix_mod
+    m = matrix_mod.load()
+    for name, spec in aggregate.matrix_summary(m)["workloads"].items():
+        for profile, entry in spec["profiles"].items():
+            swept = entry["sweep"].split(", ") if entry["sweep"] else []
+            dims = {",".join(f"{k}={v}" for k, v in c.dimensions.items()) for c in m.profile(profile, workloads=[name]).cells if c.dimensions}
+            assert len(swept) == len(set(swept)) and set(swept) == dims, (name, profile, swept)

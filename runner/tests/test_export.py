@@ -179,3 +179,46 @@ def test_the_format_follows_the_outs_suffix_in_any_case(tmp_path, suffix):
         assert "filesystem" in next(csv.reader(io.StringIO(out.read_text())))
     elif suffix.lower() == "jsonl":
         json.loads(out.read_text().splitlines()[0])
+
+
+def test_the_csv_names_each_machine_beside_its_label(tmp_path):
+    """Issue 62, third round, item 4: the CSV gave only the hash label. Read back with Python's
+    csv module, every row of every committed result names its machine as the site does
+    (machines.name() of the result's system), beside the label, in the column after it."""
+    from fsatlas.results import machines
+    out = tmp_path / "all.csv"
+    assert main(["export", str(RESULTS), "--out", str(out)]) == 0
+    with out.open(newline="") as f:
+        reader = csv.DictReader(f)
+        header = reader.fieldnames
+        rows = list(reader)
+    assert header.index("machine_name") == header.index("machine") + 1
+    results = {r["id"]: r for r in (readable(json.loads(p.read_text())) for p in RESULTS.glob("*.json"))}
+    assert {row["result"] for row in rows} == set(results) and len(rows) == _samples_by_hand()
+    for row in rows:
+        result = results[row["result"]]
+        assert row["machine_name"] == machines.name(result) and row["machine"] == result["system"]["machine"], row
+
+
+# what a machine name may hold (validate: no control character but tab and newline, no bidirectional mark)
+NAME_LEAD = st.text(st.characters(whitelist_categories=("Cf", "Zs", "Zl", "Zp"), whitelist_characters="\t\n",
+                                  blacklist_characters="\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), max_size=3)
+NAME = st.builds(lambda lead, sign, rest: (lead + sign + rest)[:100], NAME_LEAD,
+                 st.sampled_from("=+-@abc1 \uff1d\uff0b\uff0d\uff20\ufe66\u207a\u2212\u2795"),
+                 st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20))
+
+
+@settings(max_examples=15)
+@given(NAME)
+def test_a_machine_name_is_exported_as_text(tmp_path_factory, name):
+    """Any name --machine-name records (the schema: 1-100 characters) reads back as written,
+    or with the apostrophe of a neutralized formula (the rule every text column follows)."""
+    tmp_path = tmp_path_factory.mktemp("name")
+    result = json.loads(sorted(RESULTS.glob("*-quick.json"))[0].read_text())
+    result["system"]["machine_name"] = name
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(result))
+    out = tmp_path / "r.csv"
+    assert main(["export", str(path), "--out", str(out), "--where", "metric=throughput"]) == 0
+    names = {row["machine_name"] for row in csv.DictReader(out.open(newline="", encoding="utf-8"))}
+    assert names == {"'" + name if formula_like(name) else name}

@@ -122,3 +122,31 @@ def test_a_name_leaves_out_every_fact_not_recorded_and_keeps_every_one_recorded(
         assert {"vda": "virtio disk", "nvme0n1": "NVMe disk"}[target["backing_device"]] in name
     if not any(v not in missing for v in (*system.values(), target.get("device_model"), target.get("backing_device"))):
         assert name == "pts-e3e28dc6f8"  # nothing recorded: the machine's label
+
+
+@settings(max_examples=50)
+@given(st.sampled_from(RESULTS), st.sampled_from([None, "none", "docker", "lxc", "podman"]),
+       st.sampled_from(["run", "tool", "file", "this-machine", "none"]))
+def test_the_system_table_gives_every_system_fact_once(path, container, recorded):
+    """Issue 62, third round, item 3: the system table (system_facts: the result page's and the
+    explorer's details) gives the machine, CPU, memory, kernel, the container beside the
+    hypervisor, and the storage under the image, each once; a system not recorded says so."""
+    result = readable(json.loads(path.read_text()))
+    system = dict(result["system"], recorded=recorded)
+    if container:
+        system["container"] = container
+    result = dict(result, system=system)
+    facts = machines.system_facts(result)
+    terms = [term for term, _ in facts]
+    assert len(terms) == len(set(terms)) and terms[0] == "Machine" and "Storage device" in terms
+    text = dict(facts)
+    assert text["Machine"] == f"{machines.name(result)} (label {system['machine']})"
+    hw = machines.hardware(result)
+    assert text["Storage device"].startswith(hw["device"] or "not recorded")
+    if recorded == "none":
+        assert "CPU" not in text and text["System"].startswith("system not recorded")
+        return
+    assert text["CPU"].startswith(system["cpu_model"]) and f"({system['cpu_count']} CPUs" in text["CPU"]
+    assert text["Memory"] == machines.memory_text(system["memory_bytes"]) and text["Kernel"] == system["kernel"]
+    assert text["Virtualization"].startswith(system["virtualization"])
+    assert text["Virtualization"].endswith(f", container {container}") == (container not in (None, "none"))

@@ -128,3 +128,20 @@ def test_fuse_filesystems_run_fio_buffered_with_a_final_fsync():
     params = {c.filesystem: c.parameters for c in cells}
     assert params["ntfs"]["direct"] == 0 and params["ntfs"]["end_fsync"] == 1
     assert params["ext4"]["direct"] == 1 and "end_fsync" not in params["ext4"]
+
+
+def test_variant_selects_exactly_the_variants_named():
+    """--variant V runs the cells of the variants named and no other ('defaults' for none):
+    `--variant defaults` alone ran every variant the profile plans (4 ext4 seq-write cells of
+    the standard profile, not 1). Over every profile and every choice of one or two variants."""
+    from hypothesis import given, settings, strategies as st
+    m = matrix.load()
+
+    @settings(max_examples=60)
+    @given(st.sampled_from(sorted(m.profiles)), st.lists(st.sampled_from(["defaults", *m.variants]), min_size=1, max_size=2, unique=True))
+    def check(profile, variants):
+        cells = m.profile(profile, variants=variants).cells
+        assert {c.variant for c in cells} <= set(variants)
+        assert any(c.variant == "defaults" for c in cells) == ("defaults" in variants)
+    check()
+    assert [c.key for c in m.profile("standard", ["ext4"], ["seq-write"], ["defaults"]).cells] == ["ext4|-|-|seq-write"]

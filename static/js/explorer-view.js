@@ -24,7 +24,7 @@
     var c = data.results, s = data.strings;
     data.results = c.id.map(function (id, i) {
       var r = { id: id, created: c.created[i], complete: c.complete[i] };
-      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system"].forEach(function (f) { r[f] = s[c[f][i]]; });
+      ["machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system_table"].forEach(function (f) { r[f] = s[c[f][i]]; });
       byId[id] = r;
       return r;
     });
@@ -130,7 +130,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, system: x.result.system,
+                  machineName: x.result.name, systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -212,18 +212,24 @@
   // Each bar or line point is labelled for a screen reader (and by the build's <title>, on hover);
   // whiskers, dots and flag letters are not (aria false): the bar's label holds its figures, and
   // a label on each repetition's dot made the build's picture twice the size.
+  // A figure in a label, a tooltip or on an axis: three significant digits with thousands separators,
+  // the site's one way (format.js significant(), knowledge.py significant()); a machine by its human
+  // name (results/machines.py name()), its hash label being an id the details give beside it.
+  // The y encoding carries the format too: vega-lite labels each bar from it, and that label is
+  // the build picture's <title> and the drawn chart's aria-label ("1928.33867767" without it).
+  var FIGURE = ",.3~r";
   function spec(view, values, unitLabel, columns) {
-    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: ",.3~r" },
-                   { field: "rsd", title: "RSD %" }, { field: "n", title: "repetitions" }, { field: "flags" },
-                   { field: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
-    var y = { field: "value", type: "quantitative", title: unitLabel };
+    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: FIGURE },
+                   { field: "rsd", title: "RSD %", format: FIGURE }, { field: "n", title: "repetitions" }, { field: "flags" },
+                   { field: "machineName", title: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
+    var y = { field: "value", type: "quantitative", title: unitLabel, format: FIGURE };
     if (view.axis === "dims") {
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
       // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
       var swept = (values[0] && values[0].dimName) || "swept parameter";
-      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: ",.3~r" } : t; });
+      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: FIGURE } : t; });
       tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
-      y = { field: "value", type: "quantitative", title: null };  // each row's header names its measure and unit
+      y = { field: "value", type: "quantitative", title: null, format: FIGURE };  // each row's header names its measure and unit
       return { data: { values: values },
                facet: { row: { field: "measure", type: "nominal", title: null }, column: { field: "workload", type: "nominal", title: null } },
                resolve: { scale: { y: "independent", x: "independent" } },
@@ -259,5 +265,5 @@
   // (it cannot know the reader's screen).
   var WIDE_COLUMNS = 3;
   return { model: model, table: table, uniq: uniq, configOf: configOf, drawable: drawable, caption: caption, spec: spec, MAX_PANELS: MAX_PANELS,
-           WIDE_COLUMNS: WIDE_COLUMNS };
+           WIDE_COLUMNS: WIDE_COLUMNS, FIGURE: FIGURE };
 });

@@ -240,8 +240,14 @@
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
     row("Spread", "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions" + (p.flags ? "; flags: " + p.flags : ""));
-    row("Machine", p.machineName + " (label " + p.machine + ")");
-    row("System", p.system);
+    // the result page's system table in its words ([term, text] pairs: results/machines.py
+    // system_facts()), the machine with the same note on labels (layouts/partials/results/twins-note.html)
+    JSON.parse(p.systemTable).forEach(function (fact) {
+      row(fact[0], fact[1]);
+      if (fact[0] !== "Machine") return;
+      dl.lastChild.appendChild(document.createTextNode(" · "));
+      dl.lastChild.appendChild(document.getElementById("explorer-twins-note").content.firstElementChild.cloneNode(true));
+    });
     row("Host meanwhile", p.host);
     if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
       // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run
@@ -324,14 +330,14 @@
     var values = [];
     ["cpu_usr_pct", "cpu_sys_pct"].forEach(function (name) {
       selected(name).rows.forEach(function (x) {
-        values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.machine });
+        values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.name });
       });
     });
     vegaEmbed(document.getElementById("explorer-cpu"), window.fsatlasCharts.inked({
       data: { values: V.drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
-                          y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true },
+                          y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true, format: V.FIGURE },
                           color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
     }, true), { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
@@ -407,9 +413,9 @@
   }
 
   function download(kind) {
-    var fields = ["result", "machine", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples", "host"];
+    var fields = ["result", "machine", "machine_name", "kernel", "key", "filesystem", "variant", "workload", "dims", "metric", "unit", "mean", "value", "value_unit", "ci_low", "ci_high", "n", "rsd_pct", "flags", "samples", "host"];
     var records = (view.lastPoints || []).map(function (p) {
-      return { result: p.result, machine: p.machine, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
+      return { result: p.result, machine: p.machine, machine_name: p.machineName, kernel: p.kernel, key: p.key, filesystem: p.filesystem, variant: p.variant,
                workload: p.workload, dims: p.dims, metric: view.metric, unit: p.unit, mean: p.mean, value: p.value,
                value_unit: p.unitLabel || "", ci_low: p.lo === undefined ? null : p.lo, ci_high: p.hi === undefined ? null : p.hi,
                n: p.n, rsd_pct: p.rsd, flags: p.flags, samples: p.samplesRaw.join(";"), host: p.host };

@@ -3,6 +3,7 @@ import csv
 import io
 import json
 import re
+import urllib.request
 
 import pytest
 
@@ -101,8 +102,9 @@ def test_tooltip_shows_samples_machine_and_the_rerun_command(page, explorer_url)
     host = next(c["host"] for c in result["cells"] if c["key"] == key)
     # the system behind the figure (#62): its name and label, CPU, memory, storage, kernel, hypervisor
     from fsatlas.results import machines
-    assert f"Machine\n{machines.name(result)} (label {result['system']['machine']})\n" in text
-    assert f"System\n{machines.system_line(result)}\n" in text and "storage: " in text
+    assert f"Machine\n{machines.name(result)} (label {result['system']['machine']}) · labels that may name the same host\n" in text
+    for term, fact in machines.system_facts(result)[1:]:  # the result page's system table (test_explorer_first_view)
+        assert f"\n{term}\n{fact}\n" in text
     assert f"Host meanwhile\nsteal 0.0 %, I/O wait {sum(h['iowait_pct'] for h in host) / len(host):.1f} %, " \
            f"other processes {sum(h['others_cpu_s'] for h in host):.2f} s CPU" in text
     assert page.errors == []
@@ -115,6 +117,12 @@ def test_download_csv_and_json_of_the_view(page, explorer_url):
     rows = list(csv.DictReader(io.StringIO(open(d.value.path()).read())))
     assert len(rows) == 8 and {r["filesystem"] for r in rows} == {"ext2", "ext4", "xfs", "btrfs"}
     assert all(float(r["mean"]) > 0 for r in rows)
+    # each row names its machine as the site does, beside the label (#62, third round, item 4)
+    from fsatlas.results import machines
+    for rid in {r["result"] for r in rows}:
+        with urllib.request.urlopen(f"{explorer_url}/files/results/{rid}.json") as response:
+            result = readable(json.loads(response.read()))
+        assert {(r["machine"], r["machine_name"]) for r in rows if r["result"] == rid} == {(result["system"]["machine"], machines.name(result))}
     with page.expect_download() as d:
         page.click("[data-download=json]")
     assert len(json.loads(open(d.value.path()).read())["rows"]) == 8

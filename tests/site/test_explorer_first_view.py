@@ -9,7 +9,9 @@ import urllib.request
 
 import pytest
 
+from fsatlas.results import machines
 from fsatlas.results.resultfile import readable
+from fsatlas.site.knowledge import significant
 from sitebuild import REPO, build_site, serve
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
@@ -37,6 +39,10 @@ def any_site(request):
 def fetched(url: str) -> bytes:
     with urllib.request.urlopen(url) as response:
         return response.read()
+
+
+MACHINE_LABEL = re.compile(r"m-[0-9a-f]{10}")
+NUMBER = re.compile(r"-?[\d,]*\.?\d+")
 
 
 def labels(html: str) -> list[str]:
@@ -68,11 +74,14 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
     drawn, bars = {}, labels(html)
     for label in bars:
         bar = fields(label)
-        assert bar["machine"] == result["system"]["machine"], label  # the run drawn is the default run
-        drawn[bar["config"], bar["workload"]] = float(bar["MB/s (10^6 bytes/s)"])
+        assert bar["machine"] == machines.name(result), label  # the run drawn is the default run, by its name
+        drawn[bar["config"], bar["workload"]] = bar["MB/s (10^6 bytes/s)"]
+        assert not MACHINE_LABEL.search(label), label
+        for value in bar.values():  # no figure with more digits than the site prints (item 2)
+            assert not NUMBER.fullmatch(value) or len(value.replace(",", "").replace(".", "").strip("0")) <= 3, label
     assert len(bars) == len(drawn) and drawn.keys() == expected.keys()  # one bar a cell
     for cell, mean in expected.items():
-        assert drawn[cell] == pytest.approx(mean, rel=1e-9), cell
+        assert drawn[cell] == significant(mean), cell  # the site's one way to print a figure
     assert f"run {run}" in re.search(r'id="explorer-first"[^>]*aria-label="([^"]*)"', html).group(1)
     caption = re.search(r'<span id="explorer-caption">([^<]*)</span>', html).group(1)
     assert caption.startswith("throughput in MB/s")
@@ -112,10 +121,20 @@ def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser
     shown_from = next(i for i, (first, _) in enumerate(frames) if first)
     assert all(first != chart for first, chart in frames[shown_from:]), frames
     assert frames[-1] == [False, True]
+    # each bar's details on hover (explorer.js, the chart's tooltip handler) give the figure and
+    # the machine its label gives, as format.js prints them, the machine by its name (item 2)
+    # (the pointer moved onto each bar as vega sees it: a bar a pixel tall is not hovered by a mouse)
     page.locator(LIVE_BARS).first.hover()
-    page.wait_for_selector("#explorer-details h3")
-    bar = fields(built[0])
-    assert page.locator("#explorer-details h3").inner_text() == f"{bar['config']}: {bar['workload']}"
+    for i, label in enumerate(built):
+        if i:
+            page.locator(LIVE_BARS).nth(i).dispatch_event("pointermove")
+        bar = fields(label)
+        heading = f"{bar['config']}: {bar['workload']}"
+        page.wait_for_function("h => (document.querySelector('#explorer-details h3') || {}).textContent === h", arg=heading,
+                               timeout=5000)
+        details = page.eval_on_selector("#explorer-details dl", "dl => Object.fromEntries([...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))")
+        assert details["Mean"] == bar["MB/s (10^6 bytes/s)"] + " MB/s", (label, details["Mean"])
+        assert details["Machine"].startswith(bar["machine"] + " (label "), details
     assert errors == []
     context.close()
 
@@ -208,4 +227,50 @@ def test_the_default_view_fits_a_phone(browser, committed_url, script):
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     figure = page.locator("figure.explorer-chart").first
     assert figure.evaluate("f => f.scrollWidth - f.clientWidth") <= 0
+    context.close()
+
+
+def test_each_result_page_s_command_runs_exactly_its_cells(committed_url):
+    """Issue 62, third round, item 1, on the pages as served: every committed result's "compare
+    your own system" command, read as a reader pastes it, resolves by the runner's own selection
+    (commands/plan.select) to exactly the result's cells today's profile has, and the page names
+    the others (test_own_run: the same over drawn subsets)."""
+    import html as html_mod
+    from test_own_run import resolved, today
+    for path in REPO.glob("data/results/*.json"):
+        result = readable(json.loads(path.read_text()))
+        page = fetched(f"{committed_url}/results/{result['id']}/").decode()
+        command = re.search(r'<code class="command" id="own-run">(.*?)</code>', page, re.S)
+        named = re.search(r'<p id="own-run-unknown">(.*?)</p>', page, re.S)
+        unknown = [html_mod.unescape(k) for k in re.findall(r"<code>(.*?)</code>", named.group(1))[1:]] if named else []
+        keys, known = {c["key"] for c in result["cells"]}, today(result)
+        assert set(unknown) == keys - known, result["id"]
+        assert set(resolved(html_mod.unescape(command.group(1)))) == keys & known, result["id"]
+
+
+FACTS = "dl => [...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])"
+
+
+def test_the_explorer_s_details_give_the_result_page_s_system_table(browser, committed_url):
+    """Issue 62, third round, item 3: the explorer's details lacked the container, the storage
+    and the note on labels that may name the same host. For every committed result, the details
+    of a bar of its run give the system table of its result page, term for term and word for
+    word (both from machines.system_facts; the page's table read as served, its run facts
+    Measured and Tools aside), the note's link going to the same place."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    for path in sorted(REPO.glob("data/results/*.json")):
+        rid = path.stem
+        page.goto(f"{committed_url}/results/{rid}/")
+        table = [fact for fact in page.eval_on_selector("#system-table", FACTS) if fact[0] not in ("Measured", "Tools")]
+        note = page.eval_on_selector("#system-table dd a", "a => a.href")
+        page.goto(f"{committed_url}/explorer/?r={rid}")
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.locator(LIVE_BARS).first.dispatch_event("pointermove")
+        page.wait_for_selector("#explorer-details dl")
+        details = page.eval_on_selector("#explorer-details dl", FACTS)
+        start = [term for term, _ in details].index("Machine")
+        assert details[start:start + len(table)] == table, rid
+        assert page.eval_on_selector("#explorer-details dl dd a[href*='results/#machines']", "a => a.href") == note, rid
+        assert any(term == "Virtualization" for term, _ in table) and any(term == "Storage device" for term, _ in table)
     context.close()

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from .. import outfile
 from ..errors import UserError
-from . import resultfile
+from . import machines, resultfile
 
 JOB_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "direct", "ioengine", "size")  # columns from a cell's parameters
 BATCH_ROWS = 200_000  # rows held before a batch is written: about 100 MB of Python objects at most
@@ -29,6 +29,8 @@ COLUMNS = {
                            "it the machine's local time), or empty where it recorded none (see the schema's `measured`)"),
     "profile": ("string", "the matrix profile it ran (quick, standard, full) or the importer's name"),
     "machine": ("string", "the machine label"),
+    "machine_name": ("string", "the machine's name for readers: the one the result records (--machine-name), else "
+                               "the one the site proposes from its hardware (results/machines.py name())"),
     "system": ("string", "where the system facts come from: run, tool (the imported output's own), file (--system), "
                          "this-machine, or \"system not recorded\" (and the facts below empty)"),
     "cpu_model": ("string", "the CPU model"),
@@ -195,7 +197,8 @@ def add_result(columns: dict, result: dict, all_cells: bool = False) -> int:
     common = {"result": result["id"],
               "created": dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")),
               "measured": (result.get("measured") or {}).get("time", ""),
-              "profile": result.get("profile", ""), "machine": system["machine"], "system": _recorded(system),
+              "profile": result.get("profile", ""), "machine": system["machine"], "machine_name": machines.name(result),
+              "system": _recorded(system),
               **{fact: system.get(fact) for fact in resultfile.SYSTEM_FACTS}, "target": target["kind"],
               "storage": target.get("backing_filesystem") or target.get("device_model") or target.get("shared_filesystem", "")}
     added = 0

@@ -141,3 +141,36 @@ def system_line(result: dict) -> str:
     virt = system.get("virtualization")
     return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
            f"Linux {system.get('kernel', '?')}" + (f", {virt}" if virt and virt != "none" else "")
+
+
+_FACTS_FROM = {"run": "the runner, on the machine it ran on", "tool": "the imported tool's own output",
+               "file": "the importer's --system file", "this-machine": "the importing machine (--this-machine)"}
+
+
+def system_facts(result: dict) -> list:
+    """The system table of a result, as [term, text] pairs: the machine (its name, its label), CPU,
+    memory, kernel, OS, virtualization and container, where the facts come from, the storage
+    device (as hardware() reads it: the target's, else its backing's), the backing filesystem and
+    the target. The one wording of them: the result page's table (layouts/results/single.html)
+    and the explorer's details (static/js/explorer.js) both show these pairs."""
+    s, t, hw = result["system"], result["target"], hardware(result)
+    facts = [["Machine", f"{name(result)} (label {s['machine']})"]]
+    if not resultfile.system_recorded(s):
+        facts.append(["System", "system not recorded: the imported output names no CPU, memory or kernel, "
+                                "and the import was given no --system file"])
+    else:
+        container = s.get("container")
+        facts += [["CPU", f"{s['cpu_model']} ({s['cpu_count']} CPUs" + (f", {s['arch']})" if s.get("arch") else ")")],
+                  ["Memory", memory_text(s["memory_bytes"])], ["Kernel", s["kernel"]], ["OS", s["os"]],
+                  ["Virtualization", s["virtualization"] + (f", container {container}" if container and container != "none" else "")]]
+    if s.get("recorded") and s["recorded"] != "none":
+        facts.append(["System facts from", _FACTS_FROM.get(s["recorded"], s["recorded"])])
+    rotational = {True: "rotational", False: "not rotational"}.get(hw["rotational"], "rotational or not: not recorded")
+    facts.append(["Storage device", f"{hw['device'] or 'not recorded'}, {rotational}, model {hw['device_model'] or 'not reported'}"])
+    if t["kind"] != "block-device":
+        facts.append(["Backing filesystem", (t.get("backing_filesystem") or "not recorded")
+                      + (f" ({t['backing_mount_options']})" if t.get("backing_mount_options") else "")])
+    target = t["kind"] + (f", image of {round(t['image_bytes'] / 1048576):,} MiB" if t.get("image_bytes") else "")
+    if "loop_direct_io" in t:
+        target += f", loop direct I/O {'on' if t['loop_direct_io'] else 'off'}"
+    return facts + [["Target", target]]

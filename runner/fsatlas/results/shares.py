@@ -31,7 +31,9 @@ def strings(result: dict) -> dict:
     return {"machine": system["machine"], "kernel": system["kernel"],
             "profile": result.get("profile", ""), "target": result["target"]["kind"],
             "virtualization": system["virtualization"], "cpu": system["cpu_model"],
-            "name": machines.name(result), "system": machines.system_line(result),
+            "name": machines.name(result),
+            # the system table the result page shows (machines.system_facts), [term, text] pairs as JSON
+            "system_table": json.dumps(machines.system_facts(result), ensure_ascii=False, separators=(",", ":")),
             "tools": clipped("; ".join(f"{k} {v}" for k, v in sorted(result["tool"].items())), TOOLS_CHARS),
             "rerun": rerun_prefix(result)}
 

@@ -93,8 +93,10 @@ class Matrix:
                                 field=f"/profiles/{name}/workloads", expected="one of " + ", ".join(spec["workloads"]),
                                 found=repr(wl))
         planned_variants = list(self.variants) if spec.get("variants") == "all" else spec.get("variants") or []
-        variant_names = ["defaults"] + _select(planned_variants, [v for v in variants or [] if v != "defaults"],
-                                               "--variant", {"defaults": {}, **self.variants})
+        named = [v for v in variants or [] if v != "defaults"]
+        # --variant defaults alone is the cells without a variant, not every variant planned ('defaults' for none)
+        variant_names = ["defaults"] + (_select(planned_variants, named, "--variant", {"defaults": {}, **self.variants})
+                                        if named or not variants else [])
         if variants and "defaults" not in variants:
             variant_names.remove("defaults")
         cells = []

@@ -405,8 +405,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     their digest is here so that a page whose tables changed is rendered again."""
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
-        summary_row=summary, system=result["system"], measured=result.get("measured"),
-        target=page_target(result["target"]), tool=result["tool"],
+        summary_row=summary, system_facts=machines.system_facts(result), measured=result.get("measured"), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
@@ -415,25 +414,53 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
 
-def own_run(result: dict) -> str:
-    """The run of the result page's "compare your own system" command: the result's own profile
-    and target (shares.rerun_prefix, every word quoted) on the filesystems it measured; the page
-    puts it inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path).
-    An imported result (profile import-TOOL) has none: no fsatlas profile re-measures another
-    tool's output ("" : the page says so instead)."""
-    if not shares.rerun_prefix(result):
-        return ""
-    measured = sorted({c["filesystem"] for c in result["cells"] if c["status"] == "ok"})
-    return (shares.rerun_prefix(result) + (f"--fs {shlex.quote(','.join(measured))}" if measured else "")).rstrip()
+def own_run(result: dict) -> dict:
+    """The result page's "compare your own system" command: the run of exactly the result's
+    cells, in its own profile and target (shares.rerun_prefix, every word quoted), which the page
+    puts inside `fsatlas compare THIS.json "$(...)"` (fsatlas run prints the new result's path);
+    and the result's cells today's runner no longer knows (its matrix's profile has no such key,
+    with any option variant), which the page names: the command cannot run them, and says so
+    rather than dropping them silently. The cells are named by the shortest of the runner's
+    selections that gives exactly them (--fs; --fs and --workload; and --variant: a standard run
+    of whole filesystems, a run of some workloads, `--profile quick --variant noatime`), else one
+    --cell each (12 KB of command for a 284-cell run). An imported result (profile import-TOOL)
+    has none ({}: the page says so instead): no fsatlas profile re-measures another tool's output."""
+    prefix = shares.rerun_prefix(result)
+    if not prefix:
+        return {}
+    wanted, profile = list(dict.fromkeys(c["key"] for c in result["cells"])), result.get("profile") or "standard"
+    known = profile_cells(profile)
+    have = [key for key in wanted if key in known]
+    unknown = [key for key in wanted if key not in known]
+    if not have:
+        return {"command": "", "unknown": unknown, "profile": profile}
+    fs, workloads, variants = (list(dict.fromkeys(known[key][i] for key in have)) for i in range(3))
+    planned = all(known[key][3] for key in have)
+    option = lambda name, values: f"--{name} {shlex.quote(','.join(values))}"  # noqa: E731
+    # what `fsatlas run` selects with these options (Matrix.profile): the profile's planned cells
+    # of these filesystems and workloads, or with --variant those of the variants named
+    selects = lambda w, v: {key for key, (f, wl, var, plan) in known.items()  # noqa: E731
+                            if f in fs and (w is None or wl in w) and (var in v if v else plan)}
+    for w, v in ((None, None), (workloads, None), (workloads, variants)):
+        if (planned or v) and selects(w, v) == set(have):
+            words = [option("fs", fs)] + ([option("workload", w)] if w else []) + [f"--variant {shlex.quote(x)}" for x in v or []]
+            break
+    else:
+        words = ([] if planned else [f"--variant {shlex.quote(x)}" for x in variants]) + [explorer.cell_argument(k) for k in have]
+    return {"command": prefix + " ".join(words), "unknown": unknown, "profile": profile}
 
 
-def page_target(target: dict) -> dict:
-    """A result's target as its page's front matter holds it: without the raw device's figures on
-    each job (its baseline, 8 KB of a quick result's 8.7 KB of front matter), which the page
-    shows in its tables, not from there. Hugo decodes every byte of a page's front matter:
-    with them, 10,000 result pages took the site step's Hugo runs 6.1-6.2 s of user CPU,
-    without them 4.6-4.7."""
-    return {name: value for name, value in target.items() if name != "baseline"}
+@lru_cache(maxsize=16)
+def profile_cells(profile: str) -> dict:
+    """Each cell key the matrix's profile runs today with any of its option variants, as
+    (filesystem, workload, variant, whether the profile plans it without --variant); {} for a
+    profile the matrix does not have (a result's own matrix, which this runner cannot run again)."""
+    m = matrix_mod.load()
+    if profile not in m.profiles:
+        return {}
+    planned = {c.key for c in m.profile(profile).cells}
+    return {c.key: (c.filesystem, c.workload, c.variant, c.key in planned)
+            for c in m.profile(profile, variants=["defaults", *m.variants]).cells}
 
 
 CHART_FILES = "charts/results"  # under the site's root: each result's throughput chart rows, fetched by the chart
@@ -497,7 +524,7 @@ def matrix_summary(m) -> dict:
             cell = cells[0]
             entry = {"parameters": {k: ",".join(map(str, v)) if isinstance(v, list) else v
                                     for k, v in cell.parameters.items()},
-                     "budget_s": cell.budget_s, "sweep": ", ".join(c.key.split("|", 4)[-1] for c in cells if c.dimensions)}
+                     "budget_s": cell.budget_s, "sweep": ", ".join(dict.fromkeys(c.key.split("|", 4)[-1] for c in cells if c.dimensions))}
             if spec["kind"] == "fio":
                 entry["job"] = fio.job_file(name, cell.parameters, {"directory": "<mount point>/rep-N"})
             profiles[pname] = entry

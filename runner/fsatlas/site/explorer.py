@@ -21,6 +21,7 @@ keys and metric names its rows use; 4, and beside each key the host's contention
 5, keys outside the matrix described in their chunk, the filters' words in the index's vocabulary.
 6, each key with its swept parameter as a number (dimName, dimValue: sweep_axis), for the scaling view.
 7, each result's machine name and system line (CPU, memory, storage, kernel) among its strings.
+8, its system table (system_table: machines.system_facts as JSON), which the details show, in place of the line.
 """
 import re
 import shlex
@@ -30,8 +31,8 @@ from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, shares
 
-EXPLORER_VERSION = 7
-RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system")
+EXPLORER_VERSION = 8
+RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system_table")
 
 
 def describe(cell: dict) -> dict:
