@@ -202,8 +202,8 @@ def overview_table(rows: list[dict]) -> str:
         return ""
     out = ['<table class="data-table overview-table" tabindex="0"><caption>Each main measure of this run, every filesystem '
            "as a percent difference from the best on its row (0 % is the best; for a measure where less is better, "
-           "best / figure). Shaded from the best (darkest) to under half of it; each figure, n and interval are in the "
-           "table of every cell below. Nothing here is tested: the compare page tests two filesystems of one run."
+           "best / figure). Shaded from the best (darkest) to under half of it; each links to the cell's figure, n and "
+           "interval on the page of every cell. Nothing here is tested: the compare page tests two filesystems of one run."
            '</caption><thead><tr><th scope="col">Workload</th><th scope="col">Measure</th>'
            + "".join(f'<th scope="col">{escape(fs)}</th>' for fs in filesystems) + "</tr></thead><tbody>"]
     for (workload, _, metric), cells in sorted(lines.items()):
@@ -217,7 +217,9 @@ def overview_table(rows: list[dict]) -> str:
                 continue
             share = 100 * (r["mean"] / best if higher else best / r["mean"])
             said = "best" if share >= HEAT_BOUNDS[0] else f"{share - 100:+.0f} %".replace("-", "−")
-            out.append(f'<td class="num {heat_class(share)}" title="{escape(r["shown"]["mean"])}">{said}</td>')
+            # the cell's figures (n, interval) are on the page of every cell (split_cells): one tap away
+            out.append(f'<td class="num {heat_class(share)}"><a href="{CELLS_PAGE}/#{cell_anchor(r["key"])}" '
+                       f'title="{escape(r["shown"]["mean"])}: its n and interval">{said}</a></td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)

@@ -1,0 +1,91 @@
+"""The site built from every committed result and article (#62, third adversary round): the
+run-at-a-glance heat map's links, the articles' newer-run notes, the machine names readers see.
+Each rule is checked over every page of that build, not over one named example."""
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from sitebuild import REPO, build_site
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory) -> Path:
+    """The public folder of the site built from data/results and content/articles, as make site builds it."""
+    return build_site(tmp_path_factory.mktemp("committed-pages"), REPO / "data" / "results")
+
+
+class _Page(HTMLParser):
+    """A page's ids, its <base href>, each <a href> (with the classes of the elements around
+    it), and its text outside script, style, code and pre, one string per element's run of text."""
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids, self.links, self.text, self.base, self.stack = set(), [], [], None, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "base" and self.base is None:
+            self.base = attrs.get("href")
+        if tag == "a" and attrs.get("href") is not None:
+            self.links.append((attrs["href"], [cls for _, cls in self.stack]))
+        if tag not in self.VOID:
+            self.stack.append((tag, attrs.get("class") or ""))
+
+    def handle_endtag(self, tag):
+        if any(t == tag for t, _ in self.stack):
+            while self.stack and self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if not {"script", "style", "code", "pre", "template"} & {t for t, _ in self.stack}:
+            self.text.append(data)
+
+
+def parsed(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text())
+    return page
+
+
+def resolve(public: Path, page_path: Path, page: _Page, href: str) -> tuple[Path, str]:
+    """(the file a link on a page of the built site opens, its fragment), as a browser resolves it
+    (the page's <base> included); the site is served from /."""
+    here = "http://site/" + page_path.relative_to(public).as_posix()
+    target = urlsplit(urljoin(urljoin(here, page.base) if page.base else here, href))
+    path = unquote(target.path).lstrip("/")
+    if path == "" or path.endswith("/"):
+        path += "index.html"
+    return public / path, target.fragment
+
+
+def test_every_heat_map_figure_links_to_its_cells_figures(committed):
+    """Rule: every link in a run's heat map opens the anchor of that cell's figures (n, interval),
+    wherever they live now (the page of every cell): each href#fragment is an id of its target."""
+    pages = sorted(committed.glob("results/*/index.html"))
+    assert len(pages) == len(list((REPO / "data" / "results").glob("*.json")))
+    checked = 0
+    for path in pages:
+        html = path.read_text()
+        table = re.search(r'<table class="data-table overview-table".*?</table>', html, re.S)
+        if not table:
+            continue
+        page = parsed(path)
+        links = [href for href, around in page.links if any("overview-table" in c for c in around)]
+        # every shaded figure is a link; "–" (not measured) is not
+        assert len(links) == len(re.findall(r'<td class="num heat-[0-9]', table.group(0))) > 0, path
+        targets: dict[Path, set] = {}
+        for href in links:
+            target, fragment = resolve(committed, path, page, href)
+            assert target.is_file(), (path, href)
+            ids = targets.setdefault(target, parsed(target).ids)
+            assert fragment and fragment in ids, (path, href)
+            checked += 1
+    assert checked > 100
