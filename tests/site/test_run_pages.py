@@ -89,3 +89,37 @@ def test_every_heat_map_figure_links_to_its_cells_figures(committed):
             assert fragment and fragment in ids, (path, href)
             checked += 1
     assert checked > 100
+
+
+def _close(shown: str, value: float, factor: float) -> bool:
+    """A figure printed to 3 significant digits ("1,020") is the value in the unit shown."""
+    figure, exact = float(shown.replace(",", "")), value * factor
+    return abs(figure - exact) <= 0.005 * abs(exact) + 1e-12
+
+
+NEWER = re.compile(r'<small class="newer" data-cell="([^"]*)" data-metric="([^"]*)">newer run <a href="[^"]*">([^<]+)</a>: '
+                   r"([^<]*?) \(95 % interval ([0-9.,]+)–([0-9.,]+) (\S+), n = (\d+)\)</small>")
+
+
+def test_every_newer_run_note_carries_the_newer_files_n_and_interval(committed):
+    """Rule: a pinned article's note of a newer run gives that run's figure with its n and 95 %
+    interval, as the pinned figure beside it: the ones its result file holds (resultfile.readable)."""
+    import json
+    from fsatlas.results.resultfile import readable
+    from fsatlas.site.knowledge import DISPLAY_UNITS
+    files: dict[str, dict] = {}
+    checked = 0
+    for path in sorted(committed.glob("articles/*/index.html")):
+        html = path.read_text()
+        notes = NEWER.findall(html)
+        assert len(notes) == html.count('class="newer"') == html.count("newer run <a"), path  # no note without them
+        for key, metric, rid, display, low, high, unit, n in notes:
+            result = files.setdefault(rid, readable(json.loads((REPO / "data" / "results" / f"{rid}.json").read_text())))
+            m = next(c for c in result["cells"] if c["key"] == key and c["status"] == "ok")["metrics"][metric]
+            factor, shown_unit = DISPLAY_UNITS[m["unit"]]
+            assert int(n) == len(m["samples"]), (path, key, metric)
+            assert unit == shown_unit and _close(low, m["ci95"][0], factor) and _close(high, m["ci95"][1], factor), \
+                (path, key, metric, low, high, m["ci95"])
+            assert _close(display.split()[0], m["mean"], factor), (path, key, metric, display)
+            checked += 1
+    assert checked >= 10

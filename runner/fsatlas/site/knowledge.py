@@ -776,6 +776,12 @@ def display_number(value: float, unit: str) -> str:
     return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
 
 
+def interval(m: dict) -> str:
+    """A metric's 95 % interval of the mean as tables print it ("2,140–2,520 MB/s"), from its
+    aggregate entry (ci_low, ci_high, unit)."""
+    return f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}"
+
+
 _SPEC = f"%.{SIGNIFICANT}g"  # display's first step
 _SUFFIXES = {unit: (factor, " " + shown) for unit, (factor, shown) in DISPLAY_UNITS.items()}  # what display appends
 
@@ -1057,7 +1063,7 @@ class Rankings:
                          "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
                          "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
                          # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
-                         "interval": f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}",
+                         "interval": interval(m),
                          "result": digest["id"], "machine": digest["machine"],
                          "machine_name": digest["summary"]["machine_name"], "flags": cell["flags"]})
         return rows
