@@ -895,8 +895,8 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         # one tap from the machine's name: the labels whose results record the same hardware
         page.click("#system-table a[href$='results/#machines']")
         twins = page.inner_text("#machine-twins")
-        assert f"m-other-label\t{first['system']['machine']} (Xeon 2 vCPU, KVM)" in twins
-        assert f"{first['system']['machine']}\tm-other-label (Xeon 2 vCPU, KVM, virtio disk)" in twins
+        assert f"Xeon 2 vCPU, KVM, virtio disk (m-other-label)\tXeon 2 vCPU, KVM ({first['system']['machine']})" in twins
+        assert f"Xeon 2 vCPU, KVM ({first['system']['machine']})\tXeon 2 vCPU, KVM, virtio disk (m-other-label)" in twins
         listed = page.locator("#all-results tbody tr").all_inner_texts()
         assert listed[0].startswith("r-lone\t2026-11-27\tXeon 2 vCPU, KVM, virtio disk (m-other-label)\t"
                                     f"{first['system']['cpu_model']} (2)")

@@ -158,16 +158,16 @@ def result_summary(result: dict) -> dict:
 
 
 def machine_twins(summaries: list) -> dict:
-    """label -> {"twins": the other labels whose results record the same hardware, with the name
-    of each} (results/machines.twins), for the list of such labels on /results/ (one page: a
-    label's twins change without any result page being rendered again)."""
+    """label -> {"name": its name for readers, "twins": the other labels whose results record the
+    same hardware, with the name of each} (results/machines.twins), for the list of such labels
+    on /results/ (one page: a label's twins change without any result page being rendered again)."""
     records: dict[str, list] = {}
     names = {}
     for s in summaries:  # newest first: a label's name is its newest result's
         names.setdefault(s["machine"], s["machine_name"])
         if s["hardware"] not in records.setdefault(s["machine"], []):
             records[s["machine"]].append(s["hardware"])
-    return {label: {"twins": [{"machine": other, "name": names[other]} for other in others]}
+    return {label: {"name": names[label], "twins": [{"machine": other, "name": names[other]} for other in others]}
             for label, others in machines.twins(records).items()}
 
 

@@ -874,6 +874,7 @@ class ClaimEvidence:
             if cell["status"] != "ok":
                 self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
         facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        facts["machine_name"] = digest["summary"]["machine_name"]  # what readers see beside the label
         spreads = twin_spreads(digest["cells"]) if mine else {}
         for key, cell in mine.items():
             for comparison in self.by_cell.get(key, ()):
@@ -1114,7 +1115,7 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                               comparison.interleaved(base.get("started"), cell.get("started")))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
-    sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
+    sentence = (f"On machine {facts['machine_name']} ({facts['machine']}; kernel {facts['kernel']}, {facts['target']}), "
                 f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
                 f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option; "
                 f"n = {test['n_a']} and {test['n_b']}).")
@@ -1133,7 +1134,8 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                      f"the baseline {io_base[0]} ({io_base[1]}), so part of the change is that difference.")
     else:
         notes.append(f"Both cells went {'through O_DIRECT' if io_cell[0] == 'O_DIRECT' else 'through the page cache'}.")
-    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
+    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "machine_name": facts["machine_name"],
+            "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
             "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change,
             "test": test, "flags": flags, "sentence": sentence, "notes": " ".join(notes),
