@@ -167,3 +167,41 @@ def test_no_page_shows_a_machine_hash_without_its_name(committed):
                                        "give the label alone; remove this mark when they give the name too")
 def test_the_explorer_shows_no_machine_hash_without_its_name(committed):
     assert not bare_labels(committed, [committed / "explorer" / "index.html"])
+
+
+@pytest.fixture(scope="module")
+def committed_url(committed):
+    from sitebuild import serve
+    server = serve(committed)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.mark.browser
+def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, committed_url):
+    """Rule: an empty or unknown r= in the explorer's address says what happened and shows the
+    default view (its run, its cells), as ?r=nope does: empty, blank, commas alone, and both."""
+    import json
+    import urllib.request
+    with urllib.request.urlopen(committed_url + "/explorer/data.json") as r:
+        default = json.loads(r.read())["default"]
+    context = browser.new_context()
+    page = context.new_page()
+
+    def said(query: str) -> str:
+        page.goto(committed_url + "/explorer/" + query)
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        return page.inner_text("#explorer .explorer-status")
+
+    drawn = re.search(r"(\d+) cells drawn", said("")).group(1)
+    assert int(drawn) > 0
+    for query in ("?r=", "?r=%20", "?r=,", "?r=,,%20,", "?r=%20%20&fs=ext4,xfs", "?r=nope,%20"):
+        text = said(query)
+        if "nope" in query:
+            assert text.startswith(f"No result named nope on this site; showing {default}. "), (query, text)
+        else:
+            assert text.startswith(f"The address names no run (r= is empty); showing {default}. "), (query, text)
+        cells = re.search(r"(\d+) cells drawn", text).group(1)
+        assert int(cells) > 0 and (cells == drawn or "fs=" in query), (query, text)
+        assert json.loads(page.evaluate("JSON.stringify(new URLSearchParams(location.search).get('r'))")) == default, query
+    context.close()
