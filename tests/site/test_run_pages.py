@@ -207,3 +207,33 @@ def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, co
         assert int(cells) > 0 and (cells == drawn or "fs=" in query), (query, text)
         assert json.loads(page.evaluate("JSON.stringify(new URLSearchParams(location.search).get('r'))")) == default, query
     context.close()
+
+
+def test_every_run_page_leads_to_the_other_runs_of_its_machine_and_profile(committed):
+    """Rule (#62, third round): from a run's overview a reader picks another run of the same
+    machine and profile without a script: a link from the page to a list holding a link to
+    every committed run of that machine label and profile (counted here from the result files),
+    each of which opens that run's page."""
+    import json
+    groups: dict[tuple, set] = {}
+    for path in (REPO / "data" / "results").glob("*.json"):
+        doc = json.loads(path.read_text())
+        groups.setdefault((doc["system"]["machine"], doc.get("profile", "")), set()).add(doc["id"])
+    assert any(len(ids) > 1 for ids in groups.values())
+    for (machine, profile), ids in groups.items():
+        for rid in ids:
+            path = committed / "results" / rid / "index.html"
+            page = parsed(path)
+            html = path.read_text()
+            other = re.search(r'<p id="other-runs">.*?</p>', html, re.S)
+            assert other and html.index('id="overview"') < other.start(), rid  # beside the overview
+            href = re.search(r'href="([^"]+)"', other.group(0)).group(1)
+            target, fragment = resolve(committed, path, page, href)
+            listing = target.read_text()
+            assert f'id="{fragment}"' in listing, (rid, href)
+            section = listing[listing.index(f'id="{fragment}"'):]
+            section = section[:section.index("</section>")]
+            listed = set(re.findall(r'<a href="([^"]+)/">', section))
+            assert listed == ids, (rid, listed, ids)
+            for shown in listed:
+                assert resolve(committed, target, parsed(target), f"{shown}/")[0].is_file()
