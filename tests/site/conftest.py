@@ -65,6 +65,22 @@ def big_site_url(tmp_path_factory):
     server.shutdown()
 
 
+@pytest.fixture(scope="session")
+def committed_root(tmp_path_factory):
+    """The site built from every committed result file (data/results), as make site builds it."""
+    from sitebuild import REPO
+    root = tmp_path_factory.mktemp("committed-site")
+    build_site(root, REPO / "data" / "results")
+    return root
+
+
+@pytest.fixture(scope="session")
+def committed_url(committed_root):
+    server = serve(committed_root / "public")
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
 DURABILITY_RUN = "20261124T192938Z-fsatlas-ci-vm-standard"  # committed: the guides' claims measured
 
 

@@ -40,10 +40,6 @@ STATUSES = ("ok", "skipped", "failed")
 _NO_FIGURES = dict.fromkeys(ROW_COLUMNS[ROW_COLUMNS.index("metric"):])  # a cell's row when it has no metric
 
 
-def _dimensions(key: str) -> str:
-    return key.split("|")[4] if key.count("|") >= 4 else ""
-
-
 def cell_rows(result: dict) -> list[dict]:
     """One row per (cell, metric), every ROW_COLUMNS key present; a cell that is not ok gives
     one row with no metric."""
@@ -51,7 +47,7 @@ def cell_rows(result: dict) -> list[dict]:
     show = knowledge_mod.display
     for cell in result["cells"]:
         variant = cell.get("variant", "defaults")
-        dims = _dimensions(cell["key"])
+        dims = result_tables.dimensions(cell["key"])
         label = " ".join(x for x in (cell["filesystem"], "" if variant == "defaults" else variant, dims) if x)
         base = {"result": result["id"], "machine": result["system"]["machine"], "key": cell["key"],
                 "label": label, "filesystem": cell["filesystem"], "variant": variant,
@@ -190,7 +186,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     for cell in result["cells"]:
         cells.append({
             "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-            "variant": cell.get("variant", "defaults"), "dimensions": _dimensions(cell["key"]),
+            "variant": cell.get("variant", "defaults"), "dimensions": result_tables.dimensions(cell["key"]),
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
             "driver": cell["driver"], "command": explorer.cell_argument(cell["key"]),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
