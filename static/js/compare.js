@@ -190,6 +190,10 @@
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
   }
   function acrossView(a, b, wantA, wantB) {
+    // an address naming one side's run only (?run_a=…) asks for that run; the other side takes
+    // the same run where it measured that filesystem too (its tested table then), else its first
+    wantA = wantA || wantB;
+    wantB = wantB || wantA;
     askedAcross = [wantA, wantB];
     pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
@@ -200,7 +204,8 @@
         box.replaceChildren(el("p", {}, "No run has measured " + (ra ? b : a) + " with default options."));
         return null;
       }
-      if (ra.id === rb.id) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
+      var tested = ((data.pairs || {})[a + "--" + b] || []).some(function (r) { return r.id === ra.id; });
+      if (ra.id === rb.id && tested) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
       var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
       var plan = docs[0].across, differ = differing(plan, ra, rb);
       warning.setAttribute("data-differ", differ.join(" "));
@@ -250,6 +255,13 @@
     });
   }
 
+  // What the run picker shows, as the reader reads it: a run's id, or the option's words for the
+  // table by the site's rule (whose value is no run's id).
+  function shownRun() {
+    if (runSelect.disabled || !runSelect.value) return "no run";
+    var option = runSelect.options[runSelect.selectedIndex];
+    return option && option.value.charAt(0) === "~" ? "the table " + option.textContent : "run " + runSelect.value;
+  }
   // A shared address naming a filesystem this site lacks, or a run it lacks or that did not
   // measure that filesystem, is not swapped silently for another view: a notice above the form
   // names what was asked and what is shown instead (the address then names what is shown).
@@ -259,18 +271,29 @@
       if (asked[side[0]] !== null && asked[side[0]] !== side[1])
         wrong.push("the filesystem \u201c" + asked[side[0]] + "\u201d, which this site has not described; shown instead: " + side[1]);
     });
+    if (a === b) {  // no run is shown for one filesystem against itself: say so of every run asked
+      ["run", "run_a", "run_b"].forEach(function (k) {
+        if (asked[k] !== null) wrong.push("run \u201c" + asked[k] + "\u201d, which is not shown: the page compares two different filesystems, and both are " + a);
+      });
+      return showNotice(wrong);
+    }
     if (asked.run !== null && asked.run !== single)
       wrong.push("run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b +
-        "; shown instead: " + (single ? "run " + single : "no run"));
+        "; shown instead: " + shownRun());
     // the pickers hold the run asked for where it measured that filesystem, else another
     [["run_a", a, runA.value], ["run_b", b, runB.value]].forEach(function (side) {
       if (asked[side[0]] !== null && asked[side[0]] !== side[2])
         wrong.push("run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1] +
           "; shown instead: " + (side[2] ? "run " + side[2] : "no run"));
     });
+    showNotice(wrong);
+  }
+  function showNotice(wrong) {
+    var old = document.getElementById("compare-notice");
+    if (old) old.remove();
     if (!wrong.length) return;
     var notice = el("div", { "class": "warning", id: "compare-notice", role: "status" });
-    notice.appendChild(el("p", {}, "The address asked for something this site does not have:"));
+    notice.appendChild(el("p", {}, "The address asked for something this page does not show:"));
     var list = el("ul");
     wrong.forEach(function (w) { list.appendChild(el("li", {}, w + ".")); });
     notice.appendChild(list);
@@ -289,10 +312,16 @@
   var asked = {};
   ["a", "b", "run", "run_a", "run_b"].forEach(function (k) { asked[k] = params.get(k) || null; });  // an empty value asks for nothing
   var notice = function () { askedNotice(asked); };
-  if (params.get("run_a") && params.get("run_b")) {
-    across.open = true;
-    render(null, [params.get("run_a"), params.get("run_b")], notice);
-  } else {
-    render(params.get("run"), null, notice);
+  // The view an address names.
+  function open(query, then) {
+    var p = new URLSearchParams(query);
+    if (names.indexOf(p.get("a")) >= 0) form.a.value = p.get("a");
+    if (names.indexOf(p.get("b")) >= 0) form.b.value = p.get("b");
+    if (p.get("run_a") || p.get("run_b")) {
+      across.open = true;
+      return render(null, [p.get("run_a"), p.get("run_b")], then);
+    }
+    return render(p.get("run"), null, then);
   }
+  open(location.search, notice);
 })();

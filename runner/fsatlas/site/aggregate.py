@@ -654,7 +654,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
-    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system", "label") if k in r} for r in doc["runs"]]
+    # every run of every pair, by id and picker label only (its table and system are in the pair's file)
+    return {"pairs": {name: [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in doc["runs"]]
                       for name, doc in docs.items() if doc["runs"]},
             "default": docs[pairs_mod.pair_name(*default)] if default else None}
 
