@@ -236,7 +236,7 @@
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
   // or across the two runs asked for; then keeps the choice in the address and marks the page
   // rendered.
-  function render(run, twoRuns, then) {
+  function render(run, twoRuns, then, how) {
     root.removeAttribute("data-rendered");
     var a = form.a.value, b = form.b.value;
     features(a, b);
@@ -249,7 +249,11 @@
       ["run", "run_a", "run_b"].forEach(function (k) { url.searchParams.delete(k); });
       if (pair) { url.searchParams.set("run_a", pair[0]); url.searchParams.set("run_b", pair[1]); }
       else if (runSelect.value && !runSelect.disabled) url.searchParams.set("run", runSelect.value);
-      history.replaceState(null, "", url);
+      // one history behaviour with the explorer: each change the reader makes is an entry
+      // (Back shows the view before it), the first view and a view Back restored only keep
+      // the address as it is shown
+      if (how === "push" && url.href !== location.href) history.pushState(null, "", url);
+      else history.replaceState(null, "", url);
       if (then) then();
       root.setAttribute("data-rendered", "1");
     });
@@ -303,16 +307,16 @@
   var params = new URLSearchParams(location.search), names = Object.keys(data.features);
   form.a.value = names.indexOf(params.get("a")) >= 0 ? params.get("a") : (names.indexOf("ext4") >= 0 ? "ext4" : names[0]);
   form.b.value = names.indexOf(params.get("b")) >= 0 ? params.get("b") : (names.indexOf("xfs") >= 0 ? "xfs" : names[1]);
-  form.addEventListener("change", function () { render(null); });
-  runSelect.addEventListener("change", function () { render(runSelect.value); });
+  form.addEventListener("change", function () { render(null, null, null, "push"); });
+  runSelect.addEventListener("change", function () { render(runSelect.value, null, null, "push"); });
   across.addEventListener("toggle", function () { offerAcross(form.a.value, form.b.value); });
   document.getElementById("compare-across-show").addEventListener("click", function () {
-    render(null, [runA.value, runB.value]);
+    render(null, [runA.value, runB.value], null, "push");
   });
   var asked = {};
   ["a", "b", "run", "run_a", "run_b"].forEach(function (k) { asked[k] = params.get(k) || null; });  // an empty value asks for nothing
   var notice = function () { askedNotice(asked); };
-  // The view an address names.
+  // The view an address names (the first, and each one Back or Forward returns to).
   function open(query, then) {
     var p = new URLSearchParams(query);
     if (names.indexOf(p.get("a")) >= 0) form.a.value = p.get("a");
@@ -323,5 +327,10 @@
     }
     return render(p.get("run"), null, then);
   }
+  window.addEventListener("popstate", function () {
+    var old = document.getElementById("compare-notice");
+    if (old) old.remove();  // it spoke of the address the page was opened with
+    open(location.search);
+  });
   open(location.search, notice);
 })();

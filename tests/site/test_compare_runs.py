@@ -1,6 +1,7 @@
 """Issue 62, fourth round: on the site built from every committed result, /compare/ offers every
 run that measured both filesystems and an address naming one opens its table, with a notice
-only where the address asked for what the page does not show; and no two rows of a result page's table read the same."""
+only where the address asked for what the page does not show; the reader's changes are history
+entries; and no two rows of a result page's table read the same."""
 import itertools
 import json
 import re
@@ -111,6 +112,76 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
     assert "not shown" in notice and "not among" not in notice and "Pick two different" in page.inner_text("#compare-figures")
     assert errors == []
     context.close()
+
+
+@pytest.mark.browser
+def test_back_restores_the_compare_view_before_each_change_and_reload_keeps_it(browser, committed_url):
+    """One history behaviour with the explorer: each pair or run the reader picks is an entry;
+    Back shows the view before it (pair, run and table), Forward the one after, reload the
+    one the address names."""
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _open(page, f"{committed_url}/compare/?a=ext4&b=xfs")
+    views = []
+
+    def view():
+        return (page.input_value("select[name=a]"), page.input_value("select[name=b]"), page.input_value("#compare-run"),
+                page.get_attribute("#compare-figures table[data-run]", "data-run"), page.url)
+
+    def settled(want):
+        page.wait_for_function("""([a, b, run]) => document.querySelector('#compare[data-rendered]')
+          && document.querySelector('select[name=a]').value === a && document.querySelector('select[name=b]').value === b
+          && document.getElementById('compare-run').value === run""", arg=list(want[:3]))
+        assert view() == want
+
+    views.append(view())
+    page.select_option("select[name=b]", "ext3")
+    page.wait_for_function("document.querySelector('#compare[data-rendered]') && location.search.includes('b=ext3')")
+    views.append(view())
+    other = [o for o in page.locator("#compare-run option").evaluate_all("os => os.map(o => o.value)") if o != views[-1][2]][-1]
+    page.select_option("#compare-run", other)
+    page.wait_for_function(f"document.querySelector('#compare[data-rendered]') && location.search.includes({json.dumps('run=' + other)})")
+    views.append(view())
+    assert len({v[4] for v in views}) == 3 and views[2][3] == other
+    # the view across two runs is an entry too
+    page.click("#compare-across summary")
+    page.wait_for_function("document.getElementById('compare-run-a').options.length > 1")
+    first, second = page.locator("#compare-run-a option").evaluate_all("os => os.map(o => o.value)")[:2]
+    page.select_option("#compare-run-a", first)
+    page.select_option("#compare-run-b", [o for o in page.locator("#compare-run-b option").evaluate_all(
+        "os => os.map(o => o.value)") if o != first][0])
+    across = f"{first} {page.input_value('#compare-run-b')}"
+    page.click("#compare-across-show")
+    page.wait_for_function("document.querySelector('#compare[data-rendered]') && location.search.includes('run_a=')")
+    assert page.get_attribute("#compare-figures table[data-runs]", "data-runs") == across
+    page.go_back()
+    settled(views[2])
+    assert page.locator("#compare-mixed").count() == 0
+    page.go_forward()
+    page.wait_for_function("document.querySelector('#compare[data-rendered] #compare-figures table[data-runs]')")
+    assert page.get_attribute("#compare-figures table[data-runs]", "data-runs") == across
+    page.go_back()
+    settled(views[2])
+    page.go_back()
+    settled(views[1])
+    page.go_back()
+    settled(views[0])
+    page.go_forward()
+    settled(views[1])
+    page.go_forward()
+    settled(views[2])
+    page.reload()
+    settled(views[2])
+    # a change after Back starts a new branch: Back from it returns to the view it was made from
+    page.go_back()
+    settled(views[1])
+    page.select_option("select[name=a]", "btrfs")
+    page.wait_for_function("document.querySelector('#compare[data-rendered]') && location.search.includes('a=btrfs')")
+    page.go_back()
+    settled(views[1])
+    assert errors == []
+    page.close()
 
 
 class _Rows(HTMLParser):
