@@ -655,9 +655,11 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
     # every run of every pair, by id and picker label only (its table and system are in the pair's file)
-    return {"pairs": {name: [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in doc["runs"]]
-                      for name, doc in docs.items() if doc["runs"]},
-            "default": docs[pairs_mod.pair_name(*default)] if default else None}
+    listed = {name: [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in doc["runs"]]
+              for name, doc in docs.items() if doc["runs"]}
+    # the default pair's first table, the one the page holds, and its other runs as listed
+    first = default and docs[pairs_mod.pair_name(*default)]
+    return {"pairs": listed, "default": first and {**first, "runs": first["runs"][:1] + listed.get(pairs_mod.pair_name(*default), [])[1:]}}
 
 
 def _made_tables(outputs: "Outputs", todo: list) -> list:
