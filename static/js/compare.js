@@ -77,26 +77,33 @@
     box.replaceChildren(runLine(run), holder.firstChild);
     runSelect.value = run.id;
   }
-  // The runs that measured both, to pick from (whichever view is shown).
+  // The runs of a pair where the page knows them: the pair's file once fetched, or the
+  // default pair's list the page holds; the page's data holds only each pair's count of runs.
+  function listed(a, b) {
+    if (shown.doc && shown.a === a && shown.b === b) return shown.doc.runs;
+    var held = data["default"] || {};
+    return held.a === a && held.b === b ? held.runs : null;
+  }
+  // The runs that measured both, to pick from (whichever view is shown); how many there are.
   function pairRuns(a, b) {
-    var runs = (data.pairs || {})[a + "--" + b];
+    var count = (data.pairs || {})[a + "--" + b] || 0;
     runSelect.replaceChildren();
-    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
-    runSelect.disabled = !runs;
-    return runs;
+    (listed(a, b) || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
+    runSelect.disabled = !count;
+    return count;
   }
   function figures(a, b, wanted) {
-    var runs = pairRuns(a, b);
+    var count = pairRuns(a, b);
     if (a === b) { box.replaceChildren(el("p", {}, "Pick two different filesystems.")); return Promise.resolve(); }
-    if (!runs) {
+    if (!count) {
       box.replaceChildren(el("p", {}, "No run has measured both with default options. \u201cAcross two runs\u201d above " +
         "sets each filesystem's own run side by side, under a warning."));
       return Promise.resolve();
     }
     if (shown.doc && shown.a === a && shown.b === b) { showRun(shown.doc, wanted); return Promise.resolve(); }
-    var first = runs[0].id, held = box.querySelector("table[data-run]");
-    if (held && held.dataset.run === first && (!wanted || wanted === first) && shown.a === a && shown.b === b) {
-      runSelect.value = first;  // the page holds this table already (layouts/compare/single.html)
+    var runs = listed(a, b), held = box.querySelector("table[data-run]");
+    if (runs && held && held.dataset.run === runs[0].id && (!wanted || wanted === runs[0].id)) {
+      runSelect.value = runs[0].id;  // the page holds this table already (layouts/compare/single.html)
       return Promise.resolve();
     }
     box.setAttribute("aria-busy", "true");
@@ -105,6 +112,7 @@
       return r.json();
     }).then(function (doc) {
       shown = { a: a, b: b, doc: doc };
+      pairRuns(a, b);
       showRun(doc, wanted);
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of this pair could not be loaded (" + e.message + ")."));
@@ -204,24 +212,28 @@
         box.replaceChildren(el("p", {}, "No run has measured " + (ra ? b : a) + " with default options."));
         return null;
       }
-      var tested = ((data.pairs || {})[a + "--" + b] || []).some(function (r) { return r.id === ra.id; });
-      if (ra.id === rb.id && tested) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
-      var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
-      var plan = docs[0].across, differ = differing(plan, ra, rb);
-      warning.setAttribute("data-differ", differ.join(" "));
-      warning.appendChild(el("p", {}, differ.length
-        ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
-        : "These figures come from two runs with the same machine, kernel, storage and profile. Days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."));
-      var list = el("ul");
-      list.appendChild(systemItem(a, ra));
-      list.appendChild(systemItem(b, rb));
-      warning.appendChild(list);
-      box.replaceChildren(warning, acrossTable(a, b, ra, rb, plan.why));
-      return [ra.id, rb.id];
+      // one run on both sides: its tested table, where the pair's file has one for it
+      var one = ra.id === rb.id && (data.pairs || {})[a + "--" + b] ? figures(a, b, ra.id) : Promise.resolve();
+      return one.then(function () { return ra.id === rb.id && runSelect.value === ra.id ? null : acrossFigures(a, b, ra, rb, docs[0].across); });
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of these runs could not be loaded (" + e.message + ")."));
       return null;
     }).then(function (shownRuns) { box.removeAttribute("aria-busy"); return shownRuns; });
+  }
+  // The two runs' figures side by side under the warning; the runs shown.
+  function acrossFigures(a, b, ra, rb, plan) {
+    var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
+    var differ = differing(plan, ra, rb);
+    warning.setAttribute("data-differ", differ.join(" "));
+    warning.appendChild(el("p", {}, differ.length
+      ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
+      : "These figures come from two runs with the same machine, kernel, storage and profile. Days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."));
+    var list = el("ul");
+    list.appendChild(systemItem(a, ra));
+    list.appendChild(systemItem(b, rb));
+    warning.appendChild(list);
+    box.replaceChildren(warning, acrossTable(a, b, ra, rb, plan.why));
+    return [ra.id, rb.id];
   }
   // The runs the reader last asked for across, kept until both pickers offer them: opening the
   // panel fires "toggle" a task later, and by then the pickers may still be empty (the view

@@ -10,7 +10,6 @@ import urllib.request
 import pytest
 
 from fsatlas.results.resultfile import readable
-from sitebuild import REPO  # noqa: F401  (the committed site: conftest.committed_url)
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 FIRST = "#explorer-first"

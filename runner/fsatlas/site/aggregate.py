@@ -654,12 +654,13 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
-    # every run of every pair, by id and picker label only (its table and system are in the pair's file)
-    listed = {name: [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in doc["runs"]]
-              for name, doc in docs.items() if doc["runs"]}
-    # the default pair's first table, the one the page holds, and its other runs as listed
+    # The page holds how many runs each pair has (their list and tables are in the pair's file,
+    # fetched when the reader picks it: every run of every pair in the page grew it with each
+    # result), and the default pair's runs as its picker lists them, with the first one's table.
     first = default and docs[pairs_mod.pair_name(*default)]
-    return {"pairs": listed, "default": first and {**first, "runs": first["runs"][:1] + listed.get(pairs_mod.pair_name(*default), [])[1:]}}
+    listed = first and [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in first["runs"]]
+    return {"pairs": {name: len(doc["runs"]) for name, doc in docs.items() if doc["runs"]},
+            "default": first and {**first, "runs": first["runs"][:1] + listed[1:], "listed": listed}}
 
 
 def _made_tables(outputs: "Outputs", todo: list) -> list:
