@@ -102,7 +102,7 @@
     }
     if (shown.doc && shown.a === a && shown.b === b) { showRun(shown.doc, wanted); return Promise.resolve(); }
     var runs = listed(a, b), held = box.querySelector("table[data-run]");
-    if (runs && held && held.dataset.run === runs[0].id && (!wanted || wanted === runs[0].id)) {
+    if (runs && held && held.dataset.run === runs[0].id && (!wanted || wanted === runs[0].id) && shown.a === a && shown.b === b) {
       runSelect.value = runs[0].id;  // the page holds this table already (layouts/compare/single.html)
       return Promise.resolve();
     }

@@ -129,7 +129,8 @@ def test_back_restores_the_compare_view_before_each_change_and_reload_keeps_it(b
 
     def view():
         return (page.input_value("select[name=a]"), page.input_value("select[name=b]"), page.input_value("#compare-run"),
-                page.get_attribute("#compare-figures table[data-run]", "data-run"), page.url)
+                page.get_attribute("#compare-figures table[data-run]", "data-run"), page.url,
+                page.inner_text("#compare-figures caption").split(" in run")[0].split(" by the")[0])  # "xfs against ext4"
 
     def settled(want):
         page.wait_for_function("""([a, b, run]) => document.querySelector('#compare[data-rendered]')
@@ -138,6 +139,7 @@ def test_back_restores_the_compare_view_before_each_change_and_reload_keeps_it(b
         assert view() == want
 
     views.append(view())
+    assert views[0][5] == "xfs against ext4"
     page.select_option("select[name=b]", "ext3")
     page.wait_for_function("document.querySelector('#compare[data-rendered]') && location.search.includes('b=ext3')")
     views.append(view())
