@@ -19,13 +19,13 @@ def test_every_value_is_escaped_and_reads_back_as_written():
                                 ["iops"] + [f"1.0 {EVIL}"] * 4 + ["3"],
                                 [EVIL, f"failed: {EVIL}"]]
 
-    row = {"filesystem": EVIL, "workload": "seq-write", "variant": EVIL, "mkfs": EVIL, "mount": EVIL,
+    row = {"key": f"{EVIL}|-|-|seq-write|bs={EVIL}", "filesystem": EVIL, "workload": "seq-write", "variant": EVIL, "mkfs": EVIL, "mount": EVIL,
            "status": "ok", "reason": "", "flags": [EVIL], "n": 3, "shown": SHOWN}
     html = result_tables.throughput_table([row, {**row, "status": "skipped", "reason": EVIL}])
     assert "<script" not in html and "<img" not in html
-    assert table_rows(html) == [[EVIL, "seq-write", EVIL, f"{EVIL} / {EVIL}", "1.0 MB/s", "0.9 MB/s – 1.1 MB/s",
+    assert table_rows(html) == [[EVIL, f"seq-write bs={EVIL}", EVIL, f"{EVIL} / {EVIL}", "1.0 MB/s", "0.9 MB/s – 1.1 MB/s",
                                  "5.0 %", "3", f"ok {EVIL}", "", ""],
-                                [EVIL, "seq-write", EVIL, f"{EVIL} / {EVIL}", "", f"skipped: {EVIL}", ""]]
+                                [EVIL, f"seq-write bs={EVIL}", EVIL, f"{EVIL} / {EVIL}", "", f"skipped: {EVIL}", ""]]
 
 
 def test_each_throughput_row_shows_the_raw_device_on_its_own_job_and_the_host():

@@ -77,26 +77,33 @@
     box.replaceChildren(runLine(run), holder.firstChild);
     runSelect.value = run.id;
   }
-  // The runs that measured both, to pick from (whichever view is shown).
+  // The runs of a pair where the page knows them: the pair's file once fetched, or the
+  // default pair's list the page holds; the page's data holds only each pair's count of runs.
+  function listed(a, b) {
+    if (shown.doc && shown.a === a && shown.b === b) return shown.doc.runs;
+    var held = data["default"] || {};
+    return held.a === a && held.b === b ? held.runs : null;
+  }
+  // The runs that measured both, to pick from (whichever view is shown); how many there are.
   function pairRuns(a, b) {
-    var runs = (data.pairs || {})[a + "--" + b];
+    var count = (data.pairs || {})[a + "--" + b] || 0;
     runSelect.replaceChildren();
-    (runs || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
-    runSelect.disabled = !runs;
-    return runs;
+    (listed(a, b) || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
+    runSelect.disabled = !count;
+    return count;
   }
   function figures(a, b, wanted) {
-    var runs = pairRuns(a, b);
+    var count = pairRuns(a, b);
     if (a === b) { box.replaceChildren(el("p", {}, "Pick two different filesystems.")); return Promise.resolve(); }
-    if (!runs) {
+    if (!count) {
       box.replaceChildren(el("p", {}, "No run has measured both with default options. \u201cAcross two runs\u201d above " +
         "sets each filesystem's own run side by side, under a warning."));
       return Promise.resolve();
     }
     if (shown.doc && shown.a === a && shown.b === b) { showRun(shown.doc, wanted); return Promise.resolve(); }
-    var first = runs[0].id, held = box.querySelector("table[data-run]");
-    if (held && held.dataset.run === first && (!wanted || wanted === first) && shown.a === a && shown.b === b) {
-      runSelect.value = first;  // the page holds this table already (layouts/compare/single.html)
+    var runs = listed(a, b), held = box.querySelector("table[data-run]");
+    if (runs && held && held.dataset.run === runs[0].id && (!wanted || wanted === runs[0].id) && shown.a === a && shown.b === b) {
+      runSelect.value = runs[0].id;  // the page holds this table already (layouts/compare/single.html)
       return Promise.resolve();
     }
     box.setAttribute("aria-busy", "true");
@@ -105,6 +112,7 @@
       return r.json();
     }).then(function (doc) {
       shown = { a: a, b: b, doc: doc };
+      pairRuns(a, b);
       showRun(doc, wanted);
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of this pair could not be loaded (" + e.message + ")."));
@@ -190,6 +198,10 @@
     return body.children.length ? parts[0] : el("p", {}, "The two runs share no measured workload of these filesystems.");
   }
   function acrossView(a, b, wantA, wantB) {
+    // an address naming one side's run only (?run_a=…) asks for that run; the other side takes
+    // the same run where it measured that filesystem too (its tested table then), else its first
+    wantA = wantA || wantB;
+    wantB = wantB || wantA;
     askedAcross = [wantA, wantB];
     pairRuns(a, b);
     box.setAttribute("aria-busy", "true");
@@ -200,23 +212,28 @@
         box.replaceChildren(el("p", {}, "No run has measured " + (ra ? b : a) + " with default options."));
         return null;
       }
-      if (ra.id === rb.id) return figures(a, b, ra.id).then(function () { return null; });  // one run: its tested table
-      var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
-      var plan = docs[0].across, differ = differing(plan, ra, rb);
-      warning.setAttribute("data-differ", differ.join(" "));
-      warning.appendChild(el("p", {}, differ.length
-        ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
-        : "These figures come from two runs with the same machine, kernel, storage and profile. Days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."));
-      var list = el("ul");
-      list.appendChild(systemItem(a, ra));
-      list.appendChild(systemItem(b, rb));
-      warning.appendChild(list);
-      box.replaceChildren(warning, acrossTable(a, b, ra, rb, plan.why));
-      return [ra.id, rb.id];
+      // one run on both sides: its tested table, where the pair's file has one for it
+      var one = ra.id === rb.id && (data.pairs || {})[a + "--" + b] ? figures(a, b, ra.id) : Promise.resolve();
+      return one.then(function () { return ra.id === rb.id && runSelect.value === ra.id ? null : acrossFigures(a, b, ra, rb, docs[0].across); });
     }).catch(function (e) {
       box.replaceChildren(el("p", { "class": "warning" }, "The figures of these runs could not be loaded (" + e.message + ")."));
       return null;
     }).then(function (shownRuns) { box.removeAttribute("aria-busy"); return shownRuns; });
+  }
+  // The two runs' figures side by side under the warning; the runs shown.
+  function acrossFigures(a, b, ra, rb, plan) {
+    var warning = el("div", { "class": "warning", id: "compare-mixed", role: "note" });
+    var differ = differing(plan, ra, rb);
+    warning.setAttribute("data-differ", differ.join(" "));
+    warning.appendChild(el("p", {}, differ.length
+      ? "These figures come from two runs that differ in " + differ.join(", ") + ". A ratio between them compares those as much as the filesystems."
+      : "These figures come from two runs with the same machine, kernel, storage and profile. Days and what else the host did may differ, so a ratio between them compares the runs as much as the filesystems."));
+    var list = el("ul");
+    list.appendChild(systemItem(a, ra));
+    list.appendChild(systemItem(b, rb));
+    warning.appendChild(list);
+    box.replaceChildren(warning, acrossTable(a, b, ra, rb, plan.why));
+    return [ra.id, rb.id];
   }
   // The runs the reader last asked for across, kept until both pickers offer them: opening the
   // panel fires "toggle" a task later, and by then the pickers may still be empty (the view
@@ -231,7 +248,7 @@
   // Shows the pair the form names, in the run asked for (or the first by the site's run rule),
   // or across the two runs asked for; then keeps the choice in the address and marks the page
   // rendered.
-  function render(run, twoRuns, then) {
+  function render(run, twoRuns, then, how) {
     root.removeAttribute("data-rendered");
     var a = form.a.value, b = form.b.value;
     features(a, b);
@@ -244,12 +261,23 @@
       ["run", "run_a", "run_b"].forEach(function (k) { url.searchParams.delete(k); });
       if (pair) { url.searchParams.set("run_a", pair[0]); url.searchParams.set("run_b", pair[1]); }
       else if (runSelect.value && !runSelect.disabled) url.searchParams.set("run", runSelect.value);
-      history.replaceState(null, "", url);
+      // one history behaviour with the explorer: each change the reader makes is an entry
+      // (Back shows the view before it), the first view and a view Back restored only keep
+      // the address as it is shown
+      if (how === "push" && url.href !== location.href) history.pushState(null, "", url);
+      else history.replaceState(null, "", url);
       if (then) then();
       root.setAttribute("data-rendered", "1");
     });
   }
 
+  // What the run picker shows, as the reader reads it: a run's id, or the option's words for the
+  // table by the site's rule (whose value is no run's id).
+  function shownRun() {
+    if (runSelect.disabled || !runSelect.value) return "no run";
+    var option = runSelect.options[runSelect.selectedIndex];
+    return option && option.value.charAt(0) === "~" ? "the table " + option.textContent : "run " + runSelect.value;
+  }
   // A shared address naming a filesystem this site lacks, or a run it lacks or that did not
   // measure that filesystem, is not swapped silently for another view: a notice above the form
   // names what was asked and what is shown instead (the address then names what is shown).
@@ -259,18 +287,29 @@
       if (asked[side[0]] !== null && asked[side[0]] !== side[1])
         wrong.push("the filesystem \u201c" + asked[side[0]] + "\u201d, which this site has not described; shown instead: " + side[1]);
     });
+    if (a === b) {  // no run is shown for one filesystem against itself: say so of every run asked
+      ["run", "run_a", "run_b"].forEach(function (k) {
+        if (asked[k] !== null) wrong.push("run \u201c" + asked[k] + "\u201d, which is not shown: the page compares two different filesystems, and both are " + a);
+      });
+      return showNotice(wrong);
+    }
     if (asked.run !== null && asked.run !== single)
       wrong.push("run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b +
-        "; shown instead: " + (single ? "run " + single : "no run"));
+        "; shown instead: " + shownRun());
     // the pickers hold the run asked for where it measured that filesystem, else another
     [["run_a", a, runA.value], ["run_b", b, runB.value]].forEach(function (side) {
       if (asked[side[0]] !== null && asked[side[0]] !== side[2])
         wrong.push("run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1] +
           "; shown instead: " + (side[2] ? "run " + side[2] : "no run"));
     });
+    showNotice(wrong);
+  }
+  function showNotice(wrong) {
+    var old = document.getElementById("compare-notice");
+    if (old) old.remove();
     if (!wrong.length) return;
     var notice = el("div", { "class": "warning", id: "compare-notice", role: "status" });
-    notice.appendChild(el("p", {}, "The address asked for something this site does not have:"));
+    notice.appendChild(el("p", {}, "The address asked for something this page does not show:"));
     var list = el("ul");
     wrong.forEach(function (w) { list.appendChild(el("li", {}, w + ".")); });
     notice.appendChild(list);
@@ -280,19 +319,30 @@
   var params = new URLSearchParams(location.search), names = Object.keys(data.features);
   form.a.value = names.indexOf(params.get("a")) >= 0 ? params.get("a") : (names.indexOf("ext4") >= 0 ? "ext4" : names[0]);
   form.b.value = names.indexOf(params.get("b")) >= 0 ? params.get("b") : (names.indexOf("xfs") >= 0 ? "xfs" : names[1]);
-  form.addEventListener("change", function () { render(null); });
-  runSelect.addEventListener("change", function () { render(runSelect.value); });
+  form.addEventListener("change", function () { render(null, null, null, "push"); });
+  runSelect.addEventListener("change", function () { render(runSelect.value, null, null, "push"); });
   across.addEventListener("toggle", function () { offerAcross(form.a.value, form.b.value); });
   document.getElementById("compare-across-show").addEventListener("click", function () {
-    render(null, [runA.value, runB.value]);
+    render(null, [runA.value, runB.value], null, "push");
   });
   var asked = {};
   ["a", "b", "run", "run_a", "run_b"].forEach(function (k) { asked[k] = params.get(k) || null; });  // an empty value asks for nothing
   var notice = function () { askedNotice(asked); };
-  if (params.get("run_a") && params.get("run_b")) {
-    across.open = true;
-    render(null, [params.get("run_a"), params.get("run_b")], notice);
-  } else {
-    render(params.get("run"), null, notice);
+  // The view an address names (the first, and each one Back or Forward returns to).
+  function open(query, then) {
+    var p = new URLSearchParams(query);
+    if (names.indexOf(p.get("a")) >= 0) form.a.value = p.get("a");
+    if (names.indexOf(p.get("b")) >= 0) form.b.value = p.get("b");
+    if (p.get("run_a") || p.get("run_b")) {
+      across.open = true;
+      return render(null, [p.get("run_a"), p.get("run_b")], then);
+    }
+    return render(p.get("run"), null, then);
   }
+  window.addEventListener("popstate", function () {
+    var old = document.getElementById("compare-notice");
+    if (old) old.remove();  // it spoke of the address the page was opened with
+    open(location.search);
+  });
+  open(location.search, notice);
 })();

@@ -3,7 +3,7 @@ import shutil
 
 import pytest
 
-from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, build_site, serve
+from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, REPO, build_site, serve
 
 
 @pytest.fixture(scope="session")
@@ -13,11 +13,16 @@ def site_root(tmp_path_factory):
     return root
 
 
-@pytest.fixture(scope="session")
-def site_url(site_root):
-    server = serve(site_root / "public")
+def _served(public):
+    """The address of a local server for a built site's public folder, while the fixture lasts."""
+    server = serve(public)
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def site_url(site_root):
+    yield from _served(site_root / "public")
 
 
 @pytest.fixture(scope="session")
@@ -63,6 +68,19 @@ def big_site_url(tmp_path_factory):
     server, url = _synthetic_site(tmp_path_factory, "big", 1000)
     yield url
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def committed_root(tmp_path_factory):
+    """The site built from every committed result file (data/results), as make site builds it."""
+    root = tmp_path_factory.mktemp("committed-site")
+    build_site(root, REPO / "data" / "results")
+    return root
+
+
+@pytest.fixture(scope="session")
+def committed_url(committed_root):
+    yield from _served(committed_root / "public")
 
 
 DURABILITY_RUN = "20261124T192938Z-fsatlas-ci-vm-standard"  # committed: the guides' claims measured

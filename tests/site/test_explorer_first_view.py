@@ -12,22 +12,12 @@ import pytest
 from fsatlas.results import machines
 from fsatlas.results.resultfile import readable
 from fsatlas.site.knowledge import significant
-from sitebuild import REPO, build_site, serve
+from sitebuild import REPO
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 FIRST = "#explorer-first"
 LIVE_BARS = "#explorer-chart svg [aria-roledescription=bar]"
 VEGA_OR_EXPLORER = re.compile(r"/(vega(-lite|-embed)?\.min|explorer(-view)?)\.js$")
-
-
-@pytest.fixture(scope="module")
-def committed_url(tmp_path_factory):
-    """The site built from every committed result file (data/results), as make site builds it."""
-    root = tmp_path_factory.mktemp("committed-site")
-    build_site(root, REPO / "data" / "results")
-    server = serve(root / "public")
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
 
 
 @pytest.fixture(params=["committed", "synthetic"])

@@ -41,10 +41,6 @@ STATUSES = ("ok", "skipped", "failed")
 _NO_FIGURES = dict.fromkeys(ROW_COLUMNS[ROW_COLUMNS.index("metric"):])  # a cell's row when it has no metric
 
 
-def _dimensions(key: str) -> str:
-    return key.split("|")[4] if key.count("|") >= 4 else ""
-
-
 def cell_rows(result: dict) -> list[dict]:
     """One row per (cell, metric), every ROW_COLUMNS key present; a cell that is not ok gives
     one row with no metric."""
@@ -52,7 +48,7 @@ def cell_rows(result: dict) -> list[dict]:
     show = knowledge_mod.display
     for cell in result["cells"]:
         variant = cell.get("variant", "defaults")
-        dims = _dimensions(cell["key"])
+        dims = result_tables.dimensions(cell["key"])
         label = " ".join(x for x in (cell["filesystem"], "" if variant == "defaults" else variant, dims) if x)
         base = {"result": result["id"], "machine": result["system"]["machine"], "key": cell["key"],
                 "label": label, "filesystem": cell["filesystem"], "variant": variant,
@@ -213,7 +209,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
     for cell in result["cells"]:
         cells.append({
             "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
-            "variant": cell.get("variant", "defaults"), "dimensions": _dimensions(cell["key"]),
+            "variant": cell.get("variant", "defaults"), "dimensions": result_tables.dimensions(cell["key"]),
             "mkfs": " ".join(cell["mkfs_options"]), "mount": ",".join(cell["mount_options"]),
             "driver": cell["driver"], "command": explorer.cell_argument(cell["key"]),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
@@ -708,9 +704,13 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")
     default = pairs_mod.default_pair(runs)
-    return {"pairs": {name: [{k: r[k] for k in ("id", "created", "profile", "system", "label") if k in r} for r in doc["runs"]]
-                      for name, doc in docs.items() if doc["runs"]},
-            "default": docs[pairs_mod.pair_name(*default)] if default else None}
+    # The page holds how many runs each pair has (their list and tables are in the pair's file,
+    # fetched when the reader picks it: every run of every pair in the page grew it with each
+    # result), and the default pair's runs as its picker lists them, with the first one's table.
+    first = default and docs[pairs_mod.pair_name(*default)]
+    listed = first and [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in first["runs"]]
+    return {"pairs": {name: len(doc["runs"]) for name, doc in docs.items() if doc["runs"]},
+            "default": first and {**first, "runs": first["runs"][:1] + listed[1:], "listed": listed}}
 
 
 def _made_tables(outputs: "Outputs", todo: list) -> list:

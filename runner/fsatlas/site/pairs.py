@@ -23,7 +23,6 @@ from ..results import comparison, metrics
 from ..results import flags as flags_mod
 from . import knowledge as knowledge_mod, report, run_rule
 
-RUNS_PER_PAIR = 5  # the runs that measured both, first by the run rule, each a table the reader can pick
 DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
 FOLDER = "compare"
 SIDES = "sides"  # FOLDER/SIDES/<fs>.json: one filesystem's figures in its runs, for the view across runs
@@ -39,22 +38,22 @@ def _by_rule(summaries: list) -> list:
 
 
 def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
-    """(a, b) -> the ids of RUNS_PER_PAIR runs whose default cells measured both: first the run
-    the site's rule picks for every workload of the pair where it picks one run (picks, as
-    rule_picks gives them), then the others by the most filesystems, then the newest; each
-    summary lists the filesystems it measured. Both orders are listed: each is compared as the
-    reader reads it (B against A)."""
+    """(a, b) -> the ids of every run whose default cells measured both, each a table the reader
+    can pick and an address can name (a cap of five dropped the sixth run of a pair, and an
+    address naming it was told the run had not measured the pair): first the run the site's
+    rule picks for every workload of the pair where it picks one run (picks, as rule_picks
+    gives them), then the others by the most filesystems, then the newest; each summary lists
+    the filesystems it measured. Both orders are listed: each is compared as the reader reads
+    it (B against A)."""
     out: dict[tuple, list] = {}
     for s in _by_rule(summaries):
         for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
-            ids = out.setdefault(pair, [])
-            if len(ids) < RUNS_PER_PAIR:
-                ids.append(s["id"])
+            out.setdefault(pair, []).append(s["id"])
     for pair, chosen in (picks or {}).items():
         sole = {p[3] for p in chosen}
         if len(sole) == 1 and pair in out:
             rid = sole.pop()
-            out[pair] = [rid] + [i for i in out[pair] if i != rid][:RUNS_PER_PAIR - 1]
+            out[pair] = [rid] + [i for i in out[pair] if i != rid]
     return out
 
 
@@ -83,13 +82,12 @@ def rule_picks(summaries: list) -> dict:
 
 
 def runs_of_filesystems(summaries: list) -> dict:
-    """fs -> the ids of RUNS_PER_PAIR runs whose default cells measured it, by the run rule."""
+    """fs -> the ids of every run whose default cells measured it, by the run rule (each one the
+    view across runs can pick and an address can name)."""
     out: dict[str, list] = {}
     for s in _by_rule(summaries):
         for fs in s.get("filesystems", []):
-            ids = out.setdefault(fs, [])
-            if len(ids) < RUNS_PER_PAIR:
-                ids.append(s["id"])
+            out.setdefault(fs, []).append(s["id"])
     return out
 
 

@@ -95,7 +95,7 @@ def throughput_table(rows: list[dict], result: dict | None = None) -> str:
            '<th scope="col">Status</th><th scope="col">Raw device, same job</th>'
            '<th scope="col">Host during the repetitions</th></tr></thead>\n<tbody>\n']
     for row in rows:
-        out.append("<tr>" + _cell(row["filesystem"]) + _cell(row["workload"]) + _cell(row["variant"])
+        out.append("<tr>" + _cell(row["filesystem"]) + _cell(workload_text(row)) + _cell(row["variant"])
                    + _cell(f"{row['mkfs']} / {row['mount']}"))
         if row["status"] == "ok":
             shown = row["shown"]
@@ -108,6 +108,19 @@ def throughput_table(rows: list[dict], result: dict | None = None) -> str:
         out.append("</tr>\n")
     out.append("</tbody>\n</table>\n")
     return "".join(out)
+
+
+def dimensions(key: str) -> str:
+    """A cell key's parameters ("file_size=100", run/matrix.make_key's last part), "" where none."""
+    return key.split("|")[4] if key.count("|") >= 4 else ""
+
+
+def workload_text(row: dict) -> str:
+    """A row's workload with the parameters of its cell, which tell it from the other cells of
+    that workload: small-files at 100, 1,000 and 10,000 bytes are three cells, and a table
+    naming only "small-files" read three rows alike."""
+    dims = dimensions(row["key"])
+    return f"{row['workload']} {dims.replace(',', ', ')}" if dims else row["workload"]
 
 
 def metrics_table(rows: list[dict]) -> str:
