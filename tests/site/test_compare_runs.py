@@ -4,7 +4,6 @@ only where the address asked for what the page does not show; the reader's chang
 entries; and no two rows of a result page's table read the same."""
 import itertools
 import json
-import re
 from html.parser import HTMLParser
 
 import pytest
