@@ -41,9 +41,19 @@
     out.textContent = "";
     if (!query) { statusLine.textContent = "Type a filesystem, an option (data=writeback), a workload…"; return; }
     statusLine.textContent = "Searching…";
-    // "data=writeback" as its words: Pagefind's own splitting of such a term finds nothing on some pages
-    engine.then(function (pagefind) { return pagefind.search(words(query).join(" ")); }).then(function (search) {
-      return Promise.all(search.results.slice(0, 60).map(function (r) { return r.data(); }));
+    // Pagefind is asked twice and keeps every page either answer holds: the query as typed finds
+    // the pages that show a term as it is written (rand-read-4k, a run id, m-b6d0b06748), which
+    // its words alone miss; the query as its words finds "data=writeback", which Pagefind's own
+    // splitting of the term misses on some pages. The site adds order, never drops a page.
+    engine.then(function (pagefind) {
+      var asWords = words(query).join(" ");
+      return Promise.all([pagefind.search(query), asWords && asWords !== query ? pagefind.search(asWords) : null]);
+    }).then(function (searches) {
+      var seen = {}, found = [];
+      searches.forEach(function (search) {
+        ((search && search.results) || []).forEach(function (r) { if (!seen[r.id]) { seen[r.id] = true; found.push(r); } });
+      });
+      return Promise.all(found.map(function (r) { return r.data(); }));
     }).then(function (pages) {
       var wanted = words(query);
       var ranked = pages.map(function (page, i) { return { page: page, tier: tier(page, wanted), i: i }; })
