@@ -110,3 +110,52 @@ def test_a_printed_page_shows_every_column_every_chart_whole_and_details_open(br
         checked.append(path)
     context.close()
     assert {"/compare/", "/features/", "/"} <= set(checked) and any(p.endswith("/cells/") for p in checked), checked
+
+
+DARK_MARKS = """() => {
+  const rgb = c => { const m = c && c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ground = e => { const layers = [];  // the colour behind an element: its ancestors' backgrounds, composed
+    for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let out = [255, 255, 255]; layers.reverse().forEach(c => { out = out.map((v, i) => c[i] * c[3] + v * (1 - c[3])); }); return out; };
+  const low = [];
+  for (const svg of document.querySelectorAll('svg.marks')) {
+    const behind = ground(svg.parentElement);
+    for (const e of svg.querySelectorAll('.role-mark *, .role-legend-symbol *')) {
+      if (!e.getBoundingClientRect().width && !e.getBoundingClientRect().height) continue;
+      const s = getComputedStyle(e);
+      let seen = parseFloat(s.opacity);
+      for (let a = e.parentElement; a && a !== svg.parentElement; a = a.parentElement) seen *= parseFloat(getComputedStyle(a).opacity);
+      // a mark is told from the ground by its fill or by its outline (1.4.11): the better of the two counts
+      const paints = [[s.fill, s.fillOpacity, 1], [s.stroke, s.strokeOpacity, parseFloat(s.strokeWidth)]].map(([paint, alpha, width]) => {
+        const c = rgb(paint); const a = c ? c[3] * seen * parseFloat(alpha) : 0;
+        if (!c || a === 0 || width < 1) return null;
+        const shown = c.slice(0, 3).map((v, i) => v * a + behind[i] * (1 - a));
+        const [hi, lo] = [lum(shown), lum(behind)].sort((x, y) => y - x);
+        return [(hi + 0.05) / (lo + 0.05), `${paint} at ${a.toFixed(2)}`];
+      }).filter(Boolean).sort((x, y) => y[0] - x[0]);
+      if (paints.length && paints[0][0] < 3)
+        low.push(`${paints[0][1]}: ${paints[0][0].toFixed(2)}:1 (${e.closest('.role-mark, .role-legend-symbol').getAttribute('class')})`);
+    }
+  }
+  return [document.querySelectorAll('svg.marks').length, [...new Set(low)]]; }"""
+
+
+def test_every_chart_mark_and_legend_colour_keeps_3_to_1_in_dark_mode(browser, guides_url):
+    """#62 round 4, item 4: the guides' legend swatch #542788 read 1.73:1 on the dark ground
+    (WCAG 1.4.11 asks 3:1 for graphics). Rule: in dark mode every mark and legend symbol of
+    every build SVG on every page, as Chromium computes its colour and opacity, keeps 3:1
+    against the ground behind the chart."""
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    charts, low = 0, {}
+    for path in pages_of(guides_url):
+        page.goto(guides_url + path)
+        drawn, found = page.evaluate(DARK_MARKS)
+        charts += drawn
+        if found:
+            low[path] = found
+    context.close()
+    assert charts > 10 and low == {}, low
