@@ -2,11 +2,15 @@
 tables and charts, dark-mode chart colours keep 3:1, the cells page names metrics and the system,
 and embeds name their run and system. In headless Chromium against the session's built sites."""
 import html as html_mod
+import json
 import re
 import urllib.request
 
 import pytest
 from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import metrics, resultfile
+from sitebuild import REPO
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
@@ -159,3 +163,30 @@ def test_every_chart_mark_and_legend_colour_keeps_3_to_1_in_dark_mode(browser, g
             low[path] = found
     context.close()
     assert charts > 10 and low == {}, low
+
+
+def test_the_cells_page_names_each_metric_in_words_and_shows_the_system_table(committed_url):
+    """#62 round 4, item 5: results/<id>/cells/ printed raw metric names (lat_mean_ns) and gave
+    the system only as a link back. Rule, for every committed result: each metric row of the
+    cells page reads as the metrics table words it (metrics.label), and the page carries the
+    result page's own system table."""
+    files = sorted((REPO / "data" / "results").glob("*.json"))
+    assert files
+    for file in files:
+        result = resultfile.readable(json.loads(file.read_text()))
+        base = f"{committed_url}/results/{result['id']}/"
+        with urllib.request.urlopen(base) as r:
+            page = r.read().decode()
+        with urllib.request.urlopen(base + "cells/") as r:
+            cells = r.read().decode()
+        system = re.search(r'<dl class="facts" id="system-table">.*?</dl>', page, re.S)
+        assert system and system[0] in cells, result["id"]
+        for cell in result["cells"]:
+            if cell["status"] != "ok":
+                continue
+            group = re.search(rf'<tbody id="[^"]*">\s*<tr><th scope="rowgroup"[^>]*><code>{re.escape(html_mod.escape(cell["key"]))}</code>.*?</tbody>', cells, re.S)
+            assert group, (result["id"], cell["key"])
+            heads = [html_mod.unescape(re.sub(r"<[^>]+>", "", h)).strip()
+                     for h in re.findall(r"<tr>(?:<th scope=\"rowgroup\".*?</th>)?<th>(.*?)</th>", group[0], re.S)]
+            wanted = [f"{metrics.label(name)} {name}" for name in cell["metrics"]]
+            assert sorted(heads) == sorted(wanted), (result["id"], cell["key"], heads, wanted)

@@ -26,7 +26,7 @@ from urllib.parse import quote_plus, urlencode
 
 import orjson
 
-from ..results import flags
+from ..results import flags, metrics
 from .knowledge import DISPLAY_UNITS, display_number
 
 
@@ -141,7 +141,7 @@ def metrics_table(rows: list[dict]) -> str:
             if i:
                 out.append("<tr>")
             if row["status"] == "ok":
-                out.append(f'<th>{escape(row["metric"])}</th>' + _figures(row))
+                out.append(f'<th>{escape(metrics.label(row["metric"]))} <small>{escape(row["metric"])}</small></th>' + _figures(row))
             else:
                 out.append('<th colspan="6">' + escape(f"{row['status']}: {row['reason']}") + "</th>")
             out.append("</tr>\n")
@@ -292,6 +292,7 @@ def fill_slots(page: str, tables: dict) -> str:
 
 
 CELLS = '<section id="every-cell" data-fsatlas-cells>'  # layouts/results/single.html
+SYSTEM = '<section id="system">'  # layouts/partials/results/system.html
 CELLS_PAGE = "cells"  # the folder of that section's page, in the result page's folder
 CELLS_LINK = ('<section id="every-cell"><h2>Every cell and metric</h2><p>Every cell\'s metrics (mean, '
               'median, 95% CI, RSD, n) and the raw output behind each figure are on '
@@ -303,15 +304,18 @@ def split_cells(page: str) -> tuple[str, str | None]:
     """(the result page, the page of every cell, or None where the page has no such section).
     The largest tables, every cell's metrics and its raw output (230 KB of a standard run's
     420), move to a page of their own: parsing them on a slow CPU held back the first paint of
-    the chart above them by 0.4 s (#62). That page is the result page's heading and that
-    section alone (no second copy of the chart to write for each of 10,000 results), kept out
-    of the search index (its text is the result page's); its relative addresses (the raw
-    table's, and "./" back to the result page) resolve from the result page's folder (<base>)."""
+    the chart above them by 0.4 s (#62). That page is the result page's heading, its system
+    table (a figure names its system where it is shown) and that section alone (no second copy
+    of the chart to write for each of 10,000 results), kept out of the search index (its text
+    is the result page's); its relative addresses (the raw table's, and "./" back to the result
+    page) resolve from the result page's folder (<base>)."""
     start = page.find(CELLS)
     if start < 0:
         return page, None
     end = page.index("</section>", start) + len("</section>")
     heading = page.index("</h1>") + len("</h1>")
-    cells = page[:heading] + BACK_LINK + page[start:]
+    at = page.find(SYSTEM)
+    system = page[at:page.index("</section>", at) + len("</section>")] if 0 <= at < start else ""
+    cells = page[:heading] + BACK_LINK + system + page[start:]
     cells = cells.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1)
     return page[:start] + CELLS_LINK + page[end:], cells
