@@ -1,5 +1,5 @@
 // The chart permalink: /embed/?page=/results/<id>/&n=1 draws the n-th chart of one of the site's
-// own pages alone, with its table, linking back. The fetched page is read as data only: the
+// own pages alone, with its table, each run it draws with that run's system, linking back. The fetched page is read as data only: the
 // chart's name, spec file, rows and caption are checked against fixed patterns and copied into
 // elements made here (text, never markup), and the table is rebuilt from its cells' text. So a
 // page named by a crafted link, or contributor text inside a page, cannot put markup or script
@@ -75,6 +75,60 @@
     return figure;
   }
 
+  function tableAfter(found) {  // the table the page places after the chart, bare or in its scroll box
+    var next = found.nextElementSibling;
+    if (next && next.matches("table")) return next;
+    return next && next.matches(".table-scroll") ? next.querySelector(":scope > table") : null;
+  }
+
+  var RUN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+  function rowsOf(figure) {  // the chart's rows: in the figure, or the file it names
+    var inline = figure.querySelector("script.chart-data");
+    if (inline) return Promise.resolve(JSON.parse(inline.textContent));
+    return fetch(figure.dataset.rows).then(function (r) { return r.ok ? r.json() : []; });
+  }
+
+  // Each run the chart draws, named with its system as its result page's system table gives it
+  // (machine, CPU, memory, kernel, storage under the image): the figure's run and system in
+  // view, as on the page it comes from, whose tooltips and tables say them.
+  function runsOf(figure) {
+    return rowsOf(figure).then(function (rows) {
+      var ids = [];
+      (Array.isArray(rows) ? rows : []).forEach(function (row) {
+        var id = row && row.result;
+        if (typeof id === "string" && RUN.test(id) && ids.indexOf(id) < 0) ids.push(id);
+      });
+      if (!ids.length) return null;
+      var section = document.createElement("section");
+      section.className = "embed-runs";
+      section.appendChild(document.createElement("h2")).textContent = ids.length > 1 ?
+        "The " + ids.length + " runs in this chart and their systems" : "The run in this chart and its system";
+      return Promise.all(ids.map(function (id) {
+        var page = new URL(base + "results/" + id + "/", location.href);
+        return fetch(page).then(function (r) { return r.ok ? r.text() : ""; }).then(function (html) {
+          var table = new DOMParser().parseFromString(html, "text/html").getElementById("system-table");
+          var run = document.createElement("div");
+          var heading = run.appendChild(document.createElement("p"));
+          heading.appendChild(document.createTextNode("Run "));
+          var link = heading.appendChild(document.createElement("a"));
+          link.href = page.href;
+          link.textContent = id;
+          var facts = run.appendChild(document.createElement("dl"));
+          facts.className = "facts";
+          Array.prototype.forEach.call(table ? table.children : [], function (item) {  // text only, as the table above
+            if (!/^(DT|DD)$/.test(item.tagName)) return;
+            var text = item.cloneNode(true);  // a link of the result page's (labels of one host) is left there
+            text.querySelectorAll("a").forEach(function (a) { a.remove(); });
+            facts.appendChild(document.createElement(item.tagName.toLowerCase())).textContent = text.textContent.trim().replace(/\s*\u00b7$/, "");
+          });
+          if (!table) heading.appendChild(document.createTextNode(": its system is on its result page"));
+          return run;
+        });
+      })).then(function (runs) { runs.forEach(function (run) { section.appendChild(run); }); return section; });
+    });
+  }
+
   var params = new URLSearchParams(location.search);
   var page = sitePath(params.get("page") || "", PAGE), n = parseInt(params.get("n") || "1", 10);
   if (!page || !(n >= 1)) { statusLine.textContent = "No chart of this site named."; return; }
@@ -89,13 +143,17 @@
     var figure = chartFrom(found);
     figure.dataset.source = url.href;
     root.replaceChildren(figure);
-    var next = found.nextElementSibling;
-    if (next && next.matches("table")) root.appendChild(textTable(next));
+    var table = tableAfter(found);  // a caption may point to it ("as in the table below")
+    if (table) root.appendChild(textTable(table));
     var back = root.appendChild(document.createElement("p"));
     var link = back.appendChild(document.createElement("a"));
     link.href = url.href;
     link.textContent = "From " + (doc.title || url.pathname);
-    return window.fsatlasCharts.draw(figure);
+    return Promise.all([window.fsatlasCharts.draw(figure), runsOf(figure).then(function (runs) {
+      if (runs) root.insertBefore(runs, back);
+    })]);
+  }).then(function () {
+    root.dataset.ready = "true";
   }).catch(function (error) {
     statusLine.textContent = "Could not show the chart: " + error.message;
     console.error("embed: " + error);

@@ -190,3 +190,64 @@ def test_the_cells_page_names_each_metric_in_words_and_shows_the_system_table(co
                      for h in re.findall(r"<tr>(?:<th scope=\"rowgroup\".*?</th>)?<th>(.*?)</th>", group[0], re.S)]
             wanted = [f"{metrics.label(name)} {name}" for name in cell["metrics"]]
             assert sorted(heads) == sorted(wanted), (result["id"], cell["key"], heads, wanted)
+
+
+def facts_of(html: str) -> dict:
+    """A system table's facts, dt -> dd, as text (the links of the dd left out)."""
+    table = re.search(r'<dl class="facts" id="system-table">(.*?)</dl>', html, re.S)[1]
+    plain = lambda part: " ".join(html_mod.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<a\b.*?</a>", "", part, flags=re.S))).split()).rstrip(" ·")
+    return {plain(dt): plain(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", table, re.S)}
+
+
+def figures_of(site_url) -> list:
+    """(page, n, caption, the runs its rows name) of every chart of every page, from the HTML."""
+    found = []
+    for path in pages_of(site_url):
+        with urllib.request.urlopen(site_url + path) as r:
+            page = r.read().decode()
+        for n, figure in enumerate(re.findall(r"<figure [^>]*data-chart=.*?</figure>", page, re.S), 1):
+            rows_file = re.search(r'data-rows="([^"]+)"', figure)
+            if rows_file:
+                with urllib.request.urlopen(site_url + html_mod.unescape(rows_file[1])) as r:
+                    rows = json.loads(r.read())
+            else:
+                inline = re.search(r'<script type="application/json" class="chart-data">(.*?)</script>', figure, re.S)
+                rows = json.loads(inline[1]) if inline else []
+            caption = html_mod.unescape(re.search(r'data-caption="([^"]*)"', figure)[1])
+            found.append((path, n, caption, sorted({row["result"] for row in rows if row.get("result")})))
+    return found
+
+
+def test_an_embedded_chart_names_its_runs_and_their_systems_and_no_missing_part(browser, guides_url):
+    """#62 round 4, item 3: /embed/?page=/filesystems/ext4/&n=1 drew runs with neither run nor
+    system in view, and its caption said "as in the table below" with no table there. Rule:
+    every embedded figure shows each run its rows come from with that run's system table (CPU,
+    memory, kernel, storage) as the run's result page gives it, and a caption naming a table
+    has it. Over every chart of the built site: the named one, and others hypothesis draws."""
+    figures = figures_of(guides_url)
+    assert any(runs for *_, runs in figures)
+    systems = {}
+    context = browser.new_context()
+    page = context.new_page()
+
+    def check(figure):
+        path, n, caption, runs = figure
+        page.goto(f"{guides_url}/embed/?page={path}&n={n}", wait_until="networkidle")
+        page.wait_for_selector("#embed figure.chart-drawn", timeout=30000)
+        if "table" in caption:
+            assert page.locator("#embed table").count() == 1, (path, n, caption)
+        shown = page.eval_on_selector_all(".embed-runs > div", """runs => runs.map(run => [run.querySelector('a').textContent,
+            Object.fromEntries([...run.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))])""")
+        assert sorted(run for run, _ in shown) == runs, (path, n, shown)
+        for run, facts in shown:
+            if run not in systems:
+                with urllib.request.urlopen(f"{guides_url}/results/{run}/") as r:
+                    systems[run] = facts_of(r.read().decode())
+            assert {"CPU", "Memory", "Kernel", "Storage device"} <= set(facts) and facts == systems[run], (path, n, run, facts)
+        assert page.locator(".embed-runs").is_visible() or not runs
+
+    for figure in figures:
+        if figure[0] in ("/filesystems/ext4/", "/results/") and figure[1] == 1:
+            check(figure)
+    settings(max_examples=5, deadline=None, derandomize=True)(given(st.sampled_from(figures))(check))()
+    context.close()
