@@ -473,7 +473,7 @@ def test_each_cell_says_whether_it_went_through_o_direct(fs, workload, mount, ke
 
 
 def test_a_comparison_of_buffered_and_direct_cells_says_so():
-    facts = {"id": "r", "machine": "m", "kernel": "6.18.44", "target": "loop"}
+    facts = {"id": "r", "machine": "m", "machine_name": "Xeon 2 vCPU, KVM", "kernel": "6.18.44", "target": "loop"}
     metric = {"mean": 100.0, "rsd_pct": 1.0, "n": 3, "unit": "bytes/s", "better": "higher", "ci_low": 99.0, "ci_high": 101.0,
               "samples": [99.0, 100.0, 101.0]}
     base = {"filesystem": "ext4", "workload": "seq-write", "mount": "", "flags": [], "metrics": {"throughput": metric}}

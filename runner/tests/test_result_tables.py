@@ -61,7 +61,7 @@ def test_the_overview_gives_each_figure_as_its_difference_from_the_rows_best():
     shown = {}
     for row in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", made):
         workload, rest = row.split("</th>", 1)
-        metric, *cells = re.findall(r"<td[^>]*>(.*?)</td>", rest)
+        metric, *cells = (re.sub(r"<[^>]+>", "", td) for td in re.findall(r"<td[^>]*>(.*?)</td>", rest))
         shown[(workload, metric)] = dict(zip(filesystems, cells))
     expected = {}
     for c in result["cells"]:
@@ -83,3 +83,55 @@ def test_the_overview_gives_each_figure_as_its_difference_from_the_rows_best():
             share = 100 * (figures[fs]["mean"] / best if higher else best / figures[fs]["mean"])
             assert shown[line][fs] == ("best" if share >= 99.5 else f"{share - 100:+.0f} %".replace("-", "−")), (line, fs)
     assert sum(v == "best" for cells in shown.values() for v in cells.values()) >= len(shown)
+
+
+def _imports(tmp_path):
+    """Every result file the importer makes of the tools' own outputs (fixtures/samples), one
+    import a file (--redact: some name their host); a file the importer refuses makes none."""
+    import contextlib
+    import io
+    import json
+    from testutil import SAMPLES
+    from fsatlas.cli import main
+    out = tmp_path / "imports"
+    for sample in sorted(p for p in SAMPLES.glob("*/*") if p.suffix != ".md"):
+        tool = sample.parent.name
+        args = ["import", tool, str(sample), "--redact", "--out", str(out)] + ([] if tool == "pts" else ["--filesystem", "ext4"])
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            main(args)
+    return [readable(json.loads(p.read_text())) for p in sorted((out / "results").glob("*.json"))]
+
+
+def test_every_run_and_import_with_a_figure_gets_an_overview_that_links_each_figure_to_its_cell(tmp_path):
+    """Rule (#62, third round): every result with a figure has a run at a glance, whatever it
+    measured: several filesystems (a heat map), one filesystem or an import (one column, which
+    says no comparison is possible). Each figure in it links to its cell's rows among every
+    cell's (metrics_table's ids). Over every committed result and every import of every sample."""
+    import json
+    import re
+    from pathlib import Path
+    from fsatlas.site import aggregate
+    committed = [readable(json.loads(p.read_text())) for p in
+                 sorted((Path(__file__).resolve().parents[2] / "data" / "results").glob("*.json"))]
+    imported = _imports(tmp_path)
+    assert len(imported) >= 20
+    single = 0
+    for result in committed + imported:
+        rows = aggregate.cell_rows(result)
+        made = result_tables.overview_table(rows)
+        figures = [r for r in rows if r["status"] == "ok" and r["mean"] and r["mean"] > 0]
+        assert bool(made) == bool(figures), result["id"]
+        if not made:
+            continue
+        ids = set(re.findall(r'<tbody id="([^"]+)">', result_tables.metrics_table(rows)))
+        links = re.findall(r'<a href="cells/#([^"]+)"', made)
+        assert links and set(links) <= ids, result["id"]
+        assert len(links) == len(re.findall(r"<td class=\"num[^\"]*\"><a ", made)) == \
+            len(re.findall(r'<td class="num', made)) - made.count("heat-none"), result["id"]
+        columns = len(re.findall(r'<th scope="col">', made)) - 2
+        if columns == 1:  # nothing to set a figure against: said, and no shade implies one
+            single += 1
+            assert "It measured one filesystem" in made and "heat-" not in made, result["id"]
+        else:
+            assert "heat-0" in made and "It measured one filesystem" not in made, result["id"]
+    assert single >= 10

@@ -122,8 +122,10 @@
   }
 
   // A chart drawn at build time: shown as it is, its save buttons in place, made interactive
-  // when the reader asks: a click or tap on the picture (a finger scrolling across it is no
-  // click), or the "Explore" button, which a keyboard reaches.
+  // when the reader asks: a click or tap on the picture without movement (a finger scrolling
+  // across it or a mouse dragging over it to select text is no request), or the "Explore"
+  // button, which a keyboard reaches.
+  var SLOP_PX = 6;  // a press that moves further is a drag or a scroll, not a click or tap
   function settle(figure) {
     // a result page whose chart the build could not draw has an empty view: drawn here
     if (figure.dataset.drawn !== "build" || !figure.querySelector(".chart-view svg")) return draw(figure);
@@ -136,7 +138,17 @@
     explore.textContent = "Explore";
     explore.setAttribute("aria-label", "Explore (details on hover or tap): " + (figure.dataset.caption || "the chart"));
     bar.insertBefore(explore, bar.firstChild);
-    var wake = function () {
+    // where the last press on the picture began: a click that ends more than SLOP_PX away is a
+    // drag (text selected, a finger moved), not a request; one that began off the picture too
+    var down = null;
+    view.addEventListener("pointerdown", function (e) { down = { x: e.clientX, y: e.clientY }; });
+    view.addEventListener("pointercancel", function () { down = null; });
+    var wake = function (e) {
+      if (e.currentTarget === view) {
+        var moved = !down || Math.abs(e.clientX - down.x) > SLOP_PX || Math.abs(e.clientY - down.y) > SLOP_PX;
+        down = null;
+        if (moved) return;
+      }
       view.removeEventListener("click", wake);
       // the button goes: a keyboard's focus stays on the chart it asked for, not the page's start
       if (document.activeElement === explore) {

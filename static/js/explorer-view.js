@@ -56,23 +56,24 @@
 
     function list(params, name, fallback) {
       var v = params.get(name);
-      return v === null ? fallback : v.split(",").filter(Boolean);
+      return v === null ? fallback : v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
     }
 
     // The view an address's query names (params: its URLSearchParams); none: the default view.
     function readState(params) {
       var asked = list(params, "r", [defaultRun()]);
       var known = asked.filter(function (id) { return byId[id]; });
-      var results = known.length || !asked.length ? known : [defaultRun()];
+      var results = known.length ? known : [defaultRun()];
       var metric = params.get("metric") || "throughput", base = params.get("base");
       var configs = table();
       configNames.forEach(function (c) { configs[c] = 1; });
       // an import's cells are its tool's, variant "imported": a run named alone shows them
       var imports = results.some(function (id) { return byId[id].rerun === ""; });
       return {
-        // an address naming no result (?r=nope), metric or baseline here opens the default
-        // in its place, and says so
+        // an address naming no result (?r=nope, or ?r= with no id at all), metric or baseline
+        // here opens the default in its place, and says so
         results: results,
+        noRun: params.get("r") !== null && !asked.length,
         unknown: asked.filter(function (id) { return !byId[id]; }),
         unknownMetric: metricByName[metric] ? "" : metric,
         unknownBase: base === null || configs[base] ? "" : base,

@@ -159,6 +159,7 @@
 
   function readForm() {
     view.unknown = [];
+    view.noRun = false;
     view.unknownMetric = view.unknownBase = "";
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
@@ -286,7 +287,8 @@
     var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status((view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
+    status((view.noRun ? "The address names no run (r= is empty); showing " + view.results.join(", ") + ". " : "") +
+           (view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
             (view.results.join(", ") || "none") + ". " : "") +
            (view.unknownMetric ? "No metric named " + view.unknownMetric + " here; showing " + view.metric + ". " : "") +
            (view.unknownBase ? "No configuration named " + view.unknownBase + " here; the baseline is " + view.baseline + ". " : "") +

@@ -187,3 +187,36 @@ def test_a_search_for_two_filesystems_finds_the_compare_page(page, site_url):
         page.wait_for_function("document.getElementById('search').dataset.searched", timeout=20000)
         found = page.eval_on_selector_all(".search-results li a", "as => as.map(a => a.getAttribute('href'))")
         assert "/compare/" in found[:10], (query, found.index("/compare/") if "/compare/" in found else None, len(found))
+
+
+def test_a_drag_or_a_touch_scroll_across_a_chart_loads_no_vega_and_a_plain_click_does(browser, site_url):
+    """Rule (#62, third round): Vega loads on a click or tap without movement, never on a mouse
+    drag across a chart (selecting text) nor a finger scrolling across it. Drags of several
+    lengths and directions, each more than 10 px, starting and ending on the chart, then a plain
+    click at the same place."""
+    context, page, asked = opened(browser, site_url + "/", "light")
+    view = page.locator("figure[data-chart] .chart-view").first
+    view.scroll_into_view_if_needed()
+    box = view.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for dx, dy in ((11, 0), (0, -12), (-40, 15), (150, 30), (-8, -8)):
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + dx, y + dy, steps=4)
+        page.mouse.up()
+    for dy in (-30, 60):  # a finger put on the chart and moved: the page scrolls, nothing is asked for
+        points = [{"x": x, "y": y}]
+        page.cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points})
+        for step in range(1, 6):
+            page.cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + dy * step / 5}]})
+        page.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.evaluate("window.scrollTo(0, 0)")
+        view.scroll_into_view_if_needed()
+        box = view.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.wait_for_timeout(300)
+    assert vega_asked(asked) == [] and view.locator("xpath=..").get_attribute("data-drawn") == "build"
+    page.mouse.click(x, y)  # a plain click: asked for
+    page.wait_for_function("() => !document.querySelector('figure[data-chart]').hasAttribute('data-drawn')")
+    assert sorted(u.rsplit("/", 1)[-1] for u in vega_asked(asked)) == sorted(VEGA)
+    context.close()

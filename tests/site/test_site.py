@@ -806,7 +806,11 @@ def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_
     if differ:
         assert f"{len(differ)} of the {len(shared)} rows it shares get another verdict there" in html
         for a, b in differ:
-            assert f"<code>{a['key']}</code> {a['metric']}: {a['verdict']} here, {b['verdict']} there" in html
+            # the newer run's n and interval beside its verdict, as the pinned table gives them (#62)
+            there = f"<code>{a['key']}</code> {a['metric']}: {a['verdict']} here, {b['verdict']} there (n = {b['n_a']}/{b['n_b']}"
+            assert there in html
+            if b["ratio_ci95"]:
+                assert f"95 % interval {b['ratio_ci95'][0]:.3g}–{b['ratio_ci95'][1]:.3g}" in html[html.index(there):].split("</li>")[0]
     else:
         assert f"the same verdict on all {len(shared)} rows it shares" in html
 
@@ -897,8 +901,8 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
         # one tap from the machine's name: the labels whose results record the same hardware
         page.click("#system-table a[href$='results/#machines']")
         twins = page.inner_text("#machine-twins")
-        assert f"m-other-label\t{first['system']['machine']} (Xeon 2 vCPU, KVM)" in twins
-        assert f"{first['system']['machine']}\tm-other-label (Xeon 2 vCPU, KVM, virtio disk)" in twins
+        assert f"Xeon 2 vCPU, KVM, virtio disk (m-other-label)\tXeon 2 vCPU, KVM ({first['system']['machine']})" in twins
+        assert f"Xeon 2 vCPU, KVM ({first['system']['machine']})\tXeon 2 vCPU, KVM, virtio disk (m-other-label)" in twins
         listed = page.locator("#all-results tbody tr").all_inner_texts()
         assert listed[0].startswith("r-lone\t2026-11-27\tXeon 2 vCPU, KVM, virtio disk (m-other-label)\t"
                                     f"{first['system']['cpu_model']} (2)")
@@ -986,8 +990,12 @@ def test_a_pinned_article_keeps_its_runs_figures_and_says_where_a_newer_run_disa
     # n and the 95 % interval beside each figure (#62 item 8), as the result file gives them
     from fsatlas.site.knowledge import display_number
     interval = f"{display_number(m['ci95'][0], 'bytes/s')}–{display(m['ci95'][1], 'bytes/s')}"
-    assert html.count(f'<td class="num">{old}<br><small class="newer">newer run <a href="/results/r-new/">r-new</a>: {new}</small>'
-                      f'</td><td class="num">{interval}</td><td class="num">{len(m["samples"])}</td>') == 2
+    # and the newer figure with its own n and interval (#62, third round)
+    new_interval = f"{display_number(m['ci95'][0] * 0.5, 'bytes/s')}–{display(m['ci95'][1] * 0.5, 'bytes/s')}"
+    assert sum(html.count(f'<td class="num">{old}<br><small class="newer" data-cell="{fs}|-|-|seq-write" data-metric="throughput">'
+                          f'newer run <a href="/results/r-new/">r-new</a>: {new} (95 % interval {new_interval}, n = {len(m["samples"])})'
+                          f'</small></td><td class="num">{interval}</td><td class="num">{len(m["samples"])}</td>')
+               for fs in ("ext4", "xfs")) == 2
     # the site's own ranking (no pin) is r-new's
     assert "r-new" in (public / "filesystems" / "btrfs" / "index.html").read_text()
     # a published test beside "measured here": the pinned run's figure in the article, the run rule's elsewhere

@@ -18,6 +18,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -146,6 +147,7 @@ def result_summary(result: dict) -> dict:
             "measured_on": (result["measured"]["time"] if "measured" in result
                             else "" if shares.imported(result) else result["created"])[:10],
             "kernel": system["kernel"], "profile": result.get("profile", ""),
+            "runs_anchor": runs_anchor(system["machine"], result.get("profile", "")),
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": machines.system_line(result), "machine_name": machines.name(result),
@@ -157,17 +159,38 @@ def result_summary(result: dict) -> dict:
                                    and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
+def runs_anchor(machine: str, profile: str) -> str:
+    """The id, on /results/, of the list of every run of one machine label and profile (run_groups),
+    which each of their pages links to: readable words and a digest of the two, as cell_anchor."""
+    words = "-".join(re.findall(r"[A-Za-z0-9]+", f"{machine} {profile}"))
+    both = f"{machine}\0{profile}".encode()
+    return f"runs-{words}-{hashlib.sha1(both).hexdigest()[:6]}"
+
+
+def run_groups(summaries: list) -> list:
+    """Every run of each machine label and profile, newest first, a group by group: the list
+    /results/ shows so that a result page's reader can pick another run of its machine and
+    profile without a script (one page, made every build: a result page is rendered only when
+    its own source changes, so it cannot carry a list that grows)."""
+    groups: dict[str, dict] = {}
+    for s in summaries:  # newest first
+        group = groups.setdefault(s["runs_anchor"], {"anchor": s["runs_anchor"], "machine": s["machine"],
+                                                     "machine_name": s["machine_name"], "profile": s["profile"], "runs": []})
+        group["runs"].append({"id": s["id"], "measured_on": s["measured_on"], "complete": s["complete"]})
+    return sorted(groups.values(), key=lambda g: (g["machine_name"], g["machine"], g["profile"]))
+
+
 def machine_twins(summaries: list) -> dict:
-    """label -> {"twins": the other labels whose results record the same hardware, with the name
-    of each} (results/machines.twins), for the list of such labels on /results/ (one page: a
-    label's twins change without any result page being rendered again)."""
+    """label -> {"name": its name for readers, "twins": the other labels whose results record the
+    same hardware, with the name of each} (results/machines.twins), for the list of such labels
+    on /results/ (one page: a label's twins change without any result page being rendered again)."""
     records: dict[str, list] = {}
     names = {}
     for s in summaries:  # newest first: a label's name is its newest result's
         names.setdefault(s["machine"], s["machine_name"])
         if s["hardware"] not in records.setdefault(s["machine"], []):
             records[s["machine"]].append(s["hardware"])
-    return {label: {"twins": [{"machine": other, "name": names[other]} for other in others]}
+    return {label: {"name": names[label], "twins": [{"machine": other, "name": names[other]} for other in others]}
             for label, others in machines.twins(records).items()}
 
 
@@ -899,6 +922,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
                                                   NewestCells.of_run) if has_articles else {},
         "overview": {"results": len(summaries), "machines": len({s["machine"] for s in summaries})},
         "machines": machine_twins(summaries),
+        "run_groups": run_groups(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
         # why each unanswered cell of the feature matrix is (check-data counts the same cells)

@@ -101,7 +101,9 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
             continue
         return {"result": s["id"], "created": s["created"], "shared": len(shared),
                 "differ": [{"key": mine["key"], "metric": mine["metric"], "pinned": mine["verdict"],
-                            "newer": other["verdict"], "ratio": other["ratio"], "p_adjusted": other["p_adjusted"]}
+                            "newer": other["verdict"], "ratio": other["ratio"], "p_adjusted": other["p_adjusted"],
+                            # the newer run's n and interval, as the pinned row's (#62)
+                            "ratio_ci95": other["ratio_ci95"], "n_a": other["n_a"], "n_b": other["n_b"]}
                            for mine, other in shared if mine["verdict"] != other["verdict"]]}
     return None
 
@@ -163,7 +165,9 @@ def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) 
                 now = cells.get("|".join([row["filesystem"], "-", "-", *prefix]), {})
                 m = now.get("metrics", {}).get(metric) if now.get("status") == "ok" else None
                 outside = m and not row["ci_low"] <= m["mean"] <= row["ci_high"]
-                row["newer"] = {"result": now["result"], "display": m["display"]} \
+                # the newer figure with its n and interval, as the pinned figure beside it (#62)
+                row["newer"] = {"result": now["result"], "key": now["key"], "metric": metric, "display": m["display"],
+                                "n": m["n"], "interval": knowledge.interval(m)} \
                     if outside and created.get(now["result"], "") > created[rid] else None
     return out
 

@@ -790,6 +790,12 @@ def display_number(value: float, unit: str) -> str:
     return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
 
 
+def interval(m: dict) -> str:
+    """A metric's 95 % interval of the mean as tables print it ("2,140–2,520 MB/s"), from its
+    aggregate entry (ci_low, ci_high, unit)."""
+    return f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}"
+
+
 _SPEC = f"%.{SIGNIFICANT}g"  # display's first step
 _SUFFIXES = {unit: (factor, " " + shown) for unit, (factor, shown) in DISPLAY_UNITS.items()}  # what display appends
 
@@ -882,6 +888,7 @@ class ClaimEvidence:
             if cell["status"] != "ok":
                 self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
         facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        facts["machine_name"] = digest["summary"]["machine_name"]  # what readers see beside the label
         spreads = twin_spreads(digest["cells"]) if mine else {}
         for key, cell in mine.items():
             for comparison in self.by_cell.get(key, ()):
@@ -1071,7 +1078,7 @@ class Rankings:
                          "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
                          "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
                          # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
-                         "interval": f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}",
+                         "interval": interval(m),
                          "result": digest["id"], "machine": digest["machine"],
                          "machine_name": digest["summary"]["machine_name"], "flags": cell["flags"]})
         return rows
@@ -1122,7 +1129,7 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                               comparison.interleaved(base.get("started"), cell.get("started")))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
-    sentence = (f"On machine {facts['machine']} (kernel {facts['kernel']}, {facts['target']}), "
+    sentence = (f"On machine {facts['machine_name']} ({facts['machine']}; kernel {facts['kernel']}, {facts['target']}), "
                 f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
                 f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option; "
                 f"n = {test['n_a']} and {test['n_b']}).")
@@ -1141,7 +1148,8 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
                      f"the baseline {io_base[0]} ({io_base[1]}), so part of the change is that difference.")
     else:
         notes.append(f"Both cells went {'through O_DIRECT' if io_cell[0] == 'O_DIRECT' else 'through the page cache'}.")
-    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "kernel": facts["kernel"],
+    return {"status": "measured", "result": facts["id"], "machine": facts["machine"], "machine_name": facts["machine_name"],
+            "kernel": facts["kernel"],
             "unit": a["unit"], "better": a["better"], "baseline_mean": a["mean"], "cell_mean": b["mean"],
             "baseline_ci95": [a["ci_low"], a["ci_high"]], "cell_ci95": [b["ci_low"], b["ci_high"]], "change_pct": change,
             "test": test, "flags": flags, "sentence": sentence, "notes": " ".join(notes),

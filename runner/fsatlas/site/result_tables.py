@@ -185,26 +185,41 @@ def heat_class(share_pct: float) -> str:
 
 
 def overview_table(rows: list[dict]) -> str:
-    """The run at a glance: for every workload and main measure (comparison.HEADLINE) of its
-    default cells, each filesystem's figure as a percent difference from the row's best (0 %
+    """The run at a glance: for every workload and main measure (comparison.HEADLINE; a cell with
+    none of them, as many an import's, its first measure) of its default cells (an import's: its
+    "imported" ones), each filesystem's figure as a percent difference from the row's best (0 %
     for the best; "less is better" measures taken as best / figure), as a heat map (a table
-    whose cells are shaded by that share). Descriptive: nothing here is tested."""
+    whose cells are shaded by that share), each linking to the cell's figures. A run of one
+    filesystem has nothing to set its figures against: one column of figures, unshaded, and a
+    caption that says so. Descriptive: nothing here is tested. "" for a run with no figure."""
     from ..results.comparison import HEADLINE
-    chosen = [r for r in rows if r["status"] == "ok" and r["variant"] == "defaults" and r["metric"] in HEADLINE
-              and r["mean"] and r["mean"] > 0]
+    ok = [r for r in rows if r["status"] == "ok" and r["mean"] and r["mean"] > 0]
+    variant = "defaults" if any(r["variant"] == "defaults" for r in ok) else "imported"
+    by_cell: dict[str, list] = {}
+    for r in ok:
+        if r["variant"] == variant:
+            by_cell.setdefault(r["key"], []).append(r)
+    chosen = [r for cell in by_cell.values() for r in ([m for m in cell if m["metric"] in HEADLINE] or cell[:1])]
     filesystems = sorted({r["filesystem"] for r in chosen})
     lines: dict[tuple, dict] = {}
     for r in chosen:
         parts = r["key"].split("|")
         workload = r["workload"] + (f" {parts[4]}" if len(parts) > 4 else "")
-        lines.setdefault((workload, HEADLINE.index(r["metric"]), r["metric"]), {})[r["filesystem"]] = r
-    if not lines or len(filesystems) < 2:
+        order = HEADLINE.index(r["metric"]) if r["metric"] in HEADLINE else len(HEADLINE)
+        lines.setdefault((workload, order, r["metric"]), {})[r["filesystem"]] = r
+    if not lines:
         return ""
-    out = ['<table class="data-table overview-table" tabindex="0"><caption>Each main measure of this run, every filesystem '
-           "as a percent difference from the best on its row (0 % is the best; for a measure where less is better, "
-           "best / figure). Shaded from the best (darkest) to under half of it; each figure, n and interval are in the "
-           "table of every cell below. Nothing here is tested: the compare page tests two filesystems of one run."
-           '</caption><thead><tr><th scope="col">Workload</th><th scope="col">Measure</th>'
+    if len(filesystems) == 1:
+        caption = (f"Each main measure of this run. It measured one filesystem ({escape(filesystems[0])}), so no "
+                   "figure here can be set against another of the same run: the figures are shown unshaded, each "
+                   "linking to its n and interval on the page of every cell; the compare page sets runs side by side.")
+    else:
+        caption = ("Each main measure of this run, every filesystem as a percent difference from the best on its row "
+                   "(0 % is the best; for a measure where less is better, best / figure). Shaded from the best "
+                   "(darkest) to under half of it; each links to the cell's figure, n and interval on the page of "
+                   "every cell. Nothing here is tested: the compare page tests two filesystems of one run.")
+    out = [f'<table class="data-table overview-table" tabindex="0"><caption>{caption}</caption><thead><tr>'
+           '<th scope="col">Workload</th><th scope="col">Measure</th>'
            + "".join(f'<th scope="col">{escape(fs)}</th>' for fs in filesystems) + "</tr></thead><tbody>"]
     for (workload, _, metric), cells in sorted(lines.items()):
         higher = next(iter(cells.values()))["better"] == "higher"
@@ -215,9 +230,15 @@ def overview_table(rows: list[dict]) -> str:
             if r is None:
                 out.append('<td class="num heat-none">–</td>')
                 continue
+            # the cell's figures (n, interval) are on the page of every cell (split_cells): one tap away
+            link = f'<a href="{CELLS_PAGE}/#{cell_anchor(r["key"])}"'
+            if len(filesystems) == 1:
+                out.append(f'<td class="num">{link} title="its n and interval">{escape(r["shown"]["mean"])}</a></td>')
+                continue
             share = 100 * (r["mean"] / best if higher else best / r["mean"])
             said = "best" if share >= HEAT_BOUNDS[0] else f"{share - 100:+.0f} %".replace("-", "−")
-            out.append(f'<td class="num {heat_class(share)}" title="{escape(r["shown"]["mean"])}">{said}</td>')
+            out.append(f'<td class="num {heat_class(share)}">{link} '
+                       f'title="{escape(r["shown"]["mean"])}: its n and interval">{said}</a></td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)

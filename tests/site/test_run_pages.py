@@ -1,0 +1,239 @@
+"""The site built from every committed result and article (#62, third adversary round): the
+run-at-a-glance heat map's links, the articles' newer-run notes, the machine names readers see.
+Each rule is checked over every page of that build, not over one named example."""
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from sitebuild import REPO, build_site
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory) -> Path:
+    """The public folder of the site built from data/results and content/articles, as make site builds it."""
+    return build_site(tmp_path_factory.mktemp("committed-pages"), REPO / "data" / "results")
+
+
+class _Page(HTMLParser):
+    """A page's ids, its <base href>, each <a href> (with the classes of the elements around
+    it), its text outside script, style, code and pre, and the text of its title, aria-label and alt
+    attributes."""
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids, self.links, self.text, self.said, self.base, self.stack = set(), [], [], [], None, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "base" and self.base is None:
+            self.base = attrs.get("href")
+        for name in ("title", "aria-label", "alt"):  # text a reader is shown on hover or hears
+            if attrs.get(name):
+                self.said.append(attrs[name])
+        if tag == "a" and attrs.get("href") is not None:
+            self.links.append((attrs["href"], [cls for _, cls in self.stack]))
+        if tag not in self.VOID:
+            self.stack.append((tag, attrs.get("class") or ""))
+
+    def handle_endtag(self, tag):
+        if any(t == tag for t, _ in self.stack):
+            while self.stack and self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if not {"script", "style", "code", "pre", "template"} & {t for t, _ in self.stack}:
+            self.text.append(data)
+
+
+def parsed(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text())
+    return page
+
+
+def resolve(public: Path, page_path: Path, page: _Page, href: str) -> tuple[Path, str]:
+    """(the file a link on a page of the built site opens, its fragment), as a browser resolves it
+    (the page's <base> included); the site is served from /."""
+    here = "http://site/" + page_path.relative_to(public).as_posix()
+    target = urlsplit(urljoin(urljoin(here, page.base) if page.base else here, href))
+    path = unquote(target.path).lstrip("/")
+    if path == "" or path.endswith("/"):
+        path += "index.html"
+    return public / path, target.fragment
+
+
+def test_every_heat_map_figure_links_to_its_cells_figures(committed):
+    """Rule: every run's page has its heat map, and every link in it opens the anchor of that
+    cell's figures (n, interval), wherever they live now (the page of every cell): each
+    href#fragment is an id of its target."""
+    pages = sorted(committed.glob("results/*/index.html"))
+    assert len(pages) == len(list((REPO / "data" / "results").glob("*.json")))
+    checked = 0
+    for path in pages:
+        html = path.read_text()
+        # every run has its overview, a run of one filesystem too (#62, third round)
+        table = re.search(r'<table class="data-table overview-table".*?</table>', html, re.S)
+        assert table, path
+        page = parsed(path)
+        links = [href for href, around in page.links if any("overview-table" in c for c in around)]
+        # every figure is a link; "–" (not measured) is not
+        figures = len(re.findall(r'<td class="num', table.group(0))) - table.group(0).count("heat-none")
+        assert len(links) == figures > 0, path
+        targets: dict[Path, set] = {}
+        for href in links:
+            target, fragment = resolve(committed, path, page, href)
+            assert target.is_file(), (path, href)
+            ids = targets.setdefault(target, parsed(target).ids)
+            assert fragment and fragment in ids, (path, href)
+            checked += 1
+    assert checked > 100
+
+
+def _close(shown: str, value: float, factor: float) -> bool:
+    """A figure printed to 3 significant digits ("1,020") is the value in the unit shown."""
+    figure, exact = float(shown.replace(",", "")), value * factor
+    return abs(figure - exact) <= 0.005 * abs(exact) + 1e-12
+
+
+NEWER = re.compile(r'<small class="newer" data-cell="([^"]*)" data-metric="([^"]*)">newer run <a href="[^"]*">([^<]+)</a>: '
+                   r"([^<]*?) \(95 % interval ([0-9.,]+)–([0-9.,]+) (\S+), n = (\d+)\)</small>")
+
+
+def test_every_newer_run_note_carries_the_newer_files_n_and_interval(committed):
+    """Rule: a pinned article's note of a newer run gives that run's figure with its n and 95 %
+    interval, as the pinned figure beside it: the ones its result file holds (resultfile.readable)."""
+    import json
+    from fsatlas.results.resultfile import readable
+    from fsatlas.site.knowledge import DISPLAY_UNITS
+    files: dict[str, dict] = {}
+    checked = 0
+    for path in sorted(committed.glob("articles/*/index.html")):
+        html = path.read_text()
+        notes = NEWER.findall(html)
+        assert len(notes) == html.count('class="newer"') == html.count("newer run <a"), path  # no note without them
+        for key, metric, rid, display, low, high, unit, n in notes:
+            result = files.setdefault(rid, readable(json.loads((REPO / "data" / "results" / f"{rid}.json").read_text())))
+            m = next(c for c in result["cells"] if c["key"] == key and c["status"] == "ok")["metrics"][metric]
+            factor, shown_unit = DISPLAY_UNITS[m["unit"]]
+            assert int(n) == len(m["samples"]), (path, key, metric)
+            assert unit == shown_unit and _close(low, m["ci95"][0], factor) and _close(high, m["ci95"][1], factor), \
+                (path, key, metric, low, high, m["ci95"])
+            assert _close(display.split()[0], m["mean"], factor), (path, key, metric, display)
+            checked += 1
+    assert checked >= 10
+
+
+LABEL = re.compile(r"(?<![\w-])m-[0-9a-f]{10}(?![\w-])")  # a machine's hash label, not inside a run id
+
+
+def bare_labels(committed: Path, pages) -> list:
+    """(page, text around it) for each machine hash label a page shows a reader (its text, its
+    tooltips) without the machine's human name (results/machines.name) right before it, as
+    "NAME (m-…)" or "NAME (label m-…)"."""
+    import json
+    from fsatlas.results import machines
+    from fsatlas.results.resultfile import readable
+    names: dict[str, set] = {}
+    for path in (REPO / "data" / "results").glob("*.json"):
+        result = readable(json.loads(path.read_text()))
+        names.setdefault(result["system"]["machine"], set()).add(machines.name(result))
+    found = []
+    for path in pages:
+        page = parsed(path)
+        for text in ["".join(page.text), *page.said]:
+            for m in LABEL.finditer(text):
+                before = text[:m.start()]
+                if not any(before.endswith((f"{name} (", f"{name} (label ")) for name in names.get(m.group(0), ())):
+                    found.append((path.relative_to(committed).as_posix(), text[max(0, m.start() - 80):m.end()]))
+    return found
+
+
+def test_no_page_shows_a_machine_hash_without_its_name(committed):
+    """Rule: no page text a reader sees (outside addresses, ids and code) shows a bare machine
+    label (m- and ten hex digits) where the machine has a human name: every page of the build."""
+    pages = [p for p in sorted(committed.rglob("*.html")) if p.relative_to(committed).parts[0] != "explorer"]
+    assert len(pages) > 50
+    found = bare_labels(committed, pages)
+    assert not found, found[:5]
+
+
+@pytest.mark.xfail(strict=True, reason="the explorer's tooltips (static/js/explorer-view.js, helper 62f's area) "
+                                       "give the label alone; remove this mark when they give the name too")
+def test_the_explorer_shows_no_machine_hash_without_its_name(committed):
+    assert not bare_labels(committed, [committed / "explorer" / "index.html"])
+
+
+@pytest.fixture(scope="module")
+def committed_url(committed):
+    from sitebuild import serve
+    server = serve(committed)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.mark.browser
+def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, committed_url):
+    """Rule: an empty or unknown r= in the explorer's address says what happened and shows the
+    default view (its run, its cells), as ?r=nope does: empty, blank, commas alone, and both."""
+    import json
+    import urllib.request
+    with urllib.request.urlopen(committed_url + "/explorer/data.json") as r:
+        default = json.loads(r.read())["default"]
+    context = browser.new_context()
+    page = context.new_page()
+
+    def said(query: str) -> str:
+        page.goto(committed_url + "/explorer/" + query)
+        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        return page.inner_text("#explorer .explorer-status")
+
+    drawn = re.search(r"(\d+) cells drawn", said("")).group(1)
+    assert int(drawn) > 0
+    for query in ("?r=", "?r=%20", "?r=,", "?r=,,%20,", "?r=%20%20&fs=ext4,xfs", "?r=nope,%20"):
+        text = said(query)
+        if "nope" in query:
+            assert text.startswith(f"No result named nope on this site; showing {default}. "), (query, text)
+        else:
+            assert text.startswith(f"The address names no run (r= is empty); showing {default}. "), (query, text)
+        cells = re.search(r"(\d+) cells drawn", text).group(1)
+        assert int(cells) > 0 and (cells == drawn or "fs=" in query), (query, text)
+        assert json.loads(page.evaluate("JSON.stringify(new URLSearchParams(location.search).get('r'))")) == default, query
+    context.close()
+
+
+def test_every_run_page_leads_to_the_other_runs_of_its_machine_and_profile(committed):
+    """Rule (#62, third round): from a run's overview a reader picks another run of the same
+    machine and profile without a script: a link from the page to a list holding a link to
+    every committed run of that machine label and profile (counted here from the result files),
+    each of which opens that run's page."""
+    import json
+    groups: dict[tuple, set] = {}
+    for path in (REPO / "data" / "results").glob("*.json"):
+        doc = json.loads(path.read_text())
+        groups.setdefault((doc["system"]["machine"], doc.get("profile", "")), set()).add(doc["id"])
+    assert any(len(ids) > 1 for ids in groups.values())
+    for (machine, profile), ids in groups.items():
+        for rid in ids:
+            path = committed / "results" / rid / "index.html"
+            page = parsed(path)
+            html = path.read_text()
+            other = re.search(r'<p id="other-runs">.*?</p>', html, re.S)
+            assert other and html.index('id="overview"') < other.start(), rid  # beside the overview
+            href = re.search(r'href="([^"]+)"', other.group(0)).group(1)
+            target, fragment = resolve(committed, path, page, href)
+            listing = target.read_text()
+            assert f'id="{fragment}"' in listing, (rid, href)
+            section = listing[listing.index(f'id="{fragment}"'):]
+            section = section[:section.index("</section>")]
+            listed = set(re.findall(r'<a href="([^"]+)/">', section))
+            assert listed == ids, (rid, listed, ids)
+            for shown in listed:
+                assert resolve(committed, target, parsed(target), f"{shown}/")[0].is_file()
