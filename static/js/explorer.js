@@ -158,9 +158,7 @@
   function readState(params) { view = model.readState(params); }
 
   function readForm() {
-    view.unknown = [];
-    view.noRun = false;
-    view.unknownMetric = view.unknownBase = "";
+    view.notices = [];  // the form offers only what the site has
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
         .map(function (b) { return b.value; });
@@ -287,11 +285,7 @@
     var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status((view.noRun ? "The address names no run (r= is empty); showing " + view.results.join(", ") + ". " : "") +
-           (view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
-            (view.results.join(", ") || "none") + ". " : "") +
-           (view.unknownMetric ? "No metric named " + view.unknownMetric + " here; showing " + view.metric + ". " : "") +
-           (view.unknownBase ? "No configuration named " + view.unknownBase + " here; the baseline is " + view.baseline + ". " : "") +
+    status((view.notices || []).map(function (n) { return n + " "; }).join("") +
            cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +

@@ -202,7 +202,7 @@ def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url
     page.goto(committed_url + "/explorer/?metric=constructor")
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
     said = page.inner_text("#explorer .explorer-status")
-    assert said.startswith("No metric named constructor here; showing throughput. ") and " 0 cells" not in said
+    assert said.startswith("No metric named \u201cconstructor\u201d here; showing throughput. ") and " 0 cells" not in said
     context.close()
     context = browser.new_context(java_script_enabled=False)  # without script nothing loads: nothing says it does
     page = context.new_page()
