@@ -140,7 +140,7 @@ def test_in_the_browser_the_notice_is_shown_and_the_address_rewritten(browser, e
     for name, value in SAMPLE:
         query = urllib.parse.urlencode({name: value})
         page.goto(f"{explorer_url}/explorer/?{query}")
-        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
         said = page.inner_text("#explorer .explorer-status")
         expect = ask(query)
         assert said.startswith(expect["view"]["notices"][0]), (query, said)
