@@ -108,7 +108,8 @@
         else if (bad.length) notices.push("No " + what + " named " + bad.map(named).join(", ") + " here; " + showing + ".");
         return uniq(shown);
       }
-      var variants = data.vocabulary.variants.concat(["imported"]);
+      // "imported": the variant of every import's cells, a word of the site's where it has one
+      var variants = data.vocabulary.variants.concat(data.results.some(function (r) { return r.rerun === ""; }) ? ["imported"] : []);
       var view = {
         results: results,
         fs: several("fs", "filesystem", data.vocabulary.filesystems, data.vocabulary.filesystems, "every filesystem"),

@@ -59,11 +59,12 @@ def rule(index_path) -> dict:
     runs = data["results"]["id"]
     default_run = data["default"] if data["default"] in runs else runs[-1]
     # an import (no re-run command) named alone shows its tool's cells, variant "imported"
-    imported = data["strings"][data["results"]["rerun"][runs.index(default_run)]] == ""
+    reruns = [data["strings"][i] for i in data["results"]["rerun"]]
+    imported = reruns[runs.index(default_run)] == ""
     return {
         "r": ("results", set(data["results"]["id"]), [default_run], True),
         "fs": ("fs", set(voc["filesystems"]), voc["filesystems"], True),
-        "v": ("variant", set(voc["variants"]) | {"imported"}, ["defaults", "imported"] if imported else ["defaults"], True),
+        "v": ("variant", set(voc["variants"]) | ({"imported"} if "" in reruns else set()), ["defaults", "imported"] if imported else ["defaults"], True),
         "w": ("workload", set(voc["workloads"]), voc["workloads"], True),
         "metric": ("metric", {m["name"] for m in data["metrics"]}, "throughput", False),
         "mode": ("mode", {"abs", "ratio", "share"}, "abs", False),
