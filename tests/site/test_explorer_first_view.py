@@ -118,15 +118,25 @@ def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser
     draws) are the same, in the same order; in every frame until then one of the two is on
     screen, never both, never neither; hovering a bar of the new chart shows its details."""
     built = labels(fetched(any_site + "/explorer/").decode())
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, has_touch=True)
     context.add_init_script(FRAMES)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(any_site + "/explorer/", wait_until="networkidle")
     page.wait_for_function("document.getElementById('explorer').dataset.shown")
+    # a reader passing by: the pointer over the picture, a mouse drag across it (selecting
+    # text), a finger scrolling across it, the keyboard's focus on a row of the table
     page.locator(FIRST).hover()
-    page.mouse.move(10, 10)
+    box = page.locator(FIRST).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 300)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y + 15, steps=4)
+    page.mouse.up()
+    page.context.new_cdp_session(page).send("Input.synthesizeScrollGesture", {
+        "x": x, "y": y, "yDistance": -200, "gestureSourceType": "touch"})
+    page.evaluate("window.scrollTo(0, 0)")
     page.locator("#explorer-table tbody tr").first.focus()
     page.wait_for_timeout(300)
     assert vega_requested(page) == [] and page.locator(FIRST).is_visible()
