@@ -91,8 +91,9 @@ def test_every_heat_map_figure_links_to_its_cells_figures(committed):
         for href in links:
             target, fragment = resolve(committed, path, page, href)
             assert target.is_file(), (path, href)
-            ids = targets.setdefault(target, parsed(target).ids)
-            assert fragment and fragment in ids, (path, href)
+            if target not in targets:
+                targets[target] = parsed(target).ids
+            assert fragment and fragment in targets[target], (path, href)
             checked += 1
     assert checked > 100
 
@@ -120,7 +121,9 @@ def test_every_newer_run_note_carries_the_newer_files_n_and_interval(committed):
         notes = NEWER.findall(html)
         assert len(notes) == html.count('class="newer"') == html.count("newer run <a"), path  # no note without them
         for key, metric, rid, display, low, high, unit, n in notes:
-            result = files.setdefault(rid, readable(json.loads((REPO / "data" / "results" / f"{rid}.json").read_text())))
+            if rid not in files:
+                files[rid] = readable(json.loads((REPO / "data" / "results" / f"{rid}.json").read_text()))
+            result = files[rid]
             m = next(c for c in result["cells"] if c["key"] == key and c["status"] == "ok")["metrics"][metric]
             factor, shown_unit = DISPLAY_UNITS[m["unit"]]
             assert int(n) == len(m["samples"]), (path, key, metric)
