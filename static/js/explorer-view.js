@@ -83,8 +83,6 @@
       var imports = results.some(function (id) { return byId[id].rerun === ""; });
       var configs = table();
       configNames.forEach(function (c) { configs[c] = 1; });
-      var metrics = table();
-      data.metrics.forEach(function (m) { metrics[m.name] = 1; });
       var defaultBase = configs.ext4 ? "ext4" : configNames[0];
       // one value of a closed set: param's value if the set has it, else its default (said)
       function one(param, what, allowed, fallback, shownAs) {
@@ -115,7 +113,7 @@
         fs: several("fs", "filesystem", data.vocabulary.filesystems, data.vocabulary.filesystems, "every filesystem"),
         variant: several("v", "option variant", variants, imports ? ["defaults", "imported"] : ["defaults"]),
         workload: several("w", "workload", data.vocabulary.workloads, data.vocabulary.workloads, "every workload"),
-        metric: one("metric", "metric", metrics, "throughput"),
+        metric: one("metric", "metric", metricByName, "throughput"),
         mode: one("mode", "way to show the figures (mode)", { abs: 1, ratio: 1, share: 1 }, "abs", "showing absolute figures"),
         baseline: one("base", "configuration", configs, defaultBase, "the baseline is " + defaultBase),
         axis: one("axis", "axis", { workload: 1, dims: 1 }, "workload", "across workloads"),
