@@ -168,8 +168,6 @@ def test_no_page_shows_a_machine_hash_without_its_name(committed):
     assert not found, found[:5]
 
 
-@pytest.mark.xfail(strict=True, reason="the explorer's tooltips (static/js/explorer-view.js, helper 62f's area) "
-                                       "give the label alone; remove this mark when they give the name too")
 def test_the_explorer_shows_no_machine_hash_without_its_name(committed):
     assert not bare_labels(committed, [committed / "explorer" / "index.html"])
 
