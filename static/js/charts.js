@@ -17,8 +17,8 @@
   var vendor = (script && script.dataset.vendor) || "";
   var loading = null;
 
-  // Vega, Vega-Lite and vega-embed, in that order, once: already there on pages that load them
-  // with the page (the explorer, the embed page), injected here on every other.
+  // Vega, Vega-Lite and vega-embed, in that order, once: already there on the embed page, which
+  // loads them with the page, injected here on every other.
   function vegaReady() {
     if (window.vegaEmbed) return Promise.resolve();
     if (!loading) {
@@ -126,18 +126,9 @@
   // across it or a mouse dragging over it to select text is no request), or the "Explore"
   // button, which a keyboard reaches.
   var SLOP_PX = 6;  // a press that moves further is a drag or a scroll, not a click or tap
-  function settle(figure) {
-    // a result page whose chart the build could not draw has an empty view: drawn here
-    if (figure.dataset.drawn !== "build" || !figure.querySelector(".chart-view svg")) return draw(figure);
-    actions(figure);
-    figure.classList.add("chart-drawn");
-    var view = figure.querySelector(".chart-view"), bar = figure.querySelector(".chart-actions");
-    var explore = document.createElement("button");
-    explore.type = "button";
-    explore.className = "chart-explore";
-    explore.textContent = "Explore";
-    explore.setAttribute("aria-label", "Explore (details on hover or tap): " + (figure.dataset.caption || "the chart"));
-    bar.insertBefore(explore, bar.firstChild);
+  // then() once, on a click or tap on view without movement or on the button explore (which
+  // goes, a keyboard's focus staying on the chart it asked for); the explorer's picture too.
+  function whenAsked(view, explore, then) {
     // where the last press on the picture began: a click that ends more than SLOP_PX away is a
     // drag (text selected, a finger moved), not a request; one that began off the picture too
     var down = null;
@@ -150,18 +141,31 @@
         if (moved) return;
       }
       view.removeEventListener("click", wake);
-      // the button goes: a keyboard's focus stays on the chart it asked for, not the page's start
       if (document.activeElement === explore) {
         view.setAttribute("tabindex", "-1");
         view.focus({ preventScroll: true });
       }
       explore.remove();
-      draw(figure);
+      then();
     };
     view.addEventListener("click", wake);
     explore.addEventListener("click", wake);
+  }
+  function settle(figure) {
+    // a result page whose chart the build could not draw has an empty view: drawn here
+    if (figure.dataset.drawn !== "build" || !figure.querySelector(".chart-view svg")) return draw(figure);
+    actions(figure);
+    figure.classList.add("chart-drawn");
+    var view = figure.querySelector(".chart-view"), bar = figure.querySelector(".chart-actions");
+    var explore = document.createElement("button");
+    explore.type = "button";
+    explore.className = "chart-explore";
+    explore.textContent = "Explore";
+    explore.setAttribute("aria-label", "Explore (details on hover or tap): " + (figure.dataset.caption || "the chart"));
+    bar.insertBefore(explore, bar.firstChild);
+    whenAsked(view, explore, function () { draw(figure); });
     return Promise.resolve();
   }
-  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, flagMarks: flagMarks, ready: vegaReady };
+  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, flagMarks: flagMarks, ready: vegaReady, whenAsked: whenAsked };
   if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(settle);
 })();

@@ -15,6 +15,12 @@
   // before it was put there (Object's own), and left out of the baseline list.
   function table() { return Object.create(null); }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
+  // A value of an address as a notice names it: quoted (an empty or blank one stays visible),
+  // at most 40 characters.
+  function named(value) {
+    var chars = Array.from(value);
+    return "\u201c" + (chars.length > 40 ? chars.slice(0, 40).join("") + "\u2026" : value) + "\u201d";
+  }
   function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
 
   // The explorer's data: json is explorer/data.json (the index); add() takes the chunk of one
@@ -60,32 +66,62 @@
     }
 
     // The view an address's query names (params: its URLSearchParams); none: the default view.
+    // Every parameter the explorer reads (r, fs, v, w, metric, mode, base, axis, cpu, embed) is
+    // checked against what this site has: a value it does not know (empty, blank, misspelt) is
+    // named in view.notices and the parameter's default is shown in its place; the address is
+    // then rewritten (explorer.js) to the view shown.
     function readState(params) {
+      var notices = [];
       var asked = list(params, "r", [defaultRun()]);
       var known = asked.filter(function (id) { return byId[id]; });
       var results = known.length ? known : [defaultRun()];
-      var metric = params.get("metric") || "throughput", base = params.get("base");
-      var configs = table();
-      configNames.forEach(function (c) { configs[c] = 1; });
+      var unknownRuns = asked.filter(function (id) { return !byId[id]; });
+      // an address naming no result (?r=nope, or ?r= with no id at all) opens the default in its place, and says so
+      if (params.get("r") !== null && !asked.length) notices.push("The address names no run (r= is empty); showing " + results.join(", ") + ".");
+      if (unknownRuns.length) notices.push("No result named " + unknownRuns.join(", ") + " on this site; showing " + results.join(", ") + ".");
       // an import's cells are its tool's, variant "imported": a run named alone shows them
       var imports = results.some(function (id) { return byId[id].rerun === ""; });
-      return {
-        // an address naming no result (?r=nope, or ?r= with no id at all), metric or baseline
-        // here opens the default in its place, and says so
+      var configs = table();
+      configNames.forEach(function (c) { configs[c] = 1; });
+      var defaultBase = configs.ext4 ? "ext4" : configNames[0];
+      // one value of a closed set: param's value if the set has it, else its default (said)
+      function one(param, what, allowed, fallback, shownAs) {
+        var v = params.get(param);
+        if (v === null) return fallback;
+        if (allowed[v] && Object.prototype.hasOwnProperty.call(allowed, v)) return v;
+        notices.push("No " + what + " named " + named(v) + " here; " + (shownAs || "showing " + fallback) + ".");
+        return fallback;
+      }
+      // a comma-separated list of a closed set: the values it knows; none known, its default
+      function several(param, what, words, fallback, everything) {
+        var v = params.get(param);
+        if (v === null) return fallback;
+        var allowed = table();
+        words.forEach(function (w) { allowed[w] = 1; });
+        var got = list(params, param, []), good = got.filter(function (w) { return allowed[w]; });
+        var bad = got.filter(function (w) { return !allowed[w]; });
+        var shown = good.length ? good : fallback;
+        var showing = good.length ? "showing the others" : "showing " + (fallback.length === words.length ? everything : fallback.join(", "));
+        if (!got.length) notices.push("The address names no " + what + " (" + param + "= is " + (v ? "blank" : "empty") + "); " + showing + ".");
+        else if (bad.length) notices.push("No " + what + " named " + bad.map(named).join(", ") + " here; " + showing + ".");
+        return uniq(shown);
+      }
+      // "imported": the variant of every import's cells, a word of the site's where it has one
+      var variants = data.vocabulary.variants.concat(data.results.some(function (r) { return r.rerun === ""; }) ? ["imported"] : []);
+      var view = {
         results: results,
-        noRun: params.get("r") !== null && !asked.length,
-        unknown: asked.filter(function (id) { return !byId[id]; }),
-        unknownMetric: metricByName[metric] ? "" : metric,
-        unknownBase: base === null || configs[base] ? "" : base,
-        fs: list(params, "fs", data.vocabulary.filesystems),
-        variant: list(params, "v", imports ? ["defaults", "imported"] : ["defaults"]),
-        workload: list(params, "w", data.vocabulary.workloads),
-        metric: metricByName[metric] ? metric : "throughput",
-        mode: params.get("mode") || "abs",
-        baseline: base !== null && configs[base] ? base : (configs.ext4 ? "ext4" : configNames[0]),
-        axis: params.get("axis") || "workload",
-        cpu: params.get("cpu") === "1"
+        fs: several("fs", "filesystem", data.vocabulary.filesystems, data.vocabulary.filesystems, "every filesystem"),
+        variant: several("v", "option variant", variants, imports ? ["defaults", "imported"] : ["defaults"]),
+        workload: several("w", "workload", data.vocabulary.workloads, data.vocabulary.workloads, "every workload"),
+        metric: one("metric", "metric", metricByName, "throughput"),
+        mode: one("mode", "way to show the figures (mode)", { abs: 1, ratio: 1, share: 1 }, "abs", "showing absolute figures"),
+        baseline: one("base", "configuration", configs, defaultBase, "the baseline is " + defaultBase),
+        axis: one("axis", "axis", { workload: 1, dims: 1 }, "workload", "across workloads"),
+        cpu: one("cpu", "CPU setting", { "1": 1, "0": 1 }, "0", "CPU load not shown") === "1",
+        embed: one("embed", "embed setting", { "1": 1, "0": 1 }, "0", "the full explorer") === "1"
       };
+      view.notices = notices;
+      return view;
     }
 
     // The query of a view's address (explorer.js adds embed=1 to an embedded one).

@@ -42,10 +42,26 @@
   var embedded = new URLSearchParams(location.search).get("embed") === "1";
   if (embedded) document.body.classList.add("embed", "explorer-embed");
 
-  fetch(root.dataset.src).then(function (r) {
-    if (!r.ok) throw new Error(r.status + " " + r.statusText);
-    return r.json();
-  }).then(init).catch(function (error) {
+  function json(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(r.status + " " + r.statusText);
+      return r.json();
+    });
+  }
+  function chunkOf(id) { return json(new URL("rows/" + encodeURIComponent(id) + ".json", new URL(root.dataset.src, location.href))); }
+  // The chunks of the runs the address names (none: the default view's run, which the build
+  // wrote into the page), fetched beside the index, not after it: the table waits for both (on
+  // the adversary's slow link a shared view's table came 0.3 s sooner). Only names of the
+  // runner's form (time stamp first): ?r=nope must not cost a 404 (a console error).
+  var early = table(), named = new URLSearchParams(location.search).get("r");
+  if (named === null) named = new URLSearchParams(root.dataset.defaultQuery || "").get("r");
+  (named || "").split(",").map(function (id) { return id.trim(); }).filter(function (id) { return /^\d{8}T\d{6}Z-[\w.-]+$/.test(id); })
+    .slice(0, 8).forEach(function (id) {
+      early[id] = chunkOf(id);
+      early[id].catch(function () {});  // said when load() uses it, if it does
+    });
+
+  json(root.dataset.src).then(init).catch(function (error) {
     status("Could not load the results: " + error.message);
     console.error("explorer: " + error);
   });
@@ -76,8 +92,9 @@
     buildControls();
     writeForm();
     form.hidden = false;
-    form.addEventListener("change", function () { readForm(); history.pushState(null, "", urlFor()); show(); });
-    window.addEventListener("popstate", function () { readState(new URLSearchParams(location.search)); writeForm(); show(); });
+    // a change of a control asks for the interactive chart (Vega), as a click on the picture does
+    form.addEventListener("change", function () { asked = true; readForm(); history.pushState(null, "", urlFor()); show(); });
+    window.addEventListener("popstate", function () { asked = true; readState(new URLSearchParams(location.search)); writeForm(); show(); });
     form.querySelector("[data-download=csv]").addEventListener("click", function (e) { e.preventDefault(); download("csv"); });
     form.querySelector("[data-download=json]").addEventListener("click", function (e) { e.preventDefault(); download("json"); });
     form.querySelectorAll("[data-export]").forEach(function (button) {
@@ -86,7 +103,8 @@
         var figure = document.getElementById("explorer-chart").closest("figure");
         if (!view.drawnValues) { status("Nothing drawn to save."); return; }
         figure.dataset.source = location.href;  // the link to this very view
-        window.fsatlasCharts.exportAs(button.dataset.export, figure, V.spec(view, view.drawnValues, view.drawnUnit, V.WIDE_COLUMNS), "fsatlas-view")
+        var charts = window.fsatlasCharts, spec = V.spec(view, view.drawnValues, view.drawnUnit, V.WIDE_COLUMNS);
+        charts.ready().then(function () { return charts.exportAs(button.dataset.export, figure, spec, "fsatlas-view"); })
           .catch(function (error) { console.error("explorer export: " + error); });
       });
     });
@@ -112,7 +130,8 @@
 
   // The rows of each selected result, fetched once; then the view is drawn.
   function show() {
-    return Promise.all(view.results.map(load)).then(render).catch(function (error) {
+    // render() draws the figures at once; the chart follows when Vega is there (not awaited)
+    return Promise.all(view.results.map(load)).then(function () { render(); }).catch(function (error) {
       status("Could not load the results: " + error.message);
       console.error("explorer: " + error);
     });
@@ -120,11 +139,7 @@
 
   function load(id) {
     if (!loaded[id]) {
-      loaded[id] = fetch(new URL("rows/" + encodeURIComponent(id) + ".json", new URL(root.dataset.src, location.href)))
-        .then(function (r) {
-          if (!r.ok) throw new Error(r.status + " " + r.statusText);
-          return r.json();
-        }).then(function (chunk) { model.add(id, chunk); });
+      loaded[id] = (early[id] || chunkOf(id)).then(function (chunk) { model.add(id, chunk); });
     }
     return loaded[id];
   }
@@ -158,9 +173,7 @@
   function readState(params) { view = model.readState(params); }
 
   function readForm() {
-    view.unknown = [];
-    view.noRun = false;
-    view.unknownMetric = view.unknownBase = "";
+    view.notices = [];  // the form offers only what the site has
     ["results", "fs", "variant", "workload"].forEach(function (field) {
       view[field] = Array.prototype.filter.call(form.querySelectorAll("input[name=" + field + "]"), function (b) { return b.checked; })
         .map(function (b) { return b.value; });
@@ -282,16 +295,13 @@
   function tooltipHandler(handler, event, item) { detailsOf(event, item); }
 
   var drawn = null, drawnCpu = null;
+  var asked = false;  // the reader asked for the interactive chart (drawChart)
   function render() {
     var drawing_ = model.chart(view), sel = drawing_.sel, all = drawing_.all, limited = drawing_.limited;
     var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status((view.noRun ? "The address names no run (r= is empty); showing " + view.results.join(", ") + ". " : "") +
-           (view.unknown && view.unknown.length ? "No result named " + view.unknown.join(", ") + " on this site; showing " +
-            (view.results.join(", ") || "none") + ". " : "") +
-           (view.unknownMetric ? "No metric named " + view.unknownMetric + " here; showing " + view.metric + ". " : "") +
-           (view.unknownBase ? "No configuration named " + view.unknownBase + " here; the baseline is " + view.baseline + ". " : "") +
+    status((view.notices || []).map(function (n) { return n + " "; }).join("") +
            cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
@@ -299,16 +309,49 @@
     var caption = document.getElementById("explorer-caption");
     caption.textContent = V.caption(view, unitLabel);
     caption.closest("figure").dataset.caption = caption.textContent;
-    if (drawn) drawn.finalize();
-    var target = document.getElementById("explorer-chart");
-    // The default view as the build drew it (scripts/draw-charts.mjs), from the same values and
-    // spec: it stays on screen while the interactive chart is drawn out of sight, then gives way.
-    var first = document.getElementById("explorer-first");
-    if (first) target.hidden = true;
+    renderCpu();
+    renderTable(all, sel.missing);
+    renderSummary(sel);
+    view.lastPoints = all;
     view.drawnValues = shown.length ? shown : null;
     view.drawnUnit = unitLabel;
+    // the figures are on the page: the table, its caption and the status need no Vega
+    root.dataset.shown = String(Date.now());
+    // The default view as the build drew it (scripts/draw-charts.mjs), from the same values and
+    // spec, stays until the reader asks for the interactive chart: a click or tap on it, its
+    // Explore button or a change of a control; Vega (820 KiB) loads only then.
+    var first = document.getElementById("explorer-first");
+    if (first && !asked) { offerExplore(first); return Promise.resolve(); }
+    return drawChart(shown, unitLabel);
+  }
+
+  var offer = null;  // the Explore button's bar, while the picture waits for the reader
+  function offerExplore(first) {
+    if (offer) return;
+    var bar = offer = el("div", { "class": "chart-actions" });
+    var explore = el("button", { type: "button", "class": "chart-explore", "aria-label": "Explore (details on hover or tap): the chart of this view" }, "Explore");
+    bar.appendChild(explore);
+    var figure = first.closest("figure");
+    figure.insertBefore(bar, figure.querySelector("figcaption"));
+    window.fsatlasCharts.whenAsked(first, explore, function () {
+      asked = true;
+      drawChart(view.drawnValues || [], view.drawnUnit);
+    });
+  }
+
+  // The interactive chart of the view's values, once Vega is there; the build's picture, if
+  // still on screen, stays while it is drawn out of sight, then gives way.
+  function drawChart(shown, unitLabel) {
+    var first = document.getElementById("explorer-first");
+    if (offer) offer.remove();
+    if (drawn) drawn.finalize();
+    var target = document.getElementById("explorer-chart");
+    if (first) target.hidden = true;
     var charts = window.fsatlasCharts;  // on screen: its colours from the page's CSS, light or dark
-    var done = shown.length ? vegaEmbed(target, charts.inked(V.spec(view, shown, unitLabel, panelColumns(V.WIDE_COLUMNS)), true), { renderer: "svg", actions: false, tooltip: tooltipHandler })
+    var spec = shown.length && V.spec(view, shown, unitLabel, panelColumns(V.WIDE_COLUMNS));
+    var done = shown.length ? charts.ready().then(function () {
+      return vegaEmbed(target, charts.inked(spec, true), { renderer: "svg", actions: false, tooltip: tooltipHandler });
+    })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
       if (first) { first.remove(); target.hidden = false; }
@@ -317,10 +360,6 @@
       target.closest("figure").classList.add("chart-drawn");
       root.dataset.rendered = String(Date.now());
     }).catch(function (error) { console.error("explorer chart: " + error); });
-    renderCpu();
-    renderTable(all, sel.missing);
-    renderSummary(sel);
-    view.lastPoints = all;
     return drawing;
   }
 
@@ -335,13 +374,15 @@
         values.push({ config: configOf(x.key), panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), part: name === "cpu_usr_pct" ? "user" : "system", value: x.mean, machine: x.result.name });
       });
     });
-    vegaEmbed(document.getElementById("explorer-cpu"), window.fsatlasCharts.inked({
+    var charts = window.fsatlasCharts;
+    charts.ready().then(function () { return vegaEmbed(document.getElementById("explorer-cpu"), charts.inked({
       data: { values: V.drawable(values, "panel").values }, facet: { field: "panel", type: "nominal", title: null }, columns: panelColumns(3),
       spec: { width: { step: 26 }, height: 120, mark: { type: "bar", tooltip: true },
               encoding: { x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } },
                           y: { field: "value", type: "quantitative", title: "% of one CPU", stack: true, format: V.FIGURE },
                           color: { field: "part", type: "nominal", title: null, legend: { orient: "bottom" } } } }
-    }, true), { renderer: "svg", actions: false }).then(function (r) { drawnCpu = r; })
+    }, true), { renderer: "svg", actions: false });
+    }).then(function (r) { drawnCpu = r; })
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
   }
 

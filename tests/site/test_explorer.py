@@ -15,7 +15,12 @@ BARS = "#explorer-chart svg .mark-rect path"
 
 
 def open_explorer(page, url):
+    """The explorer at url with its interactive chart: the default view's picture drawn at build
+    waits for the reader to ask (its Explore button here) before Vega loads."""
     page.goto(url)
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
+    if page.locator("#explorer-first").count():
+        page.click("#explorer .chart-explore")
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
     page.wait_for_selector(BARS)
 

@@ -90,19 +90,53 @@ window.__frames = [];
 """
 
 
-def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser, any_site):
-    """The bars' labels of the build's picture (their <title>) and of the chart explorer.js draws
-    (vega's aria-label of each bar, from the values it draws) are the same, in the same order;
-    in every frame until then one of the two is on screen, never both, never neither; hovering a
-    bar of the new chart shows its details."""
+VEGA = re.compile(r"/vega[^/]*\.js$")
+
+
+def vega_requested(page) -> list:
+    """The vega*.js files the page has loaded or is loading (its resource timing entries)."""
+    return [u for u in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)") if VEGA.search(u)]
+
+
+@pytest.mark.parametrize("ask", ["click", "control"])
+def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser, any_site, ask):
+    """Issue 62, fourth round, item 1: the default view's picture is the view: opening the page,
+    moving over the picture and focusing a row of its table load no Vega; a click on the picture
+    or a change of a control (here the CPU box, which leaves the chart's figures as they are) is
+    the reader asking, and loads it. The bars' labels of the build's picture (their <title>)
+    and of the chart explorer.js then draws (vega's aria-label of each bar, from the values it
+    draws) are the same, in the same order; in every frame until then one of the two is on
+    screen, never both, never neither; hovering a bar of the new chart shows its details."""
     built = labels(fetched(any_site + "/explorer/").decode())
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, has_touch=True)
     context.add_init_script(FRAMES)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(any_site + "/explorer/")
+    page.goto(any_site + "/explorer/", wait_until="networkidle")
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
+    # a reader passing by: the pointer over the picture, a mouse drag across it (selecting
+    # text), a finger scrolling across it, the keyboard's focus on a row of the table
+    page.locator(FIRST).hover()
+    box = page.locator(FIRST).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 300)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y + 15, steps=4)
+    page.mouse.up()
+    page.context.new_cdp_session(page).send("Input.synthesizeScrollGesture", {
+        "x": x, "y": y, "yDistance": -200, "gestureSourceType": "touch"})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#explorer-table tbody tr").first.focus()
+    page.wait_for_timeout(300)
+    assert vega_requested(page) == [] and page.locator(FIRST).is_visible()
+    assert page.evaluate("document.getElementById('explorer').dataset.rendered") is None
+    if ask == "click":
+        page.locator(FIRST).click()
+    else:
+        page.locator("input[name=cpu]").check()
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    assert len(vega_requested(page)) == 3
     live = page.eval_on_selector_all(LIVE_BARS, "bars => bars.map(b => b.getAttribute('aria-label'))")
     assert built and live == built
     assert page.locator(FIRST).count() == 0
@@ -179,7 +213,7 @@ def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url
     context = browser.new_context()
     page = context.new_page()
     page.goto(committed_url + "/explorer/")
-    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
     own = page.evaluate("location.search")
     assert own.startswith("?r=")
     context.add_init_script(WATCH)
@@ -189,10 +223,14 @@ def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url
     assert page.locator(FIRST).is_visible() and "none" not in page.evaluate("window.__seen")
     assert page.inner_text("#explorer .explorer-status") == "Loading the results…"
     page.unroute(VEGA_OR_EXPLORER)
+    # with its scripts: the figures are shown, the picture stays, and no Vega loads (item 1)
+    page.goto(committed_url + "/explorer/" + own, wait_until="networkidle")
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
+    assert page.locator(FIRST).is_visible() and vega_requested(page) == []
     page.goto(committed_url + "/explorer/?metric=constructor")
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
     said = page.inner_text("#explorer .explorer-status")
-    assert said.startswith("No metric named constructor here; showing throughput. ") and " 0 cells" not in said
+    assert said.startswith("No metric named \u201cconstructor\u201d here; showing throughput. ") and " 0 cells" not in said
     context.close()
     context = browser.new_context(java_script_enabled=False)  # without script nothing loads: nothing says it does
     page = context.new_page()
@@ -209,7 +247,7 @@ def test_the_default_view_fits_a_phone(browser, committed_url, script):
     page = context.new_page()
     page.goto(committed_url + "/explorer/")
     if script:
-        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
     else:
         svg = page.locator(FIRST + " > svg")
         box = svg.bounding_box()

@@ -156,7 +156,7 @@ def test_no_serious_accessibility_violations_in_dark_mode(browser, site_url, gui
     page = context.new_page()
     page.goto((site_url if where == "site" else guides_url) + path, wait_until="networkidle")
     if path == "/explorer/":
-        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
     page.add_script_tag(path=str(AXE))
     violations = page.evaluate("async () => (await axe.run()).violations.map(v => ({id: v.id, impact: v.impact, "
                                "nodes: v.nodes.slice(0, 3).map(n => [n.target.join(' '), n.any.map(a => a.message).join(' ')])}))")

@@ -186,7 +186,7 @@ def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, co
 
     def said(query: str) -> str:
         page.goto(committed_url + "/explorer/" + query)
-        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")  # its figures, with or without Vega
         return page.inner_text("#explorer .explorer-status")
 
     drawn = re.search(r"(\d+) cells drawn", said("")).group(1)

@@ -881,7 +881,7 @@ def test_one_run_rule_on_the_home_page_explorer_filesystem_page_and_compare_page
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
         page.goto(f"{url}/explorer/")
-        page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
         checked = page.eval_on_selector_all("input[name=results]:checked", "bs => bs.map(b => b.value)")
         assert checked == ["r-wide"]
         assert "r-wide" in (tmp_path / "site" / "public" / "index.html").read_text()
