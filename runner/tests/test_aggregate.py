@@ -7,7 +7,7 @@ import pytest
 
 from testutil import edit_member, mutated, table_rows, write_json, write_run
 from fsatlas.cli import main
-from fsatlas.results import machines, stats
+from fsatlas.results import machines, metrics, stats
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 
@@ -30,7 +30,7 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     page = frontmatter.load(pages / "results" / "fixture-valid.md")
     assert page["result_id"] == "fixture-valid"
     assert page["system_facts"] == machines.system_facts(valid_result)
-    shown = [[r["metric"], *(r["shown"][k] for k in ("mean", "median", "ci", "rsd")), str(r["n"])]
+    shown = [[metrics.label(r["metric"]) + (f" {r['metric']}" if metrics.label(r["metric"]) != r["metric"] else ""), *(r["shown"][k] for k in ("mean", "median", "ci", "rsd")), str(r["n"])]
              if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
     keys = [r["key"] for r in latest["rows"]]
     expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
@@ -67,7 +67,8 @@ def test_a_result_page_carries_its_system_table_without_the_raw_devices_figures(
     facts = dict(page["system_facts"])
     assert facts["Target"] == "loop-image, image of 512 MiB, loop direct I/O on" and facts["Backing filesystem"] == "ext4"
     assert facts["Storage device"] == "not recorded, rotational or not: not recorded, model not reported"
-    template = (REPO / "layouts" / "results" / "single.html").read_text()
+    template = "".join((REPO / "layouts" / part).read_text()  # the page and its system table's partial
+                       for part in ("results/single.html", "partials/results/system.html"))
     assert ".Params.system_facts" in template and not re.search(r"\.Params\.(system|target)\b", template)
 
 

@@ -261,7 +261,8 @@ def test_verdicts(expected, row, verdict):
 def _result(rid, created, cells, machine="m1"):
     """A result reduced to its digest, as the aggregator feeds the claims and rankings."""
     return aggregate.digest({"id": rid, "created": created, "tool": {},
-                             "system": {"machine": machine, "kernel": "6.18", "virtualization": "none", "cpu_model": "x"},
+                             "system": {"machine": machine, "kernel": "6.18", "virtualization": "none", "cpu_model": "x",
+                                        "cpu_count": 2, "memory_bytes": 2 ** 30, "os": "Linux"},
                              "target": {"kind": "loop-image"}, "cells": cells})
 
 

@@ -141,7 +141,9 @@ def metrics_table(rows: list[dict]) -> str:
             if i:
                 out.append("<tr>")
             if row["status"] == "ok":
-                out.append(f'<th>{escape(metrics.label(row["metric"]))} <small>{escape(row["metric"])}</small></th>' + _figures(row))
+                label = metrics.label(row["metric"])  # its id beside it, where the words differ from it
+                out.append(f'<th>{escape(label)}' + (f' <small>{escape(row["metric"])}</small>' if label != row["metric"] else "")
+                           + '</th>' + _figures(row))
             else:
                 out.append('<th colspan="6">' + escape(f"{row['status']}: {row['reason']}") + "</th>")
             out.append("</tr>\n")
