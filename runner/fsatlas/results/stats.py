@@ -42,6 +42,12 @@ def figures(values) -> tuple[float, float, float]:
     return mean, ordered[half] if n % 2 else (ordered[half - 1] + ordered[half]) / 2, stddev
 
 
+def shown_rsd(metric: dict) -> float | None:
+    """The RSD the site shows of a metric summary: None for one sample, which has no spread
+    (its stddev 0 and rsd_pct 0, as the result file stores them, would read as "0.0 %")."""
+    return metric["rsd_pct"] if len(metric["samples"]) > 1 else None
+
+
 def rsd_pct(mean: float, stddev: float) -> float:
     """100*stddev/|mean|, 0 for a zero mean."""
     return 100.0 * stddev / abs(mean) if mean else 0.0
@@ -79,8 +85,10 @@ def summary_figures(samples) -> tuple:
     return mean, median, stddev, rsd_pct(mean, stddev), [mean - half, mean + half]
 
 
-def bounded_interval(metric: dict) -> list[float]:
-    """The 95 % interval the site shows for a metric summary. Every quantity fsatlas reports is
+def bounded_interval(metric: dict) -> list[float] | None:
+    """The 95 % interval the site shows for a metric summary; None for one sample, which has no
+    interval (the result file's ci95 [mean, mean], DESIGN's contract, is no interval of zero
+    width: issue 62's "966–966"). Every quantity fsatlas reports is
     at least zero (a rate, a time, a size, a share of CPU), so while the result file's t-interval
     (DESIGN's ci95) stays at or above zero it is shown as it is; below that, the t-interval of the
     samples' logarithms, taken back: a geometric interval, never negative and as lopsided as the
@@ -91,6 +99,8 @@ def bounded_interval(metric: dict) -> list[float]:
     beside it (skewed samples: ext2 seq-write lat_p999 149 ms with an interval 7.47-120 ms): the
     t-interval cut at zero holds the mean always, and still 95 % of the time the true mean, which
     is never below zero."""
+    if len(metric["samples"]) < 2:
+        return None
     low, high = metric["ci95"]
     if low >= 0:
         return [low, high]

@@ -59,14 +59,17 @@ def cell_rows(result: dict) -> list[dict]:
             rows.append(base | _NO_FIGURES)
         for name, m in cell["metrics"].items():
             unit = m["unit"]
-            low, high = stats.bounded_interval(m)  # never below zero, where no quantity shown can be
+            # never below zero, where no quantity shown can be; one sample has no interval and no
+            # spread: None, which every page prints as words (knowledge.NO_INTERVAL, NO_RSD)
+            low, high = stats.bounded_interval(m) or (None, None)
+            rsd = stats.shown_rsd(m)
             rows.append({**base, "metric": name, "unit": unit, "better": m["better"],
                          "mean": m["mean"], "median": m["median"], "stddev": m["stddev"],
-                         "rsd_pct": m["rsd_pct"], "ci_low": low, "ci_high": high,
+                         "rsd_pct": rsd, "ci_low": low, "ci_high": high,
                          "n": len(m["samples"]), "samples": m["samples"],
                          "shown": {"mean": show(m["mean"], unit), "median": show(m["median"], unit),
-                                   "ci": show(low, unit) + " – " + show(high, unit),
-                                   "rsd": "%.1f %%" % m["rsd_pct"]}})
+                                   "ci": knowledge_mod.shown_interval(low, high, unit),
+                                   "rsd": knowledge_mod.shown_rsd(rsd)}})
     return rows
 
 
@@ -90,8 +93,8 @@ def throughput_rows(rows: list[dict]) -> list[dict]:
 def _throughput_shown(m: dict) -> dict:
     """A throughput figure (mean, interval, rsd_pct and unit) as the chart's table prints it (MB/s)."""
     number = knowledge_mod.display_number
-    return {"mean": number(m["mean"], m["unit"]), "rsd": f"{m['rsd_pct']:,.1f} %",
-            "ci": f"{number(m['ci_low'], m['unit'])}–{number(m['ci_high'], m['unit'])}"}
+    return {"mean": number(m["mean"], m["unit"]), "rsd": knowledge_mod.shown_rsd(m["rsd_pct"]),
+            "ci": knowledge_mod.shown_interval(m["ci_low"], m["ci_high"], m["unit"], number, number, "–")}
 
 
 def shown_cells(cells: dict) -> dict:
@@ -99,10 +102,10 @@ def shown_cells(cells: dict) -> dict:
     (metrics.label) and its 95 % interval in the site's units (the figures every other page
     shows: cell_rows's), and each cell with the anchor of its rows on its result's page of every
     cell (result_tables.cell_anchor), which the filesystem pages' "measured here" rows link to."""
-    show = knowledge_mod.display
     return {key: {**cell, "anchor": result_tables.cell_anchor(key),
                   "metrics": {name: {**m, "label": metrics.label(name),
-                                     "ci": show(m["ci_low"], m["unit"]) + " – " + show(m["ci_high"], m["unit"])}
+                                     "ci": knowledge_mod.shown_interval(m["ci_low"], m["ci_high"], m["unit"]),
+                                     "rsd": knowledge_mod.shown_rsd(m["rsd_pct"])}
                               for name, m in cell["metrics"].items()}}
             for key, cell in cells.items()}
 

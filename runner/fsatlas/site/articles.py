@@ -164,7 +164,9 @@ def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) 
             for row in ranking["ranked"] + ranking["excluded"]:
                 now = cells.get("|".join([row["filesystem"], "-", "-", *prefix]), {})
                 m = now.get("metrics", {}).get(metric) if now.get("status") == "ok" else None
-                outside = m and not row["ci_low"] <= m["mean"] <= row["ci_high"]
+                # a pinned figure of one sample has no interval: any different figure lies outside it
+                outside = m and (m["mean"] != row["mean"] if row["ci_low"] is None
+                                 else not row["ci_low"] <= m["mean"] <= row["ci_high"])
                 # the newer figure with its n and interval, as the pinned figure beside it (#62)
                 row["newer"] = {"result": now["result"], "key": now["key"], "metric": metric, "display": m["display"],
                                 "n": m["n"], "interval": knowledge.interval(m)} \

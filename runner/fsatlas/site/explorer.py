@@ -31,7 +31,7 @@ from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, shares
 
-EXPLORER_VERSION = 8
+EXPLORER_VERSION = 9
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system_table")
 
 
@@ -109,7 +109,7 @@ def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
         lo_.append(row["ci_low"])
         hi_.append(row["ci_high"])
         n_.append(row["n"])
-        rsd_.append(round(row["rsd_pct"], 3))
+        rsd_.append(None if row["rsd_pct"] is None else round(row["rsd_pct"], 3))  # None: n = 1, no spread
         flags_.append(",".join(row["flags"]))
         share_.append(row["mean"] / tp if tp else None)
         samples_.append(row["samples"])

@@ -790,10 +790,33 @@ def display_number(value: float, unit: str) -> str:
     return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
 
 
+NO_INTERVAL = "no interval: n = 1"  # what every page prints for the interval of one sample (issue 62)
+NO_RSD = "–"  # and for its RSD: one sample has no spread
+
+
 def interval(m: dict) -> str:
     """A metric's 95 % interval of the mean as tables print it ("2,140–2,520 MB/s"), from its
-    aggregate entry (ci_low, ci_high, unit)."""
-    return f"{display_number(m['ci_low'], m['unit'])}–{display(m['ci_high'], m['unit'])}"
+    aggregate entry (ci_low, ci_high, unit); one sample's (ci_low None) in words."""
+    return shown_interval(m["ci_low"], m["ci_high"], m["unit"], display_number, between="–")
+
+
+def detail(m: dict) -> str:
+    """A figure's n and 95 % interval as sentences print them beside it ("n = 3, 95 % interval
+    2,140–2,520 MB/s"); for one sample, NO_INTERVAL, which names its n."""
+    return NO_INTERVAL if m["ci_low"] is None else f"n = {m['n']}, 95 % interval {interval(m)}"
+
+
+def shown_interval(low: float | None, high: float | None, unit: str, first=None, last=None, between: str = " – ") -> str:
+    """An interval low–high in unit as pages print it (first, last: how its ends are printed,
+    display by default: "1.2 GB/s – 1.4 GB/s"); NO_INTERVAL where there is none (None: n = 1)."""
+    if low is None:
+        return NO_INTERVAL
+    return f"{(first or display)(low, unit)}{between}{(last or display)(high, unit)}"
+
+
+def shown_rsd(rsd: float | None) -> str:
+    """An RSD as pages print it ("3.2 %"); NO_RSD where there is none (None: n = 1)."""
+    return NO_RSD if rsd is None else f"{rsd:,.1f} %"
 
 
 _SPEC = f"%.{SIGNIFICANT}g"  # display's first step
@@ -1006,9 +1029,7 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
                     entry.update(today_key=key, today_metric=rerun["metric"],
                                  today_display=metric["display"] if metric else "",
                                  # n and the 95 % interval beside the figure (#62)
-                                 today_detail=(f"n = {metric['n']}, 95 % interval "
-                                               f"{display_number(metric['ci_low'], metric['unit'])}–"
-                                               f"{display(metric['ci_high'], metric['unit'])}") if metric else "",
+                                 today_detail=detail(metric) if metric else "",
                                  today_status=today.get("status", "not measured"),
                                  today_reason=today.get("reason", "" if today else "no result holds this cell"),
                                  today_result=today.get("result", ""))
@@ -1074,8 +1095,8 @@ class Rankings:
             m = cell["metrics"][metric]
             factor = DISPLAY_UNITS.get(m["unit"], (1, m["unit"]))[0]
             rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
-                         "shown": m["mean"] * factor, "shown_low": m["ci_low"] * factor,
-                         "shown_high": m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+                         "shown": m["mean"] * factor, "shown_low": None if m["ci_low"] is None else m["ci_low"] * factor,
+                         "shown_high": None if m["ci_high"] is None else m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
                          "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
                          # the mean's 95 % interval as the table prints it (#62: n and the interval in every ranking)
                          "interval": interval(m),
