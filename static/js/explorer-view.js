@@ -60,10 +60,25 @@
       return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
     }
 
+    // A parameter's value: every time the address gives it, joined (?r=A&r=B is r=A,B); null: never.
+    function value(params, name) {
+      var all = params.getAll(name);
+      return all.length ? all.join(",") : null;
+    }
     function list(params, name, fallback) {
-      var v = params.get(name);
+      var v = value(params, name);
       return v === null ? fallback : v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
     }
+    // The name a closed set (a table of its names) knows a value by: the value itself, or the one
+    // name it matches in another case (?fs=XFS is xfs); undefined: none, or several.
+    function known(allowed, v) {
+      var own = Object.prototype.hasOwnProperty;
+      if (own.call(allowed, v)) return v;
+      var lower = v.toLowerCase(), found = Object.keys(allowed).filter(function (k) { return k.toLowerCase() === lower; });
+      return found.length === 1 ? found[0] : undefined;
+    }
+    // The parameters the explorer reads; any other an address gives is named in a notice.
+    var PARAMETERS = ["r", "fs", "v", "w", "metric", "mode", "base", "axis", "cpu", "embed"];
 
     // The view an address's query names (params: its URLSearchParams); none: the default view.
     // Every parameter the explorer reads (r, fs, v, w, metric, mode, base, axis, cpu, embed) is
@@ -72,12 +87,19 @@
     // then rewritten (explorer.js) to the view shown.
     function readState(params) {
       var notices = [];
+      // a parameter it does not read (?R=, ?foo=) is named, with the one it reads in another case
+      uniq(Array.from(params.keys())).filter(function (name) { return PARAMETERS.indexOf(name) < 0; }).forEach(function (name) {
+        var meant = PARAMETERS.filter(function (p) { return p === name.toLowerCase(); })[0];
+        notices.push("The explorer does not read the parameter " + named(name) + " in the address" +
+                     (meant ? " (its parameters are in lower case: " + meant + "=)" : "") + "; it is left out.");
+      });
       var asked = list(params, "r", [defaultRun()]);
-      var known = asked.filter(function (id) { return byId[id]; });
-      var results = known.length ? known : [defaultRun()];
-      var unknownRuns = asked.filter(function (id) { return !byId[id]; });
+      var runs = known.bind(null, byId);
+      var results = uniq(asked.map(runs).filter(Boolean));
+      if (!results.length) results = [defaultRun()];
+      var unknownRuns = asked.filter(function (id) { return !runs(id); });
       // an address naming no result (?r=nope, or ?r= with no id at all) opens the default in its place, and says so
-      if (params.get("r") !== null && !asked.length) notices.push("The address names no run (r= is empty); showing " + results.join(", ") + ".");
+      if (value(params, "r") !== null && !asked.length) notices.push("The address names no run (r= is empty); showing " + results.join(", ") + ".");
       if (unknownRuns.length) notices.push("No result named " + unknownRuns.join(", ") + " on this site; showing " + results.join(", ") + ".");
       // an import's cells are its tool's, variant "imported": a run named alone shows them
       var imports = results.some(function (id) { return byId[id].rerun === ""; });
@@ -86,20 +108,23 @@
       var defaultBase = configs.ext4 ? "ext4" : configNames[0];
       // one value of a closed set: param's value if the set has it, else its default (said)
       function one(param, what, allowed, fallback, shownAs) {
-        var v = params.get(param);
-        if (v === null) return fallback;
-        if (allowed[v] && Object.prototype.hasOwnProperty.call(allowed, v)) return v;
+        var all = uniq(params.getAll(param)), v = all[0];
+        if (v === undefined) return fallback;
+        // given twice with different values (?mode=abs&mode=ratio): the first is read, the others named
+        if (all.length > 1) notices.push("The address gives " + param + "= more than once; reading " + named(v) + ", not " + all.slice(1).map(named).join(", ") + ".");
+        var name = known(allowed, v);
+        if (name !== undefined) return name;
         notices.push("No " + what + " named " + named(v) + " here; " + (shownAs || "showing " + fallback) + ".");
         return fallback;
       }
       // a comma-separated list of a closed set: the values it knows; none known, its default
       function several(param, what, words, fallback, everything) {
-        var v = params.get(param);
+        var v = value(params, param);
         if (v === null) return fallback;
         var allowed = table();
         words.forEach(function (w) { allowed[w] = 1; });
-        var got = list(params, param, []), good = got.filter(function (w) { return allowed[w]; });
-        var bad = got.filter(function (w) { return !allowed[w]; });
+        var got = list(params, param, []), good = got.map(known.bind(null, allowed)).filter(Boolean);
+        var bad = got.filter(function (w) { return known(allowed, w) === undefined; });
         var shown = good.length ? good : fallback;
         var showing = good.length ? "showing the others" : "showing " + (fallback.length === words.length ? everything : fallback.join(", "));
         if (!got.length) notices.push("The address names no " + what + " (" + param + "= is " + (v ? "blank" : "empty") + "); " + showing + ".");

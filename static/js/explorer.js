@@ -53,8 +53,8 @@
   // wrote into the page), fetched beside the index, not after it: the table waits for both (on
   // the adversary's slow link a shared view's table came 0.3 s sooner). Only names of the
   // runner's form (time stamp first): ?r=nope must not cost a 404 (a console error).
-  var early = table(), named = new URLSearchParams(location.search).get("r");
-  if (named === null) named = new URLSearchParams(root.dataset.defaultQuery || "").get("r");
+  var early = table(), named = new URLSearchParams(location.search).getAll("r").join(",");  // ?r=A&r=B: both
+  if (!new URLSearchParams(location.search).has("r")) named = new URLSearchParams(root.dataset.defaultQuery || "").get("r");
   (named || "").split(",").map(function (id) { return id.trim(); }).filter(function (id) { return /^\d{8}T\d{6}Z-[\w.-]+$/.test(id); })
     .slice(0, 8).forEach(function (id) {
       early[id] = chunkOf(id);
