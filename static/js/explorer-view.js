@@ -39,10 +39,13 @@
     var configNames = uniq(data.vocabulary.configs.map(function (c) { return configOf({ filesystem: c[0], variant: c[1] }); }));
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
 
+    var measures = table();  // result id -> the metrics its rows hold (a table), once its chunk is in
     function add(id, chunk) {
       // a chunk names its own cell keys and metrics; the index describes them, or for a key
       // outside the matrix the chunk itself does
       var result = byId[id], c = chunk.rows, m = chunk.missing;
+      measures[id] = table();
+      chunk.metrics.forEach(function (name) { measures[id][name] = 1; });
       var keys = chunk.keys.map(function (k) { return keyByName[k] || chunk.described[k]; });
       var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
       c.k.forEach(function (k, i) {
@@ -217,6 +220,39 @@
       });
     }
 
+    // A metric in words (the index's label: results/metrics.py label()), its id where it has none.
+    function metricLabel(name) {
+      var m = metricByName[name];
+      return (m && m.label) || name;
+    }
+    // Whether any of a view's runs measured a metric (their chunks loaded: add()).
+    function measured(view, name) {
+      return view.results.some(function (id) { return measures[id] && measures[id][name]; });
+    }
+
+    // Why a view draws nothing, in words: the first of its choices (runs and metric, filesystems,
+    // variants, workloads, the sweep axis, the baseline) that leaves no cell; "" if it draws something.
+    // Its caption: "Nothing drawn of <the metric's label>: <this>."
+    function emptyReason(view) {
+      var runs = table(), them = view.results.length > 1 ? "the runs shown" : "the run shown";
+      view.results.forEach(function (id) { runs[id] = 1; });
+      var pool = rows.filter(function (x) { return runs[x.result.id] && x.metric.name === view.metric; });
+      if (!pool.length) return them + " did not measure it; pick another metric or run";
+      var filters = [["fs", "filesystem", "filesystem"], ["variant", "option variant", "variant"], ["workload", "workload", "workload"]];
+      for (var i = 0; i < filters.length; i++) {
+        var field = filters[i][0], what = filters[i][1], of = filters[i][2], chosen = table();
+        if (!view[field].length) return "no " + what + " is chosen";
+        view[field].forEach(function (w) { chosen[w] = 1; });
+        pool = pool.filter(function (x) { return chosen[x.key[of]]; });
+        if (!pool.length) return them + " measured it for none of the " + what + "s chosen (" + view[field].join(", ") + ")";
+      }
+      if (view.axis === "dims" && !pool.some(function (x) { return x.key.dims; }))
+        return "none of the cells chosen sweeps a parameter (file size, threads), which the sweep view draws; show them across workloads";
+      if (view.mode === "ratio") return "no cell chosen has a " + view.baseline + " cell beside it in its run to take a ratio to";
+      if (view.mode === "share") return "no cell chosen has a raw-device figure to take a share of";
+      return "";
+    }
+
     // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
     // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
     // chosen metric alone where it is that latency or a ratio is shown.
@@ -245,7 +281,8 @@
     }
 
     return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, selected: selected,
-             baselineIndex: baselineIndex, points: points, chart: chart };
+             baselineIndex: baselineIndex, points: points, chart: chart, metricLabel: metricLabel, measured: measured,
+             emptyReason: emptyReason };
   }
 
   // Small multiples drawn at most: a file of 5,000 cells, each a panel of its own, took the

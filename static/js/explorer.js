@@ -165,9 +165,23 @@
     choices("variant", data.vocabulary.variants);
     choices("workload", data.vocabulary.workloads);
     var metricSelect = form.elements.metric;
-    data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
+    data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) {
+      var label = model.metricLabel(name);
+      metricSelect.appendChild(el("option", { value: name, "data-label": label + (label === name ? "" : " (" + name + ")") }));
+    });
+    markMetrics();
     var baseSelect = form.elements.baseline;
     model.configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+  }
+
+  // The metric picker in words, each metric none of the chosen runs measured marked so (their
+  // chunks are in when a view is rendered).
+  function markMetrics() {
+    Array.prototype.forEach.call(form.elements.metric.options, function (option) {
+      var missing = !model.measured(view, option.value);
+      option.textContent = option.dataset.label + (missing ? " \u2014 not measured in the runs chosen" : "");
+      option.classList.toggle("unmeasured", missing);
+    });
   }
 
   function readState(params) { view = model.readState(params); }
@@ -307,10 +321,12 @@
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
     var caption = document.getElementById("explorer-caption");
-    caption.textContent = V.caption(view, unitLabel);
+    var empty = shown.length ? "" : model.emptyReason(view);
+    caption.textContent = empty ? "Nothing drawn of " + model.metricLabel(view.metric) + ": " + empty + "." : V.caption(view, unitLabel);
     caption.closest("figure").dataset.caption = caption.textContent;
     renderCpu();
-    renderTable(all, sel.missing);
+    renderTable(all, sel.missing, empty);
+    markMetrics();
     renderSummary(sel);
     view.lastPoints = all;
     view.drawnValues = shown.length ? shown : null;
@@ -386,7 +402,7 @@
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
   }
 
-  function renderTable(points_, missed) {
+  function renderTable(points_, missed, empty) {
     var box = document.getElementById("explorer-table");
     box.textContent = "";
     var table = el("table", { "class": "data-table" });
@@ -423,7 +439,9 @@
       tr.appendChild(link);
       body.appendChild(tr);
     });
-    table.insertBefore(el("caption", {}, (view.mode === "abs" ? view.metric + " (" + ((points_[0] || {}).unitLabel || "") + ")" : (points_[0] || {}).unitLabel || "") + ": the numbers of the chart above."), table.firstChild);
+    var unitLabel = (points_[0] || {}).unitLabel;
+    table.insertBefore(el("caption", {}, !points_.length && empty ? "No figures of " + model.metricLabel(view.metric) + ": " + empty + "." :
+      (view.mode === "abs" ? model.metricLabel(view.metric) + (unitLabel ? " (" + unitLabel + ")" : "") : unitLabel || "") + ": the numbers of the chart above."), table.firstChild);
     box.appendChild(table);
   }
 

@@ -206,3 +206,83 @@ def test_in_the_browser_the_notice_is_shown_and_the_address_rewritten(browser, e
         assert "(): " not in page.inner_text("#explorer-caption"), query
     assert errors == []
     page.close()
+
+
+# Issue 62, fifth round, item 3: the model with every chunk of the site in, answering one query a
+# line: what its chart draws, why it is empty (emptyReason) and which metrics its runs measured.
+EMPTY_DRIVER = """
+const fs = require("fs"), dir = process.argv[2];
+const V = require(process.argv[1] + "/static/js/explorer-view.js");
+const index = JSON.parse(fs.readFileSync(dir + "/data.json", "utf8")), names = index.metrics.map((m) => m.name);
+const model = V.model(index);
+model.data.results.forEach((r) => model.add(r.id, JSON.parse(fs.readFileSync(dir + "/rows/" + r.id + ".json", "utf8"))));
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const view = model.readState(new URLSearchParams(JSON.parse(line)));
+  const drawn = model.chart(view).shown.length;
+  process.stdout.write(JSON.stringify({ view, drawn, reason: model.emptyReason(view),
+    measured: names.filter((m) => model.measured(view, m)) }) + "\\n");
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def explorer_files(explorer_url, tmp_path_factory):
+    """explorer/data.json and every chunk of the synthetic site, as the browser fetches them."""
+    folder = tmp_path_factory.mktemp("explorer-files")
+    (folder / "rows").mkdir()
+    (folder / "data.json").write_bytes(urllib.request.urlopen(f"{explorer_url}/explorer/data.json").read())
+    for rid in json.loads((folder / "data.json").read_text())["results"]["id"]:
+        (folder / "rows" / f"{rid}.json").write_bytes(urllib.request.urlopen(f"{explorer_url}/explorer/rows/{rid}.json").read())
+    return folder
+
+
+@pytest.fixture(scope="module")
+def ask_all(explorer_files):
+    node = subprocess.Popen(["node", "-e", EMPTY_DRIVER, str(REPO), str(explorer_files)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+    def read(query: str) -> dict:
+        node.stdin.write(json.dumps(query) + "\n")
+        node.stdin.flush()
+        return json.loads(node.stdout.readline())
+    yield read
+    node.stdin.close()
+    node.wait(timeout=10)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_an_empty_view_says_which_choice_leaves_nothing_and_the_picker_knows_what_was_measured(explorer_files, ask_all, data):
+    """Counted here from the chunks' rows: the metrics a view's runs measured are those the model
+    says; a view (absolute figures, across workloads) draws nothing exactly when no row of its runs
+    and metric passes its filters, and then its reason names the first choice that left none."""
+    from fsatlas.results.metrics import label
+    index = json.loads((explorer_files / "data.json").read_text())
+    assert all(m["label"] == label(m["name"]) for m in index["metrics"])
+    described = {k["key"]: k for k in index["keys"]}
+    rows = []  # (result, metric, filesystem, variant, workload)
+    for rid in index["results"]["id"]:
+        chunk = json.loads((explorer_files / "rows" / f"{rid}.json").read_text())
+        keys = [described.get(k) or chunk["described"][k] for k in chunk["keys"]]
+        rows += [(rid, chunk["metrics"][m], keys[k]["filesystem"], keys[k]["variant"], keys[k]["workload"])
+                 for k, m in zip(chunk["rows"]["k"], chunk["rows"]["m"])]
+    voc = index["vocabulary"]
+    runs = data.draw(st.lists(st.sampled_from(index["results"]["id"]), min_size=1, max_size=3, unique=True), label="runs")
+    metric = data.draw(st.sampled_from([m["name"] for m in index["metrics"]]), label="metric")
+    chosen = {"fs": data.draw(st.lists(st.sampled_from(voc["filesystems"]), min_size=1, max_size=3, unique=True), label="fs"),
+              "v": data.draw(st.lists(st.sampled_from(voc["variants"]), min_size=1, max_size=2, unique=True), label="v"),
+              "w": data.draw(st.lists(st.sampled_from(voc["workloads"]), min_size=1, max_size=3, unique=True), label="w")}
+    query = urllib.parse.urlencode({"r": ",".join(runs), "metric": metric, **{k: ",".join(v) for k, v in chosen.items()}})
+    got = ask_all(query)
+    assert got["view"]["notices"] == [] and got["view"]["results"] == runs, (query, got["view"])
+    assert sorted(got["measured"]) == sorted({m for r, m, *_ in rows if r in runs}), query
+    pool = [row for row in rows if row[0] in runs and row[1] == metric]
+    first = None if pool else "did not measure it"
+    for position, (param, what) in enumerate((("fs", "filesystems"), ("v", "option variants"), ("w", "workloads")), start=2):
+        pool = [row for row in pool if row[position] in chosen[param]]
+        if not pool and first is None:
+            first = f"for none of the {what} chosen ({', '.join(chosen[param])})"
+    assert (got["drawn"] == 0) == (first is not None), (query, got)
+    if first:
+        assert first in got["reason"], (query, got["reason"])
+
