@@ -315,7 +315,13 @@
     var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status((view.notices || []).map(function (n) { return n + " "; }).join("") +
+    // the runs this view shows, by name: the run note above (the default view's) is shown only
+    // with the default view, so that a shared address never reads as the default run's
+    var note = document.getElementById("explorer-run-note");
+    var other = model.query(view) !== model.query(model.readState(new URLSearchParams()));
+    document.documentElement.classList.toggle("explorer-view-asked", other);
+    if (note) note.hidden = other;
+    status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
            cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
@@ -339,6 +345,15 @@
     var first = document.getElementById("explorer-first");
     if (first && !asked) { offerExplore(first); return Promise.resolve(); }
     return drawChart(shown, unitLabel);
+  }
+
+  // "This chart shows the run <id> (<machine>, <profile> profile, <day>)", or "… 2 runs: …".
+  function runsShown() {
+    var runs = view.results.map(function (id) {
+      var r = model.byId[id];
+      return id + " (" + r.name + ", " + r.profile + " profile, " + r.created.slice(0, 10) + ")";
+    });
+    return "This chart shows " + (runs.length === 1 ? "the run " + runs[0] : runs.length + " runs: " + runs.join("; "));
   }
 
   var offer = null;  // the Explore button's bar, while the picture waits for the reader

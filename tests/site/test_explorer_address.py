@@ -5,6 +5,7 @@ through the shared model (static/js/explorer-view.js in Node, as the build runs 
 rule written here from the index's own vocabulary, over values hypothesis draws (empty, blank,
 unicode, names an object already holds, very long), and on a sample in Chromium."""
 import json
+import re
 import subprocess
 import urllib.parse
 import urllib.request
@@ -286,3 +287,34 @@ def test_an_empty_view_says_which_choice_leaves_nothing_and_the_picker_knows_wha
     if first:
         assert first in got["reason"], (query, got["reason"])
 
+
+@pytest.mark.browser
+def test_the_page_names_as_shown_only_the_runs_its_view_shows(browser, committed_url):
+    """Issue 62, fifth round, item 1, over every committed run as r= and two-run addresses (one of
+    them ?r=A&r=B): every sentence of the page's visible text that says "This chart shows" names
+    runs the view shows, and at least one does; the run note (the default view's) is visible on
+    the default address and on no other view's. An empty view's caption and table say why, in words."""
+    ids = sorted(p.stem for p in (REPO / "data" / "results").glob("*.json"))
+    default = json.loads(urllib.request.urlopen(f"{committed_url}/explorer/data.json").read())["default"]
+    addresses = [("", [default])] + [(urllib.parse.urlencode({"r": rid}), [rid]) for rid in ids]
+    addresses += [(urllib.parse.urlencode({"r": f"{ids[0]},{ids[-1]}"}), [ids[0], ids[-1]]),
+                  (urllib.parse.urlencode([("r", ids[1]), ("r", ids[2])]), [ids[1], ids[2]])]
+    page = browser.new_page()
+    for query, runs in addresses:
+        page.goto(f"{committed_url}/explorer/?{query}")
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
+        text = page.inner_text("main")
+        said = [re.split(r"\.(?:\s|$)|: \d+ cells", part, maxsplit=1)[0] for part in text.split("This chart shows")[1:]]
+        named = {rid for sentence in said for rid in ids if rid in sentence}
+        assert said and named == set(runs), (query, said)
+        note = page.locator("#explorer .run-note")
+        if query == "":
+            assert note.is_visible(), "the default view's note is not shown"
+        elif runs != [default]:
+            assert not note.is_visible(), query
+    # a view its runs cannot draw: the caption says why, with the metric's words, not its id alone
+    page.goto(f"{committed_url}/explorer/?r={ids[0]}&metric=lat_mean_ns&fs=nosuchfs,ext4&w=mount-time")
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
+    caption, table = page.inner_text("#explorer-caption"), page.inner_text("#explorer-table caption")
+    assert caption.startswith("Nothing drawn of mean latency: ") and "()" not in table and "mean latency" in table, (caption, table)
+    page.close()
