@@ -318,8 +318,10 @@
     // the runs this view shows, by name: the run note above (the default view's) is shown only
     // with the default view, so that a shared address never reads as the default run's
     var note = document.getElementById("explorer-run-note");
+    // (the page's class hides it before paint on an address naming another view; not added here,
+    // where it would hide the build's picture while the chart it gives way to is drawn)
     var other = model.query(view) !== model.query(model.readState(new URLSearchParams()));
-    document.documentElement.classList.toggle("explorer-view-asked", other);
+    if (!other) document.documentElement.classList.remove("explorer-view-asked");
     if (note) note.hidden = other;
     status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
            cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
