@@ -37,9 +37,9 @@ def index(explorer_url, tmp_path_factory):
     return path
 
 
-@pytest.fixture(scope="module")
-def ask(index):
-    node = subprocess.Popen(["node", "-e", DRIVER, str(REPO), str(index)], stdin=subprocess.PIPE,
+def _answers(driver: str, path):
+    """One Node process running driver over path, asked one query a line, while the fixture lasts."""
+    node = subprocess.Popen(["node", "-e", driver, str(REPO), str(path)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, encoding="utf-8")
 
     def read(query: str) -> dict:
@@ -49,6 +49,11 @@ def ask(index):
     yield read
     node.stdin.close()
     node.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def ask(index):
+    yield from _answers(DRIVER, index)
 
 
 def rule(index_path) -> dict:
@@ -239,16 +244,7 @@ def explorer_files(explorer_url, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ask_all(explorer_files):
-    node = subprocess.Popen(["node", "-e", EMPTY_DRIVER, str(REPO), str(explorer_files)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, encoding="utf-8")
-
-    def read(query: str) -> dict:
-        node.stdin.write(json.dumps(query) + "\n")
-        node.stdin.flush()
-        return json.loads(node.stdout.readline())
-    yield read
-    node.stdin.close()
-    node.wait(timeout=10)
+    yield from _answers(EMPTY_DRIVER, explorer_files)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
