@@ -39,10 +39,13 @@
     var configNames = uniq(data.vocabulary.configs.map(function (c) { return configOf({ filesystem: c[0], variant: c[1] }); }));
     data.metrics.forEach(function (m) { metricByName[m.name] = m; });
 
+    var measures = table();  // result id -> the metrics its rows hold (a table), once its chunk is in
     function add(id, chunk) {
       // a chunk names its own cell keys and metrics; the index describes them, or for a key
       // outside the matrix the chunk itself does
       var result = byId[id], c = chunk.rows, m = chunk.missing;
+      measures[id] = table();
+      chunk.metrics.forEach(function (name) { measures[id][name] = 1; });
       var keys = chunk.keys.map(function (k) { return keyByName[k] || chunk.described[k]; });
       var metrics = chunk.metrics.map(function (name) { return metricByName[name]; });
       c.k.forEach(function (k, i) {
@@ -60,10 +63,25 @@
       return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
     }
 
+    // A parameter's value: every time the address gives it, joined (?r=A&r=B is r=A,B); null: never.
+    function value(params, name) {
+      var all = params.getAll(name);
+      return all.length ? all.join(",") : null;
+    }
     function list(params, name, fallback) {
-      var v = params.get(name);
+      var v = value(params, name);
       return v === null ? fallback : v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
     }
+    // The name a closed set (a table of its names) knows a value by: the value itself, or the one
+    // name it matches in another case (?fs=XFS is xfs); undefined: none, or several.
+    function known(allowed, v) {
+      var own = Object.prototype.hasOwnProperty;
+      if (own.call(allowed, v)) return v;
+      var lower = v.toLowerCase(), found = Object.keys(allowed).filter(function (k) { return k.toLowerCase() === lower; });
+      return found.length === 1 ? found[0] : undefined;
+    }
+    // The parameters the explorer reads; any other an address gives is named in a notice.
+    var PARAMETERS = ["r", "fs", "v", "w", "metric", "mode", "base", "axis", "cpu", "embed"];
 
     // The view an address's query names (params: its URLSearchParams); none: the default view.
     // Every parameter the explorer reads (r, fs, v, w, metric, mode, base, axis, cpu, embed) is
@@ -72,12 +90,19 @@
     // then rewritten (explorer.js) to the view shown.
     function readState(params) {
       var notices = [];
+      // a parameter it does not read (?R=, ?foo=) is named, with the one it reads in another case
+      uniq(Array.from(params.keys())).filter(function (name) { return PARAMETERS.indexOf(name) < 0; }).forEach(function (name) {
+        var meant = PARAMETERS.filter(function (p) { return p === name.toLowerCase(); })[0];
+        notices.push("The explorer does not read the parameter " + named(name) + " in the address" +
+                     (meant ? " (its parameters are in lower case: " + meant + "=)" : "") + "; it is left out.");
+      });
       var asked = list(params, "r", [defaultRun()]);
-      var known = asked.filter(function (id) { return byId[id]; });
-      var results = known.length ? known : [defaultRun()];
-      var unknownRuns = asked.filter(function (id) { return !byId[id]; });
+      var runs = known.bind(null, byId);
+      var results = uniq(asked.map(runs).filter(Boolean));
+      if (!results.length) results = [defaultRun()];
+      var unknownRuns = asked.filter(function (id) { return !runs(id); });
       // an address naming no result (?r=nope, or ?r= with no id at all) opens the default in its place, and says so
-      if (params.get("r") !== null && !asked.length) notices.push("The address names no run (r= is empty); showing " + results.join(", ") + ".");
+      if (value(params, "r") !== null && !asked.length) notices.push("The address names no run (r= is empty); showing " + results.join(", ") + ".");
       if (unknownRuns.length) notices.push("No result named " + unknownRuns.join(", ") + " on this site; showing " + results.join(", ") + ".");
       // an import's cells are its tool's, variant "imported": a run named alone shows them
       var imports = results.some(function (id) { return byId[id].rerun === ""; });
@@ -86,20 +111,23 @@
       var defaultBase = configs.ext4 ? "ext4" : configNames[0];
       // one value of a closed set: param's value if the set has it, else its default (said)
       function one(param, what, allowed, fallback, shownAs) {
-        var v = params.get(param);
-        if (v === null) return fallback;
-        if (allowed[v] && Object.prototype.hasOwnProperty.call(allowed, v)) return v;
+        var all = uniq(params.getAll(param)), v = all[0];
+        if (v === undefined) return fallback;
+        // given twice with different values (?mode=abs&mode=ratio): the first is read, the others named
+        if (all.length > 1) notices.push("The address gives " + param + "= more than once; reading " + named(v) + ", not " + all.slice(1).map(named).join(", ") + ".");
+        var name = known(allowed, v);
+        if (name !== undefined) return name;
         notices.push("No " + what + " named " + named(v) + " here; " + (shownAs || "showing " + fallback) + ".");
         return fallback;
       }
       // a comma-separated list of a closed set: the values it knows; none known, its default
       function several(param, what, words, fallback, everything) {
-        var v = params.get(param);
+        var v = value(params, param);
         if (v === null) return fallback;
         var allowed = table();
         words.forEach(function (w) { allowed[w] = 1; });
-        var got = list(params, param, []), good = got.filter(function (w) { return allowed[w]; });
-        var bad = got.filter(function (w) { return !allowed[w]; });
+        var got = list(params, param, []), good = got.map(known.bind(null, allowed)).filter(Boolean);
+        var bad = got.filter(function (w) { return known(allowed, w) === undefined; });
         var shown = good.length ? good : fallback;
         var showing = good.length ? "showing the others" : "showing " + (fallback.length === words.length ? everything : fallback.join(", "));
         if (!got.length) notices.push("The address names no " + what + " (" + param + "= is " + (v ? "blank" : "empty") + "); " + showing + ".");
@@ -192,6 +220,39 @@
       });
     }
 
+    // A metric in words (the index's label: results/metrics.py label()), its id where it has none.
+    function metricLabel(name) {
+      var m = metricByName[name];
+      return (m && m.label) || name;
+    }
+    // Whether any of a view's runs measured a metric (their chunks loaded: add()).
+    function measured(view, name) {
+      return view.results.some(function (id) { return measures[id] && measures[id][name]; });
+    }
+
+    // Why a view draws nothing, in words: the first of its choices (runs and metric, filesystems,
+    // variants, workloads, the sweep axis, the baseline) that leaves no cell; "" if it draws something.
+    // Its caption: "Nothing drawn of <the metric's label>: <this>."
+    function emptyReason(view) {
+      var runs = table(), them = view.results.length > 1 ? "the runs shown" : "the run shown";
+      view.results.forEach(function (id) { runs[id] = 1; });
+      var pool = rows.filter(function (x) { return runs[x.result.id] && x.metric.name === view.metric; });
+      if (!pool.length) return them + " did not measure it; pick another metric or run";
+      var filters = [["fs", "filesystem", "filesystem"], ["variant", "option variant", "variant"], ["workload", "workload", "workload"]];
+      for (var i = 0; i < filters.length; i++) {
+        var field = filters[i][0], what = filters[i][1], of = filters[i][2], chosen = table();
+        if (!view[field].length) return "no " + what + " is chosen";
+        view[field].forEach(function (w) { chosen[w] = 1; });
+        pool = pool.filter(function (x) { return chosen[x.key[of]]; });
+        if (!pool.length) return them + " measured it for none of the " + what + "s chosen (" + view[field].join(", ") + ")";
+      }
+      if (view.axis === "dims" && !pool.some(function (x) { return x.key.dims; }))
+        return "none of the cells chosen sweeps a parameter (file size, threads), which the sweep view draws; show them across workloads";
+      if (view.mode === "ratio") return "no cell chosen has a " + view.baseline + " cell beside it in its run to take a ratio to";
+      if (view.mode === "share") return "no cell chosen has a raw-device figure to take a share of";
+      return "";
+    }
+
     // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
     // mixed job: read_throughput beside read_lat_mean_ns), against the same swept parameter; the
     // chosen metric alone where it is that latency or a ratio is shown.
@@ -220,7 +281,8 @@
     }
 
     return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, selected: selected,
-             baselineIndex: baselineIndex, points: points, chart: chart };
+             baselineIndex: baselineIndex, points: points, chart: chart, metricLabel: metricLabel, measured: measured,
+             emptyReason: emptyReason };
   }
 
   // Small multiples drawn at most: a file of 5,000 cells, each a panel of its own, took the

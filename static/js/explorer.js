@@ -53,8 +53,8 @@
   // wrote into the page), fetched beside the index, not after it: the table waits for both (on
   // the adversary's slow link a shared view's table came 0.3 s sooner). Only names of the
   // runner's form (time stamp first): ?r=nope must not cost a 404 (a console error).
-  var early = table(), named = new URLSearchParams(location.search).get("r");
-  if (named === null) named = new URLSearchParams(root.dataset.defaultQuery || "").get("r");
+  var early = table(), named = new URLSearchParams(location.search).getAll("r").join(",");  // ?r=A&r=B: both
+  if (!new URLSearchParams(location.search).has("r")) named = new URLSearchParams(root.dataset.defaultQuery || "").get("r");
   (named || "").split(",").map(function (id) { return id.trim(); }).filter(function (id) { return /^\d{8}T\d{6}Z-[\w.-]+$/.test(id); })
     .slice(0, 8).forEach(function (id) {
       early[id] = chunkOf(id);
@@ -165,9 +165,23 @@
     choices("variant", data.vocabulary.variants);
     choices("workload", data.vocabulary.workloads);
     var metricSelect = form.elements.metric;
-    data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) { metricSelect.appendChild(el("option", { value: name }, name)); });
+    data.metrics.map(function (m) { return m.name; }).sort().forEach(function (name) {
+      var label = model.metricLabel(name);
+      metricSelect.appendChild(el("option", { value: name, "data-label": label + (label === name ? "" : " (" + name + ")") }));
+    });
+    markMetrics();
     var baseSelect = form.elements.baseline;
     model.configNames.slice().sort().forEach(function (cfg) { baseSelect.appendChild(el("option", { value: cfg }, cfg)); });
+  }
+
+  // The metric picker in words, each metric none of the chosen runs measured marked so (their
+  // chunks are in when a view is rendered).
+  function markMetrics() {
+    Array.prototype.forEach.call(form.elements.metric.options, function (option) {
+      var missing = !model.measured(view, option.value);
+      option.textContent = option.dataset.label + (missing ? " \u2014 not measured in the runs chosen" : "");
+      option.classList.toggle("unmeasured", missing);
+    });
   }
 
   function readState(params) { view = model.readState(params); }
@@ -301,16 +315,26 @@
     var shown = drawing_.shown, unitLabel = drawing_.unitLabel;
     var lost = all.filter(function (p) { return p.value === null; }).length;
     var cells = shown.filter(function (p) { return !p.beside; }).length;  // the latency beside a sweep's: the same cells
-    status((view.notices || []).map(function (n) { return n + " "; }).join("") +
+    // the runs this view shows, by name: the run note above (the default view's) is shown only
+    // with the default view, so that a shared address never reads as the default run's
+    var note = document.getElementById("explorer-run-note");
+    // (the page's class hides it before paint on an address naming another view; not added here,
+    // where it would hide the build's picture while the chart it gives way to is drawn)
+    var other = model.query(view) !== model.query(model.readState(new URLSearchParams()));
+    if (!other) document.documentElement.classList.remove("explorer-view-asked");
+    if (note) note.hidden = other;
+    status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
            cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
     var caption = document.getElementById("explorer-caption");
-    caption.textContent = V.caption(view, unitLabel);
+    var empty = shown.length ? "" : model.emptyReason(view);
+    caption.textContent = empty ? "Nothing drawn of " + model.metricLabel(view.metric) + ": " + empty + "." : V.caption(view, unitLabel);
     caption.closest("figure").dataset.caption = caption.textContent;
     renderCpu();
-    renderTable(all, sel.missing);
+    renderTable(all, sel.missing, empty);
+    markMetrics();
     renderSummary(sel);
     view.lastPoints = all;
     view.drawnValues = shown.length ? shown : null;
@@ -323,6 +347,15 @@
     var first = document.getElementById("explorer-first");
     if (first && !asked) { offerExplore(first); return Promise.resolve(); }
     return drawChart(shown, unitLabel);
+  }
+
+  // "This chart shows the run <id> (<machine>, <profile> profile, <day>)", or "… 2 runs: …".
+  function runsShown() {
+    var runs = view.results.map(function (id) {
+      var r = model.byId[id];
+      return id + " (" + r.name + ", " + r.profile + " profile, " + r.created.slice(0, 10) + ")";
+    });
+    return "This chart shows " + (runs.length === 1 ? "the run " + runs[0] : runs.length + " runs: " + runs.join("; "));
   }
 
   var offer = null;  // the Explore button's bar, while the picture waits for the reader
@@ -386,7 +419,7 @@
       .catch(function (error) { console.error("explorer cpu chart: " + error); });
   }
 
-  function renderTable(points_, missed) {
+  function renderTable(points_, missed, empty) {
     var box = document.getElementById("explorer-table");
     box.textContent = "";
     var table = el("table", { "class": "data-table" });
@@ -423,7 +456,9 @@
       tr.appendChild(link);
       body.appendChild(tr);
     });
-    table.insertBefore(el("caption", {}, (view.mode === "abs" ? view.metric + " (" + ((points_[0] || {}).unitLabel || "") + ")" : (points_[0] || {}).unitLabel || "") + ": the numbers of the chart above."), table.firstChild);
+    var unitLabel = (points_[0] || {}).unitLabel;
+    table.insertBefore(el("caption", {}, !points_.length && empty ? "No figures of " + model.metricLabel(view.metric) + ": " + empty + "." :
+      (view.mode === "abs" ? model.metricLabel(view.metric) + (unitLabel ? " (" + unitLabel + ")" : "") : unitLabel || "") + ": the numbers of the chart above."), table.firstChild);
     box.appendChild(table);
   }
 

@@ -298,7 +298,7 @@ def test_a_sweep_is_drawn_as_its_scaling_view_throughput_and_latency_against_iod
     assert "throughput (MB/s (10^6 bytes/s))" in texts and "lat_mean_ns (µs)" in texts and "iodepth" in texts
     assert page.locator("#explorer-chart svg .mark-symbol.role-mark path").count() == 3 * 2  # iodepth 1, 16, 64, two rows
     assert page.locator("#explorer-chart svg .mark-line.role-mark path").count() == 2
-    assert page.inner_text(".explorer-status").startswith("3 cells drawn")  # the latency row: the same cells
+    assert page.inner_text(".explorer-status").endswith("): 3 cells drawn.")  # the latency row: the same cells
     assert page.errors == []
 
 

@@ -8,7 +8,7 @@ import json
 import shlex
 
 from . import machines, resultfile
-from .metrics import KNOWN as KNOWN_METRICS
+from .metrics import KNOWN as KNOWN_METRICS, label
 
 TOOLS_CHARS = 300  # of the tool versions, in the index; the result page lists them all
 # The committed standard results take about 2 KB (their vocabulary is most of it), a 1,314-cell
@@ -65,8 +65,8 @@ def vocabulary(result: dict) -> dict:
 
 
 def unknown_metrics(result: dict) -> list:
-    """The metrics fsatlas does not know, with their units: the index lists each one."""
-    return sorted({(name, m["unit"], m["better"]) for cell in result["cells"] for name, m in cell["metrics"].items()
+    """The metrics fsatlas does not know, with their words and units: the index lists each one."""
+    return sorted({(name, label(name), m["unit"], m["better"]) for cell in result["cells"] for name, m in cell["metrics"].items()
                    if name not in KNOWN_METRICS})
 
 

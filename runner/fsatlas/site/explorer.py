@@ -22,6 +22,7 @@ keys and metric names its rows use; 4, and beside each key the host's contention
 6, each key with its swept parameter as a number (dimName, dimValue: sweep_axis), for the scaling view.
 7, each result's machine name and system line (CPU, memory, storage, kernel) among its strings.
 8, its system table (system_table: machines.system_facts as JSON), which the details show, in place of the line.
+9, each metric's words (label), which the metric picker and an empty view's caption show.
 """
 import re
 import shlex
@@ -29,7 +30,7 @@ from functools import lru_cache
 
 from . import best_per_key, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
-from ..results import flags, shares
+from ..results import flags, metrics as metric_words, shares
 
 EXPLORER_VERSION = 9
 RESULT_STRINGS = ("machine", "kernel", "profile", "target", "virtualization", "cpu", "tools", "rerun", "name", "system_table")
@@ -185,7 +186,8 @@ class Index:
                 "keys": self.keys.sorted_values(),
                 "vocabulary": {name: [list(w) if isinstance(w, tuple) else w for w in sorted(self.vocabulary.get(name, ()))]
                                for name in shares.VOCABULARY},
-                "metrics": [m for _, m in sorted(self.metrics.items())],
+                # each with its words (results/metrics.label), which the explorer's picker and captions show
+                "metrics": [dict(m, label=metric_words.label(name)) for name, m in sorted(self.metrics.items())],
                 # a ratio the reader takes between two runs: what the comparison module decides of it
                 "across_runs": {k: v for k, v in pairs_across().items() if k in ("design", "why")}}
 
