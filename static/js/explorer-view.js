@@ -211,7 +211,8 @@
           scale = x.share / x.mean; p.unitLabel = "share of what the raw device delivered";
         }
         if (scale === null) { p.value = null; return p; }
-        p.value = x.mean * scale; p.lo = x.lo * scale; p.hi = x.hi * scale;
+        p.value = x.mean * scale;  // one sample: no interval (null ends), so no whisker
+        p.lo = x.lo === null ? null : x.lo * scale; p.hi = x.hi === null ? null : x.hi * scale;
         p.samples = x.samples.map(function (s) { return s * scale; });
         // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
         p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;

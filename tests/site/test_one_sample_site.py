@@ -70,3 +70,23 @@ def test_chart_rows_give_one_sample_no_whisker_and_say_so(one_sample_site):
             if isinstance(shown, dict):
                 assert shown.get("ci") == knowledge.NO_INTERVAL and shown.get("rsd") == knowledge.NO_RSD, (path, shown)
     assert checked >= 64
+
+
+@pytest.mark.browser
+def test_the_explorer_gives_one_sample_the_words_not_an_interval(one_sample_site, browser):
+    """The explorer's table (JavaScript, from rows whose interval is null) prints the same words
+    as every other page for a figure of one sample, never "0–0" or "966–966", and no RSD."""
+    from sitebuild import serve
+    server = serve(one_sample_site / "public")
+    try:
+        results = sorted(p.stem for p in (one_sample_site / "data" / "results").glob("*.json"))
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/explorer/?r={','.join(results)}&fs=ext4")
+        page.wait_for_function("document.querySelectorAll('#explorer-table tbody tr').length > 0", timeout=60000)
+        rows = page.eval_on_selector_all("#explorer-table tbody tr",
+                                         "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+        page.close()
+    finally:
+        server.shutdown()
+    text = "\n".join(" | ".join(r) for r in rows)
+    assert knowledge.NO_INTERVAL in text and not EQUAL_ENDS.search(text) and "0.0 %" not in text, text[:2000]

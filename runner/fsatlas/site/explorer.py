@@ -28,7 +28,7 @@ import re
 import shlex
 from functools import lru_cache
 
-from . import best_per_key, result_tables
+from . import best_per_key, knowledge, result_tables
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, metrics as metric_words, shares
 
@@ -189,7 +189,9 @@ class Index:
                 # each with its words (results/metrics.label), which the explorer's picker and captions show
                 "metrics": [dict(m, label=metric_words.label(name)) for name, m in sorted(self.metrics.items())],
                 # a ratio the reader takes between two runs: what the comparison module decides of it
-                "across_runs": {k: v for k, v in pairs_across().items() if k in ("design", "why")}}
+                "across_runs": {k: v for k, v in pairs_across().items() if k in ("design", "why")},
+                # what every page prints where one sample has no interval and no spread (lo, hi, rsd null)
+                "words": {"no_interval": knowledge.NO_INTERVAL, "no_rsd": knowledge.NO_RSD}}
 
 
 def pairs_across() -> dict:
