@@ -27,6 +27,11 @@
     return p;
   }
 
+  // pages whose data is fetched at once: a common word ("ext4") matches every result page, and
+  // each page's data is a request of its own (10,000 of them at the scale of #65); data-batch
+  // on #search sets another (a test's small site)
+  function batchSize() { return Number(root.dataset.batch) || 50; }
+
   function words(text) { return (text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 
   // 0: the title says it all, 1: the headings or the page's keywords (data-pagefind-meta) do, 2: the text only
@@ -44,7 +49,8 @@
     // Pagefind is asked twice and keeps every page either answer holds: the query as typed finds
     // the pages that show a term as it is written (rand-read-4k, a run id, m-b6d0b06748), which
     // its words alone miss; the query as its words finds "data=writeback", which Pagefind's own
-    // splitting of the term misses on some pages. The site adds order, never drops a page.
+    // splitting of the term misses on some pages. The site adds order and lists BATCH pages at a
+    // time (a button lists the next), never drops a page: the count is of every page found.
     engine.then(function (pagefind) {
       var asWords = words(query).join(" ");
       return Promise.all([pagefind.search(query), asWords && asWords !== query ? pagefind.search(asWords) : null]);
@@ -53,23 +59,38 @@
       searches.forEach(function (search) {
         ((search && search.results) || []).forEach(function (r) { if (!seen[r.id]) { seen[r.id] = true; found.push(r); } });
       });
-      return Promise.all(found.map(function (r) { return r.data(); }));
-    }).then(function (pages) {
-      var wanted = words(query);
-      var ranked = pages.map(function (page, i) { return { page: page, tier: tier(page, wanted), i: i }; })
-        .sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
-      var list = el("ol", { "class": "search-list" });
-      ranked.forEach(function (r) {
-        var li = el("li"), page = r.page;
-        li.appendChild(el("a", { href: page.url }, page.meta.title || page.url));
-        li.appendChild(el("span", { "class": "search-section muted" }, " \u2014 " + ((page.filters.section || [])[0] || "Other")));
-        li.appendChild(excerpt(page.excerpt));
-        list.appendChild(li);
-      });
+      var wanted = words(query), list = el("ol", { "class": "search-list" }), shown = 0, BATCH = batchSize();
+      var more = el("button", { type: "button", "class": "search-more" });
       out.appendChild(list);
-      statusLine.textContent = pages.length ? pages.length + " pages found for \u201c" + query + "\u201d." :
-        "Nothing found for \u201c" + query + "\u201d.";
-      root.dataset.searched = query;
+      out.appendChild(more);
+      function say() {
+        statusLine.textContent = !found.length ? "Nothing found for \u201c" + query + "\u201d." :
+          found.length + " pages found for \u201c" + query + "\u201d" +
+          (shown < found.length ? "; the first " + shown + " are listed." : ".");
+        more.hidden = shown >= found.length;
+        more.textContent = "List " + Math.min(BATCH, found.length - shown) + " more";
+      }
+      function next() {  // the next batch's pages, in tiers within the batch, after those listed
+        var batch = found.slice(shown, shown + BATCH);
+        return Promise.all(batch.map(function (r) { return r.data(); })).then(function (pages) {
+          pages.map(function (page, i) { return { page: page, tier: tier(page, wanted), i: i }; })
+            .sort(function (a, b) { return a.tier - b.tier || a.i - b.i; })
+            .forEach(function (r) {
+              var li = el("li"), page = r.page;
+              li.appendChild(el("a", { href: page.url }, page.meta.title || page.url));
+              li.appendChild(el("span", { "class": "search-section muted" }, " \u2014 " + ((page.filters.section || [])[0] || "Other")));
+              li.appendChild(excerpt(page.excerpt));
+              list.appendChild(li);
+            });
+          shown += batch.length;
+          say();
+        });
+      }
+      more.addEventListener("click", function () {
+        more.disabled = true;
+        next().then(function () { more.disabled = false; });
+      });
+      return next().then(function () { root.dataset.searched = query; });
     }).catch(function (error) {
       statusLine.textContent = "Search is not available: " + error.message;
       console.error("search: " + error);

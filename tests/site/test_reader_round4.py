@@ -31,6 +31,7 @@ def shown_text(site_url, path) -> str:
 
 
 NAMED_TERMS = ["rand-read-4k", "fsync-write-4k", "ext4 btrfs", "data=writeback"]
+BATCH = 5  # pages a search lists at a time (static/js/search.js: 50, data-batch on #search here)
 
 
 def test_search_keeps_every_page_pagefind_finds_for_a_term_a_page_shows(browser, guides_url):
@@ -47,25 +48,36 @@ def test_search_keeps_every_page_pagefind_finds_for_a_term_a_page_shows(browser,
     assert run_ids and labels and any(t.startswith("rand-") for t in shown), (labels, sorted(shown)[:20])
     context = browser.new_context()
     page = context.new_page()
+    many = []  # terms that found more pages than one batch
     page.goto(guides_url + "/search/")
     page.wait_for_function("document.getElementById('search').dataset.searched !== undefined || "
                            "document.querySelector('.search-status').textContent.length > 0")
 
     def check(term):
-        page.evaluate("delete document.getElementById('search').dataset.searched")
+        page.evaluate(f"delete document.getElementById('search').dataset.searched; "
+                      f"document.getElementById('search').dataset.batch = '{BATCH}'")
         page.fill("#search input[name=q]", term)
         page.press("#search input[name=q]", "Enter")
         page.wait_for_function("t => document.getElementById('search').dataset.searched === t", arg=term, timeout=20000)
+        first = page.locator(".search-results li").count()
+        assert first <= BATCH, (term, first)  # a batch at a time: a common word matches every result page
+        while page.locator(".search-more").is_visible():  # the button lists the next batch, to the last
+            page.click(".search-more")
+            page.wait_for_function("n => document.querySelectorAll('.search-results li').length > n", arg=first, timeout=20000)
+            first = page.locator(".search-results li").count()
         listed = set(page.eval_on_selector_all(".search-results li > a", "as => as.map(a => a.getAttribute('href'))"))
         raw = page.evaluate("""async q => { const pf = await import(new URL('pagefind.js',
             new URL(document.getElementById('search').dataset.index, location.href)).href);
             const s = await pf.search(q); return Promise.all(s.results.map(r => r.data().then(d => d.url))); }""", term)
         assert set(raw) <= listed, (term, sorted(set(raw) - listed))
+        if len(raw) > BATCH:
+            many.append(term)
         said = page.locator(".search-status").inner_text()
         assert (f"{len(listed)} pages found" in said) if listed else said.startswith("Nothing found"), (term, said)
 
     for term in NAMED_TERMS + sorted(run_ids) + sorted(labels):
         check(term)
+    assert many, "no term found more pages than one batch lists"
     settings(max_examples=25, deadline=None, derandomize=True)(given(st.sampled_from(sorted(shown)))(check))()
     context.close()
 
