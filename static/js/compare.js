@@ -84,6 +84,17 @@
     var held = data["default"] || {};
     return held.a === a && held.b === b ? held.runs : null;
   }
+  // The runs that measured both beyond those with a table here (site/pairs.py RUNS_PER_PAIR):
+  // listed by id, their figures on their result pages.
+  function alsoOf(a, b) {
+    if (shown.doc && shown.a === a && shown.b === b) return shown.doc.also || [];
+    var held = data["default"] || {};
+    return held.a === a && held.b === b ? held.also || [] : [];
+  }
+  function elsewhere(id, what, count) {
+    return "run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " + count +
+      " runs by the site's rule only: its own are on its result page, results/" + id + "/";
+  }
   // The runs that measured both, to pick from (whichever view is shown); how many there are.
   function pairRuns(a, b) {
     var count = (data.pairs || {})[a + "--" + b] || 0;
@@ -127,6 +138,7 @@
   var across = document.getElementById("compare-across");
   var runA = document.getElementById("compare-run-a"), runB = document.getElementById("compare-run-b");
   var sides = Object.create(null);  // by filesystem name: no prototype, so "constructor" is not found before it is fetched
+  var sideDocs = Object.create(null);  // the same, once fetched (the notice reads them)
   var fmt = window.fsatlasFormat.significant;
   across.hidden = false;
 
@@ -151,6 +163,8 @@
   // Both filesystems' runs, offered in the two pickers (the ones wanted chosen where offered).
   function pickRuns(a, b, wantA, wantB) {
     return Promise.all([loadSide(a), loadSide(b)]).then(function (docs) {
+      sideDocs[a] = docs[0];
+      sideDocs[b] = docs[1];
       fillRuns(runA, docs[0], wantA);
       fillRuns(runB, docs[1], wantB);
       return docs;
@@ -294,12 +308,17 @@
       return showNotice(wrong);
     }
     if (asked.run !== null && asked.run !== single)
-      wrong.push("run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b +
+      wrong.push((alsoOf(a, b).some(function (r) { return r.id === asked.run; })
+        ? elsewhere(asked.run, "both " + a + " and " + b, (listed(a, b) || []).filter(function (r) { return !r.runs; }).length)
+        : "run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b) +
         "; shown instead: " + shownRun());
     // the pickers hold the run asked for where it measured that filesystem, else another
     [["run_a", a, runA.value], ["run_b", b, runB.value]].forEach(function (side) {
+      var doc = sideDocs[side[1]] || { runs: [], also: [] };
       if (asked[side[0]] !== null && asked[side[0]] !== side[2])
-        wrong.push("run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1] +
+        wrong.push(((doc.also || []).some(function (r) { return r.id === asked[side[0]]; })
+          ? elsewhere(asked[side[0]], side[1], doc.runs.length)
+          : "run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1]) +
           "; shown instead: " + (side[2] ? "run " + side[2] : "no run"));
     });
     showNotice(wrong);

@@ -1,7 +1,8 @@
-"""Issue 62, fourth round: on the site built from every committed result, /compare/ offers every
-run that measured both filesystems and an address naming one opens its table, with a notice
-only where the address asked for what the page does not show; the reader's changes are history
-entries; and no two rows of a result page's table read the same."""
+"""Issue 62, fourth round: on the site built from every committed result, /compare/ knows every
+run that measured both filesystems: the first RUNS_PER_PAIR by the site's rule with their
+tables, the others listed, so an address naming one opens its table or says where its figures
+are, with a notice only where the address asked for what the page does not show; the reader's
+changes are history entries; and no two rows of a result page's table read the same."""
 import itertools
 import json
 from html.parser import HTMLParser
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.results.resultfile import readable
+from fsatlas.site.pairs import RUNS_PER_PAIR
 from sitebuild import REPO
 
 pytestmark = pytest.mark.site
@@ -39,9 +41,11 @@ MEASURED_BOTH = {(a, b, rid) for a, b in PAIRS for rid, r in COMMITTED.items() i
 
 def test_every_run_that_measured_both_filesystems_is_listed_with_its_table(committed_root):
     """For every committed run and ordered pair where the run measured both with default
-    options (counted from the result files), the pair's file lists the run with its table, and
-    the page's data counts it; no run is listed that did not (the sixth run of a pair was
-    dropped by a cap of five). Every run that measured a filesystem is in its file for the view across runs."""
+    options (counted from the result files), the pair's file lists the run: with its table
+    among the first RUNS_PER_PAIR, else by id ("also"), and the page's data counts the tables;
+    no run is listed that did not (the sixth run of a pair was dropped by the cap, and an address
+    naming it was told it had not measured the pair). Every run that measured a filesystem is in
+    its file for the view across runs, the same way."""
     per_pair = [sum((x, y) == pair for x, y, _ in MEASURED_BOTH) for pair in PAIRS]
     assert max(per_pair) > 5  # a pair measured by more runs than the cap of five let through
     held = json.loads((committed_root / "data" / "aggregates" / "compare.json").read_text())
@@ -54,14 +58,19 @@ def test_every_run_that_measured_both_filesystems_is_listed_with_its_table(commi
             doc = json.loads((public / f"{name}.json").read_text())
             assert held["pairs"][name] == len(doc["runs"]), name  # the count the page holds
             tables = {r["id"]: r["table"] for r in doc["runs"] if r["id"] != "~rule"}
-            assert set(tables) == want, name
+            later = [r["id"] for r in doc["also"]]
+            assert len(tables) == min(len(want), RUNS_PER_PAIR) and not set(tables) & set(later), name
+            assert set(tables) | set(later) == want and len(later) == len(set(later)), name
             if (held["default"]["a"], held["default"]["b"]) == (a, b):  # the page's own list of its first pair
                 assert [r["id"] for r in held["default"]["listed"]] == [r["id"] for r in doc["runs"]]
             for rid, table in tables.items():
                 assert f'data-run="{rid}"' in table and "<tbody><tr" in table, (name, rid)
     for fs in FILESYSTEMS:
         side = json.loads((public / "sides" / f"{fs}.json").read_text())
-        assert {r["id"] for r in side["runs"]} == {rid for rid, r in COMMITTED.items() if fs in _measured(r)}, fs
+        want = {rid for rid, r in COMMITTED.items() if fs in _measured(r)}
+        assert len(side["runs"]) == min(len(want), RUNS_PER_PAIR), fs
+        assert {r["id"] for r in side["runs"]} | {r["id"] for r in side["also"]} == want, fs
+    assert any(json.loads(p.read_text())["also"] for p in public.glob("*--*.json"))  # the cap engaged
 
 
 def _open(page, url):
@@ -72,7 +81,8 @@ def _open(page, url):
 
 
 @pytest.mark.browser
-def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_not_measure_both(browser, committed_url):
+def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_not_measure_both(browser, committed_url,
+                                                                                               committed_root):
     """Addresses drawn by hypothesis over every committed run and ordered pair, naming the run
     as `run`, or as `run_a` or `run_b` alone (the view across runs for one side, whose other
     side takes the same run): where the run measured both, its table is shown and no notice;
@@ -82,16 +92,23 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    public = committed_root / "public" / "compare"
+    doc = lambda name: json.loads((public / f"{name}.json").read_text()) if (public / f"{name}.json").exists() \
+        else {"runs": [], "also": []}  # noqa: E731
+    tabled = {(a, b): {r["id"] for r in doc(f"{a}--{b}")["runs"]} for a, b in PAIRS}
+    side_also = {fs: {r["id"] for r in doc(f"sides/{fs}")["also"]} for fs in FILESYSTEMS}
 
-    @settings(max_examples=14, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(st.sampled_from(PAIRS), st.sampled_from(sorted(COMMITTED)), st.sampled_from(["run", "run_a", "run_b"]))
     def check(pair, rid, how):
         a, b = pair
         notice = _open(page, f"{committed_url}/compare/?a={a}&b={b}&{how}={rid}")
         shown = page.locator("#compare-figures table[data-run]")
         both = (a, b, rid) in MEASURED_BOTH
         side = {"run": None, "run_a": a, "run_b": b}[how]
-        if both:
+        if (how == "run" and both and rid not in tabled[pair]) or (side and rid in side_also[side]):
+            # beyond the runs whose figures the page holds: the notice says where they are
+            assert notice and f"results/{rid}/" in notice and "shown instead: " in notice and "not among" not in notice, \
+                (pair, rid, how, notice)
+        elif both and (how == "run" or rid in tabled[pair]):
             assert notice is None, (pair, rid, how, notice)
             assert shown.get_attribute("data-run") == rid, (pair, rid, how)
         elif side is None or rid not in COMMITTED or side not in _measured(COMMITTED[rid]):
@@ -102,13 +119,23 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
             assert page.input_value(f"#compare-{how.replace('_', '-')}") == rid
             assert rid in page.get_attribute("#compare-figures table[data-runs]", "data-runs").split()
 
-    check()
+    settings(max_examples=14, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))(
+        given(st.sampled_from(PAIRS), st.sampled_from(sorted(COMMITTED)), st.sampled_from(["run", "run_a", "run_b"]))(check))()
+    # a run beyond the cap, named as the pair's run and as a side's
+    later = sorted((a, b, rid) for a, b, rid in MEASURED_BOTH if rid not in tabled[(a, b)])
+    assert later
+    check(later[0][:2], later[0][2], "run")
+    fs = next(fs for fs in FILESYSTEMS if side_also[fs])
+    check((fs, next(x for x in FILESYSTEMS if x != fs)), sorted(side_also[fs])[0], "run_a")
     # the example the adversary named, and one filesystem twice: no notice says a run that
     # measured the pair did not
     rid = "20261124T192938Z-fsatlas-ci-vm-standard"
     assert ("ext3", "ext4", rid) in MEASURED_BOTH
-    assert _open(page, f"{committed_url}/compare/?a=ext3&b=ext4&run={rid}") is None
-    assert page.get_attribute("#compare-figures table[data-run]", "data-run") == rid
+    notice = _open(page, f"{committed_url}/compare/?a=ext3&b=ext4&run={rid}")
+    if rid in tabled[("ext3", "ext4")]:
+        assert notice is None and page.get_attribute("#compare-figures table[data-run]", "data-run") == rid
+    else:  # the sixth run of the pair: said to have measured both, and where its figures are
+        assert "measured both ext3 and ext4" in notice and f"results/{rid}/" in notice and "not among" not in notice
     notice = _open(page, f"{committed_url}/compare/?a=ext4&b=ext4&run_a={rid}&run_b={rid}")
     assert "not shown" in notice and "not among" not in notice and "Pick two different" in page.inner_text("#compare-figures")
     assert errors == []

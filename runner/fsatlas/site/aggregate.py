@@ -659,7 +659,9 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     each run's side of a filesystem, is kept while that run and this code are unchanged, so a
     result added costs its own tables only."""
     picks = pairs_mod.rule_picks(summaries)
-    runs = pairs_mod.runs_of_pairs(summaries, picks)
+    measured = pairs_mod.runs_of_pairs(summaries, picks)  # every run of a pair; the first have a table
+    runs = {pair: ids[:pairs_mod.RUNS_PER_PAIR] for pair, ids in measured.items()}
+    by_id = {s["id"]: s for s in summaries}
     try:
         with open(outputs.pairs_cache, encoding="utf-8") as f:
             stored = json.load(f)
@@ -674,7 +676,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     wanted += [(f"{pairs_mod.RULE_ID}|{a}|{b}", tuple(sorted({p[3] for p in chosen})), (pairs_mod.rule_table, a, b, chosen))
                for (a, b), chosen in several.items()]
     of_filesystems = pairs_mod.runs_of_filesystems(summaries)
-    wanted += [(f"side|{rid}|{fs}", rid, (pairs_mod.side, fs)) for fs, ids in of_filesystems.items() for rid in ids]
+    wanted += [(f"side|{rid}|{fs}", rid, (pairs_mod.side, fs)) for fs, ids in of_filesystems.items()
+               for rid in ids[:pairs_mod.RUNS_PER_PAIR]]
     tables, todo = {}, []
     def signature(rid, make):  # a rule table's: its runs' and which workload each gives (JSON's lists)
         return [[signatures.get(r) for r in rid], make[3]] if isinstance(rid, tuple) else signatures.get(rid)
@@ -693,7 +696,8 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
             tables[key] = {"sig": signature(rid, make), "run": run}
     tables = {key: tables[key] for key, _, _ in wanted}  # in one order, however many were kept
     sides = {f"{fs}.json": {"filesystem": fs, "across": pairs_mod.across_runs(),
-                            "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids]}
+                            "runs": [tables[f"side|{rid}|{fs}"]["run"] for rid in ids[:pairs_mod.RUNS_PER_PAIR]],
+                            "also": [pairs_mod.also(by_id[rid]) for rid in ids[pairs_mod.RUNS_PER_PAIR:]]}
              for fs, ids in of_filesystems.items()}
     if tables != before:
         write_bytes_atomic(outputs.pairs_cache, compact_json({"code": code_digest(), "tables": tables}))
@@ -702,7 +706,9 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     remove_stale(outputs.sides, set(sides), ".json")
     docs = {pairs_mod.pair_name(a, b): {"a": a, "b": b, "runs": [
         tables[key]["run"] for key in ([f"{pairs_mod.RULE_ID}|{a}|{b}"] if (a, b) in several else [])
-        + [f"{rid}|{a}|{b}" for rid in ids] if tables[key]["run"]]} for (a, b), ids in sorted(runs.items())}
+        + [f"{rid}|{a}|{b}" for rid in ids] if tables[key]["run"]],
+        "also": [pairs_mod.also(by_id[rid]) for rid in measured[(a, b)][pairs_mod.RUNS_PER_PAIR:]]}
+        for (a, b), ids in sorted(runs.items())}
     for name, doc in docs.items():
         write_if_changed(os.path.join(outputs.pairs, f"{name}.json"), compact_json(doc))
     remove_stale(outputs.pairs, {f"{name}.json" for name in docs}, ".json")

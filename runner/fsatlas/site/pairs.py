@@ -23,9 +23,21 @@ from ..results import comparison, metrics
 from ..results import flags as flags_mod
 from . import knowledge as knowledge_mod, report, run_rule
 
+# The runs of a pair (or of one filesystem, for the view across runs) whose tables the page
+# holds: the first by the run rule. Every run has its cost: 0.6 ms of CPU a compared row, and the
+# bytes of its table in the pair's file, which without a bound grew to 3.7 MB at 1,000 results
+# and the tables' cache to every pair's. The other runs that measured both are listed ("also"),
+# so an address naming one is told where its figures are (its result page), not that it did not
+# measure them.
+RUNS_PER_PAIR = 5
 DEFAULT_PAIR = ("ext4", "xfs")  # the page's first view, where some run measured both
 FOLDER = "compare"
 SIDES = "sides"  # FOLDER/SIDES/<fs>.json: one filesystem's figures in its runs, for the view across runs
+
+
+def also(summary: dict) -> dict:
+    """A run listed without its table (beyond RUNS_PER_PAIR): what names it to the reader."""
+    return {"id": summary["id"], "profile": summary.get("profile", ""), "created": summary.get("created", "")}
 
 
 def pair_name(a: str, b: str) -> str:
@@ -38,9 +50,9 @@ def _by_rule(summaries: list) -> list:
 
 
 def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
-    """(a, b) -> the ids of every run whose default cells measured both, each a table the reader
-    can pick and an address can name (a cap of five dropped the sixth run of a pair, and an
-    address naming it was told the run had not measured the pair): first the run the site's
+    """(a, b) -> the ids of every run whose default cells measured both (the first RUNS_PER_PAIR
+    get a table, the others are listed: an address naming the sixth run of a pair was told it
+    had not measured the pair): first the run the site's
     rule picks for every workload of the pair where it picks one run (picks, as rule_picks
     gives them), then the others by the most filesystems, then the newest; each summary lists
     the filesystems it measured. Both orders are listed: each is compared as the reader reads
@@ -82,8 +94,8 @@ def rule_picks(summaries: list) -> dict:
 
 
 def runs_of_filesystems(summaries: list) -> dict:
-    """fs -> the ids of every run whose default cells measured it, by the run rule (each one the
-    view across runs can pick and an address can name)."""
+    """fs -> the ids of every run whose default cells measured it, by the run rule (the first
+    RUNS_PER_PAIR get their figures in the view across runs, the others are listed)."""
     out: dict[str, list] = {}
     for s in _by_rule(summaries):
         for fs in s.get("filesystems", []):
