@@ -85,11 +85,10 @@
     return held.a === a && held.b === b ? held.runs : null;
   }
   // The runs that measured both beyond those with a table here (site/pairs.py RUNS_PER_PAIR):
-  // listed by id, their figures on their result pages.
+  // listed by id in the pair's file (fetched for an address naming a run the page does not
+  // hold), their figures on their result pages.
   function alsoOf(a, b) {
-    if (shown.doc && shown.a === a && shown.b === b) return shown.doc.also || [];
-    var held = data["default"] || {};
-    return held.a === a && held.b === b ? held.also || [] : [];
+    return shown.doc && shown.a === a && shown.b === b ? shown.doc.also || [] : [];
   }
   function elsewhere(id, what, count) {
     return "run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " + count +

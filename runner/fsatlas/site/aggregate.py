@@ -719,7 +719,9 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     first = default and docs[pairs_mod.pair_name(*default)]
     listed = first and [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in first["runs"]]
     return {"pairs": {name: len(doc["runs"]) for name, doc in docs.items() if doc["runs"]},
-            "default": first and {**first, "runs": first["runs"][:1] + listed[1:], "listed": listed}}
+            # without the pair's runs beyond its tables ("also": a page naming one fetches the pair's file)
+            "default": first and {**{k: v for k, v in first.items() if k != "also"},
+                                  "runs": first["runs"][:1] + listed[1:], "listed": listed}}
 
 
 def _made_tables(outputs: "Outputs", todo: list) -> list:
