@@ -459,10 +459,9 @@ def own_run(result: dict) -> dict:
     fs, workloads, variants = (list(dict.fromkeys(known[key][i] for key in have)) for i in range(3))
     planned = all(known[key][3] for key in have)
     option = lambda name, values: f"--{name} {shlex.quote(','.join(values))}"  # noqa: E731
-    # what `fsatlas run` selects with these options (Matrix.profile): the profile's planned cells
-    # of these filesystems and workloads, or with --variant those of the variants named
-    selects = lambda w, v: {key for key, (f, wl, var, plan) in known.items()  # noqa: E731
-                            if f in fs and (w is None or wl in w) and (var in v if v else plan)}
+    # what `fsatlas run` selects with these options: the matrix's own selection (Matrix.profile)
+    m = _matrix()
+    selects = lambda w, v: {c.key for c in m.profile(profile, filesystems=fs, workloads=w, variants=v).cells}  # noqa: E731
     for w, v in ((None, None), (workloads, None), (workloads, variants)):
         if (planned or v) and selects(w, v) == set(have):
             words = [option("fs", fs)] + ([option("workload", w)] if w else []) + [f"--variant {shlex.quote(x)}" for x in v or []]
@@ -472,12 +471,18 @@ def own_run(result: dict) -> dict:
     return {"command": prefix + " ".join(words), "unknown": unknown, "profile": profile}
 
 
+@lru_cache(maxsize=1)
+def _matrix():
+    """The runner's matrix, read once an aggregation (own_run reads it for every result)."""
+    return matrix_mod.load()
+
+
 @lru_cache(maxsize=16)
 def profile_cells(profile: str) -> dict:
     """Each cell key the matrix's profile runs today with any of its option variants, as
     (filesystem, workload, variant, whether the profile plans it without --variant); {} for a
     profile the matrix does not have (a result's own matrix, which this runner cannot run again)."""
-    m = matrix_mod.load()
+    m = _matrix()
     if profile not in m.profiles:
         return {}
     planned = {c.key for c in m.profile(profile).cells}
