@@ -3,6 +3,7 @@ filesystems this machine's kernel lacks are probed there, and a run there has it
 flagged emulated when the guest was. Slow (a guest boots in 16-20 s emulated)."""
 import json
 import os
+import threading
 import time
 
 import pytest
@@ -20,8 +21,9 @@ KERNEL = "debian-6.1"
 
 def test_probe_in_a_guest_reaches_a_filesystem_the_host_lacks(tmp_path):
     before = loop_state(tmp_path)
-    # three probes, not all: every probe emulated takes minutes (make perf times the whole run)
-    assert main(["probe", "--kernel", KERNEL, "--fs", "jfs", "--probe", "max_filename_length,acl_max_entries,reflink",
+    # two quick probes, not all: emulated, acl_max_entries alone took 170 s of this test's 334 s
+    # (it is tried on the host's filesystems by test_probe; make perf times the whole guest run)
+    assert main(["probe", "--kernel", KERNEL, "--fs", "jfs", "--probe", "max_filename_length,reflink",
                  "--out", str(tmp_path), "--machine", "guest-box"]) == 0
     assert loop_state(tmp_path) == before
     (path,) = probefile.files(str(tmp_path))
@@ -32,9 +34,9 @@ def test_probe_in_a_guest_reaches_a_filesystem_the_host_lacks(tmp_path):
     assert data["guest"]["kernel"] == KERNEL and data["guest"]["package"].startswith("linux-image-6.1.0-")
     assert data["emulated"] is data["guest"]["emulated"] is guest.emulated(image)
     found = {f["probe"]: f for f in data["findings"] if f["filesystem"] == "jfs"}
-    assert sorted(found) == ["acl_max_entries", "max_filename_length", "reflink"]
+    assert sorted(found) == ["max_filename_length", "reflink"]
     assert found["max_filename_length"]["limit"] == 255
-    assert found["reflink"]["value"] == "no" and found["acl_max_entries"]["status"] == "ok"
+    assert found["reflink"]["value"] == "no"
 
 
 def test_a_run_in_an_emulated_guest_flags_its_cells(tmp_path):
@@ -67,14 +69,23 @@ def _trial_processes() -> list[str]:
     return found
 
 
-def test_the_kvm_trial_leaves_no_guest_running():
+def test_the_kvm_trial_leaves_no_guest_running(monkeypatch):
     """Where /dev/kvm exists but cannot boot a stock kernel, the trial times out: its QEMU must go
     with it (it was left spinning at 100 % of a core, one per fsatlas process that asked)."""
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):
         pytest.skip("no /dev/kvm here: the trial is never started")
     before = _trial_processes()
+    # a trial cut short leaves what a timed-out one does, without waiting the 40 s for it; the
+    # answer it caches is dropped after, so this worker's next guest tries the real trial
+    monkeypatch.setattr(guest, "KVM_TRIAL_S", 5)
     guest.emulated.cache_clear()
-    guest.emulated(guest.kernel_image(KERNEL))
+    seen, trial = [], threading.Thread(target=guest.emulated, args=(guest.kernel_image(KERNEL),))
+    trial.start()
+    while trial.is_alive():
+        seen += [pid for pid in _trial_processes() if pid not in before]
+        time.sleep(0.2)
+    guest.emulated.cache_clear()
+    assert seen  # the trial did start its guest: its going is what is checked
     deadline = time.monotonic() + 10  # a killed QEMU leaves the process table a moment after its parent returns
     while [pid for pid in _trial_processes() if pid not in before] and time.monotonic() < deadline:
         time.sleep(0.1)
