@@ -1,7 +1,7 @@
 // Site search over the index Pagefind builds into public/pagefind/ at build time: no server,
 // no internet. One ranked list: pages whose title holds every word of the query first, then
-// those whose headings do, then the pages that merely mention it, each tier in Pagefind's own
-// order; each entry names its section.
+// those whose title and keywords do, then the pages that merely mention it, each tier in
+// Pagefind's own order; each entry names its section.
 (function () {
   "use strict";
   var root = document.getElementById("search");
@@ -34,12 +34,24 @@
 
   function words(text) { return (text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 
-  // 0: the title says it all, 1: the headings or the page's keywords (data-pagefind-meta) do, 2: the text only
-  function tier(page, wanted) {
-    var has = function (text) { var w = words(text); return wanted.every(function (x) { return w.indexOf(x) >= 0; }); };
-    if (has(page.meta.title)) return 0;
-    return has([page.meta.title, page.meta.keywords].concat((page.sub_results || []).map(function (s) { return s.title; })).filter(Boolean)
-      .join(" ")) ? 1 : 2;
+  // 0: the title holds every word of the query, 1: the title and the page's keywords
+  // (data-pagefind-meta) together do, 2: the text only. Decided over every page found before any
+  // is listed, from Pagefind's raw results alone (no page's data): a search for each word names
+  // the metadata fields it matched in (matchedMetaFields, Pagefind 1.5), by Pagefind's own
+  // matching (prefixes, stems). Headings no longer make a tier of their own: only a page's data
+  // (its sub-results) names them, and Pagefind's score already weights a heading's words.
+  function tiers(pagefind, wanted) {
+    return Promise.all(wanted.map(function (w) { return pagefind.search(w); })).then(function (searches) {
+      var ranks = searches.map(function (search) {  // each word's rank on each page it matched
+        var rank = {};
+        search.results.forEach(function (r) {
+          var fields = r.matchedMetaFields || [];
+          rank[r.id] = fields.indexOf("title") >= 0 ? 0 : fields.indexOf("keywords") >= 0 ? 1 : 2;
+        });
+        return rank;
+      });
+      return function (id) { return Math.max.apply(null, [0].concat(ranks.map(function (rank) { return id in rank ? rank[id] : 2; }))); };
+    });
   }
 
   function run(query) {
@@ -53,42 +65,48 @@
     // time (a button lists the next), never drops a page: the count is of every page found.
     engine.then(function (pagefind) {
       var asWords = words(query).join(" ");
-      return Promise.all([pagefind.search(query), asWords && asWords !== query ? pagefind.search(asWords) : null]);
+      return Promise.all([pagefind.search(query), asWords && asWords !== query ? pagefind.search(asWords) : null,
+                          tiers(pagefind, words(query))]);
     }).then(function (searches) {
-      var seen = {}, found = [];
+      var seen = {}, found = [], tier = searches.pop();
       searches.forEach(function (search) {
         ((search && search.results) || []).forEach(function (r) { if (!seen[r.id]) { seen[r.id] = true; found.push(r); } });
       });
-      var wanted = words(query), list = el("ol", { "class": "search-list" }), shown = 0, BATCH = batchSize();
+      found = found.map(function (r, i) { return { r: r, tier: tier(r.id), i: i }; })
+        .sort(function (a, b) { return a.tier - b.tier || a.i - b.i; }).map(function (x) { return x.r; });
+      var list = el("ol", { "class": "search-list" }), shown = 0, BATCH = batchSize();
       var more = el("button", { type: "button", "class": "search-more" });
       out.appendChild(list);
       out.appendChild(more);
       function say() {
+        var pages = found.length === 1 ? " page found" : " pages found";
         statusLine.textContent = !found.length ? "Nothing found for \u201c" + query + "\u201d." :
-          found.length + " pages found for \u201c" + query + "\u201d" +
-          (shown < found.length ? "; the first " + shown + " are listed." : ".");
+          found.length + pages + " for \u201c" + query + "\u201d" +
+          (shown < found.length ? "; the first " + shown + (shown === 1 ? " is listed." : " are listed.") : ".");
         more.hidden = shown >= found.length;
         more.textContent = "List " + Math.min(BATCH, found.length - shown) + " more";
       }
-      function next() {  // the next batch's pages, in tiers within the batch, after those listed
+      function next() {  // the next batch's pages, in the order decided above, after those listed
         var batch = found.slice(shown, shown + BATCH);
         return Promise.all(batch.map(function (r) { return r.data(); })).then(function (pages) {
-          pages.map(function (page, i) { return { page: page, tier: tier(page, wanted), i: i }; })
-            .sort(function (a, b) { return a.tier - b.tier || a.i - b.i; })
-            .forEach(function (r) {
-              var li = el("li"), page = r.page;
-              li.appendChild(el("a", { href: page.url }, page.meta.title || page.url));
-              li.appendChild(el("span", { "class": "search-section muted" }, " \u2014 " + ((page.filters.section || [])[0] || "Other")));
-              li.appendChild(excerpt(page.excerpt));
-              list.appendChild(li);
-            });
+          var first = null;
+          pages.forEach(function (page) {
+            var li = el("li"), link = el("a", { href: page.url }, page.meta.title || page.url);
+            li.appendChild(link);
+            li.appendChild(el("span", { "class": "search-section muted" }, " \u2014 " + ((page.filters.section || [])[0] || "Other")));
+            li.appendChild(excerpt(page.excerpt));
+            list.appendChild(li);
+            first = first || link;
+          });
           shown += batch.length;
           say();
+          return first;
         });
       }
       more.addEventListener("click", function () {
         more.disabled = true;
-        next().then(function () { more.disabled = false; });
+        // the reader goes on at the first page just listed (the button may hide: the last batch)
+        next().then(function (first) { more.disabled = false; if (first) first.focus(); });
       });
       return next().then(function () { root.dataset.searched = query; });
     }).catch(function (error) {

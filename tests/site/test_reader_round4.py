@@ -32,20 +32,60 @@ def shown_text(site_url, path) -> str:
 
 NAMED_TERMS = ["rand-read-4k", "fsync-write-4k", "ext4 btrfs", "data=writeback"]
 BATCH = 5  # pages a search lists at a time (static/js/search.js: 50, data-batch on #search here)
+TERM = r"(?<![\w-])[A-Za-z0-9]+(?:[-=][A-Za-z0-9]+)+(?![\w-])"  # a hyphenated word, as a page shows it
+
+# Pagefind's own raw results for a term, as the search page asks for them: the pages of the term
+# as typed, then of the term as its words (each page once, by URL), and, for each word alone, the
+# metadata fields it matched on each of those pages (matchedMetaFields)
+RAW = """async ([q, words]) => { const pf = await import(new URL('pagefind.js',
+    new URL(document.getElementById('search').dataset.index, location.href)).href);
+  const asWords = words.join(' '), searches = [await pf.search(q)];
+  if (asWords && asWords !== q) searches.push(await pf.search(asWords));
+  const found = new Map(searches.flatMap(s => s.results).map(r => [r.id, r]));  // a result of each page
+  const url = Object.fromEntries(await Promise.all([...found.values()].map(r => r.data().then(d => [r.id, d.url]))));
+  const order = [...new Set(searches.flatMap(s => s.results.map(r => url[r.id])))];
+  const each = await Promise.all(words.map(async w => Object.fromEntries((await pf.search(w)).results
+    .filter(r => r.id in url).map(r => [url[r.id], r.matchedMetaFields || []]))));
+  return { typed: searches[0].results.map(r => url[r.id]), order, each }; }"""
+
+
+def ranked(raw) -> list:
+    """Pagefind's pages for a term in the order the rule gives, computed here from its raw results:
+    the pages whose title matched every word first, then those whose title and keywords did,
+    then the rest; Pagefind's order within each."""
+    order = raw["order"]
+
+    def tier(url):
+        ranks = [0 if "title" in fields else 1 if "keywords" in fields else 2
+                 for fields in (each.get(url) for each in raw["each"]) if fields is not None]
+        return max(ranks + [0]) if len(ranks) == len(raw["each"]) else 2
+
+    return sorted(order, key=lambda url: (tier(url), order.index(url)))
 
 
 def test_search_keeps_every_page_pagefind_finds_for_a_term_a_page_shows(browser, guides_url):
     """#62 round 4, item 1: the site sent a query's words only ("rand-read-4k" as "rand read 4k"),
     and found 3 pages for it where Pagefind finds 22; a run id found nothing. Rule: for any term
     a page shows (workload ids, run ids, machine labels, names), the search page lists every page
-    Pagefind's own search returns for it. Terms: every hyphenated word the built pages show."""
-    shown, labels = set(), set()
+    Pagefind's own search returns for it. Terms: every hyphenated word the built pages show.
+    Round 6: the cells pages were not in the index (a term only a cells page shows found
+    nothing); titles ranked first only within each batch; focus fell to <body> after "List N
+    more"; "1 pages found". Rules: a term only a result's cells page shows finds that page, under
+    a title naming it; the order over every batch is the tiers' (computed here from Pagefind's raw
+    results) and Pagefind's; after each "List N more" (by keyboard) focus is on the first page it
+    listed; the count agrees in number."""
+    shown, labels, texts = set(), set(), {}
     for path in pages_of(guides_url):
-        text = shown_text(guides_url, path)
-        shown |= set(re.findall(r"(?<![\w-])[A-Za-z0-9]+(?:[-=][A-Za-z0-9]+)+(?![\w-])", text))
+        texts[path] = text = shown_text(guides_url, path)
+        shown |= set(re.findall(TERM, text))
         labels |= set(re.findall(r"\(label ([^()\s]+)\)", text))  # machine labels, as system tables give them
     run_ids = {t for t in shown if re.fullmatch(r"\d{8}T\d{6}Z-.+", t)}
     assert run_ids and labels and any(t.startswith("rand-") for t in shown), (labels, sorted(shown)[:20])
+    cells_pages = {f"/results/{rid}/cells/": rid for rid in run_ids if f"/results/{rid}/" in texts}
+    elsewhere = set().union(*(re.findall(r"[^\W_]+", t.lower()) for t in texts.values()))
+    cells_only = {path: sorted(set(re.findall(r"[^\W_]+", shown_text(guides_url, path).lower())) - elsewhere)
+                  for path in cells_pages}
+    assert cells_pages and all(cells_only.values()), cells_only  # words only the cells page shows
     context = browser.new_context()
     page = context.new_page()
     many = []  # terms that found more pages than one batch
@@ -62,23 +102,36 @@ def test_search_keeps_every_page_pagefind_finds_for_a_term_a_page_shows(browser,
         first = page.locator(".search-results li").count()
         assert first <= BATCH, (term, first)  # a batch at a time: a common word matches every result page
         while page.locator(".search-more").is_visible():  # the button lists the next batch, to the last
-            page.click(".search-more")
+            page.focus(".search-more")
+            page.keyboard.press("Enter")
             page.wait_for_function("n => document.querySelectorAll('.search-results li').length > n", arg=first, timeout=20000)
+            focused = page.evaluate("n => document.activeElement === document.querySelectorAll('.search-results li > a')[n]", first)
+            assert focused, (term, first, page.evaluate("document.activeElement.outerHTML.slice(0, 80)"))
             first = page.locator(".search-results li").count()
-        listed = set(page.eval_on_selector_all(".search-results li > a", "as => as.map(a => a.getAttribute('href'))"))
-        raw = page.evaluate("""async q => { const pf = await import(new URL('pagefind.js',
-            new URL(document.getElementById('search').dataset.index, location.href)).href);
-            const s = await pf.search(q); return Promise.all(s.results.map(r => r.data().then(d => d.url))); }""", term)
-        assert set(raw) <= listed, (term, sorted(set(raw) - listed))
-        if len(raw) > BATCH:
+        listed = page.eval_on_selector_all(".search-results li > a", "as => as.map(a => a.getAttribute('href'))")
+        raw = page.evaluate(RAW, [term, re.findall(r"[^\W_]+", term.lower())])
+        assert set(raw["typed"]) <= set(listed), (term, sorted(set(raw["typed"]) - set(listed)))
+        assert listed == ranked(raw), (term, listed, ranked(raw))
+        if len(listed) > BATCH:
             many.append(term)
         said = page.locator(".search-status").inner_text()
-        assert (f"{len(listed)} pages found" in said) if listed else said.startswith("Nothing found"), (term, said)
+        count = f"{len(listed)} page{'' if len(listed) == 1 else 's'} found"
+        assert (count in said) if listed else said.startswith("Nothing found"), (term, said)
+        return listed
 
     for term in NAMED_TERMS + sorted(run_ids) + sorted(labels):
         check(term)
     assert many, "no term found more pages than one batch lists"
-    settings(max_examples=25, deadline=None, derandomize=True)(given(st.sampled_from(sorted(shown)))(check))()
+    for path, rid in cells_pages.items():
+        for term in cells_only[path][:3]:
+            assert path in check(term), (term, path)
+        titled = page.eval_on_selector_all(f".search-results li > a[href='{path}']", "as => as.map(a => a.textContent)")
+        assert titled == [f"Result {rid}: every cell and metric"], titled
+
+    def any_term(term):
+        check(term)
+
+    settings(max_examples=25, deadline=None, derandomize=True)(given(st.sampled_from(sorted(shown)))(any_term))()
     context.close()
 
 

@@ -1018,20 +1018,23 @@ def test_the_minor_items_of_issue_62(site_root):
 
 def test_every_cell_and_its_raw_output_are_one_tap_from_the_result_page(site_root):
     """The result page links its largest tables (every cell's metrics, the raw output) on a page
-    of their own, under the result page's heading, every cell of the result in it, linking back,
-    kept out of the search index (#62: the first chart paints sooner)."""
+    of their own, under the result page's heading, every cell of the result in it, linking back
+    (#62: the first chart paints sooner); in the search index under a title naming the result
+    and what the page holds (#62 round 6: the tables' text was on no page search found)."""
     import html as html_mod
     folder = site_root / "public" / "results" / "fixture-valid"
     page, cells = (folder / "index.html").read_text(), (folder / "cells" / "index.html").read_text()
     assert 'href="cells/"' in page and "metrics-table" not in page and 'id="raw-output"' not in page
-    assert "metrics-table" in cells and 'id="raw-output"' in cells and "data-pagefind-body" not in cells
+    assert "metrics-table" in cells and 'id="raw-output"' in cells and "data-pagefind-body" in cells
     assert "data-pagefind-body" in page
+    assert '<h1 data-pagefind-meta="title:Result fixture-valid: every cell and metric">' in cells
     result = readable(json.loads((FIXTURES / "results" / "fixture-valid.json").read_text()))
     shown = html_mod.unescape(cells[cells.index("metrics-table"):])
     assert all(f"<code>{cell['key']}</code>" in shown for cell in result["cells"])
     heading = page[:page.index("</h1>")]
-    # the same heading (the run's name), but for its search and <base> marks; no second chart
-    assert cells.startswith(heading.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1))
+    # the same heading (the run's name), but for its <base> and search title; no second chart
+    same = cells.replace(' data-pagefind-meta="title:Result fixture-valid: every cell and metric"', "", 1)
+    assert same.startswith(heading.replace("<head>", '<head>\n  <base href="../">', 1))
     assert '<base href="../">' in cells and 'href="./"' in cells and "<figure" not in cells  # back: the result page
 
 

@@ -21,7 +21,7 @@ figures written from numbers in a unit the site knows, in which it would change 
 import hashlib
 import re
 from functools import lru_cache
-from html import escape as _html_escape
+from html import escape as _html_escape, unescape as _html_unescape
 from urllib.parse import quote_plus, urlencode
 
 import orjson
@@ -299,6 +299,7 @@ CELLS_PAGE = "cells"  # the folder of that section's page, in the result page's 
 CELLS_LINK = ('<section id="every-cell"><h2>Every cell and metric</h2><p>Every cell\'s metrics (mean, '
               'median, 95% CI, RSD, n) and the raw output behind each figure are on '
               f'<a href="{CELLS_PAGE}/">a page of their own</a>.</p></section>')
+CELLS_TITLE = "{}: every cell and metric"  # the cells page's title in search (the result page's heading)
 BACK_LINK = '<p>Of the run on <a href="./">its result page</a>: its system, chart and tables.</p>'
 
 
@@ -308,9 +309,10 @@ def split_cells(page: str) -> tuple[str, str | None]:
     420), move to a page of their own: parsing them on a slow CPU held back the first paint of
     the chart above them by 0.4 s (#62). That page is the result page's heading, its system
     table (a figure names its system where it is shown) and that section alone (no second copy
-    of the chart to write for each of 10,000 results), kept out of the search index (its text
-    is the result page's); its relative addresses (the raw table's, and "./" back to the result
-    page) resolve from the result page's folder (<base>)."""
+    of the chart to write for each of 10,000 results); its relative addresses (the raw table's,
+    and "./" back to the result page) resolve from the result page's folder (<base>). It is in
+    the search index under a title of its own (the result's heading and what the page holds):
+    its tables' text (cell keys, metric names, raw output) is on no other page (#62)."""
     start = page.find(CELLS)
     if start < 0:
         return page, None
@@ -318,6 +320,9 @@ def split_cells(page: str) -> tuple[str, str | None]:
     heading = page.index("</h1>") + len("</h1>")
     at = page.find(SYSTEM)
     system = page[at:page.index("</section>", at) + len("</section>")] if 0 <= at < start else ""
-    cells = page[:heading] + BACK_LINK + system + page[start:]
-    cells = cells.replace(" data-pagefind-body", "", 1).replace("<head>", '<head>\n  <base href="../">', 1)
+    h1 = page.rindex("<h1", 0, heading)
+    shown = _html_unescape(re.sub(r"<[^>]*>", "", page[page.index(">", h1) + 1:heading - len("</h1>")])).strip()
+    named = _html_escape(CELLS_TITLE.format(shown))
+    cells = page[:h1] + f'<h1 data-pagefind-meta="title:{named}"' + page[h1 + 3:heading] + BACK_LINK + system + page[start:]
+    cells = cells.replace("<head>", '<head>\n  <base href="../">', 1)
     return page[:start] + CELLS_LINK + page[end:], cells
