@@ -9,6 +9,7 @@
   if (!root) return;
   var data = JSON.parse(document.getElementById("compare-data").textContent);
   var form = document.getElementById("compare-controls");
+  var format = window.fsatlasFormat;  // static/js/format.js: counts, as other pages write them
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -43,7 +44,7 @@
       if (!same) differ += 1;
     });
     var box = document.getElementById("compare-features");
-    box.replaceChildren(el("p", {}, differ + " of " + data.columns.length + " features differ."), parts[0]);
+    box.replaceChildren(el("p", {}, differ + " of " + format.count(data.columns.length, "feature") + (differ === 1 ? " differs." : " differ.")), parts[0]);
   }
 
   // The figures of a pair come from one run that measured both, as the comparison module
@@ -91,8 +92,8 @@
     return shown.doc && shown.a === a && shown.b === b ? shown.doc.also || [] : [];
   }
   function elsewhere(id, what, count) {
-    return "run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " + count +
-      " runs by the site's rule only: its own are on its result page, results/" + id + "/";
+    return "run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " +
+      format.count(count, "run") + " by the site's rule only: its own are on its result page, results/" + id + "/";
   }
   // The runs that measured both, to pick from (whichever view is shown); how many there are.
   function pairRuns(a, b) {

@@ -1,6 +1,7 @@
 // The site's one way to print a figure in the browser: three significant digits with thousands
 // separators ("2,270", "12.3", "0.000123"), the precision a few repetitions support; the full
-// value is in the downloads. Twin of significant() in runner/fsatlas/site/knowledge.py.
+// value is in the downloads. Twin of significant() in runner/fsatlas/site/knowledge.py. Also
+// the words of a count, as every page writes them.
 // DISPLAY: each base unit as the site shows it (DISPLAY_UNITS in knowledge.py). In the browser
 // window.fsatlasFormat; in Node (scripts/draw-charts.mjs, through static/js/explorer-view.js) the module.
 (function (root, make) {
@@ -20,6 +21,10 @@
     significant: function (value) {
       if (value === null || value === undefined || isNaN(value)) return "–";
       return value.toLocaleString("en", { maximumSignificantDigits: 3 });
+    },
+    // A count with its noun, singular for one: "1 run", "5 runs", "1,000 runs".
+    count: function (n, noun) {
+      return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s");
     }
   };
 });
