@@ -36,8 +36,13 @@ SIDES = "sides"  # FOLDER/SIDES/<fs>.json: one filesystem's figures in its runs,
 
 
 def also(summary: dict) -> dict:
-    """A run listed without its table (beyond RUNS_PER_PAIR): what names it to the reader."""
-    return {"id": summary["id"], "profile": summary.get("profile", ""), "created": summary.get("created", "")}
+    """A run listed without its table (beyond RUNS_PER_PAIR): what names it to the reader, its
+    date as /results/ gives it (when it was measured; for an import whose output states none,
+    when it was imported) and its machine's name."""
+    created = summary.get("created", "")
+    return {"id": summary["id"], "profile": summary.get("profile", ""), "created": created,
+            "date": summary.get("measured_on") or f"not stated (imported {created[:10]})",
+            "machine_name": summary.get("machine_name", "")}
 
 
 def pair_name(a: str, b: str) -> str:
