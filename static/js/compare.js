@@ -9,7 +9,7 @@
   if (!root) return;
   var data = JSON.parse(document.getElementById("compare-data").textContent);
   var form = document.getElementById("compare-controls");
-  var format = window.fsatlasFormat;  // static/js/format.js: counts, as other pages write them
+  var format = window.fsatlasFormat;  // static/js/format.js: counts and the address's notices, as other pages write them
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -341,6 +341,11 @@
   // names what was asked and what is shown instead (the address then names what is shown).
   function askedNotice(asked) {
     var a = form.a.value, b = form.b.value, single = runSelect.disabled ? "" : runSelect.value, wrong = [];
+    // a parameter given more than once: the explorer's rule (the first value read, the others named)
+    ["a", "b", "run", "run_a", "run_b"].forEach(function (k) {
+      var twice = format.repeated(params, k);
+      if (twice) wrong.push(twice);
+    });
     [["a", a], ["b", b]].forEach(function (side) {
       if (asked[side[0]] !== null && asked[side[0]] !== side[1])
         wrong.push("the filesystem \u201c" + asked[side[0]] + "\u201d, which this site has not described; shown instead: " + side[1]);

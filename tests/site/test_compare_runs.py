@@ -163,6 +163,11 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
         if listed:  # the count in words: "1 more run", "2 more runs"
             n = len(listed)
             assert page.inner_text("#compare-also summary").startswith(f"Also measured both: {n} more run{'s' * (n != 1)},")
+    # a parameter given twice: the explorer's rule (the first read, the others named), not ignored
+    first, second = sorted(picked)[:2]
+    notice = _open(page, f"{committed_url}/compare/?a={default[0]}&b={default[1]}&run={first}&run={second}")
+    assert notice and f"run= more than once; reading \u201c{first}\u201d, not \u201c{second}\u201d" in notice, notice
+    assert page.input_value("#compare-run") == first
     assert errors == []
     context.close()
 
