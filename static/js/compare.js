@@ -9,6 +9,7 @@
   if (!root) return;
   var data = JSON.parse(document.getElementById("compare-data").textContent);
   var form = document.getElementById("compare-controls");
+  var format = window.fsatlasFormat;  // static/js/format.js: counts and the address's notices, as other pages write them
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -43,7 +44,7 @@
       if (!same) differ += 1;
     });
     var box = document.getElementById("compare-features");
-    box.replaceChildren(el("p", {}, differ + " of " + data.columns.length + " features differ."), parts[0]);
+    box.replaceChildren(el("p", {}, differ + " of " + format.count(data.columns.length, "feature") + (differ === 1 ? " differs." : " differ.")), parts[0]);
   }
 
   // The figures of a pair come from one run that measured both, as the comparison module
@@ -53,7 +54,7 @@
   var box = document.getElementById("compare-figures");
   var shown = { a: (data["default"] || {}).a, b: (data["default"] || {}).b, doc: null };
 
-  function runLink(run) { return el("a", { href: root.dataset.results + run.id + "/" }, run.id); }
+  function runLink(run, text) { return el("a", { href: root.dataset.results + run.id + "/" }, text || run.id); }
   function runLine(run) {
     if (run.runs) {  // the site's rule took the workloads from several runs (site/pairs.py rule_table)
       var line = el("p", { id: "compare-runs" }, "Each row comes from the run the site's rule picks for its workload among those that measured both: ");
@@ -91,8 +92,8 @@
     return shown.doc && shown.a === a && shown.b === b ? shown.doc.also || [] : [];
   }
   function elsewhere(id, what, count) {
-    return "run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " + count +
-      " runs by the site's rule only: its own are on its result page, results/" + id + "/";
+    return ["run \u201c" + id + "\u201d, which measured " + what + ", but this page holds the figures of the first " +
+      format.count(count, "run") + " by the site's rule only: its own are on its result page, ", runLink({ id: id }, "results/" + id + "/")];
   }
   // The runs that measured both, to pick from (whichever view is shown); how many there are.
   function pairRuns(a, b) {
@@ -101,6 +102,52 @@
     (listed(a, b) || []).forEach(function (r) { runSelect.appendChild(el("option", { value: r.id }, r.label || r.id + " (" + r.profile + ")")); });
     runSelect.disabled = !count;
     return count;
+  }
+  // The pair's file (compare/<a>--<b>.json): its runs with their tables, and the runs listed
+  // beyond them; kept as the pair shown.
+  function pairFile(a, b) {
+    if (shown.doc && shown.a === a && shown.b === b) return Promise.resolve(shown.doc);
+    return fetch(root.dataset.pairs + a + "--" + b + ".json").then(function (r) {
+      if (!r.ok) throw new Error(r.status + " " + r.statusText);
+      return r.json();
+    }).then(function (doc) {
+      shown = { a: a, b: b, doc: doc };
+      return doc;
+    });
+  }
+  // Under the run picker, every run that measured both beyond those with a table here, each a
+  // link to its result page (where its figures are), with its date and machine: the page's data
+  // counts them for each pair that has any, the pair's file lists them (fetched for this list
+  // where the page has not fetched it for the figures, as for the default pair, whose list the
+  // page's data leaves out: it grows with every run that measures the pair). None: no list.
+  var alsoBox = document.getElementById("compare-also");
+  var ALSO_OPEN = 10;  // a longer list is folded under its count
+  function showAlso(a, b) {
+    var name = a + "--" + b;
+    if (alsoBox.dataset.pair === name) return Promise.resolve();  // listed already (another run of the pair picked)
+    alsoBox.dataset.pair = name;
+    alsoBox.hidden = true;
+    alsoBox.replaceChildren();
+    if (a === b || !(data.also || {})[name]) return Promise.resolve();
+    return pairFile(a, b).then(function (doc) {
+      if (alsoBox.dataset.pair !== name || !(doc.also || []).length) return;  // the reader has picked another pair
+      var n = doc.also.length, list = el("ul");
+      doc.also.forEach(function (r) {
+        var li = el("li");
+        li.append(runLink(r), " (" + r.date + ", " + r.machine_name + ")");
+        list.appendChild(li);
+      });
+      var summary = el("summary", {}, "Also measured both: " + format.count(n, "more run") + ", with " +
+        (n === 1 ? "its figures on its result page" : "their figures on their result pages"));
+      alsoBox.replaceChildren(summary, list);
+      alsoBox.open = n <= ALSO_OPEN;
+      alsoBox.hidden = false;
+    }, function (e) {
+      if (alsoBox.dataset.pair !== name) return;
+      delete alsoBox.dataset.pair;  // tried again when the pair is shown again
+      alsoBox.replaceChildren(el("summary", {}, "The other runs that measured both could not be loaded (" + e.message + ")."));
+      alsoBox.hidden = false;
+    });
   }
   function figures(a, b, wanted) {
     var count = pairRuns(a, b);
@@ -117,11 +164,7 @@
       return Promise.resolve();
     }
     box.setAttribute("aria-busy", "true");
-    return fetch(root.dataset.pairs + a + "--" + b + ".json").then(function (r) {
-      if (!r.ok) throw new Error(r.status + " " + r.statusText);
-      return r.json();
-    }).then(function (doc) {
-      shown = { a: a, b: b, doc: doc };
+    return pairFile(a, b).then(function (doc) {
       pairRuns(a, b);
       showRun(doc, wanted);
     }).catch(function (e) {
@@ -268,6 +311,8 @@
     var shownRuns = a !== b && twoRuns ? acrossView(a, b, twoRuns[0], twoRuns[1])
       : figures(a, b, run).then(function () { return offerAcross(a, b); }).then(function () { return null; });
     return shownRuns.then(function (pair) {
+      return showAlso(a, b).then(function () { return pair; });
+    }).then(function (pair) {
       var url = new URL(location.href);
       url.searchParams.set("a", a);
       url.searchParams.set("b", b);
@@ -296,6 +341,11 @@
   // names what was asked and what is shown instead (the address then names what is shown).
   function askedNotice(asked) {
     var a = form.a.value, b = form.b.value, single = runSelect.disabled ? "" : runSelect.value, wrong = [];
+    // a parameter given more than once: the explorer's rule (the first value read, the others named)
+    ["a", "b", "run", "run_a", "run_b"].forEach(function (k) {
+      var twice = format.repeated(params, k);
+      if (twice) wrong.push(twice);
+    });
     [["a", a], ["b", b]].forEach(function (side) {
       if (asked[side[0]] !== null && asked[side[0]] !== side[1])
         wrong.push("the filesystem \u201c" + asked[side[0]] + "\u201d, which this site has not described; shown instead: " + side[1]);
@@ -307,18 +357,18 @@
       return showNotice(wrong);
     }
     if (asked.run !== null && asked.run !== single)
-      wrong.push((alsoOf(a, b).some(function (r) { return r.id === asked.run; })
+      wrong.push([].concat(alsoOf(a, b).some(function (r) { return r.id === asked.run; })
         ? elsewhere(asked.run, "both " + a + " and " + b, (listed(a, b) || []).filter(function (r) { return !r.runs; }).length)
-        : "run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b) +
-        "; shown instead: " + shownRun());
+        : "run \u201c" + asked.run + "\u201d, which is not among the runs that measured both " + a + " and " + b,
+        "; shown instead: " + shownRun()));
     // the pickers hold the run asked for where it measured that filesystem, else another
     [["run_a", a, runA.value], ["run_b", b, runB.value]].forEach(function (side) {
       var doc = sideDocs[side[1]] || { runs: [], also: [] };
       if (asked[side[0]] !== null && asked[side[0]] !== side[2])
-        wrong.push(((doc.also || []).some(function (r) { return r.id === asked[side[0]]; })
+        wrong.push([].concat((doc.also || []).some(function (r) { return r.id === asked[side[0]]; })
           ? elsewhere(asked[side[0]], side[1], doc.runs.length)
-          : "run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1]) +
-          "; shown instead: " + (side[2] ? "run " + side[2] : "no run"));
+          : "run \u201c" + asked[side[0]] + "\u201d for " + side[1] + ", which is not among the runs that measured " + side[1],
+          "; shown instead: " + (side[2] ? "run " + side[2] : "no run")));
     });
     showNotice(wrong);
   }
@@ -329,7 +379,11 @@
     var notice = el("div", { "class": "warning", id: "compare-notice", role: "status" });
     notice.appendChild(el("p", {}, "The address asked for something this page does not show:"));
     var list = el("ul");
-    wrong.forEach(function (w) { list.appendChild(el("li", {}, w + ".")); });
+    wrong.forEach(function (w) {  // each its words, and a link where it names a result page
+      var li = el("li");
+      li.append.apply(li, [].concat(w, "."));
+      list.appendChild(li);
+    });
     notice.appendChild(list);
     form.parentNode.insertBefore(notice, form);
   }

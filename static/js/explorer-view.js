@@ -15,12 +15,7 @@
   // before it was put there (Object's own), and left out of the baseline list.
   function table() { return Object.create(null); }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
-  // A value of an address as a notice names it: quoted (an empty or blank one stays visible),
-  // at most 40 characters.
-  function named(value) {
-    var chars = Array.from(value);
-    return "\u201c" + (chars.length > 40 ? chars.slice(0, 40).join("") + "\u2026" : value) + "\u201d";
-  }
+  var named = format.named;
   function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
 
   // The explorer's data: json is explorer/data.json (the index); add() takes the chunk of one
@@ -111,10 +106,10 @@
       var defaultBase = configs.ext4 ? "ext4" : configNames[0];
       // one value of a closed set: param's value if the set has it, else its default (said)
       function one(param, what, allowed, fallback, shownAs) {
-        var all = uniq(params.getAll(param)), v = all[0];
-        if (v === undefined) return fallback;
+        var v = params.get(param), twice = format.repeated(params, param);
+        if (v === null) return fallback;
         // given twice with different values (?mode=abs&mode=ratio): the first is read, the others named
-        if (all.length > 1) notices.push("The address gives " + param + "= more than once; reading " + named(v) + ", not " + all.slice(1).map(named).join(", ") + ".");
+        if (twice) notices.push(twice + ".");
         var name = known(allowed, v);
         if (name !== undefined) return name;
         notices.push("No " + what + " named " + named(v) + " here; " + (shownAs || "showing " + fallback) + ".");

@@ -1,7 +1,7 @@
 """Issue 62, fourth round: on the site built from every committed result, /compare/ knows every
 run that measured both filesystems: the first RUNS_PER_PAIR by the site's rule with their
-tables, the others listed, so an address naming one opens its table or says where its figures
-are, with a notice only where the address asked for what the page does not show; the reader's
+tables, the others listed under the run picker, each a link to its result page, so an address
+naming one opens its table or says where its figures are, with a notice only where the address asked for what the page does not show; the reader's
 changes are history entries; and no two rows of a result page's table read the same."""
 import itertools
 import json
@@ -87,7 +87,10 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
     as `run`, or as `run_a` or `run_b` alone (the view across runs for one side, whose other
     side takes the same run): where the run measured both, its table is shown and no notice;
     where it did not, a notice names the run asked for and what is shown, by run id or the
-    rule table's words, never an internal value ("~rule")."""
+    rule table's words, never an internal value ("~rule"); a run beyond the tables is told where
+    its figures are by a link. Under the run picker, every other run that measured both is
+    listed, a link to its built result page (run 192938Z measured ext3/ext4, and nothing on the
+    page said so)."""
     context = browser.new_context()
     page = context.new_page()
     errors = []
@@ -108,6 +111,7 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
             # beyond the runs whose figures the page holds: the notice says where they are
             assert notice and f"results/{rid}/" in notice and "shown instead: " in notice and "not among" not in notice, \
                 (pair, rid, how, notice)
+            assert page.locator(f"#compare-notice a[href$='/results/{rid}/']").count() == 1, (pair, rid, how)  # a link
         elif both and (how == "run" or rid in tabled[pair]):
             assert notice is None, (pair, rid, how, notice)
             assert shown.get_attribute("data-run") == rid, (pair, rid, how)
@@ -138,6 +142,32 @@ def test_an_address_naming_a_run_opens_its_table_and_a_notice_only_when_it_did_n
         assert "measured both ext3 and ext4" in notice and f"results/{rid}/" in notice and "not among" not in notice
     notice = _open(page, f"{committed_url}/compare/?a=ext4&b=ext4&run_a={rid}&run_b={rid}")
     assert "not shown" in notice and "not among" not in notice and "Pick two different" in page.inner_text("#compare-figures")
+    # Under the run picker, every other run that measured both (counted here from the result
+    # files), each once, a link to its result page as built: nothing of a pair was reachable
+    # beyond its picker but through an address naming it. No list where the picker holds them all.
+    default = tuple(json.loads((committed_root / "data" / "aggregates" / "compare.json").read_text())["default"][k] for k in "ab")
+    listing = sorted({(a, b) for a, b, _ in MEASURED_BOTH
+                      if sum((x, y) == (a, b) for x, y, _ in MEASURED_BOTH) > RUNS_PER_PAIR})
+    assert listing and default not in listing
+    for a, b in listing + [default]:
+        want = {rid for x, y, rid in MEASURED_BOTH if (x, y) == (a, b)}
+        _open(page, f"{committed_url}/compare/?a={a}&b={b}")
+        picked = {v for v in page.locator("#compare-run option").evaluate_all("os => os.map(o => o.value)") if v[0] != "~"}
+        links = page.locator("#compare-also:not([hidden]) li a").evaluate_all("as => as.map(a => [a.textContent, a.href])")
+        listed = [text for text, _ in links]
+        assert len(listed) == len(set(listed)) == max(0, len(want) - RUNS_PER_PAIR), (a, b, listed)
+        assert set(listed) == want - picked and picked <= want, (a, b, listed, picked)
+        for (text, href), item in zip(links, page.locator("#compare-also li").all()):
+            assert href.endswith(f"/results/{text}/") and (committed_root / "public" / "results" / text / "index.html").is_file()
+            assert COMMITTED[text]["created"][:10] in item.inner_text()
+        if listed:  # the count in words: "1 more run", "2 more runs"
+            n = len(listed)
+            assert page.inner_text("#compare-also summary").startswith(f"Also measured both: {n} more run{'s' * (n != 1)},")
+    # a parameter given twice: the explorer's rule (the first read, the others named), not ignored
+    first, second = sorted(picked)[:2]
+    notice = _open(page, f"{committed_url}/compare/?a={default[0]}&b={default[1]}&run={first}&run={second}")
+    assert notice and f"run= more than once; reading \u201c{first}\u201d, not \u201c{second}\u201d" in notice, notice
+    assert page.input_value("#compare-run") == first
     assert errors == []
     context.close()
 

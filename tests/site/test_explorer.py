@@ -146,6 +146,16 @@ def test_explorer_with_a_thousand_result_files(page, big_site_url):
     assert page.locator(BARS).count() == 8
     rendered(page, lambda: page.locator("input[name=results]").nth(10).check())
     assert page.locator(BARS).count() == 16
+    # /compare/'s default pair, which each of the 1,000 runs measured (8 bars: 4 filesystems,
+    # 2 workloads): the picker's runs and the list under it, fetched from the pair's file since
+    # the page's data leaves it out, name every run once, the long list folded under its count
+    page.goto(big_site_url + "/compare/?a=ext4&b=xfs")
+    page.wait_for_selector("#compare[data-rendered]")
+    picked = {v for v in page.locator("#compare-run option").evaluate_all("os => os.map(o => o.value)") if v[0] != "~"}
+    listed = page.locator("#compare-also li a").evaluate_all("as => as.map(a => a.textContent)")
+    assert len(set(listed)) == len(listed) == 1000 - len(picked) and not picked & set(listed), (len(listed), picked)
+    assert page.inner_text("#compare-also summary").startswith(f"Also measured both: {len(listed):,} more runs,")
+    assert page.locator("#compare-also").evaluate("d => !d.open")
     assert page.errors == []
 
 

@@ -660,9 +660,9 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
 def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dict:
     """Writes the compare page's file of each pair of filesystems and of each filesystem's side
     for the view across runs (site/pairs.py) and returns aggregates/compare.json: each pair's
-    runs, and the default pair's tables for the page to hold. Each run's table of a pair, and
-    each run's side of a filesystem, is kept while that run and this code are unchanged, so a
-    result added costs its own tables only."""
+    runs (and how many it lists beyond its tables), and the default pair's tables for the page
+    to hold. Each run's table of a pair, and each run's side of a filesystem, is kept while that
+    run and this code are unchanged, so a result added costs its own tables only."""
     picks = pairs_mod.rule_picks(summaries)
     measured = pairs_mod.runs_of_pairs(summaries, picks)  # every run of a pair; the first have a table
     runs = {pair: ids[:pairs_mod.RUNS_PER_PAIR] for pair, ids in measured.items()}
@@ -724,6 +724,9 @@ def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dic
     first = default and docs[pairs_mod.pair_name(*default)]
     listed = first and [{k: r[k] for k in ("id", "profile", "label") if k in r} for r in first["runs"]]
     return {"pairs": {name: len(doc["runs"]) for name, doc in docs.items() if doc["runs"]},
+            # how many runs of each pair are listed beyond its tables, where any are: the page
+            # fetches the file of a pair it shows that has some (the default pair's too) to list them
+            "also": {name: len(doc["also"]) for name, doc in docs.items() if doc["runs"] and doc["also"]},
             # without the pair's runs beyond its tables ("also": a page naming one fetches the pair's file)
             "default": first and {**{k: v for k, v in first.items() if k != "also"},
                                   "runs": first["runs"][:1] + listed[1:], "listed": listed}}

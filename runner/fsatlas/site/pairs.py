@@ -36,8 +36,13 @@ SIDES = "sides"  # FOLDER/SIDES/<fs>.json: one filesystem's figures in its runs,
 
 
 def also(summary: dict) -> dict:
-    """A run listed without its table (beyond RUNS_PER_PAIR): what names it to the reader."""
-    return {"id": summary["id"], "profile": summary.get("profile", ""), "created": summary.get("created", "")}
+    """A run listed without its table (beyond RUNS_PER_PAIR): what names it to the reader, its
+    date as /results/ gives it (when it was measured; for an import whose output states none,
+    when it was imported) and its machine's name."""
+    created = summary.get("created", "")
+    return {"id": summary["id"], "profile": summary.get("profile", ""), "created": created,
+            "date": summary.get("measured_on") or f"not stated (imported {created[:10]})",
+            "machine_name": summary.get("machine_name", "")}
 
 
 def pair_name(a: str, b: str) -> str:
@@ -236,7 +241,8 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
     out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
-           f"{len(rows)} rows of this table. The interval is each row's own 95 % interval, not adjusted for the table: "
+           f"{len(rows)} row{'s' if len(rows) != 1 else ''} of this table. The interval is each row's own 95 % interval, "
+           f"not adjusted for the table: "
            f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
            f"still be inconclusive once p is adjusted. For rates, times and sizes, tested on their logarithms, the ratio "
            f"is that of the geometric means, the quantity the test is about; for shares of CPU that of the means."
