@@ -461,9 +461,11 @@ def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_u
 
 
 @pytest.mark.browser
-def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(page, site_url):
+def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(page, site_url, site_root):
     """Original OS and First released: dated ones by year, the undated after them, each marked
-    unanswered with its reason one tap away; a filesystem page says the same."""
+    unanswered with its reason one tap away; a filesystem page says the same. In Linux since sorts
+    by release (release-order.html), as computed here apart for every file's merged release: ext2's
+    0.99.7 (a patchlevel of 0.99) before 2.4.1 before 2.4.15 before 2.6.4."""
     years = _sorted_column(page, site_url, "First released")
     dated = [y for y in years if y != "unanswered"]  # an undated cell sorts as the word "unanswered", after every year
     assert dated == sorted(dated, key=int) and dated[0] == "1993" and years[len(dated):] == ["unanswered"] * (len(years) - len(dated)), years
@@ -476,6 +478,17 @@ def test_the_feature_matrix_names_each_origin_and_sorts_first_releases_by_year(p
     assert by_name["XFS"][0].startswith("IRIX (SGI)") and by_name["XFS"][1] == "1994"  # SGI's USENIX paper
     assert by_name["ext2"][1] == "1993" and by_name["ext3"][1] == "1999"
     assert by_name["HFS+"][1].startswith("unanswered") and "Mac OS 8.1" in by_name["HFS+"][2]  # the reason one tap away
+    since = dict(page.evaluate(
+        "(() => { const i = Array.from(document.querySelectorAll('#feature-matrix thead th'))"
+        ".findIndex(t => t.textContent.includes('In Linux since'));"
+        " return Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
+        ".map(r => [r.children[0].innerText.replace(' \u2713', ''), r.children[i].dataset.sort]); })()"))
+    files = [yaml.safe_load(f.read_text()) for f in (site_root / "data" / "features").glob("*.yaml")]
+    merged = {d["name"]: d["linux"]["merged"] for d in files if d.get("linux", {}).get("merged")}
+    for name, release in merged.items():
+        major, minor, *patch = (int(n) for n in release.split(" ")[0].split("."))
+        assert int(since[name]) == major * 10**6 + minor * 10**3 + (patch[0] if patch else 0), (name, release, since[name])
+    assert merged["ext2"] == "0.99.7" and min(merged, key=lambda n: int(since[n])) == "ext2", since
     page.goto(f"{site_url}/filesystems/ext3/")
     assert "Origin: written for Linux, first released in 1999" in page.inner_text("article")
     page.goto(f"{site_url}/filesystems/xfs/")
