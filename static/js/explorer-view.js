@@ -5,9 +5,9 @@
 // the picture a reader sees before any script and the chart the explorer then draws are made
 // by the same code from the same values. Nothing here touches the page.
 (function (root, make) {
-  if (typeof module === "object" && module.exports) module.exports = make(require("./format.js"), require("./chart-spec.js"));
-  else root.fsatlasExplorerView = make(root.fsatlasFormat, root.fsatlasChartSpec);
-})(this, function (format, chartSpec) {
+  if (typeof module === "object" && module.exports) module.exports = make(require("./format.js"), require("./chart-spec.js"), require("./explorer-address.js"));
+  else root.fsatlasExplorerView = make(root.fsatlasFormat, root.fsatlasChartSpec, root.fsatlasExplorerAddress);
+})(this, function (format, chartSpec, address) {
   "use strict";
   var DISPLAY = format.DISPLAY;
   // Every lookup keyed by what a result file names (an id, a filesystem, a key, a metric) is a
@@ -58,25 +58,8 @@
       return byId[data["default"]] ? data["default"] : data.results[data.results.length - 1].id;
     }
 
-    // A parameter's value: every time the address gives it, joined (?r=A&r=B is r=A,B); null: never.
-    function value(params, name) {
-      var all = params.getAll(name);
-      return all.length ? all.join(",") : null;
-    }
-    function list(params, name, fallback) {
-      var v = value(params, name);
-      return v === null ? fallback : v.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
-    }
-    // The name a closed set (a table of its names) knows a value by: the value itself, or the one
-    // name it matches in another case (?fs=XFS is xfs); undefined: none, or several.
-    function known(allowed, v) {
-      var own = Object.prototype.hasOwnProperty;
-      if (own.call(allowed, v)) return v;
-      var lower = v.toLowerCase(), found = Object.keys(allowed).filter(function (k) { return k.toLowerCase() === lower; });
-      return found.length === 1 ? found[0] : undefined;
-    }
-    // The parameters the explorer reads; any other an address gives is named in a notice.
-    var PARAMETERS = ["r", "fs", "v", "w", "metric", "mode", "base", "axis", "cpu", "embed"];
+    // How a parameter is read (static/js/explorer-address.js, which the page's first script shares)
+    var value = address.value, list = address.list, known = address.known, PARAMETERS = address.PARAMETERS;
 
     // The view an address's query names (params: its URLSearchParams); none: the default view.
     // Every parameter the explorer reads (r, fs, v, w, metric, mode, base, axis, cpu, embed) is
@@ -160,6 +143,18 @@
       p.set("axis", view.axis);
       if (view.cpu) p.set("cpu", "1");
       return p.toString();
+    }
+
+    // Whether a view is the default view (an address with no query), whatever order its lists
+    // are in (a chart sorts its filesystems and workloads): the one the build drew
+    // (scripts/draw-charts.mjs), which the explorer then shows, loading no Vega until asked.
+    function isDefault(view) {
+      function sorted(v) {
+        var copy = Object.assign({}, v);
+        ["results", "fs", "variant", "workload"].forEach(function (f) { copy[f] = v[f].slice().sort(); });
+        return query(copy);
+      }
+      return sorted(view) === sorted(readState(new URLSearchParams()));
     }
 
     function selected(view, metricName) {
@@ -276,7 +271,7 @@
       return { sel: sel, all: all, limited: limited, shown: shown, unitLabel: shown.length ? shown[0].unitLabel : "" };
     }
 
-    return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, selected: selected,
+    return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, isDefault: isDefault, selected: selected,
              baselineIndex: baselineIndex, points: points, chart: chart, metricLabel: metricLabel, measured: measured,
              emptyReason: emptyReason };
   }

@@ -69,13 +69,18 @@
   function init(json) {
     model = V.model(json);
     data = model.data;
-    // An address whose query names a view other than the default (a shared one, an embed) is
-    // not the view drawn at build: the page's inline script marked the page and its CSS hid
-    // that picture before it was painted; it goes before the address is rewritten below.
     var first = document.getElementById("explorer-first");
-    if (first && document.documentElement.classList.contains("explorer-view-asked")) first.remove();
     if (!data.results.length) { status("No result files yet."); return; }
     readState(new URLSearchParams(location.search));
+    // The view read is the default view (whatever the address's order, case, repetitions or
+    // parameters the explorer does not read): the build's picture of it stays, and Vega waits
+    // for the reader to ask (render()); its address is the default's. Any other view is not the
+    // one drawn at build: the page's first script hid the picture before it was painted where
+    // it could tell, and it goes here, before the address is rewritten below.
+    if (model.isDefault(view)) {
+      view = Object.assign(model.readState(new URLSearchParams()), { notices: view.notices, embed: view.embed });
+      document.documentElement.classList.remove("explorer-view-asked");
+    } else if (first) first.remove();
     history.replaceState(null, "", urlFor());
     // The chart first: with thousands of result files, their checkboxes take longer to build than
     // the chart takes to fetch and draw, and the chart needs only the view (from the URL).
@@ -320,7 +325,7 @@
     var note = document.getElementById("explorer-run-note");
     // (the page's class hides it before paint on an address naming another view; not added here,
     // where it would hide the build's picture while the chart it gives way to is drawn)
-    var other = model.query(view) !== model.query(model.readState(new URLSearchParams()));
+    var other = !model.isDefault(view);
     if (!other) document.documentElement.classList.remove("explorer-view-asked");
     if (note) note.hidden = other;
     status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
