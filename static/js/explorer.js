@@ -329,7 +329,7 @@
     if (!other) document.documentElement.classList.remove("explorer-view-asked");
     if (note) note.hidden = other;
     status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
-           cells + " cells drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+           cells + (cells === 1 ? " cell drawn" : " cells drawn") + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");

@@ -292,7 +292,7 @@ def test_an_import_named_alone_shows_its_cells(page, import_site):
     for result in (swept, pts):
         open_explorer(page, f"{url}/explorer/?r={result['id']}")
         said = page.inner_text("#explorer .explorer-status")
-        drawn = int(said.split(" cells drawn")[0].split()[-1])
+        drawn = int(re.search(r"(\d+) cells? drawn", said).group(1))
         assert drawn == sum(c["status"] == "ok" and "throughput" in c["metrics"] for c in result["cells"]) > 0, said
     assert page.errors == []
 

@@ -189,7 +189,7 @@ def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, co
         page.wait_for_function("document.getElementById('explorer').dataset.shown")  # its figures, with or without Vega
         return page.inner_text("#explorer .explorer-status")
 
-    drawn = re.search(r"(\d+) cells drawn", said("")).group(1)
+    drawn = re.search(r"(\d+) cells? drawn", said("")).group(1)
     assert int(drawn) > 0
     for query in ("?r=", "?r=%20", "?r=,", "?r=,,%20,", "?r=%20%20&fs=ext4,xfs", "?r=nope,%20"):
         text = said(query)
@@ -197,7 +197,7 @@ def test_an_address_naming_no_run_says_so_and_shows_the_default_view(browser, co
             assert text.startswith(f"No result named nope on this site; showing {default}. "), (query, text)
         else:
             assert text.startswith(f"The address names no run (r= is empty); showing {default}. "), (query, text)
-        cells = re.search(r"(\d+) cells drawn", text).group(1)
+        cells = re.search(r"(\d+) cells? drawn", text).group(1)
         assert int(cells) > 0 and (cells == drawn or "fs=" in query), (query, text)
         assert json.loads(page.evaluate("JSON.stringify(new URLSearchParams(location.search).get('r'))")) == default, query
     context.close()
