@@ -18,14 +18,19 @@ from sitebuild import REPO
 pytestmark = [pytest.mark.site]
 
 # One Node process answers one query a line: the view readState makes of it, its notices, the
-# query the explorer writes back for it and the notices of that query read again.
+# query the explorer writes back for it and the notices of that query read again; whether the
+# explorer takes that view for its default view (isDefault) and whether the page's first script,
+# knowing only the default view's query, takes the address for it (meansDefault).
 DRIVER = """
 const V = require(process.argv[1] + "/static/js/explorer-view.js");
+const A = require(process.argv[1] + "/static/js/explorer-address.js");
 const model = V.model(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")));
+const defaults = new URLSearchParams(model.query(model.readState(new URLSearchParams())));
 require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
-  const view = model.readState(new URLSearchParams(JSON.parse(line)));
+  const params = new URLSearchParams(JSON.parse(line)), view = model.readState(params);
   const again = model.readState(new URLSearchParams(model.query(view)));
-  process.stdout.write(JSON.stringify({ view, query: model.query(view), again: again.notices }) + "\\n");
+  process.stdout.write(JSON.stringify({ view, query: model.query(view), again: again.notices, isDefault: model.isDefault(view),
+                                        means: A.meansDefault(params, defaults) }) + "\\n");
 });
 """
 
@@ -177,6 +182,65 @@ def test_every_parameter_given_is_read_or_named_and_a_repeated_one_is_read_whole
     if clean and len({n for n, _ in pairs}) == len(pairs):
         assert notices == [], (pairs, notices)
     assert got["again"] == [], (pairs, got["query"], got["again"])
+
+
+def spelt(draw, values: list) -> list:
+    """values in another order, each in its own case or another, as one list or split over repeats."""
+    values = draw(st.permutations(values))
+    values = [draw(st.sampled_from([v, v.upper(), v.swapcase()])) for v in values]
+    cut = draw(st.integers(0, len(values)))
+    return [",".join(values[:cut]), " " + ",".join(values[cut:]) + ","] if draw(st.booleans()) else [",".join(values)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_an_address_that_reads_as_the_default_view_is_taken_for_it_before_any_data(ask, index, data):
+    """Issue 62, rule "first view drawn at build time": an address whose view, read (defaults
+    filled in, parameters it does not read ignored, embed aside), is the default view shows the
+    build's picture of it, at once, and loads no Vega. Against the rule written here from the
+    index (rule()): the explorer's isDefault says exactly that of the view it reads; the page's
+    first script (meansDefault, knowing only the default view's query) never takes another view
+    for it, and takes every address for it whose values the site all knows (default values in
+    any case, order or repetition, beside parameters it does not read)."""
+    params = rule(index)
+
+    def default_of(name):  # the default's values, spelt() or (of one value) in another case
+        field, known, default, is_list = params[name]
+        if is_list:
+            return spelt(data.draw, default)
+        v = next(k for k in known if (known[k] if isinstance(known, dict) else k) == default)
+        return [data.draw(st.sampled_from([v, v.upper(), v.swapcase()]))]
+
+    # some parameters at their default, and beside them at most one given another value (one the
+    # site knows, or junk) at any place, and parameters the explorer does not read
+    names = data.draw(st.lists(st.sampled_from(sorted(params)), unique=True), label="at their default")
+    pairs = [(name, v) for name in names for v in default_of(name)]
+    odd = data.draw(st.sampled_from(sorted(params) + [None]), label="given another value")
+    if odd:
+        known = data.draw(st.integers(0, 3), label="a value the site knows (not 0)")
+        other = data.draw(st.sampled_from(sorted(params[odd][1])) if known else JUNK, label=f"value of {odd}")
+        pairs.insert(data.draw(st.integers(0, len(pairs))), (odd, other))
+    for name in data.draw(st.lists(st.sampled_from(["utm_source", "R", "foo"]), max_size=2), label="not read"):
+        pairs.insert(data.draw(st.integers(0, len(pairs))), (name, data.draw(JUNK)))
+    got = ask(urllib.parse.urlencode(pairs))
+    reads_default, all_known = True, True
+    for name, (field, known, default, is_list) in params.items():
+        values = [v for n, v in pairs if n == name]
+        if not values or name == "embed":
+            continue
+        if is_list:
+            words = [w.strip() for w in ",".join(values).split(",") if w.strip()]
+            good = {canonical(known, w) for w in words} - {None}
+            reads_default &= (good or set(default)) == set(default)
+            all_known &= all(canonical(known, w) for w in words)
+        else:
+            first = canonical(known, values[0])
+            reads_default &= first is None or (known[first] if isinstance(known, dict) else first) == default
+            all_known &= first is not None
+    assert got["isDefault"] == reads_default, (pairs, got["query"])
+    assert not got["means"] or reads_default, pairs  # never the picture for another view
+    if reads_default and all_known:
+        assert got["means"], pairs  # the picture at once, not after the data
 
 
 def test_the_unknown_variant_falls_back_to_the_runs_own_default(ask, index):

@@ -5,6 +5,7 @@ never shows it, not even for one frame. In headless Chromium against sites built
 committed results and from synthetic ones."""
 import json
 import re
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -175,15 +176,16 @@ new MutationObserver(look).observe(document, { childList: true, subtree: true })
 
 
 def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser, committed_url):
-    """?r=<each other committed run>, and beside it: the default run named explicitly, an unknown
-    run, one filter, the embed view of one filter (embed=1 alone is the default view, embedded). With explorer.js and Vega blocked (nothing could remove the
-    picture): never displayed, at any parser step, frame or DOMContentLoaded; with them, the
-    explorer draws the view asked and the picture is gone."""
+    """?r=<each other committed run>, and beside it one filter, the embed view of one filter
+    (embed=1 alone is the default view, embedded: test_the_default_view_s_own_address_shows_its_picture).
+    With explorer.js and Vega blocked (nothing could remove the picture): never displayed, at any
+    parser step, frame or DOMContentLoaded; with them, the explorer draws the view asked and the
+    picture is gone."""
     index = json.loads(fetched(committed_url + "/explorer/data.json"))
     default, runs = index["default"], index["results"]["id"]
     others = [r for r in runs if r != default]
     assert others
-    addresses = [f"?r={r}" for r in others] + [f"?r={default}", "?r=nope", "?fs=ext4", "?fs=ext4&embed=1"]
+    addresses = [f"?r={r}" for r in others] + ["?fs=ext4", "?fs=ext4&embed=1"]
     built = labels(fetched(committed_url + "/explorer/").decode())
     context = browser.new_context()
     context.add_init_script(WATCH)
@@ -206,29 +208,72 @@ def test_an_address_naming_a_view_never_shows_the_default_view_s_picture(browser
     context.close()
 
 
+def default_spellings(own: str, cpu: str) -> list[str]:
+    """Queries the explorer reads as its default view, made from that view's own query (own, as
+    the explorer writes it) and its CPU box (cpu, "0" or "1"; own names cpu= only when on): each
+    parameter alone at its default, then all at once in another case, the lists reversed and
+    split over repeated parameters, one value given twice), parameters it does not read, embed=1."""
+    params = urllib.parse.parse_qsl(own.lstrip("?"))
+    defaults = dict(params, cpu=dict(params).get("cpu", cpu))
+    alone = [urllib.parse.urlencode({name: value}) for name, value in defaults.items()]
+    respelt = []
+    for name, value in defaults.items():
+        items = value.split(",")[::-1]
+        if len(items) > 1:  # a list, in two halves: ?fs=xfs,ext4&fs=btrfs is fs=xfs,ext4,btrfs
+            respelt += [(name, ",".join(items[:len(items) // 2]).upper()), (name, " " + ",".join(items[len(items) // 2:]) + ",")]
+        else:
+            respelt += [(name, value.upper()), (name, value)]
+    everything = urllib.parse.urlencode(respelt)
+    return ["?" + q for q in alone + [everything, "utm_source=x", "utm_source=x&" + alone[0], everything + "&embed=1", "embed=1"]]
+
+
 def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url):
     """The explorer writes the view it shows into the address; reloading the default view's
     address (or sharing it) shows the build's picture at once, as /explorer/ does, and says the
-    results are loading; an unknown metric in an address is named, not drawn as nothing."""
+    results are loading; an unknown metric in an address is named, not drawn as nothing.
+    Issue 62, rule "one run rule, first view drawn at build time": so does every address the
+    explorer reads as its default view (default_spellings(), from the default view's own
+    query: ?mode=abs, ?r=<the default run>, ?utm_source=x had lost the picture and loaded Vega):
+    before any script but the page's own, the picture is displayed in every frame; with them, it
+    stays, no Vega loads and the address becomes the default view's. An address naming a view of
+    its own beside them (an unknown parameter and one filesystem and workload) never displays
+    it, and draws its one cell ("1 cell drawn", not "1 cells"); one naming no known run
+    (?r=nope) shows the default view with its picture once the explorer has read it."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(committed_url + "/explorer/")
     page.wait_for_function("document.getElementById('explorer').dataset.shown")
     own = page.evaluate("location.search")
     assert own.startswith("?r=")
+    spellings = default_spellings(own, "1" if page.locator("input[name=cpu]").is_checked() else "0")
+    ext4 = [fields(label)["workload"].split()[0] for label in labels(fetched(committed_url + "/explorer/").decode())
+            if fields(label)["config"] == "ext4"]
+    one_cell = "?utm_source=x&fs=ext4&w=" + next(w for w in ext4 if ext4.count(w) == 1)
     context.add_init_script(WATCH)
     page.route(VEGA_OR_EXPLORER, lambda route: route.abort())
-    page.goto(committed_url + "/explorer/" + own)
+    for query in [own] + spellings:
+        page.goto(committed_url + "/explorer/" + query)
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert page.locator(FIRST).is_visible() and "none" not in page.evaluate("window.__seen"), query
+        assert page.inner_text("#explorer .explorer-status") == "Loading the results…"
+    page.goto(committed_url + "/explorer/" + one_cell, wait_until="load")
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    assert page.locator(FIRST).is_visible() and "none" not in page.evaluate("window.__seen")
-    assert page.inner_text("#explorer .explorer-status") == "Loading the results…"
+    assert not page.locator(FIRST).is_visible() and set(page.evaluate("window.__seen")) == {"none"}
     page.unroute(VEGA_OR_EXPLORER)
     # with its scripts: the figures are shown, the picture stays, and no Vega loads (item 1)
-    page.goto(committed_url + "/explorer/" + own, wait_until="networkidle")
-    page.wait_for_function("document.getElementById('explorer').dataset.shown")
-    assert page.locator(FIRST).is_visible() and vega_requested(page) == []
-    page.goto(committed_url + "/explorer/?metric=constructor")
+    # (render() has asked for Vega, if it does, by the time its figures are shown: a script tag)
+    for query in [own] + spellings + ["?r=nope"]:
+        page.goto(committed_url + "/explorer/" + query)
+        page.wait_for_function("document.getElementById('explorer').dataset.shown")
+        assert page.locator(FIRST).is_visible() and vega_requested(page) == [], query
+        assert page.evaluate("[...document.scripts].filter(s => /vega/.test(s.src)).length") == 0, query
+        assert page.evaluate("location.search") == own + ("&embed=1" if "embed=1" in query else ""), query
+    page.goto(committed_url + "/explorer/" + one_cell)
     page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    assert set(page.evaluate("window.__seen")) == {"none"} and page.locator(FIRST).count() == 0
+    assert page.inner_text("#explorer .explorer-status").endswith(": 1 cell drawn.")
+    page.goto(committed_url + "/explorer/?metric=constructor")
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
     said = page.inner_text("#explorer .explorer-status")
     assert said.startswith("No metric named \u201cconstructor\u201d here; showing throughput. ") and " 0 cells" not in said
     context.close()
