@@ -1053,8 +1053,8 @@ def test_every_cell_and_its_raw_output_are_one_tap_from_the_result_page(site_roo
 
 @pytest.mark.browser
 def test_an_address_naming_no_result_opens_the_default_run_and_says_so(page, site_url):
-    page.goto(f"{site_url}/explorer/?r=nope")
-    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    page.goto(f"{site_url}/explorer/?r=nope")  # the default view: its figures, the build's picture, no Vega
+    page.wait_for_function("document.getElementById('explorer').dataset.shown")
     status = page.inner_text("#explorer .explorer-status")
     assert status.startswith("No result named nope on this site; showing fixture-valid. ") and "0 cells drawn" not in status
     assert " in ;" not in page.inner_text("#explorer-caption") and page.errors == []
