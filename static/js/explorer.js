@@ -36,7 +36,8 @@
     return value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
   }
 
-  var significant = window.fsatlasFormat.significant;  // static/js/format.js
+  // static/js/format.js: a figure, and a count with its noun ("1 cell", "2 cells"), as every page writes them
+  var significant = window.fsatlasFormat.significant, count = window.fsatlasFormat.count;
   // ?embed=1: the chart of a view alone, for an iframe (the embed code the explorer offers),
   // with a link back to the full explorer; no controls, summary or tables.
   var embedded = new URLSearchParams(location.search).get("embed") === "1";
@@ -272,7 +273,7 @@
       row("95 % CI", significant(p.loRaw * display.factor) + "–" + significant(p.hiRaw * display.factor) + " " + display.unit);
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
-    row("Spread", (p.rsd === null ? data.words.no_interval : "RSD " + fmt(p.rsd, 1) + " %, " + p.n + " repetitions") + (p.flags ? "; flags: " + p.flags : ""));
+    row("Spread", (p.rsd === null ? data.words.no_interval : "RSD " + fmt(p.rsd, 1) + " %, " + count(p.n, "repetition")) + (p.flags ? "; flags: " + p.flags : ""));
     // the result page's system table in its words ([term, text] pairs: results/machines.py
     // system_facts()), the machine with the same note on labels (layouts/partials/results/twins-note.html)
     JSON.parse(p.systemTable).forEach(function (fact) {
@@ -329,7 +330,7 @@
     if (!other) document.documentElement.classList.remove("explorer-view-asked");
     if (note) note.hidden = other;
     status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
-           cells + (cells === 1 ? " cell drawn" : " cells drawn") + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+           count(cells, "cell") + " drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");
@@ -360,7 +361,7 @@
       var r = model.byId[id];
       return id + " (" + r.name + ", " + r.profile + " profile, " + r.created.slice(0, 10) + ")";
     });
-    return "This chart shows " + (runs.length === 1 ? "the run " + runs[0] : runs.length + " runs: " + runs.join("; "));
+    return "This chart shows " + (runs.length === 1 ? "the run " + runs[0] : count(runs.length, "run") + ": " + runs.join("; "));
   }
 
   var offer = null;  // the Explore button's bar, while the picture waits for the reader
