@@ -105,7 +105,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     import tarfile
 
     sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas.results import bundle, resultfile, stats, validation
+    from fsatlas.results import bundle, flags, resultfile, stats, validation
 
     rng = random.Random(seed)
     source = Path(template or FIXTURES / "results" / "fixture-valid.json")
@@ -150,6 +150,8 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
             # the host's contention per repetition, different at each level (the explorer shows it per cell)
             cell["host"] = [{"steal_pct": 0.0, "iowait_pct": round(level / 10 + rep, 2), "others_cpu_s": round(level / 100, 3),
                              "load1": 1.0} for rep in range(len(samples))]
+        if varies:  # the flags its new samples and contention give, as `fsatlas migrate` stores them
+            cell["flags"] = flags.derive(cell, base["target"])
         tar = b""
         for rep, reference in enumerate(kind["raw"]):
             text = raws[rep]
