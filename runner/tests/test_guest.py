@@ -15,7 +15,9 @@ from fsatlas.results.validation import validate_file
 from fsatlas.run import guest
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
-pytestmark = pytest.mark.root
+# one worker runs them in turn (scripts/test.sh: --dist loadgroup): the KVM trial that decides
+# whether a guest is emulated (40 s where /dev/kvm cannot boot a stock kernel) is then made once
+pytestmark = [pytest.mark.root, pytest.mark.xdist_group("guest")]
 KERNEL = "debian-6.1"
 
 
