@@ -1032,10 +1032,25 @@ def history_rows(knowledge: dict, cells: dict) -> dict:
                                  today_detail=detail(metric) if metric else "",
                                  today_status=today.get("status", "not measured"),
                                  today_reason=today.get("reason", "" if today else "no result holds this cell"),
-                                 today_result=today.get("result", ""))
+                                 today_result=today.get("result", ""),
+                                 # the run's machine, named as every table names it (partials/results/machine.html)
+                                 machine=today.get("machine", ""), machine_name=today.get("machine_name", ""))
+                    entry["today_here"] = _here(entry)
                 rows.append(entry)
         out[ident] = {"id": ident, "rows": rows}
     return out
+
+
+def _here(row: dict) -> str:
+    """A history row's "measured here" as one line, for the chart's hover: what the table's
+    column says (partials/knowledge/measured-here.html: the figure with its n and interval, or
+    "not measured: <reason>") and, where a run holds the cell, "(run <id>, machine <name> (<label>))"
+    as the table gives it beside the figure."""
+    said = (f"{row['today_display']} ({row['today_detail']})" if row["today_display"]
+            else f"not measured: {row['today_reason'] or row['today_status']}")
+    if row["today_result"]:
+        said += f" (run {row['today_result']}, machine {row['machine_name']} ({row['machine']}))"
+    return said
 
 
 UNRANKED = flags_mod.UNRANKED  # flags whose figures are no measure of the filesystem on its disk
