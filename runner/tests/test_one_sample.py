@@ -50,13 +50,14 @@ def test_one_sample_has_no_interval_and_no_spread_wherever_it_is_shown(values):
         else:
             assert row["ci_low"] <= row["mean"] <= row["ci_high"] and row["rsd_pct"] >= 0
         _check([row["shown"]["ci"], row["shown"]["rsd"]], n)
-    (tp,) = [r for r in aggregate.throughput_rows(rows) if r["metric"] == "throughput"]
+    (tp,) = [r for r in aggregate.throughput_rows(rows, "a machine") if r["metric"] == "throughput"]
     _check([tp["shown"]["ci"], tp["shown"]["rsd"]], n)
     (cell,) = [c for c in digest["cells"] if c["key"] == key]
     shown = aggregate.shown_cells({key: cell})[key]["metrics"]
     for m in shown.values():
         _check([m["ci"], m["rsd"], knowledge.interval(m)], n)
     (rule_row,) = aggregate.rule_throughput_rows({key: {**cell, "shared": True, "result": result["id"],
+                                                        "machine": "m-0", "machine_name": "a machine",
                                                         "mkfs": "", "mount": ""}})
     _check([rule_row["shown"]["ci"], rule_row["shown"]["rsd"]], n)
     assert (rule_row["ci_low"] is None) == (n == 1)

@@ -73,17 +73,19 @@ def cell_rows(result: dict) -> list[dict]:
     return rows
 
 
-THROUGHPUT_FIELDS = ("result", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
+THROUGHPUT_FIELDS = ("result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "status", "reason",
                      "flags", "metric", "mean", "ci_low", "ci_high", "rsd_pct", "n", "samples")
 
 
-def throughput_rows(rows: list[dict]) -> list[dict]:
+def throughput_rows(rows: list[dict], machine_name: str) -> list[dict]:
     """What the throughput chart and its table show: each cell's throughput, and each cell not
-    measured, with just the fields they use and the figures as the table prints them (MB/s)."""
+    measured, with just the fields they use and the figures as the table prints them (MB/s);
+    machine_name: the run's machine's name for readers (results/machines.name), which the
+    chart's hover gives beside its label as the guides' charts do (#62)."""
     out = []
     for row in rows:
         if row["metric"] == "throughput" or row["status"] != "ok":
-            slim = {name: row[name] for name in THROUGHPUT_FIELDS}
+            slim = {name: row[name] for name in THROUGHPUT_FIELDS} | {"machine_name": machine_name}
             if row["status"] == "ok":
                 slim["shown"] = _throughput_shown(row)
             out.append(slim)
@@ -122,7 +124,8 @@ def rule_throughput_rows(cells: dict) -> list[dict]:
         m = entry["metrics"].get("throughput")
         if entry["status"] == "ok" and not m:
             continue
-        row = {"result": entry["result"], "key": entry["key"], "filesystem": entry["filesystem"],
+        row = {"result": entry["result"], "machine": entry["machine"], "machine_name": entry["machine_name"],
+               "key": entry["key"], "filesystem": entry["filesystem"],
                "variant": entry["variant"], "workload": entry["workload"], "mkfs": entry["mkfs"] or "defaults",
                "mount": entry["mount"] or "defaults", "status": entry["status"], "reason": entry["reason"],
                "flags": entry["flags"],
@@ -766,7 +769,7 @@ def _latest_rows(latest: dict | None, paths: dict) -> dict:
         result = resultfile.readable(resultfile.load_json(paths[latest["id"]]))  # a file validated in this build
         derive_flags(result)
         rows = [row for row in cell_rows(result) if run_rule.shared(row["key"])]
-    throughput = throughput_rows(rows)
+    throughput = throughput_rows(rows, machines.name(result) if result else "")
     return {"result": latest["id"] if latest else None, "summary": public_summary(latest), "rows": rows,
             "throughput": throughput, "throughput_table": result_tables.throughput_table(throughput, result)}
 
@@ -824,7 +827,7 @@ class Outputs:
         rid = result["id"]
         derive_flags(result)
         rows = cell_rows(result)
-        throughput = throughput_rows(rows)
+        throughput = throughput_rows(rows, machines.name(result))
         tables = result_tables.tables(result, rows, throughput)
         made = digest(result, rows)
         write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), result_tables.dumps(tables))
