@@ -231,3 +231,66 @@ def test_every_run_page_leads_to_the_other_runs_of_its_machine_and_profile(commi
             assert listed == ids, (rid, listed, ids)
             for shown in listed:
                 assert resolve(committed, target, parsed(target), f"{shown}/")[0].is_file()
+
+
+BAR_TITLE = re.compile(r'aria-roledescription="bar"[^>]*><title>(.*?)</title>', re.S)
+
+
+def bar_titles(path: Path) -> list:
+    """The <title> of each bar of a page's build-time pictures (its hover text), unescaped."""
+    import html
+    return [html.unescape(t) for t in BAR_TITLE.findall(path.read_text())]
+
+
+def test_history_hovers_say_what_the_table_says_and_name_run_and_machine(committed):
+    """Rule (#62): a figure a reader sees names its run and its machine within one hover, and a
+    hover never shows "undefined" or an empty field. Over every history chart row
+    (aggregates/history.json) and every bar title of the built /history/ page: a title for each
+    charted row; the rows with a re-run, counted from the data, are exactly the titles with
+    "same workload here"; each measured figure's title gives it with n and interval, its run and
+    its machine's name; each unmeasured one says "not measured" and why, as the table does; the
+    table's "measured here" column names the machine beside the run."""
+    import json
+    data = json.loads((committed.parent / "data" / "aggregates" / "history.json").read_text())
+    charted = [r for d in data.values() for r in d["rows"] if isinstance(r["published"], (int, float))]
+    reruns = [r for r in charted if "today_key" in r]
+    measured = [r for r in reruns if r["today_display"]]
+    assert measured and len(reruns) > len(measured)  # both kinds are in the committed data
+    titles = bar_titles(committed / "history" / "index.html")
+    assert len(titles) == len(charted)
+    for title in titles:
+        assert "undefined" not in title and "null" not in title, title
+        fields = dict(part.split(": ", 1) for part in title.split("; ") if ": " in part)
+        assert all(v.strip() for v in fields.values()), title
+    here = [t for t in titles if "same workload here: " in t]
+    assert len(here) == len(reruns)
+    for row in reruns:
+        mine = [t for t in here if f"filesystem: {row['filesystem']};" in t and f"; measure: {row['label']} (" in t
+                and f"published: {row['published_display']};" in t]
+        assert mine, row
+        if row["today_display"]:
+            assert all(f"same workload here: {row['today_display']} ({row['today_detail']}) (run {row['today_result']}, "
+                       f"machine {row['machine_name']} ({row['machine']}))" in t for t in mine), (row, mine)
+            assert row["today_detail"].startswith(("n = ", "no interval: n = 1"))
+        else:
+            assert all(f"same workload here: not measured: {row['today_reason'] or row['today_status']}" in t
+                       for t in mine), (row, mine)
+    page = parsed(committed / "history" / "index.html")
+    text = " ".join("".join(page.text).split())
+    for row in measured:
+        assert f"(run {row['today_result']}, machine {row['machine_name']} ({row['machine']}))" in text, row
+
+
+def test_home_caption_and_hovers_name_the_runs_machine(committed):
+    """Rule (#62): home's chart names its run's machine (its name for readers and its label, as
+    the guides' charts do) in its caption and in every bar's hover."""
+    import html
+    import json
+    latest = json.loads((committed.parent / "data" / "aggregates" / "latest.json").read_text())
+    machine = f"{latest['summary']['machine_name']} ({latest['summary']['machine']})"
+    home = (committed / "index.html").read_text()
+    (caption,) = re.findall(r'<figure class="chart"[^>]*data-caption="([^"]*)"', home)
+    assert f"run {latest['result']} on {machine}" in html.unescape(caption)
+    titles = bar_titles(committed / "index.html")
+    assert len(titles) == sum(r["metric"] == "throughput" and r["status"] == "ok" for r in latest["throughput"])
+    assert all(f"machine: {machine}; result file: {latest['result']}" in t for t in titles), titles[:2]
