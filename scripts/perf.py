@@ -457,7 +457,7 @@ def within_run_aa(work: Path) -> None:
     is one cell's metrics, adjusted together (Holm, as a claim's family); target: at most 1
     family in 20 with a significant row."""
     from fsatlas import safe_yaml
-    from fsatlas.results import comparison
+    from fsatlas.results import comparison, resultfile
     from fsatlas.site import report as report_mod
     data = safe_yaml.load((REPO / "runner" / "fsatlas" / "run" / "matrix" / "standard.yaml").read_text())
     data["variants"]["aa-same"] = {"filesystems": AA_FILESYSTEMS.split(","), "mount": ["relatime"],
@@ -468,7 +468,7 @@ def within_run_aa(work: Path) -> None:
     out = work / "aa-within"
     run_benchmark([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
                    "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"])
-    result = json.loads(next((out / "results").iterdir()).read_text())
+    result = resultfile.load_result(str(next((out / "results").iterdir())))  # the read form report.within takes
     families, flagged, paired = 0, 0, 0
     for fs in AA_FILESYSTEMS.split(","):
         rows = report_mod.within(result, fs, f"{fs}:aa-same", all_metrics=True)
