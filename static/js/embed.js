@@ -1,7 +1,10 @@
 // The chart permalink: /embed/?page=/results/<id>/&n=1 draws the n-th chart of one of the site's
-// own pages alone, with its table, each run it draws with that run's system, linking back. The fetched page is read as data only: the
-// chart's name, spec file, rows and caption are checked against fixed patterns and copied into
-// elements made here (text, never markup), and the table is rebuilt from its cells' text. So a
+// own pages alone, with its table, each run it draws with that run's system, linking back: the
+// picture the build drew of it, as on its page, and Vega's interactive chart only when the reader
+// asks (static/js/charts.js settle()). The fetched page is read as data only: the chart's name,
+// spec file, rows and caption are checked against fixed patterns and copied into elements made
+// here (text, never markup), its picture rebuilt from fixed lists of SVG elements and attributes
+// (pictureOf), and the table is rebuilt from its cells' text. So a
 // page named by a crafted link, or contributor text inside a page, cannot put markup or script
 // into this one.
 (function () {
@@ -44,6 +47,33 @@
     return out;
   }
 
+  // The picture the build drew of the chart (scripts/draw-charts.mjs), the same SVG its page
+  // shows, rebuilt here: elements and attributes by name from fixed lists, text as text, at most
+  // MAX_NODES nodes; no attribute that could run or fetch anything (on*, href, style, a url()
+  // but a reference inside the picture).
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SVG_TAGS = /^(?:svg|g|path|rect|circle|ellipse|line|polyline|polygon|text|tspan|title|desc|defs|clipPath)$/;
+  var SVG_ATTRS = /^(?:class|id|role|aria-[a-z]+|version|viewBox|width|height|transform|d|x|y|dx|dy|x1|x2|y1|y2|cx|cy|r|rx|ry|points|fill|fill-opacity|fill-rule|stroke|stroke-[a-z]+|opacity|display|pointer-events|font-[a-z]+|text-anchor|dominant-baseline|clip-path)$/;
+  var LOCAL_URL = /^url\(#[A-Za-z0-9_-]+\)$/;
+  var MAX_NODES = 100000;
+
+  function pictureOf(svg) {
+    var nodes = 0;
+    function copy(from) {
+      if (++nodes > MAX_NODES) fail("that chart's picture is too large");
+      var to = document.createElementNS(SVG_NS, from.localName);
+      Array.prototype.forEach.call(from.attributes, function (a) {
+        if (SVG_ATTRS.test(a.name) && (!/url\(/i.test(a.value) || LOCAL_URL.test(a.value))) to.setAttribute(a.name, a.value);
+      });
+      Array.prototype.forEach.call(from.childNodes, function (node) {
+        if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.data));
+        else if (node.namespaceURI === SVG_NS && SVG_TAGS.test(node.localName)) to.appendChild(copy(node));
+      });
+      return to;
+    }
+    return copy(svg);
+  }
+
   function chartFrom(found) {  // a new figure holding the found one's checked data
     var name = found.getAttribute("data-chart") || "";
     var spec = sitePath(found.getAttribute("data-spec"), SPEC);
@@ -60,6 +90,11 @@
     view.className = "chart-view";
     view.setAttribute("role", "img");
     view.setAttribute("aria-label", figure.dataset.caption);
+    var picture = found.getAttribute("data-drawn") === "build" && found.querySelector(".chart-view > svg");
+    if (picture && picture.namespaceURI === SVG_NS) {
+      view.appendChild(pictureOf(picture));
+      figure.dataset.drawn = "build";
+    }
     if (rowsFile) {
       figure.dataset.rows = sitePath(rowsFile, ROWS) || fail("that chart's rows are not one of this site's files");
     } else {
@@ -149,7 +184,12 @@
     var link = back.appendChild(document.createElement("a"));
     link.href = url.href;
     link.textContent = "From " + (doc.title || url.pathname);
-    return Promise.all([window.fsatlasCharts.draw(figure), runsOf(figure).then(function (runs) {
+    if (!figure.dataset.drawn) {  // Vega draws it, as any chart, when the reader asks
+      var notice = root.insertBefore(document.createElement("p"), figure);
+      notice.className = "embed-status";
+      notice.textContent = "The build drew no picture of this chart: Explore draws it here.";
+    }
+    return Promise.all([window.fsatlasCharts.settle(figure, true), runsOf(figure).then(function (runs) {
       if (runs) root.insertBefore(runs, back);
     })]);
   }).then(function () {
