@@ -9,8 +9,8 @@
 // into this one.
 (function () {
   "use strict";
-  var root = document.getElementById("embed"), statusLine = root.querySelector(".embed-status");
-  var base = root.dataset.root || "/";
+  var root, statusLine;  // #embed and its status, once the page is parsed (below)
+  var base = document.documentElement.dataset.root || "/";
   // A Hugo page of this site (a folder path ending in "/"), not a static file: no ".", "..",
   // or the static trees (files/, charts/, vendor/…).
   var PAGE = /^(?:(?!(?:files|charts|vendor|pagefind|js|css)\/)[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\/)*$/;
@@ -164,15 +164,29 @@
     });
   }
 
+  // This script runs inline in the embed page's head (layouts/embed/single.html): it asks for
+  // the chart's page at once, while the CSS and the scripts it uses (charts.js) load, and shows
+  // the chart once the page is parsed (#embed there, charts.js loaded).
+  var parsed = new Promise(function (resolve) {
+    if (document.readyState !== "loading") resolve();
+    else document.addEventListener("DOMContentLoaded", resolve);
+  }).then(function () {
+    root = document.getElementById("embed");
+    statusLine = root.querySelector(".embed-status");
+  });
   var params = new URLSearchParams(location.search);
   var page = sitePath(params.get("page") || "", PAGE), n = parseInt(params.get("n") || "1", 10);
-  if (!page || !(n >= 1)) { statusLine.textContent = "No chart of this site named."; return; }
+  if (!page || !(n >= 1)) {
+    parsed.then(function () { statusLine.textContent = "No chart of this site named."; });
+    return;
+  }
   var url = new URL(page, location.href);
-  fetch(url).then(function (r) {
+  var asked = fetch(url).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);
     return r.text();
-  }).then(function (html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
+  });
+  Promise.all([asked, parsed]).then(function (got) {
+    var doc = new DOMParser().parseFromString(got[0], "text/html");
     var found = doc.querySelectorAll("figure[data-chart]")[n - 1];
     if (!found) fail("that page has no chart number " + n);
     var figure = chartFrom(found);
@@ -195,7 +209,7 @@
   }).then(function () {
     root.dataset.ready = "true";
   }).catch(function (error) {
-    statusLine.textContent = "Could not show the chart: " + error.message;
+    parsed.then(function () { statusLine.textContent = "Could not show the chart: " + error.message; });
     console.error("embed: " + error);
   });
 })();
