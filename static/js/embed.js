@@ -164,6 +164,47 @@
     });
   }
 
+  // The page as a document, read as it arrives until its nth chart and the element after it
+  // (the table a caption may point to) are whole: a chart near the top of a long page shows
+  // before the rest has come, which is not fetched. At most MAX_PAGE characters are read.
+  var MAX_PAGE = 16e6, FIGURE = /<figure\b[^>]*\sdata-chart=/g;
+  function chartOf(response, n) {
+    var parse = function (text) { return new DOMParser().parseFromString(text, "text/html"); };
+    if (!response.body || !window.TextDecoder) return response.text().then(parse);
+    var reader = response.body.getReader(), decoder = new TextDecoder(), text = "";
+    var from = -1, closing = "</figure>";  // parsed again once closing has come after from
+    var whole = function (el) {  // something follows it in the page: the parser has closed it
+      while (el && !el.nextElementSibling) el = el.parentElement;
+      return !!el;
+    };
+    function more() {
+      return reader.read().then(function (chunk) {
+        if (chunk.done) return parse(text + decoder.decode());
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length > MAX_PAGE) fail("that page is too long");
+        if (from < 0) {  // where the nth chart's figure begins, once it has come
+          var begun = null, count = 0;
+          FIGURE.lastIndex = 0;
+          while (count < n && (begun = FIGURE.exec(text))) count += 1;
+          if (count < n) return more();
+          from = begun.index;
+        }
+        var at = text.indexOf(closing, from);
+        if (at < 0) return more();
+        from = at + closing.length;
+        var doc = parse(text), found = doc.querySelectorAll("figure[data-chart]")[n - 1];
+        var next = found && found.nextElementSibling, table = next && next.matches("table, .table-scroll");
+        if (next && whole(table ? next : found)) {
+          reader.cancel();
+          return doc;
+        }
+        closing = table && text.indexOf("</table>", from) < 0 ? "</table>" : ">";
+        return more();
+      });
+    }
+    return more();
+  }
+
   // This script runs inline in the embed page's head (layouts/embed/single.html): it asks for
   // the chart's page at once, while the CSS and the scripts it uses (charts.js) load, and shows
   // the chart once the page is parsed (#embed there, charts.js loaded).
@@ -183,11 +224,10 @@
   var url = new URL(page, location.href);
   var asked = fetch(url).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);
-    return r.text();
+    return chartOf(r, n);
   });
   Promise.all([asked, parsed]).then(function (got) {
-    var doc = new DOMParser().parseFromString(got[0], "text/html");
-    var found = doc.querySelectorAll("figure[data-chart]")[n - 1];
+    var doc = got[0], found = doc.querySelectorAll("figure[data-chart]")[n - 1];
     if (!found) fail("that page has no chart number " + n);
     var figure = chartFrom(found);
     figure.dataset.source = url.href;
