@@ -181,7 +181,10 @@
       return reader.read().then(function (chunk) {
         if (chunk.done) return parse(text + decoder.decode());
         text += decoder.decode(chunk.value, { stream: true });
-        if (text.length > MAX_PAGE) fail("that page is too long");
+        if (text.length > MAX_PAGE) {
+          reader.cancel();
+          fail("that page is too long");
+        }
         if (from < 0) {  // where the nth chart's figure begins, once it has come
           var begun = null, count = 0;
           FIGURE.lastIndex = 0;

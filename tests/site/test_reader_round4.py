@@ -354,8 +354,11 @@ def test_an_embedded_chart_names_its_runs_and_their_systems_and_no_missing_part(
     # beside it: a chart its page has no picture of (taken out of the page on its way here) waits
     # for the reader too, saying so; a chart number beyond the page's or below 1 gets a notice
     path = next(p for p, n, *_ in figures if page_type(p) == "guides" and n == 1)
-    page.route(guides_url + path, lambda route: route.fulfill(response=route.fetch(), body=re.sub(
-        r'( data-drawn="build")|(<div class="chart-view"[^>]*>)\s*<svg.*?</svg>', r"\2", route.fetch().text(), flags=re.S)))
+    def unpictured(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=re.sub(r'( data-drawn="build")|(<div class="chart-view"[^>]*>)\s*<svg.*?</svg>',
+                                                     r"\2", response.text(), flags=re.S))
+    page.route(guides_url + path, unpictured)
     vega.clear()
     page.goto(f"{guides_url}/embed/?page={path}&n=1")
     page.wait_for_selector("#embed .chart-explore")
