@@ -822,7 +822,8 @@ def page_weight(work: Path) -> None:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     # (name, path, at most this many KB uncompressed, and with gzip)
     pages = [("home", "/", 150), ("a guide", "/guides/access-time/", 150),
-             ("a result page", f"/results/{latest}/", None), ("the explorer", "/explorer/", None)]
+             ("a result page", f"/results/{latest}/", None), ("the explorer", "/explorer/", None),
+             ("home's chart link (embed)", "/embed/?page=/&n=1", None)]
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=sitebuild.CHROMIUM, args=sitebuild.CHROMIUM_ARGS)

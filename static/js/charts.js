@@ -17,8 +17,7 @@
   var vendor = (script && script.dataset.vendor) || "";
   var loading = null;
 
-  // Vega, Vega-Lite and vega-embed, in that order, once: already there on the embed page, which
-  // loads them with the page, injected here on every other.
+  // Vega, Vega-Lite and vega-embed, in that order, once, when a chart is asked for.
   function vegaReady() {
     if (window.vegaEmbed) return Promise.resolve();
     if (!loading) {
@@ -151,11 +150,13 @@
     view.addEventListener("click", wake);
     explore.addEventListener("click", wake);
   }
-  function settle(figure) {
-    // a result page whose chart the build could not draw has an empty view: drawn here
-    if (figure.dataset.drawn !== "build" || !figure.querySelector(".chart-view svg")) return draw(figure);
+  // A chart the build could not draw (a result page's empty view) is drawn here at once, or,
+  // where wait is given (the embed page, whose view says so), when the reader asks, as a picture.
+  function settle(figure, wait) {
+    var pictured = figure.dataset.drawn === "build" && figure.querySelector(".chart-view svg");
+    if (!pictured && !wait) return draw(figure);
     actions(figure);
-    figure.classList.add("chart-drawn");
+    if (pictured) figure.classList.add("chart-drawn");
     var view = figure.querySelector(".chart-view"), bar = figure.querySelector(".chart-actions");
     var explore = document.createElement("button");
     explore.type = "button";
@@ -166,6 +167,6 @@
     whenAsked(view, explore, function () { draw(figure); });
     return Promise.resolve();
   }
-  window.fsatlasCharts = { draw: draw, exportAs: exportAs, inked: inked, flagMarks: flagMarks, ready: vegaReady, whenAsked: whenAsked };
-  if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(settle);
+  window.fsatlasCharts = { draw: draw, settle: settle, exportAs: exportAs, inked: inked, flagMarks: flagMarks, ready: vegaReady, whenAsked: whenAsked };
+  if (!document.getElementById("embed")) document.querySelectorAll("figure[data-chart]").forEach(function (figure) { settle(figure); });
 })();

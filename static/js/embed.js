@@ -1,13 +1,16 @@
 // The chart permalink: /embed/?page=/results/<id>/&n=1 draws the n-th chart of one of the site's
-// own pages alone, with its table, each run it draws with that run's system, linking back. The fetched page is read as data only: the
-// chart's name, spec file, rows and caption are checked against fixed patterns and copied into
-// elements made here (text, never markup), and the table is rebuilt from its cells' text. So a
+// own pages alone, with its table, each run it draws with that run's system, linking back: the
+// picture the build drew of it, as on its page, and Vega's interactive chart only when the reader
+// asks (static/js/charts.js settle()). The fetched page is read as data only: the chart's name,
+// spec file, rows and caption are checked against fixed patterns and copied into elements made
+// here (text, never markup), its picture rebuilt from fixed lists of SVG elements and attributes
+// (pictureOf), and the table is rebuilt from its cells' text. So a
 // page named by a crafted link, or contributor text inside a page, cannot put markup or script
 // into this one.
 (function () {
   "use strict";
-  var root = document.getElementById("embed"), statusLine = root.querySelector(".embed-status");
-  var base = root.dataset.root || "/";
+  var root, statusLine;  // #embed and its status, once the page is parsed (below)
+  var base = document.documentElement.dataset.root || "/";
   // A Hugo page of this site (a folder path ending in "/"), not a static file: no ".", "..",
   // or the static trees (files/, charts/, vendor/…).
   var PAGE = /^(?:(?!(?:files|charts|vendor|pagefind|js|css)\/)[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\/)*$/;
@@ -44,6 +47,33 @@
     return out;
   }
 
+  // The picture the build drew of the chart (scripts/draw-charts.mjs), the same SVG its page
+  // shows, rebuilt here: elements and attributes by name from fixed lists, text as text, at most
+  // MAX_NODES nodes; no attribute that could run or fetch anything (on*, href, style, a url()
+  // but a reference inside the picture).
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SVG_TAGS = /^(?:svg|g|path|rect|circle|ellipse|line|polyline|polygon|text|tspan|title|desc|defs|clipPath)$/;
+  var SVG_ATTRS = /^(?:class|id|role|aria-[a-z]+|version|viewBox|width|height|transform|d|x|y|dx|dy|x1|x2|y1|y2|cx|cy|r|rx|ry|points|fill|fill-opacity|fill-rule|stroke|stroke-[a-z]+|opacity|display|pointer-events|font-[a-z]+|text-anchor|dominant-baseline|clip-path)$/;
+  var LOCAL_URL = /^url\(#[A-Za-z0-9_-]+\)$/;
+  var MAX_NODES = 100000;
+
+  function pictureOf(svg) {
+    var nodes = 0;
+    function copy(from) {
+      if (++nodes > MAX_NODES) fail("that chart's picture is too large");
+      var to = document.createElementNS(SVG_NS, from.localName);
+      Array.prototype.forEach.call(from.attributes, function (a) {
+        if (SVG_ATTRS.test(a.name) && (!/url\(/i.test(a.value) || LOCAL_URL.test(a.value))) to.setAttribute(a.name, a.value);
+      });
+      Array.prototype.forEach.call(from.childNodes, function (node) {
+        if (node.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(node.data));
+        else if (node.namespaceURI === SVG_NS && SVG_TAGS.test(node.localName)) to.appendChild(copy(node));
+      });
+      return to;
+    }
+    return copy(svg);
+  }
+
   function chartFrom(found) {  // a new figure holding the found one's checked data
     var name = found.getAttribute("data-chart") || "";
     var spec = sitePath(found.getAttribute("data-spec"), SPEC);
@@ -60,6 +90,11 @@
     view.className = "chart-view";
     view.setAttribute("role", "img");
     view.setAttribute("aria-label", figure.dataset.caption);
+    var picture = found.getAttribute("data-drawn") === "build" && found.querySelector(".chart-view > svg");
+    if (picture && picture.namespaceURI === SVG_NS) {
+      view.appendChild(pictureOf(picture));
+      figure.dataset.drawn = "build";
+    }
     if (rowsFile) {
       figure.dataset.rows = sitePath(rowsFile, ROWS) || fail("that chart's rows are not one of this site's files");
     } else {
@@ -129,16 +164,73 @@
     });
   }
 
+  // The page as a document, read as it arrives until its nth chart and the element after it
+  // (the table a caption may point to) are whole: a chart near the top of a long page shows
+  // before the rest has come, which is not fetched. At most MAX_PAGE characters are read.
+  var MAX_PAGE = 16e6, FIGURE = /<figure\b[^>]*\sdata-chart=/g;
+  function chartOf(response, n) {
+    var parse = function (text) { return new DOMParser().parseFromString(text, "text/html"); };
+    if (!response.body || !window.TextDecoder) return response.text().then(parse);
+    var reader = response.body.getReader(), decoder = new TextDecoder(), text = "";
+    var from = -1, closing = "</figure>";  // parsed again once closing has come after from
+    var whole = function (el) {  // something follows it in the page: the parser has closed it
+      while (el && !el.nextElementSibling) el = el.parentElement;
+      return !!el;
+    };
+    function more() {
+      return reader.read().then(function (chunk) {
+        if (chunk.done) return parse(text + decoder.decode());
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length > MAX_PAGE) {
+          reader.cancel();
+          fail("that page is too long");
+        }
+        if (from < 0) {  // where the nth chart's figure begins, once it has come
+          var begun = null, count = 0;
+          FIGURE.lastIndex = 0;
+          while (count < n && (begun = FIGURE.exec(text))) count += 1;
+          if (count < n) return more();
+          from = begun.index;
+        }
+        var at = text.indexOf(closing, from);
+        if (at < 0) return more();
+        from = at + closing.length;
+        var doc = parse(text), found = doc.querySelectorAll("figure[data-chart]")[n - 1];
+        var next = found && found.nextElementSibling, table = next && next.matches("table, .table-scroll");
+        if (next && whole(table ? next : found)) {
+          reader.cancel();
+          return doc;
+        }
+        closing = table && text.indexOf("</table>", from) < 0 ? "</table>" : ">";
+        return more();
+      });
+    }
+    return more();
+  }
+
+  // This script runs inline in the embed page's head (layouts/embed/single.html): it asks for
+  // the chart's page at once, while the CSS and the scripts it uses (charts.js) load, and shows
+  // the chart once the page is parsed (#embed there, charts.js loaded).
+  var parsed = new Promise(function (resolve) {
+    if (document.readyState !== "loading") resolve();
+    else document.addEventListener("DOMContentLoaded", resolve);
+  }).then(function () {
+    root = document.getElementById("embed");
+    statusLine = root.querySelector(".embed-status");
+  });
   var params = new URLSearchParams(location.search);
   var page = sitePath(params.get("page") || "", PAGE), n = parseInt(params.get("n") || "1", 10);
-  if (!page || !(n >= 1)) { statusLine.textContent = "No chart of this site named."; return; }
+  if (!page || !(n >= 1)) {
+    parsed.then(function () { statusLine.textContent = "No chart of this site named."; });
+    return;
+  }
   var url = new URL(page, location.href);
-  fetch(url).then(function (r) {
+  var asked = fetch(url).then(function (r) {
     if (!r.ok) throw new Error(r.status + " " + r.statusText);
-    return r.text();
-  }).then(function (html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var found = doc.querySelectorAll("figure[data-chart]")[n - 1];
+    return chartOf(r, n);
+  });
+  Promise.all([asked, parsed]).then(function (got) {
+    var doc = got[0], found = doc.querySelectorAll("figure[data-chart]")[n - 1];
     if (!found) fail("that page has no chart number " + n);
     var figure = chartFrom(found);
     figure.dataset.source = url.href;
@@ -149,13 +241,18 @@
     var link = back.appendChild(document.createElement("a"));
     link.href = url.href;
     link.textContent = "From " + (doc.title || url.pathname);
-    return Promise.all([window.fsatlasCharts.draw(figure), runsOf(figure).then(function (runs) {
+    if (!figure.dataset.drawn) {  // Vega draws it, as any chart, when the reader asks
+      var notice = root.insertBefore(document.createElement("p"), figure);
+      notice.className = "embed-status";
+      notice.textContent = "The build drew no picture of this chart: Explore draws it here.";
+    }
+    return Promise.all([window.fsatlasCharts.settle(figure, true), runsOf(figure).then(function (runs) {
       if (runs) root.insertBefore(runs, back);
     })]);
   }).then(function () {
     root.dataset.ready = "true";
   }).catch(function (error) {
-    statusLine.textContent = "Could not show the chart: " + error.message;
+    parsed.then(function () { statusLine.textContent = "Could not show the chart: " + error.message; });
     console.error("embed: " + error);
   });
 })();

@@ -285,22 +285,48 @@ def figures_of(site_url) -> list:
     return found
 
 
+def page_type(path: str) -> str:
+    """The kind of page a site path is: home, guides, filesystems, articles, history, results
+    (the list) or result (a run's page)."""
+    parts = path.strip("/").split("/")
+    return "home" if parts == [""] else "result" if parts[0] == "results" and len(parts) > 1 else parts[0]
+
+
+SAME_PICTURE = """([path, n]) => fetch(path).then(r => r.text()).then(html => {
+  const shown = s => [s.querySelectorAll('*').length, s.getAttribute('viewBox'),
+                      [...s.querySelectorAll('title, text')].map(t => t.textContent).join('|')];
+  const page = new DOMParser().parseFromString(html, 'text/html').querySelectorAll('figure[data-chart]')[n - 1];
+  return JSON.stringify(shown(page.querySelector('.chart-view > svg'))) === JSON.stringify(shown(document.querySelector('#embed .chart-view > svg')));
+})"""
+
+
 def test_an_embedded_chart_names_its_runs_and_their_systems_and_no_missing_part(browser, guides_url):
     """#62 round 4, item 3: /embed/?page=/filesystems/ext4/&n=1 drew runs with neither run nor
     system in view, and its caption said "as in the table below" with no table there. Rule:
     every embedded figure shows each run its rows come from with that run's system table (CPU,
     memory, kernel, storage) as the run's result page gives it, and a caption naming a table
-    has it. Over every chart of the built site: the named one, and others hypothesis draws."""
+    has it. Over every chart of the built site: the named one, and others hypothesis draws.
+    #62 rule 1 (round 7: the embed put 1.0-1.2 MB of Vega in its page, the chart at 6.4-7.9 s):
+    each shows the picture its page shows, the build's, and asks for no vega*.js until a click,
+    which draws Vega's chart; the first chart of each page type is clicked."""
     figures = figures_of(guides_url)
     assert any(runs for *_, runs in figures)
     systems = {}
     context = browser.new_context()
     page = context.new_page()
+    vega = []
+    page.on("request", lambda r: re.search(r"/vega[^/]*\.js$", r.url) and vega.append(r.url))
 
     def check(figure):
         path, n, caption, runs = figure
+        vega.clear()
         page.goto(f"{guides_url}/embed/?page={path}&n={n}", wait_until="networkidle")
         page.wait_for_selector("#embed figure.chart-drawn", timeout=30000)
+        assert page.get_attribute("#embed figure", "data-drawn") == "build", (path, n)
+        assert page.evaluate(SAME_PICTURE, [path, n]), (path, n)
+        page.hover("#embed .chart-view")
+        page.focus("#embed .chart-explore")
+        assert vega == [], (path, n, vega)
         if "table" in caption:
             assert page.locator("#embed table").count() == 1, (path, n, caption)
         shown = page.eval_on_selector_all(".embed-runs > div", """runs => runs.map(run => [run.querySelector('a').textContent,
@@ -313,8 +339,36 @@ def test_an_embedded_chart_names_its_runs_and_their_systems_and_no_missing_part(
             assert {"CPU", "Memory", "Kernel", "Storage device"} <= set(facts) and facts == systems[run], (path, n, run, facts)
         assert page.locator(".embed-runs").is_visible() or not runs
 
+    clicked = set()
     for figure in figures:
-        if figure[0] in ("/filesystems/ext4/", "/results/") and figure[1] == 1:
+        if page_type(figure[0]) not in clicked or figure[0] in ("/filesystems/ext4/", "/results/") and figure[1] == 1:
             check(figure)
+            if page_type(figure[0]) not in clicked:
+                page.click("#embed .chart-view")
+                page.wait_for_function("() => !document.querySelector('#embed figure').hasAttribute('data-drawn')", timeout=30000)
+                assert len(vega) == 3 and page.locator("#embed .chart-view > svg").count() == 1, (figure, vega)
+                clicked.add(page_type(figure[0]))
+    assert {"home", "guides", "filesystems", "result", "results", "history"} <= clicked, clicked
     settings(max_examples=5, deadline=None, derandomize=True)(given(st.sampled_from(figures))(check))()
+
+    # beside it: a chart its page has no picture of (taken out of the page on its way here) waits
+    # for the reader too, saying so; a chart number beyond the page's or below 1 gets a notice
+    path = next(p for p, n, *_ in figures if page_type(p) == "guides" and n == 1)
+    def unpictured(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=re.sub(r'( data-drawn="build")|(<div class="chart-view"[^>]*>)\s*<svg.*?</svg>',
+                                                     r"\2", response.text(), flags=re.S))
+    page.route(guides_url + path, unpictured)
+    vega.clear()
+    page.goto(f"{guides_url}/embed/?page={path}&n=1")
+    page.wait_for_selector("#embed .chart-explore")
+    assert "no picture" in page.inner_text("#embed .embed-status") and page.locator("#embed svg").count() == 0 and vega == []
+    page.click("#embed .chart-explore")
+    page.wait_for_selector("#embed figure.chart-drawn .chart-view > svg", timeout=30000)
+    assert len(vega) == 3
+    page.unroute(guides_url + path)
+    count = sum(p == path for p, *_ in figures)
+    for n, notice in ((count + 1, f"no chart number {count + 1}"), (0, "No chart of this site named")):
+        page.goto(f"{guides_url}/embed/?page={path}&n={n}")
+        page.wait_for_function("notice => document.querySelector('#embed .embed-status').textContent.includes(notice)", arg=notice)
     context.close()
