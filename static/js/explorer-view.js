@@ -294,7 +294,7 @@
   function caption(view, unitLabel) {
     return (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
-      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
+      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is a pale fill in a full-colour outline, with its flags' letters above it.";
   }
 
   // The Vega-Lite spec of a view's values, its small multiples in `columns` columns (the browser:
@@ -333,15 +333,18 @@
                    encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } } ] } };
     }
     var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
+    var colour = view.results.length > 1 ? "series" : "filesystem";
     return {
       data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: columns,
       resolve: { scale: { y: "independent", x: "independent" } },
       spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
         encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } } }, xOffset),
         layer: [
-          { mark: { type: "bar", tooltip: true },
-            encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
-                        opacity: { condition: { test: "datum.marks", value: 0.5 }, value: 1 }, tooltip: tooltip } },
+          // a flagged bar: a pale fill inside an outline in its full colour, which keeps 3:1 against the page (WCAG 1.4.11)
+          { mark: { type: "bar", tooltip: true, strokeWidth: 1.5 },
+            encoding: { y: Object.assign({ stack: null }, y), color: { field: colour, type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
+                        stroke: { field: colour, type: "nominal", legend: null },
+                        fillOpacity: { condition: { test: "datum.marks", value: 0.35 }, value: 1 }, tooltip: tooltip } },
           { mark: { type: "rule", aria: false, color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
           { transform: [{ flatten: ["samples"], as: ["sample"] }],
             mark: { type: "point", aria: false, filled: true, size: 14, color: "{ink}", opacity: 0.7 },
