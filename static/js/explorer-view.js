@@ -203,6 +203,10 @@
         if (scale === null) { p.value = null; return p; }
         p.value = x.mean * scale;  // one sample: no interval (null ends), so no whisker
         p.lo = x.lo === null ? null : x.lo * scale; p.hi = x.hi === null ? null : x.hi * scale;
+        // the figures as every page's chart prints them for one cell (aggregate._throughput_shown)
+        p.unitShort = view.mode === "abs" ? display.unit : view.mode === "ratio" ? "ratio to " + view.baseline : "share";
+        p.shown = { mean: format.significant(p.value), rsd: x.rsd === null ? data.words.no_rsd : format.rsd(x.rsd),
+                    ci: p.lo === null ? data.words.no_interval : format.significant(p.lo) + "\u2013" + format.significant(p.hi) };
         p.samples = x.samples.map(function (s) { return s * scale; });
         // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
         p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;
@@ -309,15 +313,22 @@
   // the build picture's <title> and the drawn chart's aria-label ("1928.33867767" without it).
   var FIGURE = ",.3~r";
   function spec(view, values, unitLabel, columns) {
-    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: FIGURE },
-                   { field: "rsd", title: "RSD %", format: FIGURE }, { field: "n", title: "repetitions" }, { field: "flags" },
-                   { field: "machineName", title: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
+    // one cell's label in the throughput chart's words and fields (assets/charts/throughput.vl.json):
+    // mean, 95 % CI and RSD as the pages print them, samples, flags and the result file
+    var unit = (values[0] && values[0].unitShort) || unitLabel;
+    var tooltip = [{ field: "filesystem" }, { field: "panel", title: "workload" }, { field: "variant" },
+                   { field: "shown.mean", title: "mean " + unit }, { field: "shown.ci", title: "95% CI (" + unit + ")" },
+                   { field: "shown.rsd", title: "RSD" }, { field: "n", title: "samples" }, { field: "flags" },
+                   { field: "machineName", title: "machine" }, { field: "kernel" }, { field: "result", title: "result file" },
+                   { field: "host", title: "host meanwhile" }];
     var y = { field: "value", type: "quantitative", title: unitLabel, format: FIGURE };
     if (view.axis === "dims") {
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
       // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
       var swept = (values[0] && values[0].dimName) || "swept parameter";
-      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: FIGURE } : t; });
+      tooltip = tooltip.map(function (t) {
+        return t.field === "shown.mean" ? { field: "shown.mean", title: "mean (its row's unit)" } : t.field === "shown.ci" ? { field: "shown.ci", title: "95% CI (its row's unit)" } : t;
+      });
       tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
       y = { field: "value", type: "quantitative", title: null, format: FIGURE };  // each row's header names its measure and unit
       return { data: { values: values },
