@@ -110,7 +110,9 @@ function compact(svg, round = tenth) {
 const FULL = { dots: true, whole: false, panels: Infinity };
 const STEPS = [FULL, { ...FULL, dots: false }, { ...FULL, dots: false, whole: true }];
 
-// What a figure's rows become at a step; panels: [the field its panels go by, their names in order].
+// What a figure's rows become at a step: { rows (their JSON), shown, of: its panels drawn and in
+// all (0 and 0 at FULL), what: the panels' noun }; a panel is a value of the spec's facet field,
+// or a row where it has none, in sorted order (Vega-Lite's order of facets).
 function lighter(specText, rows, step) {
   let list = JSON.parse(rows);
   if (step.dots && step.panels === Infinity) return { rows, shown: 0, of: 0 };
