@@ -185,7 +185,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, systemTable: x.result.system_table,
+                  machineName: x.result.name, machineShown: x.result.name + " (" + x.result.machine + ")", systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -313,14 +313,15 @@
   // the build picture's <title> and the drawn chart's aria-label ("1928.33867767" without it).
   var FIGURE = ",.3~r";
   function spec(view, values, unitLabel, columns) {
-    // one cell's label in the throughput chart's words and fields (assets/charts/throughput.vl.json):
-    // mean, 95 % CI and RSD as the pages print them, samples, flags and the result file
+    // one cell's label in the throughput chart's words, fields and order (assets/charts/throughput.vl.json):
+    // mean, 95 % CI and RSD as the pages print them, samples, flags, the machine by its name and
+    // label, the result file; then what only the explorer gives (kernel, the host meanwhile)
     var unit = (values[0] && values[0].unitShort) || unitLabel;
     var tooltip = [{ field: "filesystem" }, { field: "panel", title: "workload" }, { field: "variant" },
                    { field: "shown.mean", title: "mean " + unit }, { field: "shown.ci", title: "95% CI (" + unit + ")" },
                    { field: "shown.rsd", title: "RSD" }, { field: "n", title: "samples" }, { field: "flags" },
-                   { field: "machineName", title: "machine" }, { field: "kernel" }, { field: "result", title: "result file" },
-                   { field: "host", title: "host meanwhile" }];
+                   { field: "machineShown", title: "machine" }, { field: "result", title: "result file" },
+                   { field: "kernel" }, { field: "host", title: "host meanwhile" }];
     var y = { field: "value", type: "quantitative", title: unitLabel, format: FIGURE };
     if (view.axis === "dims") {
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
