@@ -65,80 +65,174 @@ function siteFile(url) {
 // vega writes as a path (translate(x,y) and two arcs of radius r) as the same <circle>.
 const GEOMETRY = /\s(d|transform|x|y|x1|x2|y1|y2|width|height)="[^"]*"/g;
 const CIRCLE = /<path transform="translate\((-?[\d.e-]+),(-?[\d.e-]+)\)" d="M([\d.]+),0A\3,\3,0,1,1,-\3,0A\3,\3,0,1,1,\3,0"((?: (?!stroke=)[a-z-]+="[^"]*")*)\/>/g;
-const tenth = (text) => text.replace(/-?\d+\.\d{2,}(?:e-?\d+)?/g, (n) => String(Math.round(Number(n) * 10) / 10));
+const rounder = (per) => (text) => text.replace(/-?\d+\.\d+(?:e-?\d+)?/g, (n) => String(Math.round(Number(n) * per) / per));
+const tenth = rounder(10);
 // A mark's label (its tooltip's fields: value, n, interval, run) as its <title>, which a browser
 // shows on hover over the picture, before any script, and which names it for a screen reader
 // as the aria-label did.
 const LABELLED = /<(\w+) aria-label="([^"]*)"( role="graphics-symbol"[^>]*?)\/>/g;
-function compact(svg) {
+// An axis's ticks, labels and grid lines each repeat the same paint and font (stroke="currentColor"
+// stroke-opacity="0.6" stroke-width="1", a third of a crowded picture): an attribute every
+// child of such a group gives alike is given once by the group, which they inherit it from.
+// opacity="1", the default (and not inherited), is left out everywhere.
+const AXIS_GROUP = /(<g class="mark-(?:rule|text) role-axis-[a-z]+"[^>]*)>((?:<(?:line|text)\b[^>]*?(?:\/>|>[^<]*<\/text>))+)<\/g>/g;
+const INHERITED = ["fill", "stroke", "stroke-opacity", "stroke-width", "font-family", "font-size", "font-weight", "text-anchor"];
+function hoisted(m, open, children) {
+  const tags = children.match(/<(?:line|text)\b[^>]*?(?:\/>|>)/g);
+  const shared = INHERITED.map((name) => [name, tags.map((tag) => (tag.match(new RegExp(` ${name}="([^"]*)"`)) || [])[1])])
+    .filter(([, values]) => values[0] !== undefined && values.every((v) => v === values[0]));
+  if (!shared.length) return m;
+  const strip = new RegExp(` (?:${shared.map(([name]) => name).join("|")})="[^"]*"`, "g");
+  return `${open}${shared.map(([name, values]) => ` ${name}="${values[0]}"`).join("")}>${children.replace(/<(?:line|text)\b[^>]*?(?:\/>|>)/g, (tag) => tag.replace(strip, ""))}</g>`;
+}
+
+// round: the geometry's rounding (tenth, or whole pixels for a page over its budget: STEPS).
+function compact(svg, round = tenth) {
   return svg
+    .replace(/ opacity="1"/g, "")
+    .replace(AXIS_GROUP, hoisted)
     .replace(LABELLED, (m, tag, label, rest) => `<${tag}${rest}><title>${label.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</title></${tag}>`)
     .replace(CIRCLE, (m, x, y, r, rest) => `<circle cx="${x}" cy="${y}" r="${r}"${rest.replace(/ stroke-width="[^"]*"/, "")}/>`)
-    .replace(GEOMETRY, tenth)
-    .replace(/\s(cx|cy|r)="[^"]*"/g, tenth);
+    .replace(GEOMETRY, round)
+    .replace(/\s(cx|cy|r)="[^"]*"/g, round);
+}
+
+// A page that declares a byte budget (data-page-budget on its figures: home and the guides,
+// layouts/partials/charts/chart.html) whose charts make it heavier is drawn again with fewer
+// marks, a step at a time, until it fits: first without the repetitions' dots (each bar keeps
+// its mean, interval and <title>: its figures, run and machine on hover), then with its
+// geometry to the whole pixel, then with only its first panels (the spec's facet: workloads;
+// rows where it has none), as few dropped as fit. The picture's weight no longer grows with
+// bars x repetitions, nor without bound with bars; a figure drawn lighter says what it leaves
+// out in its caption (note()), and the interactive chart (its rows file) and the result pages
+// draw everything.
+// A step: { dots: drawn or not, whole: geometry to the whole pixel, panels: the most drawn }.
+const FULL = { dots: true, whole: false, panels: Infinity };
+const STEPS = [FULL, { ...FULL, dots: false }, { ...FULL, dots: false, whole: true }];
+
+// What a figure's rows become at a step: { rows (their JSON), shown, of: its panels drawn and in
+// all (0 and 0 at FULL), what: the panels' noun }; a panel is a value of the spec's facet field,
+// or a row where it has none, in sorted order (Vega-Lite's order of facets).
+function lighter(specText, rows, step) {
+  let list = JSON.parse(rows);
+  if (step.dots && step.panels === Infinity) return { rows, shown: 0, of: 0 };
+  if (!step.dots) list = list.map((row) => ({ ...row, samples: [] }));
+  const facet = (JSON.parse(specText).facet || {}).field;
+  const names = [...new Set(list.map((row, i) => (facet ? row[facet] : i)))].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const kept = new Set(names.slice(0, step.panels));
+  if (kept.size < names.length) list = list.filter((row, i) => kept.has(facet ? row[facet] : i));
+  return { rows: JSON.stringify(list), shown: kept.size, of: names.length, what: facet ? `${facet}s` : "rows" };
+}
+
+function note(step, cut) {
+  if (!cut.of && step.dots) return "";
+  const left = [];
+  if (cut.shown < cut.of) left.push(`shows its first ${cut.shown} of ${cut.of} ${cut.what}`);
+  if (!step.dots) left.push("leaves out the repetitions' dots");
+  if (step.whole) left.push("places its marks to the whole pixel");
+  return ` To keep this page light, the picture ${left.join(", ").replace(/, ([^,]*)$/, " and $1")}; the interactive chart (select the picture) and each run's result page draw everything.`;
 }
 
 // The chart's SVG file in CACHE, drawn unless it is there: { file, drawn (0 or 1) }.
-async function svgFile(specText, rows, axis) {
-  const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}`).digest("hex");
+async function svgFile(specText, rows, axis, whole = false) {
+  const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}\0${whole}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
   if (fs.existsSync(kept)) return { drawn: 0, file: kept };
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
-  const svg = compact(await view.toSVG());
+  const svg = compact(await view.toSVG(), whole ? rounder(1) : tenth);
   view.finalize();
   fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
   fs.renameSync(`${kept}.${process.pid}.part`, kept);
   return { drawn: 1, file: kept };
 }
 
-async function svgOf(specText, rows, axis) {
-  const made = await svgFile(specText, rows, axis);
+async function svgOf(specText, rows, axis, whole = false) {
+  const made = await svgFile(specText, rows, axis, whole);
   return { ...made, svg: fs.readFileSync(made.file, "utf8") };
 }
 
 let figures = 0, drawn = 0;
 
+// A page's text with its figures drawn at one step (FULL, STEPS): { text, figures, drawn, budget,
+// panels }, budget the largest data-page-budget its figures declare (0: none), panels the most
+// panels a figure with a budget has.
+async function placed(file, html, step) {
+  const parts = [];
+  let last = 0, figures = 0, drawn = 0, budget = 0, panels = 0;
+  for (const m of html.matchAll(FIGURE)) {
+    const [whole, attrs, gap1, viewAttrs, gap2 = "", inline] = m;
+    const rowsAt = attribute(attrs, "data-rows");
+    if (inline === undefined && !rowsAt) continue;  // not a chart of rows (the explorer's own)
+    try {
+      const specUrl = attribute(attrs, "data-spec");
+      const specText = fs.readFileSync(siteFile(specUrl), "utf8");
+      const rows = inline === undefined ? fs.readFileSync(siteFile(rowsAt), "utf8") : inline;
+      const own = Number(attribute(attrs, "data-page-budget")) || 0;
+      budget = Math.max(budget, own);
+      const cut = lighter(specText, rows, own ? step : FULL);
+      panels = Math.max(panels, own ? lighter(specText, rows, { ...FULL, panels: 0 }).of : 0);
+      const made = await svgOf(specText, cut.rows, attribute(attrs, "data-axis"), own && step.whole);
+      let moved = "";
+      if (inline !== undefined) {
+        const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
+        const rowsFile = path.join(path.dirname(siteFile(specUrl)), rowsName);
+        if (!fs.existsSync(rowsFile)) {
+          fs.writeFileSync(`${rowsFile}.part`, rows);
+          fs.renameSync(`${rowsFile}.part`, rowsFile);
+        }
+        moved = ` data-rows="${specUrl.split("?")[0].replace(/[^/]*$/, rowsName)}"`;
+      }
+      const said = own ? note(step, cut) : "";
+      parts.push(html.slice(last, m.index),
+                 `<figure class="chart" data-drawn="build"${moved}${said ? ` data-lighter="${escapeText(said.trim()).replace(/"/g, "&quot;")}"` : ""}${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${inline === undefined ? "" : gap2}`);
+      figures += 1;
+      drawn += made.drawn;
+    } catch (error) {  // left for the browser to draw, which will say what is wrong
+      parts.push(html.slice(last, m.index), whole);
+      console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
+    }
+    last = m.index + whole.length;
+  }
+  if (!parts.length) return { text: html, figures, drawn, budget, panels };
+  parts.push(html.slice(last));
+  // the caption of a figure drawn lighter says what the picture leaves out
+  const text = parts.join("").replace(/(<figure class="chart" data-drawn="build"[^>]*? data-lighter="([^"]*)"[\s\S]*?)(<\/figcaption>)/g,
+                                      (m, before, said, close) => `${before}<span class="chart-lighter"> ${said}</span>${close}`);
+  return { text, figures, drawn, budget, panels };
+}
+
+const over = (page) => page.budget && Buffer.byteLength(page.text) > page.budget;
+
+// A page drawn at the first step that fits its budget; past the last of STEPS, with as many
+// panels as fit (a binary search: each try draws the page's budgeted charts again).
+async function fitted(file, html) {
+  let page = await placed(file, html, FULL);
+  for (let i = 1; i < STEPS.length && over(page); i++) page = await placed(file, html, STEPS[i]);
+  if (!over(page)) return page;
+  let low = 1, high = page.panels - 1, best = null;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const tried = await placed(file, html, { ...STEPS[STEPS.length - 1], panels: mid });
+    if (over(tried)) high = mid - 1; else { best = tried; low = mid + 1; }
+  }
+  return best || await placed(file, html, { ...STEPS[STEPS.length - 1], panels: 1 });
+}
+
 async function drawPages() {
   for (const file of pages(site)) {
     const html = fs.readFileSync(file, "utf8");
     if (!html.includes('<figure class="chart"')) continue;
-    const parts = [];
-    let last = 0;
-    for (const m of html.matchAll(FIGURE)) {
-      const [whole, attrs, gap1, viewAttrs, gap2 = "", inline] = m;
-      const rowsAt = attribute(attrs, "data-rows");
-      if (inline === undefined && !rowsAt) continue;  // not a chart of rows (the explorer's own)
-      try {
-        const specUrl = attribute(attrs, "data-spec");
-        const specText = fs.readFileSync(siteFile(specUrl), "utf8");
-        const rows = inline === undefined ? fs.readFileSync(siteFile(rowsAt), "utf8") : inline;
-        const made = await svgOf(specText, rows, attribute(attrs, "data-axis"));
-        let moved = "";
-        if (inline !== undefined) {
-          const rowsName = `rows-${createHash("sha256").update(rows).digest("hex").slice(0, 20)}.json`;
-          const rowsFile = path.join(path.dirname(siteFile(specUrl)), rowsName);
-          if (!fs.existsSync(rowsFile)) {
-            fs.writeFileSync(`${rowsFile}.part`, rows);
-            fs.renameSync(`${rowsFile}.part`, rowsFile);
-          }
-          moved = ` data-rows="${specUrl.split("?")[0].replace(/[^/]*$/, rowsName)}"`;
-        }
-        parts.push(html.slice(last, m.index),
-                   `<figure class="chart" data-drawn="build"${moved}${attrs}>${gap1}<div class="chart-view"${viewAttrs}>${made.svg}</div>${inline === undefined ? "" : gap2}`);
-        figures += 1;
-        drawn += made.drawn;
-      } catch (error) {  // left for the browser to draw, which will say what is wrong
-        parts.push(html.slice(last, m.index), whole);
-        console.error(`draw-charts: ${path.relative(site, file)}: ${attribute(attrs, "data-chart")}: ${error.message}`);
-      }
-      last = m.index + whole.length;
+    const page = await fitted(file, html);
+    if (over(page)) {
+      console.error(`draw-charts: ${path.relative(site, file)}: ${Buffer.byteLength(page.text)} bytes, over its budget of ${page.budget} with its charts drawn as light as they go`);
     }
-    if (parts.length) {
-      parts.push(html.slice(last));
-      fs.writeFileSync(`${file}.part`, parts.join(""));
+    if (page.text !== html) {
+      fs.writeFileSync(`${file}.part`, page.text);
       fs.renameSync(`${file}.part`, file);
     }
+    figures += page.figures;
+    drawn += page.drawn;
   }
   console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
 }

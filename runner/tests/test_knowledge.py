@@ -720,3 +720,28 @@ def test_yes_is_refused_where_the_driver_refused_what_the_operation_left(column)
     problems = knowledge._refused_after(data, knowledge.probe_records(str(DATA)))
     assert [p.path for p in problems] == [f"/features/{column}/value"], problems
     assert knowledge._refused_after(knowledge.load(str(DATA))[0], knowledge.probe_records(str(DATA))) == []
+
+
+def _browser_rsd(values: list) -> list:
+    """Each RSD as the explorer prints it in the browser: its chunk's value (explorer.rsd_value)
+    through static/js/format.js rsd(), in Node."""
+    import json as json_mod
+    import subprocess
+    from fsatlas.site import explorer
+    repo = Path(__file__).resolve().parents[2]
+    script = ("const f = require(process.argv[1]); let s = ''; process.stdin.on('data', d => s += d)"
+              ".on('end', () => process.stdout.write(JSON.stringify(JSON.parse(s).map(f.rsd))));")
+    done = subprocess.run(["node", "-e", script, str(repo / "static" / "js" / "format.js")], check=True, capture_output=True,
+                          text=True, input=json_mod.dumps([explorer.rsd_value(v) for v in values]))
+    return json_mod.loads(done.stdout)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.lists(st.floats(0, 1e5, allow_nan=False), min_size=300, max_size=300))
+def test_the_explorer_prints_an_rsd_as_every_page_does(values):
+    """#62 round 7, item 3: the explorer read "RSD %: 5.97" and, from a value rounded to a
+    thousandth, 5.2 where the pages read 5.1 (5.1499). Rule: for any RSD, the explorer's text in
+    the browser is knowledge.shown_rsd's, the pages' one format; with values just beside each
+    tenth's midpoint, where a second rounding goes the other way."""
+    values = values + [k / 10 + 0.05 + d for k in range(0, 200, 7) for d in (-1e-4, -1e-9, 0, 1e-9, 1e-4)] + [5.1499, 1234.55]
+    assert _browser_rsd(values) == [knowledge.shown_rsd(v) for v in values]

@@ -185,7 +185,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, systemTable: x.result.system_table,
+                  machineName: x.result.name, machineShown: x.result.name + " (" + x.result.machine + ")", systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -203,6 +203,10 @@
         if (scale === null) { p.value = null; return p; }
         p.value = x.mean * scale;  // one sample: no interval (null ends), so no whisker
         p.lo = x.lo === null ? null : x.lo * scale; p.hi = x.hi === null ? null : x.hi * scale;
+        // the figures as every page's chart prints them for one cell (aggregate._throughput_shown)
+        p.unitShort = view.mode === "abs" ? display.unit : view.mode === "ratio" ? "ratio to " + view.baseline : "share";
+        p.shown = { mean: format.significant(p.value), rsd: x.rsd === null ? data.words.no_rsd : format.rsd(x.rsd),
+                    ci: p.lo === null ? data.words.no_interval : format.significant(p.lo) + "\u2013" + format.significant(p.hi) };
         p.samples = x.samples.map(function (s) { return s * scale; });
         // the swept parameter as a number (explorer.sweep_axis in Python: "bs=4k" is 4096 bytes)
         p.dimValue = x.key.dimValue === undefined ? null : x.key.dimValue;
@@ -294,7 +298,7 @@
   function caption(view, unitLabel) {
     return (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
-      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is paler with its flags' letters above it.";
+      "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is a pale fill in a full-colour outline, with its flags' letters above it.";
   }
 
   // The Vega-Lite spec of a view's values, its small multiples in `columns` columns (the browser:
@@ -309,15 +313,23 @@
   // the build picture's <title> and the drawn chart's aria-label ("1928.33867767" without it).
   var FIGURE = ",.3~r";
   function spec(view, values, unitLabel, columns) {
-    var tooltip = [{ field: "config" }, { field: "panel", title: "workload" }, { field: "value", title: unitLabel, format: FIGURE },
-                   { field: "rsd", title: "RSD %", format: FIGURE }, { field: "n", title: "repetitions" }, { field: "flags" },
-                   { field: "machineName", title: "machine" }, { field: "kernel" }, { field: "host", title: "host meanwhile" }];
+    // one cell's label in the throughput chart's words, fields and order (assets/charts/throughput.vl.json):
+    // mean, 95 % CI and RSD as the pages print them, samples, flags, the machine by its name and
+    // label, the result file; then what only the explorer gives (kernel, the host meanwhile)
+    var unit = (values[0] && values[0].unitShort) || unitLabel;
+    var tooltip = [{ field: "filesystem" }, { field: "panel", title: "workload" }, { field: "variant" },
+                   { field: "shown.mean", title: "mean " + unit }, { field: "shown.ci", title: "95% CI (" + unit + ")" },
+                   { field: "shown.rsd", title: "RSD" }, { field: "n", title: "samples" }, { field: "flags" },
+                   { field: "machineShown", title: "machine" }, { field: "result", title: "result file" },
+                   { field: "kernel" }, { field: "host", title: "host meanwhile" }];
     var y = { field: "value", type: "quantitative", title: unitLabel, format: FIGURE };
     if (view.axis === "dims") {
       // the scaling view: a row per measure (the metric chosen, and the mean latency of the same
       // cells: scaling()), a column per workload, against the swept parameter, as fio-plot draws it
       var swept = (values[0] && values[0].dimName) || "swept parameter";
-      tooltip = tooltip.map(function (t) { return t.field === "value" ? { field: "value", title: "value (its row's unit)", format: FIGURE } : t; });
+      tooltip = tooltip.map(function (t) {
+        return t.field === "shown.mean" ? { field: "shown.mean", title: "mean (its row's unit)" } : t.field === "shown.ci" ? { field: "shown.ci", title: "95% CI (its row's unit)" } : t;
+      });
       tooltip.splice(1, 0, { field: "measure" }, { field: "dimValue", title: swept });
       y = { field: "value", type: "quantitative", title: null, format: FIGURE };  // each row's header names its measure and unit
       return { data: { values: values },
@@ -333,15 +345,18 @@
                    encoding: { x: { field: "dimValue", type: "quantitative" }, y: { field: "hi", type: "quantitative" }, text: { field: "marks" } } } ] } };
     }
     var xOffset = view.results.length > 1 ? { xOffset: { field: "series", type: "nominal" } } : {};
+    var colour = view.results.length > 1 ? "series" : "filesystem";
     return {
       data: { values: values }, facet: { field: "panel", type: "nominal", title: null }, columns: columns,
       resolve: { scale: { y: "independent", x: "independent" } },
       spec: { width: { step: view.results.length > 1 ? 14 : 26 }, height: 160,
         encoding: Object.assign({ x: { field: "config", type: "nominal", title: null, axis: { labelAngle: -40 } } }, xOffset),
         layer: [
-          { mark: { type: "bar", tooltip: true },
-            encoding: { y: Object.assign({ stack: null }, y), color: { field: view.results.length > 1 ? "series" : "filesystem", type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
-                        opacity: { condition: { test: "datum.marks", value: 0.5 }, value: 1 }, tooltip: tooltip } },
+          // a flagged bar: a pale fill inside an outline in its full colour, which keeps 3:1 against the page (WCAG 1.4.11)
+          { mark: { type: "bar", tooltip: true, strokeWidth: 1.5 },
+            encoding: { y: Object.assign({ stack: null }, y), color: { field: colour, type: "nominal", legend: view.results.length > 1 ? { orient: "bottom", title: null } : null },
+                        stroke: { field: colour, type: "nominal", legend: null },
+                        fillOpacity: { condition: { test: "datum.marks", value: 0.35 }, value: 1 }, tooltip: tooltip } },
           { mark: { type: "rule", aria: false, color: "{ink}" }, encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } } },
           { transform: [{ flatten: ["samples"], as: ["sample"] }],
             mark: { type: "point", aria: false, filled: true, size: 14, color: "{ink}", opacity: 0.7 },

@@ -31,10 +31,6 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function fmt(value, digits) {  // a fixed number of decimals: RSD percentages
-    if (value === null || value === undefined || isNaN(value)) return "–";
-    return value.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  }
 
   // static/js/format.js: a figure, and a count with its noun ("1 cell", "2 cells"), as every page writes them
   var significant = window.fsatlasFormat.significant, count = window.fsatlasFormat.count;
@@ -273,7 +269,7 @@
       row("95 % CI", significant(p.loRaw * display.factor) + "–" + significant(p.hiRaw * display.factor) + " " + display.unit);
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
-    row("Spread", (p.rsd === null ? data.words.no_interval : "RSD " + fmt(p.rsd, 1) + " %, " + count(p.n, "repetition")) + (p.flags ? "; flags: " + p.flags : ""));
+    row("Spread", (p.rsd === null ? data.words.no_interval : "RSD " + window.fsatlasFormat.rsd(p.rsd) + ", " + count(p.n, "repetition")) + (p.flags ? "; flags: " + p.flags : ""));
     // the result page's system table in its words ([term, text] pairs: results/machines.py
     // system_facts()), the machine with the same note on labels (layouts/partials/results/twins-note.html)
     JSON.parse(p.systemTable).forEach(function (fact) {
@@ -441,7 +437,7 @@
       tr.appendChild(machineCell(p.machineName, p.machine));
       tr.appendChild(el("td", { "class": "num", title: p.value === null ? "" : String(p.value) }, p.value === null ? "no baseline" : significant(p.value)));
       tr.appendChild(el("td", { "class": "num" }, p.value === null ? "" : p.lo === null ? data.words.no_interval : significant(p.lo) + "–" + significant(p.hi)));
-      tr.appendChild(el("td", { "class": "num" }, p.rsd === null ? data.words.no_rsd : fmt(p.rsd, 1) + " %"));
+      tr.appendChild(el("td", { "class": "num" }, p.rsd === null ? data.words.no_rsd : window.fsatlasFormat.rsd(p.rsd)));
       tr.appendChild(el("td", { "class": "num" }, String(p.n)));
       tr.appendChild(el("td", {}, p.flags));
       var link = el("td");

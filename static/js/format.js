@@ -28,6 +28,11 @@
       if (value === null || value === undefined || isNaN(value)) return "–";
       return value.toLocaleString("en", { maximumSignificantDigits: 3 });
     },
+    // An RSD as every page prints it ("5.1 %", knowledge.shown_rsd), from the explorer's value,
+    // which Python rounded to that tenth (site/explorer.py); null for none (one sample).
+    rsd: function (value) {
+      return value === null || value === undefined ? null : value.toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + " %";
+    },
     // A count with its noun, singular for one: "1 run", "5 runs", "1,000 runs".
     count: function (n, noun) {
       return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s");

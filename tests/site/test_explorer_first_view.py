@@ -10,7 +10,8 @@ import urllib.request
 
 import pytest
 
-from fsatlas.results import machines
+from fsatlas.results import machines, stats
+from fsatlas.site import aggregate
 from fsatlas.results.resultfile import readable
 from fsatlas.site.knowledge import significant
 from sitebuild import REPO
@@ -56,18 +57,30 @@ def test_the_page_holds_the_default_run_s_throughput_as_its_result_file_states_i
     html = fetched(any_site + "/explorer/").decode()
     run = json.loads(fetched(any_site + "/explorer/data.json"))["default"]
     result = readable(json.loads(fetched(f"{any_site}/files/results/{run}.json")))
-    expected = {}
+    expected, worded = {}, {}
     for cell in result["cells"]:
         if cell["status"] == "ok" and cell.get("variant", "defaults") == "defaults" and "throughput" in cell["metrics"]:
             dims = cell["key"].split("|", 4)[4] if cell["key"].count("|") >= 4 else ""
             panel = cell["workload"] + (" " + dims if dims else "")
             expected[cell["filesystem"], panel] = cell["metrics"]["throughput"]["mean"] / 1e6  # MB/s
+            m = cell["metrics"]["throughput"]
+            low, high = stats.bounded_interval(m) or (None, None)
+            # #62 round 7, item 3: one cell's label in the home and result pages' words and fields
+            # (the throughput chart's: aggregate._throughput_shown), not "RSD %: 5.97; repetitions: 9"
+            shown = aggregate._throughput_shown({"mean": m["mean"], "unit": m["unit"], "rsd_pct": stats.shown_rsd(m),
+                                                  "ci_low": low, "ci_high": high})
+            worded[cell["filesystem"], panel] = {"mean MB/s": shown["mean"], "95% CI (MB/s)": shown["ci"], "RSD": shown["rsd"],
+                                                 "samples": str(len(m["samples"])), "flags": ",".join(cell["flags"]),
+                                                 "result file": result["id"]}
     drawn, bars = {}, labels(html)
     for label in bars:
         bar = fields(label)
-        assert bar["machine"] == machines.name(result), label  # the run drawn is the default run, by its name
+        assert {k: bar.get(k, "") for k in worded[bar["config"], bar["workload"]]} == worded[bar["config"], bar["workload"]], label
+        # the run drawn is the default run, its machine by name and label as home's bars give it (machine_shown)
+        assert bar["machine"] == f'{machines.name(result)} ({result["system"]["machine"]})', label
         drawn[bar["config"], bar["workload"]] = bar["MB/s (10^6 bytes/s)"]
-        assert not MACHINE_LABEL.search(label), label
+        # the hash label only beside the machine's name and inside the result file's id, as home's bars give it
+        assert not MACHINE_LABEL.search(label.replace(bar["result file"], "").replace(bar["machine"], "")), label
         for value in bar.values():  # no figure with more digits than the site prints (item 2)
             assert not NUMBER.fullmatch(value) or len(value.replace(",", "").replace(".", "").strip("0")) <= 3, label
     assert len(bars) == len(drawn) and drawn.keys() == expected.keys()  # one bar a cell
@@ -159,7 +172,7 @@ def test_the_explorer_s_chart_replaces_the_picture_with_the_same_figures(browser
                                timeout=5000)
         details = page.eval_on_selector("#explorer-details dl", "dl => Object.fromEntries([...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))")
         assert details["Mean"] == bar["MB/s (10^6 bytes/s)"] + " MB/s", (label, details["Mean"])
-        assert details["Machine"].startswith(bar["machine"] + " (label "), details
+        assert details["Machine"].startswith(bar["machine"].rsplit(" (", 1)[0] + " (label "), details
     assert errors == []
     context.close()
 

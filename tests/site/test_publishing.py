@@ -168,7 +168,9 @@ def test_flagged_bars_carry_the_letters_of_the_one_legend_and_panels_have_no_emp
     chart = figure.evaluate("""f => ({
         rows: JSON.parse(f.querySelector('.chart-data') ? f.querySelector('.chart-data').textContent : '[]'),
         letters: [...f.querySelectorAll('svg .mark-text text')].map(t => t.textContent).filter(t => /^[NCE]+$/.test(t)),
-        pale: [...f.querySelectorAll('svg .mark-rect path')].filter(p => p.getAttribute('opacity') === '0.5').length,
+        pale: [...f.querySelectorAll('svg .mark-rect path')].filter(p => Number(p.getAttribute('fill-opacity')) < 1).length,
+        outlined: [...f.querySelectorAll('svg .mark-rect path')].every(p => p.getAttribute('stroke') === p.getAttribute('fill')
+                                                                       && !p.hasAttribute('opacity')),
         panels: [...f.querySelectorAll('svg .cell > g')].map(c => [...c.querySelectorAll('.role-axis-label text')]
                                                                .map(t => t.textContent).filter(t => !/^[0-9,.]+$/.test(t))),
         legend: f.querySelector('figcaption .flags-legend').textContent})""")
@@ -177,6 +179,7 @@ def test_flagged_bars_carry_the_letters_of_the_one_legend_and_panels_have_no_emp
     letters = {"noisy": "N", "cached": "C", "emulated": "E"}
     expected = ["".join(letters[f] for f in letters if f in r["flags"]) for r in measured]
     assert sorted(chart["letters"]) == sorted(e for e in expected if e) and chart["pale"] == sum(map(bool, expected)) > 0
+    assert chart["outlined"]  # a flagged bar's outline is its full colour (#62 round 7, item 1)
     assert "N noisy" in chart["legend"] and "C cached" in chart["legend"] and "E emulated" in chart["legend"]
     by_workload = {}
     for r in measured:

@@ -77,6 +77,14 @@ def cell_argument(key: str) -> str:  # the same in every result of a matrix
     return f"--cell {shlex.quote(key)}"
 
 
+def rsd_value(rsd: float | None) -> float | None:
+    """An RSD for the explorer's chunk: to the tenth every page prints it at (knowledge.shown_rsd),
+    which format.js rsd() prints as they do; None for none (n = 1, no spread). Rounded to a
+    thousandth, 5.1499 came as 5.15 and the browser printed 5.2 where the pages print 5.1
+    (#62 round 7, item 3)."""
+    return None if rsd is None else round(rsd, 1)
+
+
 def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
     """One result's rows, from its cell_rows (aggregate: their intervals, taken as they are);
     a throughput's share is of the raw device's figure on the same job (results/flags), where
@@ -110,7 +118,7 @@ def chunk(result: dict, rows: list[dict], cells: list[dict]) -> dict:
         lo_.append(row["ci_low"])
         hi_.append(row["ci_high"])
         n_.append(row["n"])
-        rsd_.append(None if row["rsd_pct"] is None else round(row["rsd_pct"], 3))  # None: n = 1, no spread
+        rsd_.append(rsd_value(row["rsd_pct"]))
         flags_.append(",".join(row["flags"]))
         share_.append(row["mean"] / tp if tp else None)
         samples_.append(row["samples"])
