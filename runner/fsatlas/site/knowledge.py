@@ -1143,6 +1143,10 @@ class Rankings:
                              "p_adjusted": test["p_adjusted"], "verdict": test["verdict"], "why": test["why"]}
             if ranked:
                 ranked[-1]["clear_lead"] = False
+            for r in ranked:  # the table's "ahead (p)" and the chart's hover, in the same words
+                lead = r.get("lead") or {}
+                r["lead_shown"] = ("yes" if r["clear_lead"] else "no") + (
+                    f" (p = {lead['p_adjusted']:.2g})" if lead.get("p_adjusted") else " (not testable)" if lead.get("why") else "")
             io = "page-cache" if any("page-cache" in r["flags"] for r in rows) else "device"
             out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"]),
                          "io": io, "io_note": PAGE_CACHE_NOTE if io == "page-cache" else ""}
