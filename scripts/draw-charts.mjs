@@ -87,8 +87,13 @@ function hoisted(m, open, children) {
 }
 
 // round: the geometry's rounding (tenth, or whole pixels for a page over its budget: STEPS).
+// A layer with no mark to draw (history's bars without a re-run, where every bar has one) is an
+// empty container Vega still calls a graphics-symbol: a symbol without a name, which axe counts
+// as a serious violation (svg-img-alt). It draws nothing: it goes.
+const EMPTY_MARKS = /<g class="mark-[a-z]+ role-mark[^"]*" role="graphics-symbol"[^>]*\/>/g;
 function compact(svg, round = tenth) {
   return svg
+    .replace(EMPTY_MARKS, "")
     .replace(/ opacity="1"/g, "")
     .replace(AXIS_GROUP, hoisted)
     .replace(LABELLED, (m, tag, label, rest) => `<${tag}${rest}><title>${label.replace(/</g, "&lt;").replace(/>/g, "&gt;")}</title></${tag}>`)
