@@ -389,7 +389,12 @@
     })
       : Promise.resolve(null).then(function () { target.textContent = "Nothing to draw for this selection."; return null; });
     var drawing = done.then(function (result) {
-      if (first) { first.remove(); target.hidden = false; }
+      if (first) {  // a keyboard's focus on the picture (Explore moved it there) stays on the chart it asked for
+        var focused = first.contains(document.activeElement);
+        first.remove();
+        target.hidden = false;
+        if (focused) { target.setAttribute("tabindex", "-1"); target.focus({ preventScroll: true }); }
+      }
       drawn = result;
       if (result) result.view.addEventListener("click", detailsOf);
       target.closest("figure").classList.add("chart-drawn");

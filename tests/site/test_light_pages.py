@@ -88,6 +88,14 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
     page.wait_for_function("() => !document.querySelectorAll('figure[data-chart]')[1].hasAttribute('data-drawn')")
     assert figures.nth(1).locator(".chart-view svg .mark-rect path").count() > 0
     context.close()
+    if scheme == "light":  # the explorer's Explore by the keyboard: its focus stays on the chart it asked for (round 8)
+        context, page, asked = opened(browser, site_url + "/explorer/", scheme)
+        page.wait_for_selector("#explorer .chart-explore")
+        page.focus("#explorer .chart-explore")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('explorer').dataset.rendered")
+        assert page.evaluate("!!document.activeElement.closest('#explorer-chart')"), page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+        context.close()
 
 
 LABELS = "texts => texts.map(t => t.textContent)"
