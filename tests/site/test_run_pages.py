@@ -294,3 +294,43 @@ def test_home_caption_and_hovers_name_the_runs_machine(committed):
     titles = bar_titles(committed / "index.html")
     assert len(titles) == sum(r["metric"] == "throughput" and r["status"] == "ok" for r in latest["throughput"])
     assert all(f"machine: {machine}; result file: {latest['result']}" in t for t in titles), titles[:2]
+
+
+def test_a_ranking_s_hover_says_what_its_table_says_of_each_lead(committed):
+    """Rule (guide, #62 round 8): a difference is called significant only by the comparison
+    module; the ranking chart's hover said "ahead beyond the CIs: true" of ext2, whose shown
+    interval held the next one's, while the table beside it gave Welch's test, Holm-adjusted.
+    Over every ranking of every built page: each bar's hover gives the mean, interval, n and the
+    table's own "ahead of the next" cell for that filesystem, word for word."""
+    import html
+    pages = [p for p in committed.rglob("index.html") if 'data-chart="ranking"' in p.read_text()]
+    assert pages
+    checked = 0
+    for page in pages:
+        text = page.read_text()
+        assert "ahead beyond the CIs" not in text
+        for figure, table in re.findall(r'(<figure class="chart"[^>]*data-chart="ranking".*?</figure>).*?(<table class="data-table".*?</table>)', text, re.S):
+            titles = [html.unescape(t) for t in BAR_TITLE.findall(figure)]
+            rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+                    for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S)]
+            assert titles and len(titles) == len(rows), page
+            for rank, fs, mean, interval, n, ahead, *_ in rows:
+                (title,) = [t for t in titles if f"filesystem: {fs};" in t]
+                mean = mean.split("newer run")[0].strip()
+                assert f"mean: {mean}; 95% CI: {interval}; n: {n}; ahead of the next (Welch's test, Holm-adjusted p): {ahead};" in title, (page, title)
+                checked += 1
+    assert checked
+
+
+def test_every_symbol_of_every_build_picture_has_a_name(committed):
+    """Rule (#62: axe, 0 serious violations): a graphics symbol in a picture the build drew is
+    named (its <title>, or aria-label); /history/ held 47 empty mark containers that Vega marks
+    as symbols (a layer with nothing to draw), which axe counts as svg-img-alt. Over every
+    built page's pictures."""
+    unnamed, symbols = {}, 0
+    for page in committed.rglob("*.html"):
+        for tag, rest in re.findall(r'<(\w+)([^>]*role="graphics-symbol"[^>]*?/?>)', page.read_text()):
+            symbols += 1
+            if rest.endswith("/>") and "aria-label=" not in rest:
+                unnamed.setdefault(str(page.relative_to(committed)), []).append(f"<{tag}{rest}"[:120])
+    assert symbols and unnamed == {}, {k: v[:2] for k, v in unnamed.items()}
