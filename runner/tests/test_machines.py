@@ -150,3 +150,19 @@ def test_the_system_table_gives_every_system_fact_once(path, container, recorded
     assert text["Memory"] == machines.memory_text(system["memory_bytes"]) and text["Kernel"] == system["kernel"]
     assert text["Virtualization"].startswith(system["virtualization"])
     assert text["Virtualization"].endswith(f", container {container}") == (container not in (None, "none"))
+
+
+def test_a_machine_named_by_its_label_alone_is_named_once(tmp_path):
+    """An import that records no system (`unrecorded-<digest>`) has its label for a name: the
+    system table and every place that shows name and label gave it twice ("unrecorded-fd0256f8
+    (label unrecorded-fd0256f8)", #62 round 8). Imported here from a real dd output."""
+    from fsatlas.cli import main
+    assert main(["import", "dd", str(REPO / "runner" / "tests" / "fixtures" / "samples" / "dd" / "dd-9.1-english.txt"),
+                 "--filesystem", "ext4", "--out", str(tmp_path)]) == 0
+    (path,) = (tmp_path / "results").glob("*.json")
+    result = readable(json.loads(path.read_text()))
+    label = result["system"]["machine"]
+    assert label.startswith("unrecorded-") and machines.name(result) == label
+    assert machines.system_facts(result)[0] == ["Machine", label]
+    # beside it: a named machine keeps its label beside its name
+    assert machines.system_facts(_load("143616Z"))[0] == ["Machine", "Xeon 2 vCPU, KVM, virtio disk (label m-b6d0b06748)"]

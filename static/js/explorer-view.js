@@ -185,7 +185,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, machineShown: x.result.name + " (" + x.result.machine + ")", systemTable: x.result.system_table,
+                  machineName: x.result.name, machineShown: x.result.name === x.result.machine ? x.result.machine : x.result.name + " (" + x.result.machine + ")", systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,

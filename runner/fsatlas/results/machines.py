@@ -154,7 +154,8 @@ def system_facts(result: dict) -> list:
     the target. The one wording of them: the result page's table (layouts/results/single.html)
     and the explorer's details (static/js/explorer.js) both show these pairs."""
     s, t, hw = result["system"], result["target"], hardware(result)
-    facts = [["Machine", f"{name(result)} (label {s['machine']})"]]
+    shown = name(result)
+    facts = [["Machine", shown if shown == s["machine"] else f"{shown} (label {s['machine']})"]]
     if not resultfile.system_recorded(s):
         facts.append(["System", "system not recorded: the imported output names no CPU, memory or kernel, "
                                 "and the import was given no --system file"])
