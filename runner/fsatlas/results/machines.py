@@ -67,6 +67,13 @@ def name(result: dict) -> str:
     return result["system"].get("machine_name") or propose(result["system"], result["target"])
 
 
+def shown(name_: str, label: str, word: str = "") -> str:
+    """A machine as readers see it: its name, its label after it in brackets (word before the
+    label: "label " in the system table), or the label alone where it is its name (nothing
+    recorded to name it by). The charts' specs and partials/results/machine.html say the same."""
+    return label if name_ == label else f"{name_} ({word}{label})"
+
+
 def hardware(result: dict) -> dict:
     """The hardware facts a result records (None where it records none), as the site compares
     labels: memory in whole GiB (what a kernel reserves moves it by a few MiB between boots)."""
@@ -154,8 +161,7 @@ def system_facts(result: dict) -> list:
     the target. The one wording of them: the result page's table (layouts/results/single.html)
     and the explorer's details (static/js/explorer.js) both show these pairs."""
     s, t, hw = result["system"], result["target"], hardware(result)
-    shown = name(result)
-    facts = [["Machine", shown if shown == s["machine"] else f"{shown} (label {s['machine']})"]]
+    facts = [["Machine", shown(name(result), s["machine"], "label ")]]
     if not resultfile.system_recorded(s):
         facts.append(["System", "system not recorded: the imported output names no CPU, memory or kernel, "
                                 "and the import was given no --system file"])

@@ -17,7 +17,7 @@ import yaml
 from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod, probes_generic
 from ..run.claim_aims import claim_comparisons
-from ..results import comparison, contention, flags as flags_mod, metrics as metrics_mod, probefile, resultfile
+from ..results import comparison, contention, flags as flags_mod, machines, metrics as metrics_mod, probefile, resultfile
 from .. import safe_yaml
 from ..errors import UserError
 from ..results.resultfile import Problem, pointer
@@ -1049,7 +1049,7 @@ def _here(row: dict) -> str:
     said = (f"{row['today_display']} ({row['today_detail']})" if row["today_display"]
             else f"not measured: {row['today_reason'] or row['today_status']}")
     if row["today_result"]:
-        said += f" (run {row['today_result']}, machine {row['machine_name']} ({row['machine']}))"
+        said += f" (run {row['today_result']}, machine {machines.shown(row['machine_name'], row['machine'])})"
     return said
 
 
