@@ -253,8 +253,10 @@ def import_site(tmp_path_factory):
     sweep = sorted((FIXTURES / "samples" / "fio" / "sweep").glob("*.json"))
     fsatlas("import", "fio", *sweep, "--filesystem", "ext4", "--out", data)
     fsatlas("import", "pts", FIXTURES / "samples" / "pts" / "schema-two-systems.xml", "--out", data)
+    fsatlas("import", "fio", FIXTURES / "samples" / "fio" / "fio-3.16-superbench-randrw-lat-percentiles.json",
+            "--filesystem", "ext4", "--out", data)  # read and write throughput, no "throughput" (#62 round 9)
     (path,) = (data / "results").glob("*import-iozone*.json")
-    (swept,) = (data / "results").glob("*import-fio*.json")
+    (swept,) = [p for p in (data / "results").glob("*import-fio*.json") if "superbench" not in p.read_text()]
     (pts, _) = sorted((data / "results").glob("*import-pts*.json"))  # one a system: ext4's first
     root = tmp_path_factory.mktemp("import-site")
     build_site(root, data / "results")
@@ -417,3 +419,34 @@ def test_the_explorers_table_names_the_machine(page, explorer_url):
     cells = page.eval_on_selector_all("#explorer-table tbody tr td:nth-child(4)", "tds => tds.map(t => t.textContent)")
     assert cells and all(re.fullmatch(r".+ \((m-[0-9a-f]+|[\w.-]+)\)", c) for c in cells), cells[:3]
     assert all(not c.startswith("(") for c in cells)
+
+
+def test_a_result_that_measured_no_throughput_says_so_and_what_it_measured(import_site):
+    """#62 round 9: an import whose cells measured read and write throughput, latencies and IOPS
+    but no "throughput" had a blank build chart (a 10x10 frame with Explore and Save) and a table
+    with no row. Rule: a result page shows a chart only where it has something to draw; else it
+    names what the run measured and where its figures are, and that link resolves. The other
+    results of the site (which measured throughput) keep their chart."""
+    import re
+    import urllib.request
+    url = import_site[0]
+    index = urllib.request.urlopen(f"{url}/results/").read().decode()
+    ids = sorted(set(re.findall(r'href="/results/([^/"#]+)/"', index)))
+    assert ids
+    said = 0
+    for rid in ids:
+        html = urllib.request.urlopen(f"{url}/results/{rid}/").read().decode()
+        result = json.loads(urllib.request.urlopen(f"{url}/files/results/{rid}.json").read())
+        ok = [c for c in readable(result)["cells"] if c["status"] == "ok"]
+        if ok and not any("throughput" in c["metrics"] for c in ok):
+            said += 1
+            assert 'data-chart="throughput"' in html and "<svg" not in html.split('data-chart="throughput"')[1].split("</p>")[0]
+            (sentence,) = re.findall(r'<p class="nothing-measured" data-chart="throughput">(.*?)</p>', html, re.S)
+            for metric in {m for c in ok for m in c["metrics"]}:
+                assert metric in sentence
+            (cells,) = re.findall(r'href="([^"]+)"', sentence)
+            assert urllib.request.urlopen(url + cells).status == 200
+            assert "<figure" not in html.split("<h2>Throughput</h2>")[1].split("<h2")[0]
+        elif ok:
+            assert re.search(r'<figure class="chart"[^>]*data-chart="throughput"', html), rid
+    assert said == 1

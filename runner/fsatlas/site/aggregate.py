@@ -428,6 +428,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
     """A generated Hugo page for one result file: its metadata as front matter. Its tables
     (result_tables) are files of their own, which `fsatlas site` puts in the rendered page;
     their digest is here so that a page whose tables changed is rendered again."""
+    ok = [c for c in result["cells"] if c["status"] == "ok"]
     post = frontmatter.Post(
         "", title=f"Result {result['id']}", date=result["created"], result_id=result["id"],
         summary_row=summary, system_facts=machines.system_facts(result), measured=result.get("measured"), tool=result["tool"],
@@ -435,6 +436,10 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
         tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
         nothing_measured=not any(c["status"] == "ok" for c in result["cells"]),  # charts/chart.html says so, no chart
+        # measured, but no cell measured throughput (an import of latencies, of IOPS): what it did
+        # measure, which the page names instead of an empty chart and table
+        no_throughput=sorted({m for c in ok for m in c["metrics"]}) if ok and not any("throughput" in c["metrics"] for c in ok) else [],
+        some_not_ok=len(ok) < len(result["cells"]),
         own_run=own_run(result))
     return frontmatter.dumps(post, handler=CompactJSON()) + "\n"
 
