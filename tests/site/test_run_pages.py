@@ -334,3 +334,26 @@ def test_every_symbol_of_every_build_picture_has_a_name(committed):
             if rest.endswith("/>") and "aria-label=" not in rest:
                 unnamed.setdefault(str(page.relative_to(committed)), []).append(f"<{tag}{rest}"[:120])
     assert symbols and unnamed == {}, {k: v[:2] for k, v in unnamed.items()}
+
+
+def test_every_measured_claim_row_gives_n_and_intervals_and_an_untested_one_says_so(committed):
+    """Rule (#62: every table gives n and the interval; a difference is called an effect only by
+    the comparison module): round 9 found guide rows that "do not count toward the verdict"
+    saying "barrier=0 changed throughput … by -1.2 % (… n = 9 and 9)", with no interval and no
+    test. Over every guide's "what this project measured" cells: each gives both means with their
+    n and 95 % interval (or the words for one sample), and each row that does not count says it
+    was not tested, never that the option changed the figure."""
+    import html
+    rows = 0
+    for page in sorted((committed / "guides").glob("*/index.html")):
+        for cell in re.findall(r"<td>(On machine .*?)</td>", page.read_text(), re.S):
+            text = html.unescape(re.sub(r"<[^>]+>", "", cell))
+            rows += 1
+            assert " changed " not in text.split(")", 1)[0], text[:200]
+            means = re.search(r"against the baseline \((.*?), with the baseline; (.*?), with the option\)", text, re.S)
+            assert means, text[:300]
+            for side in means.groups():
+                assert re.search(r"n = \d+, 95 % interval |no interval: n = 1", side), (page, side)
+            if "does not count toward the verdict" in text:
+                assert "Not tested against the claim" in text, text[:300]
+    assert rows

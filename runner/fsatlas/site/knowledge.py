@@ -958,9 +958,10 @@ class ClaimEvidence:
             if not blind:
                 contended = contention.differs(found["base"], found["cell"])
                 blind = f"{contended} The comparison does not count toward the verdict." if contended else ""
-            if blind:  # shown, with its figures, but no evidence for or against the claim
+            if blind:  # shown, with its figures, but no evidence for or against the claim: not tested
                 measured.update(status="cannot-show", verdict="cannot show",
-                                sentence=f"{measured['sentence']} {measured['notes']} {blind}")
+                                sentence=f"{measured['sentence']} Not tested against the claim, so this difference "
+                                         f"shows no effect of the option: {measured['notes']} {blind}")
             else:
                 measured["basis"], said = basis(claim, found["cell"], found["base"])
                 measured["notes"] = f"{measured['notes']} {said}".strip()
@@ -1170,9 +1171,9 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
     sentence = (f"On machine {facts['machine_name']} ({facts['machine']}; kernel {facts['kernel']}, {facts['target']}), "
-                f"{option['option']} changed {metric} of {cell['filesystem']} {cell['workload']} by {change:+.1f} % "
-                f"({display(a['mean'], a['unit'])} with the baseline, {display(b['mean'], b['unit'])} with the option; "
-                f"n = {test['n_a']} and {test['n_b']}).")
+                f"{metric} of {cell['filesystem']} {cell['workload']} with {option['option']} was {change:+.1f} % against "
+                f"the baseline ({display(a['mean'], a['unit'])}, {detail(a)}, with the baseline; "
+                f"{display(b['mean'], b['unit'])}, {detail(b)}, with the option).")
     notes = []
     if "not-striped" in flags:
         notes.append("These cells ran on a plain loop image, not on a striped array (this kernel has no md or "
