@@ -83,6 +83,13 @@ def test_commit_and_data_mode_claims_rest_on_workloads_whose_counters_show_them(
     writes = {k: [r["writes"] for r in c["timed_io"]] for k, c in cells.items() if k.endswith("tree-read")}
     assert min(writes["ext4|-|-|tree-read"]) > max(writes["ext4|-|noatime|tree-read"]), writes
     assert all(sum(w) < sum(r["writes"] for r in cells[k]["device_io"]) for k, w in writes.items())
+    # relatime writes a first read's atime (above: every repetition of it wrote more than any of
+    # noatime's); whether that counts is the rule's: the means apart by more than either cell's
+    # own range of repetitions. A few write requests a repetition, a journal commit landing in one
+    # moves that range (1.0 against 5.5 with a range of 5.0 once on a loaded machine): checked
+    # against the rule computed here, not as one outcome
     atime = {"mechanism": "atime"}
-    assert knowledge.cannot_show(atime, "tree-read", cells["ext4|-|noatime|tree-read"],
-                                 cells["ext4|-|-|tree-read"]) == ""  # relatime writes a first read's atime
+    a, b = writes["ext4|-|-|tree-read"], writes["ext4|-|noatime|tree-read"]
+    apart = abs(sum(b) / len(b) - sum(a) / len(a)) > max(max(a) - min(a), max(b) - min(b))
+    said = knowledge.cannot_show(atime, "tree-read", cells["ext4|-|noatime|tree-read"], cells["ext4|-|-|tree-read"])
+    assert (said == "") == apart, (said, a, b)
