@@ -294,6 +294,10 @@ def test_the_default_view_s_own_address_shows_its_picture(browser, committed_url
     page = context.new_page()
     page.goto(committed_url + "/explorer/" + own)
     assert page.inner_text("#explorer .explorer-status") == ""
+    # the picture there is the default view, whatever the address asks (#62 round 9): it says so
+    page.goto(committed_url + "/explorer/?metric=iops&mode=ratio")
+    assert page.locator("#explorer-first svg").count() == 1
+    assert "default view, whatever view this page's address names" in page.inner_text("#explorer")
     context.close()
 
 
