@@ -20,14 +20,15 @@ class Transcript:
     def note(self, text: str) -> None:
         self.lines.append(f"# {text}")
 
-    def run(self, argv, timeout=120, cwd=None, answer: str | None = None, env: dict | None = None
-            ) -> subprocess.CompletedProcess:
+    def run(self, argv, timeout=120, cwd=None, answer: str | None = None, env: dict | None = None,
+            daemon: bool = False) -> subprocess.CompletedProcess:
         """argv run with no terminal; answer: what is typed at its question (the transcript says so),
-        else a question reads end of input; env: variables set for it beside this environment's."""
+        else a question reads end of input; env: variables set for it beside this environment's;
+        daemon: it starts a process meant to outlive it (tools.in_own_session)."""
         self.lines.append("$ " + "".join(f"{k}={shlex.quote(v)} " for k, v in (env or {}).items()) + shlex.join(argv)
                           + (f"   # answered {answer.strip()!r}" if answer else ""))
         try:
-            done = tools.in_own_session(argv, timeout, answer or "", cwd, {**os.environ, **env} if env else None)
+            done = tools.in_own_session(argv, timeout, answer or "", cwd, {**os.environ, **env} if env else None, daemon)
         except FileNotFoundError:
             self.lines.append(f"[not installed: {argv[0]}]")
             return subprocess.CompletedProcess(argv, 127, "", f"{argv[0]}: not installed")
@@ -35,6 +36,11 @@ class Transcript:
             self.lines += [f"  {line}" for line in stream.strip().splitlines()[-20:]]
         self.lines.append(f"[exit {done.returncode}]")
         return done
+
+    def mount(self, spec: dict, image, options=()) -> subprocess.CompletedProcess:
+        """The probe image mounted with options, in the transcript: a FUSE filesystem's daemon
+        (ntfs-3g) outlives the mount command and is left running."""
+        return self.run(filesystems.mount_argv(spec, image.device, image.mountpoint, list(options)), daemon=True)
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
@@ -82,7 +88,7 @@ def made_and_mounted(spec: dict, image, options: list, log: Transcript) -> Findi
     done = log.run([*spec["mkfs"], *options, image.device])
     if done.returncode:
         return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
-    done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
+    done = log.mount(spec, image)
     if done.returncode:  # the filesystem has it, this kernel may not: say which
         said = kernel_says(image.device, log) or done.stderr.strip()[-200:]
         return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"

@@ -162,7 +162,7 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     out = {}
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, QUOTA_MKFS.get(fs, []))
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, QUOTA_MOUNT[fs]))
+        done = log.mount(spec, image, QUOTA_MOUNT[fs])
         if done.returncode:
             said = kernel_says(image.device, log)
             if "CONFIG_QUOTA" in said or "quota support not available" in said.lower():  # the kernel's build, not the format
@@ -224,7 +224,7 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
             words = [f"'{o}'" for o in options]
             with MOUNT_OPTION_MESSAGES:  # only the lines this mount added: an earlier filesystem's refusal reads alike
                 seen = len(kernel_lines(None, None, words))
-                done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
+                done = log.mount(spec, image, options)
                 lines = kernel_lines(None, log, words)[seen:] if done.returncode else []
             said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
         driver = spec.get("mount_type", "the kernel") if spec.get("driver") == "fuse" else "the kernel"
@@ -245,7 +245,7 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, [])
         options = COMPRESS.get(fs, [])
-        done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, options))
+        done = log.mount(spec, image, options)
         if done.returncode and options:
             return Finding.value("no", f"mounting with {','.join(options)} was refused: {done.stderr.strip()[-200:]}")
         if done.returncode:

@@ -405,7 +405,7 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
         return Finding(status="failed", detail="the file's name was not found in the image as written")
     _flip(image.image, offsets, 0x01)  # in every copy: a mirror would otherwise repair the read
     log.note(f"flipped a byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
-    done = log.run(filesystems.mount_argv(spec, image.device, image.mountpoint))
+    done = log.mount(spec, image)
     if done.returncode:
         said = kernel_says(image.device, log)
         return Finding.value("yes", f"after one byte of a file name was flipped on the disk the mount was refused"

@@ -558,7 +558,7 @@ def timestamps(spec: dict, scratch: str, log: Transcript) -> dict:
         open(fine, "w").close()
         os.utime(fine, ns=(1_700_000_000 * 10**9 + FRACTION_NS,) * 2)
         log.run(["umount", image.mountpoint])
-        log.run(filesystems.mount_argv(spec, image.device, image.mountpoint, []))
+        log.mount(spec, image)
         kept = {}
         for label, seconds in {**DATES, **BEYOND}.items():
             back = os.stat(names[label]).st_mtime_ns // 10**9

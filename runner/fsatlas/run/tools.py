@@ -102,7 +102,7 @@ def _signal(pid: int, signum: int) -> None:
         pass
 
 
-def in_own_session(argv, timeout, input: str = "", cwd=None, env=None) -> subprocess.CompletedProcess:
+def in_own_session(argv, timeout, input: str = "", cwd=None, env=None, daemon: bool = False) -> subprocess.CompletedProcess:
     """argv run to its end in a session of its own, its exit status whatever it is (a probe's
     answer may be a refusal). Once it ends, whatever of its session outlives it is killed; on a
     timeout or an interruption (raised again) it is killed with every process below it. A dump in
@@ -110,6 +110,10 @@ def in_own_session(argv, timeout, input: str = "", cwd=None, env=None) -> subpro
     still asleep ten minutes later, holding the probe's loop device open and the pipes that
     subprocess.run waits on to close. So its output goes to files, read once it has ended.
     start_new_session, not preexec_fn, which is unsafe in the probe lanes' threads.
+    daemon: argv starts a process meant to outlive it (a FUSE mount's daemon: ntfs-3g forks it
+    and returns, and it leaves the session when it calls setsid, a moment later): what outlives
+    a normal end is left alone, or, on a loaded machine, the daemon was killed before it left and
+    its mount answered "Transport endpoint is not connected".
     FileNotFoundError when argv[0] is not installed."""
     with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         stdin.write(input.encode())
@@ -118,15 +122,18 @@ def in_own_session(argv, timeout, input: str = "", cwd=None, env=None) -> subpro
                                 start_new_session=True)
         try:
             proc.wait(timeout)
+            ended = True
         except BaseException:
             kill_tree(proc.pid)  # read while it lives: a killed process's children are no longer below it
             proc.wait()
+            ended = False
             raise
         finally:
-            try:  # a session's id stays reserved while any member lives: no other process is hit
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            if not (daemon and ended):
+                try:  # a session's id stays reserved while any member lives: no other process is hit
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
         stdout.seek(0)
         stderr.seek(0)
         return subprocess.CompletedProcess(argv, proc.returncode, stdout.read().decode(errors="replace"),
