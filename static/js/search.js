@@ -78,10 +78,9 @@
       var more = el("button", { type: "button", "class": "search-more" });
       out.appendChild(list);
       out.appendChild(more);
-      function say() {
-        var pages = found.length === 1 ? " page found" : " pages found";
+      function say() {  // counts by the site's one plural rule (static/js/format.js)
         statusLine.textContent = !found.length ? "Nothing found for \u201c" + query + "\u201d." :
-          found.length + pages + " for \u201c" + query + "\u201d" +
+          window.fsatlasFormat.count(found.length, "page") + " found for \u201c" + query + "\u201d" +
           (shown < found.length ? "; the first " + shown + (shown === 1 ? " is listed." : " are listed.") : ".");
         more.hidden = shown >= found.length;
         more.textContent = "List " + Math.min(BATCH, found.length - shown) + " more";
