@@ -16,6 +16,8 @@
   function table() { return Object.create(null); }
   function uniq(list) { var seen = table(); return list.filter(function (x) { return seen[x] ? false : (seen[x] = true); }); }
   var named = format.named;
+  // The ratio mode's unit: a figure divided by the baseline's mean (points(), caption()).
+  function inUnitsOf(baseline) { return "\u00d7 " + baseline + "'s mean"; }
   function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
 
   // The explorer's data: json is explorer/data.json (the index); add() takes the chunk of one
@@ -196,7 +198,10 @@
         if (view.mode === "abs") { scale = display.factor; p.unitLabel = display.title; }
         else if (view.mode === "ratio") {
           var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
-          if (b && b.mean) { scale = 1 / b.mean; p.unitLabel = "ratio to " + view.baseline + " (" + (x.metric.better === "higher" ? "above 1 is better" : "below 1 is better") + ")"; }
+          // a change of unit, not a ratio estimated with its own interval: each bar keeps its own
+          // cell's interval and repetitions, divided by the baseline's mean (#62 round 10: labelled a
+          // ratio with a "95% CI", it read as the compare page's tested ratio, which is another figure)
+          if (b && b.mean) { scale = 1 / b.mean; p.unitLabel = inUnitsOf(view.baseline) + " (" + (x.metric.better === "higher" ? "above 1 is better" : "below 1 is better") + ")"; }
         } else if (view.mode === "share" && x.share !== null && x.share !== undefined && x.mean) {
           scale = x.share / x.mean; p.unitLabel = "share of what the raw device delivered";
         }
@@ -204,7 +209,7 @@
         p.value = x.mean * scale;  // one sample: no interval (null ends), so no whisker
         p.lo = x.lo === null ? null : x.lo * scale; p.hi = x.hi === null ? null : x.hi * scale;
         // the figures as every page's chart prints them for one cell (aggregate._throughput_shown)
-        p.unitShort = view.mode === "abs" ? display.unit : view.mode === "ratio" ? "ratio to " + view.baseline : "share";
+        p.unitShort = view.mode === "abs" ? display.unit : view.mode === "ratio" ? inUnitsOf(view.baseline) : "share";
         p.shown = { mean: format.significant(p.value), rsd: x.rsd === null ? data.words.no_rsd : format.rsd(x.rsd),
                     ci: p.lo === null ? data.words.no_interval : format.significant(p.lo) + "\u2013" + format.significant(p.hi) };
         p.samples = x.samples.map(function (s) { return s * scale; });
@@ -243,7 +248,14 @@
       }
       if (view.axis === "dims" && !pool.some(function (x) { return x.key.dims; }))
         return "none of the cells chosen sweeps a parameter (file size, threads), which the sweep view draws; show them across workloads";
-      if (view.mode === "ratio") return "no cell chosen has a " + view.baseline + " cell beside it in its run to take a ratio to";
+      if (view.mode === "ratio") {
+        // the configurations the chosen cells' runs do have on their workloads: an import's are
+        // "ext4 imported", never the default baseline "ext4" (#62 round 10)
+        var beside = table();
+        rows.forEach(function (x) { if (runs[x.result.id] && x.metric.name === view.metric) beside[configOf(x.key)] = 1; });
+        return "no cell chosen has a cell of the baseline (" + view.baseline + ") beside it in its run; baselines these runs measured: " +
+          Object.keys(beside).sort().join(", ");
+      }
       if (view.mode === "share") return "no cell chosen has a raw-device figure to take a share of";
       return "";
     }
@@ -296,7 +308,10 @@
   // whether it is a difference is the comparison module's to say, which the compare page shows
   // for two filesystems in one run (tested, corrected).
   function caption(view, unitLabel) {
-    return (view.mode === "ratio" ? "Ratio of each cell's mean to " + view.baseline + "'s on the same machine, not tested (the compare page tests two filesystems in one run)" :
+    return (view.mode === "ratio" ? "Each cell's mean, interval and repetitions divided by " + view.baseline + "'s mean in the same run and workload: " +
+      "a change of unit, so a bar's whisker is its own cell's 95 % interval (the baseline's is on its own bar), not an interval of the ratio. " +
+      "Not tested: the compare page's ratio of two filesystems is another figure (of geometric means, with the interval of their difference, from the comparison module), " +
+      "which a cell's details give where that page has it" :
       view.mode === "share" ? "Each throughput as a share of what the raw device delivered" : view.metric + (unitLabel ? " in " + unitLabel : ": nothing drawn")) +
       "; bars are means, whiskers 95 % confidence intervals, dots the repetitions; a flagged bar is a pale fill in a full-colour outline, with its flags' letters above it.";
   }
@@ -318,7 +333,7 @@
     // label, the result file; then what only the explorer gives (kernel, the host meanwhile)
     var unit = (values[0] && values[0].unitShort) || unitLabel;
     var tooltip = [{ field: "filesystem" }, { field: "panel", title: "workload" }, { field: "variant" },
-                   { field: "shown.mean", title: "mean " + unit }, { field: "shown.ci", title: "95% CI (" + unit + ")" },
+                   { field: "shown.mean", title: "mean " + (view.mode === "ratio" ? "(" + unit + ")" : unit) }, { field: "shown.ci", title: "95% CI (" + unit + ")" },
                    { field: "shown.rsd", title: "RSD" }, { field: "n", title: "samples" }, { field: "flags" },
                    { field: "machineShown", title: "machine" }, { field: "result", title: "result file" },
                    { field: "kernel" }, { field: "host", title: "host meanwhile" }];

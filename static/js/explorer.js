@@ -241,6 +241,38 @@
     });
   }
 
+  // The compare page's row for one cell against the baseline in its run (site/pairs.py wrote the
+  // tables, escaped; the explorer only reads them): "b / a = 0.752× (0.69–0.82), adjusted p 0.012,
+  // b worse", or "" where the pair's file holds no table of this run (beyond its first runs) or
+  // no row of this metric (an iops row that repeats throughput is not compared).
+  var pairFiles = Object.create(null);
+  function testedRow(a, p, metric) {
+    var b = p.filesystem, name = a + "--" + b;
+    pairFiles[name] = pairFiles[name] || fetch(root.dataset.compare + name + ".json").then(function (r) {
+      return r.ok ? r.json() : { runs: [] };
+    }).catch(function () { return { runs: [] }; });
+    var key = p.workload + (p.dims ? "|" + p.dims : "");
+    return pairFiles[name].then(function (pair) {
+      // the run's own table first (its rows adjusted together, as /compare/?run= shows them), else
+      // its rows in the table by the site's rule (each row names its run)
+      var runs = pair.runs || [], found = null;
+      runs.filter(function (run) { return run.id === p.result; }).concat(runs.filter(function (run) { return run.id !== p.result; }))
+        .some(function (run) {
+          var rows = new DOMParser().parseFromString(run.table, "text/html").querySelectorAll("tbody tr");
+          for (var i = 0; i < rows.length && !found; i++) {
+            var tr = rows[i], its = run.id === p.result || tr.getAttribute("data-run") === p.result;
+            if (its && tr.getAttribute("data-key") === key && tr.getAttribute("data-metric") === metric) found = tr;
+          }
+          return found;
+        });
+      if (!found) return "";
+      var cells = found.querySelectorAll("td");  // measure, n, a, b, ratio, adjusted p, verdict (pairs.table_html)
+      var verdict = cells[6].querySelector("summary");
+      return "tested on the compare page: " + b + " / " + a + " = " + cells[4].textContent + ", adjusted p " + cells[5].textContent +
+        ", " + (verdict ? verdict.textContent : cells[6].textContent);
+    });
+  }
+
   // --- drawing ---------------------------------------------------------------------------
 
   // As many small multiples a row as the page's width holds (one on a phone): a panel takes
@@ -279,8 +311,10 @@
       dl.lastChild.appendChild(document.getElementById("explorer-twins-note").content.firstElementChild.cloneNode(true));
     });
     row("Host meanwhile", p.host);
-    if (view.mode === "ratio" && view.baseline && p.filesystem !== view.baseline && p.variant === "defaults") {
-      // the ratio shown is descriptive; the tested row (the comparison module's) is on the compare page, same run
+    // a baseline that is a filesystem's defaults (no variant in its name): the compare page has the pair
+    if (view.mode === "ratio" && view.baseline && view.baseline.indexOf(" ") < 0 && p.filesystem !== view.baseline && p.variant === "defaults") {
+      // the figure shown is a change of unit; the tested ratio (the comparison module's) is on the
+      // compare page, same run: its row, word for word, where the pair's file holds this run
       var tested = el("dd"), url = new URL(root.dataset.compare, location.href);
       url.searchParams.set("a", view.baseline);
       url.searchParams.set("b", p.filesystem);
@@ -288,6 +322,9 @@
       tested.appendChild(el("a", { href: url.pathname + url.search }, p.filesystem + " against " + view.baseline + ", tested, in this run"));
       dl.appendChild(el("dt", {}, "Is it a difference?"));
       dl.appendChild(tested);
+      testedRow(view.baseline, p, view.metric).then(function (said) {
+        if (said && tested.isConnected) tested.insertBefore(document.createTextNode(said + " · "), tested.firstChild);
+      });
     }
     row("Tools", p.tools);
     row("Cell", p.key);
@@ -431,7 +468,8 @@
     box.textContent = "";
     var table = el("table", { "class": "data-table" });
     var head = el("tr");
-    ["Workload", "Filesystem", "Variant", "Machine", "Value", "95 % CI", "RSD", "n", "Flags", "Result"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+    // in units of a baseline's mean, the interval is still the cell's own (explorer-view caption())
+    ["Workload", "Filesystem", "Variant", "Machine", "Value", view.mode === "ratio" ? "The cell's 95 % CI" : "95 % CI", "RSD", "n", "Flags", "Result"].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
     table.appendChild(el("thead")).appendChild(head);
     var body = table.appendChild(el("tbody"));
     points_.slice().sort(function (a, b) { return (a.panel + a.config).localeCompare(b.panel + b.config); }).forEach(function (p) {
@@ -475,7 +513,7 @@
     var list_ = geomeans(view.metric, sel);
     if (!list_.length) return;
     var better = list_[0].better === "higher" ? "above 1 is better" : "below 1 is better";
-    var summary = el("p", {}, "Geometric mean of each configuration's ratios to " + view.baseline + " over the selected workloads (" + better +
+    var summary = el("p", {}, "Geometric mean of each configuration's means divided by " + view.baseline + "'s over the selected workloads (" + better +
       "); cells without a measurement on either side are counted as missing, never as zero. These ratios are not tested: for a difference " +
       "judged with its interval and a p-value corrected for the number of comparisons, see the ");
     summary.appendChild(el("a", { href: document.getElementById("explorer").dataset.compare }, "compare page"));

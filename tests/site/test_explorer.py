@@ -4,6 +4,7 @@ import io
 import json
 import re
 import urllib.request
+from html.parser import HTMLParser
 
 import pytest
 
@@ -56,7 +57,7 @@ def test_baseline_gives_ratios_and_geometric_means(page, explorer_url):
     summary = page.locator("#explorer-summary").inner_text()
     assert "Geometric mean" in summary and "xfs on box" in summary
     # descriptive ratios say they are untested and lead to the page whose rows are tested
-    assert "not tested" in summary and "not tested" in page.inner_text("#explorer-caption")
+    assert "not tested" in summary and "not tested" in page.inner_text("#explorer-caption").lower()
     assert page.locator("#explorer-summary a[href$='/compare/']").count() == 1
     # a mark's details lead to the tested row: the compare page, this pair, this run
     link = page.locator("#explorer-details a[href*='/compare/?']")
@@ -68,7 +69,69 @@ def test_baseline_gives_ratios_and_geometric_means(page, explorer_url):
     query = dict(q.split("=") for q in link.get_attribute("href").split("?")[1].split("&"))
     assert query["a"] == "xfs" and query["b"] in ("ext2", "ext4", "btrfs") and query["run"].startswith("synthetic-")
     assert query["run"] in page.locator("#explorer-details").inner_text()
+    # one figure for one pair of cells (#62 round 10): every bar's details quote the compare page's
+    # tested row of that pair, run and workload word for word, read here from the pair's file
+    quoted = 0
+    for i in range(page.locator(BARS).count()):
+        page.locator(BARS).nth(i).hover()
+        page.locator("#explorer-details code.command").wait_for()
+        text = page.locator("#explorer-details").inner_text()
+        fs, cell = text.split("\n")[1].split(":")[0], text.split("\nCell\n")[1].split("\n")[0]
+        if fs == "xfs":
+            assert "tested on the compare page" not in text  # the baseline's own bar
+            continue
+        run = text.split(".json")[0].split()[-1]
+        pair = json.load(urllib.request.urlopen(f"{explorer_url}/compare/xfs--{fs}.json"))
+        row = compare_row(pair, run, cell.split("|")[3], "throughput")
+        page.wait_for_function("document.getElementById('explorer-details').textContent.includes('tested on the compare page')")
+        said = page.locator("#explorer-details").inner_text().split("tested on the compare page: ")[1].split(" \u00b7 ")[0]
+        assert said == f"{fs} / xfs = {row['ratio']}, adjusted p {row['p']}, {row['verdict']}"
+        quoted += 1
+    assert quoted == page.locator(BARS).count() - 2  # all but xfs's two workloads
+    # the figure itself is a change of unit: the whisker is the cell's own interval, and says so
+    assert "not an interval of the ratio" in page.inner_text("#explorer-caption")
+    assert "The cell's 95 % CI" in page.inner_text("#explorer-table thead")
     assert page.errors == []
+
+
+class _PairRows(HTMLParser):
+    """A compare table's body rows: (data-run, data-key, data-metric) -> the text of its cells."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.row, self.text = {}, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "tr" and "data-key" in attrs:
+            self.row = ((attrs.get("data-run"), attrs["data-key"], attrs["data-metric"]), [], [])
+        elif tag in ("td", "summary") and self.row:
+            self.text = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "summary") and self.row and self.text is not None:
+            self.row[1 if tag == "td" else 2].append("".join(self.text).strip())
+            self.text = None if tag == "td" else []
+        elif tag == "tr" and self.row:
+            self.rows[self.row[0]] = self.row
+            self.row = None
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text.append(data)
+
+
+def compare_row(pair: dict, run: str, key: str, metric: str) -> dict:
+    """The compare page's row of one run, workload key and metric, from the pair's file: its own
+    table's, else the row naming the run in the table by the site's rule."""
+    for table in sorted(pair["runs"], key=lambda t: t["id"] != run):
+        parser = _PairRows()
+        parser.feed(table["table"])
+        own = (None, key, metric) if table["id"] == run else (run, key, metric)
+        if own in parser.rows:
+            cells, summaries = parser.rows[own][1], parser.rows[own][2]
+            return {"ratio": cells[4], "p": cells[5], "verdict": summaries[0]}
+    raise AssertionError(f"no row of {run} {key} {metric} in the pair's file")
 
 
 def test_the_url_holds_the_view_and_back_works(page, browser, explorer_url):
@@ -296,6 +359,23 @@ def test_an_import_named_alone_shows_its_cells(page, import_site):
         said = page.inner_text("#explorer .explorer-status")
         drawn = int(re.search(r"(\d+) cells? drawn", said).group(1))
         assert drawn == sum(c["status"] == "ok" and "throughput" in c["metrics"] for c in result["cells"]) > 0, said
+    # in units of a baseline the import lacks (a runner's "ext4" beside its "ext4 imported"): the
+    # caption names the baselines the run does have, counted here from its file, and one of them
+    # draws (#62 round 10)
+    configs = sorted({c["filesystem"] + ("" if c.get("variant", "defaults") == "defaults" else " " + c["variant"])
+                      for c in swept["cells"] if c["status"] == "ok" and "throughput" in c["metrics"]})
+    lacking = [o for o in page.eval_on_selector_all("select[name=baseline] option", "os => os.map(o => o.value)")
+               if o not in configs]
+    page.goto(f"{url}/explorer/?r={swept['id']}&mode=ratio&base={lacking[0]}")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    caption = page.inner_text("#explorer-caption")
+    assert f"baseline ({lacking[0]})" in caption and "baselines these runs measured: " in caption, caption
+    named = caption.split("baselines these runs measured: ")[1].rstrip(".").split(", ")
+    assert named == configs, caption
+    before = page.evaluate("document.getElementById('explorer').dataset.rendered")
+    page.select_option("select[name=baseline]", named[0])
+    page.wait_for_function(f"document.getElementById('explorer').dataset.rendered !== '{before}'")
+    page.wait_for_selector(BARS)
     assert page.errors == []
 
 
