@@ -5,9 +5,11 @@ Each target is a context manager: whatever happens inside (an error, SIGINT, SIG
 exit the filesystem is unmounted, the loop device detached and the image deleted. Those
 signals are held back during the teardown, so a second Ctrl-C cannot cut it short.
 """
+import ctypes
 import os
 import shutil
 import signal
+import stat
 import subprocess
 
 from . import filesystems, leftovers
@@ -152,9 +154,33 @@ def _loop_direct_io(device: str) -> bool:
         return False
 
 
-def drop_caches() -> bool:
-    """Empties the page cache so a measurement reads the device, not memory; False if not allowed."""
-    os.sync()
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def sync(path: str) -> None:
+    """Writes what is dirty on the filesystem holding PATH, and nothing else: syncfs(2) on a
+    descriptor of PATH (a FUSE mount's too: the kernel writes the block device under a fuseblk
+    mount, as sync(2) would). PATH a block device with no filesystem (the raw-device baseline,
+    mkfs before mount-time): fsync(2) of the device, its own cached pages and one flush. Never
+    sync(2) (os.sync, `sync`): that flushes every filesystem of the machine, other users'
+    devices and other tests' loop devices, and its cost lands in the caller's timed part."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if stat.S_ISBLK(os.fstat(fd).st_mode):
+            os.fsync(fd)
+        elif _libc.syncfs(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"syncfs: {os.strerror(err)}", path)
+    finally:
+        os.close(fd)
+
+
+def drop_caches(path: str) -> bool:
+    """Empties the page cache so a measurement reads the device, not memory; False if not
+    allowed. PATH is what is measured (a folder on the filesystem under test, or the raw
+    device): only it is synced first (sync); the drop itself writes nothing, so other
+    filesystems' dirty pages stay dirty and only their clean pages leave memory."""
+    sync(path)
     try:
         with open("/proc/sys/vm/drop_caches", "w", encoding="utf-8") as f:
             f.write("3\n")
