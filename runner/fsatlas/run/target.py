@@ -39,12 +39,10 @@ def _mount_of(path: str) -> list:
     holds path, or []."""
     real = os.path.realpath(path)
     best = []
-    with open("/proc/self/mounts", encoding="utf-8") as f:
-        for line in f:
-            fields = line.split()
-            mnt = fields[1]
-            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[1] if best else ""):
-                best = fields
+    for fields in leftovers.mounts():
+        mnt = fields[1]
+        if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[1] if best else ""):
+            best = fields
     return best
 
 
