@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 from fsatlas.run import evidence, filesystems, matrix, target
-from fsatlas.run.workloads import lifecycle, smallfiles
+from fsatlas.run.workloads import lifecycle, smallfiles, treecopy
 from fsatlas.run.workloads.context import RepContext
 from testutil import loop_state
 
@@ -122,6 +122,16 @@ def test_the_runner_syncs_only_the_filesystem_or_device_it_measures(tmp_path):
                 target.sync(fuse.mountpoint)
             got = _only(fuse_step, fuse, [a, b, raw], flushes=False)  # ntfs-3g asks for no flush
             assert got["write_sectors"] >= DIRTY // 512
+
+        # tree-copy's source tree, the run's own files on the host, is written out alone (sync_file_range)
+        made = {}
+
+        def own_files():
+            tree = os.path.join(b.mountpoint, f"tree-{os.urandom(4).hex()}")
+            made.update(treecopy.generate_tree(tree, 40))
+            target.write_out(tree)
+        got = _only(own_files, b, [a, *others[1:], raw], flushes=False)
+        assert got["write_sectors"] >= made["bytes"] // 512
 
         # mount-time's drop between its mkfs and its mount: no filesystem mounted, the device is what it syncs
         mount_cell = m.profile("tiny", ["ext4"], ["mount-time"]).cells[0]
