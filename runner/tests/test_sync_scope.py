@@ -3,11 +3,12 @@ the cache drop, the workloads' syncs) writes and flushes the filesystem under te
 syncfs(2), or the raw device alone, by fsync(2); sync(2) would flush every filesystem of the
 machine, other users' and other tests' loop devices. Judged on loop devices of this test's own
 by their counters (Documentation/admin-guide/iostats.rst, read by evidence.device_stat: sectors
-written, flushes completed): each bystander holds dirty data sync(2) would write (and an ext4
-bystander, idle, gets a flush from every sync(2)); what was synced shows its writes, and each
-bystander, synced by itself afterwards, shows that its dirty data was still there to write.
-The mount points lie under a folder whose name holds a space; one filesystem is NTFS through
-FUSE (ntfs-3g: syncfs reaches the block device under a fuseblk mount)."""
+written, flushes completed): each bystander holds dirty data sync(2) would write; what was
+synced shows its writes, and each bystander, synced by itself afterwards, shows that its dirty
+data was still there to write. tree-copy's source tree, the run's own files, is written out
+alone (target.write_out). The mount points lie under a folder whose name holds a space, a tab
+and a backslash (escaped in the kernel's mount table); one filesystem is NTFS through FUSE
+(ntfs-3g: syncfs reaches the block device under a fuseblk mount, with no flush)."""
 import contextlib
 import os
 import shutil
