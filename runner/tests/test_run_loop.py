@@ -85,9 +85,10 @@ def test_one_filesystem_every_workload(tmp_path):
     # each repetition's device counters: an O_DIRECT stream asks for no flush, fdatasync after
     # each of fsync-write-4k's 64 writes asks for one each time. The device's flush counter is not
     # this run's alone: ext4's journal commits (two flushes each on a loop device, which has no
-    # FUA) and any process's sync(2), which flushes every filesystem of the machine (the suite's
-    # other tests sync between layout and reading), count on it too: 5, 16 and 37 in seq-write's
-    # three timed parts once, with another test beside it. So seq-write is bounded by the flushes
+    # FUA) and any process's sync(2), which flushes every filesystem of the machine, count on it
+    # too: 5, 16 and 37 in seq-write's three timed parts once, with another test beside it, when
+    # the runner still called sync(2) between layout and reading (it syncs only what it measures
+    # now: test_sync_scope; other processes on the machine may still). So seq-write is bounded by the flushes
     # its writes would ask (its median below the fewest fsync-write-4k asked in any repetition);
     # the whole repetition also holds the commits of what ran before it
     by_workload = {c["workload"]: c for c in result["cells"]}

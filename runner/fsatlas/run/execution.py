@@ -606,7 +606,7 @@ def _measure_baseline(run, field: str = "baseline") -> None:
                 if rep > reps:
                     run.progress.total += 1
                 run.progress.step(f"{field} {name} on the raw device rep {rep}")
-                target.drop_caches()
+                target.drop_caches(image.device)
                 values = fio.run_job(cell.workload, params, {"filename": image.device},
                                      os.path.join(top, bundle.baseline_member(field, name, rep)), cell.budget_s)
                 for metric, value in values.items():

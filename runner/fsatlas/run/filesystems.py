@@ -3,7 +3,7 @@ import os
 import shutil
 import subprocess
 
-from . import evidence, tools
+from . import evidence, leftovers, tools
 
 
 # Programs no registry this project reaches has a build of, with why; run/packages.txt pins those
@@ -61,13 +61,9 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
 def _mounted_at(mountpoint: str) -> list[str]:
     """The /proc/self/mounts fields (source, mount point, type, options, ...) of the mount on
     mountpoint itself, or []."""
-    real, found = os.path.realpath(mountpoint), []
-    with open("/proc/self/mounts", encoding="utf-8") as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) >= 4 and fields[1].replace("\\040", " ") == real:
-                found = fields  # the last mount on a path is the visible one
-    return found
+    real = os.path.realpath(mountpoint)
+    found = [fields for fields in leftovers.mounts() if fields[1] == real]
+    return found[-1] if found else []  # the last mount on a path is the visible one
 
 
 def effective_options(mountpoint: str) -> str:
@@ -91,9 +87,7 @@ def driver(spec: dict, device: str, mountpoint: str) -> str:
 
 
 def is_mounted(path: str) -> bool:
-    real = os.path.realpath(path)
-    with open("/proc/self/mounts", encoding="utf-8") as f:
-        return any(line.split()[1] == real for line in f if len(line.split()) > 1)
+    return bool(_mounted_at(path))
 
 
 def unmount(mountpoint: str) -> None:

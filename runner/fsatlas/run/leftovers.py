@@ -10,6 +10,7 @@ devices whose image is inside them, the processes still using them, then the fol
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -60,10 +61,22 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _mounts_below(folder: str) -> list:
+_OCTAL = re.compile(r"\\([0-7]{3})")
+
+
+def mounts() -> list[list[str]]:
+    """The fields of each line of /proc/self/mounts (source, mount point, type, options, ...),
+    the source and mount point as the kernel knows them: it writes a space, tab, newline or
+    backslash in them as an octal escape (\\040, \\011, \\012, \\134: show_vfsmnt and
+    mangle in fs/proc_namespace.c), and a mount point with a space is otherwise never found."""
     with open("/proc/self/mounts", encoding="utf-8") as f:
-        points = [line.split()[1].replace("\\040", " ") for line in f if len(line.split()) > 1]
-    return sorted({p for p in points if _inside(p, folder)}, key=len, reverse=True)
+        rows = [line.split() for line in f]
+    return [[_OCTAL.sub(lambda m: chr(int(m.group(1), 8)), v) if i < 2 else v for i, v in enumerate(r)]
+            for r in rows if len(r) >= 4]
+
+
+def _mounts_below(folder: str) -> list:
+    return sorted({r[1] for r in mounts() if _inside(r[1], folder)}, key=len, reverse=True)
 
 
 def loops_below(folder: str) -> list:

@@ -94,7 +94,7 @@ def dump_restore(fs: str, spec: dict, image, scratch: str, log: Transcript) -> F
             os.setxattr(os.path.join(mnt, "dumped"), "user.fsatlas", b"kept")
         except OSError:
             xattr = False
-        os.sync()
+        target.sync(mnt)
         if fs == "btrfs":  # send takes a read-only snapshot
             log.run(["btrfs", "subvolume", "snapshot", "-r", mnt, os.path.join(mnt, "dump-snap")])
         values = dict(dump=os.path.join(work, "dump"), dev=image.device, mnt=mnt, into=into)
@@ -260,10 +260,10 @@ def compression(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
                 return Finding.unavailable(f"the {fs} driver answers no file-attribute ioctl, so chattr +c cannot ask it: {said}")
             if flag.returncode:
                 return Finding.value("no", f"chattr +c (FS_COMPR_FL) was refused: {said}")
-        os.sync()
+        target.sync(image.mountpoint)
         before = _used(image.mountpoint)
         _fill(path, COMPRESSIBLE_BYTES)
-        log.run(["sync", "-f", image.mountpoint])
+        target.sync(image.mountpoint)
         grown = _used(image.mountpoint) - before
         log.note(f"used space grew by {grown} bytes for {COMPRESSIBLE_BYTES} bytes written")
         mib = COMPRESSIBLE_BYTES >> 20

@@ -389,7 +389,7 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
     folder = os.path.join(image.mountpoint, "meta")
     os.mkdir(folder)
     open(os.path.join(folder, name), "w").close()
-    os.sync()
+    target.sync(image.mountpoint)
     filesystems.unmount(image.mountpoint)
     log.run(["blockdev", "--flushbufs", image.device])
     # Where the name is stored, as UTF-8 or UTF-16 (NTFS, HFS+, JFS), found by its first and its

@@ -94,7 +94,7 @@ def copy_on_write(mnt: str, log: Transcript) -> Finding:
                                                           "it refused both FIEMAP and FIBMAP (see the transcript)")
         os.pwrite(fd, os.urandom(64 << 10), 0)
         os.fsync(fd)
-        os.sync()  # what a filesystem defers to its next commit is written too
+        target.sync(mnt)  # what a filesystem defers to its next commit is written too
         after = _first_block(fd, log)
     finally:
         os.close(fd)
@@ -126,7 +126,7 @@ def inline_data(fs: str, spec: dict, scratch: str, log: Transcript) -> Finding:
                 f.write(b"i" * INLINE_BYTES)
                 f.flush()
                 os.fsync(f.fileno())
-        os.sync()
+        target.sync(image.mountpoint)
         fds = [os.open(path, os.O_RDONLY) for path in paths]
         try:
             blocks = os.fstat(fds[0]).st_blocks
@@ -348,7 +348,7 @@ def tail_packing(mnt: str, log: Transcript) -> Finding:
             f.write(os.urandom(block + TAIL_BYTES))
             f.flush()
             os.fsync(f.fileno())
-    os.sync()
+    target.sync(mnt)
     size = block + TAIL_BYTES
     fds = [os.open(path, os.O_RDONLY) for path in paths]
     try:

@@ -5,9 +5,11 @@ Each target is a context manager: whatever happens inside (an error, SIGINT, SIG
 exit the filesystem is unmounted, the loop device detached and the image deleted. Those
 signals are held back during the teardown, so a second Ctrl-C cannot cut it short.
 """
+import ctypes
 import os
 import shutil
 import signal
+import stat
 import subprocess
 
 from . import filesystems, leftovers
@@ -37,12 +39,10 @@ def _mount_of(path: str) -> list:
     holds path, or []."""
     real = os.path.realpath(path)
     best = []
-    with open("/proc/self/mounts", encoding="utf-8") as f:
-        for line in f:
-            fields = line.split()
-            mnt = fields[1]
-            if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[1] if best else ""):
-                best = fields
+    for fields in leftovers.mounts():
+        mnt = fields[1]
+        if (real == mnt or real.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[1] if best else ""):
+            best = fields
     return best
 
 
@@ -152,9 +152,53 @@ def _loop_direct_io(device: str) -> bool:
         return False
 
 
-def drop_caches() -> bool:
-    """Empties the page cache so a measurement reads the device, not memory; False if not allowed."""
-    os.sync()
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint]
+SYNC_FILE_RANGE_WAIT_BEFORE, SYNC_FILE_RANGE_WRITE, SYNC_FILE_RANGE_WAIT_AFTER = 1, 2, 4  # include/uapi/linux/fs.h
+
+
+def sync(path: str) -> None:
+    """Writes what is dirty on the filesystem holding PATH, and nothing else: syncfs(2) on a
+    descriptor of PATH (a FUSE mount's too: the kernel writes the block device under a fuseblk
+    mount, as sync(2) would). PATH a block device with no filesystem (the raw-device baseline,
+    mkfs before mount-time): fsync(2) of the device, its own cached pages and one flush. Never
+    sync(2) (os.sync, `sync`): that flushes every filesystem of the machine, other users'
+    devices and other tests' loop devices, and its cost lands in the caller's timed part."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if stat.S_ISBLK(os.fstat(fd).st_mode):
+            os.fsync(fd)
+        elif _libc.syncfs(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"syncfs: {os.strerror(err)}", path)
+    finally:
+        os.close(fd)
+
+
+def write_out(folder: str) -> None:
+    """Writes the data of every file under FOLDER, this run's own (the generated source tree on
+    the host), to its device and waits for it, touching no other file: sync_file_range(2), started
+    on all of them before it waits on any; data only, no flush. Left dirty, the host would write
+    them back during a later timed part (sync(2) before each repetition once did this, for every
+    file of the machine)."""
+    paths = [os.path.join(here, name) for here, _, names in os.walk(folder) for name in names]
+    for flags in (SYNC_FILE_RANGE_WRITE, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER):
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                if _libc.sync_file_range(fd, 0, 0, flags) != 0:
+                    err = ctypes.get_errno()
+                    raise OSError(err, f"sync_file_range: {os.strerror(err)}", path)
+            finally:
+                os.close(fd)
+
+
+def drop_caches(path: str) -> bool:
+    """Empties the page cache so a measurement reads the device, not memory; False if not
+    allowed. PATH is what is measured (a folder on the filesystem under test, or the raw
+    device): only it is synced first (sync); the drop itself writes nothing, so other
+    filesystems' dirty pages stay dirty and only their clean pages leave memory."""
+    sync(path)
     try:
         with open("/proc/sys/vm/drop_caches", "w", encoding="utf-8") as f:
             f.write("3\n")

@@ -44,8 +44,10 @@ class RepContext:
         return path
 
     def drop(self) -> None:
+        """Caches dropped (as root), the filesystem under test synced first: the repetition's
+        folder on it, or the device itself where no filesystem is mounted (mkfs before mount-time)."""
         if self.drop_caches:
-            target.drop_caches()
+            target.drop_caches(self.workdir or self.image.device)
 
 
 

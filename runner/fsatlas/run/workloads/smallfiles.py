@@ -10,6 +10,7 @@ import os
 import time
 
 from ...results import metrics
+from .. import target
 from .context import CpuMeter
 
 PHASES = metrics.SMALL_FILE_PHASES
@@ -31,7 +32,7 @@ def run(cell, ctx) -> dict:
     payload = b"x" * size
     for d in range(directories):
         os.mkdir(os.path.join(ctx.workdir, f"d{d:04d}"))
-    os.sync()
+    target.sync(ctx.workdir)
     seconds = {}
     deadline = time.monotonic() + ctx.timeout
 
@@ -45,7 +46,7 @@ def run(cell, ctx) -> dict:
             for path in _paths(ctx.workdir, files, directories):
                 op(path)
             if name in ("create", "rename", "delete"):
-                os.sync()
+                target.sync(ctx.workdir)
             seconds[name] = time.perf_counter() - start
 
     def create(path):

@@ -13,11 +13,11 @@ import math
 import os
 import random
 import shutil
-import subprocess
 import tempfile
 import time
 
 from ...results import metrics
+from .. import target
 from .context import CpuMeter, run_tool
 
 METRICS = metrics.TREE_COPY
@@ -76,6 +76,7 @@ def source_tree(ctx, files: int) -> tuple[str, dict]:
     if key not in ctx.shared:
         root = tempfile.mkdtemp(prefix=f"{key}-", dir=ctx.shared["dir"])
         info = generate_tree(os.path.join(root, "src"), files)
+        target.write_out(root)  # on the host's disk before any copy is timed; it stays in the page cache
         ctx.shared[key] = (os.path.join(root, "src"), info)
     return ctx.shared[key]
 
@@ -101,14 +102,14 @@ def run(cell, ctx) -> dict:
     if cell.parameters.get("phase") == "read":
         return run_read(cell, ctx)
     src, info = source_tree(ctx, int(cell.parameters.get("files", 20000)))
-    os.sync()
+    target.sync(ctx.workdir)
     before = used_bytes(ctx.workdir)
     dest = os.path.join(ctx.workdir, "tree")
     with CpuMeter(ctx) as cpu:
         run_tool(["cp", "-a", src, dest], ctx.timeout, "cp")
-        subprocess.run(["sync", "-f", dest], timeout=ctx.timeout, check=False)
+        target.sync(dest)
     time.sleep(0.2)  # let delayed allocation and btrfs' async space accounting settle
-    os.sync()
+    target.sync(ctx.workdir)
     used = used_bytes(ctx.workdir) - before
     with open(ctx.raw(".json"), "w", encoding="utf-8") as f:
         json.dump({"tree": info, "seconds": cpu.wall, "bytes_used": used, "cpu": cpu.values}, f, indent=1)
@@ -123,11 +124,11 @@ def run_read(cell, ctx) -> dict:
     src, info = source_tree(ctx, int(cell.parameters.get("files", 20000)))
     tree = os.path.join(ctx.workdir, "tree")
     run_tool(["cp", "-a", src, tree], ctx.timeout, "cp")
-    os.sync()
+    target.sync(tree)
     ctx.drop()
     with CpuMeter(ctx) as cpu:
         files = read_tree(tree)
-        os.sync()  # the access times the reads dirtied reach the device inside the timed part
+        target.sync(tree)  # the access times the reads dirtied reach the device inside the timed part
     with open(ctx.raw(".json"), "w", encoding="utf-8") as f:
         json.dump({"tree": info, "files": files, "seconds": {"read": cpu.wall}, "cpu": cpu.values}, f, indent=1)
     shutil.rmtree(tree, ignore_errors=True)
