@@ -143,6 +143,11 @@ def test_device_holding_the_root_filesystem_is_refused(tmp_path, loopdev):
     mountinfo.write_text(f"22 1 {number} / / rw,relatime shared:1 - ext4 {dev} rw\n")
     reasons = devices.refusals(dev, confirm=dev, tables=devices.Tables(mountinfo=str(mountinfo)))
     assert reasons == [f"{dev} holds the running root filesystem"]
+    # a mount point as the kernel writes it (fs/proc_namespace.c mangles space, tab, newline and
+    # backslash to octal) is named as the path it is
+    mountinfo.write_text(f"22 1 {number} / /mnt/a\\040b\\011c\\134d rw,relatime shared:1 - ext4 {dev} rw\n")
+    reasons = devices.refusals(dev, confirm=dev, tables=devices.Tables(mountinfo=str(mountinfo)))
+    assert reasons == [f"{dev} is mounted on /mnt/a b\tc\\d"]
 
 
 def test_run_on_a_device_and_refusal_from_the_cli(tmp_path, loopdev, capsys):

@@ -12,6 +12,7 @@ import subprocess
 from dataclasses import dataclass
 
 from ..errors import UserError
+from .leftovers import unmangle
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def _mounts(tables: Tables) -> list:
         if len(fields) < 10 or "-" not in fields:
             continue
         dash = fields.index("-")
-        out.append((fields[2], fields[4].replace("\\040", " "), fields[dash + 2] if len(fields) > dash + 2 else ""))
+        out.append((fields[2], unmangle(fields[4]), unmangle(fields[dash + 2]) if len(fields) > dash + 2 else ""))
     return out
 
 

@@ -71,8 +71,12 @@ def mounts() -> list[list[str]]:
     mangle in fs/proc_namespace.c), and a mount point with a space is otherwise never found."""
     with open("/proc/self/mounts", encoding="utf-8") as f:
         rows = [line.split() for line in f]
-    return [[_OCTAL.sub(lambda m: chr(int(m.group(1), 8)), v) if i < 2 else v for i, v in enumerate(r)]
-            for r in rows if len(r) >= 4]
+    return [[unmangle(v) if i < 2 else v for i, v in enumerate(r)] for r in rows if len(r) >= 4]
+
+
+def unmangle(field: str) -> str:
+    """A path field of the kernel's mount tables (/proc/self/mounts, mountinfo) as the path it is."""
+    return _OCTAL.sub(lambda m: chr(int(m.group(1), 8)), field)
 
 
 def _mounts_below(folder: str) -> list:
