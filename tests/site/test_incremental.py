@@ -148,8 +148,11 @@ def test_a_failed_build_leaves_the_site_as_it_was(site):
 
 def test_the_base_url_reaches_every_page(site):
     root, _ = site
-    out = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/").stdout
-    assert "4 of 4 result pages rendered" in out  # permalinks changed: every page again
+    done = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/")
+    assert "4 of 4 result pages rendered" in done.stdout  # permalinks changed: every page again
+    # home's budget counts the files it loads, its addresses resolved under the base URL's path
+    assert "/atlas/css/site.css" in (root / "public" / "index.html").read_text()
+    assert "not a file of the site" not in done.stderr, done.stderr
     page = (root / "public" / "results" / "synthetic-00000" / "index.html").read_text()
     assert "https://example.org/atlas/results/synthetic-00000/" in page
     assert "https://example.org/atlas/results/synthetic-00000/" in (root / "public" / "sitemap.xml").read_text()

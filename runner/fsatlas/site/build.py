@@ -60,7 +60,10 @@ class Site:
         config = os.path.join(self.root, "config.toml")
         try:
             with open(config, "rb") as f:
-                self.mounts = tomllib.load(f)["module"]["mounts"]
+                settings = tomllib.load(f)
+            self.mounts = settings["module"]["mounts"]
+            # the base URL every address of a page is under (relURL), as Hugo takes it
+            self.base_url = base_url or str(settings.get("baseURL") or "/")
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as e:
             raise UserError(f"cannot read the Hugo mounts: {e}", where=config,
                             expected="[[module.mounts]] entries") from None
@@ -273,7 +276,8 @@ class Site:
 
         def main_pass() -> str:  # its charts drawn as soon as it is done, while result pages still render
             main.finish()
-            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"), self.path(BULK_STATIC[0]))
+            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"), self.path(BULK_STATIC[0]),
+                               self.base_url)
         with ThreadPoolExecutor(2) as helpers:
             # the static trees do not change during the passes: they are listed meanwhile
             listed = helpers.submit(list_ahead, trees[:-2], target, manifest)
@@ -298,11 +302,13 @@ PAGE_MAKERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spe
                result_tables.__file__, __file__]
 
 
-def draw_charts(folder: str, cache: str, files: str) -> str:
+def draw_charts(folder: str, cache: str, files: str, base_url: str = "/") -> str:
     """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
     shows them with no script, and Vega loads only when a reader reaches for one. files: the
-    folder of the site's files that are not in folder (a result's chart rows, for an article)."""
-    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, files], capture_output=True, text=True,
+    folder of the site's files that are not in folder (a result's chart rows, for an article);
+    base_url: the site's (Hugo's baseURL), which a page's addresses are under: a page with a
+    byte budget counts the site's files it loads (draw-charts.mjs weighed())."""
+    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, files, base_url], capture_output=True, text=True,
                           cwd=report.REPO, timeout=600)
     if done.returncode != 0:
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)
