@@ -1250,6 +1250,45 @@ def test_every_mark_of_every_build_svg_keeps_3_to_1_as_drawn_in_either_scheme(si
     assert charts > 5 and pale > 0 and low == {}, low
 
 
+def test_a_guide_bars_hover_prints_its_change_as_the_guide_table_does(committed_root):
+    """#62 round 10, item 3: a guide bar's hover gave its change twice at two roundings ("change
+    against the baseline (%): −0.0752" and "measured change %: −0.1", with a minus sign the
+    table beside it does not print: "-0.1"), and the claimed line's "expected_change_pct: −10"
+    where the table says "claimed: -10 %". Rule: one figure, one rounding: every bar's <title>
+    on every guide prints its measured and claimed change exactly as its claim's table row
+    prints them, and no other figure of the change; every measured row has its bar. Beside the
+    example: negative changes, changes that round to 0.0, claimed changes of 0 and below 0."""
+    import html as html_mod
+    bars = 0
+    printed = []
+    for page in sorted((committed_root / "public" / "guides").glob("*/index.html")):
+        for claim in page.read_text().split('<div class="claim">')[1:]:
+            rows = {}
+            for kind, cell, baseline, said in re.findall(r'<tr class="verdict-([^"]*)"><td><code>(.*?)</code></td><td><code>(.*?)</code></td>\s*<td>(.*?)</td></tr>', claim, re.S):
+                said = html_mod.unescape(said)
+                measured = re.search(r" was (\S+) % against the baseline", said)
+                if measured and kind != "cannot-show":  # charted: measured and tested (a cannot-show row is not)
+                    rows[html_mod.unescape(cell), html_mod.unescape(baseline)] = (measured[1], re.search(r"\(claimed: (\S+) %\)", said)[1])
+            titles = [html_mod.unescape(t) for t in re.findall(r"<title>([^<]*)</title>", claim)]
+            hovered = {}
+            for title in titles:
+                if "claimed change %" not in title:
+                    continue
+                assert "change against the baseline" not in title and "expected_change_pct" not in title, title
+                if "measured change %" in title:  # a bar (the claimed line's own title names the claimed change)
+                    found = re.search(r"cell: (.*?); baseline: (.*?);.* measured change %: (\S+); claimed change %: (\S+);", title)
+                    hovered[found[1], found[2]] = (found[3], found[4])
+                else:
+                    assert {re.search(r"claimed change %: (\S+)$", title)[1]} == {c for _, c in rows.values()}, (page, title)
+            assert hovered == rows, page
+            bars += len(hovered)
+            printed += hovered.values()
+    changes = [float(m) for m, _ in printed]
+    claims = {float(c) for _, c in printed}
+    assert bars > 10 and min(changes) < 0 < max(changes) and min(claims) < 0 and 0 in claims, (bars, printed)
+    assert any(abs(c) < 0.5 for c in changes)  # changes that round to a tenth near zero
+
+
 LIGHT_PAGE_BYTES = 150_000  # config.toml's light_page_bytes: home and each guide, uncompressed (#62)
 SITE_ORIGIN = "http://site.invalid/"  # the committed config's baseURL "/" on some host
 
