@@ -23,13 +23,13 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import * as vega from "vega";
-import * as vegaLite from "vega-lite";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
 const RESULTS = process.argv[2] === "--results";
 const WEIGH = process.argv[2] === "--weigh";
+// Vega and Vega-Lite, but for weighing pages, which draws nothing (a third of a second less)
+const [vega, vegaLite] = WEIGH ? [] : await Promise.all([import("vega"), import("vega-lite")]);
 const [site, cache, files, baseUrl] = RESULTS ? [null, process.argv[5], null, ""]
   : WEIGH ? [process.argv[3], null, process.argv[4], process.argv[5]] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
