@@ -1,14 +1,17 @@
 // Draws the charts of a built site's pages to SVG at build time, so a page shows its charts
 // with no script and the reader's browser loads Vega only when asked (static/js/charts.js).
-// Usage: node scripts/draw-charts.mjs SITE CACHE [FILES]. Every *.html under SITE with a chart
-// figure (layouts/partials/charts/chart.html) gets the SVG inside its .chart-view and
+// Usage: node scripts/draw-charts.mjs SITE CACHE [FILES [BASE]]. Every *.html under SITE with a
+// chart figure (layouts/partials/charts/chart.html) gets the SVG inside its .chart-view and
 // data-drawn="build". A figure's rows are inline or a file (data-rows, found under SITE or
-// FILES: a folder the site serves that is not in SITE, build/static). Inline rows move to a
-// file beside the spec (data-rows, fetched only when the reader asks for the interactive
+// FILES: a folder the site serves that is not in SITE, build/static); BASE: the site's base URL
+// (Hugo's baseURL, "/" unless given), against which a page's addresses resolve (weighed()).
+// Inline rows move to a file beside the spec (data-rows, fetched only when the reader asks for the interactive
 // chart): a page carries its numbers once, in the picture and the table beside it.
 // Result pages are drawn by the other mode, before their pages exist (site/build.py):
 // node scripts/draw-charts.mjs --results SPEC ROWS CACHE reads result ids on stdin, one a
 // line, draws each from ROWS/<id>.json, and prints "<id>\t<SVG file>" for each one drawn.
+// node scripts/draw-charts.mjs --weigh SITE FILES BASE PAGE... prints "<bytes>\t<PAGE>" for each
+// page: what it loads at first view (weighed()), as a page's byte budget counts it.
 // Each SVG is kept in CACHE under the hash of what it is drawn from, so
 // a rebuild draws only charts that changed. The spec is made by static/js/chart-spec.js, as the
 // browser makes it for the screen (its ink "currentColor", set by the page's CSS in light and
@@ -20,17 +23,19 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import * as vega from "vega";
-import * as vegaLite from "vega-lite";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
 const RESULTS = process.argv[2] === "--results";
-const [site, cache, files] = RESULTS ? [null, process.argv[5], null] : process.argv.slice(2);
+const WEIGH = process.argv[2] === "--weigh";
+// Vega and Vega-Lite, but for weighing pages, which draws nothing (a third of a second less)
+const [vega, vegaLite] = WEIGH ? [] : await Promise.all([import("vega"), import("vega-lite")]);
+const [site, cache, files, baseUrl] = RESULTS ? [null, process.argv[5], null, ""]
+  : WEIGH ? [process.argv[3], null, process.argv[4], process.argv[5]] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
   .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
-fs.mkdirSync(cache, { recursive: true });
+if (cache) fs.mkdirSync(cache, { recursive: true });
 
 const FIGURE = /<figure class="chart"([^>]*)>(\s*)<div class="chart-view"([^>]*)><\/div>(?:(\s*)<script type="application\/json" class="chart-data">([\s\S]*?)<\/script>)?/g;
 const ENTITIES = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&#34;": '"', "&quot;": '"', "&#39;": "'", "&#43;": "+" };
@@ -59,6 +64,77 @@ function siteFile(url) {
     }
   }
   throw new Error(`no file for ${url}`);
+}
+
+// --- What a page loads at first view -------------------------------------------------------
+// A page's budget (data-page-budget) holds for what a reader's browser loads to show it, not its
+// HTML alone: the HTML and each file of the site the HTML names to be loaded with it, the
+// stylesheets, scripts, icons and images of its <link rel="stylesheet|icon|preload|modulepreload">,
+// <script src> and <img src> (srcset too). Not what loads only on request (Vega, which charts.js
+// loads when a reader reaches for a chart; a chart's spec and rows; pagefind's index), and not
+// files of other hosts, which the site does not serve. Images and fonts a stylesheet names would
+// load too: the site's CSS names none (no url(), no @import; tests/site/test_site.py checks), so
+// they are not looked for. A file named twice by one address (relative, root-relative or full:
+// the same address once resolved) loads once and counts once; a query string makes another
+// address, loaded again, but of the same file. Addresses resolve as a browser resolves them
+// against the page's own, which the page's path under SITE and the site's base URL (BASE, "/"
+// unless given: Hugo's baseURL, under which relURL writes every address) make.
+const BASE = new URL((baseUrl || "/").replace(/\/?$/, "/"), "http://site.invalid/");  // a base URL of a path alone: any host
+// what a browser parses as a tag outside comments and the text of scripts and styles (whose "<"
+// is not a tag), and what loads of it
+const TAGS = /<!--[\s\S]*?-->|<(script|style|textarea|title)\b((?:[^>"']|"[^"]*"|'[^']*')*)>[\s\S]*?<\/\1\s*>|<(link|img)\b((?:[^>"']|"[^"]*"|'[^']*')*)>|<[a-z][^\s\/>]*(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
+const ATTRIBUTE = /([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
+const LOADED_LINKS = new Set(["stylesheet", "icon", "preload", "modulepreload"]);
+
+function attributesOf(text) {
+  const out = {};
+  for (const [, name, ...values] of (text || "").matchAll(ATTRIBUTE)) {
+    const key = name.toLowerCase();
+    if (!(key in out)) out[key] = unescape(values.find((v) => v !== undefined) || "");
+  }
+  return out;
+}
+
+// The addresses a page's HTML has loaded with it (as written, in the order written).
+function loadedAddresses(html) {
+  const out = [];
+  for (const [tag, raw, rawAttrs, other, otherAttrs] of html.matchAll(TAGS)) {
+    if (!raw && !other) continue;  // a comment, or a tag that loads nothing
+    const name = (raw || other).toLowerCase(), a = attributesOf(raw ? rawAttrs : otherAttrs);
+    if (name === "script" && a.src) out.push(a.src);
+    if (name === "link" && a.href && (a.rel || "").toLowerCase().split(/\s+/).some((r) => LOADED_LINKS.has(r))) out.push(a.href);
+    if (name === "img") {
+      if (a.src) out.push(a.src);
+      for (const candidate of (a.srcset || "").split(",")) if (candidate.trim()) out.push(candidate.trim().split(/\s+/)[0]);
+    }
+  }
+  return out;
+}
+
+// The bytes of a page (its file under SITE and its text) as loaded at first view; an address of
+// the site with no file (a broken link, which htmltest reports) weighs nothing and is named on stderr.
+function weighed(file, html) {
+  const at = new URL(path.relative(site, file).split(path.sep).join("/").replace(/(^|\/)index\.html$/, "$1"), BASE);
+  const seen = new Set();
+  let bytes = Buffer.byteLength(html);
+  for (const address of loadedAddresses(html)) {
+    let url;
+    try { url = new URL(address, at); } catch { continue; }  // not an address a browser loads
+    url.hash = "";
+    if (url.origin !== BASE.origin || !url.pathname.startsWith(BASE.pathname) || seen.has(url.href)) continue;
+    seen.add(url.href);
+    let relative = url.pathname.slice(BASE.pathname.length);
+    try { relative = decodeURIComponent(relative); } catch { /* a stray %: the file is named so */ }
+    if (relative === "" || relative.endsWith("/")) relative += "index.html";
+    const candidate = [site, files].filter(Boolean).map((root) => path.join(root, ...relative.split("/")))
+      .find((p) => fs.existsSync(p) && fs.statSync(p).isFile());
+    if (!candidate) {
+      console.error(`draw-charts: ${path.relative(site, file)}: loads ${address}, which is not a file of the site`);
+      continue;
+    }
+    bytes += fs.statSync(candidate).size;
+  }
+  return bytes;
 }
 
 // Geometry to a tenth of a pixel (vega writes 16 digits: 36.66666666666667), and each circle
@@ -103,7 +179,7 @@ function compact(svg, round = tenth) {
 }
 
 // A page that declares a byte budget (data-page-budget on its figures: home and the guides,
-// layouts/partials/charts/chart.html) whose charts make it heavier is drawn again with fewer
+// layouts/partials/charts/chart.html) whose charts make it, as loaded (weighed()), heavier is drawn again with fewer
 // marks, a step at a time, until it fits: first without the repetitions' dots (each bar keeps
 // its mean, interval and <title>: its figures, run and machine on hover), then with its
 // geometry to the whole pixel, then with only its first panels (the spec's facet: workloads;
@@ -207,21 +283,28 @@ async function placed(file, html, step) {
   return { text, figures, drawn, budget, panels };
 }
 
-const over = (page) => page.budget && Buffer.byteLength(page.text) > page.budget;
+// The bytes of a page as loaded (weighed): its HTML as drawn and the files it loads, which
+// drawing does not change (a chart's SVG names none).
+const loaded = (page) => Buffer.byteLength(page.text) + page.files;
+const over = (page) => page.budget && loaded(page) > page.budget;
 
 // A page drawn at the first step that fits its budget; past the last of STEPS, with as many
 // panels as fit (a binary search: each try draws the page's budgeted charts again).
 async function fitted(file, html) {
-  let page = await placed(file, html, FULL);
-  for (let i = 1; i < STEPS.length && over(page); i++) page = await placed(file, html, STEPS[i]);
+  let files = 0;
+  const at = async (step) => ({ ...(await placed(file, html, step)), files });
+  let page = await at(FULL);
+  if (!page.budget) return page;
+  files = page.files = weighed(file, html) - Buffer.byteLength(html);
+  for (let i = 1; i < STEPS.length && over(page); i++) page = await at(STEPS[i]);
   if (!over(page)) return page;
   let low = 1, high = page.panels - 1, best = null;
   while (low <= high) {
     const mid = Math.floor((low + high) / 2);
-    const tried = await placed(file, html, { ...STEPS[STEPS.length - 1], panels: mid });
+    const tried = await at({ ...STEPS[STEPS.length - 1], panels: mid });
     if (over(tried)) high = mid - 1; else { best = tried; low = mid + 1; }
   }
-  return best || await placed(file, html, { ...STEPS[STEPS.length - 1], panels: 1 });
+  return best || await at({ ...STEPS[STEPS.length - 1], panels: 1 });
 }
 
 async function drawPages() {
@@ -230,7 +313,7 @@ async function drawPages() {
     if (!html.includes('<figure class="chart"')) continue;
     const page = await fitted(file, html);
     if (over(page)) {
-      console.error(`draw-charts: ${path.relative(site, file)}: ${Buffer.byteLength(page.text)} bytes, over its budget of ${page.budget} with its charts drawn as light as they go`);
+      console.error(`draw-charts: ${path.relative(site, file)}: ${loaded(page)} bytes as loaded (its HTML and ${page.files} bytes of files it loads), over its budget of ${page.budget} with its charts drawn as light as they go`);
     }
     if (page.text !== html) {
       fs.writeFileSync(`${file}.part`, page.text);
@@ -240,6 +323,12 @@ async function drawPages() {
     drawn += page.drawn;
   }
   console.log(`draw-charts: ${figures} charts in place, ${drawn} drawn anew`);
+}
+
+// The --weigh mode: each page named (a file under SITE) as loaded (weighed), "<bytes>\t<page>"
+// a line, for a test that weighs them another way (tests/site/test_site.py).
+function weighPages(named) {
+  for (const file of named) process.stdout.write(`${weighed(file, fs.readFileSync(file, "utf8"))}\t${file}\n`);
 }
 
 // Result pages: one spec, each result's rows from its file; a result whose chart cannot be
@@ -308,4 +397,5 @@ async function drawExplorer() {
   }
 }
 
-await (RESULTS ? drawResults(process.argv.slice(3, 5)) : drawExplorer().then(drawPages));  // drawPages prints the count
+await (RESULTS ? drawResults(process.argv.slice(3, 5)) : WEIGH ? weighPages(process.argv.slice(6))
+  : drawExplorer().then(drawPages));  // drawPages prints the count

@@ -2,6 +2,8 @@
 import datetime as dt
 import functools
 import http.server
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -189,3 +191,24 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
 
 
 LEVELS = 64  # throughput levels per synthetic cell
+
+
+# The sentence of a result page on the other runs of its machine and profile (#62), read and
+# counted by hand, for the tests of the rule: it says how many, and shows only where there are.
+def other_runs_said(html: str) -> int:
+    """How many other runs of its machine and profile a result page says there are (0: no sentence)."""
+    said = re.findall(r'<p id="other-runs">This machine \(.*?\) and profile \(.*?\) have ([\d,]+) other (runs?): '
+                      r'see <a href="[^"]+">the list of their runs</a>\.</p>', html, re.S)
+    assert len(said) == html.count('id="other-runs"') <= 1 and 'data-fsatlas-slot="other-runs"' not in html
+    for count, noun in said:
+        assert (noun == "run") == (count == "1")
+    return int(said[0][0].replace(",", "")) if said else 0
+
+
+def other_runs_by_hand(results: Path) -> dict:
+    """(machine label, profile) -> the ids of their runs, from the result files in `results`."""
+    groups: dict[tuple, set] = {}
+    for path in results.glob("*.json"):
+        doc = json.loads(path.read_text())
+        groups.setdefault((doc["system"]["machine"], doc.get("profile", "")), set()).add(doc["id"])
+    return groups

@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from sitebuild import REPO, SAMPLES, SAMPLES_CSV, aggregate_and_build, build_site, fsatlas, synthetic_results
+from sitebuild import (REPO, SAMPLES, SAMPLES_CSV, aggregate_and_build, build_site, fsatlas, other_runs_by_hand,
+                       other_runs_said, synthetic_results)
 
 pytestmark = pytest.mark.site
 MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
@@ -50,11 +51,13 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     from fsatlas.site.build import ResultCharts, draw_charts
     tables = root / "build" / result_tables.TABLES_DIR
     pages = sorted((one_pass / "results").glob("*/index.html"))
+    others = result_tables.read(str(root / "build" / result_tables.OTHER_RUNS))
     with ResultCharts([p.parent.name for p in pages], str(root / "assets" / "charts" / "throughput.vl.json"),
                       str(root / "build" / "static" / CHART_FILES), str(tmp_path / "chart-cache")) as charts:
         for page in pages:
             made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
             made["throughput-chart"] = charts.svg(page.parent.name)
+            made["other-runs"] = others[page.parent.name]
             assert made["throughput-chart"].startswith("<svg")
             whole, cells = result_tables.split_cells(result_tables.fill_slots(page.read_text(), made))
             page.write_text(whole)
@@ -68,14 +71,32 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
 
 
 def test_adding_a_result_renders_its_page_alone(site):
+    """...and, of the others, only those of its machine and profile, whose sentence on the other
+    runs of the two now counts it (#62): three runs of box-00 (one moved there), each page says
+    2 others, the two runs left alone none, as counted by hand from the result files."""
     root, held = site
+    results = root / "data" / "results"
     before = _pages(root / "public")
-    shutil.move(held / "synthetic-00004.json", root / "data" / "results" / "synthetic-00004.json")
+    assert {rid: other_runs_said((root / "public" / "results" / rid / "index.html").read_text()) for rid in before} \
+        == dict.fromkeys(before, 0)  # four machines: no sentence
+    shutil.move(held / "synthetic-00004.json", results / "synthetic-00004.json")
     out = aggregate_and_build(root)
     assert "1 of them new or changed" in out and "1 of 5 result pages rendered" in out
     after = _pages(root / "public")
     assert set(after) == set(before) | {"synthetic-00004"}
     assert {rid: after[rid] for rid in before} == before  # the other pages were not written again
+    for rid in ("synthetic-00001", "synthetic-00004"):  # box-01 and box-04 become box-00's
+        doc = json.loads((results / f"{rid}.json").read_text())
+        (results / f"{rid}.json").write_text(json.dumps({**doc, "system": {**doc["system"], "machine": "box-00"}}))
+    out = aggregate_and_build(root)
+    assert "2 of them new or changed" in out and "3 of 5 result pages rendered" in out
+    moved = _pages(root / "public")
+    assert {rid for rid in moved if moved[rid] != after[rid]} == {"synthetic-00000", "synthetic-00001", "synthetic-00004"}
+    groups = other_runs_by_hand(results)
+    assert sorted(map(len, groups.values())) == [1, 1, 3]
+    for ids in groups.values():
+        for rid in ids:
+            assert other_runs_said((root / "public" / "results" / rid / "index.html").read_text()) == len(ids) - 1, rid
     for listing in ("results/index.html", "results/index.xml", "sitemap.xml", "explorer/data.json"):
         assert "synthetic-00004" in (root / "public" / listing).read_text(), listing
     assert (root / "public" / "files" / "results" / "synthetic-00004.json").is_file()
@@ -148,8 +169,11 @@ def test_a_failed_build_leaves_the_site_as_it_was(site):
 
 def test_the_base_url_reaches_every_page(site):
     root, _ = site
-    out = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/").stdout
-    assert "4 of 4 result pages rendered" in out  # permalinks changed: every page again
+    done = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/")
+    assert "4 of 4 result pages rendered" in done.stdout  # permalinks changed: every page again
+    # home's budget counts the files it loads, its addresses resolved under the base URL's path
+    assert "/atlas/css/site.css" in (root / "public" / "index.html").read_text()
+    assert "not a file of the site" not in done.stderr, done.stderr
     page = (root / "public" / "results" / "synthetic-00000" / "index.html").read_text()
     assert "https://example.org/atlas/results/synthetic-00000/" in page
     assert "https://example.org/atlas/results/synthetic-00000/" in (root / "public" / "sitemap.xml").read_text()

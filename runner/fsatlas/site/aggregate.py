@@ -14,6 +14,7 @@ Python computes every figure here; templates only display. Only files that pass 
 are derived, each by the worker that checked it, from the bytes it read (validation.FileChecks):
 a broken result file stops the build with its problems listed.
 """
+import collections
 import functools
 import hashlib
 import json
@@ -172,14 +173,23 @@ def runs_anchor(machine: str, profile: str) -> str:
 def run_groups(summaries: list) -> list:
     """Every run of each machine label and profile, newest first, a group by group: the list
     /results/ shows so that a result page's reader can pick another run of its machine and
-    profile without a script (one page, made every build: a result page is rendered only when
-    its own source changes, so it cannot carry a list that grows)."""
+    profile without a script (one page, made every build; a result page carries only how many
+    other runs its group has and a link here: other_runs)."""
     groups: dict[str, dict] = {}
     for s in summaries:  # newest first
         group = groups.setdefault(s["runs_anchor"], {"anchor": s["runs_anchor"], "machine": s["machine"],
                                                      "machine_name": s["machine_name"], "profile": s["profile"], "runs": []})
         group["runs"].append({"id": s["id"], "measured_on": s["measured_on"], "complete": s["complete"]})
     return sorted(groups.values(), key=lambda g: (g["machine_name"], g["machine"], g["profile"]))
+
+
+def other_runs(summaries: list) -> dict:
+    """result id -> its page's sentence on the other runs of its machine label and profile (those
+    of its group in run_groups, counted; result_tables.other_runs), "" for a run alone in its group.
+    fsatlas site puts it in the page and renders again each page whose sentence changed: a run
+    added renders the pages of its group again, not every page."""
+    sizes = collections.Counter(s["runs_anchor"] for s in summaries)
+    return {s["id"]: result_tables.other_runs(s, sizes[s["runs_anchor"]] - 1) for s in summaries}
 
 
 def machine_twins(summaries: list) -> dict:
@@ -965,6 +975,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
                   "export_columns": [{"name": n, "type": t, "meaning": m} for n, (t, m) in export.COLUMNS.items()]}}
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
+    write_if_changed(os.path.join(os.path.dirname(outputs.tables), result_tables.OTHER_RUNS), compact_json(other_runs(summaries)))
     # the explorer's first view: the home page's run (run_rule.reference), not the newest by date
     write_if_changed(os.path.join(static_dir, "explorer", "data.json"),
                      compact_json({**run.index.result(), "default": latest["id"] if latest else None}))

@@ -7,7 +7,8 @@ is built in two passes, with config.toml and the same templates, each through a 
 overlay written from config.toml:
 
 1. Result pages. Hugo renders only the pages whose source changed since they were last
-   rendered, or all of them when a template, asset, config.toml or Hugo itself changed, in
+   rendered (or their sentence on the other runs of their machine and profile, which counts
+   them: aggregate.other_runs), or all of them when a template, asset, config.toml or Hugo itself changed, in
    batches of --batch pages so that memory does not grow with the number of results. Each
    page then gets its tables, which fsatlas aggregate wrote to build/tables/ and which never
    pass through Hugo (result_tables). Output: build/result-html/ (state in
@@ -60,7 +61,10 @@ class Site:
         config = os.path.join(self.root, "config.toml")
         try:
             with open(config, "rb") as f:
-                self.mounts = tomllib.load(f)["module"]["mounts"]
+                settings = tomllib.load(f)
+            self.mounts = settings["module"]["mounts"]
+            # the base URL every address of a page is under (relURL), as Hugo takes it
+            self.base_url = base_url or str(settings.get("baseURL") or "/")
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as e:
             raise UserError(f"cannot read the Hugo mounts: {e}", where=config,
                             expected="[[module.mounts]] entries") from None
@@ -149,8 +153,11 @@ class Site:
         except (OSError, ValueError):
             state = {}
         rendered = state.get("pages", {}) if state.get("inputs") == inputs else {}
-        # a page is its source and its chart's rows, drawn into it (ResultCharts)
-        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)), stat_signature(self.chart_rows(n[:-3]))]
+        # a page is its source, its chart's rows, drawn into it (ResultCharts), and its sentence on
+        # the other runs of its machine and profile, which changes with them (aggregate.other_runs)
+        others = self.other_runs()
+        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)), stat_signature(self.chart_rows(n[:-3])),
+                            hashlib.sha256(others.get(n[:-3], "").encode()).hexdigest()[:16]]
                    for n in os.listdir(self.pages) if n.endswith(".md") and n != "_index.md"} \
             if os.path.isdir(self.pages) else {}
         out = os.path.join(self.result_html, RESULTS)
@@ -175,7 +182,7 @@ class Site:
             """In the thread, beside the next Hugo run: each page of a rendered batch gets its
             tables (result_tables) and its chart, and only then counts as rendered."""
             for rid in part:
-                self._fill_slots(os.path.join(out, rid, "index.html"), rid, charts.svg(rid))
+                self._fill_slots(os.path.join(out, rid, "index.html"), rid, charts.svg(rid), others.get(rid, ""))
             rendered.update((rid, sources[rid]) for rid in part)
             save()  # after each batch: an interrupted build resumes
 
@@ -216,10 +223,19 @@ class Site:
         """The file of a result's throughput chart rows (aggregate.chart_file, in build/static)."""
         return self.path(os.path.join(BULK_STATIC[0], *CHART_FILES.split("/"), f"{rid}.json"))
 
-    def _fill_slots(self, page: str, rid: str, chart: str) -> None:
-        """Writes the page again with its tables and its chart's SVG (chart, or "" to leave it to
-        the browser), in place: the file is the one Hugo has just written (its page staged, the
-        old output unlinked: _stage), which nothing links to yet."""
+    def other_runs(self) -> dict:
+        """result id -> its page's sentence on its machine and profile's other runs, as fsatlas
+        aggregate wrote them (result_tables.OTHER_RUNS); none before an aggregate that writes them."""
+        try:
+            return result_tables.read(os.path.join(self.build_dir, result_tables.OTHER_RUNS))
+        except FileNotFoundError:
+            return {}
+
+    def _fill_slots(self, page: str, rid: str, chart: str, others: str) -> None:
+        """Writes the page again with its tables, its chart's SVG (chart, or "" to leave it to
+        the browser) and its sentence on the other runs of its machine and profile (others), in
+        place: the file is the one Hugo has just written (its page staged, the old output
+        unlinked: _stage), which nothing links to yet."""
         table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
         try:
             tables = result_tables.read(table_file)
@@ -227,7 +243,8 @@ class Site:
             raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                             where=table_file) from None
         with open(page, "r+", encoding="utf-8") as f:
-            html, cells = result_tables.split_cells(result_tables.fill_slots(f.read(), {**tables, "throughput-chart": chart}))
+            html, cells = result_tables.split_cells(result_tables.fill_slots(
+                f.read(), {**tables, "throughput-chart": chart, "other-runs": others}))
             f.seek(0)
             f.write(html)
             f.truncate()
@@ -273,7 +290,8 @@ class Site:
 
         def main_pass() -> str:  # its charts drawn as soon as it is done, while result pages still render
             main.finish()
-            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"), self.path(BULK_STATIC[0]))
+            return draw_charts(self.main_html, os.path.join(self.build_dir, "cache", "charts"), self.path(BULK_STATIC[0]),
+                               self.base_url)
         with ThreadPoolExecutor(2) as helpers:
             # the static trees do not change during the passes: they are listed meanwhile
             listed = helpers.submit(list_ahead, trees[:-2], target, manifest)
@@ -298,11 +316,13 @@ PAGE_MAKERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spe
                result_tables.__file__, __file__]
 
 
-def draw_charts(folder: str, cache: str, files: str) -> str:
+def draw_charts(folder: str, cache: str, files: str, base_url: str = "/") -> str:
     """The charts of the pages in folder drawn to SVG in place (scripts/draw-charts.mjs): a page
     shows them with no script, and Vega loads only when a reader reaches for one. files: the
-    folder of the site's files that are not in folder (a result's chart rows, for an article)."""
-    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, files], capture_output=True, text=True,
+    folder of the site's files that are not in folder (a result's chart rows, for an article);
+    base_url: the site's (Hugo's baseURL), which a page's addresses are under: a page with a
+    byte budget counts the site's files it loads (draw-charts.mjs weighed())."""
+    done = subprocess.run(["node", DRAW_CHARTS, folder, cache, files, base_url], capture_output=True, text=True,
                           cwd=report.REPO, timeout=600)
     if done.returncode != 0:
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)

@@ -188,6 +188,20 @@ def _member_item(members: tuple) -> tuple[str, str]:
 
 
 TABLES_DIR = "tables"  # beside the generated content folder (build/)
+# Beside it too: result id -> its page's other-runs slot (other_runs; aggregate.other_runs), one
+# file of every result's, written every build: the sentence changes with other results.
+OTHER_RUNS = "other-runs.json"
+
+
+def other_runs(summary: dict, others: int) -> str:
+    """The sentence of a result page (aggregate.result_summary) leading to the other runs of its
+    machine label and profile, `others` of them, in their list on /results/ (aggregate.run_groups);
+    "" when there is none."""
+    if not others:
+        return ""
+    return (f'<p id="other-runs">This machine ({escape(summary["machine_name"])}) and profile '
+            f'({escape(summary["profile"]) or "none named"}) have {others:,} other run{"" if others == 1 else "s"}: '
+            f'see <a href="../#{escape(summary["runs_anchor"])}">the list of their runs</a>.</p>')
 
 
 # A share of the row's best at or above each bound takes its shade (heat-0 the best; CSS colours
