@@ -1,4 +1,6 @@
 """The result tables fsatlas renders as HTML: every value escaped, shown as the reader wrote it."""
+from hypothesis import given, strategies as st
+
 from testutil import table_rows
 from fsatlas.site import result_tables
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
@@ -48,42 +50,72 @@ def test_each_throughput_row_shows_the_raw_device_on_its_own_job_and_the_host():
 
 
 def test_the_overview_gives_each_figure_as_its_difference_from_the_rows_best():
-    """The committed newest run at a glance (#62): every headline figure of its default cells, as
-    a percent of the best filesystem's on its row, worked out here from the result file."""
+    """Rule (#62; round 11): on each row of a run at a glance, "best" marks the best figure among
+    those a ranking ranks (none flagged cached, cache-unknown or emulated: flags.UNRANKED), and
+    only it; a flagged figure says it is not ranked and is set against nothing; every other one
+    is its percent difference from that best, which reads 0 % or −100 % only when it is so.
+    Worked out here from each committed result file with more than one filesystem."""
     import json
     import re
     from pathlib import Path
     from fsatlas.results.comparison import HEADLINE
     from fsatlas.site import aggregate
-    path = next((Path(__file__).resolve().parents[2] / "data" / "results").glob("20261127T143616Z*.json"))
-    result = readable(json.loads(path.read_text()))
-    made = result_tables.overview_table(aggregate.cell_rows(result))
-    filesystems = re.findall(r'<th scope="col">([^<]+)</th>', made)[2:]
-    shown = {}
-    for row in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", made):
-        workload, rest = row.split("</th>", 1)
-        metric, *cells = (re.sub(r"<[^>]+>", "", td) for td in re.findall(r"<td[^>]*>(.*?)</td>", rest))
-        shown[(workload, metric)] = dict(zip(filesystems, cells))
-    expected = {}
-    for c in result["cells"]:
-        if c["status"] != "ok" or c.get("variant", "defaults") != "defaults":
+    rows_seen, unranked_seen = 0, 0
+    for path in sorted((Path(__file__).resolve().parents[2] / "data" / "results").glob("*.json")):
+        result = readable(json.loads(path.read_text()))
+        made = result_tables.overview_table(aggregate.cell_rows(result))
+        filesystems = re.findall(r'<th scope="col">([^<]+)</th>', made)[2:]
+        if len(filesystems) < 2:
             continue
-        parts = c["key"].split("|")
-        workload = c["workload"] + (f" {parts[4]}" if len(parts) > 4 else "")
-        for name, m in c["metrics"].items():
-            if name in HEADLINE and m["mean"] > 0:
-                expected.setdefault((workload, name), {})[c["filesystem"]] = m
-    assert set(shown) == set(expected) and len(shown) > 20
-    for line, figures in expected.items():
-        higher = next(iter(figures.values()))["better"] == "higher"
-        best = (max if higher else min)(m["mean"] for m in figures.values())
-        for fs in filesystems:
-            if fs not in figures:
-                assert shown[line][fs] == "–"
+        shown = {}
+        for row in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", made):
+            workload, rest = row.split("</th>", 1)
+            metric, *cells = (re.sub(r"<[^>]+>", "", td) for td in re.findall(r"<td[^>]*>(.*?)</td>", rest))
+            shown[(workload, metric)] = dict(zip(filesystems, cells))
+        expected = {}
+        for c in result["cells"]:
+            if c["status"] != "ok" or c.get("variant", "defaults") != "defaults":
                 continue
-            share = 100 * (figures[fs]["mean"] / best if higher else best / figures[fs]["mean"])
-            assert shown[line][fs] == ("best" if share >= 99.5 else f"{share - 100:+.0f} %".replace("-", "−")), (line, fs)
-    assert sum(v == "best" for cells in shown.values() for v in cells.values()) >= len(shown)
+            parts = c["key"].split("|")
+            workload = c["workload"] + (f" {parts[4]}" if len(parts) > 4 else "")
+            for name, m in c["metrics"].items():
+                if name in HEADLINE and m["mean"] > 0:
+                    expected.setdefault((workload, name), {})[c["filesystem"]] = (m, set(c.get("flags", [])))
+        assert set(shown) == set(expected) and shown, path.name
+        for line, figures in expected.items():
+            higher = next(iter(figures.values()))[0]["better"] == "higher"
+            ranked = [m["mean"] for m, marks in figures.values() if not marks & {"cached", "cache-unknown", "emulated"}]
+            best = (max if higher else min)(ranked) if ranked else None
+            for fs in filesystems:
+                said = shown[line][fs]
+                if fs not in figures:
+                    assert said == "–"
+                    continue
+                m, marks = figures[fs]
+                unranked = sorted(marks & {"cached", "cache-unknown", "emulated"})
+                if unranked:
+                    unranked_seen += 1
+                    assert said == "not ranked: " + ", ".join(unranked), (path.name, line, fs)
+                    continue
+                if m["mean"] == best:
+                    assert said == "best", (path.name, line, fs)
+                    continue
+                gap = 100 * (m["mean"] / best if higher else best / m["mean"]) - 100
+                figure = float(said.removesuffix(" %").replace("\u2212", "-").replace(",", ""))
+                assert abs(figure - gap) <= 0.005 * abs(gap) and figure not in (0, -100), (path.name, line, fs, said, gap)
+            rows_seen += 1
+    assert rows_seen > 100 and unranked_seen > 0
+
+
+@given(st.floats(min_value=1e-12, max_value=1e4, allow_nan=False))
+def test_a_gap_reads_as_a_tie_or_as_nothing_only_when_it_is_so(share):
+    """gap_shown: the difference of share % from 100 %, to within half a percent of itself (three
+    significant digits), never "0 %" or "−100 %" unless it is exactly that."""
+    said = result_tables.gap_shown(share)
+    figure = float(said.removesuffix(" %").replace("\u2212", "-").replace(",", ""))
+    gap = share - 100
+    assert abs(figure - gap) <= 0.005 * abs(gap) + 1e-12
+    assert figure not in (0, -100) or gap in (0, -100)
 
 
 def _imports(tmp_path):

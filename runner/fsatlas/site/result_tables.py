@@ -27,7 +27,7 @@ from urllib.parse import quote_plus, urlencode
 import orjson
 
 from ..results import flags, metrics
-from .knowledge import DISPLAY_UNITS, display_number
+from .knowledge import DISPLAY_UNITS, display_number, significant
 
 
 # html.escape, remembered: the names, keys and members a table prints are alike in every result
@@ -213,6 +213,20 @@ def heat_class(share_pct: float) -> str:
     return f"heat-{next((i for i, bound in enumerate(HEAT_BOUNDS) if share_pct >= bound), len(HEAT_BOUNDS))}"
 
 
+def gap_shown(share_pct: float) -> str:
+    """A figure's difference from its row's best, share_pct being figure / best in percent:
+    "−47.3 %" at the site's three significant digits (knowledge.significant), with more digits
+    where three would say what is not so: 99.62 % of the best is "−0.38 %", not "−0 %" (a tie it
+    is not: only the best itself says "best"), 0.3 % is "−99.7 %", not "−100 %" (a figure, not
+    nothing) (#62 round 11)."""
+    gap = share_pct - 100
+    for digits in range(3, 18):
+        text = significant(gap, digits)
+        if float(text.replace(",", "")) not in (0.0, -100.0) or gap in (0.0, -100.0):
+            break
+    return ("+" if gap > 0 else "") + text.replace("-", "\u2212") + " %"
+
+
 def overview_table(rows: list[dict]) -> str:
     """The run at a glance: for every workload and main measure (comparison.HEADLINE; a cell with
     none of them, as many an import's, its first measure) of its default cells (an import's: its
@@ -244,15 +258,22 @@ def overview_table(rows: list[dict]) -> str:
                    "linking to its n and interval on the page of every cell; the compare page sets runs side by side.")
     else:
         caption = ("Each main measure of this run, every filesystem as a percent difference from the best on its row "
-                   "(0 % is the best; for a measure where less is better, best / figure). Shaded from the best "
-                   "(darkest) to under half of it; each links to the cell's figure, n and interval on the page of "
+                   "(for a measure where less is better, best / figure). Shaded from the best "
+                   "(darkest) to under half of it; a figure flagged cached, cache-unknown or emulated is no measure "
+                   "of the filesystem on its disk: it is not ranked, and no row's best. Each links to the cell's "
+                   "figure, n and interval on the page of "
                    "every cell. Nothing here is tested: the compare page tests two filesystems of one run.")
     out = [f'<table class="data-table overview-table" tabindex="0"><caption>{caption}</caption><thead><tr>'
            '<th scope="col">Workload</th><th scope="col">Measure</th>'
            + "".join(f'<th scope="col">{escape(fs)}</th>' for fs in filesystems) + "</tr></thead><tbody>"]
     for (workload, _, metric), cells in sorted(lines.items()):
         higher = next(iter(cells.values()))["better"] == "higher"
-        best = (max if higher else min)(r["mean"] for r in cells.values())
+        # the best among the figures a ranking would rank: a cached or cache-unknown figure is no
+        # measure of the filesystem on its disk (flags.UNRANKED, as the rankings leave it out), so
+        # it is no row's best and is set against none (#62 round 11: ntfs's cache-unknown seq-read
+        # was "best", every other filesystem a percent below it)
+        ranked = [r for r in cells.values() if not set(r["flags"]) & flags.UNRANKED]
+        best = (max if higher else min)(r["mean"] for r in ranked) if ranked else None
         out.append(f'<tr><th scope="row">{escape(workload)}</th><td>{escape(metric)}</td>')
         for fs in filesystems:
             r = cells.get(fs)
@@ -264,8 +285,13 @@ def overview_table(rows: list[dict]) -> str:
             if len(filesystems) == 1:
                 out.append(f'<td class="num">{link} title="its n and interval">{escape(r["shown"]["mean"])}</a></td>')
                 continue
+            unranked = sorted(set(r["flags"]) & flags.UNRANKED)
+            if unranked:
+                out.append(f'<td class="num heat-unranked">{link} title="{escape(r["shown"]["mean"])}: its n and interval">'
+                           f'not ranked: {escape(", ".join(unranked))}</a></td>')
+                continue
             share = 100 * (r["mean"] / best if higher else best / r["mean"])
-            said = "best" if share >= HEAT_BOUNDS[0] else f"{share - 100:+.0f} %".replace("-", "−")
+            said = "best" if r["mean"] == best else gap_shown(share)
             out.append(f'<td class="num {heat_class(share)}">{link} '
                        f'title="{escape(r["shown"]["mean"])}: its n and interval">{said}</a></td>')
         out.append("</tr>")
