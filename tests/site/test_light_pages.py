@@ -87,6 +87,15 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
     figures.nth(1).locator(".chart-view").tap()
     page.wait_for_function("() => !document.querySelectorAll('figure[data-chart]')[1].hasAttribute('data-drawn')")
     assert figures.nth(1).locator(".chart-view svg .mark-rect path").count() > 0
+    # what a screen reader reads of each drawn chart is its spec's description for readers, with
+    # no placeholder, path or name from the code in it (#62 round 11: "{ink} (static/js/charts.js)")
+    for i in (0, 1):
+        name = figures.nth(i).get_attribute("data-chart")
+        said = json.loads((REPO / "assets" / "charts" / f"{name}.vl.json").read_text())["description"]
+        labels = figures.nth(i).locator(".chart-view[aria-label], .chart-view [aria-label]").evaluate_all(
+            "es => es.map(e => e.getAttribute('aria-label'))")
+        assert said in labels, (name, labels[:1])
+        assert not re.search(r"[{}]|\.(py|js)\b|static/|knowledge\.|datum|Python", " ".join(labels)), (name, labels)
     context.close()
     if scheme == "light":  # the explorer's Explore by the keyboard: its focus stays on the chart it asked for (round 8)
         context, page, asked = opened(browser, site_url + "/explorer/", scheme)
