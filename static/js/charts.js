@@ -125,19 +125,27 @@
   // across it or a mouse dragging over it to select text is no request), or the "Explore"
   // button, which a keyboard reaches.
   var SLOP_PX = 6;  // a press that moves further is a drag or a scroll, not a click or tap
+  // a finger held this long is a long press (a context menu, text selection), not a tap: Android's
+  // long-press timeout (ViewConfiguration.getLongPressTimeout(), 500 ms by default); a mouse
+  // button held as long is still a click
+  var LONG_PRESS_MS = 500;
   // then() once, on a click or tap on view without movement or on the button explore (which
   // goes, a keyboard's focus staying on the chart it asked for); the explorer's picture too.
   function whenAsked(view, explore, then) {
-    // where the last press on the picture began: a click that ends more than SLOP_PX away is a
-    // drag (text selected, a finger moved), not a request; one that began off the picture too
+    // where and when the last press on the picture began: a click that ends more than SLOP_PX
+    // away is a drag (text selected, a finger moved), not a request; one that began off the
+    // picture too; a finger's held past LONG_PRESS_MS is a long press
     var down = null;
-    view.addEventListener("pointerdown", function (e) { down = { x: e.clientX, y: e.clientY }; });
+    view.addEventListener("pointerdown", function (e) {
+      down = { x: e.clientX, y: e.clientY, t: e.timeStamp, finger: e.pointerType !== "mouse" };
+    });
     view.addEventListener("pointercancel", function () { down = null; });
     var wake = function (e) {
       if (e.currentTarget === view) {
         var moved = !down || Math.abs(e.clientX - down.x) > SLOP_PX || Math.abs(e.clientY - down.y) > SLOP_PX;
+        var held = down && down.finger && e.timeStamp - down.t > LONG_PRESS_MS;
         down = null;
-        if (moved) return;
+        if (moved || held) return;
       }
       view.removeEventListener("click", wake);
       if (document.activeElement === explore) {

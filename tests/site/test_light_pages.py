@@ -74,6 +74,14 @@ def test_first_view_charts_are_svg_and_vega_loads_only_when_asked(browser, site_
                                                          "yDistance": -200, "gestureSourceType": "touch"})
         page.wait_for_timeout(300)
         assert vega_asked(asked) == [] and first.get_attribute("data-drawn") == "build", url
+        # a finger held still on it past a long press's 500 ms (a context menu, not a tap; round 11)
+        box = first.locator(".chart-view").bounding_box()
+        point = [{"x": box["x"] + box["width"] / 2, "y": box["y"] + min(box["height"] / 2, 300)}]
+        page.cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+        page.wait_for_timeout(800)
+        page.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_timeout(300)
+        assert vega_asked(asked) == [] and first.get_attribute("data-drawn") == "build", url
         context.close()
     # asked: the Explore button by the keyboard, then a tap on another chart
     context, page, asked = opened(browser, pages[-1], scheme)
