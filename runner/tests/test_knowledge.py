@@ -290,7 +290,7 @@ def test_claims_are_weighed_against_cells_of_one_result():
     ext3 = by_cell[journal]
     assert ext3["status"] == "measured" and ext3["result"] == "old"
     assert ext3["change_pct"] == pytest.approx(-50.0, abs=0.01) and ext3["significant"] and ext3["verdict"] == "agrees"
-    assert "-50.0 %" in ext3["sentence"] and "50 MB/s" in ext3["sentence"] and "100 MB/s" in ext3["sentence"]
+    assert "was -50 % against" in ext3["sentence"] and "50 MB/s" in ext3["sentence"] and "100 MB/s" in ext3["sentence"]
     reiser = by_cell["reiserfs|-|data=journal|fsync-write-4k"]
     assert reiser["status"] == "skipped" and "no such filesystem" in reiser["sentence"]
     assert by_cell["ext4|-|data=journal|fsync-write-4k"]["status"] == "not-measured"

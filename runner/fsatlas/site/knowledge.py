@@ -785,6 +785,17 @@ def significant(value: float, digits: int = SIGNIFICANT) -> str:
     return f"{float(text):.{digits - 1 - int(text.partition('e')[2])}f}".rstrip("0").rstrip(".")
 
 
+def percent_shown(value: float) -> str:
+    """A percent (a change, a gap) as the site prints it, signed: three significant digits
+    (significant()), more where three would read 0 or -100 while it is not so: a change of
+    -0.04 % is no "-0.0 %" tie, 0.3 % of the best no "-100 %" (nothing measured)."""
+    for digits in range(SIGNIFICANT, 18):
+        text = significant(value, digits)
+        if float(text.replace(",", "")) not in (0.0, -100.0) or value in (0.0, -100.0):
+            break
+    return ("+" if value > 0 else "") + text
+
+
 def display_number(value: float, unit: str) -> str:
     """A value in the units the site shows, without the unit (a table's caption names it)."""
     return significant(value * DISPLAY_UNITS.get(unit, (1, unit))[0])
@@ -1171,7 +1182,7 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
     test = comparison.compare(a["samples"], b["samples"], a["better"], metrics_mod.scale(metric),
                               comparison.interleaved(base.get("started"), cell.get("started")))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
-    shown = f"{change:+.1f}"  # the change as the sentence and the chart's hover print it: one rounding
+    shown = percent_shown(change)  # the change as the sentence and the chart's hover print it: one rounding
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
     sentence = (f"On machine {facts['machine_name']} ({facts['machine']}; kernel {facts['kernel']}, {facts['target']}), "
                 f"{metric} of {cell['filesystem']} {cell['workload']} with {option['option']} was {shown} % against "

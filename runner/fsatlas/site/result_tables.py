@@ -27,7 +27,7 @@ from urllib.parse import quote_plus, urlencode
 import orjson
 
 from ..results import flags, metrics
-from .knowledge import DISPLAY_UNITS, display_number, significant
+from .knowledge import DISPLAY_UNITS, display_number, percent_shown
 
 
 # html.escape, remembered: the names, keys and members a table prints are alike in every result
@@ -214,17 +214,10 @@ def heat_class(share_pct: float) -> str:
 
 
 def gap_shown(share_pct: float) -> str:
-    """A figure's difference from its row's best, share_pct being figure / best in percent:
-    "−47.3 %" at the site's three significant digits (knowledge.significant), with more digits
-    where three would say what is not so: 99.62 % of the best is "−0.38 %", not "−0 %" (a tie it
-    is not: only the best itself says "best"), 0.3 % is "−99.7 %", not "−100 %" (a figure, not
-    nothing) (#62 round 11)."""
-    gap = share_pct - 100
-    for digits in range(3, 18):
-        text = significant(gap, digits)
-        if float(text.replace(",", "")) not in (0.0, -100.0) or gap in (0.0, -100.0):
-            break
-    return ("+" if gap > 0 else "") + text.replace("-", "\u2212") + " %"
+    """A figure's difference from its row's best, share_pct being figure / best in percent, as
+    the site prints a percent (knowledge.percent_shown): 99.62 % of the best is "−0.38 %", not a
+    tie ("−0 %": only the best itself says "best"), 0.3 % is "−99.7 %", not "−100 %" (#62 round 11)."""
+    return percent_shown(share_pct - 100).replace("-", "\u2212") + " %"
 
 
 def overview_table(rows: list[dict]) -> str:
