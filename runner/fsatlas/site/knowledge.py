@@ -1159,7 +1159,7 @@ class Rankings:
                 ranked[-1]["clear_lead"] = False
             for r in ranked:  # the table's "ahead (p)" and the chart's hover, in the same words
                 lead = r.get("lead") or {}
-                r["lead_shown"] = ("yes" if r["clear_lead"] else "no") + (
+                r["lead_shown"] = "– (last: no next to be ahead of)" if r is ranked[-1] else ("yes" if r["clear_lead"] else "no") + (
                     f" (p = {lead['p_adjusted']:.2g})" if lead.get("p_adjusted") else " (not testable)" if lead.get("why") else "")
             io = "page-cache" if any("page-cache" in r["flags"] for r in rows) else "device"
             out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"]),
