@@ -280,3 +280,33 @@ def test_a_batch_hands_on_each_files_value_before_it_checks_the_next(out_dir):
     events.clear()
     done, gathered, _ = validation._check_batch(None, False, then, lambda values: None, batch)
     assert gathered is None and len(done) == 3 and events == [("made", 0), ("made", 1), ("made", 2)]
+
+
+def test_a_bundle_is_checked_even_where_no_cell_reads_it(out_dir, valid_result, capsys):
+    """Rule: every member of a bundle is read before it is published. A result whose every cell
+    failed names no member; its bundle was never opened (#62 round 12: a member
+    ../../escape.txt, a symlink to /etc/shadow and a device passed as "no problems")."""
+    import io
+    import tarfile
+    for cell in valid_result["cells"]:
+        cell.update(status="failed", reason="mkfs failed", metrics={}, raw=[])
+    file = write_json(out_dir / "results" / "fixture-valid.json", valid_result)
+    # the fixture's own bundle, whose members no cell now reads
+    assert main(["validate", str(file)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fixture-valid.json" in err[0] and "none reads" in err[0], err
+    # a hostile one, refused with the member named
+    bundle_file = out_dir / "raw" / "fixture-valid.tar.gz"
+    with tarfile.open(bundle_file, "w:gz") as t:
+        info = tarfile.TarInfo("../../escape.txt")
+        info.size = 4
+        t.addfile(info, io.BytesIO(b"=cmd"))
+        info = tarfile.TarInfo("link")
+        info.type, info.linkname = tarfile.SYMTYPE, "/etc/shadow"
+        t.addfile(info)
+    assert main(["validate", str(file)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fixture-valid" in err[0] and ("escape.txt" in err[0] or "link" in err[0]), err
+    # none at all: nothing to read, nothing wrong
+    bundle_file.unlink()
+    assert main(["validate", str(file)]) == 0
