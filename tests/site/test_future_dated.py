@@ -41,3 +41,16 @@ def test_a_result_with_nothing_measured_says_so_instead_of_an_empty_chart(public
     assert '<figure class="chart"' not in page and "data-spec=" not in page  # no chart partial: no buttons
     measured = (public / "results" / "fixture-valid" / "index.html").read_text()
     assert said not in measured and measured.count('<figure class="chart"') == 1  # just beside: one cell measured
+
+
+def test_a_result_with_nothing_measured_offers_no_comparison_and_no_empty_overview(public):
+    """Round 12 (#62): the all-failed page showed "The run at a glance" over nothing and offered
+    a command to compare your system with it. Now each says why there is nothing; one cell
+    measured just beside it keeps both."""
+    page = (public / "results" / "fixture-all-failed" / "index.html").read_text()
+    assert 'id="overview-nothing"' in page and 'id="own-run-nothing"' in page
+    assert "fsatlas compare" not in page and "overview-table" not in page
+    assert 'href="/results/fixture-all-failed/cells/"' in page
+    measured = (public / "results" / "fixture-valid" / "index.html").read_text()
+    assert "overview-nothing" not in measured and "own-run-nothing" not in measured
+    assert "fsatlas compare" in measured and "overview-table" in measured
