@@ -11,7 +11,7 @@ import pytest
 
 from hypothesis import given, settings, strategies as st
 
-from fsatlas.results import contention
+from fsatlas.results import comparison, contention
 from fsatlas.run import evidence, execution, matrix
 from fsatlas.run.workloads import KINDS
 
@@ -132,7 +132,6 @@ AIM = {("ext4|-|commit=60|w", "ext4|-|-|w"): ("throughput", 5.0)}
 
 
 def test_rounds_go_on_until_the_pair_can_detect_the_change_its_claim_expects(monkeypatch, tmp_path):
-    from fsatlas.results import comparison
     base, option = run_pair(monkeypatch, tmp_path, BASE, OPTION, AIM)
     n = len(base)
     assert len(option) == n and 3 < n <= 9
@@ -175,6 +174,12 @@ def test_no_cell_holds_one_place_in_every_round(cells, rounds, seed, names, shuf
                 assert sum(o.index(b) == o.index(a) + 1 for o in block) * cells == len(block), (a, b, block)
     given_otherwise = shuffle.sample(keys, cells)
     assert [execution.round_order(given_otherwise, r, seed) for r in range(rounds)] == orders
+    started, now = {key: [] for key in keys}, 0.0  # repetitions of any length, run in these orders
+    for order in orders:
+        for key in order:
+            started[key].append(now)
+            now += shuffle.uniform(0.001, 100)
+    assert all(comparison.interleaved(started[a], started[b]) for a in keys for b in keys if a != b)
 
 
 def test_the_order_of_a_block_of_rounds_is_drawn_not_fixed():
