@@ -184,8 +184,8 @@ def test_no_cell_holds_one_place_in_every_round(cells, rounds, seed, names, shuf
 
 def test_the_order_of_a_block_of_rounds_is_drawn_not_fixed():
     """Not a fixed rotation (A B, B A, A B…) that a periodic disturbance could follow: over seeds,
-    a pair's second block of two rounds starts with either cell, and three cells' first block
-    takes more than one of their Latin squares."""
+    a pair's second block of two rounds starts with either cell, and three cells' first three
+    rounds come in more than two sequences (rows of their Williams square)."""
     pair = {tuple(execution.round_order(["a", "b"], 2, seed)) for seed in range(40)}
     assert pair == {("a", "b"), ("b", "a")}
     squares = {tuple(tuple(execution.round_order(["a", "b", "c"], r, seed)) for r in range(3)) for seed in range(40)}
