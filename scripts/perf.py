@@ -450,7 +450,7 @@ def aa_comparison(work: Path) -> None:
 
 def within_run_aa(work: Path) -> None:
     """The within-run A/A: each filesystem's defaults and the same settings again, interleaved in
-    one run (A, B, A, B...: the paired test). The runner has no variant twice under one key, so
+    one run (A B, B A...: the paired test). The runner has no variant twice under one key, so
     the smallest way is a matrix of its own (`fsatlas run --matrix`): the standard one, a
     variant `aa-same` that states the default mount option (relatime, the default of ext4 and
     xfs) on a second image of its own, and the quick profile with `interleave: true`. A family

@@ -11,7 +11,7 @@ import pytest
 
 from hypothesis import given, settings, strategies as st
 
-from fsatlas.results import contention
+from fsatlas.results import comparison, contention
 from fsatlas.run import evidence, execution, matrix
 from fsatlas.run.workloads import KINDS
 
@@ -105,15 +105,20 @@ def test_cached_flag_when_above_the_raw_device(monkeypatch, tmp_path):
     assert record["flags"] == ["cached"]  # 300 > 1.2 x 200
 
 
-def run_pair(monkeypatch, tmp_path, base_values, option_values, aims, adaptive=True):
-    """The option's cell and its baseline in interleaved rounds, as a filesystem's variants run."""
+def run_pair(monkeypatch, tmp_path, base_values, option_values, aims, adaptive=True, ran=None, result=None):
+    """The option's cell and its baseline in interleaved rounds, as a filesystem's variants run;
+    RAN (a list) gets each repetition's cell key in the order they ran; RESULT: the run's result
+    document (a resumed run's holds its round_seed)."""
     streams = {"ext4|-|-|w": iter(base_values), "ext4|-|commit=60|w": iter(option_values)}
+    ran = [] if ran is None else ran
     monkeypatch.setitem(KINDS, "scripted", types.SimpleNamespace(
-        METRICS={"throughput": ("bytes/s", "higher")}, run=lambda cell, ctx: {"throughput": next(streams[cell.key])}))
+        METRICS={"throughput": ("bytes/s", "higher")},
+        run=lambda cell, ctx: ran.append(cell.key) or {"throughput": next(streams[cell.key])}))
     cells = [matrix.Cell("ext4", "w", "scripted", primary="throughput"),
              matrix.Cell("ext4", "w", "scripted", mount_options=("commit=60",), variant="commit-60", primary="throughput")]
     run = execution.Run(None, matrix.Profile("p", 1 << 20, 3, adaptive, cells), str(tmp_path), None,
-                        {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []})
+                        {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []}
+                        if result is None else result)
     run.claim_aims = aims
     records = run.records_for(cells, {})
     run.run_interleaved([(c, r, None, {}, None, "") for c, r in zip(cells, records)])
@@ -127,7 +132,6 @@ AIM = {("ext4|-|commit=60|w", "ext4|-|-|w"): ("throughput", 5.0)}
 
 
 def test_rounds_go_on_until_the_pair_can_detect_the_change_its_claim_expects(monkeypatch, tmp_path):
-    from fsatlas.results import comparison
     base, option = run_pair(monkeypatch, tmp_path, BASE, OPTION, AIM)
     n = len(base)
     assert len(option) == n and 3 < n <= 9
@@ -136,6 +140,74 @@ def test_rounds_go_on_until_the_pair_can_detect_the_change_its_claim_expects(mon
     # the first round count whose detectable change is within the claim's 5 %, or the cap
     assert n == next((k for k, d in zip(range(3, 10), detectable) if d <= 5.0), 9), detectable
     assert detectable[0] > 5.0
+
+
+@settings(max_examples=60)
+@given(cells=st.integers(2, 6), rounds=st.integers(2, 12), seed=st.integers(0, execution.ROUND_SEEDS - 1),
+       names=st.lists(st.text("abcdefgh|-=,", min_size=1, max_size=12), min_size=6, max_size=6, unique=True),
+       shuffle=st.randoms(use_true_random=False))
+def test_no_cell_holds_one_place_in_every_round(cells, rounds, seed, names, shuffle):
+    """The rule of interleaved rounds (issue 60): the order within a round is counterbalanced.
+    Counted by hand over any cells and rounds: each round runs every cell once; no cell holds
+    one place in every round; each cell's count in each place is any other's, +-1 (for two
+    cells: first in half the rounds, +-1 for an odd count, here even +-0.5); over a whole block
+    (k rounds, 2k for an odd k) each cell goes first of each pair in half the rounds and follows
+    each other cell directly equally often; the orders come back from the recorded seed
+    whatever order the keys are given in."""
+    keys = names[:cells]
+    orders = [execution.round_order(keys, r, seed) for r in range(rounds)]
+    for order in orders:
+        assert sorted(order) == sorted(keys)
+    for key in keys:
+        places = [order.index(key) for order in orders]
+        assert len(set(places)) > 1, (key, orders)
+        for place in range(cells):
+            assert rounds // cells <= places.count(place) <= -(-rounds // cells), (key, place, orders)
+    if cells == 2:
+        firsts = [order[0] for order in orders].count(keys[0])
+        assert abs(firsts - rounds / 2) <= 0.5
+    block = [execution.round_order(keys, r, seed) for r in range(cells * (1 + cells % 2))]
+    for a in keys:
+        for b in keys:
+            if a != b:
+                assert sum(o.index(a) < o.index(b) for o in block) * 2 == len(block), (a, b, block)
+                assert sum(o.index(b) == o.index(a) + 1 for o in block) * cells == len(block), (a, b, block)
+    given_otherwise = shuffle.sample(keys, cells)
+    assert [execution.round_order(given_otherwise, r, seed) for r in range(rounds)] == orders
+    started, now = {key: [] for key in keys}, 0.0  # repetitions of any length, run in these orders
+    for order in orders:
+        for key in order:
+            started[key].append(now)
+            now += shuffle.uniform(0.001, 100)
+    assert all(comparison.interleaved(started[a], started[b]) for a in keys for b in keys if a != b)
+
+
+def test_the_order_of_a_block_of_rounds_is_drawn_not_fixed():
+    """Not a fixed rotation (A B, B A, A B…) that a periodic disturbance could follow: over seeds,
+    a pair's second block of two rounds starts with either cell, and three cells' first three
+    rounds come in more than two sequences (rows of their Williams square)."""
+    pair = {tuple(execution.round_order(["a", "b"], 2, seed)) for seed in range(40)}
+    assert pair == {("a", "b"), ("b", "a")}
+    squares = {tuple(tuple(execution.round_order(["a", "b", "c"], r, seed)) for r in range(3)) for seed in range(40)}
+    assert len(squares) > 2
+
+
+def test_interleaved_rounds_run_in_the_recorded_seeds_orders(monkeypatch, tmp_path):
+    """A run's rounds (here the claim-aims path, past the planned count) run in the orders of the
+    result's round_seed: one the file already holds (a resumed run) is kept, and a new run draws
+    one and records it; each side goes first in half the rounds, +-1."""
+    keys = ["ext4|-|-|w", "ext4|-|commit=60|w"]
+    for seed in (7, None):
+        ran, result = [], {"id": "r", "created": "2026-11-24T00:00:00Z", "target": {}, "cells": []}
+        if seed is not None:
+            result["round_seed"] = seed
+        base, _ = run_pair(monkeypatch, tmp_path, BASE, OPTION, AIM, ran=ran, result=result)
+        assert result["round_seed"] == seed or seed is None  # a resumed run's seed is kept
+        assert isinstance(result["round_seed"], int) and 0 <= result["round_seed"] < execution.ROUND_SEEDS
+        rounds = [ran[i:i + 2] for i in range(0, len(ran), 2)]
+        assert len(rounds) == len(base) > 3
+        assert rounds == [execution.round_order(keys, r, result["round_seed"]) for r in range(len(rounds))]
+        assert abs([r[0] for r in rounds].count(keys[0]) - len(rounds) / 2) <= 1
 
 
 def test_without_a_claim_on_the_pair_or_in_a_fixed_profile_the_planned_count_stands(monkeypatch, tmp_path):

@@ -192,3 +192,11 @@ def write_run(data, doc: dict, source: str = "fixture-valid", source_data=FIXTUR
     bundle.write(out, bundle.path(str(data), doc["id"]))
     write_json(data / "results" / f"{doc['id']}.json", doc)
     return doc
+
+
+def rounds_from_starts(result: dict, keys: list) -> list[list[str]]:
+    """The cells KEYS of RESULT round by round, counted by hand from their repetitions' start
+    times: every start of those cells in time order, cut into runs of len(KEYS)."""
+    cells = {c["key"]: c for c in result["cells"]}
+    order = [key for _, key in sorted((t, key) for key in keys for t in cells[key]["started"])]
+    return [order[i:i + len(keys)] for i in range(0, len(order), len(keys))]

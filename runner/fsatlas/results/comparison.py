@@ -74,8 +74,9 @@ METHOD_NAMES = {HOLM: "Holm", BH: "Benjamini-Hochberg"}
 
 
 def interleaved(started_a, started_b) -> bool:
-    """Whether two cells ran in the same rounds (A, B, A, B...): the same count of repetitions,
-    and each round's two starts before either start of the next round."""
+    """Whether two cells ran in the same rounds (one repetition of each a round, in either order:
+    A B, B A...): the same count of repetitions, and each round's two starts before either start
+    of the next round."""
     if not started_a or not started_b or len(started_a) != len(started_b) or len(started_a) < 2:
         return False
     rounds = list(zip(started_a, started_b))

@@ -65,7 +65,7 @@ COLUMNS = {
     "unit": ("string", "its base unit (bytes/s, ops/s, s, ns, bytes, percent)"),
     "better": ("string", "higher or lower"),
     "repetition": ("int32", "1 for the first repetition"),
-    "started_s": ("float64", "when the repetition started, seconds after created (interleaved rounds alternate)"),
+    "started_s": ("float64", "when the repetition started, seconds after created (the order of interleaved rounds)"),
     "value": ("float64", "the sample"),
     "flags": ("string", "the cell's flags, comma-separated (stored: `fsatlas migrate` brings them to today's rule)"),
     "device_reads": ("int64", "read requests the loop device served during the repetition"),

@@ -9,6 +9,7 @@ import contextlib
 import datetime as dt
 import itertools
 import os
+import random
 import re
 import shutil
 import sys
@@ -26,6 +27,7 @@ from .workloads.context import RepContext
 
 MAX_REPEAT_FACTOR = 3  # adaptive repetition stops at 3x the planned count
 CONTENTION_RETRIES = 2  # adaptive profiles run a contended repetition again at most this often (results/contention)
+ROUND_SEEDS = 2**32  # a run's round_seed is drawn below this (schema: round_seed)
 
 
 def new_result(profile, machine, out, target_info, machine_name=None) -> dict:
@@ -63,6 +65,41 @@ def _plain(params: dict) -> dict:
 def not_run(record: dict, status: str, reason: str) -> dict:
     record.update(status=status, reason=reason, metrics={}, raw=[])
     return record
+
+
+def round_order(keys: list, rnd: int, seed: int) -> list:
+    """The order the cells KEYS run in, in round RND (0 on) of interleaved rounds whose run drew
+    SEED (the result's round_seed): counterbalanced, so that no cell holds one place in every
+    round. An order effect (the second repetition of a round meets the first one's writeback, a
+    warmer cache, a drift within the round) then falls on every cell alike instead of becoming a
+    difference between two cells that the paired test would read as an effect.
+
+    The design is a Williams square (E. J. Williams, 1949, designs balanced for residual
+    effects, as crossover trials use): over each block of k rounds (k cells; 2k for an odd k,
+    the square and its mirror), each cell holds each place equally often, goes before each
+    other cell in half the rounds, and follows each other cell directly equally often (so no
+    cell always meets one neighbour's writeback). Every k rounds is a Latin square of its own,
+    so after any count of rounds a cell's count in a place differs from any other's by at most
+    1 (two cells: each first in half the rounds, +-1 for an odd count). Which cell is which
+    symbol of the square and the order of the block's rounds are drawn from a generator seeded
+    by SEED, the cells' keys and the block: random, as google/benchmark's random interleaving
+    orders each repetition, but balanced, which random orders alone are not at the few rounds
+    a run has (two cells in three random rounds: one first in all three a quarter of the time),
+    and no fixed rotation that a periodic disturbance could follow. The order depends on the
+    keys as a set, not on the order they are given in; the same seed, keys and round give the
+    same order (random.Random seeded from a string hashes it with SHA-512)."""
+    ordered = sorted(keys)
+    k = len(ordered)
+    if k < 2:
+        return ordered
+    base = [0] + [(i + 1) // 2 if i % 2 else k - i // 2 for i in range(1, k)]  # 0, 1, k-1, 2, k-2…
+    square = [[(b + i) % k for b in base] for i in range(k)]
+    halves = [square, [row[::-1] for row in square]] if k % 2 else [square]
+    block, row = divmod(rnd, k * len(halves))
+    rng = random.Random(f"{seed}|{block}|" + "\n".join(ordered))
+    symbols = rng.sample(ordered, k)  # which cell is which symbol of the square
+    rows = [r for half in rng.sample(halves, len(halves)) for r in rng.sample(half, k)]
+    return [symbols[s] for s in rows[row]]
 
 
 class Progress:
@@ -243,17 +280,22 @@ class Run:
         state.finish()
 
     def run_interleaved(self, units: list) -> None:
-        """Cells that will be compared, run in rounds: one repetition of each per round (A, B,
-        A, B…), each on its own freshly made filesystem of the same image size, so that a host
-        whose speed drifts shifts both sides alike. units: (cell, record, workdir, fs_spec,
-        image, effective mount options). A cell that fails is failed alone; the rest go on."""
+        """Cells that will be compared, run in rounds: one repetition of each per round, in an
+        order counterbalanced across rounds (round_order: A B, B A, … for two cells), each on
+        its own freshly made filesystem of the same image size, so that a host whose speed
+        drifts shifts both sides alike and no side always goes first. units: (cell, record,
+        workdir, fs_spec, image, effective mount options). A cell that fails is failed alone;
+        the rest go on. The seed of the orders is the result's round_seed, drawn once per run
+        (a resumed run keeps it: its rounds are run again in the same orders)."""
         states = []
         for cell, record, workdir, fs_spec, image, effective in units:
             record["effective_mount_options"] = effective
             states.append(CellRun(self, cell, record, workdir, fs_spec, image))
         aims = self.claim_aims if (self.profile.adaptive or self.round_cap) and len(states) > 1 else {}
         cap = self.round_cap or MAX_REPEAT_FACTOR * self.profile.repetitions
-        while True:
+        seed = self.result.setdefault("round_seed", random.SystemRandom().randrange(ROUND_SEEDS))
+        keys = [s.cell.key for s in states]
+        for rnd in itertools.count():
             for_claims = self.aims_rule(states, aims, cap) if aims else set()
             active = []
             for s in states:
@@ -266,7 +308,8 @@ class Run:
                     active.append(s)
             if not active:
                 break
-            for state in active:
+            place = {key: i for i, key in enumerate(round_order(keys, rnd, seed))}
+            for state in sorted(active, key=lambda s: place[s.cell.key]):
                 try:
                     state.rep()
                 except KeyboardInterrupt:

@@ -2,13 +2,14 @@
 
 A and B (a filesystem, or filesystem:variant) run on this machine in one run, each on a freshly
 made loop image of the same size, all mounted at once, and per workload in rounds: one
-repetition of A, then of B, round after round (execution.Run.run_interleaved), so a host whose
-speed drifts moves both alike and the paired test of results/comparison applies. Rounds go on
-while any headline comparison of the pair (results/comparison.HEADLINE, the metrics a report
-compares) could not yet detect the stated change (the comparison module's smallest detectable
-change, paired, 80 % power) and the round cap is not reached. The rule reads the spread only,
-never the difference seen so far, so stopping does not bias the test the report then makes.
-In-run contention is handled as in the adaptive profiles (a contended repetition is run again).
+repetition of each a round, A or B first by turns (execution.Run.run_interleaved, round_order),
+so a host whose speed drifts, and the order within a round, move both alike and the paired test
+of results/comparison applies. Rounds go on while any headline comparison of the pair
+(results/comparison.HEADLINE, the metrics a report compares) could not yet detect the stated
+change (the comparison module's smallest detectable change, paired, 80 % power) and the round
+cap is not reached. The rule reads the spread only, never the difference seen so far, so
+stopping does not bias the test the report then makes. In-run contention is handled as in the
+adaptive profiles (a contended repetition is run again).
 """
 import contextlib
 
