@@ -212,3 +212,40 @@ def other_runs_by_hand(results: Path) -> dict:
         doc = json.loads(path.read_text())
         groups.setdefault((doc["system"]["machine"], doc.get("profile", "")), set()).add(doc["id"])
     return groups
+
+
+def saved_runs(svg: str) -> dict:
+    """run id -> the words a saved chart (its SVG's text) prints of that run below the chart: the
+    lines after its "Source: " line, joined where static/js/charts.js wrapped them, each run's
+    from its "Run <id>: " to the next."""
+    import html
+    lines = [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)]
+    source = [i for i, line in enumerate(lines) if line.startswith("Source: ")]
+    assert len(source) == 1, lines
+    parts = re.split(r"(?:^| )Run (\S+): ", " ".join(lines[source[0] + 1:]))
+    assert parts[0] == "", parts  # nothing but runs after the source
+    named = dict(zip(parts[1::2], parts[2::2]))
+    assert len(named) == len(parts) // 2, parts  # each run once
+    return named
+
+
+def check_saved_run(words: str, result: dict, facts: dict) -> None:
+    """words: what a saved chart prints of a run; result: its result file (as published); facts:
+    its result page's system table (term -> text). The words name its machine as the table does
+    ("name (label)", or the label alone) and, from the result file, its CPU and CPU count, its
+    memory (GiB to one decimal, as the table), kernel and the storage under the image; for an
+    import that records no system, that it was not recorded."""
+    system, target = result["system"], result["target"]
+    name, _, label = facts["Machine"].split(" · ")[0].partition(" (label ")
+    assert (label[:-1] if label else name) == system["machine"], (facts, system)
+    assert words.startswith(f"{name} ({label[:-1]}); " if label else f"{name}; "), (words, facts)
+    if system.get("recorded") == "none":
+        assert "system not recorded" in words and "System" in facts, words
+    else:
+        assert f"{system['cpu_model']} ({system['cpu_count']} CPUs)" in words, words
+        memory = f"{system['memory_bytes'] / 2**30:,.1f} GiB"
+        assert memory == facts["Memory"] and f", {memory}," in words, (words, facts)
+        assert facts["Kernel"] == system["kernel"] and f"Linux {system['kernel']}" in words, (words, facts)
+    for fact in ("device", "backing_filesystem", "backing_mount_options", "backing_device"):
+        if target.get(fact):
+            assert str(target[fact]) in words, (fact, words)
