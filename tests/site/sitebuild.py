@@ -1,6 +1,7 @@
 """Builds the real site with real Hugo from fixture data in a temporary copy of the sources."""
 import datetime as dt
 import functools
+import html
 import http.server
 import json
 import re
@@ -214,11 +215,17 @@ def other_runs_by_hand(results: Path) -> dict:
     return groups
 
 
+def facts_of(page: str) -> dict:
+    """A system table's facts, dt -> dd, as text (the links of the dd left out), from a result page's HTML."""
+    table = re.search(r'<dl class="facts" id="system-table">(.*?)</dl>', page, re.S)[1]
+    plain = lambda part: " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<a\b.*?</a>", "", part, flags=re.S))).split()).rstrip(" ·")
+    return {plain(dt): plain(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", table, re.S)}
+
+
 def saved_runs(svg: str) -> dict:
     """run id -> the words a saved chart (its SVG's text) prints of that run below the chart: the
     lines after its "Source: " line, joined where static/js/charts.js wrapped them, each run's
     from its "Run <id>: " to the next."""
-    import html
     lines = [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)]
     source = [i for i, line in enumerate(lines) if line.startswith("Source: ")]
     assert len(source) == 1, lines

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.results import metrics, resultfile
-from sitebuild import REPO, check_saved_run, saved_runs
+from sitebuild import REPO, check_saved_run, facts_of, saved_runs
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
@@ -257,13 +257,6 @@ def test_the_cells_page_names_each_metric_in_words_and_shows_the_system_table(co
                      for h in re.findall(r"<tr>(?:<th scope=\"rowgroup\".*?</th>)?<th>(.*?)</th>", group[0], re.S)]
             wanted = [metrics.label(name) + (f" {name}" if metrics.label(name) != name else "") for name in cell["metrics"]]
             assert sorted(heads) == sorted(wanted), (result["id"], cell["key"], heads, wanted)
-
-
-def facts_of(html: str) -> dict:
-    """A system table's facts, dt -> dd, as text (the links of the dd left out)."""
-    table = re.search(r'<dl class="facts" id="system-table">(.*?)</dl>', html, re.S)[1]
-    plain = lambda part: " ".join(html_mod.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<a\b.*?</a>", "", part, flags=re.S))).split()).rstrip(" ·")
-    return {plain(dt): plain(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", table, re.S)}
 
 
 def figures_of(site_url) -> list:
