@@ -23,18 +23,19 @@
     if (window.vegaEmbed) return Promise.resolve();
     if (!loading) {
       loading = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js"].reduce(function (before, name) {
-        return before.then(function () {
-          return new Promise(function (resolve, reject) {
-            var tag = document.createElement("script");
-            tag.src = vendor + name;
-            tag.onload = resolve;
-            tag.onerror = function () { reject(new Error(name + " did not load")); };
-            document.head.appendChild(tag);
-          });
-        });
+        return before.then(function () { return load(vendor + name); });
       }, Promise.resolve());
     }
     return loading;
+  }
+  function load(src) {  // a promise of the script at src, run
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = resolve;
+      tag.onerror = function () { reject(new Error(src + " did not load")); };
+      document.head.appendChild(tag);
+    });
   }
   var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
@@ -55,64 +56,14 @@
       .then(function (texts) { return S.build(texts[0], texts[1], figure.dataset.axis); });
   }
 
-  // Each run the rows come from, once, with its machine and system as fsatlas aggregate wrote
-  // them (charts/runs.json: runner/fsatlas/site/aggregate.py run_systems), fetched only when a
-  // chart is saved: the saved image is all its reader has, so it names them below the chart.
-  var runsFile = (script && script.dataset.runs) || "";
-  function runLines(values) {
-    var ids = [];
-    (values || []).forEach(function (row) {
-      if (row && typeof row.result === "string" && row.result && ids.indexOf(row.result) < 0) ids.push(row.result);
-    });
-    if (!ids.length) return Promise.resolve([]);
-    return textOf(runsFile).then(JSON.parse).then(function (known) {
-      return ids.sort().map(function (id) {
-        var at = Object.prototype.hasOwnProperty.call(known.runs, id) ? known.runs[id] : -1;
-        return "Run " + id + ": " + (at >= 0 ? known.systems[at] : "machine and system not listed on this site");
-      });
-    });
-  }
-  // a line cut at spaces into lines of at most chars characters (a longer word alone): the
-  // caption's at 12 px and the footer's at 10 px stay within the title's limit of 900 px, which
-  // would cut them short
-  function wrapped(line, chars) {
-    var out = [], now = "";
-    line.split(" ").forEach(function (word) {
-      if (now && (now + " " + word).length > chars) { out.push(now); now = word; }
-      else now = now ? now + " " + word : word;
-    });
-    return out.concat(now ? [now] : []);
-  }
-
-  function forExport(figure, spec, runs) {
-    var source = "Source: " + new URL(figure.dataset.source || location.pathname, location.href).href +
-      " · fsatlas " + (figure.dataset.version || "");
-    var lines = [source];
-    runs.forEach(function (run) { lines = lines.concat(wrapped(run, 130)); });
-    spec.title = { text: wrapped(figure.dataset.caption || "", 110), subtitle: lines, anchor: "start", orient: "bottom",
-                   fontSize: 12, subtitleFontSize: 10, limit: 900, offset: 16 };
-    spec.config = Object.assign({}, spec.config || {}, { background: "white" });
-    return new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
-  }
-
   // Saves spec (with its rows) as kind "SVG" or "PNG", titled with figure's data-caption,
   // data-source and data-version, each run of its rows named with its machine and system below:
-  // the one export of static charts and the explorer's.
+  // the one export of static charts and the explorer's, in static/js/chart-export.js, which
+  // loads with Vega when a chart is first saved (saving is rare: no page loads it at first view).
+  var exporting = null;
   function exportAs(kind, figure, spec, name) {
-    return runLines(spec.data && spec.data.values).then(function (runs) {
-      var view = forExport(figure, inked(spec, false), runs);
-      return kind === "SVG" ? view.toSVG().then(function (svg) {
-        return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }) : view.toImageURL("png", 3);
-    }).then(function (href) { save(name + "." + kind.toLowerCase(), href); });
-  }
-
-  function save(name, url) {
-    var a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    exporting = exporting || load(new URL("chart-export.js", script.src).href);
+    return exporting.then(function () { return window.fsatlasChartExport(kind, figure, spec, name); });
   }
 
   function actions(figure) {

@@ -224,7 +224,7 @@ def facts_of(page: str) -> dict:
 
 def saved_runs(svg: str) -> dict:
     """run id -> the words a saved chart (its SVG's text) prints of that run below the chart: the
-    lines after its "Source: " line, joined where static/js/charts.js wrapped them, each run's
+    lines after its "Source: " line, joined where static/js/chart-export.js wrapped them, each run's
     from its "Run <id>: " to the next."""
     lines = [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)]
     source = [i for i, line in enumerate(lines) if line.startswith("Source: ")]
