@@ -30,14 +30,14 @@
     });
   }
 
-  // a line cut at spaces into lines of at most chars characters (a longer word alone): the
-  // caption's at 12 px and the runs' at 10 px stay within the title's limit of 900 px, which
-  // would cut them short
+  // a line cut into lines of at most chars characters, at spaces, and a word longer than a line
+  // (a link, a backing filesystem's mount options) where the line ends: the caption's at 12 px
+  // and the rest at 10 px stay within the title's limit of 900 px, which would cut them short
   function wrapped(line, chars) {
     var out = [], now = "";
     line.split(" ").forEach(function (word) {
-      if (now && (now + " " + word).length > chars) { out.push(now); now = word; }
-      else now = now ? now + " " + word : word;
+      if (now && word.length <= chars && (now + " " + word).length > chars) { out.push(now); now = ""; }
+      for (now = now ? now + " " + word : word; now.length > chars; now = now.slice(chars)) out.push(now.slice(0, chars));
     });
     return out.concat(now ? [now] : []);
   }
@@ -45,7 +45,7 @@
   function view(figure, spec, runs) {
     var source = "Source: " + new URL(figure.dataset.source || location.pathname, location.href).href +
       " · fsatlas " + (figure.dataset.version || "");
-    var lines = [source];
+    var lines = wrapped(source, 130);
     runs.forEach(function (run) { lines = lines.concat(wrapped(run, 130)); });
     spec.title = { text: wrapped(figure.dataset.caption || "", 110), subtitle: lines, anchor: "start", orient: "bottom",
                    fontSize: 12, subtitleFontSize: 10, limit: 900, offset: 16 };

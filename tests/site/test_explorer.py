@@ -1,5 +1,6 @@
 """The results explorer in headless Chromium: filters, baselines, the URL, tooltips, downloads."""
 import csv
+import html as html_mod
 import io
 import json
 import re
@@ -395,8 +396,12 @@ def test_a_saved_chart_names_an_import_without_a_system_as_not_recorded(page, im
             page.wait_for_function("document.getElementById('explorer').dataset.shown")
         with page.expect_download() as saved:
             page.click(button)
-        named = saved_runs(open(saved.value.path()).read())
+        svg = open(saved.value.path()).read()
+        named = saved_runs(svg)
         assert sorted(named) == sorted(r["id"] for r in runs), (path, named)
+        # the link to the view, hundreds of characters long, whole over the lines it takes
+        text = "".join(html_mod.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)).replace(" ", "")
+        assert "Source:" + page.url + "·fsatlas" in text, (page.url, text)
         for result in runs:
             check_saved_run(named[result["id"]], result, facts[result["id"]])
     assert page.errors == []
