@@ -210,8 +210,8 @@ RUN_SYSTEMS = "charts/runs.json"  # under the site's root: run_systems(), fetche
 
 
 def run_systems(summaries: list) -> dict:
-    """Each run's machine and system in the words a saved chart prints under it (static/js/charts.js
-    exportAs): {"systems": ["machine (label); system line", ...], "runs": {result id: its index in
+    """Each run's machine and system in the words a saved chart prints under it (static/js/chart-export.js):
+    {"systems": ["machine (label); system line", ...], "runs": {result id: its index in
     systems}}: the machine as readers see it (machines.shown) and machines.system_line (CPU,
     memory, the storage under the image, kernel; "system not recorded" for an import that records
     none). One file for the site, fetched only when a chart is saved, each line once however many
