@@ -4,6 +4,7 @@ import re
 
 import frontmatter
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from testutil import edit_member, mutated, table_rows, write_json, write_run
 from fsatlas.cli import main
@@ -508,3 +509,26 @@ def test_the_methodology_page_names_each_swept_cell_of_a_profile_once():
             swept = entry["sweep"].split(", ") if entry["sweep"] else []
             dims = {",".join(f"{k}={v}" for k, v in c.dimensions.items()) for c in m.profile(profile, workloads=[name]).cells if c.dimensions}
             assert len(swept) == len(set(swept)) and set(swept) == dims, (name, profile, swept)
+
+
+_WORD = st.text(st.characters(min_codepoint=32, max_codepoint=0x24f), min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,20}", fullmatch=True), _WORD, _WORD, st.booleans(),
+                          st.sampled_from(["a, storage: b, Linux 6", "system not recorded (…), storage: c"])),
+                unique_by=lambda s: s[0], max_size=12))
+def test_run_systems_gives_each_run_its_machine_and_system_line_and_each_line_once(runs):
+    """#62 round 12: a saved chart prints, for each run of its rows, charts/runs.json's words of it
+    (aggregate.run_systems): its machine as readers see it (machines.shown) and its system line,
+    each line stored once however many runs share it. Over summaries hypothesis draws, labels
+    equal to their names and systems shared among them."""
+    from fsatlas.site.aggregate import run_systems
+    summaries = [{"id": rid, "machine": label, "machine_name": label if unnamed else name, "system": system}
+                 for rid, label, name, unnamed, system in runs]
+    made = json.loads(json.dumps(run_systems(summaries)))  # as the browser reads the file
+    assert sorted(made["runs"]) == sorted(s["id"] for s in summaries)
+    assert len(set(made["systems"])) == len(made["systems"])
+    for s in summaries:
+        machine = s["machine"] if s["machine_name"] == s["machine"] else f"{s['machine_name']} ({s['machine']})"
+        assert made["systems"][made["runs"][s["id"]]] == f"{machine}; {s['system']}"

@@ -7,8 +7,9 @@
 // button (keyboard) or a save button, never on hover, focus or a finger scrolling across it;
 // then the interactive view of the same spec replaces the picture.
 // Each chart can be saved as SVG or PNG (three times screen resolution, for print) with its
-// caption, its source page and the fsatlas version drawn into the image: the same spec and
-// the same rows as on screen, so the export shows the numbers of the table beside it.
+// caption, its source page, the fsatlas version and each run of its rows with its machine and
+// system drawn into the image: the same spec and the same rows as on screen, so the export
+// shows the numbers of the table beside it.
 (function () {
   "use strict";
   var S = window.fsatlasChartSpec;
@@ -22,18 +23,19 @@
     if (window.vegaEmbed) return Promise.resolve();
     if (!loading) {
       loading = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js"].reduce(function (before, name) {
-        return before.then(function () {
-          return new Promise(function (resolve, reject) {
-            var tag = document.createElement("script");
-            tag.src = vendor + name;
-            tag.onload = resolve;
-            tag.onerror = function () { reject(new Error(name + " did not load")); };
-            document.head.appendChild(tag);
-          });
-        });
+        return before.then(function () { return load(vendor + name); });
       }, Promise.resolve());
     }
     return loading;
+  }
+  function load(src) {  // a promise of the script at src, run
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = src;
+      tag.onload = resolve;
+      tag.onerror = function () { reject(new Error(src + " did not load")); };
+      document.head.appendChild(tag);
+    });
   }
   var fetched = {};  // URL -> promise of its text: a spec shared by several charts is fetched once
 
@@ -54,31 +56,14 @@
       .then(function (texts) { return S.build(texts[0], texts[1], figure.dataset.axis); });
   }
 
-  function forExport(figure, spec) {
-    var source = "Source: " + new URL(figure.dataset.source || location.pathname, location.href).href +
-      " · fsatlas " + (figure.dataset.version || "");
-    spec.title = { text: figure.dataset.caption || "", subtitle: source, anchor: "start", orient: "bottom",
-                   fontSize: 12, subtitleFontSize: 10, limit: 900, offset: 16 };
-    spec.config = Object.assign({}, spec.config || {}, { background: "white" });
-    return new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
-  }
-
   // Saves spec (with its rows) as kind "SVG" or "PNG", titled with figure's data-caption,
-  // data-source and data-version: the one export of static charts and the explorer's.
+  // data-source and data-version, each run of its rows named with its machine and system below:
+  // the one export of static charts and the explorer's, in static/js/chart-export.js, which
+  // loads with Vega when a chart is first saved (saving is rare: no page loads it at first view).
+  var exporting = null;
   function exportAs(kind, figure, spec, name) {
-    var view = forExport(figure, inked(spec, false));
-    var url = kind === "SVG" ? view.toSVG().then(function (svg) {
-      return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })); }) : view.toImageURL("png", 3);
-    return url.then(function (href) { save(name + "." + kind.toLowerCase(), href); });
-  }
-
-  function save(name, url) {
-    var a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    exporting = exporting || load(new URL("chart-export.js", script.src).href);
+    return exporting.then(function () { return window.fsatlasChartExport(kind, figure, spec, name); });
   }
 
   function actions(figure) {

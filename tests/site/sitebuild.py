@@ -1,6 +1,7 @@
 """Builds the real site with real Hugo from fixture data in a temporary copy of the sources."""
 import datetime as dt
 import functools
+import html
 import http.server
 import json
 import re
@@ -212,3 +213,50 @@ def other_runs_by_hand(results: Path) -> dict:
         doc = json.loads(path.read_text())
         groups.setdefault((doc["system"]["machine"], doc.get("profile", "")), set()).add(doc["id"])
     return groups
+
+
+def facts_of(page: str) -> dict:
+    """A system table's facts, dt -> dd, as text (the links of the dd left out), from a result page's HTML."""
+    table = re.search(r'<dl class="facts" id="system-table">(.*?)</dl>', page, re.S)[1]
+    plain = lambda part: " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<a\b.*?</a>", "", part, flags=re.S))).split()).rstrip(" ·")
+    return {plain(dt): plain(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", table, re.S)}
+
+
+def saved_runs(svg: str) -> dict:
+    """run id -> the words a saved chart (its SVG's text) prints of that run below the chart: the
+    lines from the first after its "Source: " line (a long link goes on) that starts "Run ",
+    joined with a space where static/js/chart-export.js wrapped them (at a space, or inside a
+    word too long for a line), each run's from its "Run <id>: " to the next."""
+    lines = [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)]
+    source = [i for i, line in enumerate(lines) if line.startswith("Source: ")]
+    assert len(source) == 1, lines
+    rest = lines[source[0] + 1:]
+    first = next((i for i, line in enumerate(rest) if line.startswith("Run ")), len(rest))
+    parts = re.split(r"(?:^| )Run (\S+): ", " ".join(rest[first:]))
+    assert parts[0] == "", parts  # nothing but runs after them
+    named = dict(zip(parts[1::2], parts[2::2]))
+    assert len(named) == len(parts) // 2, parts  # each run once
+    return named
+
+
+def check_saved_run(words: str, result: dict, facts: dict) -> None:
+    """words: what a saved chart prints of a run; result: its result file (as published); facts:
+    its result page's system table (term -> text). The words name its machine as the table does
+    ("name (label)", or the label alone) and, from the result file, its CPU and CPU count, its
+    memory (GiB to one decimal, as the table), kernel and the storage under the image; for an
+    import that records no system, that it was not recorded."""
+    system, target = result["system"], result["target"]
+    name, _, label = facts["Machine"].split(" · ")[0].partition(" (label ")
+    assert (label[:-1] if label else name) == system["machine"], (facts, system)
+    assert words.startswith(f"{name} ({label[:-1]}); " if label else f"{name}; "), (words, facts)
+    if system.get("recorded") == "none":
+        assert "system not recorded" in words and "System" in facts, words
+    else:
+        assert f"{system['cpu_model']} ({system['cpu_count']} CPUs)" in words, words
+        memory = f"{system['memory_bytes'] / 2**30:,.1f} GiB"
+        assert memory == facts["Memory"] and f", {memory}," in words, (words, facts)
+        assert facts["Kernel"] == system["kernel"] and f"Linux {system['kernel']}" in words, (words, facts)
+        assert ", not recorded" not in words, words  # a fact not recorded is named (PTS: virtualization)
+    for fact in ("device", "backing_filesystem", "backing_mount_options", "backing_device"):
+        if target.get(fact):  # a word too long for a line is cut into two: read without spaces
+            assert str(target[fact]).replace(" ", "") in words.replace(" ", ""), (fact, words)

@@ -1,5 +1,6 @@
 """The results explorer in headless Chromium: filters, baselines, the URL, tooltips, downloads."""
 import csv
+import html as html_mod
 import io
 import json
 import re
@@ -376,6 +377,33 @@ def test_an_import_named_alone_shows_its_cells(page, import_site):
     page.select_option("select[name=baseline]", named[0])
     page.wait_for_function(f"document.getElementById('explorer').dataset.rendered !== '{before}'")
     page.wait_for_selector(BARS)
+    assert page.errors == []
+
+
+def test_a_saved_chart_names_an_import_without_a_system_as_not_recorded(page, import_site):
+    """#62 round 12, beside the named cases (test_reader_round4): a run whose imported output names
+    no CPU, memory or kernel is named in a saved chart with "system not recorded", never blank, and
+    its machine as its page names it: on its result page, and in the explorer beside an import
+    whose output records its system (two runs in one footer)."""
+    from sitebuild import check_saved_run, facts_of, saved_runs
+    url, _, sweep, pts = import_site
+    assert sweep["system"]["recorded"] == "none" and pts["system"]["recorded"] != "none"
+    facts = {r["id"]: facts_of(page.request.get(f"{url}/results/{r['id']}/").text()) for r in (sweep, pts)}
+    for path, button, runs in ((f"/results/{sweep['id']}/", "figure[data-chart] >> nth=0 >> button:has-text('Save as SVG')", [sweep]),
+                               (f"/explorer/?r={sweep['id']},{pts['id']}", "[data-export=SVG]", [sweep, pts])):
+        page.goto(url + path)
+        if path.startswith("/explorer/"):
+            page.wait_for_function("document.getElementById('explorer').dataset.shown")
+        with page.expect_download() as saved:
+            page.click(button)
+        svg = open(saved.value.path()).read()
+        named = saved_runs(svg)
+        assert sorted(named) == sorted(r["id"] for r in runs), (path, named)
+        # the link to the view, hundreds of characters long, whole over the lines it takes
+        text = "".join(html_mod.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", svg)).replace(" ", "")
+        assert "Source:" + page.url + "·fsatlas" in text, (page.url, text)
+        for result in runs:
+            check_saved_run(named[result["id"]], result, facts[result["id"]])
     assert page.errors == []
 
 

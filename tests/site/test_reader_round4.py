@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.results import metrics, resultfile
-from sitebuild import REPO
+from sitebuild import REPO, check_saved_run, facts_of, saved_runs
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
@@ -259,29 +259,26 @@ def test_the_cells_page_names_each_metric_in_words_and_shows_the_system_table(co
             assert sorted(heads) == sorted(wanted), (result["id"], cell["key"], heads, wanted)
 
 
-def facts_of(html: str) -> dict:
-    """A system table's facts, dt -> dd, as text (the links of the dd left out)."""
-    table = re.search(r'<dl class="facts" id="system-table">(.*?)</dl>', html, re.S)[1]
-    plain = lambda part: " ".join(html_mod.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<a\b.*?</a>", "", part, flags=re.S))).split()).rstrip(" ·")
-    return {plain(dt): plain(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", table, re.S)}
-
-
 def figures_of(site_url) -> list:
     """(page, n, caption, the runs its rows name) of every chart of every page, from the HTML."""
+    return [figure for path in pages_of(site_url) for figure in figures_in(site_url, path)]
+
+
+def figures_in(site_url, path) -> list:
+    """(path, n, caption, the runs its rows name) of each chart of one page, from its HTML."""
     found = []
-    for path in pages_of(site_url):
-        with urllib.request.urlopen(site_url + path) as r:
-            page = r.read().decode()
-        for n, figure in enumerate(re.findall(r"<figure [^>]*data-chart=.*?</figure>", page, re.S), 1):
-            rows_file = re.search(r'data-rows="([^"]+)"', figure)
-            if rows_file:
-                with urllib.request.urlopen(site_url + html_mod.unescape(rows_file[1])) as r:
-                    rows = json.loads(r.read())
-            else:
-                inline = re.search(r'<script type="application/json" class="chart-data">(.*?)</script>', figure, re.S)
-                rows = json.loads(inline[1]) if inline else []
-            caption = html_mod.unescape(re.search(r'data-caption="([^"]*)"', figure)[1])
-            found.append((path, n, caption, sorted({row["result"] for row in rows if row.get("result")})))
+    with urllib.request.urlopen(site_url + path) as r:
+        page = r.read().decode()
+    for n, figure in enumerate(re.findall(r"<figure [^>]*data-chart=.*?</figure>", page, re.S), 1):
+        rows_file = re.search(r'data-rows="([^"]+)"', figure)
+        if rows_file:
+            with urllib.request.urlopen(site_url + html_mod.unescape(rows_file[1])) as r:
+                rows = json.loads(r.read())
+        else:
+            inline = re.search(r'<script type="application/json" class="chart-data">(.*?)</script>', figure, re.S)
+            rows = json.loads(inline[1]) if inline else []
+        caption = html_mod.unescape(re.search(r'data-caption="([^"]*)"', figure)[1])
+        found.append((path, n, caption, sorted({row["result"] for row in rows if row.get("result")})))
     return found
 
 
@@ -371,4 +368,55 @@ def test_an_embedded_chart_names_its_runs_and_their_systems_and_no_missing_part(
     for n, notice in ((count + 1, f"no chart number {count + 1}"), (0, "No chart of this site named")):
         page.goto(f"{guides_url}/embed/?page={path}&n={n}")
         page.wait_for_function("notice => document.querySelector('#embed .embed-status').textContent.includes(notice)", arg=notice)
+    context.close()
+
+
+# the PNG the page saves is drawn by Vega's view.toImageURL: record, in window.savedPng, the SVG of
+# that very view (spec, rows and title as given), for its text, which a PNG's pixels do not give
+SPY_PNG = """() => { const png = vega.View.prototype.toImageURL;
+  vega.View.prototype.toImageURL = function (...args) {
+    return this.toSVG().then(svg => { window.savedPng = svg; return png.apply(this, args); }); }; }"""
+
+
+def test_a_saved_chart_names_each_run_of_its_rows_with_its_machine_and_system(browser, committed_url):
+    """#62 round 12: a chart saved as SVG or PNG leaves its page, and the image is then all its
+    reader has; it named the machine only on home, the run but no system on a result page, and
+    neither on an article, a guide or a filesystem page. Rule (4/5): below the chart, the saved
+    image names exactly the runs its rows come from, each once, with its machine and system line
+    as its result page's system table and its result file give them (sitebuild.check_saved_run).
+    Over the first chart of home, a result page, an article and a guide, the filesystem page's
+    chart from two runs and more, and the explorer showing two runs, whose PNG is checked by the
+    SVG of the very view Vega draws it from."""
+    runs = sorted(p.stem for p in (REPO / "data" / "results").glob("*.json"))
+    newest, mixed = runs[-1], "/filesystems/ext4/"
+    charts = [figures_in(committed_url, path)[0] for path in ("/", f"/results/{newest}/", "/articles/choosing-a-filesystem/",
+                                                               "/guides/journaling/", mixed)]
+    assert len(charts[-1][3]) >= 2, charts[-1]  # rows from two runs and more in one chart
+    pairs = [(path, f"figure[data-chart] >> nth={n - 1} >> button:has-text('Save as {{}}')", ids) for path, n, _, ids in charts]
+    pairs.append((f"/explorer/?r={runs[1]},{newest}", "[data-export={}]", [runs[1], newest]))  # last: its PNG below
+    context = browser.new_context()
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    facts = {}
+    for path, button, ids in pairs:
+        page.goto(committed_url + path)
+        if path.startswith("/explorer/"):  # its chart drawn: what it saves is what it drew
+            page.wait_for_function("document.getElementById('explorer').dataset.shown")
+        with page.expect_download() as saved:
+            page.click(button.format("SVG"))
+        named = saved_runs(open(saved.value.path()).read())
+        assert sorted(named) == ids, (path, sorted(named), ids)
+        for rid, words in named.items():
+            if rid not in facts:
+                with urllib.request.urlopen(f"{committed_url}/results/{rid}/") as r:
+                    facts[rid] = facts_of(r.read().decode())
+            with urllib.request.urlopen(f"{committed_url}/files/results/{rid}.json") as r:
+                check_saved_run(words, resultfile.readable(json.loads(r.read())), facts[rid])
+    page.evaluate(SPY_PNG)
+    with page.expect_download() as saved:
+        page.click("[data-export=PNG]")
+    assert open(saved.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert saved_runs(page.evaluate("window.savedPng")) == named  # the explorer's view, as its SVG
+    assert errors == []
     context.close()

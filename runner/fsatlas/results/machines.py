@@ -145,9 +145,9 @@ def system_line(result: dict) -> str:
                f"{storage or 'not recorded'}"
     cpus = f" ({system['cpu_count']} CPUs)" if system.get("cpu_count") else ""
     memory = f", {memory_text(system['memory_bytes'])}" if system.get("memory_bytes") else ""
-    virt = system.get("virtualization")
+    virt = _fact(system, "virtualization") or "virtualization not recorded"  # not ", not recorded" (a PTS import)
     return f"{system.get('cpu_model', 'CPU not recorded')}{cpus}{memory}, storage: {storage or 'not recorded'}, " \
-           f"Linux {system.get('kernel', '?')}" + (f", {virt}" if virt and virt != "none" else "")
+           f"Linux {system.get('kernel', '?')}" + (f", {virt}" if virt != "none" else "")
 
 
 _FACTS_FROM = {"run": "the runner, on the machine it ran on", "tool": "the imported tool's own output",

@@ -206,6 +206,24 @@ def machine_twins(summaries: list) -> dict:
             for label, others in machines.twins(records).items()}
 
 
+RUN_SYSTEMS = "charts/runs.json"  # under the site's root: run_systems(), fetched when a reader saves a chart
+
+
+def run_systems(summaries: list) -> dict:
+    """Each run's machine and system in the words a saved chart prints under it (static/js/chart-export.js):
+    {"systems": ["machine (label); system line", ...], "runs": {result id: its index in
+    systems}}: the machine as readers see it (machines.shown) and machines.system_line (CPU,
+    memory, the storage under the image, kernel; "system not recorded" for an import that records
+    none). One file for the site, fetched only when a chart is saved, each line once however many
+    runs share it: 10,000 runs of a few machines are an id and a number each."""
+    systems: dict[str, int] = {}
+    runs = {}
+    for s in sorted(summaries, key=lambda s: s["id"]):
+        line = f"{machines.shown(s['machine_name'], s['machine'])}; {s['system']}"
+        runs[s["id"]] = systems.setdefault(line, len(systems))
+    return {"systems": list(systems), "runs": runs}
+
+
 def public_summary(summary: dict | None) -> dict | None:
     """A run's summary as the pages read it: without the run rule's groups (Aggregation.add)."""
     return summary and {k: v for k, v in summary.items() if k != "measured"}
@@ -976,6 +994,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
     for name, value in aggregates.items():  # compact: only Hugo reads them, and indenting is slow at scale
         resultfile.write_atomic(os.path.join(data_dir, "aggregates", f"{name}.json"), value, compact=True)
     write_if_changed(os.path.join(os.path.dirname(outputs.tables), result_tables.OTHER_RUNS), compact_json(other_runs(summaries)))
+    write_if_changed(os.path.join(static_dir, *RUN_SYSTEMS.split("/")), compact_json(run_systems(summaries)))
     # the explorer's first view: the home page's run (run_rule.reference), not the newest by date
     write_if_changed(os.path.join(static_dir, "explorer", "data.json"),
                      compact_json({**run.index.result(), "default": latest["id"] if latest else None}))
