@@ -166,3 +166,16 @@ def test_a_machine_named_by_its_label_alone_is_named_once(tmp_path):
     assert machines.system_facts(result)[0] == ["Machine", label]
     # beside it: a named machine keeps its label beside its name
     assert machines.system_facts(_load("143616Z"))[0] == ["Machine", "Xeon 2 vCPU, KVM, virtio disk (label m-b6d0b06748)"]
+
+
+@given(kind=st.sampled_from(["loop-image", "directory"]), fs=st.sampled_from([None, "ext4", "xfs"]),
+       model=st.sampled_from([None, "Samsung SSD 860 EVO 500GB"]), device=st.sampled_from([None, "vda"]))
+def test_the_storage_line_names_the_image_its_host_filesystem_and_the_disk_model(kind, fs, model, device):
+    """Rule: the storage under the image, in words: the image or directory, its host filesystem,
+    then the disk; a disk model (a PTS import's "Disk") was the line alone, in place of the
+    image and its host filesystem (round 12's helper found it)."""
+    target = {"kind": kind, **({"backing_filesystem": fs} if fs else {}), **({"device_model": model} if model else {}),
+              **({"backing_device": device} if device else {})}
+    line = machines.storage_line(target)
+    assert line.startswith(kind + (f" on {fs}" if fs else ""))
+    assert (device is None or f" on {device}" in line) and (model is None or device is not None or line.endswith(" on " + model))

@@ -119,13 +119,17 @@ def storage_line(t: dict) -> str:
     if t.get("kind") == "block-device":  # the device measured itself: its model, name and kind
         disk = ", ".join(filter(None, (t.get("device"), {True: "rotational", False: "not rotational"}.get(t.get("rotational")))))
         return (t.get("device_model") or "block device") + (f" ({disk})" if disk else "")
-    storage = t.get("device_model") or " on ".join(filter(None, (t.get("kind"), t.get("backing_filesystem"))))
+    # the image or directory, its host filesystem and the disk under it: a disk named by its model
+    # alone (a PTS import's "Disk") is the last of the three, never in place of the first two
+    storage = " on ".join(filter(None, (t.get("kind"), t.get("backing_filesystem"))))
     if t.get("backing_mount_options"):
         storage += f" ({t['backing_mount_options']})"
     if t.get("backing_device"):
         disk = ", ".join(filter(None, (t.get("backing_device_model"),
                                        {True: "rotational", False: "not rotational"}.get(t.get("backing_rotational")))))
         storage += f" on {t['backing_device']}" + (f" ({disk})" if disk else "")
+    elif t.get("device_model"):
+        storage = " on ".join(filter(None, (storage, t["device_model"])))
     return storage
 
 
