@@ -280,6 +280,13 @@ def test_history_hovers_say_what_the_table_says_and_name_run_and_machine(committ
     text = " ".join("".join(page.text).split())
     for row in measured:
         assert f"(run {row['today_result']}, machine {row['machine_name']} ({row['machine']}))" in text, row
+    # and each filesystem page's History table, whose column mixed two runs on two machines and
+    # named neither (round 13): every figure measured here with its run and machine, as above
+    for row in measured:
+        fs_page = committed / "filesystems" / row["filesystem"] / "index.html"
+        fs_text = " ".join("".join(parsed(fs_page).text).split())
+        assert f"{row['today_display']} ({row['today_detail']}) (run {row['today_result']}, machine " \
+               f"{row['machine_name']} ({row['machine']}))" in fs_text, (fs_page, row)
 
 
 def test_home_caption_and_hovers_name_the_runs_machine(committed):
