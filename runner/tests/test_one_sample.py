@@ -7,6 +7,7 @@ import copy
 import json
 import re
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from testutil import FIXTURES
@@ -81,3 +82,18 @@ def test_an_interval_is_words_only_where_there_is_none(value, unit):
     assert knowledge.shown_rsd(None) == knowledge.NO_RSD
     assert knowledge.shown_interval(value, value * 2, unit) != knowledge.NO_INTERVAL
     assert knowledge.shown_rsd(value) == f"{value:,.1f} %"
+
+
+@given(st.lists(st.sampled_from([0.0, 0.0, 1.0, 2.5, 1e6]), min_size=1, max_size=6))
+def test_an_rsd_is_shown_only_where_it_is_a_percent_of_something(samples):
+    """Rule: RSD is the spread as a percent of the mean: none for one sample, none for a mean of
+    zero (round 13: a fio job that moved 0 bytes read "RSD 0.0 %"); else 100·stdev/mean, as
+    Python's statistics module computes it."""
+    import statistics
+    from fsatlas.results import stats
+    shown = stats.shown_rsd(stats.moments(samples))
+    mean = statistics.fmean(samples)
+    if len(samples) == 1 or mean == 0:
+        assert shown is None
+    else:
+        assert shown == pytest.approx(100 * statistics.stdev(samples) / mean)

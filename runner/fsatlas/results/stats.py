@@ -44,8 +44,9 @@ def figures(values) -> tuple[float, float, float]:
 
 def shown_rsd(metric: dict) -> float | None:
     """The RSD the site shows of a metric summary: None for one sample, which has no spread
-    (its stddev 0 and rsd_pct 0, as the result file stores them, would read as "0.0 %")."""
-    return metric["rsd_pct"] if len(metric["samples"]) > 1 else None
+    (its stddev 0 and rsd_pct 0, as the result file stores them, would read as "0.0 %"), and for
+    a mean of zero, of which no spread is a percent (a job that moved 0 bytes read "RSD 0.0 %")."""
+    return metric["rsd_pct"] if len(metric["samples"]) > 1 and metric["mean"] else None
 
 
 def rsd_pct(mean: float, stddev: float) -> float:
