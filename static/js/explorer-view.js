@@ -18,6 +18,9 @@
   var named = format.named;
   // The ratio mode's unit: a figure divided by the baseline's mean (points(), caption()).
   function inUnitsOf(baseline) { return "\u00d7 " + baseline + "'s mean"; }
+  // A machine as readers see it: its name, its label after it in brackets, or the label alone
+  // where it is its name (results/machines.py shown(), partials/results/machine.html).
+  function shownMachine(result) { return result.name === result.machine ? result.machine : result.name + " (" + result.machine + ")"; }
   function configOf(key) { return key.filesystem + (key.variant === "defaults" ? "" : " " + key.variant); }
 
   // The explorer's data: json is explorer/data.json (the index); add() takes the chunk of one
@@ -187,7 +190,7 @@
         var display = DISPLAY[x.metric.unit] || { factor: 1, unit: x.metric.unit, title: x.metric.unit };
         var p = { config: configOf(x.key), filesystem: x.key.filesystem, variant: x.key.variant, workload: x.key.workload,
                   dims: x.key.dims, panel: x.key.workload + (x.key.dims ? " " + x.key.dims : ""), machine: x.result.machine,
-                  machineName: x.result.name, machineShown: x.result.name === x.result.machine ? x.result.machine : x.result.name + " (" + x.result.machine + ")", systemTable: x.result.system_table,
+                  machineName: x.result.name, machineShown: shownMachine(x.result), systemTable: x.result.system_table,
                   // one series a result file: two results of one machine and day are two bars, never a sum
                   series: multi ? x.result.id : configOf(x.key),
                   result: x.result.id, kernel: x.result.kernel, tools: x.result.tools, key: x.key.key,
@@ -248,16 +251,21 @@
       }
       if (view.axis === "dims" && !pool.some(function (x) { return x.key.dims; }))
         return "none of the cells chosen sweeps a parameter (file size, threads), which the sweep view draws; show them across workloads";
-      if (view.mode === "ratio") {
-        // the configurations the chosen cells' runs do have on their workloads: an import's are
-        // "ext4 imported", never the default baseline "ext4" (#62 round 10)
-        var beside = table();
-        rows.forEach(function (x) { if (runs[x.result.id] && x.metric.name === view.metric) beside[configOf(x.key)] = 1; });
+      if (view.mode === "ratio")
         return "no cell chosen has a cell of the baseline (" + view.baseline + ") beside it in its run; baselines these runs measured: " +
-          Object.keys(beside).sort().join(", ");
-      }
+          baselinesOf(view, view.results).join(", ");
       if (view.mode === "share") return "no cell chosen has a raw-device figure to take a share of";
       return "";
+    }
+
+    // The configurations runs (ids) measured the view's metric in, sorted: the baselines a ratio
+    // could be taken to there. An import's are "ext4 imported", never the default baseline "ext4"
+    // (#62 round 10), which the caption and the status name where cells have no baseline.
+    function baselinesOf(view, ids) {
+      var runs = table(), beside = table();
+      ids.forEach(function (id) { runs[id] = 1; });
+      rows.forEach(function (x) { if (runs[x.result.id] && x.metric.name === view.metric) beside[configOf(x.key)] = 1; });
+      return Object.keys(beside).sort();
     }
 
     // The scaling view's second measure: the mean latency of the cells drawn (of the same side of a
@@ -289,7 +297,7 @@
 
     return { data: data, byId: byId, configNames: configNames, add: add, readState: readState, query: query, isDefault: isDefault, selected: selected,
              baselineIndex: baselineIndex, points: points, chart: chart, metricLabel: metricLabel, measured: measured,
-             emptyReason: emptyReason };
+             emptyReason: emptyReason, baselinesOf: baselinesOf };
   }
 
   // Small multiples drawn at most: a file of 5,000 cells, each a panel of its own, took the
@@ -384,6 +392,6 @@
   // The wide layout's columns: what a page 900 px wide or more shows, and what the build draws
   // (it cannot know the reader's screen).
   var WIDE_COLUMNS = 3;
-  return { model: model, table: table, uniq: uniq, configOf: configOf, drawable: drawable, caption: caption, spec: spec, MAX_PANELS: MAX_PANELS,
+  return { model: model, table: table, uniq: uniq, configOf: configOf, shownMachine: shownMachine, drawable: drawable, caption: caption, spec: spec, MAX_PANELS: MAX_PANELS,
            WIDE_COLUMNS: WIDE_COLUMNS, FIGURE: FIGURE };
 });

@@ -20,9 +20,9 @@
   function status(text) { statusLine.textContent = text; }
   // A machine as the tables name it: its human name (results/machines.py name(), which every
   // result of data.json carries), the hash label as its id.
-  function machineCell(name, label) {
-    var td = el("td", {}, name + " ");
-    td.appendChild(el("small", {}, "(" + label + ")"));
+  function machineCell(name, label) {  // partials/results/machine.html's words: the label once where it is the name
+    var td = el("td", {}, name === label ? label : name + " ");
+    if (name !== label) td.appendChild(el("small", {}, "(" + label + ")"));
     return td;
   }
   function el(tag, attrs, text) {
@@ -162,7 +162,7 @@
 
   function buildControls() {
     choices("results", data.results.map(function (r) { return r.id; }),
-            data.results.map(function (r) { return r.name + " (" + r.machine + ") · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
+            data.results.map(function (r) { return V.shownMachine(r) + " · " + r.profile + " · " + r.created.slice(0, 10) + (r.complete ? "" : " (interrupted)"); }));
     choices("fs", data.vocabulary.filesystems);
     choices("variant", data.vocabulary.variants);
     choices("workload", data.vocabulary.workloads);
@@ -228,7 +228,7 @@
     var wanted = uniq(sel.rows.map(function (x) { return x.key.workload + "|" + x.key.dims; })
       .concat(sel.missing.map(function (x) { return x.key.workload + "|" + x.key.dims; })));
     sel.rows.forEach(function (x) {
-      var g = configOf(x.key) + " on " + x.result.machine + " (" + x.result.id + ")";
+      var g = configOf(x.key) + " on " + V.shownMachine(x.result) + " (" + x.result.id + ")";
       groups[g] = groups[g] || { config: configOf(x.key), result: x.result.id, logs: [], seen: table(), better: x.metric.better };
       var b = base[x.result.id + "|" + x.key.workload + "|" + x.key.dims];
       if (b && b.mean && x.mean > 0) { groups[g].logs.push(Math.log(x.mean / b.mean)); groups[g].seen[x.key.workload + "|" + x.key.dims] = 1; }
@@ -363,7 +363,9 @@
     if (!other) document.documentElement.classList.remove("explorer-view-asked");
     if (note) note.hidden = other;
     status((view.notices || []).map(function (n) { return n + " "; }).join("") + runsShown() + ": " +
-           count(cells, "cell") + " drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn)" : "") +
+           count(cells, "cell") + " drawn" + (lost ? ", " + lost + " without a " + (view.mode === "share" ? "raw-device baseline" : "baseline cell") + " (not drawn" +
+             (view.mode === "ratio" ? "; baselines their runs measured: " + model.baselinesOf(view, uniq(all.filter(function (p) { return p.value === null; })
+               .map(function (p) { return p.result; }))).join(", ") : "") + ")" : "") +
            (limited.panels > V.MAX_PANELS ? ", the first " + V.MAX_PANELS + " of " + limited.panels.toLocaleString("en") +
             " panels (every cell is in the table; pick fewer workloads to draw others)" : "") +
            (sel.missing.length ? ", " + sel.missing.length + " skipped or failed (listed in the table)" : "") + ".");

@@ -56,7 +56,7 @@ def test_baseline_gives_ratios_and_geometric_means(page, explorer_url):
     assert {v for fs, v in values if fs == "xfs"} == {"1"}  # three significant digits, trailing zeros dropped
     assert all(float(v) < 1 for fs, v in values if fs in ("ext2", "btrfs"))
     summary = page.locator("#explorer-summary").inner_text()
-    assert "Geometric mean" in summary and "xfs on box" in summary
+    assert "Geometric mean" in summary and "xfs on Xeon 2 vCPU, KVM (box-0" in summary  # the machine by its name (round 13)
     # descriptive ratios say they are untested and lead to the page whose rows are tested
     assert "not tested" in summary and "not tested" in page.inner_text("#explorer-caption").lower()
     assert page.locator("#explorer-summary a[href$='/compare/']").count() == 1
@@ -377,6 +377,21 @@ def test_an_import_named_alone_shows_its_cells(page, import_site):
     page.select_option("select[name=baseline]", named[0])
     page.wait_for_function(f"document.getElementById('explorer').dataset.rendered !== '{before}'")
     page.wait_for_selector(BARS)
+    # beside a run that has the baseline, the status names what the import's runs have (round 13)
+    other = next(r for r in page.eval_on_selector_all("input[name=results]", "bs => bs.map(b => b.value)") if r != swept["id"])
+    page.goto(f"{url}/explorer/?r={swept['id']},{other}&mode=ratio&base={lacking[0]}")
+    page.wait_for_function("document.getElementById('explorer').dataset.rendered")
+    said = page.inner_text("#explorer .explorer-status")
+    assert f"without a baseline cell (not drawn; baselines their runs measured: {', '.join(configs)})" in said, said
+    # a machine whose name is its label (an import that records no system) is named once, in the
+    # run picker, the table and the summary (round 13: "unrecorded-… (unrecorded-…)")
+    label = swept["system"]["machine"]
+    picker = page.eval_on_selector(f"input[name=results][value='{swept['id']}']", "b => b.closest('label').textContent")
+    assert picker.count(label) == 1, picker
+    machines = page.eval_on_selector_all("#explorer-table tbody tr:not(.missing)", "rs => rs.map(r => r.children[3].textContent)")
+    assert machines and all(m.count(label) <= 1 for m in machines), machines
+    listed = urllib.request.urlopen(f"{url}/results/").read().decode()
+    assert label in listed and re.sub(r"<[^>]+>", "", listed).count(f"{label} ({label})") == 0
     assert page.errors == []
 
 
