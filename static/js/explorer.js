@@ -301,7 +301,9 @@
       row("95 % CI", significant(p.loRaw * display.factor) + "–" + significant(p.hiRaw * display.factor) + " " + display.unit);
     }
     row("Samples", p.samplesRaw.map(function (s) { return significant(s * display.factor); }).join(", ") + " " + display.unit);
-    row("Spread", (p.rsd === null ? data.words.no_interval : "RSD " + window.fsatlasFormat.rsd(p.rsd) + ", " + count(p.n, "repetition")) + (p.flags ? "; flags: " + p.flags : ""));
+    // no RSD: one sample (no interval either), or a mean of zero, of which no spread is a percent
+    row("Spread", (p.n === 1 ? data.words.no_interval : "RSD " + (p.rsd === null ? data.words.no_rsd : window.fsatlasFormat.rsd(p.rsd)) +
+      ", " + count(p.n, "repetition")) + (p.flags ? "; flags: " + p.flags.split(",").join(", ") : ""));
     // the result page's system table in its words ([term, text] pairs: results/machines.py
     // system_facts()), the machine with the same note on labels (layouts/partials/results/twins-note.html)
     JSON.parse(p.systemTable).forEach(function (fact) {
