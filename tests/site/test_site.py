@@ -1134,6 +1134,9 @@ def test_every_measured_here_row_gives_n_and_the_result_files_interval_and_links
             continue
         table = html[html.index('class="data-table cells-table"'):]
         table = table[:table.index("</table>")]
+        # a cell's flags stand on each of its metric rows: the column says they are the cell's, and
+        # the legend that noisy is judged on its main measure (round 14: "noisy" beside a zero-width interval)
+        assert "Cell's flags</th>" in table and "the cell's main measure's 95 % interval" in html, page
         for key, name, rid, row in re.findall(r'<tr data-key="([^"]+)" data-metric="([^"]+)" data-result="([^"]+)">(.*?)</tr>',
                                               table, re.S):
             key = key.replace("&#43;", "+")
