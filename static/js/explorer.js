@@ -241,36 +241,39 @@
     });
   }
 
-  // The compare page's row for one cell against the baseline in its run (site/pairs.py wrote the
-  // tables, escaped; the explorer only reads them): "b / a = 0.752× (0.69–0.82), adjusted p 0.012,
-  // b worse", or "" where the pair's file holds no table of this run (beyond its first runs) or
-  // no row of this metric (an iops row that repeats throughput is not compared).
+  // The compare page's rows (site/pairs.py wrote the tables, escaped; the explorer only reads
+  // them: "b / a = 0.752× (0.69–0.82), adjusted p 0.012, b worse"). Each pair's file fetched and its tables parsed once, into what a cell's details say of each
+  // row: "own|run|key|metric" (the run's own table, its rows adjusted together, as /compare/?run=
+  // shows them) and "rule|run|key|metric" (the table by the site's rule, each row naming its run).
+  // A hover reads the index; it parsed every table of the pair again before.
   var pairFiles = Object.create(null);
-  function testedRow(a, p, metric) {
-    var b = p.filesystem, name = a + "--" + b;
+  function pairIndex(a, b) {
+    var name = a + "--" + b;
     pairFiles[name] = pairFiles[name] || fetch(root.dataset.compare + name + ".json").then(function (r) {
       return r.ok ? r.json() : { runs: [] };
-    }).catch(function () { return { runs: [] }; });
-    var key = p.workload + (p.dims ? "|" + p.dims : "");
-    return pairFiles[name].then(function (pair) {
-      // the run's own table first (its rows adjusted together, as /compare/?run= shows them), else
-      // its rows in the table by the site's rule (each row names its run)
-      var runs = pair.runs || [], found = null;
-      runs.filter(function (run) { return run.id === p.result; }).concat(runs.filter(function (run) { return run.id !== p.result; }))
-        .some(function (run) {
-          var rows = new DOMParser().parseFromString(run.table, "text/html").querySelectorAll("tbody tr");
-          for (var i = 0; i < rows.length && !found; i++) {
-            var tr = rows[i], its = run.id === p.result || tr.getAttribute("data-run") === p.result;
-            if (its && tr.getAttribute("data-key") === key && tr.getAttribute("data-metric") === metric) found = tr;
-          }
-          return found;
+    }).catch(function () { return { runs: [] }; }).then(function (pair) {
+      var said = Object.create(null);
+      (pair.runs || []).forEach(function (run) {
+        var rows = new DOMParser().parseFromString(run.table, "text/html").querySelectorAll("tbody tr");
+        Array.prototype.forEach.call(rows, function (tr) {
+          var cells = tr.querySelectorAll("td");  // measure, n, a, b, ratio, adjusted p, verdict (pairs.table_html)
+          var verdict = cells[6].querySelector("summary");
+          var at = (tr.getAttribute("data-run") ? "rule|" + tr.getAttribute("data-run") : "own|" + run.id) + "|" +
+            tr.getAttribute("data-key") + "|" + tr.getAttribute("data-metric");
+          said[at] = said[at] || "tested on the compare page: " + b + " / " + a + " = " + cells[4].textContent +
+            ", adjusted p " + cells[5].textContent + ", " + (verdict ? verdict.textContent : cells[6].textContent);
         });
-      if (!found) return "";
-      var cells = found.querySelectorAll("td");  // measure, n, a, b, ratio, adjusted p, verdict (pairs.table_html)
-      var verdict = cells[6].querySelector("summary");
-      return "tested on the compare page: " + b + " / " + a + " = " + cells[4].textContent + ", adjusted p " + cells[5].textContent +
-        ", " + (verdict ? verdict.textContent : cells[6].textContent);
+      });
+      return said;
     });
+    return pairFiles[name];
+  }
+  // The compare page's row for one cell against the baseline in its run, or "" where the pair's
+  // file holds no table of this run (beyond its first runs) or no row of this metric (an iops row
+  // that repeats throughput is not compared).
+  function testedRow(a, p, metric) {
+    var at = "|" + p.result + "|" + p.workload + (p.dims ? "|" + p.dims : "") + "|" + metric;
+    return pairIndex(a, p.filesystem).then(function (said) { return said["own" + at] || said["rule" + at] || ""; });
   }
 
   // --- drawing ---------------------------------------------------------------------------
