@@ -22,12 +22,13 @@ guest booting to a command (after the trial that decides whether it must be emul
 the whole probe run in that guest (PERF_GUEST_PROBE=0 leaves this one out: it takes about
 twenty minutes emulated). The A/A comparisons, where nothing changed: four separate runs of a
 quick subset compared by `fsatlas compare`, one run a side and two (rows called better or
-worse: target 0); and the same settings twice, interleaved in one run (families with a
-significant row: at most 1 in 20). The report: fsatlas report of
+worse: target 0); and the same settings twice, interleaved in one run, PERF_AA_RUNS such runs
+(default 7, about 20 minutes: scripts/perf_aa.py says why) with their families pooled (families
+with a significant row: at most 1 in 20). The report: fsatlas report of
 the two newest committed standard results. The pages: the transfer size of home, a guide, a
 result page and the explorer, and the time to the first chart on a slow link, in Chromium, on the
-site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, report, scale,
-pages, comma-separated) runs only those parts.
+site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, aa-within, report,
+scale, pages, comma-separated) runs only those parts; aa-within is the within-run A/A alone.
 """
 import gzip
 import io
@@ -53,6 +54,7 @@ from fsatlas import compiled  # noqa: E402
 from fsatlas.results import bundle  # noqa: E402
 from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
+import perf_aa  # noqa: E402
 import perf_shape  # noqa: E402
 from fsatlas import SCHEMA_VERSION  # noqa: E402
 
@@ -418,6 +420,7 @@ def versus_bare_fio():
 AA_FILESYSTEMS = "ext4,xfs"
 AA_WORKLOADS = "seq-write,rand-read-4k,rand-write-4k,fsync-write-4k,sqlite-commits,mail-delivery,small-files,create-files"
 AA_RUNS = 2  # runs a side of the cross-file A/A: the fewest that comparison.design tests
+AA_WITHIN_RUNS = int(os.environ.get("PERF_AA_RUNS", perf_aa.DEFAULT_RUNS))  # interleaved runs the within-run A/A pools
 
 
 def _quick_subset(work: Path, name: str, *extra) -> dict:
@@ -455,20 +458,42 @@ def within_run_aa(work: Path) -> None:
     variant `aa-same` that states the default mount option (relatime, the default of ext4 and
     xfs) on a second image of its own, and the quick profile with `interleave: true`. A family
     is one cell's metrics, adjusted together (Holm, as a claim's family); target: at most 1
-    family in 20 with a significant row."""
+    family in 20 with a significant row, judged by perf_aa.judge on the families of
+    PERF_AA_RUNS such runs pooled (default perf_aa.DEFAULT_RUNS: one run's 20 families pass or
+    fail a valid test by chance)."""
     from fsatlas import safe_yaml
-    from fsatlas.results import comparison, resultfile
-    from fsatlas.site import report as report_mod
     data = safe_yaml.load((REPO / "runner" / "fsatlas" / "run" / "matrix" / "standard.yaml").read_text())
     data["variants"]["aa-same"] = {"filesystems": AA_FILESYSTEMS.split(","), "mount": ["relatime"],
                                    "workloads": AA_WORKLOADS.split(",")}
     data["profiles"]["aa-interleaved"] = {**data["profiles"]["quick"], "interleave": True, "variants": ["aa-same"]}
     matrix_file = work / "aa-matrix.yaml"
     matrix_file.write_text(json.dumps(data))  # JSON is YAML
-    out = work / "aa-within"
-    run_benchmark([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
-                   "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"])
-    result = resultfile.load_result(str(next((out / "results").iterdir())))  # the read form report.within takes
+    per_run, paired = [], 0
+    for k in range(AA_WITHIN_RUNS):
+        out, started = work / f"aa-within-{k}", time.monotonic()
+        run_benchmark([FSATLAS, "run", "--matrix", matrix_file, "--profile", "aa-interleaved", "--fs", AA_FILESYSTEMS,
+                       "--workload", AA_WORKLOADS, "--out", out, "--scratch", work / "scratch"])
+        flagged, families, with_pairs = _within_families(next((out / "results").iterdir()))
+        per_run.append((flagged, families))
+        paired += with_pairs
+        print(f"  within-run A/A run {k + 1} of {AA_WITHIN_RUNS}: {flagged} of {families} families with a significant "
+              f"row ({time.monotonic() - started:.0f} s, load {os.getloadavg()[0]:.2f})", flush=True)
+        shutil.rmtree(out)
+    verdict = perf_aa.judge(per_run)
+    low, high = verdict["interval"] or (float("nan"),) * 2
+    report(f"within-run A/A, same settings interleaved ({len(per_run)} runs, {verdict['families']} families, "
+           f"{paired} paired)", verdict["flagged"], "families",
+           f"at most 1 family in 20 (of >= {perf_aa.MIN_FAMILIES})",
+           verdict["passed"], f"(per run {' '.join(f'{f}/{n}' for f, n in per_run)}; pooled {verdict['flagged']}/"
+           f"{verdict['families']}, 95 % CI {low:.1%}–{high:.1%}; {verdict['why']})")
+
+
+def _within_families(path: Path) -> tuple:
+    """(families with a significant row, families, families with a paired row) of one within-run
+    A/A result: each filesystem's defaults against its `aa-same`, a family per cell, Holm within it."""
+    from fsatlas.results import comparison, resultfile
+    from fsatlas.site import report as report_mod
+    result = resultfile.load_result(str(path))  # the read form report.within takes
     families, flagged, paired = 0, 0, 0
     for fs in AA_FILESYSTEMS.split(","):
         rows = report_mod.within(result, fs, f"{fs}:aa-same", all_metrics=True)
@@ -477,10 +502,7 @@ def within_run_aa(work: Path) -> None:
             families += 1
             flagged += any(r["significant"] for r in family)
             paired += any(r["paired"] for r in family)
-    share = flagged / families if families else 1.0
-    report(f"within-run A/A, same settings interleaved ({families} families, {paired} paired)", flagged,
-           "families", f"<= {families / 20:.3g} (1 in 20)", families >= 20 and share <= 1 / 20,
-           f"({flagged} of {families} with a significant row)")
+    return flagged, families, paired
 
 
 def report_timing(work: Path) -> None:
@@ -936,6 +958,7 @@ def main() -> int:
             versus_bare_fio()
         if part("aa"):
             aa_comparison(Path(work))
+        if part("aa") or part("aa-within"):
             within_run_aa(Path(work))
         if part("report"):
             report_timing(Path(work))
