@@ -3,6 +3,7 @@ one run, as one self-contained Markdown or HTML file (site/report.py)."""
 import sys
 
 from .. import outfile
+from ..results import shares
 from ..site import report
 from .compare import compared
 
@@ -34,7 +35,8 @@ def run(args) -> int:
                           "and --b")
     if args.a:  # two sides of one result
         sides = (f"{args.a} in {a[0]['id']}", f"{args.b} in {a[0]['id']}")
-        features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
+        features = report.feature_differences(shares.configuration(args.a)[0], shares.configuration(args.b)[0],
+                                              args.data)
     else:
         sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
     doc = report.build(a, b, rows, sides, features, (args.a, args.b) if args.a else ())

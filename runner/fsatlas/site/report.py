@@ -42,22 +42,10 @@ def _target(t: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
 
 
-def side(spec: str) -> tuple[str, str | None]:
-    """"ext4" or "ext4:noatime" -> (filesystem, variant or None)."""
-    fs, _, variant = spec.partition(":")
-    return fs, variant or None
-
-
-def default_variant(result: dict) -> str:
-    """The variant a side without one names: the filesystem's defaults, or in an imported result
-    its cells imported without a variant (`fsatlas import --as ext4,xfs`)."""
-    return "imported" if shares.imported(result) else "defaults"
-
-
 def side_cells(result: dict, spec: str) -> dict:
-    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant]) of a result."""
-    fs, variant = side(spec)
-    variant = variant or default_variant(result)
+    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant], as
+    shares.configuration reads it in this result) of a result."""
+    fs, variant = shares.configuration(spec, shares.imported(result))
     out = {}
     for c in result["cells"]:
         if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == variant:
@@ -78,7 +66,9 @@ def side_tools(result: dict, spec: str) -> list[str]:
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
-    without a variant (`fsatlas import --as ext4,xfs`)."""
+    without a variant (`fsatlas import --as ext4,xfs`); A and B one configuration however spelled
+    (ext4, ext4:defaults) are refused (shares.two_configurations)."""
+    shares.two_configurations(a_spec, b_spec, shares.imported(result))
     side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
     run = [comparison.factors(result)] if "system" in result else \
         [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
