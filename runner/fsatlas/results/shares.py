@@ -40,8 +40,10 @@ def strings(result: dict) -> dict:
 
 
 def imported(result: dict) -> bool:
-    """Whether a result is an import of another tool's output (its profile is import-TOOL)."""
-    return str(result.get("profile", "")).startswith("import-")
+    """Whether a result is an import of another tool's output: its origin as its fields give it,
+    profile import-TOOL or tool.imported_from (either one: a file is not a run of fsatlas's
+    runner because a field was left out)."""
+    return str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
 
 
 DEFAULTS, IMPORTED = "defaults", "imported"  # the variant of a configuration spelled without one

@@ -82,10 +82,8 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
                                  comparison.contended([(run, cell)], [(run, other)]))
         names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
         for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
-            ma, mb = cell["metrics"][name], other["metrics"][name]
-            rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name, "unit": ma["unit"],
-                         **comparison.compare_design([ma["samples"]], [mb["samples"]], ma["better"],
-                                                     metrics.scale(name), plan)})
+            rows.append(comparison.row_of(f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", name,
+                                          [cell["metrics"][name]], [other["metrics"][name]], plan))
     if not rows:
         raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
     return comparison.adjust(rows, comparison.BH)
@@ -150,7 +148,8 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict], 
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
     runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
-    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
+    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b],
+                             contention_unknown=comparison.runs_contention_unknown(runs_a, runs_b))
 
     def each(get, runs):  # one value, or each run's where they differ
         return " / ".join(dict.fromkeys(get(r) for r in runs))
@@ -173,8 +172,9 @@ def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> st
         return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else
-              f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
-              f"row gives the ratio, {plan['why']}.")
+              f"Across result files the run is the unit"
+              f"{', and a verdict needs at least two runs on each side' if plan['design'] == comparison.ONE_RUN else ''}"
+              f": each row gives the ratio, {plan['why']}.")
     if not plan["differ"]:
         return f"The runs have the same {comparison.FACTOR_NAMES}. {design}"
     mixed = f" ({', '.join(plan['mixed'])} varying within a side)" if plan.get("mixed") else ""
