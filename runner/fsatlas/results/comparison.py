@@ -524,8 +524,9 @@ def content(result: dict) -> str:
 
 def cell_prints(result: dict) -> dict:
     """{digest: key} of each measured cell whose samples (with its key and parameters, as
-    content() takes them) identify one run's measurement: a
-    metric whose repetitions differ (a figure measured twice does not repeat to the last bit),
+    content() takes them, each metric's in any order) identify one run's measurement: a metric
+    whose repetitions differ (a figure measured twice does not repeat to the last bit; not a
+    size in bytes, which moves in whole blocks: xfs tree-copy's bytes_used repeats between runs),
     or, where none does, the start times of its repetitions. A cell of figures that repeat
     exactly (the space a tree takes, a counter of 0) and no start times is left out: two runs
     measure it alike. Two files holding one such print hold one run's cell (a copy of a run
@@ -535,8 +536,8 @@ def cell_prints(result: dict) -> dict:
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        samples = sorted([n, [float(v) for v in m["samples"]]] for n, m in c["metrics"].items())
-        spread = any(len(set(values)) > 1 for _, values in samples)
+        samples = sorted([n, sorted(float(v) for v in m["samples"])] for n, m in c["metrics"].items())
+        spread = any(len(set(m["samples"])) > 1 for m in c["metrics"].values() if m.get("unit") != "bytes")
         if spread or c.get("started"):
             mark = [c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str), samples] \
                 + ([] if spread else [[str(t) for t in c["started"]]])
