@@ -162,6 +162,10 @@ def test_the_adversarys_same_id_and_subset_files_are_refused_naming_both_files(t
     assert main(["compare", "--runs-a", p["Q.json"], p["Q.json"], "--runs-b", p["B1.json"], p["B2.json"]]) == 0
     out = capsys.readouterr().out
     assert "q counted once: named twice" in out and "Design: not tested: one run on side A" in out
+    md = tmp_path / "r.md"
+    assert main(["report", "--runs-a", p["Q.json"], p["Q.json"], "--runs-b", p["B1.json"], p["B2.json"],
+                 "--no-chart", "--out", str(md)]) == 0
+    assert "q counted once\\: named twice" in md.read_text() and md.read_text().startswith("# q (A) against")
 
 
 # --- 8: units and directions -----------------------------------------------------------------------

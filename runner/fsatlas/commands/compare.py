@@ -107,8 +107,7 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
             plan = {**plan, "differ": [*plan["differ"], "tools"],
                     "mixed": [*plan["mixed"], *(["tools"] if len(tools[0]) > 1 or len(tools[1]) > 1 else [])]}
     lines = [f"A: {', '.join(r['id'] for r in runs_a)}", f"B: {', '.join(r['id'] for r in runs_b)}"]
-    lines += [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
-              for rid, twin in dropped_a + dropped_b]
+    lines += counted_once(dropped_a + dropped_b)
     if plan["differ"]:
         lines.append(f"The sides differ in {', '.join(plan['differ'])}: a difference may be theirs, not the "
                      f"filesystems'; such rows say \"differs\", never better, worse or equivalent.")
@@ -122,6 +121,13 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
                                comparison.ONE_RUN: plan["why"] + " (a verdict needs two runs or more on each side)"}
                  .get(plan["design"], "one run: its repetitions"))
     return lines
+
+
+def counted_once(dropped: list) -> list[str]:
+    """The sentences saying which runs counted once (comparison.once's [(id left out, id kept)]),
+    as compare's header and report's notes print them."""
+    return [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
+            for rid, twin in dropped]
 
 
 def run(args) -> int:
