@@ -524,7 +524,7 @@ def content(result: dict) -> str:
 
 def cell_prints(result: dict) -> dict:
     """{digest: key} of each measured cell whose samples (with its key and parameters, as
-    content() takes them, each metric's in any order) identify one run's measurement: a metric
+    content() takes them) identify one run's measurement: a metric
     whose repetitions differ (a figure measured twice does not repeat to the last bit; not a
     size in bytes, which moves in whole blocks: xfs tree-copy's bytes_used repeats between runs),
     or, where none does, the start times of its repetitions. A cell of figures that repeat
@@ -536,7 +536,7 @@ def cell_prints(result: dict) -> dict:
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        samples = sorted([n, sorted(float(v) for v in m["samples"])] for n, m in c["metrics"].items())
+        samples = sorted([n, [float(v) for v in m["samples"]]] for n, m in c["metrics"].items())
         spread = any(len(set(m["samples"])) > 1 for m in c["metrics"].values() if m.get("unit") != "bytes")
         if spread or c.get("started"):
             mark = [c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str), samples] \
@@ -558,17 +558,20 @@ def _once(results: list, files: list | None = None) -> tuple[list, list, dict]:
     """once()'s answer, each run kept with its content() and cell_prints(), and the marks it
     was told by ({id, content or cell print: the id kept}), so that between() digests each run
     once. files: the file each result was read from, which a refusal names (default: its id).
-    Refused (UserError), whatever the order of the files: one id with two contents (two files
-    claim one run: which is it?), and two runs that share a cell's print but not their content
-    (one run under two ids, a subset of the other: counting it twice would make one run two)."""
+    Refused (UserError), whatever the order of the files: one id in two files that differ (two
+    files claim one run: which is it?), and two runs that share a cell's print but not their
+    content (one run under two ids, a subset of the other: counting it twice would make one run
+    two). Of two ids with one content (an output imported twice) the smaller is kept, so that
+    the order of the files never decides which run's other fields (contention, system) count."""
     files = files or [r["id"] for r in results]
     kept, dropped, seen, named = [], [], {}, {}
-    for r, file in zip(results, files):
+    for i in sorted(range(len(results)), key=lambda i: results[i]["id"]):
+        r, file = results[i], files[i]
         digest, prints = content(r), cell_prints(r)
         twin = seen.get(r["id"]) or seen.get(digest)
-        if r["id"] in named and named[r["id"]][1] != digest:
-            raise UserError(f"{named[r['id']][0]} and {file} both hold run {r['id']}, with different samples: one id "
-                            f"names one run (is one of them edited, or another run given its id?)")
+        if r["id"] in named and (named[r["id"]][1] != digest or _whole(named[r["id"]][2]) != _whole(r)):
+            raise UserError(f"{named[r['id']][0]} and {file} both hold run {r['id']}, and differ: one id names one "
+                            f"run (is one of them edited, or another run given its id?)")
         if twin:
             dropped.append((r["id"], twin))
             continue
@@ -580,8 +583,13 @@ def _once(results: list, files: list | None = None) -> tuple[list, list, dict]:
                             f"name it once")
         kept.append((r, digest, prints))
         seen.update({r["id"]: r["id"], digest: r["id"], **{fp: r["id"] for fp in prints}})
-        named[r["id"]] = (file, digest)
+        named[r["id"]] = (file, digest, r)
     return kept, dropped, seen
+
+
+def _whole(result: dict) -> str:
+    """A result as canonical JSON: two files of one id are one run only where it is the same."""
+    return json.dumps(result, sort_keys=True, default=str)
 
 
 def _cells_by_key(results: list) -> dict:
