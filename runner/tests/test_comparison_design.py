@@ -14,7 +14,7 @@ from scipy import stats as scipy_stats
 
 from fsatlas.cli import main
 from fsatlas.results import comparison
-from testutil import RESULTS
+from testutil import RESULTS, rescaled_run
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 REPO = RESULTS.parents[1]
@@ -24,11 +24,14 @@ MACHINE = {"machine": "m-1", "cpu_model": "Xeon", "cpu_count": 2, "memory_bytes"
 TARGET = {"kind": "loop-image", "backing_filesystem": "ext4", "backing_device": "vda", "image_bytes": 2**30}
 
 
+QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}  # a repetition's host record
+
+
 def result(rid: str, cells: dict, system: dict | None = None, target: dict | None = None, profile="quick") -> dict:
     """A result file's fields that comparison.between reads: cells {key: {metric: samples}}."""
     return {"id": rid, "profile": profile, "system": {**MACHINE, **(system or {})}, "target": {**TARGET, **(target or {})},
             "tool": {"runner": "0.1.0", "fio": "fio-3.33"},
-            "cells": [{"key": key, "status": "ok", "started": [],
+            "cells": [{"key": key, "status": "ok", "started": [], "host": [QUIET] * len(next(iter(ms.values()), [])),
                        "metrics": {name: {"samples": list(s), "better": "higher", "unit": "bytes/s"}
                                    for name, s in ms.items()}} for key, ms in cells.items()]}
 
@@ -191,7 +194,9 @@ def test_compare_takes_several_runs_a_side_and_names_what_differs(tmp_path, caps
 
     files = sorted(RESULTS.glob("*-quick.json"))[:2]
     standard = sorted(RESULTS.glob("*-m-05e18e6041-standard.json"))[:2]
-    assert main(["compare", "--runs-a", str(files[0]), str(files[1]), "--runs-b", *map(str, standard)]) == 0
+    # the committed runs before 20261127 recorded no contention: copies that record it (else not tested)
+    assert main(["compare", "--runs-a", *(rescaled_run(f, 1.0, tmp_path) for f in files),
+                 "--runs-b", *(rescaled_run(f, 1.0, tmp_path) for f in standard)]) == 0
     out = capsys.readouterr().out
     assert "tested on the runs' means" in out and " detect " in out and "p equiv" in out
     a, b = (readable(json.loads(f.read_text())) for f in files)

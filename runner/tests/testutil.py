@@ -28,11 +28,16 @@ def standard_run_with(a: str, b: str) -> Path:
 
 def rescaled_run(path, factor: float, out_dir) -> str:
     """Another run made from the result file at path: every sample times factor (its summary
-    recomputed), its own id; written to out_dir. Several runs a side from the committed ones."""
+    recomputed), its own id; written to out_dir. Several runs a side from the committed ones.
+    A cell whose run recorded no contention gets a quiet host record a repetition: across files
+    a side's unknown contention keeps a row from being tested (comparison.contention_unknown)."""
     from fsatlas.results import resultfile, stats
     doc = resultfile.readable(json.loads(Path(path).read_text()))
     doc["id"] = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
     for cell in doc["cells"]:
+        if cell["status"] == "ok" and not cell.get("host"):
+            reps = len(next(iter(cell["metrics"].values()))["samples"])
+            cell["host"] = [{"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}] * reps
         for metric in cell.get("metrics", {}).values():
             metric.update(stats.summarize([v * factor for v in metric["samples"]], metric["unit"], metric["better"]))
     return str(write_json(Path(out_dir) / f"{doc['id']}.json", doc))

@@ -5,7 +5,8 @@ import sys
 
 from .. import outfile
 from ..errors import UserError
-from ..site import articles, report
+from ..results import shares
+from ..site import articles
 from .compare import load_checked
 
 
@@ -36,10 +37,10 @@ def _check_side(result: dict, option: str, spec: str) -> None:
     if not SIDE.match(spec):
         raise UserError("a filesystem, or filesystem:variant, of lower-case letters, digits and _+.-",
                         field=option, found=repr(spec[:80]))
-    fs, _, variant = spec.partition(":")
-    default = report.default_variant(result)
+    of_import = shares.imported(result)
+    default = shares.IMPORTED if of_import else shares.DEFAULTS
     sides = {(c["filesystem"], c.get("variant", "defaults")) for c in result["cells"] if c["status"] == "ok"}
-    if (fs, variant or default) not in sides:
+    if shares.configuration(spec, of_import) not in sides:
         known = ", ".join(sorted(f"{f}:{v}" if v != default else f for f, v in sides)[:20])
         raise UserError(f"no measured cell of {spec} in {result['id']}", field=option, expected=f"one of {known}")
 
@@ -51,6 +52,7 @@ def run(args) -> int:
     elif len(docs) == 1 and args.a and args.b:
         for option, spec in (("--a", args.a), ("--b", args.b)):
             _check_side(docs[0], option, spec)
+        shares.two_configurations(args.a, args.b, shares.imported(docs[0]))
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
     else:
         raise UserError("expected two result files, or one with --a and --b")

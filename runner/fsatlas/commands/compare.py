@@ -11,11 +11,27 @@ the runs could detect. The header names what besides the filesystems differs bet
 sides or varies within one (comparison.FACTORS): a difference it could explain is "differs",
 never "better", "worse" or "equivalent"; a cell whose parameters differ is not tested. A run
 counts once; a run on both sides is refused (comparison.between).
+
+What may be counted and compared (#60 round 15), each decided once in results/comparison:
+- every file is a checked result: one validate refuses for its structure (schema, a cell key
+  twice, a malformed metric) is refused with validate's line (load_checked);
+- a file named twice counts once, and says so; two files with one id that differ in anything,
+  or two files holding one cell's samples (a run and a copy of it under a new id, or a subset
+  of its cells), are refused in one line naming both files: one run is never two (_once);
+- a row whose metric's unit or direction (better) is not the same in every file of both sides
+  is "not tested: units differ" / "directions differ" (agreement);
+- across files, a side with no host records has unknown contention: not tested, saying so, as
+  an unrecorded factor is not the same as any (contention_unknown); the thresholds stay those
+  of results/contention;
+- an import's repetitions never get the paired test, whatever `started` its cells carry: its
+  origin (profile import-TOOL or tool.imported_from) decides (design);
+- a configuration has one spelling (results/shares.configuration): ext4, ext4: and
+  ext4:defaults are one, and `R --a ext4 --b ext4:defaults` is refused as measure refuses it.
 """
 import argparse
 import sys
 
-from ..results import comparison, resultfile
+from ..results import comparison, resultfile, validation
 from ..errors import UserError
 
 USAGE = ("fsatlas compare A.json B.json (one run a side: ratios, not tested), "
@@ -41,7 +57,15 @@ def add_parser(sub):
 
 
 def load_checked(path):
-    return resultfile.load_result(path)
+    """A result file as compare, report and article new read it: checked as validate checks its
+    structure (its schema, then each cell unique and well-formed: validation.structure_problems),
+    refused with validate's line for its first error. Not its raw output nor its name: a result
+    copied elsewhere is still compared."""
+    result = resultfile.load_result(path)
+    problems = validation.structure_problems(result, path)
+    if problems:
+        raise UserError(problems[0].message, where=path, field=problems[0].path)
+    return result
 
 
 def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usage: str) -> tuple[list, list, list]:
@@ -61,7 +85,7 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
     else:
         raise UserError(usage)
     a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
-    rows = comparison.between(a, b, all_metrics)
+    rows = comparison.between(a, b, all_metrics, (paths_a, paths_b))
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(paths_a + paths_b))
     return a, b, rows
@@ -74,7 +98,7 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
     are the sides' tools."""
     (runs_a, dropped_a), (runs_b, dropped_b) = comparison.once(runs_a), comparison.once(runs_b)
     fa, fb = [comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b]
-    plan = comparison.design(fa, fb)
+    plan = comparison.design(fa, fb, contention_unknown="" if sides else comparison.runs_contention_unknown(runs_a, runs_b))
     if sides:
         from ..site import report
         fa, fb = ([{**fa[0], "tools": tool} for tool in report.side_tools(runs_a[0], spec)] or fa for spec in sides)
@@ -83,8 +107,7 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
             plan = {**plan, "differ": [*plan["differ"], "tools"],
                     "mixed": [*plan["mixed"], *(["tools"] if len(tools[0]) > 1 or len(tools[1]) > 1 else [])]}
     lines = [f"A: {', '.join(r['id'] for r in runs_a)}", f"B: {', '.join(r['id'] for r in runs_b)}"]
-    lines += [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
-              for rid, twin in dropped_a + dropped_b]
+    lines += counted_once(dropped_a + dropped_b)
     if plan["differ"]:
         lines.append(f"The sides differ in {', '.join(plan['differ'])}: a difference may be theirs, not the "
                      f"filesystems'; such rows say \"differs\", never better, worse or equivalent.")
@@ -93,10 +116,18 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
                          f"A {' / '.join(dict.fromkeys(f[k] for f in fa))}; B {' / '.join(dict.fromkeys(f[k] for f in fb))}")
     else:
         lines.append(f"{comparison.FACTOR_NAMES[0].upper()}{comparison.FACTOR_NAMES[1:]} are the same on both sides.")
-    lines.append("Design: " + {comparison.RUN_MEANS: f"{plan['runs_a']} and {plan['runs_b']} runs, tested on the runs' means",
+    lines.append("Design: " + {comparison.RUN_MEANS: f"{plan['runs_a']} and {plan['runs_b']} runs, "
+                                                     + ("tested on the runs' means" if plan["tested"] else plan["why"]),
                                comparison.ONE_RUN: plan["why"] + " (a verdict needs two runs or more on each side)"}
                  .get(plan["design"], "one run: its repetitions"))
     return lines
+
+
+def counted_once(dropped: list) -> list[str]:
+    """The sentences saying which runs counted once (comparison.once's [(id left out, id kept)]),
+    as compare's header and report's notes print them."""
+    return [f"{rid} counted once: " + ("named twice" if rid == twin else f"the same samples as {twin}")
+            for rid, twin in dropped]
 
 
 def run(args) -> int:

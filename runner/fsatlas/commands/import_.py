@@ -19,7 +19,7 @@ import tempfile
 import yaml
 
 from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
-from ..results import bundle, flags, importers, privacy, resultfile, stats, validation
+from ..results import bundle, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
 from ..results.importers.measurement import NOTES
 from ..run import system
@@ -134,14 +134,19 @@ def _sides(args) -> list[tuple[str, str]]:
     if len(specs) != len(args.files):
         raise UserError(f"one FS[:VARIANT] a file, in order", field="--as",
                         found=f"{len(specs)} for {len(args.files)} files")
-    out = []
+    out, spelled = [], {}
     for spec in specs:
         fs, _, variant = spec.partition(":")
         _check_filesystem(fs, "--as")
         if variant and not re.match(r"^[a-z0-9][a-z0-9_-]{0,80}$", variant):
             raise UserError("a lower-case variant name of letters, digits, _ and -", field="--as", found=repr(spec))
-        out.append((fs, "imported" if not variant or variant == "imported" else
-                    variant if variant.startswith("imported-") else f"imported-{variant}"))
+        config = shares.configuration(spec, of_import=True)  # ext4, ext4: and ext4:defaults: one configuration
+        other = spelled.setdefault(config, spec)
+        if other != spec:  # files the user named apart are never merged into one cell as repetitions
+            raise UserError(f"{other} and {spec} name one configuration ({config[0]}:{config[1]}): files of one "
+                            f"configuration are its repetitions, so spell it one way", field="--as",
+                            expected="one spelling a configuration", found=f"{other}, {spec}")
+        out.append(config)
     return out
 
 

@@ -9,6 +9,7 @@ import sys
 
 from .. import outfile
 from ..errors import UserError
+from ..results import shares
 from ..run import leftovers, matrix as matrix_mod, measure
 from . import article, list_option, plan, report
 
@@ -48,7 +49,7 @@ def run(args) -> int:
                         found=str(args.change))
     matrix = matrix_mod.load(args.matrix)
     for option, spec in (("A", args.a), ("B", args.b)):  # named as given, not as the --fs/--variant of run
-        name, variant = measure.configuration(spec)
+        name, variant = shares.configuration(spec)
         if name not in matrix.filesystems:
             raise UserError("unknown filesystem", field=option, found=repr(spec),
                             expected="one of " + ", ".join(sorted(matrix.filesystems)))
@@ -57,7 +58,7 @@ def run(args) -> int:
         if variant != "defaults" and variant not in matrix.variants:
             raise UserError("unknown variant", field=option, found=repr(spec),
                             expected="filesystem:variant with one of " + ", ".join(sorted(matrix.variants)))
-    fs, variants = (list(dict.fromkeys(part)) for part in zip(*map(measure.configuration, (args.a, args.b))))
+    fs, variants = (list(dict.fromkeys(part)) for part in zip(*map(shares.configuration, (args.a, args.b))))
     wanted = list_option(args.workload)
     profile = matrix.profile(args.profile, fs, wanted, variants)
     pairs = measure.sides(profile, args.a, args.b)

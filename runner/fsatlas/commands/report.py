@@ -3,8 +3,9 @@ one run, as one self-contained Markdown or HTML file (site/report.py)."""
 import sys
 
 from .. import outfile
+from ..results import comparison, shares
 from ..site import report
-from .compare import compared
+from .compare import compared, counted_once
 
 
 def add_parser(sub):
@@ -34,11 +35,13 @@ def run(args) -> int:
                           "and --b")
     if args.a:  # two sides of one result
         sides = (f"{args.a} in {a[0]['id']}", f"{args.b} in {a[0]['id']}")
-        features = report.feature_differences(report.side(args.a)[0], report.side(args.b)[0], args.data)
-    else:
-        sides, features = (" + ".join(r["id"] for r in a), " + ".join(r["id"] for r in b)), []
+        features = report.feature_differences(shares.configuration(args.a)[0], shares.configuration(args.b)[0],
+                                              args.data)
+    else:  # a run named twice counts once, and says so (compare's header)
+        sides = tuple(" + ".join(dict.fromkeys(r["id"] for r in runs)) for runs in (a, b))
+        features = []
     doc = report.build(a, b, rows, sides, features, (args.a, args.b) if args.a else ())
-    doc["notes"] = args.note
+    doc["notes"] = ([] if args.a else counted_once(comparison.once(a)[1] + comparison.once(b)[1])) + args.note
     fmt = args.format or ("html" if (args.out or "").endswith((".html", ".htm")) else "md")
     svg = "" if args.no_chart else report.ratio_chart(doc["rows"], f"{sides[1]} / {sides[0]}")
     text = report.html_page(doc, svg) if fmt == "html" else report.markdown(doc, svg)

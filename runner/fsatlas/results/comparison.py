@@ -42,7 +42,12 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   O_DIRECT runs buffered) are part of what is compared.
 - A run counts once: a run is identified by its id and by its content (every measured cell's
   key, parameters and samples: the same output imported twice gets two ids, one content); a
-  run named twice on a side counts once, and a run on both sides is refused (UserError).
+  run named twice on a side counts once, and a run on both sides is refused (UserError). One
+  id with two contents, or one cell's samples in two runs (a copy under a new id, a subset of
+  its cells: cell_prints()), is refused whatever the order of the files: one run is never two.
+- What is not compared: a metric whose unit or direction (better) differs between the files
+  (agreement(): "units differ", "directions differ"), and, across files, a side whose
+  contention is unknown (no host records: contention_unknown()), as an unrecorded factor.
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
 - Many comparisons: p adjusted by Holm within a family (a claim's comparisons, a ranking's
   neighbours) or by Benjamini-Hochberg across a table (statsmodels' multipletests); a
@@ -234,6 +239,7 @@ FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and p
 
 
 NOT_RECORDED = "not recorded"
+IMPORT, RUNNER = "import", "runner"  # a run's origin (factors()): another tool's output imported, or fsatlas's runner
 
 
 def factors(result: dict) -> dict:
@@ -242,7 +248,8 @@ def factors(result: dict) -> dict:
     ran in (target.guest: its kernel, package, hypervisor, accelerator, emulated or not; "none"),
     the OS, the virtualization and container it ran under, the storage (the target and the
     device under it), the tools' versions (tool: fio, mkfs, the runner...) and the profile; with
-    the run's id. Takes a result file's fields; a cell's parameters are cell_factors()'s."""
+    the run's id and its origin (IMPORT or RUNNER, from its profile and tool fields:
+    shares.imported). Takes a result file's fields; a cell's parameters are cell_factors()'s."""
     system, target, tool = result.get("system") or {}, result.get("target") or {}, result.get("tool") or {}
     if not resultfile.system_recorded(system):  # a label alone: the machine is not known to be any other's
         system = {}
@@ -257,7 +264,8 @@ def factors(result: dict) -> dict:
     guest = ", ".join(f"{k} {guest[k]}" for k in sorted(guest)) if isinstance(guest, dict) and guest else "none"
     virtualization = ", ".join(f"{k} {system[k]}" for k in ("virtualization", "container") if system.get(k))
     tools = ", ".join(f"{k} {tool[k]}" for k in sorted(tool) if tool[k] not in (None, ""))
-    return {"run": result["id"], "machine": machine or NOT_RECORDED, "kernel": system.get("kernel") or NOT_RECORDED,
+    return {"run": result["id"], "origin": IMPORT if shares.imported(result) else RUNNER,
+            "machine": machine or NOT_RECORDED, "kernel": system.get("kernel") or NOT_RECORDED,
             "guest": guest, "os": system.get("os") or NOT_RECORDED,
             "virtualization": virtualization or NOT_RECORDED, "storage": storage or NOT_RECORDED,
             "tools": tools or NOT_RECORDED, "profile": result.get("profile") or NOT_RECORDED}
@@ -273,7 +281,8 @@ def cell_factors(run: dict, cell: dict) -> dict:
             **({"tools": " / ".join(own)} if own else {})}
 
 
-def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "") -> dict:
+def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "",
+           contention_unknown: str = "") -> dict:
     """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
     compare page and the explorer call it). side_a, side_b: the factors() (or cell_factors())
     of each run on that side, a run named twice counted once; interleaved_pairs: within one
@@ -292,10 +301,14 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contende
     (cell_factors()) keep it from being tested at all: "not tested: parameters differ (...)".
     Nor is a row tested where the two sides ran under different contention (contended: what
     results/contention.difference() says of the two cells), or where both sides are cells of
-    one import not run in interleaved rounds: a tool's repetitions ran one after the other, each
-    filesystem's in its own stretch of the host's time, so their spread is not the spread
-    between the sides' conditions (issue #64; a runner's sequential cells share one run's
-    bookkeeping of rounds and contention, an import's none)."""
+    one import: a tool's repetitions ran one after the other, each filesystem's in its own
+    stretch of the host's time, so their spread is not the spread between the sides' conditions
+    (issue #64; a runner's sequential cells share one run's bookkeeping of rounds and contention,
+    an import's none). An import is known by its origin (factors()' origin, or its profile),
+    never by the `started` times its cells may carry: the paired test needs a run of fsatlas's
+    runner in interleaved rounds (#60 round 15: crafted `started` in an fio import got one).
+    contention_unknown: across files, why contention is not known on a side (contention_unknown()),
+    which keeps a row from being tested as an unrecorded factor keeps one from a verdict."""
     side_a, side_b = (list({f["run"]: f for f in reversed(side)}.values())[::-1] for side in (side_a, side_b))
     runs_a, runs_b = [f["run"] for f in side_a], [f["run"] for f in side_b]
     present = [k for k in FACTORS if any(k in f for f in side_a + side_b)]
@@ -310,10 +323,14 @@ def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contende
     shared = [r for r in runs_a if r in runs_b]
     if shared and not one_run:  # between() refuses it; a page's choice may still hold it
         whys.append(f"run {', '.join(shared)} on both sides")
-    if one_run and not interleaved_pairs and shares.imported(side_a[0]):
+    if one_run and (side_a[0].get("origin") == IMPORT or shares.imported(side_a[0])):
+        # whatever `started` an import's cells carry: rounds are the runner's, decided by the result's origin
+        interleaved_pairs = False
         whys.append("an import's repetitions ran in no interleaved rounds")
     if contended:
         whys.append(f"contention differs: {contended}")
+    if contention_unknown:
+        whys.append(contention_unknown)
     if one_run:
         out["design"] = PAIRED if interleaved_pairs else REPETITIONS
     elif len(runs_a) >= 2 and len(runs_b) >= 2:
@@ -396,19 +413,28 @@ def _scaled(xa, ya, xb, yb, step_x: float = 0.0, step_y: float = 0.0) -> bool:
     return low <= high
 
 
-def between(a, b, all_metrics: bool = False) -> list[dict]:
+def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     """Every (cell, metric) that both sides measured, compared as design() says and adjusted as
     one table (Benjamini-Hochberg): the rows of `fsatlas compare`, `fsatlas report` and
-    articles. a, b: a result file each, or a list of result files each (several runs a side).
-    A run counts once on its side (once()); a run on both sides is refused (UserError)."""
-    (kept_a, _, _), (kept_b, _, marks_b) = (_once(x if isinstance(x, (list, tuple)) else [x]) for x in (a, b))
-    for r, digest in kept_a:
+    articles. a, b: a result file each, or a list of result files each (several runs a side);
+    files: (A's file names, B's), which a refusal names (default: the runs' ids).
+    A run counts once on its side, and one id or one cell's samples in two files that are not
+    one run is refused (_once()); a run, or a cell's samples, on both sides is refused (UserError).
+    A row is not tested where its metric's unit or direction (better) is not one and the same
+    in every cell of both sides (agreement()), nor across files where a side's contention is
+    unknown (contention_unknown())."""
+    a, b = (list(x) if isinstance(x, (list, tuple)) else [x] for x in (a, b))
+    (kept_a, _, _), (kept_b, _, marks_b) = (_once(x, list(names) or None) for x, names in
+                                            zip((a, b), files or ((), ())))
+    for r, digest, prints in kept_a:
         twin = marks_b.get(r["id"]) or marks_b.get(digest)
-        if twin:
+        copied = next((fp for fp in prints if fp in marks_b), None)
+        if twin or copied:
             raise UserError("a run compared with itself shows nothing of the filesystems: "
                             + (f"{twin} is on both sides" if twin == r["id"] else
-                               f"{r['id']} (A) and {twin} (B) hold the same samples"))
-    side_a, side_b = [r for r, _ in kept_a], [r for r, _ in kept_b]
+                               f"{r['id']} (A) and {twin} (B) hold the same samples" if twin else
+                               f"{r['id']} (A) and {marks_b[copied]} (B) hold the same samples of {prints[copied]}"))
+    side_a, side_b = [r for r, _, _ in kept_a], [r for r, _, _ in kept_b]
     cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
     for key, of_a in cells_a.items():
@@ -418,17 +444,43 @@ def between(a, b, all_metrics: bool = False) -> list[dict]:
         single = len(of_a) == len(of_b) == 1
         plan = design([cell_factors(f, c) for f, c in of_a], [cell_factors(f, c) for f, c in of_b],
                       single and interleaved(of_a[0][1].get("started"), of_b[0][1].get("started")),
-                      contended(of_a, of_b))
+                      contended(of_a, of_b), contention_unknown(of_a, of_b))
         names = [n for n in of_a[0][1]["metrics"] if (all_metrics or n in HEADLINE)
                  and all(n in c["metrics"] for _, c in of_a + of_b)]
         samples = [{n: [v for _, c in runs for v in c["metrics"][n]["samples"]] for n in names} for runs in (of_a, of_b)]
         for name in distinct(names, *samples):
-            first = of_a[0][1]["metrics"][name]
-            row = compare_design([c["metrics"][name]["samples"] for _, c in of_a],
-                                 [c["metrics"][name]["samples"] for _, c in of_b],
-                                 first["better"], metrics.scale(name), plan)
-            rows.append({"key": key, "metric": name, "unit": first["unit"], **row})
+            entries = [[c["metrics"][name] for _, c in runs] for runs in (of_a, of_b)]
+            rows.append(row_of(key, name, *entries, plan))
     return adjust(rows, BH)
+
+
+def row_of(key: str, name: str, side_a: list, side_b: list, plan: dict) -> dict:
+    """The row of metric NAME of cell KEY: side_a, side_b: the metric's entry ({unit, better,
+    samples}) in each run's cell of that side; compared as plan (design()) says, unless the
+    entries disagree on unit or direction (agreement()): then not tested, and with units that
+    differ no ratio either (seconds over points is no ratio)."""
+    why = agreement(side_a, side_b)
+    if why:
+        plan = {**plan, "tested": False, "why": (plan["why"] + "; " if plan["why"] else "not tested: ") + why}
+    first = side_a[0]
+    row = compare_design([m["samples"] for m in side_a], [m["samples"] for m in side_b],
+                         first["better"], metrics.scale(name), plan)
+    if why.startswith("units"):
+        row.update(ratio=None, change_pct=None)
+    return {"key": key, "metric": name, "unit": first["unit"], **row}
+
+
+def agreement(side_a: list, side_b: list) -> str:
+    """Why the metric entries of a row (each run's cell, side A's and B's) cannot be compared:
+    "units differ (A s, B pts)" or "directions differ (A lower, B higher)" where the unit or
+    better is not one and the same in every entry ("A s / pts" where a side holds two); ""
+    where they agree. Known metrics have the metric table's (validate); one fsatlas does not
+    know carries its own in each file, and side A's first run is no judge of side B's."""
+    for field, word in (("unit", "units"), ("better", "directions")):
+        found = [list(dict.fromkeys(str(m.get(field)) for m in side)) for side in (side_a, side_b)]
+        if len(found[0]) > 1 or len(found[1]) > 1 or found[0] != found[1]:
+            return f"{word} differ (A {' / '.join(found[0])}, B {' / '.join(found[1])})"
+    return ""
 
 
 def contended(of_a: list, of_b: list) -> str:
@@ -436,6 +488,27 @@ def contended(of_a: list, of_b: list) -> str:
     of (factors, cell)): the first difference beyond a threshold, or ""."""
     from . import contention
     return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
+
+
+def contention_unknown(of_a: list, of_b: list) -> str:
+    """Across result files (each side a list of (factors, cell)): "contention unknown on side A
+    (no host records in run X)" where a side's cell recorded none, as a run factor not recorded
+    is not shown to be the same as any (design()); "" where every cell recorded it. Within one
+    run the two cells share its host, recorded or not."""
+    from . import contention
+    parts = []
+    for name, side in (("A", of_a), ("B", of_b)):
+        unknown = list(dict.fromkeys(f["run"] for f, c in side if contention.summary(c) is None))
+        if unknown:
+            parts.append(f"contention unknown on side {name} (no host records in run {', '.join(unknown)})")
+    return "; ".join(parts)
+
+
+def runs_contention_unknown(runs_a: list, runs_b: list) -> str:
+    """contention_unknown() of two sides of runs (result files), over every measured cell: what a
+    header says before the rows, each of which says it of its own cells."""
+    return contention_unknown(*([(factors(r), c) for r in runs for c in r["cells"] if c.get("status") == "ok"]
+                                for runs in (runs_a, runs_b)))
 
 
 def content(result: dict) -> str:
@@ -449,35 +522,88 @@ def content(result: dict) -> str:
     return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
 
 
-def once(results: list) -> tuple[list, list]:
+def cell_prints(result: dict) -> dict:
+    """{digest: key} of each measured cell whose samples (with its key and parameters, as
+    content() takes them) identify one run's measurement: a metric
+    whose repetitions differ (a figure measured twice does not repeat to the last bit; not a
+    size in bytes, which moves in whole blocks: xfs tree-copy's bytes_used repeats between runs),
+    or, where none does, the start times of its repetitions. A cell of figures that repeat
+    exactly (the space a tree takes, a counter of 0) and no start times is left out: two runs
+    measure it alike. Two files holding one such print hold one run's cell (a copy of a run
+    under a new id, or a subset of its cells), not two runs."""
+    import hashlib
+    out = {}
+    for c in result["cells"]:
+        if c.get("status") != "ok":
+            continue
+        samples = sorted([n, [float(v) for v in m["samples"]]] for n, m in c["metrics"].items())
+        spread = any(len(set(m["samples"])) > 1 for m in c["metrics"].values() if m.get("unit") != "bytes")
+        if spread or c.get("started"):
+            mark = [c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str), samples] \
+                + ([] if spread else [[str(t) for t in c["started"]]])
+            out[hashlib.sha256(json.dumps(mark).encode()).hexdigest()] = c["key"]
+    return out
+
+
+def once(results: list, files: list | None = None) -> tuple[list, list]:
     """(results with each run once, in order; [(the id left out, the id it repeats)]): a run
-    named twice (the same id), or its output imported twice under another id (the same
-    content()), counts once."""
-    kept, dropped, _ = _once(results)
-    return [r for r, _ in kept], dropped
+    named twice (the same id and content), or its output imported twice under another id (the
+    same content()), counts once; one id with two contents, or a cell's samples in two runs
+    that are not one, is refused (_once())."""
+    kept, dropped, _ = _once(results, files)
+    return [r for r, _, _ in kept], dropped
 
 
-def _once(results: list) -> tuple[list, list, dict]:
-    """once()'s answer, each run kept with its content(), and the marks it was told by ({id or
-    content: the id kept}), so that between() digests each run once."""
-    kept, dropped, seen = [], [], {}
-    for r in results:
-        digest = content(r)
+def _once(results: list, files: list | None = None) -> tuple[list, list, dict]:
+    """once()'s answer, each run kept with its content() and cell_prints(), and the marks it
+    was told by ({id, content or cell print: the id kept}), so that between() digests each run
+    once. files: the file each result was read from, which a refusal names (default: its id).
+    Refused (UserError), whatever the order of the files: one id in two files that differ (two
+    files claim one run: which is it?), and two runs that share a cell's print but not their
+    content (one run under two ids, a subset of the other: counting it twice would make one run
+    two). Of two ids with one content (an output imported twice) the smaller is kept, so that
+    the order of the files never decides which run's other fields (contention, system) count."""
+    files = files or [r["id"] for r in results]
+    kept, dropped, seen, named = [], [], {}, {}
+    for i in sorted(range(len(results)), key=lambda i: results[i]["id"]):
+        r, file = results[i], files[i]
+        digest, prints = content(r), cell_prints(r)
         twin = seen.get(r["id"]) or seen.get(digest)
+        if r["id"] in named and (named[r["id"]][1] != digest or _whole(named[r["id"]][2]) != _whole(r)):
+            raise UserError(f"{named[r['id']][0]} and {file} both hold run {r['id']}, and differ: one id names one "
+                            f"run (is one of them edited, or another run given its id?)")
         if twin:
             dropped.append((r["id"], twin))
-        else:
-            kept.append((r, digest))
-            seen.update({r["id"]: r["id"], digest: r["id"]})
+            continue
+        copied = next((fp for fp in prints if fp in seen), None)
+        if copied:
+            other = seen[copied]
+            raise UserError(f"{named[other][0]} and {file} hold the same samples of {prints[copied]}: one run under "
+                            f"two ids ({other}, {r['id']}: a copy of it, or a subset of its cells), not two runs; "
+                            f"name it once")
+        kept.append((r, digest, prints))
+        seen.update({r["id"]: r["id"], digest: r["id"], **{fp: r["id"] for fp in prints}})
+        named[r["id"]] = (file, digest, r)
     return kept, dropped, seen
 
 
+def _whole(result: dict) -> str:
+    """A result as canonical JSON: two files of one id are one run only where it is the same."""
+    return json.dumps(result, sort_keys=True, default=str)
+
+
 def _cells_by_key(results: list) -> dict:
-    """key -> [(factors of the run, its cell)] of every measured cell, in the runs' order."""
+    """key -> [(factors of the run, its cell)] of every measured cell, in the runs' order; a key
+    twice in one run is refused (validate's "expected a unique key"): it would count as a second run."""
     out: dict[str, list] = {}
     for result in results:
         run = factors(result)
-        for cell in result["cells"]:
+        keys = set()
+        for i, cell in enumerate(result["cells"]):
+            if cell["key"] in keys:
+                raise UserError("expected a unique key, found one an earlier cell has", where=result["id"],
+                                field=f"/cells/{i}/key")
+            keys.add(cell["key"])
             if cell["status"] == "ok":
                 out.setdefault(cell["key"], []).append((run, cell))
     return out

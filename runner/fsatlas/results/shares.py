@@ -7,6 +7,7 @@ file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it ho
 import json
 import shlex
 
+from ..errors import UserError
 from . import machines, resultfile
 from .metrics import KNOWN as KNOWN_METRICS, label
 
@@ -39,8 +40,38 @@ def strings(result: dict) -> dict:
 
 
 def imported(result: dict) -> bool:
-    """Whether a result is an import of another tool's output (its profile is import-TOOL)."""
-    return str(result.get("profile", "")).startswith("import-")
+    """Whether a result is an import of another tool's output: its origin as its fields give it,
+    profile import-TOOL or tool.imported_from (either one: a file is not a run of fsatlas's
+    runner because a field was left out)."""
+    return str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
+
+
+DEFAULTS, IMPORTED = "defaults", "imported"  # the variant of a configuration spelled without one
+
+
+def configuration(spec: str, of_import: bool = False) -> tuple[str, str]:
+    """(filesystem, variant) of a configuration as a command names it, "fs" or "fs:variant": the
+    one parser of these spellings (compare, report, article new, measure, import --as), so one
+    configuration has one name everywhere. In a run of fsatlas's runner "ext4", "ext4:" and
+    "ext4:defaults" are its defaults; in an import (of_import) the same three and "ext4:imported"
+    are the cells imported without a variant (variant "imported"), and any other variant V is
+    stored as imported-V, spelled V or imported-V (never one of the matrix's variants)."""
+    fs, _, variant = spec.partition(":")
+    if not of_import:
+        return fs, variant or DEFAULTS
+    own = variant[len("imported-"):] if variant.startswith("imported-") else variant
+    return fs, IMPORTED if own in ("", DEFAULTS, IMPORTED) else f"imported-{own}"
+
+
+def two_configurations(a_spec: str, b_spec: str, of_import: bool = False) -> tuple[tuple, tuple]:
+    """(configuration(A), configuration(B)), refused in one line where they are one configuration
+    however spelled (ext4 against ext4:defaults): a comparison of a configuration with itself
+    shows nothing of it (fsatlas measure, compare, report and article new refuse it alike)."""
+    a, b = configuration(a_spec, of_import), configuration(b_spec, of_import)
+    if a == b:
+        raise UserError(f"A and B are the same configuration ({a[0]}:{a[1]}), however spelled: nothing to compare",
+                        field="A B", expected="two different filesystems or variants", found=f"{a_spec} {b_spec}")
+    return a, b
 
 
 def rerun_prefix(result: dict) -> str:

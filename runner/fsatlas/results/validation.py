@@ -333,9 +333,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     fio_versions = recorded_fio(data)
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
-        if cell["key"] in seen:
-            add("error", base + "/key", f"expected a unique key, found the key of /cells/{seen[cell['key']]}")
-        seen.setdefault(cell["key"], i)
+        problems += cell_structure(cell, i, seen, summaries_stored, path)
         if cell["status"] == "ok":
             present = True
             for j, raw in enumerate(cell["raw"]):
@@ -346,10 +344,6 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
             if present and members is not None:
                 problems += [Problem(sev, path, f"{base}{where}", msg)
                              for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from, fio_versions)]
-        for name, metric in cell["metrics"].items():
-            found = metric_problems(name, metric, summaries_stored)
-            if found:  # seldom: a quick result has 425 metrics
-                problems += [Problem(s, path, f"{base}/metrics/{name}{w}", m) for s, w, m in found]
         # the stored flags against the derived ones, a warning `fsatlas validate` prints; not for the
         # aggregator (with_raw False), which prints no warning but a machine's, and derives the flags it
         # shows itself (aggregate.derive_flags): the flags of a cell derived once (0.9 ms a quick result)
@@ -373,6 +367,33 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
+
+
+def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path: str) -> list[Problem]:
+    """What makes cell i of a document (read form) unique and well-formed, as rule_problems and
+    structure_problems check it: a key no cell before it has (seen: key -> index, updated), and
+    each metric's unit, better and summaries (metric_problems)."""
+    out = []
+    if cell["key"] in seen:
+        out.append(Problem("error", path, f"/cells/{i}/key",
+                           f"expected a unique key, found the key of /cells/{seen[cell['key']]}"))
+    seen.setdefault(cell["key"], i)
+    for name, metric in cell["metrics"].items():
+        found = metric_problems(name, metric, summaries_stored)
+        if found:  # seldom: a quick result has 425 metrics
+            out += [Problem(s, path, f"/cells/{i}/metrics/{name}{w}", m) for s, w, m in found]
+    return out
+
+
+def structure_problems(data: dict, path: str) -> list[Problem]:
+    """The errors of validate's rules that need no raw output and no file name (a result copied
+    under another name, without its bundle, is still read): each cell unique and well-formed
+    (cell_structure). What `fsatlas compare`, `report` and `article new` refuse a file for, with
+    validate's line, beside its schema (resultfile.load_result): a cell whose key repeats would
+    count as a second run of that cell."""
+    seen, summaries_stored = {}, data["schema_version"] == 1
+    return [p for i, cell in enumerate(data["cells"]) for p in cell_structure(cell, i, seen, summaries_stored, path)
+            if p.severity == "error"]
 
 
 def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple], set]:

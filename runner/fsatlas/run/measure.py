@@ -15,28 +15,20 @@ import contextlib
 
 from . import claim_aims, execution, target
 from ..errors import UserError
-from ..results import comparison, metrics
+from ..results import comparison, metrics, shares
 
 DEFAULT_CHANGE_PCT = 3.0
 DEFAULT_MAX_ROUNDS = 12
-
-
-def configuration(spec: str) -> tuple[str, str]:
-    """(filesystem, variant) of a side, "fs" or "fs:variant": without a variant, the defaults."""
-    fs, _, variant = spec.partition(":")
-    return fs, variant or "defaults"
 
 
 def sides(profile, a_spec: str, b_spec: str) -> list[tuple]:
     """[(cell of A, cell of B)] for each workload (and dimensions) both sides have in the profile;
     mkfs-time and mount-time, which make their own filesystems, are left out."""
     def pick(spec):
-        fs, variant = configuration(spec)
+        fs, variant = shares.configuration(spec)
         return {(c.workload, tuple(sorted(c.dimensions.items()))): c for c in profile.cells
                 if c.filesystem == fs and c.variant == variant and c.kind != "lifecycle"}
-    if configuration(a_spec) == configuration(b_spec):
-        raise UserError("A and B are the same configuration: one run cannot hold a cell twice", field="A B",
-                        expected="two different filesystems or variants", found=f"{a_spec} {b_spec}")
+    shares.two_configurations(a_spec, b_spec)  # one run cannot hold a cell twice
     side_a, side_b = pick(a_spec), pick(b_spec)
     for spec, found in ((a_spec, side_a), (b_spec, side_b)):
         if not found:

@@ -16,7 +16,7 @@ import frontmatter
 import yaml
 
 from ..errors import UserError
-from ..results import resultfile
+from ..results import resultfile, shares
 from . import report
 
 
@@ -86,7 +86,7 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
     if not pinned:
         return None
     # a side with default options needs its filesystem in the run's summary: no file read for the rest
-    plain = [fs for fs, variant in map(report.side, (entry["a"], entry["b"])) if not variant]
+    plain = [fs for fs, variant in map(shares.configuration, (entry["a"], entry["b"])) if variant == shares.DEFAULTS]
     for s in summaries:  # newest first
         if (s["created"], s["id"]) <= (pinned["created"], pinned["id"]) or s["id"] not in paths \
                 or not set(plain) <= set(s.get("filesystems", [])):

@@ -42,22 +42,10 @@ def _target(t: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
 
 
-def side(spec: str) -> tuple[str, str | None]:
-    """"ext4" or "ext4:noatime" -> (filesystem, variant or None)."""
-    fs, _, variant = spec.partition(":")
-    return fs, variant or None
-
-
-def default_variant(result: dict) -> str:
-    """The variant a side without one names: the filesystem's defaults, or in an imported result
-    its cells imported without a variant (`fsatlas import --as ext4,xfs`)."""
-    return "imported" if shares.imported(result) else "defaults"
-
-
 def side_cells(result: dict, spec: str) -> dict:
-    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant]) of a result."""
-    fs, variant = side(spec)
-    variant = variant or default_variant(result)
+    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant], as
+    shares.configuration reads it in this result) of a result."""
+    fs, variant = shares.configuration(spec, shares.imported(result))
     out = {}
     for c in result["cells"]:
         if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == variant:
@@ -78,7 +66,9 @@ def side_tools(result: dict, spec: str) -> list[str]:
 def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
-    without a variant (`fsatlas import --as ext4,xfs`)."""
+    without a variant (`fsatlas import --as ext4,xfs`); A and B one configuration however spelled
+    (ext4, ext4:defaults) are refused (shares.two_configurations)."""
+    shares.two_configurations(a_spec, b_spec, shares.imported(result))
     side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
     run = [comparison.factors(result)] if "system" in result else \
         [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
@@ -92,10 +82,8 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
                                  comparison.contended([(run, cell)], [(run, other)]))
         names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
         for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
-            ma, mb = cell["metrics"][name], other["metrics"][name]
-            rows.append({"key": f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", "metric": name, "unit": ma["unit"],
-                         **comparison.compare_design([ma["samples"]], [mb["samples"]], ma["better"],
-                                                     metrics.scale(name), plan)})
+            rows.append(comparison.row_of(f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", name,
+                                          [cell["metrics"][name]], [other["metrics"][name]], plan))
     if not rows:
         raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
     return comparison.adjust(rows, comparison.BH)
@@ -160,7 +148,8 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict], 
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
     runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
-    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b])
+    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b],
+                             contention_unknown=comparison.runs_contention_unknown(runs_a, runs_b))
 
     def each(get, runs):  # one value, or each run's where they differ
         return " / ".join(dict.fromkeys(get(r) for r in runs))
@@ -183,8 +172,9 @@ def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> st
         return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
               f"tested on the runs' means." if plan["tested"] else
-              f"Across result files the run is the unit, and a verdict needs at least two runs on each side: each "
-              f"row gives the ratio, {plan['why']}.")
+              f"Across result files the run is the unit"
+              f"{', and a verdict needs at least two runs on each side' if plan['design'] == comparison.ONE_RUN else ''}"
+              f": each row gives the ratio, {plan['why']}.")
     if not plan["differ"]:
         return f"The runs have the same {comparison.FACTOR_NAMES}. {design}"
     mixed = f" ({', '.join(plan['mixed'])} varying within a side)" if plan.get("mixed") else ""
