@@ -115,11 +115,17 @@ def host_names(text: str) -> list[tuple[int, int]]:
             names.add(fields[index].strip())
     # the CSV's name whole (it may hold spaces: "my host") where a row of the table begins with it,
     # or with the name cut to the table's column (bonnie++ 2.00a cuts it at 19 characters: a cut
-    # of at least 8 is looked for, longest first)
+    # of 19 down to 8 is looked for, longest first; a longer one would take the padding after
+    # the column too, "…0 " of a name "…0 0")
+    whole = []
     for name in names - {""}:
-        cuts = "|".join(re.escape(name[:n]) for n in range(len(name), min(len(name), 8) - 1, -1))
-        spans += [m.span(1) for m in re.finditer(rf"^[ \t]*({cuts})(?=[ \t])", text, re.M)]
-    return sorted(set(spans))  # a table row the pattern found and the CSV's name found again: one span
+        cuts = "|".join(re.escape(name[:n]) for n in dict.fromkeys(
+            [len(name), *range(min(len(name), 19), min(len(name), 8) - 1, -1)]))
+        whole += [m.span(1) for m in re.finditer(rf"^[ \t]*({cuts})(?=[ \t])", text, re.M)]
+    # where the CSV's name holds a space the table's pattern took its first word alone ("Block"
+    # of "Block 0"), which would then be redacted wherever it stands ("--Block--"): the whole wins
+    spans = [s for s in spans if not any(w[0] == s[0] and w[1] > s[1] for w in whole)]
+    return sorted(set(spans + whole))  # a table row the pattern found and the CSV's name found again: one span
 
 
 def looks_like(text: str) -> bool:
