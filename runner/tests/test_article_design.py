@@ -42,7 +42,8 @@ def test_a_run_against_itself_is_refused_with_compares_line(tmp_path, capsys, ki
 
 
 @pytest.mark.parametrize("argv", [[QUICK_A, QUICK_B], [QUICK_B, QUICK_A], [STANDARD, "--a", "ext4", "--b", "xfs"],
-                                  [STANDARD, "--a", "ext2", "--b", "ext4:noatime"], [QUICK_A, "--a", "ext4", "--b", "xfs"]])
+                                  [STANDARD, "--a", "ext2", "--b", "ext4:noatime"],
+                                  [QUICK_A, "--a", "ext4", "--b", "xfs"]])
 def test_the_article_says_significant_first_only_where_something_is_tested(tmp_path, capsys, argv):
     files = [a for a in argv if a.endswith(".json")]
     sides = dict(zip(argv[1::2], argv[2::2])) if "--a" in argv else {}

@@ -63,8 +63,8 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   power (POWER) at ALPHA, two-sided, given the row's sample sizes and its samples' spreads
   taken as the true ones: Welch's test (unpaired rows, and the runs' means across files) from
   each side's own variance (welch_detectable()), the paired test from the spread of the
-  differences (the noncentral t: _detectable()); so a claim smaller than that says "cannot tell at this n",
-  and `measure` repeats until it is small enough.
+  differences (the noncentral t: _detectable()); so a claim smaller than that says "cannot
+  tell at this n", and `measure` repeats until it is small enough.
 """
 import json
 import math
@@ -719,7 +719,7 @@ def welch_detectable(n_a: int, n_b: int, var_a: float, var_b: float) -> float | 
     repetitions whose variances are var_a and var_b (the samples' own, taken as the true ones)
     has POWER at ALPHA, two-sided: the test the unpaired rows are given, so a row's detectable
     change is what its own test detects. Not Student's power from a pooled spread: with 9
-    repetitions against 3 and spreads 1 to 5, Welch's power at Student's figure is 0.17."""
+    repetitions against 3 and spreads 1 to 5, Welch's power at Student's figure is 0.17 to 0.21."""
     if n_a < 2 or n_b < 2 or not (var_a >= 0 and var_b >= 0) or not var_a + var_b > 0:
         return None
     se2 = var_a / n_a + var_b / n_b
@@ -729,25 +729,25 @@ def welch_detectable(n_a: int, n_b: int, var_a: float, var_b: float) -> float | 
     return k * math.sqrt(se2) if k is not None else None
 
 
-WELCH_STEP, WELCH_REACH = 0.1, 5.0  # welch_lambda's grid: its step and reach in sinh's argument
+WELCH_STEP, WELCH_REACH = 0.12, 4.8  # _welch_lambda's grid: its step and reach in sinh's argument
 
 
 @lru_cache(maxsize=4096)
 def _welch_lambda(n_a: int, n_b: int, share_a: float) -> float | None:
     """The difference of the means, in standard deviations of the difference of the sample means,
     at which Welch's test has POWER at ALPHA; share_a: A's part of that variance (var_a / n_a
-    over var_a / n_a + var_b / n_b). Exact up to the quadrature (1e-8 of the figure), where the
-    noncentral t with the Welch-Satterthwaite degrees of freedom is an approximation that breaks
-    at the smallest samples (2 and 2 repetitions, equal spreads: power 0.48 at its figure, since
-    the test's degrees of freedom are themselves random there). The test rejects when
-    |mean difference| > t(df) * se, df and se from the sample variances; those are
-    var_a * X / k_a and var_b * Y / k_b with X, Y chi-square over 2 (gammas of k_a / 2, k_b / 2,
-    k = n - 1), and X + Y (a gamma of (k_a + k_b) / 2) is independent of G = X / (X + Y) (a
-    beta of k_a / 2, k_b / 2). Given G and X + Y the rejection is two normal tails, so the power
-    is their mean over the two, each integrated by the trapezoid rule after a sinh substitution
-    (the logit of G, the logarithm of X + Y), which converges twice exponentially; the figure
-    is then found by scipy's brentq. Checked against a simulation of Welch's test
-    (runner/tests/test_comparison_power.py)."""
+    over var_a / n_a + var_b / n_b). Exact up to the quadrature (within 1e-4 of the figure,
+    against a grid twice as fine, 2 to 100 repetitions a side), where the noncentral t with the
+    Welch-Satterthwaite degrees of freedom is an approximation that breaks at the smallest
+    samples (2 and 2 repetitions, equal spreads: power 0.48 at its figure, since the test's
+    degrees of freedom are themselves random there). The test rejects when |mean difference| >
+    t(df) * se, df and se from the sample variances, which are var_a * 2X / k_a and
+    var_b * 2Y / k_b (k = n - 1) with X and Y gammas of k_a / 2 and k_b / 2 (half chi-squares);
+    X + Y, a gamma of (k_a + k_b) / 2, is independent of G = X / (X + Y), a beta of k_a / 2 and
+    k_b / 2. Given G and X + Y the rejection is two normal tails, so the power is their mean over
+    the two, each integrated by the trapezoid rule after a sinh substitution (of the logit of G
+    and of the logarithm of X + Y), which converges twice exponentially; the figure is then found
+    by scipy's brentq. Checked against simulations of Welch's test (tests/test_comparison_power.py)."""
     import numpy as np
     from scipy import optimize, special
     k_a, k_b = n_a - 1, n_b - 1
@@ -768,7 +768,7 @@ def _welch_lambda(n_a: int, n_b: int, share_a: float) -> float | None:
     critical = special.stdtrit(df, 1 - ALPHA / 2) * np.sqrt(part_a + part_b)
     bound = np.outer(critical, np.exp(t / 2)).ravel()  # the rejection bound of |difference| / its sd
     weight = np.outer(weight_s, weight_t).ravel()
-    kept = weight > 1e-16
+    kept = weight > 1e-14  # the grid's corners: 1e-14 each, at most 1e-10 together
     bound, weight = bound[kept], weight[kept]
 
     def power(effect: float) -> float:
@@ -779,7 +779,7 @@ def _welch_lambda(n_a: int, n_b: int, share_a: float) -> float | None:
         high *= 2
     if not (power(0.0) < 0 < power(high)):
         return None
-    return float(optimize.brentq(power, 0.0, high, rtol=1e-10))
+    return float(optimize.brentq(power, 0.0, high, xtol=1e-7))
 
 
 def _ratio_of_means(mean_a: float, mean_b: float) -> tuple:
