@@ -61,9 +61,9 @@ def test_welch_rows_print_the_change_their_test_detects_with_80_percent_power(n_
 
 # The adversary's case (9 repetitions against 3, spreads 1 to 5), the smallest samples with equal
 # spreads (where the noncentral t with Welch-Satterthwaite's df gives power 0.48), and both
-# extremes of the spread ratio at the smallest and most unequal sizes.
+# extremes of the spread ratio at the smallest and most unequal sizes, within 2..12 and beyond.
 @pytest.mark.parametrize("n_a,n_b,ratio", [(9, 3, 5.0), (2, 2, 1.0), (2, 12, 0.2), (12, 2, 0.2), (2, 12, 5.0),
-                                           (12, 12, 1.0)])
+                                           (12, 12, 1.0), (40, 2, 5.0), (3, 40, 0.2)])
 def test_welch_power_at_the_named_and_the_boundary_cases(n_a, n_b, ratio):
     a, b = _with_spread(n_a, 0.05, 5.0, 1), _with_spread(n_b, 0.05 * ratio, 5.0, 2)
     assert _welch_power(n_a, n_b, 0.05, 0.05 * ratio, _printed_change(a, b)) == pytest.approx(
@@ -132,3 +132,16 @@ def test_the_named_row_ext2_against_xfs_small_files_renames():
     change = math.log1p(row["detectable_pct"] / 100)
     power = _welch_power(3, 9, float(np.std(a, ddof=1)), float(np.std(b, ddof=1)), change)
     assert power == pytest.approx(comparison.POWER, abs=TOLERANCE)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n_a=st.integers(2, 200), n_b=st.integers(2, 200),
+       var_a=st.sampled_from([0.0, 5e-324, 1e-300]) | st.floats(0, 1e300),
+       var_b=st.sampled_from([0.0, 5e-324, 1e-300]) | st.floats(0, 1e300))
+def test_welch_detectable_is_a_positive_number_or_none_for_any_variances(n_a, n_b, var_a, var_b):
+    """Beside the examples: any sizes and variances a file's samples may give (one side without
+    spread, subnormal, near the largest float) give a finite change above zero, or None."""
+    change = comparison.welch_detectable(n_a, n_b, var_a, var_b)
+    assert change is None or math.isfinite(change) and change > 0
+    if change is not None and var_a + var_b > 1e-200:  # at least the normal test's 2.8 standard errors
+        assert change >= 2.8 * math.sqrt(var_a / n_a + var_b / n_b) * (1 - 1e-9)
