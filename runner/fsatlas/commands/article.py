@@ -5,9 +5,9 @@ import sys
 
 from .. import outfile
 from ..errors import UserError
-from ..results import shares
+from ..results import comparison, shares
 from ..site import articles
-from .compare import load_checked
+from .compare import compared, load_checked
 
 
 def add_parser(sub):
@@ -46,20 +46,25 @@ def _check_side(result: dict, option: str, spec: str) -> None:
 
 
 def run(args) -> int:
+    usage = "expected two result files, or one with --a and --b"
+    if not (len(args.files) == 2 and not (args.a or args.b) or len(args.files) == 1 and args.a and args.b):
+        raise UserError(usage)
     docs = [load_checked(f) for f in args.files]
-    if len(docs) == 2 and not (args.a or args.b):
+    if len(docs) == 2:
         entry = {"a": docs[0]["id"], "b": docs[1]["id"]}
-    elif len(docs) == 1 and args.a and args.b:
+    else:
         for option, spec in (("--a", args.a), ("--b", args.b)):
             _check_side(docs[0], option, spec)
         shares.two_configurations(args.a, args.b, shares.imported(docs[0]))
         entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
-    else:
-        raise UserError("expected two result files, or one with --a and --b")
+    # the rows the article will show, as `fsatlas compare` makes them: a run against itself (the
+    # same file, its id, or its content under another id) is refused in compare's own line
+    rows = compared(args.files, None, None, args.a, args.b, False, usage)[2]
+    untested = "" if any(r["status"] == "tested" for r in rows) else comparison.tests_used(rows)
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
     if os.path.lexists(path):
         raise UserError("an article of that name exists; choose another title or edit it", where=path)
-    text = articles.scaffold(args.title, entry, [d["id"] for d in docs], args.note, args.draft)
+    text = articles.scaffold(args.title, entry, [d["id"] for d in docs], args.note, args.draft, untested)
     with outfile.replacing(path) as f:
         f.write(text)
     print(f"wrote {path}: pinned to {', '.join(d['id'] for d in docs)}; "

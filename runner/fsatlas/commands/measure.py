@@ -77,7 +77,8 @@ def run(args) -> int:
         path, result, pairs = measure.run_pair(matrix, profile, out, scratch, args.a, args.b, args.change,
                                                args.max_rounds, args.machine)
     for pair in pairs:
-        shown = ", ".join(f"{name} {'not testable' if d is None else f'{d:.1f} %'}" for name, d in pair["metrics"].items())
+        shown = ", ".join(f"{name} {_not_testable(pair, name) if d is None else f'{d:.1f} %'}"
+                          for name, d in pair["metrics"].items())
         state = "reached" if pair["reached"] else "NOT reached (cap or not testable)"
         print(f"{pair['workload']}: {pair['rounds']} rounds, smallest detectable change {shown or pair.get('why', '')}: "
               f"{args.change:g} % {state}", file=sys.stderr)
@@ -95,9 +96,17 @@ def run(args) -> int:
 
 
 def _why_missed(pair: dict) -> str:
+    """Why a pair did not reach the change: the cap, or its rows' own reasons in the report's words
+    (comparison.describe: "not testable: n = 1 on one side: ...")."""
     if any(v is not None for v in pair["metrics"].values()):
         return f"round cap, {pair['rounds']} rounds"
-    return "not testable, no spread" if pair["metrics"] else pair.get("why") or "not run"
+    if pair["metrics"]:
+        return "; ".join(dict.fromkeys(_not_testable(pair, name) for name in pair["metrics"]))
+    return pair.get("why") or "not run"
+
+
+def _not_testable(pair: dict, name: str) -> str:
+    return pair.get("whys", {}).get(name) or "not testable"
 
 
 def through(module, name: str, argv: list) -> int:

@@ -59,8 +59,12 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
 - One test per cell's samples: a metric whose samples are another's scaled by one constant
   (iops = throughput / block size), up to the rounding of each figure (STEP: fio's whole bytes
   and six decimals of iops, and SCALED_REL), is not a second row of the same test (distinct()).
-- The smallest effect the two samples could detect (80 % power at ALPHA; statsmodels' power
-  solvers), so a claim smaller than that says "cannot tell at this n".
+- The smallest change the row's own test could detect: the change at which that test has 80 %
+  power (POWER) at ALPHA, two-sided, given the row's sample sizes and its samples' spreads
+  taken as the true ones: Welch's test (unpaired rows, and the runs' means across files) from
+  each side's own variance (welch_detectable()), the paired test from the spread of the
+  differences (the noncentral t: _detectable()); so a claim smaller than that says "cannot
+  tell at this n", and `measure` repeats until it is small enough.
 """
 import json
 import math
@@ -164,14 +168,14 @@ def _log_ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dic
     rel_x, rel_y = x / mean_x, y / mean_y  # each sample relative to its side's mean: the delta method's terms
     if paired:
         n = len(x)
-        spread = float((rel_y - rel_x).std(ddof=1))
-        se, df, k = spread / math.sqrt(n), n - 1, _detectable(n, None)
+        spread, k = float((rel_y - rel_x).std(ddof=1)), _detectable(n)
+        se, df, change = spread / math.sqrt(n), n - 1, (k * spread if k is not None else None)
     else:
-        var_x, var_y = float(rel_x.var(ddof=1)) / len(x), float(rel_y.var(ddof=1)) / len(y)
-        se = math.sqrt(var_x + var_y)
-        df = (var_x + var_y) ** 2 / (var_x ** 2 / (len(x) - 1) + var_y ** 2 / (len(y) - 1)) if se else 0.0
-        spread = math.sqrt(((len(x) - 1) * rel_x.var(ddof=1) + (len(y) - 1) * rel_y.var(ddof=1)) / (len(x) + len(y) - 2))
-        k = _detectable(len(x), len(y))
+        var_x, var_y = float(rel_x.var(ddof=1)), float(rel_y.var(ddof=1))
+        se = math.sqrt(var_x / len(x) + var_y / len(y))
+        df = ((var_x / len(x) + var_y / len(y)) ** 2 / ((var_x / len(x)) ** 2 / (len(x) - 1) + (var_y / len(y)) ** 2
+                                                         / (len(y) - 1))) if se else 0.0
+        change = welch_detectable(len(x), len(y), var_x, var_y)  # the power of this Welch test
     if not math.isfinite(se):
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
@@ -190,7 +194,7 @@ def _log_ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dic
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
     try:
-        detectable = math.expm1(k * spread) * 100 if k is not None else None
+        detectable = math.expm1(change) * 100 if change is not None else None
     except OverflowError:
         detectable = None
     row.update(status="tested", why="", paired=paired, p=p, p_equivalent=p_eq, ratio_ci95=ratio_ci,
@@ -200,7 +204,8 @@ def _log_ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dic
 
 
 # what the comparisons import: parallel.map_batches's preload where workers make them
-PRELOAD = ("numpy", "statsmodels.stats.weightstats", "statsmodels.stats.multitest", "statsmodels.stats.power")
+PRELOAD = ("numpy", "statsmodels.stats.weightstats", "statsmodels.stats.multitest", "scipy.special",
+           "scipy.optimize", "scipy.stats")
 
 
 def _tests(x, y, paired: bool, low: float, high: float, spread: float):
@@ -214,14 +219,13 @@ def _tests(x, y, paired: bool, low: float, high: float, spread: float):
         d = weightstats.DescrStatsW(y - x)
         p = d.ttest_mean(0)[1]
         p_eq = weightstats.ttost_paired(y, x, low, high)[0]
-        k = _detectable(len(x), None)
+        k = _detectable(len(x))
         return p, d.tconfint_mean(ALPHA), p_eq, (k * spread if k is not None else None)
     means = weightstats.CompareMeans(weightstats.DescrStatsW(y), weightstats.DescrStatsW(x))
     p = means.ttest_ind(usevar="unequal")[1]
     p_eq = means.ttost_ind(low, high, usevar="unequal")[0]
-    pooled = math.sqrt(((len(x) - 1) * x.var(ddof=1) + (len(y) - 1) * y.var(ddof=1)) / (len(x) + len(y) - 2))
-    k = _detectable(len(x), len(y))
-    return p, means.tconfint_diff(ALPHA, usevar="unequal"), p_eq, (k * pooled if k is not None else None)
+    return (p, means.tconfint_diff(ALPHA, usevar="unequal"), p_eq,
+            welch_detectable(len(x), len(y), float(x.var(ddof=1)), float(y.var(ddof=1))))
 
 
 HEADLINE = ("throughput", "create_per_s", "stat_per_s", "read_per_s", "rename_per_s", "delete_per_s",
@@ -688,18 +692,100 @@ def _corrected(p_values: list, method: str) -> list:
 
 
 @lru_cache(maxsize=4096)
-def _detectable(n_a: int, n_b: int | None) -> float | None:
-    """The standardized effect detectable with POWER at ALPHA by the two-sample test of n_a and
-    n_b repetitions (or, n_b None, the paired test of n_a pairs): it depends on nothing else,
-    and statsmodels' solver is a root search (4 ms a comparison)."""
-    from statsmodels.stats import power
-    solver, sizes = (power.TTestPower(), {"nobs": n_a}) if n_b is None else \
-        (power.TTestIndPower(), {"nobs1": n_a, "ratio": n_b / n_a})
-    try:
-        d = float(solver.solve_power(effect_size=None, alpha=ALPHA, power=POWER, alternative="two-sided", **sizes))
-    except (ValueError, RuntimeError, ZeroDivisionError):
+def _detectable(n: int) -> float | None:
+    """The standardized effect (in standard deviations of the paired differences) detectable
+    with POWER at ALPHA by the paired test of n pairs: the noncentral t's two tails, exact for
+    this test, solved by scipy's brentq. Not statsmodels' TTestPower solver: at 2 pairs it
+    stops where its own power is 0.785. Unpaired rows (Welch's test) are welch_detectable()'s."""
+    from scipy import optimize, stats as scipy_stats
+    if n < 2:
         return None
-    return d if math.isfinite(d) and d > 0 else None
+    df = n - 1
+    critical = float(scipy_stats.t.ppf(1 - ALPHA / 2, df))
+
+    def power(effect: float) -> float:  # the upper tail as the lower one: nct's cdf far below is nan in scipy 1.16
+        return float(scipy_stats.nct.sf(critical, df, effect) + scipy_stats.nct.sf(critical, df, -effect)) - POWER
+
+    high = 4.0
+    while power(high) < 0 and high < 1e6:
+        high *= 2
+    if not (power(0.0) < 0 < power(high)):
+        return None
+    return float(optimize.brentq(power, 0.0, high, rtol=1e-12)) / math.sqrt(n)
+
+
+def welch_detectable(n_a: int, n_b: int, var_a: float, var_b: float) -> float | None:
+    """The difference of the means (on the samples' scale) at which Welch's test of n_a and n_b
+    repetitions whose variances are var_a and var_b (the samples' own, taken as the true ones)
+    has POWER at ALPHA, two-sided: the test the unpaired rows are given, so a row's detectable
+    change is what its own test detects. Not Student's power from a pooled spread: with 9
+    repetitions against 3 and spreads 1 to 5, Welch's power at Student's figure is 0.17 to 0.21."""
+    if n_a < 2 or n_b < 2 or not (var_a >= 0 and var_b >= 0) or not var_a + var_b > 0:
+        return None
+    se2 = var_a / n_a + var_b / n_b
+    if not math.isfinite(se2) or se2 <= 0:
+        return None
+    k = _welch_lambda(n_a, n_b, (var_a / n_a) / se2)
+    return k * math.sqrt(se2) if k is not None else None
+
+
+WELCH_STEP, WELCH_REACH = 0.12, 4.8  # _welch_lambda's grid: its step and reach in sinh's argument
+
+
+@lru_cache(maxsize=4096)
+def _welch_lambda(n_a: int, n_b: int, share_a: float) -> float | None:
+    """The difference of the means, in standard deviations of the difference of the sample means,
+    at which Welch's test has POWER at ALPHA; share_a: A's part of that variance (var_a / n_a
+    over var_a / n_a + var_b / n_b). Exact up to the quadrature (against a grid 2.4 times as
+    fine: within 1e-5 of the figure for 2 to 40 repetitions a side, 1e-4 at 100 against 2), about
+    0.8 ms of CPU for each new set of sizes and spreads, where the noncentral t with the
+    Welch-Satterthwaite degrees of freedom is an approximation that breaks at the smallest
+    samples (2 and 2 repetitions, equal spreads: power 0.48 at its figure, since the test's
+    degrees of freedom are themselves random there). The test rejects when |mean difference| >
+    t(df) * se, df and se from the sample variances, which are var_a * 2X / k_a and
+    var_b * 2Y / k_b (k = n - 1) with X and Y gammas of k_a / 2 and k_b / 2 (half chi-squares);
+    X + Y, a gamma of (k_a + k_b) / 2, is independent of G = X / (X + Y), a beta of k_a / 2 and
+    k_b / 2. Given G and X + Y the rejection is two normal tails, so the power is their mean over
+    the two, each integrated by the trapezoid rule after a sinh substitution (of the logit of G
+    and of the logarithm of X + Y), which converges twice exponentially; the figure is then found
+    by scipy's brentq. Checked against simulations of Welch's test (tests/test_comparison_power.py)."""
+    import numpy as np
+    from scipy import optimize, special
+    k_a, k_b = n_a - 1, n_b - 1
+    alpha_g, beta_g, shape = k_a / 2, k_b / 2, (k_a + k_b) / 2
+    u = np.arange(-WELCH_REACH, WELCH_REACH + WELCH_STEP / 2, WELCH_STEP)
+    stretch, density = np.sinh(u), np.cosh(u) * WELCH_STEP
+    spread_s = math.sqrt(special.polygamma(1, alpha_g) + special.polygamma(1, beta_g))  # the logit-beta's
+    s = math.log(alpha_g / beta_g) + spread_s * stretch
+    weight_s = np.exp(alpha_g * special.log_expit(s) + beta_g * special.log_expit(-s)
+                      - special.betaln(alpha_g, beta_g)) * spread_s * density
+    spread_t = math.sqrt(special.polygamma(1, shape))  # the log-gamma's
+    t = math.log(shape) + spread_t * stretch
+    weight_t = np.exp(shape * t - np.exp(t) - special.gammaln(shape)) * spread_t * density
+    g = special.expit(s)
+    part_a, part_b = (2 * share_a / k_a) * g, (2 * (1 - share_a) / k_b) * (1 - g)  # se^2's two parts, over 2 (X + Y)
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        of_a = part_a / (part_a + part_b)  # Welch-Satterthwaite's df from A's share: no square to underflow
+        df = 1 / (of_a ** 2 / k_a + (1 - of_a) ** 2 / k_b)
+    critical = special.stdtrit(df, 1 - ALPHA / 2) * np.sqrt(part_a + part_b)
+    bound = np.outer(critical, np.exp(t / 2)).ravel()  # the rejection bound of |difference| / its sd
+    weight = np.outer(weight_s, weight_t).ravel()
+    # what is left out weighs below 1e-6 together (6,561 points at most); a bound that is no number
+    # lies where both variances' draws are 0 to the last bit (a share of 1 - 1e-17 is 1.0)
+    kept = (weight > 1e-10) & np.isfinite(bound)
+    bound, weight = bound[kept], weight[kept]
+    if not weight.size:
+        return None
+
+    def power(effect: float) -> float:  # minus POWER
+        return float(weight @ (special.ndtr(effect - bound) + special.ndtr(-effect - bound))) - POWER
+
+    low, high = 0.0, 4.0  # at no change the power is the test's size, below POWER
+    while power(high) < 0:
+        if high > 1e6:
+            return None
+        low, high = high, 2 * high
+    return float(optimize.brentq(power, low, high, xtol=1e-5))  # the figure is at least 2.8: 4e-6 of it
 
 
 def _ratio_of_means(mean_a: float, mean_b: float) -> tuple:

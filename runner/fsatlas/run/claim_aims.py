@@ -7,6 +7,7 @@ bias the test the claim is later judged by. A claim expecting no change aims at 
 equivalence margin. The claims are read from the knowledge base beside the runner
 (data/mount_options/); without one, nothing changes."""
 import glob
+import math
 import os
 
 import yaml
@@ -39,6 +40,8 @@ def load(directory: str | None = None) -> dict:
             found = [((row["cell"], row["baseline"]), metric,
                       abs(float(claim.get("expected_change_pct") or 0)) or comparison.EQUIVALENCE_MARGIN_PCT)
                      for claim, row, metric in claim_comparisons(option)]
+            if not all(math.isfinite(expected) for _, _, expected in found):
+                continue  # .nan or .inf: check-data names it; no aim of that file is kept
         except (OSError, UnicodeDecodeError, yaml.YAMLError, AttributeError, KeyError, TypeError, ValueError):
             continue  # check-data names a broken file; a run only loses that file's aims
         for pair, metric, expected in found:

@@ -117,7 +117,7 @@ def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_C
 
 def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
     """Each pair's rounds and its headline metrics' smallest detectable change (None where not
-    testable), and whether every testable one reached CHANGE_PCT."""
+    testable, what its row says in whys), and whether every testable one reached CHANGE_PCT."""
     cells = {c["key"]: c for c in result["cells"]}
     out = []
     for a, b in pairs:
@@ -126,14 +126,16 @@ def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
             out.append({"workload": a.key.split("|", 3)[3], "rounds": 0, "metrics": {}, "reached": False,
                         "why": ca.get("reason") or cb.get("reason") or "not run"})
             continue
-        found = {}
+        found, whys = {}, {}
         for name, ma in ca["metrics"].items():
             mb = cb["metrics"].get(name)
             if mb and name in comparison.HEADLINE:
                 row = comparison.compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name),
                                          paired=len(ma["samples"]) == len(mb["samples"]))
                 found[name] = row["detectable_pct"] if row["status"] == "tested" else None
+                if row["status"] != "tested":
+                    whys[name] = comparison.describe(row)  # "not testable: n = 1 ...", as the report's row says
         tested = [v for v in found.values() if v is not None]
         out.append({"workload": a.key.split("|", 3)[3], "rounds": len(ca["started"]), "metrics": found,
-                    "reached": bool(tested) and all(v <= change_pct for v in tested)})
+                    "whys": whys, "reached": bool(tested) and all(v <= change_pct for v in tested)})
     return out

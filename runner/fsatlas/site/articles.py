@@ -174,17 +174,22 @@ def pinned_rankings(articles_dir: str, digest_of, cells: dict, summaries: list) 
     return out
 
 
-def scaffold(title: str, entry: dict, results: list[str], notes=(), draft=False) -> str:
+def scaffold(title: str, entry: dict, results: list[str], notes=(), draft=False, untested: str = "") -> str:
     """An article's Markdown: front matter pinned to the runs, the comparison and each run's chart;
     NOTES open the body (fsatlas measure: a change its comparisons could not detect), DRAFT keeps
-    Hugo from publishing it."""
+    Hugo from publishing it. UNTESTED: where no comparison of the two sides can be tested, why
+    (comparison.tests_used's sentence), said in the opening instead of "significant first"."""
     meta = {"title": title, "description": f"{entry['a']} against {entry['b']}, measured",
             "date": dt.date.today().isoformat(), "results": results, "compare": [entry], "draft": bool(draft)}
     charts = "\n\n".join(f'{{{{< chart name="throughput" result="{rid}" caption="Throughput per filesystem and '
                          f'workload, run {rid}" >}}}}' for rid in results)
     opening = "".join(f"**Note:** {report.md_text(note)}\n\n" for note in notes)
+    if untested:
+        opening += f"**Nothing here is tested:** {report.md_text(untested)}\n\n"
+    rows = ("Every comparison of the two sides, with its ratio and why it is not tested" if untested else
+            "Every comparison of the two sides, significant first, with its test")
     body = opening + (f"Write here what was compared and why: the question a reader brings, and the setup.\n\n"
-            f"## What differs\n\nEvery comparison of the two sides, significant first, with its test. The figures "
+            f"## What differs\n\n{rows}. The figures "
             f"come from the runs named in this page's front matter, whatever result this site gains later.\n\n"
             f"{{{{< comparison key=\"{comparison_key(entry)}\" >}}}}\n\n## The runs\n\n{charts}\n")
     return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True) + "---\n\n" + body

@@ -69,6 +69,8 @@ def load_checked(data_dir: str, cache_file: str) -> dict:
         pass
     knowledge, problems = load(data_dir)
     errors = [p for p in problems if p.severity == "error"]
+    if len(errors) == 1:  # the one line: file, place, what was expected
+        raise UserError(errors[0].message, where=errors[0].file, field=errors[0].path or "/")
     if errors:
         listing = "\n".join(str(p) for p in errors[:20])
         raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
@@ -91,8 +93,11 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
             at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problems.append(Problem("error", path, "", f"not readable YAML{at}: {getattr(e, 'problem', e)}"))
             return None
-        found = [Problem("error", path, pointer(err.absolute_path), _message(err))
-                 for err in _validator(definition).iter_errors(data)]
+        found = [Problem("error", path, where, f"expected a finite number, found {value}")
+                 for where, value in _not_finite(data, ())]
+        named = {p.path for p in found}  # one line a place: its schema error (inf is above any maximum) adds nothing
+        found += [Problem("error", path, pointer(err.absolute_path), _message(err))
+                  for err in _validator(definition).iter_errors(data) if pointer(err.absolute_path) not in named]
         problems.extend(found)
         return None if found else data
 
@@ -126,6 +131,20 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
         problems.append(Problem("error", columns_path, "", f"expected one {{key, label}} per feature {wanted}, found {keys}"))
     problems += _cross_check(knowledge, sources_path)
     return knowledge, problems
+
+
+def _not_finite(data, at: tuple):
+    """(JSON Pointer, value) of every number in data that is not finite: YAML reads .nan, .inf
+    and -.Inf (and 1.0e+999) as floats, which a JSON Schema's number takes (nan lies within any
+    minimum and maximum) and which no JSON written from them may hold."""
+    if isinstance(data, float) and not math.isfinite(data):
+        yield pointer(at), data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from _not_finite(value, at + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _not_finite(value, at + (i,))
 
 
 def _message(error) -> str:

@@ -211,8 +211,8 @@ def method(doc: dict) -> str:
     return (design + f"Tests on the logarithms of rates, times and sizes: {comparison.tests_used(doc['rows'])} "
             f"A difference is significant below "
             f"{comparison.ALPHA:g}; equivalent means within ±{comparison.EQUIVALENCE_MARGIN_PCT:g} % by two one-sided "
-            f"tests (their adjusted p is the equivalence column); the detectable change is the smallest the "
-            f"repetitions could detect with {comparison.POWER:.0%} power; a side with one repetition or no spread is "
+            f"tests (their adjusted p is the equivalence column); the detectable change is the change at which the "
+            f"row's own test has {comparison.POWER:.0%} power, given its sizes and each side's spread; a side with one repetition or no spread is "
             f"not testable; a metric that is another's samples scaled (iops, throughput) is one row. Made with fsatlas "
             f"(runner/fsatlas/results/comparison.py), the test that fsatlas compare and the site use.")
 

@@ -1,0 +1,71 @@
+"""`fsatlas article new` writes what `fsatlas compare` would show of the same inputs (issue #60,
+round 15, finding 11): a run against itself (the same file, a copy with its id, or its samples
+under another id) is refused in compare's own line and no article is written; and an article
+whose comparisons cannot be tested says so in its opening sentences, never "significant first,
+with its test", which it says only where some comparison is tested."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fsatlas.cli import main
+from fsatlas.commands.compare import compared
+from testutil import RESULTS, rescaled_run
+
+QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
+STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-1])
+
+
+def _twin(kind: str, tmp_path: Path) -> str:
+    """QUICK_A again: the same path, a copy holding its id, or its samples under another id."""
+    if kind == "same file":
+        return QUICK_A
+    if kind == "copy":
+        return str(shutil.copy(QUICK_A, tmp_path / "copy.json"))
+    return rescaled_run(QUICK_A, 1.0, tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["same file", "copy", "same samples, another id"])
+@pytest.mark.parametrize("order", ["first", "second"])
+def test_a_run_against_itself_is_refused_with_compares_line(tmp_path, capsys, kind, order):
+    twin = _twin(kind, tmp_path)
+    pair = [QUICK_A, twin] if order == "first" else [twin, QUICK_A]
+    assert main(["compare", *pair]) == 1
+    refused = capsys.readouterr().err
+    assert refused.count("\n") == 1 and "compared with itself" in refused
+    content = tmp_path / "content"
+    assert main(["article", "new", "self", *pair, "--content", str(content)]) == 1
+    err = capsys.readouterr().err
+    assert err == refused.replace("fsatlas compare:", "fsatlas article:", 1)
+    assert not content.exists() or not any(content.rglob("*.md"))
+
+
+@pytest.mark.parametrize("argv", [[QUICK_A, QUICK_B], [QUICK_B, QUICK_A], [STANDARD, "--a", "ext4", "--b", "xfs"],
+                                  [STANDARD, "--a", "ext2", "--b", "ext4:noatime"],
+                                  [QUICK_A, "--a", "ext4", "--b", "xfs"]])
+def test_the_article_says_significant_first_only_where_something_is_tested(tmp_path, capsys, argv):
+    files = [a for a in argv if a.endswith(".json")]
+    sides = dict(zip(argv[1::2], argv[2::2])) if "--a" in argv else {}
+    rows = compared(files, None, None, sides.get("--a"), sides.get("--b"), False, "")[2]
+    tested = any(r["status"] == "tested" for r in rows)
+    content = tmp_path / "content"
+    assert main(["article", "new", "An article", *argv, "--content", str(content)]) == 0
+    (article,) = (content / "articles").glob("*.md")
+    body = article.read_text().split("\n---\n", 1)[1]
+    opening = body.strip().split("\n\n")[0]  # the first paragraph a reader sees
+    if tested:
+        assert "significant first, with its test" in body and "not tested" not in opening
+    else:
+        assert "significant first" not in body
+        assert opening.startswith("**Nothing here is tested:**") and "No row was tested" in opening
+
+
+def test_two_single_runs_are_never_tested_so_their_article_says_so(tmp_path):
+    """Across files the run is the unit: two files are one run a side, which no test takes."""
+    other = rescaled_run(QUICK_A, 1.05, tmp_path)
+    content = tmp_path / "content"
+    assert main(["article", "new", "A and a rescaled A", QUICK_A, other, "--content", str(content)]) == 0
+    text = next((content / "articles").glob("*.md")).read_text()
+    assert "one run per side" in text and "significant first" not in text
+    assert json.loads(Path(other).read_text())["id"] in text

@@ -1,0 +1,60 @@
+"""`fsatlas measure`'s note, where a comparison was not reached, gives the reason the report's row
+for it gives (issue #60, round 15, finding 13: with one repetition the note said "not testable,
+no spread" where the row said "n = 1"): both come from the comparison's own words
+(comparison.describe of the row)."""
+import types
+
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.commands import measure as measure_cmd
+from fsatlas.run import measure
+from fsatlas.site import report
+
+A, B = types.SimpleNamespace(key="ext4|-|-|w"), types.SimpleNamespace(key="xfs|-|-|w")
+
+
+def _result(a: list, b: list) -> dict:
+    """One run of the pair measure runs: A and B in the same rounds, throughput and the seconds it
+    took (not a scaled copy of it, which the report leaves out: comparison.distinct)."""
+    def cell(fs, samples, offset):
+        return {"key": f"{fs}|-|-|w", "filesystem": fs, "workload": "w", "status": "ok",
+                "started": [f"2026-11-29T00:00:{2 * i + offset:02d}Z" for i in range(len(samples))],
+                "metrics": {"throughput": {"samples": samples, "unit": "bytes/s", "better": "higher"},
+                            "seconds": {"samples": [1e3 / (s + 1) for s in samples], "unit": "s", "better": "lower"}}}
+    return {"id": "r", "cells": [cell("ext4", a, 0), cell("xfs", b, 1)]}
+
+
+def _note(a: list, b: list, change: float = 3.0) -> tuple[dict, str]:
+    pair = measure.outcome(_result(a, b), [(A, B)], change)[0]
+    return pair, measure_cmd._why_missed(pair)
+
+
+def test_one_repetition_the_note_says_n_1_as_the_row_does():
+    pair, note = _note([100.0], [120.0])
+    rows = report.within(_result([100.0], [120.0]), "ext4", "xfs")
+    assert not pair["reached"] and "n = 1" in note
+    assert all(f"{r['status']}: {r['why']}" in note for r in rows)
+    assert "no spread" not in note
+
+
+samples = st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.lists(st.sampled_from([100.0, 0.0]) | st.floats(1, 1e6), min_size=n, max_size=n),
+    st.lists(st.sampled_from([100.0, 0.0]) | st.floats(1, 1e6), min_size=n, max_size=n)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(pair_samples=samples | st.sampled_from([([100.0] * 3, [100.0] * 3), ([0.0] * 2, [5.0, 6.0])]))
+def test_a_note_gives_the_reasons_the_reports_rows_give(pair_samples):
+    a, b = pair_samples
+    pair, note = _note(a, b)
+    rows = {r["metric"]: r for r in report.within(_result(a, b), "ext4", "xfs", all_metrics=True)}
+    untested = [name for name, d in pair["metrics"].items() if d is None]
+    for name in untested:  # what the command prints of the metric is what the report's row says
+        row = rows.get(name)
+        if row is None:  # constant samples are a scaled copy of the other metric's: the report tests them once
+            continue
+        assert row["status"] != "tested"
+        assert measure_cmd._not_testable(pair, name) == f"{row['status']}: {row['why']}"
+    if untested and len(untested) == len(pair["metrics"]):  # nothing tested: the note is those reasons
+        assert note == "; ".join(dict.fromkeys(measure_cmd._not_testable(pair, n) for n in untested))
+        assert all(f"{r['status']}: {r['why']}" in note for r in rows.values())
