@@ -241,7 +241,8 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
     out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
-           f"{len(rows)} row{'s' if len(rows) != 1 else ''} of this table. The interval is each row's own 95 % interval, "
+           f"table's headline measures as one family and its other measures as another, so a headline row's p and "
+           f"verdict are those of fsatlas compare, which shows the headline measures. The interval is each row's own 95 % interval, "
            f"not adjusted for the table: "
            f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
            f"still be inconclusive once p is adjusted. For rates, times and sizes, tested on their logarithms, the ratio "
