@@ -289,10 +289,25 @@ def cell_factors(run: dict, cell: dict) -> dict:
             **({"tools": " / ".join(own)} if own else {})}
 
 
+def cells_plan(run_a: dict, cell_a: dict, run_b: dict, cell_b: dict) -> dict:
+    """design() of one cell against another, each with the factors() of its run: the cells'
+    parameters and own tools (cell_factors()), whether they ran in the same interleaved rounds
+    (one and the same run only) and whether their contention differs (contended(); across runs,
+    or unknown: contention_unknown()). What `compare R --a X --b Y`, the compare page, the
+    explorer, the rankings and the guides' claims decide a pair of cells by: a result file's
+    cells, or a site digest's (aggregate.digest keeps what this reads)."""
+    same_run = run_a["run"] == run_b["run"]
+    return design([cell_factors(run_a, cell_a)], [cell_factors(run_b, cell_b)],
+                  same_run and interleaved(cell_a.get("started"), cell_b.get("started")),
+                  contended([(run_a, cell_a)], [(run_b, cell_b)]),
+                  "" if same_run else contention_unknown([(run_a, cell_a)], [(run_b, cell_b)]))
+
+
 def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "",
            contention_unknown: str = "") -> dict:
     """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
-    compare page and the explorer call it). side_a, side_b: the factors() (or cell_factors())
+    compare page, the explorer, the rankings and the guides' claims call it; a pair of cells
+    through cells_plan()). side_a, side_b: the factors() (or cell_factors())
     of each run on that side, a run named twice counted once; interleaved_pairs: within one
     run, whether the two cells ran in the same rounds.
     Returns {design, tested, why, runs_a, runs_b, differ, mixed}:

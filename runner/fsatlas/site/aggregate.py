@@ -250,6 +250,12 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "timed_io": cell.get("timed_io", []), "effective": cell.get("effective_mount_options", ""),
             "host": cell.get("host", []), "wall_seconds": cell.get("wall_seconds", 0),
+            # what comparison.cells_plan reads besides the run's factors, so the compare page, the
+            # explorer and the rankings decide a pair of cells as `fsatlas compare` does: the
+            # parameters, and of an import's outputs only their tools' versions
+            "parameters": cell.get("parameters") or {},
+            **({"imported_runs": [{"tool": t} for t in sorted({r["tool"] for r in cell["imported_runs"] if r.get("tool")})]}
+               if cell.get("imported_runs") else {}),
             "metrics": metrics.get(cell["key"], {})})
     target = result["target"]
     # the raw device's figures on each job, for the compare page's view across two runs

@@ -940,7 +940,7 @@ class ClaimEvidence:
         for key, cell in mine.items():
             if cell["status"] != "ok":
                 self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
-        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target", "factors") if name in digest}
         facts["machine_name"] = digest["summary"]["machine_name"]  # what readers see beside the label
         spreads = twin_spreads(digest["cells"]) if mine else {}
         for key, cell in mine.items():
@@ -990,6 +990,8 @@ class ClaimEvidence:
             if not blind:
                 contended = contention.differs(found["base"], found["cell"])
                 blind = f"{contended} The comparison does not count toward the verdict." if contended else ""
+            if not blind and measured["test"]["status"] == "not tested":  # the pair's design: parameters differ...
+                blind = f"Not tested: {measured['test']['why']}. The comparison does not count toward the verdict."
             if blind:  # shown, with its figures, but no evidence for or against the claim: not tested
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} Not tested against the claim, so this difference "
@@ -1198,8 +1200,11 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
     results.comparison (paired where both ran in the same interleaved rounds; adjusted and
     judged later, with the claim's other comparisons, by _judge) and what the cells' setup says."""
     a, b = base["metrics"][metric], cell["metrics"][metric]
-    test = comparison.compare(a["samples"], b["samples"], a["better"], metrics_mod.scale(metric),
-                              comparison.interleaved(base.get("started"), cell.get("started")))
+    run = facts.get("factors") or {"run": facts["id"]}
+    # the one decision of a pair of cells (comparison.cells_plan), as compare and the compare page make it:
+    # paired where interleaved; not tested where parameters or contention differ (_compare: cannot show)
+    test = comparison.compare_design([a["samples"]], [b["samples"]], a["better"], metrics_mod.scale(metric),
+                                     comparison.cells_plan(run, base, run, cell))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     shown = percent_shown(change)  # the change as the sentence and the chart's hover print it: one rounding
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
