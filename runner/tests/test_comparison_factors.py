@@ -272,4 +272,4 @@ def test_compares_summary_names_no_test_where_none_was_and_the_family_where_some
         err = capsys.readouterr().err
         assert "No row was tested (one run per side)" in err and "Welch" not in err and "Benjamini" not in err
         assert main(["compare", "--runs-a", *map(str, paths[:2]), "--runs-b", *map(str, paths[2:])]) == 0
-        assert "p adjusted by Benjamini-Hochberg over the 1 tested row," in capsys.readouterr().err
+        assert "p adjusted by Benjamini-Hochberg over the 1 tested row of headline metrics," in capsys.readouterr().err

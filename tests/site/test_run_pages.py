@@ -325,7 +325,7 @@ def test_a_ranking_s_hover_says_what_its_table_says_of_each_lead(committed):
             for rank, fs, mean, interval, n, ahead, *_ in rows:
                 (title,) = [t for t in titles if f"filesystem: {fs};" in t]
                 mean = mean.split("newer run")[0].strip()
-                assert f"mean: {mean}; 95% CI: {interval}; n: {n}; ahead of the next (Welch's test, Holm-adjusted p): {ahead};" in title, (page, title)
+                assert f"mean: {mean}; 95% CI: {interval}; n: {n}; ahead of the next (the compare table's row and adjusted p): {ahead};" in title, (page, title)
                 # the last has no next: no "no" that reads as a test it lost (round 12)
                 last = rank == rows[-1][0]
                 assert ahead.startswith("–") == last and (last or ahead.split()[0] in ("yes", "no")), (page, fs, ahead)

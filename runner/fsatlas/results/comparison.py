@@ -49,9 +49,13 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   (agreement(): "units differ", "directions differ"), and, across files, a side whose
   contention is unknown (no host records: contention_unknown()), as an unrecorded factor.
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
-- Many comparisons: p adjusted by Holm within a family (a claim's comparisons, a ranking's
-  neighbours) or by Benjamini-Hochberg across a table (statsmodels' multipletests); a
-  difference is significant when its adjusted p is below ALPHA.
+- Many comparisons: p adjusted by Holm within a family (a claim's comparisons) or by
+  Benjamini-Hochberg across a table (statsmodels' multipletests); a difference is significant
+  when its adjusted p is below ALPHA. A table's families (adjust_table(), the one rule of
+  `compare`, `report`, articles, the compare page, the explorer's quoted rows and the
+  rankings, which quote the compare table's row): its headline metrics (HEADLINE) are one
+  family and its other metrics a second, so a headline row's adjusted p and verdict are the
+  same whether or not the other metrics are shown (`--all-metrics`, the page).
 - "No effect": two one-sided tests (statsmodels' ttost) against a margin of +-margin_pct;
   equivalent when their adjusted p is below ALPHA, never from a large p alone. The margin, +-2 %,
   lies below the smallest change any claim of data/mount_options expects (5 %), so "no effect"
@@ -285,10 +289,25 @@ def cell_factors(run: dict, cell: dict) -> dict:
             **({"tools": " / ".join(own)} if own else {})}
 
 
+def cells_plan(run_a: dict, cell_a: dict, run_b: dict, cell_b: dict) -> dict:
+    """design() of one cell against another, each with the factors() of its run: the cells'
+    parameters and own tools (cell_factors()), whether they ran in the same interleaved rounds
+    (one and the same run only) and whether their contention differs (contended(); across runs,
+    or unknown: contention_unknown()). What `compare R --a X --b Y`, the compare page, the
+    explorer, the rankings and the guides' claims decide a pair of cells by: a result file's
+    cells, or a site digest's (aggregate.digest keeps what this reads)."""
+    same_run = run_a["run"] == run_b["run"]
+    return design([cell_factors(run_a, cell_a)], [cell_factors(run_b, cell_b)],
+                  same_run and interleaved(cell_a.get("started"), cell_b.get("started")),
+                  contended([(run_a, cell_a)], [(run_b, cell_b)]),
+                  "" if same_run else contention_unknown([(run_a, cell_a)], [(run_b, cell_b)]))
+
+
 def design(side_a: list, side_b: list, interleaved_pairs: bool = False, contended: str = "",
            contention_unknown: str = "") -> dict:
     """How B is compared with A, decided here only (`compare`, `report`, `article new`, the
-    compare page and the explorer call it). side_a, side_b: the factors() (or cell_factors())
+    compare page, the explorer, the rankings and the guides' claims call it; a pair of cells
+    through cells_plan()). side_a, side_b: the factors() (or cell_factors())
     of each run on that side, a run named twice counted once; interleaved_pairs: within one
     run, whether the two cells ran in the same rounds.
     Returns {design, tested, why, runs_a, runs_b, differ, mixed}:
@@ -384,12 +403,24 @@ def distinct(names: list, side_a: dict, side_b: dict) -> list:
     """names without each metric whose samples, on both sides, are those of a metric before it
     scaled by one constant (iops = throughput / block size): one test per set of samples.
     side_a, side_b: metric name -> its samples (all runs' repetitions, in order)."""
-    kept = []
-    for name in names:
-        if not any(_scaled(side_a[name], side_a[k], side_b[name], side_b[k],
-                           *((STEP[name], STEP[k]) if name in STEP and k in STEP else (0.0, 0.0))) for k in kept):
+    of = tested_as(names, side_a, side_b)
+    return [name for name in names if of[name] == name]
+
+
+def tested_as(names: list, side_a: dict, side_b: dict) -> dict:
+    """name -> the metric whose test it is: itself, or the metric before it whose samples it
+    scales on both sides (distinct() keeps one row for them; a ranking of iops quotes the row of
+    throughput). Headline metrics come first, so a headline metric is never left out for
+    another one and a table's headline family (adjust_table) is the same with or without the
+    other metrics."""
+    out, kept = {}, []
+    for name in sorted(names, key=lambda n: n not in HEADLINE):
+        out[name] = next((k for k in kept if _scaled(side_a[name], side_a[k], side_b[name], side_b[k],
+                                                      *((STEP[name], STEP[k]) if name in STEP and k in STEP
+                                                        else (0.0, 0.0)))), name)
+        if out[name] == name:
             kept.append(name)
-    return kept
+    return out
 
 
 # The step of a metric's figures as fio writes them (JSON: bw_bytes in whole bytes, cut by an integer
@@ -455,7 +486,7 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
         for name in distinct(names, *samples):
             entries = [[c["metrics"][name] for _, c in runs] for runs in (of_a, of_b)]
             rows.append(row_of(key, name, *entries, plan))
-    return adjust(rows, BH)
+    return adjust_table(rows)
 
 
 def row_of(key: str, name: str, side_a: list, side_b: list, plan: dict) -> dict:
@@ -640,6 +671,23 @@ def adjust(rows: list, method: str) -> list:
     return rows
 
 
+HEADLINE_FAMILY, OTHER_FAMILY = "headline metrics", "other metrics"  # a table's two families (adjust_table)
+
+
+def adjust_table(rows: list) -> list:
+    """A table's rows (between(), site/report.within()) adjusted by Benjamini-Hochberg in two
+    families: the rows of headline metrics (HEADLINE) and the rows of the others, each row
+    naming its family (family_of). A headline row's adjusted p and verdict so depend on the
+    headline rows alone: the same in `compare` and `compare --all-metrics`, on the compare page
+    (every metric) and in the rankings that quote it. Returns rows."""
+    for name in (HEADLINE_FAMILY, OTHER_FAMILY):
+        members = [r for r in rows if (r["metric"] in HEADLINE) == (name == HEADLINE_FAMILY)]
+        adjust(members, BH)
+        for r in members:
+            r["family_of"] = name
+    return rows
+
+
 def tests_used(rows: list) -> str:
     """The sentence naming the test and the family its p-values were adjusted over: the rows
     tested, not the table (a table of 572 rows with 3 tested is a family of 3); where no row was
@@ -651,8 +699,15 @@ def tests_used(rows: list) -> str:
                 f"with no p and no verdict.")
     tests = " and ".join(dict.fromkeys(  # the ratio a row shows is the one its test is about
         r["test"] + (" (B/A of the geometric means)" if r["ratio_of"] == "geometric means" else "") for r in tested))
-    return (f"{tests}; p adjusted by {tested[0]['adjustment']} over the {len(tested)} tested "
-            f"row{'s' if len(tested) != 1 else ''}" + (f" (of {len(rows)})" if len(rows) != len(tested) else "") + ".")
+    families = list(dict.fromkeys(r.get("family_of") for r in rows))
+
+    def over(members: list, tested: list, name: str | None) -> str:
+        return (f"the {len(tested)} tested {'row' if len(tested) == 1 else 'rows'}" + (f" of {name}" if name else "")
+                + (f" (of {len(members)})" if len(members) != len(tested) else ""))
+    parts = [over(members, [r for r in members if r["status"] == "tested"], name) for name in families
+             for members in [[r for r in rows if r.get("family_of") == name]]]
+    separately = " and, as a family of its own, ".join(parts) if len(parts) > 1 else parts[0]
+    return f"{tests}; p adjusted by {tested[0]['adjustment']} over {separately}."
 
 
 def describe(row: dict) -> str:

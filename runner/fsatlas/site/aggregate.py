@@ -250,6 +250,12 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
             "timed_io": cell.get("timed_io", []), "effective": cell.get("effective_mount_options", ""),
             "host": cell.get("host", []), "wall_seconds": cell.get("wall_seconds", 0),
+            # what comparison.cells_plan reads besides the run's factors, so the compare page, the
+            # explorer and the rankings decide a pair of cells as `fsatlas compare` does: the
+            # parameters, and of an import's outputs only their tools' versions
+            "parameters": cell.get("parameters") or {},
+            **({"imported_runs": [{"tool": t} for t in sorted({r["tool"] for r in cell["imported_runs"] if r.get("tool")})]}
+               if cell.get("imported_runs") else {}),
             "metrics": metrics.get(cell["key"], {})})
     target = result["target"]
     # the raw device's figures on each job, for the compare page's view across two runs
@@ -682,7 +688,7 @@ def kept(cache_file: str, key: list, make):
     return made
 
 
-def judged(run, knowledge: dict, cache_file: str) -> dict:
+def judged(run, knowledge: dict, cache_file: str, digest_of) -> dict:
     """The rankings and the claims' verdicts, kept in cache_file while what they are judged from
     is unchanged: the rows each ranking and claim holds (the states of Rankings and
     ClaimEvidence, which change only when a result wins a place in them), the claims and this
@@ -690,7 +696,7 @@ def judged(run, knowledge: dict, cache_file: str) -> dict:
     ranking nowhere would pay for nothing (0.6 s of adding one to 10,000: PERFORMANCE.md)."""
     key = [code_digest(), hashlib.sha256(compact_json([run.rankings.state(), run.claims.state()])).hexdigest(),
            hashlib.sha256(compact_json(knowledge["mount_options"])).hexdigest()]
-    return kept(cache_file, key, lambda: {"rankings": run.rankings.result(), "claims": run.claims.result()})
+    return kept(cache_file, key, lambda: {"rankings": run.rankings.result(digest_of), "claims": run.claims.result()})
 
 
 def compare_tables(summaries: list, outputs: "Outputs", signatures: dict) -> dict:
@@ -970,7 +976,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "cells": shown_cells(cells), "rule_throughput": rule_throughput_rows(cells),
         "history": knowledge_mod.history_rows(knowledge, cells),
         "compare": compare_tables(summaries, outputs, run.members),
-        **judged(run, knowledge, outputs.judged), "matrix": matrix_summary(matrix),
+        **judged(run, knowledge, outputs.judged, digest_of), "matrix": matrix_summary(matrix),
         "comparisons": articles.comparisons(articles_dir, paths, summaries) if has_articles else {},
         "pinned_rankings": articles.pinned_rankings(articles_dir, digest_of, cells, summaries) if has_articles else {},
         "pinned_history": articles.pinned_history(articles_dir, digest_of, knowledge, summaries,

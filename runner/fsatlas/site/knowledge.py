@@ -940,7 +940,7 @@ class ClaimEvidence:
         for key, cell in mine.items():
             if cell["status"] != "ok":
                 self.not_ok.offer(key, rank, lambda: {"result": digest["id"], "cell": cell})
-        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target")}
+        facts = {name: digest[name] for name in ("id", "machine", "kernel", "target", "factors") if name in digest}
         facts["machine_name"] = digest["summary"]["machine_name"]  # what readers see beside the label
         spreads = twin_spreads(digest["cells"]) if mine else {}
         for key, cell in mine.items():
@@ -990,6 +990,8 @@ class ClaimEvidence:
             if not blind:
                 contended = contention.differs(found["base"], found["cell"])
                 blind = f"{contended} The comparison does not count toward the verdict." if contended else ""
+            if not blind and measured["test"]["status"] == "not tested":  # the pair's design: parameters differ...
+                blind = f"Not tested: {measured['test']['why']}. The comparison does not count toward the verdict."
             if blind:  # shown, with its figures, but no evidence for or against the claim: not tested
                 measured.update(status="cannot-show", verdict="cannot show",
                                 sentence=f"{measured['sentence']} Not tested against the claim, so this difference "
@@ -1104,8 +1106,11 @@ def axis_title(metric: str, unit: str) -> str:
 
 class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
-    ranked best first, each marked whether its lead over the next is significant (Welch's test
-    of results.comparison, Holm-adjusted over the ranking's neighbours).
+    ranked best first, each marked whether its lead over the next is significant: the row of
+    the compare table of the two filesystems in that run (report.within, the comparison of
+    `fsatlas compare R --a NEXT --b THIS` and of the compare page: the same design, parameter and
+    contention checks, the same families and adjusted p), made once the rankings are decided
+    (result()), for the runs that won them.
     A ranking compares cells of one result file only (one machine, one run): by the site's one
     rule (run_rule.RULE), the run that measured the most filesystems on its workload, the
     newest of those, so a ranked figure is the one every other page shows. Fed one digest at a time."""
@@ -1137,12 +1142,31 @@ class Rankings:
             self.best.offer(name, rank, lambda: self._rows(digest, entries))
 
     @staticmethod
+    def _lead(digest: dict, this: dict, after: dict, tables: dict) -> dict | None:
+        """The lead of ranked row THIS over the next one, AFTER: the row of their compare table in
+        the run of digest (report.within of `fsatlas compare R --a AFTER --b THIS` and of the
+        compare page), on this cell and metric (an iops whose samples scale throughput's is that
+        row's test: comparison.tested_as). A headline metric's from the table of the headline
+        metrics alone, as `compare` makes it by default (its row's p is the page's:
+        comparison.adjust_table), a third of the cost of every metric's; another's from every
+        metric's. tables: (run, a, b, headline) -> {(key, metric): row}, filled here."""
+        from . import report
+        pair = (digest["id"], after["filesystem"], this["filesystem"], this["metric"] in comparison.HEADLINE)
+        if pair not in tables:
+            tables[pair] = {(r["key"], n): r for r in report.within(digest, *pair[1:3], all_metrics=not pair[3])
+                            for n in [r["metric"], *r["same_test"]]}
+        test = tables[pair].get((this["key"], this["metric"]))
+        return test and {k: test[k] for k in ("ratio", "ratio_ci95", "p", "p_adjusted", "verdict", "why")}
+
+    @staticmethod
     def _rows(digest: dict, entries: list) -> list[dict]:
         rows = []
         for cell, metric in entries:
             m = cell["metrics"][metric]
             factor = DISPLAY_UNITS.get(m["unit"], (1, m["unit"]))[0]
-            rows.append({"filesystem": cell["filesystem"], "display": m["display"], "mean": m["mean"],
+            rows.append({"filesystem": cell["filesystem"], "metric": metric,
+                         "key": cell["workload"] + (f"|{cell['dimensions']}" if cell["dimensions"] else ""),
+                         "display": m["display"], "mean": m["mean"],
                          "shown": m["mean"] * factor, "shown_low": None if m["ci_low"] is None else m["ci_low"] * factor,
                          "shown_high": None if m["ci_high"] is None else m["ci_high"] * factor, "ci_low": m["ci_low"], "ci_high": m["ci_high"],
                          "better": m["better"], "unit": m["unit"], "samples": m["samples"], "n": m["n"],
@@ -1152,34 +1176,34 @@ class Rankings:
                          "machine_name": digest["summary"]["machine_name"], "flags": cell["flags"]})
         return rows
 
-    def result(self) -> dict:
+    def result(self, digest_of) -> dict:
         """name -> {"ranked": rows best first, "excluded": rows not ranked, "axis", "io": "device"
-        or "page-cache", "io_note"}. A figure the page cache served (cached) or an emulated guest
-        measured says nothing of the disk's speed: it is listed beneath, never ranked, and no
+        or "page-cache", "io_note"}; digest_of(run id): the digest of a run that won a ranking,
+        whose compare tables give each ranked row its lead (_lead). A figure the page cache
+        served (cached) or an emulated guest measured says nothing of the disk's speed: it is
+        listed beneath, never ranked, and no
         sentence names it first. An O_DIRECT figure above the raw device (above-device) stays
         ranked with its mark. A page-cache workload's ranking (io: page-cache, its cells flagged
         page-cache) ranks the page cache's speed: it is kept apart from the device rankings
         (listed after all of them) and says so."""
-        out = {}
+        out, tables, digests = {}, {}, {}
         for name, (_, rows) in sorted(self.best.items.items()):
             rows = [dict(r) for r in rows]
             higher = rows[0]["better"] == "higher"
             rows.sort(key=lambda r: r["mean"], reverse=higher)
             ranked = [r for r in rows if not set(r["flags"]) & UNRANKED]
             excluded = [dict(r, why=", ".join(sorted(set(r["flags"]) & UNRANKED))) for r in rows if set(r["flags"]) & UNRANKED]
-            # each filesystem against the next: Welch's test of results.comparison, Holm over the ranking
-            tests = comparison.adjust([comparison.compare(b["samples"], a["samples"], a["better"], metrics_mod.scale(
-                name.rsplit("|", 1)[-1])) for a, b in zip(ranked, ranked[1:])], comparison.HOLM)
-            for a, test in zip(ranked, tests):
-                a["clear_lead"] = test["significant"]
-                a["lead"] = {"ratio": test["ratio"], "ratio_ci95": test["ratio_ci95"], "p": test["p"],
-                             "p_adjusted": test["p_adjusted"], "verdict": test["verdict"], "why": test["why"]}
-            if ranked:
-                ranked[-1]["clear_lead"] = False
+            for this, after in zip(ranked, ranked[1:]):
+                rid = this["result"]
+                if rid not in digests:
+                    digests[rid] = digest_of(rid)
+                this["lead"] = self._lead(digests[rid], this, after, tables)
             for r in ranked:  # the table's "ahead (p)" and the chart's hover, in the same words
                 lead = r.get("lead") or {}
+                r["clear_lead"] = lead.get("verdict") == "better"  # the compare table's verdict: this one better
                 r["lead_shown"] = "– (last: no next to be ahead of)" if r is ranked[-1] else ("yes" if r["clear_lead"] else "no") + (
-                    f" (p = {lead['p_adjusted']:.2g})" if lead.get("p_adjusted") else " (not testable)" if lead.get("why") else "")
+                    f" (p = {lead['p_adjusted']:.2g})" if lead.get("p_adjusted") is not None
+                    else f" ({lead['verdict']}: {lead['why']})" if lead.get("why") else "")
             io = "page-cache" if any("page-cache" in r["flags"] for r in rows) else "device"
             out[name] = {"ranked": ranked, "excluded": excluded, "axis": axis_title(name.rsplit("|", 1)[-1], rows[0]["unit"]),
                          "io": io, "io_note": PAGE_CACHE_NOTE if io == "page-cache" else ""}
@@ -1187,10 +1211,11 @@ class Rankings:
 
 
 def rankings(digests) -> dict:
-    fold = Rankings()
+    fold, by_id = Rankings(), {}
     for digest in digests:
         fold.add(digest)
-    return fold.result()
+        by_id[digest["id"]] = digest
+    return fold.result(by_id.__getitem__)
 
 
 def _measured(option, claim, facts, cell, base, metric) -> dict:
@@ -1198,8 +1223,11 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
     results.comparison (paired where both ran in the same interleaved rounds; adjusted and
     judged later, with the claim's other comparisons, by _judge) and what the cells' setup says."""
     a, b = base["metrics"][metric], cell["metrics"][metric]
-    test = comparison.compare(a["samples"], b["samples"], a["better"], metrics_mod.scale(metric),
-                              comparison.interleaved(base.get("started"), cell.get("started")))
+    run = facts.get("factors") or {"run": facts["id"]}
+    # the one decision of a pair of cells (comparison.cells_plan), as compare and the compare page make it:
+    # paired where interleaved; not tested where parameters or contention differ (_compare: cannot show)
+    test = comparison.compare_design([a["samples"]], [b["samples"]], a["better"], metrics_mod.scale(metric),
+                                     comparison.cells_plan(run, base, run, cell))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     shown = percent_shown(change)  # the change as the sentence and the chart's hover print it: one rounding
     flags = sorted(set(cell["flags"]) | set(base["flags"]))

@@ -176,11 +176,11 @@ def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
     digests: the digest of each run named. A row whose figure of a or b comes from another run
     on the other pages (that run did not measure the other filesystem there) says so."""
     chosen = {(w, d): (rid, ra, rb) for w, d, _, rid, ra, rb in picks}
-    cells = [c for rid, d in digests.items() for c in d["cells"]
+    cells = [{**c, "run_factors": d["factors"]} for rid, d in digests.items() for c in d["cells"]  # each its run's
              if c["variant"] == "defaults" and c["filesystem"] in (a, b)
              and chosen.get((c["workload"], c["dimensions"]), (None,))[0] == rid]
     try:
-        rows = report.within({"id": RULE_ID, "cells": cells}, a, b, all_metrics=True)
+        rows = report.within({"id": RULE_ID, "cells": cells, "factors": {"run": RULE_ID}}, a, b, all_metrics=True)
     except UserError:
         return None
     flagged = {(c["filesystem"], _key(c)): c["flags"] for c in cells}
@@ -241,7 +241,8 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
     out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
-           f"{len(rows)} row{'s' if len(rows) != 1 else ''} of this table. The interval is each row's own 95 % interval, "
+           f"table's headline measures as one family and its other measures as another, so a headline row's p and "
+           f"verdict are those of fsatlas compare, which shows the headline measures. The interval is each row's own 95 % interval, "
            f"not adjusted for the table: "
            f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
            f"still be inconclusive once p is adjusted. For rates, times and sizes, tested on their logarithms, the ratio "

@@ -67,26 +67,33 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
     """Cells of side A against the same workload and dimensions of side B in one result. A side
     without a variant is the filesystem's defaults, or in an imported result its cells imported
     without a variant (`fsatlas import --as ext4,xfs`); A and B one configuration however spelled
-    (ext4, ext4:defaults) are refused (shares.two_configurations)."""
-    shares.two_configurations(a_spec, b_spec, shares.imported(result))
+    (ext4, ext4:defaults) are refused (shares.two_configurations).
+    result: a result file, or a site digest (aggregate.digest: its cells keep their parameters,
+    host records and imported tools, and it keeps the run's factors()), so that the compare
+    page, the explorer and the rankings decide each pair of cells as `fsatlas compare` does
+    (comparison.cells_plan); a digest's cell may carry its own run's factors ("run_factors":
+    pairs.rule_table, whose table takes workloads from several runs). Adjusted as one table
+    (comparison.adjust_table: headline metrics one family, the others a second)."""
+    run = result["factors"] if "factors" in result else comparison.factors(result)
+    # a site digest's origin is in its factors (comparison.factors), a result file's in its fields
+    shares.two_configurations(a_spec, b_spec, shares.imported(result) or run.get("origin") == comparison.IMPORT)
     side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
-    run = [comparison.factors(result)] if "system" in result else \
-        [{"run": result["id"], **{k: "" for k in comparison.FACTORS}}]  # a site digest: one run, nothing differs
     rows = []
     for ident, cell in side_a.items():
         other = side_b.get(ident)
         if not other:
             continue
-        plan = comparison.design([comparison.cell_factors(run[0], cell)], [comparison.cell_factors(run[0], other)],
-                                 comparison.interleaved(cell.get("started"), other.get("started")),
-                                 comparison.contended([(run, cell)], [(run, other)]))
+        plan = comparison.cells_plan(cell.get("run_factors", run), cell, other.get("run_factors", run), other)
         names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
-        for name in comparison.distinct(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other))):
-            rows.append(comparison.row_of(f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", name,
-                                          [cell["metrics"][name]], [other["metrics"][name]], plan))
+        tested_as = comparison.tested_as(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other)))
+        for name in (n for n in names if tested_as[n] == n):
+            rows.append({**comparison.row_of(f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", name,
+                                             [cell["metrics"][name]], [other["metrics"][name]], plan),
+                         # the metrics whose samples this one's scale (iops of throughput): one test, this row
+                         "same_test": [n for n, k in tested_as.items() if k == name and n != name]})
     if not rows:
         raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
-    return comparison.adjust(rows, comparison.BH)
+    return comparison.adjust_table(rows)
 
 
 def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
