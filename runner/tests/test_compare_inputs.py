@@ -317,3 +317,27 @@ def test_two_runs_that_measure_a_size_alike_are_still_two_runs(sizes):
                            "metrics": {"bytes_used": {"unit": "bytes", "better": "lower", "samples": list(sizes)}}})
     rows = comparison.between(runs[:2], runs[2:], all_metrics=True)
     assert {r["runs_a"] for r in rows} == {r["runs_b"] for r in rows} == {2}
+
+
+@settings(max_examples=6, deadline=None)
+@given(sides=st.permutations(["ext4", "ext4", "xfs", "xfs"]))
+def test_an_imports_site_digest_is_compared_as_its_file(tmp_path_factory, sides):
+    """The compare page decides an import's cells from its site digest (aggregate.digest), which
+    keeps the run's origin in its factors, not the profile and tool fields the file has: each
+    pair of its configurations gets the rows the file gets (a digest had been read as a runner's
+    run, its "ext4" as ext4:defaults, and had no cells to compare)."""
+    from fsatlas.site import aggregate
+    tmp = tmp_path_factory.mktemp("imp")
+    source = json.loads((FIXTURES / "samples" / "fio" / "fio-3.33-gtod-reduce.json").read_text())
+    outputs = []
+    for i in range(len(sides)):
+        outputs.append(tmp / f"r{i}.json")
+        outputs[-1].write_text(json.dumps({**source, "timestamp": source.get("timestamp", 0) + i}))
+    assert main(["import", "fio", *map(str, outputs), "--as", ",".join(sides), "--out", str(tmp / "out")]) == 0
+    (path,) = (tmp / "out" / "results").iterdir()
+    result = resultfile.readable(resultfile.load_json(str(path)))
+    aggregate.derive_flags(result)
+    made = aggregate.digest(result)
+    assert shares.imported(result) and shares.imported(made)
+    for a, b in (("ext4", "xfs"), ("xfs", "ext4")):
+        assert verdicts(report.within(made, a, b)) == verdicts(report.within(result, a, b))

@@ -247,7 +247,7 @@ FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and p
 
 
 NOT_RECORDED = "not recorded"
-IMPORT, RUNNER = "import", "runner"  # a run's origin (factors()): another tool's output imported, or fsatlas's runner
+IMPORT, RUNNER = shares.IMPORT, shares.RUNNER  # a run's origin (factors())
 
 
 def factors(result: dict) -> dict:

@@ -39,10 +39,17 @@ def strings(result: dict) -> dict:
             "rerun": rerun_prefix(result)}
 
 
+IMPORT, RUNNER = "import", "runner"  # a run's origin: another tool's output imported, or fsatlas's runner
+
+
 def imported(result: dict) -> bool:
     """Whether a result is an import of another tool's output: its origin as its fields give it,
     profile import-TOOL or tool.imported_from (either one: a file is not a run of fsatlas's
-    runner because a field was left out)."""
+    runner because a field was left out); a site digest (aggregate.digest), which keeps neither
+    field, by the origin its factors (comparison.factors) took from them."""
+    origin = (result.get("factors") or {}).get("origin")
+    if origin:
+        return origin == IMPORT
     return str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
 
 

@@ -75,8 +75,7 @@ def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) ->
     pairs.rule_table, whose table takes workloads from several runs). Adjusted as one table
     (comparison.adjust_table: headline metrics one family, the others a second)."""
     run = result["factors"] if "factors" in result else comparison.factors(result)
-    # a site digest's origin is in its factors (comparison.factors), a result file's in its fields
-    shares.two_configurations(a_spec, b_spec, shares.imported(result) or run.get("origin") == comparison.IMPORT)
+    shares.two_configurations(a_spec, b_spec, shares.imported(result))
     side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
     rows = []
     for ident, cell in side_a.items():
