@@ -58,3 +58,22 @@ def test_a_note_gives_the_reasons_the_reports_rows_give(pair_samples):
     if untested and len(untested) == len(pair["metrics"]):  # nothing tested: the note is those reasons
         assert note == "; ".join(dict.fromkeys(measure_cmd._not_testable(pair, n) for n in untested))
         assert all(f"{r['status']}: {r['why']}" in note for r in rows.values())
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=st.lists(st.floats(1e3, 1e9), min_size=2, max_size=6), b=st.lists(st.floats(1e3, 1e9), min_size=2, max_size=6),
+       block=st.sampled_from([512, 4096, 1048576]))
+def test_measure_waits_only_on_the_rows_the_report_shows(a, b, block):
+    """measure's stopping rule reads each headline metric's row as the report makes it: one row
+    for throughput and the iops that scale its samples (the report never shows an iops row
+    beside it), with the report's own smallest detectable change."""
+    n = min(len(a), len(b))
+    result = _result(a[:n], b[:n])
+    for cell in result["cells"]:
+        cell["metrics"]["iops"] = {"samples": [s / block for s in cell["metrics"]["throughput"]["samples"]],
+                                   "unit": "IO/s", "better": "higher"}
+    pair = measure.outcome(result, [(A, B)], 3.0)[0]
+    rows = {r["metric"]: r for r in report.within(result, "ext4", "xfs")}
+    assert set(pair["metrics"]) == set(rows) and "throughput" in rows and "iops" not in rows
+    for name, row in rows.items():
+        assert pair["metrics"][name] == (row["detectable_pct"] if row["status"] == "tested" else None)

@@ -15,7 +15,7 @@ import contextlib
 
 from . import claim_aims, execution, target
 from ..errors import UserError
-from ..results import comparison, metrics, shares
+from ..results import comparison, shares
 
 DEFAULT_CHANGE_PCT = 3.0
 DEFAULT_MAX_ROUNDS = 12
@@ -119,6 +119,7 @@ def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
     """Each pair's rounds and its headline metrics' smallest detectable change (None where not
     testable, what its row says in whys), and whether every testable one reached CHANGE_PCT."""
     cells = {c["key"]: c for c in result["cells"]}
+    run = comparison.factors(result)
     out = []
     for a, b in pairs:
         ca, cb = cells[a.key], cells[b.key]
@@ -126,15 +127,17 @@ def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
             out.append({"workload": a.key.split("|", 3)[3], "rounds": 0, "metrics": {}, "reached": False,
                         "why": ca.get("reason") or cb.get("reason") or "not run"})
             continue
+        # each headline row as the report makes it (report.within): the pair's design, and one
+        # row for a metric and the ones that scale its samples (iops of throughput)
+        plan = comparison.cells_plan(run, ca, run, cb)
+        names = [n for n in ca["metrics"] if n in cb["metrics"] and n in comparison.HEADLINE]
+        tested_as = comparison.tested_as(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (ca, cb)))
         found, whys = {}, {}
-        for name, ma in ca["metrics"].items():
-            mb = cb["metrics"].get(name)
-            if mb and name in comparison.HEADLINE:
-                row = comparison.compare(ma["samples"], mb["samples"], ma["better"], metrics.scale(name),
-                                         paired=len(ma["samples"]) == len(mb["samples"]))
-                found[name] = row["detectable_pct"] if row["status"] == "tested" else None
-                if row["status"] != "tested":
-                    whys[name] = comparison.describe(row)  # "not testable: n = 1 ...", as the report's row says
+        for name in (n for n in names if tested_as[n] == n):
+            row = comparison.row_of(a.key, name, [ca["metrics"][name]], [cb["metrics"][name]], plan)
+            found[name] = row["detectable_pct"] if row["status"] == "tested" else None
+            if row["status"] != "tested":
+                whys[name] = comparison.describe(row)  # "not testable: n = 1 ...", as the report's row says
         tested = [v for v in found.values() if v is not None]
         out.append({"workload": a.key.split("|", 3)[3], "rounds": len(ca["started"]), "metrics": found,
                     "whys": whys, "reached": bool(tested) and all(v <= change_pct for v in tested)})
