@@ -82,6 +82,8 @@ fsatlas_home={tmp_path}/hosts/{{{{ inventory_hostname }}}}
     report = json.loads((fetched / "fleet-report.json").read_text())
     assert report["ok"] == ["host-a", "host-b"], (report, done.stdout[:6000])
     assert list(report["failed"]) == ["host-gone"]
+    assert report["failed"]["host-gone"].startswith("unreachable: "), report  # its reason is ssh's, not a later step's
+    assert f"connect to host {net.address(3)} port 22" in report["failed"]["host-gone"], report
     results = sorted((data / "results").iterdir())
     assert len(results) == 2
     machines = set()
