@@ -463,7 +463,7 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     a, b = (list(x) if isinstance(x, (list, tuple)) else [x] for x in (a, b))
     files_a, files_b = (list(names) or [r["id"] for r in runs] for names, runs in zip(files or ((), ()), (a, b)))
     one_id(a + b, files_a + files_b)  # one id in two files that differ, whichever sides they are on
-    (kept_a, _, _), (kept_b, _, _) = _once(a, files_a), _once(b, files_b)
+    (kept_a, _), (kept_b, _) = _once(a, files_a), _once(b, files_b)
     of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
     for r, digest, prints in kept_a:
         twin = of_b.get(r["id"]) or of_b.get(digest)
@@ -609,13 +609,13 @@ def once(results: list, files: list | None = None) -> tuple[list, list]:
     named twice (the same id and content), or its output imported twice under another id (the
     same content()), counts once; one id with two contents, or a cell's samples in two runs
     that are not one, is refused (_once())."""
-    kept, dropped, _ = _once(results, files)
+    kept, dropped = _once(results, files)
     return [r for r, _, _ in kept], dropped
 
 
-def _once(results: list, files: list | None = None) -> tuple[list, list, list]:
-    """once()'s answer, each run kept with its content() and cell_prints(), and the file each
-    kept run was read from. files: the file each result was read from, which a refusal names
+def _once(results: list, files: list | None = None) -> tuple[list, list]:
+    """once()'s answer, each run kept with its content() and cell_prints(), so that between()
+    digests each run once. files: the file each result was read from, which a refusal names
     (default: its id). Refused (UserError), whatever the order of the files: one id in two files
     that differ (one_id()), and two runs that share a cell-metric's samples (shared_print()) but
     not their content (one run under two ids: a copy of it, edited or a subset of its cells;
@@ -642,7 +642,7 @@ def _once(results: list, files: list | None = None) -> tuple[list, list, list]:
         kept.append((r, digest, prints))
         kept_files.append(files[i])
         seen.update({r["id"]: r["id"], digest: r["id"]})
-    return kept, dropped, kept_files
+    return kept, dropped
 
 
 def one_id(results: list, files: list) -> None:

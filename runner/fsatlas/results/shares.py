@@ -70,10 +70,10 @@ def configuration(spec: str, of_import: bool = False) -> tuple[str, str]:
     return fs, IMPORTED if own in ("", DEFAULTS, IMPORTED) else f"imported-{own}"
 
 
-def spelled(configuration_: tuple, of_import: bool = False) -> str:
+def spelled(side: tuple, of_import: bool = False) -> str:
     """The shortest spelling of a configuration (filesystem, variant) that configuration() reads
     back as it: "ext4" for the variant a spec without one names, else "ext4:noatime"."""
-    fs, variant = configuration_
+    fs, variant = side
     return fs if variant == (IMPORTED if of_import else DEFAULTS) else f"{fs}:{variant}"
 
 
