@@ -585,7 +585,8 @@ def cell_prints(result: dict) -> dict:
 # exact values. One metric alone is no proof: fio's figures are quantized (throughput is the bytes
 # over whole milliseconds, latency percentiles are histogram bins, CPU shares are clock ticks), and
 # two of the committed standard runs share two values of 3 of btrfs seq-write's 8 metrics
-# (throughput, iops, lat_p50_ns; test_runs_once checks every pair). A copy shares all it kept.
+# (throughput, iops, lat_p50_ns; test_runs_once checks every pair); four back-to-back quick runs of
+# make perf's A/A subset (ext4, xfs; 8 workloads) at most 1 of 9. A copy shares all it kept.
 SHARED_VALUES, SHARED_METRICS = 2, 3
 
 
