@@ -1107,7 +1107,7 @@ def axis_title(metric: str, unit: str) -> str:
 class Rankings:
     """Per workload (and dimension) and headline metric, the filesystems with default options
     ranked best first, each marked whether its lead over the next is significant: the row of
-    the compare table of the two filesystems in that run (report.within, the comparison of
+    the compare table of the two filesystems in that run (cell_pairs.within, the comparison of
     `fsatlas compare R --a NEXT --b THIS` and of the compare page: the same design, parameter and
     contention checks, the same families and adjusted p), made once the rankings are decided
     (result()), for the runs that won them.
@@ -1144,16 +1144,16 @@ class Rankings:
     @staticmethod
     def _lead(digest: dict, this: dict, after: dict, tables: dict) -> dict | None:
         """The lead of ranked row THIS over the next one, AFTER: the row of their compare table in
-        the run of digest (report.within of `fsatlas compare R --a AFTER --b THIS` and of the
+        the run of digest (cell_pairs.within of `fsatlas compare R --a AFTER --b THIS` and of the
         compare page), on this cell and metric (an iops whose samples scale throughput's is that
         row's test: comparison.tested_as). A headline metric's from the table of the headline
         metrics alone, as `compare` makes it by default (its row's p is the page's:
         comparison.adjust_table), a third of the cost of every metric's; another's from every
         metric's. tables: (run, a, b, headline) -> {(key, metric): row}, filled here."""
-        from . import report
+        from . import cell_pairs
         pair = (digest["id"], after["filesystem"], this["filesystem"], this["metric"] in comparison.HEADLINE)
         if pair not in tables:
-            tables[pair] = {(r["key"], n): r for r in report.within(digest, *pair[1:3], all_metrics=not pair[3])
+            tables[pair] = {(r["key"], n): r for r in cell_pairs.within(digest, *pair[1:3], all_metrics=not pair[3])
                             for n in [r["metric"], *r["same_test"]]}
         test = tables[pair].get((this["key"], this["metric"]))
         return test and {k: test[k] for k in ("ratio", "ratio_ci95", "p", "p_adjusted", "verdict", "why")}

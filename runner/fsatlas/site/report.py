@@ -16,8 +16,11 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, machines, metrics, resultfile, shares
+from ..results import comparison, machines, resultfile
 from . import knowledge as knowledge_mod
+# the rows of two configurations of one run, as compare makes them (report.within: what compare,
+# the pages' modules and the tests call)
+from .cell_pairs import side_cells, side_tools, within  # noqa: F401
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 ORDER = {"better": 0, "worse": 0, "differs": 0, "equivalent": 1, "inconclusive": 2, "not tested": 3, "not testable": 3}
@@ -40,59 +43,6 @@ def _target(t: dict) -> str:
         return (f"loop image of {t.get('image_bytes', 0) / 2**30:g} GiB, {machines.storage_line(t)}, "
                 f"direct I/O {'on' if t.get('loop_direct_io') else 'off'}")
     return ", ".join(f"{k} {v}" for k, v in t.items() if not isinstance(v, (dict, list)))
-
-
-def side_cells(result: dict, spec: str) -> dict:
-    """(workload, dimensions) -> the measured cell of one side (a filesystem[:variant], as
-    shares.configuration reads it in this result) of a result."""
-    fs, variant = shares.configuration(spec, shares.imported(result))
-    out = {}
-    for c in result["cells"]:
-        if c["status"] == "ok" and c["filesystem"] == fs and c.get("variant", "defaults") == variant:
-            parts = c["key"].split("|")
-            out[(c["workload"], parts[4] if len(parts) > 4 else "")] = c
-    return out
-
-
-def side_tools(result: dict, spec: str) -> list[str]:
-    """The tool versions one side's cells were measured with: an imported cell's own outputs'
-    (imported_runs, comparison.cell_factors: the files of one import may come from several fio
-    versions), else the run's."""
-    run = comparison.factors(result)
-    return sorted({tool for cell in side_cells(result, spec).values()
-                   for tool in comparison.cell_factors(run, cell)["tools"].split(" / ")})
-
-
-def within(result: dict, a_spec: str, b_spec: str, all_metrics: bool = False) -> list[dict]:
-    """Cells of side A against the same workload and dimensions of side B in one result. A side
-    without a variant is the filesystem's defaults, or in an imported result its cells imported
-    without a variant (`fsatlas import --as ext4,xfs`); A and B one configuration however spelled
-    (ext4, ext4:defaults) are refused (shares.two_configurations).
-    result: a result file, or a site digest (aggregate.digest: its cells keep their parameters,
-    host records and imported tools, and it keeps the run's factors()), so that the compare
-    page, the explorer and the rankings decide each pair of cells as `fsatlas compare` does
-    (comparison.cells_plan); a digest's cell may carry its own run's factors ("run_factors":
-    pairs.rule_table, whose table takes workloads from several runs). Adjusted as one table
-    (comparison.adjust_table: headline metrics one family, the others a second)."""
-    run = result["factors"] if "factors" in result else comparison.factors(result)
-    shares.two_configurations(a_spec, b_spec, shares.imported(result))
-    side_a, side_b = side_cells(result, a_spec), side_cells(result, b_spec)
-    rows = []
-    for ident, cell in side_a.items():
-        other = side_b.get(ident)
-        if not other:
-            continue
-        plan = comparison.cells_plan(cell.get("run_factors", run), cell, other.get("run_factors", run), other)
-        names = [n for n in cell["metrics"] if n in other["metrics"] and (all_metrics or n in comparison.HEADLINE)]
-        tested_as = comparison.tested_as(names, *({n: c["metrics"][n]["samples"] for n in names} for c in (cell, other)))
-        for name in (n for n in names if tested_as[n] == n):
-            rows.append({**comparison.row_of(f"{ident[0]}{'|' + ident[1] if ident[1] else ''}", name,
-                                             [cell["metrics"][name]], [other["metrics"][name]], plan),
-                         # the metrics whose samples this one's scale (iops of throughput): one test, this row
-                         "same_test": [n for n, k in tested_as.items() if k == name and n != name]})
-    if not rows:
-        raise UserError(f"{a_spec} and {b_spec} share no measured workload", where=result["id"])
-    return comparison.adjust_table(rows)
 
 
 def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
