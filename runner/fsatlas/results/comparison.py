@@ -520,22 +520,32 @@ def agreement(side_a: list, side_b: list) -> str:
 
 def contended(of_a: list, of_b: list) -> str:
     """What results/contention finds between any cell of side A and any of side B (each a list
-    of (factors, cell)): the first difference beyond a threshold, or ""."""
+    of (factors, cell)): the first difference beyond a threshold, or "". Within one run a measure
+    one cell's records give and the other's cannot is a difference (unknown is not the same);
+    across runs contention_unknown() says it of the side."""
     from . import contention
-    return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
+    runs = [{(f or {}).get("run") for f, _ in side} for side in (of_a, of_b)]
+    within = runs[0] == runs[1] and len(runs[0]) == 1
+    return next(filter(None, (contention.difference(a, b, within) for _, a in of_a for _, b in of_b)), "")
 
 
 def contention_unknown(of_a: list, of_b: list) -> str:
     """Across result files (each side a list of (factors, cell)): "contention unknown on side A
-    (no host records in run X)" where a side's cell recorded none, as a run factor not recorded
+    (no host records in run X)" where a side's cell recorded none or records from which a measure
+    cannot be computed (contention.unknown(): no wall time, zero seconds), as a run factor not recorded
     is not shown to be the same as any (design()); "" where every cell recorded it. Within one
     run the two cells share its host, recorded or not."""
     from . import contention
     parts = []
     for name, side in (("A", of_a), ("B", of_b)):
-        unknown = list(dict.fromkeys(f["run"] for f, c in side if contention.summary(c) is None))
-        if unknown:
-            parts.append(f"contention unknown on side {name} (no host records in run {', '.join(unknown)})")
+        whys = {}  # why -> the runs it holds for
+        for f, c in side:
+            why = contention.unknown(c)
+            if why and f["run"] not in whys.setdefault(why, []):
+                whys[why].append(f["run"])
+        if whys:
+            parts.append(f"contention unknown on side {name} ("
+                         + ", ".join(f"{why} in run {', '.join(runs)}" for why, runs in whys.items()) + ")")
     return "; ".join(parts)
 
 

@@ -1,0 +1,95 @@
+"""Issue 60, round 16 (findings 3-8): what cannot be read is not a verdict, each rule tested from
+the rule over inputs hypothesis draws, beside the adversary's examples:
+- contention that cannot be computed for a cell (no host records, no wall time, zero seconds, a
+  field missing) is unknown, never the same: across files the row is not tested
+  (contention_unknown), within a run not where one cell's is unknown and the other's recorded;"""
+import copy
+
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import comparison, contention
+from fsatlas.site import report
+from test_compare_inputs import KEYS, QUIET, run
+
+# the ways a cell's host records leave a measure uncomputable, and the measure they hide
+HIDE = {
+    "no wall time": ("others_cpu", lambda cell: [cell.pop("wall_seconds", None)]
+                     + [rep.pop("seconds", None) for rep in cell["host"]]),
+    "zero seconds": ("others_cpu", lambda cell: [rep.update(seconds=0) for rep in cell["host"]]),
+    "negative seconds": ("others_cpu", lambda cell: [rep.update(seconds=-1.0) for rep in cell["host"]]),
+    "no others_cpu_s": ("others_cpu", lambda cell: [rep.pop("others_cpu_s") for rep in cell["host"][:1]]),
+    "no steal_pct": ("steal_pct", lambda cell: [rep.pop("steal_pct") for rep in cell["host"][-1:]]),
+    "iowait null": ("iowait_pct", lambda cell: [rep.update(iowait_pct=None) for rep in cell["host"][:1]]),
+    "no records": (None, lambda cell: cell.pop("host")),
+}
+
+
+def _quiet(doc: dict) -> dict:
+    """doc with every cell's host records quiet and complete (contention known, the same)."""
+    for cell in doc["cells"]:
+        cell["host"] = [dict(QUIET) for _ in next(iter(cell["metrics"].values()))["samples"]]
+        cell["wall_seconds"] = float(len(cell["host"]))
+    return doc
+
+
+def _hide(cell: dict, how: str) -> None:
+    HIDE[how][1](cell)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([None, *HIDE]), min_size=4, max_size=4))
+def test_across_files_contention_that_cannot_be_computed_is_unknown_and_the_row_not_tested(hidden):
+    runs = [_quiet(run(rid, i, 1.0 if rid[0] == "a" else 3.0, keys=KEYS[:1]))
+            for i, rid in enumerate(("a1", "a2", "b1", "b2"))]
+    for r, how in zip(runs, hidden):
+        if how:
+            _hide(r["cells"][0], how)
+    assert all(bool(contention.unknown(r["cells"][0])) == bool(how) for r, how in zip(runs, hidden))
+    (row,) = [r for r in comparison.between(runs[:2], runs[2:]) if r["metric"] == "throughput"]
+    for side, part, rids in (("A", hidden[:2], ("a1", "a2")), ("B", hidden[2:], ("b1", "b2"))):
+        named = f"contention unknown on side {side} (" in row["why"]
+        assert named == any(part)
+        for rid, how in zip(rids, part):
+            assert (rid in row["why"]) == bool(how)
+    if any(hidden):
+        assert row["verdict"] == "not tested" and row["p"] is None
+    else:  # 3x apart, complete quiet records: the verdict stands
+        assert row["status"] == "tested" and row["verdict"] == "better"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(HIDE)), st.booleans(), st.booleans())
+def test_within_a_run_one_cells_unknown_contention_against_the_others_recorded_is_not_tested(how, on_a, both):
+    doc = _quiet(run("r1", 1, keys=(KEYS[0], KEYS[2])))  # ext4 and xfs seq-write of one run
+    cells = {c["filesystem"]: c for c in doc["cells"]}
+    _hide(cells["ext4" if on_a else "xfs"], how)
+    if both:  # the same measure unknown in both: nothing recorded against it, the run's one host
+        _hide(cells["xfs" if on_a else "ext4"], how)
+    rows = report.within(doc, "ext4", "xfs")
+    assert rows
+    for row in rows:
+        if both:
+            assert "contention" not in row["why"]
+        else:
+            assert row["status"] == "not tested" and row["p"] is None
+            assert "unknown is not the same" in row["why"]
+    told = contention.difference(*cells.values())
+    assert bool(told) == (not both) and bool(told) == bool(contention.difference(*reversed(cells.values())))
+
+
+def test_the_adversarys_cells_without_wall_time_are_not_tested():
+    """E1nowall/E2nowall: wall_seconds removed from every cell, host records without seconds, 30
+    CPU-seconds of other processes a repetition: p 0.032 "better" on main; with the wall time,
+    "contention differs"."""
+    a = [_quiet(run(rid, i, keys=KEYS[:1])) for i, rid in enumerate(("c1", "c2"))]
+    b = [_quiet(run(rid, 5 + i, 1.05, keys=KEYS[:1])) for i, rid in enumerate(("e1", "e2"))]
+    for r in b:
+        cell = r["cells"][0]
+        cell["host"] = [{k: v for k, v in {**rep, "others_cpu_s": 30.0}.items() if k != "seconds"} for rep in cell["host"]]
+        with_wall = copy.deepcopy(cell)
+        del cell["wall_seconds"]
+    (row,) = [r for r in comparison.between(a, b) if r["metric"] == "throughput"]
+    assert row["verdict"] == "not tested"
+    assert "contention unknown on side B (other processes' CPU not computable from its host records in run e1, e2)" \
+        in row["why"]
+    assert contention.difference(a[0]["cells"][0], with_wall)  # the wall time shows it: 30 CPUs against 0
