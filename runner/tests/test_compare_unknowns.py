@@ -2,7 +2,9 @@
 the rule over inputs hypothesis draws, beside the adversary's examples:
 - contention that cannot be computed for a cell (no host records, no wall time, zero seconds, a
   field missing) is unknown, never the same: across files the row is not tested
-  (contention_unknown), within a run not where one cell's is unknown and the other's recorded;"""
+  (contention_unknown), within a run not where one cell's is unknown and the other's recorded;
+- a row's unit is what its figures mean: a PTS metric's includes its pts_scale, so two scales
+  are "not tested: units differ", with no ratio."""
 import copy
 
 from hypothesis import given, settings, strategies as st
@@ -93,3 +95,26 @@ def test_the_adversarys_cells_without_wall_time_are_not_tested():
     assert "contention unknown on side B (other processes' CPU not computable from its host records in run e1, e2)" \
         in row["why"]
     assert contention.difference(a[0]["cells"][0], with_wall)  # the wall time shows it: 30 CPUs against 0
+
+
+# --- 5: a PTS figure's unit includes its scale -----------------------------------------------------
+
+SCALES = ["MB/s", "Seconds", "Frames Per Second", "MB/s "]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(SCALES), min_size=4, max_size=4), st.sampled_from(["higher", "lower"]))
+def test_pts_rows_whose_scales_differ_are_not_tested_and_have_no_ratio(scales, better):
+    runs = [_quiet(run(rid, i, 1.0 if rid[0] == "a" else 1.3, keys=KEYS[:1]))
+            for i, rid in enumerate(("a1", "a2", "b1", "b2"))]
+    for r, scale in zip(runs, scales):
+        cell = r["cells"][0]
+        cell["metrics"] = {"pts_score": {**cell["metrics"]["throughput"], "unit": "pts", "better": better,
+                                         "pts_scale": scale}}
+    (row,) = comparison.between(runs[:2], runs[2:], all_metrics=True)
+    if len(set(scales)) > 1:
+        shown = [" / ".join(f"pts ({s})" for s in dict.fromkeys(side)) for side in (scales[:2], scales[2:])]
+        assert row["verdict"] == "not tested" and row["ratio"] is None and row["p"] is None
+        assert row["why"] == "units differ (A {}, B {})".format(*shown)
+    else:
+        assert row["status"] == "tested" and row["verdict"] == ("better" if better == "higher" else "worse")

@@ -45,9 +45,11 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   run named twice on a side counts once, and a run on both sides is refused (UserError). One
   id with two contents, or one cell's samples in two runs (a copy under a new id, a subset of
   its cells: cell_prints()), is refused whatever the order of the files: one run is never two.
-- What is not compared: a metric whose unit or direction (better) differs between the files
-  (agreement(): "units differ", "directions differ"), and, across files, a side whose
-  contention is unknown (no host records: contention_unknown()), as an unrecorded factor.
+- What is not compared: a metric whose unit (what its figures mean: a PTS result's includes
+  its pts_scale, unit_of()) or direction (better) differs between the files (agreement():
+  "units differ", "directions differ"), and, across files, a side whose contention is unknown
+  (no host records, or records it cannot be computed from: contention_unknown()), as an
+  unrecorded factor.
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
 - Many comparisons: p adjusted by Holm within a family (a claim's comparisons) or by
   Benjamini-Hochberg across a table (statsmodels' multipletests); a difference is significant
@@ -510,12 +512,21 @@ def agreement(side_a: list, side_b: list) -> str:
     "units differ (A s, B pts)" or "directions differ (A lower, B higher)" where the unit or
     better is not one and the same in every entry ("A s / pts" where a side holds two); ""
     where they agree. Known metrics have the metric table's (validate); one fsatlas does not
-    know carries its own in each file, and side A's first run is no judge of side B's."""
+    know carries its own in each file, and side A's first run is no judge of side B's. A PTS
+    metric's unit includes its pts_scale (unit_of())."""
     for field, word in (("unit", "units"), ("better", "directions")):
-        found = [list(dict.fromkeys(str(m.get(field)) for m in side)) for side in (side_a, side_b)]
+        found = [list(dict.fromkeys(unit_of(m) if field == "unit" else str(m.get(field)) for m in side))
+                 for side in (side_a, side_b)]
         if len(found[0]) > 1 or len(found[1]) > 1 or found[0] != found[1]:
             return f"{word} differ (A {' / '.join(found[0])}, B {' / '.join(found[1])})"
     return ""
+
+
+def unit_of(metric: dict) -> str:
+    """What a metric entry's figures mean: its unit, and for a PTS result (unit pts) the scale
+    PTS wrote beside it ("pts (MB/s)"): points of MB/s and points of seconds are not one unit."""
+    unit = str(metric.get("unit"))
+    return f"{unit} ({metric['pts_scale']})" if metric.get("pts_scale") is not None else unit
 
 
 def contended(of_a: list, of_b: list) -> str:
