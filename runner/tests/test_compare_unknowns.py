@@ -118,3 +118,79 @@ def test_pts_rows_whose_scales_differ_are_not_tested_and_have_no_ratio(scales, b
         assert row["why"] == "units differ (A {}, B {})".format(*shown)
     else:
         assert row["status"] == "tested" and row["verdict"] == ("better" if better == "higher" else "worse")
+
+
+# --- 3: a claim and the adaptive rule decide a pair as report.within does ------------------------
+
+def _pair_doc(started_gap, host_how, units, scales, contended, n=4, seed=0):
+    """One run of fsatlas's runner: ext4's defaults and its commit-60 cell, n repetitions each
+    (throughput, and a metric "score" whose unit and pts_scale each cell gives as drawn), in
+    interleaved rounds where started_gap > 0 (else one cell after the other), with host
+    records complete, uncomputable in the option's cell (host_how) or busier there."""
+    import random
+    rnd = random.Random(seed)
+    cells = []
+    for i, (key, variant, mount) in enumerate((("ext4|-|-|w", "defaults", []),
+                                               ("ext4|-|commit=60|w", "commit-60", ["commit=60"]))):
+        started = ([2 * r * abs(started_gap) + i * abs(started_gap) for r in range(n)] if started_gap > 0
+                   else [i * 1000.0 + r for r in range(n)])
+        tp = [1e8 * (1 + 0.1 * i) * (1 + rnd.uniform(-0.05, 0.05)) for _ in range(n)]
+        score = {"unit": units[i], "better": "higher", "samples": [v / 1e6 for v in tp]}
+        if scales[i]:
+            score["pts_scale"] = scales[i]
+        host = [{**QUIET, **({"others_cpu_s": 3.0} if contended and i else {})} for _ in range(n)]
+        cell = {"key": key, "filesystem": "ext4", "workload": "w", "variant": variant, "status": "ok",
+                "parameters": {"bs": "4k"}, "started": started, "host": host, "wall_seconds": float(n),
+                "mount_options": mount, "flags": [],
+                "metrics": {"throughput": {"unit": "bytes/s", "better": "higher", "samples": tp}, "score": score}}
+        if i and host_how:
+            _hide(cell, host_how)
+        cells.append(cell)
+    return {"id": "r1", "profile": "standard", "system": {}, "target": {}, "tool": {"runner": "0.1.0"},
+            "cells": cells}
+
+
+def _digest_metric(m: dict) -> dict:
+    import statistics
+    return {**m, "mean": statistics.fmean(m["samples"]), "n": len(m["samples"]), "rsd_pct": 1.0,
+            "ci_low": None, "ci_high": None}
+
+
+pair_inputs = dict(started_gap=st.sampled_from([0.0, 5.0]), host_how=st.sampled_from([None, *sorted(HIDE)]),
+                   units=st.sampled_from([("pts", "pts"), ("pts", "s")]),
+                   scales=st.sampled_from([("MB/s", "MB/s"), ("MB/s", "Seconds"), (None, None)]),
+                   contended=st.booleans())
+
+
+@settings(max_examples=40, deadline=None)
+@given(**pair_inputs)
+def test_a_guides_measured_claim_row_is_the_reports_row_of_the_pair(started_gap, host_how, units, scales, contended):
+    from fsatlas.site import knowledge
+    doc = _pair_doc(started_gap, host_how, units, scales, contended)
+    rows = {r["metric"]: r for r in report.within(doc, "ext4", "ext4:commit-60", all_metrics=True)}
+    base, cell = ({**c, "mount": ",".join(c["mount_options"]),
+                   "metrics": {n: _digest_metric(m) for n, m in c["metrics"].items()}} for c in doc["cells"])
+    facts = {"id": "r1", "factors": comparison.factors(doc), "machine": "m", "machine_name": "m", "kernel": "6.1",
+             "target": "loop"}
+    for metric, row in rows.items():
+        test = knowledge._measured({"option": "commit=60"}, {"expected_change_pct": 5}, facts, cell, base, metric)["test"]
+        assert (test["status"], test["why"], test["design"], test["p"], test["ratio"]) == \
+            (row["status"], row["why"], row["design"], row["p"], row["ratio"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(**pair_inputs, change=st.floats(0.5, 50))
+def test_the_adaptive_rule_waits_only_on_a_row_the_report_tests(started_gap, host_how, units, scales, contended,
+                                                                change):
+    import types
+    from fsatlas.run import claim_aims
+    doc = _pair_doc(started_gap, host_how, units, scales, contended)
+    run_ = types.SimpleNamespace(result=doc)
+    states = [types.SimpleNamespace(run=run_, cell=types.SimpleNamespace(key=c["key"]), record={"parameters": c["parameters"]},
+                                    started=c["started"], host=c.get("host") or [], seconds=c.get("wall_seconds", 0.0),
+                                    reps=len(c["started"])) for c in doc["cells"]]
+    plan = claim_aims.plan(*states)
+    (row,) = [r for r in report.within(doc, "ext4", "ext4:commit-60") if r["metric"] == "throughput"]
+    a, b = (c["metrics"]["throughput"]["samples"] for c in doc["cells"])
+    assert claim_aims.undetected(a, b, "throughput", change, plan) == \
+        (row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change))
