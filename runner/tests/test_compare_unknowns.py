@@ -194,3 +194,42 @@ def test_the_adaptive_rule_waits_only_on_a_row_the_report_tests(started_gap, hos
     a, b = (c["metrics"]["throughput"]["samples"] for c in doc["cells"])
     assert claim_aims.undetected(a, b, "throughput", change, plan) == \
         (row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change))
+
+
+# --- 7: an import is known by any of its marks --------------------------------------------------
+
+MARKS = ("profile", "imported_from", "id", "imported_runs", "variant")
+
+
+def _import_doc(kept: set) -> dict:
+    """Two cells of an fio import in crafted interleaved starts, keeping only the marks KEPT of
+    an import (the others edited to what a runner's run has)."""
+    cells = []
+    for i, fs in enumerate(("ext4", "xfs")):
+        cell = {"key": f"{fs}|-|-|fio-randread", "filesystem": fs, "workload": "fio-randread",
+                "variant": "imported" if "variant" in kept else "defaults", "status": "ok", "parameters": {},
+                "started": [2.0 * r + i for r in range(4)],
+                "metrics": {"throughput": {"unit": "bytes/s", "better": "higher",
+                                           "samples": [1e8 * (1 + 0.1 * i + 0.01 * r) for r in range(4)]}}}
+        if "imported_runs" in kept:
+            cell["imported_runs"] = [{"tool": "fio-3.33"}]
+        cells.append(cell)
+    return {"id": "20261127T000000Z-m-import-fio-0a1b2c" if "id" in kept else "20261127T000000Z-m-0a1b2c-standard",
+            "profile": "import-fio" if "profile" in kept else "standard", "system": {}, "target": {},
+            "tool": {"runner": "0.1.0", **({"imported_from": "fio"} if "imported_from" in kept else {})},
+            "cells": cells}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.sampled_from(MARKS)))
+def test_an_import_keeping_any_one_of_its_marks_is_an_import_and_never_paired(kept):
+    from fsatlas.results import shares
+    doc = _import_doc(kept)
+    f = comparison.factors(doc)
+    assert shares.imported(doc) == bool(kept) and (f["origin"] == comparison.IMPORT) == bool(kept)
+    plan = comparison.cells_plan(f, doc["cells"][0], f, doc["cells"][1])
+    if kept:
+        assert not plan["tested"] and plan["design"] == comparison.REPETITIONS
+        assert "an import's repetitions ran in no interleaved rounds" in plan["why"]
+    else:  # just beside it: no mark left is the runner's own run, and its interleaved rounds are paired
+        assert plan["tested"] and plan["design"] == comparison.PAIRED
