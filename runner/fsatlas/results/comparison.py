@@ -69,8 +69,10 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   power (POWER) at ALPHA, two-sided, given the row's sample sizes and its samples' spreads
   taken as the true ones: Welch's test (unpaired rows, and the runs' means across files) from
   each side's own variance (welch_detectable()), the paired test from the spread of the
-  differences (the noncentral t: _detectable()); so a claim smaller than that says "cannot
-  tell at this n", and `measure` repeats until it is small enough.
+  differences (the noncentral t: _detectable()), the linear scale's test of the logarithm of
+  the ratio of the means from the samples' relative spreads (ratio_detectable(): a simulation
+  of that statistic with a fixed seed); so a claim smaller than that says "cannot tell at this
+  n", and `measure` repeats until it is small enough.
 """
 import json
 import math
