@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
-from fsatlas.results import comparison
+from fsatlas.results import comparison, shares
 from fsatlas.site import report
 from testutil import SAMPLES
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
@@ -85,7 +85,8 @@ def test_article_sides_reach_the_shortcode_only_as_measured_names(tmp_path_facto
     code = main(["article", "new", "A title", str(QUICK[0]), "--a", side, "--b", "xfs", "--content", str(content)])
     written = list((content / "articles").glob("*.md")) if (content / "articles").exists() else []
     if code == 0:
-        assert side in ("ext4", "xfs", "btrfs", "ext2", "ext3")
+        # a measured name in any spelling compare takes: "ext4:" is ext4 (#60 round 16, finding 10)
+        assert shares.spelled(shares.configuration(side)) in ("ext4", "xfs", "btrfs", "ext2", "ext3")
         (article,) = written
         for shortcode in re.findall(r"\{\{<(.*?)>\}\}", article.read_text()):
             assert re.fullmatch(r' (chart|comparison)( [a-z]+="[^"{}<>\n]*")+ ', shortcode), shortcode

@@ -72,12 +72,18 @@ fsatlas_home={tmp_path}/hosts/{{{{ inventory_hostname }}}}
          "-e", "fsatlas_run_args='--fs ext4 --workload create-files'",  # one cell, no fio baseline: the fetch is what is tried
          "-e", f"fsatlas_data_dir={data}", "-e", f"fsatlas_fetch_dir={fetched}"],
         capture_output=True, text=True, timeout=1200,
-        env={**os.environ, "ANSIBLE_HOST_KEY_CHECKING": "False", "ANSIBLE_CONFIG": str(REPO / "fleet" / "ansible.cfg")})
+        env={**os.environ, "ANSIBLE_HOST_KEY_CHECKING": "False", "ANSIBLE_CONFIG": str(REPO / "fleet" / "ansible.cfg"),
+             # ssh's ControlPersist sockets are named by address, port and user only: in the shared
+             # ~/.ansible/cp, another run's master to an address these hosts have now would carry
+             # this run's commands into that run's namespace
+             "ANSIBLE_SSH_CONTROL_PATH_DIR": str(tmp_path / "cp")})
     assert done.returncode != 0, done.stdout  # one host failed, and Ansible says so
     assert "no result from: host-gone" in done.stdout, done.stdout[-6000:]
     report = json.loads((fetched / "fleet-report.json").read_text())
     assert report["ok"] == ["host-a", "host-b"], (report, done.stdout[:6000])
     assert list(report["failed"]) == ["host-gone"]
+    assert report["failed"]["host-gone"].startswith("unreachable: "), report  # its reason is ssh's, not a later step's
+    assert f"connect to host {net.address(3)} port 22" in report["failed"]["host-gone"], report
     results = sorted((data / "results").iterdir())
     assert len(results) == 2
     machines = set()

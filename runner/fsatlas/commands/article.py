@@ -28,8 +28,9 @@ def add_parser(sub):
 
 
 # A side as the comparison's key and the article's shortcode hold it: a filesystem name, and a
-# variant's, as the result schema allows them (no quote, brace or space can reach the shortcode).
-SIDE = re.compile(r"^[a-z0-9][a-z0-9_+.-]{0,63}(?::[a-z0-9][a-z0-9_+.-]{0,63})?$")
+# variant's, as the result schema allows them (no quote, brace or space can reach the shortcode),
+# in every spelling shares.configuration reads ("ext4:" is ext4, as compare and measure take it).
+SIDE = re.compile(r"^[a-z0-9][a-z0-9_+.-]{0,63}(?::(?:[a-z0-9][a-z0-9_+.-]{0,99})?)?$")
 
 
 def _check_side(result: dict, option: str, spec: str) -> None:
@@ -38,10 +39,9 @@ def _check_side(result: dict, option: str, spec: str) -> None:
         raise UserError("a filesystem, or filesystem:variant, of lower-case letters, digits and _+.-",
                         field=option, found=repr(spec[:80]))
     of_import = shares.imported(result)
-    default = shares.IMPORTED if of_import else shares.DEFAULTS
     sides = {(c["filesystem"], c.get("variant", "defaults")) for c in result["cells"] if c["status"] == "ok"}
     if shares.configuration(spec, of_import) not in sides:
-        known = ", ".join(sorted(f"{f}:{v}" if v != default else f for f, v in sides)[:20])
+        known = ", ".join(sorted(shares.spelled(side, of_import) for side in sides)[:20])
         raise UserError(f"no measured cell of {spec} in {result['id']}", field=option, expected=f"one of {known}")
 
 
@@ -55,8 +55,9 @@ def run(args) -> int:
     else:
         for option, spec in (("--a", args.a), ("--b", args.b)):
             _check_side(docs[0], option, spec)
-        shares.two_configurations(args.a, args.b, shares.imported(docs[0]))
-        entry = {"result": docs[0]["id"], "a": args.a, "b": args.b}
+        of_import = shares.imported(docs[0])
+        a, b = shares.two_configurations(args.a, args.b, of_import)  # the article names each by its shortest spelling
+        entry = {"result": docs[0]["id"], "a": shares.spelled(a, of_import), "b": shares.spelled(b, of_import)}
     # the rows the article will show, as `fsatlas compare` makes them: a run against itself (the
     # same file, its id, or its content under another id) is refused in compare's own line
     rows = compared(args.files, None, None, args.a, args.b, False, usage)[2]

@@ -15,9 +15,10 @@ counts once; a run on both sides is refused (comparison.between).
 What may be counted and compared (#60 round 15), each decided once in results/comparison:
 - every file is a checked result: one validate refuses for its structure (schema, a cell key
   twice, a malformed metric) is refused with validate's line (load_checked);
-- a file named twice counts once, and says so; two files with one id that differ in anything,
-  or two files holding one cell's samples (a run and a copy of it under a new id, or a subset
-  of its cells), are refused in one line naming both files: one run is never two (_once);
+- a file named twice counts once, and says so; two files with one id that differ in anything
+  (on one side or across the sides), or two files holding one cell's samples (a run and a copy
+  of it under a new id, its samples reordered, repetitions appended or removed, metrics or cells
+  dropped), are refused in one line naming both files: one run is never two (_once, one_id);
 - a row whose metric's unit or direction (better) is not the same in every file of both sides
   is "not tested: units differ" / "directions differ" (agreement);
 - across files, a side with no host records has unknown contention: not tested, saying so, as

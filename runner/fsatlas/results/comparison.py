@@ -43,8 +43,10 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
 - A run counts once: a run is identified by its id and by its content (every measured cell's
   key, parameters and samples: the same output imported twice gets two ids, one content); a
   run named twice on a side counts once, and a run on both sides is refused (UserError). One
-  id with two contents, or one cell's samples in two runs (a copy under a new id, a subset of
-  its cells: cell_prints()), is refused whatever the order of the files: one run is never two.
+  id in two files that differ (one_id(), on either side or both), or one cell's samples in two
+  runs (a copy under a new id, its samples reordered, repetitions appended or removed, metrics
+  or cells dropped: shared_print()), is refused whatever the order of the files, in one line
+  naming both files: one run is never two.
 - What is not compared: a metric whose unit (what its figures mean: a PTS result's includes
   its pts_scale, unit_of()) or direction (better) differs between the files (agreement():
   "units differ", "directions differ"), and, across files, a side whose contention is unknown
@@ -466,16 +468,19 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     in every cell of both sides (agreement()), nor across files where a side's contention is
     unknown (contention_unknown())."""
     a, b = (list(x) if isinstance(x, (list, tuple)) else [x] for x in (a, b))
-    (kept_a, _, _), (kept_b, _, marks_b) = (_once(x, list(names) or None) for x, names in
-                                            zip((a, b), files or ((), ())))
+    files_a, files_b = (list(names) or [r["id"] for r in runs] for names, runs in zip(files or ((), ()), (a, b)))
+    one_id(a + b, files_a + files_b)  # one id in two files that differ, whichever sides they are on
+    (kept_a, _), (kept_b, _) = _once(a, files_a), _once(b, files_b)
+    of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
     for r, digest, prints in kept_a:
-        twin = marks_b.get(r["id"]) or marks_b.get(digest)
-        copied = next((fp for fp in prints if fp in marks_b), None)
+        twin = of_b.get(r["id"]) or of_b.get(digest)
+        copied = shared_print(prints, [p for _, _, p in kept_b])
         if twin or copied:
             raise UserError("a run compared with itself shows nothing of the filesystems: "
                             + (f"{twin} is on both sides" if twin == r["id"] else
                                f"{r['id']} (A) and {twin} (B) hold the same samples" if twin else
-                               f"{r['id']} (A) and {marks_b[copied]} (B) hold the same samples of {prints[copied]}"))
+                               f"{r['id']} (A) and {kept_b[copied[0]][0]['id']} (B) hold the same samples of "
+                               f"{copied[1]}"))
     side_a, side_b = [r for r, _, _ in kept_a], [r for r, _, _ in kept_b]
     cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
@@ -584,26 +589,46 @@ def content(result: dict) -> str:
 
 
 def cell_prints(result: dict) -> dict:
-    """{digest: key} of each measured cell whose samples (with its key and parameters, as
-    content() takes them) identify one run's measurement: a metric
-    whose repetitions differ (a figure measured twice does not repeat to the last bit; not a
-    size in bytes, which moves in whole blocks: xfs tree-copy's bytes_used repeats between runs),
-    or, where none does, the start times of its repetitions. A cell of figures that repeat
-    exactly (the space a tree takes, a counter of 0) and no start times is left out: two runs
-    measure it alike. Two files holding one such print hold one run's cell (a copy of a run
-    under a new id, or a subset of its cells), not two runs."""
-    import hashlib
+    """{(cell key, parameters): {metric: the set of its samples' exact values}} of each measured
+    cell, over every metric but a size in bytes (which moves in whole blocks: xfs tree-copy's
+    bytes_used repeats between runs), and the start times of the cell's repetitions as one more
+    ("started"). Sets, not the samples in their order: a copy whose samples were reordered, a
+    repetition appended or removed, or a metric or cell dropped keeps the values of what it
+    kept (shared_print())."""
     out = {}
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        samples = sorted([n, [float(v) for v in m["samples"]]] for n, m in c["metrics"].items())
-        spread = any(len(set(m["samples"])) > 1 for m in c["metrics"].values() if m.get("unit") != "bytes")
-        if spread or c.get("started"):
-            mark = [c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str), samples] \
-                + ([] if spread else [[str(t) for t in c["started"]]])
-            out[hashlib.sha256(json.dumps(mark).encode()).hexdigest()] = c["key"]
+        values = {name: {float(v) for v in m["samples"]} for name, m in c["metrics"].items() if m.get("unit") != "bytes"}
+        if c.get("started"):
+            values["started"] = {str(t) for t in c["started"]}
+        out[(c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str))] = values
     return out
+
+
+# Two files hold one run's cell where, of the metrics both measured with a spread (two values or
+# more in each), at least SHARED_METRICS and more than half share at least SHARED_VALUES distinct
+# exact values. One metric alone is no proof: fio's figures are quantized (throughput is the bytes
+# over whole milliseconds, latency percentiles are histogram bins, CPU shares are clock ticks), and
+# two of the committed standard runs share two values of 3 of btrfs seq-write's 8 metrics
+# (throughput, iops, lat_p50_ns; test_runs_once checks every pair); four back-to-back quick runs of
+# make perf's A/A subset (ext4, xfs; 8 workloads) at most 1 of 9. A copy shares all it kept.
+SHARED_VALUES, SHARED_METRICS = 2, 3
+
+
+def shared_print(prints: dict, others: list) -> tuple | None:
+    """(the index in others, the cell key) of the first of others (cell_prints() of runs) that
+    holds one of prints' cells as SHARED_METRICS says, or None: one run's measurement, however
+    the copy was edited (samples reordered, repetitions appended or removed, metrics or cells
+    dropped)."""
+    for n, other in enumerate(others):
+        for cell, values in prints.items():
+            theirs = other.get(cell, {})
+            common = [m for m, v in values.items() if len(v) > 1 and len(theirs.get(m, ())) > 1]
+            shared = sum(len(values[m] & theirs[m]) >= SHARED_VALUES for m in common)
+            if shared >= SHARED_METRICS and 2 * shared > len(common):
+                return n, cell[0]
+    return None
 
 
 def once(results: list, files: list | None = None) -> tuple[list, list]:
@@ -611,41 +636,55 @@ def once(results: list, files: list | None = None) -> tuple[list, list]:
     named twice (the same id and content), or its output imported twice under another id (the
     same content()), counts once; one id with two contents, or a cell's samples in two runs
     that are not one, is refused (_once())."""
-    kept, dropped, _ = _once(results, files)
+    kept, dropped = _once(results, files)
     return [r for r, _, _ in kept], dropped
 
 
-def _once(results: list, files: list | None = None) -> tuple[list, list, dict]:
-    """once()'s answer, each run kept with its content() and cell_prints(), and the marks it
-    was told by ({id, content or cell print: the id kept}), so that between() digests each run
-    once. files: the file each result was read from, which a refusal names (default: its id).
-    Refused (UserError), whatever the order of the files: one id in two files that differ (two
-    files claim one run: which is it?), and two runs that share a cell's print but not their
-    content (one run under two ids, a subset of the other: counting it twice would make one run
-    two). Of two ids with one content (an output imported twice) the smaller is kept, so that
-    the order of the files never decides which run's other fields (contention, system) count."""
-    files = files or [r["id"] for r in results]
-    kept, dropped, seen, named = [], [], {}, {}
-    for i in sorted(range(len(results)), key=lambda i: results[i]["id"]):
-        r, file = results[i], files[i]
-        digest, prints = content(r), cell_prints(r)
+def _once(results: list, files: list | None = None) -> tuple[list, list]:
+    """once()'s answer, each run kept with its content() and cell_prints(), so that between()
+    digests each run once. files: the file each result was read from, which a refusal names
+    (default: its id). Refused (UserError), whatever the order of the files: one id in two files
+    that differ (one_id()), and two runs that share a cell-metric's samples (shared_print()) but
+    not their content (one run under two ids: a copy of it, edited or a subset of its cells;
+    counting it twice would make one run two). Of two ids with one content (an output imported
+    twice) the smaller is kept, so that the order of the files never decides which run's other
+    fields (contention, system) count."""
+    files = list(files or [r["id"] for r in results])
+    one_id(results, files)
+    kept, dropped, kept_files, seen = [], [], [], {}
+    for i in sorted(range(len(results)), key=lambda i: (results[i]["id"], files[i])):
+        r = results[i]
+        digest = content(r)
         twin = seen.get(r["id"]) or seen.get(digest)
-        if r["id"] in named and (named[r["id"]][1] != digest or _whole(named[r["id"]][2]) != _whole(r)):
-            raise UserError(f"{named[r['id']][0]} and {file} both hold run {r['id']}, and differ: one id names one "
-                            f"run (is one of them edited, or another run given its id?)")
         if twin:
             dropped.append((r["id"], twin))
             continue
-        copied = next((fp for fp in prints if fp in seen), None)
-        if copied:
-            other = seen[copied]
-            raise UserError(f"{named[other][0]} and {file} hold the same samples of {prints[copied]}: one run under "
-                            f"two ids ({other}, {r['id']}: a copy of it, or a subset of its cells), not two runs; "
-                            f"name it once")
+        prints = cell_prints(r)
+        hit = shared_print(prints, [p for _, _, p in kept])
+        if hit:
+            other = kept[hit[0]][0]["id"]
+            raise UserError(f"{kept_files[hit[0]]} and {files[i]} hold the same samples of {hit[1]}: one "
+                            f"run under two ids ({other}, {r['id']}: a copy of it, edited or a subset of its cells), "
+                            f"not two runs; name it once")
         kept.append((r, digest, prints))
-        seen.update({r["id"]: r["id"], digest: r["id"], **{fp: r["id"] for fp in prints}})
-        named[r["id"]] = (file, digest, r)
-    return kept, dropped, seen
+        kept_files.append(files[i])
+        seen.update({r["id"]: r["id"], digest: r["id"]})
+    return kept, dropped
+
+
+def one_id(results: list, files: list) -> None:
+    """Refuses (UserError, one line naming two of the files) one id in two files that differ in
+    anything (two files claim one run: which is it?), whatever other files are named and in
+    whatever order: of each id's files, sorted, the first and the first that differs from it."""
+    by_id: dict = {}
+    for r, file in zip(results, files):
+        by_id.setdefault(r["id"], []).append((_whole(r), str(file)))
+    for rid in sorted(by_id):
+        held = sorted(by_id[rid])
+        other = next((file for whole, file in held if whole != held[0][0]), None)
+        if other is not None:
+            raise UserError(f"{held[0][1]} and {other} both hold run {rid}, and differ: one id names one "
+                            f"run (is one of them edited, or another run given its id?)")
 
 
 def _whole(result: dict) -> str:

@@ -80,6 +80,13 @@ def configuration(spec: str, of_import: bool = False) -> tuple[str, str]:
     return fs, IMPORTED if own in ("", DEFAULTS, IMPORTED) else f"imported-{own}"
 
 
+def spelled(side: tuple, of_import: bool = False) -> str:
+    """The shortest spelling of a configuration (filesystem, variant) that configuration() reads
+    back as it: "ext4" for the variant a spec without one names, else "ext4:noatime"."""
+    fs, variant = side
+    return fs if variant == (IMPORTED if of_import else DEFAULTS) else f"{fs}:{variant}"
+
+
 def two_configurations(a_spec: str, b_spec: str, of_import: bool = False) -> tuple[tuple, tuple]:
     """(configuration(A), configuration(B)), refused in one line where they are one configuration
     however spelled (ext4 against ext4:defaults): a comparison of a configuration with itself

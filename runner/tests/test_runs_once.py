@@ -1,0 +1,197 @@
+"""Issue 60, round 16 (findings 1, 2, 9, 10): one run is one run however its copy is spelled, each
+rule tested from the rule over inputs hypothesis draws, beside the adversary's examples:
+- two files holding one run's measurement are one run whatever was done to the copy (its
+  samples reordered, metrics dropped, repetitions appended or removed, cells dropped): on one
+  side refused as "one run under two ids", across the sides as "a run compared with itself";
+  genuine separate runs (every pair of the committed results) never are (comparison.shared_print);
+- one id in two files that differ is refused naming both files, whatever other files are named
+  (a copy of its content under a smaller id too), on whichever sides, in any order (one_id);
+- `article new` takes every spelling of a configuration that compare takes (shares.configuration)."""
+import copy
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.commands import article
+from fsatlas.commands.compare import compared, load_checked
+from fsatlas.errors import UserError
+from fsatlas.results import comparison, resultfile, shares
+from test_compare_inputs import run, stored
+from testutil import RESULTS
+
+COMMITTED = sorted(RESULTS.glob("*.json"))
+
+
+def test_no_two_committed_runs_hold_one_runs_cell_and_each_holds_its_own():
+    """The rule's other half: of the committed results (separate runs of one matrix, some on one
+    machine, whose quantized figures share values: throughput over whole milliseconds, latency
+    bins), no pair is taken for one run, in either order; each is taken for its own copy."""
+    runs = [resultfile.load_result(str(p)) for p in COMMITTED]
+    prints = [comparison.cell_prints(r) for r in runs]
+    for i, j in itertools.permutations(range(len(runs)), 2):
+        assert comparison.shared_print(prints[i], [prints[j]]) is None, (runs[i]["id"], runs[j]["id"])
+    for p in prints:
+        assert comparison.shared_print(p, [p]) is not None
+
+
+def _edited(original: dict, rnd: random.Random) -> dict:
+    """A copy of original under a new id, edited as a copy may be: each metric's samples
+    reordered on their own, up to three metrics dropped, repetitions appended (values it holds)
+    or removed (two kept), cells dropped (one kept)."""
+    doc = copy.deepcopy({**original, "id": "a-copy"})  # sorts before every other id
+    doc["cells"] = rnd.sample(doc["cells"], rnd.randint(1, len(doc["cells"])))
+    for c in doc["cells"]:
+        for name in rnd.sample(sorted(c["metrics"]), rnd.randint(0, 3)):
+            del c["metrics"][name]
+        for m in c["metrics"].values():
+            samples = m["samples"][:]
+            rnd.shuffle(samples)
+            kept = samples[:rnd.randint(2, len(samples))] + rnd.choices(samples, k=rnd.randint(0, 2))
+            m["samples"] = kept
+        if rnd.random() < 0.5:  # start times and host records kept, or not
+            c.pop("started", None)
+            c.pop("host", None)
+    return doc
+
+
+def _outcome(side_a: list, side_b: list, files: tuple):
+    try:
+        return sorted((r["key"], r["metric"], r["verdict"]) for r in comparison.between(side_a, side_b, files=files))
+    except UserError as e:
+        return e.message
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans(), st.integers(0, 2))
+def test_an_edited_copy_of_a_run_is_never_a_second_run_in_any_order(rnd, on_b, others):
+    original = run("q", 1)
+    doc = _edited(original, rnd)
+    named = {"Q.json": original, "Copy.json": doc, **{f"A{i}.json": run(f"a{i}", 10 + i) for i in range(others)}}
+    side_b_files = {"B1.json": run("b1", 3, 1.1), "B2.json": run("b2", 4, 1.1)}
+    if on_b:
+        side_b_files["Copy.json"] = named.pop("Copy.json")
+    first = None
+    for _ in range(3):  # the order of the arguments never changes the outcome
+        a, b = list(named), list(side_b_files)
+        rnd.shuffle(a)
+        rnd.shuffle(b)
+        got = _outcome([named[n] for n in a], [side_b_files[n] for n in b], (a, b))
+        assert first is None or got == first
+        first = got
+    same = comparison.content(doc) == comparison.content(original)
+    if on_b:
+        assert isinstance(first, str) and first.startswith("a run compared with itself") and "a-copy" in first
+    elif same:  # nothing edited: the same content, counted once
+        assert not isinstance(first, str)
+    else:
+        assert isinstance(first, str) and "one run under two ids" in first
+        assert "Q.json" in first and "Copy.json" in first
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(["host", "sample", "profile"]),
+       st.sampled_from(["a", "b", "across"]), st.booleans(), st.integers(0, 2))
+def test_one_id_in_two_differing_files_is_refused_naming_both_whatever_else_is_named(rnd, edit, where, twin, others):
+    """Y.json and Yedit.json (one id, one of them edited), beside any other runs, and a copy of
+    Y's content under a smaller id (twin: the adversary's C1.json) that would drop Y first."""
+    y = run("y", 1)
+    y_edit = copy.deepcopy(y)
+    cell = y_edit["cells"][rnd.randrange(len(y_edit["cells"]))]
+    if edit == "host" and cell.get("host"):
+        cell["host"][0]["load1"] += 1.0
+    elif edit == "profile":
+        y_edit["profile"] = "quick"
+    else:
+        cell["metrics"]["throughput"]["samples"][0] *= 1.5
+    sides = {"a": {"A1.json": run("a1", 5), **{f"A{i}.json": run(f"a{i}", 10 + i) for i in range(2, 2 + others)}},
+             "b": {"B1.json": run("b1", 3, 1.1), "B2.json": run("b2", 4, 1.1)}}
+    first, second = {"a": ("a", "a"), "b": ("b", "b"), "across": ("a", "b")}[where]
+    sides[first]["Y.json"], sides[second]["Yedit.json"] = y, y_edit
+    if twin:
+        sides[first]["C1.json"] = {**copy.deepcopy(y), "id": "c"}
+    for _ in range(3):
+        a, b = list(sides["a"]), list(sides["b"])
+        rnd.shuffle(a)
+        rnd.shuffle(b)
+        with pytest.raises(UserError) as e:
+            comparison.between([sides["a"][n] for n in a], [sides["b"][n] for n in b], files=(a, b))
+        assert "both hold run y, and differ" in e.value.message
+        assert {"Y.json", "Yedit.json"} <= set(e.value.message.replace(",", " ").split())
+
+
+def test_the_adversarys_examples_are_refused_in_one_line_naming_both_files(tmp_path, capsys):
+    c1 = run("c1", 1)
+    rev = {**copy.deepcopy(c1), "id": "c1rev"}
+    for c in rev["cells"]:
+        for m in c["metrics"].values():
+            m["samples"] = m["samples"][::-1]
+    drop = {**copy.deepcopy(c1), "id": "c1drop"}
+    for c in drop["cells"]:
+        c["metrics"].pop("lat_p999_ns", None)
+    plus = {**copy.deepcopy(c1), "id": "c1plus"}
+    for c in plus["cells"]:
+        for m in c["metrics"].values():
+            m["samples"] = m["samples"] + m["samples"][:1]
+    y_edit = copy.deepcopy(c1)
+    y_edit["cells"][0]["host"][0]["load1"] += 1.0
+    docs = {"C1.json": c1, "C1rev.json": rev, "C1drop.json": drop, "C1plus.json": plus, "C2.json": run("c2", 2),
+            "D1.json": run("d1", 3, 1.03), "D2.json": run("d2", 4, 1.03), "Y.json": {**copy.deepcopy(c1), "id": "y"},
+            "Yedit.json": {**y_edit, "id": "y"}, "C1mod.json": y_edit}
+    p = {n: stored(tmp_path / n, d) for n, d in docs.items()}
+    for copied in ("C1rev.json", "C1drop.json", "C1plus.json"):
+        assert main(["compare", "--runs-a", p["C1.json"], p[copied], p["C2.json"], "--runs-b", p["D1.json"],
+                     p["D2.json"]]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and p["C1.json"] in err and p[copied] in err and "one run under two ids" in err
+    assert main(["compare", "--runs-a", p["C1.json"], p["C2.json"], "--runs-b", p["C1rev.json"], p["D2.json"]]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err
+    content = tmp_path / "content"
+    assert main(["article", "new", "self", p["C1.json"], p["C1rev.json"], "--content", str(content)]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err and not content.exists()
+    # finding 2: one id in two files, a copy of its content under a smaller id named too
+    assert main(["compare", "--runs-a", p["C1.json"], p["Y.json"], p["Yedit.json"], p["C2.json"], "--runs-b",
+                 p["D1.json"], p["D2.json"]]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and p["Y.json"] in err and p["Yedit.json"] in err and "both hold run y" in err
+    # finding 9: one id on both sides, differing: the same line, naming both files
+    assert main(["compare", "--runs-a", p["C1.json"], p["C2.json"], "--runs-b", p["C1mod.json"], p["D1.json"]]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and p["C1.json"] in err and p["C1mod.json"] in err and "both hold run c1" in err
+
+
+# --- 10: one spelling of a configuration in every command -------------------------------------------
+
+STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-1])
+RESULT = load_checked(STANDARD)
+SIDES = sorted({(c["filesystem"], c.get("variant", "defaults")) for c in RESULT["cells"] if c["status"] == "ok"})
+
+
+def _spellings(side: tuple) -> list:
+    fs, variant = side
+    return [f"{fs}:{variant}"] + ([fs, f"{fs}:"] if variant == shares.DEFAULTS else [])
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(SIDES), st.sampled_from(SIDES), st.data())
+def test_article_new_takes_every_spelling_compare_takes(tmp_path_factory, side_a, side_b, data):
+    a, b = (data.draw(st.sampled_from(_spellings(s)) | st.text("ext4xfs:-dault", max_size=12)) for s in (side_a, side_b))
+    try:
+        compared([STANDARD], None, None, a, b, False, "usage")
+        compare_takes = True
+    except UserError:
+        compare_takes = False
+    content = tmp_path_factory.mktemp("content")
+    assert (main(["article", "new", "t", STANDARD, "--a", a, "--b", b, "--content", str(content)]) == 0) == compare_takes
+    if compare_takes:  # the article names each side by its shortest spelling, which reads back as it
+        (written,) = (content / "articles").glob("*.md")
+        key = f"{RESULT['id']}|{shares.spelled(shares.configuration(a))}|{shares.spelled(shares.configuration(b))}"
+        assert f'key="{key}"' in written.read_text()
+
+
+def test_the_adversarys_ext4_colon_is_taken_as_ext4(tmp_path):
+    assert article.SIDE.match("ext4:")
+    assert main(["article", "new", "t1", STANDARD, "--a", "ext4:", "--b", "xfs", "--content", str(tmp_path)]) == 0
+    assert f'key="{RESULT["id"]}|ext4|xfs"' in (tmp_path / "articles" / "t1.md").read_text()
