@@ -45,7 +45,11 @@ def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
     assert contention.contended_reps(a) == [0, 1, 2] and contention.contended_reps(b) == []
     told = contention.differs(a, b)
     assert "other processes' CPU" in told and told == contention.differs(a, b)
-    assert contention.differs(b, b) == "" and contention.differs(a, {}) == ""
+    assert contention.differs(b, b) == "" and contention.differs({}, {}) == ""
+    # one cell's records against none (round 16): unknown is not the same, unless told to leave it
+    # to the caller (across files comparison.contention_unknown says it of the side)
+    assert "unknown is not the same" in contention.differs(a, {})
+    assert contention.difference(a, {}, unknown_differs=False) == ""
     # older files: no seconds in the host records, the cell's wall time over its repetitions stands in
     old = {"wall_seconds": 12.0, "host": [{k: v for k, v in r.items() if k != "seconds"} for r in a["host"]]}
     assert contention.contended_reps(old) == [0, 1, 2]

@@ -5,6 +5,7 @@ The workload here is a scripted sequence of values, because what is tested is th
 not a measurement; real workloads are tested on real filesystems in test_run_loop.py.
 """
 import tempfile
+import time
 import types
 
 import pytest
@@ -113,7 +114,9 @@ def run_pair(monkeypatch, tmp_path, base_values, option_values, aims, adaptive=T
     ran = [] if ran is None else ran
     monkeypatch.setitem(KINDS, "scripted", types.SimpleNamespace(
         METRICS={"throughput": ("bytes/s", "higher")},
-        run=lambda cell, ctx: ran.append(cell.key) or {"throughput": next(streams[cell.key])}))
+        # a few ms a repetition: the record's starts (to the ms) tell the rounds apart, as the
+        # report's test of interleaving (comparison.interleaved) reads them and the stopping rule with it
+        run=lambda cell, ctx: ran.append(cell.key) or time.sleep(0.003) or {"throughput": next(streams[cell.key])}))
     cells = [matrix.Cell("ext4", "w", "scripted", primary="throughput"),
              matrix.Cell("ext4", "w", "scripted", mount_options=("commit=60",), variant="commit-60", primary="throughput")]
     run = execution.Run(None, matrix.Profile("p", 1 << 20, 3, adaptive, cells), str(tmp_path), None,

@@ -47,9 +47,11 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   runs (a copy under a new id, its samples reordered, repetitions appended or removed, metrics
   or cells dropped: shared_print()), is refused whatever the order of the files, in one line
   naming both files: one run is never two.
-- What is not compared: a metric whose unit or direction (better) differs between the files
-  (agreement(): "units differ", "directions differ"), and, across files, a side whose
-  contention is unknown (no host records: contention_unknown()), as an unrecorded factor.
+- What is not compared: a metric whose unit (what its figures mean: a PTS result's includes
+  its pts_scale, unit_of()) or direction (better) differs between the files (agreement():
+  "units differ", "directions differ"), and, across files, a side whose contention is unknown
+  (no host records, or records it cannot be computed from: contention_unknown()), as an
+  unrecorded factor.
 - Not testable: either side with fewer than two repetitions, or no spread at all; never p = 0.
 - Many comparisons: p adjusted by Holm within a family (a claim's comparisons) or by
   Benjamini-Hochberg across a table (statsmodels' multipletests); a difference is significant
@@ -69,8 +71,10 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   power (POWER) at ALPHA, two-sided, given the row's sample sizes and its samples' spreads
   taken as the true ones: Welch's test (unpaired rows, and the runs' means across files) from
   each side's own variance (welch_detectable()), the paired test from the spread of the
-  differences (the noncentral t: _detectable()); so a claim smaller than that says "cannot
-  tell at this n", and `measure` repeats until it is small enough.
+  differences (the noncentral t: _detectable()), the linear scale's test of the logarithm of
+  the ratio of the means from the samples' relative spreads (ratio_detectable(): a simulation
+  of that statistic with a fixed seed); so a claim smaller than that says "cannot tell at this
+  n", and `measure` repeats until it is small enough.
 """
 import json
 import math
@@ -168,20 +172,23 @@ def _log_ratio_of_means(row: dict, x, y, paired: bool, margin_pct: float) -> dic
     of the ratio of the means (the delta method, module docstring), its 95 % interval turned
     into the ratio's, the two one-sided tests of equivalence within +-margin_pct on the same
     statistic, and the smallest detectable change from the samples' relative spread."""
+    import numpy as np
     from scipy.stats import t as student
     mean_x, mean_y = row["mean_a"], row["mean_b"]
     estimate = math.log(mean_y) - math.log(mean_x)  # not log(mean_y / mean_x): that quotient may round to 0
     rel_x, rel_y = x / mean_x, y / mean_y  # each sample relative to its side's mean: the delta method's terms
+    var_x, var_y = float(rel_x.var(ddof=1)), float(rel_y.var(ddof=1))
     if paired:
         n = len(x)
-        spread, k = float((rel_y - rel_x).std(ddof=1)), _detectable(n)
-        se, df, change = spread / math.sqrt(n), n - 1, (k * spread if k is not None else None)
+        spread = float((rel_y - rel_x).std(ddof=1))
+        se, df = spread / math.sqrt(n), n - 1
+        cov = float(np.cov(rel_x, rel_y, ddof=1)[0, 1])
+        change = ratio_detectable(n, n, *(_sig(v) for v in (var_x, var_y, cov)), True)  # the power of this test
     else:
-        var_x, var_y = float(rel_x.var(ddof=1)), float(rel_y.var(ddof=1))
         se = math.sqrt(var_x / len(x) + var_y / len(y))
         df = ((var_x / len(x) + var_y / len(y)) ** 2 / ((var_x / len(x)) ** 2 / (len(x) - 1) + (var_y / len(y)) ** 2
                                                          / (len(y) - 1))) if se else 0.0
-        change = welch_detectable(len(x), len(y), var_x, var_y)  # the power of this Welch test
+        change = ratio_detectable(len(x), len(y), _sig(var_x), _sig(var_y))  # the power of this test
     if not math.isfinite(se):
         row["why"] = "the interval of B/A is not a finite number (samples spread over hundreds of powers of ten)"
         return row
@@ -515,32 +522,51 @@ def agreement(side_a: list, side_b: list) -> str:
     "units differ (A s, B pts)" or "directions differ (A lower, B higher)" where the unit or
     better is not one and the same in every entry ("A s / pts" where a side holds two); ""
     where they agree. Known metrics have the metric table's (validate); one fsatlas does not
-    know carries its own in each file, and side A's first run is no judge of side B's."""
+    know carries its own in each file, and side A's first run is no judge of side B's. A PTS
+    metric's unit includes its pts_scale (unit_of())."""
     for field, word in (("unit", "units"), ("better", "directions")):
-        found = [list(dict.fromkeys(str(m.get(field)) for m in side)) for side in (side_a, side_b)]
+        found = [list(dict.fromkeys(unit_of(m) if field == "unit" else str(m.get(field)) for m in side))
+                 for side in (side_a, side_b)]
         if len(found[0]) > 1 or len(found[1]) > 1 or found[0] != found[1]:
             return f"{word} differ (A {' / '.join(found[0])}, B {' / '.join(found[1])})"
     return ""
 
 
+def unit_of(metric: dict) -> str:
+    """What a metric entry's figures mean: its unit, and for a PTS result (unit pts) the scale
+    PTS wrote beside it ("pts (MB/s)"): points of MB/s and points of seconds are not one unit."""
+    unit = str(metric.get("unit"))
+    return f"{unit} ({metric['pts_scale']})" if metric.get("pts_scale") is not None else unit
+
+
 def contended(of_a: list, of_b: list) -> str:
     """What results/contention finds between any cell of side A and any of side B (each a list
-    of (factors, cell)): the first difference beyond a threshold, or ""."""
+    of (factors, cell)): the first difference beyond a threshold, or "". Within one run a measure
+    one cell's records give and the other's cannot is a difference (unknown is not the same);
+    across runs contention_unknown() says it of the side."""
     from . import contention
-    return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
+    runs = [{(f or {}).get("run") for f, _ in side} for side in (of_a, of_b)]
+    within = runs[0] == runs[1] and len(runs[0]) == 1
+    return next(filter(None, (contention.difference(a, b, within) for _, a in of_a for _, b in of_b)), "")
 
 
 def contention_unknown(of_a: list, of_b: list) -> str:
     """Across result files (each side a list of (factors, cell)): "contention unknown on side A
-    (no host records in run X)" where a side's cell recorded none, as a run factor not recorded
+    (no host records in run X)" where a side's cell recorded none or records from which a measure
+    cannot be computed (contention.unknown(): no wall time, zero seconds), as a run factor not recorded
     is not shown to be the same as any (design()); "" where every cell recorded it. Within one
     run the two cells share its host, recorded or not."""
     from . import contention
     parts = []
     for name, side in (("A", of_a), ("B", of_b)):
-        unknown = list(dict.fromkeys(f["run"] for f, c in side if contention.summary(c) is None))
-        if unknown:
-            parts.append(f"contention unknown on side {name} (no host records in run {', '.join(unknown)})")
+        whys = {}  # why -> the runs it holds for
+        for f, c in side:
+            why = contention.unknown(c)
+            if why and f["run"] not in whys.setdefault(why, []):
+                whys[why].append(f["run"])
+        if whys:
+            parts.append(f"contention unknown on side {name} ("
+                         + ", ".join(f"{why} in run {', '.join(runs)}" for why, runs in whys.items()) + ")")
     return "; ".join(parts)
 
 
@@ -806,6 +832,80 @@ def _detectable(n: int) -> float | None:
     if not (power(0.0) < 0 < power(high)):
         return None
     return float(optimize.brentq(power, 0.0, high, rtol=1e-12)) / math.sqrt(n)
+
+
+RATIO_DRAWS, RATIO_SEED = 1 << 14, 20261129  # ratio_detectable's simulation: its draws (power within
+# about 0.003 of the figure's) and its fixed seed, so a row's figure is one number wherever it is made
+
+
+def _sig(value: float) -> float:
+    """value to 6 significant digits: the key of ratio_detectable's cache (a spread known to the
+    sixth digit moves the figure far less than the simulation's own grain)."""
+    return float(f"{value:.6g}")
+
+
+@lru_cache(maxsize=4096)
+def ratio_detectable(n_a: int, n_b: int, var_a: float, var_b: float, cov: float = 0.0,
+                     paired: bool = False) -> float | None:
+    """The logarithm of the ratio of the means at which the linear scale's test (the delta
+    method's t-test of log(mean_b / mean_a), _log_ratio_of_means) has POWER at ALPHA, two-sided,
+    with the samples' relative variances (var_a, var_b: of each sample over its side's mean; cov:
+    of the pairs, paired) taken as the true ones and normal samples. Not welch_detectable() of
+    those variances: that is the power of a difference of normal means, and this statistic's
+    numerator is a difference of logarithms of means and its standard error divides by those
+    random means (2 against 2, relative spreads 0.3: power 0.766 at Welch's figure, #60 round 16).
+    By simulation with a fixed seed (RATIO_DRAWS draws): B's ratio moves its mean only, so the
+    statistic is delta + L with L and its rejection bound S drawn once, and the power at delta is
+    the share of draws with delta > S - L or delta < -S - L: the smallest such delta at which it
+    reaches POWER is read off the sorted draws. Unpaired, each side's mean is normal and its
+    variance a scaled chi-square (independent); paired, the pairs are drawn whole. A draw whose
+    mean is zero or below is no test (compare(): not testable), so never a rejection."""
+    import numpy as np
+    from scipy import special
+    if n_a < 2 or n_b < 2 or not (var_a >= 0 and var_b >= 0) or not var_a + var_b > 0:
+        return None
+    rng = np.random.default_rng(RATIO_SEED)
+    if paired:
+        n, draws = n_a, max(1 << 11, RATIO_DRAWS // max(1, n_a // 8))  # n pairs a draw: bounded work
+        reach = math.sqrt(var_a * var_b)  # a correlation within [-1, 1] after _sig's rounding
+        cov_m = np.array([[var_a, min(max(cov, -reach), reach)], [min(max(cov, -reach), reach), var_b]])
+        with warnings.catch_warnings():  # a correlation of 1 to the last bit: eigh's -1e-18 eigenvalue
+            warnings.simplefilter("ignore", RuntimeWarning)
+            pairs = rng.multivariate_normal([0.0, 0.0], cov_m, size=(draws, n), method="eigh")
+        a, b = 1 + pairs[..., 0], 1 + pairs[..., 1]
+        mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            diffs = b / mean_b[:, None] - a / mean_a[:, None]
+            se = diffs.std(axis=1, ddof=1) / math.sqrt(n)
+        critical = float(special.stdtrit(n - 1, 1 - ALPHA / 2))
+    else:
+        draws = RATIO_DRAWS
+        mean_a = 1 + math.sqrt(var_a / n_a) * rng.standard_normal(draws)
+        mean_b = 1 + math.sqrt(var_b / n_b) * rng.standard_normal(draws)
+        k_a, k_b = n_a - 1, n_b - 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            part_a = var_a * rng.chisquare(k_a, draws) / k_a / mean_a ** 2 / n_a  # s_a^2 / (n_a mean_a^2)
+            part_b = var_b * rng.chisquare(k_b, draws) / k_b / mean_b ** 2 / n_b
+            se = np.sqrt(part_a + part_b)
+            df = (part_a + part_b) ** 2 / (part_a ** 2 / k_a + part_b ** 2 / k_b)
+        # t's quantile at each draw's Welch-Satterthwaite df (between min(k) and k_a + k_b): read off
+        # 256 exact ones, spaced evenly in log df, where it is smooth (within 0.05 % of stdtrit's)
+        grid = np.geomspace(min(k_a, k_b), k_a + k_b, 256)
+        critical = np.interp(np.log(np.clip(np.nan_to_num(df, nan=1.0), grid[0], grid[-1])), np.log(grid),
+                             special.stdtrit(grid, 1 - ALPHA / 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ok = (mean_a > 0) & (mean_b > 0) & np.isfinite(se) & (se > 0)
+        shift = np.where(ok, np.log(np.where(ok, mean_b, 1.0)) - np.log(np.where(ok, mean_a, 1.0)), 0.0)
+        bound = np.where(ok, critical * se, np.inf)
+    upper, lower = np.sort(bound - shift), np.sort(-bound - shift)  # rejected where delta > upper or < lower
+    upper = upper[np.isfinite(upper)]
+    if not upper.size:
+        return None
+    # the power just above each candidate delta (each upper, from the smallest): those below it on
+    # the upper side, and the lower bounds still above it
+    power = (np.arange(1, upper.size + 1) + (draws - np.searchsorted(lower, upper, side="right"))) / draws
+    reached = np.nonzero((power >= POWER) & (upper >= 0))[0]
+    return float(upper[reached[0]]) if reached.size else None
 
 
 def welch_detectable(n_a: int, n_b: int, var_a: float, var_b: float) -> float | None:

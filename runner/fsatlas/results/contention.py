@@ -18,6 +18,7 @@ In an adaptive profile a repetition past a threshold is run again, up to the cap
 (results/flags). differs() says whether two cells' contention differs by more than a threshold,
 so that a comparison says so instead of giving a verdict (results/comparison calls it).
 """
+import math
 import statistics
 
 OTHERS_CPU_SHARE = 0.5  # of one CPU
@@ -27,13 +28,18 @@ IOWAIT_PCT = 50.0
 
 
 def measures(rep: dict, seconds: float | None = None) -> dict:
-    """A repetition's contention in the thresholds' units: {"others_cpu": share of one CPU (None
-    where its wall time is unknown), "steal_pct", "iowait_pct"}. seconds: its wall time, where the
-    record has none (older files: the cell's wall time over its repetitions)."""
-    wall = rep.get("seconds", seconds)
-    others = rep["others_cpu_s"] if rep["others_cpu_s"] > RESOLUTION_CPU_S else 0.0
-    return {"others_cpu": others / wall if wall else None,
-            "steal_pct": rep["steal_pct"], "iowait_pct": rep["iowait_pct"]}
+    """A repetition's contention in the thresholds' units: {"others_cpu": share of one CPU,
+    "steal_pct", "iowait_pct"}, each None where it cannot be computed: a field missing or not a
+    finite number, and other processes' share where the wall time is unknown or not above zero.
+    seconds: its wall time, where the record has none (older files: the cell's wall time over its
+    repetitions)."""
+    def number(value):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return float(value) if ok else None
+    wall, used = number(rep.get("seconds", seconds)), number(rep.get("others_cpu_s"))
+    others = None if used is None or not wall or wall <= 0 else (used if used > RESOLUTION_CPU_S else 0.0) / wall
+    return {"others_cpu": others, "steal_pct": number(rep.get("steal_pct")),
+            "iowait_pct": number(rep.get("iowait_pct"))}
 
 
 LIMITS = {"others_cpu": OTHERS_CPU_SHARE, "steal_pct": STEAL_PCT, "iowait_pct": IOWAIT_PCT}
@@ -49,7 +55,8 @@ def passes(rep: dict, seconds: float | None = None) -> list[str]:
 
 def _rep_seconds(cell: dict) -> float | None:
     host = cell.get("host") or []
-    return cell["wall_seconds"] / len(host) if host and cell.get("wall_seconds") else None
+    wall = cell.get("wall_seconds")
+    return wall / len(host) if host and isinstance(wall, (int, float)) and wall else None
 
 
 def contended_reps(cell: dict) -> list[int]:
@@ -69,16 +76,34 @@ def summary(cell: dict) -> dict | None:
             for name in LIMITS}
 
 
-def difference(cell_a: dict, cell_b: dict) -> str:
+def unknown(cell: dict) -> str:
+    """Why the cell's contention cannot be known, or "": no host records, or a measure that
+    cannot be computed from them (no wall time, zero seconds, a field missing): the measures
+    summary() gives as None. Unknown is never "the same" as anything (results/comparison)."""
+    found = summary(cell)
+    if found is None:
+        return "no host records"
+    missing = [WORDS[name][0] for name, value in found.items() if value is None]
+    return f"{' and '.join(missing)} not computable from its host records" if missing else ""
+
+
+def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     """The first measure whose mean contention differs between the two cells by more than its
     threshold, as "other processes' CPU 0.85 CPUs against 0.05 CPUs a repetition (more than 0.50
-    CPUs apart)"; "" where none does or a side recorded none."""
+    CPUs apart)", or one that one cell's records give and the other's cannot ("other processes'
+    CPU unknown against 0.05 CPUs a repetition": unknown is not the same); "" where none does or
+    neither side recorded any. unknown_differs=False: only measures both give (across files
+    comparison.contention_unknown() says what a side's records cannot give)."""
     a, b = summary(cell_a), summary(cell_b)
-    if not a or not b:
+    if not a and not b:
         return ""
+    a, b = a or dict.fromkeys(LIMITS), b or dict.fromkeys(LIMITS)
     for name, limit in LIMITS.items():
+        word, fmt = WORDS[name]
+        if unknown_differs and (a[name] is None) != (b[name] is None):
+            shown = ["unknown" if v is None else fmt.format(v) for v in (a[name], b[name])]
+            return f"{word} {shown[0]} against {shown[1]} a repetition (unknown is not the same)"
         if a[name] is not None and b[name] is not None and abs(a[name] - b[name]) > limit:
-            word, fmt = WORDS[name]
             return (f"{word} {fmt.format(a[name])} against {fmt.format(b[name])} a repetition "
                     f"(more than {fmt.format(limit)} apart)")
     return ""

@@ -5,6 +5,7 @@ A probe result lives at <data>/probes/<id>.json with its transcripts in
 findings are feature facts, not speed figures, and `fsatlas check-data` checks them.
 """
 import json
+import math
 import os
 import re
 from functools import lru_cache
@@ -71,6 +72,13 @@ def problems(path: str) -> list[Problem]:
         data = resultfile.load_json(path)
     except UserError as e:
         return [Problem("error", path, "", e.body)]
+    # a number that is not finite (1e999 reads as inf, which JSON cannot say), refused as a NaN is,
+    # one line each and before the schema (whose minimum would name -inf a second time); a probe's
+    # limits are integers beyond 2^53 (RLIMIT_INFINITY), so not resultfile's bounds
+    found = [Problem("error", path, where, f"expected a finite number, found {value}")
+             for where, value in _not_finite(data)]
+    if found:
+        return found
     found = [Problem("error", path, "/" + "/".join(map(str, e.absolute_path)), e.message)
              for e in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))]
     if found:
@@ -101,6 +109,19 @@ def problems(path: str) -> list[Problem]:
             found.append(Problem("error", path, f"/findings/{i}/raw",
                                  f"expected a member of {bundle.relative(rid)}, found {finding['raw']}"))
     return found
+
+
+def _not_finite(value) -> list:
+    """(JSON Pointer, value) of every float in the document that is not finite (a walk without
+    recursion: a document nested a thousand deep is no traceback)."""
+    out, todo = [], [(value, ())]
+    while todo:
+        node, parts = todo.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            out.append((resultfile.pointer(parts), node))
+        elif isinstance(node, (dict, list)):
+            todo.extend((item, (*parts, key)) for key, item in (node.items() if isinstance(node, dict) else enumerate(node)))
+    return sorted(out)
 
 
 def files(data_dir: str) -> list[str]:

@@ -5,6 +5,7 @@ fsatlas does not know; the filesystem pages hold the start of each cell's reason
 (site/explorer.py) builds its index from these; `fsatlas validate` bounds their size, so no
 file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it holds."""
 import json
+import re
 import shlex
 
 from ..errors import UserError
@@ -42,15 +43,24 @@ def strings(result: dict) -> dict:
 IMPORT, RUNNER = "import", "runner"  # a run's origin: another tool's output imported, or fsatlas's runner
 
 
+IMPORT_ID = re.compile(r"-import-[A-Za-z0-9]+-")  # an import's id: <created>-<machine>-import-<format>-<digest>
+
+
 def imported(result: dict) -> bool:
-    """Whether a result is an import of another tool's output: its origin as its fields give it,
-    profile import-TOOL or tool.imported_from (either one: a file is not a run of fsatlas's
-    runner because a field was left out); a site digest (aggregate.digest), which keeps neither
-    field, by the origin its factors (comparison.factors) took from them."""
+    """Whether a result is an import of another tool's output: known by ANY of its marks, so a
+    file is not a run of fsatlas's runner because a field was left out or edited: its profile
+    import-TOOL, tool.imported_from, an id naming an import (import_.py: ...-import-fio-...), a
+    cell with imported_runs or a cell of variant "imported" (or imported-V: shares.configuration).
+    A site digest (aggregate.digest), which keeps neither field, by the origin its factors
+    (comparison.factors) took from them."""
     origin = (result.get("factors") or {}).get("origin")
     if origin:
         return origin == IMPORT
-    return str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
+    cells = result.get("cells") or ()
+    return (str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
+            or bool(IMPORT_ID.search(str(result.get("id", ""))))
+            or any(isinstance(c, dict) and (c.get("imported_runs") or str(c.get("variant", "")).startswith(IMPORTED))
+                   for c in cells))
 
 
 DEFAULTS, IMPORTED = "defaults", "imported"  # the variant of a configuration spelled without one

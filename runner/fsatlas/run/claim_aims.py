@@ -60,15 +60,32 @@ def behind(states: list, aims: dict, cap: int) -> set:
         if not option or not base or max(option.reps, base.reps) >= cap:
             continue
         a, b = base.samples.get(metric, []), option.samples.get(metric, [])
-        if len(a) >= 2 and len(b) >= 2 and undetected(a, b, metric, change_pct):
+        if len(a) >= 2 and len(b) >= 2 and undetected(a, b, metric, change_pct, plan(base, option)):
             wanted |= {option, base}
     return wanted
 
 
-def undetected(a: list, b: list, metric: str, change_pct: float) -> bool:
-    """Whether samples A and B of METRIC (paired where as many: the same rounds, unless a side's
-    own spread added one) could not yet detect CHANGE_PCT: tested, and the smallest change they
-    detect unknown or larger. Not testable (no spread) is not undetected: more rounds add none."""
-    row = comparison.compare(a, b, metrics.KNOWN.get(metric, ("", "higher"))[1], metrics.scale(metric),
-                             paired=len(a) == len(b))
+def plan(state_a, state_b) -> dict:
+    """comparison.cells_plan() of two cell runs (execution.CellRun) of one run so far: the pair
+    decided as the report will decide it (report.within): interleaved rounds, the parameters,
+    the contention of the repetitions run (a cell's host records only where every repetition
+    has one, as the result file keeps them)."""
+    run = comparison.factors(state_a.run.result)
+
+    def cell(state) -> dict:
+        return {"key": state.cell.key, "parameters": state.record.get("parameters") or {},
+                "started": list(state.started), "wall_seconds": state.seconds,
+                **({"host": list(state.host)} if state.host and len(state.host) == state.reps else {})}
+    return comparison.cells_plan(run, cell(state_a), run, cell(state_b))
+
+
+def undetected(a: list, b: list, metric: str, change_pct: float, plan: dict) -> bool:
+    """Whether samples A and B of METRIC could not yet detect CHANGE_PCT: the row of the pair as
+    plan (comparison.cells_plan(), plan()) decides it, through comparison.row_of as the report
+    makes it, is tested and the smallest change it detects unknown or larger. Not testable (no
+    spread) or not tested (contention or parameters differ) is not undetected: more rounds do
+    not make that row a test."""
+    unit, better = metrics.KNOWN.get(metric, ("", "higher"))
+    entry = {"unit": unit, "better": better}
+    row = comparison.row_of("", metric, [{**entry, "samples": a}], [{**entry, "samples": b}], plan)
     return row["status"] == "tested" and (row["detectable_pct"] is None or row["detectable_pct"] > change_pct)

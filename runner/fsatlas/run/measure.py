@@ -62,18 +62,20 @@ def lagging(states: list, aims: dict, cap: int) -> set:
         b, a = by_key.get(b_key), by_key.get(a_key)
         if not a or not b or max(a.reps, b.reps) >= cap:
             continue
-        if any(needs_more(a.samples[name], b.samples.get(name, []), name, change_pct)
+        pair = claim_aims.plan(a, b)
+        if any(needs_more(a.samples[name], b.samples.get(name, []), name, change_pct, pair)
                for name in a.samples if name in comparison.HEADLINE):
             wanted |= {a, b}
     return wanted
 
 
-def needs_more(a: list, b: list, name: str, change_pct: float) -> bool:
+def needs_more(a: list, b: list, name: str, change_pct: float, plan: dict) -> bool:
     """Whether the pair's samples of metric NAME need another round to detect CHANGE_PCT (the
     comparison module's smallest detectable change, paired): fewer than two rounds, or tested
     and the change below what they detect. A metric not testable after two rounds (no spread on
-    either side: a size, a count) is not waited for: more rounds of it add none."""
-    return len(a) < 2 or len(a) != len(b) or claim_aims.undetected(a, b, name, change_pct)
+    either side: a size, a count) is not waited for: more rounds of it add none. plan: the pair's
+    design (claim_aims.plan()), as the report decides the row."""
+    return len(a) < 2 or len(a) != len(b) or claim_aims.undetected(a, b, name, change_pct, plan)
 
 
 def run_pair(matrix, profile, out, scratch, a_spec, b_spec, change_pct=DEFAULT_CHANGE_PCT,

@@ -241,6 +241,9 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
                 "display": row["shown"]["mean"]}
     cells = []
     for cell in result["cells"]:
+        for name, m in cell["metrics"].items():  # what a PTS figure's unit means (comparison.unit_of)
+            if "pts_scale" in m and name in metrics.get(cell["key"], {}):
+                metrics[cell["key"]][name]["pts_scale"] = m["pts_scale"]
         cells.append({
             "key": cell["key"], "filesystem": cell["filesystem"], "workload": cell["workload"],
             "variant": cell.get("variant", "defaults"), "dimensions": result_tables.dimensions(cell["key"]),

@@ -1224,10 +1224,10 @@ def _measured(option, claim, facts, cell, base, metric) -> dict:
     judged later, with the claim's other comparisons, by _judge) and what the cells' setup says."""
     a, b = base["metrics"][metric], cell["metrics"][metric]
     run = facts.get("factors") or {"run": facts["id"]}
-    # the one decision of a pair of cells (comparison.cells_plan), as compare and the compare page make it:
-    # paired where interleaved; not tested where parameters or contention differ (_compare: cannot show)
-    test = comparison.compare_design([a["samples"]], [b["samples"]], a["better"], metrics_mod.scale(metric),
-                                     comparison.cells_plan(run, base, run, cell))
+    # the one decision of a pair of cells (comparison.cells_plan) and its row (comparison.row_of), as
+    # compare, report.within and the compare page make them: paired where interleaved; not tested where
+    # parameters, contention or the figures' units differ (_compare: cannot show)
+    test = comparison.row_of(cell.get("key", ""), metric, [a], [b], comparison.cells_plan(run, base, run, cell))
     change = test["change_pct"] if test["change_pct"] is not None else 0.0
     shown = percent_shown(change)  # the change as the sentence and the chart's hover print it: one rounding
     flags = sorted(set(cell["flags"]) | set(base["flags"]))
