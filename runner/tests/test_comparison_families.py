@@ -9,8 +9,9 @@ within one run (report.within: `compare R --a A --b B`, the page) and across run
 headline one (read_iops of throughput: one test, distinct())."""
 import copy
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
+from fsatlas.errors import UserError
 from fsatlas.results import comparison
 from fsatlas.site import report
 
@@ -88,7 +89,11 @@ def test_other_metrics_never_change_a_headline_rows_adjusted_p_or_verdict_across
             sides.append(made)
         return sides
     plain, more = runs(False), runs(True)
-    want = _headline(comparison.between(*copy.deepcopy(plain)))
+    try:
+        want = _headline(comparison.between(*copy.deepcopy(plain)))
+    except UserError as e:  # runs drawn alike (samples of 0 scaled) are one run to compare, not this rule's case
+        assume("same samples" not in str(e))
+        raise
     assert want
     assert _headline(comparison.between(*more, all_metrics=True)) == want
     assert _headline(comparison.between(*more)) == want

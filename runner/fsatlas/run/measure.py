@@ -140,6 +140,8 @@ def outcome(result: dict, pairs: list, change_pct: float) -> list[dict]:
             found[name] = row["detectable_pct"] if row["status"] == "tested" else None
             if row["status"] != "tested":
                 whys[name] = comparison.describe(row)  # "not testable: n = 1 ...", as the report's row says
+            elif found[name] is None:  # the test has not 80 % power for any change within reach
+                whys[name] = f"tested, but no change is detectable with 80 % power at n = {row['n_a']}"
         tested = [v for v in found.values() if v is not None]
         out.append({"workload": a.key.split("|", 3)[3], "rounds": len(ca["started"]), "metrics": found,
                     "whys": whys, "reached": bool(tested) and all(v <= change_pct for v in tested)})
