@@ -470,7 +470,7 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     a, b = (list(x) if isinstance(x, (list, tuple)) else [x] for x in (a, b))
     files_a, files_b = (list(names) or [r["id"] for r in runs] for names, runs in zip(files or ((), ()), (a, b)))
     one_id(a + b, files_a + files_b)  # one id in two files that differ, whichever sides they are on
-    (kept_a, _), (kept_b, _) = _once(a, files_a), _once(b, files_b)
+    (kept_a, _), (kept_b, _) = _once(a, files_a, ids_checked=True), _once(b, files_b, ids_checked=True)
     of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
     for r, digest, prints in kept_a:
         twin = of_b.get(r["id"]) or of_b.get(digest)
@@ -640,7 +640,7 @@ def once(results: list, files: list | None = None) -> tuple[list, list]:
     return [r for r, _, _ in kept], dropped
 
 
-def _once(results: list, files: list | None = None) -> tuple[list, list]:
+def _once(results: list, files: list | None = None, ids_checked: bool = False) -> tuple[list, list]:
     """once()'s answer, each run kept with its content() and cell_prints(), so that between()
     digests each run once. files: the file each result was read from, which a refusal names
     (default: its id). Refused (UserError), whatever the order of the files: one id in two files
@@ -648,9 +648,11 @@ def _once(results: list, files: list | None = None) -> tuple[list, list]:
     not their content (one run under two ids: a copy of it, edited or a subset of its cells;
     counting it twice would make one run two). Of two ids with one content (an output imported
     twice) the smaller is kept, so that the order of the files never decides which run's other
-    fields (contention, system) count."""
+    fields (contention, system) count. ids_checked: one_id() was run over these files already
+    (between() runs it over both sides at once: each file serialised whole once, not twice)."""
     files = list(files or [r["id"] for r in results])
-    one_id(results, files)
+    if not ids_checked:
+        one_id(results, files)
     kept, dropped, kept_files, seen = [], [], [], {}
     for i in sorted(range(len(results)), key=lambda i: (results[i]["id"], files[i])):
         r = results[i]
