@@ -25,7 +25,7 @@ What may be counted and compared (#60 round 15), each decided once in results/co
   an unrecorded factor is not the same as any (contention_unknown); the thresholds stay those
   of results/contention;
 - an import's repetitions never get the paired test, whatever `started` its cells carry: its
-  origin (profile import-TOOL or tool.imported_from) decides (design);
+  origin decides, known by any of its marks (shares.imported; design);
 - a configuration has one spelling (results/shares.configuration): ext4, ext4: and
   ext4:defaults are one, and `R --a ext4 --b ext4:defaults` is refused as measure refuses it.
 """
