@@ -211,7 +211,7 @@ def test_the_distinct_strings_shortcut_finds_what_the_walk_finds(value, writer):
         assume(False)
     data = resultfile.parse_json(raw, "x.json")
     assert privacy.document_findings(resultfile.screened(data)[1], data) == privacy.findings(data)
-    assert resultfile.value_problems(data) == resultfile.value_problems(data, (False, set()))  # (False: walk)
+    assert resultfile.value_problems(data) == resultfile.value_problems(data, (False, set(), 0))  # (False: walk)
 
 
 @settings(max_examples=EXAMPLES * 10)
@@ -220,7 +220,7 @@ def test_the_distinct_strings_shortcut_finds_what_the_walk_finds(value, writer):
                                                                                 max_size=2), max_leaves=20))
 def test_the_screen_passes_no_value_the_walk_refuses(value):
     """NaN, infinities and numbers of any size in memory (a JSON reader makes some of them)."""
-    assert resultfile.value_problems(value) == resultfile.value_problems(value, (False, set()))
+    assert resultfile.value_problems(value) == resultfile.value_problems(value, (False, set(), 0))
 
 
 def _rounded_by_arithmetic(value: float, digits: int = 3) -> str:

@@ -278,15 +278,27 @@ def load_json(path: str, limit: int | None = None):
     return parse_json(read_regular(path, MAX_FILE_BYTES if limit is None else limit), path)
 
 
-def parse_json(raw: bytes, path: str):
-    """The document in a result file's bytes.
+def parse_json(raw: bytes, path: str, keys_checked: bool = True):
+    """The document in a result file's bytes, refused where an object holds one key twice
+    (duplicate_key; keys_checked=False leaves that to the caller, which has counted the keys).
     orjson reads a quick result in 0.6 ms, json in 2.9 (an integer beyond 64 bits it reads as a
     float, which value_problems refuses all the same); what orjson refuses json reads again, so
     the verdict and the message are json's."""
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        pass
+        data = _parsed_by_json(raw, path)
+    if keys_checked:
+        try:
+            twice = duplicate_key(raw, screened(data)[2])
+        except RecursionError:  # orjson reads deeper than json's recursion reaches
+            raise UserError("expected JSON nested at most a few hundred levels deep", where=path) from None
+        if twice:
+            raise UserError(twice[1], where=path, field=twice[0])
+    return data
+
+
+def _parsed_by_json(raw: bytes, path: str):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -297,6 +309,43 @@ def parse_json(raw: bytes, path: str):
         raise UserError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where=path) from None
     except (ValueError, RecursionError) as e:
         raise UserError(f"malformed JSON: {e}", where=path) from None
+
+
+# A closing quote, then white space, then a colon: a key written "k" : v, which the fast count
+# of '":' below would miss.
+_KEY_END_SPACED = re.compile(rb'"[ \t\r\n]+:')
+
+
+def duplicate_key(raw: bytes, keys: int) -> tuple[str, str] | None:
+    """(JSON Pointer of the object, message) where an object of the JSON text holds one key twice,
+    else None; keys: how many keys the parsed document holds (screened). Parsers keep the last
+    value of a repeated key silently, so a file read as valid would hold another figure than the
+    text a reviewer reads. Quickly: where no string holds a quote (no \\") and no key has space
+    before its colon, each '":' in the text ends a key, and their count equals the parsed keys
+    unless one repeats (0.1 ms for a quick result, where json with a hook takes 3); else json
+    reads the text again, pairs and all."""
+    if b'\\"' not in raw and raw.count(b'":') == keys and not _KEY_END_SPACED.search(raw):
+        return None
+    found = []
+
+    def pairs(items):
+        made = dict(items)
+        if len(made) != len(items) and not found:
+            seen = set()
+            found.append((made, next(k for k, _ in items if k in seen or seen.add(k))))
+        return made
+    data = json.loads(raw, object_pairs_hook=pairs)
+    if not found:
+        return None
+    holder, key = found[0]
+    todo = [(data, ())]
+    while todo:  # the path to the object that held the key twice (by identity)
+        node, where = todo.pop()
+        if node is holder:
+            return pointer(where), f"expected each key once in an object, found {key!r} twice"
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        todo.extend((v, (*where, k)) for k, v in items if isinstance(v, (dict, list)))
+    return "", f"expected each key once in an object, found {key!r} twice"
 
 
 MAX_INT = 2 ** 53  # what every JSON reader (the browser's, Hugo's) holds exactly
@@ -323,16 +372,18 @@ def unsafe_text(text: str) -> str:
             f"surrogates, found {kind} U+{code:04X} at character {found.start() + 1}")
 
 
-def screened(value) -> tuple[bool, set]:
+def screened(value) -> tuple[bool, set, int]:
     """(whether every number of the document is finite and at most 2^53 in size, its distinct
-    strings, keys included): one walk of a quick result's 20,000 values (0.7 ms) that
-    value_problems and the privacy check both read, each looking at 430 strings, not 7,000."""
-    strings, numbers, todo = set(), [], [value] if isinstance(value, (dict, list)) else []
+    strings, keys included, how many keys its objects hold): one walk of a quick result's 20,000
+    values (0.7 ms) that value_problems, the privacy check and duplicate_key read, each looking
+    at 430 strings, not 7,000."""
+    strings, numbers, todo, keys = set(), [], [value] if isinstance(value, (dict, list)) else [], 0
     add, push, number = strings.add, todo.append, numbers.append
     while todo:
         node = todo.pop()
         if type(node) is dict:
             strings.update(node)
+            keys += len(node)
             node = node.values()
         for item in node:
             kind = type(item)
@@ -344,16 +395,16 @@ def screened(value) -> tuple[bool, set]:
                 push(item)
     # a sum is not finite if any number is not (nor can numbers within 2^53 add up to infinity)
     fine = not numbers or (math.isfinite(sum(numbers)) and max(numbers) <= MAX_INT and min(numbers) >= -MAX_INT)
-    return fine, strings
+    return fine, strings, keys
 
 
-def value_problems(value, screen: tuple[bool, set] | None = None) -> list[tuple[str, str]]:
+def value_problems(value, screen: tuple[bool, set, int] | None = None) -> list[tuple[str, str]]:
     """(JSON Pointer, message) for every value in the document that no measurement, setting or
     note can be: a number that is not finite, above 1e18 in size, or an integer beyond 2^53
     (which the site's JSON writer and every browser would round or refuse); a string or key
     holding a character UNSAFE_TEXT refuses. screen: screened(value), if taken already. The
     walk that builds pointers runs only when the screen finds a number or string to look at."""
-    fine, strings = screen or screened(value)
+    fine, strings, _ = screen or screened(value)
     if fine and not any(map(UNSAFE_TEXT.search, strings)):
         return []
     out, todo = [], [(value, ())] if isinstance(value, (dict, list)) else []  # a bare 0 is the schema's to refuse

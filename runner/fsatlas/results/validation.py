@@ -38,7 +38,7 @@ def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple
     except MemoryError:
         return ([Problem("error", path, "", memory.TOO_MUCH)], [], None), None
     try:
-        outcome, document = _checked(path, read[1], with_raw)
+        outcome, document = _checked(path, read[1], with_raw, read[0])
         return outcome, (read[0], document, read[2])
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
         return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
@@ -50,14 +50,17 @@ def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
     """(bytes, document, signature) of a result file, the signature (filesig) that of the bytes."""
     raw, st = resultfile.read_file(path, resultfile.MAX_FILE_BYTES if max_bytes is None else max_bytes)
     signature = filesig.of_read(filesig.cache_key(path), st, raw)
-    return raw, resultfile.parse_json(raw, path), signature
+    return raw, resultfile.parse_json(raw, path, keys_checked=False), signature  # _checked counts its keys
 
 
-def _checked(path: str, data, with_raw: bool) -> tuple[tuple[list[Problem], list, list | None], object]:
-    """(the outcome of a document as stored; the document in the read form, resultfile.readable,
-    where it passed the checks of its stored form, else as it is)."""
+def _checked(path: str, data, with_raw: bool, raw: bytes) -> tuple[tuple[list[Problem], list, list | None], object]:
+    """(the outcome of a document as stored (raw: its bytes); the document in the read form,
+    resultfile.readable, where it passed the checks of its stored form, else as it is)."""
     raws = _raw_signatures(data, path)
     screen = resultfile.screened(data)
+    twice = resultfile.duplicate_key(raw, screen[2])
+    if twice:
+        return ([Problem("error", path, *twice)], raws, None), data
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
     problems = problems or resultfile.schema_problems(data, path)
     if not problems and resultfile.version_of(data) == resultfile.CURRENT:
