@@ -27,8 +27,9 @@ worse: target 0); and the same settings twice, interleaved in one run, PERF_AA_R
 with a significant row: at most 1 in 20). The report: fsatlas report of
 the two newest committed standard results. The pages: the transfer size of home, a guide, a
 result page and the explorer, and the time to the first chart on a slow link, in Chromium, on the
-site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, aa-within, report,
-scale, pages, comma-separated) runs only those parts; aa-within is the within-run A/A alone.
+site of the committed results. PERF_ONLY=probes (or bounds, quick, fio, aa, aa-within, aa-across,
+report, scale, pages, comma-separated) runs only those parts; aa-within is the within-run A/A
+alone, aa-across the cross-file one.
 """
 import gzip
 import io
@@ -956,7 +957,7 @@ def main() -> int:
             shape = quick_matrix(Path(work))
         if part("fio"):
             versus_bare_fio()
-        if part("aa"):
+        if part("aa") or part("aa-across"):
             aa_comparison(Path(work))
         if part("aa") or part("aa-within"):
             within_run_aa(Path(work))
