@@ -69,3 +69,38 @@ def test_two_single_runs_are_never_tested_so_their_article_says_so(tmp_path):
     text = next((content / "articles").glob("*.md")).read_text()
     assert "one run per side" in text and "significant first" not in text
     assert json.loads(Path(other).read_text())["id"] in text
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from fsatlas.errors import UserError  # noqa: E402
+from fsatlas.site import articles  # noqa: E402
+
+
+def _article(folder: Path, compare: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "a.md").write_text(f"---\ntitle: t\ncompare:\n{compare}\n---\nbody\n")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["a", "b", "result"]), st.sampled_from(["4", "4.5", "true", "2026-11-27", "null", "[ext4]", "{x: 1}", "''"]))
+def test_a_side_that_is_not_a_text_is_refused_in_one_line(tmp_path_factory, field, value):
+    """The rule: each value of an article's compare entry is a non-empty text; any other YAML
+    value (a number, a boolean, a date, null, a list, a mapping, an empty text) is refused naming
+    the article and its entry, never a traceback (round 17: `a: 4` crashed the aggregate)."""
+    entry = {"result": "R", "a": "ext4", "b": "xfs", field: None}
+    line = "  - {" + ", ".join(f"{k}: {value if v is None else v}" for k, v in entry.items()) + "}"
+    folder = tmp_path_factory.mktemp("articles")
+    _article(folder, line)
+    with pytest.raises(UserError) as refused:
+        articles.named_comparisons(str(folder))
+    assert "/compare/0" in str(refused.value) and "each a text" in str(refused.value)
+
+
+def test_one_comparison_however_its_sides_are_spelled(tmp_path):
+    """ext4, ext4: and ext4:defaults name one comparison: made once, the same rows under each key."""
+    rid = Path(QUICK_A).stem
+    _article(tmp_path, "\n".join(f"  - {{result: {rid}, a: '{a}', b: xfs}}" for a in ("ext4", "ext4:", "ext4:defaults")))
+    made = articles.comparisons(str(tmp_path), {rid: QUICK_A})
+    assert len(made) == 3 and made[f"{rid}|ext4|xfs"] is made[f"{rid}|ext4:|xfs"] is made[f"{rid}|ext4:defaults|xfs"]
+    assert made[f"{rid}|ext4|xfs"]["rows"]

@@ -34,9 +34,11 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
         except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
             raise UserError(f"front matter not readable: {e}", where=path) from None
         for i, entry in enumerate(meta.get("compare") or []):
-            if not isinstance(entry, dict) or not {"a", "b"} <= set(entry) or set(entry) - {"a", "b", "result"}:
-                raise UserError("expected {a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, b: SIDE}",
-                                where=f"{path}: /compare/{i}")
+            # each a text: YAML reads `a: 4` as a number and `result: 2026-11-27` as a date
+            if not isinstance(entry, dict) or not {"a", "b"} <= set(entry) or set(entry) - {"a", "b", "result"} \
+                    or not all(isinstance(v, str) and v for v in entry.values()):
+                raise UserError("expected {a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, b: SIDE}, each a text "
+                                "(quote a number or a date)", where=f"{path}: /compare/{i}")
             out.append((path, entry))
     return out
 
@@ -47,10 +49,16 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
     from ..results import comparison
     from ..results.comparison import between, design, factors
     from . import knowledge, report
-    out = {}
+    out, made = {}, {}
     for where, entry in named_comparisons(articles_dir):
         key = comparison_key(entry)
         if key in out:
+            continue
+        # one comparison however its sides are spelled (ext4, ext4:, ext4:defaults): made once,
+        # under each key an article's shortcode names
+        one = (entry.get("result", ""), *(spelled_side(entry[s], entry) for s in ("a", "b")))
+        if one in made:
+            out[key] = made[one]
             continue
         named = [entry["result"]] if "result" in entry else [entry["a"], entry["b"]]  # else a and b are sides
         missing = [rid for rid in named if rid not in paths]
@@ -74,7 +82,15 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
                     "tests": comparison.tests_used(rows),
                     "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
                     "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
+        made[one] = out[key]
     return out
+
+
+def spelled_side(side: str, entry: dict) -> str:
+    """A comparison's side as one name: a result id as it is; a configuration within one result
+    in the one spelling of shares.spelled (ext4, ext4: and ext4:defaults are "ext4"; an import's
+    "ext4:imported" stays apart from its "ext4", and is made again to the same rows)."""
+    return shares.spelled(shares.configuration(side)) if "result" in entry else side
 
 
 def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dict | None:
