@@ -93,7 +93,8 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
             at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             problems.append(Problem("error", path, "", f"not readable YAML{at}: {getattr(e, 'problem', e)}"))
             return None
-        found = [Problem("error", path, where, f"expected a finite number, found {value}")
+        found = [Problem("error", path, where, f"expected a finite number, found {value}" if type(value) is float else
+                         f"expected an integer within ±2^53 (what a browser holds exactly), found {_shown_number(value)}")
                  for where, value in _not_finite(data, ())]
         named = {p.path for p in found}  # one line a place: its schema error (inf is above any maximum) adds nothing
         found += [Problem("error", path, pointer(err.absolute_path), _message(err))
@@ -134,10 +135,13 @@ def load(data_dir: str) -> tuple[dict, list[Problem]]:
 
 
 def _not_finite(data, at: tuple):
-    """(JSON Pointer, value) of every number in data that is not finite: YAML reads .nan, .inf
-    and -.Inf (and 1.0e+999) as floats, which a JSON Schema's number takes (nan lies within any
-    minimum and maximum) and which no JSON written from them may hold."""
-    if isinstance(data, float) and not math.isfinite(data):
+    """(JSON Pointer, value) of every number in data that is not finite, or an integer beyond
+    2^53: YAML reads .nan, .inf and -.Inf (and 1.0e+999) as floats, which a JSON Schema's number
+    takes (nan lies within any minimum and maximum) and which no JSON written from them may hold;
+    and a 400-digit integer exactly, which a browser reads as infinity (resultfile.MAX_INT, the
+    bound of result files)."""
+    if isinstance(data, float) and not math.isfinite(data) or \
+            type(data) is int and abs(data) > resultfile.MAX_INT:
         yield pointer(at), data
     elif isinstance(data, dict):
         for key, value in data.items():
@@ -145,6 +149,21 @@ def _not_finite(data, at: tuple):
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from _not_finite(value, at + (i,))
+
+
+def _shown_number(value: int) -> str:
+    """A refused integer as one short line: a huge one by its digits, not all of them."""
+    text = str(value)
+    return f"an integer of {len(text.lstrip('-'))} digits" if len(text) > 24 else text
+
+
+def _reads_as_number(text: str) -> float | None:
+    """The number a history cell's text spells (float's reading: "1e999", "inf", "NaN"), or None
+    for words ("more than 10 s", "unclear", "1-4")."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _message(error) -> str:
@@ -407,10 +426,16 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         cite(data["_path"], "", data["sources"])
         names = {c["name"] for c in data["columns"]}
         for i, row in enumerate(data["rows"]):
-            for key in row:
+            for key, value in row.items():
                 if key != "filesystem" and key not in names:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
+                # a cell's words stand for a figure the seed gave in words; a text that spells a
+                # number is one, and held to what a number may be (YAML reads 1e999 as text)
+                number = _reads_as_number(value) if isinstance(value, str) else None
+                if number is not None and not math.isfinite(number):
+                    problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
+                                            f"expected a finite number, found the text {value!r}"))
     return problems
 
 

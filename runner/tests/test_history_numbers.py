@@ -1,0 +1,52 @@
+"""The rule: a figure of a curated history dataset is a finite number (an integer within ±2^53),
+or words the seed gave instead of a figure ("more than 10 s", "1-4", "unclear"). check-data
+refuses, in one line naming the file and the row's cell, any integer beyond 2^53 (a browser reads
+400 digits as infinity) and any text that spells a number that is not finite (YAML reads 1e999 as
+text), while every text that is words passes (round 17, finding 8)."""
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASET = "blog-2014-dd.yaml"
+CELL = "write_mb_s: 23.8"  # jfs's first figure, row 0
+
+
+def _data(folder: Path, value: str) -> Path:
+    data = folder / "data"
+    if data.exists():
+        shutil.rmtree(data)
+    (data / "history").mkdir(parents=True)
+    for name in ("sources.yaml", "feature_columns.yaml"):
+        shutil.copy(ROOT / "data" / name, data / name)
+    shutil.copytree(ROOT / "data" / "probes", data / "probes")
+    text = (ROOT / "data" / "history" / DATASET).read_text()
+    assert CELL in text
+    (data / "history" / DATASET).write_text(text.replace(CELL, f"write_mb_s: {value}", 1))
+    return data
+
+
+NOT_NUMBERS = st.sampled_from(["'1e999'", "'inf'", "'-Infinity'", "'nan'", "' NaN '", "1e999", "'1e400'"]) | \
+    st.integers(min_value=2 ** 53 + 1, max_value=10 ** 400).map(str) | \
+    st.integers(max_value=-(2 ** 53) - 1, min_value=-(10 ** 400)).map(str)
+WORDS = st.sampled_from(["'more than 10 s'", "'1-4'", "unclear", "'23.8'", "0", "-3.5", str(2 ** 53), "'1e18'", "1.0e+300"])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=NOT_NUMBERS)
+def test_a_figure_no_browser_holds_is_refused_in_one_line(tmp_path, capsys, value):
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(_data(tmp_path, value))]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and f"{DATASET}: error: /rows/0/write_mb_s: " in lines[0], lines
+    assert "expected a finite number" in lines[0] or "expected an integer within ±2^53" in lines[0]
+    assert len(lines[0]) < 300  # a 400-digit integer is named by its digits, not printed whole
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=WORDS)
+def test_words_and_figures_within_bounds_pass(tmp_path, capsys, value):
+    assert main(["check-data", "--data", str(_data(tmp_path, value))]) == 0, capsys.readouterr()
