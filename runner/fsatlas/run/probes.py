@@ -144,8 +144,8 @@ def _acl_entries(path: str, log: Transcript | None = None) -> int:
 def acl_max_entries(mnt: str, log: Transcript, mount_again=None) -> Finding:
     """The most entries one file's access ACL keeps: the 4 base entries and n named users, each n
     set at once on a new file and read back whole by getfacl (ntfs-3g on Linux 6.1 accepted 8,191
-    and read back 3: accepted is not kept). mount_again(options) mounts the image
-    again with these options (a filesystem's ACL_MOUNT_OPTIONS), for one whose default mount
+    and read back 3: accepted is not kept). mount_again(options, log) mounts the image again with
+    these options (a MountAgain of the filesystem's ACL_MOUNT_OPTIONS), for one whose default mount
     refuses or drops a single named entry; the finding says the option was used."""
     if not shutil.which("setfacl"):
         return Finding.unavailable("setfacl is not installed (package acl)")
