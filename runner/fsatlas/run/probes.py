@@ -8,6 +8,7 @@ or a limit (a number with its unit), with the detail that shows it ("ENAMETOOLON
 bytes"). A probe that cannot run here is "not available" with the reason, never a guess.
 """
 import errno
+import functools
 import os
 import shutil
 import subprocess
@@ -124,7 +125,28 @@ def _fresh(mnt: str, name: str) -> str:
     return path
 
 
-def acl_max_entries(mnt: str, log: Transcript) -> Finding:
+# The mount option that makes a filesystem keep POSIX ACLs where its default mount keeps none:
+# ntfs-3g(8) (2022.10.3): "acl: Enable setting Posix ACLs on created files and use them for access
+# control"; the kernel's ntfs3 page: "acl: Support POSIX ACLs", built in only with
+# CONFIG_NTFS3_FS_POSIX_ACL. ntfs-3g takes its options when its daemon starts, so the probe
+# unmounts and mounts again with the option (mount_again), and without it once done.
+ACL_MOUNT_OPTIONS = {"ntfs": ["acl"], "ntfs3": ["acl"]}
+
+
+def _acl_entries(path: str, log: Transcript | None = None) -> int:
+    """The entries getfacl reads back from path (3 where only the permission bits are kept), in
+    the transcript when log is given."""
+    argv = ["getfacl", "--numeric", "--omit-header", path]
+    done = log.run(argv) if log else subprocess.run(argv, capture_output=True, text=True)
+    return len([line for line in done.stdout.splitlines() if line and not line.startswith("#")])
+
+
+def acl_max_entries(mnt: str, log: Transcript, mount_again=None) -> Finding:
+    """The most entries one file's access ACL keeps: the 4 base entries and n named users, each n
+    set at once on a new file and read back whole by getfacl (ntfs-3g on Linux 6.1 accepted 8,191
+    and read back 3: accepted is not kept). mount_again(options, log) mounts the image again with
+    these options (a MountAgain of the filesystem's ACL_MOUNT_OPTIONS), for one whose default mount
+    refuses or drops a single named entry; the finding says the option was used."""
     if not shutil.which("setfacl"):
         return Finding.unavailable("setfacl is not installed (package acl)")
     path = _fresh(mnt, "acl-probe")
@@ -137,31 +159,84 @@ def acl_max_entries(mnt: str, log: Transcript) -> Finding:
             f.write("".join(f"user:{100000 + i}:r--\n" for i in range(named)))
         target = _fresh(mnt, f"acl-probe-{named}")
         done = subprocess.run(["setfacl", f"--set-file={spec}", target], capture_output=True, text=True)
+        kept = 0 if done.returncode else _acl_entries(target)
         if done.returncode:
-            last[named] = done.stderr.strip().split(": ")[-1]
+            last[named] = f"refused ({done.stderr.strip().split(': ')[-1]})"
+        elif kept != named + 4:
+            last[named] = f"accepted, but getfacl read back {kept} entries"
         if not keep:
             os.unlink(target)
-        return done.returncode == 0
-    first = log.run(["setfacl", "-m", "u:100000:r", path])
+        return kept == named + 4
+
+    def one_entry():  # setfacl's answer to one named entry, and the entries then read back
+        done = log.run(["setfacl", "-m", "u:100000:r", path])
+        return done, (0 if done.returncode else _acl_entries(path, log))
+    first, entries = one_entry()
     options = _xattr_options(first.stderr, mnt, log) if first.returncode else ""
     if options:
-        first = log.run(["setfacl", "-m", "u:100000:r", path])
+        first, entries = one_entry()
+    if entries > 3 or not mount_again:
+        return _acl_limit(mnt, log, first, entries, options, ok, last)
+    without = _refused_or_dropped(first, entries)  # by default: mounted again with the ACL option
+    refused = mount_again(mount_again.options, log)
+    if refused:
+        return Finding.unavailable(f"setfacl {without} by default, and the mount with the option "
+                                   f"{','.join(mount_again.options)}, which keeps ACLs, was refused: {refused}")
+    try:
+        path = _fresh(mnt, "acl-probe")
+        first, entries = one_entry()
+        return _acl_limit(mnt, log, first, entries, f" with the mount option {','.join(mount_again.options)} "
+                                                    f"(off by default: without it setfacl {without})", ok, last)
+    finally:
+        mount_again((), log)  # the default mount again, for the probes after this one
+
+
+def _acl_limit(mnt: str, log: Transcript, first, entries: int, options: str, ok, last: dict) -> Finding:
+    """acl_max_entries once one named entry was tried (first, and the entries getfacl then read):
+    "no" where it was refused or dropped, else the limit found by _largest and read back."""
     if first.returncode:
         return Finding.value("no", f"setfacl refused a single entry{options}: {first.stderr.strip().split(': ')[-1]}")
+    if entries <= 3:  # accepted, not kept
+        return Finding.value("no", f"setfacl was accepted{options}, but getfacl reads back {entries} entries, the "
+                                   f"permission bits: no ACL is kept")
     named = _largest(ok, 1, 70000)
     total = named + 4  # the owner, owning group, mask and other entries
-    log.note(f"setfacl --set-file with the 4 base entries and n named users, each on a new file: n={named} set, "
-             f"n={named + 1} refused: {last.get(named + 1)}")
+    log.note(f"setfacl --set-file with the 4 base entries and n named users, each on a new file, then getfacl: "
+             f"n={named} set and read back, n={named + 1} {last.get(named + 1)}")
     ok(named, keep=True)
-    check = log.run(["getfacl", "--numeric", "--omit-header", os.path.join(mnt, f"acl-probe-{named}")])
-    entries = len([line for line in check.stdout.splitlines() if line and not line.startswith("#")])
-    if entries <= 4 < total:  # accepted, not kept (ntfs-3g without its acl option)
-        return Finding.value("no", f"setfacl was accepted, but getfacl reads back {entries} entries, the "
-                                   f"permission bits: no ACL is kept")
+    entries = _acl_entries(os.path.join(mnt, f"acl-probe-{named}"), log)
     if entries != total:
         return Finding(status="failed", detail=f"getfacl shows {entries} entries where {total} were set")
-    return Finding.limit(total, "entries", f"{total} entries set and read back{options}; one more was refused "
-                         f"({last.get(named + 1)})", at_least=named == 70000)
+    return Finding.limit(total, "entries", f"{total} entries set and read back{options}; one more was "
+                         f"{last.get(named + 1)}", at_least=named == 70000)
+
+
+class MountAgain:
+    """Unmounts a probe's image and mounts it again with other options (options: those a probe
+    asks for), each command in the probe's transcript. A refused mount returns the refusal in the
+    kernel's words (its new dmesg lines naming the device, the filesystem or an option) or mount's,
+    and the image is mounted again as it was; '' once mounted."""
+
+    def __init__(self, spec: dict, image, options: list):
+        self.spec, self.image, self.options = spec, image, options
+
+    def __call__(self, options, log: Transcript) -> str:
+        words = tuple(w for w in (self.spec.get("kernel_fs"), *options) if w)  # ntfs3's refusal names no device
+        seen = len(kernel_lines(self.image.device, None, words))
+        log.run(["umount", self.image.mountpoint])
+        done = log.mount(self.spec, self.image, options)
+        if done.returncode == 0:
+            return ""
+        told = [line.split("] ", 1)[-1].strip() for line in kernel_lines(self.image.device, log, words)[seen:]]
+        if options:
+            log.mount(self.spec, self.image)
+        return "; ".join(told[-2:]) or done.stderr.strip()[-200:] or f"mount exited {done.returncode}"
+
+
+def _refused_or_dropped(done, entries: int) -> str:
+    if done.returncode:
+        return f"refused a single entry ({done.stderr.strip().split(': ')[-1]})"
+    return f"was accepted, but getfacl read back {entries} entries, the permission bits"
 
 
 def xattr_max_value(mnt: str, log: Transcript) -> Finding:
@@ -634,7 +709,9 @@ def probe_filesystem(fs: str, spec: dict, scratch: str, only=None) -> list[tuple
             filesystems.mount(spec, image.device, image.mountpoint, [])
             mnt = image.mountpoint
             mounted_by.append(filesystems.driver(spec, image.device, mnt))
-            for name, probe in MOUNTED.items():
+            again = MountAgain(spec, image, ACL_MOUNT_OPTIONS[fs]) if fs in ACL_MOUNT_OPTIONS else None
+            here = dict(MOUNTED, acl_max_entries=functools.partial(acl_max_entries, mount_again=again))
+            for name, probe in here.items():
                 attempt(name, lambda log, probe=probe: probe(mnt, log))
             attempt("snapshots", lambda log: snapshots(fs, mnt, log))
             attempt("defrag", lambda log: probe_tools.defrag(fs, mnt, log))
