@@ -36,7 +36,7 @@ def run(args) -> int:
     share = unanswered / total if total else 0.0
     print(f"feature matrix: {unanswered} of {total} cells unanswered ({100 * share:.1f} %; "
           f"at most {100 * feature_matrix.GOAL:g} %)")
-    unstated = feature_matrix.unstated(data)
+    unstated = feature_matrix.unstated(data, cells)
     if unstated:  # printed, not failed: the honest count until primary sources are found
         honest = unanswered + len(unstated)
         print(f"not stated for their filesystem: {len(unstated)} answered cells rest on sources that do not state "

@@ -384,44 +384,59 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
     return out
 
 
-# The cells answered on documents that do not state them for that filesystem (issue #63, round
-# 3): the release and year it came into Linux, which a cited source must state for that
-# filesystem (its states list the column, and it names the filesystem: states_for), and a "no" in
-# an other-systems column, which must rest on a document saying that system does not support it,
-# not on a list of what it supports that is silent on the filesystem (Apple's, FreeBSD's
-# Handbook). Counted as unanswered they would take the matrix past GOAL, so check-data prints them
-# with the honest count until primary sources are found, and does not fail on them. A "no" citing
-# inventories of every part of the system that do not name the filesystem is stated
-# (inventory_states_no).
+# The cells answered on documents that do not state them for that filesystem (issue #63, rounds
+# 3 and 4): every cell a filesystem's file answers (its origin, its Linux driver, each feature)
+# must cite a primary source that states that column for that filesystem (its states list the
+# column, and it names the filesystem: states_for), and a "no" in an other-systems column may
+# instead rest on inventories of every part of the system that do not name the filesystem
+# (inventory_states_no) — never on a list of what a system supports that is silent on it
+# (Apple's, FreeBSD's Handbook). Counted as unanswered they would take the matrix past GOAL, so
+# check-data prints them with the honest count until primary sources are found, and does not fail
+# on them. (A limit is held to the same rule by unanswered_why, and counted unanswered there.)
 STATED_FOR = ("linux_merged", "linux_year")
 NO_STATED_FOR = ("on_windows", "on_macos", "on_freebsd")
 
 
-def unstated(knowledge: dict) -> list[dict]:
-    """Every answered cell of STATED_FOR (a release or year given) and of NO_STATED_FOR (a "no")
-    whose cited sources do not state it for that filesystem (states_for, or for a "no"
-    inventory_states_no): {"filesystem", "column",
-    "said", "reason"}, in the matrix's order."""
+def documented(data: dict):
+    """(column, what the file says, the sources it cites for it) of every cell a filesystem's file
+    answers itself: the origin and Linux columns (origin_value), and each feature whose value or
+    limit is given (not "not documented"). "In Linux since" for a driver no release merged
+    (NOT_MERGED) says what the driver is: its sources must state linux_driver."""
+    for column in ORIGIN_COLUMNS:
+        key = column["key"]
+        said = origin_value(key, data)
+        if said is not None:
+            merged = key == "linux_merged" and not data.get("linux", {}).get("merged")
+            yield ("linux_driver" if merged else key), key, said, data.get(column["part"], {}).get("sources") or ()
+    for key, fact in data.get("features", {}).items():
+        said = fact.get("value", fact.get("limit"))
+        if said is not None and normalized(said) != NOT_DOCUMENTED:
+            yield key, key, said, fact.get("sources") or ()
+
+
+def unstated(knowledge: dict, cells_: list | None = None) -> list[dict]:
+    """Every cell answered on the filesystem's file (cells_: those cells() counts answered from
+    documents; every documented one where not given) whose cited sources do not state its column
+    for that filesystem (states_for, or for a "no" in NO_STATED_FOR inventory_states_no):
+    {"filesystem", "column", "said", "reason"}, in the matrix's order. A cell cells() counts
+    unanswered already is not listed again."""
     by_id = {s["id"]: s for s in knowledge.get("sources", ())}
+    from_documents = None if cells_ is None else {(c["filesystem"], c["column"]) for c in cells_
+                                                    if c["answered"] == "source"}
     out = []
     for fs, data in sorted(knowledge["features"].items()):
         names = filesystem_names(fs, data)
-        for key in STATED_FOR + NO_STATED_FOR:
-            if key in STATED_FOR:
-                said = data.get("linux", {}).get({"linux_merged": "merged", "linux_year": "year"}[key])
-                cited = data.get("linux", {}).get("sources") or ()
-            else:
-                fact = data.get("features", {}).get(key, {})
-                said = fact.get("value") if normalized(fact.get("value", "")) == "no" else None
-                cited = fact.get("sources") or ()
-            if said is None or any(states_for(by_id.get(s, {}), key, names) for s in cited) or (
-                    key in NO_STATED_FOR and inventory_states_no(by_id, cited, key, names)):
+        for stated, key, said, cited in documented(data):
+            if from_documents is not None and (fs, key) not in from_documents:
+                continue
+            if any(states_for(by_id.get(s, {}), stated, names) for s in cited) or (
+                    key in NO_STATED_FOR and normalized(said) == "no" and inventory_states_no(by_id, cited, key, names)):
                 continue
             parts = sorted((by_id.get(s, {}).get("inventory") or {}).get("part", "") for s in cited
                            if (by_id.get(s, {}).get("inventory") or {}).get("column") == key)
             out.append({"filesystem": fs, "column": key, "said": str(said),
-                        "reason": f"no source it cites ({', '.join(cited)}) states {key} for {names[0]}: none is a "
-                                  f"primary source listing {key} under states that names {' or '.join(names)}"
+                        "reason": f"no source it cites ({', '.join(cited)}) states {stated} for {names[0]}: none is a "
+                                  f"primary source listing {stated} under states that names {' or '.join(names)}"
                                   + (f", and its inventories of {key} cover {' and '.join(parts)} only, not every part "
                                      f"of the system ({', '.join(sorted(inventory_parts()))})" if parts else "")})
     return out
