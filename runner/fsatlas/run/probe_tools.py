@@ -6,8 +6,11 @@ kernel's generic interface where there is one (the quota mount options, the comp
 attribute), else "not available" with that reason, never a "no". A "no" is only what a tool or
 the kernel answered when asked.
 """
+import errno
+import fcntl
 import os
 import shutil
+import struct
 import subprocess
 import threading
 
@@ -45,15 +48,54 @@ def _fill(path: str, size: int, data: bytes = b"fsatlas " * 512) -> None:
         os.fsync(f.fileno())
 
 
-def defrag(fs: str, mnt: str, log: Transcript) -> Finding:
-    if fs not in DEFRAG:
-        return Finding.unavailable(f"fsatlas knows no online defragmenter of {fs}")
-    path = os.path.join(mnt, "defrag-probe")
+# ext2 and ext3 have no defragmenter of their own; e4defrag refuses them by their type's name
+# ("Filesystem is not ext4 filesystem"), so the kernel is asked directly with the request e4defrag
+# sends, EXT4_IOC_MOVE_EXT (include/uapi/linux/ext4.h: _IOWR('f', 15, struct move_extent), 40
+# bytes). The ext4 driver, which serves them where the kernel has no ext2 driver, moves only
+# extent-mapped files (fs/ext4/move_extent.c: EOPNOTSUPP otherwise); an ext2 driver knows no such
+# request (ENOTTY). Either refusal is the kernel's "no".
+ASK_KERNEL = {"ext2", "ext3"}
+EXT4_IOC_MOVE_EXT = 0xC028660F
+MOVE_EXTENT = struct.Struct("IIQQQQ")  # reserved, donor_fd, orig_start, donor_start, len, moved_len
+
+
+def _written(path: str) -> None:
     with open(path, "wb") as f:  # 64 small appends with fsync between: several extents
         for _ in range(64):
             f.write(os.urandom(64 * 1024))
             f.flush()
             os.fsync(f.fileno())
+
+
+def _move_extents(path: str, log: Transcript) -> Finding:
+    """The kernel's answer to EXT4_IOC_MOVE_EXT on a file of the mounted filesystem, a donor of the
+    same size beside it: "yes" where it moved blocks, "no" where it refused the request."""
+    _written(path + "-donor")
+    orig, donor = os.open(path, os.O_RDWR), os.open(path + "-donor", os.O_RDWR)
+    try:
+        request = bytearray(MOVE_EXTENT.pack(0, donor, 0, 0, 16, 0))
+        fcntl.ioctl(orig, EXT4_IOC_MOVE_EXT, request)
+        moved = MOVE_EXTENT.unpack(request)[5]
+    except OSError as e:
+        if e.errno not in (errno.EOPNOTSUPP, errno.ENOTTY):
+            raise
+        log.note(f"ioctl(EXT4_IOC_MOVE_EXT) on {path} with a donor file: {errno.errorcode[e.errno]} ({e.strerror})")
+        return Finding.value("no", f"the kernel refused the online defragmentation request e4defrag sends "
+                                   f"(EXT4_IOC_MOVE_EXT) on a file of the mounted filesystem: {e.strerror}")
+    finally:
+        os.close(orig)
+        os.close(donor)
+    log.note(f"ioctl(EXT4_IOC_MOVE_EXT) on {path} with a donor file: {moved} blocks moved")
+    return Finding.value("yes", f"the kernel moved {moved} blocks of a file (EXT4_IOC_MOVE_EXT, what e4defrag sends)")
+
+
+def defrag(fs: str, mnt: str, log: Transcript) -> Finding:
+    if fs not in DEFRAG and fs not in ASK_KERNEL:
+        return Finding.unavailable(f"fsatlas knows no online defragmenter of {fs}")
+    path = os.path.join(mnt, "defrag-probe")
+    _written(path)
+    if fs in ASK_KERNEL:
+        return _move_extents(path, log)
     done = log.run([part.format(file=path) for part in DEFRAG[fs]])
     tool = DEFRAG[fs][0] if DEFRAG[fs][0] != "btrfs" else "btrfs filesystem defragment"
     if done.returncode == 0:
