@@ -433,13 +433,14 @@ def test_check_data_names_a_malformed_column_list_in_one_located_line(tmp_path_f
     assert located, err
 
 
-def _hand_names(source: dict, fs: str, name: str) -> bool:
+def _hand_names(source: dict, fs: str, name: str, also: tuple = ()) -> bool:
     """Whether a registry entry names a filesystem, by hand: its id, its name or a part of it in
-    brackets (but not one that only says a version, "version 3"), found in the title, publisher,
-    address or covers with no letter or digit beside it."""
+    brackets (but not one that only says a version, "version 3"), or another name its file gives
+    it (also: also_named), found in the title, publisher, address or covers with no letter or
+    digit beside it."""
     text = " ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")).lower()
     parts = (p.strip() for p in name.replace(")", "(").split("(") if p.strip())
-    for n in {fs, name, *(p for p in parts if not (p.lower().startswith("version ") and p[8:].strip()[:1].isdigit()))}:
+    for n in {fs, name, *also, *(p for p in parts if not (p.lower().startswith("version ") and p[8:].strip()[:1].isdigit()))}:
         at = text.find(n.lower())
         while at >= 0:
             before, after = text[at - 1:at], text[at + len(n):at + len(n) + 1]
@@ -466,7 +467,7 @@ def test_a_limit_rests_on_a_source_that_states_it_for_that_filesystem():
                 if key not in source.get("states", ()) or feature_matrix.secondary(source):
                     continue
                 alone = dict(fact, sources=[ident])
-                hand = _hand_names(source, fs, doc.get("name", ""))
+                hand = _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
                 why = feature_matrix.unanswered_why(key, alone, doc["features"], by_id, names)
                 assert (why == "") is hand, (fs, key, ident, why)
                 rules = knowledge._fact_rules({**doc, "features": {key: alone}}, by_id)
@@ -504,7 +505,7 @@ def test_no_cell_says_no_cited_document_where_the_registry_holds_one_that_states
         fs, key = cell["filesystem"], cell["column"]
         doc = data["features"][fs]
         held = [i for i, s in by_id.items() if not s.get("probe") and key in s.get("states", ())
-                and not feature_matrix.secondary(s) and _hand_names(s, fs, doc.get("name", ""))]
+                and not feature_matrix.secondary(s) and _hand_names(s, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))]
         assert not held, (fs, key, held)
     assert said > 0  # the walk saw cells left to the probes (bcachefs, Reiser4, ZFS)
     vxfs = {c["column"]: c for c in feature_matrix.cells(data, records) if c["filesystem"] == "vxfs"}
@@ -570,7 +571,7 @@ def test_every_answered_cell_rests_on_a_source_stating_it_for_that_filesystem(dr
         doc["features"][key]["sources"] = cited
         said = doc["features"][key].get("value", doc["features"][key].get("limit"))
     hand = not any(
-        stated in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""))
+        stated in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
         and by_id[i].get("inventory", {}).get("column") != stated for i in cited) and not (
         key in feature_matrix.NO_STATED_FOR and str(said).lower() == "no"
         and _hand_inventory_no(by_id, cited, key, fs, doc.get("name", "")))

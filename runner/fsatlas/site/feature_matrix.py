@@ -219,12 +219,13 @@ VERSION_ONLY = re.compile(r"version\s+[0-9][0-9.]*", re.IGNORECASE)
 
 
 def filesystem_names(fs: str, data: dict) -> tuple:
-    """The names a document may give a filesystem: its id, and its file's name with the part in
-    brackets apart ("NTFS (ntfs3)": ntfs3, NTFS (ntfs3), NTFS, ntfs3). A part in brackets that only
+    """The names a document may give a filesystem: its id, its file's name with the part in
+    brackets apart ("NTFS (ntfs3)": ntfs3, NTFS (ntfs3), NTFS, ntfs3), and the other names its
+    maker's documents give it (also_named: HFS+ is Apple's HFS Plus). A part in brackets that only
     says a version ("ReiserFS (version 3)") names no filesystem: a text saying "NTFS up to version
     3.1" does not name ReiserFS."""
     name = str(data.get("name", ""))
-    parts = [fs, name] + [p.strip() for p in re.split(r"[()]", name)]
+    parts = [fs, name] + [p.strip() for p in re.split(r"[()]", name)] + [str(n) for n in data.get("also_named", ())]
     return tuple(dict.fromkeys(p for p in parts if p and not VERSION_ONLY.fullmatch(p)))
 
 
