@@ -45,7 +45,7 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   run named twice on a side counts once, and a run on both sides is refused (UserError). One
   id in two files that differ (one_id(), on either side or both), or one cell's samples in two
   runs (a copy under a new id, its samples reordered, repetitions appended or removed, metrics
-  or cells dropped: shared_print()), is refused whatever the order of the files, in one line
+  or cells dropped, down to one repetition a cell or one metric: shared_print()), is refused whatever the order of the files, in one line
   naming both files: one run is never two.
 - What is not compared: a metric whose unit (what its figures mean: a PTS result's includes
   its pts_scale, unit_of()) or direction (better) differs between the files (agreement():
@@ -589,19 +589,21 @@ def content(result: dict) -> str:
 
 
 def cell_prints(result: dict) -> dict:
-    """{(cell key, parameters): {metric: the set of its samples' exact values}} of each measured
-    cell, over every metric but a size in bytes (which moves in whole blocks: xfs tree-copy's
-    bytes_used repeats between runs), and the start times of the cell's repetitions as one more
-    ("started"). Sets, not the samples in their order: a copy whose samples were reordered, a
-    repetition appended or removed, or a metric or cell dropped keeps the values of what it
-    kept (shared_print())."""
+    """{(cell key, parameters): {metric: its samples' exact values, as a multiset (Counter)}} of
+    each measured cell, over every metric but a size in bytes (which moves in whole blocks: xfs
+    tree-copy's bytes_used repeats between runs), and the start times of the cell's repetitions
+    as one more ("started"). Multisets, not the samples in their order: a copy whose samples were
+    reordered, a repetition appended or removed, or a metric or cell dropped keeps the values of
+    what it kept (shared_print())."""
+    from collections import Counter
     out = {}
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        values = {name: {float(v) for v in m["samples"]} for name, m in c["metrics"].items() if m.get("unit") != "bytes"}
+        values = {name: Counter(float(v) for v in m["samples"]) for name, m in c["metrics"].items()
+                  if m.get("unit") != "bytes"}
         if c.get("started"):
-            values["started"] = {str(t) for t in c["started"]}
+            values["started"] = Counter(str(t) for t in c["started"])
         out[(c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str))] = values
     return out
 
@@ -615,19 +617,51 @@ def cell_prints(result: dict) -> dict:
 # make perf's A/A subset (ext4, xfs; 8 workloads) at most 1 of 9. A copy shares all it kept.
 SHARED_VALUES, SHARED_METRICS = 2, 3
 
+# And two files hold one run where, over every (cell, metric) both hold, at least COPY_SHARE of
+# the values compared are found in the other file (shared()), of COPY_VALUES compared or more: a
+# copy gives 1 whatever it dropped or reordered, so this catches what the rule per cell cannot,
+# cells of one or two metrics (dd imports, tiny-block-write) or of one repetition. Measured over
+# independent runs: of the 41 separate runs found on this machine (the committed results, the
+# A/A quick runs of make perf, tiny, quick and standard runs of the helpers, 2026-11-29), no pair
+# shares more than 0.33 (1 of 3: two create-files cells) or 0.29 of 48 (tiny runs: 16 I/Os over
+# whole milliseconds, CPU shares of 0); independent dd imports of one 1 GiB copy 1 of 3. What one
+# run shares with the other by chance grows as its figures are coarser and fewer: simulated over
+# 200,000 pairs of independent normal draws, three dd figures (1 GiB over seconds to 0.01, about
+# 2.5 s) reach 0.9 in 7e-5 of pairs at 4 % spread and 6e-3 at 1 %, five in 1e-5 and 8e-4; a
+# file of so few so coarse figures is the rule's limit. A copy whose every value was changed (a
+# jittered copy: x1.05, noise added) shares none and is not caught: no rule on exact values can
+# tell it from a run.
+COPY_SHARE, COPY_VALUES = 0.9, 3
+
+
+def shared(prints: dict, theirs: dict) -> tuple[int, int]:
+    """(values found, values compared) between two runs' cell_prints(): over every (cell, metric)
+    both hold, the smaller multiset's size is compared and the multisets' intersection found (a
+    copy of a run with a repetition appended finds every value it compares)."""
+    found = compared = 0
+    for cell, values in prints.items():
+        other = theirs.get(cell, {})
+        for m in values.keys() & other.keys():
+            compared += min(values[m].total(), other[m].total())
+            found += (values[m] & other[m]).total()
+    return found, compared
+
 
 def shared_print(prints: dict, others: list) -> tuple | None:
-    """(the index in others, the cell key) of the first of others (cell_prints() of runs) that
-    holds one of prints' cells as SHARED_METRICS says, or None: one run's measurement, however
-    the copy was edited (samples reordered, repetitions appended or removed, metrics or cells
-    dropped)."""
+    """(the index in others, what they share: a cell key, or "their common cells (N of M values)") of the
+    first of others (cell_prints() of runs) that holds one of prints' cells as SHARED_METRICS says,
+    or the run as COPY_SHARE says, or None: one run's measurement, however the copy was edited
+    (samples reordered, repetitions appended or removed, metrics or cells dropped)."""
     for n, other in enumerate(others):
         for cell, values in prints.items():
             theirs = other.get(cell, {})
             common = [m for m, v in values.items() if len(v) > 1 and len(theirs.get(m, ())) > 1]
-            shared = sum(len(values[m] & theirs[m]) >= SHARED_VALUES for m in common)
-            if shared >= SHARED_METRICS and 2 * shared > len(common):
+            shared_metrics = sum(len(values[m] & theirs[m]) >= SHARED_VALUES for m in common)
+            if shared_metrics >= SHARED_METRICS and 2 * shared_metrics > len(common):
                 return n, cell[0]
+        found, compared = shared(prints, other)
+        if compared >= COPY_VALUES and found >= COPY_SHARE * compared:
+            return n, f"their common cells ({found} of {compared} values)"
     return None
 
 
