@@ -608,36 +608,45 @@ def cell_prints(result: dict) -> dict:
     return out
 
 
-# Two files hold one run's cell where, of the metrics both measured with a spread (two values or
-# more in each), at least SHARED_METRICS and more than half share at least SHARED_VALUES distinct
-# exact values. One metric alone is no proof: fio's figures are quantized (throughput is the bytes
-# over whole milliseconds, latency percentiles are histogram bins, CPU shares are clock ticks), and
-# two of the committed standard runs share two values of 3 of btrfs seq-write's 8 metrics
-# (throughput, iops, lat_p50_ns; test_runs_once checks every pair); four back-to-back quick runs of
-# make perf's A/A subset (ext4, xfs; 8 workloads) at most 1 of 9. A copy shares all it kept.
-SHARED_VALUES, SHARED_METRICS = 2, 3
+# Two files hold one run's cell where it holds SHARED_METRICS metrics or more in both and, over
+# them, COPY_SHARE or more of one file's distinct values are among the other's (distinct_share()):
+# a copy finds every value it kept, whatever it dropped, reordered or repeated. By chance a fio
+# cell shares at most all but its mean latency (a mean of whole nanoseconds over its I/Os, which
+# coincides as rarely as a continuous figure): the values of 6 of its 7 metrics, 0.857 where
+# each holds as many. The rule of round 16 (most
+# metrics sharing two values) took independent cells of coarse figures for one run: throughput
+# and iops are one count over whole milliseconds (a 100 ms cell at 5 % spread holds a handful of
+# values), CPU shares clock ticks, latency percentiles histogram bins
+# (test_two_independent_runs_at_the_figures_resolution_are_never_one_run found it). Measured
+# below: no cell of an independent pair shares more than 0.36 (tiny xfs seq-read).
+SHARED_METRICS = 3
 
 # And two files hold one run where, over every (cell, metric) both hold, at least COPY_SHARE of
 # the values compared are found in the other file (shared()), of COPY_VALUES compared or more: a
-# copy gives 1 whatever it dropped or reordered, so this catches what the rule per cell cannot,
-# cells of one or two metrics (dd imports, tiny-block-write) or of one repetition. Measured over
-# independent runs: of the 41 separate runs found on this machine (the committed results, the
-# A/A quick runs of make perf, tiny, quick and standard runs of the helpers, 2026-11-29), no pair
-# shares more than 0.33 (1 of 3: two create-files cells) or 0.29 of 48 (tiny runs: 16 I/Os over
-# whole milliseconds, CPU shares of 0); independent dd imports of one 1 GiB copy 1 of 3. What one
-# run shares with the other by chance grows as its figures are coarser and fewer: simulated over
-# 200,000 pairs of independent normal draws, three dd figures (1 GiB over seconds to 0.01, about
-# 2.5 s) reach 0.9 in 7e-5 of pairs at 4 % spread and 6e-3 at 1 %, five in 1e-5 and 8e-4; a
-# file of so few so coarse figures is the rule's limit. A copy whose every value was changed (a
-# jittered copy: x1.05, noise added) shares none and is not caught: no rule on exact values can
-# tell it from a run.
+# copy gives 1 whatever it dropped or reordered, so this catches what the rule per cell cannot:
+# cells of one or two metrics (dd imports, tiny-block-write) or of one repetition. Measured
+# (2026-11-29) over the result files found on this machine, 96 files of 65 distinct inputs: 44
+# runs (the committed results, make perf's A/A quick runs, the helpers' tiny, quick and standard
+# runs, three tiny runs of 90 cells made for this) and dd imports: of 184 pairs of distinct inputs
+# holding 3 values or more in common, none shares more than 0.33 (1 of 3: the adversary's dd
+# imports, seconds to 0.01), runs 0.26 (14 of 54: tiny, 16 I/Os over whole milliseconds, CPU
+# shares of 0), the 14 pairs of 1,000 values or more 0.071 (132 of 1,860: two tiny runs).
+# What runs share by chance grows as their figures are coarser and fewer: simulated over 200,000
+# pairs of independent normal draws, three dd figures of 1 GiB over seconds to 0.01 (about 2.5 s)
+# reach 0.9 in 7e-5 of pairs at 4 % spread and 6e-3 at 1 %; dd of coreutils 9.1 prints 6 digits
+# (0 in 200,000). A file of so few so coarse figures is the rule's limit, and so is a copy whose
+# values were changed (jittered: x1.05, noise added), or cut and then repeated within one metric
+# of a cell of few metrics (the rule per cell catches it from three): no rule on exact values
+# tells those from a run.
 COPY_SHARE, COPY_VALUES = 0.9, 3
 
 
 def shared(prints: dict, theirs: dict) -> tuple[int, int]:
     """(values found, values compared) between two runs' cell_prints(): over every (cell, metric)
-    both hold, the smaller multiset's size is compared and the multisets' intersection found (a
-    copy of a run with a repetition appended finds every value it compares)."""
+    both hold, the smaller multiset of values is compared and what the two multisets hold in
+    common found. A copy finds every value it compares, whatever it dropped or reordered; counted
+    as often as each file holds it, a value repeated (CPU shares of 0, a coarse figure) counts
+    against a run only as often as the other holds it too."""
     found = compared = 0
     for cell, values in prints.items():
         other = theirs.get(cell, {})
@@ -645,6 +654,15 @@ def shared(prints: dict, theirs: dict) -> tuple[int, int]:
             compared += min(values[m].total(), other[m].total())
             found += (values[m] & other[m]).total()
     return found, compared
+
+
+def distinct_share(values: dict, theirs: dict) -> float:
+    """Of one cell's metrics both prints hold ({metric: Counter}), the share of one side's distinct
+    values that the other holds, in the direction where it is larger."""
+    common = values.keys() & theirs.keys()
+    def found_in(x: dict, y: dict) -> float:
+        return sum(len(x[m].keys() & y[m].keys()) for m in common) / max(sum(len(x[m]) for m in common), 1)
+    return max(found_in(values, theirs), found_in(theirs, values))
 
 
 def shared_print(prints: dict, others: list) -> tuple | None:
@@ -655,9 +673,7 @@ def shared_print(prints: dict, others: list) -> tuple | None:
     for n, other in enumerate(others):
         for cell, values in prints.items():
             theirs = other.get(cell, {})
-            common = [m for m, v in values.items() if len(v) > 1 and len(theirs.get(m, ())) > 1]
-            shared_metrics = sum(len(values[m] & theirs[m]) >= SHARED_VALUES for m in common)
-            if shared_metrics >= SHARED_METRICS and 2 * shared_metrics > len(common):
+            if len(values.keys() & theirs.keys()) >= SHARED_METRICS and distinct_share(values, theirs) >= COPY_SHARE:
                 return n, cell[0]
         found, compared = shared(prints, other)
         if compared >= COPY_VALUES and found >= COPY_SHARE * compared:
