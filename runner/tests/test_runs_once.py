@@ -6,7 +6,10 @@ rule tested from the rule over inputs hypothesis draws, beside the adversary's e
   genuine separate runs (every pair of the committed results) never are (comparison.shared_print);
 - one id in two files that differ is refused naming both files, whatever other files are named
   (a copy of its content under a smaller id too), on whichever sides, in any order (one_id);
-- `article new` takes every spelling of a configuration that compare takes (shares.configuration)."""
+- `article new` takes every spelling of a configuration that compare takes (shares.configuration).
+Round 17 (findings 2, 5): a copy cut to one metric a cell (tiny-block-write, dd imports) or one
+repetition is one run too (comparison.shared: the run's values, as multisets), and two independent
+runs drawn at the resolution of fio's and dd's figures never are (nor by the rule per cell)."""
 import copy
 import functools
 import itertools
@@ -310,3 +313,61 @@ def test_two_independent_runs_at_the_figures_resolution_are_never_one_run(shape,
     found, compared = comparison.shared(a, b)
     assert found < comparison.COPY_SHARE * compared or compared == 0
     assert comparison.shared_print(a, [b]) is None and comparison.shared_print(b, [a]) is None
+
+
+def _dd_import(tmp_path, name: str, seconds: list) -> str:
+    """A dd import of three copies of 1 GiB as the adversary's logs print them (seconds to 0.01)."""
+    log = tmp_path / f"{name}.log"
+    log.write_text("".join(f"1073741824 bytes (1.1 GB, 1.0 GiB) copied, {s:.2f} s, {2 ** 30 / s / 1e6:.0f} MB/s\n"
+                           for s in seconds))
+    out = tmp_path / name
+    assert main(["import", "dd", str(log), "--filesystem", "ext4", "--out", str(out)]) == 0
+    (path,) = (out / "results").glob("*.json")
+    return str(path)
+
+
+def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
+    """Round 17's examples: R's tiny-block-write cells (one metric) under a new id, R cut to one
+    repetition a cell, a dd import reversed under a new id; each refused in one line naming both
+    files, on one side and across; independent dd imports (one value of three in common) are not."""
+    r = _committed(STANDARD.rsplit("/", 1)[1])
+    tiny = {**copy.deepcopy(r), "id": r["id"] + "-tiny", "cells": [copy.deepcopy(c) for c in r["cells"]
+                                                                     if c["workload"] == "tiny-block-write" and c["status"] == "ok"]}
+    one = {**copy.deepcopy(r), "id": r["id"] + "-one"}
+    for c in one["cells"]:
+        for m in c["metrics"].values():
+            m["samples"] = m["samples"][-1:]
+        c.pop("started", None)
+        c.pop("host", None)
+    jittered = [{**copy.deepcopy(tiny), "id": r["id"] + f"-t{i}"} for i in (1, 2)]
+    for i, doc in enumerate(jittered):
+        for c in doc["cells"]:
+            c["metrics"]["throughput"]["samples"] = [v * (1.05 + 0.001 * i) for v in c["metrics"]["throughput"]["samples"]]
+    p = {n: stored(tmp_path / n, d) for n, d in (("Rtiny.json", tiny), ("Rone.json", one), ("T1.json", jittered[0]),
+                                                 ("T2.json", jittered[1]))}
+    for copied in ("Rtiny.json", "Rone.json"):
+        assert main(["compare", "--runs-a", STANDARD, p[copied], "--runs-b", p["T1.json"], p["T2.json"]]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and STANDARD in err and p[copied] in err and "one run under two ids" in err
+        assert main(["compare", STANDARD, p[copied]]) == 1
+        assert "a run compared with itself" in capsys.readouterr().err
+    assert main(["report", STANDARD, p["Rtiny.json"], "--out", str(tmp_path / "report.md")]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err and not (tmp_path / "report.md").exists()
+    content = tmp_path / "content"
+    assert main(["article", "new", "self", STANDARD, p["Rone.json"], "--content", str(content)]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err and not content.exists()
+    # finding 5: a dd import, its samples reversed under a new id
+    dd = [_dd_import(tmp_path, f"dd{i}", s) for i, s in enumerate(([2.51, 2.63, 2.40], [2.45, 2.70, 2.33],
+                                                                  [2.43, 2.63, 2.33], [2.44, 2.64, 2.34]))]
+    rev = resultfile.load_result(dd[0])
+    rev["id"] += "-rev"
+    rev["cells"][0]["metrics"]["throughput"]["samples"].reverse()
+    ddrev = stored(tmp_path / "ddrev.json", rev)
+    capsys.readouterr()
+    assert main(["compare", "--runs-a", dd[0], ddrev, dd[1], "--runs-b", dd[2], dd[3]]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and dd[0] in err and ddrev in err and "one run under two ids" in err
+    assert main(["compare", dd[0], ddrev]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err
+    assert main(["compare", "--runs-a", dd[0], dd[1], "--runs-b", dd[2], dd[3]]) == 0
+    assert "Design: 2 and 2 runs" in capsys.readouterr().out
