@@ -45,8 +45,8 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   run named twice on a side counts once, and a run on both sides is refused (UserError). One
   id in two files that differ (one_id(), on either side or both), or one cell's samples in two
   runs (a copy under a new id, its samples reordered, repetitions appended or removed, metrics
-  or cells dropped, down to one repetition a cell or one metric: shared_print()), is refused whatever the order of the files, in one line
-  naming both files: one run is never two.
+  or cells dropped, down to one repetition a cell or one metric: shared_print()), is refused
+  whatever the order of the files, in one line naming both files: one run is never two.
 - What is not compared: a metric whose unit (what its figures mean: a PTS result's includes
   its pts_scale, unit_of()) or direction (better) differs between the files (agreement():
   "units differ", "directions differ"), and, across files, a side whose contention is unknown
@@ -613,12 +613,14 @@ def cell_prints(result: dict) -> dict:
 # a copy finds every value it kept, whatever it dropped, reordered or repeated. By chance a fio
 # cell shares at most all but its mean latency (a mean of whole nanoseconds over its I/Os, which
 # coincides as rarely as a continuous figure): the values of 6 of its 7 metrics, 0.857 where
-# each holds as many. The rule of round 16 (most
-# metrics sharing two values) took independent cells of coarse figures for one run: throughput
-# and iops are one count over whole milliseconds (a 100 ms cell at 5 % spread holds a handful of
-# values), CPU shares clock ticks, latency percentiles histogram bins
-# (test_two_independent_runs_at_the_figures_resolution_are_never_one_run found it). Measured
-# below: no cell of an independent pair shares more than 0.36 (tiny xfs seq-read).
+# each holds as many (reached by 3 of 20,000 simulated pairs of independent fio cells of 10 ms to
+# 1 s and 1 to 9 repetitions, each of one repetition over 10 to 20 ms). Measured below: no cell of an independent pair shares more than 0.36 (tiny xfs seq-read).
+# The rule of round 16 (most metrics sharing two values) took independent cells of coarse
+# figures for one run: throughput and iops are one count over whole milliseconds (a 100 ms cell
+# at 5 % spread holds a handful of values), CPU shares clock ticks, latency percentiles histogram
+# bins (test_two_independent_runs_at_the_figures_resolution_are_never_one_run found it); it
+# caught a copy with one metric of seven or eight changed throughout, which this does not (0.857,
+# 0.875): a jittered copy, in part.
 SHARED_METRICS = 3
 
 # And two files hold one run where, over every (cell, metric) both hold, at least COPY_SHARE of
@@ -666,10 +668,11 @@ def distinct_share(values: dict, theirs: dict) -> float:
 
 
 def shared_print(prints: dict, others: list) -> tuple | None:
-    """(the index in others, what they share: a cell key, or "their common cells (N of M values)") of the
-    first of others (cell_prints() of runs) that holds one of prints' cells as SHARED_METRICS says,
-    or the run as COPY_SHARE says, or None: one run's measurement, however the copy was edited
-    (samples reordered, repetitions appended or removed, metrics or cells dropped)."""
+    """(the index in others, what they share: a cell key, or "their common cells (N of M
+    values)") of the first of others (cell_prints() of runs) that holds one of prints' cells as
+    SHARED_METRICS says, or the run as COPY_SHARE says, or None: one run's measurement, however
+    the copy was edited (samples reordered, repetitions appended or removed, metrics, cells or
+    repetitions dropped)."""
     for n, other in enumerate(others):
         for cell, values in prints.items():
             theirs = other.get(cell, {})
