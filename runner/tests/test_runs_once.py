@@ -255,6 +255,24 @@ def test_a_copy_cut_from_a_committed_result_is_one_run_on_either_side(name, rnd,
     assert ("a run compared with itself" if across else "one run under two ids") in e.value.message
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([p.name for p in COMMITTED]), st.randoms(use_true_random=False))
+def test_a_copy_with_one_metric_changed_throughout_is_one_run(name, rnd):
+    """Beside the examples: every cell's one metric (drawn per cell) scaled, the rest kept; held
+    by held_metrics() where a cell keeps three metrics or more of three distinct values."""
+    original = _committed(name)
+    doc = {**original, "id": "a-copy", "cells": copy.deepcopy(original["cells"])}
+    for c in doc["cells"]:
+        if c.get("status") == "ok":
+            m = c["metrics"][rnd.choice(sorted(c["metrics"]))]
+            m["samples"] = [v * 1.05 + 1 for v in m["samples"]]
+    mine, theirs = comparison.cell_prints(doc), comparison.cell_prints(original)
+    assume(any(comparison.held_metrics(v, theirs[k]) for k, v in mine.items()))
+    with pytest.raises(UserError) as e:
+        comparison.between([original, doc], [_committed(next(p.name for p in COMMITTED if p.name != name))])
+    assert "one run under two ids" in e.value.message
+
+
 # Independent runs drawn at the resolution fio and dd write their figures: fio's throughput is whole
 # bytes over whole milliseconds, iops six decimals, the mean latency a mean of whole nanoseconds
 # over the I/Os, the percentiles the bins of fio's histogram (64 a power of two), CPU shares clock
