@@ -8,8 +8,10 @@ rule tested from the rule over inputs hypothesis draws, beside the adversary's e
   (a copy of its content under a smaller id too), on whichever sides, in any order (one_id);
 - `article new` takes every spelling of a configuration that compare takes (shares.configuration).
 Round 17 (findings 2, 5): a copy cut to one metric a cell (tiny-block-write, dd imports) or one
-repetition is one run too (comparison.shared: the run's values, as multisets), and two independent
-runs drawn at the resolution of fio's and dd's figures never are (nor by the rule per cell)."""
+repetition is one run too (comparison.shared: the run's values, as multisets), so is a copy with
+one metric changed throughout (comparison.held_metrics), and two independent runs drawn at the
+resolution of fio's and dd's figures never are, by any of the rules (round 16's rule per cell
+took coarse ones for one run)."""
 import copy
 import functools
 import itertools
@@ -281,13 +283,15 @@ def _fio_cell(rnd: random.Random, scale: float, runtime_ms: float, spread: float
     def binned(ns: float) -> float:
         step = 2 ** max(int(ns).bit_length() - 7, 0)
         return float(int(ns) // step * step)
-    metrics = {n: [] for n in ("throughput", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "cpu_usr_pct", "cpu_sys_pct")}
+    metrics = {n: [] for n in ("throughput", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "cpu_usr_pct",
+                               "cpu_sys_pct")}
     for _ in range(reps):
         ms = max(1, round(runtime_ms * rnd.lognormvariate(0, spread)))
         ios = max(1, round(scale * ms))
         metrics["throughput"].append(float(ios * 4096 * 1000 // ms))
         metrics["iops"].append(round(ios * 1000 / ms, 6))
-        lat = [rnd.lognormvariate(math.log(1e6 * ms / ios), 0.3) for _ in range(min(ios, 64))]  # one I/O's from another's
+        # each I/O's latency apart from another's by 30 %
+        lat = [rnd.lognormvariate(math.log(1e6 * ms / ios), 0.3) for _ in range(min(ios, 64))]
         metrics["lat_mean_ns"].append(sum(int(x) for x in lat) / len(lat))
         metrics["lat_p50_ns"].append(binned(sorted(lat)[len(lat) // 2]))
         metrics["lat_p99_ns"].append(binned(max(lat)))
@@ -349,8 +353,8 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     repetition a cell, a dd import reversed under a new id; each refused in one line naming both
     files, on one side and across; independent dd imports (one value of three in common) are not."""
     r = _committed(STANDARD.rsplit("/", 1)[1])
-    tiny = {**copy.deepcopy(r), "id": r["id"] + "-tiny", "cells": [copy.deepcopy(c) for c in r["cells"]
-                                                                     if c["workload"] == "tiny-block-write" and c["status"] == "ok"]}
+    tiny = {**copy.deepcopy(r), "id": r["id"] + "-tiny",
+            "cells": [copy.deepcopy(c) for c in r["cells"] if c["workload"] == "tiny-block-write" and c["status"] == "ok"]}
     one = {**copy.deepcopy(r), "id": r["id"] + "-one"}
     for c in one["cells"]:
         for m in c["metrics"].values():
@@ -360,7 +364,8 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     jittered = [{**copy.deepcopy(tiny), "id": r["id"] + f"-t{i}"} for i in (1, 2)]
     for i, doc in enumerate(jittered):
         for c in doc["cells"]:
-            c["metrics"]["throughput"]["samples"] = [v * (1.05 + 0.001 * i) for v in c["metrics"]["throughput"]["samples"]]
+            m = c["metrics"]["throughput"]
+            m["samples"] = [v * (1.05 + 0.001 * i) for v in m["samples"]]
     p = {n: stored(tmp_path / n, d) for n, d in (("Rtiny.json", tiny), ("Rone.json", one), ("T1.json", jittered[0]),
                                                  ("T2.json", jittered[1]))}
     for copied in ("Rtiny.json", "Rone.json"):

@@ -614,7 +614,8 @@ def cell_prints(result: dict) -> dict:
 # cell shares at most all but its mean latency (a mean of whole nanoseconds over its I/Os, which
 # coincides as rarely as a continuous figure): the values of 6 of its 7 metrics, 0.857 where
 # each holds as many (reached by 3 of 20,000 simulated pairs of independent fio cells of 10 ms to
-# 1 s and 1 to 9 repetitions, each of one repetition over 10 to 20 ms). Measured below: no cell of an independent pair shares more than 0.36 (tiny xfs seq-read).
+# 1 s and 1 to 9 repetitions, each of one repetition over 10 to 20 ms). Measured over the runs
+# named below: no cell of an independent pair shares more than 0.36 (tiny xfs seq-read).
 # The rule of round 16 (most metrics sharing two values) took independent cells of coarse
 # figures for one run: throughput and iops are one count over whole milliseconds (a 100 ms cell
 # at 5 % spread holds a handful of values), CPU shares clock ticks, latency percentiles histogram
@@ -673,8 +674,8 @@ def held_metrics(values: dict, theirs: dict) -> bool:
     """Whether most of one cell's metrics both prints hold, and SHARED_METRICS at least, are held:
     every distinct value of one side, HELD_VALUES of them or more, is among the other's."""
     common = values.keys() & theirs.keys()
-    held = sum(any(len(x[m]) >= HELD_VALUES and x[m].keys() <= y[m].keys() for x, y in ((values, theirs), (theirs, values)))
-               for m in common)
+    held = sum(any(len(x[m]) >= HELD_VALUES and x[m].keys() <= y[m].keys()
+                   for x, y in ((values, theirs), (theirs, values))) for m in common)
     return held >= SHARED_METRICS and 2 * held > len(common)
 
 
