@@ -4,6 +4,7 @@ what besides the filesystem differs keeps a row from "better"/"worse", one test 
 samples (iops is throughput scaled), the equivalence margin below every claim's expected change,
 and a ratio's interval never below zero."""
 import glob
+import itertools
 import json
 import math
 
@@ -108,6 +109,9 @@ def test_several_runs_a_side_are_tested_on_run_means_as_scipy_does(runs_a, runs_
     assume(len({tuple(s) for s in runs_a + runs_b}) == len(runs_a + runs_b))  # the same samples: one run (once())
     side_a = [result(f"a{i}", {"k": {"throughput": s}}) for i, s in enumerate(runs_a)]
     side_b = [result(f"b{i}", {"k": {"throughput": s}}) for i, s in enumerate(runs_b)]
+    # and (nearly) the same samples in another order: one run too (comparison.shared_print)
+    prints = [comparison.cell_prints(r) for r in side_a + side_b]
+    assume(not any(comparison.shared_print(p, [q]) for p, q in itertools.combinations(prints, 2)))
     [row] = comparison.between(side_a, side_b)
     assert row["design"] == comparison.RUN_MEANS and (row["n_a"], row["n_b"]) == (len(runs_a), len(runs_b))
     means_a, means_b = ([math.log(sum(s) / len(s)) for s in runs] for runs in (runs_a, runs_b))

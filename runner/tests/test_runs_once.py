@@ -6,13 +6,20 @@ rule tested from the rule over inputs hypothesis draws, beside the adversary's e
   genuine separate runs (every pair of the committed results) never are (comparison.shared_print);
 - one id in two files that differ is refused naming both files, whatever other files are named
   (a copy of its content under a smaller id too), on whichever sides, in any order (one_id);
-- `article new` takes every spelling of a configuration that compare takes (shares.configuration)."""
+- `article new` takes every spelling of a configuration that compare takes (shares.configuration).
+Round 17 (findings 2, 5): a copy cut to one metric a cell (tiny-block-write, dd imports) or one
+repetition is one run too (comparison.shared: the run's values, as multisets), so is a copy with
+one metric changed throughout (comparison.held_metrics), and two independent runs drawn at the
+resolution of fio's and dd's figures never are, by any of the rules (round 16's rule per cell
+took coarse ones for one run)."""
 import copy
+import functools
 import itertools
+import math
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import article
@@ -195,3 +202,195 @@ def test_the_adversarys_ext4_colon_is_taken_as_ext4(tmp_path):
     assert article.SIDE.match("ext4:")
     assert main(["article", "new", "t1", STANDARD, "--a", "ext4:", "--b", "xfs", "--content", str(tmp_path)]) == 0
     assert f'key="{RESULT["id"]}|ext4|xfs"' in (tmp_path / "articles" / "t1.md").read_text()
+
+
+# --- round 17 (findings 2, 5): a copy of one metric a cell, or one repetition, is one run too --------
+# The rule (comparison.shared / COPY_SHARE): over every (cell, metric) two files both hold, a copy
+# finds every value it compares, whatever it dropped or reordered; independent runs find few.
+
+@functools.cache
+def _committed(name: str) -> dict:
+    return resultfile.load_result(str(RESULTS / name))
+
+
+def _cut(original: dict, rnd: random.Random) -> dict:
+    """A copy of original under a new id, cut as a copy may be: some cells (often one), some
+    metrics of each (often one), each metric's samples reordered and cut (often to one
+    repetition a cell), start times and host records kept or not."""
+    cells = [c for c in original["cells"] if c.get("status") == "ok"]
+    chosen = rnd.sample(cells, rnd.choice([1, 2, rnd.randint(1, len(cells))]))
+    doc = {**original, "id": "a-copy", "cells": []}
+    for c in chosen:
+        c = copy.deepcopy(c)
+        names = sorted(c["metrics"])
+        keep = set(rnd.sample(names, rnd.choice([1, rnd.randint(1, len(names))])))
+        c["metrics"] = {n: m for n, m in c["metrics"].items() if n in keep}
+        one = rnd.random() < 0.3  # one repetition a cell
+        for m in c["metrics"].values():
+            samples = m["samples"][:]
+            rnd.shuffle(samples)
+            m["samples"] = samples[:1] if one else samples[:rnd.randint(1, len(samples))]
+        if one or rnd.random() < 0.5:
+            c.pop("started", None)
+            c.pop("host", None)
+        doc["cells"].append(c)
+    return doc
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([p.name for p in COMMITTED]), st.randoms(use_true_random=False), st.booleans())
+def test_a_copy_cut_from_a_committed_result_is_one_run_on_either_side(name, rnd, across):
+    original = _committed(name)
+    doc = _cut(original, rnd)
+    found, compared = comparison.shared(comparison.cell_prints(doc), comparison.cell_prints(original))
+    assume(compared >= comparison.COPY_VALUES)  # fewer values than that: the rule's limit
+    assert found == compared
+    other = _committed(next(p.name for p in COMMITTED if p.name != name))
+    if across:
+        side_a, side_b, files = [original], [doc], (["R.json"], ["Copy.json"])
+    else:
+        side_a, side_b, files = [doc, original], [other], (["Copy.json", "R.json"], ["O.json"])
+        if rnd.random() < 0.5:
+            side_a, files = side_a[::-1], (files[0][::-1], files[1])
+    with pytest.raises(UserError) as e:
+        comparison.between(side_a, side_b, files=files)
+    assert ("a run compared with itself" if across else "one run under two ids") in e.value.message
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([p.name for p in COMMITTED]), st.randoms(use_true_random=False))
+def test_a_copy_with_one_metric_changed_throughout_is_one_run(name, rnd):
+    """Beside the examples: every cell's one metric (drawn per cell) scaled, the rest kept; held
+    by held_metrics() where a cell keeps three metrics or more of three distinct values."""
+    original = _committed(name)
+    doc = {**original, "id": "a-copy", "cells": copy.deepcopy(original["cells"])}
+    for c in doc["cells"]:
+        if c.get("status") == "ok":
+            m = c["metrics"][rnd.choice(sorted(c["metrics"]))]
+            m["samples"] = [v * 1.05 + 1 for v in m["samples"]]
+    mine, theirs = comparison.cell_prints(doc), comparison.cell_prints(original)
+    assume(any(comparison.held_metrics(v, theirs[k]) for k, v in mine.items()))
+    with pytest.raises(UserError) as e:
+        comparison.between([original, doc], [_committed(next(p.name for p in COMMITTED if p.name != name))])
+    assert "one run under two ids" in e.value.message
+
+
+# Independent runs drawn at the resolution fio and dd write their figures: fio's throughput is whole
+# bytes over whole milliseconds, iops six decimals, the mean latency a mean of whole nanoseconds
+# over the I/Os, the percentiles the bins of fio's histogram (64 a power of two), CPU shares clock
+# ticks (often 0 on both sides); dd (coreutils 9.1, measured) prints seconds to 6 digits.
+def _fio_cell(rnd: random.Random, scale: float, runtime_ms: float, spread: float, reps: int) -> dict:
+    def binned(ns: float) -> float:
+        step = 2 ** max(int(ns).bit_length() - 7, 0)
+        return float(int(ns) // step * step)
+    metrics = {n: [] for n in ("throughput", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "cpu_usr_pct",
+                               "cpu_sys_pct")}
+    for _ in range(reps):
+        ms = max(1, round(runtime_ms * rnd.lognormvariate(0, spread)))
+        ios = max(1, round(scale * ms))
+        metrics["throughput"].append(float(ios * 4096 * 1000 // ms))
+        metrics["iops"].append(round(ios * 1000 / ms, 6))
+        # each I/O's latency apart from another's by 30 %
+        lat = [rnd.lognormvariate(math.log(1e6 * ms / ios), 0.3) for _ in range(min(ios, 64))]
+        metrics["lat_mean_ns"].append(sum(int(x) for x in lat) / len(lat))
+        metrics["lat_p50_ns"].append(binned(sorted(lat)[len(lat) // 2]))
+        metrics["lat_p99_ns"].append(binned(max(lat)))
+        for n in ("cpu_usr_pct", "cpu_sys_pct"):
+            metrics[n].append(round(100 * int(rnd.expovariate(1) * ms / 200) * 10 / ms, 6))
+    return {n: {"samples": s} for n, s in metrics.items()}
+
+
+def _independent_run(rid: str, seed: int, shape: dict) -> dict:
+    rnd = random.Random(seed)
+    cells = []
+    for key, (kind, level, runtime_ms, spread, reps) in shape.items():
+        if kind == "dd":
+            metrics = {"throughput": {"samples": [2 ** 30 / float(f"{level * rnd.lognormvariate(0, spread):.6g}")
+                                                  for _ in range(reps)]}}
+        elif kind == "continuous":
+            metrics = {"throughput": {"samples": [level * rnd.lognormvariate(0, spread) for _ in range(reps)]}}
+        else:
+            metrics = _fio_cell(rnd, level, runtime_ms, spread, reps)
+        cells.append({"key": key, "status": "ok", "parameters": {}, "metrics": metrics})
+    return {"id": rid, "cells": cells}
+
+
+def _shapes(spreads: list, runtimes_ms: list = [10, 100, 1000, 30000]):
+    return st.dictionaries(
+        st.sampled_from([f"ext4|-|-|w{i}" for i in range(6)]),
+        st.tuples(st.sampled_from(["fio", "dd", "continuous"]), st.floats(0.5, 100), st.sampled_from(runtimes_ms),
+                  st.sampled_from(spreads), st.integers(1, 9)),
+        min_size=1, max_size=4)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_shapes([0.002, 0.01, 0.05, 0.2]), st.integers(0, 2 ** 32), st.integers(0, 2 ** 32))
+def test_two_independent_runs_at_the_figures_resolution_are_never_one_run(shape, seed_a, seed_b):
+    """A fio cell's mean latency is a mean of whole nanoseconds over its I/Os, which coincides as
+    rarely as a continuous figure: of its distinct values, of its figures, 6 of 7 at most coincide
+    by chance (0.857, below COPY_SHARE), and dd's (6 digits) and continuous figures rarely, at any
+    spread between repetitions (round 16's rule per cell took such cells at 100 ms and 5 % for one run)."""
+    assume(seed_a != seed_b)
+    a, b = (comparison.cell_prints(_independent_run(r, seed, shape)) for r, seed in (("a", seed_a), ("b", seed_b)))
+    found, compared = comparison.shared(a, b)
+    assert found < comparison.COPY_SHARE * compared or compared == 0
+    assert comparison.shared_print(a, [b]) is None and comparison.shared_print(b, [a]) is None
+
+
+def _dd_import(tmp_path, name: str, seconds: list) -> str:
+    """A dd import of three copies of 1 GiB as the adversary's logs print them (seconds to 0.01)."""
+    log = tmp_path / f"{name}.log"
+    log.write_text("".join(f"1073741824 bytes (1.1 GB, 1.0 GiB) copied, {s:.2f} s, {2 ** 30 / s / 1e6:.0f} MB/s\n"
+                           for s in seconds))
+    out = tmp_path / name
+    assert main(["import", "dd", str(log), "--filesystem", "ext4", "--out", str(out)]) == 0
+    (path,) = (out / "results").glob("*.json")
+    return str(path)
+
+
+def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
+    """Round 17's examples: R's tiny-block-write cells (one metric) under a new id, R cut to one
+    repetition a cell, a dd import reversed under a new id; each refused in one line naming both
+    files, on one side and across; independent dd imports (one value of three in common) are not."""
+    r = _committed(STANDARD.rsplit("/", 1)[1])
+    tiny = {**copy.deepcopy(r), "id": r["id"] + "-tiny",
+            "cells": [copy.deepcopy(c) for c in r["cells"] if c["workload"] == "tiny-block-write" and c["status"] == "ok"]}
+    one = {**copy.deepcopy(r), "id": r["id"] + "-one"}
+    for c in one["cells"]:
+        for m in c["metrics"].values():
+            m["samples"] = m["samples"][-1:]
+        c.pop("started", None)
+        c.pop("host", None)
+    jittered = [{**copy.deepcopy(tiny), "id": r["id"] + f"-t{i}"} for i in (1, 2)]
+    for i, doc in enumerate(jittered):
+        for c in doc["cells"]:
+            m = c["metrics"]["throughput"]
+            m["samples"] = [v * (1.05 + 0.001 * i) for v in m["samples"]]
+    p = {n: stored(tmp_path / n, d) for n, d in (("Rtiny.json", tiny), ("Rone.json", one), ("T1.json", jittered[0]),
+                                                 ("T2.json", jittered[1]))}
+    for copied in ("Rtiny.json", "Rone.json"):
+        assert main(["compare", "--runs-a", STANDARD, p[copied], "--runs-b", p["T1.json"], p["T2.json"]]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and STANDARD in err and p[copied] in err and "one run under two ids" in err
+        assert main(["compare", STANDARD, p[copied]]) == 1
+        assert "a run compared with itself" in capsys.readouterr().err
+    assert main(["report", STANDARD, p["Rtiny.json"], "--out", str(tmp_path / "report.md")]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err and not (tmp_path / "report.md").exists()
+    content = tmp_path / "content"
+    assert main(["article", "new", "self", STANDARD, p["Rone.json"], "--content", str(content)]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err and not content.exists()
+    # finding 5: a dd import, its samples reversed under a new id
+    dd = [_dd_import(tmp_path, f"dd{i}", s) for i, s in enumerate(([2.51, 2.63, 2.40], [2.45, 2.70, 2.33],
+                                                                  [2.43, 2.63, 2.33], [2.44, 2.64, 2.34]))]
+    rev = resultfile.load_result(dd[0])
+    rev["id"] += "-rev"
+    rev["cells"][0]["metrics"]["throughput"]["samples"].reverse()
+    ddrev = stored(tmp_path / "ddrev.json", rev)
+    capsys.readouterr()
+    assert main(["compare", "--runs-a", dd[0], ddrev, dd[1], "--runs-b", dd[2], dd[3]]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and dd[0] in err and ddrev in err and "one run under two ids" in err
+    assert main(["compare", dd[0], ddrev]) == 1
+    assert "a run compared with itself" in capsys.readouterr().err
+    assert main(["compare", "--runs-a", dd[0], dd[1], "--runs-b", dd[2], dd[3]]) == 0
+    assert "Design: 2 and 2 runs" in capsys.readouterr().out
