@@ -163,6 +163,9 @@ def test_the_adversarys_wall_time_of_1e_320_is_contention_unknown_not_the_same()
     assert row["verdict"] == "not tested" and row["p"] is None
     assert "contention unknown on side A (other processes' CPU not computable" in row["why"]
     assert "contention unknown on side B" in row["why"]
+    # and a file holding it is refused at its place (the schema's bound: the grain the runner records)
+    problems = resultfile.schema_problems(resultfile.stored(a[0]), "w1.json")
+    assert [p.path for p in problems] == ["/cells/0/wall_seconds"]
     # just beside it: the shortest wall time the runner records is computable, and differs from a quiet side
     cell = copy.deepcopy(a[0]["cells"][0])
     cell["wall_seconds"] = contention.MIN_SECONDS * len(cell["host"])
