@@ -327,13 +327,16 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                                           or os.path.lexists(bundle.path(out_dir, rid)))
     if unreadable:
         add("error", "", unreadable)
-    problems += structure_problems(data, path, errors_only=False)
+    structure = structure_problems(data, path, errors_only=False)
+    problems += structure
+    # the cells whose raw references are out of form or place: no member of the bundle is looked up for them
+    misplaced = {p.path.split("/")[2] for p in structure if p.path.split("/")[3:4] == ["raw"]}
     memo = {}
     imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
     fio_versions = recorded_fio(data)
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
-        if cell["status"] == "ok" and members is not None and not raw_form_problems(cell, rid, imported_from):
+        if cell["status"] == "ok" and members is not None and str(i) not in misplaced:
             missing = [(j, raw_reference_problem(rid, raw, members)) for j, raw in enumerate(cell["raw"])]
             problems += [Problem("error", path, f"{base}/raw/{j}", wrong) for j, wrong in missing if wrong]
             if not any(wrong for _, wrong in missing):
