@@ -20,7 +20,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
 from fsatlas.site import report
-from testutil import FIXTURES, RESULTS, write_json
+from testutil import FIXTURES, RESULTS, under_id, write_json
 
 KEYS = ("ext4|-|-|seq-write", "ext4|-|-|seq-read", "xfs|-|-|seq-write", "xfs|-|-|seq-read")
 QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}
@@ -42,8 +42,8 @@ SOURCE = _source()
 def run(rid: str, seed: int, factor: float = 1.0, keys=KEYS) -> dict:
     """A run of its own (read form): SOURCE's cells KEYS, every sample times factor and its own
     jitter of +-1 % (seed), so no two runs share a sample."""
-    doc, rnd = copy.deepcopy(SOURCE), random.Random(seed)
-    doc["id"], doc["cells"] = rid, [c for c in doc["cells"] if c["key"] in keys]
+    doc, rnd = under_id(copy.deepcopy(SOURCE), rid), random.Random(seed)
+    doc["cells"] = [c for c in doc["cells"] if c["key"] in keys]
     for c in doc["cells"]:
         for m in c["metrics"].values():
             m["samples"] = [v * factor * (1 + rnd.uniform(-0.01, 0.01)) for v in m["samples"]]
@@ -145,8 +145,8 @@ def test_permutations_of_the_files_on_a_side_never_change_a_verdict(n_a, n_b, na
 
 def test_the_adversarys_same_id_and_subset_files_are_refused_naming_both_files(tmp_path, capsys):
     q = run("q", 1)
-    paths = {"Q.json": q, "Xsameid.json": run("q", 7), "Qsub.json": {**copy.deepcopy(q), "id": "q-copy",
-                                                                     "cells": copy.deepcopy(q["cells"][1:])},
+    paths = {"Q.json": q, "Xsameid.json": run("q", 7), "Qsub.json": {**under_id(copy.deepcopy(q), "q-copy"),
+                                                                     "cells": under_id(q, "q-copy")["cells"][1:]},
              "B1.json": run("b1", 3, 1.1), "B2.json": run("b2", 4, 1.1)}
     p = {name: stored(tmp_path / name, doc) for name, doc in paths.items()}
     for order in itertools.permutations(["Q.json", "Xsameid.json"]):
@@ -338,6 +338,7 @@ def test_an_imports_site_digest_is_compared_as_its_file(tmp_path_factory, sides)
     result = resultfile.readable(resultfile.load_json(str(path)))
     aggregate.derive_flags(result)
     made = aggregate.digest(result)
-    assert shares.imported(result) and shares.imported(made)
+    assert shares.imported(result) and made["factors"]["origin"] == shares.IMPORT
     for a, b in (("ext4", "xfs"), ("xfs", "ext4")):
-        assert verdicts(report.within(made, a, b)) == verdicts(report.within(result, a, b))
+        assert verdicts(report.within(made, a, b, run_of=lambda cell: made["factors"])) \
+            == verdicts(report.within(result, a, b))

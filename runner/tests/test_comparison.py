@@ -10,6 +10,7 @@ from scipy.stats import gmean, t as t_dist, ttest_ind, ttest_ind_from_stats, tte
 
 from fsatlas.cli import main
 from fsatlas.results import comparison, stats
+from testutil import under_id
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
 
@@ -100,7 +101,7 @@ def test_compare_of_two_single_sample_results_says_not_testable(tmp_path, capsys
     paths = []
     for name, value in (("a", 200e6), ("b", 201e6)):
         doc = json.loads(FIXTURE.read_text())
-        doc["id"] = f"{doc['id']}-{name}"  # two runs (one id on both sides is refused: a run against itself)
+        doc = under_id(doc, f"{doc['id']}-{name}")  # two runs (one id on both sides is refused: a run against itself)
         for cell in doc["cells"]:
             for metric in cell["metrics"].values():
                 metric.update(stats.summarize([value], metric["unit"], metric["better"]))

@@ -58,7 +58,8 @@ io_rows = st.fixed_dictionaries({k: counts for k in ("reads", "read_sectors", "w
 def host_rows(draw, n: int):
     optional = draw(st.sets(st.sampled_from(["seconds", "helpers_cpu_s"])))  # the same in every repetition
     share = st.floats(0, 100, allow_nan=False)
-    return [{**{k: draw(st.floats(0, 1e6, allow_nan=False)) for k in sorted(optional)},
+    least = {"seconds": 0.001}  # a repetition's wall time: at least the grain the runner records (contention.MIN_SECONDS)
+    return [{**{k: draw(st.floats(least.get(k, 0), 1e6, allow_nan=False)) for k in sorted(optional)},
              "steal_pct": draw(share), "iowait_pct": draw(share), "others_cpu_s": draw(st.floats(0, 1e6, allow_nan=False)),
              "load1": draw(st.one_of(st.none(), st.floats(0, 500, allow_nan=False)))} for _ in range(n)]
 

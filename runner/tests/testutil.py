@@ -26,6 +26,15 @@ def standard_run_with(a: str, b: str) -> Path:
     raise AssertionError(f"no committed standard result measured {a} and {b} side by side")
 
 
+def under_id(doc: dict, rid: str) -> dict:
+    """doc (read form) as a run of its own id rid: its raw references re-pointed to rid's bundle
+    (raw/<rid>/...), as validate, and so compare, report and article new, require of them
+    (validation.structure_problems: a reference into another id's bundle is refused)."""
+    old = doc["id"]
+    return {**doc, "id": rid, "cells": [{**c, "raw": [r.replace(f"raw/{old}/", f"raw/{rid}/", 1) for r in c["raw"]]}
+                                        if isinstance(c.get("raw"), list) else c for c in doc["cells"]]}
+
+
 def rescaled_run(path, factor: float, out_dir) -> str:
     """Another run made from the result file at path: every sample times factor (its summary
     recomputed), its own id; written to out_dir. Several runs a side from the committed ones.
@@ -33,7 +42,7 @@ def rescaled_run(path, factor: float, out_dir) -> str:
     a side's unknown contention keeps a row from being tested (comparison.contention_unknown)."""
     from fsatlas.results import resultfile, stats
     doc = resultfile.readable(json.loads(Path(path).read_text()))
-    doc["id"] = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
+    doc = under_id(doc, f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}")
     for cell in doc["cells"]:
         if cell["status"] == "ok" and not cell.get("host"):
             reps = len(next(iter(cell["metrics"].values()))["samples"])

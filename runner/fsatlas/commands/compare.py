@@ -14,7 +14,8 @@ counts once; a run on both sides is refused (comparison.between).
 
 What may be counted and compared (#60 round 15), each decided once in results/comparison:
 - every file is a checked result: one validate refuses for its structure (schema, a cell key
-  twice, a malformed metric) is refused with validate's line (load_checked);
+  twice, a malformed metric, a column of another count than the repetitions, a raw reference
+  out of its place) is refused with validate's line (load_checked);
 - a file named twice counts once, and says so; two files with one id that differ in anything
   (on one side or across the sides), or two files holding one cell's samples (a run and a copy
   of it under a new id, its samples reordered, repetitions appended or removed, metrics or cells
@@ -59,9 +60,10 @@ def add_parser(sub):
 
 def load_checked(path):
     """A result file as compare, report and article new read it: checked as validate checks its
-    structure (its schema, then each cell unique and well-formed: validation.structure_problems),
-    refused with validate's line for its first error. Not its raw output nor its name: a result
-    copied elsewhere is still compared."""
+    structure (its schema, then validation.structure_problems, the one function validate uses
+    too: a real created time, each cell unique and well-formed, one value a repetition, raw
+    references of their writer's form and place), refused with validate's line for its first
+    error. Not its raw output nor its name: a result copied elsewhere is still compared."""
     result = resultfile.load_result(path)
     problems = validation.structure_problems(result, path)
     if problems:

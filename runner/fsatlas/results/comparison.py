@@ -553,7 +553,8 @@ def contended(of_a: list, of_b: list) -> str:
 def contention_unknown(of_a: list, of_b: list) -> str:
     """Across result files (each side a list of (factors, cell)): "contention unknown on side A
     (no host records in run X)" where a side's cell recorded none or records from which a measure
-    cannot be computed (contention.unknown(): no wall time, zero seconds), as a run factor not recorded
+    cannot be computed (contention.unknown(): records for some repetitions only, no wall time or one
+    too short to divide by, a share not finite), as a run factor not recorded
     is not shown to be the same as any (design()); "" where every cell recorded it. Within one
     run the two cells share its host, recorded or not."""
     from . import contention

@@ -27,17 +27,23 @@ STEAL_PCT = 5.0
 IOWAIT_PCT = 50.0
 
 
+MIN_SECONDS = 0.001  # the grain of the wall times the runner records (run/evidence, run/execution round to it)
+
+
 def measures(rep: dict, seconds: float | None = None) -> dict:
     """A repetition's contention in the thresholds' units: {"others_cpu": share of one CPU,
-    "steal_pct", "iowait_pct"}, each None where it cannot be computed: a field missing or not a
-    finite number, and other processes' share where the wall time is unknown or not above zero.
-    seconds: its wall time, where the record has none (older files: the cell's wall time over its
-    repetitions)."""
+    "steal_pct", "iowait_pct"}, each None (unknown) where it cannot be computed: a field missing
+    or not a finite number, and other processes' share where the wall time is unknown or below
+    MIN_SECONDS (nothing the runner records is shorter: a wall time of 1e-320 s made 30 s of
+    others' CPU an infinite share on both sides, and inf - inf, nan, passed no threshold: #60
+    round 17), or where the share is not finite. seconds: its wall time, where the record has none
+    (older files: the cell's wall time over its repetitions)."""
     def number(value):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
         return float(value) if ok else None
     wall, used = number(rep.get("seconds", seconds)), number(rep.get("others_cpu_s"))
-    others = None if used is None or not wall or wall <= 0 else (used if used > RESOLUTION_CPU_S else 0.0) / wall
+    others = None if used is None or wall is None or wall < MIN_SECONDS \
+        else number((used if used > RESOLUTION_CPU_S else 0.0) / wall)
     return {"others_cpu": others, "steal_pct": number(rep.get("steal_pct")),
             "iowait_pct": number(rep.get("iowait_pct"))}
 
@@ -65,24 +71,42 @@ def contended_reps(cell: dict) -> list[int]:
     return [i for i, rep in enumerate(cell.get("host") or []) if passes(rep, seconds)]
 
 
+def repetitions(cell: dict) -> int:
+    """How many repetitions a cell ran: its metrics' samples (validate refuses host records of
+    another count: validation.repetition_problems); without metrics, its host records."""
+    counts = [len(m["samples"]) for m in (cell.get("metrics") or {}).values() if isinstance(m, dict) and "samples" in m]
+    return max(counts) if counts else len(cell.get("host") or [])
+
+
 def summary(cell: dict) -> dict | None:
-    """The cell's mean contention over its repetitions (None without host records)."""
+    """The cell's mean contention over its repetitions (None without host records): a measure
+    is known only where every repetition's record gives it, so host records for some of its
+    repetitions only leave every measure unknown (the others' contention is not recorded)."""
     host = cell.get("host") or []
     if not host:
         return None
+    if len(host) != repetitions(cell):
+        return dict.fromkeys(LIMITS)
     seconds = _rep_seconds(cell)
     each = [measures(rep, seconds) for rep in host]
-    return {name: (statistics.fmean(v[name] for v in each) if all(v[name] is not None for v in each) else None)
+    return {name: (_finite(statistics.fmean(v[name] for v in each)) if all(v[name] is not None for v in each) else None)
             for name in LIMITS}
 
 
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
 def unknown(cell: dict) -> str:
-    """Why the cell's contention cannot be known, or "": no host records, or a measure that
-    cannot be computed from them (no wall time, zero seconds, a field missing): the measures
-    summary() gives as None. Unknown is never "the same" as anything (results/comparison)."""
+    """Why the cell's contention cannot be known, or "": no host records, records for some of its
+    repetitions only, or a measure that cannot be computed from them (no wall time or one below
+    MIN_SECONDS, a share that is not finite, a field missing): the measures summary() gives as
+    None. Unknown is never "the same" as anything (results/comparison)."""
     found = summary(cell)
     if found is None:
         return "no host records"
+    if len(cell["host"]) != repetitions(cell):
+        return f"host records for {len(cell['host'])} of its {repetitions(cell)} repetitions"
     missing = [WORDS[name][0] for name, value in found.items() if value is None]
     return f"{' and '.join(missing)} not computable from its host records" if missing else ""
 

@@ -51,11 +51,9 @@ def imported(result: dict) -> bool:
     file is not a run of fsatlas's runner because a field was left out or edited: its profile
     import-TOOL, tool.imported_from, an id naming an import (import_.py: ...-import-fio-...), a
     cell with imported_runs or a cell of variant "imported" (or imported-V: shares.configuration).
-    A site digest (aggregate.digest), which keeps neither field, by the origin its factors
-    (comparison.factors) took from them."""
-    origin = (result.get("factors") or {}).get("origin")
-    if origin:
-        return origin == IMPORT
+    Never by a key the file carries to say so ("factors", whose origin a forged file set to
+    "runner": #60 round 17): a site digest's origin is the one its run's factors took from these
+    marks when the aggregate read the file (cell_pairs.within's run_of)."""
     cells = result.get("cells") or ()
     return (str(result.get("profile", "")).startswith("import-") or bool((result.get("tool") or {}).get("imported_from"))
             or bool(IMPORT_ID.search(str(result.get("id", ""))))

@@ -310,7 +310,6 @@ def duplicate_ids(files) -> list[Problem]:
 
 def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]:
     problems = []
-    summaries_stored = data["schema_version"] == 1  # else readable() computed them from the samples
 
     def add(severity, where, message):
         problems.append(Problem(severity, path, where, message))
@@ -318,9 +317,6 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
     if data["id"] != stem:
         add("error", "/id", f"expected the file name without .json ({stem!r}), found {data['id']!r}")
-    message = created_problem(data["created"])
-    if message:
-        add("error", "/created", message)
     out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
     rid = data["id"]
     # a bundle is read when a cell or the baseline names its members, and whenever it is there: one
@@ -331,20 +327,19 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
                                           or os.path.lexists(bundle.path(out_dir, rid)))
     if unreadable:
         add("error", "", unreadable)
-    seen, memo = {}, {}
+    structure = structure_problems(data, path, errors_only=False)
+    problems += structure
+    # the cells whose raw references are out of form or place: no member of the bundle is looked up for them
+    misplaced = {p.path.split("/")[2] for p in structure if p.path.split("/")[3:4] == ["raw"]}
+    memo = {}
     imported_from = data["tool"].get("imported_from")  # select: the formats that may back a cell
     fio_versions = recorded_fio(data)
     for i, cell in enumerate(data["cells"]):
         base = f"/cells/{i}"
-        problems += cell_structure(cell, i, seen, summaries_stored, path)
-        if cell["status"] == "ok":
-            present = True
-            for j, raw in enumerate(cell["raw"]):
-                wrong = raw_reference_problem(rid, raw, members) or raw_place_problem(cell, j, imported_from)
-                if wrong:
-                    add("error", f"{base}/raw/{j}", wrong)
-                    present = False
-            if present and members is not None:
+        if cell["status"] == "ok" and members is not None and str(i) not in misplaced:
+            missing = [(j, raw_reference_problem(rid, raw, members)) for j, raw in enumerate(cell["raw"])]
+            problems += [Problem("error", path, f"{base}/raw/{j}", wrong) for j, wrong in missing if wrong]
+            if not any(wrong for _, wrong in missing):
                 problems += [Problem(sev, path, f"{base}{where}", msg)
                              for sev, where, msg in raw_problems(cell, rid, members, memo, imported_from, fio_versions)]
         # the stored flags against the derived ones, a warning `fsatlas validate` prints; not for the
@@ -356,26 +351,20 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
         problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
-    reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
-    if reasons > MAX_REASONS_CHARS:
-        add("error", "/cells", f"expected the cells' reasons to add up to at most {MAX_REASONS_CHARS:,} characters "
-                               f"(every filesystem page and the explorer show them), found {reasons:,}")
-    share = shares.index_share(data)
-    if share > shares.MAX_INDEX_SHARE:
-        add("error", "/cells", f"expected this file to add at most {shares.MAX_INDEX_SHARE:,} bytes to the explorer's index, "
-                               f"which every visitor loads, found {share:,}: its strings and the names of its filesystems, "
-                               f"workloads and variants (split the file, or name fewer workloads: "
-                               f"`fsatlas import --workload NAME` gives every cell one)")
     if os.path.lexists(bundle.folder(out_dir, rid)):
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
     return problems
 
 
-def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path: str) -> list[Problem]:
-    """What makes cell i of a document (read form) unique and well-formed, as rule_problems and
-    structure_problems check it: a key no cell before it has (seen: key -> index, updated), and
-    each metric's unit, better and summaries (metric_problems)."""
+def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path: str, rid: str,
+                   imported_from=None) -> list[Problem]:
+    """What makes cell i of a document (read form) of the result rid unique and well-formed, as
+    structure_problems checks it: a key no cell before it has (seen: key -> index, updated), each
+    metric's unit, better and summaries (metric_problems), one value a repetition in each column
+    the schema keeps per repetition (repetition_problems) and raw references of the form and
+    place their writer gives them (raw_form_problems); imported_from: the result's
+    tool.imported_from."""
     out = []
     if cell["key"] in seen:
         out.append(Problem("error", path, f"/cells/{i}/key",
@@ -385,18 +374,76 @@ def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path:
         found = metric_problems(name, metric, summaries_stored)
         if found:  # seldom: a quick result has 425 metrics
             out += [Problem(s, path, f"/cells/{i}/metrics/{name}{w}", m) for s, w, m in found]
+    out += [Problem("error", path, f"/cells/{i}{where}", message) for where, message in repetition_problems(cell)]
+    if cell["status"] == "ok":
+        out += [Problem("error", path, f"/cells/{i}/raw/{j}", message)
+                for j, message in raw_form_problems(cell, rid, imported_from)]
     return out
 
 
-def structure_problems(data: dict, path: str) -> list[Problem]:
-    """The errors of validate's rules that need no raw output and no file name (a result copied
-    under another name, without its bundle, is still read): each cell unique and well-formed
-    (cell_structure). What `fsatlas compare`, `report` and `article new` refuse a file for, with
-    validate's line, beside its schema (resultfile.load_result): a cell whose key repeats would
-    count as a second run of that cell."""
-    seen, summaries_stored = {}, data["schema_version"] == 1
-    return [p for i, cell in enumerate(data["cells"]) for p in cell_structure(cell, i, seen, summaries_stored, path)
-            if p.severity == "error"]
+PER_REPETITION = ("started", "device_io", "timed_io", "host")  # the cell's fields of one value a repetition
+
+
+def repetition_problems(cell: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer within the cell, message)]: each field the schema keeps per repetition
+    (PER_REPETITION: starts, device and timed counters, host records) holds one value for each of
+    the cell's repetitions, as many as each of its metrics has samples (the runner keeps a metric
+    and these records only where every repetition gave one: run/execution). Host records for some
+    repetitions only would leave the others' contention unknown while a comparison read the
+    records it has as the cell's (#60 round 17: one record of nine hid 30 s of others' CPU)."""
+    counts = sorted({len(m["samples"]) for m in cell["metrics"].values()})
+    if not counts:
+        return []
+    reps = " or ".join(map(str, counts)) if len(counts) > 1 else str(counts[0])
+    return [(f"/{field}", f"expected {reps} values, one a repetition (as many as each metric's samples), "
+                          f"found {len(cell[field])}")
+            for field in PER_REPETITION if isinstance(cell.get(field), list)
+            and (len(counts) > 1 or len(cell[field]) != counts[0])]
+
+
+def raw_form_problems(cell: dict, rid: str, imported_from) -> list[tuple[int, str]]:
+    """[(index, message)] of a measured cell's raw references whose form (raw_reference_problem,
+    no bundle read) or place (raw_place_problem) is not the one their writer gives them."""
+    out = []
+    for j, raw in enumerate(cell["raw"]):
+        wrong = raw_reference_problem(rid, raw, None) or raw_place_problem(cell, j, imported_from)
+        if wrong:
+            out.append((j, wrong))
+    return out
+
+
+def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[Problem]:
+    """The errors of validate's rules that need no raw output on disk and no file name (a result
+    copied under another name, without its bundle, is still read): a real created time, each
+    cell unique and well-formed (cell_structure: its key, its metrics, one value a repetition,
+    its raw references' form and place), the reasons and the explorer's index within their
+    limits. validate (rule_problems) checks these and then what needs the bundle; `fsatlas
+    compare`, `report` and `article new` refuse a file for the first of them, with validate's
+    line, beside its schema (resultfile.load_result): one function decides a file's structure
+    for both (#60 round 17: compare tested a cell whose raw reference validate refused).
+    errors_only=False: with the warnings of the same rules, as validate prints them."""
+    out = []
+    message = created_problem(data["created"])
+    if message:
+        out.append(Problem("error", path, "/created", message))
+    seen, summaries_stored = {}, data["schema_version"] == 1  # else readable() computed them from the samples
+    imported_from = data["tool"].get("imported_from")
+    for i, cell in enumerate(data["cells"]):
+        out += [p for p in cell_structure(cell, i, seen, summaries_stored, path, data["id"], imported_from)
+                if p.severity == "error" or not errors_only]
+    reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
+    if reasons > MAX_REASONS_CHARS:
+        out.append(Problem("error", path, "/cells", f"expected the cells' reasons to add up to at most "
+                                                    f"{MAX_REASONS_CHARS:,} characters (every filesystem page and "
+                                                    f"the explorer show them), found {reasons:,}"))
+    share = shares.index_share(data)
+    if share > shares.MAX_INDEX_SHARE:
+        out.append(Problem("error", path, "/cells", f"expected this file to add at most {shares.MAX_INDEX_SHARE:,} bytes "
+                                                    f"to the explorer's index, which every visitor loads, found {share:,}: "
+                                                    f"its strings and the names of its filesystems, workloads and variants "
+                                                    f"(split the file, or name fewer workloads: `fsatlas import --workload "
+                                                    f"NAME` gives every cell one)"))
+    return out
 
 
 def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple], set]:

@@ -1178,7 +1178,8 @@ class Rankings:
         from . import cell_pairs
         pair = (digest["id"], after["filesystem"], this["filesystem"], this["metric"] in comparison.HEADLINE)
         if pair not in tables:
-            tables[pair] = {(r["key"], n): r for r in cell_pairs.within(digest, *pair[1:3], all_metrics=not pair[3])
+            tables[pair] = {(r["key"], n): r for r in cell_pairs.within(digest, *pair[1:3], all_metrics=not pair[3],
+                                                                      run_of=lambda cell: digest["factors"])
                             for n in [r["metric"], *r["same_test"]]}
         test = tables[pair].get((this["key"], this["metric"]))
         return test and {k: test[k] for k in ("ratio", "ratio_ci95", "p", "p_adjusted", "verdict", "why")}

@@ -152,7 +152,7 @@ def run_table(a: str, b: str, d: dict) -> dict | None:
     """b against a in the run of digest d: the run and its table, or None where the two share
     no workload with a figure on both sides."""
     try:
-        rows = report.within(d, a, b, all_metrics=True)
+        rows = report.within(d, a, b, all_metrics=True, run_of=lambda cell: d["factors"])
     except UserError:
         return None
     flagged = {(c["filesystem"], c["workload"] + (f"|{c['dimensions']}" if c["dimensions"] else "")): c["flags"]
@@ -176,11 +176,12 @@ def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
     digests: the digest of each run named. A row whose figure of a or b comes from another run
     on the other pages (that run did not measure the other filesystem there) says so."""
     chosen = {(w, d): (rid, ra, rb) for w, d, _, rid, ra, rb in picks}
-    cells = [{**c, "run_factors": d["factors"]} for rid, d in digests.items() for c in d["cells"]  # each its run's
+    cells = [{**c, "run": rid} for rid, d in digests.items() for c in d["cells"]  # each its run's factors
              if c["variant"] == "defaults" and c["filesystem"] in (a, b)
              and chosen.get((c["workload"], c["dimensions"]), (None,))[0] == rid]
     try:
-        rows = report.within({"id": RULE_ID, "cells": cells, "factors": {"run": RULE_ID}}, a, b, all_metrics=True)
+        rows = report.within({"id": RULE_ID, "cells": cells}, a, b, all_metrics=True,
+                             run_of=lambda cell: digests[cell["run"]]["factors"])
     except UserError:
         return None
     flagged = {(c["filesystem"], _key(c)): c["flags"] for c in cells}
