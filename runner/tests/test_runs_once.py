@@ -25,9 +25,9 @@ from fsatlas.cli import main
 from fsatlas.commands import article
 from fsatlas.commands.compare import compared, load_checked
 from fsatlas.errors import UserError
-from fsatlas.results import comparison, resultfile, shares
+from fsatlas.results import comparison, resultfile, shares, validation
 from test_compare_inputs import run, stored
-from testutil import RESULTS
+from testutil import under_id, RESULTS
 
 COMMITTED = sorted(RESULTS.glob("*.json"))
 
@@ -129,24 +129,34 @@ def test_one_id_in_two_differing_files_is_refused_naming_both_whatever_else_is_n
         assert {"Y.json", "Yedit.json"} <= set(e.value.message.replace(",", " ").split())
 
 
+def _per_repetition(cell: dict, pick) -> None:
+    """The cell's records of one value a repetition (validation.PER_REPETITION) cut or grown as
+    its samples were, which validate (and so compare) requires of a file."""
+    for field in validation.PER_REPETITION:
+        if isinstance(cell.get(field), list):
+            cell[field] = pick(cell[field])
+
+
 def test_the_adversarys_examples_are_refused_in_one_line_naming_both_files(tmp_path, capsys):
     c1 = run("c1", 1)
-    rev = {**copy.deepcopy(c1), "id": "c1rev"}
+    rev = under_id(copy.deepcopy(c1), "c1rev")
     for c in rev["cells"]:
         for m in c["metrics"].values():
             m["samples"] = m["samples"][::-1]
-    drop = {**copy.deepcopy(c1), "id": "c1drop"}
+    drop = under_id(copy.deepcopy(c1), "c1drop")
     for c in drop["cells"]:
         c["metrics"].pop("lat_p999_ns", None)
-    plus = {**copy.deepcopy(c1), "id": "c1plus"}
-    for c in plus["cells"]:
+    plus = under_id(copy.deepcopy(c1), "c1plus")
+    for c in plus["cells"]:  # one repetition more, a copy of the first, with its own records
         for m in c["metrics"].values():
             m["samples"] = m["samples"] + m["samples"][:1]
+        _per_repetition(c, lambda values: values + values[:1])
+        c["raw"] = c["raw"] + [c["raw"][-1].rsplit("/", 1)[0] + f"/rep-{len(c['raw']) + 1}.json"]
     y_edit = copy.deepcopy(c1)
     y_edit["cells"][0]["host"][0]["load1"] += 1.0
     docs = {"C1.json": c1, "C1rev.json": rev, "C1drop.json": drop, "C1plus.json": plus, "C2.json": run("c2", 2),
-            "D1.json": run("d1", 3, 1.03), "D2.json": run("d2", 4, 1.03), "Y.json": {**copy.deepcopy(c1), "id": "y"},
-            "Yedit.json": {**y_edit, "id": "y"}, "C1mod.json": y_edit}
+            "D1.json": run("d1", 3, 1.03), "D2.json": run("d2", 4, 1.03), "Y.json": under_id(copy.deepcopy(c1), "y"),
+            "Yedit.json": under_id(y_edit, "y"), "C1mod.json": y_edit}
     p = {n: stored(tmp_path / n, d) for n, d in docs.items()}
     for copied in ("C1rev.json", "C1drop.json", "C1plus.json"):
         assert main(["compare", "--runs-a", p["C1.json"], p[copied], p["C2.json"], "--runs-b", p["D1.json"],
@@ -353,15 +363,16 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     repetition a cell, a dd import reversed under a new id; each refused in one line naming both
     files, on one side and across; independent dd imports (one value of three in common) are not."""
     r = _committed(STANDARD.rsplit("/", 1)[1])
-    tiny = {**copy.deepcopy(r), "id": r["id"] + "-tiny",
-            "cells": [copy.deepcopy(c) for c in r["cells"] if c["workload"] == "tiny-block-write" and c["status"] == "ok"]}
-    one = {**copy.deepcopy(r), "id": r["id"] + "-one"}
+    tiny = under_id({**copy.deepcopy(r), "cells": [copy.deepcopy(c) for c in r["cells"]
+                                                  if c["workload"] == "tiny-block-write" and c["status"] == "ok"]},
+                    r["id"] + "-tiny")
+    one = under_id(copy.deepcopy(r), r["id"] + "-one")
     for c in one["cells"]:
         for m in c["metrics"].values():
             m["samples"] = m["samples"][-1:]
-        c.pop("started", None)
-        c.pop("host", None)
-    jittered = [{**copy.deepcopy(tiny), "id": r["id"] + f"-t{i}"} for i in (1, 2)]
+        _per_repetition(c, lambda values: values[-1:])
+        c["raw"] = c["raw"][-1:]
+    jittered = [under_id(copy.deepcopy(tiny), r["id"] + f"-t{i}") for i in (1, 2)]
     for i, doc in enumerate(jittered):
         for c in doc["cells"]:
             m = c["metrics"]["throughput"]
@@ -383,7 +394,7 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     dd = [_dd_import(tmp_path, f"dd{i}", s) for i, s in enumerate(([2.51, 2.63, 2.40], [2.45, 2.70, 2.33],
                                                                   [2.43, 2.63, 2.33], [2.44, 2.64, 2.34]))]
     rev = resultfile.load_result(dd[0])
-    rev["id"] += "-rev"
+    rev = under_id(rev, rev["id"] + "-rev")
     rev["cells"][0]["metrics"]["throughput"]["samples"].reverse()
     ddrev = stored(tmp_path / "ddrev.json", rev)
     capsys.readouterr()
