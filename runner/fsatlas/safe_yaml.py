@@ -2,11 +2,34 @@
 pure-Python parser, which every rebuild would otherwise pay for the curated data and matrix."""
 import yaml
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The safe loader, refusing a mapping that holds one key twice: YAML readers keep the last
+    value silently, so a curated file would publish another figure than the text a reviewer
+    reads (#60 round 18: a history row's write_mb_s given twice). Refused as any YAML error is,
+    with the line of the second key."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    twice = key in seen
+                    seen.add(key)
+                except TypeError:  # an unhashable key: the constructor's own error says so below
+                    break
+                if twice:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping", node.start_mark, f"found the key {key!r} twice", key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+
+_LOADER = _Loader
 
 
 def load(stream):
-    """Like yaml.safe_load (plain data only, no Python objects)."""
+    """Like yaml.safe_load (plain data only, no Python objects), a key twice in one mapping refused."""
     return yaml.load(stream, Loader=_LOADER)
 
 

@@ -50,3 +50,15 @@ def test_a_figure_no_browser_holds_is_refused_in_one_line(tmp_path, capsys, valu
 @given(value=WORDS)
 def test_words_and_figures_within_bounds_pass(tmp_path, capsys, value):
     assert main(["check-data", "--data", str(_data(tmp_path, value))]) == 0, capsys.readouterr()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(twice=st.sampled_from(["write_mb_s: 99", "read_mb_s: 1", "filesystem: xfs"]))
+def test_a_key_given_twice_in_one_mapping_is_refused_with_its_line(tmp_path, capsys, twice):
+    """The rule: a curated YAML file whose mapping holds one key twice is refused in one line with
+    the line of the second key (YAML readers keep the last value silently: round 18, finding 8)."""
+    data = _data(tmp_path, f"23.8, {twice}")
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(data)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and f"{DATASET}: error: " in lines[0] and "twice" in lines[0] and "line" in lines[0], lines
