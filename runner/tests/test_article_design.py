@@ -104,3 +104,25 @@ def test_one_comparison_however_its_sides_are_spelled(tmp_path):
     made = articles.comparisons(str(tmp_path), {rid: QUICK_A})
     assert len(made) == 3 and made[f"{rid}|ext4|xfs"] is made[f"{rid}|ext4:|xfs"] is made[f"{rid}|ext4:defaults|xfs"]
     assert made[f"{rid}|ext4|xfs"]["rows"]
+
+
+@pytest.mark.parametrize("compare", ["5", "true", "1.5", "2026-11-27", "ext4", "{a: x, b: y}"])
+def test_a_compare_that_is_not_a_list_is_refused_in_one_line(tmp_path, compare):
+    """Round 18, finding 9: `compare: 5` (or any value but a list) is refused naming the article
+    and /compare, never a traceback."""
+    (tmp_path / "a.md").write_text(f"---\ntitle: t\ncompare: {compare}\n---\nbody\n")
+    with pytest.raises(UserError) as refused:
+        articles.named_comparisons(str(tmp_path))
+    assert str(refused.value).startswith(f"{tmp_path / 'a.md'}: /compare: ")
+
+
+@pytest.mark.parametrize("a, b", [(" ", "xfs"), ("ext4", "ext4:defaults"), (" ext4", "xfs"), (":", "xfs"),
+                                  ("ext4:defaults:", "xfs"), ("EXT4", "xfs")])
+def test_every_refusal_of_a_comparison_names_the_article_and_its_entry(tmp_path, a, b):
+    """Round 18, finding 10: whatever refuses a comparison within one run (a blank side, one
+    configuration twice, a side the run does not hold) names the article and /compare/i."""
+    rid = Path(QUICK_A).stem
+    _article(tmp_path, f"  - {{result: {rid}, a: 'ext4', b: xfs}}\n  - {{result: {rid}, a: '{a}', b: '{b}'}}")
+    with pytest.raises(UserError) as refused:
+        articles.comparisons(str(tmp_path), {rid: QUICK_A})
+    assert str(refused.value).startswith(f"{tmp_path / 'a.md'}: /compare/1: "), str(refused.value)

@@ -26,20 +26,24 @@ def comparison_key(entry: dict) -> str:
 
 
 def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
-    """(the article's path, each comparison its front matter names)."""
+    """(where: the article's path and the entry's pointer, each comparison its front matter names)."""
     out = []
     for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
         try:
             meta = frontmatter.load(path).metadata
         except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
             raise UserError(f"front matter not readable: {e}", where=path) from None
-        for i, entry in enumerate(meta.get("compare") or []):
-            # each a text: YAML reads `a: 4` as a number and `result: 2026-11-27` as a date
+        named = meta.get("compare") or []
+        if not isinstance(named, list):
+            raise UserError("expected a list of comparisons ({a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, "
+                            "b: SIDE})", where=f"{path}: /compare")
+        for i, entry in enumerate(named):
+            # each a text with a word in it: YAML reads `a: 4` as a number, `result: 2026-11-27` as a date
             if not isinstance(entry, dict) or not {"a", "b"} <= set(entry) or set(entry) - {"a", "b", "result"} \
-                    or not all(isinstance(v, str) and v for v in entry.values()):
+                    or not all(isinstance(v, str) and v.strip() for v in entry.values()):
                 raise UserError("expected {a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, b: SIDE}, each a text "
                                 "(quote a number or a date)", where=f"{path}: /compare/{i}")
-            out.append((path, entry))
+            out.append((f"{path}: /compare/{i}", entry))
     return out
 
 
@@ -66,7 +70,10 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             raise UserError(f"names a result this site does not hold: {', '.join(map(str, missing))}", where=where)
         if "result" in entry:
             result = resultfile.load_result(paths[entry["result"]])
-            rows = report.within(result, entry["a"], entry["b"])
+            try:
+                rows = report.within(result, entry["a"], entry["b"])
+            except UserError as e:  # sides it does not hold, or one configuration twice: named with the article
+                raise UserError(e.body, where=where) from None
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result],
                                         (entry["a"], entry["b"]))  # each side's tools from its own cells
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
@@ -74,7 +81,7 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             try:
                 rows = between(a, b)
             except UserError as e:  # a run against itself: named with the article that asks for it
-                raise UserError(e.message, where=where) from None
+                raise UserError(e.body, where=where) from None
             differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
