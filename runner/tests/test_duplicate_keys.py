@@ -65,3 +65,14 @@ def test_validate_and_compare_refuse_a_result_with_a_key_twice(tmp_path):
         lines = [line for line in (done.stdout + done.stderr).splitlines() if "twice" in line]
         assert lines and str(bad) in lines[0] and "'id' twice" in lines[0], (argv, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr
+
+
+def test_a_probe_record_with_a_key_twice_is_refused_at_the_objects_pointer(tmp_path):
+    """Round 18, finding 7: check-data's probe records say where, as validate does for results."""
+    from fsatlas.results import probefile
+    source = sorted((FIXTURES.parents[2] / "data" / "probes").glob("*.json"))[0]
+    text = source.read_text()
+    at = text.index("{", text.index('"findings"'))
+    (tmp_path / source.name).write_text(text[:at + 1] + '"zzdup": 1, "zzdup": 2, ' + text[at + 1:])
+    (problem,) = probefile.problems(str(tmp_path / source.name))
+    assert problem.path == "/findings/0" and "'zzdup' twice" in problem.message, problem

@@ -70,8 +70,8 @@ def problems(path: str) -> list[Problem]:
     transcript, which must be a member of its bundle."""
     try:
         data = resultfile.load_json(path)
-    except UserError as e:
-        return [Problem("error", path, "", e.body)]
+    except UserError as e:  # at its place where it has one (a key twice: the object's pointer)
+        return [Problem("error", path, e.field, e.body)]
     # a number that is not finite (1e999 reads as inf, which JSON cannot say), refused as a NaN is,
     # one line each and before the schema (whose minimum would name -inf a second time); a probe's
     # limits are integers beyond 2^53 (RLIMIT_INFINITY), so not resultfile's bounds
