@@ -405,3 +405,23 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     assert "a run compared with itself" in capsys.readouterr().err
     assert main(["compare", "--runs-a", dd[0], dd[1], "--runs-b", dd[2], dd[3]]) == 0
     assert "Design: 2 and 2 runs" in capsys.readouterr().out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_a_copy_with_its_cells_relabelled_or_its_parameters_respelled_is_one_run(rnd, relabel):
+    """Round 18, findings 1 and 2: a committed run's copy whose cells' filesystems were swapped at
+    random (its figures under other keys), or whose whole-number parameters read as floats
+    (bs 32.0), is still one run: pooled over cells, or its cells the same."""
+    r = _committed(STANDARD.rsplit("/", 1)[1])
+    copied = under_id(copy.deepcopy(r), r["id"] + "-copy")
+    if relabel:
+        names = sorted({c["filesystem"] for c in copied["cells"]})
+        swapped = dict(zip(names, rnd.sample(names, len(names))))
+        for c in copied["cells"]:
+            c["key"] = c["key"].replace(c["filesystem"], swapped[c["filesystem"]], 1)
+            c["filesystem"] = swapped[c["filesystem"]]
+    else:
+        for c in copied["cells"]:
+            c["parameters"] = {k: float(v) if type(v) is int else v for k, v in (c.get("parameters") or {}).items()}
+    assert comparison.shared_print(comparison.cell_prints(copied), [comparison.cell_prints(r)]) is not None

@@ -605,8 +605,14 @@ def cell_prints(result: dict) -> dict:
                   if m.get("unit") != "bytes"}
         if c.get("started"):
             values["started"] = Counter(str(t) for t in c["started"])
-        out[(c["key"], json.dumps(c.get("parameters") or {}, sort_keys=True, default=str))] = values
+        out[(c["key"], json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str))] = values
     return out
+
+
+def _same_numbers(parameters: dict) -> dict:
+    """A cell's parameters with each whole float written as the integer it equals (32.0 as 32): one
+    setting however a file spells it (#60 round 18: a copy whose bs read 32.0 counted as another run)."""
+    return {k: int(v) if type(v) is float and v.is_integer() else v for k, v in parameters.items()}
 
 
 # Two files hold one run's cell where it holds SHARED_METRICS metrics or more in both and, over
@@ -645,6 +651,25 @@ SHARED_METRICS, HELD_VALUES = 3, 3
 # of a cell of few metrics (the rule per cell catches it from three): no rule on exact values
 # tells those from a run.
 COPY_SHARE, COPY_VALUES = 0.9, 3
+# And where, pooled over all cells (each metric's values of every cell together, whatever cell
+# holds them), COPY_SHARE of POOLED_VALUES or more are the other's: a copy whose cells were
+# relabelled (ext4's figures under xfs's key: #60 round 18) keeps its values, only not under the
+# same cells. Pooled, coarse figures coincide more (the same CPU share of 0 or latency bin in
+# many cells): over the files above, pairs of distinct inputs shared up to 0.69 of 16 values
+# (two tiny runs) but at most 0.36 of 50 values or more (173 of 480: a quick and a standard run).
+POOLED_VALUES = 50
+
+
+def pooled(prints: dict) -> dict:
+    """cell_prints() with every cell's values of a metric in one multiset (start times left out:
+    they are the run's clock, not the cells' figures)."""
+    from collections import Counter
+    out: dict = {}
+    for values in prints.values():
+        for name, counted in values.items():
+            if name != "started":
+                out.setdefault(name, Counter()).update(counted)
+    return {("every cell", ""): out}
 
 
 def shared(prints: dict, theirs: dict) -> tuple[int, int]:
@@ -683,9 +708,10 @@ def held_metrics(values: dict, theirs: dict) -> bool:
 def shared_print(prints: dict, others: list) -> tuple | None:
     """(the index in others, what they share: a cell key, or "their common cells (N of M
     values)") of the first of others (cell_prints() of runs) that holds one of prints' cells as
-    SHARED_METRICS says, or the run as COPY_SHARE says, or None: one run's measurement, however
-    the copy was edited (samples reordered, repetitions appended or removed, metrics, cells or
-    repetitions dropped)."""
+    SHARED_METRICS says, or the run as COPY_SHARE says (by cell, or pooled over cells:
+    POOLED_VALUES), or None: one run's measurement, however the copy was edited (samples
+    reordered, repetitions appended or removed, metrics, cells or repetitions dropped, cells
+    relabelled)."""
     for n, other in enumerate(others):
         for cell, values in prints.items():
             theirs = other.get(cell, {})
@@ -695,6 +721,9 @@ def shared_print(prints: dict, others: list) -> tuple | None:
         found, compared = shared(prints, other)
         if compared >= COPY_VALUES and found >= COPY_SHARE * compared:
             return n, f"their common cells ({found} of {compared} values)"
+        found, compared = shared(pooled(prints), pooled(other))
+        if compared >= POOLED_VALUES and found >= COPY_SHARE * compared:
+            return n, f"their cells, under other keys ({found} of {compared} values)"
     return None
 
 
