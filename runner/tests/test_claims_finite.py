@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.run import claim_aims
+from testutil import curated_with
 
-ROOT = Path(__file__).resolve().parents[2]
 OPTION = "ext4-commit.yaml"
 PLACE = "/claims/0/expected_change_pct"
 
@@ -27,18 +27,8 @@ SPELLINGS = st.sampled_from(NOT_FINITE) | st.sampled_from(NOT_FINITE + ["nan", "
 def _data(folder: Path, spelling: str) -> Path:
     """A curated data folder with the sources, their probes and one mount-option file, its first claim's
     expected change spelled so."""
-    data = folder / "data"
-    if data.exists():
-        shutil.rmtree(data)
-    (data / "mount_options").mkdir(parents=True)
-    for name in ("sources.yaml", "feature_columns.yaml"):
-        shutil.copy(ROOT / "data" / name, data / name)
-    shutil.copytree(ROOT / "data" / "probes", data / "probes")  # what the sources name
-    text = (ROOT / "data" / "mount_options" / OPTION).read_text()
-    assert "    expected_change_pct: 5\n" in text
-    (data / "mount_options" / OPTION).write_text(text.replace("    expected_change_pct: 5\n",
-                                                              f"    expected_change_pct: {spelling}\n", 1))
-    return data
+    return curated_with(folder, "mount_options", OPTION, "    expected_change_pct: 5\n",
+                        f"    expected_change_pct: {spelling}\n")
 
 
 def _files(folder: Path) -> list:

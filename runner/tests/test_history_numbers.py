@@ -3,30 +3,19 @@ or words the seed gave instead of a figure ("more than 10 s", "1-4", "unclear").
 refuses, in one line naming the file and the row's cell, any integer beyond 2^53 (a browser reads
 400 digits as infinity) and any text that spells a number that is not finite (YAML reads 1e999 as
 text), while every text that is words passes (round 17, finding 8)."""
-import shutil
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
+from testutil import curated_with
 
-ROOT = Path(__file__).resolve().parents[2]
 DATASET = "blog-2014-dd.yaml"
 CELL = "write_mb_s: 23.8"  # jfs's first figure, row 0
 
 
 def _data(folder: Path, value: str) -> Path:
-    data = folder / "data"
-    if data.exists():
-        shutil.rmtree(data)
-    (data / "history").mkdir(parents=True)
-    for name in ("sources.yaml", "feature_columns.yaml"):
-        shutil.copy(ROOT / "data" / name, data / name)
-    shutil.copytree(ROOT / "data" / "probes", data / "probes")
-    text = (ROOT / "data" / "history" / DATASET).read_text()
-    assert CELL in text
-    (data / "history" / DATASET).write_text(text.replace(CELL, f"write_mb_s: {value}", 1))
-    return data
+    return curated_with(folder, "history", DATASET, CELL, f"write_mb_s: {value}")
 
 
 NOT_NUMBERS = st.sampled_from(["'1e999'", "'inf'", "'-Infinity'", "'nan'", "' NaN '", "1e999", "'1e400'"]) | \

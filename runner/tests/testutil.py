@@ -214,3 +214,22 @@ def rounds_from_starts(result: dict, keys: list) -> list[list[str]]:
     cells = {c["key"]: c for c in result["cells"]}
     order = [key for _, key in sorted((t, key) for key in keys for t in cells[key]["started"])]
     return [order[i:i + len(keys)] for i in range(0, len(order), len(keys))]
+
+
+def curated_with(folder: Path, kind: str, name: str, old: str, new: str) -> Path:
+    """A curated data folder under folder: the sources, the feature columns and the probes they
+    name, and the one file data/<kind>/<name> with its text old (which it must hold) replaced
+    once by new; made afresh on each call (hypothesis runs one test many times in one folder)."""
+    import shutil
+    root = Path(__file__).resolve().parents[2] / "data"
+    data = folder / "data"
+    if data.exists():
+        shutil.rmtree(data)
+    (data / kind).mkdir(parents=True)
+    for file in ("sources.yaml", "feature_columns.yaml"):
+        shutil.copy(root / file, data / file)
+    shutil.copytree(root / "probes", data / "probes")
+    text = (root / kind / name).read_text()
+    assert old in text
+    (data / kind / name).write_text(text.replace(old, new, 1))
+    return data
