@@ -394,13 +394,12 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
 # (Apple's, FreeBSD's Handbook). Counted as unanswered they would take the matrix past GOAL, so
 # check-data prints them with the honest count until primary sources are found, and does not fail
 # on them. (A limit is held to the same rule by unanswered_why, and counted unanswered there.)
-STATED_FOR = ("linux_merged", "linux_year")
 NO_STATED_FOR = ("on_windows", "on_macos", "on_freebsd")
 
 
 def documented(data: dict):
-    """(column, what the file says, the sources it cites for it) of every cell a filesystem's file
-    answers itself: the origin and Linux columns (origin_value), and each feature whose value or
+    """(the column its sources must state, the cell's column, what the file says, the sources it
+    cites for it) of every cell a filesystem's file answers itself: the origin and Linux columns (origin_value), and each feature whose value or
     limit is given (not "not documented"). "In Linux since" for a driver no release merged
     (NOT_MERGED) says what the driver is: its sources must state linux_driver."""
     for column in ORIGIN_COLUMNS:
