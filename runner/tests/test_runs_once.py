@@ -13,6 +13,7 @@ one metric changed throughout (comparison.held_metrics), and two independent run
 resolution of fio's and dd's figures never are, by any of the rules (round 16's rule per cell
 took coarse ones for one run)."""
 import copy
+from collections import Counter
 import functools
 import itertools
 import math
@@ -425,3 +426,26 @@ def test_a_copy_with_its_cells_relabelled_or_its_parameters_respelled_is_one_run
         for c in copied["cells"]:
             c["parameters"] = {k: float(v) if type(v) is int else v for k, v in (c.get("parameters") or {}).items()}
     assert comparison.shared_print(comparison.cell_prints(copied), [comparison.cell_prints(r)]) is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(100, 2000), min_size=1, max_size=5), st.randoms(use_true_random=False))
+def test_runs_of_coarse_figures_alike_are_not_one_run(figures, rnd):
+    """Round 18, finding 6: two imports whose figures are whole numbers (Phoronix Test Suite's
+    MB/s, three digits or fewer significant) in the same multiset are two runs: such figures come
+    alike from independent runs, so the rules leave them out (comparison.FINE_DIGITS)."""
+    figures = [float(f) for f in figures]
+    other = figures[:]
+    rnd.shuffle(other)
+    a = {("k", "{}"): {"throughput": Counter(figures)}}
+    b = {("k", "{}"): {"throughput": Counter(other)}}
+    # by hand: the same multiset is refused exactly where it holds COPY_VALUES values of four
+    # significant digits or more (1001 has four, 1000 and 523 fewer)
+    fine = sum(len(str(int(v)).strip("0")) >= 4 for v in figures)
+    assert (comparison.shared_print(a, [b]) is None) is (fine < comparison.COPY_VALUES)
+
+
+def test_fine_counts_significant_digits_as_a_hand_count_does():
+    for value, digits in ((523.0, 3), (1234186004.0, 10), (0.05, 1), (2113536.0, 7), (1e-05, 1), (427.7854, 7),
+                          (0.0, 0), (1000.0, 1), (1001.0, 4), ("106.454", 6)):
+        assert comparison.fine(value) is (digits >= comparison.FINE_DIGITS), value

@@ -76,6 +76,7 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   of that statistic with a fixed seed); so a claim smaller than that says "cannot tell at this
   n", and `measure` repeats until it is small enough.
 """
+from collections import Counter
 import json
 import math
 import warnings
@@ -596,7 +597,6 @@ def cell_prints(result: dict) -> dict:
     as one more ("started"). Multisets, not the samples in their order: a copy whose samples were
     reordered, a repetition appended or removed, or a metric or cell dropped keeps the values of
     what it kept (shared_print())."""
-    from collections import Counter
     out = {}
     for c in result["cells"]:
         if c.get("status") != "ok":
@@ -656,14 +656,14 @@ COPY_SHARE, COPY_VALUES = 0.9, 3
 # relabelled (ext4's figures under xfs's key: #60 round 18) keeps its values, only not under the
 # same cells. Pooled, coarse figures coincide more (the same CPU share of 0 or latency bin in
 # many cells): over the files above, pairs of distinct inputs shared up to 0.69 of 16 values
-# (two tiny runs) but at most 0.36 of 50 values or more (173 of 480: a quick and a standard run).
+# (two tiny runs) but at most 0.36 of 50 values or more (173 of 480: a quick and a standard run);
+# of fine() values alone, at most 0.37 (54 of 148: a standard and a tiny run).
 POOLED_VALUES = 50
 
 
 def pooled(prints: dict) -> dict:
     """cell_prints() with every cell's values of a metric in one multiset (start times left out:
     they are the run's clock, not the cells' figures)."""
-    from collections import Counter
     out: dict = {}
     for values in prints.values():
         for name, counted in values.items():
@@ -672,18 +672,31 @@ def pooled(prints: dict) -> dict:
     return {("every cell", ""): out}
 
 
+# A value of fewer significant digits than this (523 MB/s as Phoronix Test Suite rounds it, a
+# CPU share of 0, 0.05 s) is one that independent runs give alike, so the run-wide rules leave it
+# out: two PTS imports of 523, 523, 524 and 524, 523, 523 MB/s were refused as one run (#60
+# round 18, finding 6). A copy of such figures is then no longer told from a run: the rule's limit.
+FINE_DIGITS = 4
+
+
+def fine(value) -> bool:
+    """Whether a value has FINE_DIGITS significant digits or more (Python's shortest repr)."""
+    return len(repr(abs(float(value))).split("e")[0].replace(".", "").strip("0")) >= FINE_DIGITS
+
+
 def shared(prints: dict, theirs: dict) -> tuple[int, int]:
     """(values found, values compared) between two runs' cell_prints(): over every (cell, metric)
-    both hold, the smaller multiset of values is compared and what the two multisets hold in
-    common found. A copy finds every value it compares, whatever it dropped or reordered; counted
-    as often as each file holds it, a value repeated (CPU shares of 0, a coarse figure) counts
-    against a run only as often as the other holds it too."""
+    both hold, the smaller multiset of fine() values is compared and what the two multisets hold
+    in common found. A copy finds every value it compares, whatever it dropped or reordered;
+    counted as often as each file holds it, a value repeated counts against a run only as often
+    as the other holds it too."""
     found = compared = 0
     for cell, values in prints.items():
         other = theirs.get(cell, {})
         for m in values.keys() & other.keys():
-            compared += min(values[m].total(), other[m].total())
-            found += (values[m] & other[m]).total()
+            mine, its = (Counter({v: n for v, n in c.items() if fine(v)}) for c in (values[m], other[m]))
+            compared += min(mine.total(), its.total())
+            found += (mine & its).total()
     return found, compared
 
 
