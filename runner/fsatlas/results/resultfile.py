@@ -329,8 +329,9 @@ def duplicate_key(raw: bytes, keys: int) -> tuple[str, str] | None:
     value of a repeated key silently, so a file read as valid would hold another figure than the
     text a reviewer reads. Quickly: where no string holds a quote (no \\") and no key has space
     before its colon, each '":' in the text ends a key, and their count equals the parsed keys
-    unless one repeats (0.1 ms for a quick result, where json with a hook takes 3); else json
-    reads the text again, pairs and all."""
+    unless one repeats (0.45 ms on a 234 KB quick result, where json with a pairs hook takes 2.0
+    and orjson's parse 0.73: min of 7 rounds, idle, 2026-11-29); else json reads the text again,
+    pairs and all."""
     if b'\\"' not in raw and raw.count(b'":') == keys and not _KEY_END_SPACED.search(raw):
         return None
     found = []
