@@ -33,19 +33,20 @@ def found(tmp_path_factory):
     return {(f["filesystem"], f["probe"]): f for f in json.loads(open(path, encoding="utf-8").read())["findings"]}
 
 
-def _kernel_says_ext4_mounted(device: str) -> bool:
+def _kernel_says_ext4_mounted(news: probe_findings.KernelLog, device: str) -> bool:
     """The independent witness: the ext4 driver logs 'mounting ext2 file system using the ext4
     subsystem' (fs/ext4/super.c) when it, not the ext2 driver, mounts an ext2 filesystem."""
-    return any("using the ext4 subsystem" in line for line in probe_findings.kernel_lines(device))
+    return any("using the ext4 subsystem" in line for line in news.lines(device))
 
 
 def test_the_driver_that_mounted_ext2_is_the_one_the_kernel_names(tmp_path, found):
     spec = matrix.load().filesystems["ext2"]
     with target.LoopImage(str(tmp_path / "scratch"), 64 << 20) as image:
         filesystems.mkfs(spec, image.device, [])
-        filesystems.mount(spec, image.device, image.mountpoint, [])
+        with probe_findings.KernelLog() as news:  # this mount's messages, not an earlier image's on the device
+            filesystems.mount(spec, image.device, image.mountpoint, [])
+            by_ext4 = _kernel_says_ext4_mounted(news, image.device)
         driver = filesystems.driver(spec, image.device, image.mountpoint)
-        by_ext4 = _kernel_says_ext4_mounted(image.device)
     assert driver == ("ext4" if by_ext4 else "ext2"), (driver, by_ext4)
     # every finding of the probe record names the same driver
     assert {found["ext2", p]["driver"] for p in ("max_filename_length", "creation_time")} == {driver}

@@ -3,6 +3,7 @@ finding (a value, a limit, "not available" with the reason, or failed), shared b
 of run/probes.py and those of run/probe_tools.py that ask a filesystem's own tools."""
 import errno
 import os
+import re
 import shlex
 import subprocess
 
@@ -67,18 +68,53 @@ def errno_name(e: OSError) -> str:
     return errno.errorcode.get(e.errno, str(e.errno))
 
 
-def kernel_lines(device: str | None, log: Transcript | None = None, words=()) -> list[str]:
-    """The kernel's messages (dmesg) naming the device, or any of words (a message about a mount
-    option may name no device), oldest first; dmesg is in the transcript when log is given."""
-    done = log.run(["dmesg"]) if log else subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30)
-    wanted = ([os.path.basename(device)] if device else []) + list(words)
-    return [line for line in done.stdout.splitlines() if any(w in line for w in wanted)]
+class KernelLog:
+    """The kernel's messages from the moment it is made on: /dev/kmsg opened at its end, so what
+    it reads later is new. Counting dmesg's lines before and after is not: once the ring buffer is
+    full (a long test run, a busy host), old lines leave as new ones come, and the lines that named
+    a loop device may be another image's on the same device. Without /dev/kmsg (not root) it reads
+    nothing, and callers fall back to the tool's own words."""
 
+    def __init__(self):
+        self.read = []
+        try:
+            self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+            os.lseek(self.fd, 0, os.SEEK_END)
+        except OSError:
+            self.fd = None
 
-def kernel_says(device: str, log: Transcript) -> str:
-    """The kernel's last message about device (dmesg), or ''."""
-    lines = kernel_lines(device, log)
-    return lines[-1].split("): ", 1)[-1].strip() if lines else ""
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def lines(self, device: str | None = None, words=(), log: Transcript | None = None) -> list[str]:
+        """The new messages (text only) naming device or any of words, oldest first; those first
+        read by this call are in the transcript too when log is given."""
+        fresh = len(self.read)
+        while self.fd is not None:
+            try:  # one record a read: "prio,seq,usec,flags;text" then dictionary lines
+                record = os.read(self.fd, 16384)
+            except BlockingIOError:
+                break
+            except BrokenPipeError:  # records overwritten before they were read: go on with the next
+                continue
+            self.read.append(record.decode(errors="replace").split(";", 1)[-1].split("\n", 1)[0])
+        device = re.compile(rf"\b{re.escape(os.path.basename(device))}\b") if device else None  # loop1, not loop10
+        named = [i for i, line in enumerate(self.read)
+                 if (device and device.search(line)) or any(w in line for w in words)]
+        for i in named if log else ():
+            if i >= fresh:
+                log.note(f"kernel: {self.read[i]}")
+        return [self.read[i] for i in named]
+
+    def says(self, device: str, log: Transcript) -> str:
+        """The kernel's last new message about device, without its "EXT4-fs (loop0): " prefix, or ''."""
+        said = self.lines(device, (), log)
+        return said[-1].split("): ", 1)[-1].strip() if said else ""
 
 
 def made_and_mounted(spec: dict, image, options: list, log: Transcript) -> Finding | None:
@@ -88,9 +124,11 @@ def made_and_mounted(spec: dict, image, options: list, log: Transcript) -> Findi
     done = log.run([*spec["mkfs"], *options, image.device])
     if done.returncode:
         return Finding.value("no", f"mkfs {' '.join(options)} was refused: {done.stderr.strip()[-200:]}")
-    done = log.mount(spec, image)
+    with KernelLog() as news:
+        done = log.mount(spec, image)
+        said = news.says(image.device, log) if done.returncode else ""
     if done.returncode:  # the filesystem has it, this kernel may not: say which
-        said = kernel_says(image.device, log) or done.stderr.strip()[-200:]
+        said = said or done.stderr.strip()[-200:]
         return Finding.unavailable(f"the running kernel ({os.uname().release}) would not mount it"
                                    + (f": {said}" if said else ""))
     return None

@@ -15,7 +15,7 @@ import subprocess
 import threading
 
 from . import filesystems, leftovers, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, kernel_lines, kernel_says
+from .probe_findings import IMAGE_BYTES, Finding, KernelLog, Transcript
 
 DEFRAG = {"ext4": ["e4defrag", "{file}"], "xfs": ["xfs_fsr", "-v", "{file}"],
           "btrfs": ["btrfs", "filesystem", "defragment", "{file}"]}
@@ -204,9 +204,10 @@ def quotas(fs: str, spec: dict, scratch: str, log: Transcript) -> dict:
     out = {}
     with target.LoopImage(scratch, IMAGE_BYTES) as image:
         filesystems.mkfs(spec, image.device, QUOTA_MKFS.get(fs, []))
-        done = log.mount(spec, image, QUOTA_MOUNT[fs])
+        with KernelLog() as news:
+            done = log.mount(spec, image, QUOTA_MOUNT[fs])
+            said = news.says(image.device, log) if done.returncode else ""
         if done.returncode:
-            said = kernel_says(image.device, log)
             if "CONFIG_QUOTA" in said or "quota support not available" in said.lower():  # the kernel's build, not the format
                 found = Finding.unavailable(f"the running kernel ({os.uname().release}) has no quota support: {said}")
             else:
@@ -264,11 +265,10 @@ def _generic_quota_options(fs: str, spec: dict, scratch: str, log: Transcript) -
         with target.LoopImage(scratch, IMAGE_BYTES) as image:
             filesystems.mkfs(spec, image.device, [])
             words = [f"'{o}'" for o in options]
-            with MOUNT_OPTION_MESSAGES:  # only the lines this mount added: an earlier filesystem's refusal reads alike
-                seen = len(kernel_lines(None, None, words))
+            with MOUNT_OPTION_MESSAGES, KernelLog() as news:  # one mount at a time: another lane's refusal reads alike
                 done = log.mount(spec, image, options)
-                lines = kernel_lines(None, log, words)[seen:] if done.returncode else []
-            said = lines[-1].split("] ", 1)[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
+                lines = news.lines(None, words, log) if done.returncode else []
+            said = lines[-1].strip() if lines else ""  # btrfs: Unknown parameter 'usrquota'
         driver = spec.get("mount_type", "the kernel") if spec.get("driver") == "fuse" else "the kernel"
         if done.returncode:
             out[probe] = Finding.value("no", f"{driver} refused mount -o {','.join(options)}"

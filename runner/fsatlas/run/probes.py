@@ -16,7 +16,7 @@ import sys
 import time
 
 from . import filesystems, interrupts, probe_tools, probes_generic, target
-from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, kernel_lines, kernel_says, made_and_mounted
+from .probe_findings import IMAGE_BYTES, Finding, Transcript, errno_name, KernelLog, made_and_mounted
 
 GROW_BYTES = 256 * 1024 * 1024
 SHRINK_BYTES = 128 * 1024 * 1024
@@ -214,7 +214,7 @@ def _acl_limit(mnt: str, log: Transcript, first, entries: int, options: str, ok,
 class MountAgain:
     """Unmounts a probe's image and mounts it again with other options (options: those a probe
     asks for), each command in the probe's transcript. A refused mount returns the refusal in the
-    kernel's words (its new dmesg lines naming the device, the filesystem or an option) or mount's,
+    kernel's words (its new messages naming the device, the filesystem or an option) or mount's,
     and the image is mounted again as it was; '' once mounted."""
 
     def __init__(self, spec: dict, image, options: list):
@@ -222,12 +222,12 @@ class MountAgain:
 
     def __call__(self, options, log: Transcript) -> str:
         words = tuple(w for w in (self.spec.get("kernel_fs"), *options) if w)  # ntfs3's refusal names no device
-        seen = len(kernel_lines(self.image.device, None, words))
         log.run(["umount", self.image.mountpoint])
-        done = log.mount(self.spec, self.image, options)
+        with KernelLog() as news:
+            done = log.mount(self.spec, self.image, options)
+            told = news.lines(self.image.device, words, log) if done.returncode else []
         if done.returncode == 0:
             return ""
-        told = [line.split("] ", 1)[-1].strip() for line in kernel_lines(self.image.device, log, words)[seen:]]
         if options:
             log.mount(self.spec, self.image)
         return "; ".join(told[-2:]) or done.stderr.strip()[-200:] or f"mount exited {done.returncode}"
@@ -428,25 +428,25 @@ def checksums_data(spec: dict, image, log: Transcript) -> Finding:
     _flip(image.image, offsets, 0xFF)
     log.note(f"flipped the first byte of each of the {len(offsets)} copies of the file's 4 KiB blocks in the image "
              f"(at offsets {', '.join(map(str, offsets[:20]))}{' ...' if len(offsets) > 20 else ''})")
-    seen = len(kernel_lines(image.device))
-    filesystems.mount(spec, image.device, image.mountpoint, [])
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        log.note(f"reading the file back: {errno_name(e)}")
-        if e.errno not in CHECKSUM_ERRNOS:
-            # A mount that checks the newest log's checksum (NILFS2's recovery) goes back to an
-            # earlier state and says why: the file, written in that log, is then gone.
-            since = kernel_lines(image.device, log)[seen:]
-            told = [line.split("): ", 1)[-1].strip() for line in since if "checksum" in line.lower()]
-            if told and e.errno == errno.ENOENT:
-                return Finding.value("yes", f"mounted again, the kernel found a checksum wrong ({told[-1][:120]!r}) "
-                                            f"and went back to an earlier state: the file was gone, not read changed")
-            return Finding(status="failed", detail=f"the file could not be read back ({errno_name(e)}), "
-                                                   f"which is not a checksum's refusal")
-        return Finding.value("yes", f"reading the file after the first byte of each of its blocks was flipped "
-                                    f"on the disk failed with {errno_name(e)}")
+    with KernelLog() as news:  # from the mount on: what the kernel says of the image
+        filesystems.mount(spec, image.device, image.mountpoint, [])
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            log.note(f"reading the file back: {errno_name(e)}")
+            if e.errno not in CHECKSUM_ERRNOS:
+                # A mount that checks the newest log's checksum (NILFS2's recovery) goes back to an
+                # earlier state and says why: the file, written in that log, is then gone.
+                told = [line.split("): ", 1)[-1].strip() for line in news.lines(image.device, (), log)
+                        if "checksum" in line.lower()]
+                if told and e.errno == errno.ENOENT:
+                    return Finding.value("yes", f"mounted again, the kernel found a checksum wrong ({told[-1][:120]!r}) "
+                                                f"and went back to an earlier state: the file was gone, not read changed")
+                return Finding(status="failed", detail=f"the file could not be read back ({errno_name(e)}), "
+                                                       f"which is not a checksum's refusal")
+            return Finding.value("yes", f"reading the file after the first byte of each of its blocks was flipped "
+                                        f"on the disk failed with {errno_name(e)}")
     if data == block * 16:
         return Finding(status="failed", detail="the file read back unchanged, although every copy of its blocks "
                                                "found in the image was changed")
@@ -480,21 +480,22 @@ def checksums_metadata(spec: dict, image, log: Transcript) -> Finding:
         return Finding(status="failed", detail="the file's name was not found in the image as written")
     _flip(image.image, offsets, 0x01)  # in every copy: a mirror would otherwise repair the read
     log.note(f"flipped a byte of the name at {len(offsets)} place(s) of the image: {offsets[:8]}")
-    done = log.mount(spec, image)
-    if done.returncode:
-        said = kernel_says(image.device, log)
-        return Finding.value("yes", f"after one byte of a file name was flipped on the disk the mount was refused"
-                                    + (f": {said}" if said else ""))
-    try:
-        names = os.listdir(folder)
-    except OSError as e:
-        said = kernel_says(image.device, log)
-        log.note(f"listing the folder: {errno_name(e)}")
-        if e.errno not in CHECKSUM_ERRNOS:
-            return Finding(status="failed", detail=f"listing the folder failed with {errno_name(e)}, which is not "
-                                                   f"a checksum's refusal")
-        return Finding.value("yes", f"listing a folder after a byte of a name in it was flipped on the disk failed "
-                                    f"with {errno_name(e)}" + (f" ({said})" if said else ""))
+    with KernelLog() as news:  # from the mount on: what the kernel says of the image
+        done = log.mount(spec, image)
+        if done.returncode:
+            said = news.says(image.device, log)
+            return Finding.value("yes", f"after one byte of a file name was flipped on the disk the mount was refused"
+                                        + (f": {said}" if said else ""))
+        try:
+            names = os.listdir(folder)
+        except OSError as e:
+            said = news.says(image.device, log)
+            log.note(f"listing the folder: {errno_name(e)}")
+            if e.errno not in CHECKSUM_ERRNOS:
+                return Finding(status="failed", detail=f"listing the folder failed with {errno_name(e)}, which is not "
+                                                       f"a checksum's refusal")
+            return Finding.value("yes", f"listing a folder after a byte of a name in it was flipped on the disk failed "
+                                        f"with {errno_name(e)}" + (f" ({said})" if said else ""))
     log.note(f"listing the folder: {names}")
     if name in names:
         return Finding(status="failed", detail="the folder listed the name unchanged: the flipped bytes were not the ones read")
