@@ -4,8 +4,9 @@ What is written goes to a temporary file in the target's own folder (so the rena
 filesystems), which is renamed over the target only when the target is a regular file or
 nothing: a device, FIFO, socket, directory or symbolic link named as the target is refused in
 one line (UserError), before anything is written and again just before the rename. `-` means
-standard output. A missing folder is made; a folder that cannot be made or written, a folder
-in the path that is a file, or a full disk is a UserError naming the target, never a traceback,
+standard output, which gets the content only once all of it is written (spooled to a nameless
+temporary file). A missing folder is made; a folder that cannot be made or written, a folder in
+the path that is a file, or a full disk is a UserError naming the target, never a traceback,
 and the temporary file is removed. export, report, article, import (results and bundles, through
 resultfile.write_atomic and bundle.write), run, probe and migrate write through it.
 
@@ -15,6 +16,7 @@ lines of one user; they are no lock against a second one racing the first.)
 """
 import contextlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -106,13 +108,19 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
     block ends without an exception. durable: flushed to the disk before the rename (result
     files, bundles). binary: bytes, else UTF-8 text."""
     if path == STDOUT:
-        stream = sys.stdout.buffer if binary else sys.stdout
-        try:
-            yield stream
-            stream.flush()
-        except BrokenPipeError:  # the reader stopped reading (| head): one line, and no error again at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise UserError("standard output was closed before everything was written", where=STDOUT) from None
+        # Spooled to a nameless temporary file (on the disk, so memory stays bounded) and copied
+        # out only when the block ends without an exception: a refusal met halfway (a bad file
+        # among good ones) leaves standard output empty, as it leaves a named target untouched.
+        with tempfile.TemporaryFile("w+b" if binary else "w+", **({} if binary else {"encoding": "utf-8"})) as spool:
+            yield spool
+            spool.seek(0)
+            stream = sys.stdout.buffer if binary else sys.stdout
+            try:
+                shutil.copyfileobj(spool, stream, 1 << 20)
+                stream.flush()
+            except BrokenPipeError:  # the reader stopped reading (| head): one line, and no error again at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                raise UserError("standard output was closed before everything was written", where=STDOUT) from None
         return
     check(path)
     directory = folder(os.path.dirname(os.path.abspath(path)))

@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -260,3 +261,27 @@ def test_a_bad_option_is_reported_against_its_flag(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f": {flag}: an option of" in err and "/cells/" not in err, err
     assert not (tmp_path / "o").exists()
+
+
+BAD = {  # a result file broken in a way only reading it finds
+    "truncated": lambda text: text[: len(text) // 2],
+    "schema": lambda text: text.replace('"cells": [', '"cells": 5, "x": [', 1),
+    "duplicate key": lambda text: text.replace("{", '{"id": "a", ', 1),
+}
+
+
+@settings(max_examples=12, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fmt=st.sampled_from(["csv", "jsonl", "parquet"]), good=st.integers(1, len(QUICK)), at=st.integers(0, 3),
+       bad=st.sampled_from(sorted(BAD)))
+def test_a_refusal_met_halfway_leaves_standard_output_empty(capfd, fmt, good, at, bad):
+    """The rule: `--out -` gets nothing unless the whole output is written, wherever the bad file
+    sits among good ones (round 18, finding 11: CSV's header came out before the refusal)."""
+    capfd.readouterr()
+    with tempfile.TemporaryDirectory() as tmp:
+        files = [str(q) for q in QUICK[:good]]
+        broken = Path(tmp) / "broken.json"
+        broken.write_text(BAD[bad](QUICK[0].read_text()))
+        files.insert(min(at, good), str(broken))
+        assert main(["export", *files, "--format", fmt, "--out", "-"]) == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err.count("\n") == 1 and "broken.json" in err, (out[:80], err)
