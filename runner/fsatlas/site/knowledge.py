@@ -157,9 +157,12 @@ def _shown_number(value: int) -> str:
     return f"an integer of {len(text.lstrip('-'))} digits" if len(text) > 24 else text
 
 
-def _reads_as_number(text: str) -> float | None:
-    """The number a history cell's text spells (float's reading: "1e999", "inf", "NaN"), or None
-    for words ("more than 10 s", "unclear", "1-4")."""
+def _reads_as_number(text: str) -> int | float | None:
+    """The number a history cell's text spells: an integer where it is digits only ("9007199254740993",
+    held to ±2^53 as a YAML integer is), else float's reading ("1e999", "inf", "NaN"); None for
+    words ("more than 10 s", "unclear", "1-4")."""
+    if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        return int(text)
     try:
         return float(text)
     except ValueError:
@@ -433,9 +436,13 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                 # a cell's words stand for a figure the seed gave in words; a text that spells a
                 # number is one, and held to what a number may be (YAML reads 1e999 as text)
                 number = _reads_as_number(value) if isinstance(value, str) else None
-                if number is not None and not math.isfinite(number):
+                if type(number) is float and not math.isfinite(number):
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected a finite number, found the text {value!r}"))
+                elif type(number) is int and abs(number) > resultfile.MAX_INT:
+                    problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
+                                            f"expected an integer within ±2^53 (what a browser holds exactly), "
+                                            f"found the text of {_shown_number(number)}"))
     return problems
 
 
