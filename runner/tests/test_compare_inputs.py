@@ -20,7 +20,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
 from fsatlas.site import report
-from testutil import FIXTURES, RESULTS, under_id, write_json
+from testutil import FIXTURES, RESULTS, in_slot, under_id, write_json
 
 KEYS = ("ext4|-|-|seq-write", "ext4|-|-|seq-read", "xfs|-|-|seq-write", "xfs|-|-|seq-read")
 QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}
@@ -42,7 +42,7 @@ SOURCE = _source()
 def run(rid: str, seed: int, factor: float = 1.0, keys=KEYS) -> dict:
     """A run of its own (read form): SOURCE's cells KEYS, every sample times factor and its own
     jitter of +-1 % (seed), so no two runs share a sample."""
-    doc, rnd = under_id(copy.deepcopy(SOURCE), rid), random.Random(seed)
+    doc, rnd = in_slot(under_id(copy.deepcopy(SOURCE), rid), seed), random.Random(seed)
     doc["cells"] = [c for c in doc["cells"] if c["key"] in keys]
     for c in doc["cells"]:
         for m in c["metrics"].values():

@@ -77,6 +77,7 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
   n", and `measure` repeats until it is small enough.
 """
 from collections import Counter
+import datetime as dt
 import json
 import math
 import warnings
@@ -464,7 +465,8 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     articles. a, b: a result file each, or a list of result files each (several runs a side);
     files: (A's file names, B's), which a refusal names (default: the runs' ids).
     A run counts once on its side, and one id or one cell's samples in two files that are not
-    one run is refused (_once()); a run, or a cell's samples, on both sides is refused (UserError).
+    one run is refused (_once()); a run, or a cell's samples, on both sides is refused (UserError),
+    as are two files of one machine at once, on one side or across (ran_at_once()).
     A row is not tested where its metric's unit or direction (better) is not one and the same
     in every cell of both sides (agreement()), nor across files where a side's contention is
     unknown (contention_unknown())."""
@@ -472,6 +474,7 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     files_a, files_b = (list(names) or [r["id"] for r in runs] for names, runs in zip(files or ((), ()), (a, b)))
     one_id(a + b, files_a + files_b)  # one id in two files that differ, whichever sides they are on
     (kept_a, _), (kept_b, _) = _once(a, files_a, ids_checked=True), _once(b, files_b, ids_checked=True)
+    file_of = {id(r): f for r, f in zip(a + b, files_a + files_b)}
     of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
     for r, digest, prints in kept_a:
         twin = of_b.get(r["id"]) or of_b.get(digest)
@@ -482,6 +485,8 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
                                f"{r['id']} (A) and {twin} (B) hold the same samples" if twin else
                                f"{r['id']} (A) and {kept_b[copied[0]][0]['id']} (B) hold the same samples of "
                                f"{copied[1]}"))
+        for other, _, _ in kept_b:  # one run's repetitions split over the two sides
+            _not_at_once(r, other, file_of[id(r)], file_of[id(other)])
     side_a, side_b = [r for r, _, _ in kept_a], [r for r, _, _ in kept_b]
     cells_a, cells_b = _cells_by_key(side_a), _cells_by_key(side_b)
     rows = []
@@ -753,9 +758,9 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
     """once()'s answer, each run kept with its content() and cell_prints(), so that between()
     digests each run once. files: the file each result was read from, which a refusal names
     (default: its id). Refused (UserError), whatever the order of the files: one id in two files
-    that differ (one_id()), and two runs that share a cell-metric's samples (shared_print()) but
+    that differ (one_id()), two runs that share a cell-metric's samples (shared_print()) but
     not their content (one run under two ids: a copy of it, edited or a subset of its cells;
-    counting it twice would make one run two). Of two ids with one content (an output imported
+    counting it twice would make one run two), and two runs of one machine at once (ran_at_once()). Of two ids with one content (an output imported
     twice) the smaller is kept, so that the order of the files never decides which run's other
     fields (contention, system) count. ids_checked: one_id() was run over these files already
     (between() runs it over both sides at once: each file serialised whole once, not twice)."""
@@ -777,10 +782,50 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
             raise UserError(f"{kept_files[hit[0]]} and {files[i]} hold the same samples of {hit[1]}: one "
                             f"run under two ids ({other}, {r['id']}: a copy of it, edited or a subset of its cells), "
                             f"not two runs; name it once")
+        for (k, _, _), file in zip(kept, kept_files):
+            _not_at_once(k, r, file, files[i])
         kept.append((r, digest, prints))
         kept_files.append(files[i])
         seen.update({r["id"]: r["id"], digest: r["id"]})
     return kept, dropped
+
+
+def start_span(result: dict) -> tuple[float, float] | None:
+    """(first, last) time a repetition of a runner's run started, in seconds since the epoch: its
+    created time (to the second) plus each repetition's `started`, which the runner counts from
+    that very second, so the sum is the clock's time to the millisecond; None for an import (its
+    cells' times are the tool's, not a run's) or where no repetition's start is recorded."""
+    if shares.imported(result) or not result.get("created"):
+        return None
+    try:
+        created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ()]
+    return (created + min(starts), created + max(starts)) if starts else None
+
+
+def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
+    met = ran_at_once(a, b)
+    if met:
+        raise UserError(f"{file_a} and {file_b} ran on one machine at once ({met}): one run split in two, or "
+                        f"two runs that shared the machine, not two independent runs; name one")
+
+
+def ran_at_once(a: dict, b: dict) -> str:
+    """Why two runs are not independent by their clocks (in words), or '': one machine (recorded,
+    and the same) and repetitions whose start times interleave, the span of one's starts meeting
+    the other's. Runs of one machine one after the other never do; one run's repetitions split
+    into two files (#60 round 18, finding 5) always do, as do two runs sharing the machine."""
+    machine = factors(a)["machine"]
+    if machine == NOT_RECORDED or machine != factors(b)["machine"]:
+        return ""
+    spans = start_span(a), start_span(b)
+    if None in spans or spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
+        return ""
+    first, last = max(spans[0][0], spans[1][0]), min(spans[0][1], spans[1][1])
+    when = dt.datetime.fromtimestamp(first, dt.timezone.utc)
+    return f"their repetitions started in one stretch of {last - first:.0f} s from {when:%Y-%m-%d %H:%M:%S} UTC"
 
 
 def one_id(results: list, files: list) -> None:
