@@ -36,15 +36,17 @@ def _take(cell: dict, reps: list) -> dict:
     return out
 
 
-def split(doc: dict, rnd: random.Random) -> tuple[dict, dict]:
+def split(doc: dict, rnd: random.Random, cut: bool) -> tuple[dict, dict]:
     """One run's repetitions dealt into two files under two ids: each cell's repetitions split at
-    random (a cell of one repetition goes whole to one side, a cell may go whole to either)."""
+    random (a cell of one repetition goes whole to one side, a cell may go whole to either), or,
+    cut, those that started before a moment of the run into one and the rest into the other."""
     halves = ([], [])
-    for cell in doc["cells"]:
-        if cell["status"] != "ok":
-            continue
+    ok = [c for c in doc["cells"] if c["status"] == "ok"]
+    moment = rnd.choice(sorted(t for c in ok for t in c["started"]))
+    for cell in ok:
         reps = len(next(iter(cell["metrics"].values()))["samples"])
-        mine = sorted(rnd.sample(range(reps), rnd.randint(0, reps)))
+        mine = ([i for i in range(reps) if cell["started"][i] < moment] if cut
+                else sorted(rnd.sample(range(reps), rnd.randint(0, reps))))
         rest = [i for i in range(reps) if i not in mine]
         for half, taken in zip(halves, (mine, rest)):
             if taken:
@@ -54,9 +56,9 @@ def split(doc: dict, rnd: random.Random) -> tuple[dict, dict]:
 
 
 @settings(max_examples=15, deadline=None, database=None)
-@given(seed=st.integers(0, 10 ** 6), across=st.booleans())
-def test_one_runs_repetitions_split_into_two_files_are_refused(seed, across):
-    first, second = split(_read(SOURCE), random.Random(seed))
+@given(seed=st.integers(0, 10 ** 6), across=st.booleans(), cut=st.booleans())
+def test_one_runs_repetitions_split_into_two_files_are_refused(seed, across, cut):
+    first, second = split(_read(SOURCE), random.Random(seed), cut)
     if not first["cells"] or not second["cells"]:
         return  # every repetition on one side: one file, nothing to tell
     other = in_slot(under_id(_read(OTHER), "20261125T174924Z-other"), 3)

@@ -814,18 +814,25 @@ def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
 
 def ran_at_once(a: dict, b: dict) -> str:
     """Why two runs are not independent by their clocks (in words), or '': one machine (recorded,
-    and the same) and repetitions whose start times interleave, the span of one's starts meeting
-    the other's. Runs of one machine one after the other never do; one run's repetitions split
-    into two files (#60 round 18, finding 5) always do, as do two runs sharing the machine."""
+    and the same) and one created time (the second a run began), or repetitions whose start times
+    interleave, the span of one's starts meeting the other's. Runs of one machine one after the
+    other do neither; one run's repetitions split into two files (#60 round 18, finding 5) do,
+    whether dealt at random or cut at a moment, as do two runs sharing the machine."""
     machine = factors(a)["machine"]
     if machine == NOT_RECORDED or machine != factors(b)["machine"]:
         return ""
     spans = start_span(a), start_span(b)
-    if None in spans or spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
+    if None in spans:
+        return ""
+    if a["created"] == b["created"]:  # one start, to the second: a run cut in two at a moment (#60 round 19)
+        return f"both began at {a['created']}"
+    if spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
         return ""
     first, last = max(spans[0][0], spans[1][0]), min(spans[0][1], spans[1][1])
-    when = dt.datetime.fromtimestamp(first, dt.timezone.utc)
-    return f"their repetitions started in one stretch of {last - first:.0f} s from {when:%Y-%m-%d %H:%M:%S} UTC"
+    def at(t):
+        return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%d %H:%M:%S} UTC"
+    return f"repetitions of both started at {at(first)}" if last - first < 1 else \
+        f"repetitions of both started between {at(first)} and {at(last)}"
 
 
 def one_id(results: list, files: list) -> None:
