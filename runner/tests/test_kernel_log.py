@@ -5,6 +5,7 @@ full buffer drops an old line for each new one, so the count did not move and a 
 option was told in mount's generic words. The ring here is 2^17 bytes (CONFIG_LOG_BUF_SHIFT=17):
 the tests write more than that through /dev/kmsg, with printk_devkmsg on so none is rate-limited."""
 import contextlib
+import fcntl
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -20,15 +21,19 @@ RING_OVER = 6000  # records of about 100 bytes: several times the 128 KiB ring a
 
 @contextlib.contextmanager
 def devkmsg_unlimited():
-    with open(DEVKMSG) as f:
-        before = f.read().strip()
-    with open(DEVKMSG, "w") as f:
-        f.write("on\n")
-    try:
-        yield
-    finally:
+    """printk_devkmsg on, and put back after; one test at a time (a lock file), so that a test in
+    another worker neither restores rate limiting under this one's writes nor leaves it off."""
+    with open("/tmp/fsatlas-test-devkmsg.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with open(DEVKMSG) as f:
+            before = f.read().strip()
         with open(DEVKMSG, "w") as f:
-            f.write(before + "\n")
+            f.write("on\n")
+        try:
+            yield
+        finally:
+            with open(DEVKMSG, "w") as f:
+                f.write(before + "\n")
 
 
 def write_kmsg(lines) -> None:
