@@ -1,8 +1,9 @@
-"""The rule: two files of one machine whose repetitions started in one stretch of its clock are
-not two independent runs, and compare refuses them on one side or on both (#60 round 18, finding
-5: one run's repetitions split into two files under two ids made a second "run", and its halves'
-means, which share one run's conditions, were tested as runs). Runs of one machine one after the
-other are never refused: the committed ones, checked against a hand reading of their clocks."""
+"""The rule: two files of one machine that ran at once (one created instant, or one begun while the
+other ran: created plus wall_seconds) are not two independent runs, and compare refuses them on
+one side or on both (#60 round 18, finding 5: one run's repetitions split into two files under two
+ids made a second "run", and its halves' means, which share one run's conditions, were tested as
+runs; round 19: a run begun during another's set-up). Runs of one machine one after the other are
+never refused: the committed ones, checked against a hand reading of their clocks."""
 import copy
 import datetime as dt
 import itertools
@@ -42,7 +43,7 @@ def split(doc: dict, rnd: random.Random, cut: bool) -> tuple[dict, dict]:
     cut, those that started before a moment of the run into one and the rest into the other."""
     halves = ([], [])
     ok = [c for c in doc["cells"] if c["status"] == "ok"]
-    moment = rnd.choice(sorted(t for c in ok for t in c["started"]))
+    moment = rnd.choice(sorted(t for c in ok for t in c["started"])) if cut else None
     for cell in ok:
         reps = len(next(iter(cell["metrics"].values()))["samples"])
         mine = ([i for i in range(reps) if cell["started"][i] < moment] if cut
@@ -68,23 +69,55 @@ def test_one_runs_repetitions_split_into_two_files_are_refused(seed, across, cut
     assert first["id"] in refused.value.message and second["id"] in refused.value.message
 
 
-def _span_by_hand(path) -> tuple[float, float]:
-    """The first and last repetition start, read from the file's text with no code of the project's."""
-    doc = json.loads(path.read_text())
-    created = dt.datetime.strptime(doc["created"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc).timestamp()
-    starts = [created + t for c in doc["cells"] if c["status"] == "ok" for t in c.get("started") or ()]
-    return min(starts), max(starts)
+OLD = RESULTS / "20261123T030418Z-m-042018a7f3-standard.json"  # a run from before `started` was recorded
+
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), spelling=st.sampled_from(["Z", "+00:00", ".000000+00:00"]))
+def test_a_split_is_refused_without_start_times_and_however_created_is_spelled(seed, spelling):
+    """Round 19, findings 2 and 3: one created instant spelled two ways, and a run whose cells
+    record no start times (the committed runs before 2026-11-24), split as before."""
+    first, second = split(_read(OLD), random.Random(seed), cut=False)
+    if not first["cells"] or not second["cells"]:
+        return
+    second = {**second, "created": second["created"].replace("Z", spelling)}
+    with pytest.raises(UserError, match="ran on one machine at once"):
+        comparison.between([first, second], [_read(SOURCE)])
+
+
+def _clock(doc: dict, created: str, wall: float, starts: list) -> dict:
+    """doc with its created time, wall time and every cell's start times set (the runs built below)."""
+    cells = [{**c, "started": [starts[i % len(starts)] for i in range(len(c["started"]))]}
+             for c in doc["cells"] if c["status"] == "ok" and c.get("started")]
+    return {**doc, "created": created, "wall_seconds": wall, "cells": cells}
+
+
+def test_a_run_begun_while_another_ran_on_the_machine_is_refused_and_one_after_it_is_not():
+    """Round 19, findings 1 and 4: a run begun during another's set-up (its repetitions all before
+    the other's) is refused; one begun after another ended is not, even in the same second; a run
+    made during a resumed run's pause is not refused (the pause is not recorded: the rule's limit)."""
+    doc = _read(SOURCE)
+    long = _clock(under_id(doc, "20261125T100000Z-m-b6d0b06748-standard"), "2026-11-25T10:00:00Z", 92.0, [60.0, 80.0])
+    short = _clock(under_id(doc, "20261125T100002Z-m-b6d0b06748-standard"), "2026-11-25T10:00:02Z", 5.0, [1.0, 3.0])
+    assert "one began at 2026-11-25 10:00:02 UTC" in comparison.ran_at_once(long, short)
+    assert comparison.ran_at_once(short, long) == comparison.ran_at_once(long, short)
+    after = {**short, "created": "2026-11-25T10:01:32Z"}  # the second the long one ended in: 10:01:32.0
+    assert comparison.ran_at_once(long, after) == ""
+    assert "one began" in comparison.ran_at_once(long, {**short, "created": "2026-11-25T10:01:30Z"})
+    paused = {**long, "wall_seconds": 60.0}  # its last repetition started at 80 s of 60: a pause
+    during = {**short, "created": "2026-11-25T10:00:50Z"}
+    assert comparison.ran_at_once(paused, during) == ""
 
 
 def test_runs_of_one_machine_one_after_the_other_are_never_refused():
-    timed = [p for p in sorted(RESULTS.glob("*.json")) if any(c.get("started") for c in json.loads(p.read_text())["cells"])]
-    assert len(timed) >= 3
-    for p, q in itertools.combinations(timed, 2):
-        (a0, a1), (b0, b1) = _span_by_hand(p), _span_by_hand(q)
-        same = comparison.factors(_read(p))["machine"] == comparison.factors(_read(q))["machine"]
-        assert bool(comparison.ran_at_once(_read(p), _read(q))) == (same and a0 <= b1 and b0 <= a1), (p.name, q.name)
-        assert not (same and a0 <= b1 and b0 <= a1)  # the committed runs ran one after the other
-    # two runs of one machine one after the other: the 25 November pair, compared without refusal
-    pair = sorted(RESULTS.glob("20261125T*-m-05e18e6041-standard.json"))
-    rows = comparison.between(_read(pair[0]), _read(pair[1]))
-    assert rows
+    """The committed runs, each read by hand (created plus wall_seconds from the file's text)."""
+    spans = []
+    for p in sorted(RESULTS.glob("*.json")):
+        doc = json.loads(p.read_text())
+        began = dt.datetime.strptime(doc["created"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc).timestamp()
+        spans.append((p, began, began + doc["wall_seconds"]))
+    for (p, a0, a1), (q, b0, b1) in itertools.combinations(spans, 2):
+        assert b0 > a1 or a0 > b1  # one after the other, whatever the machine
+        assert comparison.ran_at_once(_read(p), _read(q)) == "", (p.name, q.name)
+    pair = sorted(RESULTS.glob("20261125T*-m-05e18e6041-standard.json"))  # one machine, one after the other
+    assert comparison.between(_read(pair[0]), _read(pair[1]))

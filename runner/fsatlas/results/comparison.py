@@ -790,21 +790,6 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
     return kept, dropped
 
 
-def start_span(result: dict) -> tuple[float, float] | None:
-    """(first, last) time a repetition of a runner's run started, in seconds since the epoch: its
-    created time (to the second) plus each repetition's `started`, which the runner counts from
-    that very second, so the sum is the clock's time to the millisecond; None for an import (its
-    cells' times are the tool's, not a run's) or where no repetition's start is recorded."""
-    if shares.imported(result) or not result.get("created"):
-        return None
-    try:
-        created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ()]
-    return (created + min(starts), created + max(starts)) if starts else None
-
-
 def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
     met = ran_at_once(a, b)
     if met:
@@ -812,27 +797,46 @@ def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
                         f"two runs that shared the machine, not two independent runs; name one")
 
 
+def run_clock(result: dict) -> tuple[float, float | None] | None:
+    """(when a runner's run began, when it ended or None), in seconds since the epoch: its created
+    time (to the second) and that plus its wall_seconds. The end is None where it is not known: no
+    wall time, or a resumed run, whose wall time leaves out the pause (a repetition started later
+    than its wall time allows). None for an import (its created time is the import's)."""
+    if shares.imported(result):
+        return None
+    try:
+        began = dt.datetime.fromisoformat(str(result.get("created")).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+    wall = result.get("wall_seconds")
+    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ()]
+    paused = bool(starts) and isinstance(wall, (int, float)) and max(starts) > wall
+    return began, (began + wall if isinstance(wall, (int, float)) and wall > 0 and not paused else None)
+
+
 def ran_at_once(a: dict, b: dict) -> str:
     """Why two runs are not independent by their clocks (in words), or '': one machine (recorded,
-    and the same) and one created time (the second a run began), or repetitions whose start times
-    interleave, the span of one's starts meeting the other's. Runs of one machine one after the
-    other do neither; one run's repetitions split into two files (#60 round 18, finding 5) do,
-    whether dealt at random or cut at a moment, as do two runs sharing the machine."""
+    and the same) and one created time (the second a run began, however it is spelled), or one run
+    begun while the other ran (created within the other's created plus wall time, by more than
+    the second created is rounded to). Runs of one machine one after the other do neither; one
+    run's repetitions split into two files (#60 round 18, finding 5), dealt or cut at a moment, do,
+    as do two runs sharing the machine (round 19). A resumed run's pause is not recorded: a run
+    during it is not refused, nor one that overlaps it (the rule's limit)."""
     machine = factors(a)["machine"]
     if machine == NOT_RECORDED or machine != factors(b)["machine"]:
         return ""
-    spans = start_span(a), start_span(b)
-    if None in spans:
+    clocks = run_clock(a), run_clock(b)
+    if None in clocks:
         return ""
-    if a["created"] == b["created"]:  # one start, to the second: a run cut in two at a moment (#60 round 19)
-        return f"both began at {a['created']}"
-    if spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
-        return ""
-    first, last = max(spans[0][0], spans[1][0]), min(spans[0][1], spans[1][1])
+    (a0, a1), (b0, b1) = clocks
     def at(t):
         return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%d %H:%M:%S} UTC"
-    return f"repetitions of both started at {at(first)}" if last - first < 1 else \
-        f"repetitions of both started between {at(first)} and {at(last)}"
+    if a0 == b0:
+        return f"both began at {at(a0)}"
+    for (began, _), (other, ended) in ((clocks[1], clocks[0]), clocks):
+        if ended is not None and other < began and began + 1 <= ended:
+            return f"one began at {at(began)}, while the other ran from {at(other)} to {at(ended)}"
+    return ""
 
 
 def one_id(results: list, files: list) -> None:
