@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 
+from .. import outfile
 from ..errors import UserError
 from ..results import bundle, probefile, resultfile
 from ..run import filesystems, guest, interrupts, leftovers, matrix as matrix_mod, probes, system
@@ -44,6 +45,7 @@ def run(args) -> int:
     unknown = [name for name in only or () if name not in probes.PROBES]
     if unknown:
         raise UserError(f"not a probe: {', '.join(unknown)}", field="--probe", expected=", ".join(probes.PROBES))
+    outfile.named(args.out)  # before any work: "-" and "" name no folder, as for run and import
     if args.kernel:
         return in_guest(args, wanted, only)
     created = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
