@@ -15,8 +15,8 @@ has no "only over a regular file" flag. The checks stop the mistakes and the hos
 lines of one user; they are no lock against a second one racing the first.)
 """
 import contextlib
+import io
 import os
-import shutil
 import stat
 import sys
 import tempfile
@@ -83,6 +83,16 @@ def named(path: str) -> str:
     return os.path.abspath(path)
 
 
+def _copy_all(source, stream) -> None:
+    """source's bytes to the binary stream, all of them or an OSError: a BufferedWriter returns a
+    short count, without an error, where the disk filled up after part of a write (> a full disk)."""
+    while chunk := source.read(1 << 20):
+        view = memoryview(chunk)
+        while view:
+            view = view[stream.write(view):]
+    stream.flush()
+
+
 def move_into_place(tmp: str, path: str) -> None:
     """Renames the finished file tmp over path, where path is a regular file or nothing."""
     check(path)
@@ -111,16 +121,35 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
         # Spooled to a nameless temporary file (on the disk, so memory stays bounded) and copied
         # out only when the block ends without an exception: a refusal met halfway (a bad file
         # among good ones) leaves standard output empty, as it leaves a named target untouched.
-        with tempfile.TemporaryFile("w+b" if binary else "w+", **({} if binary else {"encoding": "utf-8"})) as spool:
-            yield spool
-            spool.seek(0)
-            stream = sys.stdout.buffer if binary else sys.stdout
+        if sys.stdout is None:  # started with its descriptor closed (>&-)
+            raise UserError("cannot write: standard output is closed", where=STDOUT)
+        spooled = f"cannot write the output's spool in {tempfile.gettempdir()} (TMPDIR)"
+        try:
+            spool = tempfile.TemporaryFile("w+b")
+        except OSError as e:
+            raise UserError(f"{spooled}: {e.strerror}", where=STDOUT) from None
+        handed = spool if binary else io.TextIOWrapper(spool, encoding="utf-8")
+        try:
             try:
-                shutil.copyfileobj(spool, stream, 1 << 20)
-                stream.flush()
-            except BrokenPipeError:  # the reader stopped reading (| head): one line, and no error again at exit
+                yield handed
+                handed.flush()
+            except OSError as e:
+                if e.filename is not None:  # an input's error (it names its file): the caller's to word
+                    raise
+                raise UserError(f"{spooled}: {e.strerror or e}", where=STDOUT) from None
+            spool.seek(0)
+            try:
+                sys.stdout.flush()
+                _copy_all(spool, sys.stdout.buffer)
+            except OSError as e:  # the reader stopped reading (| head), a full disk (> /dev/full)
+                # standard output goes to /dev/null, so that Python's own flush at exit says nothing more
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                raise UserError("standard output was closed before everything was written", where=STDOUT) from None
+                if isinstance(e, BrokenPipeError):
+                    raise UserError("standard output was closed before everything was written", where=STDOUT) from None
+                raise UserError(f"cannot write: {e.strerror}", where=STDOUT) from None
+        finally:
+            with contextlib.suppress(OSError):  # what a full disk kept in its buffer is dropped with it
+                handed.close()
         return
     check(path)
     directory = folder(os.path.dirname(os.path.abspath(path)))

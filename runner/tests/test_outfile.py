@@ -225,9 +225,11 @@ def test_a_dash_or_an_empty_name_is_no_output_folder_and_no_file(tmp_path, capsy
     log = tmp_path / "dd.txt"
     log.write_text("640000 bytes (640 kB, 625 KiB) copied, 0.5 s, 1.3 MB/s\n")
     for out in ("-", ""):
-        assert main(["import", "dd", str(log), "--filesystem", "ext4", "--out", out]) == 1
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "expected a folder to write in" in err, err
+        for argv in (["import", "dd", str(log), "--filesystem", "ext4"],
+                     ["probe", "--fs", "ext4", "--probe", "sparse_files"]):  # probe made ./-/probes/ (round 19)
+            assert main([*argv, "--out", out]) == 1
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "expected a folder to write in" in err, err
     for argv in (["export", str(QUICK[0]), "--format", "csv"], ["report", str(QUICK[0]), str(QUICK[1]), "--no-chart"]):
         assert main([*argv, "--out", ""]) == 1
         err = capsys.readouterr().err
@@ -285,3 +287,30 @@ def test_a_refusal_met_halfway_leaves_standard_output_empty(capfd, fmt, good, at
         assert main(["export", *files, "--format", fmt, "--out", "-"]) == 1
     out, err = capfd.readouterr()
     assert out == "" and err.count("\n") == 1 and "broken.json" in err, (out[:80], err)
+
+
+@pytest.mark.root
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt):
+    """Round 19, finding 7: `--out -` whose spool ($TMPDIR) or standard output fills up, or whose
+    standard output is closed, gave a traceback, and a full disk under standard output kept a
+    64 KiB piece with exit 0 (a BufferedWriter's short count): now one line naming `-`, exit 1."""
+    small = tmp_path / "small"
+    small.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(small)], check=True)
+    try:
+        argv = [sys.executable, "-m", "fsatlas.cli", "export", str(REPO / "data" / "results"), "--format", fmt,
+                "--out", "-"]
+        cases = {"full spool": (None, {"env": {**os.environ, "TMPDIR": str(small)}}, "cannot write the output's spool"),
+                 "full disk": (small / "out", {}, "cannot write: No space left on device"),
+                 "/dev/full": ("/dev/full", {}, "cannot write: No space left on device"),
+                 "closed": (None, {"stdout": subprocess.DEVNULL, "preexec_fn": lambda: os.close(1)},
+                            "standard output is closed")}
+        for case, (target, how, words) in cases.items():
+            with open(target or os.devnull, "wb") as out:
+                done = subprocess.run(argv, stderr=subprocess.PIPE, cwd=tmp_path, timeout=300,
+                                      **{"stdout": out, **how})
+            err = done.stderr.decode()
+            assert done.returncode == 1 and err.count("\n") == 1 and words in err and ": -: " in err, (case, err)
+    finally:
+        subprocess.run(["umount", str(small)], check=True)
