@@ -10,7 +10,7 @@ from scipy.stats import gmean, t as t_dist, ttest_ind, ttest_ind_from_stats, tte
 
 from fsatlas.cli import main
 from fsatlas.results import comparison, stats
-from testutil import under_id
+from testutil import in_slot, under_id
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
 
@@ -99,9 +99,10 @@ def test_two_identical_runs_compared_many_times_stay_within_5_percent_after_corr
 def test_compare_of_two_single_sample_results_says_not_testable(tmp_path, capsys):
     """Two single fio runs 0.5 % apart: never "better" or "worse"."""
     paths = []
-    for name, value in (("a", 200e6), ("b", 201e6)):
+    for slot, (name, value) in enumerate((("a", 200e6), ("b", 201e6))):
         doc = json.loads(FIXTURE.read_text())
-        doc = under_id(doc, f"{doc['id']}-{name}")  # two runs (one id on both sides is refused: a run against itself)
+        # two runs: ids and times of their own (one id on both sides is a run against itself, one time one run)
+        doc = in_slot(under_id(doc, f"{doc['id']}-{name}"), slot)
         for cell in doc["cells"]:
             for metric in cell["metrics"].values():
                 metric.update(stats.summarize([value], metric["unit"], metric["better"]))

@@ -449,3 +449,24 @@ def test_fine_counts_significant_digits_as_a_hand_count_does():
     for value, digits in ((523.0, 3), (1234186004.0, 10), (0.05, 1), (2113536.0, 7), (1e-05, 1), (427.7854, 7),
                           (0.0, 0), (1000.0, 1), (1001.0, 4), ("106.454", 6)):
         assert comparison.fine(value) is (digits >= comparison.FINE_DIGITS), value
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), ulps=st.integers(1, 1000))
+def test_a_copy_with_every_figure_moved_by_a_few_ulps_is_one_run(seed, ulps):
+    """Round 19, finding 5: every sample moved by up to `ulps` units in the last place (math.nextafter,
+    each its own count) and the run given another id and day is still one run, refused."""
+    import json
+    from testutil import in_slot
+    path = RESULTS / "20261125T085339Z-m-05e18e6041-standard.json"
+    original = resultfile.readable(json.loads(path.read_text()))
+    rnd, moved = random.Random(seed), copy.deepcopy(original)
+    for cell in moved["cells"]:
+        for m in cell.get("metrics", {}).values():
+            for i, v in enumerate(m["samples"]):
+                for _ in range(rnd.randint(1, ulps)):
+                    v = math.nextafter(v, math.inf)
+                m["samples"][i] = v
+    moved = in_slot(under_id(moved, "20261123T090000Z-m-05e18e6041-standard"), 1)
+    with pytest.raises(UserError, match="hold the same samples"):
+        comparison.between([original, moved], [resultfile.readable(json.loads(COMMITTED[-1].read_text()))])

@@ -595,19 +595,25 @@ def content(result: dict) -> str:
     return hashlib.sha256(json.dumps(cells).encode()).hexdigest()
 
 
+# A copy whose every figure was moved by a unit in the last place (403056240 written as
+# 403056240.00000006: #60 round 19, finding 5) is the same measurement: values are compared to
+# this many significant digits, far below any measured spread and above a double's last digits.
+PRINT_DIGITS = 12
+
+
 def cell_prints(result: dict) -> dict:
-    """{(cell key, parameters): {metric: its samples' exact values, as a multiset (Counter)}} of
-    each measured cell, over every metric but a size in bytes (which moves in whole blocks: xfs
-    tree-copy's bytes_used repeats between runs), and the start times of the cell's repetitions
-    as one more ("started"). Multisets, not the samples in their order: a copy whose samples were
-    reordered, a repetition appended or removed, or a metric or cell dropped keeps the values of
-    what it kept (shared_print())."""
+    """{(cell key, parameters): {metric: its samples' values to PRINT_DIGITS significant digits,
+    as a multiset (Counter)}} of each measured cell, over every metric but a size in bytes (which
+    moves in whole blocks: xfs tree-copy's bytes_used repeats between runs), and the start times
+    of the cell's repetitions as one more ("started"). Multisets, not the samples in their order: a
+    copy whose samples were reordered, a repetition appended or removed, or a metric or cell
+    dropped keeps the values of what it kept (shared_print())."""
     out = {}
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        values = {name: Counter(float(v) for v in m["samples"]) for name, m in c["metrics"].items()
-                  if m.get("unit") != "bytes"}
+        values = {name: Counter(float(f"{float(v):.{PRINT_DIGITS}g}") for v in m["samples"])
+                  for name, m in c["metrics"].items() if m.get("unit") != "bytes"}
         if c.get("started"):
             values["started"] = Counter(str(t) for t in c["started"])
         out[(c["key"], json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str))] = values
