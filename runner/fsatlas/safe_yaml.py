@@ -1,6 +1,10 @@
 """YAML reading, through libyaml where PyYAML was built with it: several times faster than the
 pure-Python parser, which every rebuild would otherwise pay for the curated data and matrix."""
+import decimal
+import math
+
 import yaml
+
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """The safe loader, refusing a mapping that holds one key twice: YAML readers keep the last
@@ -24,8 +28,30 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
                         "while reading a mapping", node.start_mark, f"found the key {key!r} twice", key_node.start_mark)
         return super().construct_mapping(node, deep)
 
+    def construct_exact_float(self, node):
+        """A float, refused where the double it reads as is not the number written: 9007199254740993.0
+        reads as ...992.0, and a page would show a figure the file does not hold (#60 round 19)."""
+        value = self.construct_yaml_float(node)
+        if not reads_as_written(node.value, value):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"found the number {node.value}, which reads as {value!r}: expected a number a "
+                            f"browser holds as written (at most 17 significant digits)", node.start_mark)
+        return value
 
+
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_exact_float)
 _LOADER = _Loader
+
+
+def reads_as_written(text: str, value: float) -> bool:
+    """Whether a finite float's decimal text is the number the double holds (its shortest repr, as
+    a browser prints it): 23.80 and 1.0e+300 are, 9007199254740993.0 is not. A text that is not a
+    decimal (sexagesimal 1:30, .inf) or a value that is not finite is not judged here."""
+    try:
+        written = decimal.Decimal(text.replace("_", "").strip())
+    except decimal.InvalidOperation:
+        return True
+    return not (written.is_finite() and math.isfinite(value)) or written == decimal.Decimal(repr(value))
 
 
 def load(stream):

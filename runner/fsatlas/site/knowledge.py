@@ -157,16 +157,24 @@ def _shown_number(value: int) -> str:
     return f"an integer of {len(text.lstrip('-'))} digits" if len(text) > 24 else text
 
 
-def _reads_as_number(text: str) -> int | float | None:
-    """The number a history cell's text spells: an integer where it is digits only ("9007199254740993",
-    held to ±2^53 as a YAML integer is), else float's reading ("1e999", "inf", "NaN"); None for
-    words ("more than 10 s", "unclear", "1-4")."""
-    if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
-        return int(text)
-    try:
-        return float(text)
-    except ValueError:
-        return None
+def _reads_as_number(text: str) -> tuple[int | float, str] | None:
+    """(the number a history cell's text spells, the text it was read from), or None for words
+    ("more than 10 s", "unclear", "1-4"). Spelled as YAML would read it unquoted (digits, 1_000,
+    0x1F, 1:30, 1.5e3), or as float() reads it ("1e999", "inf", "NaN", "9007199254740993e0"),
+    with digits grouped by commas, spaces or underscores ("9,007,199,254,740,993") taken as one
+    number (#60 round 19: each spelling of 2^53 + 1 passed as words)."""
+    for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=[0-9])[,_ \u00a0\u202f](?=[0-9])", "", text.strip()))):
+        try:
+            value = yaml.load(candidate, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.YAMLError:
+            value = None
+        if type(value) in (int, float):
+            return value, candidate
+        try:
+            return float(candidate), candidate
+        except ValueError:
+            continue
+    return None
 
 
 def _message(error) -> str:
@@ -435,7 +443,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                             f"expected one of the declared columns {sorted(names)}, found {key!r}"))
                 # a cell's words stand for a figure the seed gave in words; a text that spells a
                 # number is one, and held to what a number may be (YAML reads 1e999 as text)
-                number = _reads_as_number(value) if isinstance(value, str) else None
+                number, spelled = (isinstance(value, str) and _reads_as_number(value)) or (None, "")
                 if type(number) is float and not math.isfinite(number):
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected a finite number, found the text {value!r}"))
@@ -443,6 +451,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected an integer within ±2^53 (what a browser holds exactly), "
                                             f"found the text of {_shown_number(number)}"))
+                elif type(number) is float and not safe_yaml.reads_as_written(spelled, number):
+                    problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
+                                            f"expected a number a browser holds as written, found the text "
+                                            f"{value[:40]!r}, which reads as {number!r}"))
     return problems
 
 
