@@ -401,8 +401,12 @@ def screened(value) -> tuple[bool, set, int]:
                 add(item)
             elif kind is dict or kind is list:
                 push(item)
-    # a sum is not finite if any number is not (nor can numbers within 2^53 add up to infinity)
-    fine = not numbers or (math.isfinite(sum(numbers)) and max(numbers) <= MAX_INT and min(numbers) >= -MAX_INT)
+    # a sum is not finite if any number is not (nor can numbers within 2^53 add up to infinity); an
+    # integer beyond a float's range (10**400) cannot even be added to one: not fine either (#60 round 20)
+    try:
+        fine = not numbers or (math.isfinite(sum(numbers)) and max(numbers) <= MAX_INT and min(numbers) >= -MAX_INT)
+    except OverflowError:
+        fine = False
     return fine, strings, keys
 
 
