@@ -121,3 +121,34 @@ def test_runs_of_one_machine_one_after_the_other_are_never_refused():
         assert comparison.ran_at_once(_read(p), _read(q)) == "", (p.name, q.name)
     pair = sorted(RESULTS.glob("20261125T*-m-05e18e6041-standard.json"))  # one machine, one after the other
     assert comparison.between(_read(pair[0]), _read(pair[1]))
+
+
+CIVM = RESULTS / "20261124T192938Z-fsatlas-ci-vm-standard.json"  # its last repetition starts after its wall time
+
+
+def _moved(doc: dict, seconds: float, drop_wall: bool) -> dict:
+    """doc claiming to have begun `seconds` later, its start times moved back by as much: every
+    repetition keeps its time on the machine's clock (round 20's split2.py)."""
+    created = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=seconds)
+    cells = [{**c, "started": [round(t - seconds, 3) for t in c["started"]]} if c.get("started") else c
+             for c in doc["cells"]]
+    out = {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}", "cells": cells}
+    if drop_wall:
+        out.pop("wall_seconds", None)
+    return out
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), source=st.sampled_from([SOURCE, CIVM]), seconds=st.integers(-900, 900),
+       drop_wall=st.booleans())
+def test_a_split_whose_half_claims_another_created_time_is_refused(seed, source, seconds, drop_wall):
+    """Round 20, findings 1-3: a half moved in created time with its start times moved back (so its
+    repetitions keep their times), its wall time dropped, or a run whose last repetition starts
+    after its wall time (read as resumed), is still one run with the other half."""
+    first, second = split(_read(source), random.Random(seed), cut=False)
+    if len(first["cells"]) < 2 or len(second["cells"]) < 2:
+        return
+    first = {**first, **({} if not drop_wall else {"wall_seconds": None})}
+    first = {k: v for k, v in first.items() if v is not None}
+    with pytest.raises(UserError, match="ran on one machine at once"):
+        comparison.between([first, _moved(second, seconds, drop_wall)], [_read(OTHER)])

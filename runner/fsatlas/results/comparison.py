@@ -803,11 +803,19 @@ def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
                         f"two runs that shared the machine, not two independent runs; name one")
 
 
-def run_clock(result: dict) -> tuple[float, float | None] | None:
-    """(when a runner's run began, when it ended or None), in seconds since the epoch: its created
-    time (to the second) and that plus its wall_seconds. The end is None where it is not known: no
-    wall time, or a resumed run, whose wall time leaves out the pause (a repetition started later
-    than its wall time allows). None for an import (its created time is the import's)."""
+# How much later than its wall time a run's last repetition may start without a pause: created is
+# rounded down to the second and the wall clock starts after the system's facts are collected
+# (a complete run of 241.29 s had its last repetition start at 241.568 s: #60 round 20).
+PAUSE_SLACK = 10.0
+
+
+def run_clock(result: dict) -> tuple[float, float | None, list] | None:
+    """(when a runner's run began, when it is known to have run until or None, its repetitions'
+    start times, sorted), in seconds since the epoch. It began at its created time (to the
+    second); it ran until created plus its wall time or its last repetition's start, whichever is
+    later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
+    after its wall time allows (its wall time leaves the pause out, and where the pause fell is
+    not recorded). None for an import (its created time is the import's)."""
     if shares.imported(result):
         return None
     try:
@@ -815,33 +823,52 @@ def run_clock(result: dict) -> tuple[float, float | None] | None:
     except ValueError:
         return None
     wall = result.get("wall_seconds")
-    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ()]
-    paused = bool(starts) and isinstance(wall, (int, float)) and max(starts) > wall
-    return began, (began + wall if isinstance(wall, (int, float)) and wall > 0 and not paused else None)
+    wall = wall if isinstance(wall, (int, float)) and wall > 0 else 0.0
+    starts = sorted(began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ())
+    last = starts[-1] - began if starts else 0.0
+    paused = last > wall + PAUSE_SLACK if wall else False
+    ran = max(wall, last)
+    return began, (None if paused or not ran else began + ran), starts
+
+
+def _interleave(mine: list, theirs: list) -> bool:
+    """Whether a repetition of theirs started between two of mine, and one of mine between two of
+    theirs: the two runs' repetitions alternate on the clock (a run made during another's pause
+    lies between two of the other's, and none of the other's lies between two of its own)."""
+    def between(xs, ys):
+        return bool(xs) and any(xs[0] < y < xs[-1] for y in ys)
+    return between(mine, theirs) and between(theirs, mine)
 
 
 def ran_at_once(a: dict, b: dict) -> str:
-    """Why two runs are not independent by their clocks (in words), or '': one machine (recorded,
-    and the same) and one created time (the second a run began, however it is spelled), or one run
-    begun while the other ran (created within the other's created plus wall time, by more than
-    the second created is rounded to). Runs of one machine one after the other do neither; one
-    run's repetitions split into two files (#60 round 18, finding 5), dealt or cut at a moment, do,
-    as do two runs sharing the machine (round 19). A resumed run's pause is not recorded: a run
-    during it is not refused, nor one that overlaps it (the rule's limit)."""
+    """Why two runs are not independent by their clocks (in words), or '', for two runs of one
+    machine (recorded, and the same):
+    - one created instant (the second a run began), however it is spelled;
+    - one begun while the other ran (its created time within the other's created time and the end
+      run_clock() knows, by more than the second created is rounded to);
+    - or their repetitions alternate on the clock (_interleave()), whatever their created times say.
+    Runs of one machine one after the other do none of these; one run's repetitions split into two
+    files (#60 round 18, finding 5; rounds 19 and 20: dealt, cut at a moment, created spelled
+    otherwise or moved with its start times, wall time dropped) do, as do two runs sharing the
+    machine. A run made during a resumed run's pause is not refused (it lies between two of the
+    other's repetitions); one that ran across the pause's edge is not told from it either: the limit."""
     machine = factors(a)["machine"]
     if machine == NOT_RECORDED or machine != factors(b)["machine"]:
         return ""
     clocks = run_clock(a), run_clock(b)
     if None in clocks:
         return ""
-    (a0, a1), (b0, b1) = clocks
     def at(t):
         return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%d %H:%M:%S} UTC"
+    (a0, _, a_starts), (b0, _, b_starts) = clocks
     if a0 == b0:
         return f"both began at {at(a0)}"
-    for (began, _), (other, ended) in ((clocks[1], clocks[0]), clocks):
+    for (began, _, _), (other, ended, _) in ((clocks[1], clocks[0]), clocks):
         if ended is not None and other < began and began + 1 <= ended:
             return f"one began at {at(began)}, while the other ran from {at(other)} to {at(ended)}"
+    if _interleave(a_starts, b_starts):
+        return f"their repetitions alternate on the clock between {at(max(a_starts[0], b_starts[0]))} and " \
+               f"{at(min(a_starts[-1], b_starts[-1]))}"
     return ""
 
 
