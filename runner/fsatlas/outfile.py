@@ -15,6 +15,7 @@ has no "only over a regular file" flag. The checks stop the mistakes and the hos
 lines of one user; they are no lock against a second one racing the first.)
 """
 import contextlib
+import fcntl
 import io
 import os
 import stat
@@ -83,6 +84,19 @@ def named(path: str) -> str:
     return os.path.abspath(path)
 
 
+def _file_end(stream) -> int | None:
+    """Where a write to stream begins, if stream is a regular file (> out.csv, or >> appending at
+    its end), so that a failed write can be taken back; None for a pipe, a terminal or a device."""
+    try:
+        fd = stream.fileno()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return st.st_size if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND else os.lseek(fd, 0, os.SEEK_CUR)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
 def _copy_all(source, stream) -> None:
     """source's bytes to the binary stream, all of them or an OSError: a BufferedWriter returns a
     short count, without an error, where the disk filled up after part of a write (> a full disk)."""
@@ -140,8 +154,12 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
             spool.seek(0)
             try:
                 sys.stdout.flush()
+                started = _file_end(sys.stdout)
                 _copy_all(spool, sys.stdout.buffer)
             except OSError as e:  # the reader stopped reading (| head), a full disk (> /dev/full)
+                if started is not None:  # a regular file: what this wrote of it is taken back (#60 round 20)
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(sys.stdout.fileno(), started)
                 # standard output goes to /dev/null, so that Python's own flush at exit says nothing more
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 if isinstance(e, BrokenPipeError):

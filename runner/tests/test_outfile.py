@@ -269,6 +269,7 @@ BAD = {  # a result file broken in a way only reading it finds
     "truncated": lambda text: text[: len(text) // 2],
     "schema": lambda text: text.replace('"cells": [', '"cells": 5, "x": [', 1),
     "duplicate key": lambda text: text.replace("{", '{"id": "a", ', 1),
+    "huge integer": lambda text: text.replace('"samples": [', '"samples": [1' + "0" * 400 + ", ", 1),  # round 20
 }
 
 
@@ -294,7 +295,8 @@ def test_a_refusal_met_halfway_leaves_standard_output_empty(capfd, fmt, good, at
 def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt):
     """Round 19, finding 7: `--out -` whose spool ($TMPDIR) or standard output fills up, or whose
     standard output is closed, gave a traceback, and a full disk under standard output kept a
-    64 KiB piece with exit 0 (a BufferedWriter's short count): now one line naming `-`, exit 1."""
+    64 KiB piece with exit 0 (a BufferedWriter's short count): now one line naming `-`, exit 1,
+    and a regular file under standard output is cut back to what it held before."""
     small = tmp_path / "small"
     small.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(small)], check=True)
@@ -312,5 +314,11 @@ def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt
                                       **{"stdout": out, **how})
             err = done.stderr.decode()
             assert done.returncode == 1 and err.count("\n") == 1 and words in err and ": -: " in err, (case, err)
+        # a regular file under standard output holds nothing of it once the disk filled (round 20, finding 7)
+        assert (small / "out").stat().st_size == 0
+        (small / "out").write_text("kept\n")
+        with open(small / "out", "ab") as out:
+            assert subprocess.run(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=tmp_path, timeout=300).returncode == 1
+        assert (small / "out").read_text() == "kept\n"
     finally:
         subprocess.run(["umount", str(small)], check=True)
