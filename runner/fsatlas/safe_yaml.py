@@ -45,10 +45,19 @@ _LOADER = _Loader
 
 def reads_as_written(text: str, value: float) -> bool:
     """Whether a finite float's decimal text is the number the double holds (its shortest repr, as
-    a browser prints it): 23.80 and 1.0e+300 are, 9007199254740993.0 is not. A text that is not a
-    decimal (sexagesimal 1:30, .inf) or a value that is not finite is not judged here."""
+    a browser prints it): 23.80 and 1.0e+300 are, 9007199254740993.0 and 150119987579016:33.0
+    (YAML's base 60) are not. A text that is not a number (.inf) or a value that is not finite is
+    not judged here."""
+    plain = text.replace("_", "").strip()
     try:
-        written = decimal.Decimal(text.replace("_", "").strip())
+        if ":" in plain:  # YAML 1.1's base 60 (190:20:30.15): each part but the last is an integer
+            sign = -1 if plain.startswith("-") else 1
+            written = decimal.Decimal(0)
+            for part in plain.lstrip("+-").split(":"):
+                written = written * 60 + decimal.Decimal(part)
+            written *= sign
+        else:
+            written = decimal.Decimal(plain)
     except decimal.InvalidOperation:
         return True
     return not (written.is_finite() and math.isfinite(value)) or written == decimal.Decimal(repr(value))

@@ -71,11 +71,14 @@ def test_every_spelling_round_19_found_reads_as_the_number_it_spells():
     from fsatlas import safe_yaml
     from fsatlas.site import knowledge
     for text in ("9_007_199_254_740_993", "0x20000000000001", "9,007,199,254,740,993", "9 007 199 254 740 993",
-                 "9007199254740993e0", "9007199254740993.0"):
+                 "9007199254740993e0", "9007199254740993.0", "150119987579016:33.0",  # round 20: base 60, spaces
+                 *(f"9{s}007{s}199{s}254{s}740{s}993" for s in "\u2009\u2007\u3000\u00a0\u202f")):
         number, spelled = knowledge._reads_as_number(text)
         assert number == 2 ** 53 + 1 or not safe_yaml.reads_as_written(spelled, number), text
     assert knowledge._reads_as_number("2501999792983:36:33")[0] == 2 ** 53 + 1  # YAML 1.1's base 60
     for words in ("more than 10 s", "1-4", "unclear", "n/a"):
         assert knowledge._reads_as_number(words) is None
-    with pytest.raises(yaml.YAMLError, match="holds as written"):
-        safe_yaml.load("write_mb_s: 9007199254740993.0")
+    for written in ("9007199254740993.0", "150119987579016:33.0", "2501999792983:36:33.0"):
+        with pytest.raises(yaml.YAMLError, match="holds as written"):
+            safe_yaml.load(f"write_mb_s: {written}")
+    assert safe_yaml.load("a: 190:20:30.15") == {"a": 685230.15}

@@ -161,9 +161,9 @@ def _reads_as_number(text: str) -> tuple[int | float, str] | None:
     """(the number a history cell's text spells, the text it was read from), or None for words
     ("more than 10 s", "unclear", "1-4"). Spelled as YAML would read it unquoted (digits, 1_000,
     0x1F, 1:30, 1.5e3), or as float() reads it ("1e999", "inf", "NaN", "9007199254740993e0"),
-    with digits grouped by commas, spaces or underscores ("9,007,199,254,740,993") taken as one
+    with digits grouped by commas, underscores or any space ("9,007,199,254,740,993", U+2009) as one
     number (#60 round 19: each spelling of 2^53 + 1 passed as words)."""
-    for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=[0-9])[,_ \u00a0\u202f](?=[0-9])", "", text.strip()))):
+    for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=[0-9])[,_\s](?=[0-9])", "", text.strip()))):
         try:
             value = yaml.load(candidate, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError:
