@@ -895,7 +895,8 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                     break
                 if name in found and not math.isclose(found[name], samples[k], rel_tol=1e-6, abs_tol=1e-9):
                     out.append(("error", f"/metrics/{name}/samples/{k}",
-                                f"expected {found[name]:.6g} recomputed from {raw}, found {samples[k]:.6g}"))
+                                f"expected {_apart(found[name], samples[k])} recomputed from {raw}, found "
+                                f"{_apart(samples[k], found[name])}"))
     return out
 
 
@@ -968,3 +969,12 @@ def metric_problems(name: str, metric: dict, summaries_stored: bool = True) -> l
                         + (" (mean -+ t(0.975, n-1) x stddev / sqrt(n))" if index else
                            " (100 x stddev / |mean|)" if name == "rsd_pct" else "")))
     return out
+
+
+def _apart(value: float, other: float) -> str:
+    """value in as few significant digits (6 at least) as tell it from other: 33.58234 against
+    33.5823, where 6 digits printed both as 33.5823 (#60 round 20)."""
+    for digits in range(6, 18):
+        if f"{value:.{digits}g}" != f"{other:.{digits}g}":
+            return f"{value:.{digits}g}"
+    return repr(value)
