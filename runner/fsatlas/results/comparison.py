@@ -766,9 +766,10 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
     (default: its id). Refused (UserError), whatever the order of the files: one id in two files
     that differ (one_id()), two runs that share a cell-metric's samples (shared_print()) but
     not their content (one run under two ids: a copy of it, edited or a subset of its cells;
-    counting it twice would make one run two), and two runs of one machine at once (ran_at_once()). Of two ids with one content (an output imported
-    twice) the smaller is kept, so that the order of the files never decides which run's other
-    fields (contention, system) count. ids_checked: one_id() was run over these files already
+    counting it twice would make one run two), and two runs of one machine at once
+    (ran_at_once()). Of two ids with one content (an output imported twice) the smaller is kept,
+    so that the order of the files never decides which run's other fields (contention, system)
+    count. ids_checked: one_id() was run over these files already
     (between() runs it over both sides at once: each file serialised whole once, not twice)."""
     files = list(files or [r["id"] for r in results])
     if not ids_checked:
