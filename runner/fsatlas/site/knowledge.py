@@ -164,10 +164,17 @@ def _reads_as_number(text: str) -> tuple[int | float, str] | None:
     with digits grouped by commas, underscores or any space ("9,007,199,254,740,993", U+2009) as one
     number (#60 round 19: each spelling of 2^53 + 1 passed as words)."""
     for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=[0-9])[,_\s](?=[0-9])", "", text.strip()))):
-        try:
-            value = yaml.load(candidate, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError:
-            value = None
+        if re.fullmatch(r"[-+]?[0-9]+", candidate):  # digits alone, however many: an integer
+            try:
+                return int(candidate), candidate
+            except ValueError:  # beyond Python's 4,300 digits for int(): a number no browser holds either
+                return math.inf, candidate
+        value = None
+        if len(candidate) <= 64 and re.fullmatch(r"[-+.0-9][-+.:_0-9a-zA-Z]*", candidate):  # a number's letters only:
+            try:  # never YAML's brackets, which nest deep enough to overrun the C stack (safe_yaml.MAX_DEPTH)
+                value = yaml.load(candidate, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            except yaml.YAMLError:
+                value = None
         if type(value) in (int, float):
             return value, candidate
         try:
@@ -446,7 +453,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                 number, spelled = (isinstance(value, str) and _reads_as_number(value)) or (None, "")
                 if type(number) is float and not math.isfinite(number):
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
-                                            f"expected a finite number, found the text {value!r}"))
+                                            f"expected a finite number, found the text {value[:40]!r}"))
                 elif type(number) is int and abs(number) > resultfile.MAX_INT:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected an integer within ±2^53 (what a browser holds exactly), "
