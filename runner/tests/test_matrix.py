@@ -85,6 +85,9 @@ GOOD_HEAD = "filesystems: {ext4: {mkfs: [mkfs.ext4]}}\nworkloads: {w: {kind: fio
     ("filesystems: {ext4: {mkfs: [mkfs.ext4]}}\nworkloads: {w: {kind: magic}}\n"
      "profiles: {p: {image_size: 1G, repetitions: 3, filesystems: [ext4], workloads: {w: {}}}}\n",
      "/workloads/w/kind"),
+    ("filesystems: {ext4: {mkfs: [mkfs.ext4], workload_mount: noinit_itable}}\nworkloads: {w: {kind: fio}}\n"
+     "profiles: {p: {image_size: 1G, repetitions: 3, filesystems: [ext4], workloads: {w: {}}}}\n",
+     "/filesystems/ext4/workload_mount"),
     (GOOD_HEAD + "variants: {v: {filesystems: [ext4], workloads: [nope]}}\n"
      "profiles: {p: {image_size: 1G, repetitions: 3, filesystems: [ext4], workloads: {w: {}}}}\n",
      "/variants/v/workloads"),

@@ -58,6 +58,12 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
     return effective_options(mountpoint)
 
 
+def mount_for_workloads(spec: dict, device: str, mountpoint: str, options) -> str:
+    """mount() with the filesystem's workload_mount options (the matrix: no background work of
+    the filesystem's own while workloads are timed) after the cell's."""
+    return mount(spec, device, mountpoint, [*options, *spec.get("workload_mount", [])])
+
+
 def _mounted_at(mountpoint: str) -> list[str]:
     """The /proc/self/mounts fields (source, mount point, type, options, ...) of the mount on
     mountpoint itself, or []."""

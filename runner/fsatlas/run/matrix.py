@@ -192,6 +192,8 @@ def _check_matrix(data, where: str) -> None:
              f"/filesystems/{name}/mkfs", "a list of strings: the mkfs command", repr(fs))
         need(fs.get("driver", "kernel") in ("kernel", "fuse"), f"/filesystems/{name}/driver",
              "kernel or fuse", repr(fs.get("driver")))
+        need(is_list_of_str(fs.get("workload_mount", [])), f"/filesystems/{name}/workload_mount",
+             "a list of mount options", repr(fs.get("workload_mount")))
     for name, wl in data["workloads"].items():
         need(isinstance(name, str) and re.match(r"^[a-z0-9][a-z0-9-]*$", name), "/workloads",
              "a lower-case workload name", repr(name))

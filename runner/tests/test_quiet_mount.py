@@ -1,0 +1,49 @@
+"""A filesystem made for workloads does no background work of its own while they are timed (the
+matrix's workload_mount). ext4 with its default features zeroes the inode tables of a fresh
+filesystem from a kernel thread after the first mount, one block group at a time, each first
+run at a random moment within 5 s of the mount (fs/ext4/super.c, EXT4_DEF_LI_MAX_START_DELAY):
+16 MiB on a 1 GiB image. Judged by the loop device's own counters
+(Documentation/admin-guide/iostats.rst): beside an image of the same size mounted without the
+option, whose zeroing shows that the kernel's thread ran, the image mounted as the runner mounts
+for workloads is not written."""
+import contextlib
+import os
+import time
+
+import pytest
+
+from fsatlas.run import evidence, filesystems, matrix, target
+from testutil import loop_state
+
+pytestmark = pytest.mark.root
+SIZE = 1 << 30
+GROUP_TABLE = 2 << 20  # one block group's inode table here: 8192 inodes of 256 B
+START_DELAY_S = 5
+
+
+def _written(device: str, before: dict) -> int:
+    return (evidence.device_stat(device)["write_sectors"] - before["write_sectors"]) * 512
+
+
+def test_an_ext4_mounted_for_workloads_zeroes_no_inode_table_while_they_run(tmp_path):
+    spec = matrix.load().filesystems["ext4"]
+    before_all = loop_state(tmp_path)
+    with contextlib.ExitStack() as stack:
+        plain, runners = (stack.enter_context(target.LoopImage(str(tmp_path), SIZE)) for _ in range(2))
+        for image in (plain, runners):
+            filesystems.mkfs(spec, image.device, [])
+        counters = {}
+        for image, mount in ((plain, filesystems.mount), (runners, filesystems.mount_for_workloads)):
+            mount(spec, image.device, image.mountpoint, [])
+            stack.callback(filesystems.unmount, image.mountpoint)
+            counters[image.device] = evidence.device_stat(image.device)
+        mounted = time.monotonic()
+        # past every request's first start, and the plain image's zeroing seen
+        deadline = mounted + 60
+        while (time.monotonic() < mounted + START_DELAY_S + 3 or _written(plain.device, counters[plain.device]) < GROUP_TABLE) \
+                and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _written(plain.device, counters[plain.device]) >= GROUP_TABLE, "the kernel zeroed no inode table in 60 s"
+        assert "noinit_itable" in filesystems.effective_options(runners.mountpoint).split(",")
+        assert _written(runners.device, counters[runners.device]) < GROUP_TABLE // 2
+    assert loop_state(tmp_path) == before_all
