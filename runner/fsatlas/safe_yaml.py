@@ -6,7 +6,10 @@ import math
 import yaml
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+_SAFE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SAFE):
     """The safe loader, refusing a mapping that holds one key twice: YAML readers keep the last
     value silently, so a curated file would publish another figure than the text a reviewer
     reads (#60 round 18: a history row's write_mb_s given twice). Refused as any YAML error is,
@@ -66,6 +69,16 @@ def reads_as_written(text: str, value: float) -> bool:
 def load(stream):
     """Like yaml.safe_load (plain data only, no Python objects), a key twice in one mapping refused."""
     return yaml.load(stream, Loader=_LOADER)
+
+
+def scalar(text: str):
+    """What YAML reads one unquoted scalar as (1_000, 0x1F, 1:30, 1.5e3, or the text itself), a
+    float not judged by reads_as_written: for a caller that judges the number itself. None where
+    the text is not one YAML scalar."""
+    try:
+        return yaml.load(text, Loader=_SAFE)
+    except yaml.YAMLError:
+        return None
 
 
 # How deep a user's YAML document may nest (a machine's facts: system: {cpu: ...}, 2 or 3 levels).

@@ -169,12 +169,9 @@ def _reads_as_number(text: str) -> tuple[int | float, str] | None:
                 return int(candidate), candidate
             except ValueError:  # beyond Python's 4,300 digits for int(): a number no browser holds either
                 return math.inf, candidate
-        value = None
-        if len(candidate) <= 64 and re.fullmatch(r"[-+.0-9][-+.:_0-9a-zA-Z]*", candidate):  # a number's letters only:
-            try:  # never YAML's brackets, which nest deep enough to overrun the C stack (safe_yaml.MAX_DEPTH)
-                value = yaml.load(candidate, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-            except yaml.YAMLError:
-                value = None
+        # a number's letters only: never YAML's brackets, which nest deep enough to overrun the C stack
+        value = safe_yaml.scalar(candidate) if len(candidate) <= 64 and \
+            re.fullmatch(r"[-+.0-9][-+.:_0-9a-zA-Z]*", candidate) else None
         if type(value) in (int, float):
             return value, candidate
         try:
