@@ -5,7 +5,9 @@ run at a random moment within 5 s of the mount (fs/ext4/super.c, EXT4_DEF_LI_MAX
 16 MiB on a 1 GiB image. Judged by the loop device's own counters
 (Documentation/admin-guide/iostats.rst): beside an image of the same size mounted without the
 option, whose zeroing shows that the kernel's thread ran, the image mounted as the runner mounts
-for workloads is not written. And what a mount itself leaves to write (Btrfs's first transaction,
+for workloads is not written. Btrfs discards what a workload freed up to 120 s later, from a
+kernel thread (fs/btrfs/discard.c), where the device takes discards (a loop device does): beside
+an image mounted without the option, which is sent discards, the runner's is sent none. And what a mount itself leaves to write (Btrfs's first transaction,
 committed 30 s after the mount) is written before the workloads: a syncfs(2) right after the
 runner's mount finds nothing to write, on every filesystem this kernel has."""
 import contextlib
@@ -21,6 +23,12 @@ pytestmark = pytest.mark.root
 SIZE = 1 << 30
 GROUP_TABLE = 2 << 20  # one block group's inode table here: 8192 inodes of 256 B
 START_DELAY_S = 5
+
+
+def _discards(device: str) -> int:
+    """Discard requests completed (the stat file's 12th field: Documentation/admin-guide/iostats.rst)."""
+    with open(f"/sys/class/block/{os.path.basename(device)}/stat", encoding="ascii") as f:
+        return int(f.read().split()[11])
 
 
 def _written(device: str, before: dict) -> int:
@@ -48,6 +56,36 @@ def test_an_ext4_mounted_for_workloads_zeroes_no_inode_table_while_they_run(tmp_
         assert _written(plain.device, counters[plain.device]) >= GROUP_TABLE, "the kernel zeroed no inode table in 60 s"
         assert "noinit_itable" in filesystems.effective_options(runners.mountpoint).split(",")
         assert _written(runners.device, counters[runners.device]) < GROUP_TABLE // 2
+    assert loop_state(tmp_path) == before_all
+
+
+def test_a_btrfs_mounted_for_workloads_is_sent_no_discard_after_a_workload_deleted(tmp_path):
+    spec = matrix.load().filesystems["btrfs"]
+    before_all = loop_state(tmp_path)
+    with contextlib.ExitStack() as stack:
+        plain, runners = (stack.enter_context(target.LoopImage(str(tmp_path), SIZE)) for _ in range(2))
+        for image, mount in ((plain, filesystems.mount), (runners, filesystems.mount_for_workloads)):
+            filesystems.mkfs(spec, image.device, [])
+            mount(spec, image.device, image.mountpoint, [])
+            stack.callback(filesystems.unmount, image.mountpoint)
+        counts = {}
+        for image in (plain, runners):  # a workload's file written, deleted and synced
+            path = os.path.join(image.mountpoint, "workload-file")
+            with open(path, "wb") as f:
+                for _ in range(64):
+                    f.write(os.urandom(1 << 20))
+                f.flush()
+                os.fsync(f.fileno())  # on the device: a file deleted before writeback frees no extent
+            os.remove(path)
+            target.sync(image.mountpoint)
+            counts[image.device] = _discards(image.device)
+        deadline = time.monotonic() + 150  # past BTRFS_DISCARD_DELAY
+        while _discards(plain.device) == counts[plain.device] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _discards(plain.device) > counts[plain.device], "no discard reached the plain mount's device"
+        # nodiscard shows as the absence of discard=async among the options in force
+        assert [o for o in filesystems.effective_options(runners.mountpoint).split(",") if o.startswith("discard")] == []
+        assert _discards(runners.device) == counts[runners.device]
     assert loop_state(tmp_path) == before_all
 
 
