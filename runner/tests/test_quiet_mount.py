@@ -105,3 +105,18 @@ def test_a_mount_for_workloads_leaves_nothing_to_write(tmp_path, fs):
         finally:
             filesystems.unmount(image.mountpoint)
     assert loop_state(tmp_path) == before_all
+
+
+@pytest.mark.parametrize("fs,variant", [("btrfs", "discard=async"), ("ext4", "init_itable=20")])
+def test_a_variant_naming_the_same_setting_has_the_last_word(tmp_path, fs, variant):
+    """A user's option variant that asks for the background work a workload_mount option stops
+    (the kernel reads a mount's options in order: the last of two on one setting holds)."""
+    spec = matrix.load().filesystems[fs]
+    assert spec["workload_mount"]
+    with target.LoopImage(str(tmp_path), 512 << 20) as image:
+        filesystems.mkfs(spec, image.device, [])
+        effective = filesystems.mount_for_workloads(spec, image.device, image.mountpoint, [variant])
+        try:
+            assert variant in effective.split(",") and not set(spec["workload_mount"]) & set(effective.split(","))
+        finally:
+            filesystems.unmount(image.mountpoint)

@@ -60,10 +60,12 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
 
 def mount_for_workloads(spec: dict, device: str, mountpoint: str, options) -> str:
     """mount() with the filesystem's workload_mount options (the matrix: no background work of
-    the filesystem's own while workloads are timed) after the cell's, then synced: what the
-    mount itself left to write (Btrfs's first transaction, 136 KiB committed 30 s later) is
-    written before any workload, not in the first one's timed part."""
-    effective = mount(spec, device, mountpoint, [*options, *spec.get("workload_mount", [])])
+    the filesystem's own while workloads are timed) before the cell's, so that a variant naming
+    the same setting (discard=async, init_itable=20) has the last word, as the kernel reads a
+    mount's options in order; then synced: what the mount itself left to write (Btrfs's first
+    transaction, 136 KiB committed 30 s later) is written before any workload, not in the first
+    one's timed part."""
+    effective = mount(spec, device, mountpoint, [*spec.get("workload_mount", []), *options])
     from .target import sync  # target imports this module
     sync(mountpoint)
     return effective
