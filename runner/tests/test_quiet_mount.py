@@ -14,11 +14,14 @@ And what a mount itself leaves to write (Btrfs's first transaction, committed 30
 mount) is written before the workloads: a syncfs(2) right after the runner's mount finds nothing
 to write, on every filesystem this kernel has."""
 import contextlib
+import json
 import os
 import time
 
 import pytest
 
+from fsatlas.cli import main
+from fsatlas.results.resultfile import readable
 from fsatlas.run import evidence, filesystems, matrix, target
 from testutil import loop_state
 
@@ -123,3 +126,32 @@ def test_a_variant_naming_the_same_setting_has_the_last_word(tmp_path, fs, varia
             assert variant in effective.split(",") and not set(spec["workload_mount"]) & set(effective.split(","))
         finally:
             filesystems.unmount(image.mountpoint)
+
+
+def test_identical_repetitions_ask_the_device_for_the_same_flushes_in_their_timed_parts(tmp_path):
+    """The runner's own writes around a repetition (its folder made, the last one's deleted) are
+    written before the timed part, not in the journal commit that falls inside it (round 21,
+    finding 2: an O_DIRECT job's timed part held the previous repetition's deletion, 2 flushes
+    more than the first repetition's). Each repetition of this job lasts past ext4's commit
+    interval (commit=1), so a commit of anything left dirty before it falls in its timed part."""
+    matrix_file = tmp_path / "matrix.yaml"
+    matrix_file.write_text("""
+filesystems:
+  ext4: {mkfs: [mkfs.ext4, -F, -q], workload_mount: [noinit_itable]}
+workloads:
+  paced-write: {kind: fio, primary: throughput, flushes: none,
+                fio: {rw: write, bs: 64k, direct: 1, ioengine: psync, size: 3M, rate: 2m}}
+variants:
+  commit-1: {filesystems: [ext4], mount: [commit=1], workloads: [paced-write]}
+profiles:
+  p: {image_size: 256M, repetitions: 4, filesystems: [ext4], variants: [commit-1], workloads: {paced-write: {budget_s: 60}}}
+""")
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    before = loop_state(tmp_path)
+    assert main(["run", "--matrix", str(matrix_file), "--profile", "p", "--variant", "commit-1", "--out", str(out),
+                 "--scratch", str(scratch), "--machine", "test-box"]) == 0
+    assert loop_state(tmp_path) == before
+    (path,) = (out / "results").iterdir()
+    (cell,) = [c for c in readable(json.loads(path.read_text()))["cells"] if c["variant"] == "commit-1"]
+    flushes = [r["flushes"] for r in cell["timed_io"]]
+    assert len(flushes) == 4 and len(set(flushes)) == 1, cell["timed_io"]

@@ -197,6 +197,9 @@ class CellRun:
         rep_dir = os.path.join(self.workdir, f"rep-{rep}") if self.workdir else None
         if rep_dir:
             os.makedirs(rep_dir)
+            # the runner's own writes (this folder, the last repetition's deletion) reach the device
+            # now, not in a journal commit inside the timed part (#60 round 21, findings 2 and 4)
+            target.sync(rep_dir)
         ctx = RepContext(rep_dir, os.path.join(run.out, self.raw_rel, f"rep-{rep}"), run.out, cell.budget_s,
                          self.fs_spec, self.image, os.geteuid() == 0, run.shared)
         started = round(time.time() - run.created, 3)
@@ -210,6 +213,8 @@ class CellRun:
         finally:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
+        if rep_dir:  # the deletion written with this repetition, not in another variant's timed part
+            target.sync(self.workdir)
         io, host = meter.done()
         return values, ctx.raw_files, io, host, started, ctx.timed_io
 
