@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.errors import UserError
-from fsatlas.results import comparison, resultfile
+from fsatlas.results import comparison, resultfile, validation
 from fsatlas.results.validation import PER_REPETITION
 from testutil import RESULTS, in_slot, under_id
 
@@ -152,3 +152,43 @@ def test_a_split_whose_half_claims_another_created_time_is_refused(seed, source,
         first.pop("wall_seconds", None)
     with pytest.raises(UserError, match="ran on one machine at once"):
         comparison.between([first, _moved(second, seconds, drop_wall)], [_read(OTHER)])
+
+
+FORMATS = st.sampled_from(["fio", "x", "pts", "bonnie"])
+
+
+def _marked(doc: dict, id_format, profile_format, tool_format) -> dict:
+    """doc with the marks of an import naming these formats (None: that mark absent)."""
+    out = under_id(doc, doc["id"].replace("-standard", f"-import-{id_format}-standard")) if id_format else dict(doc)
+    if profile_format:
+        out["profile"] = f"import-{profile_format}"
+    out["tool"] = {**out["tool"], **({"imported_from": tool_format} if tool_format else {})}
+    return out
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), marks=st.tuples(*(st.one_of(st.none(), FORMATS),) * 3).filter(any))
+def test_a_split_run_named_an_import_is_still_one_run(seed, marks):
+    """Round 21, finding 5: the halves' ids renamed ...-import-x-... (an import's mark), so that the
+    clock was not read: a file with repetition start times is read by them, whatever it is called."""
+    first, second = split(_read(SOURCE), random.Random(seed), cut=False)
+    if not first["cells"] or not second["cells"]:
+        return
+    with pytest.raises(UserError, match="ran on one machine at once"):
+        comparison.between([_marked(first, *marks)], [_marked(second, *marks), _read(OTHER)])
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(marks=st.tuples(*(st.one_of(st.none(), FORMATS),) * 3))
+def test_an_imports_marks_name_one_format_or_none(marks):
+    """validate (structure_problems, which compare's loader applies too) refuses a file whose id,
+    profile and tool.imported_from do not agree: all three naming one format (an import), or
+    none (a run of the runner); counted here by hand from the marks given."""
+    doc = _marked(_read(SOURCE), *marks)
+    present = [m for m in marks if m]
+    agree = not present or (len(present) == 3 and len(set(present)) == 1)
+    found = [p for p in validation.structure_problems(doc, "f.json") if "imported_from to name one format" in p.message]
+    assert (found == []) is agree, (marks, found)
+    if not agree:
+        (problem,) = found
+        assert problem.path == next((w for w, m in zip(("/id", "/profile", "/tool/imported_from"), marks) if not m), "/id")

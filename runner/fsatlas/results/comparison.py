@@ -816,9 +816,9 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     second); it ran until created plus its wall time or its last repetition's start, whichever is
     later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
     after its wall time allows (its wall time leaves the pause out, and where the pause fell is
-    not recorded). None for an import (its created time is the import's)."""
-    if shares.imported(result):
-        return None
+    not recorded). None for an import without repetition start times (its created time is the
+    import's, and no importer records start times): a file that has them is read by them,
+    whatever marks it carries (#60 round 21: a split run's ids renamed as imports)."""
     try:
         began = dt.datetime.fromisoformat(str(result.get("created")).replace("Z", "+00:00")).timestamp()
     except ValueError:
@@ -826,6 +826,8 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     wall = result.get("wall_seconds")
     wall = wall if isinstance(wall, (int, float)) and wall > 0 else 0.0
     starts = sorted(began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ())
+    if not starts and shares.imported(result):
+        return None
     last = starts[-1] - began if starts else 0.0
     paused = last > wall + PAUSE_SLACK if wall else False
     ran = max(wall, last)

@@ -61,6 +61,17 @@ def imported(result: dict) -> bool:
                    for c in cells))
 
 
+def import_marks(result: dict) -> dict:
+    """The format each file-level mark of an import names, None where the mark is absent: the id
+    (...-import-FORMAT-...), the profile (import-FORMAT) and tool.imported_from. An import has
+    all three, naming one format (commands/import_.py); a run of fsatlas's runner none."""
+    found = IMPORT_ID.search(str(result.get("id", "")))
+    profile = str(result.get("profile", ""))
+    return {"/id": found.group(0)[len("-import-"):-1] if found else None,
+            "/profile": profile[len("import-"):] if profile.startswith("import-") else None,
+            "/tool/imported_from": (result.get("tool") or {}).get("imported_from") or None}
+
+
 DEFAULTS, IMPORTED = "defaults", "imported"  # the variant of a configuration spelled without one
 
 

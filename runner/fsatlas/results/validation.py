@@ -426,6 +426,12 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
     message = created_problem(data["created"])
     if message:
         out.append(Problem("error", path, "/created", message))
+    marks = shares.import_marks(data)
+    if any(marks.values()) and len(set(marks.values())) > 1:
+        # one mark alone would make a runner's run an import, whose clock compare cannot read (#60 round 21)
+        out.append(Problem("error", path, next((k for k, v in marks.items() if v is None), "/id"),
+                           "expected an import's id, profile and tool.imported_from to name one format (a run of the "
+                           "runner has none of them), found " + ", ".join(f"{k[1:]} {v or 'none'}" for k, v in marks.items())))
     seen, summaries_stored = {}, data["schema_version"] == 1  # else readable() computed them from the samples
     imported_from = data["tool"].get("imported_from")
     for i, cell in enumerate(data["cells"]):
