@@ -15,6 +15,8 @@ has no "only over a regular file" flag. The checks stop the mistakes and the hos
 lines of one user; they are no lock against a second one racing the first.)
 """
 import contextlib
+import ctypes
+import errno
 import fcntl
 import io
 import os
@@ -97,6 +99,43 @@ def _file_end(stream) -> int | None:
         return None
 
 
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_LIBC.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong]
+_KEEP_SIZE, _PUNCH_HOLE = 0x01, 0x02  # FALLOC_FL_* of <linux/falloc.h>
+
+
+def _fallocate(fd: int, mode: int, offset: int, length: int) -> None:
+    if _LIBC.fallocate(fd, mode, offset, length) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code))
+
+
+def _reserve(fd: int, offset: int, length: int) -> bool:
+    """Whether the disk space for length bytes at offset of the regular file fd was taken before a
+    byte of them is written (fallocate(2), the file's size kept: an O_APPEND write still lands at
+    its end). Where the disk is full the OSError comes here, before anything the file held is
+    overwritten (1<>file). False on a filesystem without fallocate: a full disk can then still stop
+    the copy partway, and what it overwrote stays overwritten."""
+    if not length:
+        return False
+    try:
+        _fallocate(fd, _KEEP_SIZE, offset, length)
+    except OSError as e:
+        if e.errno in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENODEV, errno.ESPIPE, errno.EBADF):
+            return False
+        _unreserve(fd, offset, length)  # what a refused reservation took, past the file's end
+        raise
+    return True
+
+
+def _unreserve(fd: int, offset: int, length: int) -> None:
+    """The space of [offset, offset + length) past the file's end given back."""
+    with contextlib.suppress(OSError):
+        end = os.fstat(fd).st_size
+        if offset + length > end:
+            _fallocate(fd, _PUNCH_HOLE | _KEEP_SIZE, end, offset + length - end)
+
+
 def _copy_all(source, stream) -> None:
     """source's bytes to the binary stream, all of them or an OSError: a BufferedWriter returns a
     short count, without an error, where the disk filled up after part of a write (> a full disk)."""
@@ -151,15 +190,21 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
                 if e.filename is not None:  # an input's error (it names its file): the caller's to word
                     raise
                 raise UserError(f"{spooled}: {e.strerror or e}", where=STDOUT) from None
+            length = spool.seek(0, os.SEEK_END)
             spool.seek(0)
+            started, old_size = None, 0
             try:
                 sys.stdout.flush()
                 started = _file_end(sys.stdout)
+                if started is not None:
+                    old_size = os.fstat(sys.stdout.fileno()).st_size
+                    _reserve(sys.stdout.fileno(), started, length)
                 _copy_all(spool, sys.stdout.buffer)
             except OSError as e:  # the reader stopped reading (| head), a full disk (> /dev/full)
-                if started is not None:  # a regular file: what this wrote of it is taken back (#60 round 20)
-                    with contextlib.suppress(OSError):
-                        os.ftruncate(sys.stdout.fileno(), started)
+                if started is not None:  # a regular file: what this added to it is taken back (#60 round 20),
+                    with contextlib.suppress(OSError):  # never what it held before (round 21: 1<>file)
+                        os.ftruncate(sys.stdout.fileno(), max(started, old_size))
+                    _unreserve(sys.stdout.fileno(), started, length)
                 # standard output goes to /dev/null, so that Python's own flush at exit says nothing more
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 if isinstance(e, BrokenPipeError):

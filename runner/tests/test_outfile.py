@@ -3,6 +3,7 @@ nothing; a device, FIFO, directory or symbolic link named as the target is refus
 and left as it was; `-` is standard output; a missing, unwritable or odd path is one line, never
 a traceback, and no temporary file is left (issue 61, item 3)."""
 import datetime as dt
+import random
 import os
 import shutil
 import stat
@@ -20,6 +21,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 
 REPO = Path(__file__).resolve().parents[2]
+RESULTS = REPO / "data" / "results"
 QUICK = sorted((REPO / "data" / "results").glob("*quick*.json"))
 
 
@@ -320,5 +322,48 @@ def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt
         with open(small / "out", "ab") as out:
             assert subprocess.run(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=tmp_path, timeout=300).returncode == 1
         assert (small / "out").read_text() == "kept\n"
+    finally:
+        subprocess.run(["umount", str(small)], check=True)
+
+
+@pytest.mark.root
+@settings(max_examples=8, deadline=None, database=None)
+@given(held=st.integers(0, 40_000), free=st.integers(0, 320 << 10), mode=st.sampled_from(["w", "a", "rw"]))
+def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, held, free, mode):
+    """Round 21, finding 6: standard output a regular file opened read-write (1<>file) on a disk
+    that filled partway: the file was cut to nothing, its earlier bytes lost. Whatever the file
+    held, however it was opened (> truncating, >> appending, 1<> overwriting in place) and however
+    little room was left, the file afterwards holds either what it held or the whole output where
+    the shell put it (exit 0), counted here by hand from the file's bytes and the output alone."""
+    tmp_path = tmp_path_factory.mktemp("full")
+    small = tmp_path / "small"
+    small.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(small)], check=True)
+    try:  # a quick run's samples, 229 KB of CSV: room for them or not, as `free` falls
+        argv = [sys.executable, "-m", "fsatlas.cli", "export", str(RESULTS / "20261123T024558Z-m-042018a7f3-quick.json"),
+                "--format", "csv", "--out", "-"]
+        whole = subprocess.run(argv, capture_output=True, cwd=tmp_path, timeout=300, check=True).stdout
+        before = bytes(random.Random(held).getrandbits(8) for _ in range(held))
+        (small / "out").write_bytes(before)
+        room = shutil.disk_usage(small).free
+        if room > free:  # the rest of the disk filled, all but `free` bytes
+            (small / "filler").write_bytes(b"\0" * (room - free - 4096 if room - free > 4096 else 0))
+        flags = {"w": os.O_WRONLY | os.O_TRUNC, "a": os.O_WRONLY | os.O_APPEND, "rw": os.O_RDWR}[mode]
+        fd = os.open(small / "out", flags)
+        try:
+            used = shutil.disk_usage(small).used
+            done = subprocess.run(argv, stdout=fd, stderr=subprocess.PIPE, cwd=tmp_path, timeout=300)
+            if done.returncode:  # and the room it reserved given back
+                assert shutil.disk_usage(small).used == used
+        finally:
+            os.close(fd)
+        after = (small / "out").read_bytes()
+        start = {"w": b"", "a": before, "rw": b""}[mode]
+        new = start + whole + (before[len(whole):] if mode == "rw" else b"")
+        if done.returncode == 0:
+            assert after == new
+        else:
+            assert done.returncode == 1 and done.stderr.decode().count("\n") == 1
+            assert after == (b"" if mode == "w" else before), (mode, len(before), len(after))
     finally:
         subprocess.run(["umount", str(small)], check=True)
