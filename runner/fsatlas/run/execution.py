@@ -214,7 +214,7 @@ class CellRun:
             if rep_dir:
                 shutil.rmtree(rep_dir, ignore_errors=True)
         if rep_dir:  # the deletion written with this repetition, not in another variant's timed part
-            target.sync(self.workdir)
+            (target.quiesce if self.image else target.sync)(self.workdir)  # a freeze only of the runner's own
         io, host = meter.done()
         return values, ctx.raw_files, io, host, started, ctx.timed_io
 

@@ -62,12 +62,12 @@ def mount_for_workloads(spec: dict, device: str, mountpoint: str, options) -> st
     """mount() with the filesystem's workload_mount options (the matrix: no background work of
     the filesystem's own while workloads are timed) before the cell's, so that a variant naming
     the same setting (discard=async, init_itable=20) has the last word, as the kernel reads a
-    mount's options in order; then synced: what the mount itself left to write (Btrfs's first
-    transaction, 136 KiB committed 30 s later) is written before any workload, not in the first
-    one's timed part."""
+    mount's options in order; then quiesced (target.quiesce): what the mount itself left to write
+    (Btrfs's first transaction, 136 KiB committed 30 s later) is written before any workload, not
+    in the first one's timed part."""
     effective = mount(spec, device, mountpoint, [*spec.get("workload_mount", []), *options])
-    from .target import sync  # target imports this module
-    sync(mountpoint)
+    from .target import quiesce  # target imports this module
+    quiesce(mountpoint)
     return effective
 
 
@@ -105,6 +105,7 @@ def is_mounted(path: str) -> bool:
 
 def unmount(mountpoint: str) -> None:
     if is_mounted(mountpoint):
+        leftovers.thaw(mountpoint)
         subprocess.run(["umount", mountpoint], capture_output=True, timeout=120)
         if is_mounted(mountpoint):
             subprocess.run(["umount", "-l", mountpoint], capture_output=True, timeout=60)

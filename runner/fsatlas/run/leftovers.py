@@ -7,6 +7,7 @@ releases it when the process dies, even by SIGKILL. The next run or `fsatlas cle
 removes the folders whose owner is gone, and only those: the mounts below them, the loop
 devices whose image is inside them, the processes still using them, then the folders.
 """
+import contextlib
 import fcntl
 import json
 import os
@@ -112,6 +113,22 @@ def _users_of(folder: str) -> list:
     return pids
 
 
+FIFREEZE, FITHAW = 0xC0045877, 0xC0045878  # _IOWR('X', 119 and 120, int): include/uapi/linux/fs.h
+
+
+def thaw(mountpoint: str) -> None:
+    """The filesystem at mountpoint thawed, if a run died while it was frozen (target.quiesce,
+    SIGKILL between its freeze and thaw): unmounted frozen, its superblock would stay alive,
+    detached and frozen, and hold its loop device for good. A filesystem not frozen answers
+    EINVAL: nothing to do."""
+    with contextlib.suppress(OSError):
+        fd = os.open(mountpoint, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            fcntl.ioctl(fd, FITHAW, 0)
+        finally:
+            os.close(fd)
+
+
 def remove(folder: str) -> list:
     """Tears down what a dead run left in FOLDER; returns what was done, one line each."""
     done = []
@@ -122,6 +139,7 @@ def remove(folder: str) -> list:
         except OSError:
             pass
     for point in _mounts_below(folder):
+        thaw(point)
         if subprocess.run(["umount", point], capture_output=True, timeout=120).returncode != 0:
             subprocess.run(["umount", "-l", point], capture_output=True, timeout=60)
         done.append(f"unmounted {point}")
