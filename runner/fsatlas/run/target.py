@@ -184,7 +184,7 @@ def quiesce(path: str) -> None:
     repetition's files were deleted, into whatever ran then: #60 round 21, finding 3). Only for
     a filesystem the runner made: a freeze stalls every writer of it. One that cannot be frozen
     (FUSE, or one frozen already) is synced only. Ctrl-C and SIGTERM wait until it is thawed; a
-run killed in between leaves it frozen, and its teardown thaws it (leftovers.thaw)."""
+    run killed in between leaves it frozen, and its teardown thaws it (leftovers.thaw)."""
     sync(path)
     fd = os.open(path, os.O_RDONLY)
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
