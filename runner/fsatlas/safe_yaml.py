@@ -77,7 +77,7 @@ def scalar(text: str):
     the text is not one YAML scalar."""
     try:
         return yaml.load(text, Loader=_SAFE)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: an integer of over 4,300 digits (int()'s limit)
         return None
 
 

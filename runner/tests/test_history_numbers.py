@@ -72,9 +72,14 @@ def test_every_spelling_round_19_found_reads_as_the_number_it_spells():
     from fsatlas.site import knowledge
     for text in ("9_007_199_254_740_993", "0x20000000000001", "9,007,199,254,740,993", "9 007 199 254 740 993",
                  "9007199254740993e0", "9007199254740993.0", "150119987579016:33.0",  # round 20: base 60, spaces
-                 *(f"9{s}007{s}199{s}254{s}740{s}993" for s in "\u2009\u2007\u3000\u00a0\u202f")):
+                 *(f"9{s}007{s}199{s}254{s}740{s}993" for s in "\u2009\u2007\u3000\u00a0\u202f"),
+                 # round 22: other scripts' digits grouped, and a number's letters past 64 of them
+                 "\uff19,\uff10\uff10\uff17,\uff11\uff19\uff19,\uff12\uff15\uff14,\uff17\uff14\uff10,\uff19\uff19\uff13",
+                 "\u0669,\u0660\u0660\u0667,\u0661\u0669\u0669,\u0662\u0665\u0664,\u0667\u0664\u0660,\u0669\u0669\u0663",
+                 "0x" + "0" * 56 + "20000000000001", "0:" * 40 + "2501999792983:36:33", "1:" * 2000 + "1",
+                 "1_" + "1" * 5000):
         number, spelled = knowledge._reads_as_number(text)
-        assert number == 2 ** 53 + 1 or not safe_yaml.reads_as_written(spelled, number), text
+        assert number == 2 ** 53 + 1 or abs(number) > 2 ** 53 or not safe_yaml.reads_as_written(spelled, number), text
     assert knowledge._reads_as_number("2501999792983:36:33")[0] == 2 ** 53 + 1  # YAML 1.1's base 60
     for words in ("more than 10 s", "1-4", "unclear", "n/a"):
         assert knowledge._reads_as_number(words) is None

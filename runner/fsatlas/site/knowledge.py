@@ -163,15 +163,22 @@ def _reads_as_number(text: str) -> tuple[int | float, str] | None:
     0x1F, 1:30, 1.5e3), or as float() reads it ("1e999", "inf", "NaN", "9007199254740993e0"),
     with digits grouped by commas, underscores or any space ("9,007,199,254,740,993", U+2009) as one
     number (#60 round 19: each spelling of 2^53 + 1 passed as words)."""
-    for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=[0-9])[,_\s](?=[0-9])", "", text.strip()))):
+    for candidate in dict.fromkeys((text.strip(), re.sub(r"(?<=\d)[,_\s](?=\d)", "", text.strip()))):
         if re.fullmatch(r"[-+]?[0-9]+", candidate):  # digits alone, however many: an integer
             try:
                 return int(candidate), candidate
             except ValueError:  # beyond Python's 4,300 digits for int(): a number no browser holds either
                 return math.inf, candidate
-        # a number's letters only: never YAML's brackets, which nest deep enough to overrun the C stack
-        value = safe_yaml.scalar(candidate) if len(candidate) <= 64 and \
-            re.fullmatch(r"[-+.0-9][-+.:_0-9a-zA-Z]*", candidate) else None
+        value = None
+        if re.fullmatch(r"[-+.0-9][-+.:_0-9a-zA-Z]*", candidate):  # never YAML's brackets, which nest deep enough to overrun the C stack
+            # a number's letters however many (#60 round 22: a 72-character hex passed); YAML's base
+            # 60 costs quadratic time in its parts, so leading zeros are dropped first, and what is
+            # still longer than 64 letters is beyond 2^53 (60^20 at least, or 60 digits)
+            short = re.sub(r"(?<![0-9])0+(?=[0-9])", "", re.sub(r"^([-+]?)(?:0+:)+", r"\1", candidate)) \
+                if ":" in candidate else candidate
+            if ":" in short and len(short) > 64:
+                return 60 ** 64, candidate
+            value = safe_yaml.scalar(short)
         if type(value) in (int, float):
             return value, candidate
         try:
