@@ -136,6 +136,39 @@ def _unreserve(fd: int, offset: int, length: int) -> None:
             _fallocate(fd, _PUNCH_HOLE | _KEEP_SIZE, end, offset + length - end)
 
 
+def _saved(fd: int, offset: int, length: int):
+    """The bytes of [offset, offset + length) of the file fd, kept in a nameless temporary file
+    (bounded by the disk, not memory), so that a copy that fails partway can put them back; None
+    where fd cannot be read (opened write-only)."""
+    kept = tempfile.TemporaryFile()
+    end = offset + length
+    try:
+        while offset < end:
+            chunk = os.pread(fd, min(1 << 20, end - offset), offset)
+            if not chunk:
+                break
+            kept.write(chunk)
+            offset += len(chunk)
+    except OSError as e:
+        kept.close()
+        if e.errno == errno.EBADF:
+            return None
+        raise
+    return kept
+
+
+def _put_back(fd: int, offset: int, kept) -> None:
+    """What _saved kept, written back where it was: into blocks the file already has, which a full
+    disk does not refuse."""
+    with contextlib.suppress(OSError):
+        kept.seek(0)
+        while chunk := kept.read(1 << 20):
+            view = memoryview(chunk)
+            while view:
+                offset += (n := os.pwrite(fd, view, offset))
+                view = view[n:]
+
+
 def _copy_all(source, stream) -> None:
     """source's bytes to the binary stream, all of them or an OSError: a BufferedWriter returns a
     short count, without an error, where the disk filled up after part of a write (> a full disk)."""
@@ -182,6 +215,7 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
         except OSError as e:
             raise UserError(f"{spooled}: {e.strerror}", where=STDOUT) from None
         handed = spool if binary else io.TextIOWrapper(spool, encoding="utf-8")
+        kept = None
         try:
             try:
                 yield handed
@@ -197,12 +231,23 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
                 sys.stdout.flush()
                 started = _file_end(sys.stdout)
                 if started is not None:
-                    old_size = os.fstat(sys.stdout.fileno()).st_size
-                    _reserve(sys.stdout.fileno(), started, length)
+                    fd = sys.stdout.fileno()
+                    old_size = os.fstat(fd).st_size
+                    if not _reserve(fd, started, length) and started < old_size:
+                        # no room reserved (ext2 has no fallocate): the bytes the copy overwrites are
+                        # kept to be put back (#60 round 22)
+                        try:
+                            kept = _saved(fd, started, min(old_size, started + length) - started)
+                        except OSError as e:
+                            raise UserError(f"{spooled}: {e.strerror or e}", where=STDOUT) from None
                 _copy_all(spool, sys.stdout.buffer)
             except OSError as e:  # the reader stopped reading (| head), a full disk (> /dev/full)
-                if started is not None:  # a regular file: what this added to it is taken back (#60 round 20),
-                    with contextlib.suppress(OSError):  # never what it held before (round 21: 1<>file)
+                # a regular file: what the copy overwrote is put back (#60 round 22), what it added
+                # is taken back (round 20), and nothing it held before is cut (round 21: 1<>file)
+                if started is not None:
+                    if kept:
+                        _put_back(sys.stdout.fileno(), started, kept)
+                    with contextlib.suppress(OSError):
                         os.ftruncate(sys.stdout.fileno(), max(started, old_size))
                     _unreserve(sys.stdout.fileno(), started, length)
                 # standard output goes to /dev/null, so that Python's own flush at exit says nothing more
@@ -213,6 +258,8 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
         finally:
             with contextlib.suppress(OSError):  # what a full disk kept in its buffer is dropped with it
                 handed.close()
+            if kept:
+                kept.close()
         return
     check(path)
     directory = folder(os.path.dirname(os.path.abspath(path)))

@@ -328,17 +328,25 @@ def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt
 
 @pytest.mark.root
 @settings(max_examples=8, deadline=None, database=None)
-@given(held=st.integers(0, 40_000), free=st.integers(0, 320 << 10), mode=st.sampled_from(["w", "a", "rw"]))
-def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, held, free, mode):
+@given(held=st.integers(0, 40_000), free=st.integers(0, 320 << 10), mode=st.sampled_from(["w", "a", "rw"]),
+       fs=st.sampled_from(["tmpfs", "ext2"]))
+def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, held, free, mode, fs):
     """Round 21, finding 6: standard output a regular file opened read-write (1<>file) on a disk
     that filled partway: the file was cut to nothing, its earlier bytes lost. Whatever the file
     held, however it was opened (> truncating, >> appending, 1<> overwriting in place) and however
     little room was left, the file afterwards holds either what it held or the whole output where
-    the shell put it (exit 0), counted here by hand from the file's bytes and the output alone."""
+    the shell put it (exit 0), counted here by hand from the file's bytes and the output alone. On
+    tmpfs the room is reserved first (fallocate); ext2 has no fallocate, and what the copy
+    overwrote is put back (round 22)."""
     tmp_path = tmp_path_factory.mktemp("full")
     small = tmp_path / "small"
     small.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(small)], check=True)
+    if fs == "tmpfs":
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(small)], check=True)
+    else:
+        image = tmp_path / "ext2.img"
+        subprocess.run(["mkfs.ext2", "-F", "-q", str(image), "640"], check=True)  # 640 KiB
+        subprocess.run(["mount", "-o", "loop", str(image), str(small)], check=True)
     try:  # a quick run's samples, 229 KB of CSV: room for them or not, as `free` falls
         argv = [sys.executable, "-m", "fsatlas.cli", "export", str(RESULTS / "20261123T024558Z-m-042018a7f3-quick.json"),
                 "--format", "csv", "--out", "-"]
@@ -347,7 +355,7 @@ def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, 
         (small / "out").write_bytes(before)
         room = shutil.disk_usage(small).free
         if room > free:  # the rest of the disk filled, all but `free` bytes
-            (small / "filler").write_bytes(b"\0" * (room - free - 4096 if room - free > 4096 else 0))
+            (small / "filler").write_bytes(os.urandom(room - free - 4096 if room - free > 4096 else 0))
         flags = {"w": os.O_WRONLY | os.O_TRUNC, "a": os.O_WRONLY | os.O_APPEND, "rw": os.O_RDWR}[mode]
         fd = os.open(small / "out", flags)
         try:
