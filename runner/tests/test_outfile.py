@@ -327,7 +327,7 @@ def test_a_full_spool_a_full_or_closed_standard_output_is_one_line(tmp_path, fmt
 
 
 @pytest.mark.root
-@settings(max_examples=8, deadline=None, database=None)
+@settings(max_examples=5, deadline=None, database=None)
 @given(held=st.integers(0, 40_000), free=st.integers(0, 320 << 10), mode=st.sampled_from(["w", "a", "rw"]),
        fs=st.sampled_from(["tmpfs", "ext2"]))
 def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, held, free, mode, fs):

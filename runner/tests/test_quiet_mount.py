@@ -50,7 +50,7 @@ def test_an_ext_filesystem_mounted_for_workloads_initialises_no_inode_table_whil
         for image in (plain, runners):
             filesystems.mkfs(spec, image.device, [])
         counters = {}
-        for image, mount in ((plain, filesystems.mount), (runners, filesystems.mount_for_workloads)):
+        for image, mount in ((plain, filesystems.mount), (runners, target.mount_for_workloads)):
             mount(spec, image.device, image.mountpoint, [])
             stack.callback(filesystems.unmount, image.mountpoint)
             counters[image.device] = evidence.device_stat(image.device)
@@ -71,7 +71,7 @@ def test_a_btrfs_mounted_for_workloads_is_sent_no_discard_after_a_workload_delet
     before_all = loop_state(tmp_path)
     with contextlib.ExitStack() as stack:
         plain, runners = (stack.enter_context(target.LoopImage(str(tmp_path), SIZE)) for _ in range(2))
-        for image, mount in ((plain, filesystems.mount), (runners, filesystems.mount_for_workloads)):
+        for image, mount in ((plain, filesystems.mount), (runners, target.mount_for_workloads)):
             filesystems.mkfs(spec, image.device, [])
             mount(spec, image.device, image.mountpoint, [])
             stack.callback(filesystems.unmount, image.mountpoint)
@@ -104,7 +104,7 @@ def test_a_mount_for_workloads_leaves_nothing_to_write(tmp_path, fs):
     before_all = loop_state(tmp_path)
     with target.LoopImage(str(tmp_path), 512 << 20) as image:  # XFS needs 300 MiB
         filesystems.mkfs(spec, image.device, [])
-        filesystems.mount_for_workloads(spec, image.device, image.mountpoint, [])
+        target.mount_for_workloads(spec, image.device, image.mountpoint, [])
         try:
             counters = evidence.device_stat(image.device)
             target.sync(image.mountpoint)
@@ -122,7 +122,7 @@ def test_a_variant_naming_the_same_setting_has_the_last_word(tmp_path, fs, varia
     assert spec["workload_mount"]
     with target.LoopImage(str(tmp_path), 512 << 20) as image:
         filesystems.mkfs(spec, image.device, [])
-        effective = filesystems.mount_for_workloads(spec, image.device, image.mountpoint, [variant])
+        effective = target.mount_for_workloads(spec, image.device, image.mountpoint, [variant])
         try:
             assert variant in effective.split(",") and not set(spec["workload_mount"]) & set(effective.split(","))
         finally:
@@ -169,7 +169,7 @@ def test_after_a_repetition_an_xfs_log_needs_no_covering(tmp_path):
     spec = matrix.load().filesystems["xfs"]
     with target.LoopImage(str(tmp_path), 512 << 20) as image:
         filesystems.mkfs(spec, image.device, [])
-        filesystems.mount_for_workloads(spec, image.device, image.mountpoint, [])
+        target.mount_for_workloads(spec, image.device, image.mountpoint, [])
         try:
             rep = os.path.join(image.mountpoint, "rep-1")
             os.makedirs(rep)

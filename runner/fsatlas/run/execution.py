@@ -543,7 +543,7 @@ def _run_group(run, pending, fs_spec) -> None:
                 run.run_cells(*zip(*lifecycle), None, fs_spec, image, "")
             if others:
                 filesystems.mkfs(fs_spec, image.device, mkfs_options)
-                effective = filesystems.mount_for_workloads(fs_spec, image.device, image.mountpoint, mount_options)
+                effective = target.mount_for_workloads(fs_spec, image.device, image.mountpoint, mount_options)
                 run.run_cells(*zip(*others), image.mountpoint, fs_spec, image, effective)
     except (RuntimeError, OSError, ValueError) as e:
         for cell, record in pending:
@@ -584,7 +584,7 @@ def mount_groups(run, stack, pending) -> dict:
             image = stack.enter_context(run.target())
             run.result["target"]["loop_direct_io"] = image.direct_io
             filesystems.mkfs(fs_spec, image.device, list(group[1]))
-            mounted[group] = (image, filesystems.mount_for_workloads(fs_spec, image.device, image.mountpoint, group[2]))
+            mounted[group] = (image, target.mount_for_workloads(fs_spec, image.device, image.mountpoint, group[2]))
         except (RuntimeError, OSError, ValueError) as e:
             for cell, record in pending:
                 if cell.group == group:

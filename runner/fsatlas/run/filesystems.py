@@ -58,19 +58,6 @@ def mount(spec: dict, device: str, mountpoint: str, options) -> str:
     return effective_options(mountpoint)
 
 
-def mount_for_workloads(spec: dict, device: str, mountpoint: str, options) -> str:
-    """mount() with the filesystem's workload_mount options (the matrix: no background work of
-    the filesystem's own while workloads are timed) before the cell's, so that a variant naming
-    the same setting (discard=async, init_itable=20) has the last word, as the kernel reads a
-    mount's options in order; then quiesced (target.quiesce): what the mount itself left to write
-    (Btrfs's first transaction, 136 KiB committed 30 s later) is written before any workload, not
-    in the first one's timed part."""
-    effective = mount(spec, device, mountpoint, [*spec.get("workload_mount", []), *options])
-    from .target import quiesce  # target imports this module
-    quiesce(mountpoint)
-    return effective
-
-
 def _mounted_at(mountpoint: str) -> list[str]:
     """The /proc/self/mounts fields (source, mount point, type, options, ...) of the mount on
     mountpoint itself, or []."""

@@ -205,6 +205,18 @@ def quiesce(path: str) -> None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+def mount_for_workloads(spec: dict, device: str, mountpoint: str, options) -> str:
+    """filesystems.mount() with the filesystem's workload_mount options (the matrix: no background
+    work of the filesystem's own while workloads are timed) before the cell's, so that a variant
+    naming the same setting (discard=async, init_itable=20) has the last word, as the kernel reads
+    a mount's options in order; then quiesced: what the mount itself left to write (Btrfs's first
+    transaction, 136 KiB committed 30 s later) is written before any workload, not in the first
+    one's timed part."""
+    effective = filesystems.mount(spec, device, mountpoint, [*spec.get("workload_mount", []), *options])
+    quiesce(mountpoint)
+    return effective
+
+
 def write_out(folder: str) -> None:
     """Writes the data of every file under FOLDER, this run's own (the generated source tree on
     the host), to its device and waits for it, touching no other file: sync_file_range(2), started
