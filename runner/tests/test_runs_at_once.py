@@ -26,6 +26,13 @@ def _read(path):
     return resultfile.readable(json.loads(path.read_text()))
 
 
+def _clock_only(path) -> dict:
+    """The run at path without its raw-device baselines, which the halves of a split would share
+    (comparison.cell_prints): only its clock then tells them one run."""
+    doc = _read(path)
+    return {**doc, "target": {k: v for k, v in doc["target"].items() if k not in ("baseline", "baseline_after")}}
+
+
 def _take(cell: dict, reps: list) -> dict:
     """The cell with only the repetitions reps (indexes), every per-repetition field alike."""
     out = copy.deepcopy(cell)
@@ -59,7 +66,7 @@ def split(doc: dict, rnd: random.Random, cut: bool) -> tuple[dict, dict]:
 @settings(max_examples=15, deadline=None, database=None)
 @given(seed=st.integers(0, 10 ** 6), across=st.booleans(), cut=st.booleans())
 def test_one_runs_repetitions_split_into_two_files_are_refused(seed, across, cut):
-    first, second = split(_read(SOURCE), random.Random(seed), cut)
+    first, second = split(_clock_only(SOURCE), random.Random(seed), cut)
     if not first["cells"] or not second["cells"]:
         return  # every repetition on one side: one file, nothing to tell
     other = in_slot(under_id(_read(OTHER), "20261125T174924Z-other"), 3)
@@ -77,7 +84,7 @@ OLD = RESULTS / "20261123T030418Z-m-042018a7f3-standard.json"  # a run from befo
 def test_a_split_is_refused_without_start_times_and_however_created_is_spelled(seed, spelling):
     """Round 19, findings 2 and 3: one created instant spelled two ways, and a run whose cells
     record no start times (the committed runs before 2026-11-24), split as before."""
-    first, second = split(_read(OLD), random.Random(seed), cut=False)
+    first, second = split(_clock_only(OLD), random.Random(seed), cut=False)
     if not first["cells"] or not second["cells"]:
         return
     second = {**second, "created": second["created"].replace("Z", spelling)}
@@ -145,13 +152,34 @@ def test_a_split_whose_half_claims_another_created_time_is_refused(seed, source,
     """Round 20, findings 1-3: a half moved in created time with its start times moved back (so its
     repetitions keep their times), its wall time dropped, or a run whose last repetition starts
     after its wall time (read as resumed), is still one run with the other half."""
-    first, second = split(_read(source), random.Random(seed), cut=False)
+    first, second = split(_clock_only(source), random.Random(seed), cut=False)
     if len(first["cells"]) < 2 or len(second["cells"]) < 2:
         return
     if drop_wall:
         first.pop("wall_seconds", None)
     with pytest.raises(UserError, match="ran on one machine at once"):
         comparison.between([first, _moved(second, seconds, drop_wall)], [_read(OTHER)])
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), later=st.integers(1, 3600), wall=st.sampled_from(["dropped", "cut"]))
+def test_a_run_cut_in_two_where_its_clock_has_a_gap_is_still_one_run(seed, later, wall):
+    """Round 22, finding 1: cut at a moment of the run, the first half's wall time dropped or cut
+    to its last start, the second half claiming to begin after that start (its start times moved
+    back: every repetition keeps its time on the machine's clock). On the clock they are two runs
+    one after the other; both hold the run's raw-device baseline, which a run measures once."""
+    first, second = split(_read(SOURCE), random.Random(seed), cut=True)
+    if not first["cells"] or not second["cells"]:
+        return
+    last = max(t for c in first["cells"] for t in c["started"])
+    first.pop("wall_seconds")
+    if wall == "cut":
+        first["wall_seconds"] = last
+    second = _moved(second, last + later, drop_wall=False)
+    assert comparison.ran_at_once(first, second) == ""  # the clock alone does not tell
+    with pytest.raises(UserError, match="one run under two ids") as refused:
+        comparison.between([first, second], [_read(OTHER)])
+    assert "baseline" in refused.value.message
 
 
 FORMATS = st.sampled_from(["fio", "x", "pts", "bonnie"])
@@ -171,7 +199,7 @@ def _marked(doc: dict, id_format, profile_format, tool_format) -> dict:
 def test_a_split_run_named_an_import_is_still_one_run(seed, marks):
     """Round 21, finding 5: the halves' ids renamed ...-import-x-... (an import's mark), so that the
     clock was not read: a file with repetition start times is read by them, whatever it is called."""
-    first, second = split(_read(SOURCE), random.Random(seed), cut=False)
+    first, second = split(_clock_only(SOURCE), random.Random(seed), cut=False)
     if not first["cells"] or not second["cells"]:
         return
     with pytest.raises(UserError, match="ran on one machine at once"):

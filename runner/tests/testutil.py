@@ -40,10 +40,21 @@ def in_slot(doc: dict, slot: int) -> dict:
     """doc (read form) as if it had run in a slot of its own: created at 2026-11-23T06:00Z plus
     slot (modulo 70) times 2 hours (after the project's first result, before 2026-11-29, and
     longer apart than a standard run lasts), so that runs made from one file do not share its clock:
-    comparison.ran_at_once refuses two runs of one machine whose repetitions started in one stretch."""
+    comparison.ran_at_once refuses two runs of one machine whose repetitions started in one stretch.
+    Its raw-device baselines are its own too (each sample times 1 + (slot modulo 70 + 1) / 10^6,
+    summaries recomputed): comparison.once takes two files holding one baseline for one run."""
     import datetime as dt
-    created = dt.datetime(2026, 11, 23, 6, tzinfo=dt.timezone.utc) + dt.timedelta(hours=2 * (slot % 70))
-    return {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}"}
+    from fsatlas.results import stats
+    slot %= 70
+    created = dt.datetime(2026, 11, 23, 6, tzinfo=dt.timezone.utc) + dt.timedelta(hours=2 * slot)
+    target = dict(doc.get("target") or {})
+    for field in ("baseline", "baseline_after"):
+        if target.get(field):
+            target[field] = {job: {name: {**m, **stats.summarize([v * (1 + (slot + 1) / 1e6) for v in m["samples"]],
+                                                                 m["unit"], m["better"])}
+                                   for name, m in metrics.items()}
+                             for job, metrics in target[field].items()}
+    return {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}", **({"target": target} if "target" in doc else {})}
 
 
 def rescaled_run(path, factor: float, out_dir) -> str:

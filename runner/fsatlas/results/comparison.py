@@ -605,18 +605,25 @@ def cell_prints(result: dict) -> dict:
     """{(cell key, parameters): {metric: its samples' values to PRINT_DIGITS significant digits,
     as a multiset (Counter)}} of each measured cell, over every metric but a size in bytes (which
     moves in whole blocks: xfs tree-copy's bytes_used repeats between runs), and the start times
-    of the cell's repetitions as one more ("started"). Multisets, not the samples in their order: a
-    copy whose samples were reordered, a repetition appended or removed, or a metric or cell
-    dropped keeps the values of what it kept (shared_print())."""
+    of the cell's repetitions as one more ("started"); and of each job of the target's raw-device
+    baselines, keyed ("baseline: <job>" or "baseline_after: <job>", "{}"). Multisets, not the
+    samples in their order: a copy whose samples were reordered, a repetition appended or removed,
+    or a metric or cell dropped keeps the values of what it kept (shared_print())."""
+    def values(metrics: dict) -> dict:
+        return {name: Counter(float(f"{float(v):.{PRINT_DIGITS}g}") for v in m["samples"])
+                for name, m in metrics.items() if m.get("unit") != "bytes"}
     out = {}
     for c in result["cells"]:
         if c.get("status") != "ok":
             continue
-        values = {name: Counter(float(f"{float(v):.{PRINT_DIGITS}g}") for v in m["samples"])
-                  for name, m in c["metrics"].items() if m.get("unit") != "bytes"}
-        if c.get("started"):
-            values["started"] = Counter(str(t) for t in c["started"])
-        out[(c["key"], json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str))] = values
+        out[(c["key"], json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str))] = \
+            values(c["metrics"]) | ({"started": Counter(str(t) for t in c["started"])} if c.get("started") else {})
+    # the raw device's jobs are measured once a run, and a run's every file holds them: two files
+    # of one run cut in two at a gap in its clock share them (#60 round 22, finding 1)
+    target = result.get("target") or {}
+    for field in ("baseline", "baseline_after"):
+        for job, metrics in (target.get(field) or {}).items():
+            out[(f"{field}: {job}", "{}")] = values(metrics)
     return out
 
 
