@@ -15,6 +15,9 @@ from testutil import write_run
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 REPO = Path(__file__).resolve().parents[2]
+# one worker runs them (scripts/test.sh: --dist loadgroup), so the committed data is aggregated
+# once (30 s on CI's two cores), not once a worker
+pytestmark = pytest.mark.xdist_group("run-rule")
 
 
 @pytest.fixture(scope="module")
