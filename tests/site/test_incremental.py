@@ -26,16 +26,41 @@ def _pages(public):
             for d in (public / "results").iterdir() if (d / "index.html").is_file() and d.name.startswith("synthetic")}
 
 
+def _build(folder):
+    """A site of four results in folder/site, and a fifth kept back for adding later: (the site's
+    folder, the folder holding the fifth)."""
+    results = synthetic_results(folder / "data", 5)
+    (folder / "held").mkdir()
+    shutil.move(results / "synthetic-00004.json", folder / "held" / "synthetic-00004.json")
+    build_site(folder / "site", results)
+    return folder / "site", folder / "held"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(the folder _build() built in, a copy of it kept aside): built once (10 s), for each test
+    to change a copy of."""
+    folder = tmp_path_factory.mktemp("incremental")
+    _build(folder)
+    shutil.copytree(folder, kept := tmp_path_factory.mktemp("incremental-pristine") / "kept", symlinks=True)
+    return folder, kept
+
+
 @pytest.fixture
-def site(tmp_path):
-    """A site of four results, a fifth kept back for adding later."""
-    results = synthetic_results(tmp_path / "data", 5)
-    held = tmp_path / "held"
-    held.mkdir()
-    shutil.move(results / "synthetic-00004.json", held / "synthetic-00004.json")
-    root = tmp_path / "site"
-    build_site(root, results)
-    return root, held
+def site(built):
+    """_build()'s site as built, copied where it was built (fsatlas site finds what it rendered by
+    the destination's absolute path), times kept. Its files' inodes are new: the mirror copies each
+    again on the next build."""
+    folder, kept = built
+    shutil.rmtree(folder)
+    shutil.copytree(kept, folder, symlinks=True)
+    return folder / "site", folder / "held"
+
+
+@pytest.fixture
+def fresh_site(tmp_path):
+    """_build()'s site built for the test alone: files the next build leaves untouched keep their inodes."""
+    return _build(tmp_path)
 
 
 def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
@@ -70,11 +95,11 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     assert _files(root / "batch-1") == _files(one_pass)
 
 
-def test_adding_a_result_renders_its_page_alone(site):
+def test_adding_a_result_renders_its_page_alone(fresh_site):
     """...and, of the others, only those of its machine and profile, whose sentence on the other
     runs of the two now counts it (#62): three runs of box-00 (one moved there), each page says
     2 others, the two runs left alone none, as counted by hand from the result files."""
-    root, held = site
+    root, held = fresh_site
     results = root / "data" / "results"
     before = _pages(root / "public")
     assert {rid: other_runs_said((root / "public" / "results" / rid / "index.html").read_text()) for rid in before} \
