@@ -599,14 +599,13 @@ def test_a_new_article_pinned_to_a_run_builds_and_passes_htmltest(tmp_path):
     (data / "raw").mkdir()
     shutil.copy(standard, data / "results")
     shutil.copy(REPO / "data" / "raw" / f"{standard.stem}.tar.gz", data / "raw")
-    root = tmp_path / "site"
-    build_site(root, data / "results")
-    done = fsatlas("article", "new", "ext4 or XFS for this machine", root / "data" / "results" / standard.name,
-                   "--a", "ext4", "--b", "xfs", "--content", root / "content", cwd=root)
-    page = root / "content" / "articles" / "ext4-or-xfs-for-this-machine.md"
+    done = fsatlas("article", "new", "ext4 or XFS for this machine", data / "results" / standard.name,
+                   "--a", "ext4", "--b", "xfs", "--content", tmp_path / "content")
+    page = tmp_path / "content" / "articles" / "ext4-or-xfs-for-this-machine.md"
     assert page.exists(), done.stderr
     assert f"- {standard.stem}" in page.read_text() and "compare:" in page.read_text()
-    aggregate_and_build(root)
+    root = tmp_path / "site"
+    build_site(root, data / "results", articles={page.name: page.read_text()})
     assert run_htmltest(root).returncode == 0
     html = (root / "public" / "articles" / "ext4-or-xfs-for-this-machine" / "index.html").read_text()
     rows = report.within(load_checked(str(standard)), "ext4", "xfs")
@@ -804,11 +803,11 @@ def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_
     for path in (older, newer):
         shutil.copy(path, data / "results")
         shutil.copy(REPO / "data" / "raw" / f"{path.stem}.tar.gz", data / "raw")
+    fsatlas("article", "new", "ext4 or XFS, as first measured", data / "results" / older.name,
+            "--a", "ext4", "--b", "xfs", "--content", tmp_path / "content")
+    page = tmp_path / "content" / "articles" / "ext4-or-xfs-as-first-measured.md"
     root = tmp_path / "site"
-    build_site(root, data / "results")
-    fsatlas("article", "new", "ext4 or XFS, as first measured", root / "data" / "results" / older.name,
-            "--a", "ext4", "--b", "xfs", "--content", root / "content", cwd=root)
-    aggregate_and_build(root)
+    build_site(root, data / "results", articles={page.name: page.read_text()})
     html = (root / "public" / "articles" / "ext4-or-xfs-as-first-measured" / "index.html").read_text()
     mine = report.within(load_checked(str(older)), "ext4", "xfs")
     theirs = {(r["key"], r["metric"]): r for r in report.within(load_checked(str(newer)), "ext4", "xfs")}
