@@ -19,7 +19,8 @@ from fsatlas.cli import main
 from fsatlas.results import probefile
 from testutil import loop_state, scratch_left
 
-pytestmark = pytest.mark.root
+# one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+pytestmark = [pytest.mark.root, pytest.mark.xdist_group("probe-generic")]
 GENERIC = ("sparse_files", "deduplication", "hard_link_limit", "creation_time", "encryption", "timestamp_range",
            "year_2038", "timestamp_resolution", "compression", "quota_user_group", "quota_project", "copy_on_write",
            "inline_data", "any_byte_names", "extents", "delayed_allocation", "tail_packing")

@@ -8,7 +8,8 @@ import pytest
 
 from sitebuild import FIXTURES, build_site
 
-pytestmark = pytest.mark.site
+# one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+pytestmark = [pytest.mark.site, pytest.mark.xdist_group("escaping")]
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>"\'&'
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from sitebuild import FIXTURES, build_site
 
-pytestmark = pytest.mark.site
+# one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+pytestmark = [pytest.mark.site, pytest.mark.xdist_group("future-dated")]
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ import pytest
 from sitebuild import (REPO, SAMPLES, SAMPLES_CSV, aggregate_and_build, build_site, fsatlas, other_runs_by_hand,
                        other_runs_said, synthetic_results)
 
-pytestmark = pytest.mark.site
+# one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+pytestmark = [pytest.mark.site, pytest.mark.xdist_group("incremental")]
 MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
 
 

@@ -10,7 +10,8 @@ import pytest
 from sitebuild import FIXTURES, build_site, fsatlas
 from fsatlas.site import knowledge
 
-pytestmark = pytest.mark.site
+# one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+pytestmark = [pytest.mark.site, pytest.mark.xdist_group("one-sample-site")]
 SAMPLES = FIXTURES / "samples"
 # an interval whose two ends read the same ("966–966", "4,190 – 4,190", "1.2 GB/s – 1.2 GB/s")
 EQUAL_ENDS = re.compile(r"(?<![\d.,])(\d[\d.,]*(?: [A-Za-zµ/%]+)?)\s*–\s*\1(?![\d.,])")
