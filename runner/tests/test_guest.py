@@ -16,7 +16,7 @@ from fsatlas.run import guest
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 # one worker runs them in turn (scripts/test.sh: --dist loadgroup): the KVM trial that decides
-# whether a guest is emulated (40 s where /dev/kvm cannot boot a stock kernel) is then made once
+# whether a guest is emulated (KVM_TRIAL_S where /dev/kvm cannot boot a stock kernel) is then made once
 pytestmark = [pytest.mark.root, pytest.mark.xdist_group("guest")]
 KERNEL = "debian-6.1"
 
@@ -77,7 +77,7 @@ def test_the_kvm_trial_leaves_no_guest_running(monkeypatch):
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):
         pytest.skip("no /dev/kvm here: the trial is never started")
     before = _trial_processes()
-    # a trial cut short leaves what a timed-out one does, without waiting the 40 s for it; the
+    # a trial cut short leaves what a timed-out one does, without waiting KVM_TRIAL_S for it; the
     # answer it caches is dropped after, so this worker's next guest tries the real trial
     monkeypatch.setattr(guest, "KVM_TRIAL_S", 5)
     guest.emulated.cache_clear()
