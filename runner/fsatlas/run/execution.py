@@ -624,9 +624,11 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     speed. In adaptive profiles a job whose repetitions vary by more than RSD_LIMIT_PCT is
     repeated, up to MAX_REPEAT_FACTOR times the planned count, as the cells are (results/flags:
     one still unstable cannot judge a buffered cell)."""
-    jobs = {}
+    jobs, runnable = {}, {}
     for c in run.profile.cells:
-        if c.baseline and (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
+        if c.filesystem not in runnable:  # a filesystem this machine cannot run is skipped: no baseline for it
+            runnable[c.filesystem] = not filesystems.unavailable_reason(c.filesystem, run.matrix.filesystems[c.filesystem])
+        if c.baseline and runnable[c.filesystem] and (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
             jobs[c.baseline] = c  # the O_DIRECT form of the job where a FUSE cell ran it buffered
     baseline = run.result["target"].setdefault(field, {})
     wanted = [name for name in sorted(jobs) if name not in baseline]
