@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.errors import UserError
-from fsatlas.results import comparison, resultfile, validation
+from fsatlas.results import bundle, comparison, resultfile, validation
 from fsatlas.results.validation import PER_REPETITION
 from testutil import RESULTS, in_slot, under_id
 
@@ -220,3 +220,34 @@ def test_an_imports_marks_name_one_format_or_none(marks):
     if not agree:
         (problem,) = found
         assert problem.path == next((w for w, m in zip(("/id", "/profile", "/tool/imported_from"), marks) if not m), "/id")
+
+
+_MEMBERS = {}
+
+
+def _members(path):
+    """The raw bundle's members of the committed run at path, read once."""
+    if path not in _MEMBERS:
+        _MEMBERS[path] = bundle.read(str(path.parent.parent), path.stem)
+    return _MEMBERS[path]
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(source=st.sampled_from([SOURCE, OTHER]), shift=st.integers(-7200, 7200))
+def test_a_file_claiming_to_begin_after_its_raw_device_was_measured_is_refused(source, shift):
+    """Round 23: the second half of a cut run, claiming a later start, kept the first's baseline,
+    all of it, some repetitions or some jobs, or under baseline_after. A run measures its raw
+    device after it begins, so validate refuses a baseline report fio wrote before `created`
+    (2 s allowed for the clock). The expected verdict comes from fio's timestamps read from the
+    reports' text by a pattern of this test's own, not by fio's importer."""
+    import re
+    doc = _read(source)
+    members = _members(source)
+    stamps = [int(re.search(rb'"timestamp"\s*:\s*(\d+)', data).group(1)) for name, data in members.items()
+              if name.startswith(("baseline/", "baseline_after/")) and not name.endswith(bundle.FILL_MEMBER)]
+    began = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=shift)
+    moved = {**doc, "created": f"{began:%Y-%m-%dT%H:%M:%SZ}"}
+    found, _ = validation.baseline_problems(moved, members, {})
+    early = [m for _, m in found if "measured after the run began" in m]
+    assert bool(early) is (min(stamps) < began.timestamp() - validation.CLOCK_SLACK_S), (shift, early[:1])
+    assert [m for _, m in found if m not in early] == []  # nothing else is refused of them

@@ -471,6 +471,10 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
         if not_fio:
             out.append((where, _fio_problem(not_fio[0], rid, members, memo)))
             continue
+        early = _before_created(result, names, rid, members)
+        if early:
+            out.append((where, early))
+            continue
         job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": target[field][job],
                     "raw": [f"raw/{rid}/{name}" for name in names]}
         for _, sub, message in raw_problems(job_cell, rid, members, memo, fio_versions=recorded_fio(result)):
@@ -484,6 +488,32 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             private = memo[fill][0] and f"{PRIVATE}raw/{rid}/{fill}: {memo[fill][0]}; raw output is published"
             out += [(where, message) for message in (problem, private) if message]
     return out, read
+
+
+# a run's clock and fio's are the machine's one clock; created is cut to whole seconds and fio's
+# timestamp is too, so this allows for a step of the clock alone
+CLOCK_SLACK_S = 2
+
+
+def _before_created(result: dict, names: list, rid: str, members: dict) -> str | None:
+    """Why a raw-device report cannot be this run's: fio wrote it before the run began (created).
+    A run measures its baseline after it begins: one run cut into two files, the second claiming
+    a later start, holds in it reports of the first's baseline (#60 round 23)."""
+    try:
+        began = dt.datetime.fromisoformat(str(result["created"]).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None  # structure_problems refuses the created time itself
+    for name in names:
+        try:
+            stated = importers.fio.measured(importers.text_of(members[name], f"raw/{rid}/{name}"), f"raw/{rid}/{name}")
+        except UserError:
+            continue  # a time that is no date: the report's figures are what is checked of it
+        if stated and stated["utc"]:
+            written = dt.datetime.fromisoformat(stated["time"].replace("Z", "+00:00")).timestamp()
+            if written < began - CLOCK_SLACK_S:
+                return (f"expected the raw device's job measured after the run began ({result['created']}), "
+                        f"found fio's report raw/{rid}/{name} written at {stated['time']}")
+    return None
 
 
 def _fio_problem(name: str, rid: str, members: dict, memo: dict) -> str | None:
