@@ -177,7 +177,7 @@ def _reads_as_number(text: str) -> tuple[int | float, str] | None:
             short = re.sub(r"(?<![0-9])0+(?=[0-9])", "", re.sub(r"^([-+]?)(?:0+:)+", r"\1", candidate)) \
                 if ":" in candidate else candidate
             if ":" in short and len(short) > 64:
-                return 60 ** 64, candidate
+                return 60 ** 64, candidate  # not its value: one beyond 2^53 (the message shows the text)
             value = safe_yaml.scalar(short)
         if type(value) in (int, float):
             return value, candidate
@@ -461,7 +461,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                 elif type(number) is int and abs(number) > resultfile.MAX_INT:
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected an integer within ±2^53 (what a browser holds exactly), "
-                                            f"found the text of {_shown_number(number)}"))
+                                            f"found the text {value[:40]!r}"))
                 elif type(number) is float and not safe_yaml.reads_as_written(spelled, number):
                     problems.append(Problem("error", data["_path"], f"/rows/{i}/{key}",
                                             f"expected a number a browser holds as written, found the text "
