@@ -48,12 +48,14 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture
-def site(built):
+def site(built, tmp_path):
     """_build()'s site as built, copied where it was built (fsatlas site finds what it rendered by
     the destination's absolute path), times kept. Its files' inodes are new: the mirror copies each
-    again on the next build."""
+    again on the next build. The last test's copy is moved away first, not deleted in place: a
+    process it started may still be ending in it (an rmtree once met a file gone from under it)."""
     folder, kept = built
-    shutil.rmtree(folder)
+    folder.rename(tmp_path / "previous")
+    shutil.rmtree(tmp_path / "previous", ignore_errors=True)
     shutil.copytree(kept, folder, symlinks=True)
     return folder / "site", folder / "held"
 
