@@ -176,7 +176,6 @@ def test_a_run_cut_in_two_where_its_clock_has_a_gap_is_still_one_run(seed, later
     if wall == "cut":
         first["wall_seconds"] = last
     second = _moved(second, last + later, drop_wall=False)
-    assert comparison.ran_at_once(first, second) == ""  # the clock alone does not tell
     with pytest.raises(UserError, match="one run under two ids") as refused:
         comparison.between([first, second], [_read(OTHER)])
     assert "baseline" in refused.value.message
@@ -232,22 +231,68 @@ def _members(path):
     return _MEMBERS[path]
 
 
+def _stamp(data: bytes) -> int:
+    """fio's timestamp in a report, read by this test's own pattern, not by fio's importer."""
+    import re
+    return int(re.search(rb'"timestamp"\s*:\s*(\d+)', data).group(1))
+
+
 @settings(max_examples=25, deadline=None, database=None)
 @given(source=st.sampled_from([SOURCE, OTHER]), shift=st.integers(-7200, 7200))
-def test_a_file_claiming_to_begin_after_its_raw_device_was_measured_is_refused(source, shift):
-    """Round 23: the second half of a cut run, claiming a later start, kept the first's baseline,
-    all of it, some repetitions or some jobs, or under baseline_after. A run measures its raw
-    device after it begins, so validate refuses a baseline report fio wrote before `created`
-    (2 s allowed for the clock). The expected verdict comes from fio's timestamps read from the
-    reports' text by a pattern of this test's own, not by fio's importer."""
-    import re
+def test_a_file_whose_raw_device_was_measured_off_its_clock_is_refused(source, shift):
+    """Rounds 23 and 24: the later half of a cut run, claiming a later start, held the earlier
+    half's baseline (all of it, some repetitions or jobs, or under baseline_after), or the run's
+    baseline_after as its baseline. A run measures its raw device after it begins, and its
+    baseline before its first repetition: validate refuses a report (a job's or the fill
+    record's) that fio wrote before `created`, or a baseline one written after the first
+    repetition started (2 s allowed for the clock). Here `created` is moved, the repetitions'
+    offsets kept, so both bounds move; the verdict expected is worked out from fio's timestamps."""
     doc = _read(source)
     members = _members(source)
-    stamps = [int(re.search(rb'"timestamp"\s*:\s*(\d+)', data).group(1)) for name, data in members.items()
-              if name.startswith(("baseline/", "baseline_after/")) and not name.endswith(bundle.FILL_MEMBER)]
     began = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=shift)
-    moved = {**doc, "created": f"{began:%Y-%m-%dT%H:%M:%SZ}"}
-    found, _ = validation.baseline_problems(moved, members, {})
-    early = [m for _, m in found if "measured after the run began" in m]
-    assert bool(early) is (min(stamps) < began.timestamp() - validation.CLOCK_SLACK_S), (shift, early[:1])
-    assert [m for _, m in found if m not in early] == []  # nothing else is refused of them
+    first = began.timestamp() + min(t for c in doc["cells"] if c["status"] == "ok" for t in c.get("started") or [])
+    stamps = {name: _stamp(data) for name, data in members.items() if name.startswith(("baseline/", "baseline_after/"))}
+    slack = validation.CLOCK_SLACK_S
+    expected = any(t < began.timestamp() - slack for t in stamps.values()) or \
+        any(t > first + slack for name, t in stamps.items() if name.startswith("baseline/"))
+    found, _ = validation.baseline_problems({**doc, "created": f"{began:%Y-%m-%dT%H:%M:%SZ}"}, members, {})
+    assert bool(found) is expected, (shift, found[:1])
+    assert all("written at" in message for _, message in found)
+
+
+def _retimed(data: bytes, how: str) -> bytes:
+    """A report with its timestamp made unreadable as a round-24 adversary did, no figure changed."""
+    import re
+    line = re.search(rb'"timestamp"\s*:\s*\d+,?\n', data).group(0)
+    return {"twice": data.replace(line, b'"timestamp" : 0,\n' + line, 1),
+            "dropped": data.replace(line, b"", 1),
+            "fraction": data.replace(line, re.sub(rb"\d+", lambda m: m.group(0) + b".5", line, 1), 1),
+            "future": data.replace(line, re.sub(rb"\d+", b"4102444800", line, 1), 1)}[how]
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(how=st.sampled_from(["twice", "dropped", "fraction", "future"]), pick=st.randoms())
+def test_a_raw_device_report_whose_time_cannot_be_read_is_refused(how, pick):
+    """Round 24, break 2: a report whose timestamp was written twice, removed, or made no whole
+    second or a future one was passed over by the clock's rule; the runner's fio always writes
+    one, so it is refused."""
+    doc = _read(SOURCE)
+    members = dict(_members(SOURCE))
+    name = pick.choice(sorted(n for n in members if n.startswith(("baseline/", "baseline_after/"))))
+    members[name] = _retimed(members[name], how)
+    found, _ = validation.baseline_problems(doc, members, {})
+    assert found and any(name in message and "timestamp" in message for _, message in found), found[:2]
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(dropped=st.sets(st.sampled_from(sorted(_read(SOURCE)["target"]["baseline"]))))
+def test_a_baseline_after_job_without_its_baseline_is_refused_by_validate_and_compare(dropped):
+    """Round 24, break 1: the later half of a cut run kept the run's baseline_after alone. The
+    runner measures baseline_after's jobs again after the filesystems: each is a job of the
+    baseline. Refused by structure_problems, which compare's loader applies, at each job's pointer."""
+    doc = _read(SOURCE)
+    doc = {**doc, "target": {**doc["target"], "baseline": {k: v for k, v in doc["target"]["baseline"].items()
+                                                              if k not in dropped}}}
+    found = validation.structure_problems(doc, "x.json")
+    lacking = sorted(set(doc["target"].get("baseline_after") or {}) & dropped)
+    assert [p.path for p in found] == [resultfile.pointer(["target", "baseline_after", job]) for job in lacking]

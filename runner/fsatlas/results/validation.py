@@ -432,6 +432,13 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
         out.append(Problem("error", path, next((k for k, v in marks.items() if v is None), "/id"),
                            "expected an import's id, profile and tool.imported_from to name one format (a run of the "
                            "runner has none of them), found " + ", ".join(f"{k[1:]} {v or 'none'}" for k, v in marks.items())))
+    target = data.get("target") or {}
+    # the runner measures baseline_after's jobs again after the filesystems, each one its baseline
+    # measured first: a later half of a cut run held the run's baseline_after alone (#60 round 24)
+    for job in sorted((target.get("baseline_after") or {}).keys() - (target.get("baseline") or {}).keys()):
+        out.append(Problem("error", path, resultfile.pointer(["target", "baseline_after", job]),
+                           "expected a job of target.baseline measured again after the filesystems, found one "
+                           "the baseline lacks"))
     seen, summaries_stored = {}, data["schema_version"] == 1  # else readable() computed them from the samples
     imported_from = data["tool"].get("imported_from")
     for i, cell in enumerate(data["cells"]):
@@ -471,9 +478,9 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
         if not_fio:
             out.append((where, _fio_problem(not_fio[0], rid, members, memo)))
             continue
-        early = _before_created(result, names, rid, members)
-        if early:
-            out.append((where, early))
+        off = _off_the_clock(result, field, names, rid, members)
+        if off:
+            out.append((where, off))
             continue
         job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": target[field][job],
                     "raw": [f"raw/{rid}/{name}" for name in names]}
@@ -486,7 +493,8 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             where = resultfile.pointer(["target", field]) if field in target else ""
             problem = _fio_problem(fill, rid, members, memo)  # (read into memo, with its privacy finding)
             private = memo[fill][0] and f"{PRIVATE}raw/{rid}/{fill}: {memo[fill][0]}; raw output is published"
-            out += [(where, message) for message in (problem, private) if message]
+            off = not problem and _off_the_clock(result, field, [fill], rid, members)
+            out += [(where, message) for message in (problem, private, off) if message]
     return out, read
 
 
@@ -495,24 +503,37 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
 CLOCK_SLACK_S = 2
 
 
-def _before_created(result: dict, names: list, rid: str, members: dict) -> str | None:
-    """Why a raw-device report cannot be this run's: fio wrote it before the run began (created).
-    A run measures its baseline after it begins: one run cut into two files, the second claiming
-    a later start, holds in it reports of the first's baseline (#60 round 23)."""
+def _off_the_clock(result: dict, field: str, names: list, rid: str, members: dict) -> str | None:
+    """Why a raw-device report (a job's, or the fill record's) cannot be this run's, by fio's own
+    timestamp (when it wrote the report, in UTC), or None. A run measures its raw device after it
+    begins (created), the baseline before its first repetition starts and baseline_after after
+    it: one run cut into two files, the later half claiming a later start, held reports of the
+    earlier half's baseline in its baseline or baseline_after, or its baseline_after as its
+    baseline (#60 rounds 23 and 24). The runner's fio always writes the timestamp: a report whose
+    timestamp is missing, written twice or no time is refused, not passed over."""
     try:
         began = dt.datetime.fromisoformat(str(result["created"]).replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None  # structure_problems refuses the created time itself
+    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or []
+              if isinstance(t, (int, float)) and not isinstance(t, bool)]
+    first = began + min(starts) if starts else None
     for name in names:
+        where = f"raw/{rid}/{name}"
         try:
-            stated = importers.fio.measured(importers.text_of(members[name], f"raw/{rid}/{name}"), f"raw/{rid}/{name}")
-        except UserError:
-            continue  # a time that is no date: the report's figures are what is checked of it
-        if stated and stated["utc"]:
-            written = dt.datetime.fromisoformat(stated["time"].replace("Z", "+00:00")).timestamp()
-            if written < began - CLOCK_SLACK_S:
-                return (f"expected the raw device's job measured after the run began ({result['created']}), "
-                        f"found fio's report raw/{rid}/{name} written at {stated['time']}")
+            stated = importers.fio.measured(importers.text_of(members[name], where), where)
+        except UserError as e:
+            return f"expected fio's timestamp of when it wrote the raw device's report {where}, found {e.body}"
+        if not stated or not stated["utc"]:
+            return f"expected fio's timestamp of when it wrote the raw device's report {where}, found none"
+        written = dt.datetime.fromisoformat(stated["time"].replace("Z", "+00:00")).timestamp()
+        if written < began - CLOCK_SLACK_S:
+            return (f"expected the raw device measured after the run began ({result['created']}), "
+                    f"found fio's report {where} written at {stated['time']}")
+        if field == "baseline" and first is not None and written > first + CLOCK_SLACK_S:
+            return (f"expected the raw device's baseline measured before the run's first repetition "
+                    f"({dt.datetime.fromtimestamp(first, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z), "
+                    f"found fio's report {where} written at {stated['time']}")
     return None
 
 

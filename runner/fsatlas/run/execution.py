@@ -631,7 +631,8 @@ def _measure_baseline(run, field: str = "baseline") -> None:
         if c.baseline and runnable[c.filesystem] and (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
             jobs[c.baseline] = c  # the O_DIRECT form of the job where a FUSE cell ran it buffered
     baseline = run.result["target"].setdefault(field, {})
-    wanted = [name for name in sorted(jobs) if name not in baseline]
+    wanted = [name for name in sorted(jobs) if name not in baseline
+              and (field == "baseline" or name in run.result["target"].get("baseline", {}))]  # after: the same jobs again
     if not wanted:
         return
     reps = run.profile.repetitions
