@@ -506,11 +506,12 @@ CLOCK_SLACK_S = 2
 def _off_the_clock(result: dict, field: str, names: list, rid: str, members: dict) -> str | None:
     """Why a raw-device report (a job's, or the fill record's) cannot be this run's, by fio's own
     timestamp (when it wrote the report, in UTC), or None. A run measures its raw device after it
-    begins (created), the baseline before its first repetition starts and baseline_after after
-    it: one run cut into two files, the later half claiming a later start, held reports of the
-    earlier half's baseline in its baseline or baseline_after, or its baseline_after as its
-    baseline (#60 rounds 23 and 24). The runner's fio always writes the timestamp: a report whose
-    timestamp is missing, written twice or no time is refused, not passed over."""
+    begins (created), and its baseline before its first repetition starts: one run cut into two
+    files, the later half claiming a later start, held reports of the earlier half's baseline in
+    its baseline or baseline_after, or the run's baseline_after as its baseline (#60 rounds 23
+    and 24). baseline_after has no upper bound here: a resumed run may have measured it in an
+    earlier session than some repetitions. The runner's fio always writes the timestamp: a
+    report whose timestamp is missing, written twice or no time is refused, not passed over."""
     try:
         began = dt.datetime.fromisoformat(str(result["created"]).replace("Z", "+00:00")).timestamp()
     except ValueError:
