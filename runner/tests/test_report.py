@@ -60,21 +60,18 @@ def test_a_report_names_its_mistakes_in_one_line(capsys):
 
 
 @pytest.mark.browser
-def test_the_html_report_draws_its_chart_and_asks_for_nothing_else(tmp_path):
-    from playwright.sync_api import sync_playwright
-    from sitebuild import CHROMIUM, CHROMIUM_ARGS
+def test_the_html_report_draws_its_chart_and_asks_for_nothing_else(tmp_path, browser):
     out = tmp_path / "report.html"
     assert main(["report", QUICK_A, QUICK_B, "--out", str(out)]) == 0
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        requests = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(out.as_uri())
-        assert requests == [out.as_uri()]
-        assert page.locator("figure svg").count() == 1
-        assert page.locator("figure svg .mark-symbol path, figure svg .mark-symbol circle").count() > 0
-        browser.close()
+    context = browser.new_context()
+    page = context.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri())
+    assert requests == [out.as_uri()]
+    assert page.locator("figure svg").count() == 1
+    assert page.locator("figure svg .mark-symbol path, figure svg .mark-symbol circle").count() > 0
+    context.close()
 
 
 def test_a_report_across_machines_names_them_and_calls_nothing_better(tmp_path):

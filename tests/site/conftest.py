@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from sitebuild import CHROMIUM, CHROMIUM_ARGS, FIXTURES, REPO, build_site, serve
+from sitebuild import FIXTURES, REPO, build_site, serve
 
 
 def built_once(tmp_path_factory, worker_id, name, build):
@@ -43,15 +43,6 @@ def _served(public):
 @pytest.fixture(scope="session")
 def site_url(site_root):
     yield from _served(site_root / "public")
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
