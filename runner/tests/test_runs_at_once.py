@@ -112,8 +112,11 @@ def test_a_run_begun_while_another_ran_on_the_machine_is_refused_and_one_after_i
     assert comparison.ran_at_once(long, after) == ""
     assert "one began" in comparison.ran_at_once(long, {**short, "created": "2026-11-25T10:01:30Z"})
     paused = {**long, "wall_seconds": 60.0}  # its last repetition started at 80 s of 60: a pause
-    during = {**short, "created": "2026-11-25T10:00:50Z"}
+    during = {**short, "created": "2026-11-25T10:01:10Z"}  # between its repetitions at 60 s and 80 s
     assert comparison.ran_at_once(paused, during) == ""
+    # before its first repetition it was setting up (round 25: a cut run's later half, claiming an
+    # earlier start, read as paused while the earlier half began within it)
+    assert "one began at 2026-11-25 10:00:50 UTC" in comparison.ran_at_once(paused, {**during, "created": "2026-11-25T10:00:50Z"})
 
 
 def test_runs_of_one_machine_one_after_the_other_are_never_refused():
@@ -296,3 +299,21 @@ def test_a_baseline_after_job_without_its_baseline_is_refused_by_validate_and_co
     found = validation.structure_problems(doc, "x.json")
     lacking = sorted(set(doc["target"].get("baseline_after") or {}) & dropped)
     assert [p.path for p in found] == [resultfile.pointer(["target", "baseline_after", job]) for job in lacking]
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), earlier=st.integers(1, 3600))
+def test_a_cut_runs_later_half_claiming_an_earlier_start_is_still_one_run(seed, earlier):
+    """Round 25, break 2: the later half of a run cut at a moment claims to have begun `earlier`
+    seconds before the run did, its start times kept on the machine's clock and its wall time
+    its own running time, so that it reads as a resumed run that paused. It still ran from its
+    claimed start to its first repetition, and the earlier half began within that."""
+    first, second = split(_clock_only(SOURCE), random.Random(seed), cut=True)
+    if not first["cells"] or not second["cells"]:
+        return
+    starts = [t for c in second["cells"] for t in c["started"]]
+    second = _moved(second, -earlier, drop_wall=False)
+    second["wall_seconds"] = max(starts) - min(starts) + 1.0
+    assert comparison.run_clock(second)[1] is not None  # known to have run until its first repetition
+    with pytest.raises(UserError, match="ran on one machine at once"):
+        comparison.between([first, second], [_read(OTHER)])

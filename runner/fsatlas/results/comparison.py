@@ -823,9 +823,12 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     second); it ran until created plus its wall time or its last repetition's start, whichever is
     later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
     after its wall time allows (its wall time leaves the pause out, and where the pause fell is
-    not recorded). None for an import without repetition start times (its created time is the
-    import's, and no importer records start times): a file that has them is read by them,
-    whatever marks it carries (#60 round 21: a split run's ids renamed as imports)."""
+    not recorded). A paused run is still known to have run until its first repetition began (its
+    set-up and baseline: #60 round 25, the later half of a cut run claimed an earlier start and
+    read as paused, so the earlier half began within it unseen). None for an import without
+    repetition start times (its created time is the import's, and no importer records start
+    times): a file that has them is read by them, whatever marks it carries (#60 round 21: a
+    split run's ids renamed as imports)."""
     try:
         began = dt.datetime.fromisoformat(str(result.get("created")).replace("Z", "+00:00")).timestamp()
     except ValueError:
@@ -838,7 +841,7 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     last = starts[-1] - began if starts else 0.0
     paused = last > wall + PAUSE_SLACK if wall else False
     ran = max(wall, last)
-    return began, (None if paused or not ran else began + ran), starts
+    return began, (starts[0] if paused else began + ran if ran else None), starts
 
 
 def _interleave(mine: list, theirs: list) -> bool:
