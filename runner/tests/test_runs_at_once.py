@@ -247,17 +247,20 @@ def test_a_file_whose_raw_device_was_measured_off_its_clock_is_refused(source, s
     half's baseline (all of it, some repetitions or jobs, or under baseline_after), or the run's
     baseline_after as its baseline. A run measures its raw device after it begins, and its
     baseline before its first repetition: validate refuses a report (a job's or the fill
-    record's) that fio wrote before `created`, or a baseline one written after the first
-    repetition started (2 s allowed for the clock). Here `created` is moved, the repetitions'
-    offsets kept, so both bounds move; the verdict expected is worked out from fio's timestamps."""
+    record's) that fio wrote before `created` (2 s allowed for the clock), or a baseline one
+    written after the first repetition started or after fio wrote the first cell's report. Here
+    `created` is moved, the repetitions' offsets kept; the verdict expected is worked out from
+    fio's timestamps."""
     doc = _read(source)
     members = _members(source)
     began = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=shift)
     first = began.timestamp() + min(t for c in doc["cells"] if c["status"] == "ok" for t in c.get("started") or [])
     stamps = {name: _stamp(data) for name, data in members.items() if name.startswith(("baseline/", "baseline_after/"))}
-    slack = validation.CLOCK_SLACK_S
-    expected = any(t < began.timestamp() - slack for t in stamps.values()) or \
-        any(t > first + slack for name, t in stamps.items() if name.startswith("baseline/"))
+    cell_reports = [_stamp(members[ref.split("/", 2)[2]]) for c in doc["cells"] if c["status"] == "ok"
+                    for ref in c["raw"] if b'"timestamp"' in members[ref.split("/", 2)[2]][:4096]]
+    latest = min([first, *cell_reports])  # before the first repetition began, and before fio wrote its first report
+    expected = any(t < began.timestamp() - validation.CLOCK_SLACK_S for t in stamps.values()) or \
+        any(t > latest for name, t in stamps.items() if name.startswith("baseline/"))
     found, _ = validation.baseline_problems({**doc, "created": f"{began:%Y-%m-%dT%H:%M:%SZ}"}, members, {})
     assert bool(found) is expected, (shift, found[:1])
     assert all("written at" in message for _, message in found)
@@ -317,3 +320,29 @@ def test_a_cut_runs_later_half_claiming_an_earlier_start_is_still_one_run(seed, 
     assert comparison.run_clock(second)[1] is not None  # known to have run until its first repetition
     with pytest.raises(UserError, match="ran on one machine at once"):
         comparison.between([first, second], [_read(OTHER)])
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), after=st.integers(1, 3600))
+def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused_without_start_times(seed, after):
+    """Round 25, break 1: the later half of a cut run held the run's baseline_after (measured after
+    every filesystem) as its baseline, with every start time removed so that no repetition's start
+    bounds it. fio's own reports of its cells do: the baseline was written after them. No
+    committed run has a baseline_after, so its reports are stood for by the baseline's, stamped
+    `after` seconds after the last of the half's cell reports (what a baseline_after holds).
+    fio's seconds are whole: a baseline_after written within the second of every one of the
+    half's cell reports is not told (a tiny run's limit)."""
+    import re
+    doc = _read(SOURCE)
+    _, later = split(doc, random.Random(seed), cut=True)
+    later["cells"] = [{k: v for k, v in c.items() if k != "started"} for c in later["cells"]]
+    members = dict(_members(SOURCE))
+    reports = [ref.split("/", 2)[2] for c in later["cells"] for ref in c["raw"]]
+    stamps = [_stamp(members[name]) for name in reports if b'"timestamp"' in members[name][:4096]]
+    if not stamps:
+        return  # no fio report among its cells (mkfs-time, mount-time): nothing of fio's to bound it by
+    for name in [n for n in members if n.startswith("baseline/")]:
+        members[name] = re.sub(rb'("timestamp"\s*:\s*)\d+', lambda m: m.group(1) + str(max(stamps) + after).encode(),
+                               members[name], count=1)
+    found, _ = validation.baseline_problems({**later, "id": doc["id"]}, members, {})
+    assert any("before the run's first repetition" in message for _, message in found), found[:2]

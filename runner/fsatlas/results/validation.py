@@ -466,6 +466,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
     share of the device, so no figure of them may stand without its report. The fill record
     beside them is read too: fio's report, screened for private text like every member."""
     rid, target, out, read = result["id"], result["target"], [], set()
+    bounds = _clock_bounds(result, rid, members) if any(bundle.baseline_reports(target)) else None
     for field, job, names in bundle.baseline_reports(target):
         where = resultfile.pointer(["target", field, job])
         read.update(name for name in names if name in members)
@@ -478,7 +479,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
         if not_fio:
             out.append((where, _fio_problem(not_fio[0], rid, members, memo)))
             continue
-        off = _off_the_clock(result, field, names, rid, members)
+        off = _off_the_clock(field, names, rid, members, bounds)
         if off:
             out.append((where, off))
             continue
@@ -493,32 +494,58 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             where = resultfile.pointer(["target", field]) if field in target else ""
             problem = _fio_problem(fill, rid, members, memo)  # (read into memo, with its privacy finding)
             private = memo[fill][0] and f"{PRIVATE}raw/{rid}/{fill}: {memo[fill][0]}; raw output is published"
-            off = not problem and _off_the_clock(result, field, [fill], rid, members)
+            off = not problem and _off_the_clock(field, [fill], rid, members, bounds)
             out += [(where, message) for message in (problem, private, off) if message]
     return out, read
 
 
 # a run's clock and fio's are the machine's one clock; created is cut to whole seconds and fio's
-# timestamp is too, so this allows for a step of the clock alone
+# timestamp is too, so this allows for a step of the clock alone (before created only)
 CLOCK_SLACK_S = 2
 
 
-def _off_the_clock(result: dict, field: str, names: list, rid: str, members: dict) -> str | None:
-    """Why a raw-device report (a job's, or the fill record's) cannot be this run's, by fio's own
-    timestamp (when it wrote the report, in UTC), or None. A run measures its raw device after it
-    begins (created), and its baseline before its first repetition starts: one run cut into two
-    files, the later half claiming a later start, held reports of the earlier half's baseline in
-    its baseline or baseline_after, or the run's baseline_after as its baseline (#60 rounds 23
-    and 24). baseline_after has no upper bound here: a resumed run may have measured it in an
-    earlier session than some repetitions. The runner's fio always writes the timestamp: a
-    report whose timestamp is missing, written twice or no time is refused, not passed over."""
+# fio writes its timestamp near the top of a JSON report ("fio version", then "timestamp"): a
+# cell's is read from the report's head, not by parsing the whole report again
+STAMP_HEAD = re.compile(rb'"timestamp"\s*:\s*(\d{1,11})\s*[,}]')
+STAMP_HEAD_BYTES = 4096
+
+
+def _clock_bounds(result: dict, rid: str, members: dict) -> tuple[float, float | None] | None:
+    """(when the run began, the latest its baseline may have been written, or None), in seconds
+    since the epoch, or None when created is no time (structure_problems refuses it). The
+    baseline is measured before any repetition: before the first one's start (created plus the
+    least of the ok cells' `started`) and before fio wrote the first cell report (#60 round 25:
+    the later half of a cut run, its start times removed, held the run's baseline_after as its
+    baseline)."""
     try:
         began = dt.datetime.fromisoformat(str(result["created"]).replace("Z", "+00:00")).timestamp()
     except ValueError:
-        return None  # structure_problems refuses the created time itself
-    starts = [t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or []
+        return None
+    bounds = [began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or []
               if isinstance(t, (int, float)) and not isinstance(t, bool)]
-    first = began + min(starts) if starts else None
+    prefix = f"raw/{rid}/"
+    for c in result["cells"]:
+        for ref in c.get("raw") or [] if c.get("status") == "ok" else []:
+            data = members.get(ref[len(prefix):]) if isinstance(ref, str) and ref.startswith(prefix) else None
+            found = data and STAMP_HEAD.search(data, 0, STAMP_HEAD_BYTES)
+            if found:
+                bounds.append(float(found.group(1)))
+    return began, (min(bounds) if bounds else None)
+
+
+def _off_the_clock(field: str, names: list, rid: str, members: dict, bounds) -> str | None:
+    """Why a raw-device report (a job's, or the fill record's) cannot be this run's, by fio's own
+    timestamp (when it wrote the report, in UTC), or None; bounds: _clock_bounds(). A run
+    measures its raw device after it begins (created), and its baseline before its first
+    repetition: one run cut into two files, the later half claiming a later start, held reports
+    of the earlier half's baseline in its baseline or baseline_after, or the run's baseline_after
+    as its baseline (#60 rounds 23 to 25). baseline_after has no upper bound here: a resumed run
+    may have measured it in an earlier session than some repetitions. The runner's fio always
+    writes the timestamp: a report whose timestamp is missing, written twice or no time is
+    refused, not passed over."""
+    if bounds is None:
+        return None
+    began, latest = bounds
     for name in names:
         where = f"raw/{rid}/{name}"
         try:
@@ -529,11 +556,13 @@ def _off_the_clock(result: dict, field: str, names: list, rid: str, members: dic
             return f"expected fio's timestamp of when it wrote the raw device's report {where}, found none"
         written = dt.datetime.fromisoformat(stated["time"].replace("Z", "+00:00")).timestamp()
         if written < began - CLOCK_SLACK_S:
-            return (f"expected the raw device measured after the run began ({result['created']}), "
+            return (f"expected the raw device measured after the run began ({dt.datetime.fromtimestamp(began, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z), "
                     f"found fio's report {where} written at {stated['time']}")
-        if field == "baseline" and first is not None and written > first + CLOCK_SLACK_S:
+        # no slack here: fio's seconds and a report's are cut from one clock the same way, and the
+        # baseline ended before any repetition began (a tiny run's later half was within 2 s)
+        if field == "baseline" and latest is not None and written > latest:
             return (f"expected the raw device's baseline measured before the run's first repetition "
-                    f"({dt.datetime.fromtimestamp(first, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z), "
+                    f"({dt.datetime.fromtimestamp(latest, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z), "
                     f"found fio's report {where} written at {stated['time']}")
     return None
 
