@@ -323,15 +323,16 @@ def test_a_cut_runs_later_half_claiming_an_earlier_start_is_still_one_run(seed, 
 
 
 @settings(max_examples=10, deadline=None, database=None)
-@given(seed=st.integers(0, 10 ** 6), after=st.integers(1, 3600))
-def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused_without_start_times(seed, after):
+@given(seed=st.integers(0, 10 ** 6), after=st.integers(1, 3600), moved=st.booleans())
+def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused_without_start_times(seed, after, moved):
     """Round 25, break 1: the later half of a cut run held the run's baseline_after (measured after
     every filesystem) as its baseline, with every start time removed so that no repetition's start
     bounds it. fio's own reports of its cells do: the baseline was written after them. No
     committed run has a baseline_after, so its reports are stood for by the baseline's, stamped
     `after` seconds after the last of the half's cell reports (what a baseline_after holds).
     fio's seconds are whole: a baseline_after written within the second of every one of the
-    half's cell reports is not told (a tiny run's limit)."""
+    half's cell reports is not told (a tiny run's limit). moved: each cell report written again
+    with its clock's keys last (round 26: a reader of the report's head missed them)."""
     import re
     doc = _read(SOURCE)
     _, later = split(doc, random.Random(seed), cut=True)
@@ -341,8 +342,28 @@ def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused
     stamps = [_stamp(members[name]) for name in reports if b'"timestamp"' in members[name][:4096]]
     if not stamps:
         return  # no fio report among its cells (mkfs-time, mount-time): nothing of fio's to bound it by
+    for name in reports if moved else []:
+        if b'"fio version"' in members[name]:
+            report = json.loads(members[name])
+            clock = {k: report.pop(k) for k in ("timestamp", "timestamp_ms", "time") if k in report}
+            members[name] = json.dumps({**report, **clock}, indent=2).encode()
     for name in [n for n in members if n.startswith("baseline/")]:
         members[name] = re.sub(rb'("timestamp"\s*:\s*)\d+', lambda m: m.group(1) + str(max(stamps) + after).encode(),
                                members[name], count=1)
     found, _ = validation.baseline_problems({**later, "id": doc["id"]}, members, {})
     assert any("before the run's first repetition" in message for _, message in found), found[:2]
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(marks=st.tuples(*(st.one_of(st.none(), FORMATS),) * 3), wall=st.sampled_from([None, 0.0, 12.5, "12"]))
+def test_a_runners_file_records_its_wall_time(marks, wall):
+    """Round 26: a cut run's later half dropped its wall time (and its start times), so its clock
+    had no end. The runner writes wall_seconds in every file it saves, an interrupted run's too:
+    a file with no import mark and no number there is refused at /wall_seconds, by the rule
+    validate and compare's loader share; an import records none and is not."""
+    doc = _marked(_read(SOURCE), *marks)
+    doc.pop("wall_seconds")
+    if wall is not None:
+        doc["wall_seconds"] = wall
+    refused = [p for p in validation.structure_problems(doc, "x.json") if p.path == "/wall_seconds"]
+    assert bool(refused) is (not any(marks) and not isinstance(wall, float))

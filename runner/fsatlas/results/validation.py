@@ -432,6 +432,11 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
         out.append(Problem("error", path, next((k for k, v in marks.items() if v is None), "/id"),
                            "expected an import's id, profile and tool.imported_from to name one format (a run of the "
                            "runner has none of them), found " + ", ".join(f"{k[1:]} {v or 'none'}" for k, v in marks.items())))
+    if not any(marks.values()) and not isinstance(data.get("wall_seconds"), (int, float)):
+        # the runner writes it with every save, an interrupted run's too: without it a file's clock
+        # has no end (#60 round 26: a cut run's later half dropped it, and its start times)
+        out.append(Problem("error", path, "/wall_seconds", "expected the run's wall time, which the runner "
+                                                            "records in every file it writes, found none"))
     target = data.get("target") or {}
     # the runner measures baseline_after's jobs again after the filesystems, each one its baseline
     # measured first: a later half of a cut run held the run's baseline_after alone (#60 round 24)
@@ -504,17 +509,19 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
 CLOCK_SLACK_S = 2
 
 
-# fio writes its timestamp near the top of a JSON report ("fio version", then "timestamp"): a
-# cell's is read from the report's head, not by parsing the whole report again
-STAMP_HEAD = re.compile(rb'"timestamp"\s*:\s*(\d{1,11})\s*[,}]')
-STAMP_HEAD_BYTES = 4096
+# a cell's fio report's timestamp, read from its bytes rather than by parsing the report again:
+# every "timestamp" key in it, which must be one value (#60 round 26: one moved to the report's end
+# was missed by a reader of its head)
+STAMP = re.compile(rb'"timestamp"\s*:\s*(\d{1,11})\s*[,}]')
+FIO_REPORT = b'"fio version"'
 
 
 def _clock_bounds(result: dict, rid: str, members: dict) -> tuple[float, float | None] | None:
     """(when the run began, the latest its baseline may have been written, or None), in seconds
     since the epoch, or None when created is no time (structure_problems refuses it). The
     baseline is measured before any repetition: before the first one's start (created plus the
-    least of the ok cells' `started`) and before fio wrote the first cell report (#60 round 25:
+    least of the ok cells' `started`) and before fio wrote the first cell report (any timestamp
+    one holds: a report written twice over bounds it by its earlier time) (#60 round 25:
     the later half of a cut run, its start times removed, held the run's baseline_after as its
     baseline)."""
     try:
@@ -527,9 +534,8 @@ def _clock_bounds(result: dict, rid: str, members: dict) -> tuple[float, float |
     for c in result["cells"]:
         for ref in c.get("raw") or [] if c.get("status") == "ok" else []:
             data = members.get(ref[len(prefix):]) if isinstance(ref, str) and ref.startswith(prefix) else None
-            found = data and STAMP_HEAD.search(data, 0, STAMP_HEAD_BYTES)
-            if found:
-                bounds.append(float(found.group(1)))
+            if data and FIO_REPORT in data:
+                bounds += map(float, set(STAMP.findall(data)))  # two values: the least bounds it
     return began, (min(bounds) if bounds else None)
 
 
