@@ -864,7 +864,10 @@ def ran_at_once(a: dict, b: dict) -> str:
     files (#60 round 18, finding 5; rounds 19 and 20: dealt, cut at a moment, created spelled
     otherwise or moved with its start times, wall time dropped) do, as do two runs sharing the
     machine. A run made during a resumed run's pause is not refused (it lies between two of the
-    other's repetitions); one that ran across the pause's edge is not told from it either: the limit."""
+    other's repetitions); one that ran across the pause's edge is not told from it either: the limit.
+    One made during a pause that fell before the other's first repetition (in its set-up or
+    baseline) is refused: from the files it is not told from a cut run's later half claiming an
+    earlier start (#60 round 26), the other limit."""
     machine = factors(a)["machine"]
     if machine == NOT_RECORDED or machine != factors(b)["machine"]:
         return ""
