@@ -244,7 +244,7 @@ class Run:
         self.created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
-        self.shared = {}
+        self.shared, self._unavailable = {}, {}
         self.claim_aims = claim_aims.load() if profile.adaptive else {}
         # a measuring run (run/measure.py): pairs go on in lockstep rounds while its rule says a
         # pair still needs one (aims_rule(states, aims, cap)), up to round_cap; no per-cell spread rule
@@ -259,6 +259,13 @@ class Run:
             not_run(dict(c), "failed", "not finished: the run stopped before this cell")
             if c["status"] in ("pending", "running") else c for c in self.result["cells"]])
         return resultfile.write_result(self.out, saved)
+
+    def unavailable(self, fs: str) -> str:
+        """filesystems.unavailable_reason(), asked once a run (it may load a module): the baseline
+        and the cells take one answer."""
+        if fs not in self._unavailable:
+            self._unavailable[fs] = filesystems.unavailable_reason(fs, self.matrix.filesystems[fs])
+        return self._unavailable[fs]
 
     def target(self):
         """A fresh target for one group: a new loop image, or the named device again."""
@@ -520,7 +527,7 @@ def _pending(run, cells, fs_spec) -> list:
     records = run.records_for(cells, fs_spec)
     pending = [(c, r) for c, r in zip(cells, records) if r["status"] != "ok"]
     run.progress.skip((len(cells) - len(pending)) * run.profile.repetitions)
-    reason = pending and filesystems.unavailable_reason(cells[0].filesystem, fs_spec)
+    reason = pending and run.unavailable(cells[0].filesystem)
     if reason:
         for _, record in pending:
             not_run(record, "skipped", reason)
@@ -624,11 +631,10 @@ def _measure_baseline(run, field: str = "baseline") -> None:
     speed. In adaptive profiles a job whose repetitions vary by more than RSD_LIMIT_PCT is
     repeated, up to MAX_REPEAT_FACTOR times the planned count, as the cells are (results/flags:
     one still unstable cannot judge a buffered cell)."""
-    jobs, runnable = {}, {}
-    for c in run.profile.cells:
-        if c.filesystem not in runnable:  # a filesystem this machine cannot run is skipped: no baseline for it
-            runnable[c.filesystem] = not filesystems.unavailable_reason(c.filesystem, run.matrix.filesystems[c.filesystem])
-        if c.baseline and runnable[c.filesystem] and (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
+    jobs = {}
+    for c in run.profile.cells:  # a filesystem this machine cannot run is skipped: no baseline for it
+        if c.baseline and not run.unavailable(c.filesystem) and \
+                (c.baseline not in jobs or not flags.buffered({"parameters": c.parameters})):
             jobs[c.baseline] = c  # the O_DIRECT form of the job where a FUSE cell ran it buffered
     baseline = run.result["target"].setdefault(field, {})
     wanted = [name for name in sorted(jobs) if name not in baseline
