@@ -84,6 +84,18 @@ def run_htmltest(root: Path) -> subprocess.CompletedProcess:
 # Synthetic results are dated within the twelve hours after the earliest date a result may carry,
 # in an order unlike their ids (as contributions arrive), the same date every 168 results (ties).
 CREATED_FROM = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
+# fio's own times in a report (seconds, and milliseconds), which validate bounds a run's baseline by
+FIO_TIMES = re.compile(rb'("timestamp(_ms)?"\s*:\s*)(\d+)')
+
+
+def fio_times_moved(data: bytes, seconds: int) -> bytes:
+    """data (a bundle's tar) with every time fio wrote in its reports moved by `seconds`, each
+    the same number of digits (a tar member keeps its size)."""
+    def moved(m: re.Match) -> bytes:
+        text = str(int(m[3]) + seconds * (1000 if m[2] else 1)).encode()
+        assert len(text) == len(m[3]), f"fio's time {m[3]!r} moved by {seconds} s changes its length"
+        return m[1] + text
+    return FIO_TIMES.sub(moved, data)
 
 
 def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xfs", "btrfs"),
@@ -175,16 +187,20 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     # the raw device's reports, which `validate` recomputes the template's target.baseline from
     baseline = b"".join(blocks(name, data) for name, data in sorted(template_raw.items())
                         if name.split("/")[0] in bundle.BASELINE_FOLDERS)
+    template_created = dt.datetime.fromisoformat(base["created"].replace("Z", "+00:00"))
     for i in range(count):
         rid = f"synthetic-{i:05d}"
-        head = {**base, "id": rid, "created": (CREATED_FROM + dt.timedelta(seconds=(i * 37 % 168) * 257)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created = CREATED_FROM + dt.timedelta(seconds=(i * 37 % 168) * 257)
+        head = {**base, "id": rid, "created": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "system": {**base["system"], "machine": f"box-{i % 50:02d}"}}
         del head["cells"]
         cells = [cell_at(*step, rng.randrange(LEVELS)) for step in plan]
         # Each cell's JSON is made once and spliced in: dumping each whole result took 10 ms.
         text = json.dumps(head)[:-1] + ', "cells": [' + ", ".join([c for c, _ in cells] + others) + "]}"
         (folder / "results" / f"{rid}.json").write_text(text.replace("{RID}", rid))
-        tar = b"".join(t for _, t in cells) + baseline + b"\0" * (2 * tarfile.BLOCKSIZE)
+        # fio's reports written when this run ran: its baseline before its first repetition
+        tar = fio_times_moved(b"".join(t for _, t in cells) + baseline, round((created - template_created).total_seconds()))
+        tar += b"\0" * (2 * tarfile.BLOCKSIZE)
         with open(folder / "raw" / f"{rid}{bundle.SUFFIX}", "wb") as f, \
                 gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0, compresslevel=6) as zipped:
             zipped.write(tar)
