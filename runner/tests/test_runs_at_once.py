@@ -185,6 +185,8 @@ def test_a_run_cut_in_two_where_its_clock_has_a_gap_is_still_one_run(seed, later
 
 
 FORMATS = st.sampled_from(["fio", "x", "pts", "bonnie"])
+# an import's three marks, any of them absent; a runner's file (none at all) as often as an import
+MARKS = st.one_of(st.just((None, None, None)), st.tuples(*(st.one_of(st.none(), FORMATS),) * 3))
 
 
 def _marked(doc: dict, id_format, profile_format, tool_format) -> dict:
@@ -270,7 +272,7 @@ def _retimed(data: bytes, how: str) -> bytes:
     """A report with its timestamp made unreadable as a round-24 adversary did, no figure changed."""
     import re
     line = re.search(rb'"timestamp"\s*:\s*\d+,?\n', data).group(0)
-    return {"twice": data.replace(line, b'"timestamp" : 0,\n' + line, 1),
+    return {"twice": data.replace(line, b'"clock" : {"timestamp" : 1000000000},\n' + line, 1),
             "dropped": data.replace(line, b"", 1),
             "fraction": data.replace(line, re.sub(rb"\d+", lambda m: m.group(0) + b".5", line, 1), 1),
             "future": data.replace(line, re.sub(rb"\d+", b"4102444800", line, 1), 1)}[how]
@@ -281,7 +283,9 @@ def _retimed(data: bytes, how: str) -> bytes:
 def test_a_raw_device_report_whose_time_cannot_be_read_is_refused(how, pick):
     """Round 24, break 2: a report whose timestamp was written twice, removed, or made no whole
     second or a future one was passed over by the clock's rule; the runner's fio always writes
-    one, so it is refused."""
+    one, so it is refused. Twice: a second value in an object of its own (a key written twice in
+    one object is read, as every JSON reader reads it, as its last value: validate reads fio's
+    reports by their parse since round 27)."""
     doc = _read(SOURCE)
     members = dict(_members(SOURCE))
     name = pick.choice(sorted(n for n in members if n.startswith(("baseline/", "baseline_after/"))))
@@ -323,16 +327,18 @@ def test_a_cut_runs_later_half_claiming_an_earlier_start_is_still_one_run(seed, 
 
 
 @settings(max_examples=10, deadline=None, database=None)
-@given(seed=st.integers(0, 10 ** 6), after=st.integers(1, 3600), moved=st.booleans())
-def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused_without_start_times(seed, after, moved):
+@given(seed=st.integers(0, 10 ** 6), after=st.integers(1, 3600), spelling=st.sampled_from(["as fio wrote it", "keys last", "escaped"]))
+def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused_without_start_times(seed, after, spelling):
     """Round 25, break 1: the later half of a cut run held the run's baseline_after (measured after
     every filesystem) as its baseline, with every start time removed so that no repetition's start
     bounds it. fio's own reports of its cells do: the baseline was written after them. No
     committed run has a baseline_after, so its reports are stood for by the baseline's, stamped
     `after` seconds after the last of the half's cell reports (what a baseline_after holds).
     fio's seconds are whole: a baseline_after written within the second of every one of the
-    half's cell reports is not told (a tiny run's limit). moved: each cell report written again
-    with its clock's keys last (round 26: a reader of the report's head missed them)."""
+    half's cell reports is not told (a tiny run's limit). Each cell report of fio's is written
+    again with its clock's keys last (round 26: a reader of the report's head missed them), or
+    with its "timestamp" key spelled with a JSON escape, the same key to any JSON reader (round
+    27: a reader of its bytes missed it)."""
     import re
     doc = _read(SOURCE)
     _, later = split(doc, random.Random(seed), cut=True)
@@ -342,11 +348,14 @@ def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused
     stamps = [_stamp(members[name]) for name in reports if b'"timestamp"' in members[name][:4096]]
     if not stamps:
         return  # no fio report among its cells (mkfs-time, mount-time): nothing of fio's to bound it by
-    for name in reports if moved else []:
+    for name in reports if spelling != "as fio wrote it" else []:
         if b'"fio version"' in members[name]:
             report = json.loads(members[name])
             clock = {k: report.pop(k) for k in ("timestamp", "timestamp_ms", "time") if k in report}
             members[name] = json.dumps({**report, **clock}, indent=2).encode()
+            if spelling == "escaped":
+                members[name] = members[name].replace(b'"timestamp":', b'"time\\u0073tamp":')
+                assert b'"timestamp"' not in members[name] and json.loads(members[name])["timestamp"] == clock["timestamp"]
     for name in [n for n in members if n.startswith("baseline/")]:
         members[name] = re.sub(rb'("timestamp"\s*:\s*)\d+', lambda m: m.group(1) + str(max(stamps) + after).encode(),
                                members[name], count=1)
@@ -354,16 +363,63 @@ def test_a_later_half_holding_the_runs_baseline_after_as_its_baseline_is_refused
     assert any("before the run's first repetition" in message for _, message in found), found[:2]
 
 
-@settings(max_examples=20, deadline=None, database=None)
-@given(marks=st.tuples(*(st.one_of(st.none(), FORMATS),) * 3), wall=st.sampled_from([None, 0.0, 12.5, "12"]))
-def test_a_runners_file_records_its_wall_time(marks, wall):
+@settings(max_examples=30, deadline=None, database=None)
+@given(marks=MARKS,
+       wall=st.sampled_from([None, "12", "zero", 12.5, -1.0, -0.0005, 0.0, 0.0005, 1.0, 3600.0]),
+       source=st.sampled_from([SOURCE, OTHER, CIVM]))
+def test_a_runners_file_records_its_wall_time_at_least_its_cells_time(marks, wall, source):
     """Round 26: a cut run's later half dropped its wall time (and its start times), so its clock
-    had no end. The runner writes wall_seconds in every file it saves, an interrupted run's too:
-    a file with no import mark and no number there is refused at /wall_seconds, by the rule
-    validate and compare's loader share; an import records none and is not."""
-    doc = _marked(_read(SOURCE), *marks)
+    had no end; round 27: it wrote 0 or 5 s there. The runner writes wall_seconds in every file it
+    saves, an interrupted run's too, and a run lasts at least as long as its cells took one after
+    another: a file with no import mark is refused at /wall_seconds without a number there, or
+    with one below the sum of its cells' wall_seconds (a wall drawn here is that sum plus an
+    offset: the sum itself, half a millisecond or one second either way, an hour more; or 0 or
+    12.5 s); an import records none and is not. Expected by a hand sum of the cells' times."""
+    doc = _marked(_read(source), *marks)
+    cells = sum(c["wall_seconds"] for c in doc["cells"] if "wall_seconds" in c)
     doc.pop("wall_seconds")
     if wall is not None:
-        doc["wall_seconds"] = wall
+        doc["wall_seconds"] = 0.0 if wall == "zero" else wall if isinstance(wall, str) or wall == 12.5 else round(cells + wall, 3)
     refused = [p for p in validation.structure_problems(doc, "x.json") if p.path == "/wall_seconds"]
-    assert bool(refused) is (not any(marks) and not isinstance(wall, float))
+    given_wall = doc.get("wall_seconds")
+    short = isinstance(given_wall, float) and given_wall < cells - 0.001 * (len(doc["cells"]) + 1)
+    assert bool(refused) is (not any(marks) and (not isinstance(given_wall, float) or short)), (given_wall, cells, refused)
+    assert all(c.get("wall_seconds") is not None for c in doc["cells"] if c["status"] == "ok")
+
+
+def test_a_fio_report_that_states_no_version_is_refused():
+    """Round 27: a cell report of fio's whose "fio version" key was spelled with a JSON escape
+    stated no version to the reader of its bytes, and skipped the check that the version it
+    states is the one the result records. fio states it in every report: one stating none is
+    refused, at the repetition's raw reference."""
+    doc = _read(SOURCE)
+    members = dict(_members(SOURCE))
+    cell = next(c for c in doc["cells"] if c["status"] == "ok" and b'"fio version"' in members[c["raw"][0].split("/", 2)[2]])
+    name = cell["raw"][0].split("/", 2)[2]
+    assert validation.raw_problems(cell, doc["id"], members, {}, fio_versions=validation.recorded_fio(doc)) == []
+    members[name] = members[name].replace(b'"fio version"', b'"fio\\u0020version"')
+    assert json.loads(members[name])["fio version"]
+    found = validation.raw_problems(cell, doc["id"], members, {}, fio_versions=validation.recorded_fio(doc))
+    assert [(where, "states no fio version" in message) for _, where, message in found] == [("/raw/0", True)], found
+
+
+RUNNER_ONLY = ("wall_seconds", *PER_REPETITION)
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(marks=MARKS, seed=st.integers(0, 10 ** 6))
+def test_an_import_holds_nothing_only_the_runner_measures(marks, seed):
+    """Round 27: the later half of a cut run named itself an import (whose clock compare cannot
+    read) and kept the run's baseline repetitions and its cells' runner-only fields. fsatlas
+    import writes no raw-device baseline (it refuses one in the system file) and no cell field
+    only the runner measures (a cell's wall time, start times, device counters, contention): a
+    file with any import mark holding one is refused at its pointer; a runner's file is not.
+    Expected by a hand list of the fields the file holds."""
+    doc, pick = _marked(_read(SOURCE), *marks), random.Random(seed)
+    doc["target"] = {k: v for k, v in doc["target"].items() if k not in bundle.BASELINE_FOLDERS or pick.random() < 0.5}
+    doc["cells"] = [{k: v for k, v in c.items() if k not in RUNNER_ONLY or pick.random() < 0.2} for c in doc["cells"]]
+    expected = sorted([f"/target/{f}" for f in (*bundle.BASELINE_FOLDERS, "baseline_written") if f in doc["target"]]
+                      + [f"/cells/{i}/{f}" for i, c in enumerate(doc["cells"]) for f in RUNNER_ONLY if f in c]) if any(marks) else []
+    found = sorted(p.path for p in validation.structure_problems(doc, "x.json")
+                   if p.path.startswith("/target/") or p.path.rsplit("/", 1)[-1] in RUNNER_ONLY)
+    assert found == expected

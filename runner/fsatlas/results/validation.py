@@ -432,12 +432,34 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
         out.append(Problem("error", path, next((k for k, v in marks.items() if v is None), "/id"),
                            "expected an import's id, profile and tool.imported_from to name one format (a run of the "
                            "runner has none of them), found " + ", ".join(f"{k[1:]} {v or 'none'}" for k, v in marks.items())))
-    if not any(marks.values()) and not isinstance(data.get("wall_seconds"), (int, float)):
+    wall = data.get("wall_seconds")
+    if not any(marks.values()) and not isinstance(wall, (int, float)):
         # the runner writes it with every save, an interrupted run's too: without it a file's clock
         # has no end (#60 round 26: a cut run's later half dropped it, and its start times)
         out.append(Problem("error", path, "/wall_seconds", "expected the run's wall time, which the runner "
                                                             "records in every file it writes, found none"))
+    elif not any(marks.values()):
+        # a run lasts at least as long as its cells took, one after another (each rounded to the
+        # millisecond): a cut run's later half claimed a wall time of 0 (#60 round 27)
+        cells = [c["wall_seconds"] for c in data["cells"] if isinstance(c.get("wall_seconds"), (int, float))]
+        if wall + 0.001 * (len(cells) + 1) < sum(cells):
+            out.append(Problem("error", path, "/wall_seconds",
+                               f"expected the run's wall time to be at least the {sum(cells):,.3f} s its cells took "
+                               f"(their wall_seconds, one after another), found {wall:,.3f}"))
     target = data.get("target") or {}
+    if any(marks.values()):
+        # what only the runner measures: fsatlas import writes none of it, and validate recomputes
+        # the raw device's figures from the runner's own reports (#60 round 27: a cut run's later
+        # half named an import, whose clock compare cannot read, kept a baseline of the run's)
+        for field in (*bundle.BASELINE_FOLDERS, "baseline_written"):
+            if field in target:
+                out.append(Problem("error", path, resultfile.pointer(["target", field]),
+                                   "expected no raw-device baseline in an import (only `fsatlas run` measures one), found one"))
+        for i, cell in enumerate(data["cells"]):
+            for field in ("wall_seconds", *PER_REPETITION):
+                if field in cell:
+                    out.append(Problem("error", path, resultfile.pointer(["cells", i, field]),
+                                       f"expected no {field} in an import's cell (only `fsatlas run` records it), found it"))
     # the runner measures baseline_after's jobs again after the filesystems, each one its baseline
     # measured first: a later half of a cut run held the run's baseline_after alone (#60 round 24)
     for job in sorted((target.get("baseline_after") or {}).keys() - (target.get("baseline") or {}).keys()):
@@ -471,7 +493,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
     share of the device, so no figure of them may stand without its report. The fill record
     beside them is read too: fio's report, screened for private text like every member."""
     rid, target, out, read = result["id"], result["target"], [], set()
-    bounds = _clock_bounds(result, rid, members) if any(bundle.baseline_reports(target)) else None
+    bounds = _clock_bounds(result, rid, members, memo) if any(bundle.baseline_reports(target)) else None
     for field, job, names in bundle.baseline_reports(target):
         where = resultfile.pointer(["target", field, job])
         read.update(name for name in names if name in members)
@@ -484,7 +506,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
         if not_fio:
             out.append((where, _fio_problem(not_fio[0], rid, members, memo)))
             continue
-        off = _off_the_clock(field, names, rid, members, bounds)
+        off = _off_the_clock(field, names, rid, members, memo, bounds)
         if off:
             out.append((where, off))
             continue
@@ -499,7 +521,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
             where = resultfile.pointer(["target", field]) if field in target else ""
             problem = _fio_problem(fill, rid, members, memo)  # (read into memo, with its privacy finding)
             private = memo[fill][0] and f"{PRIVATE}raw/{rid}/{fill}: {memo[fill][0]}; raw output is published"
-            off = not problem and _off_the_clock(field, [fill], rid, members, bounds)
+            off = not problem and _off_the_clock(field, [fill], rid, members, memo, bounds)
             out += [(where, message) for message in (problem, private, off) if message]
     return out, read
 
@@ -513,16 +535,35 @@ CLOCK_SLACK_S = 2
 # report's bytes, not by parsing it again (validate has parsed it once for its figures): every
 # "timestamp" key in it, wherever it stands (#60 round 26: one moved to the report's end was missed
 # by a reader of its head). A fraction or any other spelling is none.
-STAMP = re.compile(rb'"timestamp"\s*:\s*(\d{1,11})\s*[,}]')
-FIO_REPORT = b'"fio version"'
+def _timestamps(document) -> frozenset:
+    """The whole-second values of every "timestamp" key in a parsed JSON report, at any depth:
+    fio writes one, at the top. Read from the parse, not the bytes: a key spelled with a JSON
+    escape ("time\\u0073tamp") is the same key (#60 round 27)."""
+    found, todo = set(), [document]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            value = node.get("timestamp")
+            if isinstance(value, int) and not isinstance(value, bool):
+                found.add(value)
+            todo.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            todo.extend(v for v in node if isinstance(v, (dict, list)))
+    return frozenset(found)
 
 
-def _stamps(data: bytes) -> set[int]:
-    """The distinct values of fio's timestamp in a report (STAMP)."""
-    return set(map(int, STAMP.findall(data)))
+def _fio_stamps(name: str, raw: str, members: dict, memo: dict) -> frozenset | None:
+    """fio's timestamps in a bundle member (name; raw: its address, raw/<id>/<name>), read once
+    into memo by the one reader of every member; None for a member that is no report of fio's,
+    as its parse tells (round 27: one whose "fio version" key was spelled with an escape was
+    passed over by a look at its bytes)."""
+    if name not in memo:
+        memo[name] = _read_member(members[name], raw, memo)
+    parsed = memo[name][1]
+    return parsed[1].stamps if parsed is not None and parsed[0] is importers.fio else None
 
 
-def _clock_bounds(result: dict, rid: str, members: dict) -> tuple[float, float | None] | None:
+def _clock_bounds(result: dict, rid: str, members: dict, memo: dict) -> tuple[float, float | None] | None:
     """(when the run began, the latest its baseline may have been written, or None), in seconds
     since the epoch, or None when created is no time (structure_problems refuses it). The
     baseline is measured before any repetition: before the first one's start (created plus the
@@ -539,13 +580,12 @@ def _clock_bounds(result: dict, rid: str, members: dict) -> tuple[float, float |
     prefix = f"raw/{rid}/"
     for c in result["cells"]:
         for ref in c.get("raw") or [] if c.get("status") == "ok" else []:
-            data = members.get(ref[len(prefix):]) if isinstance(ref, str) and ref.startswith(prefix) else None
-            if data and FIO_REPORT in data:
-                bounds += _stamps(data)  # two values: the least bounds it
+            if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix):] in members:
+                bounds += _fio_stamps(ref[len(prefix):], ref, members, memo) or ()  # two values: the least bounds it
     return began, (min(bounds) if bounds else None)
 
 
-def _off_the_clock(field: str, names: list, rid: str, members: dict, bounds) -> str | None:
+def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict, bounds) -> str | None:
     """Why a raw-device report (a job's, or the fill record's) cannot be this run's, by fio's own
     timestamp (when it wrote the report, in UTC), or None; bounds: _clock_bounds(). A run
     measures its raw device after it begins (created), and its baseline before its first
@@ -561,7 +601,8 @@ def _off_the_clock(field: str, names: list, rid: str, members: dict, bounds) -> 
     def at(t: float) -> str:
         return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z"
     for name in names:
-        where, found = f"raw/{rid}/{name}", sorted(_stamps(members[name]))
+        where = f"raw/{rid}/{name}"
+        found = sorted(_fio_stamps(name, where, members, memo) or ())
         # a time a tool could have written (importers' EARLIEST), and no later than a created time
         # may be: the writer's clock may run ahead of this one's
         latest_possible = (dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW).timestamp()
@@ -880,6 +921,7 @@ class Found(list):
     def __init__(self, measurements, stated: str | None = None):
         super().__init__(measurements)
         self.stated = stated  # the version the output states of its tool (tool_version), if any
+        self.stamps = frozenset()  # fio's: the timestamps its report holds (_timestamps), set by _read_member
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -970,10 +1012,14 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                 values = select(cell, parsed, raw, imported_from)
             except UserError as e:
                 error = e.body
-        if error is None and parsed[0] is importers.fio and parsed[1].stated is not None \
-                and parsed[1].stated not in fio_versions:
+        if error is None and parsed[0] is importers.fio and parsed[1].stated not in fio_versions \
+                and (parsed[1].stated is not None or fio_versions):
             recorded = ", ".join(sorted(fio_versions)) or "no fio version"
-            error = (f"it states {parsed[1].stated[:50]!r}, while the result records {recorded} (tool.fio); "
+            # fio states its version in every JSON report ("fio version") and terse line but
+            # version 2's (fio 1.x): in a result that records one (the runner's always does), a
+            # report stating none hid it, with an escape in the key (#60 round 27)
+            said = f"it states {parsed[1].stated[:50]!r}" if parsed[1].stated is not None else "it states no fio version"
+            error = (f"{said}, while the result records {recorded} (tool.fio); "
                      f"expected the version that ran it, which decides the checks its counts get")
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
@@ -1028,9 +1074,13 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
             return None, None, (f"expected a result's text reports to add up to at most {importers.MAX_TEXT_TOTAL:,} "
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text, document, values)
+    stamps = _timestamps(document) if document is not None else frozenset()
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
-        return private, parse_raw(text, raw), None
+        parsed = parse_raw(text, raw)
+        if parsed[0] is importers.fio:
+            parsed[1].stamps = stamps
+        return private, parsed, None
     except UserError as e:  # the place in the member (a JSON Pointer into fio's report) kept
         return private, None, (f"at {e.field}: " if e.field else "") + e.body
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
