@@ -417,9 +417,91 @@ def test_an_import_holds_nothing_only_the_runner_measures(marks, seed):
     Expected by a hand list of the fields the file holds."""
     doc, pick = _marked(_read(SOURCE), *marks), random.Random(seed)
     doc["target"] = {k: v for k, v in doc["target"].items() if k not in bundle.BASELINE_FOLDERS or pick.random() < 0.5}
-    doc["cells"] = [{k: v for k, v in c.items() if k not in RUNNER_ONLY or pick.random() < 0.2} for c in doc["cells"]]
+    if any(marks):  # a runner's file keeps what the runner records (a cell's wall time is required)
+        doc["cells"] = [{k: v for k, v in c.items() if k not in RUNNER_ONLY or pick.random() < 0.2} for c in doc["cells"]]
     expected = sorted([f"/target/{f}" for f in (*bundle.BASELINE_FOLDERS, "baseline_written") if f in doc["target"]]
                       + [f"/cells/{i}/{f}" for i, c in enumerate(doc["cells"]) for f in RUNNER_ONLY if f in c]) if any(marks) else []
     found = sorted(p.path for p in validation.structure_problems(doc, "x.json")
                    if p.path.startswith("/target/") or p.path.rsplit("/", 1)[-1] in RUNNER_ONLY)
     assert found == expected
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(source=st.sampled_from([SOURCE, OTHER]), dropped=st.integers(1, 20), seed=st.integers(0, 10 ** 6))
+def test_a_runners_cell_without_its_wall_time_is_refused(source, dropped, seed):
+    """Round 28, break 1: a cut run's later half dropped its cells' wall times, so that the rule
+    'the run lasts at least as long as its cells took' had nothing to add up. The runner records
+    every ok cell's wall time: one without it is refused at its pointer."""
+    doc, pick = _read(source), random.Random(seed)
+    ok = [i for i, c in enumerate(doc["cells"]) if c["status"] == "ok"]
+    gone = sorted(pick.sample(ok, min(dropped, len(ok))))
+    for i in gone:
+        doc["cells"][i] = {k: v for k, v in doc["cells"][i].items() if k != "wall_seconds"}
+    found = [p.path for p in validation.structure_problems(doc, "x.json") if p.path.endswith("/wall_seconds")]
+    assert found == [f"/cells/{i}/wall_seconds" for i in gone]
+
+
+def _cell_reports(doc: dict, members: dict) -> list[tuple[str, int]]:
+    """(pointer, fio's timestamp) of each ok cell's fio report, read by this test's own pattern."""
+    import re
+    out = []
+    for i, c in enumerate(doc["cells"]):
+        for j, ref in enumerate(c["raw"] if c["status"] == "ok" else []):
+            found = re.search(rb'"timestamp"\s*:\s*(\d+)', members[ref.split("/", 2)[2]])
+            if found and b'"fio version"' in members[ref.split("/", 2)[2]]:
+                out.append((f"/cells/{i}/raw/{j}", int(found.group(1))))
+    return out
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(source=st.sampled_from([SOURCE, OTHER]), earlier=st.integers(0, 9000), starts=st.booleans(), extra=st.integers(0, 30),
+       wall=st.sampled_from(["its own", "its cells'"]))
+def test_a_runners_fio_report_written_after_its_clock_ends_is_refused(source, earlier, starts, extra, wall):
+    """Round 28, break 2: a cut run's later half claimed to begin `earlier` seconds before the run,
+    its wall time its cells' sum and a second, its start times removed (or kept on the machine's
+    clock, which moves them later by as much): fio wrote its reports after its claimed clock
+    ended. Here the wall time is the run's own or its cells' sum, plus `extra` seconds. A runner's file whose start times show no pause has every fio report written by its
+    created time, plus how long it ran, plus PAUSE_SLACK; a later one is refused at its pointer.
+    Expected from fio's timestamps read by this test's own pattern and the clock worked out here."""
+    doc = _read(source)
+    members = _members(source)
+    created = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) - dt.timedelta(seconds=earlier)
+    doc = {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}"}
+    own = doc["wall_seconds"] if wall == "its own" else sum(c["wall_seconds"] for c in doc["cells"] if "wall_seconds" in c)
+    doc["wall_seconds"] = round(own + extra, 3)
+    for c in doc["cells"]:
+        if starts and c.get("started"):
+            c["started"] = [t + earlier for t in c["started"]]
+        elif not starts:
+            c.pop("started", None)
+    offsets = [t for c in doc["cells"] if c["status"] == "ok" for t in c.get("started") or []]
+    last = max(offsets, default=0.0)
+    paused = last > doc["wall_seconds"] + comparison.PAUSE_SLACK
+    by = created.timestamp() + max(doc["wall_seconds"], last) + comparison.PAUSE_SLACK
+    expected = [] if paused else [where for where, stamp in _cell_reports(doc, members) if stamp > by]
+    found = [where for where, _ in validation.cell_clock_problems(doc, members, {})]
+    assert found == expected, (earlier, starts, extra, found[:3], expected[:3])
+    if earlier == 0 and wall == "its own":
+        assert found == []  # the genuine run: every report within its clock
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(how=st.sampled_from(["float", "string", "dropped", "twice"]), pick=st.randoms())
+def test_a_runners_fio_cell_report_whose_time_cannot_be_read_is_refused(how, pick):
+    """Round 28, break 3: a cell report of the runner's fio whose timestamp was written as a
+    float or a string gave no clock, and the baseline no bound. The runner's fio writes one whole
+    second in every report: one holding none, or two, is refused at its pointer."""
+    import re
+    doc = _read(SOURCE)
+    members = dict(_members(SOURCE))
+    where, _ = pick.choice(_cell_reports(doc, members))
+    i, j = (int(x) for x in where.split("/")[2::2])
+    name = doc["cells"][i]["raw"][j].split("/", 2)[2]
+    line = re.search(rb'"timestamp"\s*:\s*(\d+)', members[name])
+    members[name] = {"float": members[name].replace(line.group(0), line.group(0) + b".0", 1),
+                     "string": members[name].replace(line.group(0), line.group(0).replace(line.group(1), b'"' + line.group(1) + b'"'), 1),
+                     "dropped": members[name].replace(line.group(0), b'"clock" : 0', 1),
+                     "twice": members[name].replace(line.group(0), b'"clock" : {"timestamp" : 1000000000}, ' + line.group(0), 1)}[how]
+    json.loads(members[name])
+    found = validation.cell_clock_problems(doc, members, {})
+    assert [w for w, m in found] == [where] and "one whole second" in found[0][1], found[:2]

@@ -364,6 +364,15 @@ def test_fio_terse_line_of_fio_1_x_from_fios_own_man_page(tmp_path, capsys):
     assert "fio" not in result["tool"]  # version 2 names no fio version
 
 
+def test_fio_1_x_and_3_33_terse_lines_import_as_one_file_validate_accepts(tmp_path, capsys):
+    """#60 round 28: an import of fio 1.x's terse line (version 2, which states no fio version)
+    beside fio 3.33's records fio-3.33, and validate then refused the 1.x report for stating
+    none; an import's reports are what its tool wrote. Both import, and the file validates."""
+    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-1.x-terse-v2-manpage-example.txt",
+                        SAMPLES / "fio" / "fio-3.33-terse-v5.txt")
+    assert result["tool"]["fio"] == "fio-3.33" and len(result["cells"]) == 3
+
+
 def test_fio_terse_version_5(tmp_path, capsys):
     """47 fields a direction (bandwidth samples and IOPS statistics added), trim included."""
     result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-terse-v5.txt")

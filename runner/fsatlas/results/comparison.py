@@ -85,6 +85,7 @@ from functools import lru_cache
 
 from ..errors import UserError
 from . import machines, metrics, resultfile, shares, stats  # stats sets OpenBLAS's thread count before scipy is imported
+from .shares import PAUSE_SLACK, run_clock  # a run's clock, which validate reads too
 
 ALPHA = 0.05
 POWER = 0.8  # the power at which the smallest detectable effect is given
@@ -809,39 +810,6 @@ def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
     if met:
         raise UserError(f"{file_a} and {file_b} ran on one machine at once ({met}): one run split in two, or "
                         f"two runs that shared the machine, not two independent runs; name one")
-
-
-# How much later than its wall time a run's last repetition may start without a pause: created is
-# rounded down to the second and the wall clock starts after the system's facts are collected
-# (a complete run of 241.29 s had its last repetition start at 241.568 s: #60 round 20).
-PAUSE_SLACK = 10.0
-
-
-def run_clock(result: dict) -> tuple[float, float | None, list] | None:
-    """(when a runner's run began, when it is known to have run until or None, its repetitions'
-    start times, sorted), in seconds since the epoch. It began at its created time (to the
-    second); it ran until created plus its wall time or its last repetition's start, whichever is
-    later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
-    after its wall time allows (its wall time leaves the pause out, and where the pause fell is
-    not recorded). A paused run is still known to have run until its first repetition began (its
-    set-up and baseline: #60 round 25, the later half of a cut run claimed an earlier start and
-    read as paused, so the earlier half began within it unseen). None for an import without
-    repetition start times (its created time is the import's, and no importer records start
-    times): a file that has them is read by them, whatever marks it carries (#60 round 21: a
-    split run's ids renamed as imports)."""
-    try:
-        began = dt.datetime.fromisoformat(str(result.get("created")).replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-    wall = result.get("wall_seconds")
-    wall = wall if isinstance(wall, (int, float)) and wall > 0 else 0.0
-    starts = sorted(began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ())
-    if not starts and shares.imported(result):
-        return None
-    last = starts[-1] - began if starts else 0.0
-    paused = last > wall + PAUSE_SLACK if wall else False
-    ran = max(wall, last)
-    return began, (starts[0] if paused else began + ran if ran else None), starts
 
 
 def _interleave(mine: list, theirs: list) -> bool:

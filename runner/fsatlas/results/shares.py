@@ -3,7 +3,10 @@ explorer's index holds each file's descriptive strings, the vocabulary of its ce
 filesystems, workloads, variants and their configurations the filters offer) and the metrics
 fsatlas does not know; the filesystem pages hold the start of each cell's reason. The explorer
 (site/explorer.py) builds its index from these; `fsatlas validate` bounds their size, so no
-file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it holds."""
+file adds more than MAX_INDEX_SHARE bytes to the index, however many cells it holds. Also what
+a file says of itself that validate and compare both read: whether it is an import, and its
+run's clock (run_clock, written_by)."""
+import datetime as dt
 import json
 import re
 import shlex
@@ -142,3 +145,58 @@ def index_share(result: dict) -> int:
     entry = [result["id"], result["created"], result.get("complete", True), list(said.values()),
              vocabulary(result), unknown_metrics(result)]
     return len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()) + NUMBER_CHARS * len(said)
+
+
+# How much later than its wall time a run's last repetition may start without a pause: created is
+# rounded down to the second and the wall clock starts after the system's facts are collected
+# (a complete run of 241.29 s had its last repetition start at 241.568 s: #60 round 20).
+PAUSE_SLACK = 10.0
+
+
+def run_clock(result: dict) -> tuple[float, float | None, list] | None:
+    """(when a runner's run began, when it is known to have run until or None, its repetitions'
+    start times, sorted), in seconds since the epoch. It began at its created time (to the
+    second); it ran until created plus its wall time or its last repetition's start, whichever is
+    later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
+    after its wall time allows (its wall time leaves the pause out, and where the pause fell is
+    not recorded). A paused run is still known to have run until its first repetition began (its
+    set-up and baseline: #60 round 25, the later half of a cut run claimed an earlier start and
+    read as paused, so the earlier half began within it unseen). None for an import without
+    repetition start times (its created time is the import's, and no importer records start
+    times): a file that has them is read by them, whatever marks it carries (#60 round 21: a
+    split run's ids renamed as imports)."""
+    parts = _clock_parts(result)
+    if parts is None:
+        return None
+    began, ran, paused, starts = parts
+    if not starts and imported(result):
+        return None
+    return began, (starts[0] if paused else began + ran if ran else None), starts
+
+
+def _clock_parts(result: dict) -> tuple[float, float, bool, list] | None:
+    """(created in seconds since the epoch, how long it ran: its wall time or its last start's
+    offset, whichever is more, whether its start times show a pause, its start times sorted), or
+    None when created is no time."""
+    try:
+        began = dt.datetime.fromisoformat(str(result.get("created")).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+    wall = result.get("wall_seconds")
+    wall = wall if isinstance(wall, (int, float)) and wall > 0 else 0.0
+    starts = sorted(began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or ()
+                    if isinstance(t, (int, float)) and not isinstance(t, bool))
+    last = starts[-1] - began if starts else 0.0
+    return began, max(wall, last), (last > wall + PAUSE_SLACK if wall else False), starts
+
+
+def written_by(result: dict) -> float | None:
+    """When every report of a runner's run was written by, in seconds since the epoch: created
+    plus how long it ran (run_clock) plus PAUSE_SLACK; None for an import, or a run whose start
+    times show a pause (a resumed run: its wall time leaves the pause out). A cut run's later half
+    that claimed an earlier start held reports fio wrote long after its claimed clock ended (#60
+    round 28)."""
+    parts = _clock_parts(result)
+    if parts is None or any(import_marks(result).values()) or parts[2]:
+        return None
+    return parts[0] + parts[1] + PAUSE_SLACK

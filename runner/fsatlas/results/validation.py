@@ -348,6 +348,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         if cell["status"] == "ok" and with_raw:
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
     if members is not None:
+        problems += [Problem("error", path, where, message) for where, message in cell_clock_problems(data, members, memo)]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
         problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
@@ -440,7 +441,12 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
                                                             "records in every file it writes, found none"))
     elif not any(marks.values()):
         # a run lasts at least as long as its cells took, one after another (each rounded to the
-        # millisecond): a cut run's later half claimed a wall time of 0 (#60 round 27)
+        # millisecond): a cut run's later half claimed a wall time of 0 (#60 round 27), or dropped
+        # its cells' times too (round 28); the runner records every cell's it ran
+        for i, cell in enumerate(data["cells"]):
+            if cell.get("status") == "ok" and not isinstance(cell.get("wall_seconds"), (int, float)):
+                out.append(Problem("error", path, f"/cells/{i}/wall_seconds",
+                                   "expected the cell's wall time, which the runner records for every cell it ran, found none"))
         cells = [c["wall_seconds"] for c in data["cells"] if isinstance(c.get("wall_seconds"), (int, float))]
         if wall + 0.001 * (len(cells) + 1) < sum(cells):
             out.append(Problem("error", path, "/wall_seconds",
@@ -582,7 +588,43 @@ def _clock_bounds(result: dict, rid: str, members: dict, memo: dict) -> tuple[fl
         for ref in c.get("raw") or [] if c.get("status") == "ok" else []:
             if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix):] in members:
                 bounds += _fio_stamps(ref[len(prefix):], ref, members, memo) or ()  # two values: the least bounds it
-    return began, (min(bounds) if bounds else None)
+    return began, (min(bounds) if bounds else None), shares.written_by(result)
+
+
+def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer, message)] of a runner's file whose cells' fio reports are not on its clock:
+    the runner's fio writes each report one whole-second timestamp (#60 round 28: one written as
+    a float or a string gave no clock), by the end of the run's clock (_late: a cut run's later
+    half claimed an earlier start). An import's reports are what its tool wrote, whenever."""
+    if any(shares.import_marks(result).values()):
+        return []
+    rid, by, out = result["id"], shares.written_by(result), []
+    for i, cell in enumerate(result["cells"]):
+        for j, ref in enumerate(cell.get("raw") or [] if cell.get("status") == "ok" else []):
+            name = bundle.member_of(rid, ref) if isinstance(ref, str) else None
+            stamps = _fio_stamps(name, ref, members, memo) if name in members else None
+            if stamps is None:
+                continue  # no member (refused at its reference), or no report of fio's
+            if len(stamps) != 1:
+                out.append((f"/cells/{i}/raw/{j}", f"expected fio's timestamp of when it wrote {ref}, one whole second, "
+                                                   f"found {', '.join(map(str, sorted(stamps)[:2])) or 'none'}"))
+            elif _late(max(stamps), by, ref):
+                out.append((f"/cells/{i}/raw/{j}", _late(max(stamps), by, ref)))
+    return out
+
+
+def _at(t: float) -> str:
+    """A time in seconds since the epoch as the messages print it (UTC, to the second)."""
+    return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z"
+
+
+def _late(written: float, by: float | None, where: str) -> str | None:
+    """Why fio's report at where, written at `written`, is not of a run whose every report was
+    written by `by` (shares.written_by), or None."""
+    if by is None or written <= by:
+        return None
+    return (f"expected fio's report {where} written within the run's clock (by {_at(by)}: its created time, its "
+            f"wall time and {shares.PAUSE_SLACK:.0f} s, its start times showing no pause), found it written at {_at(written)}")
 
 
 def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict, bounds) -> str | None:
@@ -591,15 +633,14 @@ def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict,
     measures its raw device after it begins (created), and its baseline before its first
     repetition: one run cut into two files, the later half claiming a later start, held reports
     of the earlier half's baseline in its baseline or baseline_after, or the run's baseline_after
-    as its baseline (#60 rounds 23 to 25). baseline_after has no upper bound here: a resumed run
-    may have measured it in an earlier session than some repetitions. The runner's fio always
+    as its baseline (#60 rounds 23 to 25); and every report by the end of the run's clock (_late).
+    baseline_after has no upper bound but that: a resumed run may have measured it in an earlier
+    session than some repetitions. The runner's fio always
     writes the timestamp: a report whose timestamp is missing, written twice or no time is
     refused, not passed over."""
     if bounds is None:
         return None
-    began, latest = bounds
-    def at(t: float) -> str:
-        return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z"
+    began, latest, by = bounds
     for name in names:
         where = f"raw/{rid}/{name}"
         found = sorted(_fio_stamps(name, where, members, memo) or ())
@@ -611,13 +652,15 @@ def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict,
             return f"expected fio's timestamp of when it wrote the raw device's report {where}, one time, found {said}"
         written = found[0]
         if written < began - CLOCK_SLACK_S:
-            return (f"expected the raw device measured after the run began ({at(began)}), "
-                    f"found fio's report {where} written at {at(written)}")
+            return (f"expected the raw device measured after the run began ({_at(began)}), "
+                    f"found fio's report {where} written at {_at(written)}")
         # no slack here: fio's seconds and a report's are cut from one clock the same way, and the
         # baseline ended before any repetition began (a tiny run's later half was within 2 s)
         if field == "baseline" and latest is not None and written > latest:
             return (f"expected the raw device's baseline measured before the run's first repetition "
-                    f"({at(latest)}), found fio's report {where} written at {at(written)}")
+                    f"({_at(latest)}), found fio's report {where} written at {_at(written)}")
+        if _late(written, by, where):
+            return _late(written, by, where)
     return None
 
 
@@ -1013,11 +1056,11 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
             except UserError as e:
                 error = e.body
         if error is None and parsed[0] is importers.fio and parsed[1].stated not in fio_versions \
-                and (parsed[1].stated is not None or fio_versions):
+                and (parsed[1].stated is not None or imported_from is None):
             recorded = ", ".join(sorted(fio_versions)) or "no fio version"
-            # fio states its version in every JSON report ("fio version") and terse line but
-            # version 2's (fio 1.x): in a result that records one (the runner's always does), a
-            # report stating none hid it, with an escape in the key (#60 round 27)
+            # the runner's fio writes JSON, whose every report states its version ("fio version"):
+            # one of the runner's stating none hid it, with an escape in the key (#60 round 27). An
+            # import may hold fio 1.x's terse lines (version 2), which state none (round 28)
             said = f"it states {parsed[1].stated[:50]!r}" if parsed[1].stated is not None else "it states no fio version"
             error = (f"{said}, while the result records {recorded} (tool.fio); "
                      f"expected the version that ran it, which decides the checks its counts get")
