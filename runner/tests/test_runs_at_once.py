@@ -431,7 +431,9 @@ def test_an_import_holds_nothing_only_the_runner_measures(marks, seed):
 def test_a_runners_cell_without_its_wall_time_is_refused(source, dropped, seed):
     """Round 28, break 1: a cut run's later half dropped its cells' wall times, so that the rule
     'the run lasts at least as long as its cells took' had nothing to add up. The runner records
-    every ok cell's wall time: one without it is refused at its pointer."""
+    every ok cell's wall time in a run with a raw-device baseline: one without it is refused at
+    its pointer. A run of many clients (`fsatlas run --clients`, a directory, no baseline)
+    records none, and is not."""
     doc, pick = _read(source), random.Random(seed)
     ok = [i for i, c in enumerate(doc["cells"]) if c["status"] == "ok"]
     gone = sorted(pick.sample(ok, min(dropped, len(ok))))
@@ -439,6 +441,8 @@ def test_a_runners_cell_without_its_wall_time_is_refused(source, dropped, seed):
         doc["cells"][i] = {k: v for k, v in doc["cells"][i].items() if k != "wall_seconds"}
     found = [p.path for p in validation.structure_problems(doc, "x.json") if p.path.endswith("/wall_seconds")]
     assert found == [f"/cells/{i}/wall_seconds" for i in gone]
+    clients = {**doc, "target": {"kind": "directory", "shared_filesystem": "nfs", "clients": 2, "caches_dropped": False}}
+    assert [p.path for p in validation.structure_problems(clients, "x.json") if p.path.endswith("/wall_seconds")] == []
 
 
 def _cell_reports(doc: dict, members: dict) -> list[tuple[str, int]]:
