@@ -509,3 +509,27 @@ def test_a_runners_fio_cell_report_whose_time_cannot_be_read_is_refused(how, pic
     json.loads(members[name])
     found = validation.cell_clock_problems(doc, members, {})
     assert [w for w, m in found] == [where] and "one whole second" in found[0][1], found[:2]
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=st.integers(0, 10 ** 6), before=st.floats(0.0, 2.0), short=st.integers(1, 3000))
+def test_a_cut_runs_earlier_half_that_fakes_a_pause_is_still_one_run(seed, before, short):
+    """Round 29: one run cut at a moment. The earlier half keeps its id, created time and start
+    times, and claims a wall time `short` seconds short of its last start (its cells' sum and a
+    second, in the attack), so that it reads as a resumed run that paused, whose known end is its
+    first repetition. The later half drops its start times and claims to begin `before` seconds
+    before the earlier half's first repetition, with the run's remaining wall time. It then ran
+    across every repetition of the earlier half after the first: compare refuses them as one run."""
+    first, second = split(_clock_only(SOURCE), random.Random(seed), cut=True)
+    if not first["cells"] or not second["cells"]:
+        return
+    starts = sorted(t for c in first["cells"] for t in c["started"])
+    if len(starts) < 2 or starts[-1] - starts[0] < 3:
+        return
+    first["wall_seconds"] = max(starts[-1] - short, 0.0)
+    began = dt.datetime.fromisoformat(first["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=starts[0] - before)
+    second = {**second, "created": f"{began:%Y-%m-%dT%H:%M:%SZ}",
+              "wall_seconds": round(_read(SOURCE)["wall_seconds"] - (starts[0] - before), 3),
+              "cells": [{k: v for k, v in c.items() if k != "started"} for c in second["cells"]]}
+    with pytest.raises(UserError, match="ran on one machine at once"):
+        comparison.between([first, second], [_read(OTHER)])

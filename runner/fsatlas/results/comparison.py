@@ -827,6 +827,10 @@ def ran_at_once(a: dict, b: dict) -> str:
     - one created instant (the second a run began), however it is spelled;
     - one begun while the other ran (its created time within the other's created time and the end
       run_clock() knows, by more than the second created is rounded to);
+    - a repetition of one begun while the other ran (#60 round 29: a cut run's earlier half kept
+      its start times and claimed a wall time short of them, so it read as paused and its known
+      end was its first repetition; the later half, which claimed to begin within the second
+      before it, ran across all of the earlier half's repetitions);
     - or their repetitions alternate on the clock (_interleave()), whatever their created times say.
     Runs of one machine one after the other do none of these; one run's repetitions split into two
     files (#60 round 18, finding 5; rounds 19 and 20: dealt, cut at a moment, created spelled
@@ -850,6 +854,11 @@ def ran_at_once(a: dict, b: dict) -> str:
     for (began, _, _), (other, ended, _) in ((clocks[1], clocks[0]), clocks):
         if ended is not None and other < began and began + 1 <= ended:
             return f"one began at {at(began)}, while the other ran from {at(other)} to {at(ended)}"
+    for (_, _, starts), (other, ended, _) in ((clocks[1], clocks[0]), clocks):
+        # created is cut to the second, so a start (created plus its offset) is known to a second
+        inside = [t for t in starts if ended is not None and other + 1 <= t and t + 1 <= ended]
+        if inside:
+            return f"a repetition of one began at {at(inside[0])}, while the other ran from {at(other)} to {at(ended)}"
     if _interleave(a_starts, b_starts):
         return f"their repetitions alternate on the clock between {at(max(a_starts[0], b_starts[0]))} and " \
                f"{at(min(a_starts[-1], b_starts[-1]))}"
