@@ -241,3 +241,27 @@ def test_a_workload_that_flushes_before_its_figure_is_not_the_caches_without_a_b
             "metrics": {"throughput": {"samples": [1e6, 1.01e6, 0.99e6], "mean": 1e6}}}
     assert flags.waits_for_device(cell) and expected in flags.derive(cell, {})
     assert not flags.waits_for_device({**cell, "workload": "seq-read"})
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(drift=st.sampled_from([0.5, 0.9, 0.99, 1.0, 1.01, 1.1, 2.0]), jobs=st.integers(0, 12))
+def test_a_runs_flags_are_derived_again_once_the_raw_device_is_measured_after_the_filesystems(drift, jobs):
+    """A fresh quick run drew 10 warnings from validate (baseline-unknown derived, not stored): the
+    runner derived each cell's flags when it finished, before baseline_after, whose drift from
+    the baseline decides whether the baseline judges. Once it is measured, every finished cell's
+    flags are derived again: with a baseline_after whose first `jobs` jobs drifted by `drift`,
+    each cell's stored flags are the ones validate derives (validation.flag_problems finds none)."""
+    import types
+    from fsatlas.results import resultfile, validation
+    from fsatlas.run import execution
+    from testutil import RESULTS
+    doc = resultfile.readable(json.loads((RESULTS / "20261127T143616Z-m-b6d0b06748-standard.json").read_text()))
+    base = doc["target"]["baseline"]
+    from fsatlas.results import stats
+    doc["target"]["baseline_after"] = {
+        job: {name: stats.summarize([s * (drift if k < jobs else 1.0) for s in m["samples"]], m["unit"], m["better"])
+              for name, m in metrics.items()}
+        for k, (job, metrics) in enumerate(sorted(base.items()))}
+    execution._flags_again(types.SimpleNamespace(profile=types.SimpleNamespace(cells=[]), result=doc))
+    assert [(c["key"], validation.flag_problems(c, doc["target"])) for c in doc["cells"] if c["status"] == "ok"
+            and validation.flag_problems(c, doc["target"])] == []

@@ -506,6 +506,18 @@ def _run_loop_groups(run) -> None:
     _run_groups(run, matrix, profile)
     if not run.device:  # a named device keeps the last filesystem's signature (the next run must confirm it)
         _measure_baseline(run, "baseline_after")
+        _flags_again(run)
+
+
+def _flags_again(run) -> None:
+    """Every finished cell's flags derived again with the raw device measured after the
+    filesystems: a baseline that drifted between its two measurements judges no cell
+    (flags.derive), and each cell's flags were derived before the second one. A fresh quick run
+    drew 10 warnings from validate: baseline-unknown derived, not stored."""
+    primary = {c.key: c.primary for c in run.profile.cells}
+    for record in run.result["cells"]:
+        if record["status"] == "ok":
+            record["flags"] = flags.derive(record, run.result["target"], primary.get(record["key"]))
 
 
 def _run_groups(run, matrix, profile) -> None:
