@@ -464,8 +464,9 @@ def test_a_runners_fio_report_written_after_its_clock_ends_is_refused(source, ea
     """Round 28, break 2: a cut run's later half claimed to begin `earlier` seconds before the run,
     its wall time its cells' sum and a second, its start times removed (or kept on the machine's
     clock, which moves them later by as much): fio wrote its reports after its claimed clock
-    ended. Here the wall time is the run's own or its cells' sum, plus `extra` seconds. A runner's file whose start times show no pause has every fio report written by its
-    created time, plus how long it ran, plus PAUSE_SLACK; a later one is refused at its pointer.
+    ended. Here the wall time is the run's own or its cells' sum, plus `extra` seconds. A
+    runner's file whose start times show no pause has every fio report written by its created
+    time, plus how long it ran, plus PAUSE_SLACK; a later one is refused at its pointer.
     Expected from fio's timestamps read by this test's own pattern and the clock worked out here."""
     doc = _read(source)
     members = _members(source)
