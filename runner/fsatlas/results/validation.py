@@ -539,14 +539,14 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
 CLOCK_SLACK_S = 2
 
 
-# fio's timestamp (whole seconds since the epoch, UTC: when it wrote the report), read from a
-# report's bytes, not by parsing it again (validate has parsed it once for its figures): every
-# "timestamp" key in it, wherever it stands (#60 round 26: one moved to the report's end was missed
-# by a reader of its head). A fraction or any other spelling is none.
+# fio's timestamp (whole seconds since the epoch, UTC: when it wrote the report), read from the
+# parse _read_member makes of a report once for its privacy screen: every "timestamp" key in it,
+# wherever it stands (#60 round 26: one moved to the report's end was missed by a reader of its
+# head; round 27: one spelled with a JSON escape, by a reader of its bytes). A fraction, a string or
+# any other value is none.
 def _timestamps(document) -> frozenset:
-    """The whole-second values of every "timestamp" key in a parsed JSON report, at any depth:
-    fio writes one, at the top. Read from the parse, not the bytes: a key spelled with a JSON
-    escape ("time\\u0073tamp") is the same key (#60 round 27)."""
+    """The whole-second values of every "timestamp" key in a parsed JSON report, at any depth
+    (fio writes one, at the top)."""
     found, todo = set(), [document]
     while todo:
         node = todo.pop()
@@ -571,9 +571,10 @@ def _fio_stamps(name: str, raw: str, members: dict, memo: dict) -> frozenset | N
     return parsed[1].stamps if parsed is not None and parsed[0] is importers.fio else None
 
 
-def _clock_bounds(result: dict, rid: str, members: dict, memo: dict) -> tuple[float, float | None] | None:
-    """(when the run began, the latest its baseline may have been written, or None), in seconds
-    since the epoch, or None when created is no time (structure_problems refuses it). The
+def _clock_bounds(result: dict, rid: str, members: dict, memo: dict) -> tuple[float, float | None, float | None] | None:
+    """(when the run began, the latest its baseline may have been written or None, when every
+    report of the run was written by or None: shares.written_by), in seconds since the epoch, or
+    None when created is no time (structure_problems refuses it). The
     baseline is measured before any repetition: before the first one's start (created plus the
     least of the ok cells' `started`) and before fio wrote the first cell report (any timestamp
     one holds: a report written twice over bounds it by its earlier time) (#60 round 25:
@@ -610,8 +611,8 @@ def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[s
             if len(stamps) != 1:
                 out.append((f"/cells/{i}/raw/{j}", f"expected fio's timestamp of when it wrote {ref}, one whole second, "
                                                    f"found {', '.join(map(str, sorted(stamps)[:2])) or 'none'}"))
-            elif _late(max(stamps), by, ref):
-                out.append((f"/cells/{i}/raw/{j}", _late(max(stamps), by, ref)))
+            elif late := _late(max(stamps), by, ref):
+                out.append((f"/cells/{i}/raw/{j}", late))
     return out
 
 
@@ -637,9 +638,8 @@ def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict,
     of the earlier half's baseline in its baseline or baseline_after, or the run's baseline_after
     as its baseline (#60 rounds 23 to 25); and every report by the end of the run's clock (_late).
     baseline_after has no upper bound but that: a resumed run may have measured it in an earlier
-    session than some repetitions. The runner's fio always
-    writes the timestamp: a report whose timestamp is missing, written twice or no time is
-    refused, not passed over."""
+    session than some repetitions. The runner's fio always writes the timestamp: a report whose
+    timestamp is missing, written twice or no time is refused, not passed over."""
     if bounds is None:
         return None
     began, latest, by = bounds
@@ -661,8 +661,8 @@ def _off_the_clock(field: str, names: list, rid: str, members: dict, memo: dict,
         if field == "baseline" and latest is not None and written > latest:
             return (f"expected the raw device's baseline measured before the run's first repetition "
                     f"({_at(latest)}), found fio's report {where} written at {_at(written)}")
-        if _late(written, by, where):
-            return _late(written, by, where)
+        if late := _late(written, by, where):
+            return late
     return None
 
 
