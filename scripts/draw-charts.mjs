@@ -341,10 +341,10 @@ function weighPages(named) {
 }
 
 // Charts of one spec and axis drawn each in a view of its own, made from the spec compiled and
-// parsed once, with each chart's rows put in its named data set (a quick result's chart: 58 ms
-// of CPU compiled with its rows inside it, 31 ms so; PERFORMANCE.md). A view drawing one chart
-// after another is not used: it keeps the marks it made, and the next chart's ticks came out in
-// another order (tests/site/test_result_charts.py).
+// parsed once, with each chart's rows put in its named data set (a chart of perf's quick shape:
+// 63 to 68 ms of CPU compiled with its rows inside it, 46 to 47 ms so; PERFORMANCE.md). A view
+// drawing one chart after another is not used: it keeps the marks it made, and the next chart's
+// ticks came out in another order (tests/site/test_result_charts.py).
 function parsedOnce() {
   let runtime = null;
   return async (text, rows, axis) => {
