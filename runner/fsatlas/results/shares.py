@@ -165,7 +165,7 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     repetition start times (its created time is the import's, and no importer records start
     times): a file that has them is read by them, whatever marks it carries (#60 round 21: a
     split run's ids renamed as imports)."""
-    parts = _clock_parts(result)
+    parts = clock_parts(result)
     if parts is None:
         return None
     began, ran, paused, starts = parts
@@ -174,7 +174,7 @@ def run_clock(result: dict) -> tuple[float, float | None, list] | None:
     return began, (starts[0] if paused else began + ran if ran else None), starts
 
 
-def _clock_parts(result: dict) -> tuple[float, float, bool, list] | None:
+def clock_parts(result: dict) -> tuple[float, float, bool, list] | None:
     """(created in seconds since the epoch, how long it ran: its wall time or its last start's
     offset, whichever is more, whether its start times show a pause, its start times sorted), or
     None when created is no time."""
@@ -196,7 +196,7 @@ def written_by(result: dict) -> float | None:
     times show a pause (a resumed run: its wall time leaves the pause out). A cut run's later half
     that claimed an earlier start held reports fio wrote long after its claimed clock ended (#60
     round 28)."""
-    parts = _clock_parts(result)
+    parts = clock_parts(result)
     if parts is None or any(import_marks(result).values()) or parts[2]:
         return None
     return parts[0] + parts[1] + PAUSE_SLACK

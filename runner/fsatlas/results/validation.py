@@ -428,23 +428,24 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
     if message:
         out.append(Problem("error", path, "/created", message))
     marks = shares.import_marks(data)
-    if any(marks.values()) and len(set(marks.values())) > 1:
+    imported = any(marks.values())
+    if imported and len(set(marks.values())) > 1:
         # one mark alone would make a runner's run an import, whose clock compare cannot read (#60 round 21)
         out.append(Problem("error", path, next((k for k, v in marks.items() if v is None), "/id"),
                            "expected an import's id, profile and tool.imported_from to name one format (a run of the "
                            "runner has none of them), found " + ", ".join(f"{k[1:]} {v or 'none'}" for k, v in marks.items())))
-    wall = data.get("wall_seconds")
-    if not any(marks.values()) and not isinstance(wall, (int, float)):
+    wall, target = data.get("wall_seconds"), data.get("target") or {}
+    if not imported and not isinstance(wall, (int, float)):
         # the runner writes it with every save, an interrupted run's too: without it a file's clock
         # has no end (#60 round 26: a cut run's later half dropped it, and its start times)
         out.append(Problem("error", path, "/wall_seconds", "expected the run's wall time, which the runner "
                                                             "records in every file it writes, found none"))
-    elif not any(marks.values()):
+    elif not imported:
         # a run lasts at least as long as its cells took, one after another (each rounded to the
         # millisecond): a cut run's later half claimed a wall time of 0 (#60 round 27), or dropped
         # its cells' times too (round 28). The runner records every cell's time where it measures a
         # raw-device baseline (a run of many clients, in a directory, records none: no baseline to cut)
-        measured = any(field in (data.get("target") or {}) for field in bundle.BASELINE_FOLDERS)
+        measured = any(field in target for field in bundle.BASELINE_FOLDERS)
         for i, cell in enumerate(data["cells"] if measured else ()):
             if cell.get("status") == "ok" and not isinstance(cell.get("wall_seconds"), (int, float)):
                 out.append(Problem("error", path, f"/cells/{i}/wall_seconds",
@@ -454,8 +455,7 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
             out.append(Problem("error", path, "/wall_seconds",
                                f"expected the run's wall time to be at least the {sum(cells):,.3f} s its cells took "
                                f"(their wall_seconds, one after another), found {wall:,.3f}"))
-    target = data.get("target") or {}
-    if any(marks.values()):
+    if imported:
         # what only the runner measures: fsatlas import writes none of it, and validate recomputes
         # the raw device's figures from the runner's own reports (#60 round 27: a cut run's later
         # half named an import, whose clock compare cannot read, kept a baseline of the run's)
@@ -501,7 +501,7 @@ def baseline_problems(result: dict, members: dict, memo: dict) -> tuple[list[tup
     share of the device, so no figure of them may stand without its report. The fill record
     beside them is read too: fio's report, screened for private text like every member."""
     rid, target, out, read = result["id"], result["target"], [], set()
-    bounds = _clock_bounds(result, rid, members, memo) if any(bundle.baseline_reports(target)) else None
+    bounds = _clock_bounds(result, members, memo) if any(bundle.baseline_reports(target)) else None
     for field, job, names in bundle.baseline_reports(target):
         where = resultfile.pointer(["target", field, job])
         read.update(name for name in names if name in members)
@@ -571,27 +571,32 @@ def _fio_stamps(name: str, raw: str, members: dict, memo: dict) -> frozenset | N
     return parsed[1].stamps if parsed is not None and parsed[0] is importers.fio else None
 
 
-def _clock_bounds(result: dict, rid: str, members: dict, memo: dict) -> tuple[float, float | None, float | None] | None:
+def _clock_bounds(result: dict, members: dict, memo: dict) -> tuple[float, float | None, float | None] | None:
     """(when the run began, the latest its baseline may have been written or None, when every
     report of the run was written by or None: shares.written_by), in seconds since the epoch, or
-    None when created is no time (structure_problems refuses it). The
-    baseline is measured before any repetition: before the first one's start (created plus the
-    least of the ok cells' `started`) and before fio wrote the first cell report (any timestamp
-    one holds: a report written twice over bounds it by its earlier time) (#60 round 25:
-    the later half of a cut run, its start times removed, held the run's baseline_after as its
-    baseline)."""
-    try:
-        began = dt.datetime.fromisoformat(str(result["created"]).replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    None when created is no time (structure_problems refuses it). The baseline is measured before
+    any repetition: before the first one's start (created plus the least of the ok cells'
+    `started`) and before fio wrote the first cell report (any timestamp one holds: a report
+    written twice over bounds it by its earlier time) (#60 round 25: the later half of a cut run,
+    its start times removed, held the run's baseline_after as its baseline)."""
+    clock = shares.clock_parts(result)
+    if clock is None:
         return None
-    bounds = [began + t for c in result["cells"] if c.get("status") == "ok" for t in c.get("started") or []
-              if isinstance(t, (int, float)) and not isinstance(t, bool)]
-    prefix = f"raw/{rid}/"
-    for c in result["cells"]:
-        for ref in c.get("raw") or [] if c.get("status") == "ok" else []:
-            if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix):] in members:
-                bounds += _fio_stamps(ref[len(prefix):], ref, members, memo) or ()  # two values: the least bounds it
+    began, _, _, starts = clock
+    bounds = starts[:1] + [t for _, _, stamps in _cell_reports(result, members, memo) for t in stamps]
     return began, (min(bounds) if bounds else None), shares.written_by(result)
+
+
+def _cell_reports(result: dict, members: dict, memo: dict):
+    """(JSON Pointer, raw reference, fio's timestamps) of each report of fio's that the result's ok
+    cells name and its bundle holds."""
+    rid = result["id"]
+    for i, cell in enumerate(result["cells"]):
+        for j, ref in enumerate(cell.get("raw") or [] if cell.get("status") == "ok" else []):
+            name = bundle.member_of(rid, ref) if isinstance(ref, str) else None
+            stamps = _fio_stamps(name, ref, members, memo) if name in members else None
+            if stamps is not None:  # else no member (refused at its reference), or no report of fio's
+                yield f"/cells/{i}/raw/{j}", ref, stamps
 
 
 def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
@@ -601,18 +606,13 @@ def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[s
     half claimed an earlier start). An import's reports are what its tool wrote, whenever."""
     if any(shares.import_marks(result).values()):
         return []
-    rid, by, out = result["id"], shares.written_by(result), []
-    for i, cell in enumerate(result["cells"]):
-        for j, ref in enumerate(cell.get("raw") or [] if cell.get("status") == "ok" else []):
-            name = bundle.member_of(rid, ref) if isinstance(ref, str) else None
-            stamps = _fio_stamps(name, ref, members, memo) if name in members else None
-            if stamps is None:
-                continue  # no member (refused at its reference), or no report of fio's
-            if len(stamps) != 1:
-                out.append((f"/cells/{i}/raw/{j}", f"expected fio's timestamp of when it wrote {ref}, one whole second, "
-                                                   f"found {', '.join(map(str, sorted(stamps)[:2])) or 'none'}"))
-            elif late := _late(max(stamps), by, ref):
-                out.append((f"/cells/{i}/raw/{j}", late))
+    by, out = shares.written_by(result), []
+    for where, ref, stamps in _cell_reports(result, members, memo):
+        if len(stamps) != 1:
+            out.append((where, f"expected fio's timestamp of when it wrote {ref}, one whole second, "
+                               f"found {', '.join(map(str, sorted(stamps)[:2])) or 'none'}"))
+        elif late := _late(max(stamps), by, ref):
+            out.append((where, late))
     return out
 
 

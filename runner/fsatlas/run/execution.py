@@ -506,7 +506,6 @@ def _run_loop_groups(run) -> None:
     _run_groups(run, matrix, profile)
     if not run.device:  # a named device keeps the last filesystem's signature (the next run must confirm it)
         _measure_baseline(run, "baseline_after")
-        _flags_again(run)
 
 
 def _flags_again(run) -> None:
@@ -682,3 +681,5 @@ def _measure_baseline(run, field: str = "baseline") -> None:
                     samples.setdefault(metric, []).append(value)
             baseline[name] = {m: stats.summarize(v, *fio.METRICS[m]) for m, v in samples.items()}
     run.result["target"]["baseline_written"] = True
+    if field == "baseline_after":  # a run's and a measuring run's (run/measure.py) alike
+        _flags_again(run)
