@@ -7,9 +7,8 @@
 // (Hugo's baseURL, "/" unless given), against which a page's addresses resolve (weighed()).
 // Inline rows move to a file beside the spec (data-rows, fetched only when the reader asks for the interactive
 // chart): a page carries its numbers once, in the picture and the table beside it.
-// Result pages are drawn by the other mode, before their pages exist (site/build.py):
-// node scripts/draw-charts.mjs --results SPEC ROWS CACHE reads result ids on stdin, one a
-// line, draws each from ROWS/<id>.json, and prints "<id>\t<SVG file>" for each one drawn.
+// Result pages' throughput charts are drawn by fsatlas aggregate (runner/fsatlas/site/result_chart.py:
+// Vega's 46 ms a chart is too slow for 10,000 pages), to the same panels as Vega draws them.
 // node scripts/draw-charts.mjs --weigh SITE FILES BASE PAGE... prints "<bytes>\t<PAGE>" for each
 // page: what it loads at first view (weighed()), as a page's byte budget counts it.
 // Each SVG is kept in CACHE under the hash of what it is drawn from, so
@@ -26,12 +25,10 @@ import path from "node:path";
 
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
-const RESULTS = process.argv[2] === "--results";
 const WEIGH = process.argv[2] === "--weigh";
 // Vega and Vega-Lite, but for weighing pages, which draws nothing (a third of a second less)
 const [vega, vegaLite] = WEIGH ? [] : await Promise.all([import("vega"), import("vega-lite")]);
-const [site, cache, files, baseUrl] = RESULTS ? [null, process.argv[5], null, ""]
-  : WEIGH ? [process.argv[3], null, process.argv[4], process.argv[5]] : process.argv.slice(2);
+const [site, cache, files, baseUrl] = WEIGH ? [process.argv[3], null, process.argv[4], process.argv[5]] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
   .update(fs.readFileSync(require.resolve("../static/js/chart-spec.js"))).digest("hex");
@@ -225,13 +222,13 @@ async function drawnAlone(specText, rows, axis) {
   }
 }
 
-// The chart's SVG file in CACHE, drawn (by draw: drawnAlone unless given) unless it is there:
+// The chart's SVG file in CACHE, drawn (drawnAlone) unless it is there:
 // { file, drawn (0 or 1) }.
-async function svgFile(specText, rows, axis, whole = false, draw = drawnAlone) {
+async function svgFile(specText, rows, axis, whole = false) {
   const key = createHash("sha256").update(`${DRAWER}\0${specText}\0${rows}\0${axis}\0${whole}`).digest("hex");
   const kept = path.join(cache, `${key}.svg`);
   if (fs.existsSync(kept)) return { drawn: 0, file: kept };
-  const svg = compact(await draw(specText, rows, axis), whole ? rounder(1) : tenth);
+  const svg = compact(await drawnAlone(specText, rows, axis), whole ? rounder(1) : tenth);
   fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
   fs.renameSync(`${kept}.${process.pid}.part`, kept);
   return { drawn: 1, file: kept };
@@ -340,50 +337,6 @@ function weighPages(named) {
   for (const file of named) process.stdout.write(`${weighed(file, fs.readFileSync(file, "utf8"))}\t${file}\n`);
 }
 
-// Charts of one spec and axis drawn each in a view of its own, made from the spec compiled and
-// parsed once, with each chart's rows put in its named data set (a chart of perf's quick shape:
-// 63 to 68 ms of CPU compiled with its rows inside it, 46 to 47 ms so; PERFORMANCE.md). A view
-// drawing one chart after another is not used: it keeps the marks it made, and the next chart's
-// ticks came out in another order (tests/site/test_result_charts.py).
-function parsedOnce() {
-  let runtime = null;
-  return async (text, rows, axis) => {
-    if (!runtime) {
-      const spec = chartSpec.inked(chartSpec.build(text, "[]", axis), true);
-      spec.data = { name: "rows" };
-      runtime = vega.parse(vegaLite.compile(spec).spec);
-    }
-    const view = new vega.View(runtime, { renderer: "none" });
-    try {
-      return await view.data("rows", chartSpec.build(text, rows, axis).data.values).toSVG();
-    } finally {
-      view.finalize();
-    }
-  };
-}
-
-// Result pages: one spec, each result's rows from its file; a result whose chart cannot be
-// drawn is left out of the answer (its page leaves the chart to the browser) and named.
-async function drawResults([specPath, rowsDir]) {
-  const specText = fs.readFileSync(specPath, "utf8");
-  const draw = parsedOnce();
-  let ids = "";
-  for await (const chunk of process.stdin) ids += chunk;
-  const out = [];
-  for (const id of ids.split("\n").filter(Boolean)) {
-    try {
-      const made = await svgFile(specText, fs.readFileSync(path.join(rowsDir, `${id}.json`), "utf8"), "", false, draw);
-      out.push(`${id}\t${made.file}\n`);
-      figures += 1;
-      drawn += made.drawn;
-    } catch (error) {
-      console.error(`draw-charts: result ${id}: ${error.message}`);
-    }
-  }
-  process.stdout.write(out.join(""));
-  console.error(`draw-charts: ${figures} result charts, ${drawn} drawn anew`);
-}
-
 // --- The explorer's default view ---------------------------------------------------------
 // What static/js/explorer.js draws for an address with no query (data["default"]'s run, every
 // filesystem, variant defaults, every workload, throughput, absolute figures, across workloads),
@@ -429,5 +382,5 @@ async function drawExplorer() {
   }
 }
 
-await (RESULTS ? drawResults(process.argv.slice(3, 5)) : WEIGH ? weighPages(process.argv.slice(6))
+await (WEIGH ? weighPages(process.argv.slice(6))
   : drawExplorer().then(drawPages));  // drawPages prints the count

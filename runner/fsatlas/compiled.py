@@ -22,7 +22,7 @@ import sys
 
 MODULES = ("fsatlas.results.validation", "fsatlas.results.resultfile", "fsatlas.results.privacy",
            "fsatlas.results.stats", "fsatlas.results.flags", "fsatlas.results.shares",
-           "fsatlas.site.aggregate", "fsatlas.site.result_tables", "fsatlas.site.explorer",
+           "fsatlas.site.aggregate", "fsatlas.site.result_tables", "fsatlas.site.result_chart", "fsatlas.site.explorer",
            "fsatlas.site.knowledge", "fsatlas.site.best_per_key", "fsatlas.site.run_rule",
            "fsatlas.site.build")
 FOLDER = os.path.join(sys.prefix, "fsatlas-compiled")

@@ -36,14 +36,15 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     keys = [r["key"] for r in latest["rows"]]
     expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
     made = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())  # slot name: HTML
-    assert sorted(made) == ["metrics-table", "overview-table", "raw-table", "throughput-table"]
+    assert sorted(made) == ["metrics-table", "overview-table", "raw-table", "throughput-chart", "throughput-table"]
+    assert made["throughput-chart"].startswith("<svg") and made["throughput-chart"].count('aria-roledescription="bar"') == 2
     assert table_rows(made["metrics-table"]) == expected
     throughput_table, raw_table = made["throughput-table"], made["raw-table"]  # raw: one link a cell, every member named
     assert raw_table.count("<a href=") == sum(bool(c["raw"]) for c in valid_result["cells"] if c["status"] == "ok") == 2
     assert all(r.rpartition("/")[2] in raw_table for c in valid_result["cells"] for r in c["raw"])
     assert page["raw_bundle"] is True and (tmp_path / "static" / "files" / "raw" / "fixture-valid.tar.gz").is_file()
     assert page["tables_digest"] == hashlib.sha256((made["overview-table"] + throughput_table + made["metrics-table"]
-                                                    + raw_table).encode()).hexdigest()[:16]
+                                                    + raw_table + made["throughput-chart"]).encode()).hexdigest()[:16]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())

@@ -31,7 +31,7 @@ import msgspec
 import orjson
 
 from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, feature_matrix, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_tables
+from . import articles, explorer, best_per_key, feature_matrix, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_chart, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -662,10 +662,13 @@ def code_digest() -> str:
     for part in ("site/aggregate.py", "site/explorer.py", "site/knowledge.py", "site/pairs.py", "site/report.py",
                  "results/machines.py",
                  "site/run_rule.py",
-                 "site/result_tables.py",
+                 "site/result_tables.py", "site/result_chart.py",
                  "results/comparison.py", "results/flags.py", "results/metrics.py", "results/shares.py", "results/stats.py",
                  "run/matrix/standard.yaml"):
         h.update((package / part).read_bytes())
+    for path in (result_chart.SPEC, result_chart.CHART_SPEC_JS):  # what a result page's chart is drawn from
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:16]
 
 

@@ -39,7 +39,6 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
 from . import report, result_tables
-from .aggregate import CHART_FILES
 from ..results import resultfile
 from ..errors import UserError
 from ..results.filesig import stat_signature
@@ -153,10 +152,11 @@ class Site:
         except (OSError, ValueError):
             state = {}
         rendered = state.get("pages", {}) if state.get("inputs") == inputs else {}
-        # a page is its source, its chart's rows, drawn into it (ResultCharts), and its sentence on
-        # the other runs of its machine and profile, which changes with them (aggregate.other_runs)
+        # a page is its source (which holds its tables' and chart's digest: aggregate.result_page)
+        # and its sentence on the other runs of its machine and profile, which changes with them
+        # (aggregate.other_runs)
         others = self.other_runs()
-        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)), stat_signature(self.chart_rows(n[:-3])),
+        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)),
                             hashlib.sha256(others.get(n[:-3], "").encode()).hexdigest()[:16]]
                    for n in os.listdir(self.pages) if n.endswith(".md") and n != "_index.md"} \
             if os.path.isdir(self.pages) else {}
@@ -175,14 +175,11 @@ class Site:
         parts = [todo[start:start + batch] for start in range(0, len(todo), batch)]
         following, done = self.stage + "-next", self.stage + "-done"
 
-        charts = ResultCharts(todo, self.path(os.path.join("assets", "charts", "throughput.vl.json")),
-                              os.path.dirname(self.chart_rows("-")), os.path.join(self.build_dir, "cache", "charts"))
-
         def fill(part):
             """In the thread, beside the next Hugo run: each page of a rendered batch gets its
-            tables (result_tables) and its chart, and only then counts as rendered."""
+            tables and its chart's picture (result_tables), and only then counts as rendered."""
             for rid in part:
-                self._fill_slots(os.path.join(out, rid, "index.html"), rid, charts.svg(rid), others.get(rid, ""))
+                self._fill_slots(os.path.join(out, rid, "index.html"), rid, others.get(rid, ""))
             rendered.update((rid, sources[rid]) for rid in part)
             save()  # after each batch: an interrupted build resumes
 
@@ -197,7 +194,7 @@ class Site:
         for folder in (self.stage, following, done):
             shutil.rmtree(folder, ignore_errors=True)
         fills = []
-        with charts, ThreadPoolExecutor(1) as helper:
+        with ThreadPoolExecutor(1) as helper:
             staged = helper.submit(prepare, 0)
             for n, part in enumerate(parts):
                 staged.result()
@@ -219,10 +216,6 @@ class Site:
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo)}
 
-    def chart_rows(self, rid: str) -> str:
-        """The file of a result's throughput chart rows (aggregate.chart_file, in build/static)."""
-        return self.path(os.path.join(BULK_STATIC[0], *CHART_FILES.split("/"), f"{rid}.json"))
-
     def other_runs(self) -> dict:
         """result id -> its page's sentence on its machine and profile's other runs, as fsatlas
         aggregate wrote them (result_tables.OTHER_RUNS); none before an aggregate that writes them."""
@@ -231,11 +224,11 @@ class Site:
         except FileNotFoundError:
             return {}
 
-    def _fill_slots(self, page: str, rid: str, chart: str, others: str) -> None:
-        """Writes the page again with its tables, its chart's SVG (chart, or "" to leave it to
-        the browser) and its sentence on the other runs of its machine and profile (others), in
-        place: the file is the one Hugo has just written (its page staged, the old output
-        unlinked: _stage), which nothing links to yet."""
+    def _fill_slots(self, page: str, rid: str, others: str) -> None:
+        """Writes the page again with its tables and its chart's SVG (result_tables.tables: ""
+        leaves the chart to the browser) and its sentence on the other runs of its machine and
+        profile (others), in place: the file is the one Hugo has just written (its page staged,
+        the old output unlinked: _stage), which nothing links to yet."""
         table_file = os.path.join(self.build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
         try:
             tables = result_tables.read(table_file)
@@ -244,7 +237,7 @@ class Site:
                             where=table_file) from None
         with open(page, "r+", encoding="utf-8") as f:
             html, cells = result_tables.split_cells(result_tables.fill_slots(
-                f.read(), {**tables, "throughput-chart": chart, "other-runs": others}))
+                f.read(), {**tables, "other-runs": others}))
             f.seek(0)
             f.write(html)
             f.truncate()
@@ -310,10 +303,9 @@ class Site:
 DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")
 
 
-# What makes a result page besides Hugo and its own source: the drawer of its chart and the
-# code that fills and splits it; pages made with other versions are rendered again (inputs_digest).
-PAGE_MAKERS = [DRAW_CHARTS, os.path.join(report.REPO, "static", "js", "chart-spec.js"),
-               result_tables.__file__, __file__]
+# What makes a result page besides Hugo and its own source: the code that fills and splits it;
+# pages made with other versions are rendered again (inputs_digest).
+PAGE_MAKERS = [result_tables.__file__, __file__]
 
 
 def draw_charts(folder: str, cache: str, files: str, base_url: str = "/") -> str:
@@ -328,59 +320,6 @@ def draw_charts(folder: str, cache: str, files: str, base_url: str = "/") -> str
         raise UserError(f"drawing the charts failed: {done.stderr.strip()[-600:]}", where=DRAW_CHARTS)
     sys.stderr.write(done.stderr)
     return done.stdout.strip()
-
-
-class ResultCharts:
-    """The throughput charts of result pages drawn to SVG (scripts/draw-charts.mjs --results),
-    started at once and read when the first page is filled: the drawing runs beside Hugo. A
-    chart takes 35-85 ms of CPU, so many are split between a drawer per CPU. A chart not drawn
-    (named on stderr) leaves its page's chart to the browser. Ids, answers and messages pass
-    through files, so no pipe fills while nobody reads it."""
-
-    PER_DRAWER = 200  # charts at least for each drawer more: a drawer's start (vega) is 0.3 s
-
-    def __init__(self, ids: list, spec: str, rows: str, cache: str):
-        self.drawers, self.files = [], {} if not ids else None  # no pages to fill: no Node to start
-        count = max(1, min(len(os.sched_getaffinity(0)), len(ids) // self.PER_DRAWER))
-        for n in range(count if ids else 0):
-            files = [tempfile.TemporaryFile(mode="w+", encoding="utf-8") for _ in range(3)]
-            files[0].write("".join(f"{rid}\n" for rid in ids[n::count]))
-            files[0].seek(0)
-            self.drawers.append((subprocess.Popen(["node", DRAW_CHARTS, "--results", spec, rows, cache],
-                                                  cwd=report.REPO, stdin=files[0], stdout=files[1],
-                                                  stderr=files[2], text=True), files))
-
-    def svg(self, rid: str) -> str:
-        """The SVG of one result's chart, or "" where none was drawn."""
-        if self.files is None:
-            self.files = {}
-            for proc, (ids, out, errors) in self.drawers:
-                proc.wait()
-                out.seek(0)
-                errors.seek(0)
-                said = errors.read()
-                if proc.returncode != 0:
-                    raise UserError(f"drawing the result charts failed: {said.strip()[-600:]}", where=DRAW_CHARTS)
-                sys.stderr.write(said)
-                self.files.update(line.split("\t", 1) for line in out.read().splitlines())
-                for f in (ids, out, errors):
-                    f.close()
-        if rid not in self.files:
-            return ""
-        with open(self.files[rid], encoding="utf-8") as f:
-            return f.read()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        """An interrupted build leaves no drawer behind, nor its files."""
-        for proc, files in self.drawers:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            for f in files:
-                f.close()
 
 
 # Go's collector in every Hugo run fsatlas starts: off below a soft limit on Go's memory, past

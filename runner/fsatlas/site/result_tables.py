@@ -27,6 +27,7 @@ from urllib.parse import quote_plus, urlencode
 import orjson
 
 from ..results import flags, metrics
+from . import result_chart
 from .knowledge import DISPLAY_UNITS, display_number, percent_shown
 
 
@@ -293,9 +294,11 @@ def overview_table(rows: list[dict]) -> str:
 
 
 def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
-    """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows)."""
+    """Slot name: HTML, for one result (aggregate.cell_rows and throughput_rows): its tables and
+    its throughput chart's picture (result_chart; "" leaves the chart to the browser)."""
     return {"overview-table": overview_table(rows), "throughput-table": throughput_table(throughput, result),
-            "metrics-table": metrics_table(rows), "raw-table": raw_table(result)}
+            "metrics-table": metrics_table(rows), "raw-table": raw_table(result),
+            "throughput-chart": result_chart.svg(throughput)}
 
 
 def file_name(rid: str) -> str:
