@@ -3,16 +3,18 @@
 Vega draws one such chart in 46 ms of CPU (PERFORMANCE.md, issue #65): 460 s for 10,000 result
 pages, against a first build of 60 s. This draws the same spec (assets/charts/throughput.vl.json,
 made for the screen by static/js/chart-spec.js) with the same scales, marks and words, in the
-markup Vega's SVG renderer writes and draw-charts.mjs compacts, at about a millisecond a chart, as
-the Phoronix Test Suite draws its result graphs with a writer of its own. What is the same as Vega
-draws it, to a tenth of a pixel, is each panel's content: its bars, whiskers, dots, flag letters,
-axes' ticks and words, and each bar's <title> (tests/site/test_result_chart.py compares them with
-Vega's own drawing). Where the panels sit is laid out here more simply (a grid, Vega's text width
-estimate); the interactive chart a reader asks for is Vega's, as every other chart of the site.
+markup Vega's SVG renderer writes and draw-charts.mjs compacts, in 2 ms of CPU a quick result's
+chart (compiled), as the Phoronix Test Suite draws its result graphs with a writer of its own.
+What is the same as Vega draws it, to a tenth of a pixel, is each panel's content: its bars,
+whiskers, dots, flag letters, axes' grid, ticks, labels and captions, and each bar's <title>
+(tests/site/test_result_charts.py compares them with Vega's own drawing). Where the panels sit
+is laid out here more simply (rows of panels, with Vega's estimate of a text's width); the
+interactive chart a reader asks for is Vega's, as every other chart of the site.
 
-The spec's transforms, the stack of bars sharing a label, the band and linear scales, d3's nice
-domain and ticks and d3-format's ",.3~r" are done here as Vega does them (d3-scale 4, d3-array 3,
-d3-format 3, vega-lite 6, as package-lock.json pins them).
+Done here as Vega does them (vega 6, vega-lite 6, d3-scale 4, d3-array 3, d3-format 3, as
+package-lock.json pins them): the spec's transforms, the stack of bars sharing a label, the band
+and linear scales, d3's nice domain and ticks, the axis labels' format (locale.formatSpan: ",f"
+to the ticks' step) and the bars' words' (the spec's y format, ",.3~r").
 """
 import functools
 import html
@@ -22,7 +24,6 @@ import os
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal
 from importlib import resources
-
 
 # the checkout holding the package (not this file's folder: the compiled module lives elsewhere, compiled.py)
 REPO = os.path.dirname(os.path.dirname(str(resources.files("fsatlas"))))
@@ -42,8 +43,8 @@ WIDE = Context(prec=60)  # digits enough for any number below 1e21 to 20 decimal
 
 @functools.lru_cache(maxsize=1)
 def spec() -> dict:
-    """What this draws from the spec: panel size, columns, the y axis's title and format, the
-    bar's tooltip (its title words), the dots' size, the flag letters' offset."""
+    """What this draws from the spec: panel size, columns, the y axis's title, the digits of the
+    bars' figures, the bar's tooltip (its title words), the dots' size, the flag letters' offset."""
     with open(SPEC, encoding="utf-8") as f:
         vl = json.load(f)
     layers = vl["spec"]["layer"]
@@ -51,12 +52,20 @@ def spec() -> dict:
     point = next(layer for layer in layers if layer["mark"]["type"] == "point")
     text = next(layer for layer in layers if layer["mark"]["type"] == "text")
     return {"width": vl["spec"]["width"], "height": vl["spec"]["height"], "columns": vl["columns"],
-            "y_title": bar["encoding"]["y"]["title"], "format": bar["encoding"]["y"]["format"],
+            "y_title": bar["encoding"]["y"]["title"], "digits": _digits(bar["encoding"]["y"]["format"]),
             "x_field": vl["spec"]["encoding"]["x"]["field"],
             "tooltip": [(t["field"], t.get("title", t["field"])) for t in bar["encoding"]["tooltip"]],
             "stroke_width": bar["mark"]["strokeWidth"], "dot_size": point["mark"]["size"],
             "dot_opacity": point["mark"]["opacity"], "flag_dy": text["mark"]["dy"], "flag_size": text["mark"]["fontSize"],
             "pale": bar["encoding"]["fillOpacity"]["condition"]["value"]}
+
+
+def _digits(specifier: str) -> int:
+    """The significant digits of a d3-format ",.N~r", the one format this draws bars' figures in."""
+    found = re.fullmatch(r",\.(\d+)~r", specifier)
+    if not found:
+        raise ValueError(f"{SPEC}: the y format {specifier!r} is not ',.N~r', which site/result_chart.py draws")
+    return int(found[1])
 
 
 @functools.lru_cache(maxsize=1)
@@ -228,7 +237,7 @@ def _plotted(rows: list) -> list:
         if row.get("metric") != "throughput" or row.get("status") != "ok":
             continue
         flags = row.get("flags") or []
-        flags = flags.split() if isinstance(flags, str) else flags
+        flags = re.split(r"[,\s]+", flags) if isinstance(flags, str) else flags  # chart-spec.js flagMarks
         ci_low, ci_high = row.get("ci_low"), row.get("ci_high")
         out.append({**row, "marks": "".join(letter for flag, letter in letters.items() if flag in flags),
                     "mean_mb_s": row["mean"] / 1e6,
@@ -274,17 +283,16 @@ class _Panel:
     def __init__(self, name: str, rows: list, colours: dict):
         s = spec()
         self.name, self.rows, self.colours = name, rows, colours
-        self.w, self.h, x_field = s["width"], s["height"], s["x_field"]
-        self.x_field = x_field
-        self.spans = _stacked(rows, x_field)
-        labels = sorted({_js_string(r.get(x_field)) for r in rows})
+        self.w, self.h, self.x_field = s["width"], s["height"], s["x_field"]
+        self.spans = _stacked(rows, self.x_field)
+        labels = sorted({_js_string(r.get(self.x_field)) for r in rows})
         n = len(labels)
         step = self.w / max(1, n - PADDING_INNER + PADDING_OUTER * 2)
         start = (self.w - step * (n - PADDING_INNER)) * 0.5
         self.band = {label: start + step * i for i, label in enumerate(labels)}
         self.bandwidth = step * (1 - PADDING_INNER)
         self.labels = labels
-        values = [v for r in rows for v in (*self.spans[id(r)],)]
+        values = [v for r in rows for v in self.spans[id(r)]]
         values += [v for r in rows if _valid(r["ci_low_mb_s"]) for v in (r["ci_low_mb_s"], r["ci_high_mb_s"])]
         values += [v / 1e6 for r in rows for v in (r.get("samples") or []) if _valid(v)]
         values += [r["top_mb_s"] for r in rows if r["marks"]]
@@ -428,7 +436,7 @@ class _Panel:
         """A bar's words, as vega-lite describes it (its <title>): x, y, then the tooltip's fields."""
         s = spec()
         parts = [f"{s['x_field']}: {_js_string(row.get(s['x_field']))}",
-                 f"{s['y_title']}: {format_rounded(row['mean_mb_s'])}"]
+                 f"{s['y_title']}: {format_rounded(row['mean_mb_s'], s['digits'])}"]
         parts += [f"{title}: {_js_string(_nested(row, field) if '.' in field else row.get(field, 'undefined'))}"
                   for field, title in s["tooltip"]]
         return "; ".join(parts)
@@ -436,7 +444,7 @@ class _Panel:
 
 def svg(rows: list) -> str:
     """The chart of a result's throughput rows (aggregate.throughput_rows), or "" when it has no
-    bar to draw (the page leaves its chart to the browser, as for a chart not drawn)."""
+    bar to draw (its page says so instead of showing a chart: aggregate.result_page)."""
     plotted = _plotted(rows)
     if not plotted:
         return ""
