@@ -169,18 +169,24 @@ def same_panels(charts: list, vega: dict) -> None:
                 assert mine[name][part] == theirs[name][part], (rid, name, part)
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-          phases=NO_SHRINK)
-@given(st.lists(st.integers(0, 10**6), min_size=6, max_size=10, unique=True).flatmap(
-    lambda seeds: st.tuples(*(reshaped(k) for k in range(len(seeds))))))
+def many_charts(make, fewest: int, most: int):
+    """A tuple of (id, rows), fewest to most of them, each from make(its index)."""
+    return st.integers(fewest, most).flatmap(lambda n: st.tuples(*(make(k) for k in range(n))))
+
+
+# each example draws its charts through Node once
+AGAINST_VEGA = settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
+                        phases=NO_SHRINK)
+
+
+@AGAINST_VEGA
+@given(many_charts(reshaped, 6, 10))
 def test_a_result_chart_has_the_panels_vega_draws_from_a_committed_runs_rows(tmp_path_factory, charts):
     same_panels(charts, drawn_by_vega(tmp_path_factory.mktemp("charts"), charts))
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-          phases=NO_SHRINK)
-@given(st.lists(st.integers(0, 10**6), min_size=8, max_size=12, unique=True).flatmap(
-    lambda seeds: st.tuples(*(made_up(k) for k in range(len(seeds))))))
+@AGAINST_VEGA
+@given(many_charts(made_up, 8, 12))
 def test_a_result_chart_has_the_panels_vega_draws_from_rows_no_run_wrote(tmp_path_factory, charts):
     same_panels(charts, drawn_by_vega(tmp_path_factory.mktemp("charts"), charts))
 
