@@ -148,7 +148,7 @@ class CellRun:
         record.pop("reason", None)
         self.samples, self.started, self.reps, self.failed = {}, [], 0, False
         self.device_io, self.host, self.timed_io = [], [], []  # per repetition: run/evidence.py, RepContext.timed
-        self.seconds, self.tool_seconds = 0.0, 0.0
+        self.seconds, self.tool_seconds, self.settle_seconds = 0.0, 0.0, 0.0
         self.planned = run.profile.repetitions
 
     def wants_more(self) -> bool:
@@ -166,7 +166,8 @@ class CellRun:
         files dropped; the last one is kept either way (and flags the cell contended)."""
         interrupts.raise_if_interrupted()
         run = self.run
-        began, busy_before = time.monotonic(), tools.busy_seconds  # the cell's own time, whatever ran between
+        # the cell's own time, whatever ran between; of it, inside tools and settling the filesystem
+        began, busy_before, settled_before = time.monotonic(), tools.busy_seconds, target.settled_seconds
         self.reps += 1
         retries = CONTENTION_RETRIES if run.profile.adaptive or run.round_cap else 0
         for attempt in range(retries + 1):
@@ -187,6 +188,7 @@ class CellRun:
             self.samples.setdefault(name, []).append(value)
         self.seconds += time.monotonic() - began
         self.tool_seconds += tools.busy_seconds - busy_before
+        self.settle_seconds += target.settled_seconds - settled_before
 
     def _attempt(self, attempt: int) -> tuple:
         """Runs the workload once as repetition self.reps: (its values, raw files, device
@@ -232,6 +234,7 @@ class CellRun:
             record["host"] = self.host
         record["wall_seconds"] = round(self.seconds, 3)
         record["tool_seconds"] = round(self.tool_seconds, 3)  # inside fio, dd, mkfs, mount
+        record["settle_seconds"] = round(self.settle_seconds, 3)  # in syncfs and freezes (target.sync, quiesce)
         record["flags"] = flags.derive(record, self.run.result["target"], cell.primary)  # from all of the above
 
 

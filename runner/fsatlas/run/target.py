@@ -8,11 +8,13 @@ signals are held back during the teardown, so a second Ctrl-C cannot cut it shor
 import ctypes
 import errno
 import fcntl
+import functools
 import os
 import shutil
 import signal
 import stat
 import subprocess
+import time
 
 from . import filesystems, leftovers
 from ..errors import UserError
@@ -159,6 +161,25 @@ _libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, 
 SYNC_FILE_RANGE_WAIT_BEFORE, SYNC_FILE_RANGE_WRITE, SYNC_FILE_RANGE_WAIT_AFTER = 1, 2, 4  # include/uapi/linux/fs.h
 
 
+# wall time in sync() and quiesce() so far: the kernel writing a filesystem's dirty state, which a
+# cell's settle_seconds counts apart from the runner's own time (execution.Cell.rep)
+settled_seconds = 0.0
+
+
+def _settling(step):
+    """step, its wall time added to settled_seconds (once, where one calls the other)."""
+    @functools.wraps(step)
+    def timed(*args, **kwargs):
+        global settled_seconds
+        before, started = settled_seconds, time.monotonic()
+        try:
+            return step(*args, **kwargs)
+        finally:
+            settled_seconds = before + time.monotonic() - started
+    return timed
+
+
+@_settling
 def sync(path: str) -> None:
     """Writes what is dirty on the filesystem holding PATH, and nothing else: syncfs(2) on a
     descriptor of PATH (a FUSE mount's too: the kernel writes the block device under a fuseblk
@@ -177,6 +198,7 @@ def sync(path: str) -> None:
         os.close(fd)
 
 
+@_settling
 def quiesce(path: str) -> None:
     """sync(PATH), then its filesystem frozen and thawed at once (FIFREEZE, FITHAW): a freeze
     writes what a filesystem still holds back after a sync; XFS's log then needs no covering
