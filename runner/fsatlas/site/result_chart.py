@@ -39,6 +39,34 @@ TICK, LABEL_PAD, TITLE_PAD, TITLE_OFFSET = 5, 2, 4, 10  # vega's axis defaults, 
 LABEL_ANGLE = 320  # the spec's labelAngle -40, as vega-lite writes it
 E10, E5, E2 = math.sqrt(50), math.sqrt(10), math.sqrt(2)
 WIDE = Context(prec=60)  # digits enough for any number below 1e21 to 20 decimals
+MAX_EXTENT = 200  # vega's axis maxExtent: the most a y axis's ticks and labels take before its title
+# Math.pow(10, k) in V8 (Node v20.20.2, as Debian ships it) where it is not the double nearest 10^k, as d3 computes
+# tick steps with it: these 69 of k = -330..310 (tests/site/test_result_charts.py asks Node again)
+V8_POW10 = {
+    -307: 1.0000000000000001e-307, -306: 9.999999999999999e-307, -303: 1.0000000000000001e-303,
+    -278: 1.0000000000000001e-278, -268: 1.0000000000000001e-268, -246: 1.0000000000000001e-246,
+    -222: 9.999999999999999e-223, -207: 1.0000000000000001e-207, -166: 9.999999999999999e-167,
+    -163: 1.0000000000000001e-163, -148: 1.0000000000000001e-148, -145: 1.0000000000000001e-145,
+    -138: 9.999999999999999e-139, -128: 9.999999999999999e-129, -122: 9.999999999999999e-123,
+    -111: 9.999999999999999e-112, -106: 1.0000000000000001e-106, -104: 1.0000000000000001e-104,
+    -101: 9.999999999999999e-102, -88: 1.0000000000000001e-88, -76: 1.0000000000000001e-76,
+    -63: 9.999999999999999e-64, -57: 1.0000000000000001e-57, -39: 1.0000000000000001e-39,
+    -32: 9.999999999999999e-33, -29: 1.0000000000000001e-29, -24: 1.0000000000000001e-24,
+    -23: 1.0000000000000001e-23, -21: 1.0000000000000001e-21, -20: 1.0000000000000001e-20,
+    -17: 9.999999999999999e-18, -5: 0.000009999999999999999, -4: 0.00009999999999999999,
+    26: 9.999999999999999e+25, 29: 1.0000000000000001e+29, 34: 1.0000000000000001e+34,
+    36: 9.999999999999999e+35, 39: 1.0000000000000001e+39, 42: 9.999999999999999e+41,
+    49: 1.0000000000000001e+49, 58: 1.0000000000000001e+58, 61: 1.0000000000000001e+61,
+    70: 9.999999999999999e+69, 95: 9.999999999999999e+94, 96: 9.999999999999999e+95,
+    111: 1.0000000000000001e+111, 126: 1.0000000000000001e+126, 136: 9.999999999999999e+135,
+    142: 9.999999999999999e+141, 165: 1.0000000000000001e+165, 166: 1.0000000000000001e+166,
+    169: 1.0000000000000001e+169, 187: 1.0000000000000001e+187, 191: 9.999999999999999e+190,
+    210: 1.0000000000000001e+210, 215: 1.0000000000000001e+215, 218: 9.999999999999999e+217,
+    225: 1.0000000000000001e+225, 232: 9.999999999999999e+231, 242: 9.999999999999999e+241,
+    244: 9.999999999999999e+243, 260: 9.999999999999999e+259, 273: 1.0000000000000001e+273,
+    274: 1.0000000000000001e+274, 275: 1.0000000000000001e+275, 279: 9.999999999999999e+278,
+    284: 9.999999999999999e+283, 290: 9.999999999999999e+289, 294: 9.999999999999999e+293}
+XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # no XML 1.0 character
 
 
 @functools.lru_cache(maxsize=1)
@@ -80,12 +108,13 @@ def palette() -> tuple[list, dict]:
 
 # --- d3 and vega, as they compute --------------------------------------------------------------
 def _tick_spec(start: float, stop: float, count: float) -> tuple:
+    """d3-array's tickSpec, in doubles as JavaScript computes it."""
     step = (stop - start) / max(0, count)
     power = math.floor(math.log10(step))
-    error = step / 10 ** power
+    error = step / pow10(power)
     factor = 10 if error >= E10 else 5 if error >= E5 else 2 if error >= E2 else 1
     if power < 0:
-        inc = 10 ** -power / factor
+        inc = pow10(-power) / factor
         i1, i2 = _js_round(start * inc), _js_round(stop * inc)
         if i1 / inc < start:
             i1 += 1
@@ -93,7 +122,7 @@ def _tick_spec(start: float, stop: float, count: float) -> tuple:
             i2 -= 1
         inc = -inc
     else:
-        inc = 10 ** power * factor
+        inc = pow10(power) * factor
         i1, i2 = _js_round(start / inc), _js_round(stop / inc)
         if i1 * inc < start:
             i1 += 1
@@ -104,8 +133,17 @@ def _tick_spec(start: float, stop: float, count: float) -> tuple:
     return i1, i2, inc
 
 
-def _js_round(x: float) -> int:
-    return math.floor(x + 0.5)
+def pow10(k: int) -> float:
+    """JavaScript's Math.pow(10, k) in V8."""
+    return V8_POW10.get(k) or float(f"1e{k}")
+
+
+def _js_round(x: float) -> float:
+    """Math.round: the nearest integer, a half up, as a double."""
+    if not math.isfinite(x) or abs(x) >= 2 ** 52:
+        return x
+    whole = math.floor(x)
+    return float(whole + 1 if x - whole >= 0.5 else whole)
 
 
 def ticks(start: float, stop: float, count: int) -> list:
@@ -115,7 +153,7 @@ def ticks(start: float, stop: float, count: int) -> list:
     i1, i2, inc = _tick_spec(start, stop, count)
     if i2 < i1:
         return []
-    return [(i1 + i) / -inc if inc < 0 else (i1 + i) * inc for i in range(i2 - i1 + 1)]
+    return [(i1 + i) / -inc if inc < 0 else (i1 + i) * inc for i in range(int(i2 - i1) + 1)]
 
 
 def nice(start: float, stop: float, count: int = NICE_COUNT) -> tuple:
@@ -128,9 +166,9 @@ def nice(start: float, stop: float, count: int = NICE_COUNT) -> tuple:
         if step == prestep:
             break
         if step > 0:
-            start, stop = math.floor(start / step) * step, math.ceil(stop / step) * step
+            start, stop = float(math.floor(start / step)) * step, float(math.ceil(stop / step)) * step
         elif step < 0:
-            start, stop = math.ceil(start * step) / step, math.floor(stop * step) / step
+            start, stop = float(math.ceil(start * step)) / step, float(math.floor(stop * step)) / step
         else:
             break
         prestep = step
@@ -207,8 +245,16 @@ def _js_string(value) -> str:
 
 
 def _js_number(x: float) -> str:
+    """A number as JavaScript's String() writes it (an integer past a double: Infinity, as JSON.parse reads it)."""
+    if isinstance(x, int):
+        try:
+            x = float(x)
+        except OverflowError:
+            return "Infinity" if x > 0 else "-Infinity"
     if x != x:
         return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
     if float(x).is_integer() and abs(x) < 1e21:
         return str(int(x))
     text = repr(float(x))
@@ -217,8 +263,16 @@ def _js_number(x: float) -> str:
 
 def _px(x: float) -> str:
     """A coordinate to a tenth of a pixel, as draw-charts.mjs writes it (Math.round, String)."""
-    value = math.floor(x * 10 + 0.5) / 10
+    if not math.isfinite(x * 10):
+        return _js_number(x)
+    value = _js_round(x * 10) / 10
     return "0" if value == 0 else _js_number(value)
+
+
+def _text(words: str) -> str:
+    """Words as SVG text or an attribute's value: escaped, and any character XML 1.0 has not
+    (which Vega would write as it is, leaving the page's SVG not well-formed) as U+FFFD."""
+    return html.escape(XML_UNSAFE.sub("\ufffd", words))
 
 
 def _nested(row: dict, field: str):
@@ -230,23 +284,43 @@ def _nested(row: dict, field: str):
 
 # --- the chart ------------------------------------------------------------------------------
 def _plotted(rows: list) -> list:
-    """The spec's transforms: ok throughput rows, in MB/s, with their flags' letters."""
+    """The spec's transforms: ok throughput rows, in MB/s, with their flags' letters. A row
+    aggregate.throughput_rows could not have written (no finite mean, an interval with one
+    end) is drawn as far as it goes: no bar without a finite mean, no whisker without both
+    ends, no dot for a sample that is not a finite number."""
     _, letters = palette()
     out = []
     for row in rows:
-        if row.get("metric") != "throughput" or row.get("status") != "ok":
+        if not isinstance(row, dict) or row.get("metric") != "throughput" or row.get("status") != "ok":
             continue
-        flags = row.get("flags") or []
-        flags = re.split(r"[,\s]+", flags) if isinstance(flags, str) else flags  # chart-spec.js flagMarks
-        ci_low, ci_high = row.get("ci_low"), row.get("ci_high")
+        mean, ci_low, ci_high = (_finite(row.get(name)) for name in ("mean", "ci_low", "ci_high"))
+        if mean is None:
+            continue
+        if ci_low is None or ci_high is None:
+            ci_low = ci_high = None
+        flags = row.get("flags")
+        flags = re.split(r"[,\s]+", flags) if isinstance(flags, str) else flags if isinstance(flags, list) else []
+        samples = row.get("samples")
         out.append({**row, "marks": "".join(letter for flag, letter in letters.items() if flag in flags),
-                    "mean_mb_s": row["mean"] / 1e6,
+                    "samples": [v for v in map(_finite, samples if isinstance(samples, list) else []) if v is not None],
+                    "mean_mb_s": mean / 1e6,
                     "ci_low_mb_s": None if ci_low is None else ci_low / 1e6,
                     "ci_high_mb_s": None if ci_high is None else ci_high / 1e6,
-                    "top_mb_s": row["mean"] / 1e6 if ci_high is None else ci_high / 1e6,
+                    "top_mb_s": mean / 1e6 if ci_high is None else ci_high / 1e6,
                     "machine_shown": row.get("machine") if row.get("machine_name") == row.get("machine")
                     else f"{_js_string(row.get('machine_name'))} ({_js_string(row.get('machine'))})"})
     return out
+
+
+def _finite(x) -> float | None:
+    """A row's figure as a double, or None where it is no finite number."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    try:
+        x = float(x)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
 
 
 def _valid(x) -> bool:
@@ -305,6 +379,13 @@ class _Panel:
         except (OverflowError, ValueError):  # a span near 1e-308 MB/s, where d3's arithmetic is NaN
             self.d0, self.d1, self.ticks = low, high, []
 
+    def axis_extent(self) -> float:
+        """How far left of the plot the y axis's ticks and labels reach (vega: none without
+        ticks; at most MAX_EXTENT), where its title begins."""
+        if not self.ticks:
+            return 0
+        return min(MAX_EXTENT, TICK + LABEL_PAD + max(_width(self.tick_label(t), LABEL_FONT) for t in self.ticks))
+
     def tick_label(self, t: float) -> str:
         return format_span(t, self.d0, self.d1, math.ceil(self.h / 40))
 
@@ -318,8 +399,7 @@ class _Panel:
 
     def extent(self) -> tuple:
         """(left, top, right, bottom) of what the panel draws around its plot (0..w, 0..h)."""
-        label_w = max((_width(self.tick_label(t), LABEL_FONT) for t in self.ticks), default=0)
-        y_axis = TICK + LABEL_PAD + label_w + TITLE_PAD + TITLE_FONT
+        y_axis = self.axis_extent() + TITLE_PAD + TITLE_FONT
         angle = math.radians(360 - LABEL_ANGLE)
         overhang = [self.band[label] + self.bandwidth / 2 - math.cos(angle) * _width(label, LABEL_FONT)
                     for label in self.labels]
@@ -336,23 +416,23 @@ class _Panel:
         out = [f'<path class="background" aria-hidden="true" d="M0.5,0.5h{_px(self.w)}v{_px(self.h)}h-{_px(self.w)}Z" '
                f'stroke="{INK}" stroke-opacity="{FAINT}"/><g>']
         # the grid, the x axis, the y axis
-        grid = "".join(f'<line transform="translate(0,{_js_round(self.y(t))})" x2="{_px(self.w)}" y2="0"/>' for t in self.ticks)
+        grid = "".join(f'<line transform="translate(0,{_js_number(_js_round(self.y(t)))})" x2="{_px(self.w)}" y2="0"/>' for t in self.ticks)
         out.append('<g class="mark-group role-axis" aria-hidden="true"><g transform="translate(0.5,0.5)">'
                    '<path class="background" aria-hidden="true" d="M0,0h0v0h0Z" pointer-events="none"/><g>'
                    f'<g class="mark-rule role-axis-grid" pointer-events="none" stroke="{INK}" stroke-opacity="{FAINT}" '
                    f'stroke-width="1">{grid}</g></g>'
                    '<path class="foreground" aria-hidden="true" d="" pointer-events="none" display="none"/></g></g>')
         centres = [self.band[label] + self.bandwidth / 2 for label in self.labels]
-        x_ticks = "".join(f'<line transform="translate({_js_round(c - 0.5)},0)" x2="0" y2="{TICK}"/>' for c in centres)
+        x_ticks = "".join(f'<line transform="translate({_js_number(_js_round(c - 0.5))},0)" x2="0" y2="{TICK}"/>' for c in centres)
         x_labels = "".join(f'<text transform="translate({_px(c - 0.5)},{TICK + LABEL_PAD}) rotate({LABEL_ANGLE}) '
-                           f'translate(0,8)">{html.escape(label, quote=False)}</text>'
+                           f'translate(0,8)">{_text(label)}</text>'
                            for c, label in zip(centres, self.labels))
         # vega's caption of a discrete axis: its first five values and its last, past seven
         named = ", ".join(self.labels) if len(self.labels) <= 7 else \
             ", ".join(self.labels[:5]) + ", ending with " + self.labels[-1]
         plural = "" if len(self.labels) == 1 else "s"
         out.append(f'<g class="mark-group role-axis" role="graphics-symbol" aria-roledescription="axis" '
-                   f'aria-label="{html.escape(f"X-axis for a discrete scale with {len(self.labels)} value{plural}: {named}")}">'
+                   f'aria-label="{_text(f"X-axis for a discrete scale with {len(self.labels)} value{plural}: {named}")}">'
                    f'<g transform="translate(0.5,{_px(self.h + 0.5)})">'
                    '<path class="background" aria-hidden="true" d="M0,0h0v0h0Z" pointer-events="none"/><g>'
                    f'<g class="mark-rule role-axis-tick" pointer-events="none" stroke="{INK}" stroke-opacity="{STRONG}" '
@@ -362,15 +442,14 @@ class _Panel:
                    f'<g class="mark-rule role-axis-domain" pointer-events="none" stroke="{INK}" stroke-opacity="{STRONG}" '
                    f'stroke-width="1"><line transform="translate(0,0)" x2="{_px(self.w)}" y2="0"/></g></g>'
                    '<path class="foreground" aria-hidden="true" d="" pointer-events="none" display="none"/></g></g>')
-        y_ticks = "".join(f'<line transform="translate(0,{_js_round(self.y(t))})" x2="-{TICK}" y2="0"/>' for t in self.ticks)
+        y_ticks = "".join(f'<line transform="translate(0,{_js_number(_js_round(self.y(t)))})" x2="-{TICK}" y2="0"/>' for t in self.ticks)
         y_labels = "".join(f'<text transform="translate(-{TICK + LABEL_PAD},{_px(self.y(t) + 0.3 * LABEL_FONT)})">'
                            f'{self.tick_label(t)}</text>' for t in self.ticks)
-        label_w = max((_width(self.tick_label(t), LABEL_FONT) for t in self.ticks), default=0)
-        title = html.escape(s["y_title"], quote=False)
+        title = _text(s["y_title"])
         described = (f"Y-axis titled '{s['y_title']}' for a linear scale with values from "
                      f"{format_span(self.d0, self.d0, self.d1, 5)} to {format_span(self.d1, self.d0, self.d1, 5)}")
         out.append(f'<g class="mark-group role-axis" role="graphics-symbol" aria-roledescription="axis" '
-                   f'aria-label="{html.escape(described)}"><g transform="translate(0.5,0.5)">'
+                   f'aria-label="{_text(described)}"><g transform="translate(0.5,0.5)">'
                    '<path class="background" aria-hidden="true" d="M0,0h0v0h0Z" pointer-events="none"/><g>'
                    f'<g class="mark-rule role-axis-tick" pointer-events="none" stroke="{INK}" stroke-opacity="{STRONG}" '
                    f'stroke-width="1">{y_ticks}</g>'
@@ -380,16 +459,16 @@ class _Panel:
                    f'stroke-width="1"><line transform="translate(0,{_px(self.h)})" x2="0" y2="-{_px(self.h)}"/></g>'
                    f'<g class="mark-text role-axis-title" pointer-events="none" fill="{INK}" font-family="sans-serif" '
                    f'font-size="{TITLE_FONT}px" font-weight="bold" text-anchor="middle">'
-                   f'<text transform="translate(-{TICK + LABEL_PAD + label_w + TITLE_PAD},{_px(self.h / 2)}) rotate(-90) '
+                   f'<text transform="translate({_px(-(self.axis_extent() + TITLE_PAD))},{_px(self.h / 2)}) rotate(-90) '
                    f'translate(0,-2)">{title}</text></g></g>'
                    '<path class="foreground" aria-hidden="true" d="" pointer-events="none" display="none"/></g></g>')
         out.append(self._marks())
         out.append(f'<g class="mark-group role-title"><g transform="translate({_px(self.w / 2)},{_px(self.title_y())})">'
                    '<path class="background" aria-hidden="true" d="M0,0h0v0h0Z" pointer-events="none"/><g>'
                    f'<g class="mark-text role-title-text" role="graphics-symbol" aria-roledescription="title" '
-                   f'aria-label="{html.escape(f"Title text {chr(39)}{self.name}{chr(39)}")}" pointer-events="none">'
+                   f'aria-label="{_text(f"Title text {chr(39)}{self.name}{chr(39)}")}" pointer-events="none">'
                    f'<text text-anchor="middle" transform="translate(0,8)" font-family="sans-serif" '
-                   f'font-size="{LABEL_FONT}px" fill="{INK}">{html.escape(self.name, quote=False)}</text></g></g>'
+                   f'font-size="{LABEL_FONT}px" fill="{INK}">{_text(self.name)}</text></g></g>'
                    '<path class="foreground" aria-hidden="true" d="" pointer-events="none" display="none"/></g></g>')
         out.append('</g><path class="foreground" aria-hidden="true" d="" display="none"/>')
         return "".join(out)
@@ -406,7 +485,7 @@ class _Panel:
             bars.append(f'<path role="graphics-symbol" aria-roledescription="bar" '
                         f'd="M{_px(x)},{_px(y0)}h{_px(w)}v{_px(y1 - y0)}h{_px(-w)}Z" fill="{colour}" '
                         f'fill-opacity="{s["pale"] if row["marks"] else 1}" stroke="{colour}" '
-                        f'stroke-width="{_js_number(s["stroke_width"])}"><title>{html.escape(self.described(row))}</title></path>')
+                        f'stroke-width="{_js_number(s["stroke_width"])}"><title>{_text(self.described(row))}</title></path>')
         for row in self.rows:
             if _valid(row["ci_low_mb_s"]):
                 low, high = self.y(row["ci_low_mb_s"]), self.y(row["ci_high_mb_s"])
@@ -423,7 +502,7 @@ class _Panel:
                 y = self.y(row["top_mb_s"]) + s["flag_dy"] + 0.3 * s["flag_size"]
                 letters.append(f'<text text-anchor="middle" transform="translate({_px(self.centre(row))},{_px(y)})" '
                                f'font-family="sans-serif" font-size="{s["flag_size"]}px" font-weight="bold" '
-                               f'fill="{INK}">{html.escape(row["marks"], quote=False)}</text>')
+                               f'fill="{INK}">{_text(row["marks"])}</text>')
         out = ['<g class="mark-rect role-mark child_layer_0_marks" role="graphics-object" '
                'aria-roledescription="rect mark container">' + "".join(bars) + "</g>"]
         for name, cls, items in (("child_layer_1_marks", "mark-rule", whiskers), ("child_layer_2_marks", "mark-symbol", dots),
