@@ -440,6 +440,7 @@ def _linked(path: str, target: str) -> bool:
     in place, one call, as atomic as a rename; else through a temporary and a rename."""
     try:
         os.link(path, target)
+        filesig.linked(path)
         return True
     except FileExistsError:
         pass
@@ -455,6 +456,7 @@ def _linked(path: str, target: str) -> bool:
     try:
         os.link(path, tmp)
         os.replace(tmp, target)
+        filesig.linked(path)
         return True
     except OSError:
         _unlink_quietly(tmp)

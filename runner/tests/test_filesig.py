@@ -1,0 +1,41 @@
+"""What a cache takes for an unchanged file (results/filesig): the rule is that a file whose
+content changed is never taken for unchanged, whatever its size and mtime say. Size and mtime
+alone failed it: a result edited and given its old mtime back (touch -r, cp -p, rsync -a) kept
+its page's old chart (#65 round 31). Checked against the file's own SHA-256, over contents and
+edits hypothesis makes, in this process and in the next (the memo saved and read again)."""
+import hashlib
+import os
+
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.results import filesig
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=64).flatmap(
+    lambda a: st.tuples(st.just(a), st.binary(min_size=len(a), max_size=len(a)))), st.booleans())
+def test_a_changed_file_is_read_again_though_its_size_and_mtime_are_as_before(tmp_path_factory, contents, reloaded):
+    before, after = contents
+    folder, back = tmp_path_factory.mktemp("filesig"), os.getcwd()
+    os.chdir(folder)  # the memo lives under build/cache of the working folder, as the caches do
+    filesig._memo, filesig._changed = None, False
+    try:
+        path = folder / "result.json"
+        path.write_bytes(before)
+        assert filesig.signature(str(path)) == [len(before), digest(path)]
+        stamp = os.stat(path)
+        path.write_bytes(after)
+        os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # touch -r: the old mtime back
+        assert os.stat(path).st_mtime_ns == stamp.st_mtime_ns and os.stat(path).st_size == stamp.st_size
+        if reloaded:  # the next process: the memo from its file
+            filesig.save()
+            filesig._memo = None
+        assert filesig.signature(str(path)) == [len(after), digest(path)]
+        assert filesig.signatures([str(path)]) == [[len(after), digest(path)]]
+    finally:
+        os.chdir(back)
+        filesig._memo, filesig._changed = None, False
