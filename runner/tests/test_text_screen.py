@@ -1,5 +1,5 @@
-"""Text screened once, at the door: control characters but tab and newline, bidirectional marks
-and lone surrogates are refused in every string with a located line (no traceback, even where
+"""Text screened once, at the door: control characters but tab and newline, bidirectional marks,
+lone surrogates and the noncharacters U+FFFE and U+FFFF are refused in every string with a located line (no traceback, even where
 the message quotes them), and two result ids may not differ only in case."""
 import json
 import shutil
@@ -20,16 +20,18 @@ FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
     ("submitter", "a\u200fb", "bidirectional mark U+200F"),
     ("submitter", "a\u061cb", "bidirectional mark U+061C"),
     ("notes", "a\u202eb", "bidirectional mark U+202E"),
+    ("machine_name", "Box \ufffe one", "noncharacter U+FFFE"),  # every bar's <title> says it: XML has no U+FFFE
+    ("machine_name", "Box \uffff", "noncharacter U+FFFF"),
 ])
 def test_unsafe_text_is_one_located_line(tmp_path, capsys, field, value, code):
     doc = json.loads(FIXTURE.read_text())
-    (doc["system"] if field == "cpu_model" else doc)[field] = value
+    (doc["system"] if field in ("cpu_model", "machine_name") else doc)[field] = value
     path = tmp_path / "results" / "fixture-valid.json"
     path.parent.mkdir()
     path.write_text(json.dumps(doc))  # json writes the surrogate as the escape \\udc80
     assert main(["validate", "--no-cache", str(path.parent)]) == 1
     err = capsys.readouterr().err
-    where = "/system/cpu_model" if field == "cpu_model" else f"/{field}"
+    where = f"/system/{field}" if field in ("cpu_model", "machine_name") else f"/{field}"
     assert f"{where}: expected text without control characters" in err and code in err
     assert "Traceback" not in err
 

@@ -363,9 +363,12 @@ MAX_NUMBER = 1e18
 # Characters no measurement, setting or note needs, refused in every string and key: control
 # characters but tab and newline (NUL, ESC, the C1 range), the marks of Unicode's bidirectional
 # algorithm (embeddings, overrides and isolates, one left unclosed reversing what a page prints
-# beside it; the LRM, RLM and Arabic letter marks), and lone surrogates, which no UTF-8 writer
-# can encode (a "notes" of "x\udc80y" passed validate and crashed the aggregate).
-UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# beside it; the LRM, RLM and Arabic letter marks), lone surrogates, which no UTF-8 writer
+# can encode (a "notes" of "x\udc80y" passed validate and crashed the aggregate), and U+FFFE
+# and U+FFFF, which XML has not (a machine name holding one left every bar's <title> in the
+# result page's chart not well-formed: #65 round 31).
+UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+                         "\ufffe\uffff]")
 
 
 def unsafe_text(text: str) -> str:
@@ -375,9 +378,10 @@ def unsafe_text(text: str) -> str:
         return ""
     code = ord(found.group(0))
     kind = ("a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character" if code < 0xA0
-            else "a bidirectional mark")
-    return (f"expected text without control characters (but tab and newline), bidirectional marks or lone "
-            f"surrogates, found {kind} U+{code:04X} at character {found.start() + 1}")
+            else "a noncharacter" if code >= 0xFFFE else "a bidirectional mark")
+    return (f"expected text without control characters (but tab and newline), bidirectional marks, lone "
+            f"surrogates or the noncharacters U+FFFE and U+FFFF, found {kind} U+{code:04X} at character "
+            f"{found.start() + 1}")
 
 
 def screened(value) -> tuple[bool, set, int]:
