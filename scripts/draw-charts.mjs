@@ -229,7 +229,7 @@ async function svgFile(specText, rows, axis, whole = false) {
   const kept = path.join(cache, `${key}.svg`);
   if (fs.existsSync(kept)) return { drawn: 0, file: kept };
   const svg = compact(await drawnAlone(specText, rows, axis), whole ? rounder(1) : tenth);
-  fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // another drawer may draw the same chart
+  fs.writeFileSync(`${kept}.${process.pid}.part`, svg);  // a build of another site may draw the same chart
   fs.renameSync(`${kept}.${process.pid}.part`, kept);
   return { drawn: 1, file: kept };
 }
