@@ -83,10 +83,10 @@ def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
         made = result_tables.read(str(tables / result_tables.file_name(page.parent.name)))
         made["other-runs"] = others[page.parent.name]
         assert made["throughput-chart"].startswith("<svg")
-        whole, cells = result_tables.split_cells(result_tables.fill_slots(page.read_text(), made))
-        page.write_text(whole)
+        whole, cells = result_tables.split_cells(result_tables.fill_slots(page.read_bytes(), made))
+        page.write_bytes(whole)
         (page.parent / result_tables.CELLS_PAGE).mkdir()
-        (page.parent / result_tables.CELLS_PAGE / "index.html").write_text(cells)
+        (page.parent / result_tables.CELLS_PAGE / "index.html").write_bytes(cells)
     # and the other pages' charts drawn into them, as fsatlas site does
     draw_charts(str(one_pass), str(tmp_path / "chart-cache"), str(root / "build" / "static"))
     assert _files(root / "public") == _files(one_pass)

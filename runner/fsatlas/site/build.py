@@ -235,7 +235,7 @@ class Site:
         except FileNotFoundError:
             raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                             where=table_file) from None
-        with open(page, "r+", encoding="utf-8") as f:
+        with open(page, "r+b") as f:  # bytes end to end (result_tables.fill_slots)
             html, cells = result_tables.split_cells(result_tables.fill_slots(
                 f.read(), {**tables, "other-runs": others}))
             f.seek(0)
@@ -244,7 +244,7 @@ class Site:
         if cells is not None:  # a new file: the destination may hold the old one as a link (mirror)
             folder = os.path.join(os.path.dirname(page), result_tables.CELLS_PAGE)
             os.makedirs(folder, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False) as f:
+            with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False) as f:
                 f.write(cells)
             os.chmod(f.name, 0o644)
             os.replace(f.name, os.path.join(folder, "index.html"))
