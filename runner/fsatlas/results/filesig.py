@@ -93,7 +93,7 @@ def _stamps(st: os.stat_result) -> list:
 
 
 def _hashed(key: str) -> list | None:
-    """The signature of a file read now, remembered by the size and mtime it was read at."""
+    """The signature of a file read now, remembered by the size, mtime, ctime and inode it was read at."""
     try:
         fd = os.open(key, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:

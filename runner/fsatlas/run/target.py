@@ -162,7 +162,7 @@ SYNC_FILE_RANGE_WAIT_BEFORE, SYNC_FILE_RANGE_WRITE, SYNC_FILE_RANGE_WAIT_AFTER =
 
 
 # wall time in sync() and quiesce() so far: the kernel writing a filesystem's dirty state, which a
-# cell's settle_seconds counts apart from the runner's own time (execution.Cell.rep)
+# cell's settle_seconds counts apart from the runner's own time (execution.CellRun.rep)
 settled_seconds = 0.0
 
 
