@@ -164,7 +164,7 @@ def shaped_like_it_validate(out: Path, tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     code = main(["validate", "--no-cache", str(tmp_path / "synthetic" / "results")])
     said = capsys.readouterr()
-    assert (code, said.out.strip().splitlines()[-1:], said.err) == (0, ["3 files checked: no problems"], "")
+    assert (code, said.out.strip().splitlines()[-1:], said.err) == (0, ["3 files checked: no problems"], ""), said.out[-3000:]
 
 
 def test_the_baseline_is_measured_on_written_data_like_the_cells(tmp_path):
