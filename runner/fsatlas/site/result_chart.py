@@ -323,10 +323,6 @@ def _finite(x) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _valid(x) -> bool:
-    return x is not None and x == x and not isinstance(x, bool)
-
-
 def _stacked(rows: list, x_field: str) -> dict:
     """vega's stack (zero offset) of the bars sharing a label, by filesystem descending: id(row)
     -> (start, end)."""
@@ -367,10 +363,9 @@ class _Panel:
         self.bandwidth = step * (1 - PADDING_INNER)
         self.labels = labels
         values = [v for r in rows for v in self.spans[id(r)]]
-        values += [v for r in rows if _valid(r["ci_low_mb_s"]) for v in (r["ci_low_mb_s"], r["ci_high_mb_s"])]
-        values += [v / 1e6 for r in rows for v in (r.get("samples") or []) if _valid(v)]
+        values += [v for r in rows if r["ci_low_mb_s"] is not None for v in (r["ci_low_mb_s"], r["ci_high_mb_s"])]
+        values += [v / 1e6 for r in rows for v in r["samples"]]
         values += [r["top_mb_s"] for r in rows if r["marks"]]
-        values = [v for v in values if _valid(v)]
         low, high = min(values + [0.0]), max(values + [0.0])  # zero: true
         try:
             self.d0, self.d1 = nice(low, high)
@@ -487,16 +482,15 @@ class _Panel:
                         f'fill-opacity="{s["pale"] if row["marks"] else 1}" stroke="{colour}" '
                         f'stroke-width="{_js_number(s["stroke_width"])}"><title>{_text(self.described(row))}</title></path>')
         for row in self.rows:
-            if _valid(row["ci_low_mb_s"]):
+            if row["ci_low_mb_s"] is not None:
                 low, high = self.y(row["ci_low_mb_s"]), self.y(row["ci_high_mb_s"])
                 whiskers.append(f'<line transform="translate({_px(self.centre(row))},{_px(low)})" x2="0" '
                                 f'y2="{_px(high - low)}" stroke="{INK}"/>')
         radius = _px(math.sqrt(s["dot_size"]) / 2)
         for row in self.rows:
-            for v in row.get("samples") or []:
-                if _valid(v):
-                    dots.append(f'<circle cx="{_px(self.centre(row))}" cy="{_px(self.y(v / 1e6))}" r="{radius}" '
-                                f'fill="{INK}" opacity="{_js_number(s["dot_opacity"])}"/>')
+            for v in row["samples"]:
+                dots.append(f'<circle cx="{_px(self.centre(row))}" cy="{_px(self.y(v / 1e6))}" r="{radius}" '
+                            f'fill="{INK}" opacity="{_js_number(s["dot_opacity"])}"/>')
         for row in self.rows:
             if row["marks"]:
                 y = self.y(row["top_mb_s"]) + s["flag_dy"] + 0.3 * s["flag_size"]
@@ -535,13 +529,15 @@ def svg(rows: list) -> str:
         by_workload.setdefault(_js_string(row.get("workload")), []).append(row)
     panels = [_Panel(name, by_workload[name], colours) for name in sorted(by_workload)]
     columns = spec()["columns"]
-    placed, y, width, first_left = [], 0.0, 0.0, 0.0
+    placed, y, width, first_left, first_top = [], 0.0, 0.0, 0.0, 0.0
     for start in range(0, len(panels), columns):
         row = panels[start:start + columns]
         extents = [p.extent() for p in row]
         top = -min(e[1] for e in extents)
         if start:
             y += top
+        else:
+            first_top = top
         x = 0.0
         for n, (panel, (left, _, right, _)) in enumerate(zip(row, extents)):
             if n:
@@ -552,7 +548,6 @@ def svg(rows: list) -> str:
             x += right + LAYOUT_PADDING
         width = max(width, x - LAYOUT_PADDING)
         y += max(e[3] for e in extents) + LAYOUT_PADDING
-    first_top = -min(e[1] for e in (p.extent() for p in panels[:columns]))
     left, top = math.ceil(first_left) + PADDING, math.ceil(first_top) + PADDING
     total_w = math.ceil(left + width + PADDING)
     total_h = math.ceil(top + y - LAYOUT_PADDING + PADDING)
