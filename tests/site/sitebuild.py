@@ -125,6 +125,9 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     rng = random.Random(seed)
     source = Path(template or FIXTURES / "results" / "fixture-valid.json")
     base = resultfile.readable(json.loads(source.read_text()))
+    # the read form's target: its baseline summaries, which flags.derive judges a cell by (the
+    # stored form keeps samples only; judged by it, every cell was baseline-unknown)
+    target = base["target"]
     template_raw = bundle.read(str(source.parent.parent), base["id"])
     if template:
         plan = [(c["key"], c, list(c["metrics"])) for c in base["cells"] if c["status"] == "ok"]
@@ -166,7 +169,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
             cell["host"] = [{"steal_pct": 0.0, "iowait_pct": round(level / 10 + rep, 2), "others_cpu_s": round(level / 100, 3),
                              "load1": 1.0} for rep in range(len(samples))]
         if varies:  # the flags its new samples and contention give, as `fsatlas migrate` stores them
-            cell["flags"] = flags.derive(cell, base["target"])
+            cell["flags"] = flags.derive(cell, target)
         tar = b""
         for rep, reference in enumerate(kind["raw"]):
             text = raws[rep]
