@@ -7,7 +7,8 @@ silent (the fact's note), and why no probe answered, read from the probe records
 kernels mounted the filesystem, what the probe said, or why the filesystem was skipped), or
 from the filesystem's Linux entry where no record names it.
 
-`fsatlas check-data` prints the count and fails above GOAL; the pages show each reason."""
+`fsatlas check-data` prints the count, adds the cells unstated() lists, and fails when the two
+together pass GOAL; the pages show each reason."""
 import json
 import re
 from functools import lru_cache
@@ -391,9 +392,9 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
 # column, and it names the filesystem: states_for), and a "no" in an other-systems column may
 # instead rest on inventories of every part of the system that do not name the filesystem
 # (inventory_states_no) — never on a list of what a system supports that is silent on it
-# (Apple's, FreeBSD's Handbook). Counted as unanswered they would take the matrix past GOAL, so
-# check-data prints them with the honest count until primary sources are found, and does not fail
-# on them. (A limit is held to the same rule by unanswered_why, and counted unanswered there.)
+# (Apple's, FreeBSD's Handbook). check-data counts them as unanswered (the honest count) and
+# fails when that count passes GOAL. (A limit is held to the same rule by unanswered_why, and
+# counted unanswered there.)
 NO_STATED_FOR = ("on_windows", "on_macos", "on_freebsd")
 
 
