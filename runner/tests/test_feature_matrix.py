@@ -287,7 +287,7 @@ def test_a_limit_that_is_no_number_is_unanswered_and_refused_alike(word, case, k
              key: {"limit": text, "note": "", "sources": ["kernel-ext4-admin"], "holds_for": "Linux 6.12"}}
     why = feature_matrix.unanswered_why(key, facts[key], facts)
     assert why, text
-    problems = knowledge._fact_rules({"_path": "x.yaml", "features": facts}, {})
+    problems = knowledge._fact_rules("x", {"x": {"_path": "x.yaml", "features": facts}}, {})
     if text != "not documented":
         assert any(p.path == f"/features/{key}/limit" for p in problems), (text, problems)
     assert _hand_answers(facts[key], facts, set(), key) is False
@@ -311,7 +311,7 @@ def test_a_limit_answers_only_as_a_positive_number_with_its_unit(number, sep, un
     fact = {"limit": text, "note": "n", "sources": ["kernel-ext4-admin"], "holds_for": "Linux 6.12"}
     hand = _hand_limit(key, text)
     assert (feature_matrix.unanswered_why(key, fact, {key: fact}) == "") is hand, text
-    problems = knowledge._fact_rules({"_path": "x.yaml", "features": {key: fact}}, {})
+    problems = knowledge._fact_rules("x", {"x": {"_path": "x.yaml", "features": {key: fact}}}, {})
     assert any(p.path == f"/features/{key}/limit" for p in problems) is not hand, (text, problems)
 
 
@@ -436,14 +436,29 @@ def test_check_data_names_a_malformed_column_list_in_one_located_line(tmp_path_f
     assert located, err
 
 
-def _hand_names(source: dict, fs: str, name: str, also: tuple = ()) -> bool:
+def _hand_parts(fs: str, name: str, also: tuple = ()) -> set:
+    """A filesystem's names by hand: its id, its name and each part in brackets (not one that
+    only says a version, "version 3"), and also_named."""
+    parts = (p.strip() for p in name.replace(")", "(").split("(") if p.strip())
+    return {fs, name, *also, *(p for p in parts if not (p.lower().startswith("version ") and p[8:].strip()[:1].isdigit()))}
+
+
+def _hand_shared(features: dict, fs: str) -> set:
+    """The names, in lower case, other rows than fs have: a source naming only those states no
+    column of fs's driver (feature_matrix.FORMAT_COLUMNS are the format's)."""
+    return {n.lower() for other, doc in features.items() if other != fs
+            for n in _hand_parts(other, doc.get("name", ""), tuple(doc.get("also_named", ())))}
+
+
+def _hand_names(source: dict, fs: str, name: str, also: tuple = (), exclude: set = frozenset()) -> bool:
     """Whether a registry entry names a filesystem, by hand: its id, its name or a part of it in
     brackets (but not one that only says a version, "version 3"), or another name its file gives
     it (also: also_named), found in the title, publisher, address or covers with no letter or
     digit beside it."""
     text = " ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")).lower()
-    parts = (p.strip() for p in name.replace(")", "(").split("(") if p.strip())
-    for n in {fs, name, *also, *(p for p in parts if not (p.lower().startswith("version ") and p[8:].strip()[:1].isdigit()))}:
+    for n in _hand_parts(fs, name, also):
+        if n.lower() in exclude:
+            continue
         at = text.find(n.lower())
         while at >= 0:
             before, after = text[at - 1:at], text[at + len(n):at + len(n) + 1]
@@ -462,18 +477,19 @@ def test_a_limit_rests_on_a_source_that_states_it_for_that_filesystem():
     by_id = {s["id"]: s for s in data["sources"]}
     walked = refused = 0
     for fs, doc in sorted(data["features"].items()):
-        names = feature_matrix.filesystem_names(fs, doc)
         for key, fact in doc["features"].items():
             if "limit" not in fact or feature_matrix.limit_why(key, fact["limit"]):
                 continue
+            names = feature_matrix.names_for(fs, data["features"], key)
+            shared = set() if key in feature_matrix.FORMAT_COLUMNS else _hand_shared(data["features"], fs)
             for ident, source in by_id.items():
                 if key not in source.get("states", ()) or feature_matrix.secondary(source):
                     continue
                 alone = dict(fact, sources=[ident])
-                hand = _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
+                hand = _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())), shared)
                 why = feature_matrix.unanswered_why(key, alone, doc["features"], by_id, names)
                 assert (why == "") is hand, (fs, key, ident, why)
-                rules = knowledge._fact_rules({**doc, "features": {key: alone}}, by_id)
+                rules = knowledge._fact_rules(fs, {**data["features"], fs: {**doc, "features": {key: alone}}}, by_id)
                 assert any(p.path == f"/features/{key}/sources" for p in rules) is not hand, (fs, key, ident)
                 walked, refused = walked + 1, refused + (not hand)
     assert walked > 200 and refused > 100, (walked, refused)
@@ -823,3 +839,84 @@ def test_the_freebsd_inventories_state_the_no_cells_they_cover():
         assert fact["value"] == "no" and set(BOTH) <= set(fact["sources"])
         assert _hand_inventory_no(by_id, fact["sources"], "on_freebsd", fs, doc["name"])
         assert (fs, "on_freebsd") not in unstated
+
+
+@settings(max_examples=60, deadline=None)
+@given(fs=st.sampled_from(["ntfs", "ntfs3"]),
+       column=st.sampled_from(["acl_max_entries", "posix_acl", "xattr", "creation_time", "on_windows", "dump_restore",
+                               "max_volume_size", "max_filename_length"]),
+       named=st.lists(st.sampled_from(["NTFS", "ntfs-3g", "ntfs3", "Windows"]), max_size=3, unique=True))
+@example(fs="ntfs3", column="acl_max_entries", named=["NTFS", "ntfs-3g"])  # round 32: ntfs-3g's ACL code for ntfs3
+def test_a_name_two_rows_share_states_only_the_format_s_columns(fs, column, named):
+    """The rule (issue #63, round 32): "NTFS" names both the ntfs-3g row and the ntfs3 row, so a
+    source that names a row only by it states the format's columns (feature_matrix.FORMAT_COLUMNS:
+    origin, other systems, offline tools, size limits) and none of the driver's; a name of the
+    row's own states any column. A made-up primary source naming some of the names is the only
+    one the cell cites; whether unstated() (or, for a limit, cells()) leaves it answered follows
+    the hand rule, and the ntfs3 ACL cell on ntfs-3g's source alone is never answered."""
+    data = _loaded()
+    data["features"] = copy.deepcopy(data["features"])
+    source = {"id": "made-up", "title": "a page", "url": "https://example.org/", "date": "2026",
+              "covers": "; ".join(f"it states this of {n}" for n in named) or "no filesystem", "states": [column]}
+    data["sources"] = [*data["sources"], source]
+    fact = data["features"][fs]["features"].get(column)
+    if fact is None:
+        return  # a column this row leaves to the probes
+    said = fact.get("value", fact.get("limit"))
+    if str(said).lower() == "not documented" or (str(said).lower() == "no" and column in feature_matrix.NO_STATED_FOR):
+        return  # an unanswered cell, or a "no" the inventories rule decides
+    fact["sources"] = ["made-up"]
+    own = {"ntfs": {"ntfs-3g"}, "ntfs3": {"ntfs3"}}[fs]
+    # the format's name is a word of "ntfs-3g" too ("ntfs", then a hyphen), never of "ntfs3"
+    stated = bool(own & set(named)) or (column in feature_matrix.FORMAT_COLUMNS and bool({"NTFS", "ntfs-3g"} & set(named)))
+    cells = feature_matrix.cells(data, {})
+    answered = {(c["filesystem"], c["column"]) for c in cells if c["answered"]} - {
+        (c["filesystem"], c["column"]) for c in feature_matrix.unstated(data, cells)}
+    assert ((fs, column) in answered) is stated, (fs, column, named, said)
+    if fs == "ntfs3" and column == "acl_max_entries":
+        assert not (stated and not own & set(named))
+
+
+@settings(max_examples=80, deadline=None)
+@given(doubt=st.sampled_from(["a guess", "unverified", "unconfirmed", "uncertain", "unclear", "maybe", "perhaps",
+                              "probably", "possibly", "assumed", "estimated", "untested", "unknown"]),
+       before=st.sampled_from(["", "a ", "our ", "1 in 3, "]), after=st.sampled_from(["", ", not checked", " here"]),
+       number=st.integers(min_value=1, max_value=10**6))
+@example(doubt="a guess", before="", after=", unverified", number=255)  # round 32's "255 bytes (a guess, unverified)"
+def test_a_qualifier_or_a_note_that_doubts_takes_the_answer_back(doubt, before, after, number):
+    """Round 32, breaks 3 and 4: a limit whose qualifier doubts its number is no limit, and a
+    'partial' whose note begins by doubting says no part; the same number with a qualifier that
+    says what it counts, and a note saying what part, stay answers."""
+    said = f"{number:,} bytes ({before}{doubt}{after})"
+    assert feature_matrix.limit_why("max_filename_length", said)
+    assert not feature_matrix.limit_why("max_filename_length", f"{number:,} bytes (the format)")
+    fact = {"value": "partial", "note": f"{doubt}{after}: no document read says which part", "sources": ["x"]}
+    assert feature_matrix.unanswered_why("defrag", fact, {})
+    assert not feature_matrix.unanswered_why("defrag", dict(fact, note="no defragmenter; the flush moves blocks together"), {})
+
+
+@settings(max_examples=20, deadline=None)
+@given(fs=st.sampled_from(["bcachefs", "jfs", "xfs", "ntfs3", "hfsplus"]),
+       name=st.sampled_from(["macOS", "Windows", "FreeBSD", "Linux", "NTFS", "ext4", "XFS", "Zorblax FS", "HFS Plus"]))
+@example(fs="bcachefs", name="macOS")  # round 32, break 5: Apple's list of macOS's file systems "stated" bcachefs
+def test_another_name_is_one_its_maker_s_documents_give(fs, name, tmp_path_factory):
+    """The rule: a filesystem's also_named is a name the primary sources of its origin give it,
+    never a system of the other-systems columns nor another row's name. By hand: refused where
+    the name is a system, or a name of another row, or in no primary origin source's words."""
+    tmp = tmp_path_factory.mktemp("also")
+    _curated_copy(tmp)
+    path = tmp / "features" / f"{fs}.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["also_named"] = [*doc.get("also_named", []), name] if name not in doc.get("also_named", []) else doc["also_named"]
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    data, problems = knowledge.load(str(tmp))
+    by_id = {s["id"]: s for s in data["sources"]}
+    others = {re.sub(r"[^a-z0-9]", "", n.lower()) for other, d in data["features"].items() if other != fs
+              for n in _hand_parts(other, d.get("name", ""), tuple(d.get("also_named", ())))}
+    system = name in ("macOS", "Windows", "FreeBSD", "Linux")
+    in_origin = any(_hand_names(by_id[s], name, name) for s in doc["origin"]["sources"]
+                    if s in by_id and not feature_matrix.secondary(by_id[s]))
+    refused = system or re.sub(r"[^a-z0-9]", "", name.lower()) in others or not in_origin
+    at = doc["also_named"].index(name)
+    said = [p for p in problems if p.path == f"/also_named/{at}" and p.file.endswith(f"{fs}.yaml")]
+    assert bool(said) is refused, (fs, name, said)

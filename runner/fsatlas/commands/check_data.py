@@ -34,7 +34,7 @@ def run(args) -> int:
     cells = feature_matrix.cells(data, knowledge.probe_records(args.data))
     unanswered, total = feature_matrix.count(cells)
     share = unanswered / total if total else 0.0
-    print(f"feature matrix: {unanswered} of {total} cells unanswered ({100 * share:.1f} %; "
+    print(f"feature matrix: {unanswered} of {total} cells unanswered ({100 * share:.2f} %; "
           f"at most {100 * feature_matrix.GOAL:g} %)")
     # a cell answered on sources that do not state it for its filesystem is unanswered too: the
     # goal holds for the honest count, both kinds listed
@@ -43,7 +43,7 @@ def run(args) -> int:
     if unstated:
         print(f"not stated for their filesystem: {len(unstated)} answered cells rest on sources that do not state "
               f"them for that filesystem; counted as unanswered, {honest} of {total} "
-              f"({100 * honest / total:.1f} %):")
+              f"({100 * honest / total:.2f} %):")  # 37 of 736 is 5.03 %, not "5.0 %" beside "at most 5 %"
         for cell in unstated:
             print(f"  {cell['filesystem']} {cell['column']} ({cell['said']}): {cell['reason']}")
     if total and honest / total > feature_matrix.GOAL:

@@ -170,15 +170,17 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
     elif said == "partial":
         if not normalized(fact.get("note", "")):
             return "'partial' without a note saying what part"
+        if _NO_PART.match(str(fact["note"])):
+            return f"'partial' with a note that says no part ({str(fact['note'])[:60]!r})"
     elif said not in ANSWERS:
         return f"{fact['value']!r} is no answer (yes, no or partial)"
     cited = fact.get("sources") or ()  # none at all is the schema's to refuse (minItems)
     if by_id is not None and cited and all(secondary(by_id.get(s, {})) for s in cited):
         return f"it rests only on secondary sources ({', '.join(cited)}), no primary source or probe"
-    if by_id is not None and names and "limit" in fact and said != NOT_APPLICABLE and not any(
+    if by_id is not None and names is not None and "limit" in fact and said != NOT_APPLICABLE and not any(
             states_for(by_id.get(s, {}), key, names) for s in cited):
-        return (f"no primary source it cites states {key} for {names[0]} ({', '.join(cited)}: none lists {key} under "
-                f"states and names {' or '.join(names)} in its title, publisher, address or what it covers)")
+        return (f"no primary source it cites states {key} for this filesystem ({', '.join(cited)}: none lists {key} "
+                f"under states and names {named(names)} in its title, publisher, address or what it covers)")
     return ""
 
 
@@ -194,8 +196,14 @@ LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a co
     "timestamp_resolution": r"\s*(?:ns|\u00b5s|us|ms|s|(?:nano|micro|milli)?seconds?)",
     "acl_max_entries": "", "hard_link_limit": "", "max_files": "",
 }
-# a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)"
-_TAKEN_BACK = re.compile(r"\b(?:no|not|none|unknown|undocumented|unanswered|n/a|nothing|never)\b", re.I)
+# a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
+# "255 bytes (a guess, unverified)"
+_DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed)?|unverified|unconfirmed|uncertain|unclear|maybe|perhaps"
+          r"|probably|possibly|assumed|estimated?|untested")
+_TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|nothing|never|{_DOUBT})\b", re.I)
+# a partial's note that begins by saying no part is known: "unknown: no document read says which
+# part" (a note may begin with "no": "no journal for ordinary writes: ...")
+_NO_PART = re.compile(rf"^\W*(?:(?:a|an|the|our|my)\s+)?(?:{_DOUBT}|no document|not documented)\b", re.I)
 
 
 def limit_why(key: str, text) -> str:
@@ -230,6 +238,32 @@ def filesystem_names(fs: str, data: dict) -> tuple:
     return tuple(dict.fromkeys(p for p in parts if p and not VERSION_ONLY.fullmatch(p)))
 
 
+# The columns a row answers for its on-disk format, whichever driver mounts it: where it came
+# from, what other systems do with it, the tools that work on an unmounted volume, and the
+# format's size limits (a cell says where a driver or its tool stops short: "16 EiB (the
+# format)", "8 PiB (mkntfs)"). A name several rows share (NTFS: ntfs-3g's row and ntfs3's mount
+# one format) states these for each of them; any other column is the driver's, and a source
+# states it only by a name of that row's own.
+FORMAT_COLUMNS = frozenset({"original_os", "first_released", "maker", "on_windows", "on_macos", "on_freebsd",
+                            "dump_restore", "offline_shrink", "max_file_size", "max_volume_size"})
+
+
+def names_for(fs: str, features: dict, column: str) -> tuple:
+    """The names of filesystem fs (filesystem_names) by which a source states `column` for it:
+    all of them for a column of the format (FORMAT_COLUMNS), else those no other row of
+    features (filesystem -> its file) has too, compared in lower case ("ntfs" and "NTFS")."""
+    names = filesystem_names(fs, features[fs])
+    if column in FORMAT_COLUMNS:
+        return names
+    others = {n.lower() for other, doc in features.items() if other != fs for n in filesystem_names(other, doc)}
+    return tuple(n for n in names if n.lower() not in others)
+
+
+def named(names: tuple) -> str:
+    """names_for's names in a message."""
+    return " or ".join(names) if names else "a name of its own (every name it has, another row has too)"
+
+
 def states_for(source: dict, key: str, names) -> bool:
     """Whether a registry entry states a column for a filesystem: a primary source (secondary())
     that lists the column under states and whose subject is that filesystem or that states its
@@ -238,8 +272,34 @@ def states_for(source: dict, key: str, names) -> bool:
     column states it only through its items (inventory_states_no), whatever its covers says."""
     if secondary(source) or key not in source.get("states", ()) or (source.get("inventory") or {}).get("column") == key:
         return False  # an inventory states its column through its items alone (inventory_states_no)
+    return names_in(source, names)
+
+
+def names_in(source: dict, names) -> bool:
+    """Whether a registry entry's title, publisher, address or covers gives one of names as a
+    word (no letter or digit beside it), in any case."""
     text = " ".join(str(source.get(field, "")) for field in ("title", "publisher", "url", "covers")).lower()
     return any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", text) for n in names)
+
+
+# the systems of the other-systems columns (NO_STATED_FOR): never another name of a filesystem
+SYSTEM_NAMES = ("Windows", "macOS", "Mac OS X", "FreeBSD", "Linux")
+
+
+def also_named_why(fs: str, features: dict, name: str, by_id: dict) -> str:
+    """Why `name` may not be among fs's other names (also_named; "" where it may): it names
+    another row, or a system the other-systems columns are about, or no primary source the
+    filesystem's origin cites (its maker's documents) gives it."""
+    letters = _letters(name)
+    for other, doc in features.items():
+        if other != fs and letters in {_letters(n) for n in filesystem_names(other, doc)}:
+            return f"it is a name of {other}"
+    if names_in({"covers": name}, SYSTEM_NAMES):
+        return "it names a system, which the other-systems columns are about"
+    cited = features[fs].get("origin", {}).get("sources", ())
+    if not any(names_in(by_id.get(s, {}), [name]) for s in cited if not secondary(by_id.get(s, {}))):
+        return f"no primary source of its origin ({', '.join(cited)}) gives that name"
+    return ""
 
 
 # An inventory (a source's `inventory` in data/sources.yaml) is a list complete by definition of
@@ -369,7 +429,8 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
                             "reason": why and f"{why}. {NO_PROBE_OF_HISTORY}."})
                 continue
             fact = data["features"].get(key)
-            why = None if fact is None else unanswered_why(key, fact, data["features"], by_id, filesystem_names(fs, data))
+            why = None if fact is None else unanswered_why(key, fact, data["features"], by_id,
+                                                             names_for(fs, knowledge["features"], key))
             answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]
             if fact is not None and not why:
                 out.append({"filesystem": fs, "column": key, "answered": "source", "reason": ""})
@@ -426,18 +487,18 @@ def unstated(knowledge: dict, cells_: list | None = None) -> list[dict]:
                                                     if c["answered"] == "source"}
     out = []
     for fs, data in sorted(knowledge["features"].items()):
-        names = filesystem_names(fs, data)
         for stated, key, said, cited in documented(data):
             if from_documents is not None and (fs, key) not in from_documents:
                 continue
+            names = names_for(fs, knowledge["features"], stated)
             if any(states_for(by_id.get(s, {}), stated, names) for s in cited) or (
                     key in NO_STATED_FOR and normalized(said) == "no" and inventory_states_no(by_id, cited, key, names)):
                 continue
             parts = sorted((by_id.get(s, {}).get("inventory") or {}).get("part", "") for s in cited
                            if (by_id.get(s, {}).get("inventory") or {}).get("column") == key)
             out.append({"filesystem": fs, "column": key, "said": str(said),
-                        "reason": f"no source it cites ({', '.join(cited)}) states {stated} for {names[0]}: none is a "
-                                  f"primary source listing {stated} under states that names {' or '.join(names)}"
+                        "reason": f"no source it cites ({', '.join(cited)}) states {stated} for {fs}: none is a "
+                                  f"primary source listing {stated} under states that names {named(names)}"
                                   + (f", and its inventories of {key} cover {' and '.join(parts)} only, not every part "
                                      f"of the system ({', '.join(sorted(inventory_parts()))})" if parts else "")})
     return out

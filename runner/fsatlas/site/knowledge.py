@@ -410,9 +410,14 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
         problems += _origin_rules(data, by_id)
+        for i, name in enumerate(data.get("also_named", ())):
+            why = feature_matrix.also_named_why(fs, knowledge["features"], name, by_id)
+            if why:
+                problems.append(Problem("error", data["_path"], f"/also_named/{i}",
+                                        f"expected another name its maker's documents give it, found {name!r}: {why}"))
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
-        problems += _fact_rules(data, by_id)
+        problems += _fact_rules(fs, knowledge["features"], by_id)
     records = probe_records(os.path.dirname(sources_path))
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
@@ -612,7 +617,7 @@ def _correction_rules(knowledge: dict, path: str) -> list[Problem]:
     return out
 
 
-def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
+def _fact_rules(fs: str, features: dict, by_id: dict) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
@@ -620,6 +625,7 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
     spelling ("unknown", "n/a", "Not documented"): feature_matrix.unanswered_why decides, for the
     count and the pages alike, what answers a cell. A "no" citing an inventory of its column whose
     items name the filesystem is refused (feature_matrix.inventory_listed)."""
+    data = features[fs]
     out, path = [], data["_path"]
     for name, fact in data["features"].items():
         where = f"/features/{name}"
@@ -646,11 +652,12 @@ def _fact_rules(data: dict, by_id: dict) -> list[Problem]:
             out.append(Problem("error", path, f"{where}/sources", "expected a primary source or a probe for a limit, "
                                                                   f"found only secondary ones {fact['sources']}"))
         elif "limit" in fact and by_id and feature_matrix.normalized(said) != feature_matrix.NOT_APPLICABLE:
-            names = feature_matrix.filesystem_names(os.path.splitext(os.path.basename(path))[0], data)
+            names = feature_matrix.names_for(fs, features, name)
             if not any(feature_matrix.states_for(by_id.get(ident, {}), name, names) for ident in fact["sources"]):
                 out.append(Problem("error", path, f"{where}/sources", f"expected a primary source that states {name} for "
-                                                                      f"{names[0]} (its states list {name}, and its title, "
-                                                                      f"publisher, address or covers name {' or '.join(names)}), "
+                                                                      f"{fs} (its states list {name}, and its title, "
+                                                                      f"publisher, address or covers name "
+                                                                      f"{feature_matrix.named(names)}), "
                                                                       f"found none among {fact['sources']}"))
         if feature_matrix.normalized(said) == "no":
             names = feature_matrix.filesystem_names(os.path.splitext(os.path.basename(path))[0], data)
