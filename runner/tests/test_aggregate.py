@@ -82,7 +82,7 @@ def test_a_damaged_digest_is_made_again(out_dir, tmp_path):
     made = tmp_path / "cache" / "digests" / f"fixture-valid{aggregate.DIGEST_SUFFIX}"
     good = made.read_bytes()
     made.write_bytes(b"\xc1 not MessagePack")
-    (tmp_path / "cache" / "aggregation.json").unlink()  # else the saved fold answers, and no digest is read
+    (tmp_path / "cache" / "aggregation.msgpack").unlink()  # else the saved fold answers, and no digest is read
     assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
     assert made.read_bytes() == good
 
@@ -95,7 +95,7 @@ def test_a_deleted_digest_is_made_again_when_the_saved_fold_answers(out_dir, tmp
     made = tmp_path / "cache" / "digests" / f"fixture-valid{aggregate.DIGEST_SUFFIX}"
     good = made.read_bytes()
     made.unlink()
-    (tmp_path / "cache" / "pairs.json").unlink()  # else the kept tables answer, and no digest is read
+    (tmp_path / "cache" / "pairs.msgpack").unlink()  # else the kept tables answer, and no digest is read
     assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
     assert made.read_bytes() == good
 

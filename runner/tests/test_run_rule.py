@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fsatlas.site import aggregate, pairs
+from fsatlas.site import aggregate, pairs, run_rule
 from testutil import write_run
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
@@ -157,18 +157,28 @@ GROUPS = ("seq-write||defaults", "small-files|file_size=100|defaults", "seq-writ
 
 @settings(max_examples=200)
 @given(st.lists(st.tuples(st.integers(0, 5), st.lists(st.sets(st.sampled_from(FILESYSTEMS)), min_size=3, max_size=3)),
-                min_size=1, max_size=6))
-def test_the_compare_pages_run_of_a_workload_is_the_one_of_each_figure_wherever_it_can_be(runs):
+                min_size=1, max_size=6), st.randoms(use_true_random=False), st.integers(0, 6))
+def test_the_compare_pages_run_of_a_workload_is_the_one_of_each_figure_wherever_it_can_be(runs, rng, cut):
     """Over runs of random dates (ties included) and random filesystems per workload: the run
     the compare page takes for a pair and workload measured both, none that measured both ranks
     above it (most filesystems there, then newest, then id), and it is the run each figure of
-    the two comes from on the other pages whenever that run measured the other filesystem too."""
+    the two comes from on the other pages whenever that run measured the other filesystem too.
+    The picks are a fold (run_rule.FirstRuns): the runs come in a random order, in two parts
+    folded apart and merged through their saved state, as the aggregate's workers do."""
     summaries = [{"id": f"r{i}", "created": f"2026-11-2{day}T00:00:00Z",
                   "measured": {g: sorted(fs) for g, fs in zip(GROUPS, sets) if fs}} for i, (day, sets) in enumerate(runs)]
     rank = lambda s, g: (len(s["measured"][g]), s["created"], s["id"])  # noqa: E731
     best = lambda g, names: max((s for s in summaries if set(names) <= set(s["measured"].get(g, ()))),  # noqa: E731
                                 key=lambda s: rank(s, g), default=None)
-    picks = pairs.rule_picks(summaries)
+    order = list(summaries)
+    rng.shuffle(order)
+    first, second = run_rule.FirstRuns(), run_rule.FirstRuns()
+    for s in order[:cut]:
+        first.add(s)
+    for s in order[cut:]:
+        second.add(s)
+    first.merge(json.loads(json.dumps(second.state())))
+    picks = run_rule.FirstRuns(json.loads(json.dumps(first.state()))).picks()
     seen = set()
     for (a, b), rows in picks.items():
         for workload, dims, variant, both, alone_a, alone_b in rows:

@@ -58,8 +58,8 @@ def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
     """(a, b) -> the ids of every run whose default cells measured both (the first RUNS_PER_PAIR
     get a table, the others are listed: an address naming the sixth run of a pair was told it
     had not measured the pair): first the run the site's
-    rule picks for every workload of the pair where it picks one run (picks, as rule_picks
-    gives them), then the others by the most filesystems, then the newest; each summary lists
+    rule picks for every workload of the pair where it picks one run (picks, as
+    run_rule.FirstRuns.picks gives them), then the others by the most filesystems, then the newest; each summary lists
     the filesystems it measured. Both orders are listed: each is compared as the reader reads
     it (B against A)."""
     out: dict[tuple, list] = {}
@@ -75,27 +75,6 @@ def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
 
 
 RULE_ID = "~rule"  # the table of the site's rule where it takes a pair's workloads from several runs (no run id has "~")
-
-
-def rule_picks(summaries: list) -> dict:
-    """(a, b) -> for each workload (workload, dimensions) with default options that some run
-    measured both on, [workload, dimensions, "defaults", the run run_rule.first_runs picks for
-    the two, the one it picks for a alone, the one for b alone]: the last two are where each
-    figure comes from on every other page, the first the one run that compares them."""
-    by_name: dict[str, list] = {}
-    for s in summaries:
-        for name in s.get("measured", {}):
-            by_name.setdefault(name, []).append(s)
-    groups = {run_rule.group_of(name): holders for name, holders in by_name.items()}
-    out: dict[tuple, list] = {}
-    for group, holders in sorted(groups.items()):
-        workload, dims, variant = group
-        if variant != "defaults":
-            continue
-        alone, both = run_rule.first_runs(holders, group)
-        for (a, b), run in sorted(both.items()):
-            out.setdefault((a, b), []).append([workload, dims, "defaults", run["id"], alone[a]["id"], alone[b]["id"]])
-    return out
 
 
 def runs_of_filesystems(summaries: list) -> dict:
@@ -164,14 +143,14 @@ def run_table(a: str, b: str, d: dict) -> dict | None:
 
 
 def needs_rule_table(chosen: list) -> bool:
-    """Whether a pair's picks (rule_picks) need rule_table rather than one run's table first:
+    """Whether a pair's picks (run_rule.FirstRuns.picks) need rule_table rather than one run's table first:
     they take workloads from several runs, or a figure from another run than the other pages."""
     return len({p[3] for p in chosen}) > 1 or any(p[3] != p[4] or p[3] != p[5] for p in chosen)
 
 
 def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
     """b against a by the site's rule where it takes the pair's workloads from several runs:
-    each workload's two cells from the run rule_picks names for it (both cells of a row always
+    each workload's two cells from the run FirstRuns.picks names for it (both cells of a row always
     from one run), every row tested as in run_table and Benjamini-Hochberg across the table;
     digests: the digest of each run named. A row whose figure of a or b comes from another run
     on the other pages (that run did not measure the other filesystem there) says so."""
