@@ -39,3 +39,26 @@ def test_a_changed_file_is_read_again_though_its_size_and_mtime_are_as_before(tm
     finally:
         os.chdir(back)
         filesig._memo, filesig._changed = None, False
+
+
+SEGMENT = st.sampled_from(["a", "b", "..", ".", "data", "results", "x.json", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SEGMENT, min_size=1, max_size=6), st.sampled_from(["relative", "below", "root", "elsewhere"]),
+       st.sampled_from(["/", "/tmp", "/tmp/a", "/tmp/a/b/"]))
+def test_a_cache_key_is_the_path_relative_to_the_working_folder(parts, kind, cwd):
+    """cache_key is relpath(abspath(path)), as os.path computes it, for relative paths (with . and
+    .. anywhere) and absolute ones below the working folder, at it, or elsewhere: its shortcuts
+    (a relative path kept as it is, an absolute one cut at the working folder) change no key."""
+    os.makedirs(cwd, exist_ok=True)
+    back = os.getcwd()
+    os.chdir(cwd)
+    try:
+        here = os.getcwd()
+        tail = os.path.join(*parts)
+        path = {"relative": tail, "below": os.path.join(here, tail), "root": here,
+                "elsewhere": os.path.join("/srv", tail)}[kind]
+        assert filesig.cache_key(path) == os.path.relpath(os.path.abspath(path))
+    finally:
+        os.chdir(back)

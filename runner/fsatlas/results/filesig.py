@@ -30,11 +30,18 @@ def cache_key(path: str) -> str:
     (build/cache/), so a checkout elsewhere (the pull-request check builds in base/) finds them.
     A relative path that stays below the working folder is that already, once normalized:
     with relpath(), 40,000 calls, adding one result to 10,000 took 0.25 s more (PERFORMANCE.md)."""
-    if not os.path.isabs(path):
-        normal = os.path.normpath(path)
+    normal = os.path.normpath(path)
+    if not os.path.isabs(normal):
         if normal != ".." and not normal.startswith(".." + os.sep):
             return normal
-    return os.path.relpath(os.path.abspath(path))
+        return os.path.relpath(normal)
+    # an absolute path below the working folder (make perf's and the workflows' --data) is cut at
+    # it, as relpath would: relpath's own work took 0.28 s of an aggregate of 10,000 unchanged results
+    cwd = os.getcwd()
+    base = cwd.rstrip(os.sep)  # "" at the root
+    if normal.startswith(base + os.sep):
+        return normal[len(base) + 1:] or "."
+    return os.path.relpath(normal, cwd)
 
 
 def stat_signature(path: str) -> list | None:
