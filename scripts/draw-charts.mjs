@@ -26,8 +26,10 @@ import path from "node:path";
 const require = createRequire(import.meta.url);
 const chartSpec = require("../static/js/chart-spec.js");
 const WEIGH = process.argv[2] === "--weigh";
-// Vega and Vega-Lite, but for weighing pages, which draws nothing (a third of a second less)
-const [vega, vegaLite] = WEIGH ? [] : await Promise.all([import("vega"), import("vega-lite")]);
+// Vega and Vega-Lite, loaded when the first chart not in CACHE is drawn: a build whose charts
+// are all kept (and weighing, which draws nothing) does without them, a third of a second less
+let drawers = null;
+const loadDrawers = () => (drawers ??= Promise.all([import("vega"), import("vega-lite")]));
 const [site, cache, files, baseUrl] = WEIGH ? [process.argv[3], null, process.argv[4], process.argv[5]] : process.argv.slice(2);
 // What draws a chart besides its spec and rows: a change to either file draws every chart anew.
 const DRAWER = createHash("sha256").update(fs.readFileSync(new URL(import.meta.url)))
@@ -213,6 +215,7 @@ function note(step, cut) {
 
 // A chart drawn in a view of its own: its spec compiled and parsed with its rows in it.
 async function drawnAlone(specText, rows, axis) {
+  const [vega, vegaLite] = await loadDrawers();
   const spec = chartSpec.inked(chartSpec.build(specText, rows, axis), true);
   const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: "none" });
   try {
