@@ -6,6 +6,7 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
+from fsatlas.results import stats
 from fsatlas.results.stats import summarize
 
 
@@ -97,3 +98,12 @@ def test_equal_samples_are_their_value_without_spread(value, n):
     metric = summarize([value] * n, "bytes/s", "higher")
     assert (metric["mean"], metric["median"], metric["stddev"], metric["rsd_pct"]) == (value, value, 0.0, 0.0)
     assert metric["ci95"] == [value, value]
+
+
+def test_stats_table():
+    """T_975, which spares reading a result scipy's import, is scipy's Student's t at 0.975 to
+    the last bit for each of its degrees of freedom, and t_quantile past it is scipy's too."""
+    from scipy.special import stdtrit
+    assert [float(stdtrit(df, 0.975)) for df in range(1, len(stats.T_975) + 1)] == list(stats.T_975)
+    assert stats.t_quantile(len(stats.T_975) + 1) == float(stdtrit(len(stats.T_975) + 1, 0.975))
+    assert stats.t_quantile(3) is stats.T_975[2]
