@@ -170,7 +170,7 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
     elif said == "partial":
         if not normalized(fact.get("note", "")):
             return "'partial' without a note saying what part"
-        if _NO_PART.match(str(fact["note"])):
+        if _NO_PART.match(_plain(str(fact["note"]))):
             return f"'partial' with a note that says no part ({str(fact['note'])[:60]!r})"
     elif said not in ANSWERS:
         return f"{fact['value']!r} is no answer (yes, no or partial)"
@@ -187,7 +187,7 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
 # A limit is a positive number (digits, with thousands' commas or a decimal point, or a power 2^N
 # less a few), then its column's unit (a count's unit is the column: entries, links, files), then at
 # most a qualifier that does not take it back ("(4 KiB blocks)", "per dataset", "(the format)").
-_NUMBER = r"(?P<number>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*\^\s*\d+)?(?:\s*[-\u2212]\s*\d+)?"
+_NUMBER = r"(?P<number>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*\^\s*(?P<power>\d+))?(?:\s*[-\u2212]\s*(?P<less>\d+))?"
 _SCALE = r"(?:\s+(?:thousand|million|billion|trillion|quadrillion))?"
 _BYTES = r"\s*(?:bytes?|[KMGTPEZY]i?B)"
 LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a count, its unit the column's)
@@ -198,12 +198,20 @@ LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a co
 }
 # a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
 # "255 bytes (a guess, unverified)"
-_DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed)?|unverified|unconfirmed|uncertain|unclear|maybe|perhaps"
-          r"|probably|possibly|assumed|estimated?|untested")
-_TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|nothing|never|{_DOUBT})\b", re.I)
+_DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|unconfirmed|uncertain|unclear|unsure"
+          r"|maybe|perhaps|probably|possibly|likely|reportedly|supposedly|allegedly|assumed|estimated?|untested"
+          r"|approx(?:imately)?|roughly|or so|tb[cd]|not sure|not known|no idea|hard to say|from memory")
+_TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|nothing|never|{_DOUBT})\b|\?", re.I)
 # a partial's note that begins by saying no part is known: "unknown: no document read says which
 # part" (a note may begin with "no": "no journal for ordinary writes: ...")
-_NO_PART = re.compile(rf"^\W*(?:(?:a|an|the|our|my)\s+)?(?:{_DOUBT}|no document|not documented)\b", re.I)
+_NO_PART = re.compile(rf"^\W*(?:(?:a|an|the|our|my|it\s+is|it's)\s+)?(?:{_DOUBT}|no document|not documented)\b|^\W*\?",
+                      re.I)
+
+
+def _plain(text: str) -> str:
+    """Text as the doubt patterns read it: markup marks gone and a hyphen inside a word too
+    ("_unknown_", "un-verified")."""
+    return re.sub(r"(?<=\w)-(?=\w)", "", re.sub(r"[_*`]", "", text))
 
 
 def limit_why(key: str, text) -> str:
@@ -215,9 +223,15 @@ def limit_why(key: str, text) -> str:
     if not found:
         return (f"{text!r} is no limit (a number{' with its unit' if unit else ''}"
                 f"{'' if not unit else ', such as 4 KiB'})")
-    if float(found.group("number").replace(",", "")) <= 0:
+    try:
+        value = float(found.group("number").replace(",", "")) ** int(found.group("power") or 1) - int(found.group("less") or 0)
+    except OverflowError:  # past the largest float: a limit, however large
+        value = float("inf")
+    if value <= 0:
         return f"{text!r} is no limit (a limit of 0 allows nothing: no document gives one)"
-    back = _TAKEN_BACK.search(said[found.end():])
+    if re.match(r"\s*[-+*/^\u2212\u00d7]", said[found.end():]):
+        return f"{text!r} is no limit (a number, a power of one and a number less; no more arithmetic)"
+    back = _TAKEN_BACK.search(_plain(said[found.end():]))
     if back:
         return f"{text!r} is no limit: its qualifier takes the number back ({back.group(0)!r})"
     return ""
@@ -277,28 +291,50 @@ def states_for(source: dict, key: str, names) -> bool:
 
 def names_in(source: dict, names) -> bool:
     """Whether a registry entry's title, publisher, address or covers gives one of names as a
-    word (no letter or digit beside it), in any case."""
+    word, in any case: no letter or digit beside it, nor a hyphen joining it to one ("ntfs-3g"
+    names ntfs-3g, not NTFS)."""
     text = " ".join(str(source.get(field, "")) for field in ("title", "publisher", "url", "covers")).lower()
-    return any(re.search(r"(?<![a-z0-9])" + re.escape(n.lower()) + r"(?![a-z0-9])", text) for n in names)
+    return any(re.search(r"(?<![a-z0-9])(?<![a-z0-9]-)" + re.escape(n.lower()) + r"(?![a-z0-9]|-[a-z0-9])", text)
+               for n in names)
 
 
-# the systems of the other-systems columns (NO_STATED_FOR): never another name of a filesystem
-SYSTEM_NAMES = ("Windows", "macOS", "Mac OS X", "FreeBSD", "Linux")
+# the systems of the other-systems columns (NO_STATED_FOR), in letters: never a name of a filesystem
+SYSTEM_NAMES = ("Windows", "Microsoft Windows", "macOS", "Mac OS", "Mac OS X", "OS X", "FreeBSD", "Linux")
 
 
-def also_named_why(fs: str, features: dict, name: str, by_id: dict) -> str:
-    """Why `name` may not be among fs's other names (also_named; "" where it may): it names
-    another row, or a system the other-systems columns are about, or no primary source the
-    filesystem's origin cites (its maker's documents) gives it."""
+def borrowed_name_why(fs: str, features: dict, name: str) -> str:
+    """Why `name` may not name filesystem fs ("" where it may): it is, in letters, a name of
+    another row or a system the other-systems columns are about ("ext3 (Windows)" would make
+    Microsoft's pages state ext3's columns)."""
     letters = _letters(name)
     for other, doc in features.items():
         if other != fs and letters in {_letters(n) for n in filesystem_names(other, doc)}:
             return f"it is a name of {other}"
-    if names_in({"covers": name}, SYSTEM_NAMES):
+    if letters in {_letters(n) for n in SYSTEM_NAMES}:
         return "it names a system, which the other-systems columns are about"
+    return ""
+
+
+def name_part_why(name: str) -> str:
+    """Why a part of a filesystem's own name (its `name`, a part in brackets) may not be there:
+    it names a system (the name two rows share, such as NTFS, is the format's, and
+    FORMAT_COLUMNS keeps it to the format's columns)."""
+    return "it names a system, which the other-systems columns are about" \
+        if _letters(name) in {_letters(n) for n in SYSTEM_NAMES} else ""
+
+
+def also_named_why(fs: str, features: dict, name: str, by_id: dict) -> str:
+    """Why `name` may not be among fs's other names (also_named; "" where it may): a borrowed
+    name (borrowed_name_why), or one no primary source the filesystem's origin cites (its
+    maker's documents) gives it in its `names` (a word of its text would not do: "File System",
+    "Apple" and "https" are in Apple's pages)."""
+    why = borrowed_name_why(fs, features, name)
+    if why:
+        return why
     cited = features[fs].get("origin", {}).get("sources", ())
-    if not any(names_in(by_id.get(s, {}), [name]) for s in cited if not secondary(by_id.get(s, {}))):
-        return f"no primary source of its origin ({', '.join(cited)}) gives that name"
+    given = {n.lower() for s in cited if not secondary(by_id.get(s, {})) for n in by_id.get(s, {}).get("names", ())}
+    if name.lower() not in given:
+        return f"no primary source of its origin ({', '.join(cited)}) gives that name in its names"
     return ""
 
 

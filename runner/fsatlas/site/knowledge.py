@@ -410,6 +410,12 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
         problems += _origin_rules(data, by_id)
+        own = [p for p in feature_matrix.filesystem_names(fs, {"name": data.get("name", "")}) if p != fs]
+        for part in own:
+            why = feature_matrix.name_part_why(part)
+            if why:
+                problems.append(Problem("error", data["_path"], "/name", f"expected the filesystem's own name, "
+                                                                         f"found a part {part!r}: {why}"))
         for i, name in enumerate(data.get("also_named", ())):
             why = feature_matrix.also_named_why(fs, knowledge["features"], name, by_id)
             if why:
