@@ -310,9 +310,7 @@ def borrowed_name_why(fs: str, features: dict, name: str) -> str:
     for other, doc in features.items():
         if other != fs and letters in {_letters(n) for n in filesystem_names(other, doc)}:
             return f"it is a name of {other}"
-    if letters in {_letters(n) for n in SYSTEM_NAMES}:
-        return "it names a system, which the other-systems columns are about"
-    return ""
+    return name_part_why(name)
 
 
 def name_part_why(name: str) -> str:

@@ -57,11 +57,10 @@ def _by_rule(summaries: list) -> list:
 def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
     """(a, b) -> the ids of every run whose default cells measured both (the first RUNS_PER_PAIR
     get a table, the others are listed: an address naming the sixth run of a pair was told it
-    had not measured the pair): first the run the site's
-    rule picks for every workload of the pair where it picks one run (picks, as
-    run_rule.FirstRuns.picks gives them), then the others by the most filesystems, then the newest; each summary lists
-    the filesystems it measured. Both orders are listed: each is compared as the reader reads
-    it (B against A)."""
+    had not measured the pair): first the run the site's rule picks for every workload of the
+    pair where it picks one run (picks, as run_rule.FirstRuns.picks gives them), then the
+    others by the most filesystems, then the newest; each summary lists the filesystems it
+    measured. Both orders are listed: each is compared as the reader reads it (B against A)."""
     out: dict[tuple, list] = {}
     for s in _by_rule(summaries):
         for pair in itertools.permutations(sorted(s.get("filesystems", [])), 2):
@@ -143,8 +142,9 @@ def run_table(a: str, b: str, d: dict) -> dict | None:
 
 
 def needs_rule_table(chosen: list) -> bool:
-    """Whether a pair's picks (run_rule.FirstRuns.picks) need rule_table rather than one run's table first:
-    they take workloads from several runs, or a figure from another run than the other pages."""
+    """Whether a pair's picks (run_rule.FirstRuns.picks) need rule_table rather than one run's
+    table first: they take workloads from several runs, or a figure from another run than the
+    other pages."""
     return len({p[3] for p in chosen}) > 1 or any(p[3] != p[4] or p[3] != p[5] for p in chosen)
 
 
