@@ -67,3 +67,57 @@ def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, cou
     finally:
         fillers.close(False)
     assert raised.value.where == gone and "run fsatlas aggregate" in raised.value.body
+
+
+def _children(pid: int) -> set:
+    """The pids whose parent is pid (from /proc)."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+@pytest.mark.site
+def test_an_interrupted_build_leaves_no_filler_and_the_next_one_fills_every_page(tmp_path):
+    """Ctrl-C while the fillers run: `fsatlas site` ends, and no process it started is left; the
+    next build renders the pages the interrupted one did not finish, every slot filled."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from sitebuild import CURATED_DATA, REPO, SITE_SOURCES, fsatlas, synthetic_results
+    root = tmp_path / "site"
+    results = synthetic_results(tmp_path / "input", build.FILL_PROCESSES_FROM + 10)
+    (root / "data").mkdir(parents=True)
+    for name in SITE_SOURCES:
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copy)(REPO / name, root / name)
+    for name in CURATED_DATA:
+        (shutil.copytree if (REPO / "data" / name).is_dir() else shutil.copy)(REPO / "data" / name, root / "data" / name)
+    shutil.copytree(results, root / "data" / "results")
+    shutil.copytree(results.parent / "raw", root / "data" / "raw")
+    fsatlas("aggregate", "--data", root / "data", "--content", root / "build" / "content", cwd=root)
+    site = subprocess.Popen([sys.executable, "-m", "fsatlas.cli", "site", "--root", str(root), "--destination", "public"],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = set()
+    for _ in range(600):  # until its spawned fillers run (python children), at most a minute
+        kids = _children(site.pid)
+        seen |= {k for k in kids if "python" in open(f"/proc/{k}/cmdline", "rb").read().decode(errors="replace")}
+        if len(seen) >= 2 or site.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert len(seen) >= 2, "no fillers seen"
+    site.send_signal(signal.SIGINT)
+    site.wait(timeout=120)
+    time.sleep(0.5)
+    assert not [k for k in seen if os.path.exists(f"/proc/{k}") and open(f"/proc/{k}/stat").read().split()[2] != "Z"]
+    again = fsatlas("site", "--root", root, "--destination", "public", cwd=root)
+    assert again.returncode == 0, again.stderr
+    pages = list((root / "public" / "results").glob("synthetic-*/index.html"))
+    assert len(pages) == build.FILL_PROCESSES_FROM + 10
+    assert not [p for p in pages if b"data-fsatlas-slot" in p.read_bytes()]

@@ -194,31 +194,30 @@ class Site:
 
         for folder in (self.stage, following, done):
             shutil.rmtree(folder, ignore_errors=True)
-        fills = []
-        with ThreadPoolExecutor(1) as helper:
-            staged = helper.submit(prepare, 0)
-            for n, part in enumerate(parts):
-                staged.result()
-                if os.path.isdir(self.stage):
-                    os.rename(self.stage, done)
-                os.rename(following, self.stage)
-                named = part[0] if len(part) == 1 else f"{part[0]} … {part[-1]}"
-                hugo = Hugo(self.root, overlay, self.result_html, f"result pages {named}", self.hugo_args)
-                staged = helper.submit(prepare, n + 1)
-                try:
-                    hugo.finish()
-                except BaseException:
-                    hugo.stop()
-                    raise
-                fills.append(helper.submit(fill, part))
-            done = False
-            try:
+        fills, finished = [], False
+        try:  # the fillers end with the pass, interrupted or not (terminated unless it finished)
+            with ThreadPoolExecutor(1) as helper:
+                staged = helper.submit(prepare, 0)
+                for n, part in enumerate(parts):
+                    staged.result()
+                    if os.path.isdir(self.stage):
+                        os.rename(self.stage, done)
+                    os.rename(following, self.stage)
+                    named = part[0] if len(part) == 1 else f"{part[0]} … {part[-1]}"
+                    hugo = Hugo(self.root, overlay, self.result_html, f"result pages {named}", self.hugo_args)
+                    staged = helper.submit(prepare, n + 1)
+                    try:
+                        hugo.finish()
+                    except BaseException:
+                        hugo.stop()
+                        raise
+                    fills.append(helper.submit(fill, part))
                 staged.result()
                 for filled in fills:
                     filled.result()
-                done = True
-            finally:
-                fillers.close(done)
+                finished = True
+        finally:
+            fillers.close(finished)
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo)}
 
