@@ -45,7 +45,7 @@ SEGMENT = st.sampled_from(["a", "b", "..", ".", "data", "results", "x.json", "é
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(SEGMENT, min_size=1, max_size=6), st.sampled_from(["relative", "below", "root", "elsewhere"]),
+@given(st.lists(SEGMENT, min_size=1, max_size=6), st.sampled_from(["relative", "below", "root", "elsewhere", "doubled"]),
        st.sampled_from(["/", "/tmp", "/tmp/a", "/tmp/a/b/"]))
 def test_a_cache_key_is_the_path_relative_to_the_working_folder(parts, kind, cwd):
     """cache_key is relpath(abspath(path)), as os.path computes it, for relative paths (with . and
@@ -58,7 +58,29 @@ def test_a_cache_key_is_the_path_relative_to_the_working_folder(parts, kind, cwd
         here = os.getcwd()
         tail = os.path.join(*parts)
         path = {"relative": tail, "below": os.path.join(here, tail), "root": here,
-                "elsewhere": os.path.join("/srv", tail)}[kind]
+                "elsewhere": os.path.join("/srv", tail), "doubled": "/" + os.path.join(here, tail)}[kind]
         assert filesig.cache_key(path) == os.path.relpath(os.path.abspath(path))
     finally:
+        os.chdir(back)
+
+
+def test_an_entry_of_another_shape_in_the_memo_is_forgotten(tmp_path):
+    """Round 34: a memo entry that is not [size, mtime, digest, ctime, inode] (a number, a dict,
+    a short list) made a rebuild raise; it is dropped when the memo is read, and the file is
+    read again."""
+    back = os.getcwd()
+    os.chdir(tmp_path)
+    filesig._memo, filesig._changed = None, False
+    try:
+        (tmp_path / "build" / "cache").mkdir(parents=True)
+        path = tmp_path / "result.json"
+        path.write_bytes(b"{}")
+        import json
+        for bad in (5, {"a": 1}, [2, 3], [2, 3, 4, 5, 6], [True, 1, "x", 1, 1], None):
+            (tmp_path / filesig.MEMO_FILE).write_text(json.dumps({"result.json": bad}))
+            filesig._memo = None
+            assert filesig.signature("result.json") == [2, digest(path)]
+            filesig.linked("result.json")
+    finally:
+        filesig._memo, filesig._changed = None, False
         os.chdir(back)

@@ -38,9 +38,9 @@ def cache_key(path: str) -> str:
     # an absolute path below the working folder (make perf's and the workflows' --data) is cut at
     # it, as relpath would: relpath's own work took 0.28 s of an aggregate of 10,000 unchanged results
     cwd = os.getcwd()
-    base = cwd.rstrip(os.sep)  # "" at the root
-    if normal.startswith(base + os.sep):
-        return normal[len(base) + 1:] or "."
+    base = cwd.rstrip(os.sep)  # "" at the root, where relpath does it ("//x", which POSIX keeps, too)
+    if base and normal.startswith(base + os.sep):
+        return normal[len(base) + 1:]
     return os.path.relpath(normal, cwd)
 
 
@@ -177,11 +177,18 @@ def _load() -> dict:
         try:
             with open(MEMO_FILE, encoding="utf-8") as f:
                 _memo = json.load(f)
-            if not isinstance(_memo, dict):
-                _memo = {}
+            # only entries of the shape this module writes: [size, mtime, digest, ctime, inode]
+            # (a hand-edited or foreign entry made a rebuild raise a TypeError, round 34)
+            _memo = {k: v for k, v in _memo.items() if _entry(v)} if isinstance(_memo, dict) else {}
         except (OSError, ValueError):
             _memo = {}
     return _memo
+
+
+def _entry(value) -> bool:
+    """Whether a memo entry is [size, mtime ns, 16 hex digits, ctime ns, inode]."""
+    return (isinstance(value, list) and len(value) == 5 and isinstance(value[2], str)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in (value[0], value[1], value[3], value[4])))
 
 
 def save() -> None:
