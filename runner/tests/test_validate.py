@@ -1,8 +1,11 @@
 """The schema and the validator: a valid file passes, each broken one fails naming its field."""
+import functools
 import json
 import os
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from testutil import as_result, edit_member, mutated, setting, write_json
 from fsatlas.cli import main
@@ -310,3 +313,36 @@ def test_a_bundle_is_checked_even_where_no_cell_reads_it(out_dir, valid_result, 
     # none at all: nothing to read, nothing wrong
     bundle_file.unlink()
     assert main(["validate", str(file)]) == 0
+
+
+@functools.lru_cache(maxsize=1)
+def _committed_cells() -> tuple:
+    from fsatlas.results import resultfile
+    repo = Path(__file__).resolve().parents[2]
+    return tuple(c for p in sorted((repo / "data" / "results").glob("*.json"))
+                 for c in resultfile.readable(json.loads(p.read_text()))["cells"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["filesystem", "workload", "mkfs_options", "mount_options", "variant", None]),
+       st.sampled_from(["ext4", "btrfs", "seq-read", "noatime", "defaults"]), st.integers(0, 10_000))
+def test_a_cell_s_key_names_what_it_measured(field, value, pick):
+    """Round 34 (#65): a btrfs cell relabelled ext4 passed validate, and /filesystems/ext4/ then
+    showed two seq-write figures. Any committed cell, one of its fields set to another value (or
+    none changed): the key check refuses it exactly where, by hand, the key's first four parts are
+    no longer its filesystem, mkfs options, mount options and workload, or "defaults" is the
+    variant of a cell with options."""
+    cells = _committed_cells()
+    cell = dict(cells[pick % len(cells)])
+    if field in ("mkfs_options", "mount_options"):
+        cell[field] = [value]
+    elif field:
+        cell[field] = value
+    parts = cell["key"].split("|")
+    if parts[0] == f"{cell['filesystem']}:{cell.get('variant')}":  # an import's variant
+        parts[0] = cell["filesystem"]
+    options = bool(cell.get("mkfs_options") or cell.get("mount_options"))
+    by_hand = parts[:4] == [cell["filesystem"], ",".join(cell.get("mkfs_options") or []) or "-",
+                            ",".join(cell.get("mount_options") or []) or "-", cell["workload"]] \
+        and not (cell.get("variant") == "defaults" and options)
+    assert (validation.key_problem(cell) == "") is by_hand, (field, value, cell["key"])

@@ -371,6 +371,9 @@ def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path:
         out.append(Problem("error", path, f"/cells/{i}/key",
                            f"expected a unique key, found the key of /cells/{seen[cell['key']]}"))
     seen.setdefault(cell["key"], i)
+    said = key_problem(cell)
+    if said:
+        out.append(Problem("error", path, f"/cells/{i}/key", said))
     for name, metric in cell["metrics"].items():
         found = metric_problems(name, metric, summaries_stored)
         if found:  # seldom: a quick result has 425 metrics
@@ -380,6 +383,26 @@ def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path:
         out += [Problem("error", path, f"/cells/{i}/raw/{j}", message)
                 for j, message in raw_form_problems(cell, rid, imported_from)]
     return out
+
+
+def key_problem(cell: dict) -> str:
+    """Why a cell's key does not name what the cell says it measured ("" where it does): its
+    filesystem (or an import's "filesystem:variant"), mkfs and mount options and workload, as
+    run.matrix.make_key writes them, and no
+    variant "defaults" with options (an import's cells are "imported", with none). Pages group cells by key in some places
+    and by these fields in others: a btrfs cell relabelled ext4 showed two ext4 seq-write
+    figures, and the compare page took the wrong one (#65 round 34)."""
+    mkfs, mount = cell.get("mkfs_options") or [], cell.get("mount_options") or []
+    named = [cell.get("filesystem"), ",".join(mkfs) or "-", ",".join(mount) or "-", cell.get("workload")]
+    parts = str(cell.get("key", "")).split("|")[:4]
+    if parts[:1] == [f"{cell.get('filesystem')}:{cell.get('variant')}"]:  # an import's variant: "ext4:imported-fast"
+        parts[0] = cell.get("filesystem")
+    if parts != named:
+        return f"expected a key naming the cell's filesystem, options and workload ({'|'.join(map(str, named))}|…), " \
+               f"found {cell.get('key')!r}"
+    if cell.get("variant") == "defaults" and (mkfs or mount):
+        return f"expected another variant than 'defaults' for a cell with options ({'|'.join(named[1:3])})"
+    return ""
 
 
 PER_REPETITION = ("started", "device_io", "timed_io", "host")  # the cell's fields of one value a repetition
