@@ -56,17 +56,23 @@ def test_pages_filled_by_processes_are_the_pages_one_process_fills(tmp_path_fact
 
 
 @pytest.mark.parametrize("count", [1, build.FILL_PROCESSES_FROM])
-def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, count):
+@pytest.mark.parametrize("spoil", ["gone", "cut", "other"])
+def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, count, spoil):
+    """Its tables file gone, cut short (round 34: a traceback from a filler) or of another shape."""
     folder = _site(str(tmp_path / "b"), {"r1": ({"summary": "x"}, "one"), "r2": ({"summary": "y"}, "two")})
-    gone = os.path.join(folder, result_tables.TABLES_DIR, result_tables.file_name("r2"))
-    os.unlink(gone)
+    bad = os.path.join(folder, result_tables.TABLES_DIR, result_tables.file_name("r2"))
+    if spoil == "gone":
+        os.unlink(bad)
+    else:
+        with open(bad, "r+b" if spoil == "cut" else "wb") as f:
+            f.truncate(5) if spoil == "cut" else f.write(b'{"summary": 5}')
     fillers = build._Fillers(folder, os.path.join(folder, "out"), {}, count)
     try:
         with pytest.raises(UserError) as raised:
             fillers.fill(["r1", "r2"])
     finally:
         fillers.close(False)
-    assert raised.value.where == gone and "run fsatlas aggregate" in raised.value.body
+    assert raised.value.where == bad and "run fsatlas aggregate" in raised.value.body
 
 
 def _children(pid: int) -> set:
