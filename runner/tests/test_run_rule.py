@@ -274,3 +274,36 @@ def test_both_articles_are_pinned_and_say_where_a_newer_run_disagrees(site):
                     notes += 1
                 shown += 1
     assert shown > 50 and notes > 0  # the committed newer run 143616Z moved some figures beyond their interval
+
+
+WRITTEN = st.tuples(st.datetimes(min_value=__import__("datetime").datetime(2026, 1, 1),
+                                 max_value=__import__("datetime").datetime(2030, 1, 1)),
+                    st.sampled_from(["Z", "+00:00"]), st.sampled_from(["whole", "fraction"]))
+
+
+def _written(when, zone: str, form: str) -> str:
+    """A created time as the schema lets a file write it."""
+    text = when.strftime("%Y-%m-%dT%H:%M:%S") + (f".{when.microsecond:06d}".rstrip("0").rstrip(".") if form == "fraction" else "")
+    return text + zone
+
+
+@settings(max_examples=300)
+@given(WRITTEN, WRITTEN)
+def test_the_newest_run_is_the_newest_however_its_time_is_written(a, b):
+    """Round 34: "...:56.5Z" sorted before "...:56Z" as text, so the rule took the older run. The
+    rule orders runs by run_rule.moment, which orders them as their times do, whichever of the
+    schema's forms (a fraction or none, Z or +00:00) each is written in."""
+    (wa, *ra), (wb, *rb) = a, b
+    ta, tb = _written(wa, *ra), _written(wb, *rb)
+    # the times the texts say (a fraction written is the time's; none, the whole second)
+    va = wa if ra[1] == "fraction" else wa.replace(microsecond=0)
+    vb = wb if rb[1] == "fraction" else wb.replace(microsecond=0)
+    assert (run_rule.moment(ta) < run_rule.moment(tb)) is (va < vb)
+    assert (run_rule.moment(ta) == run_rule.moment(tb)) is (va == vb)
+    runs = [{"id": "a", "created": ta, "measured": {"seq-write||defaults": ["ext4"]}},
+            {"id": "b", "created": tb, "measured": {"seq-write||defaults": ["ext4"]}}]
+    picks = run_rule.FirstRuns()
+    for r in runs:
+        picks.add(r)
+    newest = max(("a", va), ("b", vb), key=lambda r: (r[1], r[0]))[0]
+    assert picks.best.get(("seq-write||defaults", "ext4")) == newest

@@ -739,7 +739,7 @@ def compare_tables(summaries: list, picks: dict, outputs: "Outputs", signatures:
 
     for key, rid, make in wanted:
         entry = before.get(key)
-        if entry and entry["sig"] == signature(rid, make):
+        if isinstance(entry, dict) and "run" in entry and entry.get("sig") == signature(rid, make):
             tables[key] = entry
         else:
             todo.append((key, rid, make))
@@ -979,7 +979,7 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         run.save(outputs.state)
     filesig.save()
 
-    summaries = sorted(run.summaries, key=lambda s: (s["created"], s["id"]), reverse=True)  # newest first
+    summaries = sorted(run.summaries, key=lambda s: (run_rule.moment(s["created"]), s["id"]), reverse=True)  # newest first
     latest = run_rule.reference(summaries)  # "latest" in the data's names: the reference run of run_rule
     cells = run.newest.result()
     has_articles = articles_dir and os.path.isdir(articles_dir)

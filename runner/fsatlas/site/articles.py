@@ -17,7 +17,7 @@ import yaml
 
 from ..errors import UserError
 from ..results import resultfile, shares
-from . import report
+from . import report, run_rule
 
 
 def comparison_key(entry: dict) -> str:
@@ -111,7 +111,8 @@ def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dic
     # a side with default options needs its filesystem in the run's summary: no file read for the rest
     plain = [fs for fs, variant in map(shares.configuration, (entry["a"], entry["b"])) if variant == shares.DEFAULTS]
     for s in summaries:  # newest first
-        if (s["created"], s["id"]) <= (pinned["created"], pinned["id"]) or s["id"] not in paths \
+        if (run_rule.moment(s["created"]), s["id"]) <= (run_rule.moment(pinned["created"]), pinned["id"]) \
+                or s["id"] not in paths \
                 or not set(plain) <= set(s.get("filesystems", [])):
             continue
         try:

@@ -28,7 +28,7 @@ import re
 import shlex
 from functools import lru_cache
 
-from . import best_per_key, knowledge, result_tables
+from . import best_per_key, knowledge, result_tables, run_rule
 from .run_rule import matrix_keys  # the keys the index describes
 from ..results import flags, metrics as metric_words, shares
 
@@ -166,13 +166,13 @@ class Index:
         return self.string_index[value]
 
     def add(self, digest: dict) -> None:
-        rank = (digest["created"], digest["id"])
+        rank = (digest["created"], digest["id"])  # kept as written; ordered by run_rule.moment
         self.results.append((rank, digest["complete"], [self._intern(digest["facts"][name]) for name in RESULT_STRINGS]))
         self._learn(digest["vocabulary"])
         in_matrix = matrix_keys()
         for cell in digest["cells"]:
             if cell["key"] in in_matrix:
-                self.keys.offer(cell["key"], rank, lambda: describe(cell))
+                self.keys.offer(cell["key"], (run_rule.moment(rank[0]), rank[1]), lambda: describe(cell))
             for name, m in cell["metrics"].items():
                 if name not in self.metrics:  # not setdefault: it would build the entry for each of 425 metrics
                     self.metrics[name] = {"name": name, "unit": m["unit"], "better": m["better"]}
@@ -180,7 +180,7 @@ class Index:
     def result(self) -> dict:
         strings, string_index = [], {}
         columns = {name: [] for name in ("id", "created", "complete", *RESULT_STRINGS)}
-        for (created, rid), complete, facts in sorted(self.results, key=lambda r: r[0]):
+        for (created, rid), complete, facts in sorted(self.results, key=lambda r: (run_rule.moment(r[0][0]), r[0][1])):
             columns["id"].append(rid)
             columns["created"].append(created)
             columns["complete"].append(complete)

@@ -1003,7 +1003,7 @@ class ClaimEvidence:
         self.not_ok.merge(state["not_ok"])
 
     def add(self, digest: dict) -> None:
-        rank = (digest["created"], digest["id"])
+        rank = (run_rule.moment(digest["created"]), digest["id"])
         mine = {c["key"]: c for c in digest["cells"] if c["key"] in self.keys}
         for key, cell in mine.items():
             if cell["status"] != "ok":

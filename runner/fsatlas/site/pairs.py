@@ -51,7 +51,8 @@ def pair_name(a: str, b: str) -> str:
 
 def _by_rule(summaries: list) -> list:
     """The runs in the order of the site's run rule: the most filesystems, then the newest."""
-    return sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), s["created"], s["id"]), reverse=True)
+    return sorted(summaries, key=lambda s: (len(s.get("filesystems", [])), run_rule.moment(s["created"]), s["id"]),
+                  reverse=True)
 
 
 def runs_of_pairs(summaries: list, picks: dict | None = None) -> dict:
@@ -175,7 +176,7 @@ def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
     used = sorted({r["run"] for r in shown}, key=lambda rid: (-sum(r["run"] == rid for r in shown), rid))
     runs = [{"id": rid, "created": digests[rid]["created"], "machine": digests[rid]["machine"],
              "profile": digests[rid]["summary"]["profile"], "system": digests[rid]["summary"]["system"]} for rid in used]
-    run = {"id": RULE_ID, "created": max(r["created"] for r in runs), "machine": "", "profile": "",
+    run = {"id": RULE_ID, "created": max((r["created"] for r in runs), key=run_rule.moment), "machine": "", "profile": "",
            "label": f"by the site's rule ({len(runs)} run{'s' if len(runs) > 1 else ''})",
            "system": "; ".join(f"run {r['id']}: {r['system']}" for r in runs), "runs": runs}
     return {**run, "table": table_html(a, b, run, shown)}
