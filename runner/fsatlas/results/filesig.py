@@ -137,7 +137,7 @@ def linked(path: str) -> None:
         st = os.lstat(key)
     except OSError:
         return
-    if known and len(known) == 5 and known[:2] == [st.st_size, st.st_mtime_ns] and known[4] == st.st_ino:
+    if known and known[:2] == [st.st_size, st.st_mtime_ns] and known[4] == st.st_ino:  # _load keeps 5-item entries
         _remember_one(key, [*known[:3], *_stamps(st)])
 
 
@@ -196,7 +196,7 @@ def save() -> None:
     global _changed
     if _memo is not None and _changed:
         try:
-            resultfile.write_atomic(MEMO_FILE, {k: v for k, v in _memo.items() if len(v) == 5 and os.path.lexists(k)},
+            resultfile.write_atomic(MEMO_FILE, {k: v for k, v in _memo.items() if os.path.lexists(k)},
                                     compact=True, durable=False)
         except UserError:
             pass  # a folder that cannot be written (a read-only checkout): the digests are taken again next time

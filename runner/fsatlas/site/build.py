@@ -294,7 +294,7 @@ class _Fillers:
 
     def __init__(self, build_dir: str, out: str, others: dict, pages: int):
         self.build_dir, self.out, self.others = build_dir, out, others
-        self.count = min(os.cpu_count() or 1, 4)
+        self.count = min(os.cpu_count() or 1, 4)  # a cap chosen, not measured: this machine has 2 cores
         self.pool = None
         if pages >= FILL_PROCESSES_FROM and self.count > 1:
             import multiprocessing

@@ -262,15 +262,27 @@ FORMAT_COLUMNS = frozenset({"original_os", "first_released", "maker", "on_window
                             "dump_restore", "offline_shrink", "max_file_size", "max_volume_size"})
 
 
+def row_names(features: dict) -> dict:
+    """filesystem -> filesystem_names, of every row of features (filesystem -> its file): made
+    once for the rows' names (a count asks it for each of its 736 cells)."""
+    return _row_names(tuple((fs, str(doc.get("name", "")), tuple(map(str, doc.get("also_named", ()))))
+                            for fs, doc in sorted(features.items())))
+
+
+@lru_cache(maxsize=8)
+def _row_names(rows: tuple) -> dict:
+    return {fs: filesystem_names(fs, {"name": name, "also_named": list(also)}) for fs, name, also in rows}
+
+
 def names_for(fs: str, features: dict, column: str) -> tuple:
     """The names of filesystem fs (filesystem_names) by which a source states `column` for it:
     all of them for a column of the format (FORMAT_COLUMNS), else those no other row of
     features (filesystem -> its file) has too, compared in lower case ("ntfs" and "NTFS")."""
-    names = filesystem_names(fs, features[fs])
+    rows = row_names(features)
     if column in FORMAT_COLUMNS:
-        return names
-    others = {n.lower() for other, doc in features.items() if other != fs for n in filesystem_names(other, doc)}
-    return tuple(n for n in names if n.lower() not in others)
+        return rows[fs]
+    others = {n.lower() for other, names in rows.items() if other != fs for n in names}
+    return tuple(n for n in rows[fs] if n.lower() not in others)
 
 
 def named(names: tuple) -> str:
@@ -307,8 +319,8 @@ def borrowed_name_why(fs: str, features: dict, name: str) -> str:
     another row or a system the other-systems columns are about ("ext3 (Windows)" would make
     Microsoft's pages state ext3's columns)."""
     letters = _letters(name)
-    for other, doc in features.items():
-        if other != fs and letters in {_letters(n) for n in filesystem_names(other, doc)}:
+    for other, names in row_names(features).items():
+        if other != fs and letters in {_letters(n) for n in names}:
             return f"it is a name of {other}"
     return name_part_why(name)
 
