@@ -240,7 +240,8 @@ def _worlds(draw):
             elif how == "tool missing":
                 record["skipped"].append({"filesystem": fs, "reason": f"mkfs.{fs} is not installed"})
     # one primary document stating each origin column (whether an origin fact rests on one is test_origin_sources's)
-    doc = {"id": "doc", "title": "t", "url": "https://example.org/doc", "states": ["original_os", "first_released", "maker"]}
+    doc = {"id": "doc", "title": "t", "url": "https://example.org/doc", "covers": ", ".join(features),
+           "states": {fs: ["original_os", "first_released", "maker"] for fs in features}}
     return {"features": features, "feature_columns": columns, "sources": [doc]}, {f"r-{r}": rec for r, rec in records.items()}
 
 
@@ -451,6 +452,13 @@ def _hand_shared(features: dict, fs: str) -> set:
             for n in _hand_parts(other, doc.get("name", ""), tuple(doc.get("also_named", ())))}
 
 
+def _hand_states(source: dict, key: str, fs: str) -> bool:
+    """By hand: the entry lists key under states for row fs (its entry for fs where states goes
+    row by row, else its one list)."""
+    states = source.get("states") or []
+    return key in (states.get(fs, []) if isinstance(states, dict) else states)
+
+
 def _hand_names(source: dict, fs: str, name: str, also: tuple = (), exclude: set = frozenset()) -> bool:
     """Whether a registry entry names a filesystem, by hand: its id, its name or a part of it in
     brackets (but not one that only says a version, "version 3"), or another name its file gives
@@ -489,11 +497,11 @@ def test_a_limit_rests_on_a_source_that_states_it_for_that_filesystem():
             names = feature_matrix.names_for(fs, data["features"], key)
             shared = set() if key in feature_matrix.FORMAT_COLUMNS else _hand_shared(data["features"], fs)
             for ident, source in by_id.items():
-                if key not in source.get("states", ()) or feature_matrix.secondary(source):
+                if not _hand_states(source, key, fs) or feature_matrix.secondary(source):
                     continue
                 alone = dict(fact, sources=[ident])
                 hand = _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())), shared)
-                why = feature_matrix.unanswered_why(key, alone, doc["features"], by_id, names)
+                why = feature_matrix.unanswered_why(key, alone, doc["features"], by_id, names, fs)
                 assert (why == "") is hand, (fs, key, ident, why)
                 rules = knowledge._fact_rules(fs, {**data["features"], fs: {**doc, "features": {key: alone}}}, by_id)
                 assert any(p.path == f"/features/{key}/sources" for p in rules) is not hand, (fs, key, ident)
@@ -529,7 +537,7 @@ def test_no_cell_says_no_cited_document_where_the_registry_holds_one_that_states
         said += 1
         fs, key = cell["filesystem"], cell["column"]
         doc = data["features"][fs]
-        held = [i for i, s in by_id.items() if not s.get("probe") and key in s.get("states", ())
+        held = [i for i, s in by_id.items() if not s.get("probe") and _hand_states(s, key, fs)
                 and not feature_matrix.secondary(s) and _hand_names(s, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))]
         assert not held, (fs, key, held)
     assert said > 0  # the walk saw cells left to the probes (bcachefs, Reiser4, ZFS)
@@ -585,7 +593,7 @@ def test_every_answered_cell_rests_on_a_source_stating_it_for_that_filesystem(dr
     keys += [k for k, f in doc["features"].items() if str(f.get("value", f.get("limit"))).strip().lower() != "not documented"]
     key = draw.draw(st.sampled_from(sorted(keys)))
     stated = "linux_driver" if key == "linux_merged" and not doc["linux"].get("merged") else key
-    pool = sorted(i for i, s in by_id.items() if stated in s.get("states", ()))
+    pool = sorted(i for i, s in by_id.items() if _hand_states(s, stated, fs))
     anything = sorted(by_id)
     cited = draw.draw(st.lists(st.sampled_from(pool) if pool and draw.draw(st.booleans()) else st.sampled_from(anything),
                                min_size=1, max_size=3, unique=True))
@@ -596,7 +604,7 @@ def test_every_answered_cell_rests_on_a_source_stating_it_for_that_filesystem(dr
         doc["features"][key]["sources"] = cited
         said = doc["features"][key].get("value", doc["features"][key].get("limit"))
     hand = not any(
-        stated in by_id[i].get("states", ()) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
+        _hand_states(by_id[i], stated, fs) and not feature_matrix.secondary(by_id[i]) and _hand_names(by_id[i], fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
         and by_id[i].get("inventory", {}).get("column") != stated for i in cited) and not (
         key in feature_matrix.NO_STATED_FOR and str(said).lower() == "no"
         and _hand_inventory_no(by_id, cited, key, fs, doc.get("name", "")))
@@ -691,7 +699,7 @@ def test_a_version_in_brackets_names_no_filesystem(other, version, names_it):
     assert "ReiserFS" in names and not any(n.lower().startswith("version") for n in names)
     covers = f"{other} up to version {version}" + ("; ReiserFS dates its merge" if names_it else "")
     source = {"title": "a release note", "publisher": "a maintainer", "covers": covers, "states": ["linux_merged"]}
-    assert feature_matrix.states_for(source, "linux_merged", names) is names_it
+    assert feature_matrix.states_for(source, "linux_merged", "reiserfs", names) is names_it
     assert _hand_names(source, "reiserfs", doc["name"]) is names_it
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_feature_matrix import _hand_states
 
 from fsatlas.site import knowledge
 
@@ -63,7 +64,8 @@ def test_a_column_the_dating_document_does_not_state_is_refused(world, draw):
     i = draw.draw(st.integers(0, len(data["kernel_history"]) - 1))
     column = draw.draw(st.sampled_from([c["key"] for c in data["feature_columns"]]))
     row = dict(data["kernel_history"][i], column=column)
-    stated = set().union(*(set(by_id[s].get("states", ())) for s in row["sources"]))
+    stated = {c["key"] for c in data["feature_columns"]
+              if any(_hand_states(by_id[s], c["key"], row["filesystem"]) for s in row["sources"])}
     problems = [p for p in _rows_problems(data, records, by_id, [row]) if p.path == "/0/column"]
     assert bool(problems) == (column not in stated), (row, stated, problems)
 

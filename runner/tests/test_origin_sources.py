@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.site import feature_matrix, knowledge
+from test_feature_matrix import _hand_names, _hand_states
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 FIELDS = {"original_os": ("origin", "os"), "first_released": ("origin", "year"), "maker": ("origin", "maker"),
@@ -35,7 +36,7 @@ def _shown_secondary(source: dict) -> bool:
                for word in ("wiki", "kernelnewbies", "dbpedia", "encyclop"))
 
 
-def _hand_answers(key: str, doc: dict, by_id: dict) -> bool:
+def _hand_answers(key: str, fs: str, doc: dict, by_id: dict) -> bool:
     part, field = FIELDS[key]
     # In Linux since: the merging release, or a driver no release merges (user space, never merged, out of tree)
     never = key == "linux_merged" and doc["linux"]["driver"] in ("fuse", "never-merged", "out-of-tree")
@@ -43,7 +44,8 @@ def _hand_answers(key: str, doc: dict, by_id: dict) -> bool:
         return False
     primary = [by_id[s] for s in doc[part]["sources"] if not by_id[s].get("secondary") and not _shown_secondary(by_id[s])]
     if key in ("original_os", "first_released", "maker"):
-        return any(key in s.get("states", ()) for s in primary)
+        return any(_hand_states(s, key, fs) and _hand_names(s, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))
+                   for s in primary)
     return bool(primary)
 
 
@@ -58,7 +60,7 @@ def test_every_origin_cell_of_the_data_is_answered_as_the_rule_says(world):
     data, by_id = world
     for fs, doc in data["features"].items():
         for key in FIELDS:
-            assert (feature_matrix.origin_why(key, doc, by_id) == "") is _hand_answers(key, doc, by_id), (fs, key)
+            assert (feature_matrix.origin_why(key, fs, doc, by_id) == "") is _hand_answers(key, fs, doc, by_id), (fs, key)
 
 
 @settings(max_examples=60, deadline=None)
@@ -71,7 +73,7 @@ def test_an_origin_fact_on_no_stating_primary_source_is_unanswered_and_refused(w
     by_id = copy.deepcopy(by_id)
     part, field = FIELDS[key]
     for ident in doc[part]["sources"]:  # each cited source: left, made secondary, turned into a wiki, or its states emptied
-        how = draw.draw(st.sampled_from(["left", "secondary", "wiki", "named", "no states"]))
+        how = draw.draw(st.sampled_from(["left", "secondary", "wiki", "named", "no states", "other row"]))
         if how == "secondary":
             by_id[ident]["secondary"] = True
         elif how == "wiki":
@@ -88,9 +90,12 @@ def test_an_origin_fact_on_no_stating_primary_source_is_unanswered_and_refused(w
                                                              "DBpedia", "WikiZero", "wikiwand", "Encyclopaedia Britannica"]))
         elif how == "no states":
             by_id[ident]["states"] = []
-    answered = _hand_answers(key, doc, by_id)
-    assert (feature_matrix.origin_why(key, doc, by_id) == "") is answered
-    refused = [p for p in knowledge._origin_rules(doc, by_id) if p.path == f"/{part}/{field}"]
+        elif how == "other row":  # row by row, its columns listed for another row only (issue #63, round 33)
+            other = draw.draw(st.sampled_from(sorted(set(data["features"]) - {fs})))
+            by_id[ident]["states"] = {other: sorted(feature_matrix.stated_columns(by_id[ident]))}
+    answered = _hand_answers(key, fs, doc, by_id)
+    assert (feature_matrix.origin_why(key, fs, doc, by_id) == "") is answered
+    refused = [p for p in knowledge._origin_rules(fs, doc, by_id) if p.path == f"/{part}/{field}"]
     never = key == "linux_merged" and doc["linux"]["driver"] in ("fuse", "never-merged", "out-of-tree")
     assert bool(refused) is ((doc[part].get(field) is not None or never) and not answered), (fs, key, refused)
 

@@ -69,22 +69,22 @@ STATED = ("original_os", "first_released", "maker")
 PRIMARY = ("linux_year", "linux_merged")
 
 
-def origin_source_why(key: str, data: dict, by_id: dict) -> str:
-    """Why the value a filesystem's file gives for an origin column does not rest on what it cites
-    ("" where it does): for STATED, a primary source of its part whose states list the column; for
-    PRIMARY, a primary source among its part's (a wiki or a magazine alone does not date a merge)."""
+def origin_source_why(key: str, fs: str, data: dict, by_id: dict) -> str:
+    """Why the value filesystem fs's file (data) gives for an origin column does not rest on what
+    it cites ("" where it does): for STATED, a primary source of its part that states the column
+    for fs (states_for); for PRIMARY, a primary source among its part's (a wiki or a magazine
+    alone does not date a merge)."""
     part = data.get(next(c["part"] for c in ORIGIN_COLUMNS if c["key"] == key), {})
     cited = part.get("sources") or ()
-    if key in STATED and not any(key in by_id.get(s, {}).get("states", ()) and not secondary(by_id.get(s, {}))
-                                 for s in cited):
+    if key in STATED and not any(states_for(by_id.get(s, {}), key, fs, filesystem_names(fs, data)) for s in cited):
         return (f"no primary source it cites states it ({', '.join(cited)}: none is a primary source whose "
-                f"entry in data/sources.yaml lists {key} under states)")
+                f"entry in data/sources.yaml lists {key} under states for {fs} and names it)")
     if key in PRIMARY and not any(not secondary(by_id.get(s, {})) for s in cited):
         return f"it rests only on secondary sources ({', '.join(cited)}), no primary source"
     return ""
 
 
-def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
+def origin_why(key: str, fs: str, data: dict, by_id: dict | None = None) -> str:
     """The one rule of what answers an origin column's cell (check-data, the count and the page):
     "" where the file gives the value (for In Linux since, the release that merged the driver, or a
     driver no release merged) and, with the registry (by_id), it rests on a primary source
@@ -99,7 +99,7 @@ def origin_why(key: str, data: dict, by_id: dict | None = None) -> str:
         if key == "linux_year":
             return f"No primary source read dates its arrival in Linux ({part.get('year_missing', 'no reason given')})"
         return f"No release is named that merged the {data.get('linux', {}).get('driver', '')} driver"
-    why = origin_source_why(key, data, by_id) if by_id is not None else ""
+    why = origin_source_why(key, fs, data, by_id) if by_id is not None else ""
     return f"Unanswered: {why}" if why else ""
 
 
@@ -144,14 +144,15 @@ def normalized(text) -> str:
     return " ".join(str(text).split()).lower()
 
 
-def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None, names: tuple = ()) -> str:
+def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None, names: tuple = (),
+                   fs: str = "") -> str:
     """The one rule of what answers a cell, for check-data, the count and the pages alike: "" where
     the fact gives a value of its column's type (yes or no, partial with a note saying what part,
     a limit that is a number with its unit, or "not applicable" where the feature the limit bounds is
     "no" and the note says why), resting on a primary source or a probe; otherwise why it does not.
     A limit must also rest on a primary source that states it for this filesystem (states_for).
-    facts: the filesystem's other facts (for "not applicable"); by_id: the source registry; names:
-    the filesystem's names (filesystem_names)."""
+    facts: the filesystem's other facts (for "not applicable"); by_id: the source registry; fs and
+    names: the filesystem and its names (names_for)."""
     said = normalized(fact.get("value", fact.get("limit", "")))
     if "limit" in fact:
         if said == NOT_APPLICABLE:
@@ -178,7 +179,7 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
     if by_id is not None and cited and all(secondary(by_id.get(s, {})) for s in cited):
         return f"it rests only on secondary sources ({', '.join(cited)}), no primary source or probe"
     if by_id is not None and names is not None and "limit" in fact and said != NOT_APPLICABLE and not any(
-            states_for(by_id.get(s, {}), key, names) for s in cited):
+            states_for(by_id.get(s, {}), key, fs, names) for s in cited):
         return (f"no primary source it cites states {key} for this filesystem ({', '.join(cited)}: none lists {key} "
                 f"under states and names {named(names)} in its title, publisher, address or what it covers)")
     return ""
@@ -290,13 +291,25 @@ def named(names: tuple) -> str:
     return " or ".join(names) if names else "a name of its own (every name it has, another row has too)"
 
 
-def states_for(source: dict, key: str, names) -> bool:
-    """Whether a registry entry states a column for a filesystem: a primary source (secondary())
-    that lists the column under states and whose subject is that filesystem or that states its
-    values filesystem by filesystem, so names it (one of names, as a word) in its title, publisher,
-    address or what it covers: ext4's blocks page names ext4, never Reiser4. An inventory of the
-    column states it only through its items (inventory_states_no), whatever its covers says."""
-    if secondary(source) or key not in source.get("states", ()) or (source.get("inventory") or {}).get("column") == key:
+def stated_columns(source: dict, fs: str | None = None) -> frozenset:
+    """The columns a registry entry's states list: for row fs, its entry for fs where states is
+    given row by row (a mapping, which a source naming several rows must use: knowledge.
+    check_sources), else the list, the columns of the one row it names; for no row, all it lists."""
+    states = source.get("states") or ()
+    if isinstance(states, dict):
+        return frozenset(states.get(fs, ())) if fs is not None else frozenset(c for cs in states.values() for c in cs)
+    return frozenset(states)
+
+
+def states_for(source: dict, key: str, fs: str, names) -> bool:
+    """Whether a registry entry states a column for filesystem fs: a primary source (secondary())
+    whose states list the column for fs (stated_columns) and whose subject is that filesystem or
+    that states its values filesystem by filesystem, so names it (one of names, as a word) in its
+    title, publisher, address or what it covers: ext4's blocks page names ext4, never Reiser4. An
+    inventory of the column states it only through its items (inventory_states_no), whatever its
+    covers says."""
+    if (secondary(source) or key not in stated_columns(source, fs)
+            or (source.get("inventory") or {}).get("column") == key):
         return False  # an inventory states its column through its items alone (inventory_states_no)
     return names_in(source, names)
 
@@ -381,7 +394,7 @@ def inventory_states_no(by_id: dict, cited, key: str, names) -> bool:
     primary sources that state the column, whose inventories of it cover every part of the system
     (inventory_parts), and none of whose items names the filesystem (inventory_listed)."""
     found = [by_id.get(s, {}) for s in cited]
-    found = [s for s in found if (s.get("inventory") or {}).get("column") == key and key in s.get("states", ())
+    found = [s for s in found if (s.get("inventory") or {}).get("column") == key and key in stated_columns(s)
              and not secondary(s)]
     return ({s["inventory"]["part"] for s in found} >= inventory_parts()
             and not any(inventory_listed(s, key, names) for s in found))
@@ -470,13 +483,13 @@ def cells(knowledge: dict, records: dict) -> list[dict]:
         for column in columns(knowledge):
             key = column["key"]
             if column["part"] != "features":
-                why = origin_why(key, data, by_id)
+                why = origin_why(key, fs, data, by_id)
                 out.append({"filesystem": fs, "column": key, "answered": "" if why else "source",
                             "reason": why and f"{why}. {NO_PROBE_OF_HISTORY}."})
                 continue
             fact = data["features"].get(key)
             why = None if fact is None else unanswered_why(key, fact, data["features"], by_id,
-                                                             names_for(fs, knowledge["features"], key))
+                                                             names_for(fs, knowledge["features"], key), fs)
             answers = [f for f in found.get(fs, {}).get("findings", {}).get(key, {}).values() if f["status"] == "ok"]
             if fact is not None and not why:
                 out.append({"filesystem": fs, "column": key, "answered": "source", "reason": ""})
@@ -537,7 +550,7 @@ def unstated(knowledge: dict, cells_: list | None = None) -> list[dict]:
             if from_documents is not None and (fs, key) not in from_documents:
                 continue
             names = names_for(fs, knowledge["features"], stated)
-            if any(states_for(by_id.get(s, {}), stated, names) for s in cited) or (
+            if any(states_for(by_id.get(s, {}), stated, fs, names) for s in cited) or (
                     key in NO_STATED_FOR and normalized(said) == "no" and inventory_states_no(by_id, cited, key, names)):
                 continue
             parts = sorted((by_id.get(s, {}).get("inventory") or {}).get("part", "") for s in cited

@@ -346,6 +346,47 @@ def _strings(value, where: str = ""):
             yield from _strings(item, f"{where}/{i}")
 
 
+# a probe that answers a column besides its own: ACL entries set at all show ACLs work, an xattr
+# value written at all that xattrs do (probe records answer posix_acl and xattr through these)
+ANSWERED_BY_PROBE = {"posix_acl": "acl_max_entries", "xattr": "xattr_max_value"}
+
+
+def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Problem]:
+    """A source that names several rows of the matrix (feature_matrix.names_in) gives its states
+    row by row ({row: [columns]}): a list would state each column for every row it names, where a
+    page on ext2 and ext3 may date ext2 alone (issue #63, round 33). Each row of such a mapping is
+    a row of data/features that the source names; a probe's source states a column for a row only
+    where its record holds a finding of that row for that column's probe (ANSWERED_BY_PROBE)."""
+    out, rows = [], feature_matrix.row_names(knowledge["features"])
+    if not rows:  # a data folder with no feature files (results, mount options): no row to state for
+        return out
+    for i, source in enumerate(knowledge["sources"]):
+        states = source.get("states") or ()
+        named = [fs for fs, names in rows.items() if feature_matrix.names_in(source, names)]
+        if not isinstance(states, dict):  # an inventory states its column for every row, through its items
+            if states and len(named) > 1 and not source.get("inventory"):
+                out.append(Problem("error", sources_path, f"/{i}/states",
+                                   f"expected the columns row by row ({{row: [columns]}}) on a source that names "
+                                   f"{len(named)} rows ({', '.join(named)}), found one list for all of them"))
+            continue
+        found = {(f.get("filesystem"), f.get("probe")) for f in records.get(source.get("probe"), {}).get("findings", ())}
+        for fs, columns in states.items():
+            if fs not in rows:
+                out.append(Problem("error", sources_path, f"/{i}/states/{fs}",
+                                   f"expected a row of data/features, found {fs!r}"))
+            elif fs not in named:
+                out.append(Problem("error", sources_path, f"/{i}/states/{fs}",
+                                   f"expected a row the source names in its title, publisher, address or covers "
+                                   f"({feature_matrix.named(rows[fs])}), found {fs!r}, which it does not name"))
+            elif "probe" in source:
+                for j, column in enumerate(columns):
+                    if not {(fs, column), (fs, ANSWERED_BY_PROBE.get(column))} & found:
+                        out.append(Problem("error", sources_path, f"/{i}/states/{fs}/{j}",
+                                           f"expected a column probe record {source['probe']} answers on {fs} "
+                                           f"(a finding of its probe), found {column!r}, which it holds no finding of"))
+    return out
+
+
 def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
     """A filesystem a probe record shows mounted (a finding on it) is never said to be on no kernel
     here, in any text of its file (issue #63: a ZFS finding beside 'no kernel here has ZFS')."""
@@ -388,12 +429,14 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     by_id = {s["id"]: s for s in knowledge["sources"]}
     feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"]) | feature_matrix.ORIGIN_KEYS
     for i, source in enumerate(knowledge["sources"]):
-        for j, key in enumerate(source.get("states", ())):
-            if key not in feature_keys:
-                problems.append(Problem("error", sources_path, f"/{i}/states/{j}",
-                                        f"expected a feature key (a column of the feature matrix), found {key!r}"))
+        states = source.get("states") or ()
+        for where, listed in (states.items() if isinstance(states, dict) else [("", states)]):
+            for j, key in enumerate(listed):
+                if key not in feature_keys:
+                    problems.append(Problem("error", sources_path, f"/{i}/states{where and '/' + where}/{j}",
+                                            f"expected a feature key (a column of the feature matrix), found {key!r}"))
         inventory = source.get("inventory")
-        if inventory and inventory["column"] not in source.get("states", ()):
+        if inventory and inventory["column"] not in feature_matrix.stated_columns(source):
             problems.append(Problem("error", sources_path, f"/{i}/inventory/column",
                                     f"expected a column the source states (its states), found {inventory['column']!r}"))
         shown = feature_matrix.secondary_why(source)
@@ -409,7 +452,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             problems.append(Problem("error", data["_path"], "/origin", "expected either year (a cited source dates the "
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
-        problems += _origin_rules(data, by_id)
+        problems += _origin_rules(fs, data, by_id)
         own = [p for p in feature_matrix.filesystem_names(fs, {"name": data.get("name", "")}) if p != fs]
         for part in own:
             why = feature_matrix.name_part_why(part)
@@ -425,6 +468,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(fs, knowledge["features"], by_id)
     records = probe_records(os.path.dirname(sources_path))
+    problems += _states_rows(knowledge, records, sources_path)
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
     problems += _driver_rules(knowledge, records)
@@ -485,7 +529,7 @@ ORIGIN_FIELDS = {"original_os": "/origin/os", "first_released": "/origin/year", 
                  "linux_year": "/linux/year", "linux_merged": "/linux/merged"}
 
 
-def _origin_rules(data: dict, by_id: dict) -> list[Problem]:
+def _origin_rules(fs: str, data: dict, by_id: dict) -> list[Problem]:
     """A filesystem's origin names its maker (maker) or says why no cited primary source does
     (maker_missing), never both or neither, and its Linux part gives the year or why none is
     given (year_missing); and every origin fact given rests on what it cites (feature_matrix.
@@ -503,7 +547,8 @@ def _origin_rules(data: dict, by_id: dict) -> list[Problem]:
                                                     "Linux) or year_missing (why none does), found "
                                                     + ("both" if "year" in linux else "neither")))
     for key, field in ORIGIN_FIELDS.items():
-        why = feature_matrix.origin_source_why(key, data, by_id) if feature_matrix.origin_value(key, data) is not None else ""
+        why = (feature_matrix.origin_source_why(key, fs, data, by_id)
+               if feature_matrix.origin_value(key, data) is not None else "")
         if why:
             out.append(Problem("error", path, field, f"expected a primary source {'that states it ' if key in feature_matrix.STATED else ''}"
                                                      f"among {origin['sources'] if field.startswith('/origin') else linux['sources']}, "
@@ -549,7 +594,7 @@ def kernel_history_rules(knowledge: dict, by_id: dict, path: str, records: dict)
         if column is not None and column not in keys:
             out.append(Problem("error", path, f"/{i}/column", f"expected a column of the feature matrix, found {column!r}"))
         if column is not None and column in keys and not any(
-                column in by_id.get(s, {}).get("states", ()) for s in entry["sources"]):
+                column in feature_matrix.stated_columns(by_id.get(s, {}), entry["filesystem"]) for s in entry["sources"]):
             # the column must be the row's own feature: the document dating the commit states it (RAID1C3's
             # row shown beside Snapshots, which no release of that pull changed, is refused)
             out.append(Problem("error", path, f"/{i}/column", f"expected a column the cited documents state "
@@ -659,7 +704,7 @@ def _fact_rules(fs: str, features: dict, by_id: dict) -> list[Problem]:
                                                                   f"found only secondary ones {fact['sources']}"))
         elif "limit" in fact and by_id and feature_matrix.normalized(said) != feature_matrix.NOT_APPLICABLE:
             names = feature_matrix.names_for(fs, features, name)
-            if not any(feature_matrix.states_for(by_id.get(ident, {}), name, names) for ident in fact["sources"]):
+            if not any(feature_matrix.states_for(by_id.get(ident, {}), name, fs, names) for ident in fact["sources"]):
                 out.append(Problem("error", path, f"{where}/sources", f"expected a primary source that states {name} for "
                                                                       f"{fs} (its states list {name}, and its title, "
                                                                       f"publisher, address or covers name "
@@ -675,7 +720,9 @@ def _fact_rules(fs: str, features: dict, by_id: dict) -> list[Problem]:
                                        f"{name} ({by_id[ident]['inventory']['part']}), lists {', '.join(map(repr, listed))}, "
                                        f"which names {names[0]}"))
         for j, ident in enumerate(fact["sources"]):
-            if ident in by_id and name not in by_id[ident].get("states", ()):
+            # for any row: a list read that is silent on this one may stand beside the one that states
+            # it (the count, feature_matrix.states_for, asks that one source state it for this row)
+            if ident in by_id and name not in feature_matrix.stated_columns(by_id[ident]):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
                                    f"expected a source that states {name}{' (a no needs one)' if fact.get('value') == 'no' else ''}, "
                                    f"found {ident!r}, whose entry in data/sources.yaml does not list {name} under states"

@@ -1,0 +1,156 @@
+"""A source states each column for the rows it lists it with (issue #63, round 33): a page that
+names several rows of the matrix gives its states row by row, so the kernel's page dating ext2
+and ext3 states no first release for XFS, which it also names. The rules, each tested from its
+statement over inputs drawn from the committed registry and records:
+  - a source naming two or more rows (not an inventory) with one list of states is refused;
+  - a row of a mapping must be a row of data/features that the source names;
+  - a probe's source lists a column for a row only where its record holds a finding of it;
+  - a source states a column for a row exactly where that row's entry lists it (and the rest of
+    states_for holds), whatever it lists for the other rows."""
+import copy
+import json
+
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+from test_feature_matrix import DATA, _curated_copy, _hand_names, _hand_shared, _hand_states
+
+from fsatlas.cli import main
+from fsatlas.site import feature_matrix, knowledge
+
+
+@pytest.fixture(scope="module")
+def world():
+    data, problems = knowledge.load(str(DATA))
+    assert not [p for p in problems if p.severity == "error"], problems[:3]
+    return data, knowledge.probe_records(str(DATA))
+
+
+def _hand_named(source: dict, features: dict) -> list:
+    return [fs for fs, doc in sorted(features.items())
+            if _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_a_list_on_a_source_naming_several_rows_is_refused(world, draw):
+    """A made-up primary source whose covers names k rows drawn from the matrix: one list is
+    refused exactly where k >= 2 (an inventory excepted); a mapping is refused exactly for the
+    rows it lists that it does not name or that are no rows."""
+    data, records = world
+    rows = sorted(data["features"])
+    named = draw.draw(st.lists(st.sampled_from(rows), max_size=4, unique=True))
+    covers = "; ".join(f"it states this of {fs}" for fs in named) or "no filesystem"
+    source = {"id": "made-up", "title": "a page", "publisher": "p", "url": "https://example.org/", "date": "2026",
+              "covers": covers}
+    inventory = draw.draw(st.booleans())
+    if inventory:
+        source["inventory"] = {"column": "on_freebsd", "part": "base", "items": ["x"]}
+    if draw.draw(st.booleans()):
+        source["states"] = ["on_freebsd"]
+        expected = set() if inventory or len(_hand_named(source, data["features"])) < 2 else {"/0/states"}
+    else:
+        listed = draw.draw(st.lists(st.sampled_from(rows + ["no-such-row"]), min_size=1, max_size=4, unique=True))
+        source["states"] = {fs: ["on_freebsd"] for fs in listed}
+        hand = _hand_named(source, data["features"])
+        expected = {f"/0/states/{fs}" for fs in listed if fs not in hand}
+    found = knowledge._states_rows({"features": data["features"], "sources": [source]}, records, "sources.yaml")
+    assert {p.path for p in found} == expected, (source, [p.message for p in found])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_a_probe_source_lists_only_what_its_record_found(world, draw):
+    """A committed probe source, one row it names given a column of the probe schema: refused
+    exactly where its record holds no finding of that row for that column's probe (ACL entries
+    answer posix_acl, an xattr value xattr), counted by hand from the record's JSON."""
+    data, records = world
+    probed = [s for s in data["sources"] if "probe" in s and isinstance(s.get("states"), dict)]
+    source = copy.deepcopy(draw.draw(st.sampled_from(probed)))
+    fs = draw.draw(st.sampled_from(sorted(source["states"])))
+    column = draw.draw(st.sampled_from(sorted(feature_matrix.probe_names() | {"posix_acl", "xattr"})))
+    source["states"] = {fs: [column]}
+    with open(DATA / "probes" / f"{source['probe']}.json") as f:
+        found = {(x["filesystem"], x["probe"]) for x in json.load(f)["findings"]}
+    probe = {"posix_acl": "acl_max_entries", "xattr": "xattr_max_value"}.get(column, column)
+    held = (fs, column) in found or (fs, probe) in found
+    problems = knowledge._states_rows({"features": data["features"], "sources": [source]}, records, "sources.yaml")
+    assert (not problems) is held, (source["id"], fs, column, [p.message for p in problems])
+
+
+def test_every_committed_triple_follows_the_hand_rule(world):
+    """Every source, every row, every column it lists for any row: states_for says it states the
+    column for the row exactly where, by hand, it is primary, that row's entry (or its one list)
+    lists the column, it names the row (by a name of the row's own unless the column is the
+    format's) and it is no inventory of that column."""
+    data, _ = world
+    walked = stated = 0
+    for source in data["sources"]:
+        states = source.get("states") or []
+        columns = {c for cs in states.values() for c in cs} if isinstance(states, dict) else set(states)
+        for fs, doc in sorted(data["features"].items()):
+            for column in sorted(columns):
+                shared = set() if column in feature_matrix.FORMAT_COLUMNS else _hand_shared(data["features"], fs)
+                hand = (not source.get("secondary") and not feature_matrix.secondary_why(source)
+                        and _hand_states(source, column, fs)
+                        and _hand_names(source, fs, doc.get("name", ""), tuple(doc.get("also_named", ())), shared)
+                        and (source.get("inventory") or {}).get("column") != column)
+                names = feature_matrix.names_for(fs, data["features"], column)
+                assert feature_matrix.states_for(source, column, fs, names) is hand, (source["id"], fs, column)
+                walked, stated = walked + 1, stated + hand
+    assert walked > 5000 and 300 < stated < walked, (walked, stated)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_column_listed_for_another_row_states_nothing_for_this_one(world, draw):
+    """A multi-row source of the registry, a row it names, and a column it lists for another
+    row only: cited alone for that row's cell, the cell is listed unstated (and a mapping listing
+    it for this row too states it, where the rest of the rule holds)."""
+    data, _ = world
+    multi = [s for s in data["sources"] if isinstance(s.get("states"), dict) and not feature_matrix.secondary(s)
+             and len(s["states"]) >= 2]
+    source = copy.deepcopy(draw.draw(st.sampled_from(multi)))
+    fs = draw.draw(st.sampled_from(sorted(source["states"])))
+    others = sorted({c for row, cs in source["states"].items() if row != fs for c in cs} - set(source["states"][fs]))
+    doc = copy.deepcopy(data["features"][fs])
+    answerable = [c for c in others if c in doc["features"] and "value" in doc["features"][c]
+                  and doc["features"][c]["value"] not in ("not documented", "no")]
+    if not answerable:
+        return
+    column = draw.draw(st.sampled_from(answerable))
+    doc["features"][column] = dict(doc["features"][column], sources=[source["id"]])
+    sources = [s for s in data["sources"] if s["id"] != source["id"]] + [source]
+    listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": sources, "features": {**data["features"], fs: doc}})}
+    assert (fs, column) in listed
+    source["states"][fs] = [*source["states"][fs], column]
+    listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated({"sources": sources, "features": {**data["features"], fs: doc}})}
+    names = feature_matrix.names_for(fs, data["features"], column)
+    assert ((fs, column) in listed) is not feature_matrix.names_in(source, names)
+
+
+def test_the_named_example_kernel_origins_dates_no_xfs_release(tmp_path, capsys):
+    """Round 33's example: kernel-origins-6-12 dates ext2 and ext3, names XFS and dates no XFS
+    release. XFS's year cited on it alone is unstated; its states given as one list again are
+    refused by check-data with one line naming the file and the place."""
+    _curated_copy(tmp_path)
+    path = tmp_path / "features" / "xfs.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["origin"]["sources"] = ["kernel-origins-6-12"]
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(tmp_path)]) == 1
+    said = capsys.readouterr()
+    assert [line for line in said.err.splitlines() if "xfs.yaml" in line] == [
+        f"{path}: error: /origin/year: expected a primary source that states it among ['kernel-origins-6-12'], found no "
+        "primary source it cites states it (kernel-origins-6-12: none is a primary source whose entry in "
+        "data/sources.yaml lists first_released under states for xfs and names it)"], said.err
+    sources = tmp_path / "sources.yaml"
+    text = sources.read_text()
+    registry = yaml.safe_load(text)
+    at = next(i for i, s in enumerate(registry) if s["id"] == "kernel-origins-6-12")
+    old = next(line for line in text.splitlines() if line.startswith("  states: {ext2: [original_os, first_released"))
+    sources.write_text(text.replace(old, "  states: [original_os, first_released, maker]"))
+    assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if f"/{at}/states" in line]
+    assert len(err) == 1 and err[0].startswith(f"{sources}: error: /{at}/states: expected the columns row by row"), err
