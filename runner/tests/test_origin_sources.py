@@ -33,7 +33,8 @@ def _shown_secondary(source: dict) -> bool:
     """The rule by hand: an entry's address, publisher or title naming a wiki, kernelnewbies, DBpedia
     or an encyclopedia, in any case, anywhere (an archive's copy keeps the address it copied)."""
     return any(word in str(source.get(field, "")).lower() for field in ("url", "publisher", "title")
-               for word in ("wiki", "kernelnewbies", "dbpedia", "encyclop"))
+               for word in ("wiki", "kernelnewbies", "dbpedia", "encyclop", "britannica", "explained.today",
+                            "everything explained"))
 
 
 def _hand_answers(key: str, fs: str, doc: dict, by_id: dict) -> bool:
@@ -113,7 +114,8 @@ def test_a_wiki_is_secondary_whatever_its_entry_says(scheme, host, path):
 @settings(max_examples=120)
 @given(st.sampled_from(["url", "publisher", "title"]), st.text(alphabet="abcdefghijklmnopqrstuvwxyz./:- ", max_size=12),
        st.sampled_from(["wikipedia", "Wikipedia", "WIKIPEDIA", "wiki", "WikiZero", "wikiwand", "dbpedia.org", "DBpedia",
-                        "kernelnewbies", "Encyclopedia", "docs", "kernel.org", "Microsoft", "Oracle", "lore", "wik-i"]),
+                        "kernelnewbies", "Encyclopedia", "docs", "kernel.org", "Microsoft", "Oracle", "lore", "wik-i",
+                        "Britannica", "everything.explained.today", "Everything Explained Today", "explained"]),
        st.text(alphabet="abcdefghijklmnopqrstuvwxyz./:- ", max_size=12))
 def test_a_secondary_source_is_known_by_what_it_is_in_any_field(field, before, word, after):
     """Not by the address alone: a publisher "Wikipedia" on dbpedia.org, a title "Btrfs - Wikipedia"
@@ -164,3 +166,19 @@ def test_check_data_refuses_an_origin_fact_on_a_wiki_copy_alone(tmp_path, capsys
     err = capsys.readouterr().err
     assert f"sources.yaml: error: /{len(sources) - 1}/secondary: expected secondary: true" in err
     assert "btrfs.yaml: error: /origin/year: expected a primary source that states it" in err
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["archive.ph", "archive.today", "archive.is", "www.archive.ph", "archive.li", "web.archive.org",
+                        "example.org"]),
+       st.sampled_from(["AbCd1", "AbCd1/", "20240101000000/https://docs.kernel.org/x.html", "wip/AbCd1", "x/y"]))
+def test_an_archive_short_link_is_refused(tmp_path_factory, host, path):
+    """Round 35: archive.ph/AbCd1 keeps no address of what it copied, so neither the words of a wiki
+    nor a reader can see what the source is. check-data refuses such a link in one line naming the
+    place; an archive's long form, or any other address, is not refused for it."""
+    data = knowledge.load(str(DATA))[0]
+    entry = {"id": "x", "title": "T", "publisher": "P", "date": "2026", "covers": "c", "url": f"https://{host}/{path}"}
+    short = host.removeprefix("www.").startswith("archive.") and host != "web.archive.org" and path.rstrip("/").isalnum()
+    problems = knowledge._cross_check({**data, "sources": [*data["sources"], entry]}, "sources.yaml")
+    at = f"/{len(data['sources'])}/url"
+    assert [p.path for p in problems if p.path == at] == ([at] if short else []), (host, path)

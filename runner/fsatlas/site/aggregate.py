@@ -579,6 +579,14 @@ def remove_stale(folder: str, wanted: set, suffix: str, names: set | None = None
             os.unlink(os.path.join(folder, name))
 
 
+def unanswered_reasons(knowledge: dict, records: dict) -> dict:
+    """filesystem -> column -> why, of every cell check-data's honest count counts unanswered:
+    those no source or probe answers, and those answered on sources that do not state them for
+    that filesystem (feature_matrix.unstated), which the pages mark unanswered beside their value."""
+    cells = feature_matrix.cells(knowledge, records)
+    return feature_matrix.reasons(cells, feature_matrix.unstated(knowledge, cells))
+
+
 def matrix_summary(m) -> dict:
     """The standard matrix as the methodology page shows it: each workload with what it
     reproduces and, per profile, its parameters and (for fio) the exact job file."""
@@ -1004,8 +1012,8 @@ def aggregate(data_dir: str, content_dir: str, static_dir: str | None = None, ar
         "run_groups": run_groups(summaries),
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: publish_bundle(
             source, os.path.join(outputs.bundles, f"{rid}{bundle.SUFFIX}"))),
-        # why each unanswered cell of the feature matrix is (check-data counts the same cells)
-        "unanswered": feature_matrix.reasons(feature_matrix.cells(knowledge, knowledge_mod.probe_records(data_dir))),
+        # why each unanswered cell of the feature matrix is (check-data's honest count: the same cells)
+        "unanswered": unanswered_reasons(knowledge, knowledge_mod.probe_records(data_dir)),
         # the matrix's columns as the page draws them, the origin ones first (check-data counts the same list)
         "matrix_columns": feature_matrix.columns(knowledge),
         "build": {"fsatlas": __version__, "schema": SCHEMA_VERSION, "limits": validation.limits(),

@@ -96,6 +96,9 @@ def origin_why(key: str, fs: str, data: dict, by_id: dict | None = None) -> str:
             return f"No document read dates the first release ({part.get('year_missing', 'no reason given')})"
         if key == "maker":
             return f"No primary source read names the maker ({part.get('maker_missing', 'no reason given')})"
+        if key == "original_os":
+            return (f"No primary source read names the system it was first written for "
+                    f"({part.get('os_missing', 'no reason given')})")
         if key == "linux_year":
             return f"No primary source read dates its arrival in Linux ({part.get('year_missing', 'no reason given')})"
         return f"No release is named that merged the {data.get('linux', {}).get('driver', '')} driver"
@@ -114,12 +117,18 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
 #  - a wiki, which anyone may edit: any word holding "wiki" (Wikipedia, Wikiwand, WikiZero, a
 #    kernel.org wiki such as reiser4.wiki.kernel.org, a project's GitHub or GitLab /wiki/ pages);
 #  - kernelnewbies.org (the kernel's release notes there are a wiki too);
-#  - DBpedia (Wikipedia's text as data) or an encyclopedia;
+#  - DBpedia (Wikipedia's text as data), an encyclopedia (Britannica among them), or a site that
+#    republishes Wikipedia's articles under its own name ("Everything Explained Today");
 #  - an archive copy of any of these (web.archive.org/web/.../en.wikipedia.org/..., archive.today):
-#    the copy keeps the page's address in its own or its title, so the same words find it.
+#    the copy keeps the page's address in its own or its title, so the same words find it. A short
+#    link that keeps no address (archive.ph/AbCd1) hides what it copied, so check-data refuses it
+#    in a registry entry (ARCHIVE_SHORT).
 # Each of the three fields is searched anywhere, whatever the case: "en.wikipedia.org/wiki/X"
 # without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
-SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|encyclop", re.I)
+SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|encyclop|britannica|explained\.today|everything explained",
+                             re.I)
+# an archive's short link: its host, then one path part and nothing that names the page it copied
+ARCHIVE_SHORT = re.compile(r"^https?://(?:www\.)?archive\.(?:ph|today|is|li|md|vn|fo)/[A-Za-z0-9]+/?$", re.I)
 SECONDARY_FIELDS = ("url", "publisher", "title")
 
 
@@ -568,10 +577,14 @@ def count(cells_: list[dict]) -> tuple[int, int]:
     return sum(not c["answered"] for c in cells_), len(cells_)
 
 
-def reasons(cells_: list[dict]) -> dict:
-    """filesystem -> column -> reason, for the unanswered cells (the pages' aggregate)."""
+def reasons(cells_: list[dict], unstated_: list[dict] = ()) -> dict:
+    """filesystem -> column -> reason, for the cells check-data counts unanswered (the pages'
+    aggregate): those cells() leaves unanswered, and those answered on sources that do not state
+    them for that filesystem (unstated_), which the pages mark unanswered beside their value."""
     out = {}
     for c in cells_:
         if not c["answered"]:
             out.setdefault(c["filesystem"], {})[c["column"]] = c["reason"]
+    for c in unstated_:
+        out.setdefault(c["filesystem"], {})[c["column"]] = f"Not stated for this filesystem: {c['reason']}"
     return out

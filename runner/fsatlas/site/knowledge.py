@@ -354,36 +354,49 @@ ANSWERED_BY_PROBE = {"posix_acl": "acl_max_entries", "xattr": "xattr_max_value"}
 def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Problem]:
     """A source that names several rows of the matrix (feature_matrix.names_in) gives its states
     row by row ({row: [columns]}): a list would state each column for every row it names, where a
-    page on ext2 and ext3 may date ext2 alone (issue #63, round 33). Each row of such a mapping is
-    a row of data/features that the source names; a probe's source states a column for a row only
-    where its record holds a finding of that row for that column's probe (ANSWERED_BY_PROBE)."""
+    page on ext2 and ext3 may date ext2 alone (issue #63, round 33). An inventory may keep one list
+    of its own column alone, which it states for every row through its items. Each row of a
+    mapping is a row of data/features that the source names (by any name: what the count takes
+    from it is states_for's to say). A probe's source, list or mapping, states a column for a row only where its record
+    holds a finding of that row for that column's probe (ANSWERED_BY_PROBE) that completed: "ok"
+    (a probe that failed, or could not try, measured nothing)."""
     out, rows = [], feature_matrix.row_names(knowledge["features"])
     if not rows:  # a data folder with no feature files (results, mount options): no row to state for
         return out
     for i, source in enumerate(knowledge["sources"]):
         states = source.get("states") or ()
         named = [fs for fs, names in rows.items() if feature_matrix.names_in(source, names)]
-        if not isinstance(states, dict):  # an inventory states its column for every row, through its items
-            if states and len(named) > 1 and not source.get("inventory"):
+        if isinstance(states, dict):
+            pairs = [(fs, j, column) for fs, columns in states.items() for j, column in enumerate(columns)]
+            where = "/{fs}/{j}"
+        else:
+            own = {(source.get("inventory") or {}).get("column")}
+            if len(named) > 1 and set(states) - own:
                 out.append(Problem("error", sources_path, f"/{i}/states",
                                    f"expected the columns row by row ({{row: [columns]}}) on a source that names "
-                                   f"{len(named)} rows ({', '.join(named)}), found one list for all of them"))
-            continue
-        found = {(f.get("filesystem"), f.get("probe")) for f in records.get(source.get("probe"), {}).get("findings", ())}
-        for fs, columns in states.items():
+                                   f"{len(named)} rows ({', '.join(named)}), found one list for all of them"
+                                   + (f" (an inventory lists its own column, {next(iter(own))}, alone)"
+                                      if source.get("inventory") else "")))
+                continue
+            pairs = [(named[0], j, column) for j, column in enumerate(states)] if len(named) == 1 else []
+            where = "/{j}"
+        found = {(f.get("filesystem"), f.get("probe")) for f in records.get(source.get("probe"), {}).get("findings", ())
+                 if f.get("status") == "ok"}
+        for fs in (states if isinstance(states, dict) else ()):
             if fs not in rows:
-                out.append(Problem("error", sources_path, f"/{i}/states/{fs}",
-                                   f"expected a row of data/features, found {fs!r}"))
+                out.append(Problem("error", sources_path, f"/{i}/states/{fs}", f"expected a row of data/features, found {fs!r}"))
             elif fs not in named:
                 out.append(Problem("error", sources_path, f"/{i}/states/{fs}",
                                    f"expected a row the source names in its title, publisher, address or covers "
                                    f"({feature_matrix.named(rows[fs])}), found {fs!r}, which it does not name"))
-            elif "probe" in source:
-                for j, column in enumerate(columns):
-                    if not {(fs, column), (fs, ANSWERED_BY_PROBE.get(column))} & found:
-                        out.append(Problem("error", sources_path, f"/{i}/states/{fs}/{j}",
-                                           f"expected a column probe record {source['probe']} answers on {fs} "
-                                           f"(a finding of its probe), found {column!r}, which it holds no finding of"))
+        for fs, j, column in pairs:
+            at = f"/{i}/states" + where.format(fs=fs, j=j)
+            if fs not in named:
+                continue  # said above
+            if "probe" in source and not {(fs, column), (fs, ANSWERED_BY_PROBE.get(column))} & found:
+                out.append(Problem("error", sources_path, at,
+                                   f"expected a column probe record {source['probe']} answers on {fs} (a finding of "
+                                   f"its probe with status ok), found {column!r}, which it holds no such finding of"))
     return out
 
 
@@ -427,6 +440,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected a source id from data/sources.yaml, found {source!r}"))
 
     by_id = {s["id"]: s for s in knowledge["sources"]}
+    records = probe_records(os.path.dirname(sources_path))
     feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"]) | feature_matrix.ORIGIN_KEYS
     for i, source in enumerate(knowledge["sources"]):
         states = source.get("states") or ()
@@ -439,6 +453,10 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if inventory and inventory["column"] not in feature_matrix.stated_columns(source):
             problems.append(Problem("error", sources_path, f"/{i}/inventory/column",
                                     f"expected a column the source states (its states), found {inventory['column']!r}"))
+        if feature_matrix.ARCHIVE_SHORT.match(str(source.get("url", ""))):
+            problems.append(Problem("error", sources_path, f"/{i}/url", "expected the address of the page itself or an "
+                                                                       "archive copy's long form, which keeps the address "
+                                                                       f"it copied, found the short link {source['url']!r}"))
         shown = feature_matrix.secondary_why(source)
         if shown and source.get("secondary") is not True:
             problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
@@ -466,8 +484,7 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected another name its maker's documents give it, found {name!r}: {why}"))
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
-        problems += _fact_rules(fs, knowledge["features"], by_id)
-    records = probe_records(os.path.dirname(sources_path))
+        problems += _fact_rules(fs, knowledge["features"], by_id, records)
     problems += _states_rows(knowledge, records, sources_path)
     problems += _tool_versions(knowledge, by_id, records, sources_path)
     problems += _probe_answers(knowledge, records)
@@ -542,6 +559,10 @@ def _origin_rules(fs: str, data: dict, by_id: dict) -> list[Problem]:
         out.append(Problem("error", path, "/origin", "expected either maker (a cited primary source names who made it) or "
                                                      "maker_missing (why none does), found "
                                                      + ("both" if "maker" in origin else "neither")))
+    if ("os" in origin) == ("os_missing" in origin):
+        out.append(Problem("error", path, "/origin", "expected either os (a cited primary source names the system it was "
+                                                     "first written for) or os_missing (why none does), found "
+                                                     + ("both" if "os" in origin else "neither")))
     if ("year" in linux) == ("year_missing" in linux):
         out.append(Problem("error", path, "/linux", "expected either year (a cited primary source dates its arrival in "
                                                     "Linux) or year_missing (why none does), found "
@@ -668,7 +689,16 @@ def _correction_rules(knowledge: dict, path: str) -> list[Problem]:
     return out
 
 
-def _fact_rules(fs: str, features: dict, by_id: dict) -> list[Problem]:
+def _tried(source: dict, fs: str, column: str, records: dict) -> bool:
+    """Whether a probe's source's record holds a finding of fs for column's probe, whatever its
+    status (ANSWERED_BY_PROBE): a probe that failed or could not try is evidence a fact may cite
+    beside what states it, though it states nothing (_states_rows)."""
+    wanted = {column, ANSWERED_BY_PROBE.get(column)}
+    return any(f.get("filesystem") == fs and f.get("probe") in wanted
+               for f in records.get(source.get("probe"), {}).get("findings", ()))
+
+
+def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = None) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
     so a "no" rests on a document or a probe that says no; where none does, the value (or limit) is
@@ -721,8 +751,10 @@ def _fact_rules(fs: str, features: dict, by_id: dict) -> list[Problem]:
                                        f"which names {names[0]}"))
         for j, ident in enumerate(fact["sources"]):
             # for any row: a list read that is silent on this one may stand beside the one that states
-            # it (the count, feature_matrix.states_for, asks that one source state it for this row)
-            if ident in by_id and name not in feature_matrix.stated_columns(by_id[ident]):
+            # it (the count, feature_matrix.states_for, asks that one source state it for this row),
+            # and so may a probe of this row that failed or could not try (_tried)
+            if ident in by_id and name not in feature_matrix.stated_columns(by_id[ident]) and not _tried(
+                    by_id[ident], fs, name, records or {}):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
                                    f"expected a source that states {name}{' (a no needs one)' if fact.get('value') == 'no' else ''}, "
                                    f"found {ident!r}, whose entry in data/sources.yaml does not list {name} under states"
