@@ -11,6 +11,7 @@ from the filesystem's Linux entry where no record names it.
 together pass GOAL; the pages show each reason."""
 import json
 import re
+import urllib.parse
 from functools import lru_cache
 from importlib import resources
 
@@ -120,23 +121,43 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
 #  - DBpedia (Wikipedia's text as data), an encyclopedia (Britannica among them), or a site that
 #    republishes Wikipedia's articles under its own name ("Everything Explained Today");
 #  - an archive copy of any of these (web.archive.org/web/.../en.wikipedia.org/..., archive.today):
-#    the copy keeps the page's address in its own or its title, so the same words find it. A short
-#    link that keeps no address (archive.ph/AbCd1) hides what it copied, so check-data refuses it
-#    in a registry entry (ARCHIVE_SHORT).
+#    the copy keeps the page's address in its own or its title, so the same words find it. An
+#    address that keeps none (archive.ph/AbCd1, a link shortener's) hides what it stands for, so
+#    check-data refuses it in a registry entry (hidden_address_why).
 # Each of the three fields is searched anywhere, whatever the case: "en.wikipedia.org/wiki/X"
 # without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
-SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|encyclop|britannica|explained\.today|everything explained",
-                             re.I)
-# an archive's short link: its host, then one path part and nothing that names the page it copied
-ARCHIVE_SHORT = re.compile(r"^https?://(?:www\.)?archive\.(?:ph|today|is|li|md|vn|fo)/[A-Za-z0-9]+/?$", re.I)
+SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|en[cz][iy]+[ck]?lop|britannica|explained\.today|"
+                             r"everything explained|infogalactic|grokipedia|alchetron", re.I)
+# archives and link shorteners: an address on one of these must carry the address of the page it
+# stands for (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...), or it hides
+# what the source is (hidden_address_why)
+HIDING_HOSTS = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|archiveiya74codqgiixo33q62qlrqtkgmcitqx5u2oeqnmn5bpcbiyd\.onion"
+                          r"|web\.archive\.org|ghostarchive\.org|bit\.ly|t\.co|tinyurl\.com|goo\.gl|ow\.ly|is\.gd"
+                          r"|buff\.ly|rb\.gy|lnkd\.in|shorturl\.at)$", re.I)
+
+
+def hidden_address_why(url: str) -> str:
+    """Why a registry entry's address hides the page it stands for ("" where it does not): an
+    archive's or a link shortener's address (HIDING_HOSTS, whatever the case, port, trailing dot
+    or www.) that does not carry the page's own address, decoded, after its host (archive.ph/AbCd1,
+    archive.ph/AbCd1#x, bit.ly/3xyz); archive.ph/<time>/https://docs.kernel.org/... is a copy that
+    names what it copied."""
+    parts = urllib.parse.urlsplit(str(url).strip())
+    host = (parts.hostname or "").rstrip(".").lower().removeprefix("www.")
+    if not HIDING_HOSTS.search(host):
+        return ""
+    rest = urllib.parse.unquote(parts.path + ("?" + parts.query if parts.query else ""))
+    if re.search(r"https?:/+[^/\s]+\.[^/\s]+", rest, re.I):
+        return ""
+    return f"{host} stands for a page it does not name"
 SECONDARY_FIELDS = ("url", "publisher", "title")
 
 
 def secondary_why(source: dict) -> str:
     """The field of a registry entry that shows it is a secondary source though it is not marked
     so ("url names 'wiki'"), or "" where none does (the rule: SECONDARY_WORDS)."""
-    for field in SECONDARY_FIELDS:
-        found = SECONDARY_WORDS.search(str(source.get(field, "")))
+    for field in SECONDARY_FIELDS:  # decoded too: "%77iki" is "wiki" to a browser
+        found = SECONDARY_WORDS.search(urllib.parse.unquote(str(source.get(field, ""))))
         if found:
             return f"its {field} names {found.group(0)!r}"
     return ""
@@ -355,19 +376,37 @@ def name_part_why(name: str) -> str:
         if _letters(name) in {_letters(n) for n in SYSTEM_NAMES} else ""
 
 
-def also_named_why(fs: str, features: dict, name: str, by_id: dict) -> str:
-    """Why `name` may not be among fs's other names (also_named; "" where it may): a borrowed
-    name (borrowed_name_why), or one no primary source the filesystem's origin cites (its
-    maker's documents) gives it in its `names` (a word of its text would not do: "File System",
-    "Apple" and "https" are in Apple's pages)."""
-    why = borrowed_name_why(fs, features, name)
-    if why:
+def own_name_why(fs: str, features: dict, name: str, by_id: dict) -> str:
+    """Why `name` may not be a name of filesystem fs, as a part of its file's name (a part in
+    brackets, or the name itself) or among its also_named ("" where it may): a borrowed name
+    (borrowed_name_why); else it is the row's id, in any case ("Btrfs"), or a name that a primary
+    source the file cites (origin, Linux part or a fact) gives it in its `names`, which a source
+    may list only where its own title, publisher, address or covers give it (knowledge
+    ._cross_check). A word of a source's text alone would not do: "File System", "Apple" and
+    "https" are in Apple's pages, and a row named "Btrfs (File System Details)" would make
+    Apple's list "name" Btrfs (round 36)."""
+    # a name the rows of one format share in their names (NTFS: ntfs-3g's and ntfs3's) is theirs, and
+    # states the format's columns alone (names_for); any other row's name is borrowed
+    shared = any(other != fs and _letters(name) in {_letters(p) for p in own_name_parts(other, str(doc.get("name", "")))}
+                 for other, doc in features.items())
+    why = name_part_why(name) if shared else borrowed_name_why(fs, features, name)
+    if why or name.lower() == fs.lower():
         return why
-    cited = features[fs].get("origin", {}).get("sources", ())
+    data = features[fs]
+    cited = sorted({*data.get("origin", {}).get("sources", ()), *data.get("linux", {}).get("sources", ()),
+                    *(s for fact in data.get("features", {}).values() for s in fact.get("sources", ()))})
     given = {n.lower() for s in cited if not secondary(by_id.get(s, {})) for n in by_id.get(s, {}).get("names", ())}
     if name.lower() not in given:
-        return f"no primary source of its origin ({', '.join(cited)}) gives that name in its names"
+        return "no primary source its file cites gives that name in its names"
     return ""
+
+
+def own_name_parts(fs: str, name: str) -> list[str]:
+    """The parts of a row's `name` that name it, besides its id (filesystem_names): the name
+    itself where it has no brackets, else each part in or before them ("NTFS (ntfs3)": NTFS,
+    ntfs3; "ReiserFS (version 3)": ReiserFS)."""
+    parts = [p for p in filesystem_names(fs, {"name": name}) if p != fs]
+    return [p for p in parts if p != name] if "(" in name else parts
 
 
 # An inventory (a source's `inventory` in data/sources.yaml) is a list complete by definition of

@@ -453,10 +453,16 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if inventory and inventory["column"] not in feature_matrix.stated_columns(source):
             problems.append(Problem("error", sources_path, f"/{i}/inventory/column",
                                     f"expected a column the source states (its states), found {inventory['column']!r}"))
-        if feature_matrix.ARCHIVE_SHORT.match(str(source.get("url", ""))):
+        for j, name in enumerate(source.get("names", ())):  # a name the source gives, so in its own words
+            if not feature_matrix.names_in(source, (name,)):
+                problems.append(Problem("error", sources_path, f"/{i}/names/{j}",
+                                        f"expected a name the source's title, publisher, address or covers give, "
+                                        f"found {name!r}, which they do not"))
+        hidden = feature_matrix.hidden_address_why(source.get("url", ""))
+        if hidden:
             problems.append(Problem("error", sources_path, f"/{i}/url", "expected the address of the page itself or an "
                                                                        "archive copy's long form, which keeps the address "
-                                                                       f"it copied, found the short link {source['url']!r}"))
+                                                                       f"it copied, found {source['url']!r}: {hidden}"))
         shown = feature_matrix.secondary_why(source)
         if shown and source.get("secondary") is not True:
             problems.append(Problem("error", sources_path, f"/{i}/secondary", "expected secondary: true (a wiki, which anyone "
@@ -471,17 +477,16 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                     "first release) or year_missing (why none does), found "
                                     + ("both" if "year" in data["origin"] else "neither")))
         problems += _origin_rules(fs, data, by_id)
-        own = [p for p in feature_matrix.filesystem_names(fs, {"name": data.get("name", "")}) if p != fs]
-        for part in own:
-            why = feature_matrix.name_part_why(part)
+        for part in feature_matrix.own_name_parts(fs, data.get("name", "")):
+            why = feature_matrix.own_name_why(fs, knowledge["features"], part, by_id)
             if why:
                 problems.append(Problem("error", data["_path"], "/name", f"expected the filesystem's own name, "
                                                                          f"found a part {part!r}: {why}"))
         for i, name in enumerate(data.get("also_named", ())):
-            why = feature_matrix.also_named_why(fs, knowledge["features"], name, by_id)
+            why = feature_matrix.own_name_why(fs, knowledge["features"], name, by_id)
             if why:
                 problems.append(Problem("error", data["_path"], f"/also_named/{i}",
-                                        f"expected another name its maker's documents give it, found {name!r}: {why}"))
+                                        f"expected another name its own documents give it, found {name!r}: {why}"))
         for name, fact in data["features"].items():
             cite(data["_path"], f"/features/{name}", fact["sources"])
         problems += _fact_rules(fs, knowledge["features"], by_id, records)
