@@ -219,7 +219,8 @@ def other_runs_said(html: str) -> int:
     """How many other runs of its machine and profile a result page says there are (0: no sentence)."""
     said = re.findall(r'<p id="other-runs">This machine \(.*?\) and profile \(.*?\) have ([\d,]+) other (runs?): '
                       r'see <a href="[^"]+">the list of their runs</a>\.</p>', html, re.S)
-    assert len(said) == html.count('id="other-runs"') <= 1 and 'data-fsatlas-slot="other-runs"' not in html
+    alone = html.count('<p id="other-runs" hidden></p>')  # a run alone: a place kept for the sentence
+    assert len(said) + alone == html.count('id="other-runs"') == 1 and 'data-fsatlas-slot="other-runs"' not in html
     for count, noun in said:
         assert (noun == "run") == (count == "1")
     return int(said[0][0].replace(",", "")) if said else 0

@@ -113,7 +113,8 @@ def test_adding_a_result_renders_its_page_alone(fresh_site):
         doc = json.loads((results / f"{rid}.json").read_text())
         (results / f"{rid}.json").write_text(json.dumps({**doc, "system": {**doc["system"], "machine": "box-00"}}))
     out = aggregate_and_build(root)
-    assert "2 of them new or changed" in out and "3 of 5 result pages rendered" in out
+    # the two moved are rendered; box-00's own run, its source unchanged, gets the new sentence alone
+    assert "2 of them new or changed" in out and "2 of 5 result pages rendered (1 more given a new sentence" in out
     moved = _pages(root / "public")
     assert {rid for rid in moved if moved[rid] != after[rid]} == {"synthetic-00000", "synthetic-00001", "synthetic-00004"}
     groups = other_runs_by_hand(results)
@@ -125,6 +126,11 @@ def test_adding_a_result_renders_its_page_alone(fresh_site):
         assert "synthetic-00004" in (root / "public" / listing).read_text(), listing
     assert (root / "public" / "files" / "results" / "synthetic-00004.json").is_file()
     assert (root / "public" / "explorer" / "rows" / "synthetic-00004.json").is_file()
+    # a page given its new sentence in place is the page a render of everything makes (#65)
+    shutil.rmtree(root / "build" / "result-html")
+    (root / "build" / "cache" / "result-html.json").unlink()
+    fsatlas("site", "--root", root, "--destination", "again")
+    assert _files(root / "public") == _files(root / "again")
 
 
 def test_a_template_change_renders_every_result_page(site):

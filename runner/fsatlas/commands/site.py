@@ -26,6 +26,7 @@ def add_parser(sub):
 
 def run(args) -> int:
     built = site.Site(args.root, args.base_url).build(args.destination, args.batch)
-    print(f"built {args.destination}: {built['rendered']} of {built['pages']} result pages rendered, "
-          f"{built['copied']} files copied, {built['removed']} removed")
+    print(f"built {args.destination}: {built['rendered']} of {built['pages']} result pages rendered"
+          + (f" ({built['refilled']} more given a new sentence on the other runs)" if built["refilled"] else "")
+          + f", {built['copied']} files copied, {built['removed']} removed")
     return 0

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 import json
+from pathlib import Path
 
 import yaml
 
@@ -52,14 +53,25 @@ def curated_files(data_dir: str) -> list[str]:
     return files
 
 
+@lru_cache(maxsize=1)
+def package_digest() -> str:
+    """A digest of the code and schemas the checks of load() run: every module and schema of the
+    fsatlas package (they reach feature_matrix, probes, the matrix, flags and more), so a rule
+    changed anywhere checks the curated data again instead of trusting the cache."""
+    root = resources.files("fsatlas")
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(str(root)).rglob("*") if p.suffix in (".py", ".json")
+                       and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(str(root))).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def load_checked(data_dir: str, cache_file: str) -> dict:
     """load() for a build: a UserError listing the problems if there are any; remembered in
     cache_file by the size and content digest of every file read and by this code, so a rebuild with the
     same curated data neither parses nor checks it again."""
     from ..results.filesig import signature
-    code = hashlib.sha256((resources.files("fsatlas") / "site" / "knowledge.py").read_bytes()
-                          + (resources.files("fsatlas") / "schema" / "knowledge.schema.json").read_bytes())
-    key = [code.hexdigest()[:16], [[path, signature(path)] for path in curated_files(data_dir)]]
+    key = [package_digest(), [[path, signature(path)] for path in curated_files(data_dir)]]
     try:
         with open(cache_file, encoding="utf-8") as f:
             stored = json.load(f)

@@ -194,12 +194,18 @@ TABLES_DIR = "tables"  # beside the generated content folder (build/)
 OTHER_RUNS = "other-runs.json"
 
 
+# what other_runs writes, found again in a filled page (build.refill_other_runs)
+OTHER_RUNS_SENTENCE = re.compile(rb'<p id="other-runs"[^>]*>.*?</p>', re.S)
+NO_OTHER_RUNS = '<p id="other-runs" hidden></p>'  # a run alone: nothing to read, a place to refill
+
+
 def other_runs(summary: dict, others: int) -> str:
     """The sentence of a result page (aggregate.result_summary) leading to the other runs of its
     machine label and profile, `others` of them, in their list on /results/ (aggregate.run_groups);
-    "" when there is none."""
+    an empty hidden paragraph when there is none, so that a run added later can be said there
+    without rendering the page again (build.refill_other_runs)."""
     if not others:
-        return ""
+        return NO_OTHER_RUNS
     return (f'<p id="other-runs">This machine ({escape(summary["machine_name"])}) and profile '
             f'({escape(summary["profile"]) or "none named"}) have {others:,} other run{"" if others == 1 else "s"}: '
             f'see <a href="../#{escape(summary["runs_anchor"])}">the list of their runs</a>.</p>')
