@@ -161,7 +161,8 @@ def evil_curated_site(tmp_path_factory):
     edit(data / "features" / "ext4.yaml", lambda d: (d.update(summary=EVIL), d["features"]["journaling"].update(note=EVIL)))
     edit(data / "mount_options" / "noatime.yaml", lambda d: (d.update(tradeoff=EVIL), d["claims"][0].update(text=EVIL)))
     edit(data / "history" / "blog-2014-dd.yaml", lambda d: d.update(title=EVIL, note=EVIL))
-    edit(data / "sources.yaml", lambda d: d[0].update(title=EVIL, covers=EVIL))
+    # (its covers keeps what it says too: the rows it names, which its states list row by row)
+    edit(data / "sources.yaml", lambda d: d[0].update(title=EVIL, covers=EVIL + " " + d[0]["covers"]))
     edit(data / "corrections.yaml", lambda d: d[0].update(why=EVIL))
     from sitebuild import aggregate_and_build
     aggregate_and_build(root)

@@ -583,8 +583,9 @@ def curated_rows(data_dir: str, knowledge: dict, outputs) -> dict:
     """What the pages show of the probe records and the feature matrix: each probe's findings
     (probes.rows) and why each unanswered cell is (unanswered_reasons: check-data's honest count,
     the same cells). They follow from the curated data and the probe records alone, so they are
-    kept while those files and this code are unchanged (0.3 s of every rebuild at 10,000 results
-    otherwise, #65); each probe record's bundle is published every time, as the page links it."""
+    kept while those files and the package's code are unchanged: they were part of every
+    rebuild's fixed cost (#65). Each probe record's bundle is published every time, as the page
+    links it."""
     read = []  # each probe record and its bundle (whose transcripts name a driver a record does not)
     for path in probefile.files(data_dir):
         rid = os.path.basename(path)[:-len(".json")]

@@ -175,7 +175,7 @@ class Site:
         for rid in refilled:
             refill_other_runs(os.path.join(out, rid, "index.html"), others.get(rid, ""))
             rendered[rid] = sources[rid]
-        todo = [rid for rid in todo if rid not in set(refilled)]
+        todo = sorted(set(todo) - set(refilled))
 
         def save():
             resultfile.write_atomic(self.state_file, {"inputs": inputs, "pages": rendered}, compact=True, durable=False)
@@ -394,9 +394,14 @@ def refill_other_runs(page: str, others: str) -> None:
         raise UserError("a result page without its sentence on the other runs of its machine and profile: delete "
                         "build/result-html and build again", where=page)
     with tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(page), delete=False) as f:
-        f.write(html[:found.start()] + others.encode() + html[found.end():])
-    os.chmod(f.name, 0o644)
-    os.replace(f.name, page)
+        try:
+            f.write(html[:found.start()] + others.encode() + html[found.end():])
+            f.close()
+            os.chmod(f.name, 0o644)
+            os.replace(f.name, page)
+        except BaseException:  # interrupted: no half-written page beside the old one for the mirror to copy
+            os.unlink(f.name)
+            raise
 
 
 DRAW_CHARTS = os.path.join(report.REPO, "scripts", "draw-charts.mjs")

@@ -131,7 +131,8 @@ SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|en[cz][iy]+[ck]?lop|br
 # archives and link shorteners: an address on one of these must carry the address of the page it
 # stands for (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...), or it hides
 # what the source is (hidden_address_why)
-HIDING_HOSTS = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|archiveiya74codqgiixo33q62qlrqtkgmcitqx5u2oeqnmn5bpcbiyd\.onion"
+HIDING_HOSTS = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)"
+                          r"|archiveiya74codqgiixo33q62qlrqtkgmcitqx5u2oeqnmn5bpcbiyd\.onion"  # archive.today's
                           r"|web\.archive\.org|ghostarchive\.org|bit\.ly|t\.co|tinyurl\.com|goo\.gl|ow\.ly|is\.gd"
                           r"|buff\.ly|rb\.gy|lnkd\.in|shorturl\.at)$", re.I)
 
@@ -324,7 +325,7 @@ def named(names: tuple) -> str:
 def stated_columns(source: dict, fs: str | None = None) -> frozenset:
     """The columns a registry entry's states list: for row fs, its entry for fs where states is
     given row by row (a mapping, which a source naming several rows must use: knowledge.
-    check_sources), else the list, the columns of the one row it names; for no row, all it lists."""
+    _states_rows), else the list, the columns of the one row it names; for no row, all it lists."""
     states = source.get("states") or ()
     if isinstance(states, dict):
         return frozenset(states.get(fs, ())) if fs is not None else frozenset(c for cs in states.values() for c in cs)

@@ -369,9 +369,9 @@ def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Prob
     page on ext2 and ext3 may date ext2 alone (issue #63, round 33). An inventory may keep one list
     of its own column alone, which it states for every row through its items. Each row of a
     mapping is a row of data/features that the source names (by any name: what the count takes
-    from it is states_for's to say). A probe's source, list or mapping, states a column for a row only where its record
-    holds a finding of that row for that column's probe (ANSWERED_BY_PROBE) that completed: "ok"
-    (a probe that failed, or could not try, measured nothing)."""
+    from it is states_for's to say). A probe's source, list or mapping, states a column for a row
+    only where its record holds a finding of that row for that column's probe (ANSWERED_BY_PROBE)
+    that completed, "ok": a probe that failed, or could not try, measured nothing (_tried)."""
     out, rows = [], feature_matrix.row_names(knowledge["features"])
     if not rows:  # a data folder with no feature files (results, mount options): no row to state for
         return out
