@@ -926,6 +926,7 @@ def _hand_cited(doc: dict) -> set:
        where=st.sampled_from(["also_named", "name"]))
 @example(fs="bcachefs", name="macOS", where="also_named")  # round 32, break 5: Apple's list "stated" bcachefs
 @example(fs="btrfs", name="File System Details", where="name")  # round 36, break 1: "Btrfs (File System Details)"
+@example(fs="bcachefs", name="NTFS", where="also_named")  # round 37, break 1: another row's shared name borrowed
 def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_factory):
     """The rule (rounds 32, 33 and 36): a name of a row besides its id, in brackets in its name or
     among its also_named, is one a primary source its file cites gives it in its `names`, never a
@@ -946,8 +947,11 @@ def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_fa
     letters = lambda n: re.sub(r"[^a-z0-9]", "", n.lower())  # noqa: E731
     others = {letters(n) for other, d in data["features"].items() if other != fs
               for n in _hand_parts(other, d.get("name", ""), tuple(d.get("also_named", ())))}
-    # a part of another row's name, not its id (NTFS, in ntfs-3g's and ntfs3's names), is shared, not borrowed
-    shared = any(p_is_name_part(d, name) and name.lower() != other for other, d in data["features"].items() if other != fs)
+    # the name before the brackets of this row's name that another row's name begins with too (NTFS, in
+    # ntfs-3g's and ntfs3's) is shared, not borrowed; any other row's name is borrowed (round 37)
+    main_of = lambda n: letters(str(n).split("(")[0])  # noqa: E731
+    shared = letters(name) == main_of(doc["name"]) and any(
+        other != fs and main_of(d.get("name", "")) == letters(name) for other, d in data["features"].items())
     system = name in ("macOS", "Windows", "FreeBSD", "Linux", "Mac OS")
     given = any(name.lower() in {n.lower() for n in by_id[s].get("names", ())} for s in _hand_cited(doc)
                 if s in by_id and not feature_matrix.secondary(by_id[s]))
@@ -955,12 +959,6 @@ def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_fa
     place = f"/also_named/{doc['also_named'].index(name)}" if where == "also_named" else "/name"
     said = [p for p in problems if p.path == place and p.file.endswith(f"{fs}.yaml")]
     assert bool(said) is refused, (fs, name, where, said)
-
-
-def p_is_name_part(doc: dict, name: str) -> bool:
-    """By hand: name is a part of a row's name in or before its brackets (NTFS in "NTFS (ntfs3)")."""
-    parts = [p.strip() for p in str(doc.get("name", "")).replace(")", "(").split("(") if p.strip()]
-    return name.lower() in {p.lower() for p in parts}
 
 
 def test_a_source_s_names_are_in_its_own_words(tmp_path):

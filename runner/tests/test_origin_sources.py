@@ -171,19 +171,20 @@ def test_check_data_refuses_an_origin_fact_on_a_wiki_copy_alone(tmp_path, capsys
     assert "btrfs.yaml: error: /origin/year: expected a primary source that states it" in err
 
 
-# the hosts that stand for another page, by hand (archives, link shorteners)
-_HIDING = ("archive.ph", "archive.today", "archive.is", "archive.li", "web.archive.org", "ghostarchive.org", "bit.ly",
-           "t.co", "tinyurl.com")
+# the hosts that stand for another page, by hand: archives (a copy names the page after its time) and
+# link shorteners (never)
+_ARCHIVES = ("archive.ph", "archive.today", "archive.is", "archive.li", "web.archive.org", "ghostarchive.org")
+_SHORTENERS = ("bit.ly", "t.co", "tinyurl.com", "t.ly", "perma.cc")
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["archive.ph", "ARCHIVE.PH", "archive.ph.", "www.archive.ph", "archive.ph:443", "archive.today",
                         "archive.is", "archive.li", "web.archive.org", "ghostarchive.org", "bit.ly", "t.co", "tinyurl.com",
-                        "example.org", "docs.kernel.org", "archive.org"]),
+                        "t.ly", "perma.cc", "example.org", "docs.kernel.org", "archive.org"]),
        st.sampled_from(["AbCd1", "AbCd1/", "o/AbCd1/", "AbCd1.png", "archive/AbCd1", "web/2024*/x",
                         "2024.01.01-000000/https://docs.kernel.org/x.html", "web/20240101000000/https://docs.kernel.org/x",
                         "web/2024/https%3A%2F%2Fdocs.kernel.org%2Fx", "x/y"]),
-       st.sampled_from(["", "#selection-2.0", "?x=1"]))
+       st.sampled_from(["", "#selection-2.0", "?x=1", "?u=https://github.com/tuxera/ntfs-3g"]))
 def test_an_address_that_hides_its_page_is_refused(host, path, tail):
     """Rounds 35 and 36: archive.ph/AbCd1 (with a fragment, a query, a port, a trailing dot, in
     capitals) and a shortener's link keep no address of the page they stand for; check-data
@@ -191,7 +192,9 @@ def test_an_address_that_hides_its_page_is_refused(host, path, tail):
     is an archive's or a shortener's, and no http(s) address of a page follows it, decoded."""
     from urllib.parse import unquote
     bare = host.lower().split(":")[0].rstrip(".").removeprefix("www.")
-    hides = bare in _HIDING and not re.search(r"https?://[^/]+\.[^/]+", unquote(path))
+    first, _, after = unquote(path).removeprefix("web/").partition("/")  # the copy's time, then the page
+    copied = first[:1].isdigit() and re.match(r"https?://[^/]+\.[^/]+", after) is not None
+    hides = bare in _SHORTENERS or (bare in _ARCHIVES and not copied)
     entry = {"id": "x", "title": "T", "publisher": "P", "date": "2026", "covers": "c", "url": f"https://{host}/{path}{tail}"}
     assert bool(feature_matrix.hidden_address_why(entry["url"])) is hides, entry["url"]
 

@@ -232,3 +232,25 @@ def test_the_named_failed_probe_ntfs3_online_grow(world):
     listed = {(c["filesystem"], c["column"]) for c in feature_matrix.unstated(
         {"sources": data["sources"], "features": {**data["features"], "ntfs3": doc}})}
     assert ("ntfs3", "online_grow") in listed
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(findings=[1]),
+    lambda r: r["findings"][0].update(probe=["x"]),
+    lambda r: r["findings"][0].pop("filesystem"),
+    lambda r: r["system"].pop("kernel"),
+    lambda r: r.update(created=None),
+])
+def test_a_malformed_probe_record_is_named_not_a_traceback(tmp_path, capsys, change):
+    """Round 37, break 6: the rules weighed probe records the probe schema had not passed, and
+    five shapes raised in them. check-data now names the file, exits 1, and raises nothing."""
+    import json
+    _curated_copy(tmp_path)
+    path = sorted((tmp_path / "probes").glob("*.json"))[-1]
+    record = json.loads(path.read_text())
+    change(record)
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: error: /" in err and "Traceback" not in err, err[-800:]

@@ -36,6 +36,11 @@ def _validator():
     return jsonschema.Draft202012Validator(schema())
 
 
+def valid(record: dict) -> bool:
+    """Whether a probe record is of the shape its schema defines (problems() says what is not)."""
+    return _validator().is_valid(record)
+
+
 # The filesystems more than one driver mounts, so a finding holds for the driver that mounted it:
 # ext4's driver also registers ext2 and ext3 (CONFIG_EXT4_USE_FOR_EXT2); NTFS is mounted by ntfs-3g
 # (FUSE) or the kernel's ntfs3. Records from DRIVER_RECORDED_FROM on (the first whose findings name

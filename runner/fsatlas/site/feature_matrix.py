@@ -128,29 +128,30 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
 # without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
 SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|en[cz][iy]+[ck]?lop|britannica|explained\.today|"
                              r"everything explained|infogalactic|grokipedia|alchetron", re.I)
-# archives and link shorteners: an address on one of these must carry the address of the page it
-# stands for (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...), or it hides
-# what the source is (hidden_address_why)
-HIDING_HOSTS = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)"
-                          r"|archiveiya74codqgiixo33q62qlrqtkgmcitqx5u2oeqnmn5bpcbiyd\.onion"  # archive.today's
-                          r"|web\.archive\.org|ghostarchive\.org|bit\.ly|t\.co|tinyurl\.com|goo\.gl|ow\.ly|is\.gd"
-                          r"|buff\.ly|rb\.gy|lnkd\.in|shorturl\.at)$", re.I)
+# Web archives: an address on one of these must carry the address of the page it copied, after the
+# copy's time (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...)...
+ARCHIVES = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|web\.archive\.org|ghostarchive\.org"
+                      r"|archiveiya74codqgiixo33q62qlrqtkgmcitqx5u2oeqnmn5bpcbiyd\.onion)$", re.I)  # (archive.today's)
+# ...and an address on a link shortener, a permalink service or a search engine's cache never names
+# the page it stands for (hidden_address_why)
+SHORTENERS = re.compile(r"(?:^|\.)(?:bit\.ly|t\.co|t\.ly|tinyurl\.com|tiny\.cc|goo\.gl|ow\.ly|is\.gd|v\.gd|buff\.ly"
+                        r"|rb\.gy|lnkd\.in|shorturl\.at|cutt\.ly|git\.io|rebrand\.ly|s\.id|perma\.cc"
+                        r"|webcache\.googleusercontent\.com)$", re.I)
+# the copied page's address right after an archive's time, in the path (a query any link may carry)
+_COPIED = re.compile(r"^/+(?:web/+)?[0-9][0-9.*\-]*[a-z_]*/+https?:/+[^/\s]+\.[^/\s]+", re.I)
 
 
 def hidden_address_why(url: str) -> str:
-    """Why a registry entry's address hides the page it stands for ("" where it does not): an
-    archive's or a link shortener's address (HIDING_HOSTS, whatever the case, port, trailing dot
-    or www.) that does not carry the page's own address, decoded, after its host (archive.ph/AbCd1,
-    archive.ph/AbCd1#x, bit.ly/3xyz); archive.ph/<time>/https://docs.kernel.org/... is a copy that
-    names what it copied."""
+    """Why a registry entry's address hides the page it stands for ("" where it does not): a
+    shortener's (SHORTENERS), or an archive's (ARCHIVES) that does not carry the copied page's
+    own address after the copy's time, decoded (archive.ph/AbCd1, archive.ph/AbCd1#x,
+    archive.ph/AbCd1?u=https://...); host compared whatever its case, port, trailing dot or www.
+    archive.ph/<time>/https://docs.kernel.org/... is a copy that names what it copied."""
     parts = urllib.parse.urlsplit(str(url).strip())
     host = (parts.hostname or "").rstrip(".").lower().removeprefix("www.")
-    if not HIDING_HOSTS.search(host):
-        return ""
-    rest = urllib.parse.unquote(parts.path + ("?" + parts.query if parts.query else ""))
-    if re.search(r"https?:/+[^/\s]+\.[^/\s]+", rest, re.I):
-        return ""
-    return f"{host} stands for a page it does not name"
+    if SHORTENERS.search(host) or (ARCHIVES.search(host) and not _COPIED.match(urllib.parse.unquote(parts.path))):
+        return f"{host} stands for a page it does not name"
+    return ""
 SECONDARY_FIELDS = ("url", "publisher", "title")
 
 
@@ -386,10 +387,12 @@ def own_name_why(fs: str, features: dict, name: str, by_id: dict) -> str:
     ._cross_check). A word of a source's text alone would not do: "File System", "Apple" and
     "https" are in Apple's pages, and a row named "Btrfs (File System Details)" would make
     Apple's list "name" Btrfs (round 36)."""
-    # a name the rows of one format share in their names (NTFS: ntfs-3g's and ntfs3's) is theirs, and
-    # states the format's columns alone (names_for); any other row's name is borrowed
-    shared = any(other != fs and _letters(name) in {_letters(p) for p in own_name_parts(other, str(doc.get("name", "")))}
-                 for other, doc in features.items())
+    # the name before the brackets that rows of one format share (NTFS: "NTFS (ntfs-3g)", "NTFS (ntfs3)")
+    # is each one's, and states the format's columns alone (names_for); any other row's name, in its
+    # name or its also_named, is borrowed (round 37: "Btrfs (AFP)" beside "VxFS (AFP)", also_named NTFS)
+    main = lambda n: _letters(str(n).split("(")[0])  # noqa: E731
+    shared = main(name) == _letters(name) == main(features[fs].get("name", "")) and any(
+        other != fs and main(doc.get("name", "")) == _letters(name) for other, doc in features.items())
     why = name_part_why(name) if shared else borrowed_name_why(fs, features, name)
     if why or name.lower() == fs.lower():
         return why

@@ -229,14 +229,16 @@ def _backs(held: str, version: str) -> bool:
 
 def probe_records(data_dir: str) -> dict:
     """probe id -> its record, each committed probe result read once for the rules that weigh
-    facts against the probes (a file that cannot be read is probefile's problem to name)."""
+    facts against the probes; a file that cannot be read or that its schema refuses is left out
+    (probefile.problems names it, and check-data fails): the rules read only records of the shape
+    they expect (round 37: `findings: [1]` raised in them)."""
     records = {}
     for path in probefile.files(data_dir):
         try:
             record = resultfile.load_json(path)
         except UserError:
             continue
-        if isinstance(record, dict):
+        if isinstance(record, dict) and probefile.valid(record):
             if isinstance(record.get("findings"), list):  # each as the current rule reads it (probes_generic.read_now)
                 record["findings"] = [probes_generic.read_now(f) if isinstance(f, dict) else f for f in record["findings"]]
             records[os.path.basename(path)[:-5]] = record
