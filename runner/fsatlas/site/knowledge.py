@@ -373,7 +373,7 @@ def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Prob
     mapping is a row of data/features that the source names (by any name: what the count takes
     from it is states_for's to say). A probe's source, list or mapping, states a column for a row
     only where its record holds a finding of that row for that column's probe (ANSWERED_BY_PROBE)
-    that completed, "ok": a probe that failed, or could not try, measured nothing (_tried)."""
+    that completed, "ok": a probe that failed, or could not try, measured nothing (_statuses)."""
     out, rows = [], feature_matrix.row_names(knowledge["features"])
     if not rows:  # a data folder with no feature files (results, mount options): no row to state for
         return out
@@ -394,8 +394,6 @@ def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Prob
                 continue
             pairs = [(named[0], j, column) for j, column in enumerate(states)] if len(named) == 1 else []
             where = "/{j}"
-        found = {(f.get("filesystem"), f.get("probe")) for f in records.get(source.get("probe"), {}).get("findings", ())
-                 if f.get("status") == "ok"}
         for fs in (states if isinstance(states, dict) else ()):
             if fs not in rows:
                 out.append(Problem("error", sources_path, f"/{i}/states/{fs}", f"expected a row of data/features, found {fs!r}"))
@@ -407,7 +405,7 @@ def _states_rows(knowledge: dict, records: dict, sources_path: str) -> list[Prob
             at = f"/{i}/states" + where.format(fs=fs, j=j)
             if fs not in named:
                 continue  # said above
-            if "probe" in source and not {(fs, column), (fs, ANSWERED_BY_PROBE.get(column))} & found:
+            if "probe" in source and "ok" not in _statuses(source, fs, column, records):
                 out.append(Problem("error", sources_path, at,
                                    f"expected a column probe record {source['probe']} answers on {fs} (a finding of "
                                    f"its probe with status ok), found {column!r}, which it holds no such finding of"))
@@ -708,13 +706,13 @@ def _correction_rules(knowledge: dict, path: str) -> list[Problem]:
     return out
 
 
-def _tried(source: dict, fs: str, column: str, records: dict) -> bool:
-    """Whether a probe's source's record holds a finding of fs for column's probe, whatever its
-    status (ANSWERED_BY_PROBE): a probe that failed or could not try is evidence a fact may cite
-    beside what states it, though it states nothing (_states_rows)."""
+def _statuses(source: dict, fs: str, column: str, records: dict) -> set:
+    """The statuses of the findings a probe's source's record holds of fs for column's probe
+    (ANSWERED_BY_PROBE): "ok" states the column (_states_rows); any finding, one that failed or
+    could not try too, is evidence a fact may cite beside what states it (_fact_rules)."""
     wanted = {column, ANSWERED_BY_PROBE.get(column)}
-    return any(f.get("filesystem") == fs and f.get("probe") in wanted
-               for f in records.get(source.get("probe"), {}).get("findings", ()))
+    return {f.get("status") for f in records.get(source.get("probe"), {}).get("findings", ())
+            if f.get("filesystem") == fs and f.get("probe") in wanted}
 
 
 def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = None) -> list[Problem]:
@@ -771,8 +769,8 @@ def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = Non
         for j, ident in enumerate(fact["sources"]):
             # for any row: a list read that is silent on this one may stand beside the one that states
             # it (the count, feature_matrix.states_for, asks that one source state it for this row),
-            # and so may a probe of this row that failed or could not try (_tried)
-            if ident in by_id and name not in feature_matrix.stated_columns(by_id[ident]) and not _tried(
+            # and so may a probe of this row that failed or could not try (_statuses)
+            if ident in by_id and name not in feature_matrix.stated_columns(by_id[ident]) and not _statuses(
                     by_id[ident], fs, name, records or {}):
                 out.append(Problem("error", path, f"{where}/sources/{j}",
                                    f"expected a source that states {name}{' (a no needs one)' if fact.get('value') == 'no' else ''}, "
