@@ -652,7 +652,7 @@ def test_check_data_prints_the_unstated_cells_and_the_honest_count(tmp_path, cap
         assert f"found {honest} of {total}" in said.err and "  btrfs linux_year (2005):" in said.err
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)  # about 2 s an example: the suite's budget
 @given(extra=st.integers(min_value=0, max_value=12), seed=st.integers(min_value=0, max_value=2**16))
 def test_check_data_fails_exactly_when_the_honest_count_passes_the_goal(extra, seed, tmp_path_factory):
     """The rule: check-data fails when unanswered plus unstated cells pass GOAL of the matrix.
@@ -918,7 +918,7 @@ def _hand_cited(doc: dict) -> set:
     return {*doc["origin"]["sources"], *doc["linux"]["sources"], *(s for f in doc["features"].values() for s in f["sources"])}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)  # a check-data load an example: the suite's budget
 @given(fs=st.sampled_from(["bcachefs", "jfs", "xfs", "ntfs3", "hfsplus", "btrfs", "vxfs", "zfs"]),
        name=st.sampled_from(["macOS", "Windows", "FreeBSD", "Linux", "Mac OS", "NTFS", "ext4", "XFS", "Zorblax FS",
                              "HFS Plus", "Mac OS Extended", "File System", "Apple", "https", "File System Details",
