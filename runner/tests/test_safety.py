@@ -212,6 +212,14 @@ def test_sigint_mid_run_then_resume(tmp_path):
     for cell in resumed["cells"]:
         if cell["key"] in done:
             assert cell == done[cell["key"]]  # finished cells were not redone
+    # each session is recorded where it fell (#60 round 30): the second after the first, adding up to
+    # the wall time, every repetition within one; and validate takes the file, baseline and reports
+    (first, second) = resumed["sessions"]
+    assert first["began"] + first["seconds"] <= second["began"] and result["sessions"] == [first]
+    assert abs(first["seconds"] + second["seconds"] - resumed["wall_seconds"]) <= 0.002
+    assert all(any(s["began"] <= t <= s["began"] + s["seconds"] for s in (first, second))
+               for c in resumed["cells"] for t in c["started"])
+    assert main(["validate", "--no-cache", str(path)]) == 0
     assert loop_state(tmp_path) == before
 
 

@@ -78,6 +78,7 @@ so a difference is called significant (or "no effect" shown) by one rule everywh
 """
 from collections import Counter
 import datetime as dt
+import itertools
 import json
 import math
 import warnings
@@ -825,21 +826,23 @@ def ran_at_once(a: dict, b: dict) -> str:
     """Why two runs are not independent by their clocks (in words), or '', for two runs of one
     machine (recorded, and the same):
     - one created instant (the second a run began), however it is spelled;
-    - one begun while the other ran (its created time within the other's created time and the end
-      run_clock() knows, by more than the second created is rounded to);
+    - one begun while the other ran (its start within a stretch run_clock() knows the other ran in,
+      by more than the second created is rounded to where the start is known only to the second);
     - a repetition of one begun while the other ran (#60 round 29: a cut run's earlier half kept
       its start times and claimed a wall time short of them, so it read as paused and its known
       end was its first repetition; the later half, which claimed to begin within the second
       before it, ran across all of the earlier half's repetitions);
+    - a stretch of one on the clock while the other ran (two recorded sessions sharing an instant,
+      however each began);
     - or their repetitions alternate on the clock (_interleave()), whatever their created times say.
     Runs of one machine one after the other do none of these; one run's repetitions split into two
     files (#60 round 18, finding 5; rounds 19 and 20: dealt, cut at a moment, created spelled
     otherwise or moved with its start times, wall time dropped) do, as do two runs sharing the
-    machine. A run made during a resumed run's pause is not refused (it lies between two of the
-    other's repetitions); one that ran across the pause's edge is not told from it either: the limit.
-    One made during a pause that fell before the other's first repetition (in its set-up or
-    baseline) is refused: from the files it is not told from a cut run's later half claiming an
-    earlier start (#60 round 26), the other limit."""
+    machine. A run made during another's recorded pause (between its sessions) is not refused: the
+    runner records where a resumed run paused (`sessions`, #60 round 30), and validate refuses a
+    file whose start times show a pause it does not record. Two halves of one run each given
+    invented sessions around their own repetitions, consistent with fio's clock, are not told
+    from two runs: the limit of times rewritten consistently."""
     machine = factors(a)["machine"]
     if machine == NOT_RECORDED or machine != factors(b)["machine"]:
         return ""
@@ -848,17 +851,25 @@ def ran_at_once(a: dict, b: dict) -> str:
         return ""
     def at(t):
         return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%d %H:%M:%S} UTC"
-    (a0, _, a_starts), (b0, _, b_starts) = clocks
-    if a0 == b0:
-        return f"both began at {at(a0)}"
-    for (began, _, _), (other, ended, _) in ((clocks[1], clocks[0]), clocks):
-        if ended is not None and other < began and began + 1 <= ended:
-            return f"one began at {at(began)}, while the other ran from {at(other)} to {at(ended)}"
-    for (_, _, starts), (other, ended, _) in ((clocks[1], clocks[0]), clocks):
-        # created is cut to the second, so a start (created plus its offset) is known to a second
-        inside = [t for t in starts if ended is not None and other + 1 <= t and t + 1 <= ended]
-        if inside:
-            return f"a repetition of one began at {at(inside[0])}, while the other ran from {at(other)} to {at(ended)}"
+    if clocks[0].created == clocks[1].created:
+        return f"both began at {at(clocks[0].created)}"
+    for one, other in ((clocks[1], clocks[0]), clocks):
+        # a time of one is known to the second created is cut to, unless its sessions are recorded;
+        # a span is where a run is known to have been running (run_clock)
+        slack = 0 if one.exact else 1
+        for start, end in other.spans:
+            if start <= one.began and one.began + slack <= end:
+                return f"one began at {at(one.began)}, while the other ran from {at(start)} to {at(end)}"
+    for (s, e), (start, end) in itertools.product(clocks[0].spans, clocks[1].spans):
+        if s <= end and start <= e:  # two sessions on the clock at once, however each began
+            return f"one ran from {at(s)} to {at(e)}, while the other ran from {at(start)} to {at(end)}"
+    for one, other in ((clocks[1], clocks[0]), clocks):
+        slack = 0 if one.exact else 1
+        for start, end in other.spans:
+            inside = [t for t in one.starts if start <= t and t + slack <= end]
+            if inside:
+                return f"a repetition of one began at {at(inside[0])}, while the other ran from {at(start)} to {at(end)}"
+    a_starts, b_starts = clocks[0].starts, clocks[1].starts
     if _interleave(a_starts, b_starts):
         return f"their repetitions alternate on the clock between {at(max(a_starts[0], b_starts[0]))} and " \
                f"{at(min(a_starts[-1], b_starts[-1]))}"

@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import re
 import shlex
+from typing import NamedTuple
 
 from ..errors import UserError
 from . import machines, resultfile
@@ -153,25 +154,54 @@ def index_share(result: dict) -> int:
 PAUSE_SLACK = 10.0
 
 
-def run_clock(result: dict) -> tuple[float, float | None, list] | None:
-    """(when a runner's run began, when it is known to have run until or None, its repetitions'
-    start times, sorted), in seconds since the epoch. It began at its created time (to the
-    second); it ran until created plus its wall time or its last repetition's start, whichever is
-    later, unless it paused: a resumed run, whose last repetition started more than PAUSE_SLACK
-    after its wall time allows (its wall time leaves the pause out, and where the pause fell is
-    not recorded). A paused run is still known to have run until its first repetition began (its
-    set-up and baseline: #60 round 25, the later half of a cut run claimed an earlier start and
-    read as paused, so the earlier half began within it unseen). None for an import without
-    repetition start times (its created time is the import's, and no importer records start
-    times): a file that has them is read by them, whatever marks it carries (#60 round 21: a
-    split run's ids renamed as imports)."""
+class Clock(NamedTuple):
+    """What a file says of when its run ran, in seconds since the epoch: created (to the second),
+    when it began (exact: the first session's start, else created), the stretches it is known to
+    have run in ([(start, end)]), its repetitions' start times sorted, and whether these are
+    exact (recorded sessions) or known only to the second created is cut to."""
+    created: float
+    began: float
+    spans: list
+    starts: list
+    exact: bool
+
+
+def run_clock(result: dict) -> Clock | None:
+    """The run's clock (Clock). A file that records its sessions (`sessions`: each start, in
+    seconds after created, and how long it ran; a resumed run adds one) ran in those, to the
+    millisecond: a pause is where it stands (#60 round 30: a cut run's earlier half, read as
+    paused by its wall time, was given a pause where the later half ran, within the second
+    created is rounded to). A file without them (written before they were recorded) began at
+    its created time and ran until created plus its wall time or its last repetition's start,
+    whichever is later; unless its start times show a pause (validate refuses that now: a pause
+    must be recorded), when it is known to have run only until its first repetition began (its
+    set-up and baseline: #60 round 25). None for an import without repetition start times (its
+    created time is the import's, and no importer records start times): a file that has them is
+    read by them, whatever marks it carries (#60 round 21: a split run's ids renamed as imports)."""
     parts = clock_parts(result)
     if parts is None:
         return None
     began, ran, paused, starts = parts
+    recorded = sessions(result, began)
+    if recorded:
+        return Clock(began, recorded[0][0], recorded, starts, True)
     if not starts and imported(result):
         return None
-    return began, (starts[0] if paused else began + ran if ran else None), starts
+    ended = starts[0] if paused else began + ran if ran else None
+    # created is cut to the second: the run is known to have run from the second after it
+    return Clock(began, began, [(began + 1, ended)] if ended is not None else [], starts, False)
+
+
+def sessions(result: dict, created: float) -> list:
+    """[(start, end)] in seconds since the epoch of each session the file records (`sessions`),
+    in the order recorded; [] where it records none or they are not numbers (validate says so)."""
+    out = []
+    for s in result.get("sessions") or ():
+        began, seconds = (s.get("began"), s.get("seconds")) if isinstance(s, dict) else (None, None)
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (began, seconds)):
+            return []
+        out.append((created + began, created + began + seconds))
+    return out
 
 
 def clock_parts(result: dict) -> tuple[float, float, bool, list] | None:
@@ -195,8 +225,11 @@ def written_by(result: dict) -> float | None:
     plus how long it ran (run_clock) plus PAUSE_SLACK; None for an import, or a run whose start
     times show a pause (a resumed run: its wall time leaves the pause out). A cut run's later half
     that claimed an earlier start held reports fio wrote long after its claimed clock ended (#60
-    round 28)."""
+    round 28). A run that records its sessions: the end of its last one plus PAUSE_SLACK."""
     parts = clock_parts(result)
-    if parts is None or any(import_marks(result).values()) or parts[2]:
+    if parts is None or any(import_marks(result).values()):
         return None
-    return parts[0] + parts[1] + PAUSE_SLACK
+    recorded = sessions(result, parts[0])
+    if recorded:
+        return max(end for _, end in recorded) + PAUSE_SLACK
+    return None if parts[2] else parts[0] + parts[1] + PAUSE_SLACK

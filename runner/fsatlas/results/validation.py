@@ -349,6 +349,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
     if members is not None:
         problems += [Problem("error", path, where, message) for where, message in cell_clock_problems(data, members, memo)]
+        problems += [Problem("error", path, where, message) for where, message in report_session_problems(data, members, memo)]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
         problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
@@ -478,6 +479,11 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
             out.append(Problem("error", path, "/wall_seconds",
                                f"expected the run's wall time to be at least the {sum(cells):,.3f} s its cells took "
                                f"(their wall_seconds, one after another), found {wall:,.3f}"))
+    if not imported:
+        out += [Problem("error", path, where, message) for where, message in session_structure(data)]
+    elif "sessions" in data:
+        out.append(Problem("error", path, "/sessions", "expected no sessions in an import (only `fsatlas run` "
+                                                        "records when it ran), found them"))
     if imported:
         # what only the runner measures: fsatlas import writes none of it, and validate recomputes
         # the raw device's figures from the runner's own reports (#60 round 27: a cut run's later
@@ -514,6 +520,42 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
                                                     f"its strings and the names of its filesystems, workloads and variants "
                                                     f"(split the file, or name fewer workloads: `fsatlas import --workload "
                                                     f"NAME` gives every cell one)"))
+    return out
+
+
+def session_structure(result: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer, message)] where a runner's file and its recorded sessions disagree: they run
+    one after another, add up to its wall time (each rounded to the millisecond), and every
+    repetition started within one. A file that records none may not show a pause (a repetition
+    that started more than shares.PAUSE_SLACK past its wall time): where a resumed run paused is
+    recorded, not guessed (#60 round 30: a cut run's earlier half, its wall time cut short, was
+    read as paused where its later half ran)."""
+    recorded, wall = result.get("sessions"), result.get("wall_seconds")
+    parts = shares.clock_parts(result)
+    if parts is None or not isinstance(wall, (int, float)):
+        return []  # created or the wall time is refused on its own
+    if not recorded:
+        if parts[2]:
+            last = parts[3][-1] - parts[0]
+            return [("/sessions", f"expected the sessions of a run whose last repetition started "
+                                  f"{last:,.3f} s after created, past its wall time of {wall:,.3f} s (a resumed run "
+                                  f"records where it paused), found none")]
+        return []
+    out, end = [], 0.0
+    for i, session in enumerate(recorded):
+        if session["began"] + 0.001 < end:
+            out.append((f"/sessions/{i}/began", f"expected a session to begin after the one before it ended "
+                                                f"({end:,.3f} s after created), found {session['began']:,.3f}"))
+        end = session["began"] + session["seconds"]
+    total = sum(session["seconds"] for session in recorded)
+    if round(abs(total - wall) * 1000) > len(recorded) + 1:  # milliseconds: each figure rounded to one
+        out.append(("/sessions", f"expected the sessions to add up to the wall time, {wall:,.3f} s, found {total:,.3f}"))
+    for i, cell in enumerate(result["cells"]):
+        for j, t in enumerate(cell.get("started") or () if cell.get("status") == "ok" else ()):
+            if not any(s["began"] - 0.001 <= t <= s["began"] + s["seconds"] + 0.001 for s in recorded):
+                out.append((f"/cells/{i}/started/{j}", f"expected a repetition to start within one of the run's "
+                                                       f"sessions, found one at {t:,.3f} s after created, outside them"))
+                break
     return out
 
 
@@ -588,10 +630,75 @@ def _fio_stamps(name: str, raw: str, members: dict, memo: dict) -> frozenset | N
     into memo by the one reader of every member; None for a member that is no report of fio's,
     as its parse tells (round 27: one whose "fio version" key was spelled with an escape was
     passed over by a look at its bytes)."""
+    report = _fio_report(name, raw, members, memo)
+    return report.stamps if report is not None else None
+
+
+def _fio_report(name: str, raw: str, members: dict, memo: dict):
+    """The parse of a bundle member that is a report of fio's (read once into memo), or None."""
     if name not in memo:
         memo[name] = _read_member(members[name], raw, memo)
     parsed = memo[name][1]
-    return parsed[1].stamps if parsed is not None and parsed[0] is importers.fio else None
+    return parsed[1] if parsed is not None and parsed[0] is importers.fio else None
+
+
+def _report_span(document) -> tuple[float, float] | None:
+    """(when fio's jobs began running at the latest, when it wrote the report), in seconds since
+    the epoch to the millisecond, from a parsed report: its `timestamp_ms` less the longest of its
+    jobs' per-direction `runtime` (milliseconds; `job_runtime` adds up a group's jobs). fio set
+    its files up before that, so a job began no later. None where either is missing."""
+    if not isinstance(document, dict):
+        return None
+    written = document.get("timestamp_ms")
+    runtimes = [job[d]["runtime"] for job in document.get("jobs") or () if isinstance(job, dict)
+                for d in ("read", "write", "trim") if isinstance(job.get(d), dict)
+                and isinstance(job[d].get("runtime"), int) and not isinstance(job[d].get("runtime"), bool)]
+    if not isinstance(written, int) or isinstance(written, bool) or not runtimes:
+        return None
+    return (written - max(runtimes)) / 1000, written / 1000
+
+
+# how far fio's millisecond clock and the runner's may disagree on one machine (fio reads
+# gettimeofday as the runner's time.time does; the runner rounds a session to the millisecond)
+SESSION_SLACK_S = 0.25
+
+
+def report_session_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer, message)] of a runner's file recording sessions whose fio reports (its cells',
+    its raw-device baseline's and fill's) did not run within one of them, to SESSION_SLACK_S: from
+    when its jobs began (_report_span) to when fio wrote it. A cut run's halves, each given
+    sessions around its own repetitions, held reports fio ran in the other's (#60 round 30)."""
+    created = shares.clock_parts(result)
+    spans = shares.sessions(result, created[0]) if created and not any(shares.import_marks(result).values()) else []
+    if not spans:
+        return []
+    rid, out = result["id"], []
+    reports = [(where, ref, bundle.member_of(rid, ref)) for where, ref, _ in _cell_reports(result, members, memo)]
+    for field, job, names in bundle.baseline_reports(result["target"]):
+        reports += [(resultfile.pointer(["target", field, job]), f"raw/{rid}/{n}", n) for n in names]
+    reports += [(resultfile.pointer(["target", field]), f"raw/{rid}/{field}/{bundle.FILL_MEMBER}",
+                 f"{field}/{bundle.FILL_MEMBER}") for field in bundle.BASELINE_FOLDERS]
+    said = set()
+    for where, ref, name in reports:
+        report = _fio_report(name, ref, members, memo) if name in members else None
+        if report is None or where in said:
+            continue  # no such member, or not fio's: refused at its reference
+        span = report.span
+        if span is None:
+            out.append((where, f"expected fio's timestamp_ms and its jobs' runtimes in {ref} (fio writes both: when "
+                               f"its jobs ran), found one of them missing"))
+        elif not any(start - SESSION_SLACK_S <= span[0] and span[1] <= end + SESSION_SLACK_S for start, end in spans):
+            out.append((where, f"expected fio's report {ref} run within one of the run's sessions, found it run from "
+                               f"{_at_ms(span[0])} to {_at_ms(span[1])}, outside them"))
+        else:
+            continue
+        said.add(where)
+    return out
+
+
+def _at_ms(t: float) -> str:
+    """A time in seconds since the epoch to the millisecond, in UTC."""
+    return f"{dt.datetime.fromtimestamp(t, dt.timezone.utc):%Y-%m-%dT%H:%M:%S.%f}"[:-3] + "Z"
 
 
 def _clock_bounds(result: dict, members: dict, memo: dict) -> tuple[float, float | None, float | None] | None:
@@ -990,6 +1097,7 @@ class Found(list):
         super().__init__(measurements)
         self.stated = stated  # the version the output states of its tool (tool_version), if any
         self.stamps = frozenset()  # fio's: the timestamps its report holds (_timestamps), set by _read_member
+        self.span = None  # fio's: when its jobs ran, to the millisecond (_report_span), set by _read_member
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -1143,11 +1251,12 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text, document, values)
     stamps = _timestamps(document) if document is not None else frozenset()
+    span = _report_span(document)
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         parsed = parse_raw(text, raw)
         if parsed[0] is importers.fio:
-            parsed[1].stamps = stamps
+            parsed[1].stamps, parsed[1].span = stamps, span
         return private, parsed, None
     except UserError as e:  # the place in the member (a JSON Pointer into fio's report) kept
         return private, None, (f"at {e.field}: " if e.field else "") + e.body

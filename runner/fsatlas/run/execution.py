@@ -246,6 +246,17 @@ class Run:
         self.result, self.started = result, time.monotonic()
         self.created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
         self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
+        # each session on the clock, to the millisecond: where a resumed run paused is recorded, not
+        # guessed from its wall time (#60 round 30). A file from before sessions were recorded gets
+        # its first one from what it knows: begun at created, run for its wall time or until its
+        # last repetition began, whichever is later (its wall time began after the system's facts)
+        known = result.get("sessions")
+        if not known and self.wall_before:
+            last = max((t for c in result["cells"] for t in c.get("started") or ()), default=0.0)
+            self.wall_before = round(max(self.wall_before, last), 3)
+            known = [{"began": 0.0, "seconds": self.wall_before}]
+        self.session = {"began": round(time.time() - self.created, 3), "seconds": 0.0}
+        result["sessions"] = [*(known or ()), self.session]
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared, self._unavailable = {}, {}
         self.claim_aims = claim_aims.load() if profile.adaptive else {}
@@ -257,7 +268,8 @@ class Run:
         """Writes the result file as it stands; cells not finished yet are saved as failed, so
         the file is valid at every moment and --resume knows to run them again."""
         self.result["complete"] = complete
-        self.result["wall_seconds"] = round(self.wall_before + time.monotonic() - self.started, 3)
+        self.session["seconds"] = round(time.monotonic() - self.started, 3)
+        self.result["wall_seconds"] = round(self.wall_before + self.session["seconds"], 3)
         saved = dict(self.result, cells=[
             not_run(dict(c), "failed", "not finished: the run stopped before this cell")
             if c["status"] in ("pending", "running") else c for c in self.result["cells"]])

@@ -1,0 +1,168 @@
+"""The rule (#60 round 30): a runner's file records each session it ran in (`sessions`: its start
+in seconds after created, to the millisecond, and how long it ran; a resumed run adds one), so a
+pause is read where it fell, not guessed from the wall time. Its sessions run one after another,
+add up to its wall time, and hold every repetition's start and every fio report it holds (from
+when fio's jobs began to when fio wrote the report, by fio's own millisecond clock). A file that
+records none may not show a pause. compare reads two files' clocks by their sessions. Expected
+figures come from this file's own reading of the committed run and its reports (patterns over
+the bytes, not fio's importer)."""
+import datetime as dt
+import json
+import re
+
+from hypothesis import example, given, settings, strategies as st
+
+from fsatlas.results import bundle, comparison, resultfile, shares, validation
+from testutil import RESULTS, under_id
+
+SOURCE = RESULTS / "20261127T143616Z-m-b6d0b06748-standard.json"  # a runner's run, with `started` and its bundle
+DOC = resultfile.readable(json.loads(SOURCE.read_text()))
+MEMBERS = bundle.read(str(SOURCE.parent.parent), SOURCE.stem)
+CREATED = dt.datetime.fromisoformat(DOC["created"].replace("Z", "+00:00")).timestamp()
+STARTS = sorted(t for c in DOC["cells"] if c["status"] == "ok" for t in c["started"])
+
+
+def _span(data: bytes):
+    """(began, written) of a report of fio's in seconds after created, by hand: timestamp_ms less the
+    longest "runtime" of a read, write or trim section (a job's own "job_runtime" is not one)."""
+    written = re.search(rb'"timestamp_ms"\s*:\s*(\d+)', data)
+    runtimes = [int(x) for x in re.findall(rb'"(?:read|write|trim)"\s*:\s*\{[^{}]*?"runtime"\s*:\s*(\d+)', data)]
+    if not written or not runtimes:
+        return None
+    return (int(written.group(1)) - max(runtimes)) / 1000 - CREATED, int(written.group(1)) / 1000 - CREATED
+
+
+# where each report's span is answered for: a cell's repetition, or a baseline's job or fill record
+REPORTS = {}
+for i, cell in enumerate(DOC["cells"]):
+    for j, ref in enumerate(cell["raw"] if cell["status"] == "ok" else ()):
+        name = bundle.member_of(DOC["id"], ref)
+        if b'"fio version"' in MEMBERS[name][:4096]:
+            REPORTS[name] = f"/cells/{i}/raw/{j}"
+for field, job, names in bundle.baseline_reports(DOC["target"]):
+    REPORTS.update((name, resultfile.pointer(["target", field, job])) for name in names)
+REPORTS.update((f"{field}/{bundle.FILL_MEMBER}", resultfile.pointer(["target", field]))
+               for field in bundle.BASELINE_FOLDERS if f"{field}/{bundle.FILL_MEMBER}" in MEMBERS)
+SPANS = {name: _span(MEMBERS[name]) for name in REPORTS}
+FIRST = min(min(s for s, _ in SPANS.values()), STARTS[0])  # the earliest thing the run did, after created
+LAST = max(max(e for _, e in SPANS.values()), STARTS[-1])
+
+
+def _with(sessions: list, wall: float | None = None) -> dict:
+    """DOC recording these sessions [(began, seconds)], its wall time their sum unless given."""
+    total = round(sum(s for _, s in sessions), 3)
+    return {**DOC, "sessions": [{"began": b, "seconds": s} for b, s in sessions],
+            "wall_seconds": total if wall is None else wall}
+
+
+def test_the_committed_run_with_one_session_around_it_is_whole():
+    """The named example's base: one session from just before the run's first deed to its wall
+    time validates, reports and all; the figures hand-read from the bundle."""
+    assert len(SPANS) == 682 and all(SPANS.values())  # every report of the run carries both fields
+    doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
+    assert round(FIRST - 0.01, 3) + DOC["wall_seconds"] >= LAST
+    assert validation.session_structure(doc) == []
+    assert validation.report_session_problems(doc, MEMBERS, {}) == []
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(wall_less=st.floats(0, 400), recorded=st.booleans())
+@example(wall_less=DOC["wall_seconds"] - sum(c["wall_seconds"] for c in DOC["cells"] if c["status"] == "ok"),
+         recorded=False)  # round 30: the earlier half's wall time cut to its cells' sum
+def test_a_file_whose_start_times_show_a_pause_records_its_sessions(wall_less, recorded):
+    """A wall time short of the last repetition's start by more than PAUSE_SLACK is a pause; without
+    sessions the file is refused at /sessions (by validate and by compare's loader, which share
+    structure_problems); with sessions it is read by them."""
+    wall = round(DOC["wall_seconds"] - wall_less, 3)
+    doc = {**DOC, "wall_seconds": wall}
+    if recorded:  # the pause where this test puts it: before the last repetition
+        first = round(STARTS[-1] - FIRST - 1.0, 3)
+        doc = _with([(round(FIRST - 0.01, 3), first), (STARTS[-1] - 0.5, round(wall - first, 3))], wall)
+    found = [p for p in validation.structure_problems(doc, "x.json") if p.path == "/sessions"]
+    paused = STARTS[-1] > wall + shares.PAUSE_SLACK
+    assert bool(found) is (paused and not recorded), (wall, found)
+
+
+SESSIONS = st.lists(st.tuples(st.floats(0, 6000).map(lambda x: round(x, 3)), st.floats(0, 6000).map(lambda x: round(x, 3))),
+                    min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(sessions=SESSIONS, off=st.sampled_from([0.0, 0.0005, 0.004, -0.004, 1.0]))
+@example(sessions=[(FIRST - 0.01, 97.0), (200.0, 4700.0)], off=0.0)  # a pause where repetitions started
+def test_sessions_run_in_order_add_up_to_the_wall_time_and_hold_every_start(sessions, off):
+    """Each session begins after the one before it ended (a millisecond allowed for rounding), their
+    seconds add up to the wall time (a millisecond a session and one more), and each repetition
+    started within one (a millisecond either side). By hand: the pointers expected."""
+    doc = _with(sessions, round(sum(s for _, s in sessions) + off, 3))
+    expected, end = set(), 0.0
+    for i, (b, s) in enumerate(sessions):
+        if b < end - 0.001:
+            expected.add(f"/sessions/{i}/began")
+        end = b + s
+    if round(abs(off) * 1000) > len(sessions) + 1:
+        expected.add("/sessions")
+    for i, cell in enumerate(DOC["cells"]):
+        outside = [j for j, t in enumerate(cell["started"] if cell["status"] == "ok" else ())
+                   if all(t < b - 0.001 or t > b + s + 0.001 for b, s in sessions)]
+        if outside:
+            expected.add(f"/cells/{i}/started/{outside[0]}")
+    assert {where for where, _ in validation.session_structure(doc)} == expected
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(cut=st.floats(0, 1).map(lambda x: round(FIRST + x * (LAST - FIRST), 3)), gap=st.floats(0.001, 120))
+@example(cut=97.9, gap=0.06)  # round 30's cut: the earlier half's first repetition at 97.964 s
+def test_every_fio_report_ran_within_one_session(cut, gap):
+    """A pause recorded at `cut` for `gap` seconds: each report of fio's (a cell's, a baseline job's,
+    the fill record's) that did not run within one of the two sessions, 0.25 s allowed for the two
+    clocks, is refused at its pointer, once a pointer; the expectation from this test's own reading
+    of timestamp_ms and the runtimes in each report's bytes."""
+    head = round(cut - (FIRST - 0.01), 3)
+    rest = round(LAST + 1 - (cut + gap), 3)
+    doc = _with([(round(FIRST - 0.01, 3), head), (round(cut + gap, 3), max(rest, 0.0))])
+    spans = [(b, b + s) for b, s in ((round(FIRST - 0.01, 3), head), (round(cut + gap, 3), max(rest, 0.0)))]
+    slack = validation.SESSION_SLACK_S
+    expected = {REPORTS[name] for name, (b, e) in SPANS.items()
+                if not any(lo - slack <= b and e <= hi + slack for lo, hi in spans)}
+    found = validation.report_session_problems(doc, MEMBERS, {})
+    assert {where for where, _ in found} == expected
+    assert len(found) == len(expected) and all("outside them" in message for _, message in found)
+
+
+def _exact(rid: str, created: str, began: float, seconds: float, starts: list) -> dict:
+    """A run of DOC's machine, recording one session, its repetitions started at `starts` (offsets)."""
+    cells = [{**c, "started": [starts[k % len(starts)] for k in range(len(c["started"]))]}
+             for c in DOC["cells"][:3]]
+    return {**under_id(DOC, rid), "created": created, "sessions": [{"began": began, "seconds": seconds}],
+            "wall_seconds": seconds, "cells": cells}
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(a_began=st.integers(0, 999), a_len=st.integers(1, 5000), b_at=st.integers(1000, 12000), b_len=st.integers(1, 3000))
+@example(a_began=200, a_len=4800, b_at=4999, b_len=1000)  # b begins 1 ms before a ends, in a's last second
+@example(a_began=200, a_len=4800, b_at=5001, b_len=1000)  # and 1 ms after: one after the other
+def test_two_runs_recording_sessions_ran_at_once_exactly_when_their_sessions_meet(a_began, a_len, b_at, b_len):
+    """Two runs of one machine each recording one session (times in milliseconds after 10:00:00):
+    compare finds them at once exactly when their sessions share an instant, to the millisecond;
+    the second created is cut to no longer hides a start (#60 round 30). By hand from the four
+    times."""
+    a0, a1 = a_began / 1000, (a_began + a_len) / 1000
+    b0, b1 = b_at / 1000, (b_at + b_len) / 1000
+    a = _exact("20261125T100000Z-m-b6d0b06748-standard", "2026-11-25T10:00:00Z", a0, a1 - a0, [a0, a1])
+    whole = int(b0)  # b's created second, its session's start after it
+    b = _exact(f"20261125T1000{whole:02d}Z-m-b6d0b06748-standard", f"2026-11-25T10:00:{whole:02d}Z",
+               round(b0 - whole, 3), round(b1 - b0, 3), [round(b0 - whole, 3), round(b1 - whole, 3)])
+    met = max(a0, b0) <= min(a1, b1)  # the two sessions share an instant
+    assert bool(comparison.ran_at_once(a, b)) is met, (a0, a1, b0, b1)
+
+
+def test_a_run_made_in_a_recorded_pause_is_not_refused_and_one_across_its_edge_is():
+    """A run begun and ended within another's recorded pause is two runs one after the other on the
+    clock; begun 1 ms before the pause ended (within its last second), it ran at once."""
+    a = {**_exact("20261125T100000Z-m-b6d0b06748-standard", "2026-11-25T10:00:00Z", 0.2, 10.0, [0.3, 50.5]),
+         "sessions": [{"began": 0.2, "seconds": 10.0}, {"began": 50.2, "seconds": 10.0}], "wall_seconds": 20.0}
+    during = _exact("20261125T100020Z-m-b6d0b06748-standard", "2026-11-25T10:00:20Z", 0.5, 29.0, [0.6, 29.4])
+    assert comparison.ran_at_once(a, during) == ""
+    across = _exact("20261125T100020Z-m-b6d0b06748-standard", "2026-11-25T10:00:20Z", 0.5, 29.701, [0.6, 29.4])
+    assert "while the other ran" in comparison.ran_at_once(a, across)
