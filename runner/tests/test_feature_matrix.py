@@ -927,6 +927,7 @@ def _hand_cited(doc: dict) -> set:
 @example(fs="bcachefs", name="macOS", where="also_named")  # round 32, break 5: Apple's list "stated" bcachefs
 @example(fs="btrfs", name="File System Details", where="name")  # round 36, break 1: "Btrfs (File System Details)"
 @example(fs="bcachefs", name="NTFS", where="also_named")  # round 37, break 1: another row's shared name borrowed
+@example(fs="bcachefs", name="HFS Plus", where="also_named")  # round 37: a name a cited source gives another row
 def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_factory):
     """The rule (rounds 32, 33 and 36): a name of a row besides its id, in brackets in its name or
     among its also_named, is one a primary source its file cites gives it in its `names`, never a
@@ -953,12 +954,35 @@ def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_fa
     shared = letters(name) == main_of(doc["name"]) and any(
         other != fs and main_of(d.get("name", "")) == letters(name) for other, d in data["features"].items())
     system = name in ("macOS", "Windows", "FreeBSD", "Linux", "Mac OS")
-    given = any(name.lower() in {n.lower() for n in by_id[s].get("names", ())} for s in _hand_cited(doc)
+    given = any(name.lower() in {n.lower() for n in (by_id[s].get("names") or {}).get(fs, ())} for s in _hand_cited(doc)
                 if s in by_id and not feature_matrix.secondary(by_id[s]))
     refused = system or (letters(name) in others and not shared) or (name.lower() != fs and not given)
     place = f"/also_named/{doc['also_named'].index(name)}" if where == "also_named" else "/name"
     said = [p for p in problems if p.path == place and p.file.endswith(f"{fs}.yaml")]
     assert bool(said) is refused, (fs, name, where, said)
+
+
+@pytest.mark.parametrize("given_to", ["hfsplus", "bcachefs"])
+def test_a_name_a_source_gives_one_row_is_not_another_s(tmp_path, given_to):
+    """Round 37, break 1: a source's names were one list, so a row citing Apple's list could take a
+    name the list gave HFS Plus's row. Names are given row by row: bcachefs, citing that list,
+    takes "File System Details" only where the list gives it to bcachefs."""
+    _curated_copy(tmp_path)
+    path = tmp_path / "sources.yaml"
+    text = path.read_text()
+    old = '  names: {hfsplus: ["HFS Plus", "Mac OS Extended"]}'
+    assert old in text
+    path.write_text(text.replace(old, old[:-1] + f', {given_to}: ["File System Details"]}}'
+                                 if given_to != "hfsplus" else old.replace("]}", ', "File System Details"]}')))
+    doc_path = tmp_path / "features" / "bcachefs.yaml"
+    doc = yaml.safe_load(doc_path.read_text())
+    doc["origin"]["sources"].append("apple-file-system-details")
+    doc["also_named"] = [*doc.get("also_named", []), "File System Details"]
+    doc_path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    _, problems = knowledge.load(str(tmp_path))
+    said = [p.message for p in problems if p.file.endswith("bcachefs.yaml") and p.path == f"/also_named/{len(doc['also_named']) - 1}"]
+    assert bool(said) is (given_to == "hfsplus"), said
+    assert all("gives that name to bcachefs" in m for m in said)
 
 
 def test_a_source_s_names_are_in_its_own_words(tmp_path):
@@ -970,11 +994,11 @@ def test_a_source_s_names_are_in_its_own_words(tmp_path):
     text = path.read_text()
     n = text.index("- id: btrfs-status\n")
     cut = text.index("\n- id: ", n + 1)
-    path.write_text(text[:cut] + '\n  names: ["File System Details", "Btrfs"]' + text[cut:])
+    path.write_text(text[:cut] + '\n  names: {btrfs: ["File System Details", "Btrfs"], apfs: ["Btrfs"]}' + text[cut:])
     data, problems = knowledge.load(str(tmp_path))
     at = next(i for i, s in enumerate(data["sources"]) if s["id"] == "btrfs-status")
     said = [p.path for p in problems if p.path.startswith(f"/{at}/names/")]
-    assert said == [f"/{at}/names/0"], said
+    assert said == [f"/{at}/names/btrfs/0", f"/{at}/names/apfs"], said  # and a row the matrix lacks
     assert not [p for p in knowledge.load(str(DATA))[1] if "/names/" in p.path]
 
 

@@ -382,8 +382,9 @@ def own_name_why(fs: str, features: dict, name: str, by_id: dict) -> str:
     """Why `name` may not be a name of filesystem fs, as a part of its file's name (a part in
     brackets, or the name itself) or among its also_named ("" where it may): a borrowed name
     (borrowed_name_why); else it is the row's id, in any case ("Btrfs"), or a name that a primary
-    source the file cites (origin, Linux part or a fact) gives it in its `names`, which a source
-    may list only where its own title, publisher, address or covers give it (knowledge
+    source the file cites (origin, Linux part or a fact) gives this row in its `names` (row by
+    row: round 37, a name Apple's list gave HFS Plus's row was open to every row citing it), which
+    a source may list only where its own title, publisher, address or covers give it (knowledge
     ._cross_check). A word of a source's text alone would not do: "File System", "Apple" and
     "https" are in Apple's pages, and a row named "Btrfs (File System Details)" would make
     Apple's list "name" Btrfs (round 36)."""
@@ -399,9 +400,10 @@ def own_name_why(fs: str, features: dict, name: str, by_id: dict) -> str:
     data = features[fs]
     cited = sorted({*data.get("origin", {}).get("sources", ()), *data.get("linux", {}).get("sources", ()),
                     *(s for fact in data.get("features", {}).values() for s in fact.get("sources", ()))})
-    given = {n.lower() for s in cited if not secondary(by_id.get(s, {})) for n in by_id.get(s, {}).get("names", ())}
+    given = {n.lower() for s in cited if not secondary(by_id.get(s, {}))
+             for n in (by_id.get(s, {}).get("names") or {}).get(fs, ())}
     if name.lower() not in given:
-        return "no primary source its file cites gives that name in its names"
+        return f"no primary source its file cites gives that name to {fs} in its names"
     return ""
 
 

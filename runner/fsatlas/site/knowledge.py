@@ -465,11 +465,15 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if inventory and inventory["column"] not in feature_matrix.stated_columns(source):
             problems.append(Problem("error", sources_path, f"/{i}/inventory/column",
                                     f"expected a column the source states (its states), found {inventory['column']!r}"))
-        for j, name in enumerate(source.get("names", ())):  # a name the source gives, so in its own words
-            if not feature_matrix.names_in(source, (name,)):
-                problems.append(Problem("error", sources_path, f"/{i}/names/{j}",
-                                        f"expected a name the source's title, publisher, address or covers give, "
-                                        f"found {name!r}, which they do not"))
+        for row, names in (source.get("names") or {}).items():  # names it gives a row, so in its own words
+            if row not in knowledge["features"]:
+                problems.append(Problem("error", sources_path, f"/{i}/names/{row}",
+                                        f"expected a row of the feature matrix (a file of data/features), found {row!r}"))
+            for j, name in enumerate(names):
+                if not feature_matrix.names_in(source, (name,)):
+                    problems.append(Problem("error", sources_path, f"/{i}/names/{row}/{j}",
+                                            f"expected a name the source's title, publisher, address or covers give, "
+                                            f"found {name!r}, which they do not"))
         hidden = feature_matrix.hidden_address_why(source.get("url", ""))
         if hidden:
             problems.append(Problem("error", sources_path, f"/{i}/url", "expected the address of the page itself or an "
