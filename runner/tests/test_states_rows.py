@@ -254,3 +254,37 @@ def test_a_malformed_probe_record_is_named_not_a_traceback(tmp_path, capsys, cha
     assert main(["check-data", "--data", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}: error: /" in err and "Traceback" not in err, err[-800:]
+
+
+DISGUISES = {
+    "key dropped": lambda s, rid: {k: v for k, v in s.items() if k != "probe"},
+    "address to the record": lambda s, rid: {**{k: v for k, v in s.items() if k not in ("probe", "publisher")},
+                                             "url": f"https://github.com/fsatlas/fsatlas/blob/main/data/probes/{rid}.json"},
+    "plain words, the record's id": lambda s, rid: {"id": s["id"], "title": "A measurement on Linux",
+                                                    "url": f"https://example.org/{rid}.json", "date": s["date"],
+                                                    "covers": s["covers"].replace("fsatlas", "a tool"), "states": s.get("states", [])},
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_a_probe_source_dressed_as_a_document_is_refused(world, draw):
+    """Round 37: a probe's source with its probe key dropped and an address to its record was read
+    as a document, so its states escaped the check against the record. A source that says it is
+    this project's own measurement (its name, its repository, the probe folder or a record's id)
+    must name its record. By hand: the words, looked for in lower case; the committed documents,
+    which say none of them, are not refused."""
+    data, _ = world
+    sources = copy.deepcopy(data["sources"])
+    probes = [i for i, s in enumerate(sources) if s.get("probe")]
+    i = draw.draw(st.sampled_from(probes), label="probe source")
+    how = draw.draw(st.sampled_from(sorted(DISGUISES)), label="disguise")
+    sources[i] = DISGUISES[how](sources[i], sources[i]["probe"])
+    documents = [j for j, s in enumerate(sources) if "probe" not in s]
+    said = {p.path for p in knowledge._cross_check({**data, "sources": sources}, str(DATA / "sources.yaml"))
+            if p.path.endswith("/probe")}
+    text = lambda s: " ".join(str(s.get(f, "")) for f in ("title", "publisher", "url", "covers")).lower()  # noqa: E731
+    own = {f"/{j}/probe" for j in documents
+           if any(w in text(sources[j]) for w in ("fsatlas", "this project", "data/probes"))
+           or re.search(r"\d{8}t\d{6}z-\S+-probe", text(sources[j]))}
+    assert f"/{i}/probe" in own and said == own, (how, sorted(said ^ own)[:3])

@@ -432,6 +432,13 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
     return out
 
 
+# words by which a source is this project's own measurement (its name, its repository, a probe
+# record's id or folder): such a source is a probe's, whose states are checked against its record,
+# never a document (round 37: a probe source with its probe key dropped and an address to the
+# record escaped that check)
+OWN_MEASUREMENT = re.compile(r"(?i)fsatlas|this project|data/probes|\d{8}T\d{6}Z-[\w.-]+-probe")
+
+
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
     problems = []
     ids = [s["id"] for s in knowledge["sources"]]
@@ -444,6 +451,12 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if "probe" in source and not os.path.isfile(os.path.join(probes_dir, source["probe"] + ".json")):
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected a probe result data/probes/{source['probe']}.json, found none"))
+        own = OWN_MEASUREMENT.search(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")))
+        if "probe" not in source and own:
+            problems.append(Problem("error", sources_path, f"/{i}/probe",
+                                    f"expected the probe record (probe: ID) of a source that is this project's own "
+                                    f"measurement (it says {own.group(0)!r}), so that what it states is checked against "
+                                    f"the record, found none"))
 
     def cite(path, where, cited):
         for j, source in enumerate(cited):
