@@ -166,3 +166,18 @@ def test_a_run_made_in_a_recorded_pause_is_not_refused_and_one_across_its_edge_i
     assert comparison.ran_at_once(a, during) == ""
     across = _exact("20261125T100020Z-m-b6d0b06748-standard", "2026-11-25T10:00:20Z", 0.5, 29.701, [0.6, 29.4])
     assert "while the other ran" in comparison.ran_at_once(a, across)
+
+
+def test_a_client_mode_report_is_placed_by_its_whole_second_and_a_job_report_needs_its_milliseconds():
+    """fio's client mode writes client_stats and no timestamp_ms: its span is its whole-second
+    timestamp, each end moved inward by the second it was cut to (by hand from the sample: written at
+    1795546103, its longest runtime 188 ms). A report of jobs without timestamp_ms has no span, and a
+    file recording sessions is refused at the report (the runner's fio writes it)."""
+    from testutil import SAMPLES
+    client = json.loads((SAMPLES / "fio" / "fio-3.33-client-server-two-groups.json").read_text())
+    assert validation._report_span(client) == (1795546103 + 1 - 0.188, 1795546103.0)
+    name = next(n for n, p in REPORTS.items() if p.startswith("/cells/"))
+    members = {**MEMBERS, name: re.sub(rb'"timestamp_ms"\s*:\s*\d+,?', b"", MEMBERS[name], count=1)}
+    doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
+    found = validation.report_session_problems(doc, members, {})
+    assert [where for where, _ in found] == [REPORTS[name]] and "timestamp_ms" in found[0][1]
