@@ -12,6 +12,7 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
+from fsatlas.errors import UserError
 from fsatlas.results import bundle, comparison, resultfile, shares, validation
 from testutil import RESULTS, under_id
 
@@ -181,3 +182,24 @@ def test_a_client_mode_report_is_placed_by_its_whole_second_and_a_job_report_nee
     doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
     found = validation.report_session_problems(doc, members, {})
     assert [where for where, _ in found] == [REPORTS[name]] and "timestamp_ms" in found[0][1]
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(mantissa=st.integers(1, 99), exponent=st.integers(300, 5000), sign=st.sampled_from(["", "-"]),
+       field=st.sampled_from(["wall_seconds", "sessions"]))
+def test_a_number_beyond_a_double_is_refused_in_one_line(tmp_path_factory, mantissa, exponent, sign, field):
+    """JSON's reader made 1e999 infinity (orjson refuses it; json, which reads what orjson refuses,
+    did not), so a wall time or a session could never end and every later run read as at once. A
+    number a double cannot hold is refused with one line naming the file; one it can is read. By
+    hand: Python's float of the same text."""
+    token = f"{sign}{mantissa}.5e{exponent}"
+    text = json.dumps({**json.loads(SOURCE.read_text()), field: "X"}).replace('"X"', token if field == "wall_seconds"
+                                                                            else '[{"began": %s, "seconds": 1}]' % token)
+    path = tmp_path_factory.mktemp("inf") / f"{DOC['id']}.json"
+    path.write_text(text)
+    beyond = float(token) in (float("inf"), float("-inf"))
+    try:
+        resultfile.load_json(str(path))
+        assert not beyond
+    except UserError as e:
+        assert beyond and str(path) in str(e) and "beyond the largest number" in str(e) and "\n" not in str(e)

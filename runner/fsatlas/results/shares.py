@@ -8,6 +8,7 @@ a file says of itself that validate and compare both read: whether it is an impo
 run's clock (run_clock, written_by)."""
 import datetime as dt
 import json
+import math
 import re
 import shlex
 from typing import NamedTuple
@@ -194,11 +195,13 @@ def run_clock(result: dict) -> Clock | None:
 
 def sessions(result: dict, created: float) -> list:
     """[(start, end)] in seconds since the epoch of each session the file records (`sessions`),
-    in the order recorded; [] where it records none or they are not numbers (validate says so)."""
-    out = []
-    for s in result.get("sessions") or ():
+    in the order recorded; [] where it records none or they are not finite numbers of at least 0
+    (the schema refuses them)."""
+    out, recorded = [], result.get("sessions")
+    for s in recorded if isinstance(recorded, list) else ():
         began, seconds = (s.get("began"), s.get("seconds")) if isinstance(s, dict) else (None, None)
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (began, seconds)):
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+                   for v in (began, seconds)):
             return []
         out.append((created + began, created + began + seconds))
     return out

@@ -530,10 +530,13 @@ def session_structure(result: dict) -> list[tuple[str, str]]:
     that started more than shares.PAUSE_SLACK past its wall time): where a resumed run paused is
     recorded, not guessed (#60 round 30: a cut run's earlier half, its wall time cut short, was
     read as paused where its later half ran)."""
-    recorded, wall = result.get("sessions"), result.get("wall_seconds")
-    parts = shares.clock_parts(result)
-    if parts is None or not isinstance(wall, (int, float)):
+    wall, parts = result.get("wall_seconds"), shares.clock_parts(result)
+    if parts is None or not isinstance(wall, (int, float)) or not math.isfinite(wall):
         return []  # created or the wall time is refused on its own
+    # read only where shares.sessions reads them (a list of numbers): a malformed one is the schema's to refuse
+    recorded = result["sessions"] if shares.sessions(result, parts[0]) else []
+    if not recorded and result.get("sessions"):
+        return []
     if not recorded:
         if parts[2]:
             last = parts[3][-1] - parts[0]
