@@ -951,8 +951,9 @@ def test_another_name_is_one_its_own_documents_give(fs, name, where, tmp_path_fa
     # the name before the brackets of this row's name that another row's name begins with too (NTFS, in
     # ntfs-3g's and ntfs3's) is shared, not borrowed; any other row's name is borrowed (round 37)
     main_of = lambda n: letters(str(n).split("(")[0])  # noqa: E731
-    shared = letters(name) == main_of(doc["name"]) and any(
-        other != fs and main_of(d.get("name", "")) == letters(name) for other, d in data["features"].items())
+    shared = letters(name) == main_of(doc["name"]) and "(" in doc["name"] and any(
+        other != fs and main_of(d.get("name", "")) == letters(name) and "(" in d.get("name", "")
+        for other, d in data["features"].items())  # both rows' names the format's with a driver (round 39)
     system = name in ("macOS", "Windows", "FreeBSD", "Linux", "Mac OS")
     given = any(name.lower() in {n.lower() for n in (by_id[s].get("names") or {}).get(fs, ())} for s in _hand_cited(doc)
                 if s in by_id and not feature_matrix.secondary(by_id[s]))
@@ -983,6 +984,22 @@ def test_a_name_a_source_gives_one_row_is_not_another_s(tmp_path, given_to):
     said = [p.message for p in problems if p.file.endswith("bcachefs.yaml") and p.path == f"/also_named/{len(doc['also_named']) - 1}"]
     assert bool(said) is (given_to == "hfsplus"), said
     assert all("gives that name to bcachefs" in m for m in said)
+
+
+@pytest.mark.parametrize("fs,name,refused", [("ext3", "ext2 (ext3)", True), ("jfs", "HFS+ (JFS)", True),
+                                             ("ntfs3", "NTFS (ntfs3)", False), ("ntfs", "NTFS (ntfs-3g)", False)])
+def test_a_name_before_the_brackets_is_shared_only_by_rows_of_one_format(tmp_path, fs, name, refused):
+    """Round 39: any row could take another row's name before its brackets ("ext2 (ext3)" on ext3's
+    row), as ntfs-3g's and ntfs3's rows share NTFS. Only rows whose names both put a driver in
+    brackets after the one format's name share it."""
+    _curated_copy(tmp_path)
+    path = tmp_path / "features" / f"{fs}.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["name"] = name
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    _, problems = knowledge.load(str(tmp_path))
+    said = [p.message for p in problems if p.file.endswith(f"{fs}.yaml") and p.path == "/name"]
+    assert bool(said) is refused, said
 
 
 def test_a_source_s_names_are_in_its_own_words(tmp_path):

@@ -5,6 +5,7 @@ and a wiki (wikipedia.org, kernelnewbies.org, a host or path naming a wiki) is s
 or not its entry says so. Each rule is written here apart from the module and walked over every
 filesystem with its sources' standing drawn at random."""
 import copy
+import json
 import re
 import shutil
 from pathlib import Path
@@ -217,3 +218,72 @@ def test_check_data_refuses_a_hidden_address_in_one_line(tmp_path, capsys):
     assert main(["check-data", "--data", str(tmp_path)]) == 1
     lines = [x for x in capsys.readouterr().err.splitlines() if f"/{at}/url" in x]
     assert len(lines) == 1 and lines[0].startswith(f"{tmp_path / 'sources.yaml'}: error: /{at}/url: expected"), lines
+
+
+_FULLWIDTH = {c: chr(ord(c) + 0xFEE0) for c in "abcdefghijklmnopqrstuvwxyz"}
+
+
+@st.composite
+def _disguised(draw):
+    """An address of a host drawn from shorteners, archives and plain sites, spelled as round 39 did:
+    fullwidth letters, another full stop, a soft hyphen or a zero-width space in the host, a
+    percent-escape, backslashes or extra slashes after the scheme, a backslash before the path."""
+    host = draw(st.sampled_from(["bit.ly", "tinyurl.com", "t.co", "archive.ph", "docs.kernel.org", "example.org", "github.com"]))
+    chars = []
+    for c in host:
+        how = draw(st.sampled_from(["plain", "plain", "wide", "escaped", "soft"]))
+        if c == ".":
+            c = draw(st.sampled_from([".", ".", "。", "．", "｡", "%2E"]))
+        elif how == "wide":
+            c = _FULLWIDTH.get(c, c)
+        elif how == "escaped":
+            c = f"%{ord(c):02X}"
+        elif how == "soft":
+            c += draw(st.sampled_from(["\u00ad", "\u200b"]))
+        chars.append(c)
+    after = draw(st.sampled_from(["://", ":///", ":\\\\", "://\\"]))
+    before_path = draw(st.sampled_from(["/", "\\"]))
+    return "https" + after + "".join(chars) + before_path + "AbCd1"
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(_disguised(), min_size=20, max_size=20))
+def test_a_hidden_address_is_refused_however_it_is_spelled_as_a_browser_reads_it(urls):
+    """Round 39: "ｂｉｔ.ｌｙ", "bit.ly\\x", "https:///bit.ly" and "archive。ph" open the refused pages in
+    a browser and passed. Differential against Node's WHATWG URL parser, the one browsers follow:
+    an address is refused exactly where the host Node reads is a shortener's, or an archive's (whose
+    path here names no copied page); the rest pass."""
+    import subprocess
+    script = "const us = JSON.parse(require('fs').readFileSync(0, 'utf8'));" \
+             "console.log(JSON.stringify(us.map(u => { try { return new URL(u).hostname } catch (e) { return null } })));"
+    hosts = json.loads(subprocess.run(["node", "-e", script], input=json.dumps(urls), capture_output=True, text=True,
+                                      check=True).stdout)
+    for url, host in zip(urls, hosts):
+        bare = (host or "").removeprefix("www.")
+        expected = host is None or bare in _SHORTENERS or bare in _ARCHIVES
+        assert bool(feature_matrix.hidden_address_why(url)) is expected, (url, host)
+
+
+@pytest.mark.parametrize("field,text", [
+    ("publisher", "Wi\u00adkipedia"), ("url", "https://en.wi\u00adkipedia.org/w/index.php?title=Reiser4"),
+    ("publisher", "ｗｉｋｉpedia"), ("url", "https://en.unionpedia.org/Reiser4"), ("url", "https://baike.baidu.com/item/Reiser4"),
+    ("title", "Reiser4 — Энциклопедия"), ("title", "Reiser4 百科")])
+def test_an_encyclopedia_is_secondary_however_it_is_written(field, text):
+    """Round 39's cases: a soft hyphen, fullwidth letters, a site built from Wikipedia, and
+    encyclopedias in other scripts were primary."""
+    assert feature_matrix.secondary({"id": "x", "title": "T", "publisher": "P", "url": "https://example.org/", field: text})
+
+
+@pytest.mark.parametrize("url", ["https://[docs.kernel.org/filesystems/ext3.html", "https://docs.kernel.org]/x"])
+def test_an_address_no_browser_opens_is_one_located_line(tmp_path, capsys, url):
+    """Round 39: a stray bracket made check-data print a traceback (urlsplit's ValueError)."""
+    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
+                 "mount_options", "history", "probes"):
+        src = DATA / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    text = (tmp_path / "sources.yaml").read_text()
+    at = len(yaml.safe_load(text))
+    (tmp_path / "sources.yaml").write_text(text + f'- id: typo\n  title: "Ext3"\n  publisher: "P"\n  url: "{url}"\n  date: "2024"\n  covers: "ext3"\n')
+    assert main(["check-data", "--data", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"/{at}/url: expected the address of the page itself" in err

@@ -263,6 +263,16 @@ DISGUISES = {
     "plain words, the record's id": lambda s, rid: {"id": s["id"], "title": "A measurement on Linux",
                                                     "url": f"https://example.org/{rid}.json", "date": s["date"],
                                                     "covers": s["covers"].replace("fsatlas", "a tool"), "states": s.get("states", [])},
+    # round 39: the words written so that a reader of the bytes misses them
+    "invisible characters": lambda s, rid: {**{k: v for k, v in s.items() if k not in ("probe", "publisher")},
+                                            "title": "fs\u200batlas probe on this\u00a0project's machine",
+                                            "covers": s["covers"].replace("fsatlas", "a tool")},
+    "percent-escapes": lambda s, rid: {"id": s["id"], "title": "A measurement", "date": s["date"], "covers": "measured",
+                                       "url": f"https://github.com/%66satlas/%66satlas/blob/main/data/%70robes/{rid}.json"},
+    "spaces and backslashes": lambda s, rid: {"id": s["id"], "title": "A measurement", "date": s["date"], "covers": "measured",
+                                              "publisher": "this  project", "url": "https://example.org/data\\probes/x.json"},
+    "the run's id alone": lambda s, rid: {"id": s["id"], "title": f"probe run {rid.removesuffix('-probe')}",
+                                          "date": s["date"], "covers": "measured", "url": "https://example.org/"},
 }
 
 
@@ -272,8 +282,9 @@ def test_a_probe_source_dressed_as_a_document_is_refused(world, draw):
     """Round 37: a probe's source with its probe key dropped and an address to its record was read
     as a document, so its states escaped the check against the record. A source that says it is
     this project's own measurement (its name, its repository, the probe folder or a record's id)
-    must name its record. By hand: the words, looked for in lower case; the committed documents,
-    which say none of them, are not refused."""
+    must name its record, however the words are written (round 39: a zero-width space, a
+    percent-escape, two spaces, a backslash, the run's id alone). By hand: the disguised source
+    is refused; of the committed documents, those whose words, in lower case, hold one (none do)."""
     data, _ = world
     sources = copy.deepcopy(data["sources"])
     probes = [i for i, s in enumerate(sources) if s.get("probe")]
@@ -287,4 +298,41 @@ def test_a_probe_source_dressed_as_a_document_is_refused(world, draw):
     own = {f"/{j}/probe" for j in documents
            if any(w in text(sources[j]) for w in ("fsatlas", "this project", "data/probes"))
            or re.search(r"\d{8}t\d{6}z-\S+-probe", text(sources[j]))}
-    assert f"/{i}/probe" in own and said == own, (how, sorted(said ^ own)[:3])
+    # the disguised one is refused whatever it says (each disguise keeps a word a reader reads)
+    assert f"/{i}/probe" in said and said - {f"/{i}/probe"} == own - {f"/{i}/probe"}, (how, sorted(said ^ own)[:3])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.data())
+def test_the_page_and_the_count_take_one_record_where_two_share_a_created_time(tmp_path_factory, draw):
+    """Round 39 (read from the code): of two records of one kernel release created in the same
+    second, the page's probe rows kept the first file read and the count the larger id, so an "ok"
+    could show on the page beside a cell the count leaves unanswered. A committed record copied
+    under a larger id, its created time kept and one finding's words changed: the page's row and
+    the count's evidence give the same finding for every filesystem, probe and release."""
+    import json
+    import shutil
+    from fsatlas.site import probes
+    tmp = tmp_path_factory.mktemp("tie")
+    shutil.copytree(DATA / "probes", tmp / "probes")
+    from fsatlas.results import probefile
+    # records whose page rows need no transcript (a driver read from it: the twin has no bundle)
+    files = [p for p in sorted((tmp / "probes").glob("*.json"))
+             if all(f["filesystem"] not in probefile.MANY_DRIVERS or "driver" in f
+                    for f in json.loads(p.read_text()).get("findings", ()))]
+    path = draw.draw(st.sampled_from(files), label="record")
+    record = json.loads(path.read_text())
+    if not record.get("findings"):
+        return
+    k = draw.draw(st.integers(0, len(record["findings"]) - 1), label="finding")
+    twin_id = record["id"].replace("-probe", "-zz-probe")
+    record["findings"][k]["detail"] = "the twin's word: " + record["findings"][k]["detail"]
+    (tmp / "probes" / f"{twin_id}.json").write_text(json.dumps({**record, "id": twin_id}))
+    data, _ = knowledge.load(str(DATA))
+    shown = probes.rows(str(tmp), data["features"], lambda *a: None)
+    counted = feature_matrix.evidence(knowledge.probe_records(str(tmp)))
+    for fs, by_probe in shown.items():
+        for probe, row in by_probe.items():
+            for entry in row:
+                finding = counted[fs]["findings"][probe][entry["release"]]
+                assert entry["detail"] == finding["detail"], (fs, probe, entry["release"], entry["result"])

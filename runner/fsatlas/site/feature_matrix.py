@@ -11,6 +11,7 @@ from the filesystem's Linux entry where no record names it.
 together pass GOAL; the pages show each reason."""
 import json
 import re
+import unicodedata
 import urllib.parse
 from functools import lru_cache
 from importlib import resources
@@ -126,8 +127,8 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
 #    check-data refuses it in a registry entry (hidden_address_why).
 # Each of the three fields is searched anywhere, whatever the case: "en.wikipedia.org/wiki/X"
 # without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
-SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|dbpedia|en[cz][iy]+[ck]?lop|britannica|explained\.today|"
-                             r"everything explained|infogalactic|grokipedia|alchetron", re.I)
+SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|pedia|en[cz][iy]+[ck]?lop|britannica|explained\.today|"
+                             r"everything explained|infogalactic|alchetron|baike|百科|энциклопед", re.I)
 # Web archives: an address on one of these must carry the address of the page it copied, after the
 # copy's time (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...)...
 ARCHIVES = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|web\.archive\.org|ghostarchive\.org"
@@ -136,21 +137,59 @@ ARCHIVES = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|web\.arc
 # the page it stands for (hidden_address_why)
 SHORTENERS = re.compile(r"(?:^|\.)(?:bit\.ly|t\.co|t\.ly|tinyurl\.com|tiny\.cc|goo\.gl|ow\.ly|is\.gd|v\.gd|buff\.ly"
                         r"|rb\.gy|lnkd\.in|shorturl\.at|cutt\.ly|git\.io|rebrand\.ly|s\.id|perma\.cc"
-                        r"|webcache\.googleusercontent\.com)$", re.I)
+                        r"|webcache\.googleusercontent\.com|tr\.im|x\.co|bl\.ink|short\.io|surl\.li|u\.to|clck\.ru"
+                        r"|qr\.ae)$", re.I)
 # the copied page's address right after an archive's time, in the path (a query any link may carry)
 _COPIED = re.compile(r"^/+(?:web/+)?[0-9][0-9.*\-]*[a-z_]*/+https?:/+[^/\s]+\.[^/\s]+", re.I)
 
 
+# what a reader or a browser makes of a text: no invisible character (a soft hyphen, a zero-width
+# space: Unicode's format characters), compatibility forms folded (fullwidth letters, a no-break
+# space), the full stops a browser reads in a host name as one (。．｡), a backslash as a slash, any
+# run of white space one space, percent-escapes decoded (to three levels), in lower case (round 39:
+# "fs\u200batlas", "Wi\u00adkipedia", "ｂｉｔ.ｌｙ", "archive。ph", "bit.ly\\3x", "%66satlas" each passed
+# a check that read the bytes)
+_DOTS = str.maketrans({"。": ".", "．": ".", "｡": ".", "\\": "/"})
+
+
+def as_read(text) -> str:
+    """text as a reader or a browser takes it (the rules above), for the checks on a source's words."""
+    text = str(text)
+    for _ in range(3):
+        decoded = urllib.parse.unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf").translate(_DOTS)
+    return re.sub(r"\s+", " ", text).lower()
+
+
 def hidden_address_why(url: str) -> str:
     """Why a registry entry's address hides the page it stands for ("" where it does not): a
-    shortener's (SHORTENERS), or an archive's (ARCHIVES) that does not carry the copied page's
-    own address after the copy's time, decoded (archive.ph/AbCd1, archive.ph/AbCd1#x,
-    archive.ph/AbCd1?u=https://...); host compared whatever its case, port, trailing dot or www.
-    archive.ph/<time>/https://docs.kernel.org/... is a copy that names what it copied."""
-    parts = urllib.parse.urlsplit(str(url).strip())
-    host = (parts.hostname or "").rstrip(".").lower().removeprefix("www.")
-    if SHORTENERS.search(host) or (ARCHIVES.search(host) and not _COPIED.match(urllib.parse.unquote(parts.path))):
+    shortener's (SHORTENERS), an archive's (ARCHIVES) that does not carry the copied page's own
+    address after the copy's time, or carries one that is hidden itself (archive.ph/AbCd1,
+    archive.ph/AbCd1#x, archive.ph/AbCd1?u=https://..., web.archive.org/web/2024/https://bit.ly/x),
+    WebCite's short form, or no address a browser opens at all; read as a browser reads it
+    (as_read: "ｂｉｔ.ｌｙ", "archive。ph", "https:///bit.ly", "bit.ly\\x"), the host whatever its case,
+    port, trailing dot or www. archive.ph/<time>/https://docs.kernel.org/... names what it copied."""
+    read = re.sub(r"^([a-z][a-z0-9+.-]*):/*", r"\1://", as_read(url).strip())
+    try:
+        parts = urllib.parse.urlsplit(read)
+        host = (parts.hostname or "").rstrip(".").removeprefix("www.")
+    except ValueError as e:
+        return f"it is no address a browser opens ({e})"
+    if SHORTENERS.search(host):
         return f"{host} stands for a page it does not name"
+    if host == "webcitation.org" and not urllib.parse.parse_qs(parts.query).get("url"):
+        return f"{host} stands for a page it does not name (its long form, /query?url=..., names it)"
+    if ARCHIVES.search(host):
+        copied = _COPIED.match(parts.path)
+        if not copied:
+            return f"{host} stands for a page it does not name"
+        inner = hidden_address_why(parts.path[copied.group(0).lower().index("http"):])
+        if inner:
+            return f"{host} copied an address that hides its page: {inner}"
     return ""
 SECONDARY_FIELDS = ("url", "publisher", "title")
 
@@ -158,8 +197,8 @@ SECONDARY_FIELDS = ("url", "publisher", "title")
 def secondary_why(source: dict) -> str:
     """The field of a registry entry that shows it is a secondary source though it is not marked
     so ("url names 'wiki'"), or "" where none does (the rule: SECONDARY_WORDS)."""
-    for field in SECONDARY_FIELDS:  # decoded too: "%77iki" is "wiki" to a browser
-        found = SECONDARY_WORDS.search(urllib.parse.unquote(str(source.get(field, ""))))
+    for field in SECONDARY_FIELDS:  # as read: "%77iki" and "Wi\u00adkipedia" are "wiki" to a reader
+        found = SECONDARY_WORDS.search(as_read(source.get(field, "")))
         if found:
             return f"its {field} names {found.group(0)!r}"
     return ""
@@ -391,9 +430,13 @@ def own_name_why(fs: str, features: dict, name: str, by_id: dict) -> str:
     # the name before the brackets that rows of one format share (NTFS: "NTFS (ntfs-3g)", "NTFS (ntfs3)")
     # is each one's, and states the format's columns alone (names_for); any other row's name, in its
     # name or its also_named, is borrowed (round 37: "Btrfs (AFP)" beside "VxFS (AFP)", also_named NTFS)
+    # (round 39: only where both rows' names are the format's with a driver in brackets, "NTFS
+    # (ntfs3)"; a row renamed "ext2 (ext3)" beside ext2's own "ext2" borrows)
     main = lambda n: _letters(str(n).split("(")[0])  # noqa: E731
-    shared = main(name) == _letters(name) == main(features[fs].get("name", "")) and any(
-        other != fs and main(doc.get("name", "")) == _letters(name) for other, doc in features.items())
+    bracketed = lambda n: "(" in str(n)  # noqa: E731
+    shared = main(name) == _letters(name) == main(features[fs].get("name", "")) and bracketed(features[fs].get("name")) \
+        and any(other != fs and main(doc.get("name", "")) == _letters(name) and bracketed(doc.get("name"))
+                for other, doc in features.items())
     why = name_part_why(name) if shared else borrowed_name_why(fs, features, name)
     if why or name.lower() == fs.lower():
         return why

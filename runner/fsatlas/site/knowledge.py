@@ -436,7 +436,8 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
 # record's id or folder): such a source is a probe's, whose states are checked against its record,
 # never a document (round 37: a probe source with its probe key dropped and an address to the
 # record escaped that check)
-OWN_MEASUREMENT = re.compile(r"(?i)fsatlas|this project|data/probes|\d{8}T\d{6}Z-[\w.-]+-probe")
+# (round 39: read as a reader reads them, feature_matrix.as_read; and a run's id alone, <time>Z-<machine>)
+OWN_MEASUREMENT = re.compile(r"fsatlas|this project|data/probes|\d{8}t\d{6}z-[a-z0-9]")
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
@@ -451,7 +452,8 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
         if "probe" in source and not os.path.isfile(os.path.join(probes_dir, source["probe"] + ".json")):
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected a probe result data/probes/{source['probe']}.json, found none"))
-        own = OWN_MEASUREMENT.search(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")))
+        own = OWN_MEASUREMENT.search(feature_matrix.as_read(" ".join(str(source.get(f, ""))
+                                                                     for f in ("title", "publisher", "url", "covers"))))
         if "probe" not in source and own:
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected the probe record (probe: ID) of a source that is this project's own "

@@ -53,7 +53,9 @@ def rows(data_dir: str, features: dict, publish) -> dict:
         for finding in data["findings"]:
             finding = probes_generic.read_now(finding)  # as the current rule reads it, saying so
             key = (finding["filesystem"], finding["probe"], release)
-            if key in newest and newest[key][0] >= data["created"]:
+            # the newest record of a release, the larger id where two share a created time (as
+            # feature_matrix.evidence reads them for the count: one answer on the page and in the count)
+            if key in newest and newest[key][0] >= (data["created"], rid):
                 continue
             fact = features.get(finding["filesystem"], {}).get("features", {}).get(finding["probe"])
             inferred = ""
@@ -63,7 +65,7 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                     members = bundle.read(os.path.dirname(path), rid)
                 named = probefile.transcript_drivers(finding["filesystem"], members.get(bundle.member_of(rid, finding["raw"]), b""))
                 inferred = next(iter(named)) if len(named) == 1 else ""
-            newest[key] = (data["created"], {
+            newest[key] = ((data["created"], rid), {
                 "shown": shown(finding), "status": finding["status"], "detail": finding["detail"],
                 "kernel": data["system"]["kernel"], "release": release, "date": data["created"][:10],
                 "emulated": data.get("emulated", False), "result": rid, "member": bundle.member_of(rid, finding["raw"]),
