@@ -203,3 +203,87 @@ def test_a_number_beyond_a_double_is_refused_in_one_line(tmp_path_factory, manti
         assert not beyond
     except UserError as e:
         assert beyond and str(path) in str(e) and "beyond the largest number" in str(e) and "\n" not in str(e)
+
+
+def _resumed(doc: dict, tmp_path) -> dict:
+    """doc as the runner's --resume takes it up (execution.Run) and saves it at once: the file it
+    writes, read back."""
+    import copy
+    from fsatlas.run import execution, matrix
+    m = matrix.load()
+    run = execution.Run(m, m.profile(doc["profile"]), str(tmp_path), None, copy.deepcopy(doc))
+    return resultfile.readable(json.loads(open(run.save(False)).read()))
+
+
+def test_a_run_stopped_in_its_baseline_then_resumed_records_its_sessions_whole(tmp_path):
+    """Round 38, break 1: a run interrupted before its first cell kept its session but the resumed
+    run left its seconds out of the wall time (taken only where cells were recorded)."""
+    stopped = {**DOC, "cells": [], "sessions": [{"began": 0.307, "seconds": 2.858}], "wall_seconds": 2.858}
+    saved = _resumed(stopped, tmp_path)
+    assert saved["sessions"][0] == {"began": 0.307, "seconds": 2.858} and len(saved["sessions"]) == 2
+    assert validation.session_structure(saved) == []
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(cut=st.sampled_from(sorted({round(e, 3) for name, (_, e) in SPANS.items() if REPORTS[name].startswith("/cells/")})),
+       facts=st.floats(0.0, 1.0))
+@example(cut=sorted(e for name, (_, e) in SPANS.items() if REPORTS[name].startswith("/cells/"))[-1], facts=1.0)
+def test_a_file_from_before_sessions_resumed_now_holds_every_report_in_its_first(tmp_path_factory, cut, facts):
+    """Round 38, break 2: a run of the runner from before sessions were recorded, interrupted just
+    after fio wrote a report and resumed by this runner, got a first session from created to its
+    wall time; but its wall clock had begun after created's second and the system's facts, so the
+    report fell outside. The committed run cut at the end of a cell's report (the cells whose reports
+    all ended by then kept, baseline_after dropped), its wall clock begun `facts` seconds before its
+    first deed, its wall time the cut less that start: taken up as a resumed run, every report it
+    holds lies in its sessions and they pass validate's rules."""
+    kept = [c for c in DOC["cells"] if c["status"] == "ok" and all(
+        SPANS[bundle.member_of(DOC["id"], r)][1] <= cut + 1e-6 for r in c["raw"] if bundle.member_of(DOC["id"], r) in SPANS)]
+    wall_start = max(FIRST - facts, 0.0)
+    doc = {**DOC, "cells": kept, "wall_seconds": round(cut - wall_start, 3), "complete": False,
+           "target": {k: v for k, v in DOC["target"].items() if k != "baseline_after"}}
+    doc.pop("sessions", None)
+    saved = _resumed(doc, tmp_path_factory.mktemp("legacy"))
+    assert validation.session_structure(saved) == []
+    members = {n: d for n, d in MEMBERS.items() if not n.startswith("baseline_after/")}
+    assert validation.report_session_problems(saved, members, {}) == []
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(seconds=st.sampled_from([10.0, 3600.0, 86400.0 * 30, 1e9, 1e12, 1e15]), recorded=st.booleans())
+def test_a_clock_that_runs_past_now_is_refused_and_compare_never_fails_on_it(seconds, recorded):
+    """Round 38, break 3: a session or a wall time of 10^12 s passed validate and made compare's
+    message fail on a year past 9999. A run's clock ends by now (and the hour a clock may be ahead):
+    refused at /sessions or /wall_seconds where it does not, by hand from the created time; compare
+    words any clock without failing."""
+    doc = {**DOC, "wall_seconds": seconds}
+    if recorded:
+        doc["sessions"] = [{"began": 0.0, "seconds": seconds}]
+    found = [where for where, message in validation.session_structure(doc) if "ended by" in message]
+    future = CREATED + seconds > dt.datetime.now(dt.timezone.utc).timestamp() + validation.CLOCK_SKEW.total_seconds()
+    assert found == ([("/sessions" if recorded else "/wall_seconds")] if future else []), (seconds, found)
+    later = {**_exact("20261129T000000Z-m-b6d0b06748-standard", "2026-11-29T00:00:00Z", 0.5, 10.0, [1.0, 9.0])}
+    assert isinstance(comparison.ran_at_once(doc, later), str)
+
+
+def test_a_half_whose_cpu_was_renamed_is_still_on_its_host():
+    """Round 38, break 4: one half's cpu_model edited made the two halves two machines, so their
+    clocks were not read; the machine's label names the host. Two runs of one label whose sessions
+    share an instant ran at once, whatever their CPU's name."""
+    a = _exact("20261125T100000Z-m-b6d0b06748-standard", "2026-11-25T10:00:00Z", 0.2, 100.0, [1.0, 99.0])
+    b = _exact("20261125T100050Z-m-b6d0b06748-standard", "2026-11-25T10:00:50Z", 0.1, 20.0, [1.0, 19.0])
+    b = {**b, "system": {**b["system"], "cpu_model": "AMD EPYC Processor"}}
+    assert comparison.factors(a)["machine"] != comparison.factors(b)["machine"]
+    assert "while the other ran" in comparison.ran_at_once(a, b)
+
+
+def test_two_runs_whose_recorded_sessions_alternate_ran_one_after_the_other():
+    """Round 38's question: A interrupted, B run, A resumed, B resumed; their repetitions alternate
+    on the clock, but their recorded sessions never meet: two runs, not one. Without sessions the
+    alternation still reads as one run."""
+    a = {**_exact("20261125T100000Z-m-b6d0b06748-standard", "2026-11-25T10:00:00Z", 0.2, 10.0, [1.0, 35.0]),
+         "sessions": [{"began": 0.2, "seconds": 10.0}, {"began": 30.0, "seconds": 10.0}], "wall_seconds": 20.0}
+    b = {**_exact("20261125T100012Z-m-b6d0b06748-standard", "2026-11-25T10:00:12Z", 0.0, 8.0, [1.0, 53.0]),
+         "sessions": [{"began": 0.0, "seconds": 8.0}, {"began": 50.0, "seconds": 8.0}], "wall_seconds": 16.0}
+    assert comparison.ran_at_once(a, b) == ""
+    unrecorded = [{k: v for k, v in r.items() if k != "sessions"} for r in (a, b)]
+    assert comparison.ran_at_once(*unrecorded)

@@ -537,6 +537,14 @@ def session_structure(result: dict) -> list[tuple[str, str]]:
     recorded = result["sessions"] if shares.sessions(result, parts[0]) else []
     if not recorded and result.get("sessions"):
         return []
+    # no clock runs into the future (#60 round 38: a session or a wall time of 10^12 s ran past any later run)
+    latest = (dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW).timestamp()
+    ends = [e for _, e in shares.sessions(result, parts[0])] or [parts[0] + parts[1]]
+    if max(ends) > latest:
+        where = "/sessions" if recorded else "/wall_seconds"
+        shown = _at(max(ends)) if max(ends) < LAST_SECOND else "after the year 9999"
+        return [(where, f"expected the run to have ended by {_at(latest)} (now, and the skew a clock may have), found "
+                        f"its clock running to {shown}")]
     if not recorded:
         if parts[2]:
             last = parts[3][-1] - parts[0]
@@ -666,6 +674,9 @@ def _report_span(document) -> tuple[float, float] | None:
     if "jobs" not in document and number(document.get("timestamp")):
         return document["timestamp"] + 1 - max(runtimes) / 1000, float(document["timestamp"])
     return None
+
+
+LAST_SECOND = 253402300799  # 9999-12-31T23:59:59Z, the last second a date prints
 
 
 # how far fio's millisecond clock and the runner's may disagree on one machine (fio reads

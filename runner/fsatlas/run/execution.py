@@ -20,7 +20,7 @@ from .. import SCHEMA_VERSION
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
-from ..results import bundle, contention, flags, machines, resultfile, stats
+from ..results import bundle, contention, flags, machines, resultfile, shares, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
@@ -245,17 +245,21 @@ class Run:
         self.matrix, self.profile, self.out, self.scratch, self.device = matrix, profile, out, scratch, device
         self.result, self.started = result, time.monotonic()
         self.created = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
-        self.wall_before = result.get("wall_seconds", 0) if result["cells"] else 0  # a resumed run
+        # a resumed run's earlier sessions, also one stopped before its first cell (#60 round 38)
+        self.wall_before = result.get("wall_seconds") or 0
         # each session on the clock, to the millisecond: where a resumed run paused is recorded, not
         # guessed from its wall time (#60 round 30). A file from before sessions were recorded gets
-        # its first one from what it knows: begun at created, run for its wall time or until its
-        # last repetition began, whichever is later (its wall time began after the system's facts)
+        # its first one from what it knows: begun at created, run for its wall time or until its last
+        # repetition began, whichever is later, and PAUSE_SLACK more, as validate allows it: its wall
+        # clock began after created's second and the system's facts, which no such file records
+        # (round 38: a report written in that gap fell outside); ended before now, in any case
         known = result.get("sessions")
+        now = round(time.time() - self.created, 3)
         if not known and self.wall_before:
             last = max((t for c in result["cells"] for t in c.get("started") or ()), default=0.0)
-            self.wall_before = round(max(self.wall_before, last), 3)
+            self.wall_before = round(min(max(self.wall_before, last) + shares.PAUSE_SLACK, now - 0.001), 3)
             known = [{"began": 0.0, "seconds": self.wall_before}]
-        self.session = {"began": round(time.time() - self.created, 3), "seconds": 0.0}
+        self.session = {"began": now, "seconds": 0.0}
         result["sessions"] = [*(known or ()), self.session]
         self.progress = progress or Progress(len(profile.cells) * profile.repetitions)
         self.shared, self._unavailable = {}, {}
