@@ -7,7 +7,6 @@ filesystem with its sources' standing drawn at random."""
 import copy
 import json
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.site import feature_matrix, knowledge
-from test_feature_matrix import _hand_names, _hand_states
+from test_feature_matrix import _curated_copy, _hand_names, _hand_states
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 FIELDS = {"original_os": ("origin", "os"), "first_released": ("origin", "year"), "maker": ("origin", "maker"),
@@ -131,10 +130,7 @@ def test_a_secondary_source_is_known_by_what_it_is_in_any_field(field, before, w
 
 def test_check_data_refuses_a_wiki_not_marked_secondary(tmp_path, capsys):
     """The adversary's case: a wiki cited without secondary: true passed; now one located line."""
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     sources = yaml.safe_load((tmp_path / "sources.yaml").read_text())
     i = next(i for i, s in enumerate(sources) if s["id"] == "reiser4-wiki")
     del sources[i]["secondary"]
@@ -152,10 +148,7 @@ def test_check_data_refuses_a_wiki_not_marked_secondary(tmp_path, capsys):
 def test_check_data_refuses_an_origin_fact_on_a_wiki_copy_alone(tmp_path, capsys, url, publisher, title):
     """The third adversary's cases: Btrfs's first release dated 2007 by a Wikipedia article on
     dbpedia.org, an archive's copy or a mirror, unmarked: refused, each with its located line."""
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     sources = yaml.safe_load((tmp_path / "sources.yaml").read_text())
     sources.append({"id": "copy", "title": title, "publisher": publisher, "url": url, "date": "2024",
                     "covers": "the Btrfs article", "states": ["maker", "original_os", "first_released"]})
@@ -202,10 +195,7 @@ def test_an_address_that_hides_its_page_is_refused(host, path, tail):
 
 def test_check_data_refuses_a_hidden_address_in_one_line(tmp_path, capsys):
     """The named example of round 36: archive.ph/Xy12Z#selection-2.0 got past the first rule."""
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     text = (tmp_path / "sources.yaml").read_text()
     at = len(yaml.safe_load(text))
     (tmp_path / "sources.yaml").write_text(text + """- id: f2fs-history-copy
@@ -277,10 +267,7 @@ def test_an_encyclopedia_is_secondary_however_it_is_written(field, text):
 @pytest.mark.parametrize("url", ["https://[docs.kernel.org/filesystems/ext3.html", "https://docs.kernel.org]/x"])
 def test_an_address_no_browser_opens_is_one_located_line(tmp_path, capsys, url):
     """Round 39: a stray bracket made check-data print a traceback (urlsplit's ValueError)."""
-    for name in ("sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features",
-                 "mount_options", "history", "probes"):
-        src = DATA / name
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    _curated_copy(tmp_path)
     text = (tmp_path / "sources.yaml").read_text()
     at = len(yaml.safe_load(text))
     (tmp_path / "sources.yaml").write_text(text + f'- id: typo\n  title: "Ext3"\n  publisher: "P"\n  url: "{url}"\n  date: "2024"\n  covers: "ext3"\n')
