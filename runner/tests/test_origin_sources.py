@@ -188,7 +188,8 @@ def test_an_address_that_hides_its_page_is_refused(host, path, tail):
     bare = host.lower().split(":")[0].rstrip(".").removeprefix("www.")
     first, _, after = unquote(path).removeprefix("web/").partition("/")  # the copy's time, then the page
     copied = first[:1].isdigit() and re.match(r"https?://[^/]+\.[^/]+", after) is not None
-    hides = bare in _SHORTENERS or (bare in _ARCHIVES and not copied)
+    archive = bare in _ARCHIVES or (bare == "archive.org" and unquote(path).startswith("web/"))  # round 41
+    hides = bare in _SHORTENERS or (archive and not copied)
     entry = {"id": "x", "title": "T", "publisher": "P", "date": "2026", "covers": "c", "url": f"https://{host}/{path}{tail}"}
     assert bool(feature_matrix.hidden_address_why(entry["url"])) is hides, entry["url"]
 
@@ -255,12 +256,14 @@ def test_a_hidden_address_is_refused_however_it_is_spelled_as_a_browser_reads_it
 
 
 @pytest.mark.parametrize("field,text", [
+    ("publisher", "Store norske leksikon"), ("title", "NTFS — Википедия"), ("title", "NTFS - ウィキペディア"),
+    ("publisher", "Brockhaus"), ("title", "NTFS - 위키백과"), ("publisher", "Den Store Danske"),
     ("publisher", "Wi\u00adkipedia"), ("url", "https://en.wi\u00adkipedia.org/w/index.php?title=Reiser4"),
     ("publisher", "ｗｉｋｉpedia"), ("url", "https://en.unionpedia.org/Reiser4"), ("url", "https://baike.baidu.com/item/Reiser4"),
     ("title", "Reiser4 — Энциклопедия"), ("title", "Reiser4 百科")])
 def test_an_encyclopedia_is_secondary_however_it_is_written(field, text):
-    """Round 39's cases: a soft hyphen, fullwidth letters, a site built from Wikipedia, and
-    encyclopedias in other scripts were primary."""
+    """Rounds 39 and 41: a soft hyphen, fullwidth letters, a site built from Wikipedia, and
+    encyclopedias (and Wikipedia) in other languages and scripts were primary."""
     assert feature_matrix.secondary({"id": "x", "title": "T", "publisher": "P", "url": "https://example.org/", field: text})
 
 
@@ -274,3 +277,24 @@ def test_an_address_no_browser_opens_is_one_located_line(tmp_path, capsys, url):
     assert main(["check-data", "--data", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"/{at}/url: expected the address of the page itself" in err
+
+
+@pytest.mark.parametrize("url,hidden", [
+    ("https://j.mp/3ext2fsd", True), ("https://aka.ms/wsl", True), ("https://bitly.com/x", True),
+    ("https://wayback.archive.org/web/2024/https://bit.ly/3f2fs38", True),
+    ("https://www.google.com/url?q=https://docs.kernel.org/x", True), ("https://l.facebook.com/l.php?u=https://x.org/", True),
+    ("https://go.microsoft.com/fwlink/?linkid=2158383", True), ("https://archive.org/web/2024/https://bit.ly/x", True),
+    ("https://arquivo.pt/wayback/20200101000000/https://bit.ly/x", True),
+    ("https://wayback.archive-it.org/123/20200101000000/https://tinyurl.com/x", True),
+    ("https://archive.ph/newest/https://docs.kernel.org/filesystems/ext3.html", False),
+    ("https://archive.ph/oldest/https://docs.kernel.org/filesystems/ext3.html", False),
+    ("https://archive.ph/https://docs.kernel.org/filesystems/ext3.html", False),
+    ("https://web.archive.org/web/https://docs.kernel.org/filesystems/ext3.html", False),
+    ("https://web.archive.org/web/20240101000000/docs.kernel.org/filesystems/ext3.html", False),
+    ("https://wayback.archive-it.org/123/20200101000000/https://docs.kernel.org/x", False),
+    ("https://archive.org/details/linux-documentation", False)])
+def test_round_41_addresses(url, hidden):
+    """Round 41: shorteners off the list, redirectors, archives beyond the list (their copies of a
+    hidden address unread) passed; archive copies that name the page they copied (newest, oldest,
+    no time, no scheme) were refused. An archive's own item page is a page of its own."""
+    assert bool(feature_matrix.hidden_address_why(url)) is hidden, url

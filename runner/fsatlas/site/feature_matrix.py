@@ -128,7 +128,11 @@ NO_PROBE_OF_HISTORY = ("No probe can: a probe here mounts the filesystem on a ke
 # Each of the three fields is searched anywhere, whatever the case: "en.wikipedia.org/wiki/X"
 # without a scheme, a publisher "Wikipedia" with a mirror's address, a title "Btrfs - Wikipedia".
 SECONDARY_WORDS = re.compile(r"wiki|kernelnewbies|pedia|en[cz][iy]+[ck]?lop|britannica|explained\.today|"
-                             r"everything explained|infogalactic|alchetron|baike|百科|энциклопед", re.I)
+                             r"everything explained|infogalactic|alchetron|baike|百科|энциклопед|енциклопед|"
+                             # round 41: encyclopedias and Wikipedia in other languages and scripts
+                             r"leksikon|lexikon|lexicon|ansiklopedi|백과|εγκυκλοπα|موسوعة|den store danske|"
+                             r"tietosanakirja|brockhaus|larousse|universalis|treccani|википеди|вікіпеді|"
+                             r"ウィキペディア|维基|維基", re.I)
 # Web archives: an address on one of these must carry the address of the page it copied, after the
 # copy's time (web.archive.org/web/<time>/https://..., archive.ph/<time>/https://...)...
 ARCHIVES = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|web\.archive\.org|ghostarchive\.org"
@@ -138,9 +142,19 @@ ARCHIVES = re.compile(r"(?:^|\.)(?:archive\.(?:ph|today|is|li|md|vn|fo)|web\.arc
 SHORTENERS = re.compile(r"(?:^|\.)(?:bit\.ly|t\.co|t\.ly|tinyurl\.com|tiny\.cc|goo\.gl|ow\.ly|is\.gd|v\.gd|buff\.ly"
                         r"|rb\.gy|lnkd\.in|shorturl\.at|cutt\.ly|git\.io|rebrand\.ly|s\.id|perma\.cc"
                         r"|webcache\.googleusercontent\.com|tr\.im|x\.co|bl\.ink|short\.io|surl\.li|u\.to|clck\.ru"
-                        r"|qr\.ae)$", re.I)
+                        r"|qr\.ae|j\.mp|bitly\.com|bit\.do|dub\.sh|tiny\.one|red\.ht|ibm\.co|msft\.it|wp\.me|amzn\.to"
+                        r"|1drv\.ms|aka\.ms|lnk\.to|buff\.ly|trib\.al|db\.tt|fb\.me|youtu\.be)$", re.I)
+# a redirector's link carries the page in its query (google.com/url?q=, l.facebook.com/l.php?u=,
+# translate.google.com/translate?u=, go.microsoft.com/fwlink/?linkid=): the address is another's
+REDIRECTORS = re.compile(r"^(?:(?:[a-z]+\.)?google\.[a-z.]+/url|l\.facebook\.com/l\.php|lm\.facebook\.com/l\.php"
+                         r"|translate\.google\.[a-z.]+/translate|translate\.goog|go\.microsoft\.com/fwlink"
+                         r"|out\.reddit\.com|href\.li|t\.umblr\.com/redirect|slack-redir\.net/link)", re.I)
+# web archives beyond the list above, by their words: an address there must carry what it copied too
+ARCHIVE_WORDS = re.compile(r"wayback|webarchive|archive-it|(?:^|\.)arquivo\.pt$", re.I)
 # the copied page's address right after an archive's time, in the path (a query any link may carry)
-_COPIED = re.compile(r"^/+(?:web/+)?[0-9][0-9.*\-]*[a-z_]*/+https?:/+[^/\s]+\.[^/\s]+", re.I)
+# (round 41: also archive.ph/newest/..., /oldest/..., a copy with no time that gives the page's scheme,
+# and one with a time and no scheme)
+_COPIED = re.compile(r"/(?:(?:[0-9][0-9.*\-]*[a-z_]*|newest|oldest)/+(?:https?:/+)?|https?:/+)[^/\s]+\.[^/\s]+", re.I)
 
 
 # what a reader or a browser makes of a text: no invisible character (a soft hyphen, a zero-width
@@ -154,7 +168,11 @@ _DOTS = str.maketrans({"。": ".", "．": ".", "｡": ".", "\\": "/"})
 
 def as_read(text) -> str:
     """text as a reader or a browser takes it (the rules above), for the checks on a source's words."""
-    text = str(text)
+    return _as_read(str(text))
+
+
+@lru_cache(maxsize=8192)  # the count reads each source's words for each of its cells
+def _as_read(text: str) -> str:
     for _ in range(3):
         decoded = urllib.parse.unquote(text)
         if decoded == text:
@@ -181,13 +199,18 @@ def hidden_address_why(url: str) -> str:
         return f"it is no address a browser opens ({e})"
     if SHORTENERS.search(host):
         return f"{host} stands for a page it does not name"
+    if REDIRECTORS.match(f"{host}{parts.path}"):
+        return f"{host}{parts.path} is a redirector's link to another address (give that address)"
     if host == "webcitation.org" and not urllib.parse.parse_qs(parts.query).get("url"):
         return f"{host} stands for a page it does not name (its long form, /query?url=..., names it)"
-    if ARCHIVES.search(host):
-        copied = _COPIED.match(parts.path)
+    first = parts.path.strip("/").split("/")[0]
+    if ARCHIVES.search(host) or ARCHIVE_WORDS.search(host) or ARCHIVE_WORDS.search(first) \
+            or (host == "archive.org" and first == "web"):
+        copied = _COPIED.search(parts.path)  # after any collection's segments (archive-it's, the NLA's)
         if not copied:
             return f"{host} stands for a page it does not name"
-        inner = hidden_address_why(parts.path[copied.group(0).lower().index("http"):])
+        at = copied.start() + re.search(r"https?:/|[^/\s]+\.[^/\s]+$", copied.group(0)).start()
+        inner = hidden_address_why(parts.path[at:] if re.match(r"https?:", parts.path[at:]) else "https://" + parts.path[at:])
         if inner:
             return f"{host} copied an address that hides its page: {inner}"
     return ""
@@ -389,8 +412,9 @@ def names_in(source: dict, names) -> bool:
     """Whether a registry entry's title, publisher, address or covers gives one of names as a
     word, in any case: no letter or digit beside it, nor a hyphen joining it to one ("ntfs-3g"
     names ntfs-3g, not NTFS)."""
-    text = " ".join(str(source.get(field, "")) for field in ("title", "publisher", "url", "covers")).lower()
-    return any(re.search(r"(?<![a-z0-9])(?<![a-z0-9]-)" + re.escape(n.lower()) + r"(?![a-z0-9]|-[a-z0-9])", text)
+    # as read (round 41: "HFS\u00a0Plus" copied from a page named no HFS Plus; "ntfs%2D3g" named NTFS)
+    text = as_read(" ".join(str(source.get(field, "")) for field in ("title", "publisher", "url", "covers")))
+    return any(re.search(r"(?<![a-z0-9])(?<![a-z0-9]-)" + re.escape(as_read(n)) + r"(?![a-z0-9]|-[a-z0-9])", text)
                for n in names)
 
 
@@ -473,7 +497,7 @@ def inventory_parts() -> frozenset:
 
 
 def _letters(text) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(text).lower())
+    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKC", str(text)).lower())  # "ｎｔｆｓ" is ntfs
 
 
 def inventory_listed(source: dict, key: str, names) -> list[str]:

@@ -437,7 +437,8 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
 # never a document (round 37: a probe source with its probe key dropped and an address to the
 # record escaped that check)
 # (round 39: read as a reader reads them, feature_matrix.as_read; and a run's id alone, <time>Z-<machine>)
-OWN_MEASUREMENT = re.compile(r"fsatlas|this project|data/probes|\d{8}t\d{6}z-[a-z0-9]")
+# (round 41: "FS Atlas", "fs-atlas", an id with "Z_", a machine's label m-<10 hex digits> alone)
+OWN_MEASUREMENT = re.compile(r"fs[\s._-]?atlas|this project|data/probes|\d{8}t\d{6}z[-_][a-z0-9]|\bm-[0-9a-f]{10}\b")
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
@@ -734,6 +735,15 @@ def _statuses(source: dict, fs: str, column: str, records: dict) -> set:
             if f.get("filesystem") == fs and f.get("probe") in wanted}
 
 
+def _probe_values(source: dict, fs: str, column: str, records: dict) -> set:
+    """The yes or no each "ok" finding of a probe source's record gives of fs for column's probe
+    (ANSWERED_BY_PROBE), as the page compares them (probes.agreement)."""
+    wanted = {column, ANSWERED_BY_PROBE.get(column)}
+    return {f.get("value") for f in records.get(source.get("probe"), {}).get("findings", ())
+            if f.get("filesystem") == fs and f.get("probe") in wanted and f.get("status") == "ok"
+            and f.get("value") in ("yes", "no")}
+
+
 def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = None) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
@@ -785,6 +795,14 @@ def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = Non
                                        f"expected a value other than 'no': {ident!r} (sources/{j}), an inventory of "
                                        f"{name} ({by_id[ident]['inventory']['part']}), lists {', '.join(map(repr, listed))}, "
                                        f"which names {names[0]}"))
+        for j, ident in enumerate(fact["sources"]):
+            # a yes or no against what the probe it cites found, yes or no (round 41: reflink "yes"
+            # citing only a probe whose finding says no), is refused: the record is read by machine
+            found = _probe_values(by_id.get(ident, {}), fs, name, records or {}) if said in ("yes", "no") else set()
+            if found and said not in found:
+                out.append(Problem("error", path, f"{where}/value",
+                                   f"expected what the probe {ident!r} (sources/{j}) found, "
+                                   f"{' or '.join(map(repr, sorted(found)))}, found {said!r}"))
         for j, ident in enumerate(fact["sources"]):
             # for any row: a list read that is silent on this one may stand beside the one that states
             # it (the count, feature_matrix.states_for, asks that one source state it for this row),
