@@ -13,7 +13,7 @@ import re
 from hypothesis import example, given, settings, strategies as st
 
 from fsatlas.errors import UserError
-from fsatlas.results import bundle, comparison, resultfile, shares, validation
+from fsatlas.results import bundle, comparison, fio_json, resultfile, shares, validation
 from testutil import RESULTS, under_id
 
 SOURCE = RESULTS / "20261127T143616Z-m-b6d0b06748-standard.json"  # a runner's run, with `started` and its bundle
@@ -176,7 +176,7 @@ def test_a_client_mode_report_is_placed_by_its_whole_second_and_a_job_report_nee
     file recording sessions is refused at the report (the runner's fio writes it)."""
     from testutil import SAMPLES
     client = json.loads((SAMPLES / "fio" / "fio-3.33-client-server-two-groups.json").read_text())
-    assert validation._report_span(client) == (1795546103 + 1 - 0.188, 1795546103.0)
+    assert fio_json.report_span(client) == (1795546103 + 1 - 0.188, 1795546103.0)
     name = next(n for n, p in REPORTS.items() if p.startswith("/cells/"))
     members = {**MEMBERS, name: re.sub(rb'"timestamp_ms"\s*:\s*\d+,?', b"", MEMBERS[name], count=1)}
     doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
@@ -205,11 +205,14 @@ def test_a_number_beyond_a_double_is_refused_in_one_line(tmp_path_factory, manti
         assert beyond and str(path) in str(e) and "beyond the largest number" in str(e) and "\n" not in str(e)
 
 
-def _resumed(doc: dict, tmp_path) -> dict:
-    """doc as the runner's --resume takes it up (execution.Run) and saves it at once: the file it
-    writes, read back."""
+def _resumed(doc: dict, tmp_path, members: dict | None = None) -> dict:
+    """doc as the runner's --resume takes it up (execution.Run), its bundle of members beside it, and
+    saves it at once: the file it writes, read back."""
     import copy
     from fsatlas.run import execution, matrix
+    if members:
+        (tmp_path / "raw").mkdir(exist_ok=True)
+        bundle.write(members, bundle.path(str(tmp_path), doc["id"]))
     m = matrix.load()
     run = execution.Run(m, m.profile(doc["profile"]), str(tmp_path), None, copy.deepcopy(doc))
     return resultfile.readable(json.loads(open(run.save(False)).read()))
@@ -232,20 +235,30 @@ def test_a_file_from_before_sessions_resumed_now_holds_every_report_in_its_first
     """Round 38, break 2: a run of the runner from before sessions were recorded, interrupted just
     after fio wrote a report and resumed by this runner, got a first session from created to its
     wall time; but its wall clock had begun after created's second and the system's facts, so the
-    report fell outside. The committed run cut at the end of a cell's report (the cells whose reports
-    all ended by then kept, baseline_after dropped), its wall clock begun `facts` seconds before its
-    first deed, its wall time the cut less that start: taken up as a resumed run, every report it
-    holds lies in its sessions and they pass validate's rules."""
-    kept = [c for c in DOC["cells"] if c["status"] == "ok" and all(
+    report fell outside; round 40: padded by PAUSE_SLACK, it took in a run begun just after. The
+    committed run cut at the end of a cell's report (the cells begun and written by then kept, their
+    reports and the baseline's its bundle, baseline_after dropped), its wall clock begun `facts`
+    seconds before its first deed, its wall time the cut less that start: taken up as a resumed run,
+    every report it holds lies in its sessions, they pass validate's rules, and a run begun half a
+    second after the cut did not run at once with it."""
+    kept = [c for c in DOC["cells"] if c["status"] == "ok" and max(c["started"]) <= cut and all(
         SPANS[bundle.member_of(DOC["id"], r)][1] <= cut + 1e-6 for r in c["raw"] if bundle.member_of(DOC["id"], r) in SPANS)]
     wall_start = max(FIRST - facts, 0.0)
     doc = {**DOC, "cells": kept, "wall_seconds": round(cut - wall_start, 3), "complete": False,
            "target": {k: v for k, v in DOC["target"].items() if k != "baseline_after"}}
     doc.pop("sessions", None)
-    saved = _resumed(doc, tmp_path_factory.mktemp("legacy"))
+    named = {bundle.member_of(DOC["id"], r) for c in kept for r in c["raw"]}
+    members = {n: d for n, d in MEMBERS.items() if n in named or n.startswith("baseline/")}
+    saved = _resumed(doc, tmp_path_factory.mktemp("legacy"), members)
     assert validation.session_structure(saved) == []
-    members = {n: d for n, d in MEMBERS.items() if not n.startswith("baseline_after/")}
     assert validation.report_session_problems(saved, members, {}) == []
+    # and it claims no time it did not run (round 40: ten seconds more took in a run begun just after)
+    whole = int(CREATED + cut + 0.5)
+    after = _exact(f"{dt.datetime.fromtimestamp(whole, dt.timezone.utc):%Y%m%dT%H%M%S}Z-m-b6d0b06748-standard",
+                   f"{dt.datetime.fromtimestamp(whole, dt.timezone.utc):%Y-%m-%dT%H:%M:%S}Z",
+                   round(CREATED + cut + 0.5 - whole, 3), 5.0, [round(CREATED + cut + 0.6 - whole, 3)])
+    assert comparison.ran_at_once({**saved, "sessions": saved["sessions"][:1], "wall_seconds": saved["sessions"][0]["seconds"]},
+                                  after) == ""
 
 
 @settings(max_examples=20, deadline=None, database=None)
@@ -287,3 +300,56 @@ def test_two_runs_whose_recorded_sessions_alternate_ran_one_after_the_other():
     assert comparison.ran_at_once(a, b) == ""
     unrecorded = [{k: v for k, v in r.items() if k != "sessions"} for r in (a, b)]
     assert comparison.ran_at_once(*unrecorded)
+
+
+def test_a_signal_while_the_bundle_and_the_result_are_written_waits_for_both():
+    """Round 40, break 1: a Ctrl-C in the run's last pack (or a second one in the handler's) cut the
+    writing short. Inside interrupts.held() a signal is remembered, not raised; after it, asked."""
+    import os
+    import signal
+    import pytest
+    from fsatlas.run import interrupts
+    interrupts.install()
+    try:
+        with interrupts.held():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs between bytecodes: give it many
+                pass
+            inside = list(interrupts.received)
+        assert inside == [signal.SIGINT]
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.raise_if_interrupted()
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        interrupts.received.clear()
+
+
+def test_a_pack_cut_short_in_its_removal_leaves_the_bundle_whole(tmp_path, monkeypatch):
+    """Round 40, break 1: a signal in the removal of raw/<id>/ after the bundle was written left part
+    of the folder, which a resume took for newer than the bundle and packed over it: raw files lost
+    for good. The folder is renamed away in one step before it is removed: a removal cut short after
+    one file leaves the bundle whole, and unpack gives back every member."""
+    import shutil
+    rid = DOC["id"]
+    members = {n: MEMBERS[n] for n in sorted(MEMBERS)[:20]}
+    for name, data in members.items():
+        dest = tmp_path / "raw" / rid / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    real = shutil.rmtree
+
+    def cut_short(path, ignore_errors=False, **kw):
+        files = sorted(p for p in __import__("pathlib").Path(path).rglob("*") if p.is_file())
+        if files:
+            files[0].unlink()
+            raise KeyboardInterrupt("signal 2")
+        return real(path, ignore_errors=ignore_errors, **kw)
+    monkeypatch.setattr(bundle.shutil, "rmtree", cut_short)
+    try:
+        bundle.pack(str(tmp_path), rid)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.setattr(bundle.shutil, "rmtree", real)
+    bundle.unpack(str(tmp_path), rid)
+    assert bundle.folder_members(str(tmp_path), rid) == members

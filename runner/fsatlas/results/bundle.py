@@ -448,13 +448,25 @@ def pack(out_dir: str, rid: str) -> int:
     members = folder_members(out_dir, rid)
     if members:
         write(members, path(out_dir, rid))
-    shutil.rmtree(folder(out_dir, rid), ignore_errors=True)
+    # renamed away in one step, then removed: a removal cut short (a kill) leaves no part of the
+    # folder where unpack would take it for a newer one than the bundle (#60 round 40)
+    gone = _packed(out_dir, rid)
+    shutil.rmtree(gone, ignore_errors=True)
+    if os.path.lexists(folder(out_dir, rid)):
+        os.rename(folder(out_dir, rid), gone)
+    shutil.rmtree(gone, ignore_errors=True)
     return len(members)
+
+
+def _packed(out_dir: str, rid: str) -> str:
+    """Where pack moves raw/<id>/ to before it removes it."""
+    return os.path.join(os.path.dirname(folder(out_dir, rid)), f".{rid}.packed")
 
 
 def unpack(out_dir: str, rid: str) -> None:
     """raw/<id>.tar.gz back into raw/<id>/, for a run that is resumed; nothing when the folder
     is there already (a run that was killed before it could pack) or there is no bundle."""
+    shutil.rmtree(_packed(out_dir, rid), ignore_errors=True)  # what a pack cut short left
     if os.path.lexists(folder(out_dir, rid)) or not os.path.lexists(path(out_dir, rid)):
         return
     for name, data in read(out_dir, rid).items():  # names checked: relative, no '..'

@@ -146,3 +146,26 @@ def sync_metrics(job: dict, side: dict, lat_mean_ns: float) -> dict:
         if key in sync.get("percentile", {}):
             values["sync_" + name] = float(sync["percentile"][key])
     return values
+
+
+def report_span(document) -> tuple[float, float] | None:
+    """(when fio's jobs began running at the latest, when it wrote the report at the earliest), in
+    seconds since the epoch, from a parsed report: its `timestamp_ms` less the longest of its jobs'
+    per-direction `runtime` (milliseconds; `job_runtime` adds up a group's jobs). fio set its files
+    up before that, so a job began no later. A report of fio's client mode (client_stats, no jobs)
+    has no timestamp_ms: its whole-second `timestamp` gives the same span, each end moved inward
+    by the second it was cut to. None where these are missing."""
+    if not isinstance(document, dict):
+        return None
+    def number(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+    jobs = document.get("jobs") if "jobs" in document else document.get("client_stats")
+    runtimes = [job[d]["runtime"] for job in jobs if isinstance(job, dict) for d in ("read", "write", "trim")
+                if isinstance(job.get(d), dict) and number(job[d].get("runtime"))] if isinstance(jobs, list) else []
+    if not runtimes:
+        return None
+    if number(document.get("timestamp_ms")):
+        return (document["timestamp_ms"] - max(runtimes)) / 1000, document["timestamp_ms"] / 1000
+    if "jobs" not in document and number(document.get("timestamp")):
+        return document["timestamp"] + 1 - max(runtimes) / 1000, float(document["timestamp"])
+    return None

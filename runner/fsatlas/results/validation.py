@@ -653,29 +653,6 @@ def _fio_report(name: str, raw: str, members: dict, memo: dict):
     return parsed[1] if parsed is not None and parsed[0] is importers.fio else None
 
 
-def _report_span(document) -> tuple[float, float] | None:
-    """(when fio's jobs began running at the latest, when it wrote the report at the earliest), in
-    seconds since the epoch, from a parsed report: its `timestamp_ms` less the longest of its jobs'
-    per-direction `runtime` (milliseconds; `job_runtime` adds up a group's jobs). fio set its files
-    up before that, so a job began no later. A report of fio's client mode (client_stats, no jobs)
-    has no timestamp_ms: its whole-second `timestamp` gives the same span, each end moved inward
-    by the second it was cut to. None where these are missing."""
-    if not isinstance(document, dict):
-        return None
-    def number(value):
-        return isinstance(value, int) and not isinstance(value, bool)
-    jobs = document.get("jobs") if "jobs" in document else document.get("client_stats")
-    runtimes = [job[d]["runtime"] for job in jobs if isinstance(job, dict) for d in ("read", "write", "trim")
-                if isinstance(job.get(d), dict) and number(job[d].get("runtime"))] if isinstance(jobs, list) else []
-    if not runtimes:
-        return None
-    if number(document.get("timestamp_ms")):
-        return (document["timestamp_ms"] - max(runtimes)) / 1000, document["timestamp_ms"] / 1000
-    if "jobs" not in document and number(document.get("timestamp")):
-        return document["timestamp"] + 1 - max(runtimes) / 1000, float(document["timestamp"])
-    return None
-
-
 LAST_SECOND = 253402300799  # 9999-12-31T23:59:59Z, the last second a date prints
 
 
@@ -687,7 +664,7 @@ SESSION_SLACK_S = 0.25
 def report_session_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
     """[(JSON Pointer, message)] of a runner's file recording sessions whose fio reports (its cells',
     its raw-device baseline's and fill's) did not run within one of them, to SESSION_SLACK_S: from
-    when its jobs began (_report_span) to when fio wrote it. A cut run's halves, each given
+    when its jobs began (fio_json.report_span) to when fio wrote it. A cut run's halves, each given
     sessions around its own repetitions, held reports fio ran in the other's (#60 round 30)."""
     created = shares.clock_parts(result)
     spans = shares.sessions(result, created[0]) if created and not any(shares.import_marks(result).values()) else []
@@ -1118,7 +1095,7 @@ class Found(list):
         super().__init__(measurements)
         self.stated = stated  # the version the output states of its tool (tool_version), if any
         self.stamps = frozenset()  # fio's: the timestamps its report holds (_timestamps), set by _read_member
-        self.span = None  # fio's: when its jobs ran, to the millisecond (_report_span), set by _read_member
+        self.span = None  # fio's: when its jobs ran, to the millisecond (fio_json.report_span), set by _read_member
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -1272,7 +1249,7 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text, document, values)
     stamps = _timestamps(document) if document is not None else frozenset()
-    span = _report_span(document)
+    span = fio_json.report_span(document)
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         parsed = parse_raw(text, raw)

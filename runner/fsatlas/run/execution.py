@@ -16,11 +16,13 @@ import sys
 import tempfile
 import time
 
+import orjson
+
 from .. import SCHEMA_VERSION
 from .sizes import parse_size
 from ..errors import UserError
 from . import claim_aims, clients, devices, evidence, filesystems, guest, interrupts, leftovers, system, target, tools
-from ..results import bundle, contention, flags, machines, resultfile, shares, stats
+from ..results import bundle, contention, fio_json, flags, machines, resultfile, stats
 from ..results.flags import RSD_LIMIT_PCT
 from .workloads import KINDS, fio
 from .workloads.context import RepContext
@@ -105,7 +107,8 @@ def round_order(keys: list, rnd: int, seed: int) -> list:
 class Progress:
     """A progress bar on a terminal, one line per repetition otherwise; with the time left."""
 
-    def __init__(self, total_reps: int, stream=sys.stderr):
+    def __init__(self, total_reps: int, stream=None):
+        stream = stream or sys.stderr  # the one of the moment, not of the import (a test's capture closes)
         self.total, self.done, self.start, self.stream = max(total_reps, 1), 0, time.monotonic(), stream
         self.tty = stream.isatty()
 
@@ -249,15 +252,16 @@ class Run:
         self.wall_before = result.get("wall_seconds") or 0
         # each session on the clock, to the millisecond: where a resumed run paused is recorded, not
         # guessed from its wall time (#60 round 30). A file from before sessions were recorded gets
-        # its first one from what it knows: begun at created, run for its wall time or until its last
-        # repetition began, whichever is later, and PAUSE_SLACK more, as validate allows it: its wall
-        # clock began after created's second and the system's facts, which no such file records
-        # (round 38: a report written in that gap fell outside); ended before now, in any case
+        # its first one from what it knows: begun at created, run for its wall time, until its last
+        # repetition began or until fio wrote its last report, whichever is latest (its wall clock
+        # began after created's second and the system's facts, which no such file records: round 38,
+        # a report written in that gap fell outside; round 40, a guess past its end took in a later run)
         known = result.get("sessions")
         now = round(time.time() - self.created, 3)
         if not known and self.wall_before:
             last = max((t for c in result["cells"] for t in c.get("started") or ()), default=0.0)
-            self.wall_before = round(min(max(self.wall_before, last) + shares.PAUSE_SLACK, now - 0.001), 3)
+            written = _reports_written_by(out, result["id"]) - self.created
+            self.wall_before = round(min(max(self.wall_before, last, written), now - 0.001), 3)
             known = [{"began": 0.0, "seconds": self.wall_before}]
         self.session = {"began": now, "seconds": 0.0}
         result["sessions"] = [*(known or ()), self.session]
@@ -394,6 +398,23 @@ def _rsd(values) -> float:
     return stats.moments(values)["rsd_pct"] if len(values) > 1 else 0.0
 
 
+def _reports_written_by(out: str, rid: str) -> float:
+    """When fio wrote the last report of a run's raw files (its folder if a killed run left one,
+    else its bundle), in seconds since the epoch, to the millisecond (fio_json.report_span); 0
+    where none is fio's."""
+    members = bundle.folder_members(out, rid) if os.path.lexists(bundle.folder(out, rid)) else \
+        bundle.read(out, rid) if os.path.lexists(bundle.path(out, rid)) else {}
+    ends = []
+    for name, data in members.items():
+        try:
+            span = fio_json.report_span(orjson.loads(data)) if name.endswith(".json") else None
+        except orjson.JSONDecodeError:
+            span = None
+        if span:
+            ends.append(span[1])
+    return max(ends, default=0.0)
+
+
 def run_profile(matrix, profile, out, scratch, machine=None, resume=None, device=None, machine_name=None) -> tuple:
     """Runs every cell on loop images (or the checked DEVICE); returns the result file's path and data."""
     if device:
@@ -495,12 +516,13 @@ def _run(run, body) -> tuple:
         body()
         interrupts.raise_if_interrupted()  # one whose first KeyboardInterrupt a destructor swallowed
     except KeyboardInterrupt:
-        for record in run.result["cells"]:
-            if record["status"] in ("pending", "running"):
-                not_run(record, "failed", "interrupted before this cell finished")
-        _drop_unreferenced_raw(run)
-        bundle.pack(run.out, rid)
-        path = run.save(False)
+        with interrupts.held():  # a second Ctrl-C waits until the bundle and the result match
+            for record in run.result["cells"]:
+                if record["status"] in ("pending", "running"):
+                    not_run(record, "failed", "interrupted before this cell finished")
+            _drop_unreferenced_raw(run)
+            bundle.pack(run.out, rid)
+            path = run.save(False)
         run.progress.finish()
         print(f"\ninterrupted: wrote the cells finished so far to {path}", file=sys.stderr)
         raise
@@ -513,8 +535,9 @@ def _run(run, body) -> tuple:
         if record["status"] in ("pending", "running"):
             not_run(record, "failed", "not run")
     run.progress.finish()
-    bundle.pack(run.out, rid)  # before the result: every reference it holds resolves once it is there
-    return run.save(True), run.result
+    with interrupts.held():  # the run is done: a Ctrl-C now waits until both are written, and is done with
+        bundle.pack(run.out, rid)  # before the result: every reference it holds resolves once it is there
+        return run.save(True), run.result
 
 
 def _run_loop_groups(run) -> None:
