@@ -143,7 +143,7 @@ SHORTENERS = re.compile(r"(?:^|\.)(?:bit\.ly|t\.co|t\.ly|tinyurl\.com|tiny\.cc|g
                         r"|rb\.gy|lnkd\.in|shorturl\.at|cutt\.ly|git\.io|rebrand\.ly|s\.id|perma\.cc"
                         r"|webcache\.googleusercontent\.com|tr\.im|x\.co|bl\.ink|short\.io|surl\.li|u\.to|clck\.ru"
                         r"|qr\.ae|j\.mp|bitly\.com|bit\.do|dub\.sh|tiny\.one|red\.ht|ibm\.co|msft\.it|wp\.me|amzn\.to"
-                        r"|1drv\.ms|aka\.ms|lnk\.to|buff\.ly|trib\.al|db\.tt|fb\.me|youtu\.be)$", re.I)
+                        r"|1drv\.ms|aka\.ms|lnk\.to|trib\.al|db\.tt|fb\.me|youtu\.be)$", re.I)
 # a redirector's link carries the page in its query (google.com/url?q=, l.facebook.com/l.php?u=,
 # translate.google.com/translate?u=, go.microsoft.com/fwlink/?linkid=): the address is another's
 REDIRECTORS = re.compile(r"^(?:(?:[a-z]+\.)?google\.[a-z.]+/url|l\.facebook\.com/l\.php|lm\.facebook\.com/l\.php"
@@ -151,9 +151,9 @@ REDIRECTORS = re.compile(r"^(?:(?:[a-z]+\.)?google\.[a-z.]+/url|l\.facebook\.com
                          r"|out\.reddit\.com|href\.li|t\.umblr\.com/redirect|slack-redir\.net/link)", re.I)
 # web archives beyond the list above, by their words: an address there must carry what it copied too
 ARCHIVE_WORDS = re.compile(r"wayback|webarchive|archive-it|(?:^|\.)arquivo\.pt$", re.I)
-# the copied page's address right after an archive's time, in the path (a query any link may carry)
-# (round 41: also archive.ph/newest/..., /oldest/..., a copy with no time that gives the page's scheme,
-# and one with a time and no scheme)
+# the copied page's address in the path (a query any link may carry), after the copy's time, or
+# newest/oldest, or with its own scheme, after any segments of the archive's own (a collection's);
+# with a time, the scheme may be left out (round 41: each of these names the page it copied)
 _COPIED = re.compile(r"/(?:(?:[0-9][0-9.*\-]*[a-z_]*|newest|oldest)/+(?:https?:/+)?|https?:/+)[^/\s]+\.[^/\s]+", re.I)
 
 
