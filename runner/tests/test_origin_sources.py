@@ -230,7 +230,7 @@ def _disguised(draw):
         elif how == "escaped":
             c = f"%{ord(c):02X}"
         elif how == "soft":
-            c += draw(st.sampled_from(["\u00ad", "\u200b"]))
+            c += draw(st.sampled_from(["\u00ad", "\u200b", "\t", "\n"]))  # round 43: a tab or a line end too
         chars.append(c)
     after = draw(st.sampled_from(["://", ":///", ":\\\\", "://\\"]))
     before_path = draw(st.sampled_from(["/", "\\"]))
@@ -292,9 +292,20 @@ def test_an_address_no_browser_opens_is_one_located_line(tmp_path, capsys, url):
     ("https://web.archive.org/web/https://docs.kernel.org/filesystems/ext3.html", False),
     ("https://web.archive.org/web/20240101000000/docs.kernel.org/filesystems/ext3.html", False),
     ("https://wayback.archive-it.org/123/20200101000000/https://docs.kernel.org/x", False),
-    ("https://archive.org/details/linux-documentation", False)])
-def test_round_41_addresses(url, hidden):
+    ("https://archive.org/details/linux-documentation", False),
+    # round 43: more shorteners and redirectors, Memento and megalodon.jp, dot-segments, a decoy
+    # after a snapshot's code, a thousand copies of copies, a tab inside the host
+    ("https://apple.co/3xYz", True), ("https://enwp.org/Btrfs", True), ("https://duckduckgo.com/l/?uddg=https%3A%2F%2Fx.org", True),
+    ("https://eur01.safelinks.protection.outlook.com/?url=https://x.org", True),
+    ("https://docs-kernel-org.translate.goog/x", True), ("https://timetravel.mementoweb.org/memento/2020/https://bit.ly/x", True),
+    ("https://megalodon.jp/2020-0101-0000-00/https://bit.ly/x", True), ("https://google.com/./url?q=https://x.org", True),
+    ("https://google.com/x/../url?q=https://x.org", True), ("https://archive.org/./web/2024/https://bit.ly/x", True),
+    ("https://archive.ph/AbCd1/https://docs.kernel.org/x", True), ("https://bi\tt.ly/x", True),
+    ("https://" + "web.archive.org/web/1/" * 1000 + "docs.kernel.org/filesystems/ext4/blocks.html", True),
+    ("https://web.archive.org/web/1/web.archive.org/web/2/docs.kernel.org/x", False)])
+def test_named_addresses(url, hidden):
     """Round 41: shorteners off the list, redirectors, archives beyond the list (their copies of a
     hidden address unread) passed; archive copies that name the page they copied (newest, oldest,
-    no time, no scheme) were refused. An archive's own item page is a page of its own."""
+    no time, no scheme) were refused. An archive's own item page is a page of its own. Round 43's
+    cases below them; a thousand nested copies made the reader recurse out of its stack."""
     assert bool(feature_matrix.hidden_address_why(url)) is hidden, url

@@ -281,6 +281,17 @@ DISGUISES = {
     "the machine's label": lambda s, rid: {"id": s["id"], "title": "A probe", "date": s["date"], "covers": "measured",
                                            "publisher": f"probe run on machine {rid.split('Z-')[1][:12]}",
                                            "url": "https://example.org/"},
+    # round 43: an en dash in the name, the record's created time as ISO 8601, the label's digits alone,
+    # a dot-segment in the folder, tabs in the address
+    "FS–Atlas": lambda s, rid: {"id": s["id"], "title": "FS–Atlas check", "date": s["date"], "covers": "measured",
+                                "url": "https://gist.github.com/x/0123"},
+    "the created time": lambda s, rid: {"id": s["id"], "title": f"a check (run of {rid[:4]}-{rid[4:6]}-{rid[6:8]}T"
+                                                                f"{rid[9:11]}:{rid[11:13]}:{rid[13:15]}Z)",
+                                        "date": s["date"], "covers": "measured", "url": "https://example.org/"},
+    "the label's digits": lambda s, rid: {"id": s["id"], "title": "A check", "date": s["date"], "covers": "measured",
+                                          "publisher": f"machine {rid.split('Z-m-')[1][:10]}", "url": "https://example.org/"},
+    "tabs": lambda s, rid: {"id": s["id"], "title": "A record", "date": s["date"], "covers": "measured",
+                            "url": "https://github.com/fsat\tlas/x/blob/main/data/pro\tbes/x.json"},
 }
 
 

@@ -143,18 +143,26 @@ SHORTENERS = re.compile(r"(?:^|\.)(?:bit\.ly|t\.co|t\.ly|tinyurl\.com|tiny\.cc|g
                         r"|rb\.gy|lnkd\.in|shorturl\.at|cutt\.ly|git\.io|rebrand\.ly|s\.id|perma\.cc"
                         r"|webcache\.googleusercontent\.com|tr\.im|x\.co|bl\.ink|short\.io|surl\.li|u\.to|clck\.ru"
                         r"|qr\.ae|j\.mp|bitly\.com|bit\.do|dub\.sh|tiny\.one|red\.ht|ibm\.co|msft\.it|wp\.me|amzn\.to"
-                        r"|1drv\.ms|aka\.ms|lnk\.to|trib\.al|db\.tt|fb\.me|youtu\.be)$", re.I)
+                        r"|1drv\.ms|aka\.ms|lnk\.to|trib\.al|db\.tt|fb\.me|youtu\.be|apple\.co|goo\.gle|g\.co|a\.co|ift\.tt"
+                        r"|mzl\.la|redd\.it|enwp\.org|cc\.bingj\.com)$", re.I)
 # a redirector's link carries the page in its query (google.com/url?q=, l.facebook.com/l.php?u=,
 # translate.google.com/translate?u=, go.microsoft.com/fwlink/?linkid=): the address is another's
 REDIRECTORS = re.compile(r"^(?:(?:[a-z]+\.)?google\.[a-z.]+/url|l\.facebook\.com/l\.php|lm\.facebook\.com/l\.php"
                          r"|translate\.google\.[a-z.]+/translate|translate\.goog|go\.microsoft\.com/fwlink"
-                         r"|out\.reddit\.com|href\.li|t\.umblr\.com/redirect|slack-redir\.net/link)", re.I)
+                         r"|out\.reddit\.com|href\.li|t\.umblr\.com/redirect|slack-redir\.net/link|duckduckgo\.com/l/"
+                         r"|bing\.com/ck/a|youtube\.com/redirect|[a-z0-9.-]*safelinks\.protection\.outlook\.com"
+                         r"|urldefense\.(?:com|proofpoint\.com)|[a-z0-9.-]*\.translate\.goog)", re.I)
 # web archives beyond the list above, by their words: an address there must carry what it copied too
-ARCHIVE_WORDS = re.compile(r"wayback|webarchive|archive-it|(?:^|\.)arquivo\.pt$", re.I)
+ARCHIVE_WORDS = re.compile(r"wayback|webarchive|archive-it|memento|(?:^|\.)(?:arquivo\.pt|megalodon\.jp)$", re.I)
+MAX_COPIES = 5  # archive copies of copies read, at most (round 43: a thousand made the reader recurse out)
 # the copied page's address in the path (a query any link may carry), after the copy's time, or
 # newest/oldest, or with its own scheme, after any segments of the archive's own (a collection's);
 # with a time, the scheme may be left out (round 41: each of these names the page it copied)
 _COPIED = re.compile(r"/(?:(?:[0-9][0-9.*\-]*[a-z_]*|newest|oldest)/+(?:https?:/+)?|https?:/+)[^/\s]+\.[^/\s]+", re.I)
+# on a listed archive, the copy's address begins the path (round 43: archive.ph/AbCd1/https://... is
+# a snapshot's code with a decoy after it); the others' collections put segments of their own first
+_COPIED_FIRST = re.compile(r"^/+(?:web/+)?(?:(?:[0-9][0-9.*\-]*[a-z_]*|newest|oldest)/+(?:https?:/+)?|https?:/+)"
+                           r"[^/\s]+\.[^/\s]+", re.I)
 
 
 # what a reader or a browser makes of a text: no invisible character (a soft hyphen, a zero-width
@@ -183,7 +191,26 @@ def _as_read(text: str) -> str:
     return re.sub(r"\s+", " ", text).lower()
 
 
-def hidden_address_why(url: str) -> str:
+def as_url(text) -> str:
+    """An address as a browser reads it: as_read, after the tabs and line ends it drops (WHATWG's
+    URL parser removes them: "bi\tt.ly" is bit.ly), slashes after the scheme as two, its path's
+    "." and ".." segments resolved (round 43: google.com/./url is google.com/url)."""
+    read = re.sub(r"^([a-z][a-z0-9+.-]*):/*", r"\1://", as_read(re.sub(r"[\t\n\r]", "", str(text))).strip())
+    head, sep, rest = read.partition("://")
+    if not sep:
+        return read
+    host, slash, path = rest.partition("/")
+    path, mark, tail = re.split(r"([?#])", path, maxsplit=1) if re.search(r"[?#]", path) else (path, "", "")
+    kept = []
+    for segment in path.split("/"):
+        if segment == "..":
+            kept = kept[:-1]
+        elif segment != ".":
+            kept.append(segment)
+    return f"{head}://{host}{slash}{'/'.join(kept)}{mark}{tail}"
+
+
+def hidden_address_why(url: str, depth: int = 0) -> str:
     """Why a registry entry's address hides the page it stands for ("" where it does not): a
     shortener's (SHORTENERS), an archive's (ARCHIVES) that does not carry the copied page's own
     address after the copy's time, or carries one that is hidden itself (archive.ph/AbCd1,
@@ -191,7 +218,7 @@ def hidden_address_why(url: str) -> str:
     WebCite's short form, or no address a browser opens at all; read as a browser reads it
     (as_read: "ｂｉｔ.ｌｙ", "archive。ph", "https:///bit.ly", "bit.ly\\x"), the host whatever its case,
     port, trailing dot or www. archive.ph/<time>/https://docs.kernel.org/... names what it copied."""
-    read = re.sub(r"^([a-z][a-z0-9+.-]*):/*", r"\1://", as_read(url).strip())
+    read = as_url(url)
     try:
         parts = urllib.parse.urlsplit(read)
         host = (parts.hostname or "").rstrip(".").removeprefix("www.")
@@ -206,11 +233,15 @@ def hidden_address_why(url: str) -> str:
     first = parts.path.strip("/").split("/")[0]
     if ARCHIVES.search(host) or ARCHIVE_WORDS.search(host) or ARCHIVE_WORDS.search(first) \
             or (host == "archive.org" and first == "web"):
-        copied = _COPIED.search(parts.path)  # after any collection's segments (archive-it's, the NLA's)
+        # after any collection's segments (archive-it's, the NLA's); at the start on a listed archive
+        copied = (_COPIED_FIRST.match if ARCHIVES.search(host) else _COPIED.search)(parts.path)
         if not copied:
             return f"{host} stands for a page it does not name"
+        if depth >= MAX_COPIES:
+            return f"{host} holds copies of copies more than {MAX_COPIES} deep"
         at = copied.start() + re.search(r"https?:/|[^/\s]+\.[^/\s]+$", copied.group(0)).start()
-        inner = hidden_address_why(parts.path[at:] if re.match(r"https?:", parts.path[at:]) else "https://" + parts.path[at:])
+        inner = hidden_address_why(parts.path[at:] if re.match(r"https?:", parts.path[at:]) else "https://" + parts.path[at:],
+                                   depth + 1)
         if inner:
             return f"{host} copied an address that hides its page: {inner}"
     return ""
@@ -221,7 +252,7 @@ def secondary_why(source: dict) -> str:
     """The field of a registry entry that shows it is a secondary source though it is not marked
     so ("url names 'wiki'"), or "" where none does (the rule: SECONDARY_WORDS)."""
     for field in SECONDARY_FIELDS:  # as read: "%77iki" and "Wi\u00adkipedia" are "wiki" to a reader
-        found = SECONDARY_WORDS.search(as_read(source.get(field, "")))
+        found = SECONDARY_WORDS.search((as_url if field == "url" else as_read)(source.get(field, "")))
         if found:
             return f"its {field} names {found.group(0)!r}"
     return ""

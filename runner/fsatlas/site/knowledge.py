@@ -438,7 +438,25 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
 # record escaped that check)
 # (round 39: read as a reader reads them, feature_matrix.as_read; and a run's id alone, <time>Z-<machine>)
 # (round 41: "FS Atlas", "fs-atlas", an id with "Z_", a machine's label m-<10 hex digits> alone)
+# (round 43: the words in letters alone, "FS–Atlas", "f s atlas", "data/./probes"; and what the
+# committed probe records are known by, in letters: each one's created time and machine's label,
+# so "2026-11-25T06:48:49Z" or "machine 05e18e6041" names one)
 OWN_MEASUREMENT = re.compile(r"fs[\s._-]?atlas|this project|data/probes|\d{8}t\d{6}z[-_][a-z0-9]|\bm-[0-9a-f]{10}\b")
+OWN_LETTERS = ("fsatlas", "thisproject", "dataprobes")
+
+
+def _own_measurement(source: dict, records: dict) -> str:
+    """What in a source's words says it is this project's own measurement ("" where nothing does):
+    OWN_MEASUREMENT as read (its address as a browser reads it), OWN_LETTERS or a committed probe
+    record's created time or machine's label in its letters."""
+    read = feature_matrix.as_read(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "covers")))
+    said = OWN_MEASUREMENT.search(f"{read} {feature_matrix.as_url(source.get('url', ''))}")
+    if said:
+        return said.group(0)
+    letters = feature_matrix._letters(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")))
+    marks = {*OWN_LETTERS, *(feature_matrix._letters(r.get("created", "")) for r in records.values()),
+             *(feature_matrix._letters((r.get("system") or {}).get("machine", "")).removeprefix("m") for r in records.values())}
+    return next((m for m in sorted(marks) if len(m) >= 8 and m in letters), "")
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
@@ -449,16 +467,16 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             problems.append(Problem("error", sources_path, f"/{i}/id", f"duplicate source id {ident!r}"))
     known = set(ids)
     probes_dir = os.path.join(os.path.dirname(sources_path), "probes")
+    records = probe_records(os.path.dirname(sources_path))
     for i, source in enumerate(knowledge["sources"]):
         if "probe" in source and not os.path.isfile(os.path.join(probes_dir, source["probe"] + ".json")):
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected a probe result data/probes/{source['probe']}.json, found none"))
-        own = OWN_MEASUREMENT.search(feature_matrix.as_read(" ".join(str(source.get(f, ""))
-                                                                     for f in ("title", "publisher", "url", "covers"))))
-        if "probe" not in source and own:
+        own = "probe" not in source and _own_measurement(source, records)
+        if own:
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected the probe record (probe: ID) of a source that is this project's own "
-                                    f"measurement (it says {own.group(0)!r}), so that what it states is checked against "
+                                    f"measurement (it says {own!r}), so that what it states is checked against "
                                     f"the record, found none"))
 
     def cite(path, where, cited):
