@@ -454,9 +454,9 @@ def _own_measurement(source: dict, records: dict) -> str:
     if said:
         return said.group(0)
     letters = feature_matrix._letters(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")))
-    marks = {*OWN_LETTERS, *(feature_matrix._letters(r.get("created", "")) for r in records.values()),
-             *(feature_matrix._letters((r.get("system") or {}).get("machine", "")).removeprefix("m") for r in records.values())}
-    return next((m for m in sorted(marks) if len(m) >= 8 and m in letters), "")
+    marks = {feature_matrix._letters(r.get("created", "")) for r in records.values()} | \
+        {feature_matrix._letters((r.get("system") or {}).get("machine", "")).removeprefix("m") for r in records.values()}
+    return next((m for m in (*OWN_LETTERS, *sorted(m for m in marks if len(m) >= 8)) if m in letters), "")
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
