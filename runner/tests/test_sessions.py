@@ -353,3 +353,33 @@ def test_a_pack_cut_short_in_its_removal_leaves_the_bundle_whole(tmp_path, monke
     monkeypatch.setattr(bundle.shutil, "rmtree", real)
     bundle.unpack(str(tmp_path), rid)
     assert bundle.folder_members(str(tmp_path), rid) == members
+
+
+def test_resuming_a_complete_run_leaves_its_file_as_it_is(tmp_path, capsys):
+    """Round 42, break 2: --resume of a run with every cell measured added a session of a run that
+    measured nothing, which another run going on then made "at once". The file is left byte for byte."""
+    from fsatlas.cli import main
+    doc = json.loads(SOURCE.read_text())
+    doc["cells"] = [c for c in doc["cells"] if c["status"] == "ok"]
+    doc["complete"] = True
+    (tmp_path / "results").mkdir()
+    path = tmp_path / "results" / SOURCE.name
+    path.write_text(json.dumps(doc))
+    before = path.read_bytes()
+    assert main(["run", "--resume", DOC["id"], "--out", str(tmp_path)]) == 0
+    assert path.read_bytes() == before and "nothing to resume" in capsys.readouterr().err
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(exponent=st.integers(12, 18), sign=st.sampled_from([1, -1]), field=st.sampled_from(["timestamp", "timestamp_ms"]))
+def test_a_report_dated_where_no_calendar_reaches_is_one_line(exponent, sign, field):
+    """Round 42, break 3: fio's timestamp of 10^15 s, or timestamp_ms of ±10^18, failed the message
+    that says when it was written (a year past 9999). Each is refused in words, never a traceback."""
+    name = next(n for n, p in REPORTS.items() if p.startswith("/cells/"))
+    members = {**MEMBERS, name: re.sub(rb'("' + field.encode() + rb'"\s*:\s*)\d+', lambda m: m.group(1) + str(sign * 10 ** exponent).encode(),
+                                       MEMBERS[name], count=1)}
+    doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
+    found = validation.cell_clock_problems(doc, members, {}) + validation.report_session_problems(doc, members, {})
+    # refused where the rules read that field: timestamp_ms by the sessions, a late timestamp by the clock
+    assert bool(found) is (field == "timestamp_ms" or sign > 0), found
+    assert all(isinstance(m, str) and "\n" not in m for _, m in found)
