@@ -24,8 +24,8 @@ def _handler(signum, frame):
 def held():
     """A signal received inside is remembered, not raised: a bundle packed and the result saved
     are never cut in half (#60 round 40: a Ctrl-C in the last pack left a result the bundle did
-    not match, and one in its folder's removal lost raw files for good). The caller asks
-    raise_if_interrupted() after it, where it may stop."""
+    not match, and one in its folder's removal lost raw files for good). After it the caller
+    decides: the Ctrl-C handler raises anyway, a run that finished returns its complete result."""
     _holding[0] += 1
     try:
         yield

@@ -432,15 +432,12 @@ def _no_kernel_claims(knowledge: dict, records: dict) -> list[Problem]:
     return out
 
 
-# words by which a source is this project's own measurement (its name, its repository, a probe
-# record's id or folder): such a source is a probe's, whose states are checked against its record,
-# never a document (round 37: a probe source with its probe key dropped and an address to the
-# record escaped that check)
-# (round 39: read as a reader reads them, feature_matrix.as_read; and a run's id alone, <time>Z-<machine>)
-# (round 41: "FS Atlas", "fs-atlas", an id with "Z_", a machine's label m-<10 hex digits> alone)
-# (round 43: the words in letters alone, "FS–Atlas", "f s atlas", "data/./probes"; and what the
-# committed probe records are known by, in letters: each one's created time and machine's label,
-# so "2026-11-25T06:48:49Z" or "machine 05e18e6041" names one)
+# What says a source is this project's own measurement, which is a probe's, its states checked
+# against its record, never a document's (#63 rounds 37 to 43: a probe source with its key dropped,
+# its words disguised): its name, its repository, the probe folder, a run's or a record's id, a
+# machine's label, read as a reader reads them (feature_matrix.as_read); and in letters alone,
+# where a committed record's created time or machine's label counts too ("FS–Atlas", "machine
+# 05e18e6041", "2026-11-25T06:48:49Z").
 OWN_MEASUREMENT = re.compile(r"fs[\s._-]?atlas|this project|data/probes|\d{8}t\d{6}z[-_][a-z0-9]|\bm-[0-9a-f]{10}\b")
 OWN_LETTERS = ("fsatlas", "thisproject", "dataprobes")
 
