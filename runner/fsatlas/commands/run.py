@@ -49,13 +49,13 @@ def run(args) -> int:
                             "--clients or --resume", field="--kernel")
         return in_guest(args, out)
     resume = load_resume(out, args.resume) if args.resume else None
+    if resume:
+        check_same_system(resume, args.machine)
     if resume and resume.get("complete") and all(c["status"] == "ok" for c in resume["cells"]):
         # nothing to redo: the file is left as it is, with no session of a run that measured nothing
         # (#60 round 42: one added during another run made that run and this one "at once")
         print(f"fsatlas: run {resume['id']} is complete, every cell measured: nothing to resume", file=sys.stderr)
         return 0
-    if resume:
-        check_same_system(resume, args.machine)
     if resume and args.profile and args.profile != resume.get("profile"):
         raise UserError(f"--resume {args.resume} was a {resume.get('profile')!r} run", field="--profile",
                         expected=repr(resume.get("profile")), found=repr(args.profile))

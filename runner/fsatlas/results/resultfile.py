@@ -205,15 +205,6 @@ def _reject_constant(token):
     raise ValueError(f"{token} is not a number JSON allows")
 
 
-def _finite(token: str) -> float:
-    """A JSON number as a float, refused where it is beyond a double (1e999 would read as
-    infinity, a wall time no clock could end: orjson refuses it too)."""
-    value = float(token)
-    if math.isinf(value):
-        raise ValueError(f"{token[:40]} is beyond the largest number a result may hold")
-    return value
-
-
 def kind_of(mode: int) -> str:
     """What a file that is not a regular one is, in words."""
     for test, name in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
@@ -320,7 +311,7 @@ def _parsed_by_json(raw: bytes, path: str):
     except UnicodeDecodeError as e:
         raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise UserError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where=path) from None
     except (ValueError, RecursionError) as e:
