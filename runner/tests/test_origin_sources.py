@@ -302,7 +302,9 @@ def test_an_address_no_browser_opens_is_one_located_line(tmp_path, capsys, url):
     ("https://google.com/x/../url?q=https://x.org", True), ("https://archive.org/./web/2024/https://bit.ly/x", True),
     ("https://archive.ph/AbCd1/https://docs.kernel.org/x", True), ("https://bi\tt.ly/x", True),
     ("https://" + "web.archive.org/web/1/" * 1000 + "docs.kernel.org/filesystems/ext4/blocks.html", True),
-    ("https://web.archive.org/web/1/web.archive.org/web/2/docs.kernel.org/x", False)])
+    ("https://web.archive.org/web/1/web.archive.org/web/2/docs.kernel.org/x", False),
+    ("https://docs.kernel.org:99999/x", True), ("https://xn--/x", True), ("https://xn--bcher-kva.example/x", False),
+    ("https://docs.kernel.org:443/filesystems/ext3.html", False)])
 def test_named_addresses(url, hidden):
     """Round 41: shorteners off the list, redirectors, archives beyond the list (their copies of a
     hidden address unread) passed; archive copies that name the page they copied (newest, oldest,

@@ -222,8 +222,11 @@ def hidden_address_why(url: str, depth: int = 0) -> str:
     try:
         parts = urllib.parse.urlsplit(read)
         host = (parts.hostname or "").rstrip(".").removeprefix("www.")
-    except ValueError as e:
-        return f"it is no address a browser opens ({e})"
+        parts.port  # noqa: B018 (a port out of range raises, as a browser refuses it)
+        # a name no DNS holds raises: an xn-- label that is no punycode, a Unicode one IDNA refuses (round 43)
+        host.encode("ascii").decode("idna") if host.isascii() else host.encode("idna")
+    except (ValueError, UnicodeError) as e:
+        return f"it is no address a browser opens ({e or type(e).__name__})"
     if SHORTENERS.search(host):
         return f"{host} stands for a page it does not name"
     if REDIRECTORS.match(f"{host}{parts.path}"):
