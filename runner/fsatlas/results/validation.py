@@ -534,12 +534,13 @@ def session_structure(result: dict) -> list[tuple[str, str]]:
     if parts is None or not isinstance(wall, (int, float)) or not math.isfinite(wall):
         return []  # created or the wall time is refused on its own
     # read only where shares.sessions reads them (a list of numbers): a malformed one is the schema's to refuse
-    recorded = result["sessions"] if shares.sessions(result, parts[0]) else []
+    spans = shares.sessions(result, parts[0])
+    recorded = result["sessions"] if spans else []
     if not recorded and result.get("sessions"):
         return []
     # no clock runs into the future (#60 round 38: a session or a wall time of 10^12 s ran past any later run)
     latest = (dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW).timestamp()
-    ends = [e for _, e in shares.sessions(result, parts[0])] or [parts[0] + parts[1]]
+    ends = [e for _, e in spans] or [parts[0] + parts[1]]
     if max(ends) > latest:
         where = "/sessions" if recorded else "/wall_seconds"
         shown = _at(max(ends)) if max(ends) < LAST_SECOND else "after the year 9999"

@@ -442,18 +442,23 @@ OWN_MEASUREMENT = re.compile(r"fs[\s._-]?atlas|this project|data/probes|\d{8}t\d
 OWN_LETTERS = ("fsatlas", "thisproject", "dataprobes")
 
 
-def _own_measurement(source: dict, records: dict) -> str:
+def own_marks(records: dict) -> tuple:
+    """OWN_LETTERS and, in letters, each committed probe record's created time and machine's label
+    (eight letters or more), in the order _own_measurement looks for them."""
+    marks = {feature_matrix._letters(r.get("created", "")) for r in records.values()} | \
+        {feature_matrix._letters((r.get("system") or {}).get("machine", "")).removeprefix("m") for r in records.values()}
+    return (*OWN_LETTERS, *sorted(m for m in marks if len(m) >= 8))
+
+
+def _own_measurement(source: dict, marks: tuple) -> str:
     """What in a source's words says it is this project's own measurement ("" where nothing does):
-    OWN_MEASUREMENT as read (its address as a browser reads it), OWN_LETTERS or a committed probe
-    record's created time or machine's label in its letters."""
+    OWN_MEASUREMENT as read (its address as a browser reads it), or one of own_marks() in its letters."""
     read = feature_matrix.as_read(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "covers")))
     said = OWN_MEASUREMENT.search(f"{read} {feature_matrix.as_url(source.get('url', ''))}")
     if said:
         return said.group(0)
     letters = feature_matrix._letters(" ".join(str(source.get(f, "")) for f in ("title", "publisher", "url", "covers")))
-    marks = {feature_matrix._letters(r.get("created", "")) for r in records.values()} | \
-        {feature_matrix._letters((r.get("system") or {}).get("machine", "")).removeprefix("m") for r in records.values()}
-    return next((m for m in (*OWN_LETTERS, *sorted(m for m in marks if len(m) >= 8)) if m in letters), "")
+    return next((m for m in marks if m in letters), "")
 
 
 def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
@@ -464,12 +469,13 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
             problems.append(Problem("error", sources_path, f"/{i}/id", f"duplicate source id {ident!r}"))
     known = set(ids)
     probes_dir = os.path.join(os.path.dirname(sources_path), "probes")
-    records = probe_records(os.path.dirname(sources_path))
+    records = probe_records(os.path.dirname(sources_path))  # read once, for every rule below
+    marks = own_marks(records)
     for i, source in enumerate(knowledge["sources"]):
         if "probe" in source and not os.path.isfile(os.path.join(probes_dir, source["probe"] + ".json")):
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected a probe result data/probes/{source['probe']}.json, found none"))
-        own = "probe" not in source and _own_measurement(source, records)
+        own = "probe" not in source and _own_measurement(source, marks)
         if own:
             problems.append(Problem("error", sources_path, f"/{i}/probe",
                                     f"expected the probe record (probe: ID) of a source that is this project's own "
@@ -483,7 +489,6 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected a source id from data/sources.yaml, found {source!r}"))
 
     by_id = {s["id"]: s for s in knowledge["sources"]}
-    records = probe_records(os.path.dirname(sources_path))
     feature_keys = set(_schema()["$defs"]["feature_file"]["properties"]["features"]["properties"]) | feature_matrix.ORIGIN_KEYS
     for i, source in enumerate(knowledge["sources"]):
         states = source.get("states") or ()
