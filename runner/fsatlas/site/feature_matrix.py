@@ -325,6 +325,7 @@ LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a co
     "timestamp_resolution": r"\s*(?:ns|\u00b5s|us|ms|s|(?:nano|micro|milli)?seconds?)",
     "acl_max_entries": "", "hard_link_limit": "", "max_files": "",
 }
+_COUNT_WORDS = r"(?:\s+(?:entries|links|files|inodes))?"  # a count's unit may be said, or left to its column
 # a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
 # "255 bytes (a guess, unverified)"
 _DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|unconfirmed|uncertain|unclear|unsure"
@@ -347,7 +348,7 @@ def limit_why(key: str, text) -> str:
     """Why a limit cell's text is no limit of its column ("" where it is one): LIMIT_UNITS."""
     said = " ".join(str(text).split())
     unit = LIMIT_UNITS.get(key, "")
-    found = re.match(_NUMBER + _SCALE + (f"(?:{unit})" if unit else r"(?:\s+(?:entries|links|files|inodes))?")
+    found = re.match(_NUMBER + _SCALE + f"(?:{unit or _COUNT_WORDS})"
                      + r"(?=$|[\s(,;])", said, re.I)
     if not found:
         return (f"{text!r} is no limit (a number{' with its unit' if unit else ''}"
@@ -364,6 +365,77 @@ def limit_why(key: str, text) -> str:
     if back:
         return f"{text!r} is no limit: its qualifier takes the number back ({back.group(0)!r})"
     return ""
+
+
+
+# What the number of a limit stands for, to set it beside a probe's finding (probe_findings: a
+# limit in bytes, entries, links, ns, UTF-16 code units or characters). Binary prefixes are
+# exact; a decimal one (KB) is read both ways, as documents use it both ways; a scale word is a
+# power of ten.
+_SCALE_WORDS = {"": 1, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
+                "quadrillion": 10**15}
+_PREFIXES = "KMGTPEZY"
+_NS = {"ns": 1, "nanosecond": 1, "\u00b5s": 10**3, "us": 10**3, "microsecond": 10**3, "ms": 10**6,
+       "millisecond": 10**6, "s": 10**9, "second": 10**9}
+
+
+def limit_amount(key: str, text) -> tuple | None:
+    """(the number as written, a Decimal; its decimals, or None where it is exact (a power less a
+    few); the factors to the probe's unit it may stand for; the kind of unit: bytes, ns, UTF-16
+    code units, characters, or "" for a count) of a limit's text, or None where limit_why
+    refuses it."""
+    from decimal import Decimal
+    if limit_why(key, text):
+        return None
+    said = " ".join(str(text).split())
+    unit = LIMIT_UNITS.get(key, "")
+    found = re.match(_NUMBER + r"(?:\s+(?P<scale>thousand|million|billion|trillion|quadrillion))?"
+                     + f"(?P<unit>{unit or _COUNT_WORDS})", said, re.I)
+    number, scale = found.group("number").replace(",", ""), _SCALE_WORDS[(found.group("scale") or "").lower()]
+    if found.group("power"):  # exact: 2^32 - 1
+        value, decimals = Decimal(int(number) ** int(found.group("power")) - int(found.group("less") or 0)), None
+    else:
+        value, decimals = Decimal(number) - int(found.group("less") or 0), len(number.partition(".")[2])
+    written = " ".join(found.group("unit").split())
+    if key == "timestamp_resolution":
+        return value, decimals, [scale * _NS[written.lower().rstrip("s") if len(written) > 2 else written.lower()]], "ns"
+    if key == "max_filename_length":
+        kind = "bytes" if written.lower().startswith("byte") else \
+            "UTF-16 code units" if written.lower().startswith("utf") or "code" in written.lower() else "characters"
+        return value, decimals, [scale], kind
+    if unit:  # bytes, with a prefix or without
+        prefix = written[0].upper() if written[:1].upper() in _PREFIXES else ""
+        power = _PREFIXES.index(prefix) + 1 if prefix else 0
+        binary = "i" in written[1:2].lower() if prefix else True
+        return value, decimals, sorted({scale * 1024**power} | (set() if binary else {scale * 1000**power})), "bytes"
+    return value, decimals, [scale], written.lower()  # a count: its word, or "" where it gives none
+
+
+COUNTS = frozenset({"entries", "links"})  # a probe's units of a count: a limit without a unit counts them
+
+
+def limit_agrees(key: str, text, finding: dict) -> str:
+    """"" where a limit's text says what a probe's "ok" finding of its column found, else why it
+    does not: in the unit the probe counts in (a name in bytes is not a name in UTF-16 code units),
+    the found number as the text writes it (to its decimals, for one of the factors its unit may
+    stand for: "2 TiB" for 2,196,873,666,560 bytes), or at least that where the probe stopped
+    before it found the limit (at_least)."""
+    from decimal import Decimal, ROUND_HALF_EVEN
+    amount = limit_amount(key, text)
+    if amount is None:
+        return ""  # no limit: unanswered_why's to refuse
+    value, decimals, factors, kind = amount
+    unit = finding.get("unit", "")
+    if kind != unit and not (kind == "" and unit in COUNTS):
+        return f"the probe counts in {unit}, the limit in {kind or 'no unit (a count)'}"
+    for factor in factors:
+        found = Decimal(finding["limit"]) / factor
+        if decimals is not None:
+            found = found.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
+        if value == found or (finding.get("at_least") and value > found):
+            return ""
+    return (f"the probe found {'at least ' if finding.get('at_least') else ''}{finding['limit']:,} {unit}, "
+            f"which {text!r} does not write")
 
 
 # a part in brackets of a filesystem's name that only says a version (filesystem_names)

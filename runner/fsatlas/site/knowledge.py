@@ -764,6 +764,33 @@ def _probe_values(source: dict, fs: str, column: str, records: dict) -> set:
             and f.get("value") in ("yes", "no")}
 
 
+def _probe_limits(source: dict, fs: str, column: str, records: dict) -> list[dict]:
+    """The "ok" findings of fs for column's probe in a probe source's record that found a limit."""
+    return [f for f in records.get(source.get("probe"), {}).get("findings", ())
+            if f.get("filesystem") == fs and f.get("probe") == column and f.get("status") == "ok" and "limit" in f]
+
+
+def _limit_problems(fs: str, name: str, fact: dict, path: str, by_id: dict, records: dict) -> list[Problem]:
+    """A limit against the limits the probes it cites found (round 43's yes/no rule, for numbers):
+    it writes one of them in the probe's unit (feature_matrix.limit_agrees); "not documented" or
+    "not applicable" beside a cited probe that found one is refused."""
+    out, said = [], fact["limit"]
+    for j, ident in enumerate(fact["sources"]):
+        found = _probe_limits(by_id.get(ident, {}), fs, name, records)
+        if not found:
+            continue
+        if feature_matrix.normalized(said) in (feature_matrix.NOT_DOCUMENTED, feature_matrix.NOT_APPLICABLE):
+            why = f"it found {probes_mod.shown(found[0])}"
+        else:
+            whys = [feature_matrix.limit_agrees(name, said, f) for f in found]
+            why = "" if "" in whys else "; ".join(dict.fromkeys(whys))
+        if why:
+            out.append(Problem("error", path, f"/features/{name}/limit",
+                               f"expected the limit the probe {ident!r} (sources/{j}) found, "
+                               f"{' or '.join(dict.fromkeys(probes_mod.shown(f) for f in found))}, found {said!r}: {why}"))
+    return out
+
+
 def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = None) -> list[Problem]:
     """The rules every fact of a feature file keeps: it names the version
     it holds for, and every source it cites states that feature (the registry entry's `states`),
@@ -781,6 +808,8 @@ def _fact_rules(fs: str, features: dict, by_id: dict, records: dict | None = Non
                                "expected the version this fact holds for (holds_for), found none"))
         said = fact.get("value", fact.get("limit"))
         field = f"{where}/{'value' if 'value' in fact else 'limit'}"
+        if "limit" in fact:
+            out += _limit_problems(fs, name, fact, path, by_id, records or {})
         if said == "not documented":
             if not fact.get("note"):
                 out.append(Problem("error", path, f"{where}/note", "expected the reason no experiment or primary "

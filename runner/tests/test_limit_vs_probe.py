@@ -1,0 +1,150 @@
+"""A limit against the probe it cites (issue #63; round 41's yes/no rule, for numbers). The rule:
+a fact's limit that cites a probe source whose record holds an "ok" finding of that row and
+column with a limit writes one such finding's number, in the unit the probe counts in (a name in
+bytes is no name in UTF-16 code units: the issue's NTFS cell), to the decimals the text gives
+and for a factor its unit may stand for (binary prefixes exactly, KB as 1000 or 1024 bytes); or
+at least that number where the probe stopped before it found the limit (at_least). "not
+documented" or "not applicable" beside a cited probe that found one is refused.
+
+Each test is written from that statement: the number the text must write is computed here by
+integer arithmetic (round half to even), not by the module's Decimal."""
+import copy
+
+from hypothesis import given, settings, strategies as st
+from test_states_rows import world  # noqa: F401 (a fixture)
+
+from fsatlas.site import feature_matrix, knowledge
+
+BINARY = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+DECIMAL = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"]
+
+
+def _written(limit: int, divisor: int, decimals: int) -> str:
+    """limit / divisor to `decimals` decimals, rounded half to even, by integer arithmetic."""
+    q, r = divmod(limit * 10**decimals, divisor)
+    if 2 * r > divisor or (2 * r == divisor and q % 2):
+        q += 1
+    text = str(q).rjust(decimals + 1, "0")
+    return f"{text[:-decimals]}.{text[-decimals:]}" if decimals else text
+
+
+@settings(max_examples=300, deadline=None)
+@given(limit=st.integers(1, 2**63 - 1), power=st.integers(0, 6), decimals=st.integers(0, 3),
+       binary=st.booleans(), at_least=st.booleans(), nudge=st.sampled_from([-1, 1]))
+def test_the_found_number_written_to_the_texts_decimals_agrees_and_one_step_off_does_not(
+        limit, power, decimals, binary, at_least, nudge):
+    divisor = (1024 if binary else 1000) ** power
+    decimals = decimals if power else 0  # bytes are whole
+    written = _written(limit, divisor, decimals)
+    if written.replace(".", "").strip("0") == "":
+        return  # 0 is no limit (limit_why); not this rule's case
+    unit = (BINARY if binary else DECIMAL)[power]
+    finding = {"limit": limit, "unit": "bytes", "at_least": at_least}
+    assert feature_matrix.limit_agrees("max_file_size", f"{written} {unit}", finding) == ""
+    # one step of the last decimal up or down: refused, unless it writes the number for the other
+    # factor a decimal prefix stands for, or is above a floor the probe found
+    digits = int(written.replace(".", "")) + nudge
+    if digits <= 0:
+        return
+    off = _written(digits, 10**decimals, decimals)
+    steps = [int(_written(limit, d, decimals).replace(".", "")) for d in {divisor, 1024**power}]
+    why = feature_matrix.limit_agrees("max_file_size", f"{off} {unit}", finding)
+    assert (why == "") is any(digits == s or (at_least and digits > s) for s in steps), (off, why)
+
+
+PROBE_UNITS = ["bytes", "UTF-16 code units", "characters"]
+TEXT_UNITS = {"bytes": "bytes", "byte": "bytes", "UTF-16 code units": "UTF-16 code units",
+              "code units": "UTF-16 code units", "UTF-16 characters": "UTF-16 code units", "characters": "characters"}
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 10**6), probe_unit=st.sampled_from(PROBE_UNITS), text_unit=st.sampled_from(sorted(TEXT_UNITS)))
+def test_a_name_limit_agrees_only_in_the_unit_the_probe_counts(n, probe_unit, text_unit):
+    why = feature_matrix.limit_agrees("max_filename_length", f"{n} {text_unit.strip()}", {"limit": n, "unit": probe_unit})
+    assert (why == "") is (TEXT_UNITS[text_unit] == probe_unit), why
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 10**9), unit=st.sampled_from(["entries", "links"]), word=st.sampled_from(["", "entries", "links"]),
+       qualifier=st.sampled_from(["", " (4 KiB blocks)", " (V5), 25 (V4)"]), other=st.integers(1, 10**9))
+def test_a_count_agrees_with_the_count_the_probe_found(n, unit, word, qualifier, other):
+    """A count's unit is its column's where the text names none: "507 (4 KiB blocks)" writes 507
+    entries (the number in the qualifier is not the limit); one it names is the probe's."""
+    column = {"entries": "acl_max_entries", "links": "hard_link_limit"}[unit]
+    text = f"{{}}{' ' + word if word else ''}{qualifier}"
+    assert (feature_matrix.limit_agrees(column, text.format(n), {"limit": n, "unit": unit}) == "") is (word in ("", unit))
+    assert (feature_matrix.limit_agrees(column, text.format(other), {"limit": n, "unit": unit}) == "") is \
+        (other == n and word in ("", unit))
+
+
+@settings(max_examples=60, deadline=None)
+@given(grain=st.integers(1, 10**9), unit=st.sampled_from([("ns", 1), ("nanoseconds", 1), ("µs", 10**3), ("us", 10**3),
+                                                          ("microseconds", 10**3), ("ms", 10**6), ("s", 10**9),
+                                                          ("second", 10**9)]))
+def test_a_resolution_agrees_in_nanoseconds(grain, unit):
+    word, factor = unit
+    if grain % factor:
+        return
+    assert feature_matrix.limit_agrees("timestamp_resolution", f"{grain // factor} {word}", {"limit": grain, "unit": "ns"}) == ""
+    assert feature_matrix.limit_agrees("timestamp_resolution", f"{grain // factor + 1} {word}", {"limit": grain, "unit": "ns"})
+
+
+def _limit_facts(data, records):
+    by_id = {s["id"]: s for s in data["sources"]}
+    out = []
+    for fs, doc in sorted(data["features"].items()):
+        for col, fact in sorted(doc["features"].items()):
+            if "limit" not in fact:
+                continue
+            found = [f for i in fact["sources"] for f in records.get(by_id.get(i, {}).get("probe"), {}).get("findings", ())
+                     if f.get("filesystem") == fs and f.get("probe") == col and f.get("status") == "ok" and "limit" in f]
+            if found:
+                out.append((fs, col, found))
+    return by_id, out
+
+
+def _refused(fs, col, features, by_id, records):
+    return [p for p in knowledge._fact_rules(fs, features, by_id, records)
+            if p.path == f"/features/{col}/limit" and "the probe" in p.message]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_a_committed_limit_rewritten_away_from_its_probe_is_refused(world, draw):  # noqa: F811
+    """Over the committed facts that cite a probe that found their limit: as committed, none is
+    refused; the found number plus a drawn amount, written in the probe's unit, is refused unless
+    it is another kernel's finding or (at_least) above a floor; the found number in another unit
+    of names is refused."""
+    data, records = world
+    by_id, facts = _limit_facts(data, records)
+    fs, col, found = draw.draw(st.sampled_from(facts), label="fact")
+    assert not _refused(fs, col, data["features"], by_id, records)
+    features = copy.deepcopy(data["features"])
+    first = found[0]
+    extra = draw.draw(st.integers(1, 10**6), label="extra")
+    count = first["unit"] in feature_matrix.COUNTS
+    features[fs]["features"][col]["limit"] = f"{first['limit'] + extra:,}" + ("" if count else f" {first['unit']}")
+    floors = [f["limit"] for f in found if f.get("at_least")]
+    fine = any(f["limit"] == first["limit"] + extra for f in found) or any(first["limit"] + extra > x for x in floors)
+    assert bool(_refused(fs, col, features, by_id, records)) is not fine
+    if col == "max_filename_length":
+        other = {"bytes": "UTF-16 code units"}.get(first["unit"], "bytes")
+        features[fs]["features"][col]["limit"] = f"{first['limit']} {other}"
+        fine = any(f["unit"] == other and f["limit"] == first["limit"] for f in found)
+        assert bool(_refused(fs, col, features, by_id, records)) is not fine
+
+
+def test_the_named_cell_ntfs_names_in_bytes_and_not_documented_beside_a_probe(world):  # noqa: F811
+    """The issue's NTFS cell: "255 bytes" where ntfs-3g's probe counted 255 UTF-16 code units;
+    and a limit called "not documented" while the probe it cites found it."""
+    data, records = world
+    by_id = {s["id"]: s for s in data["sources"]}
+    features = copy.deepcopy(data["features"])
+    features["ntfs"]["features"]["max_filename_length"]["limit"] = "255 bytes"
+    refused = _refused("ntfs", "max_filename_length", features, by_id, records)
+    assert refused and "counts in UTF-16 code units, the limit in bytes" in refused[0].message
+    features = copy.deepcopy(data["features"])
+    fact = features["ext4"]["features"]["xattr_max_value"]
+    fact["limit"], fact["note"] = "not documented", "no document read gives it"
+    refused = _refused("ext4", "xattr_max_value", features, by_id, records)
+    assert refused and "it found 4,036 bytes" in refused[0].message
