@@ -55,11 +55,17 @@ def _hand_limit(key: str, text: str) -> bool:
     units = _HAND_UNITS.get(key)
     if isinstance(units, str):
         units = _HAND_UNITS[units]
-    if units is None:
-        return True
     for scale in ("thousand ", "million ", "billion ", "trillion ", "quadrillion "):
         rest = rest[len(scale):] if rest.startswith(scale) else rest
-    return any(rest.startswith(u) and (len(rest) == len(u) or rest[len(u)] in " (,;s") for u in units)
+    # then the unit (a count: its word, or none), and after it only a qualifier (round 44: "8191
+    # KiB" is no count of ACL entries): in brackets, after a comma or semicolon, or "per ..."
+    for unit in units or ("entries", "links", "files", "inodes", ""):
+        if rest.startswith(unit):
+            after = rest[len(unit):]
+            after = after[1:] if unit and after.startswith("s") else after  # a plural
+            if re.match(r"$|\s*[(,;]|\s*per\b", after):
+                return True
+    return False
 
 
 def _hand_answers(fact: dict, facts: dict, secondary: set, key: str) -> bool:

@@ -10,6 +10,7 @@ from the filesystem's Linux entry where no record names it.
 `fsatlas check-data` prints the count, adds the cells unstated() lists, and fails when the two
 together pass GOAL; the pages show each reason."""
 import json
+import math
 import re
 import unicodedata
 import urllib.parse
@@ -313,19 +314,24 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
     return ""
 
 
-# A limit is a positive number (digits, with thousands' commas or a decimal point, or a power 2^N
-# less a few), then its column's unit (a count's unit is the column: entries, links, files), then at
-# most a qualifier that does not take it back ("(4 KiB blocks)", "per dataset", "(the format)").
-_NUMBER = r"(?P<number>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*\^\s*(?P<power>\d+))?(?:\s*[-\u2212]\s*(?P<less>\d+))?"
-_SCALE = r"(?:\s+(?:thousand|million|billion|trillion|quadrillion))?"
+# A limit is a positive number (digits, with thousands' commas or spaces or a decimal point, or a
+# power 2^N less a few), then its column's unit (a count's unit is the column: entries, links,
+# files), then at most a qualifier that does not take it back, in brackets, after a comma or a
+# semicolon, or "per ...": "(4 KiB blocks)", "per dataset", "(the format)". Read as NFKC, letters
+# ASCII only (a Kelvin sign is a K, a dotless i no i; the micro sign is NFKC's Greek mu).
+# (atomic: "1,000 bytes" is a thousand bytes or no limit, never 1 and a qualifier ",000 bytes")
+_NUMBER = (r"(?P<number>(?>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
+           r"(?:\s*\^\s*(?P<power>\d+))?(?:\s*[-\u2212]\s*(?P<less>\d+))?")
+_SCALE = r"(?:\s+(?P<scale>thousand|million|billion|trillion|quadrillion))?"
 _BYTES = r"\s*(?:bytes?|[KMGTPEZY]i?B)"
 LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a count, its unit the column's)
     "max_file_size": _BYTES, "max_volume_size": _BYTES, "xattr_max_value": _BYTES,
     "max_filename_length": r"\s*(?:bytes?|(?:UTF-16\s+)?(?:code\s+units|characters))",
-    "timestamp_resolution": r"\s*(?:ns|\u00b5s|us|ms|s|(?:nano|micro|milli)?seconds?)",
+    "timestamp_resolution": r"\s*(?:ns|[\u00b5\u03bc]s|us|ms|s|(?:nano|micro|milli)?seconds?)",
     "acl_max_entries": "", "hard_link_limit": "", "max_files": "",
 }
 _COUNT_WORDS = r"(?:\s+(?:entries|links|files|inodes))?"  # a count's unit may be said, or left to its column
+_QUALIFIER = r"(?=$|\s*[(,;]|\s+per\b)"  # what may follow a limit's number and unit
 # a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
 # "255 bytes (a guess, unverified)"
 _DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|unconfirmed|uncertain|unclear|unsure"
@@ -344,17 +350,33 @@ def _plain(text: str) -> str:
     return re.sub(r"(?<=\w)-(?=\w)", "", re.sub(r"[_*`]", "", text))
 
 
+def _limit_text(text) -> str:
+    """A limit's text as it is read: NFKC, format characters gone, white space single."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", str(text)) if unicodedata.category(c) != "Cf")
+    return " ".join(text.split())
+
+
+def _limit_match(key: str, said: str, qualified: bool = True):
+    """The number, scale and unit a limit's text (_limit_text) begins with, followed by nothing but
+    a qualifier (_QUALIFIER; not qualified: by anything), or None."""
+    return re.match(_NUMBER + _SCALE + f"(?P<unit>{LIMIT_UNITS.get(key, '') or _COUNT_WORDS})"
+                    + (_QUALIFIER if qualified else ""), said, re.I | re.ASCII)
+
+
 def limit_why(key: str, text) -> str:
     """Why a limit cell's text is no limit of its column ("" where it is one): LIMIT_UNITS."""
-    said = " ".join(str(text).split())
+    said = _limit_text(text)
     unit = LIMIT_UNITS.get(key, "")
-    found = re.match(_NUMBER + _SCALE + f"(?:{unit or _COUNT_WORDS})"
-                     + r"(?=$|[\s(,;])", said, re.I)
+    found = _limit_match(key, said)
+    if not found and _limit_match(key, said, qualified=False):
+        return (f"{text!r} is no limit of {key} (its number{' and unit' if unit else ''} may be followed only by a "
+                f"qualifier: in brackets, after a comma or semicolon, or 'per ...')")
     if not found:
         return (f"{text!r} is no limit (a number{' with its unit' if unit else ''}"
                 f"{'' if not unit else ', such as 4 KiB'})")
     try:
-        value = float(found.group("number").replace(",", "")) ** int(found.group("power") or 1) - int(found.group("less") or 0)
+        value = float(found.group("number").replace(",", "").replace(" ", "")) ** int(found.group("power") or 1) \
+            - int(found.group("less") or 0)
     except OverflowError:  # past the largest float: a limit, however large
         value = float("inf")
     if value <= 0:
@@ -375,40 +397,45 @@ def limit_why(key: str, text) -> str:
 _SCALE_WORDS = {"": 1, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
                 "quadrillion": 10**15}
 _PREFIXES = "KMGTPEZY"
-_NS = {"ns": 1, "nanosecond": 1, "\u00b5s": 10**3, "us": 10**3, "microsecond": 10**3, "ms": 10**6,
-       "millisecond": 10**6, "s": 10**9, "second": 10**9}
+_NS = {"ns": 1, "nanosecond": 1, "us": 10**3, "microsecond": 10**3, "ms": 10**6, "millisecond": 10**6,
+       "s": 10**9, "second": 10**9}
+_HUGE_DIGITS = 100  # a power past this many digits is past any finding: compared as infinite, not computed
 
 
 def limit_amount(key: str, text) -> tuple | None:
     """(the number as written, a Decimal; its decimals, or None where it is exact (a power less a
     few); the factors to the probe's unit it may stand for; the kind of unit: bytes, ns, UTF-16
-    code units, characters, or "" for a count) of a limit's text, or None where limit_why
-    refuses it."""
-    from decimal import Decimal
+    code units, characters, or a count's word, "" where it gives none) of a limit's text, or None
+    where limit_why refuses it."""
+    from decimal import Decimal, localcontext
     if limit_why(key, text):
         return None
-    said = " ".join(str(text).split())
-    unit = LIMIT_UNITS.get(key, "")
-    found = re.match(_NUMBER + r"(?:\s+(?P<scale>thousand|million|billion|trillion|quadrillion))?"
-                     + f"(?P<unit>{unit or _COUNT_WORDS})", said, re.I)
-    number, scale = found.group("number").replace(",", ""), _SCALE_WORDS[(found.group("scale") or "").lower()]
-    if found.group("power"):  # exact: 2^32 - 1
-        value, decimals = Decimal(int(number) ** int(found.group("power")) - int(found.group("less") or 0)), None
-    else:
-        value, decimals = Decimal(number) - int(found.group("less") or 0), len(number.partition(".")[2])
-    written = " ".join(found.group("unit").split())
+    found = _limit_match(key, _limit_text(text))
+    number, scale = found.group("number").replace(",", "").replace(" ", ""), _SCALE_WORDS[(found.group("scale") or "").lower()]
+    less = int(found.group("less") or 0)
+    with localcontext() as exact:  # every digit kept (the default keeps 28)
+        exact.prec = _HUGE_DIGITS + len(number) + len(str(less)) + 10
+        if found.group("power"):  # exact: 2^32 - 1, 2.0^16
+            power = int(found.group("power"))
+            digits = power * math.log10(max(float(number), 1.0))
+            value = Decimal("Infinity") if digits > _HUGE_DIGITS else Decimal(number) ** power - less
+            decimals = None
+        else:
+            value, decimals = Decimal(number) - less, len(number.partition(".")[2])
+    written = " ".join(found.group("unit").split()).lower()
     if key == "timestamp_resolution":
-        return value, decimals, [scale * _NS[written.lower().rstrip("s") if len(written) > 2 else written.lower()]], "ns"
+        word = written.replace("\u03bc", "u").replace("\u00b5", "u")
+        return value, decimals, [scale * _NS[word[:-1] if len(word) > 2 and word.endswith("s") else word]], "ns"
     if key == "max_filename_length":
-        kind = "bytes" if written.lower().startswith("byte") else \
-            "UTF-16 code units" if written.lower().startswith("utf") or "code" in written.lower() else "characters"
+        kind = "bytes" if written.startswith("byte") else \
+            "UTF-16 code units" if written.startswith("utf") or "code" in written else "characters"
         return value, decimals, [scale], kind
-    if unit:  # bytes, with a prefix or without
+    if LIMIT_UNITS.get(key):  # bytes, with a prefix or without
         prefix = written[0].upper() if written[:1].upper() in _PREFIXES else ""
         power = _PREFIXES.index(prefix) + 1 if prefix else 0
-        binary = "i" in written[1:2].lower() if prefix else True
+        binary = written[1:2] == "i" if prefix else True
         return value, decimals, sorted({scale * 1024**power} | (set() if binary else {scale * 1000**power})), "bytes"
-    return value, decimals, [scale], written.lower()  # a count: its word, or "" where it gives none
+    return value, decimals, [scale], written  # a count: its word, or "" where it gives none
 
 
 COUNTS = frozenset({"entries", "links"})  # a probe's units of a count: a limit without a unit counts them
@@ -420,7 +447,7 @@ def limit_agrees(key: str, text, finding: dict) -> str:
     the found number as the text writes it (to its decimals, for one of the factors its unit may
     stand for: "2 TiB" for 2,196,873,666,560 bytes), or at least that where the probe stopped
     before it found the limit (at_least)."""
-    from decimal import Decimal, ROUND_HALF_EVEN
+    from decimal import Decimal, ROUND_HALF_EVEN, localcontext
     amount = limit_amount(key, text)
     if amount is None:
         return ""  # no limit: unanswered_why's to refuse
@@ -428,12 +455,14 @@ def limit_agrees(key: str, text, finding: dict) -> str:
     unit = finding.get("unit", "")
     if kind != unit and not (kind == "" and unit in COUNTS):
         return f"the probe counts in {unit}, the limit in {kind or 'no unit (a count)'}"
-    for factor in factors:
-        found = Decimal(finding["limit"]) / factor
-        if decimals is not None:
-            found = found.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
-        if value == found or (finding.get("at_least") and value > found):
-            return ""
+    with localcontext() as exact:  # room for every digit the finding and the text's decimals hold
+        exact.prec = len(str(finding["limit"])) + (decimals or 0) + 40
+        for factor in factors:
+            found = Decimal(finding["limit"]) / factor
+            if decimals is not None:
+                found = found.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
+            if value == found or (finding.get("at_least") and value > found):
+                return ""
     return (f"the probe found {'at least ' if finding.get('at_least') else ''}{finding['limit']:,} {unit}, "
             f"which {text!r} does not write")
 
