@@ -59,11 +59,12 @@ def _hand_limit(key: str, text: str) -> bool:
         rest = rest[len(scale):] if rest.startswith(scale) else rest
     # then the unit (a count: its word, or none), and after it only a qualifier (round 44: "8191
     # KiB" is no count of ACL entries): in brackets, after a comma or semicolon, or "per ..."
-    for unit in units or ("entries", "links", "files", "inodes", ""):
+    for unit in units or {"acl_max_entries": ("entries", "entry", ""), "hard_link_limit": ("link", ""),
+                          "max_files": ("file", "inode", "")}[key]:
         if rest.startswith(unit):
             after = rest[len(unit):]
             after = after[1:] if unit and after.startswith("s") else after  # a plural
-            if re.match(r"$|\s*[(,;]|\s*per\b", after):
+            if re.match(r"\.?$|\s*[(\[]|\s*[,;:](?!\d)|\s+\u2014|\s*per\b", after):
                 return True
     return False
 

@@ -10,7 +10,6 @@ from the filesystem's Linux entry where no record names it.
 `fsatlas check-data` prints the count, adds the cells unstated() lists, and fails when the two
 together pass GOAL; the pages show each reason."""
 import json
-import math
 import re
 import unicodedata
 import urllib.parse
@@ -314,30 +313,37 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
     return ""
 
 
-# A limit is a positive number (digits, with thousands' commas or spaces or a decimal point, or a
-# power 2^N less a few), then its column's unit (a count's unit is the column: entries, links,
-# files), then at most a qualifier that does not take it back, in brackets, after a comma or a
-# semicolon, or "per ...": "(4 KiB blocks)", "per dataset", "(the format)". Read as NFKC, letters
-# ASCII only (a Kelvin sign is a K, a dotless i no i; the micro sign is NFKC's Greek mu).
-# (atomic: "1,000 bytes" is a thousand bytes or no limit, never 1 and a qualifier ",000 bytes")
-_NUMBER = (r"(?P<number>(?>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?|\d+(?:\.\d+)?))"
-           r"(?:\s*\^\s*(?P<power>\d+))?(?:\s*[-\u2212]\s*(?P<less>\d+))?")
+# A limit is a positive number (digits, thousands grouped by commas or by spaces, a decimal point,
+# or a power 2^N less a few), then its column's unit (a count may name its column's word: entries,
+# links, files), then at most a qualifier that does not take it back: in brackets, after a comma,
+# semicolon, colon or dash, or "per ...": "(4 KiB blocks)", "per dataset", "(the format)". Read
+# as NFKC, superscript digits a power (2³² is 2^32), letters ASCII only (a Kelvin sign is a K, a
+# dotless i no i; the micro sign is NFKC's Greek mu), units by their case (Kib, Tb and Ms are
+# bits and megaseconds). The numbers are atomic and a group begins with 1-9: "1,000 bytes" is a
+# thousand bytes, never 1 and a qualifier ",000 bytes", and "0,255" no number.
+_GROUPED = r"[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{0,2}(?: \d{3})+"
+_NUMBER = (rf"(?P<number>(?>(?:{_GROUPED})(?:\.\d+)?|\d+(?:\.\d+)?))"
+           rf"(?:\s*\^\s*(?P<power>(?>\d+)))?(?:\s*[-\u2212\u2013]\s*(?P<less>(?>{_GROUPED}|\d+)))?")
 _SCALE = r"(?:\s+(?P<scale>thousand|million|billion|trillion|quadrillion))?"
-_BYTES = r"\s*(?:bytes?|[KMGTPEZY]i?B)"
-LIMIT_UNITS = {  # a limit column -> the units its number is given in ("" : a count, its unit the column's)
+_BYTES = r"\s*(?:bytes?|(?-i:[kKMGTPEZY]i?B|B))"
+LIMIT_UNITS = {  # a limit column -> the units its number is given in
     "max_file_size": _BYTES, "max_volume_size": _BYTES, "xattr_max_value": _BYTES,
-    "max_filename_length": r"\s*(?:bytes?|(?:UTF-16\s+)?(?:code\s+units|characters))",
-    "timestamp_resolution": r"\s*(?:ns|[\u00b5\u03bc]s|us|ms|s|(?:nano|micro|milli)?seconds?)",
-    "acl_max_entries": "", "hard_link_limit": "", "max_files": "",
+    "max_filename_length": r"\s*(?:bytes?|(?-i:B)|(?:UTF-16\s+)?(?:code\s+units?|characters?))",
+    "timestamp_resolution": r"\s*(?:(?-i:ns|[\u00b5\u03bc]s|us|ms|s)|(?:nano|micro|milli)?seconds?)",
+    # a count: its column's word, or none
+    "acl_max_entries": r"(?:\s+entr(?:y|ies))?", "hard_link_limit": r"(?:\s+links?)?",
+    "max_files": r"(?:\s+(?:files?|inodes?))?",
 }
-_COUNT_WORDS = r"(?:\s+(?:entries|links|files|inodes))?"  # a count's unit may be said, or left to its column
-_QUALIFIER = r"(?=$|\s*[(,;]|\s+per\b)"  # what may follow a limit's number and unit
+COUNT_COLUMNS = frozenset({"acl_max_entries", "hard_link_limit", "max_files"})
+# what may follow a limit's number and unit: a comma or semicolon before a digit would be part of a number
+_QUALIFIER = r"(?=\.?$|\s*[(\[]|\s*[,;:](?!\d)|\s+\u2014|\s+per\b)"
 # a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
 # "255 bytes (a guess, unverified)"
 _DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|unconfirmed|uncertain|unclear|unsure"
           r"|maybe|perhaps|probably|possibly|likely|reportedly|supposedly|allegedly|assumed|estimated?|untested"
           r"|approx(?:imately)?|roughly|or so|tb[cd]|not sure|not known|no idea|hard to say|from memory")
-_TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|nothing|never|{_DOUBT})\b|\?", re.I)
+_TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|n\.a|nothing|never|wrong|incorrect|outdated|obsolete|circa|ca|about"
+                         rf"|around|todo|verify|citation needed|guessing|guesses|{_DOUBT})\b|n't\b|[?~]", re.I)
 # a partial's note that begins by saying no part is known: "unknown: no document read says which
 # part" (a note may begin with "no": "no journal for ordinary writes: ...")
 _NO_PART = re.compile(rf"^\W*(?:(?:a|an|the|our|my|it\s+is|it's)\s+)?(?:{_DOUBT}|no document|not documented)\b|^\W*\?",
@@ -350,44 +356,72 @@ def _plain(text: str) -> str:
     return re.sub(r"(?<=\w)-(?=\w)", "", re.sub(r"[_*`]", "", text))
 
 
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+
+
 def _limit_text(text) -> str:
-    """A limit's text as it is read: NFKC, format characters gone, white space single."""
-    text = "".join(c for c in unicodedata.normalize("NFKC", str(text)) if unicodedata.category(c) != "Cf")
+    """A limit's text as it is read: superscript digits after a digit a power, then NFKC, format
+    characters gone, white space single."""
+    text = re.sub(f"(?<=[0-9])[{_SUPERSCRIPTS}]+",
+                  lambda m: "^" + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)), str(text))
+    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
     return " ".join(text.split())
 
 
 def _limit_match(key: str, said: str, qualified: bool = True):
     """The number, scale and unit a limit's text (_limit_text) begins with, followed by nothing but
     a qualifier (_QUALIFIER; not qualified: by anything), or None."""
-    return re.match(_NUMBER + _SCALE + f"(?P<unit>{LIMIT_UNITS.get(key, '') or _COUNT_WORDS})"
-                    + (_QUALIFIER if qualified else ""), said, re.I | re.ASCII)
+    return re.match(_NUMBER + _SCALE + f"(?P<unit>{LIMIT_UNITS.get(key, '')})" + (_QUALIFIER if qualified else ""),
+                    said, re.I | re.ASCII)
+
+
+_HUGE_DIGITS = 100  # a power past this many digits is past any finding: compared as infinite, not computed
+
+
+def _limit_value(found):
+    """(the number a limit's match writes, before its scale and unit, a Decimal: exact, Infinity
+    for a power past _HUGE_DIGITS digits; its decimals, None for a power), or None where it is no
+    number (0^0)."""
+    from decimal import Decimal, DecimalException, localcontext
+    number = found.group("number").replace(",", "").replace(" ", "")
+    less = found.group("less")
+    less = Decimal(less.replace(",", "").replace(" ", "")) if less else Decimal(0)
+    with localcontext() as exact:  # room for every digit a value of at most _HUGE_DIGITS holds
+        exact.prec = 2 * _HUGE_DIGITS + len(number) + len(str(less))
+        try:
+            if not found.group("power"):
+                return Decimal(number) - less, len(number.partition(".")[2])
+            base, power = Decimal(number), int(found.group("power"))
+            if base == 0:
+                return (Decimal(0) - less, None) if power else None
+            digits = base.log10() * power  # the power's size in decimal digits, without computing it
+            if digits > _HUGE_DIGITS:
+                return Decimal("Infinity"), None
+            return (base ** power if digits > -_HUGE_DIGITS else Decimal(0)) - less, None
+        except (DecimalException, ValueError):
+            return None
 
 
 def limit_why(key: str, text) -> str:
     """Why a limit cell's text is no limit of its column ("" where it is one): LIMIT_UNITS."""
     said = _limit_text(text)
-    unit = LIMIT_UNITS.get(key, "")
+    unit = "" if key in COUNT_COLUMNS else " with its unit"
     found = _limit_match(key, said)
-    if not found and _limit_match(key, said, qualified=False):
-        return (f"{text!r} is no limit of {key} (its number{' and unit' if unit else ''} may be followed only by a "
-                f"qualifier: in brackets, after a comma or semicolon, or 'per ...')")
     if not found:
-        return (f"{text!r} is no limit (a number{' with its unit' if unit else ''}"
-                f"{'' if not unit else ', such as 4 KiB'})")
-    try:
-        value = float(found.group("number").replace(",", "").replace(" ", "")) ** int(found.group("power") or 1) \
-            - int(found.group("less") or 0)
-    except OverflowError:  # past the largest float: a limit, however large
-        value = float("inf")
-    if value <= 0:
+        loose = _limit_match(key, said, qualified=False)
+        if loose and re.match(r"\s*[-+*/^\u2212\u2013\u00d7]", said[loose.end():]):
+            return f"{text!r} is no limit (a number, a power of one and a number less; no more arithmetic)"
+        if loose:
+            return (f"{text!r} is no limit of {key} (its number{' and unit' if unit else ''} may be followed only by a "
+                    f"qualifier: in brackets, after a comma, semicolon, colon or dash, or 'per ...')")
+        return f"{text!r} is no limit (a number{unit}{', such as 4 KiB' if unit else ''})"
+    value = _limit_value(found)
+    if value is None or value[0] <= 0:
         return f"{text!r} is no limit (a limit of 0 allows nothing: no document gives one)"
-    if re.match(r"\s*[-+*/^\u2212\u00d7]", said[found.end():]):
-        return f"{text!r} is no limit (a number, a power of one and a number less; no more arithmetic)"
     back = _TAKEN_BACK.search(_plain(said[found.end():]))
     if back:
         return f"{text!r} is no limit: its qualifier takes the number back ({back.group(0)!r})"
     return ""
-
 
 
 # What the number of a limit stands for, to set it beside a probe's finding (probe_findings: a
@@ -399,7 +433,8 @@ _SCALE_WORDS = {"": 1, "thousand": 10**3, "million": 10**6, "billion": 10**9, "t
 _PREFIXES = "KMGTPEZY"
 _NS = {"ns": 1, "nanosecond": 1, "us": 10**3, "microsecond": 10**3, "ms": 10**6, "millisecond": 10**6,
        "s": 10**9, "second": 10**9}
-_HUGE_DIGITS = 100  # a power past this many digits is past any finding: compared as infinite, not computed
+_COUNT_UNITS = {"entry": "entries", "entries": "entries", "link": "links", "links": "links", "file": "files",
+                "files": "files", "inode": "inodes", "inodes": "inodes"}
 
 
 def limit_amount(key: str, text) -> tuple | None:
@@ -407,35 +442,27 @@ def limit_amount(key: str, text) -> tuple | None:
     few); the factors to the probe's unit it may stand for; the kind of unit: bytes, ns, UTF-16
     code units, characters, or a count's word, "" where it gives none) of a limit's text, or None
     where limit_why refuses it."""
-    from decimal import Decimal, localcontext
     if limit_why(key, text):
         return None
     found = _limit_match(key, _limit_text(text))
-    number, scale = found.group("number").replace(",", "").replace(" ", ""), _SCALE_WORDS[(found.group("scale") or "").lower()]
-    less = int(found.group("less") or 0)
-    with localcontext() as exact:  # every digit kept (the default keeps 28)
-        exact.prec = _HUGE_DIGITS + len(number) + len(str(less)) + 10
-        if found.group("power"):  # exact: 2^32 - 1, 2.0^16
-            power = int(found.group("power"))
-            digits = power * math.log10(max(float(number), 1.0))
-            value = Decimal("Infinity") if digits > _HUGE_DIGITS else Decimal(number) ** power - less
-            decimals = None
-        else:
-            value, decimals = Decimal(number) - less, len(number.partition(".")[2])
-    written = " ".join(found.group("unit").split()).lower()
+    value, decimals = _limit_value(found)
+    scale = _SCALE_WORDS[(found.group("scale") or "").lower()]
+    written = " ".join(found.group("unit").split())
     if key == "timestamp_resolution":
-        word = written.replace("\u03bc", "u").replace("\u00b5", "u")
+        word = written.lower().replace("\u03bc", "u").replace("\u00b5", "u")
         return value, decimals, [scale * _NS[word[:-1] if len(word) > 2 and word.endswith("s") else word]], "ns"
     if key == "max_filename_length":
-        kind = "bytes" if written.startswith("byte") else \
-            "UTF-16 code units" if written.startswith("utf") or "code" in written else "characters"
+        word = written.lower()
+        kind = "bytes" if word.startswith("byte") or word == "b" else "UTF-16 code units" if word.startswith("utf") or "code" in word \
+            else "characters"
         return value, decimals, [scale], kind
-    if LIMIT_UNITS.get(key):  # bytes, with a prefix or without
-        prefix = written[0].upper() if written[:1].upper() in _PREFIXES else ""
-        power = _PREFIXES.index(prefix) + 1 if prefix else 0
-        binary = written[1:2] == "i" if prefix else True
-        return value, decimals, sorted({scale * 1024**power} | (set() if binary else {scale * 1000**power})), "bytes"
-    return value, decimals, [scale], written  # a count: its word, or "" where it gives none
+    if key in COUNT_COLUMNS:
+        return value, decimals, [scale], _COUNT_UNITS.get(written.lower(), "")  # its word, or "" where it gives none
+    # bytes, with a prefix or without
+    prefix = written[0].upper() if written[:1].upper() in _PREFIXES and written[1:2] in ("i", "B") else ""
+    power = _PREFIXES.index(prefix) + 1 if prefix else 0
+    binary = written[1:2] == "i" if prefix else True
+    return value, decimals, sorted({scale * 1024**power} | (set() if binary else {scale * 1000**power})), "bytes"
 
 
 COUNTS = frozenset({"entries", "links"})  # a probe's units of a count: a limit without a unit counts them
