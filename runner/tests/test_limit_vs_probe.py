@@ -333,3 +333,22 @@ def test_the_named_qualifiers_of_round_45():
     for said in ("255 bytes.", "255 bytes [VFS]", "255 bytes: the VFS", "255 bytes \u2014 the VFS", "255 B",
                  "255 character", "2^32 \u2013 1 files"):
         assert feature_matrix.limit_why("max_filename_length" if "255" in said else "max_files", said) == "", said
+
+
+@settings(max_examples=100, deadline=None)
+@given(limit=st.integers(1, 2**40), power=st.integers(0, 4), decimals=st.integers(0, 2), off=st.integers(-2, 2),
+       at_least=st.booleans())
+def test_the_page_marks_a_limit_as_check_data_judges_it(limit, power, decimals, off, at_least):
+    """The probe tables and the corrections page mark a limit "agrees" or "disagrees" by the rule
+    check-data holds a fact citing the probe to (they said nothing of limits: two rules)."""
+    from fsatlas.site import probes
+    decimals = decimals if power else 0
+    digits = int(_written(limit, 1024**power, decimals).replace(".", "")) + off
+    if digits <= 0:
+        return
+    text = f"{_written(digits, 10**decimals, decimals)} {BINARY[power]}"
+    finding = {"probe": "max_file_size", "status": "ok", "limit": limit, "unit": "bytes", "at_least": at_least}
+    said = probes.agreement(finding, {"limit": text})
+    assert said == ("agrees" if feature_matrix.limit_agrees("max_file_size", text, finding) == "" else "disagrees")
+    assert (said == "agrees") is (off == 0 or (at_least and off > 0)), (text, said)
+    assert probes.agreement(finding, {"limit": "not documented"}) is None
