@@ -148,13 +148,19 @@ def test_a_no_without_a_source_saying_it_is_told_to_be_not_documented(data_copy,
     # not documented, citing the documents read, is what the file says, and passes
     edit(data_copy / "features" / "vxfs.yaml", lambda d: d["features"]["quota_project"].update(value="not documented"))
     assert main(["check-data", "--data", str(data_copy)]) == 0
-    # so is a limit no document read gives, citing a page that says nothing of it
+    # so is a limit no document read gives and no probe found, citing a page that says nothing of it
     edit(data_copy / "features" / "xfs.yaml",
-         lambda d: d["features"]["max_filename_length"].update(limit="not documented", sources=["man-xfs"]))
+         lambda d: d["features"]["max_files"].update(limit="not documented", sources=["man-xfs"]))
     capsys.readouterr()
     main(["check-data", "--data", str(data_copy)])  # one more unanswered cell may cross the matrix's 5 %
     captured = capsys.readouterr()
     assert ": 0 errors" in captured.out and ": error:" not in captured.err, captured
+    # but not where a committed probe found the limit (round 46: as for a yes or a no)
+    edit(data_copy / "features" / "xfs.yaml",
+         lambda d: d["features"]["max_filename_length"].update(limit="not documented", sources=["man-xfs"]))
+    main(["check-data", "--data", str(data_copy)])
+    err = capsys.readouterr().err
+    assert "xfs.yaml: error: /features/max_filename_length:" in err and "gives (255 bytes:" in err, err
 
 
 def test_not_documented_where_a_probe_answered_is_refused(data_copy, capsys):

@@ -12,6 +12,8 @@
                  "not documented": "4" };
   function cellValue(row, index) {
     var cell = row.children[index];
+    // a limit as the aggregate read it (aggregate.limit_sort: the rule check-data holds it to)
+    if (cell && cell.dataset.sortNumber) return parseFloat(cell.dataset.sortNumber);
     var text = cell ? (cell.dataset.sort || cell.textContent).trim() : "";  // data-sort: the value without notes or citations
     if (ANSWER.hasOwnProperty(text)) return ANSWER[text];
     var power = /^(\d+)\^(\d+)(?:\s*-\s*(\d[\d,]*))?/.exec(text);  // a count written as a power: 2^64, 2^32 - 16

@@ -596,7 +596,25 @@ def curated_rows(data_dir: str, knowledge: dict, outputs) -> dict:
     return kept(outputs.curated, key, lambda: {
         "probes": probes_mod.rows(data_dir, knowledge["features"], lambda source, rid: None),
         # why each unanswered cell of the feature matrix is (check-data's honest count: the same cells)
-        "unanswered": unanswered_reasons(knowledge, knowledge_mod.probe_records(data_dir))})
+        "unanswered": unanswered_reasons(knowledge, knowledge_mod.probe_records(data_dir)),
+        "limit_sort": limit_sort(knowledge["features"])})
+
+
+def limit_sort(features: dict) -> dict:
+    """filesystem -> limit column -> the limit in its column's unit (binary prefixes where a decimal
+    one may stand for either), for the tables' sorting: the one reading of a limit's text
+    (feature_matrix.limit_amount) that check-data holds it to, not a second parser in the page's
+    script (round 46: "256 quadrillion ZB" sorted as 256, "1 s" beside "1 ns"). A float, as
+    JavaScript compares it; "Infinity" past any float."""
+    out: dict = {}
+    for fs, data in features.items():
+        for key, fact in data["features"].items():
+            amount = feature_matrix.limit_amount(key, fact["limit"]) if "limit" in fact else None
+            if amount is not None:
+                value, _, factors, _ = amount
+                number = float(value * max(factors)) if value.is_finite() else float("inf")
+                out.setdefault(fs, {})[key] = "Infinity" if number == float("inf") else repr(number)
+    return out
 
 
 # What the site's templates read of each run in data/aggregates/results.json (results/list.html,

@@ -322,16 +322,16 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
 # bits and megaseconds). The numbers are atomic and a group begins with 1-9: "1,000 bytes" is a
 # thousand bytes, never 1 and a qualifier ",000 bytes", and "0,255" no number.
 _GROUPED = r"[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{0,2}(?: \d{3})+"
-_NUMBER = (rf"(?P<number>(?>(?:{_GROUPED})(?:\.\d+)?|\d+(?:\.\d+)?))"
-           rf"(?:\s*\^\s*(?P<power>(?>\d+)))?(?:\s*[-\u2212\u2013]\s*(?P<less>(?>{_GROUPED}|\d+)))?")
+_NUMBER = (rf"(?P<number>(?>(?:{_GROUPED})(?:\.\d+)?|(?:0|[1-9]\d*)(?:\.\d+)?))"
+           rf"(?:\s*\^\s*(?P<power>(?>[-\u2212]?\d+))(?:\s*[-\u2212\u2013]\s*(?P<less>(?>{_GROUPED}|0|[1-9]\d*)))?)?")
 _SCALE = r"(?:\s+(?P<scale>thousand|million|billion|trillion|quadrillion))?"
 _BYTES = r"\s*(?:bytes?|(?-i:[kKMGTPEZY]i?B|B))"
 LIMIT_UNITS = {  # a limit column -> the units its number is given in
     "max_file_size": _BYTES, "max_volume_size": _BYTES, "xattr_max_value": _BYTES,
-    "max_filename_length": r"\s*(?:bytes?|(?-i:B)|(?:UTF-16\s+)?(?:code\s+units?|characters?))",
-    "timestamp_resolution": r"\s*(?:(?-i:ns|[\u00b5\u03bc]s|us|ms|s)|(?:nano|micro|milli)?seconds?)",
+    "max_filename_length": r"\s*(?:bytes?|(?-i:B)|(?:UTF-16\s+)?(?:code\s+units?|characters?)|(?:Unicode\s+)?(?:characters?|chars?))",
+    "timestamp_resolution": r"\s*(?:(?-i:ns|[\u00b5\u03bc]s|us|ms|s)|(?:nano|micro|milli)?seconds?|[num]?secs?)",
     # a count: its column's word, or none
-    "acl_max_entries": r"(?:\s+entr(?:y|ies))?", "hard_link_limit": r"(?:\s+links?)?",
+    "acl_max_entries": r"(?:\s+(?:ACL\s+)?entr(?:y|ies))?", "hard_link_limit": r"(?:\s+(?:hard\s+)?links?)?",
     "max_files": r"(?:\s+(?:files?|inodes?))?",
 }
 COUNT_COLUMNS = frozenset({"acl_max_entries", "hard_link_limit", "max_files"})
@@ -343,7 +343,8 @@ _DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|uncon
           r"|maybe|perhaps|probably|possibly|likely|reportedly|supposedly|allegedly|assumed|estimated?|untested"
           r"|approx(?:imately)?|roughly|or so|tb[cd]|not sure|not known|no idea|hard to say|from memory")
 _TAKEN_BACK = re.compile(rf"\b(?:no|not|none|n/a|n\.a|nothing|never|wrong|incorrect|outdated|obsolete|circa|ca|about"
-                         rf"|around|todo|verify|citation needed|guessing|guesses|{_DOUBT})\b|n't\b|[?~]", re.I)
+                         rf"|around|todo|fixme|verify|citation needed|unsourced|guessing|guesses|false|bogus|doubtful|nearly"
+                         rf"|almost|more or less|at least|or more|minimum|lower bound|{_DOUBT})\b|n't\b|[?~\u00b1\u2248]", re.I)
 # a partial's note that begins by saying no part is known: "unknown: no document read says which
 # part" (a note may begin with "no": "no journal for ordinary writes: ...")
 _NO_PART = re.compile(rf"^\W*(?:(?:a|an|the|our|my|it\s+is|it's)\s+)?(?:{_DOUBT}|no document|not documented)\b|^\W*\?",
@@ -360,12 +361,13 @@ _SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 
 
 def _limit_text(text) -> str:
-    """A limit's text as it is read: superscript digits after a digit a power, then NFKC, format
-    characters gone, white space single."""
-    text = re.sub(f"(?<=[0-9])[{_SUPERSCRIPTS}]+",
-                  lambda m: "^" + "".join(str(_SUPERSCRIPTS.index(c)) for c in m.group(0)), str(text))
-    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
-    return " ".join(text.split())
+    """A limit's text as it is read: superscript digits (a superscript minus before them) after a
+    digit its power, then NFKC and white space single. A superscript left over (2³²⁻¹, where
+    NFKC would read a minus) is no number: it becomes a character no limit holds."""
+    text = re.sub(f"(?<=\\d)\u207b?[{_SUPERSCRIPTS}]+", lambda m: "^" + "".join(
+        "-" if c == "\u207b" else str(_SUPERSCRIPTS.index(c)) for c in m.group(0)), str(text))
+    text = re.sub(f"[{_SUPERSCRIPTS}\u207a\u207b]", "\x00", text)
+    return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
 def _limit_match(key: str, said: str, qualified: bool = True):
@@ -373,6 +375,13 @@ def _limit_match(key: str, said: str, qualified: bool = True):
     a qualifier (_QUALIFIER; not qualified: by anything), or None."""
     return re.match(_NUMBER + _SCALE + f"(?P<unit>{LIMIT_UNITS.get(key, '')})" + (_QUALIFIER if qualified else ""),
                     said, re.I | re.ASCII)
+
+
+def _prefixed(key: str, found) -> bool:
+    """Whether a limit's unit scales its number: KiB, kB, ms, µs (not bytes, ns, a count or a name unit)."""
+    unit = " ".join(found.group("unit").split())
+    return (key in ("max_file_size", "max_volume_size", "xattr_max_value") and unit[:1].upper() in _PREFIXES) \
+        or (key == "timestamp_resolution" and unit[:1].lower() not in ("n", ""))
 
 
 _HUGE_DIGITS = 100  # a power past this many digits is past any finding: compared as infinite, not computed
@@ -391,7 +400,7 @@ def _limit_value(found):
         try:
             if not found.group("power"):
                 return Decimal(number) - less, len(number.partition(".")[2])
-            base, power = Decimal(number), int(found.group("power"))
+            base, power = Decimal(number), int(found.group("power").replace("\u2212", "-"))
             if base == 0:
                 return (Decimal(0) - less, None) if power else None
             digits = base.log10() * power  # the power's size in decimal digits, without computing it
@@ -404,6 +413,9 @@ def _limit_value(found):
 
 def limit_why(key: str, text) -> str:
     """Why a limit cell's text is no limit of its column ("" where it is one): LIMIT_UNITS."""
+    hidden = [c for c in str(text) if unicodedata.category(c) == "Cf"]
+    if hidden:  # the page prints the text as written: a bidi override shows "setyb 552"
+        return f"{text!r} is no limit (it holds the format character U+{ord(hidden[0]):04X}, which a page shows otherwise)"
     said = _limit_text(text)
     unit = "" if key in COUNT_COLUMNS else " with its unit"
     found = _limit_match(key, said)
@@ -418,7 +430,10 @@ def limit_why(key: str, text) -> str:
     value = _limit_value(found)
     if value is None or value[0] <= 0:
         return f"{text!r} is no limit (a limit of 0 allows nothing: no document gives one)"
-    back = _TAKEN_BACK.search(_plain(said[found.end():]))
+    if value[0] != value[0].to_integral_value() and not found.group("scale") and not _prefixed(key, found):
+        return f"{text!r} is no limit (a part of a {'count' if key in COUNT_COLUMNS else 'unit'}: a prefix or a scale word may have decimals)"
+    qualifier = said[found.end():].replace("\u2019", "'")
+    back = _TAKEN_BACK.search(_plain(qualifier)) or _TAKEN_BACK.search(re.sub(r"[-_]", " ", qualifier))
     if back:
         return f"{text!r} is no limit: its qualifier takes the number back ({back.group(0)!r})"
     return ""
@@ -450,14 +465,15 @@ def limit_amount(key: str, text) -> tuple | None:
     written = " ".join(found.group("unit").split())
     if key == "timestamp_resolution":
         word = written.lower().replace("\u03bc", "u").replace("\u00b5", "u")
+        word = {"nsec": "ns", "usec": "us", "msec": "ms", "sec": "s"}.get(word.rstrip("s") if word.endswith("secs") else word, word)
         return value, decimals, [scale * _NS[word[:-1] if len(word) > 2 and word.endswith("s") else word]], "ns"
     if key == "max_filename_length":
         word = written.lower()
-        kind = "bytes" if word.startswith("byte") or word == "b" else "UTF-16 code units" if word.startswith("utf") or "code" in word \
-            else "characters"
+        kind = "bytes" if word.startswith("byte") or word == "b" else \
+            "UTF-16 code units" if word.startswith(("utf", "code")) else "characters"  # "Unicode characters", "chars"
         return value, decimals, [scale], kind
     if key in COUNT_COLUMNS:
-        return value, decimals, [scale], _COUNT_UNITS.get(written.lower(), "")  # its word, or "" where it gives none
+        return value, decimals, [scale], _COUNT_UNITS.get(written.lower().split()[-1] if written else "", "")  # its word, or ""
     # bytes, with a prefix or without
     prefix = written[0].upper() if written[:1].upper() in _PREFIXES and written[1:2] in ("i", "B") else ""
     power = _PREFIXES.index(prefix) + 1 if prefix else 0
@@ -471,10 +487,11 @@ COUNTS = frozenset({"entries", "links"})  # a probe's units of a count: a limit 
 def limit_agrees(key: str, text, finding: dict) -> str:
     """"" where a limit's text says what a probe's "ok" finding of its column found, else why it
     does not: in the unit the probe counts in (a name in bytes is not a name in UTF-16 code units),
-    the found number as the text writes it (to its decimals, for one of the factors its unit may
-    stand for: "2 TiB" for 2,196,873,666,560 bytes), or at least that where the probe stopped
-    before it found the limit (at_least)."""
-    from decimal import Decimal, ROUND_HALF_EVEN, localcontext
+    the found number as the text writes it (to its decimals, rounded half to even or half up, for
+    one of the factors its unit may stand for: "2 TiB" for 2,196,873,666,560 bytes), or, where
+    the probe stopped before it found the limit (at_least), a limit not below what it reached,
+    unrounded."""
+    from decimal import Decimal, ROUND_HALF_EVEN, ROUND_HALF_UP, localcontext
     amount = limit_amount(key, text)
     if amount is None:
         return ""  # no limit: unanswered_why's to refuse
@@ -486,9 +503,16 @@ def limit_agrees(key: str, text, finding: dict) -> str:
         exact.prec = len(str(finding["limit"])) + (decimals or 0) + 40
         for factor in factors:
             found = Decimal(finding["limit"]) / factor
-            if decimals is not None:
-                found = found.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
-            if value == found or (finding.get("at_least") and value > found):
+            if finding.get("at_least"):  # a floor: the text's limit may not lie below it, however it rounds
+                if value >= found:
+                    return ""
+                continue
+            if decimals is None:
+                if value == found:
+                    return ""
+                continue
+            step = Decimal(1).scaleb(-decimals)
+            if value in (found.quantize(step, rounding=ROUND_HALF_EVEN), found.quantize(step, rounding=ROUND_HALF_UP)):
                 return ""
     return (f"the probe found {'at least ' if finding.get('at_least') else ''}{finding['limit']:,} {unit}, "
             f"which {text!r} does not write")

@@ -285,17 +285,20 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     answered = {}
     for rid, record in sorted(records.items()):
         for finding in record.get("findings", []):
-            if finding.get("status") == "ok" and finding.get("value") is not None:
+            # a value, or a limit the probe found (not a floor where it stopped short: at_least)
+            if finding.get("status") == "ok" and (finding.get("value") is not None or (
+                    finding.get("limit") is not None and not finding.get("at_least"))):
                 answered.setdefault((finding["filesystem"], finding["probe"]), (rid, finding))
     problems = []
     for fs, data in knowledge["features"].items():
         for name, fact in data["features"].items():
             if fact.get("value", fact.get("limit")) == "not documented" and (fs, name) in answered:
                 rid, finding = answered[fs, name]
-                if "limit" in fact and feature_matrix.unanswered_why(name, {"limit": str(finding["value"])}, {}):
+                if "limit" in fact and "value" in finding and \
+                        feature_matrix.unanswered_why(name, {"limit": str(finding["value"])}, {}):
                     continue  # a finding that is no limit ("no": none kept without the acl option) answers no limit column
                 problems.append(Problem("error", data["_path"], f"/features/{name}",
-                                        f"expected the answer probe record {rid} gives ({finding['value']}: "
+                                        f"expected the answer probe record {rid} gives ({probes_mod.shown(finding)}: "
                                         f"{str(finding.get('detail', '')).splitlines()[0][:200]}), with that probe "
                                         "cited, found 'not documented'"))
     return problems

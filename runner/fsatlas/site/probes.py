@@ -77,7 +77,9 @@ def rows(data_dir: str, features: dict, publish) -> dict:
                 "driver": driver_shown({**finding, "driver": inferred}) if inferred else driver_shown(finding),
                 "driver_inferred": bool(inferred),  # from the transcript's mount -t, which the page says
                 "driver_missing": finding["filesystem"] in probefile.MANY_DRIVERS and "driver" not in finding and not inferred,
-                "agreement": agreement(finding, fact)})
+                "agreement": agreement(finding, fact),
+                # a limit as a number in the probe's unit, for the tables' sorting (aggregate.limit_sort)
+                **({"sort_number": repr(float(finding["limit"]))} if finding.get("limit") is not None else {})})
     out = {}
     for (fs, probe, release), (_, row) in sorted(newest.items(), key=lambda item: release_key(item[0][2]), reverse=True):
         out.setdefault(fs, {}).setdefault(probe, []).append(row)
