@@ -153,9 +153,11 @@ def test_the_named_cell_ntfs_names_in_bytes_and_not_documented_beside_a_probe(wo
     assert refused and "counts in UTF-16 code units, the limit in bytes" in refused[0].message
     features = copy.deepcopy(data["features"])
     fact = features["ext4"]["features"]["xattr_max_value"]
-    fact["limit"], fact["note"] = "not documented", "no document read gives it"
+    fact["limit"], fact["note"] = "not applicable", "no document read gives it"
     refused = _refused("ext4", "xattr_max_value", features, by_id, records)
     assert refused and "it found 4,036 bytes" in refused[0].message
+    fact["limit"] = "not documented"  # refused where any committed probe found it, cited or not
+    assert [p.path for p in knowledge._probe_answers({"features": features}, records)] == ["/features/xattr_max_value"]
 
 
 # --- round 44: the text as a reader reads it ---------------------------------------------------
@@ -266,6 +268,9 @@ def test_not_documented_beside_a_floor_is_not_refused(world):  # noqa: F811
         fact = features[fs]["features"][col]
         fact["limit"], fact["note"] = "not documented", "no document read gives it"
         assert not _refused(fs, col, features, by_id, records), (fs, col)
+        exact = any(f.get("status") == "ok" and f.get("limit") is not None and not f.get("at_least")
+                    and (f["filesystem"], f["probe"]) == (fs, col) for r in records.values() for f in r["findings"])
+        assert bool(knowledge._probe_answers({"features": features}, records)) is exact, (fs, col)
 
 
 # --- round 45 ----------------------------------------------------------------------------------

@@ -314,13 +314,14 @@ def unanswered_why(key: str, fact: dict, facts: dict, by_id: dict | None = None,
 
 
 # A limit is a positive number (digits, thousands grouped by commas or by spaces, a decimal point,
-# or a power 2^N less a few), then its column's unit (a count may name its column's word: entries,
-# links, files), then at most a qualifier that does not take it back: in brackets, after a comma,
-# semicolon, colon or dash, or "per ...": "(4 KiB blocks)", "per dataset", "(the format)". Read
-# as NFKC, superscript digits a power (2³² is 2^32), letters ASCII only (a Kelvin sign is a K, a
-# dotless i no i; the micro sign is NFKC's Greek mu), units by their case (Kib, Tb and Ms are
-# bits and megaseconds). The numbers are atomic and a group begins with 1-9: "1,000 bytes" is a
-# thousand bytes, never 1 and a qualifier ",000 bytes", and "0,255" no number.
+# or a power 2^N, N maybe negative, less a few), then its column's unit (a count may name its
+# column's word: entries, links, files), then at most a qualifier that does not take it back: in
+# brackets, after a comma, semicolon or colon, after an em dash, a final full stop, or "per ...":
+# "(4 KiB blocks)", "per dataset", "(the format)". Read as NFKC, superscript digits a power (2³²
+# is 2^32), letters ASCII only (a Kelvin sign is a K, a dotless i no i; the micro sign is NFKC's
+# Greek mu), units by their case (Kib, Tb and Ms are bits and megaseconds). The numbers are atomic
+# and a group begins with 1-9: "1,000 bytes" is a thousand bytes, never 1 and a qualifier
+# ",000 bytes", and "0,255" no number. (limit_why, whose rule the count and check-data share.)
 _GROUPED = r"[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{0,2}(?: \d{3})+"
 _NUMBER = (rf"(?P<number>(?>(?:{_GROUPED})(?:\.\d+)?|(?:0|[1-9]\d*)(?:\.\d+)?))"
            rf"(?:\s*\^\s*(?P<power>(?>[-\u2212]?\d+))(?:\s*[-\u2212\u2013]\s*(?P<less>(?>{_GROUPED}|0|[1-9]\d*)))?)?")

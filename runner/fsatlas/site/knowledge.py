@@ -774,15 +774,18 @@ def _probe_limits(source: dict, fs: str, column: str, records: dict) -> list[dic
 
 
 def _limit_problems(fs: str, name: str, fact: dict, path: str, by_id: dict, records: dict) -> list[Problem]:
-    """A limit against the limits the probes it cites found (round 43's yes/no rule, for numbers):
-    it writes one of them in the probe's unit (feature_matrix.limit_agrees); "not documented" or
-    "not applicable" beside a cited probe that found one (not only a floor: at_least) is refused."""
+    """A limit against the limits the probes it cites found (round 41's yes/no rule, for numbers):
+    it writes one of them in the probe's unit (feature_matrix.limit_agrees); "not applicable"
+    beside a cited probe that found one (not only a floor: at_least) is refused ("not documented"
+    where any committed probe found it is _probe_answers' to refuse)."""
     out, said = [], fact["limit"]
+    if feature_matrix.normalized(said) == feature_matrix.NOT_DOCUMENTED:
+        return out
     for j, ident in enumerate(fact["sources"]):
         found = _probe_limits(by_id.get(ident, {}), fs, name, records)
         if not found:
             continue
-        if feature_matrix.normalized(said) in (feature_matrix.NOT_DOCUMENTED, feature_matrix.NOT_APPLICABLE):
+        if feature_matrix.normalized(said) == feature_matrix.NOT_APPLICABLE:
             # a probe that stopped short (at_least) found a floor, not the limit
             exact = [f for f in found if not f.get("at_least")]
             why = f"it found {probes_mod.shown(exact[0])}" if exact else ""
