@@ -18,7 +18,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.run.filesystems import NO_BUILD
-from fsatlas.site import feature_matrix, knowledge
+from fsatlas.site import feature_matrix, knowledge, limits
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 CURATED = ["sources.yaml", "feature_columns.yaml", "corrections.yaml", "kernel_history.yaml", "features", "mount_options", "history", "probes"]
@@ -331,11 +331,11 @@ def test_the_named_limits_are_refused_and_their_neighbours_kept():
     for key, text in (("max_volume_size", "0 (no document read gives it)"), ("max_volume_size", "16"),
                       ("max_file_size", "0 bytes"), ("max_filename_length", "255"), ("timestamp_resolution", "1"),
                       ("max_volume_size", "16 TiB (not documented)")):
-        assert feature_matrix.limit_why(key, text), text
+        assert limits.limit_why(key, text), text
     for key, text in (("max_volume_size", "16 TiB (4 KiB blocks)"), ("max_files", "2^64 - 511 per subvolume"),
                       ("max_filename_length", "255 UTF-16 code units"), ("max_volume_size", "256 quadrillion ZB"),
                       ("acl_max_entries", "5461 (V5), 25 (V4)"), ("hard_link_limit", "2,147,483,647")):
-        assert feature_matrix.limit_why(key, text) == "", text
+        assert limits.limit_why(key, text) == "", text
 
 
 @settings(max_examples=40)
@@ -502,7 +502,7 @@ def test_a_limit_rests_on_a_source_that_states_it_for_that_filesystem():
     walked = refused = 0
     for fs, doc in sorted(data["features"].items()):
         for key, fact in doc["features"].items():
-            if "limit" not in fact or feature_matrix.limit_why(key, fact["limit"]):
+            if "limit" not in fact or limits.limit_why(key, fact["limit"]):
                 continue
             names = feature_matrix.names_for(fs, data["features"], key)
             shared = set() if key in feature_matrix.FORMAT_COLUMNS else _hand_shared(data["features"], fs)
@@ -914,8 +914,8 @@ def test_a_qualifier_or_a_note_that_doubts_takes_the_answer_back(doubt, before, 
     'partial' whose note begins by doubting says no part; the same number with a qualifier that
     says what it counts, and a note saying what part, stay answers."""
     said = f"{number:,} bytes ({before}{doubt}{after})"
-    assert feature_matrix.limit_why("max_filename_length", said)
-    assert not feature_matrix.limit_why("max_filename_length", f"{number:,} bytes (the format)")
+    assert limits.limit_why("max_filename_length", said)
+    assert not limits.limit_why("max_filename_length", f"{number:,} bytes (the format)")
     fact = {"value": "partial", "note": f"{doubt}{after}: no document read says which part", "sources": ["x"]}
     assert feature_matrix.unanswered_why("defrag", fact, {})
     assert not feature_matrix.unanswered_why("defrag", dict(fact, note="no defragmenter; the flush moves blocks together"), {})
@@ -1016,10 +1016,10 @@ def test_a_limit_is_a_positive_number_however_it_is_written(power, less):
     figure a limit writes, a power of a number less another, is above zero, and no more
     arithmetic follows it; by hand with Python's integers."""
     said = f"2^{power} - {less}"
-    why = feature_matrix.limit_why("hard_link_limit", said)
+    why = limits.limit_why("hard_link_limit", said)
     assert bool(why) is (2 ** power - less <= 0), (said, why)
-    assert feature_matrix.limit_why("hard_link_limit", f"2^{power} - 2^{power}")
-    assert feature_matrix.limit_why("hard_link_limit", f"{less + 1} - {less + 1}")
+    assert limits.limit_why("hard_link_limit", f"2^{power} - 2^{power}")
+    assert limits.limit_why("hard_link_limit", f"{less + 1} - {less + 1}")
 
 
 @pytest.mark.parametrize("name,refused", [("ext3 (Windows)", True), ("NILFS2 (macOS)", True), ("JFS (Mac OS)", True),

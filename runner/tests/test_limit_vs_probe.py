@@ -13,7 +13,7 @@ import copy
 from hypothesis import given, settings, strategies as st
 from test_states_rows import world  # noqa: F401 (a fixture)
 
-from fsatlas.site import feature_matrix, knowledge
+from fsatlas.site import knowledge, limits
 
 BINARY = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
 DECIMAL = ["bytes", "KB", "MB", "GB", "TB", "PB", "EB"]
@@ -41,7 +41,7 @@ def test_the_found_number_written_to_the_texts_decimals_agrees_and_one_step_off_
     unit = (BINARY if binary else DECIMAL)[power]
     finding = {"limit": limit, "unit": "bytes", "at_least": at_least}
     if not at_least:  # a floor rounded down lies below it: the nudged texts below decide those
-        assert feature_matrix.limit_agrees("max_file_size", f"{written} {unit}", finding) == ""
+        assert limits.limit_agrees("max_file_size", f"{written} {unit}", finding) == ""
     # one step of the last decimal up or down: refused, unless it writes the number for the other
     # factor a decimal prefix stands for, or rounds it half up; where the probe found a floor, a text
     # agrees exactly where its amount is not below it, unrounded (round 46)
@@ -54,7 +54,7 @@ def test_the_found_number_written_to_the_texts_decimals_agrees_and_one_step_off_
         fine = any(digits * d >= limit * 10**decimals for d in divisors)
     else:
         fine = digits in {int(_written(limit, d, decimals, up).replace(".", "")) for d in divisors for up in (False, True)}
-    why = feature_matrix.limit_agrees("max_file_size", f"{off} {unit}", finding)
+    why = limits.limit_agrees("max_file_size", f"{off} {unit}", finding)
     assert (why == "") is fine, (off, why)
 
 
@@ -66,7 +66,7 @@ TEXT_UNITS = {"bytes": "bytes", "byte": "bytes", "UTF-16 code units": "UTF-16 co
 @settings(max_examples=100, deadline=None)
 @given(n=st.integers(1, 10**6), probe_unit=st.sampled_from(PROBE_UNITS), text_unit=st.sampled_from(sorted(TEXT_UNITS)))
 def test_a_name_limit_agrees_only_in_the_unit_the_probe_counts(n, probe_unit, text_unit):
-    why = feature_matrix.limit_agrees("max_filename_length", f"{n} {text_unit.strip()}", {"limit": n, "unit": probe_unit})
+    why = limits.limit_agrees("max_filename_length", f"{n} {text_unit.strip()}", {"limit": n, "unit": probe_unit})
     assert (why == "") is (TEXT_UNITS[text_unit] == probe_unit), why
 
 
@@ -79,10 +79,10 @@ def test_a_count_agrees_with_the_count_the_probe_found(n, unit, word, qualifier,
     column = {"entries": "acl_max_entries", "links": "hard_link_limit"}[unit]
     text = f"{{}}{' ' + word if word else ''}{qualifier}"
     if word not in ("", unit):  # round 45: another column's word is no limit of this one
-        assert feature_matrix.limit_why(column, text.format(n))
+        assert limits.limit_why(column, text.format(n))
         return
-    assert feature_matrix.limit_agrees(column, text.format(n), {"limit": n, "unit": unit}) == ""
-    assert (feature_matrix.limit_agrees(column, text.format(other), {"limit": n, "unit": unit}) == "") is (other == n)
+    assert limits.limit_agrees(column, text.format(n), {"limit": n, "unit": unit}) == ""
+    assert (limits.limit_agrees(column, text.format(other), {"limit": n, "unit": unit}) == "") is (other == n)
 
 
 @settings(max_examples=60, deadline=None)
@@ -93,8 +93,8 @@ def test_a_resolution_agrees_in_nanoseconds(grain, unit):
     word, factor = unit
     if grain % factor:
         return
-    assert feature_matrix.limit_agrees("timestamp_resolution", f"{grain // factor} {word}", {"limit": grain, "unit": "ns"}) == ""
-    assert feature_matrix.limit_agrees("timestamp_resolution", f"{grain // factor + 1} {word}", {"limit": grain, "unit": "ns"})
+    assert limits.limit_agrees("timestamp_resolution", f"{grain // factor} {word}", {"limit": grain, "unit": "ns"}) == ""
+    assert limits.limit_agrees("timestamp_resolution", f"{grain // factor + 1} {word}", {"limit": grain, "unit": "ns"})
 
 
 def _limit_facts(data, records):
@@ -130,7 +130,7 @@ def test_a_committed_limit_rewritten_away_from_its_probe_is_refused(world, draw)
     features = copy.deepcopy(data["features"])
     first = found[0]
     extra = draw.draw(st.integers(1, 10**6), label="extra")
-    count = first["unit"] in feature_matrix.COUNTS
+    count = first["unit"] in limits.COUNTS
     features[fs]["features"][col]["limit"] = f"{first['limit'] + extra:,}" + ("" if count else f" {first['unit']}")
     floors = [f["limit"] for f in found if f.get("at_least")]
     fine = any(f["limit"] == first["limit"] + extra for f in found) or any(first["limit"] + extra > x for x in floors)
@@ -178,12 +178,12 @@ def test_a_count_is_followed_only_by_its_word_and_a_qualifier(n, column, named, 
     word = f" {COUNT_WORDS[column][0]}" if named else ""
     if trailer.split()[0] in COUNT_WORDS[column] and not word:  # its own word, not a trailer
         return
-    assert feature_matrix.limit_why(column, f"{n}{word}{qualifier}") == ""
-    assert feature_matrix.limit_amount(column, f"{n}{word}{qualifier}")[0] == n
+    assert limits.limit_why(column, f"{n}{word}{qualifier}") == ""
+    assert limits.limit_amount(column, f"{n}{word}{qualifier}")[0] == n
     if trailer == " 000 entries" and not word and n < 1000 and column == "acl_max_entries":  # "1 000 entries": thousands grouped, 1,000
-        assert feature_matrix.limit_amount(column, f"{n}{trailer}{qualifier}")[0] == n * 1000
+        assert limits.limit_amount(column, f"{n}{trailer}{qualifier}")[0] == n * 1000
         return
-    assert feature_matrix.limit_why(column, f"{n}{word}{trailer}{qualifier}") != ""
+    assert limits.limit_why(column, f"{n}{word}{trailer}{qualifier}") != ""
 
 
 # how a reader's text may spell what the ASCII grammar spells (each NFKC's, but the micro sign's
@@ -214,10 +214,10 @@ def test_a_limit_spelled_with_compatibility_characters_is_the_limit_it_shows(n, 
         if options:
             disguised = disguised[:at] + options[which % len(options)] + disguised[at + 1:]
     if any(c in disguised for c in DISGUISES[""]):
-        assert feature_matrix.limit_amount(column, disguised) is None and feature_matrix.limit_why(column, disguised)
+        assert limits.limit_amount(column, disguised) is None and limits.limit_why(column, disguised)
     else:
-        assert feature_matrix.limit_amount(column, disguised) == feature_matrix.limit_amount(column, plain), disguised
-    assert feature_matrix.limit_why("xattr_max_value", f"{n} K\u0131B")
+        assert limits.limit_amount(column, disguised) == limits.limit_amount(column, plain), disguised
+    assert limits.limit_why("xattr_max_value", f"{n} K\u0131B")
 
 
 @settings(max_examples=100, deadline=None)
@@ -225,8 +225,8 @@ def test_a_limit_spelled_with_compatibility_characters_is_the_limit_it_shows(n, 
 def test_thousands_grouped_with_spaces_are_the_number(n, sep):
     """Round 44: "65 000 links" was refused beside a probe that found 65,000 links."""
     grouped = f"{n:,}".replace(",", sep)
-    assert feature_matrix.limit_agrees("hard_link_limit", f"{grouped} links", {"limit": n, "unit": "links"}) == ""
-    assert feature_matrix.limit_agrees("hard_link_limit", f"{grouped} links", {"limit": n + 1, "unit": "links"}) != ""
+    assert limits.limit_agrees("hard_link_limit", f"{grouped} links", {"limit": n, "unit": "links"}) == ""
+    assert limits.limit_agrees("hard_link_limit", f"{grouped} links", {"limit": n + 1, "unit": "links"}) != ""
 
 
 @settings(max_examples=100, deadline=None)
@@ -237,13 +237,13 @@ def test_a_power_is_read_exactly_or_past_every_finding_and_never_raises(base, po
     A power is exact where it has at most 100 digits, else larger than any finding; either way
     the answer comes without computing the power."""
     text = f"{base}{'.0' if point else ''}^{power} - {less} bytes"
-    amount = feature_matrix.limit_amount("max_file_size", text)
+    amount = limits.limit_amount("max_file_size", text)
     digits = power * len(str(base))
     if digits < 90:
         assert amount is None or amount[0] == base**power - less
     elif digits > 110 * len(str(base)):
         assert amount is None or amount[0] > 2**63
-    feature_matrix.limit_agrees("max_file_size", text, {"limit": limit, "unit": "bytes"})  # no exception
+    limits.limit_agrees("max_file_size", text, {"limit": limit, "unit": "bytes"})  # no exception
 
 
 @settings(max_examples=50, deadline=None)
@@ -251,8 +251,8 @@ def test_a_power_is_read_exactly_or_past_every_finding_and_never_raises(base, po
 def test_more_decimals_than_a_decimal_holds_by_default(zeros):
     """Round 44: "8.0000000000000000000000000000 EiB" (28 decimals) raised InvalidOperation."""
     text = f"8{'.' + '0' * zeros if zeros else ''} EiB"
-    assert feature_matrix.limit_agrees("max_file_size", text, {"limit": 2**63, "unit": "bytes"}) == ""
-    assert feature_matrix.limit_agrees("max_file_size", text, {"limit": 2**63 + 2**50, "unit": "bytes"}) != "" or zeros < 4
+    assert limits.limit_agrees("max_file_size", text, {"limit": 2**63, "unit": "bytes"}) == ""
+    assert limits.limit_agrees("max_file_size", text, {"limit": 2**63 + 2**50, "unit": "bytes"}) != "" or zeros < 4
 
 
 def test_not_documented_beside_a_floor_is_not_refused(world):  # noqa: F811
@@ -283,7 +283,7 @@ SUPER = str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\
 def test_superscript_digits_are_a_power(base, power, less):
     """Round 45: NFKC made "2⁵⁵ bytes" 255 bytes. Digits raised after a digit are its power."""
     text = f"{base}{str(power).translate(SUPER)}{f' - {less}' if less else ''} links"
-    amount = feature_matrix.limit_amount("hard_link_limit", text)
+    amount = limits.limit_amount("hard_link_limit", text)
     if base**power - less <= 0:
         assert amount is None
     else:
@@ -295,14 +295,14 @@ def test_superscript_digits_are_a_power(base, power, less):
 def test_a_comma_before_a_digit_is_part_of_a_number_not_a_qualifier(n, less, tail):
     """Round 45: "8191,000" was 8191 and a qualifier, "2^13 - 1,000" was 2^13 - 1. A number's
     groups are read whole, or the text is no limit."""
-    assert feature_matrix.limit_why("acl_max_entries", f"{n},{tail:03d}") == "" or n >= 1000
+    assert limits.limit_why("acl_max_entries", f"{n},{tail:03d}") == "" or n >= 1000
     if n < 1000:  # a well-grouped number
-        assert feature_matrix.limit_amount("acl_max_entries", f"{n},{tail:03d}")[0] == n * 1000 + tail
+        assert limits.limit_amount("acl_max_entries", f"{n},{tail:03d}")[0] == n * 1000 + tail
     else:
-        assert feature_matrix.limit_why("acl_max_entries", f"{n},{tail:03d}") != ""
+        assert limits.limit_why("acl_max_entries", f"{n},{tail:03d}") != ""
     text = f"2^40 - {less:,}"
-    assert feature_matrix.limit_amount("max_files", text)[0] == 2**40 - less
-    assert feature_matrix.limit_why("acl_max_entries", f"0,{tail:03d}") != ""
+    assert limits.limit_amount("max_files", text)[0] == 2**40 - less
+    assert limits.limit_why("acl_max_entries", f"0,{tail:03d}") != ""
 
 
 BYTE_UNITS_OK = {"bytes", "byte", "Bytes", "B"} | {f"{p}iB" for p in "kKMGTPEZY"} | {f"{p}B" for p in "kKMGTPEZY"}
@@ -316,7 +316,7 @@ def test_a_byte_unit_is_read_by_its_case(prefix, i, b):
     unit = f"{prefix}{i}{b}"
     if not prefix and i:
         return
-    assert (feature_matrix.limit_why("xattr_max_value", f"64 {unit}") == "") is (unit in BYTE_UNITS_OK), unit
+    assert (limits.limit_why("xattr_max_value", f"64 {unit}") == "") is (unit in BYTE_UNITS_OK), unit
 
 
 @settings(max_examples=60, deadline=None)
@@ -326,8 +326,8 @@ def test_a_power_near_one_or_of_zero_never_raises(zeros, power, base):
     read them in floats) had taken them. One exact reading serves both; a limit of 0 or no
     number is no limit."""
     text = f"{base.format('0' * zeros)}^{power} bytes"
-    why = feature_matrix.limit_why("max_file_size", text)
-    amount = feature_matrix.limit_amount("max_file_size", text)
+    why = limits.limit_why("max_file_size", text)
+    amount = limits.limit_amount("max_file_size", text)
     assert (why == "") is (amount is not None)
     if amount is not None:
         assert amount[0] > 0
@@ -335,8 +335,8 @@ def test_a_power_near_one_or_of_zero_never_raises(zeros, power, base):
 
 def test_the_subtraction_is_exact():
     """Round 45: "2^60 - 1152921504606846975" (exactly 1) was refused as 0, subtracted in floats."""
-    assert feature_matrix.limit_amount("max_files", "2^60 - 1152921504606846975")[0] == 1
-    assert feature_matrix.limit_why("max_files", "2^60 - 1152921504606846976")
+    assert limits.limit_amount("max_files", "2^60 - 1152921504606846975")[0] == 1
+    assert limits.limit_why("max_files", "2^60 - 1152921504606846976")
 
 
 def test_the_named_qualifiers_of_round_45():
@@ -344,10 +344,10 @@ def test_the_named_qualifiers_of_round_45():
     for said in ("255 bytes (wrong)", "255 bytes (isn't)", "255 bytes (circa)", "255 bytes (incorrect)",
                  "255 bytes (outdated)", "255 bytes (about)", "255 bytes (ca.)", "255 bytes (~)", "255 bytes (TODO: verify)",
                  "255 bytes (citation needed)", "255 bytes (guessing)"):
-        assert feature_matrix.limit_why("max_filename_length", said), said
+        assert limits.limit_why("max_filename_length", said), said
     for said in ("255 bytes.", "255 bytes [VFS]", "255 bytes: the VFS", "255 bytes \u2014 the VFS", "255 B",
                  "255 character", "2^32 \u2013 1 files"):
-        assert feature_matrix.limit_why("max_filename_length" if "255" in said else "max_files", said) == "", said
+        assert limits.limit_why("max_filename_length" if "255" in said else "max_files", said) == "", said
 
 
 @settings(max_examples=100, deadline=None)
@@ -364,7 +364,7 @@ def test_the_page_marks_a_limit_as_check_data_judges_it(limit, power, decimals, 
     text = f"{_written(digits, 10**decimals, decimals)} {BINARY[power]}"
     finding = {"probe": "max_file_size", "status": "ok", "limit": limit, "unit": "bytes", "at_least": at_least}
     said = probes.agreement(finding, {"limit": text})
-    assert said == ("agrees" if feature_matrix.limit_agrees("max_file_size", text, finding) == "" else "disagrees")
+    assert said == ("agrees" if limits.limit_agrees("max_file_size", text, finding) == "" else "disagrees")
     if at_least:
         assert (said == "agrees") is (digits * 1024**power >= limit * 10**decimals), (text, said)
     else:
@@ -383,12 +383,12 @@ def test_a_superscript_minus_is_a_negative_power(k, base):
     left over (2³²⁻¹) is no number."""
     from fractions import Fraction
     text = f"{base}\u207b{str(k).translate(SUPER)} s"
-    amount = feature_matrix.limit_amount("timestamp_resolution", text)
+    amount = limits.limit_amount("timestamp_resolution", text)
     exact = Fraction(10**9, base**k)  # in ns, by hand
     assert amount is not None and Fraction(str(amount[0])) * amount[2][0] == exact, (text, amount)
     if exact.denominator == 1:
-        assert feature_matrix.limit_agrees("timestamp_resolution", text, {"limit": int(exact), "unit": "ns"}) == ""
-    assert feature_matrix.limit_why("max_files", f"2{str(k).translate(SUPER)}\u207b\u00b9") != ""
+        assert limits.limit_agrees("timestamp_resolution", text, {"limit": int(exact), "unit": "ns"}) == ""
+    assert limits.limit_why("max_files", f"2{str(k).translate(SUPER)}\u207b\u00b9") != ""
 
 
 @settings(max_examples=60, deadline=None)
@@ -397,11 +397,11 @@ def test_only_a_power_may_be_less_a_number_and_a_unit_is_whole(a, b, n):
     """Round 46: "4096 - 60 bytes" was 4036 (only a power less a number is written so), "0.5 bytes"
     and "507.5 entries" were limits, and "0255 bytes" was 255. A limit in bytes, entries, links, ns
     or name units is whole; a prefix or a scale word may have decimals; no number begins with 0."""
-    assert feature_matrix.limit_why("xattr_max_value", f"{a} - {b} bytes")
-    assert feature_matrix.limit_why("xattr_max_value", f"{n}.5 bytes") and feature_matrix.limit_why("acl_max_entries", f"{n}.5 entries")
-    assert feature_matrix.limit_why("xattr_max_value", f"{n}.5 KiB") == ""
-    assert feature_matrix.limit_why("acl_max_entries", f"{n}.5 thousand entries") == ""
-    assert feature_matrix.limit_why("xattr_max_value", f"0{n} bytes")
+    assert limits.limit_why("xattr_max_value", f"{a} - {b} bytes")
+    assert limits.limit_why("xattr_max_value", f"{n}.5 bytes") and limits.limit_why("acl_max_entries", f"{n}.5 entries")
+    assert limits.limit_why("xattr_max_value", f"{n}.5 KiB") == ""
+    assert limits.limit_why("acl_max_entries", f"{n}.5 thousand entries") == ""
+    assert limits.limit_why("xattr_max_value", f"0{n} bytes")
 
 
 def test_the_named_texts_of_round_46():
@@ -411,16 +411,16 @@ def test_the_named_texts_of_round_46():
                ("max_filename_length", "\u202e255 bytes"), ("max_files", "2\u00b3\u00b2\u207b\u00b9"),
                ("max_filename_length", "255\u2013510 bytes"), ("timestamp_resolution", "100 NS")]
     for key, said in refused:
-        assert feature_matrix.limit_why(key, said), said
+        assert limits.limit_why(key, said), said
     honest = [("max_filename_length", "255 chars"), ("hard_link_limit", "65000 hard links"), ("acl_max_entries", "507 ACL entries"),
               ("timestamp_resolution", "100 nsec"), ("timestamp_resolution", "2 sec"), ("max_files", "\uff12\u00b3\u00b2"),
               ("timestamp_resolution", "10\u207b\u2077 s")]
     for key, said in honest:
-        assert feature_matrix.limit_why(key, said) == "", said
+        assert limits.limit_why(key, said) == "", said
     # Microsoft's "255 Unicode characters" counts characters, where ntfs-3g's probe counted UTF-16 code units
-    assert "counts in UTF-16 code units" in feature_matrix.limit_agrees(
+    assert "counts in UTF-16 code units" in limits.limit_agrees(
         "max_filename_length", "255 Unicode characters", {"limit": 255, "unit": "UTF-16 code units"})
-    assert feature_matrix.limit_agrees("hard_link_limit", "\uff12\u00b3\u00b2", {"limit": 2**32, "unit": "links"}) == ""
+    assert limits.limit_agrees("hard_link_limit", "\uff12\u00b3\u00b2", {"limit": 2**32, "unit": "links"}) == ""
 
 
 @settings(max_examples=20, deadline=None)

@@ -464,11 +464,11 @@ def test_the_feature_matrix_sorts_counts_written_as_powers_by_value(page, site_u
 def test_every_limit_column_sorts_as_check_data_reads_its_limits(page, site_url):
     """Round 46 of #63: the page's script read limits its own way ("256 quadrillion ZB" sorted as
     256, "1 s" tied with "1 ns"). Every limit column sorts by the one reading check-data holds a
-    limit to (feature_matrix.limit_amount, in its column's unit; a cell the probes answer by the
+    limit to (limits.limit_amount, in its column's unit; a cell the probes answer by the
     probe's number), words after every figure."""
-    from fsatlas.site import feature_matrix
+    from fsatlas.site import limits
     columns = [c for c in yaml.safe_load((REPO / "data" / "feature_columns.yaml").read_text())
-               if c["key"] in feature_matrix.LIMIT_UNITS]
+               if c["key"] in limits.LIMIT_UNITS]
     assert len(columns) == 8
     for column in columns:
         _sorted_column(page, site_url, column["label"])
@@ -477,7 +477,7 @@ def test_every_limit_column_sorts_as_check_data_reads_its_limits(page, site_url)
         cells = page.evaluate("Array.from(document.querySelectorAll('#feature-matrix tbody tr'))"
                               f".map(r => [r.children[{index}].dataset.sort || null, r.children[{index}].dataset.sortNumber || null])")
         for text, number in cells:
-            amount = text and feature_matrix.limit_amount(column["key"], text)
+            amount = text and limits.limit_amount(column["key"], text)
             if amount:  # a fact's limit: the number is the reading check-data holds it to
                 assert float(number) == float(amount[0] * max(amount[2])), (column["key"], text, number)
         numbers = [float(n) for _, n in cells if n is not None]

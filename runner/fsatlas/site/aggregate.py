@@ -31,7 +31,7 @@ import msgspec
 import orjson
 
 from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, probefile, resultfile, shares, stats, validation
-from . import articles, explorer, best_per_key, feature_matrix, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_chart, result_tables
+from . import articles, explorer, best_per_key, feature_matrix, limits, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_chart, result_tables
 from ..run import matrix as matrix_mod
 from ..errors import UserError
 
@@ -603,13 +603,13 @@ def curated_rows(data_dir: str, knowledge: dict, outputs) -> dict:
 def limit_sort(features: dict) -> dict:
     """filesystem -> limit column -> the limit in its column's unit (binary prefixes where a decimal
     one may stand for either), for the tables' sorting: the one reading of a limit's text
-    (feature_matrix.limit_amount) that check-data holds it to, not a second parser in the page's
+    (limits.limit_amount) that check-data holds it to, not a second parser in the page's
     script (round 46: "256 quadrillion ZB" sorted as 256, "1 s" beside "1 ns"). A float, as
     JavaScript compares it; "Infinity" past any float."""
     out: dict = {}
     for fs, data in features.items():
         for key, fact in data["features"].items():
-            amount = feature_matrix.limit_amount(key, fact["limit"]) if "limit" in fact else None
+            amount = limits.limit_amount(key, fact["limit"]) if "limit" in fact else None
             if amount is not None:
                 value, _, factors, _ = amount
                 number = float(value * max(factors)) if value.is_finite() else float("inf")

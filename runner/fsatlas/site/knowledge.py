@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from . import best_per_key, feature_matrix, probes as probes_mod, run_rule
+from . import best_per_key, feature_matrix, limits, probes as probes_mod, run_rule
 from ..run import matrix as matrix_mod, probes_generic
 from ..run.claim_aims import claim_comparisons
 from ..results import comparison, contention, flags as flags_mod, machines, metrics as metrics_mod, probefile, resultfile
@@ -282,21 +282,25 @@ def _tool_versions(knowledge: dict, by_id: dict, records: dict, sources_path: st
 def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     """A fact may not say "not documented" where a committed probe answered it: the kernel's
     refusal (or what it did) is an answer, and the cell must carry it with the probe cited."""
-    answered = {}
+    answered: dict = {}  # (filesystem, probe) -> [(record, finding)] of every record, in order
     for rid, record in sorted(records.items()):
         for finding in record.get("findings", []):
-            # a value, or a limit the probe found (not a floor where it stopped short: at_least)
-            if finding.get("status") == "ok" and (finding.get("value") is not None or (
-                    finding.get("limit") is not None and not finding.get("at_least"))):
-                answered.setdefault((finding["filesystem"], finding["probe"]), (rid, finding))
+            if finding.get("status") == "ok":
+                answered.setdefault((finding["filesystem"], finding["probe"]), []).append((rid, finding))
     problems = []
     for fs, data in knowledge["features"].items():
         for name, fact in data["features"].items():
-            if fact.get("value", fact.get("limit")) == "not documented" and (fs, name) in answered:
-                rid, finding = answered[fs, name]
-                if "limit" in fact and "value" in finding and \
-                        feature_matrix.unanswered_why(name, {"limit": str(finding["value"])}, {}):
-                    continue  # a finding that is no limit ("no": none kept without the acl option) answers no limit column
+            if fact.get("value", fact.get("limit")) != "not documented":
+                continue
+            # the first finding that answers the fact's kind: a value for a value; for a limit, a
+            # limit the probe found (not a floor where it stopped short: at_least) or a value that
+            # is a limit (round 46: a value "no" found first hid a limit found later)
+            found = next(((rid, f) for rid, f in answered.get((fs, name), ()) if (
+                (f.get("limit") is not None and not f.get("at_least")) or (
+                    f.get("value") is not None and not feature_matrix.unanswered_why(name, {"limit": str(f["value"])}, {}))
+                if "limit" in fact else f.get("value") is not None)), None)
+            if found:
+                rid, finding = found
                 problems.append(Problem("error", data["_path"], f"/features/{name}",
                                         f"expected the answer probe record {rid} gives ({probes_mod.shown(finding)}: "
                                         f"{str(finding.get('detail', '')).splitlines()[0][:200]}), with that probe "
@@ -775,7 +779,7 @@ def _probe_limits(source: dict, fs: str, column: str, records: dict) -> list[dic
 
 def _limit_problems(fs: str, name: str, fact: dict, path: str, by_id: dict, records: dict) -> list[Problem]:
     """A limit against the limits the probes it cites found (round 41's yes/no rule, for numbers):
-    it writes one of them in the probe's unit (feature_matrix.limit_agrees); "not applicable"
+    it writes one of them in the probe's unit (limits.limit_agrees); "not applicable"
     beside a cited probe that found one (not only a floor: at_least) is refused ("not documented"
     where any committed probe found it is _probe_answers' to refuse)."""
     out, said = [], fact["limit"]
@@ -790,7 +794,7 @@ def _limit_problems(fs: str, name: str, fact: dict, path: str, by_id: dict, reco
             exact = [f for f in found if not f.get("at_least")]
             why = f"it found {probes_mod.shown(exact[0])}" if exact else ""
         else:
-            whys = [feature_matrix.limit_agrees(name, said, f) for f in found]
+            whys = [limits.limit_agrees(name, said, f) for f in found]
             why = "" if "" in whys else "; ".join(dict.fromkeys(whys))
         if why:
             out.append(Problem("error", path, f"/features/{name}/limit",

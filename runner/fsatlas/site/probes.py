@@ -5,6 +5,7 @@ import os
 
 from ..results import bundle, probefile, resultfile
 from ..run import probes_generic
+from .limits import limit_agrees, limit_amount
 
 
 def shown(finding: dict) -> str:
@@ -18,10 +19,9 @@ def shown(finding: dict) -> str:
 
 def agreement(finding: dict, fact: dict | None) -> str | None:
     """'agrees' or 'disagrees' where the probe and the cited fact both say yes or no, or both give
-    a limit (feature_matrix.limit_agrees: the probe's number in its unit, as the fact writes it,
+    a limit (limits.limit_agrees: the probe's number in its unit, as the fact writes it,
     the rule check-data holds a fact citing the probe to); None when either does not (a partial
     whose note says where it holds, a status, a limit that is no number)."""
-    from .feature_matrix import limit_agrees, limit_amount  # feature_matrix imports this module
     fact = fact or {}
     if "limit" in finding and "limit" in fact and limit_amount(finding["probe"], fact["limit"]) is not None:
         return "disagrees" if limit_agrees(finding["probe"], fact["limit"], finding) else "agrees"
