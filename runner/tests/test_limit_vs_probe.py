@@ -154,8 +154,8 @@ def test_the_named_cell_ntfs_names_in_bytes_and_not_documented_beside_a_probe(wo
     features = copy.deepcopy(data["features"])
     fact = features["ext4"]["features"]["xattr_max_value"]
     fact["limit"], fact["note"] = "not applicable", "no document read gives it"
-    refused = _refused("ext4", "xattr_max_value", features, by_id, records)
-    assert refused and "it found 4,036 bytes" in refused[0].message
+    (refused,) = knowledge._probe_answers({"features": features}, records)
+    assert refused.path == "/features/xattr_max_value/limit" and "found 4,036 bytes" in refused.message
     fact["limit"] = "not documented"  # refused where any committed probe found it, cited or not
     assert [p.path for p in knowledge._probe_answers({"features": features}, records)] == ["/features/xattr_max_value"]
 
@@ -438,3 +438,42 @@ def test_not_documented_where_any_committed_probe_found_the_limit_is_refused(wor
     features[fs]["features"][col].update(limit="not documented", note="no document read gives it", sources=["man-xattr"])
     problems = knowledge._probe_answers({"features": features}, records)
     assert [p.path for p in problems] == [f"/features/{col}"], (fs, col, problems)
+
+
+# --- round 47 ----------------------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(base=st.integers(2, 99), power=st.integers(1, 40), digit=st.integers(0, 9))
+def test_a_plain_digit_after_a_power_makes_no_number(base, power, digit):
+    """Round 47: "2¹6 bytes" was 2^16 (the plain 6 joined the power). Only the superscript digits
+    are the power; a plain digit after them is no number."""
+    assert limits.limit_why("xattr_max_value", f"{base}{str(power).translate(SUPER)}{digit} bytes")
+    assert limits.limit_amount("xattr_max_value", f"{base}{str(power).translate(SUPER)} bytes")[0] == base**power
+
+
+def test_the_named_texts_of_round_47():
+    for said in ("16 TiB\u2014with 4 KiB blocks", "16 TiB \u2014 with 4 KiB blocks", "16 TiB \u2013 with 4 KiB blocks"):
+        assert limits.limit_why("max_volume_size", said) == "", said
+    assert limits.limit_amount("max_filename_length", "255 UTF\u201116 code units")[3] == "UTF-16 code units"
+    assert limits.limit_why("max_volume_size", "16 TiB \u2013 4 KiB")  # a subtraction, not a qualifier
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_not_applicable_where_any_committed_probe_found_a_limit_is_refused(world, draw):  # noqa: F811
+    """Round 47: "not applicable" stood beside a probe that set 8,191 ACL entries (a floor), or
+    beside an exact finding it did not cite; the page marked nothing. Any committed probe that found
+    a limit of the cell, floor or exact, cited or not, refuses it, and the page says it disagrees."""
+    from fsatlas.site import probes
+    data, records = world
+    found = sorted({(f["filesystem"], f["probe"]) for r in records.values() for f in r.get("findings", ())
+                    if f.get("status") == "ok" and f.get("limit") is not None
+                    and "limit" in data["features"].get(f["filesystem"], {}).get("features", {}).get(f["probe"], {})})
+    fs, col = draw.draw(st.sampled_from(found), label="cell")
+    features = copy.deepcopy(data["features"])
+    features[fs]["features"][col].update(limit="not applicable", note="n", sources=["man-xattr"])
+    problems = knowledge._probe_answers({"features": features}, records)
+    assert [p.path for p in problems] == [f"/features/{col}/limit"], (fs, col, problems)
+    finding = next(f for r in records.values() for f in r["findings"] if (f["filesystem"], f["probe"]) == (fs, col)
+                   and f.get("status") == "ok" and f.get("limit") is not None)
+    assert probes.agreement(finding, features[fs]["features"][col]) == "disagrees"

@@ -290,7 +290,17 @@ def _probe_answers(knowledge: dict, records: dict) -> list[Problem]:
     problems = []
     for fs, data in knowledge["features"].items():
         for name, fact in data["features"].items():
-            if fact.get("value", fact.get("limit")) != "not documented":
+            said = fact.get("value", fact.get("limit"))
+            if said == "not applicable" and "limit" in fact:
+                # round 47: a probe that set any number of entries (a floor too) shows the feature the
+                # limit bounds is there, whatever the fact says of it
+                found = next(((rid, f) for rid, f in answered.get((fs, name), ()) if f.get("limit") is not None), None)
+                if found:
+                    problems.append(Problem("error", data["_path"], f"/features/{name}/limit",
+                                            f"expected a limit: probe record {found[0]} found "
+                                            f"{probes_mod.shown(found[1])}, found 'not applicable'"))
+                continue
+            if said != "not documented":
                 continue
             # the first finding that answers the fact's kind: a value for a value; for a limit, a
             # limit the probe found (not a floor where it stopped short: at_least) or a value that
@@ -779,23 +789,17 @@ def _probe_limits(source: dict, fs: str, column: str, records: dict) -> list[dic
 
 def _limit_problems(fs: str, name: str, fact: dict, path: str, by_id: dict, records: dict) -> list[Problem]:
     """A limit against the limits the probes it cites found (round 41's yes/no rule, for numbers):
-    it writes one of them in the probe's unit (limits.limit_agrees); "not applicable"
-    beside a cited probe that found one (not only a floor: at_least) is refused ("not documented"
-    where any committed probe found it is _probe_answers' to refuse)."""
+    it writes one of them in the probe's unit (limits.limit_agrees). "not documented" and "not
+    applicable" beside a probe that found one are _probe_answers' to refuse, cited or not."""
     out, said = [], fact["limit"]
-    if feature_matrix.normalized(said) == feature_matrix.NOT_DOCUMENTED:
-        return out
+    if feature_matrix.normalized(said) in (feature_matrix.NOT_DOCUMENTED, feature_matrix.NOT_APPLICABLE):
+        return out  # _probe_answers': beside any committed probe that found the limit
     for j, ident in enumerate(fact["sources"]):
         found = _probe_limits(by_id.get(ident, {}), fs, name, records)
         if not found:
             continue
-        if feature_matrix.normalized(said) == feature_matrix.NOT_APPLICABLE:
-            # a probe that stopped short (at_least) found a floor, not the limit
-            exact = [f for f in found if not f.get("at_least")]
-            why = f"it found {probes_mod.shown(exact[0])}" if exact else ""
-        else:
-            whys = [limits.limit_agrees(name, said, f) for f in found]
-            why = "" if "" in whys else "; ".join(dict.fromkeys(whys))
+        whys = [limits.limit_agrees(name, said, f) for f in found]
+        why = "" if "" in whys else "; ".join(dict.fromkeys(whys))
         if why:
             out.append(Problem("error", path, f"/features/{name}/limit",
                                f"expected the limit the probe {ident!r} (sources/{j}) found, "

@@ -30,7 +30,7 @@ LIMIT_UNITS = {  # a limit column -> the units its number is given in
 }
 COUNT_COLUMNS = frozenset({"acl_max_entries", "hard_link_limit", "max_files"})
 # what may follow a limit's number and unit: a comma or semicolon before a digit would be part of a number
-_QUALIFIER = r"(?=\.?$|\s*[(\[]|\s*[,;:](?!\d)|\s+\u2014|\s+per\b)"
+_QUALIFIER = r"(?=\.?$|\s*[(\[]|\s*[,;:](?!\d)|\s*\u2014|\s+\u2013\s+(?!\d)|\s+per\b)"
 # a qualifier that takes the number back: "0 (no document read gives it)", "4 KiB (unknown)",
 # "255 bytes (a guess, unverified)"
 DOUBT = (r"unknown|undocumented|unanswered|guess(?:ed|timate)?|unverified|unconfirmed|uncertain|unclear|unsure"
@@ -52,10 +52,11 @@ def _limit_text(text) -> str:
     """A limit's text as it is read: superscript digits (a superscript minus before them) after a
     digit its power, then NFKC and white space single. A superscript left over (2³²⁻¹, where
     NFKC would read a minus) is no number: it becomes a character no limit holds."""
-    text = re.sub(f"(?<=\\d)\u207b?[{_SUPERSCRIPTS}]+", lambda m: "^" + "".join(
+    text = re.sub(f"(?<=\\d)\u207b?[{_SUPERSCRIPTS}]+(?![0-9])", lambda m: "^" + "".join(
         "-" if c == "\u207b" else str(_SUPERSCRIPTS.index(c)) for c in m.group(0)), str(text))
     text = re.sub(f"[{_SUPERSCRIPTS}\u207a\u207b]", "\x00", text)
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    text = unicodedata.normalize("NFKC", text).replace("\u2010", "-")  # NFKC's hyphen (of U+2011, UTF‑16)
+    return " ".join(text.split())
 
 
 def _limit_match(key: str, said: str, qualified: bool = True):

@@ -23,6 +23,8 @@ def agreement(finding: dict, fact: dict | None) -> str | None:
     the rule check-data holds a fact citing the probe to); None when either does not (a partial
     whose note says where it holds, a status, a limit that is no number)."""
     fact = fact or {}
+    if "limit" in finding and str(fact.get("limit", "")).strip().lower() == "not applicable":
+        return "disagrees"  # a probe found a limit of what the fact says does not apply (round 47)
     if "limit" in finding and "limit" in fact and limit_amount(finding["probe"], fact["limit"]) is not None:
         return "disagrees" if limit_agrees(finding["probe"], fact["limit"], finding) else "agrees"
     said = fact.get("value")
