@@ -430,14 +430,22 @@ def test_not_documented_where_any_committed_probe_found_the_limit_is_refused(wor
     probe had found it; a yes or a no so was refused (_probe_answers). Over the committed exact
     findings of limits whose fact is a limit."""
     data, records = world
+    fs, col, features = _a_non_answer_beside_a_probe(data, records, draw, "not documented", floors=False)
+    problems = knowledge._probe_answers({"features": features}, records)
+    assert [p.path for p in problems] == [f"/features/{col}"], (fs, col, problems)
+
+
+def _a_non_answer_beside_a_probe(data, records, draw, said: str, floors: bool) -> tuple:
+    """(filesystem, column, the feature files with that cell's limit made `said`, citing a page
+    silent on it) for a cell drawn among those a committed probe found a limit of (floors: a
+    floor, at_least, counts too) and whose fact is a limit."""
     found = sorted({(f["filesystem"], f["probe"]) for r in records.values() for f in r.get("findings", ())
-                    if f.get("status") == "ok" and f.get("limit") is not None and not f.get("at_least")
+                    if f.get("status") == "ok" and f.get("limit") is not None and (floors or not f.get("at_least"))
                     and "limit" in data["features"].get(f["filesystem"], {}).get("features", {}).get(f["probe"], {})})
     fs, col = draw.draw(st.sampled_from(found), label="cell")
     features = copy.deepcopy(data["features"])
-    features[fs]["features"][col].update(limit="not documented", note="no document read gives it", sources=["man-xattr"])
-    problems = knowledge._probe_answers({"features": features}, records)
-    assert [p.path for p in problems] == [f"/features/{col}"], (fs, col, problems)
+    features[fs]["features"][col].update(limit=said, note="no document read gives it", sources=["man-xattr"])
+    return fs, col, features
 
 
 # --- round 47 ----------------------------------------------------------------------------------
@@ -466,12 +474,7 @@ def test_not_applicable_where_any_committed_probe_found_a_limit_is_refused(world
     a limit of the cell, floor or exact, cited or not, refuses it, and the page says it disagrees."""
     from fsatlas.site import probes
     data, records = world
-    found = sorted({(f["filesystem"], f["probe"]) for r in records.values() for f in r.get("findings", ())
-                    if f.get("status") == "ok" and f.get("limit") is not None
-                    and "limit" in data["features"].get(f["filesystem"], {}).get("features", {}).get(f["probe"], {})})
-    fs, col = draw.draw(st.sampled_from(found), label="cell")
-    features = copy.deepcopy(data["features"])
-    features[fs]["features"][col].update(limit="not applicable", note="n", sources=["man-xattr"])
+    fs, col, features = _a_non_answer_beside_a_probe(data, records, draw, "not applicable", floors=True)
     problems = knowledge._probe_answers({"features": features}, records)
     assert [p.path for p in problems] == [f"/features/{col}/limit"], (fs, col, problems)
     finding = next(f for r in records.values() for f in r["findings"] if (f["filesystem"], f["probe"]) == (fs, col)
