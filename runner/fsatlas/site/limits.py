@@ -66,6 +66,9 @@ def _limit_match(key: str, said: str, qualified: bool = True):
                     said, re.I | re.ASCII)
 
 
+_PREFIXES = "KMGTPEZY"  # the binary and decimal prefixes of bytes, in order
+
+
 def _prefixed(key: str, found) -> bool:
     """Whether a limit's unit scales its number: KiB, kB, ms, µs (not bytes, ns, a count or a name unit)."""
     unit = " ".join(found.group("unit").split())
@@ -134,9 +137,9 @@ def limit_why(key: str, text) -> str:
 # power of ten.
 _SCALE_WORDS = {"": 1, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
                 "quadrillion": 10**15}
-_PREFIXES = "KMGTPEZY"
-_NS = {"ns": 1, "nanosecond": 1, "us": 10**3, "microsecond": 10**3, "ms": 10**6, "millisecond": 10**6,
-       "s": 10**9, "second": 10**9}
+# each spelling of a time unit, singular and with µ as u -> nanoseconds
+_NS = {"ns": 1, "nsec": 1, "nanosecond": 1, "us": 10**3, "usec": 10**3, "microsecond": 10**3, "ms": 10**6,
+       "msec": 10**6, "millisecond": 10**6, "s": 10**9, "sec": 10**9, "second": 10**9}
 _COUNT_UNITS = {"entry": "entries", "entries": "entries", "link": "links", "links": "links", "file": "files",
                 "files": "files", "inode": "inodes", "inodes": "inodes"}
 
@@ -154,7 +157,6 @@ def limit_amount(key: str, text) -> tuple | None:
     written = " ".join(found.group("unit").split())
     if key == "timestamp_resolution":
         word = written.lower().replace("\u03bc", "u").replace("\u00b5", "u")
-        word = {"nsec": "ns", "usec": "us", "msec": "ms", "sec": "s"}.get(word.rstrip("s") if word.endswith("secs") else word, word)
         return value, decimals, [scale * _NS[word[:-1] if len(word) > 2 and word.endswith("s") else word]], "ns"
     if key == "max_filename_length":
         word = written.lower()
