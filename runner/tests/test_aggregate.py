@@ -35,7 +35,8 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
              if r["status"] == "ok" else [f"{r['status']}: {r['reason']}"] for r in latest["rows"]]
     keys = [r["key"] for r in latest["rows"]]
     expected = [([key] if key not in keys[:i] else []) + row for i, (key, row) in enumerate(zip(keys, shown))]
-    made = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())  # slot name: HTML
+    packed = (tmp_path / "tables" / "fixture-valid.html").read_bytes()
+    made = {name.decode(): html.decode() for name, html in result_tables.unpack(packed).items()}  # slot name: HTML
     assert sorted(made) == ["metrics-table", "overview-table", "raw-table", "throughput-chart", "throughput-table"]
     assert made["throughput-chart"].startswith("<svg") and made["throughput-chart"].count('aria-roledescription="bar"') == 2
     assert table_rows(made["metrics-table"]) == expected
@@ -43,8 +44,7 @@ def test_aggregates_and_pages_carry_the_result_figures(out_dir, valid_result, tm
     assert raw_table.count("<a href=") == sum(bool(c["raw"]) for c in valid_result["cells"] if c["status"] == "ok") == 2
     assert all(r.rpartition("/")[2] in raw_table for c in valid_result["cells"] for r in c["raw"])
     assert page["raw_bundle"] is True and (tmp_path / "static" / "files" / "raw" / "fixture-valid.tar.gz").is_file()
-    assert page["tables_digest"] == hashlib.sha256((made["overview-table"] + throughput_table + made["metrics-table"]
-                                                    + raw_table + made["throughput-chart"]).encode()).hexdigest()[:16]
+    assert page["tables_digest"] == hashlib.sha256(packed).hexdigest()[:16]
     throughput = [r for r in latest["rows"] if r["metric"] == "throughput" or r["status"] != "ok"]
     assert page["throughput_chart_file"] == "charts/results/fixture-valid.json"
     chart = json.loads((tmp_path / "static" / "charts" / "results" / "fixture-valid.json").read_text())
@@ -63,7 +63,7 @@ def test_a_result_page_carries_its_system_table_without_the_raw_devices_figures(
     which Hugo decodes for every page) are not in the page: its tables show them. The system and
     target are, as the system table the template prints (machines.system_facts, #62), and only so."""
     valid_result["target"]["baseline"] = {"seq-write": {"throughput": {"mean": 1.25e8, "unit": "bytes/s", "rsd_pct": 1.0}}}
-    text = aggregate.result_page(valid_result, aggregate.result_summary(valid_result), {"slot": ""})
+    text = aggregate.result_page(valid_result, aggregate.result_summary(valid_result), b"")
     page = frontmatter.loads(text)
     assert "125000000" not in text and "1.25e" not in text and "target" not in page and "system" not in page
     facts = dict(page["system_facts"])
@@ -111,7 +111,8 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     charts.mkdir(parents=True)
     (charts / "deleted-result.json").write_text("[]")
     (tmp_path / "tables").mkdir()
-    (tmp_path / "tables" / "deleted-result.metrics.html").write_text("<table></table>")
+    (tmp_path / "tables" / "deleted-result.html").write_text("<table></table>")
+    (tmp_path / "tables" / "fixture-valid.json").write_text("{}")  # the layout before
     # "newer" is dated in the future, so validation must refuse it and aggregation stop.
     assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 1
     newer["created"] = "2026-11-23T03:00:00Z"
@@ -122,7 +123,7 @@ def test_newest_complete_result_is_latest_and_stale_pages_go(out_dir, valid_resu
     assert latest["result"] == "fixture-valid"  # the newer run is incomplete
     assert sorted(p.name for p in (pages / "results").iterdir()) == ["fixture-valid.md", "newer.md"]
     assert sorted(p.name for p in charts.iterdir()) == ["fixture-valid.json", "newer.json"]
-    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["fixture-valid.json", "newer.json"]
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["fixture-valid.html", "newer.html"]
 
 
 def test_invalid_result_stops_aggregation_naming_it(out_dir, valid_result, tmp_path, capsys):
@@ -141,7 +142,7 @@ import shutil
 
 from sitebuild import CURATED_DATA, REPO, synthetic_results
 from fsatlas.results import shares
-from fsatlas.site import aggregate, explorer, knowledge
+from fsatlas.site import aggregate, explorer, knowledge, result_tables
 
 
 def _site_data(folder, count):
@@ -449,7 +450,7 @@ def test_a_long_reason_is_clipped_on_shared_pages_and_whole_on_its_result_s_page
     assert main(["aggregate", "--data", str(out_dir), "--content", str(tmp_path / "pages")]) == 0
     shared = json.loads((out_dir / "aggregates" / "cells.json").read_text())["jfs|-|-|seq-write"]["reason"]
     assert len(shared) == shares.REASON_SHARED_CHARS and shared == long[:shares.REASON_SHARED_CHARS - 1] + "…"
-    own = json.loads((tmp_path / "tables" / "fixture-valid.json").read_text())["metrics-table"]
+    own = result_tables.unpack((tmp_path / "tables" / "fixture-valid.html").read_bytes())[b"metrics-table"].decode()
     assert long.strip() in own
 
 

@@ -1,4 +1,5 @@
 """The result tables fsatlas renders as HTML: every value escaped, shown as the reader wrote it."""
+import pytest
 from hypothesis import given, strategies as st
 
 from testutil import table_rows
@@ -168,3 +169,25 @@ def test_every_run_and_import_with_a_figure_gets_an_overview_that_links_each_fig
         else:
             assert "heat-0" in made and "It measured one filesystem" not in made, result["id"]
     assert single >= 10
+
+
+SLOT_NAMES = st.from_regex(r"[a-z]{1,8}(-[a-z]{1,8}){0,2}", fullmatch=True).filter(lambda n: n != "end")
+
+
+@given(st.dictionaries(SLOT_NAMES, st.text(max_size=60).map(result_tables.escape), max_size=6), st.data())
+def test_a_tables_file_reads_back_as_written_and_no_part_of_it_reads_at_all(made, data):
+    """pack then unpack gives every slot's HTML unchanged, in UTF-8; any shorter start of the
+    file (one cut short) is refused rather than read as tables."""
+    packed = result_tables.pack(made)
+    assert result_tables.unpack(packed) == {n.encode(): h.encode() for n, h in made.items()}
+    cut = data.draw(st.integers(0, len(packed) - 1))
+    with pytest.raises(ValueError):
+        result_tables.unpack(packed[:cut])
+
+
+@pytest.mark.parametrize("made", [{"a": "x<!--fsatlas-slot b-->y"}, {"a-": "x"}, {"end": ""}, {"A": "x"}])
+def test_a_table_that_would_not_read_back_is_not_packed(made):
+    """A table holding the mark, or a name that "-->" could end early, that names the last slot, or
+    that no page's slot can have."""
+    with pytest.raises(ValueError):
+        result_tables.pack(made)

@@ -19,7 +19,7 @@ def _site(folder, pages: dict) -> str:
     os.makedirs(os.path.join(folder, result_tables.TABLES_DIR))
     for rid, (tables, heading) in pages.items():
         with open(os.path.join(folder, result_tables.TABLES_DIR, result_tables.file_name(rid)), "wb") as f:
-            f.write(result_tables.dumps(tables))
+            f.write(result_tables.pack(tables))
         os.makedirs(os.path.join(folder, "out", rid))
         page = (f"<html><body><h1>{heading}</h1>{result_tables.SYSTEM}<p>system</p></section>"
                 + "".join(f'<div data-fsatlas-slot="{name}"></div>' for name in [*tables, "other-runs"])
@@ -65,7 +65,7 @@ def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, cou
         os.unlink(bad)
     else:
         with open(bad, "r+b" if spoil == "cut" else "wb") as f:
-            f.truncate(5) if spoil == "cut" else f.write(b'{"summary": 5}')
+            f.truncate(os.path.getsize(bad) - 1) if spoil == "cut" else f.write(b'{"summary": "y"}')
     fillers = build._Fillers(folder, os.path.join(folder, "out"), {}, count)
     try:
         with pytest.raises(UserError) as raised:

@@ -10,6 +10,7 @@ import yaml
 from sitebuild import FIXTURES, REPO, aggregate_and_build, run_htmltest, serve
 from testutil import write_run
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
+from fsatlas.site import result_tables
 
 pytestmark = pytest.mark.site
 RESULT = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
@@ -261,6 +262,11 @@ def test_chart_shortcode_naming_a_result_draws_its_rows(page, site_root, tmp_pat
     aggregate_and_build(root)
     html = (root / "public" / "articles" / "one-run" / "index.html").read_text()
     assert 'data-rows="/charts/results/fixture-valid.json"' in html
+    # its table as the template read it from the tables file (partials/results/table.html) is the
+    # one Python reads from it (result_tables.unpack)
+    tables = root / "build" / result_tables.TABLES_DIR / result_tables.file_name("fixture-valid")
+    table = result_tables.unpack(tables.read_bytes())[b"throughput-table"].decode()
+    assert "<table" in table and table in html
     server = serve(root / "public")
     try:
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/articles/one-run/")

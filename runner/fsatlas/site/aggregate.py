@@ -460,9 +460,9 @@ def _linked(path: str, target: str) -> bool:
         return False
 
 
-def result_page(result: dict, summary: dict, tables: dict) -> str:
+def result_page(result: dict, summary: dict, tables: bytes) -> str:
     """A generated Hugo page for one result file: its metadata as front matter. Its tables
-    (result_tables) are files of their own, which `fsatlas site` puts in the rendered page;
+    (result_tables.pack) are files of their own, which `fsatlas site` puts in the rendered page;
     their digest is here so that a page whose tables changed is rendered again."""
     ok = [c for c in result["cells"] if c["status"] == "ok"]
     post = frontmatter.Post(
@@ -470,7 +470,7 @@ def result_page(result: dict, summary: dict, tables: dict) -> str:
         summary_row=summary, system_facts=machines.system_facts(result), measured=result.get("measured"), tool=result["tool"],
         submitter=result.get("submitter", ""), notes=result.get("notes", ""),
         wall_seconds=result.get("wall_seconds"), raw_bundle=any(c["raw"] for c in result["cells"]),
-        tables_digest=hashlib.sha256("".join(tables.values()).encode()).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
+        tables_digest=hashlib.sha256(tables).hexdigest()[:16], throughput_chart_file=chart_file(result["id"]),
         nothing_measured=not any(c["status"] == "ok" for c in result["cells"]),  # charts/chart.html says so, no chart
         # measured, but no cell measured throughput (an import of latencies, of IOPS): what it did
         # measure, which the page names instead of an empty chart and table
@@ -947,9 +947,9 @@ class Outputs:
         derive_flags(result)
         rows = cell_rows(result)
         throughput = throughput_rows(rows, machines.name(result))
-        tables = result_tables.tables(result, rows, throughput)
+        tables = result_tables.pack(result_tables.tables(result, rows, throughput))
         made = digest(result, rows)
-        write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), result_tables.dumps(tables))
+        write_if_changed(os.path.join(self.tables, result_tables.file_name(rid)), tables)
         write_if_changed(os.path.join(self.pages, f"{rid}.md"), result_page(result, made["summary"], tables).encode())
         write_if_changed(os.path.join(self.charts, f"{rid}.json"), compact_json(throughput))
         write_if_changed(os.path.join(self.chunks, f"{rid}.json"),
@@ -967,8 +967,8 @@ class Outputs:
         for folder, suffix in ((self.pages, ".md"), (self.chunks, ".json"), (self.charts, ".json"),
                                (self.published, ".json"), (self.digests, DIGEST_SUFFIX), (self.bundles, bundle.SUFFIX)):
             remove_stale(folder, {f"{rid}{suffix}" for rid in ids}, suffix, self.have[folder])
-        remove_stale(self.tables, {result_tables.file_name(rid) for rid in ids}, ".json", self.have[self.tables])
-        remove_stale(self.tables, set(), ".html", self.have[self.tables])  # the layout before: a file a table
+        remove_stale(self.tables, {result_tables.file_name(rid) for rid in ids}, ".html", self.have[self.tables])
+        remove_stale(self.tables, set(), ".json", self.have[self.tables])  # the layout before: JSON
         remove_stale(self.digests, set(), ".json", self.have[self.digests])  # the digests before, in JSON
 
 

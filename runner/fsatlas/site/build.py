@@ -356,19 +356,17 @@ def fill_page(build_dir: str, page: str, rid: str, others: str) -> None:
     build folder, which holds each result's tables."""
     table_file = os.path.join(build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
     try:
-        tables = result_tables.read(table_file)
+        with open(table_file, "rb") as f:
+            tables = result_tables.unpack(f.read())
     except FileNotFoundError:
         raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                         where=table_file) from None
-    except ValueError:  # cut short or written by something else: what aggregate writes is JSON (orjson's error is one)
-        raise UserError("the tables of this result page are not the JSON fsatlas aggregate writes: delete the file "
-                        "and run fsatlas aggregate (make data)", where=table_file) from None
-    if not isinstance(tables, dict) or not all(isinstance(v, str) for v in tables.values()):
+    except ValueError:  # cut short or written by something else
         raise UserError("the tables of this result page are not the slots fsatlas aggregate writes: delete the file "
-                        "and run fsatlas aggregate (make data)", where=table_file)
+                        "and run fsatlas aggregate (make data)", where=table_file) from None
     with open(page, "r+b") as f:  # bytes end to end (result_tables.fill_slots)
         html, cells = result_tables.split_cells(result_tables.fill_slots(
-            f.read(), {**tables, "other-runs": others}))
+            f.read(), {**tables, b"other-runs": others.encode()}))
         f.seek(0)
         f.write(html)
         f.truncate()

@@ -1,9 +1,10 @@
 """The HTML of a result's tables (throughput per cell; every cell and metric; the raw files), made once by
 `fsatlas aggregate` when the result arrives.
 
-A result page's tables never pass through Hugo: aggregate writes them to TABLES_DIR/<id>.json
-(slot name: HTML, in one file: `fsatlas site` reads one file a page, not one a table), and
-`fsatlas site` puts them in the slots the page Hugo rendered leaves for them (`fill_slots`).
+A result page's tables never pass through Hugo: aggregate writes them to TABLES_DIR/<id>.html
+(each slot's HTML behind a comment naming it, in one file: `fsatlas site` reads one file a page,
+not one a table, and splits it without decoding it: `pack`), and `fsatlas site` puts them in the
+slots the page Hugo rendered leaves for them (`fill_slots`).
 Hugo 0.111 spends about 30 ns on every byte a page carries (front matter decoding, and a scan
 of everything it writes), and a current quick result has 70 cells with up to 8 metrics each:
 as front matter, these tables doubled the time to render 10,000 result pages again. Articles
@@ -308,17 +309,48 @@ def tables(result: dict, rows: list[dict], throughput: list[dict]) -> dict:
 
 
 def file_name(rid: str) -> str:
-    """The file in TABLES_DIR holding the tables of one result (dumps)."""
-    return rid + ".json"
+    """The file in TABLES_DIR holding the tables of one result (pack)."""
+    return rid + ".html"
 
 
-def dumps(made: dict) -> bytes:
-    """A result's tables file: {slot name: HTML}, as JSON, which templates read too."""
-    return orjson.dumps(made)
+# A tables file: each slot's HTML behind <!--fsatlas-slot NAME-->, then an empty slot, LAST. As JSON
+# it was 0.5 ms of a filler's CPU a page to decode and encode again (orjson, 265 KB of a quick
+# result's tables: 5 s of CPU when a template change fills 10,000 pages, #65); this is split on
+# its bytes. No table holds the mark: every value a table prints is escaped, so "<" is "&lt;"
+# there (pack checks it all the same). Templates read a slot with partials/results/table.html.
+MARK = b"<!--fsatlas-slot "
+LAST = b"end-->"  # the empty slot that ends a file written whole
+SLOT_NAME = re.compile(rb"[a-z]+(-[a-z]+)*")  # a name SLOT finds, which no "-->" can end early
+
+
+def pack(made: dict) -> bytes:
+    """A result's tables file, from {slot name: HTML} (tables)."""
+    parts = []
+    for name, html in made.items():
+        named, data = name.encode() + b"-->", html.encode()
+        if not SLOT_NAME.fullmatch(named[:-3]) or named == LAST or MARK in data:
+            raise ValueError(f"the table of slot {name!r} cannot be packed")
+        parts += [MARK, named, data]
+    return b"".join(parts + [MARK, LAST])
+
+
+def unpack(data: bytes) -> dict:
+    """{slot name: HTML}, as UTF-8 bytes, from a tables file; ValueError where it is not what
+    pack writes (cut short, or written by something else)."""
+    head, *parts = data.split(MARK)
+    if head or not parts or parts.pop() != LAST:
+        raise ValueError("not a tables file written whole by fsatlas aggregate")
+    made = {}
+    for part in parts:
+        name, closed, html = part.partition(b"-->")
+        if not closed or not SLOT_NAME.fullmatch(name) or name in made:
+            raise ValueError("not a tables file written whole by fsatlas aggregate")
+        made[name] = html
+    return made
 
 
 def read(path: str) -> dict:
-    """A result's tables, from the file dumps wrote."""
+    """What OTHER_RUNS holds, from the file aggregate wrote (JSON, which templates read too)."""
     with open(path, "rb") as f:
         return orjson.loads(f.read())
 
@@ -329,11 +361,11 @@ SLOT = re.compile(rb'<div data-fsatlas-slot="([a-z-]+)"></div>')
 
 
 def fill_slots(page: bytes, tables: dict) -> bytes:
-    """The page (UTF-8, as Hugo wrote it) with each table (slot name: HTML) in place of its
-    slot, in one pass over the page's bytes: at 10,000 pages a pass a slot over the page as text
-    took 2.1 s and encoding and decoding it most of 5.7 s (PERFORMANCE.md, #65)."""
-    made = {name.encode(): html.encode() for name, html in tables.items()}
-    return SLOT.sub(lambda m: made.get(m[1], m[0]), page)
+    """The page (UTF-8, as Hugo wrote it) with each table (slot name: HTML, both UTF-8 bytes:
+    unpack) in place of its slot, in one pass over the page's bytes: at 10,000 pages a pass a
+    slot over the page as text took 2.1 s and encoding and decoding it most of 5.7 s
+    (PERFORMANCE.md, #65)."""
+    return SLOT.sub(lambda m: tables.get(m[1], m[0]), page)
 
 
 CELLS = '<section id="every-cell" data-fsatlas-cells>'  # layouts/results/single.html
