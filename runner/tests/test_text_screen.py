@@ -6,8 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.results import resultfile
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
 
@@ -56,3 +58,45 @@ def test_two_ids_that_differ_only_in_case_are_refused(tmp_path, capsys):
     assert main(["validate", "--no-cache", str(folder)]) == 1
     err = capsys.readouterr().err
     assert "caseid.json" in err and "differs from 'CaseID' only in case" in err
+
+
+def _string_places(node, parts=()):
+    """(JSON Pointer parts, string) of every string value in a document."""
+    for key, item in (node.items() if isinstance(node, dict) else enumerate(node)):
+        if isinstance(item, str):
+            yield (*parts, key), item
+        elif isinstance(item, (dict, list)):
+            yield from _string_places(item, (*parts, key))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_hugos_shortcode_placeholder_is_refused_in_any_string_where_it_stands(data):
+    """Hugo replaces HAHAHUGOSHORTCODE…HBHB in an article's content, shortcode output included,
+    with another shortcode's output: a result's text in an article's table (a skipped cell's
+    reason) became markup, or looped Hugo (#65 round 48). Any string of a result that holds it,
+    wherever in the string, is refused at its JSON Pointer; the same text with the word broken is not."""
+    doc = json.loads(FIXTURE.read_text())
+    places = list(_string_places(doc))
+    parts, text = data.draw(st.sampled_from(places))
+    at = data.draw(st.integers(0, len(text)))
+    node = doc
+    for part in parts[:-1]:
+        node = node[part]
+    node[parts[-1]] = text[:at] + resultfile.HUGO_PLACEHOLDER + data.draw(st.sampled_from(["s0HBHB", "", "12HBHB"])) + text[at:]
+    found = dict(resultfile.value_problems(doc))
+    assert resultfile.HUGO_PLACEHOLDER in found[resultfile.pointer(parts)]
+    node[parts[-1]] = text[:at] + "HAHAHUGO SHORTCODE" + text[at:]
+    assert resultfile.pointer(parts) not in dict(resultfile.value_problems(doc))
+
+
+def test_a_reason_holding_hugos_placeholder_is_one_located_line(tmp_path, capsys):
+    doc = json.loads(FIXTURE.read_text())
+    skipped = next(i for i, c in enumerate(doc["cells"]) if c["status"] == "skipped")
+    doc["cells"][skipped]["reason"] = "no jfs HAHAHUGOSHORTCODEs1HBHB here"
+    path = tmp_path / "results" / "fixture-valid.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    assert main(["validate", "--no-cache", str(path.parent)]) == 1
+    err = capsys.readouterr().err
+    assert f"/cells/{skipped}/reason: expected text without HAHAHUGOSHORTCODE" in err and "Traceback" not in err
