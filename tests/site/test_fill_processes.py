@@ -56,16 +56,21 @@ def test_pages_filled_by_processes_are_the_pages_one_process_fills(tmp_path_fact
 
 
 @pytest.mark.parametrize("count", [1, build.FILL_PROCESSES_FROM])
-@pytest.mark.parametrize("spoil", ["gone", "cut", "other"])
+@pytest.mark.parametrize("spoil", ["gone", "cut", "other", "no slot", "a folder"])
 def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, count, spoil):
-    """Its tables file gone, cut short (round 34: a traceback from a filler) or of another shape."""
+    """Its tables file gone, cut short (round 34: a traceback from a filler), of another shape,
+    whole but without the table of a slot the page has (round 48: the page kept its empty
+    slot), or not a file (round 48: a traceback)."""
     folder = _site(str(tmp_path / "b"), {"r1": ({"summary": "x"}, "one"), "r2": ({"summary": "y"}, "two")})
     bad = os.path.join(folder, result_tables.TABLES_DIR, result_tables.file_name("r2"))
-    if spoil == "gone":
+    if spoil in ("gone", "a folder"):
         os.unlink(bad)
+        if spoil == "a folder":
+            os.mkdir(bad)
     else:
         with open(bad, "r+b" if spoil == "cut" else "wb") as f:
-            f.truncate(os.path.getsize(bad) - 1) if spoil == "cut" else f.write(b'{"summary": "y"}')
+            f.truncate(os.path.getsize(bad) - 1) if spoil == "cut" else \
+                f.write(b'{"summary": "y"}' if spoil == "other" else result_tables.pack({"flags": ""}))
     fillers = build._Fillers(folder, os.path.join(folder, "out"), {}, count)
     try:
         with pytest.raises(UserError) as raised:

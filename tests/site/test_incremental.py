@@ -196,6 +196,36 @@ def test_a_failed_build_leaves_the_site_as_it_was(site):
     assert "4 of 4 result pages rendered" in fsatlas("site", "--root", root).stdout
 
 
+@pytest.mark.parametrize("spoil", ["cut", "no slot", "other runs cut"])
+def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoil):
+    """An article's chart shortcode reads a result's tables file through Hugo
+    (partials/results/table.html), on every build, whether or not the result page is rendered
+    again: a file cut short (round 48: the article's table ended mid-cell, exit 0) or without the
+    slot it reads (round 48: the table was gone) stops the build with the file named, as
+    fsatlas site's own reading does; so does a cut file of the sentences on other runs (round
+    48: a traceback). The destination stays as it was."""
+    root, _ = site
+    (root / "content" / "articles" / "pinned.md").write_text(
+        '---\ntitle: Pinned\n---\n{{< chart name="throughput" result="synthetic-00000" >}}\n')
+    fsatlas("site", "--root", root)
+    before = _files(root / "public")
+    tables = root / "build" / "tables" / "synthetic-00000.html"
+    if spoil == "cut":
+        data = tables.read_bytes()
+        tables.write_bytes(data[:data.index(b"throughput-table-->") + 200])
+        named = "build/tables/synthetic-00000.html"
+    elif spoil == "no slot":
+        tables.write_bytes(b"<!--fsatlas-slot end-->")
+        named = "build/tables/synthetic-00000.html"
+    else:
+        others = root / "build" / "other-runs.json"
+        others.write_bytes(others.read_bytes()[:10])
+        named = str(others)
+    done = fsatlas("site", "--root", root, check=False)
+    assert done.returncode == 1 and named in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert _files(root / "public") == before
+
+
 def test_the_base_url_reaches_every_page(site):
     root, _ = site
     done = fsatlas("site", "--root", root, "--base-url", "https://example.org/atlas/")

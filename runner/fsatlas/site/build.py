@@ -232,10 +232,17 @@ class Site:
     def other_runs(self) -> dict:
         """result id -> its page's sentence on its machine and profile's other runs, as fsatlas
         aggregate wrote them (result_tables.OTHER_RUNS); none before an aggregate that writes them."""
+        path = os.path.join(self.build_dir, result_tables.OTHER_RUNS)
         try:
-            return result_tables.read(os.path.join(self.build_dir, result_tables.OTHER_RUNS))
+            others = result_tables.read(path)
         except FileNotFoundError:
             return {}
+        except (OSError, ValueError):  # cut short, or not a file: orjson's error is a ValueError
+            others = None
+        if not isinstance(others, dict) or not all(isinstance(v, str) for v in others.values()):
+            raise UserError("not the sentences on other runs that fsatlas aggregate writes: delete the file and run "
+                            "fsatlas aggregate (make data)", where=path)
+        return others
 
     def _stage(self, ids: list, folder: str, out: str) -> None:
         """A content folder holding just these pages (hard links, or copies across devices); their
@@ -361,12 +368,17 @@ def fill_page(build_dir: str, page: str, rid: str, others: str) -> None:
     except FileNotFoundError:
         raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                         where=table_file) from None
-    except ValueError:  # cut short or written by something else
-        raise UserError("the tables of this result page are not the slots fsatlas aggregate writes: delete the file "
-                        "and run fsatlas aggregate (make data)", where=table_file) from None
+    except (OSError, ValueError):  # cut short, written by something else, not a file
+        tables = None
     with open(page, "r+b") as f:  # bytes end to end (result_tables.fill_slots)
-        html, cells = result_tables.split_cells(result_tables.fill_slots(
-            f.read(), {**tables, b"other-runs": others.encode()}))
+        try:
+            filled = result_tables.fill_slots(f.read(), {**tables, b"other-runs": others.encode()}) if tables else None
+        except KeyError:  # a slot the file has no table for
+            filled = None
+        if filled is None:
+            raise UserError("the tables of this result page are not the slots fsatlas aggregate writes: delete the "
+                            "file and run fsatlas aggregate (make data)", where=table_file)
+        html, cells = result_tables.split_cells(filled)
         f.seek(0)
         f.write(html)
         f.truncate()
@@ -456,15 +468,19 @@ class Hugo:
     def __init__(self, root: str, overlay: str, destination: str, what: str, args: list):
         self.root, self.what = root, what
         self.output = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self.reading = threading.Lock()  # finish (in a thread) and stop (the main one, on an error) both close output
         self.proc = subprocess.Popen(["hugo", "--source", root, "--config", f"config.toml,{overlay}",
                                       "--destination", destination, *args], cwd=root, env=hugo_env(),
                                      stdout=self.output, stderr=subprocess.STDOUT, text=True)
 
     def finish(self) -> None:
         self.proc.wait()
-        self.output.seek(0)
-        text = self.output.read()
-        self.output.close()
+        with self.reading:
+            if self.output.closed:  # stopped: the build is failing already
+                raise UserError(f"hugo was stopped building {self.what}", where=os.path.join(self.root, "config.toml"))
+            self.output.seek(0)
+            text = self.output.read()
+            self.output.close()
         if self.proc.returncode != 0:
             lines = [line for line in text.splitlines() if "ERROR" in line or "Error" in line]
             raise UserError(f"hugo failed building {self.what}:\n" + "\n".join(lines)[-3000:],
@@ -474,7 +490,8 @@ class Hugo:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-        self.output.close()
+        with self.reading:
+            self.output.close()
 
 
 class Manifest:

@@ -364,8 +364,8 @@ def fill_slots(page: bytes, tables: dict) -> bytes:
     """The page (UTF-8, as Hugo wrote it) with each table (slot name: HTML, both UTF-8 bytes:
     unpack) in place of its slot, in one pass over the page's bytes: at 10,000 pages a pass a
     slot over the page as text took 2.1 s and encoding and decoding it most of 5.7 s
-    (PERFORMANCE.md, #65)."""
-    return SLOT.sub(lambda m: tables.get(m[1], m[0]), page)
+    (PERFORMANCE.md, #65). KeyError for a slot tables has nothing for: no page is left with one."""
+    return SLOT.sub(lambda m: tables[m[1]], page)
 
 
 CELLS = '<section id="every-cell" data-fsatlas-cells>'  # layouts/results/single.html
