@@ -334,6 +334,27 @@ class _Fillers:
 _filler: tuple = ()  # in a filler process: (build_dir, out, others), from _filler_setup
 
 
+# glibc's mallopt parameters (malloc.h): a block of at least M_MMAP_THRESHOLD bytes is mapped
+# alone and unmapped when freed; the heap's free top past M_TRIM_THRESHOLD goes back to the kernel
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+
+
+def _keep_freed_memory() -> None:
+    """A filler's large blocks reused rather than given back to the kernel. A filler allocates
+    and frees some ten blocks of 100 KB or more a page (the tables file, 265 KB for a quick
+    result; the page filled, then split): glibc mapped each alone and unmapped it when freed, so
+    each new one was faulted in again page by page. Filling 3,000 pages in one process took
+    85,000 page faults and 1.3 s of system CPU, and 4,700 faults and 0.9 s with these kept
+    (PERFORMANCE.md, #65). Nothing where the C library is not glibc."""
+    import ctypes
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, 8 << 20)
+    mallopt(M_TRIM_THRESHOLD, 128 << 20)
+
+
 def _filler_setup(build_dir: str, out: str, others: dict) -> None:
     """A filler keeps what it fills with, ends quietly when the pool terminates it, and leaves
     a Ctrl-C to its parent."""
@@ -342,6 +363,7 @@ def _filler_setup(build_dir: str, out: str, others: dict) -> None:
     _filler = (build_dir, out, others)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _keep_freed_memory()
 
 
 def _fill_share(rids: list) -> tuple | None:
