@@ -177,12 +177,16 @@ SLOT_NAMES = st.from_regex(r"[a-z]{1,8}(-[a-z]{1,8}){0,2}", fullmatch=True).filt
 @given(st.dictionaries(SLOT_NAMES, st.text(max_size=60).map(result_tables.escape), max_size=6), st.data())
 def test_a_tables_file_reads_back_as_written_and_no_part_of_it_reads_at_all(made, data):
     """pack then unpack gives every slot's HTML unchanged, in UTF-8; any shorter start of the
-    file (one cut short) is refused rather than read as tables."""
+    file (one cut short), or the file with bytes put in anywhere, is refused rather than read as
+    tables."""
     packed = result_tables.pack(made)
     assert result_tables.unpack(packed) == {n.encode(): h.encode() for n, h in made.items()}
     cut = data.draw(st.integers(0, len(packed) - 1))
     with pytest.raises(ValueError):
         result_tables.unpack(packed[:cut])
+    at, more = data.draw(st.integers(0, len(packed))), data.draw(st.binary(min_size=1, max_size=3))
+    with pytest.raises(ValueError):  # a file grown anywhere (line ends converted) is no tables file either
+        result_tables.unpack(packed[:at] + more + packed[at:])
 
 
 @pytest.mark.parametrize("made", [{"a": "x<!--fsatlas-slot b-->y"}, {"a-": "x"}, {"end": ""}, {"A": "x"}])

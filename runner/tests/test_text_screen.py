@@ -71,11 +71,12 @@ def _string_places(node, parts=()):
 
 @settings(max_examples=60, deadline=None)
 @given(st.data())
-def test_hugos_shortcode_placeholder_is_refused_in_any_string_where_it_stands(data):
+def test_the_words_hugo_acts_on_are_refused_in_any_string_where_they_stand(data):
     """Hugo replaces HAHAHUGOSHORTCODE…HBHB in an article's content, shortcode output included,
     with another shortcode's output: a result's text in an article's table (a skipped cell's
-    reason) became markup, or looped Hugo (#65 round 48). Any string of a result that holds it,
-    wherever in the string, is refused at its JSON Pointer; the same text with the word broken is not."""
+    reason) became markup, or looped Hugo (#65 round 48); and cuts a page with <!--more--> at
+    HUGOMORE42 (round 49). Any string of a result that holds either, wherever in the string, is
+    refused at its JSON Pointer, naming it; the same text with the word broken is not."""
     doc = json.loads(FIXTURE.read_text())
     places = list(_string_places(doc))
     parts, text = data.draw(st.sampled_from(places))
@@ -83,10 +84,11 @@ def test_hugos_shortcode_placeholder_is_refused_in_any_string_where_it_stands(da
     node = doc
     for part in parts[:-1]:
         node = node[part]
-    node[parts[-1]] = text[:at] + resultfile.HUGO_PLACEHOLDER + data.draw(st.sampled_from(["s0HBHB", "", "12HBHB"])) + text[at:]
+    word = data.draw(st.sampled_from(resultfile.HUGO_MARKERS))
+    node[parts[-1]] = text[:at] + word + data.draw(st.sampled_from(["s0HBHB", "", "12HBHB"])) + text[at:]
     found = dict(resultfile.value_problems(doc))
-    assert resultfile.HUGO_PLACEHOLDER in found[resultfile.pointer(parts)]
-    node[parts[-1]] = text[:at] + "HAHAHUGO SHORTCODE" + text[at:]
+    assert f"found {word} at character {at + 1}" in found[resultfile.pointer(parts)]
+    node[parts[-1]] = text[:at] + word[:4] + " " + word[4:] + text[at:]
     assert resultfile.pointer(parts) not in dict(resultfile.value_problems(doc))
 
 
@@ -99,4 +101,5 @@ def test_a_reason_holding_hugos_placeholder_is_one_located_line(tmp_path, capsys
     path.write_text(json.dumps(doc))
     assert main(["validate", "--no-cache", str(path.parent)]) == 1
     err = capsys.readouterr().err
-    assert f"/cells/{skipped}/reason: expected text without HAHAHUGOSHORTCODE" in err and "Traceback" not in err
+    assert f"/cells/{skipped}/reason: expected text without HAHAHUGOSHORTCODE or HUGOMORE42" in err
+    assert "found HAHAHUGOSHORTCODE at character 8" in err and "Traceback" not in err

@@ -44,10 +44,10 @@ def build_site(root: Path, results: Path, articles: dict | None = None) -> Path:
     return root / "public"
 
 
-def fsatlas(*args, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess:
+def fsatlas(*args, cwd: Path | None = None, check: bool = True, timeout: float | None = None) -> subprocess.CompletedProcess:
     """The fsatlas command line, as make runs it."""
     return subprocess.run([REPO / ".venv" / "bin" / "python", "-m", "fsatlas.cli", *map(str, args)],
-                          cwd=cwd, capture_output=True, text=True, check=check)
+                          cwd=cwd, capture_output=True, text=True, check=check, timeout=timeout)
 
 
 def aggregate_and_build(root: Path, *site_args) -> str:

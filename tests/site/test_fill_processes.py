@@ -3,6 +3,7 @@ are the bytes the one process fills (a build rendering few), and a page whose ta
 stops either with one line naming the tables file."""
 import os
 import shutil
+import threading
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -56,27 +57,40 @@ def test_pages_filled_by_processes_are_the_pages_one_process_fills(tmp_path_fact
 
 
 @pytest.mark.parametrize("count", [1, build.FILL_PROCESSES_FROM])
-@pytest.mark.parametrize("spoil", ["gone", "cut", "other", "no slot", "a folder"])
+@pytest.mark.parametrize("spoil", ["gone", "cut", "other", "no slot", "a folder", "a FIFO"])
 def test_a_page_without_its_tables_stops_the_build_naming_the_file(tmp_path, count, spoil):
     """Its tables file gone, cut short (round 34: a traceback from a filler), of another shape,
     whole but without the table of a slot the page has (round 48: the page kept its empty
-    slot), or not a file (round 48: a traceback)."""
+    slot), or not a file (round 48: a traceback; round 49: a FIFO, which the filler waited on for ever)."""
     folder = _site(str(tmp_path / "b"), {"r1": ({"summary": "x"}, "one"), "r2": ({"summary": "y"}, "two")})
     bad = os.path.join(folder, result_tables.TABLES_DIR, result_tables.file_name("r2"))
-    if spoil in ("gone", "a folder"):
+    if spoil in ("gone", "a folder", "a FIFO"):
         os.unlink(bad)
         if spoil == "a folder":
             os.mkdir(bad)
+        elif spoil == "a FIFO":
+            os.mkfifo(bad)
     else:
         with open(bad, "r+b" if spoil == "cut" else "wb") as f:
             f.truncate(os.path.getsize(bad) - 1) if spoil == "cut" else \
                 f.write(b'{"summary": "y"}' if spoil == "other" else result_tables.pack({"flags": ""}))
+    done, rescued = threading.Event(), threading.Event()
+
+    def rescue():  # a filler waiting on the FIFO for ever is let go after 20 s, and the test fails
+        if spoil == "a FIFO" and not done.wait(20):
+            rescued.set()
+            os.close(os.open(bad, os.O_WRONLY))
+    helper = threading.Thread(target=rescue)
+    helper.start()
     fillers = build._Fillers(folder, os.path.join(folder, "out"), {}, count)
     try:
         with pytest.raises(UserError) as raised:
             fillers.fill(["r1", "r2"])
     finally:
         fillers.close(False)
+        done.set()
+        helper.join()
+    assert not rescued.is_set(), "the filler waited on a FIFO"
     assert raised.value.where == bad and "run fsatlas aggregate" in raised.value.body
 
 

@@ -11,6 +11,8 @@ from sitebuild import (REPO, SAMPLES, SAMPLES_CSV, aggregate_and_build, build_si
                        other_runs_said, synthetic_results)
 
 # one worker runs them (--dist loadgroup): their module's fixture is then made once, not once a worker
+from fsatlas.site import result_tables
+
 pytestmark = [pytest.mark.site, pytest.mark.xdist_group("incremental")]
 MARKER = '<i class="marker"></i>'  # html/template drops comments: an element marks a changed template
 
@@ -69,9 +71,6 @@ def fresh_site(tmp_path):
 def test_two_passes_build_what_one_hugo_build_does(site, tmp_path):
     """...once each result page's tables are in their slots and the charts drawn into the pages,
     as fsatlas site puts them."""
-    import sys
-    sys.path.insert(0, str(REPO / "runner"))
-    from fsatlas.site import result_tables
     root, _ = site
     one_pass = tmp_path / "one-pass"
     subprocess.run(["hugo", "--quiet", "--source", root, "--destination", one_pass], check=True)
@@ -196,7 +195,8 @@ def test_a_failed_build_leaves_the_site_as_it_was(site):
     assert "4 of 4 result pages rendered" in fsatlas("site", "--root", root).stdout
 
 
-@pytest.mark.parametrize("spoil", ["cut", "no slot", "a slot twice", "other runs cut"])
+@pytest.mark.parametrize("spoil", ["cut", "line ends converted", "no slot", "a slot twice", "other runs cut",
+                                   "other runs not sentences", "other runs a FIFO"])
 def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoil):
     """An article's chart shortcode reads a result's tables file through Hugo
     (partials/results/table.html), on every build, whether or not the result page is rendered
@@ -214,18 +214,43 @@ def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoi
         data = tables.read_bytes()
         tables.write_bytes(data[:data.index(b"throughput-table-->") + 200])
         named = "build/tables/synthetic-00000.html"
-    elif spoil in ("no slot", "a slot twice"):  # what unpack refuses, Hugo's reading refuses too
+    elif spoil == "line ends converted":  # its ends as written, its length not
         data = tables.read_bytes()
-        tables.write_bytes(b"<!--fsatlas-slot end-->" if spoil == "no slot" else data.replace(
-            b"<!--fsatlas-slot end-->", b"<!--fsatlas-slot throughput-table--><p>second</p><!--fsatlas-slot end-->"))
+        assert b"\n" in data
+        tables.write_bytes(data.replace(b"\n", b"\r\n"))
         named = "build/tables/synthetic-00000.html"
-    else:
+    elif spoil in ("no slot", "a slot twice"):  # whole files, as unpack refuses them: Hugo's reading refuses them too
+        body = b"" if spoil == "no slot" else tables.read_bytes().rpartition(result_tables.MARK)[0] \
+            + result_tables.MARK + b"throughput-table--><p>second</p>"
+        tables.write_bytes(body + result_tables.MARK + result_tables.LAST % len(body))
+        named = "build/tables/synthetic-00000.html"
+    else:  # round 49: a FIFO waited on for ever; a sentence of other markup went into the page
         others = root / "build" / "other-runs.json"
-        others.write_bytes(others.read_bytes()[:10])
+        if spoil == "other runs cut":
+            others.write_bytes(others.read_bytes()[:10])
+        elif spoil == "other runs a FIFO":
+            others.unlink()
+            os.mkfifo(others)
+        else:
+            others.write_text(json.dumps({rid: "<script>alert(1)</script>" for rid in json.loads(others.read_text())}))
         named = str(others)
-    done = fsatlas("site", "--root", root, check=False)
+    done = fsatlas("site", "--root", root, check=False, timeout=120)
     assert done.returncode == 1 and named in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert _files(root / "public") == before
+
+
+def test_a_copy_that_kept_its_hard_links_builds_without_leftovers(site, tmp_path):
+    """The destination links the build folder's files; a copy of the site that keeps those links
+    (cp -a, a backup restored) then holds a file under both names the mirror places it by, and
+    rename(2) of one name onto the other changes nothing: the temporary name stayed in public/, 76
+    files to deploy (#65 round 49)."""
+    root, _ = site
+    fsatlas("site", "--root", root)  # the fixture's copy broke the links: the mirror makes them again
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", root, copy], check=True)
+    fsatlas("site", "--root", copy)
+    assert not [p for p in (copy / "public").rglob("*.fsatlas-tmp")]
+    assert _files(copy / "public") == _files(root / "public")
 
 
 def test_the_base_url_reaches_every_page(site):

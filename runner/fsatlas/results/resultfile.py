@@ -367,23 +367,26 @@ MAX_NUMBER = 1e18
 # can encode (a "notes" of "x\udc80y" passed validate and crashed the aggregate), and U+FFFE
 # and U+FFFF, which XML has not (a machine name holding one left every bar's <title> in the
 # result page's chart not well-formed: #65 round 31).
-# Hugo's stand-in for a shortcode's output while it renders a page's content (Hugo 0.111:
-# hugolib/shortcode.go, "HAHAHUGOSHORTCODE" then a number then "HBHB"). Found in a shortcode's
-# output, a result's text in an article's table, it is replaced by another shortcode's output:
-# markup no escaping stops, or a loop (#65 round 48).
-HUGO_PLACEHOLDER = "HAHAHUGOSHORTCODE"
+# The words Hugo puts in a page's content while it renders it, and acts on wherever they stand
+# afterwards, a shortcode's output (a result's text in an article's table) included (Hugo 0.111):
+# a shortcode's stand-in (hugolib/shortcode.go: "HAHAHUGOSHORTCODE", a number, "HBHB"), replaced
+# by that shortcode's output, markup no escaping stops, or a loop (#65 round 48); and the summary
+# divider (hugolib/page__per_output.go: "HUGOMORE42"), at which a page with <!--more--> is cut,
+# most of an article gone (#65 round 49).
+HUGO_MARKERS = ("HAHAHUGOSHORTCODE", "HUGOMORE42")
 UNSAFE_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-                         "\ufffe\uffff]|" + HUGO_PLACEHOLDER)
+                         "\ufffe\uffff]|" + "|".join(HUGO_MARKERS))
 
 
 def unsafe_text(text: str) -> str:
-    """Why a string is refused, naming the first character that is (or Hugo's placeholder), or ''."""
+    """Why a string is refused, naming the first character (or Hugo's word, HUGO_MARKERS) that is, or ''."""
     found = UNSAFE_TEXT.search(text)
     if not found:
         return ""
-    if found.group(0) == HUGO_PLACEHOLDER:
-        return (f"expected text without {HUGO_PLACEHOLDER}, the site generator's stand-in for a shortcode's output "
-                f"(an article would show another shortcode's output in its place), found it at character {found.start() + 1}")
+    if found.group(0) in HUGO_MARKERS:
+        return (f"expected text without {' or '.join(HUGO_MARKERS)}, words the site generator acts on wherever they "
+                f"stand in an article (another shortcode's output put in, the page cut), found {found.group(0)} at "
+                f"character {found.start() + 1}")
     code = ord(found.group(0))
     kind = ("a lone surrogate" if 0xD800 <= code <= 0xDFFF else "a control character" if code < 0xA0
             else "a noncharacter" if code >= 0xFFFE else "a bidirectional mark")

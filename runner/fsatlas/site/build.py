@@ -239,7 +239,8 @@ class Site:
             return {}
         except (OSError, ValueError):  # cut short, or not a file: orjson's error is a ValueError
             others = None
-        if not isinstance(others, dict) or not all(isinstance(v, str) for v in others.values()):
+        if not isinstance(others, dict) or not all(isinstance(v, str) and result_tables.OTHER_RUNS_SENTENCE.fullmatch(
+                v.encode()) for v in others.values()):
             raise UserError("not the sentences on other runs that fsatlas aggregate writes: delete the file and run "
                             "fsatlas aggregate (make data)", where=path)
         return others
@@ -385,8 +386,7 @@ def fill_page(build_dir: str, page: str, rid: str, others: str) -> None:
     build folder, which holds each result's tables."""
     table_file = os.path.join(build_dir, result_tables.TABLES_DIR, result_tables.file_name(rid))
     try:
-        with open(table_file, "rb") as f:
-            tables = result_tables.unpack(f.read())
+        tables = result_tables.unpack(result_tables.read_regular(table_file))
     except FileNotFoundError:
         raise UserError("no tables for this result page: run fsatlas aggregate (make data)",
                         where=table_file) from None
@@ -635,6 +635,8 @@ def _place(source: str, target: str, exists: bool, folder_made: bool = False) ->
         return _place(source, target, exists, True)
     if exists:
         os.replace(tmp, target)
+        if os.path.lexists(tmp):  # one file under both names (a copy that kept hard links): rename(2) keeps both
+            os.unlink(tmp)
     return copied
 
 

@@ -20,7 +20,9 @@ neither in the page. Every value goes through `html.escape`, as a template would
 figures written from numbers in a unit the site knows, in which it would change nothing (_figures).
 """
 import hashlib
+import os
 import re
+import stat
 from functools import lru_cache
 from html import escape as _html_escape, unescape as _html_unescape
 from urllib.parse import quote_plus, urlencode
@@ -313,13 +315,15 @@ def file_name(rid: str) -> str:
     return rid + ".html"
 
 
-# A tables file: each slot's HTML behind <!--fsatlas-slot NAME-->, then an empty slot, LAST. As JSON
-# it was 0.5 ms of a filler's CPU a page to decode and encode again (orjson, 265 KB of a quick
-# result's tables: 5 s of CPU when a template change fills 10,000 pages, #65); this is split on
-# its bytes. No table holds the mark: every value a table prints is escaped, so "<" is "&lt;"
-# there (pack checks it all the same). Templates read a slot with partials/results/table.html.
+# A tables file: each slot's HTML behind <!--fsatlas-slot NAME-->, then the slot "end N", N the
+# bytes before it, with nothing after it: a file cut short, or grown or shrunk by a rewrite (line
+# ends converted), is no tables file. As JSON it was 0.5 ms of a filler's CPU a page to decode and
+# encode again (orjson, 265 KB of a quick result's tables: 5 s of CPU when a template change fills
+# 10,000 pages, #65); this is split on its bytes. No table holds the mark: every value a table
+# prints is escaped, so "<" is "&lt;" there (pack checks it all the same). Templates read a slot
+# with partials/results/table.html, which refuses what unpack refuses.
 MARK = b"<!--fsatlas-slot "
-LAST = b"end-->"  # the empty slot that ends a file written whole
+LAST = b"end %d-->"  # the slot that ends a file written whole, with the bytes before it
 SLOT_NAME = re.compile(rb"[a-z]+(-[a-z]+)*")  # a name SLOT finds, which no "-->" can end early
 
 
@@ -327,21 +331,22 @@ def pack(made: dict) -> bytes:
     """A result's tables file, from {slot name: HTML} (tables)."""
     parts = []
     for name, html in made.items():
-        named, data = name.encode() + b"-->", html.encode()
-        if not SLOT_NAME.fullmatch(named[:-3]) or named == LAST or MARK in data:
+        named, data = name.encode(), html.encode()
+        if not SLOT_NAME.fullmatch(named) or named == b"end" or MARK in data:
             raise ValueError(f"the table of slot {name!r} cannot be packed")
-        parts += [MARK, named, data]
-    return b"".join(parts + [MARK, LAST])
+        parts += [MARK, named, b"-->", data]
+    body = b"".join(parts)
+    return body + MARK + LAST % len(body)
 
 
 def unpack(data: bytes) -> dict:
     """{slot name: HTML}, as UTF-8 bytes, from a tables file; ValueError where it is not what
-    pack writes (cut short, or written by something else)."""
+    pack writes (cut short, changed, or written by something else)."""
     head, *parts = data.split(MARK)
-    if head or not parts or parts.pop() != LAST:
+    if head or not parts or parts[-1] != LAST % (len(data) - len(MARK) - len(parts[-1])):
         raise ValueError("not a tables file written whole by fsatlas aggregate")
     made = {}
-    for part in parts:
+    for part in parts[:-1]:
         name, closed, html = part.partition(b"-->")
         if not closed or not SLOT_NAME.fullmatch(name) or name in made:
             raise ValueError("not a tables file written whole by fsatlas aggregate")
@@ -349,10 +354,19 @@ def unpack(data: bytes) -> dict:
     return made
 
 
+def read_regular(path: str) -> bytes:
+    """The bytes of a file fsatlas aggregate wrote in the build folder; OSError for anything
+    else there (a folder; a FIFO, which an open for reading would wait on for ever: #65 round 49)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(f"not a file: {path}")
+        return f.read()
+
+
 def read(path: str) -> dict:
     """What OTHER_RUNS holds, from the file aggregate wrote (JSON, which templates read too)."""
-    with open(path, "rb") as f:
-        return orjson.loads(f.read())
+    return orjson.loads(read_regular(path))
 
 
 # Where results/single.html wants a table (partials/results/table-slot.html writes it: an
