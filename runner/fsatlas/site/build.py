@@ -29,6 +29,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -482,6 +483,10 @@ def hugo_version() -> str:
         raise UserError(f"hugo is not installed or does not run ({e}): make setup installs it") from None
 
 
+HUGO_ERROR = re.compile(r"ERROR \d{4}/\d\d/\d\d \d\d:\d\d:\d\d (.*)")  # a line Hugo 0.111 logs an error with
+OWN_ERROR = re.compile(r"(build/[\w./-]+): (.+)")  # what an errorf of ours says of a file fsatlas wrote
+
+
 class Hugo:
     """One Hugo build, started in the background; finish() waits for it. A failure is a
     UserError with Hugo's own error lines (not --quiet: that hides what errorf in a template
@@ -505,6 +510,11 @@ class Hugo:
             self.output.close()
         if self.proc.returncode != 0:
             lines = [line for line in text.splitlines() if "ERROR" in line or "Error" in line]
+            said = {m[1] for m in map(HUGO_ERROR.match, lines) if m}
+            named = OWN_ERROR.match(next(iter(said))) if len(said) == 1 else None
+            if named and os.path.isfile(os.path.join(self.root, named[1])):
+                # one errorf of a template of ours, naming the file it refuses: said as one line
+                raise UserError(named[2], where=os.path.join(self.root, named[1]))
             raise UserError(f"hugo failed building {self.what}:\n" + "\n".join(lines)[-3000:],
                             where=os.path.join(self.root, "config.toml"))
 
