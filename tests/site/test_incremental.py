@@ -233,7 +233,8 @@ def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoi
             others.unlink()
             os.mkfifo(others)
         else:
-            others.write_text(json.dumps({rid: "<script>alert(1)</script>" for rid in json.loads(others.read_text())}))
+            others.write_text(json.dumps({rid: '<p id="other-runs"></p><script>alert(1)</script><p></p>'
+                                          for rid in json.loads(others.read_text())}))
         named = str(others)
     done = fsatlas("site", "--root", root, check=False, timeout=120)
     assert done.returncode == 1 and len(done.stderr.splitlines()) == 1 and named in done.stderr, done.stderr

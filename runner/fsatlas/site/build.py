@@ -240,8 +240,9 @@ class Site:
             return {}
         except (OSError, ValueError):  # cut short, or not a file: orjson's error is a ValueError
             others = None
-        if not isinstance(others, dict) or not all(isinstance(v, str) and result_tables.OTHER_RUNS_SENTENCE.fullmatch(
-                v.encode()) for v in others.values()):
+        if not isinstance(others, dict) or not all(isinstance(v, str) and v.count("</p>") == 1 and
+                                                   result_tables.OTHER_RUNS_SENTENCE.fullmatch(v.encode())
+                                                   for v in others.values()):  # each one paragraph, as refill finds it
             raise UserError("not the sentences on other runs that fsatlas aggregate writes: delete the file and run "
                             "fsatlas aggregate (make data)", where=path)
         return others
