@@ -195,8 +195,9 @@ def test_a_failed_build_leaves_the_site_as_it_was(site):
     assert "4 of 4 result pages rendered" in fsatlas("site", "--root", root).stdout
 
 
-@pytest.mark.parametrize("spoil", ["cut", "line ends converted", "no slot", "a slot twice", "other runs cut",
-                                   "other runs not sentences", "other runs a FIFO"])
+@pytest.mark.parametrize("spoil", ["cut", "line ends converted", "no slot", "a slot twice", "gone", "a FIFO",
+                                   "other runs cut", "other runs not sentences", "other runs a FIFO",
+                                   "other runs gone", "other runs of no run"])
 def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoil):
     """An article's chart shortcode reads a result's tables file through Hugo
     (partials/results/table.html), on every build, whether or not the result page is rendered
@@ -220,6 +221,11 @@ def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoi
         assert b"\n" in data
         tables.write_bytes(data.replace(b"\n", b"\r\n"))
         named = "build/tables/synthetic-00000.html"
+    elif spoil in ("gone", "a FIFO"):  # round 50: Hugo's readFile waited 30 s on a FIFO, and the message named config.toml
+        tables.unlink()
+        if spoil == "a FIFO":
+            os.mkfifo(tables)
+        named = "build/tables/synthetic-00000.html"
     elif spoil in ("no slot", "a slot twice"):  # whole files, as unpack refuses them: Hugo's reading refuses them too
         body = b"" if spoil == "no slot" else tables.read_bytes().rpartition(result_tables.MARK)[0] \
             + result_tables.MARK + b"throughput-table--><p>second</p>"
@@ -229,12 +235,16 @@ def test_a_tables_file_not_written_whole_stops_every_reader_naming_it(site, spoi
         others = root / "build" / "other-runs.json"
         if spoil == "other runs cut":
             others.write_bytes(others.read_bytes()[:10])
-        elif spoil == "other runs a FIFO":
+        elif spoil in ("other runs a FIFO", "other runs gone"):  # round 50: gone, every page lost its sentence
             others.unlink()
-            os.mkfifo(others)
-        else:
-            others.write_text(json.dumps({rid: '<p id="other-runs"></p><script>alert(1)</script><p></p>'
-                                          for rid in json.loads(others.read_text())}))
+            if spoil == "other runs a FIFO":
+                os.mkfifo(others)
+        elif spoil == "other runs of no run":  # round 50: {}, the same
+            others.write_text("{}")
+        else:  # round 50: each passed the pattern refill looks for
+            forged = ['<p id="other-runs"></p><script>alert(1)</script><p></p>',
+                      '<p id="other-runs" hidden onmouseover="alert(1)"><img src=x onerror=alert(2)></p>']
+            others.write_text(json.dumps({rid: forged[k % 2] for k, rid in enumerate(json.loads(others.read_text()))}))
         named = str(others)
     done = fsatlas("site", "--root", root, check=False, timeout=120)
     assert done.returncode == 1 and len(done.stderr.splitlines()) == 1 and named in done.stderr, done.stderr
@@ -253,6 +263,19 @@ def test_a_copy_that_kept_its_hard_links_builds_without_leftovers(site, tmp_path
     fsatlas("site", "--root", copy)
     assert not [p for p in (copy / "public").rglob("*.fsatlas-tmp")]
     assert _files(copy / "public") == _files(root / "public")
+
+
+def test_a_folder_where_the_site_puts_a_file_is_one_line_and_leaves_nothing_behind(site):
+    """A folder in public/ where a page goes: the mirror's rename onto it failed with a traceback
+    and left its temporary file (#65 round 50)."""
+    root, _ = site
+    fsatlas("site", "--root", root)
+    page = root / "public" / "articles" / "index.html"
+    page.unlink()
+    (page / "x").mkdir(parents=True)
+    done = fsatlas("site", "--root", root, check=False)
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1 and str(page) in done.stderr, done.stderr
+    assert not list((root / "public").rglob("*.fsatlas-tmp"))
 
 
 def test_the_base_url_reaches_every_page(site):

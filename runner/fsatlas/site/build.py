@@ -156,11 +156,14 @@ class Site:
         # a page is its source (which holds its tables' and chart's digest: aggregate.result_page)
         # and its sentence on the other runs of its machine and profile, which changes with them
         # (aggregate.other_runs)
-        others = self.other_runs()
-        sources = {n[:-3]: [stat_signature(os.path.join(self.pages, n)),
-                            hashlib.sha256(others.get(n[:-3], "").encode()).hexdigest()[:16]]
-                   for n in os.listdir(self.pages) if n.endswith(".md") and n != "_index.md"} \
-            if os.path.isdir(self.pages) else {}
+        names = [n[:-3] for n in os.listdir(self.pages) if n.endswith(".md") and n != "_index.md"] \
+            if os.path.isdir(self.pages) else []
+        others = self.other_runs() if names else {}
+        if set(names) - set(others):  # aggregate writes one for every result, a hidden paragraph for a run alone
+            raise UserError(f"no sentence on the other runs of {min(set(names) - set(others))}: delete the file and run "
+                            "fsatlas aggregate (make data)", where=os.path.join(self.build_dir, result_tables.OTHER_RUNS))
+        sources = {rid: [stat_signature(os.path.join(self.pages, rid + ".md")),
+                         hashlib.sha256(others[rid].encode()).hexdigest()[:16]] for rid in names}
         out = os.path.join(self.result_html, RESULTS)
         os.makedirs(out, exist_ok=True)
         folders = set(os.listdir(out))
@@ -230,6 +233,16 @@ class Site:
         shutil.rmtree(self.stage, ignore_errors=True)
         return {"pages": len(sources), "rendered": len(todo), "refilled": len(refilled)}
 
+    def _tables_are_files(self) -> None:
+        """Every file of build/tables is a file (not a link, a FIFO or a folder), before Hugo reads
+        any: an article's shortcode reads one through Hugo's readFile, which waited on a FIFO for
+        its 30 s timeout and read a link to /dev/zero until memory ran out (#65 round 50)."""
+        folder = os.path.join(self.build_dir, result_tables.TABLES_DIR)
+        for entry in os.scandir(folder) if os.path.isdir(folder) else ():
+            if not entry.is_file(follow_symlinks=False):
+                raise UserError("not a file fsatlas aggregate wrote: delete it and run fsatlas aggregate (make data)",
+                                where=entry.path)
+
     def other_runs(self) -> dict:
         """result id -> its page's sentence on its machine and profile's other runs, as fsatlas
         aggregate wrote them (result_tables.OTHER_RUNS); none before an aggregate that writes them."""
@@ -237,12 +250,11 @@ class Site:
         try:
             others = result_tables.read(path)
         except FileNotFoundError:
-            return {}
+            raise UserError("no sentences on other runs: run fsatlas aggregate (make data)", where=path) from None
         except (OSError, ValueError):  # cut short, or not a file: orjson's error is a ValueError
             others = None
-        if not isinstance(others, dict) or not all(isinstance(v, str) and v.count("</p>") == 1 and
-                                                   result_tables.OTHER_RUNS_SENTENCE.fullmatch(v.encode())
-                                                   for v in others.values()):  # each one paragraph, as refill finds it
+        if not isinstance(others, dict) or not all(isinstance(v, str) and result_tables.OTHER_RUNS_WRITTEN.fullmatch(v)
+                                                   for v in others.values()):
             raise UserError("not the sentences on other runs that fsatlas aggregate writes: delete the file and run "
                             "fsatlas aggregate (make data)", where=path)
         return others
@@ -272,6 +284,7 @@ class Site:
         if not os.path.isfile(made):
             raise UserError("the site's data is not derived yet: run fsatlas aggregate (make data) first",
                             where=made)
+        self._tables_are_files()
         target = os.path.join(self.root, destination)
         named = "mirror-" + hashlib.sha256(os.path.abspath(target).encode()).hexdigest()[:16]
         manifest, trash = (os.path.join(self.build_dir, "cache", named + suffix) for suffix in (".json", "-trash"))
@@ -511,11 +524,11 @@ class Hugo:
             self.output.close()
         if self.proc.returncode != 0:
             lines = [line for line in text.splitlines() if "ERROR" in line or "Error" in line]
-            said = {m[1] for m in map(HUGO_ERROR.match, lines) if m}
-            named = OWN_ERROR.match(next(iter(said))) if len(said) == 1 else None
-            if named and os.path.isfile(os.path.join(self.root, named[1])):
-                # one errorf of a template of ours, naming the file it refuses: said as one line
-                raise UserError(named[2], where=os.path.join(self.root, named[1]))
+            said = sorted({m[1] for m in map(HUGO_ERROR.match, lines) if m})
+            named = [OWN_ERROR.match(line) for line in said]
+            if said and all(named):  # errorfs of templates of ours, each naming the file it refuses: one line
+                more = f" (and {len(said) - 1} more like it)" if len(said) > 1 else ""
+                raise UserError(named[0][2] + more, where=os.path.join(self.root, named[0][1]))
             raise UserError(f"hugo failed building {self.what}:\n" + "\n".join(lines)[-3000:],
                             where=os.path.join(self.root, "config.toml"))
 
@@ -645,7 +658,11 @@ def _place(source: str, target: str, exists: bool, folder_made: bool = False) ->
         os.makedirs(os.path.dirname(target), exist_ok=True)
         return _place(source, target, exists, True)
     if exists:
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except IsADirectoryError:
+            os.unlink(tmp)
+            raise UserError("a folder where the site puts a file: remove it and build again", where=target) from None
         if os.path.lexists(tmp):  # one file under both names (a copy that kept hard links): rename(2) keeps both
             os.unlink(tmp)
     return copied

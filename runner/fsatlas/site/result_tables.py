@@ -214,6 +214,14 @@ def other_runs(summary: dict, others: int) -> str:
             f'see <a href="../#{escape(summary["runs_anchor"])}">the list of their runs</a>.</p>')
 
 
+# What other_runs writes, and nothing else: the build folder's sentences are checked against it
+# before they go into pages (build.Site.other_runs; #65 round 50: a paragraph with an event
+# handler, or followed by a script, passed a looser pattern)
+OTHER_RUNS_WRITTEN = re.compile(r'<p id="other-runs" hidden></p>|<p id="other-runs">This machine \([^<>"]*\) and '
+                                r'profile \([^<>"]*\) have [0-9,]+ other runs?: see <a href="\.\./#[^<>"]*">the list '
+                                r'of their runs</a>\.</p>')
+
+
 # A share of the row's best at or above each bound takes its shade (heat-0 the best; CSS colours
 # them, in light and dark): the overview's heat map.
 HEAT_BOUNDS = (99.5, 90.0, 75.0, 50.0)
