@@ -253,8 +253,8 @@ class Site:
             raise UserError("no sentences on other runs: run fsatlas aggregate (make data)", where=path) from None
         except (OSError, ValueError):  # cut short, or not a file: orjson's error is a ValueError
             others = None
-        if not isinstance(others, dict) or not all(isinstance(v, str) and result_tables.OTHER_RUNS_WRITTEN.fullmatch(v)
-                                                   for v in others.values()):
+        if not isinstance(others, dict) or not all(
+                isinstance(v, str) and result_tables.OTHER_RUNS_SENTENCE.fullmatch(v.encode()) for v in others.values()):
             raise UserError("not the sentences on other runs that fsatlas aggregate writes: delete the file and run "
                             "fsatlas aggregate (make data)", where=path)
         return others

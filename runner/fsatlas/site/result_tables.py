@@ -197,8 +197,13 @@ TABLES_DIR = "tables"  # beside the generated content folder (build/)
 OTHER_RUNS = "other-runs.json"
 
 
-# what other_runs writes, found again in a filled page (build.refill_other_runs)
-OTHER_RUNS_SENTENCE = re.compile(rb'<p id="other-runs"[^>]*>.*?</p>', re.S)
+# what other_runs writes, and nothing else: found again in a filled page (build.refill_other_runs),
+# and each sentence of the build folder's file checked against it before it goes into pages
+# (build.Site.other_runs; #65 round 50: a paragraph with an event handler, or followed by a
+# script, passed a looser pattern, and the refill then replaced only its first paragraph)
+OTHER_RUNS_SENTENCE = re.compile(rb'<p id="other-runs" hidden></p>|<p id="other-runs">This machine \([^<>"]*\) and '
+                                 rb'profile \([^<>"]*\) have [0-9,]+ other runs?: see <a href="\.\./#[^<>"]*">the '
+                                 rb'list of their runs</a>\.</p>')
 NO_OTHER_RUNS = '<p id="other-runs" hidden></p>'  # a run alone: nothing to read, a place to refill
 
 
@@ -212,14 +217,6 @@ def other_runs(summary: dict, others: int) -> str:
     return (f'<p id="other-runs">This machine ({escape(summary["machine_name"])}) and profile '
             f'({escape(summary["profile"]) or "none named"}) have {others:,} other run{"" if others == 1 else "s"}: '
             f'see <a href="../#{escape(summary["runs_anchor"])}">the list of their runs</a>.</p>')
-
-
-# What other_runs writes, and nothing else: the build folder's sentences are checked against it
-# before they go into pages (build.Site.other_runs; #65 round 50: a paragraph with an event
-# handler, or followed by a script, passed a looser pattern)
-OTHER_RUNS_WRITTEN = re.compile(r'<p id="other-runs" hidden></p>|<p id="other-runs">This machine \([^<>"]*\) and '
-                                r'profile \([^<>"]*\) have [0-9,]+ other runs?: see <a href="\.\./#[^<>"]*">the list '
-                                r'of their runs</a>\.</p>')
 
 
 # A share of the row's best at or above each bound takes its shade (heat-0 the best; CSS colours
