@@ -110,6 +110,49 @@ def _first_table_rows(doc):
     return rows
 
 
+def _table_verdicts(table: str, default_run: str) -> dict:
+    """{(run, key, metric): (adjusted p as printed, verdict)} of every row of one compare table."""
+    out = {}
+    for tr in re.findall(r"<tr class=[^>]*>.*?</tr>", table):
+        attrs = dict(re.findall(r' data-(key|metric|run)="([^"]*)"', tr[:tr.index(">")]))
+        verdict = re.match(r'<tr class="verdict-([^"]*)"', tr).group(1)
+        nums = [html.unescape(v) for v in re.findall(r'<td class="num">(.*?)</td>', tr)]
+        out[(html.unescape(attrs.get("run", default_run)), html.unescape(attrs["key"]), attrs["metric"])] = (nums[4], verdict)
+    return out
+
+
+def test_a_compare_row_has_the_p_and_verdict_fsatlas_compare_gives_its_run(site):
+    """One comparison of two cells has one p and one verdict wherever it is shown: every row of
+    every table of each pair the site's rule takes from several runs (its rule table and each
+    run's own) says what `fsatlas compare R --a A --b B --all-metrics` says of that row,
+    worked out here from R's result file by the command's own path (#60 round 51: the rule's
+    table adjusted its rows across runs, and called "better" what the run's own table and the
+    CLI called inconclusive)."""
+    from fsatlas.commands import compare as compare_cmd
+    from fsatlas.site import report
+    read, _ = site
+    paths = {p.stem: p for p in (REPO / "data" / "results").glob("*.json")}
+    cli: dict = {}
+    checked, mixed = 0, 0
+    for path in sorted((read.root / "build" / "static" / "compare").glob("*--*.json")):
+        doc = json.loads(path.read_text())
+        a, b = doc["a"], doc["b"]
+        if doc["runs"][:1] and doc["runs"][0]["id"] != pairs.RULE_ID:
+            continue  # a pair without the rule's table: its tables are the runs' own (test time)
+        for run in doc["runs"]:
+            rows = _table_verdicts(run["table"], run["id"])
+            mixed += run["id"] == pairs.RULE_ID and len({rid for rid, _, _ in rows}) > 1
+            for (rid, key, metric), shown in rows.items():
+                if (rid, a, b) not in cli:
+                    result = compare_cmd.load_checked(str(paths[rid]))
+                    cli[(rid, a, b)] = {(r["key"], r["metric"]): (
+                        f"{r['p_adjusted']:.2g}" if r["status"] == "tested" else "–", r["verdict"].replace(" ", "-"))
+                        for r in report.within(result, a, b, all_metrics=True)}
+                assert shown == cli[(rid, a, b)][(key, metric)], (path.name, run["id"], rid, key, metric)
+                checked += 1
+    assert checked > 500 and mixed, (checked, mixed)  # the committed runs give rule tables of several runs
+
+
 def test_the_compare_page_shows_each_cell_as_every_other_page_does(site):
     """The compare page's first table of every pair takes each workload from the run the rule
     picks among those that measured both (worked out here from the result files); where that is

@@ -152,20 +152,29 @@ def needs_rule_table(chosen: list) -> bool:
 def rule_table(a: str, b: str, picks: list, digests: dict) -> dict | None:
     """b against a by the site's rule where it takes the pair's workloads from several runs:
     each workload's two cells from the run FirstRuns.picks names for it (both cells of a row always
-    from one run), every row tested as in run_table and Benjamini-Hochberg across the table;
-    digests: the digest of each run named. A row whose figure of a or b comes from another run
-    on the other pages (that run did not measure the other filesystem there) says so."""
+    from one run); digests: the digest of each run named. Each row is the row of its own run's
+    table (run_table: the rows of that run adjusted together, as `fsatlas compare R --a a --b b`
+    adjusts them), never adjusted again across this table's runs: one comparison of two cells
+    has one p and one verdict wherever it is shown (#60 round 51: Benjamini-Hochberg across the
+    mixed table gave a row "better" that the run's own table, the CLI and the explorer called
+    inconclusive). A row whose figure of a or b comes from another run on the other pages (that
+    run did not measure the other filesystem there) says so."""
     chosen = {(w, d): (rid, ra, rb) for w, d, _, rid, ra, rb in picks}
-    cells = [{**c, "run": rid} for rid, d in digests.items() for c in d["cells"]  # each its run's factors
+    of_row = {_key({"workload": w, "dimensions": d}): runs for (w, d), runs in chosen.items()}
+    rows = []
+    for rid in sorted({runs[0] for runs in chosen.values()}):
+        d = digests[rid]
+        try:
+            own = report.within(d, a, b, all_metrics=True, run_of=lambda cell, d=d: d["factors"])
+        except UserError:
+            continue
+        rows += [r for r in own if of_row.get(r["key"], (None,))[0] == rid]
+    if not rows:
+        return None
+    cells = [{**c, "run": rid} for rid, d in digests.items() for c in d["cells"]
              if c["variant"] == "defaults" and c["filesystem"] in (a, b)
              and chosen.get((c["workload"], c["dimensions"]), (None,))[0] == rid]
-    try:
-        rows = report.within({"id": RULE_ID, "cells": cells}, a, b, all_metrics=True,
-                             run_of=lambda cell: digests[cell["run"]]["factors"])
-    except UserError:
-        return None
     flagged = {(c["filesystem"], _key(c)): c["flags"] for c in cells}
-    of_row = {_key({"workload": w, "dimensions": d}): runs for (w, d), runs in chosen.items()}
     shown = []
     for r in sorted(rows, key=_order):
         rid, ra, rb = of_row[r["key"]]
@@ -222,8 +231,8 @@ def table_html(a: str, b: str, run: dict, rows: list) -> str:
              f"in run {e(run['id'])} ({e(run['profile'] or 'no profile')}, {e(run['created'])}): {e(run['system'])}")
     out = [f'<table class="data-table compare-table" data-run="{e(run["id"])}" tabindex="0"><caption>{e(b)} against {e(a)} {where}. Each row is '
            f"the comparison module's test of the two cells' repetitions; p is adjusted by Benjamini-Hochberg over the "
-           f"table's headline measures as one family and its other measures as another, so a headline row's p and "
-           f"verdict are those of fsatlas compare, which shows the headline measures. The interval is each row's own 95 % interval, "
+           f"headline measures of the row's run as one family and its other measures as another, so a headline row's p and "
+           f"verdict are those of fsatlas compare of that run, which shows the headline measures. The interval is each row's own 95 % interval, "
            f"not adjusted for the table: "
            f"it leaves 1 out exactly where the row's p before adjustment is below 0.05, so a row can leave 1 out and "
            f"still be inconclusive once p is adjusted. For rates, times and sizes, tested on their logarithms, the ratio "
