@@ -27,6 +27,18 @@ import tempfile
 from .errors import UserError
 
 STDOUT = "-"
+# The temporary file beside a target: one form whatever the target, so that one a killed write
+# left (kill -9 between mkstemp and the rename) is known as such by the listings of data/results
+# and data/raw, never taken for a result or a bundle (#65 round 52: ".tmp-x.json" made validate
+# and migrate refuse the folder until removed by hand)
+TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".fsatlas-tmp"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file name is that of a temporary file replacing() makes (mkstemp's 8 characters
+    between TEMP_PREFIX and TEMP_SUFFIX)."""
+    return (len(name) == len(TEMP_PREFIX) + 8 + len(TEMP_SUFFIX) and name.startswith(TEMP_PREFIX)
+            and name.endswith(TEMP_SUFFIX))
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
 
@@ -199,7 +211,7 @@ def _mode(path: str) -> int:
 
 
 @contextlib.contextmanager
-def replacing(path: str, binary: bool = False, durable: bool = False, suffix: str = ""):
+def replacing(path: str, binary: bool = False, durable: bool = False):
     """A file object to write path's new content to; the content replaces path only when the
     block ends without an exception. durable: flushed to the disk before the rename (result
     files, bundles). binary: bytes, else UTF-8 text."""
@@ -264,7 +276,7 @@ def replacing(path: str, binary: bool = False, durable: bool = False, suffix: st
     check(path)
     directory = folder(os.path.dirname(os.path.abspath(path)))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix or ".fsatlas-tmp", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=directory)
     except OSError as e:
         raise UserError(f"cannot write in its folder: {e.strerror}", where=path) from None
     try:

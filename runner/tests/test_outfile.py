@@ -375,3 +375,57 @@ def test_a_file_under_standard_output_is_all_new_or_as_it_was(tmp_path_factory, 
             assert after == (b"" if mode == "w" else before), (mode, len(before), len(after))
     finally:
         subprocess.run(["umount", str(small)], check=True)
+
+
+KILLED_WRITE = """import os, sys
+sys.path.insert(0, sys.argv[2])
+from fsatlas import outfile
+with outfile.replacing(sys.argv[1], binary=True, durable=True) as f:
+    f.write(b'{"half": ')
+    f.flush()
+    os.kill(os.getpid(), 9)
+"""
+
+
+def test_a_write_killed_before_its_rename_leaves_every_command_working(tmp_path):
+    """#65 round 52: `fsatlas migrate` killed with SIGKILL left `.tmp-XXXX.json` in
+    data/results, and validate, migrate and aggregate refused the folder until it was deleted by
+    hand. A write of a result file and of its bundle, each killed by SIGKILL between writing and
+    the rename: both files keep their bytes, validate, migrate and aggregate succeed, and each
+    leftover is one warning naming it."""
+    data = tmp_path / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    source = QUICK[0]
+    targets = [data / "results" / source.name, data / "raw" / (source.stem + ".tar.gz")]
+    shutil.copy(source, targets[0])
+    shutil.copy(REPO / "data" / "raw" / targets[1].name, targets[1])
+    before = [t.read_bytes() for t in targets]
+    for target in targets:
+        killed = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(target), str(REPO / "runner")])
+        assert killed.returncode == -9
+    left = sorted(p for folder in ("results", "raw") for p in (data / folder).iterdir() if p.name.startswith("."))
+    assert len(left) == 2 and all(outfile.is_temporary(p.name) for p in left), left
+    assert [t.read_bytes() for t in targets] == before
+    fsatlas = [sys.executable, "-m", "fsatlas.cli"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "runner")}
+    checked = subprocess.run([*fsatlas, "validate", str(data / "results")], capture_output=True, text=True, env=env)
+    assert checked.returncode == 0, checked.stderr
+    assert all(f"{p}: warning: /: expected no temporary file" in checked.stdout + checked.stderr for p in left)
+    for argv in (["migrate", "--data", str(data)],
+                 ["aggregate", "--data", str(data), "--content", str(tmp_path / "build" / "content")]):
+        done = subprocess.run([*fsatlas, *argv], capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert done.returncode == 0, (argv, done.stderr)
+    assert [t.read_bytes() for t in targets] == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,40}", fullmatch=True), st.sampled_from([".json", ".tar.gz"]))
+def test_no_result_or_bundle_name_is_a_temporary_files_and_every_temporary_name_is(rid, suffix):
+    """The listings take a leftover for what it is by its name alone: is_temporary holds for
+    every name replacing() makes, and for no name of a result (<id>.json) or bundle (<id>.tar.gz)."""
+    assert not outfile.is_temporary(rid + suffix)
+    fd, name = tempfile.mkstemp(prefix=outfile.TEMP_PREFIX, suffix=outfile.TEMP_SUFFIX)
+    os.close(fd)
+    os.unlink(name)
+    assert outfile.is_temporary(os.path.basename(name))

@@ -93,6 +93,10 @@ def stray(results_folder: str, files: list[str]) -> list[resultfile.Problem]:
         rid = entry.name[:-len(SUFFIX)] if entry.name.endswith(SUFFIX) else None
         if entry.name in resultfile.TOLERATED and stat.S_ISREG(mode) or stat.S_ISDIR(mode) and entry.name in ids:
             continue
+        left = resultfile.leftover(entry, mode)
+        if left:
+            problems.append(left)
+            continue
         if not stat.S_ISREG(mode):
             found = resultfile.kind_of(mode)
         elif rid not in ids:
@@ -417,7 +421,7 @@ def write(members: dict[str, bytes], dest: str) -> None:
     rename. The same members always give the same bytes: sorted, no times, owners or modes.
     gzip level 6: level 9 makes a quick result's bundle 11 % smaller (48 against 54 KB) in 3.6
     times the time (25 against 7 ms). (outfile.replacing: only over a regular file or nothing.)"""
-    with outfile.replacing(dest, binary=True, durable=True, suffix=SUFFIX) as raw_file:
+    with outfile.replacing(dest, binary=True, durable=True) as raw_file:
         with gzip.GzipFile(filename="", mode="wb", fileobj=raw_file, mtime=0, compresslevel=6) as zipped:
             with tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as archive:
                 for name in sorted(members):

@@ -26,6 +26,15 @@ MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `valid
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 RESERVED_ID = re.compile(r"(?i:index(\..*)?|page)")
 TOLERATED = {".gitkeep"}  # what may sit in data/results beside the result files
+# what the listings of data/results and data/raw say of a temporary file a killed write left there
+LEFTOVER = ("expected no temporary file, found one an interrupted fsatlas write left (the file it was to replace "
+            "is unchanged); nothing reads or publishes it: delete it")
+
+
+def leftover(entry: os.DirEntry, mode: int) -> "Problem | None":
+    """The warning on a temporary file of outfile.replacing that a killed write left in a
+    listed folder (it would else be refused as an unknown file, and stop every command)."""
+    return Problem("warning", entry.path, "", LEFTOVER) if stat.S_ISREG(mode) and outfile.is_temporary(entry.name) else None
 
 
 # The system's facts the schema requires unless `recorded` is "none", and the words every page
@@ -261,6 +270,10 @@ def result_listing(folder: str) -> tuple[list[str], list[Problem]]:
         stem = entry.name[:-len(".json")] if entry.name.endswith(".json") else None
         mode = entry.stat(follow_symlinks=False).st_mode
         if entry.name in TOLERATED and stat.S_ISREG(mode):
+            continue
+        left = leftover(entry, mode)
+        if left:
+            problems.append(left)
             continue
         if not stat.S_ISREG(mode):
             found = kind_of(mode)
@@ -660,7 +673,7 @@ def dumped(data, compact: bool = False) -> bytes:
 def write_atomic(path: str, data, compact: bool = False, durable: bool = True) -> None:
     """Writes JSON to a temporary file beside `path`, then renames it over `path` (outfile.replacing:
     only over a regular file or nothing); durable flushes it to the disk first (result files: yes; caches that can be rebuilt: no)."""
-    with outfile.replacing(path, binary=True, durable=durable, suffix=".json") as f:
+    with outfile.replacing(path, binary=True, durable=durable) as f:
         f.write(dumped(data, compact))
 
 
