@@ -230,3 +230,37 @@ def test_import_reaching_its_limit_in_its_own_validation_names_its_inputs(tmp_pa
     assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
     assert capsys.readouterr().err.splitlines() == [f"fsatlas import: {source}: {memory.TOO_MUCH}"]
     assert not (tmp_path / "o" / "results").exists()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(50, 1000))  # from 50: a quick run's cells copied 1,000 times stay within the file's 16 MB
+def test_repetitions_named_beyond_a_bundles_members_are_refused_before_they_are_spelled_out(tmp_path_factory, reps):
+    """#65 round 52: a result's compact raw form ({"reps": n}) is spelled out into n references
+    as it is read; 5,000 cells of 1,000 repetitions (2.3 MB) took validate 38 s and 1.1 GB
+    before it refused them. The raw files a document names in all may not pass what one bundle
+    holds (bundle.MAX_MEMBERS): validate refuses the cell where the count first passes it (the
+    count worked out here by hand), in one line, within the memory bound; at the bound, no such
+    refusal."""
+    runner = FIXTURES.parent.parent
+    quick = sorted((runner.parent / "data" / "results").glob("*quick*.json"))[0]
+    doc = json.loads(quick.read_text())
+    ok = [c for c in doc["cells"] if isinstance(c["raw"], dict) and c["raw"]["reps"]]
+    # enough cells of `reps` each to pass the bound: copies of the run's cells (a key twice is
+    # refused later, by the structure's rules; this bound comes first)
+    grown = [dict(ok[k % len(ok)]) for k in range(bundle.MAX_MEMBERS // reps + 2)]
+    for cell in grown:
+        cell["raw"] = {"reps": reps, "ext": cell["raw"]["ext"]}
+    doc["cells"] = grown
+    folder = tmp_path_factory.mktemp("reps") / "results"
+    folder.mkdir()
+    path = folder / f"{doc['id']}.json"
+    path.write_text(json.dumps(doc))
+    code, err, _, peak = peak_alone([sys.executable, "-m", "fsatlas.cli", "validate", path], cwd=runner)
+    first_over = next(i for i in range(len(grown)) if (i + 1) * reps > bundle.MAX_MEMBERS)
+    assert code == 1 and peak < BOUND, (code, peak)
+    assert f"{path}: error: /cells/{first_over}/raw: expected at most {bundle.MAX_MEMBERS:,} raw files named" in err, err
+    assert "Traceback" not in err
+    doc["cells"] = grown[:bundle.MAX_MEMBERS // reps]  # at most the bound: not this refusal
+    path.write_text(json.dumps(doc))
+    _, err, _, _ = peak_alone([sys.executable, "-m", "fsatlas.cli", "validate", path], cwd=runner)
+    assert "raw files named in all" not in err

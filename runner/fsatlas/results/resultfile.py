@@ -619,6 +619,18 @@ def stored_problems(data: dict, file: str) -> list[Problem]:
     for field in BASELINES:
         for job, named in data["target"].get(field, {}).items():
             metric_problems(pointer(["target", field, job]), named)
+    # the raw files named in all, before readable() spells out each cell's {"reps": n} (#65 round 52:
+    # 5,000 cells of 1,000 repetitions, 2.3 MB, took validate 38 s and 1.1 GB before its refusal):
+    # never more than one bundle may hold
+    from .bundle import MAX_MEMBERS
+    named_raw = 0
+    for i, cell in enumerate(data["cells"]):
+        raw = cell["raw"]
+        named_raw += raw["reps"] if isinstance(raw, dict) else len(raw)
+        if named_raw > MAX_MEMBERS:
+            out.append(Problem("error", file, f"/cells/{i}/raw", f"expected at most {MAX_MEMBERS:,} raw files named "
+                               f"in all (what one bundle may hold), found {named_raw:,} by this cell"))
+            return out
     for i, cell in enumerate(data["cells"]):
         metric_problems(f"/cells/{i}/metrics", cell["metrics"])
         for label, named in cell.get("clients", {}).items():
