@@ -71,8 +71,9 @@ def run(args) -> int:
 
 def to_current(paths: list[str]) -> int:
     """Rewrites each result not yet in the current version's stored form in it; returns how
-    many it wrote. Every file is read and checked first, so one it cannot read stops it before
-    any is written."""
+    many it wrote. Every file is read and checked first, so one it cannot read or convert stops
+    it before any is written (check_stored checks a version 1 file's migration too: #65 round
+    52's file whose new form the schema refused stopped it after it had rewritten another)."""
     stored = []
     for path in paths:
         raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)

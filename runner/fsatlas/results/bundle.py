@@ -30,10 +30,7 @@ MAX_MEMBER_BYTES = 64 * 1024 * 1024  # one repetition's raw output (fio json+ wi
 # Unpacked, all members: the committed standard runs' are 2.9 to 4.6 MiB. At 256 MiB, 40,000 of
 # fio's full reports (6.6 KB each) took validate 10.1 s and 525 MiB, past its 10 s and 512 MiB.
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
-# Each member is read, recomputed and screened (about 0.09 ms for a small fio report): 100,000
-# took validate 8.7 s, too near its 10 s for a slower machine; 50,000 take 4.7 s (make perf).
-# Ten repetitions of every cell a file may hold (5,000); a standard run's bundle holds 1,900.
-MAX_MEMBERS = 50_000
+MAX_MEMBERS = resultfile.MAX_RAW_FILES
 MAX_BUNDLE_BYTES = 128 * 1024 * 1024  # compressed
 MAX_HEADER_BYTES = 64 * 1024  # a pax or GNU long-name header: a name and a few numbers (ours: under 300 bytes)
 MAX_PADDING_BYTES = 64 * 1024  # zeros after the end-of-archive blocks (tar pads to records of 10,240 bytes)

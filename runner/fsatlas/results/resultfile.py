@@ -21,6 +21,11 @@ from .. import SCHEMA_VERSION, outfile
 from ..errors import UserError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
+# The raw files a result may name, and so the members of its bundle (bundle.MAX_MEMBERS). Each
+# member is read, recomputed and screened (about 0.09 ms for a small fio report): 100,000 took
+# validate 8.7 s, too near its 10 s for a slower machine; 50,000 take 4.7 s (make perf). Ten
+# repetitions of every cell a file may hold (5,000); a standard run's bundle holds 1,900.
+MAX_RAW_FILES = 50_000
 # An id as the schema allows it (starting with a letter or digit), and the ids that would take the
 # place of a page of the site (results/index.html, results/page/2/, the section's _index).
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
@@ -484,8 +489,14 @@ BASELINES = ("baseline", "baseline_after")
 
 
 def readable(data: dict) -> dict:
-    """The read form of a version 2 document that passed check_stored; any other (version 1,
-    or one made in memory in the read form) as it is."""
+    """The read form of a document that passed check_stored: a version 1 file is read as its
+    migration (stored(): what `fsatlas migrate` writes of it), so that every figure a reader
+    sees of it, computed from the samples, is the one it shows once migrated (#65 round 52:
+    readers showed a version 1 file's stored summaries, which may differ from the samples' within
+    validate's tolerance, or, for the baselines, without any check); one made in memory in the
+    read form as it is."""
+    if version_of(data) == 1:
+        data = stored(data)
     if data.get("schema_version") != 2:
         return data
     out = dict(data)
@@ -572,7 +583,9 @@ def stored_cell(cell: dict, rid: str, where: str = "/cells/0", file: str = "<res
     for field in COUNTERS:
         rows = cell.get(field)
         if isinstance(rows, list):
-            names = list(rows[0]) if rows else []
+            # no repetition (a cell that failed first): the columns the schema requires, each empty,
+            # which read back as [] (#65 round 52: {} was refused by the schema migrate writes)
+            names = list(rows[0]) if rows else _required_columns(field)
             for j, row in enumerate(rows):
                 if set(row) != set(names):
                     raise UserError(f"expected every repetition's counters to name the same fields "
@@ -580,6 +593,15 @@ def stored_cell(cell: dict, rid: str, where: str = "/cells/0", file: str = "<res
                                     field=f"{where}/{field}/{j}")
             out[field] = {name: [row[name] for row in rows] for name in names}
     return out
+
+
+@lru_cache(maxsize=None)
+def _required_columns(field: str) -> list:
+    """The columns schema CURRENT requires of a cell's counters field (COUNTERS)."""
+    whole = schema(CURRENT)
+    node = whole["$defs"]["cell"]["properties"][field]
+    node = whole["$defs"][node["$ref"].rpartition("/")[2]] if "$ref" in node else node
+    return list(node["required"])
 
 
 STORED_ORDER = ("unit", "better", "pts_scale", "samples")
@@ -622,13 +644,12 @@ def stored_problems(data: dict, file: str) -> list[Problem]:
     # the raw files named in all, before readable() spells out each cell's {"reps": n} (#65 round 52:
     # 5,000 cells of 1,000 repetitions, 2.3 MB, took validate 38 s and 1.1 GB before its refusal):
     # never more than one bundle may hold
-    from .bundle import MAX_MEMBERS
     named_raw = 0
     for i, cell in enumerate(data["cells"]):
         raw = cell["raw"]
         named_raw += raw["reps"] if isinstance(raw, dict) else len(raw)
-        if named_raw > MAX_MEMBERS:
-            out.append(Problem("error", file, f"/cells/{i}/raw", f"expected at most {MAX_MEMBERS:,} raw files named "
+        if named_raw > MAX_RAW_FILES:
+            out.append(Problem("error", file, f"/cells/{i}/raw", f"expected at most {MAX_RAW_FILES:,} raw files named "
                                f"in all (what one bundle may hold), found {named_raw:,} by this cell"))
             return out
     for i, cell in enumerate(data["cells"]):
@@ -648,13 +669,29 @@ def stored_problems(data: dict, file: str) -> list[Problem]:
     return out
 
 
+def version_problems(data: dict, file: str) -> list[Problem]:
+    """What its version's schema cannot say of a document that passed it: stored_problems for
+    version CURRENT; for version 1, the problems of its migration (stored()), which must pass
+    schema CURRENT and stored_problems, for the file is read as that migration (readable): a
+    file validate accepts is one `fsatlas migrate` converts (#65 round 52: counters whose
+    repetitions name other fields, a baseline in another unit, passed validate and stopped migrate)."""
+    if version_of(data) == CURRENT:
+        return stored_problems(data, file)
+    try:
+        migrated = stored(data, file)
+    except UserError as e:
+        return [Problem("error", file, e.field or "/", e.body)]
+    return [Problem(p.severity, p.file, p.path, f"{p.message} (in the version {CURRENT} form fsatlas migrate writes of it)")
+            for p in schema_problems(migrated, file) or stored_problems(migrated, file)]
+
+
 def check_stored(data, file: str = "<result>") -> None:
     """Raises a UserError naming the first problem of a document as it is stored (its values,
-    its version's schema, stored_problems for version CURRENT)."""
+    its version's schema, version_problems)."""
     problems = [Problem("error", file, where, message) for where, message in value_problems(data)] \
         or schema_problems(data, file)
-    if not problems and version_of(data) == CURRENT:
-        problems = stored_problems(data, file)
+    if not problems:
+        problems = version_problems(data, file)
     if problems:
         first = problems[0]
         raise UserError(first.message, where=file, field=first.path or "/")

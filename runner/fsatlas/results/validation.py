@@ -62,15 +62,31 @@ def _checked(path: str, data, with_raw: bool, raw: bytes) -> tuple[tuple[list[Pr
     if twice:
         return ([Problem("error", path, *twice)], raws, None), data
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
-    problems = problems or resultfile.schema_problems(data, path)
-    if not problems and resultfile.version_of(data) == resultfile.CURRENT:
-        problems = resultfile.stored_problems(data, path)
+    problems = problems or resultfile.schema_problems(data, path) or resultfile.version_problems(data, path)
     private = [Problem("error", path, where, PRIVATE + message)
                for where, message in privacy.document_findings(screen[1], data)]
     if problems:
         return (problems + private, raws, None), data
+    summaries = stored_summary_problems(data, path) if resultfile.version_of(data) == 1 else []
     data = resultfile.readable(data)
-    return (rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])), data
+    return (summaries + rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])), data
+
+
+def stored_summary_problems(data: dict, path: str) -> list[Problem]:
+    """The summaries a version 1 file stores (of its cells' metrics, their clients' and its
+    baselines') that are not their samples' own. Such a file is read as its migration, whose
+    summaries are computed from the samples (resultfile.readable), so one that disagrees is
+    refused, not shown (#65 round 52: the baselines' were never checked, and readers showed
+    them: 40 cells flagged above the device before migration, 2 after)."""
+    named = [(resultfile.pointer(["target", field, job]), metrics) for field in resultfile.BASELINES
+             for job, metrics in (data["target"].get(field) or {}).items()]
+    for i, cell in enumerate(data["cells"]):
+        named.append((f"/cells/{i}/metrics", cell["metrics"]))
+        named += [(resultfile.pointer(["cells", str(i), "clients", label]), metrics)
+                  for label, metrics in (cell.get("clients") or {}).items()]
+    return [Problem(severity, path, f"{where}/{resultfile.pointer([name])[1:]}{sub}", message)
+            for where, metrics in named for name, metric in metrics.items()
+            for severity, sub, message in summary_problems(metric)]
 
 
 def hardware(system: dict) -> list:
@@ -359,8 +375,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     return problems
 
 
-def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path: str, rid: str,
-                   imported_from=None) -> list[Problem]:
+def cell_structure(cell: dict, i: int, seen: dict, path: str, rid: str, imported_from=None) -> list[Problem]:
     """What makes cell i of a document (read form) of the result rid unique and well-formed, as
     structure_problems checks it: a key no cell before it has (seen: key -> index, updated), each
     metric's unit, better and summaries (metric_problems), one value a repetition in each column
@@ -376,7 +391,7 @@ def cell_structure(cell: dict, i: int, seen: dict, summaries_stored: bool, path:
     if said:
         out.append(Problem("error", path, f"/cells/{i}/key", said))
     for name, metric in cell["metrics"].items():
-        found = metric_problems(name, metric, summaries_stored)
+        found = metric_problems(name, metric, summaries_stored=False)  # the read form computed them
         if found:  # seldom: a quick result has 425 metrics
             out += [Problem(s, path, f"/cells/{i}/metrics/{name}{w}", m) for s, w, m in found]
     out += [Problem("error", path, f"/cells/{i}{where}", message) for where, message in repetition_problems(cell)]
@@ -503,10 +518,10 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
         out.append(Problem("error", path, resultfile.pointer(["target", "baseline_after", job]),
                            "expected a job of target.baseline measured again after the filesystems, found one "
                            "the baseline lacks"))
-    seen, summaries_stored = {}, data["schema_version"] == 1  # else readable() computed them from the samples
+    seen = {}
     imported_from = data["tool"].get("imported_from")
     for i, cell in enumerate(data["cells"]):
-        out += [p for p in cell_structure(cell, i, seen, summaries_stored, path, data["id"], imported_from)
+        out += [p for p in cell_structure(cell, i, seen, path, data["id"], imported_from)
                 if p.severity == "error" or not errors_only]
     reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
     if reasons > MAX_REASONS_CHARS:
@@ -1287,8 +1302,13 @@ def metric_problems(name: str, metric: dict, summaries_stored: bool = True) -> l
     elif (metric["unit"], metric["better"]) != known:
         out.append(("error", "/unit", f"expected unit {known[0]!r} and better {known[1]!r} for {name}, "
                     f"found {metric['unit']!r} and {metric['better']!r}"))
-    if not summaries_stored:
-        return out
+    return out + summary_problems(metric) if summaries_stored else out
+
+
+def summary_problems(metric: dict) -> list[tuple]:
+    """(severity, sub-path, message) for each summary a version 1 file stores of a metric
+    (mean, median, stddev, rsd_pct, ci95) that is not its samples' own."""
+    out = []
     # every figure the site shows, recomputed as DESIGN.md (and results/stats) defines it
     mean, median, stddev = stats.figures(metric["samples"])
     half = stats.half_width(stddev, len(metric["samples"]))  # n = 1: [mean, mean]
