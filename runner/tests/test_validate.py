@@ -346,3 +346,39 @@ def test_a_cell_s_key_names_what_it_measured(field, value, pick):
                             ",".join(cell.get("mount_options") or []) or "-", cell["workload"]] \
         and not (cell.get("variant") == "defaults" and options)
     assert (validation.key_problem(cell) == "") is by_hand, (field, value, cell["key"])
+
+
+OPTION_TEXT = st.text(st.sampled_from("ab^@:/%,=._+-"), min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(OPTION_TEXT, OPTION_TEXT)
+def test_two_cells_never_share_a_raw_folder(first, second):
+    """#65 round 52: resultfile.raw_dir_name folds ':', '^', '/', '@' and '%' into '_', so ext3
+    "-O ^dir_index" and "-O @dir_index" named one folder: a copied cell published one measurement
+    as two configurations. Two runner cells, mkfs options drawn from those characters: refused at
+    the second cell's key exactly where their keys differ and their folders (worked out by
+    raw_dir_name) are one."""
+    from fsatlas.results import resultfile
+    doc = resultfile.readable(json.loads((Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json").read_text()))
+    cell = next(c for c in doc["cells"] if c["status"] == "ok")
+    cells = []
+    for option in (first, second):
+        key = f"{cell['filesystem']}|-O,{option}|-|{cell['workload']}"
+        raw = [f"raw/{doc['id']}/{resultfile.raw_dir_name(key)}/{r.rpartition('/')[2]}" for r in cell["raw"]]
+        cells.append({**cell, "key": key, "mkfs_options": ["-O", option], "mount_options": [], "raw": raw})
+    doc["cells"] = cells
+    found = [p for p in validation.structure_problems(doc, "x") if "raw folder" in p.message]
+    folded = resultfile.raw_dir_name(cells[0]["key"]) == resultfile.raw_dir_name(cells[1]["key"])
+    assert bool(found) == (folded and first != second), found
+    assert all(p.path == "/cells/1/key" for p in found)
+
+
+def test_no_two_cells_of_the_matrix_share_a_raw_folder():
+    """The runner never writes such a pair: every cell of every profile of the matrix, with
+    every option variant, has a raw folder of its own."""
+    from fsatlas.results import resultfile
+    from fsatlas.run import matrix
+    m = matrix.load()
+    keys = {c.key for name in m.profiles for c in m.profile(name, variants=["defaults", *m.variants]).cells}
+    assert len(keys) > 300 and len({resultfile.raw_dir_name(k) for k in keys}) == len(keys)

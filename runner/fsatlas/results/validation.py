@@ -375,13 +375,14 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
     return problems
 
 
-def cell_structure(cell: dict, i: int, seen: dict, path: str, rid: str, imported_from=None) -> list[Problem]:
+def cell_structure(cell: dict, i: int, seen: dict, folders: dict, path: str, rid: str,
+                   imported_from=None) -> list[Problem]:
     """What makes cell i of a document (read form) of the result rid unique and well-formed, as
-    structure_problems checks it: a key no cell before it has (seen: key -> index, updated), each
-    metric's unit, better and summaries (metric_problems), one value a repetition in each column
-    the schema keeps per repetition (repetition_problems) and raw references of the form and
-    place their writer gives them (raw_form_problems); imported_from: the result's
-    tool.imported_from."""
+    structure_problems checks it: a key no cell before it has (seen: key -> index, updated), a
+    runner's raw folder no other key's (folders: folder -> (index, key), updated), each metric's
+    unit and better (metric_problems), one value a repetition in each column the schema keeps per
+    repetition (repetition_problems) and raw references of the form and place their writer gives
+    them (raw_form_problems); imported_from: the result's tool.imported_from."""
     out = []
     if cell["key"] in seen:
         out.append(Problem("error", path, f"/cells/{i}/key",
@@ -398,6 +399,15 @@ def cell_structure(cell: dict, i: int, seen: dict, path: str, rid: str, imported
     if cell["status"] == "ok":
         out += [Problem("error", path, f"/cells/{i}/raw/{j}", message)
                 for j, message in raw_form_problems(cell, rid, imported_from)]
+        if imported_from is None and cell["raw"]:
+            # a runner's cell owns the folder its key names: two keys raw_dir_name folds into one
+            # (ext3 "-O ^dir_index" and "-O @dir_index", #65 round 52) would publish one
+            # measurement as two configurations
+            folder = resultfile.raw_dir_name(cell["key"])
+            other, key = folders.setdefault(folder, (i, cell["key"]))
+            if key != cell["key"]:  # (a key named twice is refused as such above)
+                out.append(Problem("error", path, f"/cells/{i}/key", f"expected a key whose raw folder ({folder}/) is its "
+                                   f"own, found that of /cells/{other} (one measurement named by two cells)"))
     return out
 
 
@@ -518,10 +528,10 @@ def structure_problems(data: dict, path: str, errors_only: bool = True) -> list[
         out.append(Problem("error", path, resultfile.pointer(["target", "baseline_after", job]),
                            "expected a job of target.baseline measured again after the filesystems, found one "
                            "the baseline lacks"))
-    seen = {}
+    seen, folders = {}, {}
     imported_from = data["tool"].get("imported_from")
     for i, cell in enumerate(data["cells"]):
-        out += [p for p in cell_structure(cell, i, seen, path, data["id"], imported_from)
+        out += [p for p in cell_structure(cell, i, seen, folders, path, data["id"], imported_from)
                 if p.severity == "error" or not errors_only]
     reasons = sum(len(cell.get("reason", "")) for cell in data["cells"])
     if reasons > MAX_REASONS_CHARS:
