@@ -128,7 +128,7 @@ def test_an_import_is_backed_by_its_tools_output_alone(tmp_path):
     moved = {}
     for cell in result["cells"]:
         for k, reference in enumerate(cell["raw"]):
-            name = f"{resultfile.raw_dir_name(cell['key'])}/{bundle.member_of(result['id'], reference)}"
+            name = f"{resultfile.raw_dir_name(cell['key'])}/rep-{k + 1}.txt"  # named as a runner names them
             moved[name] = members[bundle.member_of(result["id"], reference)]
             cell["raw"][k] = f"raw/{result['id']}/{name}"
     bundle.write(moved, bundle.path(str(out), result["id"]))

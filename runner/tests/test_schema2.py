@@ -382,3 +382,26 @@ def test_migrate_converts_no_file_when_one_of_them_cannot_be(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{paths[1]}: /cells/{bad['cells'].index(cell)}/host/1" in err[0], err
     assert [p.read_bytes() for p in paths] == before
+
+
+@SETTINGS
+@given(st.integers(1, 6), st.data())
+def test_a_runners_references_name_each_repetition_by_the_rule(reps, data):
+    """#65 round 52: a runner's cell whose references came in another order (rep-2, rep-1, ...),
+    its samples and counters swapped to match, was accepted; and one spelling the rule's
+    references out, where the writer stores {reps, ext}. Repetition n's file is rep-n: the
+    places where a drawn order breaks that (worked out here) are refused, and a version 2
+    file spelling the rule out is refused at the cell's raw."""
+    from fsatlas.results import validation
+    doc = resultfile.readable(copy.deepcopy(BASE))
+    i = next(k for k, c in enumerate(doc["cells"]) if c["status"] == "ok")
+    cell = doc["cells"][i]
+    rule = resultfile.raw_references(doc["id"], cell["key"], reps, "json")
+    order = data.draw(st.permutations(range(reps)))
+    cell["raw"] = [rule[k] for k in order]
+    found = [p.path for p in validation.structure_problems(doc, "x") if p.path.startswith(f"/cells/{i}/raw/")]
+    assert found == [f"/cells/{i}/raw/{j}" for j, k in enumerate(order) if k != j]
+    cell["raw"] = rule
+    spelled = {**resultfile.stored(doc), "cells": [dict(c) for c in resultfile.stored(doc)["cells"]]}
+    spelled["cells"][i]["raw"] = rule
+    assert [p.path for p in resultfile.stored_problems(spelled, "x")] == [f"/cells/{i}/raw"]

@@ -652,7 +652,14 @@ def stored_problems(data: dict, file: str) -> list[Problem]:
             out.append(Problem("error", file, f"/cells/{i}/raw", f"expected at most {MAX_RAW_FILES:,} raw files named "
                                f"in all (what one bundle may hold), found {named_raw:,} by this cell"))
             return out
+    imported = bool(data["tool"].get("imported_from"))
     for i, cell in enumerate(data["cells"]):
+        raw = cell["raw"]
+        ext = RAW_EXT.fullmatch(raw[0].rpartition("/")[2]) if isinstance(raw, list) and raw and not imported else None
+        if ext and raw == raw_references(data["id"], cell["key"], len(raw), ext.group(1)):
+            # one form: the writer stores the rule's references as the rule's {reps, ext} (#65 round 52)
+            out.append(Problem("error", file, f"/cells/{i}/raw", f'expected {{"reps": {len(raw)}, "ext": '
+                               f'"{ext.group(1)}"}}, the form a runner\'s references are stored in, found them spelled out'))
         metric_problems(f"/cells/{i}/metrics", cell["metrics"])
         for label, named in cell.get("clients", {}).items():
             metric_problems(f"/cells/{i}/clients/{label}", named)

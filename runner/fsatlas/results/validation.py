@@ -912,6 +912,10 @@ def raw_place_problem(cell: dict, j: int, imported_from) -> str | None:
     elif folder != resultfile.raw_dir_name(cell["key"]):
         return (f"expected a member of the folder of this cell's key ({resultfile.raw_dir_name(cell['key'])}/), "
                 f"found {raw}")
+    elif not re.fullmatch(rf"rep-{j + 1}\.[a-z0-9]{{1,10}}", name):
+        # repetition n's file is rep-n, as the runner names it: references in another order would
+        # pair a repetition's figures with another's output (#65 round 52)
+        return f"expected repetition {j + 1}'s file, rep-{j + 1}.<suffix>, found {raw}"
     return None
 
 
