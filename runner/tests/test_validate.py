@@ -2,6 +2,7 @@
 import functools
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,27 @@ def test_no_two_cells_of_the_matrix_share_a_raw_folder():
     m = matrix.load()
     keys = {c.key for name in m.profiles for c in m.profile(name, variants=["defaults", *m.variants]).cells}
     assert len(keys) > 300 and len({resultfile.raw_dir_name(k) for k in keys}) == len(keys)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["NaN", "Infinity", "-Infinity", "1" * 4301, "-" + "9" * 5000]), st.data())
+def test_a_value_json_does_not_allow_is_refused_at_its_line_and_column(value, data):
+    """#60 round 51: NaN, and an integer of more digits than Python converts, were refused
+    with "malformed JSON: ..." and no place, the second with Python's advice to the
+    programmer. Put at a drawn sample of the fixture, pretty-printed: the line of the value and
+    a column within it, found here by searching the text, and no word of Python's."""
+    from fsatlas.errors import UserError
+    from fsatlas.results import resultfile
+    doc = json.loads((Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json").read_text())
+    ok = [c for c in doc["cells"] if c["status"] == "ok"]
+    cell = data.draw(st.sampled_from(ok))
+    samples = next(iter(cell["metrics"].values()))["samples"]
+    samples[data.draw(st.integers(0, len(samples) - 1))] = "@MARK@"
+    text = json.dumps(doc, indent=2)
+    offset = text.index('"@MARK@"')
+    line, column = text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+    with pytest.raises(UserError) as e:
+        resultfile.parse_json(text.replace('"@MARK@"', value).encode(), "r.json")
+    found = re.search(r"malformed JSON at line (\d+), column (\d+): ", e.value.message)
+    assert found and int(found.group(1)) == line and column <= int(found.group(2)) < column + len(value), e.value.message
+    assert "sys." not in e.value.message and "set_int_max_str_digits" not in e.value.message

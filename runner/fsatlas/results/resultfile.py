@@ -10,6 +10,7 @@ import math
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -311,8 +312,8 @@ def parse_json(raw: bytes, path: str, keys_checked: bool = True):
     the verdict and the message are json's."""
     try:
         data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        data = _parsed_by_json(raw, path)
+    except orjson.JSONDecodeError as e:
+        data = _parsed_by_json(raw, path, e)
     if keys_checked:
         try:
             twice = duplicate_key(raw, screened(data)[2])
@@ -323,17 +324,26 @@ def parse_json(raw: bytes, path: str, keys_checked: bool = True):
     return data
 
 
-def _parsed_by_json(raw: bytes, path: str):
+def _parsed_by_json(raw: bytes, path: str, refused: orjson.JSONDecodeError):
+    """The document json reads where orjson refused it (refused): json's verdict, and its words,
+    at the place orjson found where json's error names none (#60 round 51: NaN, and an integer
+    of more digits than Python converts, said neither line nor column)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise UserError(f"not UTF-8 text (byte {e.start})", where=path) from None
+    at = f"line {refused.lineno}, column {refused.colno}"
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise UserError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where=path) from None
-    except (ValueError, RecursionError) as e:
-        raise UserError(f"malformed JSON: {e}", where=path) from None
+    except ValueError as e:
+        said = str(e) if "integer string conversion" not in str(e) else \
+            f"expected a number of at most {sys.get_int_max_str_digits():,} digits"
+        raise UserError(f"malformed JSON at {at}: {said}", where=path) from None
+    except RecursionError:
+        raise UserError(f"malformed JSON at {at}: expected JSON nested at most a few hundred levels deep",
+                        where=path) from None
 
 
 # A closing quote, then white space, then a colon: a key written "k" : v, which the fast count
