@@ -220,3 +220,37 @@ def test_the_adversarys_raw_path_out_of_the_bundle_is_refused_by_compare(tmp_pat
     err = capsys.readouterr().err
     assert err == (f"fsatlas compare: {paths[0]}: /cells/0/raw/0: expected raw/c1raw2/…, a member of raw/c1raw2.tar.gz, "
                    f"found raw/zzz/../../../etc/passwd\n")
+
+
+# --- 2: a cell's mount options in effect and its driver are factors across runs -------------------
+
+MOUNTS = ("rw,relatime,discard=async", "rw,relatime,nodiscard", "rw,noatime")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(MOUNTS), min_size=4, max_size=4), st.lists(st.sampled_from(["kernel", "fuse"]),
+                                                                        min_size=4, max_size=4))
+def test_a_cell_mounted_otherwise_or_through_another_driver_gets_no_verdict_across_runs(mounts, drivers):
+    """#60 round 51: two runs a side, alike but for btrfs's mount options as the kernel reported
+    them (discard=async, then nodiscard once the matrix changed), gave "worse" under a header
+    saying nothing differed. Two runs a side, B's figures 30 % lower, each run's cells mounted
+    with options and a driver drawn here: a row says better, worse or equivalent only where every
+    run of both sides mounted that cell alike through one driver (worked out here), and names the
+    factor where not. Within one run, ext4 against xfs, their own mounts are what is compared."""
+    runs = [run(rid, i, 1.0 if i < 2 else 0.7, keys=KEYS[:1]) for i, rid in enumerate(("m1", "m2", "m3", "m4"))]
+    for doc, mount, driver in zip(runs, mounts, drivers):
+        for cell in doc["cells"]:
+            cell["effective_mount_options"], cell["driver"] = mount, driver
+    rows = [r for r in comparison.between(runs[:2], runs[2:]) if r["metric"] == "throughput"]
+    alike = len(set(mounts)) == 1 and len(set(drivers)) == 1
+    assert rows and all((r["verdict"] in ("better", "worse", "equivalent")) == alike for r in rows), (mounts, drivers, rows)
+    for r in rows:
+        assert ("mount options" in r["differ"]) == (len(set(mounts)) > 1)
+        assert ("driver" in r["differ"]) == (len(set(drivers)) > 1)
+    one = run("w", 9)
+    ext4, xfs = (next(c for c in one["cells"] if c["key"] == k) for k in ("ext4|-|-|seq-write", "xfs|-|-|seq-write"))
+    ext4["effective_mount_options"], xfs["effective_mount_options"] = mounts[0], "rw,relatime,attr2,inode64"
+    ext4["driver"], xfs["driver"] = drivers[0], "kernel"
+    factors = comparison.factors(one)
+    plan = comparison.cells_plan(factors, ext4, factors, xfs)
+    assert not {"mount options", "driver"} & set(plan["differ"])

@@ -484,15 +484,17 @@ def test_a_comparison_of_buffered_and_direct_cells_says_so():
     facts = {"id": "r", "machine": "m", "machine_name": "Xeon 2 vCPU, KVM", "kernel": "6.18.44", "target": "loop"}
     metric = {"mean": 100.0, "rsd_pct": 1.0, "n": 3, "unit": "bytes/s", "better": "higher", "ci_low": 99.0, "ci_high": 101.0,
               "samples": [99.0, 100.0, 101.0]}
-    base = {"filesystem": "ext4", "workload": "seq-write", "mount": "", "flags": [], "metrics": {"throughput": metric}}
-    cell = {**base, "mount": "data=journal", "metrics": {"throughput": {**metric, "mean": 60.0, "ci_low": 59, "ci_high": 61,
+    base = {"key": "ext4|-|-|seq-write", "filesystem": "ext4", "workload": "seq-write", "mount": "", "flags": [],
+            "metrics": {"throughput": metric}}
+    cell = {**base, "key": "ext4|-|data=journal|seq-write", "mount": "data=journal", "metrics": {"throughput": {**metric, "mean": 60.0, "ci_low": 59, "ci_high": 61,
                                                                         "samples": [59.0, 60.0, 61.0]}}}
     option = {"option": "data=journal"}
     claim = {"expected_change_pct": -30}
     row = knowledge._measured(option, claim, facts, cell, base, "throughput")
     assert (row["io"], row["baseline_io"]) == ("buffered", "O_DIRECT")
     assert "reached the disk differently" in row["notes"] and "data=journal" in row["sentence"]
-    same = knowledge._measured(option, claim, facts, {**cell, "mount": "data=writeback"}, base, "throughput")
+    same = knowledge._measured(option, claim, facts, {**cell, "key": "ext4|-|data=writeback|seq-write", "mount": "data=writeback"},
+                               base, "throughput")
     assert "Both cells went through O_DIRECT" in same["notes"]
 
 
@@ -557,8 +559,8 @@ def test_cells_with_identical_settings_set_the_spread_an_option_must_exceed():
     commit= cell 4 flushes from the defaults cannot show; one further off than the twins can."""
     data, _ = knowledge.load(str(DATA))
     claim = {"mechanism": "commit-interval"}
-    twins = [dict(_cell("ext4|-|-|small-files|file_size=1000", 1, 0.1), effective="rw,relatime", timed_io=_io(13)),
-             dict(_cell("ext4|-|relatime|small-files|file_size=1000", 1, 0.1), effective="rw,relatime",
+    twins = [dict(_cell("ext4|-|-|small-files|file_size=1000", 1, 0.1), effective_mount_options="rw,relatime", timed_io=_io(13)),
+             dict(_cell("ext4|-|relatime|small-files|file_size=1000", 1, 0.1), effective_mount_options="rw,relatime",
                   timed_io=_vary(_io(0), (16, 19, 17)))]
     spreads = knowledge.twin_spreads(twins)
     assert spreads[("ext4", "small-files", "")]["flushes"] == pytest.approx(52 / 3 - 13)

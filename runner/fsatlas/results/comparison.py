@@ -254,8 +254,9 @@ PAIRED = "paired"  # one run, two cells in the same interleaved rounds: the pair
 REPETITIONS = "repetitions"  # one run, two cells not interleaved: Welch's test of their repetitions
 RUN_MEANS = "run means"  # across result files, two or more runs a side: Welch's test of the runs' means
 ONE_RUN = "one run"  # across result files, one run on a side: the ratio, not tested
-FACTORS = ("machine", "kernel", "guest", "os", "virtualization", "storage", "tools", "profile", "parameters")
-# what besides the filesystem a figure depends on: the run's (factors()) and the cell's parameters (cell_factors())
+FACTORS = ("machine", "kernel", "guest", "os", "virtualization", "storage", "tools", "profile", "parameters",
+           "mount options", "driver")
+# what besides the filesystem a figure depends on: the run's (factors()) and the cell's (cell_factors())
 FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and profile"  # a run's factors()
 
 
@@ -299,6 +300,10 @@ def cell_factors(run: dict, cell: dict) -> dict:
     import may come from several fio versions, and a side that mixes them is "mixed" in tools."""
     own = sorted({r["tool"] for r in cell.get("imported_runs") or () if r.get("tool")})
     return {**run, "parameters": json.dumps(cell.get("parameters") or {}, sort_keys=True, default=str),
+            # the options the kernel reports it mounted with, and the driver: one key is another
+            # configuration where the matrix's defaults changed (btrfs nodiscard against discard=async,
+            # #60 round 51: "worse" across runs whose headers said nothing differed)
+            "mount options": cell.get("effective_mount_options", ""), "driver": cell.get("driver", ""),
             **({"tools": " / ".join(own)} if own else {})}
 
 
@@ -310,7 +315,11 @@ def cells_plan(run_a: dict, cell_a: dict, run_b: dict, cell_b: dict) -> dict:
     explorer, the rankings and the guides' claims decide a pair of cells by: a result file's
     cells, or a site digest's (aggregate.digest keeps what this reads)."""
     same_run = run_a["run"] == run_b["run"]
-    return design([cell_factors(run_a, cell_a)], [cell_factors(run_b, cell_b)],
+    factors_a, factors_b = cell_factors(run_a, cell_a), cell_factors(run_b, cell_b)
+    if cell_a["key"] != cell_b["key"]:  # two configurations: how each mounts is part of what is compared
+        for f in (factors_a, factors_b):
+            del f["mount options"], f["driver"]
+    return design([factors_a], [factors_b],
                   same_run and interleaved(cell_a.get("started"), cell_b.get("started")),
                   contended([(run_a, cell_a)], [(run_b, cell_b)]),
                   "" if same_run else contention_unknown([(run_a, cell_a)], [(run_b, cell_b)]))

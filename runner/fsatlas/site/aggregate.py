@@ -248,7 +248,7 @@ def digest(result: dict, rows: list[dict] | None = None) -> dict:
             "driver": cell["driver"], "command": explorer.cell_argument(cell["key"]),
             "status": cell["status"], "reason": cell.get("reason", ""), "flags": cell["flags"],
             "started": cell.get("started", []), "device_io": cell.get("device_io", []),
-            "timed_io": cell.get("timed_io", []), "effective": cell.get("effective_mount_options", ""),
+            "timed_io": cell.get("timed_io", []), "effective_mount_options": cell.get("effective_mount_options", ""),
             "host": cell.get("host", []), "wall_seconds": cell.get("wall_seconds", 0),
             # what comparison.cells_plan reads besides the run's factors, so the compare page, the
             # explorer and the rankings decide a pair of cells as `fsatlas compare` does: the

@@ -973,8 +973,9 @@ def twin_spreads(cells: list) -> dict:
     same filesystem as the defaults: its mount options as the kernel reports them agree)."""
     groups = {}
     for c in cells:
-        if c["status"] == "ok" and c.get("timed_io") and c.get("effective"):
-            groups.setdefault((c["filesystem"], c["workload"], c.get("dimensions", ""), c.get("mkfs", ""), c["effective"]),
+        if c["status"] == "ok" and c.get("timed_io") and c.get("effective_mount_options"):
+            groups.setdefault((c["filesystem"], c["workload"], c.get("dimensions", ""), c.get("mkfs", ""),
+                               c["effective_mount_options"]),
                               []).append(c)
     out = {}
     for (fs, workload, dims, _, _), twins in groups.items():
