@@ -1,9 +1,13 @@
 """fsatlas migrate separates two machines that once shared a label: the later result (by file
 name) gets a label of its own, validate then warns of nothing, and a second migrate changes
-nothing."""
+nothing; one label is one machine on the site."""
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
 
@@ -34,3 +38,48 @@ def test_a_label_shared_by_two_machines_is_split(tmp_path, capsys):
     assert main(["migrate", "--data", str(data)]) == 0
     assert "0 results given a machine label of their own" in capsys.readouterr().err
     assert (data / "results" / "fixture-valid2.json").read_bytes() == before
+
+
+CPUS = ("Intel(R) Xeon(R) Processor", "AMD EPYC", "ARM Neoverse")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(CPUS), st.integers(0, 3)), min_size=2, max_size=5))
+def test_a_label_is_one_machine_with_one_hardware_and_its_majority_keeps_it(tmp_path_factory, runs):
+    """#65 round 52: a copy of a quick run under its machine's label, with another CPU and a name
+    that sorts first, drew no warning itself, put "1 other run" and a link to itself on the
+    genuine run's page, and made migrate relabel both genuine runs. Runs under one label, each
+    with a drawn CPU and day: validate warns every run whose label another CPU shares; a page
+    counts as other runs those of its label, CPU and profile only (counted here by hand); and
+    migrate leaves the label to the CPU most runs record (a tie: the earliest run, then the first
+    file), relabelling the others."""
+    data = tmp_path_factory.mktemp("label") / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    made = {}
+    for k, (cpu, day) in enumerate(runs):
+        rid = f"run{k}"
+        made[rid] = (cpu, f"2026-11-2{4 + day}T0{k}:00:00Z")
+        (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
+            doc, id=rid, created=made[rid][1], system={**doc["system"], "cpu_model": cpu},
+            cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
+        shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+    capsys_out = subprocess.run([sys.executable, "-m", "fsatlas.cli", "validate", "--no-cache", str(data / "results")],
+                                capture_output=True, text=True, cwd=FIXTURES.parent.parent)
+    assert capsys_out.returncode == 0, capsys_out.stderr
+    warned = {line.split(":")[0].rsplit("/", 1)[1][:-5] for line in capsys_out.stdout.splitlines() if "names other hardware" in line}
+    cpus = {cpu for cpu, _ in made.values()}
+    assert warned == (set(made) if len(cpus) > 1 else set())
+    from fsatlas.site import aggregate
+    aggregate.aggregate(str(data), str(data.parent / "build" / "content"))
+    sentences = json.loads((data.parent / "build" / "other-runs.json").read_text())
+    for rid, (cpu, _) in made.items():
+        others = sum(1 for other, (c, _) in made.items() if other != rid and c == cpu)
+        assert (f"have {others:,} other run" in sentences[rid]) if others else 'hidden' in sentences[rid], (rid, sentences[rid])
+    assert main(["migrate", "--data", str(data)]) == 0
+    keeper = min(cpus, key=lambda c: (-sum(v[0] == c for v in made.values()),
+                                      min((v[1], rid) for rid, v in made.items() if v[0] == c)))
+    for rid, (cpu, _) in made.items():
+        label = json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"]
+        assert (label == doc["system"]["machine"]) == (cpu == keeper), (rid, cpu, keeper, label)

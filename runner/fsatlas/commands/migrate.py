@@ -89,21 +89,28 @@ def to_current(paths: list[str]) -> int:
 
 
 def _separate_machines(paths: list[str]) -> int:
-    """Relabels each result whose label an earlier one holds for other hardware (validation's
-    machine_conflicts rule); returns how many."""
-    first, changed = {}, 0
+    """Relabels each result whose label other results hold for other hardware (validation's
+    machine_conflicts rule); returns how many. Under one label, the hardware most of its results
+    record keeps it (a tie: the one measured first, then the file named first), so that one file
+    added beside a machine's results cannot take its label from them (#65 round 52: a copy named
+    to sort first relabelled both genuine runs)."""
+    read = {}
     for path in sorted(paths):
         data = resultfile.load_result(path)
         hw = validation.hardware(data["system"])
-        if hw is None:  # system not recorded: no hardware for its label to name
+        if hw is not None:  # system not recorded: no hardware for its label to name
+            read[path] = (data, hw)
+    records: dict = {}
+    for path, (data, hw) in read.items():
+        records.setdefault(hw[0], {}).setdefault(json.dumps(hw[1:]), []).append((data["created"], path))
+    # each label's kept hardware: most results, then the earliest (created, path) of its results
+    keeps = {label: min(kinds, key=lambda k: (-len(kinds[k]), min(kinds[k]))) for label, kinds in records.items()}
+    changed = 0
+    for path, (data, hw) in read.items():
+        if json.dumps(hw[1:]) == keeps[hw[0]]:
             continue
-        seen = first.setdefault(hw[0], hw)
-        if seen[1:] == hw[1:]:
-            continue
-        label = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw[1:]).encode()).hexdigest()[:8]
-        data["system"]["machine"] = label
+        data["system"]["machine"] = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw[1:]).encode()).hexdigest()[:8]
         resultfile.write_stored(path, data)
-        first.setdefault(label, hw)
         changed += 1
     return changed
 

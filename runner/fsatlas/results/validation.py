@@ -100,15 +100,23 @@ def hardware(system: dict) -> list:
 
 def machine_conflicts(outcomes: dict) -> list[Problem]:
     """A warning on each result whose machine label another result uses with other hardware
-    (machines cloned from one image share /etc/machine-id): the site would show them as one."""
-    first, out = {}, []
+    (machines cloned from one image share /etc/machine-id): the site would show them as one.
+    Every such result is warned, naming the first file of another hardware under its label, so
+    that a file added under a machine's label is warned too, not only the machine's own (#65
+    round 52: a copy named to sort first put the warnings on the two genuine runs alone)."""
+    kinds: dict = {}
+    for path, hw in sorted(outcomes.items()):
+        if hw:
+            kinds.setdefault(hw[0], {}).setdefault(json.dumps(hw[1:]), (path, hw))
+    out = []
     for path, hw in sorted(outcomes.items()):
         if not hw:
             continue
-        seen = first.setdefault(hw[0], (path, hw))
-        if seen[1][1:] != hw[1:]:
+        other = next((seen for key, seen in kinds[hw[0]].items() if key != json.dumps(hw[1:])), None)
+        if other:
+            there = other[1]
             out.append(Problem("warning", path, "/system/machine", f"the label {hw[0]!r} names other hardware in "
-                               f"{seen[0]} ({seen[1][1]}, {seen[1][2]} cores, {seen[1][3]} GiB) than here "
+                               f"{other[0]} ({there[1]}, {there[2]} cores, {there[3]} GiB) than here "
                                f"({hw[1]}, {hw[2]} cores, {hw[3]} GiB): give each machine its own --machine label"))
     return out
 

@@ -150,7 +150,8 @@ def result_summary(result: dict) -> dict:
             "measured_on": (result["measured"]["time"] if "measured" in result
                             else "" if shares.imported(result) else result["created"])[:10],
             "kernel": system["kernel"], "profile": result.get("profile", ""),
-            "runs_anchor": runs_anchor(system["machine"], result.get("profile", "")),
+            "runs_anchor": runs_anchor(system["machine"], result.get("profile", ""),
+                                       validation.hardware(result["system"])),
             "target": result["target"]["kind"], "virtualization": system["virtualization"],
             "complete": result.get("complete", True), "cells": len(result["cells"]), **counts,
             "system": machines.system_line(result), "machine_name": machines.name(result),
@@ -162,16 +163,20 @@ def result_summary(result: dict) -> dict:
                                    and c.get("variant", "defaults") == "defaults" and run_rule.shared(c["key"])})}
 
 
-def runs_anchor(machine: str, profile: str) -> str:
-    """The id, on /results/, of the list of every run of one machine label and profile (run_groups),
-    which each of their pages links to: readable words and a digest of the two, as cell_anchor."""
+def runs_anchor(machine: str, profile: str, hardware: list | None = None) -> str:
+    """The id, on /results/, of the list of every run of one machine and profile (run_groups),
+    which each of their pages links to: readable words and a digest, as cell_anchor. A machine
+    is its label and the hardware validation.hardware() says two results under one label must
+    share to be one machine: a result that takes a label with other hardware is a machine of its
+    own here, not another run of the label's (#65 round 52: a copied quick run with another CPU
+    put "1 other run" and a link to itself on a genuine run's page)."""
     words = "-".join(re.findall(r"[A-Za-z0-9]+", f"{machine} {profile}"))
-    both = f"{machine}\0{profile}".encode()
-    return f"runs-{words}-{hashlib.sha1(both).hexdigest()[:6]}"
+    both = f"{machine}\0{profile}" + (f"\0{json.dumps(hardware[1:])}" if hardware else "")
+    return f"runs-{words}-{hashlib.sha1(both.encode()).hexdigest()[:6]}"
 
 
 def run_groups(summaries: list) -> list:
-    """Every run of each machine label and profile, newest first, a group by group: the list
+    """Every run of each machine (runs_anchor: its label and hardware) and profile, newest first, a group by group: the list
     /results/ shows so that a result page's reader can pick another run of its machine and
     profile without a script (one page, made every build; a result page carries only how many
     other runs its group has and a link here: other_runs)."""
