@@ -405,3 +405,51 @@ def test_a_runners_references_name_each_repetition_by_the_rule(reps, data):
     spelled = {**resultfile.stored(doc), "cells": [dict(c) for c in resultfile.stored(doc)["cells"]]}
     spelled["cells"][i]["raw"] = rule
     assert [p.path for p in resultfile.stored_problems(spelled, "x")] == [f"/cells/{i}/raw"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(old_results(), st.data())
+def test_migrate_converts_a_version_1_file_only_where_validate_accepts_it(tmp_path_factory, capsys, old, data):
+    """#65 round 53: migrate dropped a version 1 file's summaries that its samples contradict
+    (which validate refuses) and wrote a file that validate then accepted; and converted
+    references in reverse order into a file validate refuses. A generated file, a summary
+    changed beyond the tolerance or a cell's references reversed, or nothing: migrate writes it
+    exactly when validate's checks without its bundle accept it, else refuses it in one line at
+    the place validate names, the file unchanged."""
+    from fsatlas.results import validation
+    assume(_places(old))
+    kind = data.draw(st.sampled_from(["summary", "raw-order", "none"]))
+    if kind == "summary":
+        where, metric = data.draw(st.sampled_from(_places(old)))
+        assume(metric["mean"] > 1)
+        metric["mean"] *= 1.5
+    elif kind == "raw-order":
+        cells = [c for c in old["cells"] if len(c["raw"]) > 1  # a runner's references, by the rule
+                 and c["raw"] == resultfile.raw_references(RID, c["key"], len(c["raw"]), c["raw"][0].rsplit(".", 1)[1])]
+        assume(cells)
+        cells[0]["raw"].reverse()
+    path = write_json(tmp_path_factory.mktemp("m") / "results" / f"{RID}.json", old)
+    before = path.read_bytes()
+    expected = [p for p in validation.stored_summary_problems(old, str(path))
+                + validation.structure_problems(resultfile.readable(old), str(path)) if p.severity == "error"]
+    code = main(["migrate", str(path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == (1 if expected else 0), (kind, expected, err)
+    if expected:
+        assert path.read_bytes() == before and len(err) == 1 and f"{path}: {expected[0].path}: " in err[0], err
+    else:
+        assert validation.structure_problems(resultfile.load_result(str(path)), str(path)) == []
+
+
+@SETTINGS
+@given(old_results(), st.data(), st.from_regex(r"[a-z_]{3,12}", fullmatch=True))
+def test_a_field_version_1_does_not_allow_is_named_at_its_own_place_alone(old, data, field):
+    """#65 round 53: a version 1 metric holding one unknown field ("geomean") was refused with
+    five lines calling its own summaries ("expected no mean", version 2's rule) and the field
+    last. Any such field at any metric: one problem, at the field's place."""
+    assume(_places(old))
+    where, metric = data.draw(st.sampled_from(_places(old)))
+    assume(field not in metric and field not in ("pts_scale",))
+    metric[field] = 5
+    found = resultfile.schema_problems(old, "x")
+    assert [p.path for p in found] == [resultfile.pointer([*where, field])], found

@@ -73,13 +73,21 @@ def to_current(paths: list[str]) -> int:
     """Rewrites each result not yet in the current version's stored form in it; returns how
     many it wrote. Every file is read and checked first, so one it cannot read or convert stops
     it before any is written (check_stored checks a version 1 file's migration too: #65 round
-    52's file whose new form the schema refused stopped it after it had rewritten another)."""
+    52's file whose new form the schema refused stopped it after it had rewritten another). A
+    file validate refuses without its bundle is refused here too, in validate's words: its
+    structure, and a version 1 file's stored summaries, which its migration drops (#65 round
+    53: a mean the samples contradict was dropped, and the file it became validated)."""
     stored = []
     for path in paths:
         raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)
         document = resultfile.parse_json(raw, path)
         resultfile.check_stored(document, path)
-        stored.append((path, raw, resultfile.stored(resultfile.readable(document), path)))
+        read = resultfile.readable(document)
+        problems = (validation.stored_summary_problems(document, path) if resultfile.version_of(document) == 1 else []) \
+            + validation.structure_problems(read, path)
+        if problems:
+            raise UserError(problems[0].message, where=path, field=problems[0].path or "/")
+        stored.append((path, raw, resultfile.stored(read, path)))
     written = 0
     for path, raw, document in stored:
         if resultfile.dumped(document) != raw:
