@@ -97,7 +97,10 @@ def stray(results_folder: str, files: list[str]) -> list[resultfile.Problem]:
         if not stat.S_ISREG(mode):
             found = resultfile.kind_of(mode)
         elif rid not in ids:
-            found = "a file that is no result's bundle" if rid is None else f"the bundle of {rid!r}, which has no result file"
+            # (an import killed between its two renames leaves one: the message says what to do)
+            found = "a file that is no result's bundle" if rid is None else \
+                f"the bundle of {rid!r}, which has no result file (an interrupted import, or a result removed " \
+                f"without it: delete the bundle, or import again)"
         else:
             continue
         problems.append(resultfile.Problem("error", entry.path, "", f"expected only the raw bundles of the result files "
