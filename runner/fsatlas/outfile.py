@@ -35,10 +35,17 @@ TEMP_PREFIX, TEMP_SUFFIX = ".tmp-", ".fsatlas-tmp"
 
 
 def is_temporary(name: str) -> bool:
-    """Whether a file name is that of a temporary file replacing() makes (mkstemp's 8 characters
-    between TEMP_PREFIX and TEMP_SUFFIX)."""
-    return (len(name) == len(TEMP_PREFIX) + 8 + len(TEMP_SUFFIX) and name.startswith(TEMP_PREFIX)
-            and name.endswith(TEMP_SUFFIX))
+    """Whether a file name is that of a temporary file fsatlas writes before a rename (replacing()'s,
+    or temporary_for()'s): never a result's, a bundle's or a page's, which start with a letter or digit."""
+    return name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)
+
+
+def temporary_for(path: str) -> str:
+    """The temporary file beside path, named in the one form the listings and the site's mirror
+    know, for the build's own outputs (one writer each, tens of thousands a build: no mkstemp):
+    a killed aggregate left "<target>.tmp", which the site then published (#65 round 53)."""
+    folder, name = os.path.split(path)
+    return os.path.join(folder, TEMP_PREFIX + name + TEMP_SUFFIX)
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
 

@@ -540,3 +540,25 @@ def test_run_systems_gives_each_run_its_machine_and_system_line_and_each_line_on
     for s in summaries:
         machine = s["machine"] if s["machine_name"] == s["machine"] else f"{s['machine_name']} ({s['machine']})"
         assert made["systems"][made["runs"][s["id"]]] == f"{machine}; {s['system']}"
+
+
+def test_a_killed_aggregates_temporary_files_are_removed_by_the_next(out_dir, tmp_path):
+    """#65 round 53: an aggregate killed between a write and its rename left "<target>.tmp"
+    files among its outputs, which nothing removed. Each output folder of a result, holding a
+    temporary file as a kill leaves one (outfile.temporary_for of an output): the next aggregate
+    removes them all, and writes every output whole."""
+    from fsatlas import outfile
+    from fsatlas.site import aggregate as agg
+    pages = tmp_path / "pages"
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    outputs = agg.Outputs(str(pages), str(tmp_path / "static"))
+    folders = [outputs.pages, outputs.chunks, outputs.charts, outputs.published, outputs.tables, outputs.digests]
+    left = []
+    for folder in folders:
+        name = next(n for n in sorted(os.listdir(folder)) if not outfile.is_temporary(n))
+        left.append(outfile.temporary_for(os.path.join(folder, name)))
+        with open(left[-1], "wb") as f:
+            f.write(b"{ half")
+    assert main(["aggregate", "--data", str(out_dir), "--content", str(pages)]) == 0
+    assert not [p for p in left if os.path.exists(p)]
+    assert all(not outfile.is_temporary(n) for folder in folders for n in os.listdir(folder))

@@ -190,3 +190,23 @@ def test_hugo_runs_with_the_collector_settings_unless_the_user_set_their_own(mon
     monkeypatch.setenv("GOMEMLIMIT", "2GiB")
     env = site.hugo_env()
     assert env["GOMEMLIMIT"] == "2GiB" and "GOGC" not in env
+
+
+def test_a_killed_writes_temporary_file_is_never_published(tmp_path):
+    """#65 round 53: an aggregate killed between writing and renaming left "<target>.tmp" in the
+    static trees, and the site published a half-written result beside the whole one. Every
+    temporary file a writer names (outfile.temporary_for, replacing()'s) is left out of the
+    destination, at the first build and at a rebuild alike; the files beside it are placed."""
+    from fsatlas import outfile
+    src, other, trees = _tree(tmp_path)
+    _write(tmp_path / "left.json", "{")
+    os.replace(tmp_path / "left.json", outfile.temporary_for(str(src / "d" / "b.txt")))
+    _write(src / ".tmp-abcdefgh.fsatlas-tmp", "{")
+    _mirror(tmp_path, trees)
+    placed = sorted(str(p.relative_to(tmp_path / "dest")) for p in (tmp_path / "dest").rglob("*") if p.is_file())
+    assert placed == ["a.txt", "d/b.txt", "x/c.txt"]
+    _write(type(other)(outfile.temporary_for(str(other / "c.txt"))), "half")  # a rebuild finds a new one
+    _replace(src / "a.txt", "a2")
+    _mirror(tmp_path, trees)
+    placed = sorted(str(p.relative_to(tmp_path / "dest")) for p in (tmp_path / "dest").rglob("*") if p.is_file())
+    assert placed == ["a.txt", "d/b.txt", "x/c.txt"] and (tmp_path / "dest" / "a.txt").read_text() == "a2"

@@ -33,6 +33,7 @@ import orjson
 from ..results import bundle, comparison, contention, export, filesig, flags, machines, metrics, parallel, probefile, resultfile, shares, stats, validation
 from . import articles, explorer, best_per_key, feature_matrix, limits, run_rule, knowledge as knowledge_mod, pairs as pairs_mod, probes as probes_mod, result_chart, result_tables
 from ..run import matrix as matrix_mod
+from .. import outfile
 from ..errors import UserError
 
 ROW_COLUMNS = ["result", "machine", "key", "label", "filesystem", "variant", "workload", "mkfs", "mount", "driver",
@@ -432,8 +433,9 @@ def publish_bundle(path: str, target: str) -> None:
     """A result's raw bundle as the site serves it, hard-linked (else copied); validation has
     read it (make data), and a reader's browser only downloads it."""
     if not _linked(path, target):
-        shutil.copyfile(path, target + ".tmp")
-        os.replace(target + ".tmp", target)
+        tmp = outfile.temporary_for(target)
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, target)
 
 
 def _linked(path: str, target: str) -> bool:
@@ -453,7 +455,7 @@ def _linked(path: str, target: str) -> bool:
             return True
     except OSError:
         pass
-    tmp = target + ".tmp"
+    tmp = outfile.temporary_for(target)
     _unlink_quietly(tmp)
     try:
         os.link(path, tmp)
@@ -558,7 +560,7 @@ def _unlink_quietly(path: str) -> None:
 
 def write_bytes_atomic(path: str, data: bytes) -> None:
     """The file's bytes replaced at once: written to a temporary file, then renamed."""
-    tmp = path + ".tmp"
+    tmp = outfile.temporary_for(path)
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
@@ -922,6 +924,10 @@ class Outputs:
         for before in ("aggregation.json", "pairs.json"):  # the caches' names when they were JSON
             _unlink_quietly(os.path.join(cache, before))
         self.have = {folder: set(os.listdir(folder)) for folder in folders}
+        for folder, names in self.have.items():  # what a killed build left: never a page or a file to publish
+            for name in [n for n in names if outfile.is_temporary(n)]:
+                _unlink_quietly(os.path.join(folder, name))
+                names.discard(name)
 
     def in_place(self, rid: str) -> bool:
         """Whether every output of a result is there, its digest too (which the compare page's

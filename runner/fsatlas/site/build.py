@@ -41,6 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import report, result_tables
 from ..results import resultfile
+from .. import outfile
 from ..errors import UserError
 from ..results.filesig import stat_signature
 
@@ -606,6 +607,8 @@ class Manifest:
             for entry in entries:
                 if entry.is_dir():
                     folders.append(entry.name)
+                elif outfile.is_temporary(entry.name):  # a killed write's: never published (#65 round 53)
+                    continue
                 else:
                     st = entry.stat()
                     files[entry.name] = [st.st_size, st.st_mtime_ns]
