@@ -1,6 +1,7 @@
 """fsatlas migrate separates two machines that once shared a label: the later result (by file
 name) gets a label of its own, validate then warns of nothing, and a second migrate changes
 nothing; one label is one machine on the site."""
+import copy
 import json
 import shutil
 import subprocess
@@ -83,3 +84,83 @@ def test_a_label_is_one_machine_with_one_hardware_and_its_majority_keeps_it(tmp_
     for rid, (cpu, _) in made.items():
         label = json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"]
         assert (label == doc["system"]["machine"]) == (cpu == keeper), (rid, cpu, keeper, label)
+
+
+def _summary(doc: dict, **system) -> dict:
+    from fsatlas.results.resultfile import readable
+    from fsatlas.site import aggregate
+    return aggregate.result_summary(readable({**doc, "system": {**doc["system"], **system}}))
+
+
+def test_a_result_under_a_labels_name_with_other_hardware_changes_not_the_labels_entry():
+    """#65 round 54: the list of labels that may name one host took a label's name from its
+    newest result, an intruder with another CPU, and its twins from every result under it. With
+    and without such a result (the newest), the list is the same: the label's name and twins are
+    those of the hardware most of its results record."""
+    from fsatlas.site import aggregate
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    genuine = [_summary(dict(doc, id=f"g{k}", created=f"2026-11-2{4 + k}T00:00:00Z")) for k in range(2)]
+    twin = _summary(dict(doc, id="t", created="2026-11-25T00:00:00Z"), machine="m-twin")
+    intruder = _summary(dict(doc, id="x", created="2026-11-29T00:00:00Z"), cpu_model="AMD EPYC 9654 96-Core Processor")
+    before = aggregate.machine_twins([twin, *genuine[::-1]])
+    assert before and doc["system"]["machine"] in before
+    assert aggregate.machine_twins([intruder, twin, *genuine[::-1]]) == before
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 512), st.integers(1, 2**30 - 1), st.integers(1, 2**30 - 1))
+def test_one_machine_is_one_memory_size_whatever_its_kernel_reserves(installed_gib, reserved, other):
+    """Round 54: memory rounded to the nearest GiB split a machine reporting 15.5 GiB ± 512 KiB
+    into two. Any installed size less any two reservations under a GiB: one size."""
+    from fsatlas.results import machines
+    total = installed_gib * 2**30
+    assert machines.memory_gib(total - reserved) == machines.memory_gib(total - other) == installed_gib
+
+
+def test_two_long_labels_cut_to_one_start_stay_two(tmp_path, capsys):
+    """Round 54: migrate's new label was the label's first 50 characters and a digest of the
+    hardware alone, so two labels sharing those characters, each with a minority of AMD runs,
+    became one label."""
+    data = tmp_path / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    made = {}
+    for label in ("x" * 50 + "-first", "x" * 50 + "-second"):
+        for k, cpu in enumerate(("Intel(R) Xeon(R) Processor", "Intel(R) Xeon(R) Processor", "AMD EPYC")):
+            rid = f"{label[-6:].strip('-')}{k}"
+            made[rid] = label
+            (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
+                doc, id=rid, created=f"2026-11-2{4 + k}T00:00:00Z", system={**doc["system"], "machine": label, "cpu_model": cpu},
+                cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
+            shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+    assert main(["migrate", "--data", str(data)]) == 0
+    labels = {rid: json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"] for rid in made}
+    moved = {labels[rid] for rid in made if labels[rid] != made[rid]}
+    assert len(moved) == 2, labels
+
+
+def test_migrate_of_a_folder_writes_nothing_when_one_file_is_refused(tmp_path, capsys):
+    """Round 54: `migrate --data` stored one file's flags, then refused a version 1 file whose
+    stored mean its samples contradict (or, through its flags step, rewrote that file and dropped
+    the mean). Every file is checked before any step writes: exit 1, one line at validate's
+    place, every file's bytes as before."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "raw", data / "raw")
+    (data / "results").mkdir()
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    good = dict(doc, cells=[dict(c, flags=[]) for c in doc["cells"]])  # flags a migrate would store
+    bad = copy.deepcopy(doc)
+    bad["id"] = "fixture-valid2"
+    bad["cells"] = [dict(c, raw=[r.replace("raw/fixture-valid/", "raw/fixture-valid2/") for r in c["raw"]], flags=[])
+                    for c in bad["cells"]]
+    bad["cells"][0]["metrics"]["throughput"]["mean"] *= 3
+    shutil.copy(data / "raw" / "fixture-valid.tar.gz", data / "raw" / "fixture-valid2.tar.gz")
+    paths = [data / "results" / f"{d['id']}.json" for d in (good, bad)]
+    for path, d in zip(paths, (good, bad)):
+        path.write_text(json.dumps(d))
+    before = [p.read_bytes() for p in paths]
+    assert main(["migrate", "--data", str(data)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert f"{paths[1]}: /cells/0/metrics/throughput/mean: expected" in err[-1], err
+    assert [p.read_bytes() for p in paths] == before

@@ -47,6 +47,9 @@ def run(args) -> int:
     if not os.path.isdir(results):
         raise UserError("no results/ folder", where=data)
     ids = sorted(name[:-len(".json")] for name in os.listdir(results) if name.endswith(".json"))
+    # every file checked before any step writes: one validate refuses stops the run with nothing
+    # written (#65 round 54: the flags and label steps rewrote files before to_current's check)
+    _checked([os.path.join(results, f"{rid}.json") for rid in ids])
     packed = 0
     for rid in ids:
         if not os.path.lexists(bundle.folder(data, rid)):
@@ -71,13 +74,25 @@ def run(args) -> int:
 
 def to_current(paths: list[str]) -> int:
     """Rewrites each result not yet in the current version's stored form in it; returns how
-    many it wrote. Every file is read and checked first, so one it cannot read or convert stops
-    it before any is written (check_stored checks a version 1 file's migration too: #65 round
-    52's file whose new form the schema refused stopped it after it had rewritten another). A
-    file validate refuses without its bundle is refused here too, in validate's words: its
-    structure, and a version 1 file's stored summaries, which its migration drops (#65 round
-    53: a mean the samples contradict was dropped, and the file it became validated)."""
-    stored = []
+    many it wrote. Every file is read and checked first (_checked), so one it cannot read,
+    convert or that validate refuses stops it before any is written."""
+    stored = [(path, raw, resultfile.stored(read, path)) for path, raw, read in _checked(paths)]
+    written = 0
+    for path, raw, document in stored:
+        if resultfile.dumped(document) != raw:
+            resultfile.write_stored(path, document)
+            written += 1
+    return written
+
+
+def _checked(paths: list[str]) -> list[tuple[str, bytes, dict]]:
+    """(path, bytes, read form) of each result file, each checked as validate checks it without
+    its bundle, in validate's words (a UserError at the first problem): as stored (check_stored,
+    a version 1 file's migration too: #65 round 52's file whose new form the schema refused
+    stopped migrate after it had rewritten another), its structure, and a version 1 file's
+    stored summaries, which its migration drops (round 53: a mean the samples contradict was
+    dropped, and the file it became validated)."""
+    out = []
     for path in paths:
         raw = resultfile.read_regular(path, resultfile.MAX_FILE_BYTES)
         document = resultfile.parse_json(raw, path)
@@ -87,13 +102,8 @@ def to_current(paths: list[str]) -> int:
             + validation.structure_problems(read, path)
         if problems:
             raise UserError(problems[0].message, where=path, field=problems[0].path or "/")
-        stored.append((path, raw, resultfile.stored(read, path)))
-    written = 0
-    for path, raw, document in stored:
-        if resultfile.dumped(document) != raw:
-            resultfile.write_stored(path, document)
-            written += 1
-    return written
+        out.append((path, raw, read))
+    return out
 
 
 def _separate_machines(paths: list[str]) -> int:
@@ -117,7 +127,8 @@ def _separate_machines(paths: list[str]) -> int:
     for path, (data, hw) in read.items():
         if json.dumps(hw[1:]) == keeps[hw[0]]:
             continue
-        data["system"]["machine"] = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw[1:]).encode()).hexdigest()[:8]
+        # the digest of the label and the hardware: two long labels cut to one start stay two (#65 round 54)
+        data["system"]["machine"] = f"{hw[0][:50]}-" + hashlib.sha256(json.dumps(hw).encode()).hexdigest()[:8]
         resultfile.write_stored(path, data)
         changed += 1
     return changed

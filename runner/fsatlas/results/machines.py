@@ -8,6 +8,7 @@ files, imports) is named here from its facts, the same way. Two labels whose res
 same hardware (HARDWARE, wherever both record a fact) may be one host under two labels, which
 the site says beside each.
 """
+import math
 import re
 
 from . import resultfile
@@ -74,13 +75,20 @@ def shown(name_: str, label: str, word: str = "") -> str:
     return label if name_ == label else f"{name_} ({word}{label})"
 
 
+def memory_gib(memory_bytes: int) -> int:
+    """Memory in whole GiB, rounded up, as a machine's identity takes it: what a kernel reserves
+    moves MemTotal by a few MiB between boots, always below the installed size; rounding to the
+    nearest split a 16 GiB machine reporting 15.5 GiB in two (#65 round 54)."""
+    return math.ceil(memory_bytes / 2**30)
+
+
 def hardware(result: dict) -> dict:
     """The hardware facts a result records (None where it records none), as the site compares
     labels: memory in whole GiB (what a kernel reserves moves it by a few MiB between boots)."""
     s, t = result["system"], result["target"]
     memory = s.get("memory_bytes")
     return {"cpu": s.get("cpu_model"), "cpus": s.get("cpu_count"), "arch": s.get("arch"),
-            "memory_gib": round(memory / 2**30) if memory else None, "virtualization": s.get("virtualization"),
+            "memory_gib": memory_gib(memory) if memory else None, "virtualization": s.get("virtualization"),
             "device": t.get("device") or t.get("backing_device"),
             "rotational": t.get("rotational", t.get("backing_rotational")),
             "device_model": t.get("device_model") or t.get("backing_device_model")}

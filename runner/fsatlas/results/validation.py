@@ -11,7 +11,7 @@ import os
 import re
 from functools import lru_cache
 
-from . import bundle, filesig, fio_json, flags, importers, metrics, parallel, privacy, resultfile, shares, stats
+from . import bundle, filesig, fio_json, flags, importers, machines, metrics, parallel, privacy, resultfile, shares, stats
 from .filesig import signature
 from .. import memory
 from ..errors import UserError
@@ -95,7 +95,7 @@ def hardware(system: dict) -> list:
     a result whose system was not recorded (it has no hardware to compare)."""
     if not resultfile.system_recorded(system):
         return None
-    return [system["machine"], system["cpu_model"], system["cpu_count"], round(system["memory_bytes"] / 2**30)]
+    return [system["machine"], system["cpu_model"], system["cpu_count"], machines.memory_gib(system["memory_bytes"])]
 
 
 def machine_conflicts(outcomes: dict) -> list[Problem]:

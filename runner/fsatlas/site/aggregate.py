@@ -201,13 +201,22 @@ def other_runs(summaries: list) -> dict:
 def machine_twins(summaries: list) -> dict:
     """label -> {"name": its name for readers, "twins": the other labels whose results record the
     same hardware, with the name of each} (results/machines.twins), for the list of such labels
-    on /results/ (one page: a label's twins change without any result page being rendered again)."""
-    records: dict[str, list] = {}
-    names = {}
-    for s in summaries:  # newest first: a label's name is its newest result's
-        names.setdefault(s["machine"], s["machine_name"])
-        if s["hardware"] not in records.setdefault(s["machine"], []):
-            records[s["machine"]].append(s["hardware"])
+    on /results/ (one page: a label's twins change without any result page being rendered again).
+    A label is the machine most of its results record (CPU, CPU count, memory: a tie, its earliest
+    run), as migrate keeps it: its name is the newest of those results', its records theirs, so a
+    result added under the label with other hardware changes neither (#65 round 54)."""
+    kinds: dict[str, dict] = {}
+    for s in summaries:  # newest first
+        h = s["hardware"]
+        kinds.setdefault(s["machine"], {}).setdefault((h["cpu"], h["cpus"], h["memory_gib"]), []).append(s)
+    records, names = {}, {}
+    for label, by_hardware in kinds.items():
+        kept = min(by_hardware.values(), key=lambda runs: (-len(runs), min(run_rule.moment(r["created"]) for r in runs)))
+        names[label] = kept[0]["machine_name"]
+        records[label] = []
+        for s in kept:
+            if s["hardware"] not in records[label]:
+                records[label].append(s["hardware"])
     return {label: {"name": names[label], "twins": [{"machine": other, "name": names[other]} for other in others]}
             for label, others in machines.twins(records).items()}
 
