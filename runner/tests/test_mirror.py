@@ -210,3 +210,29 @@ def test_a_killed_writes_temporary_file_is_never_published(tmp_path):
     _mirror(tmp_path, trees)
     placed = sorted(str(p.relative_to(tmp_path / "dest")) for p in (tmp_path / "dest").rglob("*") if p.is_file())
     assert placed == ["a.txt", "d/b.txt", "x/c.txt"] and (tmp_path / "dest" / "a.txt").read_text() == "a2"
+
+
+def test_a_page_refilled_goes_through_a_temporary_the_mirror_never_publishes(tmp_path, monkeypatch):
+    """#65 round 54: a filler's temporary page was "tmpXXXXXXXX" beside the page, which a killed
+    build left for the mirror to publish. The refill writes through a temporary of the one form
+    (outfile.is_temporary), and one interrupted before its rename is removed."""
+    from fsatlas import outfile
+    from fsatlas.site import result_tables
+    page = tmp_path / "index.html"
+    page.write_bytes(b"<p>a</p>" + result_tables.NO_OTHER_RUNS.encode() + b"<p>b</p>")
+    seen = []
+    real = os.replace
+
+    def replace(src, dst):
+        seen.append(os.path.basename(src))
+        raise KeyboardInterrupt
+    monkeypatch.setattr(os, "replace", replace)
+    try:
+        site.refill_other_runs(str(page), '<p id="other-runs">x</p>')
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.setattr(os, "replace", real)
+    assert seen and all(outfile.is_temporary(name) for name in seen), seen
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.html"]
+    site.refill_other_runs(str(page), '<p id="other-runs">x</p>')
+    assert page.read_bytes() == b'<p>a</p><p id="other-runs">x</p><p>b</p>'

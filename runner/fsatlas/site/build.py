@@ -423,10 +423,7 @@ def fill_page(build_dir: str, page: str, rid: str, others: str) -> None:
     if cells is not None:  # a new file: the destination may hold the old one as a link (mirror)
         folder = os.path.join(os.path.dirname(page), result_tables.CELLS_PAGE)
         os.makedirs(folder, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False) as f:
-            f.write(cells)
-        os.chmod(f.name, 0o644)
-        os.replace(f.name, os.path.join(folder, "index.html"))
+        _replace_page(os.path.join(folder, "index.html"), cells)
 
 
 def refill_other_runs(page: str, others: str) -> None:
@@ -441,9 +438,17 @@ def refill_other_runs(page: str, others: str) -> None:
     if found is None:
         raise UserError("a result page without its sentence on the other runs of its machine and profile: delete "
                         "build/result-html and build again", where=page)
-    with tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(page), delete=False) as f:
+    _replace_page(page, html[:found.start()] + others.encode() + html[found.end():])
+
+
+def _replace_page(page: str, data: bytes) -> None:
+    """A page's bytes as a new file renamed over it (the destination may link to the old one),
+    its temporary in the one form the mirror never publishes (outfile.is_temporary: a killed
+    filler's "tmpXXXXXXXX" was published beside the page, #65 round 54), removed if interrupted."""
+    with tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(page), delete=False, prefix=outfile.TEMP_PREFIX,
+                                     suffix=outfile.TEMP_SUFFIX) as f:
         try:
-            f.write(html[:found.start()] + others.encode() + html[found.end():])
+            f.write(data)
             f.close()
             os.chmod(f.name, 0o644)
             os.replace(f.name, page)
