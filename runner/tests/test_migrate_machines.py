@@ -164,3 +164,21 @@ def test_migrate_of_a_folder_writes_nothing_when_one_file_is_refused(tmp_path, c
     err = capsys.readouterr().err.strip().splitlines()
     assert f"{paths[1]}: /cells/0/metrics/throughput/mean: expected" in err[-1], err
     assert [p.read_bytes() for p in paths] == before
+
+
+def test_a_pack_cut_short_is_a_warning_and_migrate_finishes_it(tmp_path, capsys):
+    """Round 54: a migrate killed inside bundle.pack, after its rename and during the removal,
+    left raw/.<id>.packed/; validate refused the folder and a second migrate --data did not
+    remove it. It is one warning naming it, and migrate --data removes it."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "raw", data / "raw")
+    (data / "results").mkdir()
+    shutil.copy(FIXTURES / "results" / "fixture-valid.json", data / "results")
+    left = data / "raw" / ".fixture-valid.packed"
+    (left / "ext4__-__-__seq-write").mkdir(parents=True)
+    (left / "ext4__-__-__seq-write" / "rep-1.json").write_text("{")
+    assert main(["validate", "--no-cache", str(data / "results")]) == 0
+    out = capsys.readouterr()
+    assert f"{left}: warning: /: expected no folder a pack cut short left" in out.out + out.err
+    assert main(["migrate", "--data", str(data)]) == 0
+    assert not left.exists() and (data / "raw" / "fixture-valid.tar.gz").is_file()

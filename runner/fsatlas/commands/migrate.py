@@ -50,6 +50,7 @@ def run(args) -> int:
     # every file checked before any step writes: one validate refuses stops the run with nothing
     # written (#65 round 54: the flags and label steps rewrote files before to_current's check)
     _checked([os.path.join(results, f"{rid}.json") for rid in ids])
+    bundle.finish_packs(data)
     packed = 0
     for rid in ids:
         if not os.path.lexists(bundle.folder(data, rid)):

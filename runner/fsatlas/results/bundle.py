@@ -94,6 +94,11 @@ def stray(results_folder: str, files: list[str]) -> list[resultfile.Problem]:
         if left:
             problems.append(left)
             continue
+        if stat.S_ISDIR(mode) and PACKED.fullmatch(entry.name):  # a pack cut short: nothing reads it
+            problems.append(resultfile.Problem("warning", entry.path, "", "expected no folder a pack cut short "
+                                               "left (fsatlas migrate --data removes it, as would deleting it); "
+                                               "nothing reads or publishes it"))
+            continue
         if not stat.S_ISREG(mode):
             found = resultfile.kind_of(mode)
         elif rid not in ids:
@@ -465,6 +470,17 @@ def pack(out_dir: str, rid: str) -> int:
 def _packed(out_dir: str, rid: str) -> str:
     """Where pack moves raw/<id>/ to before it removes it."""
     return os.path.join(os.path.dirname(folder(out_dir, rid)), f".{rid}.packed")
+
+
+PACKED = re.compile(r"\.[A-Za-z0-9][A-Za-z0-9._-]{0,199}\.packed")  # _packed's folder name (an id: resultfile.ID)
+
+
+def finish_packs(out_dir: str) -> None:
+    """Removes what packs cut short left in raw/ (_packed: a kill during the removal, #65 round 54)."""
+    raw = os.path.join(out_dir, "raw")
+    for name in os.listdir(raw) if os.path.isdir(raw) else ():
+        if PACKED.fullmatch(name):
+            shutil.rmtree(os.path.join(raw, name), ignore_errors=True)
 
 
 def unpack(out_dir: str, rid: str) -> None:
