@@ -46,6 +46,8 @@ def temporary_for(path: str) -> str:
     a killed aggregate left "<target>.tmp", which the site then published (#65 round 53)."""
     folder, name = os.path.split(path)
     return os.path.join(folder, TEMP_PREFIX + name + TEMP_SUFFIX)
+
+
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
 

@@ -117,7 +117,7 @@ def _separate_machines(paths: list[str]) -> int:
     for path in sorted(paths):
         data = resultfile.load_result(path)
         hw = validation.hardware(data["system"])
-        if hw is not None:  # system not recorded: no hardware for its label to name
+        if hw is not None:  # (a system not recorded has no hardware for its label to name)
             read[path] = (data, hw)
     records: dict = {}
     for path, (data, hw) in read.items():

@@ -78,14 +78,14 @@ def stored_summary_problems(data: dict, path: str) -> list[Problem]:
     summaries are computed from the samples (resultfile.readable), so one that disagrees is
     refused, not shown (#65 round 52: the baselines' were never checked, and readers showed
     them: 40 cells flagged above the device before migration, 2 after)."""
-    named = [(resultfile.pointer(["target", field, job]), metrics) for field in resultfile.BASELINES
-             for job, metrics in (data["target"].get(field) or {}).items()]
+    named = [(resultfile.pointer(["target", field, job]), of_job) for field in resultfile.BASELINES
+             for job, of_job in (data["target"].get(field) or {}).items()]
     for i, cell in enumerate(data["cells"]):
         named.append((f"/cells/{i}/metrics", cell["metrics"]))
-        named += [(resultfile.pointer(["cells", str(i), "clients", label]), metrics)
-                  for label, metrics in (cell.get("clients") or {}).items()]
+        named += [(resultfile.pointer(["cells", str(i), "clients", label]), of_client)
+                  for label, of_client in (cell.get("clients") or {}).items()]
     return [Problem(severity, path, f"{where}/{resultfile.pointer([name])[1:]}{sub}", message)
-            for where, metrics in named for name, metric in metrics.items()
+            for where, of_place in named for name, metric in of_place.items()
             for severity, sub, message in summary_problems(metric)]
 
 

@@ -177,9 +177,9 @@ def runs_anchor(machine: str, profile: str, hardware: list | None = None) -> str
 
 
 def run_groups(summaries: list) -> list:
-    """Every run of each machine (runs_anchor: its label and hardware) and profile, newest first, a group by group: the list
-    /results/ shows so that a result page's reader can pick another run of its machine and
-    profile without a script (one page, made every build; a result page carries only how many
+    """Every run of each machine (runs_anchor: its label and hardware) and profile, newest first,
+    a group by group: the list /results/ shows so that a result page's reader can pick another
+    run of its machine and profile without a script (one page, made every build; a result page carries only how many
     other runs its group has and a link here: other_runs)."""
     groups: dict[str, dict] = {}
     for s in summaries:  # newest first
