@@ -24,7 +24,7 @@ import os
 import sys
 
 from ..errors import UserError
-from ..results import bundle, export, flags, resultfile, validation
+from ..results import bundle, export, flags, machines, resultfile, validation
 
 
 def add_parser(sub):
@@ -122,8 +122,7 @@ def _separate_machines(paths: list[str]) -> int:
     records: dict = {}
     for path, (data, hw) in read.items():
         records.setdefault(hw[0], {}).setdefault(json.dumps(hw[1:]), []).append((data["created"], path))
-    # each label's kept hardware: most results, then the earliest (created, path) of its results
-    keeps = {label: min(kinds, key=lambda k: (-len(kinds[k]), min(kinds[k]))) for label, kinds in records.items()}
+    keeps = {label: machines.kept_hardware(kinds) for label, kinds in records.items()}
     changed = 0
     for path, (data, hw) in read.items():
         if json.dumps(hw[1:]) == keeps[hw[0]]:

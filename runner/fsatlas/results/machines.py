@@ -101,6 +101,13 @@ def alike(x: dict, y: dict) -> bool:
     return all(x[k] == y[k] for k in x if x[k] is not None and y[k] is not None)
 
 
+def kept_hardware(kinds: dict):
+    """Of {hardware: [(created, name) of each result under one label recording it]}, the hardware
+    that keeps the label: the one most results record, then the earliest (created, name). The one
+    rule of migrate's relabelling and the site's list of labels (#65 round 52 and 54)."""
+    return min(kinds, key=lambda k: (-len(kinds[k]), min(kinds[k])))
+
+
 def twins(records: dict) -> dict:
     """label -> the other labels some result of which records hardware alike one of its own
     (records: label -> its results' distinct hardware() records), sorted; labels with none

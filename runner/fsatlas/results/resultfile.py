@@ -588,11 +588,9 @@ def stored_cell(cell: dict, rid: str, where: str = "/cells/0", file: str = "<res
     out["metrics"] = _stored_metrics(cell["metrics"])
     if "clients" in cell:
         out["clients"] = {label: _stored_metrics(m) for label, m in cell["clients"].items()}
-    raw = cell["raw"]
-    if isinstance(raw, list) and raw:
-        ext = RAW_EXT.fullmatch(raw[0].rpartition("/")[2])
-        if ext and raw == raw_references(rid, cell["key"], len(raw), ext.group(1)):
-            out["raw"] = {"reps": len(raw), "ext": ext.group(1)}
+    compact = rule_form(rid, cell["key"], cell["raw"])
+    if compact:
+        out["raw"] = compact
     for field in COUNTERS:
         rows = cell.get(field)
         if isinstance(rows, list):
@@ -615,6 +613,14 @@ def _required_columns(field: str) -> list:
     node = whole["$defs"]["cell"]["properties"][field]
     node = whole["$defs"][node["$ref"].rpartition("/")[2]] if "$ref" in node else node
     return list(node["required"])
+
+
+def rule_form(rid: str, key: str, raw) -> dict | None:
+    """{"reps": n, "ext": e} where a cell's references are the rule's (raw_references), else None."""
+    ext = RAW_EXT.fullmatch(raw[0].rpartition("/")[2]) if isinstance(raw, list) and raw else None
+    if ext and raw == raw_references(rid, key, len(raw), ext.group(1)):
+        return {"reps": len(raw), "ext": ext.group(1)}
+    return None
 
 
 STORED_ORDER = ("unit", "better", "pts_scale", "samples")
@@ -667,12 +673,10 @@ def stored_problems(data: dict, file: str) -> list[Problem]:
             return out
     imported = bool(data["tool"].get("imported_from"))
     for i, cell in enumerate(data["cells"]):
-        raw = cell["raw"]
-        ext = RAW_EXT.fullmatch(raw[0].rpartition("/")[2]) if isinstance(raw, list) and raw and not imported else None
-        if ext and raw == raw_references(data["id"], cell["key"], len(raw), ext.group(1)):
-            # one form: the writer stores the rule's references as the rule's {reps, ext} (#65 round 52)
-            out.append(Problem("error", file, f"/cells/{i}/raw", f'expected {{"reps": {len(raw)}, "ext": '
-                               f'"{ext.group(1)}"}}, the form a runner\'s references are stored in, found them spelled out'))
+        compact = None if imported else rule_form(data["id"], cell["key"], cell["raw"])
+        if compact:  # one form: the writer stores the rule's references as the rule's {reps, ext} (#65 round 52)
+            out.append(Problem("error", file, f"/cells/{i}/raw", f'expected {{"reps": {compact["reps"]}, "ext": '
+                               f'"{compact["ext"]}"}}, the form a runner\'s references are stored in, found them spelled out'))
         metric_problems(f"/cells/{i}/metrics", cell["metrics"])
         for label, named in cell.get("clients", {}).items():
             metric_problems(f"/cells/{i}/clients/{label}", named)

@@ -211,7 +211,8 @@ def machine_twins(summaries: list) -> dict:
         kinds.setdefault(s["machine"], {}).setdefault((h["cpu"], h["cpus"], h["memory_gib"]), []).append(s)
     records, names = {}, {}
     for label, by_hardware in kinds.items():
-        kept = min(by_hardware.values(), key=lambda runs: (-len(runs), min(run_rule.moment(r["created"]) for r in runs)))
+        kept = by_hardware[machines.kept_hardware({k: [(r["created"], r["id"]) for r in runs]
+                                                   for k, runs in by_hardware.items()})]
         names[label] = kept[0]["machine_name"]
         records[label] = []
         for s in kept:
