@@ -57,3 +57,25 @@ def test_the_function_comes_with_the_fork_and_is_never_pickled():
     out = [v for _, values in parallel.map_batches(doubled, items) for v in values]
     assert [v for v, _ in out] == [2 * x for x in items]
     assert {pid for _, pid in out} - {os.getpid()}, "ran in worker processes"
+
+
+def test_collector_off_restores_the_collector_as_it_was():
+    """memory.collector_off (the aggregate's, the site's and map_batches'): off within, as it was
+    after, whether it was on or off and whether the body raised."""
+    import gc
+    from fsatlas import memory
+    was = gc.isenabled()
+    try:
+        for before in (True, False):
+            (gc.enable if before else gc.disable)()
+            try:
+                with memory.collector_off():
+                    assert not gc.isenabled()
+                    raise KeyError("the body raised")
+            except KeyError:
+                pass
+            assert gc.isenabled() is before
+            list(parallel.map_batches(len, [[1]] * (2 * parallel.PARALLEL_FROM)))
+            assert gc.isenabled() is before
+    finally:
+        (gc.enable if was else gc.disable)()

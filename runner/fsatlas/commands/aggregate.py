@@ -1,4 +1,5 @@
 """fsatlas aggregate: derives data/aggregates/ and the generated pages from data/."""
+from .. import memory
 from ..site import aggregate as aggregate_mod
 
 
@@ -13,7 +14,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    summary = aggregate_mod.aggregate(args.data, args.content, articles_dir=args.articles)
+    with memory.collector_off():  # what it holds has no cycles: the collector only walked it
+        summary = aggregate_mod.aggregate(args.data, args.content, articles_dir=args.articles)
     print(f"aggregated {summary['results']} result files, {summary['derived']} of them new or changed "
           f"(latest: {summary['latest']})")
     return 0

@@ -1,6 +1,7 @@
 """fsatlas site: builds the Hugo site from the generated pages, rendering again only what changed."""
 import argparse
 
+from .. import memory
 from ..site import build as site
 
 
@@ -25,7 +26,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    built = site.Site(args.root, args.base_url).build(args.destination, args.batch)
+    with memory.collector_off():  # the mirror's listings and manifest hold no cycles: the collector only walked them
+        built = site.Site(args.root, args.base_url).build(args.destination, args.batch)
     print(f"built {args.destination}: {built['rendered']} of {built['pages']} result pages rendered"
           + (f" ({built['refilled']} more given a new sentence on the other runs)" if built["refilled"] else "")
           + f", {built['copied']} files copied, {built['removed']} removed")

@@ -1,6 +1,8 @@
 """Work spread over every core, for the per-result-file steps of a first build."""
 import os
 
+from .. import memory
+
 PARALLEL_FROM = 50  # items before a second process pays for itself
 
 
@@ -33,15 +35,12 @@ def map_batches(fn, items: list, preload: tuple = ()):
     # And the collector is off here until the pool is done: what the caller keeps of each value
     # grows with every value, and the values held no cycles to find (10,000 quick results: 71
     # full collections, each walking all it kept, took 9.7 s of the 18 this process spent).
-    was_enabled = gc.isenabled()
-    gc.disable()
     try:  # initargs come with the fork (a worker the pool starts again too), unpickled
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup, initargs=(fn,)) as pool:
+        with memory.collector_off(), \
+                multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup, initargs=(fn,)) as pool:
             yield from zip(batches, pool.imap(_worker_fn, batches))
     finally:
         gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 _fn = None  # in a worker: map_batches's fn (_worker_setup)

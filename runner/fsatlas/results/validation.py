@@ -107,12 +107,12 @@ def machine_conflicts(outcomes: dict) -> list[Problem]:
     kinds: dict = {}
     for path, hw in sorted(outcomes.items()):
         if hw:
-            kinds.setdefault(hw[0], {}).setdefault(json.dumps(hw[1:]), (path, hw))
+            kinds.setdefault(hw[0], {}).setdefault(tuple(hw[1:]), (path, hw))
     out = []
     for path, hw in sorted(outcomes.items()):
         if not hw:
             continue
-        other = next((seen for key, seen in kinds[hw[0]].items() if key != json.dumps(hw[1:])), None)
+        other = next((seen for key, seen in kinds[hw[0]].items() if key != tuple(hw[1:])), None)
         if other:
             there = other[1]
             out.append(Problem("warning", path, "/system/machine", f"the label {hw[0]!r} names other hardware in "
