@@ -182,3 +182,79 @@ def test_a_pack_cut_short_is_a_warning_and_migrate_finishes_it(tmp_path, capsys)
     assert f"{left}: warning: /: expected no folder a pack cut short left" in out.out + out.err
     assert main(["migrate", "--data", str(data)]) == 0
     assert not left.exists() and (data / "raw" / "fixture-valid.tar.gz").is_file()
+
+
+MUTATIONS = {
+    "an e-mail address in the notes": lambda doc, data: doc.update(notes="run by jane.doe@example.com"),
+    "a sample its raw file contradicts, its summaries its own": lambda doc, data: _scaled_sample(doc),
+    "no bundle": lambda doc, data: (data / "raw" / "fixture-valid.tar.gz").unlink(),
+    "a private host in a cell's notes": lambda doc, data: doc["cells"][0].update(error="on build-7.corp.example.com"),
+}
+
+
+def _scaled_sample(doc):
+    from fsatlas.results import stats
+    metric = doc["cells"][0]["metrics"]["throughput"]
+    metric["samples"][0] *= 1.1
+    metric["mean"], metric["median"], metric["stddev"], metric["rsd_pct"], metric["ci95"] = \
+        stats.summary_figures(metric["samples"])
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sets(st.sampled_from(sorted(MUTATIONS))), st.booleans())
+def test_migrate_refuses_what_validate_refuses_and_writes_nothing(tmp_path_factory, mutations, by_path):
+    """#65 round 55: migrate's own checks left out privacy, the figures recomputed from the raw
+    bundle and the bundle's checks, so a version 1 file validate refused was written as version
+    2 (exit 0). Any set of such changes to a version 1 file validate accepts: migrate (--data or
+    PATH) accepts exactly when validate does; refusing, it changes no byte; accepting, validate
+    accepts what it wrote."""
+    data = tmp_path_factory.mktemp("refused") / "data"
+    shutil.copytree(FIXTURES / "raw", data / "raw")
+    (data / "results").mkdir()
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    assert doc["schema_version"] == 1
+    for name in sorted(mutations):
+        MUTATIONS[name](doc, data)
+    path = data / "results" / "fixture-valid.json"
+    path.write_text(json.dumps(doc))
+    before = {p: p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    valid = main(["validate", "--no-cache", str(data / "results")]) == 0
+    assert valid == (not mutations), mutations
+    migrated = main(["migrate", *([str(path)] if by_path else ["--data", str(data)])]) == 0
+    assert migrated == valid, mutations
+    if not migrated:
+        assert {p: p.read_bytes() for p in data.rglob("*") if p.is_file()} == before
+    else:
+        assert json.loads(path.read_text())["schema_version"] == 2
+        assert main(["validate", "--no-cache", str(data / "results")]) == 0
+
+
+def test_a_label_moved_off_never_lands_on_a_label_other_hardware_holds(tmp_path, capsys):
+    """#65 round 55: r3 (AMD) moved off "lab" (Intel's by majority) to the label its digest
+    gives, which r4 (ARM) held already; validate then warned that label named two machines, and
+    the next migrate moved r4 too. Now the moved label names r3's hardware alone, validate warns
+    of nothing, and a second migrate changes no byte."""
+    import hashlib
+    from fsatlas.results import validation
+    data = tmp_path / "data"
+    (data / "results").mkdir(parents=True)
+    (data / "raw").mkdir()
+    doc = json.loads((FIXTURES / "results" / "fixture-valid.json").read_text())
+    amd = validation.hardware({**doc["system"], "machine": "lab", "cpu_model": "AMD EPYC"})
+    taken = "lab-" + hashlib.sha256(json.dumps(amd).encode()).hexdigest()[:8]
+    runs = {"r1": ("lab", "Intel(R) Xeon(R) Processor"), "r2": ("lab", "Intel(R) Xeon(R) Processor"),
+            "r3": ("lab", "AMD EPYC"), "r4": (taken, "ARM Neoverse")}
+    for k, (rid, (label, cpu)) in enumerate(runs.items()):
+        (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
+            doc, id=rid, created=f"2026-11-2{4 + k}T00:00:00Z", system={**doc["system"], "machine": label, "cpu_model": cpu},
+            cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
+        shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+    assert main(["migrate", "--data", str(data)]) == 0
+    labels = {rid: json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"] for rid in runs}
+    assert labels["r4"] == taken and labels["r3"] not in ("lab", taken) and labels["r3"].startswith("lab-"), labels
+    capsys.readouterr()
+    assert main(["validate", "--no-cache", str(data / "results")]) == 0
+    assert "names other hardware" not in capsys.readouterr().out
+    before = {p: p.read_bytes() for p in (data / "results").iterdir()}
+    assert main(["migrate", "--data", str(data)]) == 0
+    assert {p: p.read_bytes() for p in (data / "results").iterdir()} == before

@@ -1,9 +1,8 @@
 """fsatlas validate: checks result files (or folders of them), one line per problem."""
-import os
 import sys
 
 from .. import memory
-from ..results import bundle, resultfile, stats, validation
+from ..results import resultfile, stats, validation
 from ..errors import UserError
 
 
@@ -29,21 +28,11 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    files, problems = [], []
-    for path in args.paths:
-        if os.path.isdir(path):
-            found, listing_problems = resultfile.result_listing(path)
-            files += found
-            problems += listing_problems + bundle.stray(path, found)
-        else:
-            files.append(path)
+    files, problems = validation.check_paths(
+        args.paths, None if args.no_cache else validation.CACHE_FILE, args.allow_private,
+        max_bytes=None if args.max_bytes == resultfile.MAX_FILE_BYTES else args.max_bytes)
     if not files and not problems:
         raise UserError("no result files (*.json) found", where=", ".join(args.paths))
-    problems += validation.validate_files(
-        files, None if args.no_cache else validation.CACHE_FILE,
-        max_bytes=None if args.max_bytes == resultfile.MAX_FILE_BYTES else args.max_bytes)
-    problems = validation.reviewed(problems, args.allow_private)
-    problems += validation.duplicate_ids(files)
     shown = {}
     for problem in problems:
         shown[problem.file] = shown.get(problem.file, 0) + 1

@@ -205,6 +205,25 @@ class OutcomeCache:
                 pass  # not writable here (a read-only checkout): every file is checked again next time
 
 
+def check_paths(paths: list[str], cache_file: str | None = CACHE_FILE, allow_private: bool = False,
+                max_bytes: int | None = None) -> tuple[list[str], list[Problem]]:
+    """What `fsatlas validate PATH...` checks: the result files the paths name (a folder: its
+    result files, its listing's problems and the strays beside them in raw/) and every problem
+    of them, privacy findings reviewed, ids checked across the files. `fsatlas migrate` refuses
+    what this finds (#65 round 55: it rewrote files whose e-mail address or raw-contradicted
+    sample validate refused)."""
+    files, problems = [], []
+    for path in paths:
+        if os.path.isdir(path):
+            found, listing_problems = resultfile.result_listing(path)
+            files += found
+            problems += listing_problems + bundle.stray(path, found)
+        else:
+            files.append(path)
+    problems += validate_files(files, cache_file, max_bytes=max_bytes)
+    return files, reviewed(problems, allow_private) + duplicate_ids(files)
+
+
 def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
                    max_bytes: int | None = None) -> list[Problem]:
     """validate_file over many files, remembering outcomes (by size and mtime of the result file
