@@ -265,3 +265,30 @@ def test_a_runs_flags_are_derived_again_once_the_raw_device_is_measured_after_th
     execution._flags_again(types.SimpleNamespace(profile=types.SimpleNamespace(cells=[]), result=doc))
     assert [(c["key"], validation.flag_problems(c, doc["target"])) for c in doc["cells"] if c["status"] == "ok"
             and validation.flag_problems(c, doc["target"])] == []
+
+
+def _measured(samples):  # a measurement of the raw device, its summary by the standard library
+    return {"samples": samples, "mean": statistics.fmean(samples),
+            "rsd_pct": _rsd(samples) if len(samples) > 1 else 0.0}
+
+
+@settings(max_examples=200)
+@given(before=st.lists(st.floats(900.0, 1100.0), min_size=1, max_size=5),
+       after=st.one_of(st.none(), st.lists(st.floats(500.0, 1500.0), min_size=1, max_size=5)))
+def test_the_measurement_after_the_filesystems_is_held_to_the_tests_of_the_one_before(before, after):
+    """The rule: a baseline judges only where each measurement of the raw device, before the
+    filesystems and (where taken) after them, has two repetitions or more and an RSD within
+    3.5 %, and the two means differ by no more than 3.5 % (#60 round 56: an after measurement
+    spread by 40 % judged drift by its mean alone). Summaries here are the standard library's."""
+    target = {"baseline": {"seq-read": {"throughput": _measured(before)}}, "baseline_written": True}
+    if after is not None:
+        target["baseline_after"] = {"seq-read": {"throughput": _measured(after)}}
+    steady = [len(s) >= 2 and _rsd(s) <= 3.5 for s in [before] + ([after] if after else [])]
+    moved = 0.0 if after is None else 100 * abs(statistics.fmean(after) / statistics.fmean(before) - 1)
+    if any(abs(_rsd(s) - 3.5) < 1e-6 for s in [before] + ([after] if after else []) if len(s) > 1) \
+            or abs(moved - 3.5) < 1e-6:
+        return  # on a bound, where rounding decides
+    doubt = flags.baseline_doubt(target, "seq-read", "ext4|-|-|seq-read")
+    assert (doubt == "") == (all(steady) and moved <= 3.5), (doubt, before, after)
+    if all(steady[:1]) and not all(steady):
+        assert doubt.startswith("measured again after the filesystems"), doubt
