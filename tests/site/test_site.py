@@ -1478,3 +1478,32 @@ def test_home_and_guides_stay_under_150_kb_with_more_filesystems_than_today(comm
     # (with its HTML alone weighed, it fitted without its dots: 143 KB, and 168 KB as loaded)
     some = first_workloads(titles, ok, caption)
     assert first_workloads(*redrawn(listed - measured, tmp_path / "every")) <= some
+
+
+def test_an_articles_comparison_prints_every_adjusted_p_and_ratio_the_aggregate_holds(tmp_path):
+    """The rule: the comparison shortcode prints a row's adjusted p and B/A as Python's %.2g and
+    %.3g print them, and "–" only where the aggregate holds none (#60 round 56: p = 0, a test
+    whose p underflowed, printed "–", Go's `with` taking 0 for empty). Real Hugo, the project's
+    shortcode, values drawn at random beside the named zero."""
+    import random
+    import subprocess
+    draw = random.Random(56)
+    ps = [0.0, None, 5e-324, 1.0] + [10 ** draw.uniform(-300, 0) for _ in range(30)]
+    ratios = [0.0, None, 1.0, 1e-9] + [10 ** draw.uniform(-3, 3) for _ in range(30)]
+    rows = [{"key": f"ext4|-|-|w{i}", "metric": "throughput", "a_shown": "1", "b_shown": "2", "n_a": 3, "n_b": 3,
+             "ratio": r, "p_adjusted": p, "status": "tested", "verdict": "better", "why": "Welch"}
+            for i, (p, r) in enumerate(zip(ps, ratios))]
+    (tmp_path / "layouts" / "shortcodes").mkdir(parents=True)
+    (tmp_path / "layouts" / "_default").mkdir()
+    shutil.copy(REPO / "layouts" / "shortcodes" / "comparison.html", tmp_path / "layouts" / "shortcodes")
+    (tmp_path / "layouts" / "_default" / "single.html").write_text("{{ .Content }}")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "a.md").write_text('---\ntitle: a\n---\n{{< comparison key="A|B" >}}\n')
+    (tmp_path / "data" / "aggregates").mkdir(parents=True)
+    (tmp_path / "data" / "aggregates" / "comparisons.json").write_text(json.dumps(
+        {"A|B": {"a": "ext4", "b": "xfs", "tests": "Welch", "rows": rows}}))
+    (tmp_path / "config.toml").write_text('baseURL = "/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n')
+    subprocess.run(["hugo", "--quiet", "--source", tmp_path], check=True)
+    page = (tmp_path / "public" / "a" / "index.html").read_text()
+    shown = re.findall(r'<td class="num">([^<]*)</td>\s*<td class="num">([^<]*)</td><td>better', page)
+    assert shown == [("" if r is None else f"{r:.3g}", "–" if p is None else f"{p:.2g}") for p, r in zip(ps, ratios)]
