@@ -59,6 +59,34 @@ def test_a_report_names_its_mistakes_in_one_line(capsys):
     assert "share no measured workload" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("data", ["missing", "empty", "a-file", "broken", "no-sources"])
+def test_a_report_whose_curated_data_cannot_be_read_is_refused_naming_it(tmp_path, capsys, data):
+    """The rule: a report of two sides of one run prints the feature differences of the curated
+    data --data names, or refuses, its first line naming the folder or the file and place; it
+    never prints a report without them (#60 round 56: --data /nonexistent gave a report, no word)."""
+    import shutil
+    curated = RESULTS.parent
+    folder = tmp_path / "data"
+    if data == "empty":
+        folder.mkdir()
+    elif data == "a-file":
+        folder.write_text("")
+    elif data in ("broken", "no-sources"):
+        shutil.copytree(curated, folder, ignore=shutil.ignore_patterns("results", "raw"))
+        if data == "broken":  # a feature value of a type the schema refuses
+            (folder / "features" / "xfs.yaml").write_text("filesystem: xfs\nfeatures: [1, 2]\n")
+        else:
+            (folder / "sources.yaml").write_text("- {id: 3}\n")
+    out = tmp_path / "report.md"
+    assert main(["report", STANDARD, "--a", "ext4", "--b", "xfs", "--data", str(folder), "--out", str(out),
+                 "--no-chart"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    # one line, or aggregate's list of the first 20 under one line naming the folder (a broken
+    # file's facts leave other files' references dangling: each is a line of its own)
+    assert str(folder) in err[0] and (len(err) == 1 or "problems in the curated data" in err[0]), err
+    assert not out.exists()
+
+
 @pytest.mark.browser
 def test_the_html_report_draws_its_chart_and_asks_for_nothing_else(tmp_path, browser):
     out = tmp_path / "report.html"

@@ -79,6 +79,17 @@ def load_checked(data_dir: str, cache_file: str) -> dict:
             return stored["knowledge"]
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    knowledge = load_refusing(data_dir)
+    try:
+        resultfile.write_atomic(cache_file, {"key": key, "knowledge": knowledge}, compact=True, durable=False)
+    except (TypeError, ValueError):
+        pass  # not plain JSON (a YAML date, say): not cached, read again next time
+    return knowledge
+
+
+def load_refusing(data_dir: str) -> dict:
+    """load(), and a UserError where the data has errors: one line (file, place, what was
+    expected), or a list of the first 20."""
     knowledge, problems = load(data_dir)
     errors = [p for p in problems if p.severity == "error"]
     if len(errors) == 1:  # the one line: file, place, what was expected
@@ -86,10 +97,6 @@ def load_checked(data_dir: str, cache_file: str) -> dict:
     if errors:
         listing = "\n".join(str(p) for p in errors[:20])
         raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
-    try:
-        resultfile.write_atomic(cache_file, {"key": key, "knowledge": knowledge}, compact=True, durable=False)
-    except (TypeError, ValueError):
-        pass  # not plain JSON (a YAML date, say): not cached, read again next time
     return knowledge
 
 

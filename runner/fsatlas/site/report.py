@@ -46,8 +46,12 @@ def _target(t: dict) -> str:
 
 
 def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
-    """Facts the two filesystems' feature files give differently, with the sources of each."""
-    knowledge, _ = knowledge_mod.load(data_dir)
+    """Facts the two filesystems' feature files give differently, with the sources of each. No
+    curated data at data_dir, or data with errors, is refused (#60 round 56: `fsatlas report
+    --data /nonexistent` printed no feature differences and said nothing)."""
+    if not os.path.isdir(os.path.join(data_dir, "features")):
+        raise UserError("expected the curated data: a folder holding features/", where=data_dir)
+    knowledge = knowledge_mod.load_refusing(data_dir)
     a, b = knowledge["features"].get(fs_a), knowledge["features"].get(fs_b)
     if not a or not b or fs_a == fs_b:
         return []
