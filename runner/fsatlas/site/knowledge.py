@@ -583,7 +583,18 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                                         f"expected 0 (no effect) or a change beyond the equivalence margin of "
                                         f"+-{NO_EFFECT_PCT:g} % (results/comparison.py), found {expected:g}: "
                                         f"equivalence within the margin could not tell it from no effect"))
+            listed = {}
             for j, comparison in enumerate(claim["measured_by"]):
+                # one pair of cells, one row of the claim's Holm family: a second metric of the same
+                # repetitions (iops scales throughput) is the same test again, and enlarged the
+                # family that judged every other row (#60 round 56)
+                pair = (comparison["cell"], comparison["baseline"])
+                if pair in listed:
+                    problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}",
+                                            f"expected each pair of cells once in a claim, found {pair[0]!r} against "
+                                            f"{pair[1]!r} again (first at /claims/{i}/measured_by/{listed[pair]}): "
+                                            f"its repetitions are one test, one row of the family"))
+                listed.setdefault(pair, j)
                 for end in ("cell", "baseline"):
                     if comparison[end] not in defined:
                         problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}/{end}",
