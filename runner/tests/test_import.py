@@ -1,10 +1,14 @@
 """Importers against real outputs of the real tools, produced here on a loop mount (root)."""
 import json
+import os
+import signal
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from fsatlas.run import filesystems, target
+from fsatlas.run import filesystems, leftovers, target
 from testutil import SAMPLES, raw_files, write_json
 from fsatlas.cli import main
 from fsatlas.results.validation import reviewed, validate_file
@@ -449,3 +453,28 @@ def test_outputs_larger_than_a_bundle_holds_are_refused_before_anything_is_writt
     err = capsys.readouterr().err.strip()
     assert f"outputs of {2 * sample.stat().st_size:,} bytes in all" in err and "\n" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_staging_folder_an_import_left_when_killed_is_removed_by_the_next_and_ignored_by_git(tmp_path, capsys):
+    """The rule: an import stages in out/fsatlas-<pid>-import-*, marked with its process; the
+    next import into out removes such a folder whose process is gone, says so, and leaves one
+    whose process lives (another import at work); git ignores the pattern (#65 round 55: a
+    killed import left a hidden folder that nothing named). Killed for real: SIGKILL while
+    the process holds its staging folder."""
+    out = tmp_path / "data"
+    out.mkdir()
+    code = ("import os, sys; from fsatlas.run import leftovers; print(leftovers.owned_dir(sys.argv[1], 'import-'), "
+            "flush=True); os.kill(os.getpid(), 9)")
+    killed = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL
+    dead = killed.stdout.strip()
+    alive = leftovers.owned_dir(str(out), "import-")  # this process's: an import still at work
+    assert main(["import", "iozone", str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt"), "--filesystem", "ext4",
+                 "--redact", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert not os.path.exists(dead) and f"removed {dead}" in err
+    assert os.path.isdir(alive) and alive not in err
+    assert sorted(p.name for p in out.iterdir()) == sorted(["raw", "results", os.path.basename(alive)])
+    repo = Path(__file__).resolve().parents[2]
+    ignored = subprocess.run(["git", "-C", str(repo), "check-ignore", "-q", f"data/{os.path.basename(dead)}/raw/x"])
+    assert ignored.returncode == 0

@@ -14,7 +14,6 @@ import re
 import shutil
 import stat
 import sys
-import tempfile
 
 import yaml
 
@@ -22,7 +21,7 @@ from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
 from ..results import bundle, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
 from ..results.importers.measurement import NOTES
-from ..run import system
+from ..run import leftovers, system
 from ..errors import UserError
 from ..run.matrix import make_key
 from . import list_option
@@ -414,6 +413,9 @@ def _run(args) -> int:
     return 0
 
 
+STAGING = "import-"  # the staging folder's name: fsatlas-<pid>-import-<random>
+
+
 def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list[str],
              redacted_fields: tuple = ()) -> list[str]:
     """Writes each (result, its raw members) to out, only when `validate` accepts every one:
@@ -423,7 +425,14 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     under redacted_fields (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
     outfile.folder(out)
     try:
-        tmp = tempfile.mkdtemp(prefix=".fsatlas-import-", dir=out)
+        # staged in a folder marked as this process's (leftovers.owned_dir): one an import killed
+        # while staging left is removed here, named, and its pattern is in .gitignore (#65 round
+        # 55: a hidden folder no command named stayed in out and could be committed)
+        for stale in leftovers.dead_dirs(out):
+            if STAGING in os.path.basename(stale):
+                shutil.rmtree(stale, ignore_errors=True)
+                print(f"note: removed {stale}, left by an import that was stopped while staging", file=sys.stderr)
+        tmp = leftovers.owned_dir(out, STAGING)
     except OSError as e:
         raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
