@@ -1,4 +1,13 @@
 """The one error type a user can cause; the CLI prints it as a single line and exits 1."""
+import unicodedata
+
+
+def one_line(text: str) -> str:
+    """text with every character that would end a line or move the terminal's cursor (C0 and
+    C1 controls, DEL, the Unicode line and paragraph separators) shown as Python escapes it: a
+    file name holding a newline or an ANSI sequence stays one line that names it (#65 round 55)."""
+    return "".join(c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                   else c for c in str(text))
 
 
 class UserError(Exception):
@@ -19,11 +28,13 @@ class UserError(Exception):
         """What went wrong, without the file and field."""
         body = self.message
         if self.expected:
-            body = (body + "; " if body else "") + f"expected {self.expected}"
+            body = (body + "; " if body else "") + f"expected {one_line(self.expected)}"
         if self.found:
-            body = (body + ", " if body else "") + f"found {self.found}"
+            body = (body + ", " if body else "") + f"found {one_line(self.found)}"
         return body
 
     def __str__(self) -> str:
-        head = ": ".join(p for p in (self.where, self.field) if p)
+        # the parts a user's input fills, each one line; the message is fsatlas's own words
+        # (a list of problems below its first line stays a list: each Problem is one line)
+        head = ": ".join(one_line(p) for p in (self.where, self.field) if p)
         return f"{head}: {self.body}" if head else self.body

@@ -3,7 +3,7 @@ import sys
 
 from .. import memory
 from ..results import resultfile, stats, validation
-from ..errors import UserError
+from ..errors import UserError, one_line
 
 
 def add_parser(sub):
@@ -40,7 +40,7 @@ def _run(args) -> int:
             print(problem, file=sys.stderr if problem.severity == "error" else sys.stdout)
     for file, count in shown.items():
         if count > PER_FILE:
-            print(f"{file}: … and {count - PER_FILE} more problems", file=sys.stderr)
+            print(f"{one_line(file)}: … and {count - PER_FILE} more problems", file=sys.stderr)
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     # A clean check says so in words: "0 warnings" in every `make` reads, to a reader or a

@@ -19,7 +19,7 @@ import orjson
 
 
 from .. import SCHEMA_VERSION, outfile
-from ..errors import UserError
+from ..errors import UserError, one_line
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a standard run's file is under 1 MB; `validate --max-bytes` changes it
 # The raw files a result may name, and so the members of its bundle (bundle.MAX_MEMBERS). Each
@@ -67,8 +67,8 @@ class Problem:
     path: str  # JSON Pointer
     message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}: {self.severity}: {self.path or '/'}: {self.message}"
+    def __str__(self) -> str:  # one line, whatever the file's name or the text it quotes holds
+        return one_line(f"{self.file}: {self.severity}: {self.path or '/'}: {self.message}")
 
 
 CURRENT = SCHEMA_VERSION  # the version every writer writes; validate reads each of these:
