@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.results import resultfile
@@ -51,20 +52,35 @@ def test_a_repeated_key_is_found_where_it_was_written(data, tree):
         assert found == (where, f"expected each key once in an object, found {key!r} twice")
 
 
-def test_validate_and_compare_refuse_a_result_with_a_key_twice(tmp_path):
-    """The named example: a result file whose "id" is written twice (the last one read)."""
-    text = (FIXTURES / "results" / "fixture-valid.json").read_text()
+@pytest.mark.parametrize("where", ["/", "/system"])
+def test_every_reader_of_a_result_names_the_object_holding_a_key_twice(tmp_path, where):
+    """The named example, a result file whose "id" is written twice (the last one read), and a
+    key of a nested object twice: validate, compare, export and migrate each refuse it in a line
+    naming the file and the object's pointer, the root as "/" (#65 round 55: export, compare and
+    migrate named the root by nothing)."""
+    good = FIXTURES / "results" / "fixture-valid.json"
+    text = good.read_text()
     assert text.lstrip().startswith("{")
     data = tmp_path / "data"
     (data / "results").mkdir(parents=True)
     bad = data / "results" / "fixture-valid.json"
-    bad.write_text('{"id": "someone-else",' + text.lstrip()[1:])
-    for argv in (["validate", str(bad)], ["compare", str(bad), str(FIXTURES / "results" / "fixture-valid.json")]):
+    if where == "/":
+        bad.write_text('{"id": "someone-else",' + text.lstrip()[1:])
+        key = "id"
+    else:
+        at = text.index("{", text.index('"system"'))
+        bad.write_text(text[:at + 1] + '"kernel": "1.0", ' + text[at + 1:])
+        key = "kernel"
+    for argv in (["validate", str(bad)], ["compare", str(bad), str(good)],
+                 ["export", str(bad), "--out", str(tmp_path / "out.jsonl")], ["migrate", str(bad)]):
+        before = bad.read_bytes()
         done = subprocess.run([sys.executable, "-m", "fsatlas.cli", *argv], capture_output=True, text=True)
         assert done.returncode == 1, (argv, done.stdout, done.stderr)
         lines = [line for line in (done.stdout + done.stderr).splitlines() if "twice" in line]
-        assert lines and str(bad) in lines[0] and "'id' twice" in lines[0], (argv, done.stdout, done.stderr)
-        assert "Traceback" not in done.stderr
+        assert len(lines) == 1 and lines[0].startswith(("fsatlas", str(bad))), (argv, done.stdout, done.stderr)
+        assert f"{bad}: " in lines[0] and f"{where}: expected each key once in an object, found {key!r} twice" \
+            in lines[0], (argv, lines)
+        assert "Traceback" not in done.stderr and bad.read_bytes() == before
 
 
 def test_a_probe_record_with_a_key_twice_is_refused_at_the_objects_pointer(tmp_path):

@@ -323,7 +323,7 @@ def parse_json(raw: bytes, path: str, keys_checked: bool = True):
         except RecursionError:  # orjson reads deeper than json's recursion reaches
             raise UserError("expected JSON nested at most a few hundred levels deep", where=path) from None
         if twice:
-            raise UserError(twice[1], where=path, field=twice[0])
+            raise UserError(twice[1], where=path, field=twice[0] or "/")  # the root named, as validate names it
     return data
 
 
