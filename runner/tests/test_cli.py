@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas import SCHEMA_VERSION, __version__
 from fsatlas.cli import main
@@ -59,6 +60,36 @@ def test_a_resume_on_another_system_is_refused(tmp_path, capsys):
     assert main(["run", "--resume", rid, "--out", str(tmp_path), "--machine", "m-elsewhere0"]) == 1
     err = capsys.readouterr().err
     assert "/system/kernel" in err and "'0.0.0-elsewhere'" in err
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # read each time
+@given(where=st.sampled_from(["system", "tool"]), pick=st.randoms(use_true_random=False))
+def test_a_resume_is_refused_wherever_the_system_or_a_tool_differs(tmp_path, capsys, where, pick):
+    """The rule: a run resumes only on the system that started it, every fact of it (the
+    hardware, memory to the GiB, kernel, OS, virtualization, container) and the version of every
+    tool both record; any one of them changed, it is refused naming that fact's pointer. The
+    resumed file is this machine's own record (collect_system, collect_tools), so the same facts
+    pass (#60 round 56: only the label and the kernel were compared)."""
+    from fsatlas.commands.run import RESUME_FACTS, check_same_system
+    from fsatlas.run import system
+    resume = {"id": "r", "system": system.collect_system(None), "tool": system.collect_tools()}
+    check_same_system(resume, None)  # this machine's own facts: no refusal
+    if where == "system":
+        key = pick.choice(RESUME_FACTS)
+        value = resume["system"][key]
+        resume["system"][key] = value + (1 << 30) + 1 if key == "memory_bytes" else \
+            value + 1 if isinstance(value, int) else f"{value} (another)"
+    else:
+        key = pick.choice(sorted(resume["tool"]))
+        resume["tool"][key] += " (another build)"
+    rid = "20261123T203301Z-m-042018a7f3-quick"
+    result = readable(json.loads(open(os.path.join(REPO, "data", "results", rid + ".json")).read()))
+    result.update(system={**result["system"], **resume["system"]}, tool=resume["tool"])
+    (tmp_path / "results").mkdir(exist_ok=True)  # one folder for every example
+    write_json(tmp_path / "results" / (rid + ".json"), result)
+    assert main(["run", "--resume", rid, "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and rid in err and f"/{where}/{key}" in err, err
 
 
 def test_the_installed_entry_point_runs():

@@ -5,7 +5,7 @@ import sys
 import tempfile
 
 from ..run import devices, execution, guest, leftovers, system, target
-from ..results import bundle, machines, resultfile
+from ..results import bundle, machines, resultfile, validation
 from .. import outfile
 from ..errors import UserError
 from . import plan
@@ -147,10 +147,29 @@ def load_resume(out, result_id) -> dict:
 
 
 def check_same_system(resume: dict, machine: str | None) -> None:
-    """A resumed run adds cells to a result that names one machine and one kernel: refuse to
-    go on where either differs, so a result never mixes two systems under one label."""
+    """A resumed run adds cells to a result that names one system: refuse to go on where any of
+    its facts differs here (the machine's label and hardware, its memory to the GiB as
+    validation.hardware rounds it, kernel, OS, architecture, virtualization, container) or a
+    tool both record has another version, so a result never mixes two systems or two fio
+    versions under one id (#60 round 56: only the label and the kernel were compared)."""
     here = system.collect_system(machine)  # the same record a new result would carry
-    for key in ("machine", "kernel"):
-        if resume["system"][key] != here[key]:
+    was = resume["system"]
+    for key in RESUME_FACTS:
+        if key not in was:  # a file from before the runner recorded it
+            continue
+        if key == "memory_bytes":
+            same = validation.hardware(was) == validation.hardware({**was, key: here.get(key)})
+        else:
+            same = was.get(key) == here.get(key)
+        if not same:
             raise UserError("a resumed run must go on on the system that started it", where=resume["id"],
-                            field=f"/system/{key}", expected=repr(resume["system"][key]), found=repr(here[key]))
+                            field=f"/system/{key}", expected=repr(was.get(key)), found=repr(here.get(key)))
+    tools, recorded = system.collect_tools(), resume.get("tool") or {}
+    for name in sorted(tools.keys() & recorded.keys()):  # a tool installed or removed since changes no figure
+        if tools[name] != recorded[name]:
+            raise UserError("a resumed run must go on with the tools that started it", where=resume["id"],
+                            field=f"/tool/{name}", expected=repr(recorded[name]), found=repr(tools[name]))
+
+
+RESUME_FACTS = ("machine", "kernel", "os", "arch", "cpu_model", "cpu_count", "memory_bytes", "virtualization",
+                "container")
