@@ -478,3 +478,34 @@ def test_a_staging_folder_an_import_left_when_killed_is_removed_by_the_next_and_
     repo = Path(__file__).resolve().parents[2]
     ignored = subprocess.run(["git", "-C", str(repo), "check-ignore", "-q", f"data/{os.path.basename(dead)}/raw/x"])
     assert ignored.returncode == 0
+
+
+def test_an_import_never_replaces_another_result_of_its_id(tmp_path, capsys, monkeypatch):
+    """The rule: an import writes a result file only where none of its id is, or where the one
+    there holds the same bytes (the same import again); an id is the second, the label, the tool
+    and the outputs' digest, so the same output imported as xfs in the second it was imported as
+    ext4 would take ext4's file (#65 round 55: it did, silently). The clock is held at one second."""
+    import datetime as real
+    from types import SimpleNamespace
+    from fsatlas.commands import import_
+
+    class Held(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return real.datetime(2026, 12, 1, 12, 0, 0, tzinfo=tz)
+    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Held}))
+    out = tmp_path / "data"
+    sample = str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt")
+
+    def imported(filesystem):
+        return main(["import", "iozone", sample, "--filesystem", filesystem, "--redact", "--out", str(out)])
+    assert imported("ext4") == 0
+    capsys.readouterr()
+    (written,) = (out / "results").iterdir()
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert imported("xfs") == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already there" in err and str(out) in err, err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert imported("ext4") == 0  # the same import again: the same bytes, kept
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -468,14 +468,30 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         if twice is not None:  # two results of one id: the second move would find the first's staged file gone
             raise UserError("two results of this import would be written to one file", where=twice,
                             expected="inputs that are not the same output (" + ", ".join(inputs) + ")")
-        for target in targets:  # every target checked before any is moved: a refusal leaves out as it was
+        for (staged_file, target) in moves:  # every target checked before any is moved: a refusal leaves out as it was
             if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
                 raise UserError("expected a folder, found a file", where=os.path.dirname(target))
             outfile.check(target)
+            _not_replacing(staged_file, target)
         _move_all(moves, tmp)
         return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _not_replacing(staged_file: str, target: str) -> None:
+    """A UserError where target holds other bytes than the staged file: an id is the second, the
+    machine label, the tool and the outputs' digest, so another import of the same outputs in
+    the same second (another --filesystem, say) would take the first one's file (#65 round 55:
+    it replaced it and said nothing). The same bytes again are the same import: kept."""
+    if not os.path.lexists(target):
+        return
+    if os.path.isfile(target) and not os.path.islink(target) and os.path.getsize(target) == os.path.getsize(staged_file):
+        with open(target, "rb") as a, open(staged_file, "rb") as b:
+            if a.read() == b.read():  # a result or a bundle, each bounded by the checks above
+                return
+    raise UserError("another result of this id is already there (an import of the same outputs in the same second, "
+                    "with other options?): import again in a second, or remove it first", where=target)
 
 
 def _move_all(moves: list[tuple[str, str]], tmp: str) -> None:
