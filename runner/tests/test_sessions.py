@@ -357,12 +357,15 @@ def test_resuming_a_complete_run_leaves_its_file_as_it_is(tmp_path, capsys):
     """Round 42, break 2: --resume of a run with every cell measured added a session of a run that
     measured nothing, which another run going on then made "at once". The file is left byte for byte."""
     from fsatlas.cli import main
+    from fsatlas.commands.run import RESUME_FACTS
     from fsatlas.run import system
     doc = json.loads(SOURCE.read_text())
     doc["cells"] = [c for c in doc["cells"] if c["status"] == "ok"]
     doc["complete"] = True
     here = system.collect_system(None)  # a run of this system, which a resume may go on with
-    doc["system"] = {**doc["system"], "machine": here["machine"], "kernel": here["kernel"]}
+    # every fact a resume compares, and the tools' versions, are this machine's (CI runs elsewhere)
+    doc["system"] = {**doc["system"], **{k: here[k] for k in RESUME_FACTS if k in here}}
+    doc["tool"] = {**doc.get("tool", {}), **system.collect_tools()}
     (tmp_path / "results").mkdir()
     path = tmp_path / "results" / SOURCE.name
     path.write_text(json.dumps(doc))
