@@ -704,6 +704,11 @@ def test_a_claim_comparison_whose_sides_ran_under_different_contention_gives_no_
     rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **busy),
                                         _cell(base, 4e6, 1e5, metric="deliveries_per_s", **busy)])
     assert rows[option]["status"] == "measured"  # alike, however busy: the paired rounds share it
+    # just beside it: busy in other rounds on each side, the means alike (round 56)
+    first, last = host((5.1, 0.2, 0.2)), host((0.2, 0.2, 5.1))
+    rows = _claim_rows("ext4-barrier", [_cell(option, 8e6, 1e5, metric="deliveries_per_s", **first),
+                                        _cell(base, 4e6, 1e5, metric="deliveries_per_s", **last)])
+    assert rows[option]["status"] == "cannot-show" and "of those rounds did not" in rows[option]["sentence"]
 
 
 

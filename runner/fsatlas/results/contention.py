@@ -116,8 +116,11 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     threshold, as "other processes' CPU 0.85 CPUs against 0.05 CPUs a repetition (more than 0.50
     CPUs apart)", or one that one cell's records give and the other's cannot ("other processes'
     CPU unknown against 0.05 CPUs a repetition": unknown is not the same); "" where none does or
-    neither side recorded any. unknown_differs=False: only measures both give (across files
-    comparison.contention_unknown() says what a side's records cannot give)."""
+    neither side recorded any; else where a repetition of one cell passed a threshold and the
+    other's of that round did not ("3 of side A's 8 repetitions ran with other processes' CPU
+    above 0.50 CPUs, side B's of those rounds did not"). unknown_differs=False:
+    only measures both give (across files comparison.contention_unknown() says what a side's
+    records cannot give)."""
     a, b = summary(cell_a), summary(cell_b)
     if not a and not b:
         return ""
@@ -130,13 +133,27 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
         if a[name] is not None and b[name] is not None and abs(a[name] - b[name]) > limit:
             return (f"{word} {fmt.format(a[name])} against {fmt.format(b[name])} a repetition "
                     f"(more than {fmt.format(limit)} apart)")
+    # a repetition past a threshold (one the runner's retries did not clear) is not averaged away
+    # where the other side's repetition of that round did not pass it: #60 round 56's rewrite, 3
+    # of 8 repetitions above half a CPU of others' work, had a mean below it and got a verdict.
+    # Both sides busy in the same rounds is alike: the paired rounds share it.
+    reps = {"A": set(contended_reps(cell_a)), "B": set(contended_reps(cell_b))}
+    for side, other, cell in (("A", "B", cell_a), ("B", "A", cell_b)):
+        only = sorted(reps[side] - reps[other])
+        if only:
+            seconds = _rep_seconds(cell)
+            past = sorted({name for i in only for name in passes(cell["host"][i], seconds)}, key=list(LIMITS).index)
+            return (f"{len(only)} of side {side}'s {repetitions(cell)} repetitions ran with "
+                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in past)
+                    + f", side {other}'s of those rounds did not")
     return ""
 
 
 def differs(cell_a: dict, cell_b: dict) -> str:
     """Why two cells' figures cannot be compared for their filesystems: their mean contention
-    differs by more than a threshold in one of the measures (a sentence), or "" where it does
-    not or a side recorded none."""
+    differs by more than a threshold in one of the measures, or a repetition of one passed one
+    where the other's of that round did not (a sentence), or "" where neither holds or a side
+    recorded none."""
     found = difference(cell_a, cell_b)
     return (f"The two sides ran under different contention: {found}, so the difference may be the host's, "
             "not the filesystems'.") if found else ""
