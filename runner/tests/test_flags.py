@@ -292,3 +292,13 @@ def test_the_measurement_after_the_filesystems_is_held_to_the_tests_of_the_one_b
     assert (doubt == "") == (all(steady) and moved <= 3.5), (doubt, before, after)
     if all(steady[:1]) and not all(steady):
         assert doubt.startswith("measured again after the filesystems"), doubt
+
+
+@pytest.mark.parametrize("field,value", [("rsd_pct", float("nan")), ("mean", float("nan")), ("rsd_pct", True),
+                                         ("rsd_pct", float("inf")), ("mean", None)])
+def test_a_measurement_whose_mean_or_spread_is_not_a_finite_number_cannot_judge(field, value):
+    """Round 57: NaN passed every bound, and True counted as an RSD of 1 %; before or after."""
+    for measurement in ("baseline", "baseline_after"):
+        target = _target(100.0, after=100.0)
+        target[measurement]["seq-read"]["throughput"][field] = value
+        assert flags.baseline_doubt(target, "seq-read", "ext4|-|-|seq-read") != "", (measurement, field, value)

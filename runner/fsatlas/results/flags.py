@@ -96,13 +96,17 @@ def _unsteady(tp: dict) -> str:
     if len(tp.get("samples") or []) < 2:
         return "one repetition, no spread to judge"
     rsd, mean = tp.get("rsd_pct"), tp.get("mean")
-    if not isinstance(mean, (int, float)) or mean <= 0:
+    if not _finite(mean) or mean <= 0:
         return "no positive mean"
-    if not isinstance(rsd, (int, float)):
+    if not _finite(rsd):  # NaN passed every bound (round 57)
         return "its spread not recorded"
     if rsd > RSD_LIMIT_PCT:
         return f"unstable, RSD {rsd:.1f} %"
     return ""
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def drifted(before: dict, after: dict | None) -> bool:

@@ -89,14 +89,14 @@ def load_checked(data_dir: str, cache_file: str) -> dict:
 
 def load_refusing(data_dir: str) -> dict:
     """load(), and a UserError where the data has errors: one line (file, place, what was
-    expected), or a list of the first 20."""
+    expected), or with several the count and the first, in one line."""
     knowledge, problems = load(data_dir)
     errors = [p for p in problems if p.severity == "error"]
     if len(errors) == 1:  # the one line: file, place, what was expected
         raise UserError(errors[0].message, where=errors[0].file, field=errors[0].path or "/")
-    if errors:
-        listing = "\n".join(str(p) for p in errors[:20])
-        raise UserError(f"{len(errors)} problems in the curated data; fix them first:\n{listing}", where=data_dir)
+    if errors:  # still one line: the first, and where to read them all
+        raise UserError(f"{len(errors)} problems in the curated data, the first: {errors[0]}; "
+                        f"fsatlas check-data --data {data_dir} lists them all", where=data_dir)
     return knowledge
 
 
@@ -588,12 +588,13 @@ def _cross_check(knowledge: dict, sources_path: str) -> list[Problem]:
                 # one pair of cells, one row of the claim's Holm family: a second metric of the same
                 # repetitions (iops scales throughput) is the same test again, and enlarged the
                 # family that judged every other row (#60 round 56)
-                pair = (comparison["cell"], comparison["baseline"])
+                pair = frozenset((comparison["cell"], comparison["baseline"]))  # either way round (round 57)
                 if pair in listed:
                     problems.append(Problem("error", option["_path"], f"/claims/{i}/measured_by/{j}",
-                                            f"expected each pair of cells once in a claim, found {pair[0]!r} against "
-                                            f"{pair[1]!r} again (first at /claims/{i}/measured_by/{listed[pair]}): "
-                                            f"its repetitions are one test, one row of the family"))
+                                            f"expected each pair of cells once in a claim, found {comparison['cell']!r} "
+                                            f"against {comparison['baseline']!r} again (first at /claims/{i}/"
+                                            f"measured_by/{listed[pair]}): its repetitions are one test, one row of "
+                                            f"the family"))
                 listed.setdefault(pair, j)
                 for end in ("cell", "baseline"):
                     if comparison[end] not in defined:

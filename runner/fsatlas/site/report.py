@@ -49,8 +49,8 @@ def feature_differences(fs_a: str, fs_b: str, data_dir: str) -> list[dict]:
     """Facts the two filesystems' feature files give differently, with the sources of each. No
     curated data at data_dir, or data with errors, is refused (#60 round 56: `fsatlas report
     --data /nonexistent` printed no feature differences and said nothing)."""
-    if not os.path.isdir(os.path.join(data_dir, "features")):
-        raise UserError("expected the curated data: a folder holding features/", where=data_dir)
+    if not (os.path.isdir(os.path.join(data_dir, "features")) and os.path.isfile(os.path.join(data_dir, "sources.yaml"))):
+        raise UserError("no curated data here", where=data_dir, expected="a folder holding sources.yaml and features/")
     knowledge = knowledge_mod.load_refusing(data_dir)
     a, b = knowledge["features"].get(fs_a), knowledge["features"].get(fs_b)
     if not a or not b or fs_a == fs_b:
