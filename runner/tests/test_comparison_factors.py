@@ -6,6 +6,7 @@
 - a factor that varies within a side is a differing factor ("mixed");
 - a run counts once (by id and by content), and a run on both sides is refused."""
 import json
+import re
 
 import pytest
 from hypothesis import assume, example, given, settings, strategies as st
@@ -273,3 +274,13 @@ def test_compares_summary_names_no_test_where_none_was_and_the_family_where_some
         assert "No row was tested (one run per side)" in err and "Welch" not in err and "Benjamini" not in err
         assert main(["compare", "--runs-a", *map(str, paths[:2]), "--runs-b", *map(str, paths[2:])]) == 0
         assert "p adjusted by Benjamini-Hochberg over the 1 tested row of headline metrics," in capsys.readouterr().err
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(comparison.FACTORS), unique=True, min_size=1))
+def test_the_factors_that_differ_are_named_with_a_verb_of_their_number(names):
+    """The rule: one factor "differs", several "differ", each named once in order ("kernel differ"
+    was printed for one)."""
+    text = comparison.they_differ(names)
+    assert text.endswith(" differs" if len(names) == 1 else " differ")
+    assert [n for n in comparison.FACTORS if re.search(rf"\b{n}\b", text)] == [n for n in comparison.FACTORS if n in names]

@@ -150,8 +150,8 @@ def run(args) -> int:
         detect = f"{r['detectable_pct']:6.3g}%" if r["detectable_pct"] is not None else "-"
         p_eq = f"{r['p_equivalent_adjusted']:7.2g}" if tested else "-"
         others = [k for k in r["differ"] if k != "parameters"]  # differing parameters: the why names them already
-        verdict = {"differs": f"differs ({', '.join(r['differ'])} differ too)"}.get(r["verdict"], r["verdict"]) \
-            if tested else f"{r['status']} ({r['why']}{'; ' + ', '.join(others) + ' differ' if others else ''})"
+        verdict = {"differs": f"differs ({comparison.they_differ(r['differ'])} too)"}.get(r["verdict"], r["verdict"]) \
+            if tested else f"{r['status']} ({r['why']}{'; ' + comparison.they_differ(others) if others else ''})"
         print(f"{r['key']:<{width}}  {r['metric']:<16} {r['mean_a']:>11.4g} {r['mean_b']:>11.4g} "
               f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
     count = {v: sum(r["verdict"] == v for r in rows)

@@ -264,6 +264,15 @@ NOT_RECORDED = "not recorded"
 IMPORT, RUNNER = shares.IMPORT, shares.RUNNER  # a run's origin (factors())
 
 
+def they_differ(names: list) -> str:
+    """'kernel differs', 'machine and kernel differ', 'machine, kernel and storage differ' ("" for none)."""
+    names = list(names)
+    if not names:
+        return ""
+    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{joined} {'differs' if len(names) == 1 else 'differ'}"
+
+
 def factors(result: dict) -> dict:
     """What a run's figures depend on besides the filesystem, each as one comparable string: the
     machine (its label, architecture, CPU, CPU count, memory), the host kernel, the guest a run

@@ -146,7 +146,7 @@ def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> st
 def _cells(r: dict) -> list[str]:
     show = knowledge_mod.display
     interval = f"{r['ratio_ci95'][0]:.3g}–{r['ratio_ci95'][1]:.3g}" if r["ratio_ci95"] else "–"
-    verdict = (f"differs ({', '.join(r['differ'])} differ too)" if r["verdict"] == "differs" else r["verdict"]) \
+    verdict = (f"differs ({comparison.they_differ(r['differ'])} too)" if r["verdict"] == "differs" else r["verdict"]) \
         if r["status"] == "tested" else f"{r['status']}: {r['why']}"
     return [r["key"], r["metric"], show(r["mean_a"], r["unit"]), show(r["mean_b"], r["unit"]), f"{r['n_a']}/{r['n_b']}",
             f"{r['ratio']:.3g}" if r["ratio"] is not None else "–", interval,
@@ -197,7 +197,7 @@ def counts_sentence(doc: dict) -> str:
     c = doc["counts"]
     return (f"{len(doc['rows'])} comparisons: {c['better']} significantly in B's favour, {c['worse']} against it, "
             f"{c['equivalent']} equivalent, {c['inconclusive']} inconclusive, {c['not testable']} not testable, "
-            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differs.")
+            f"{c['not tested']} not tested, {c['differs']} differ where more than the filesystems differ.")
 
 
 def markdown(doc: dict, svg: str) -> str:
