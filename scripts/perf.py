@@ -52,7 +52,7 @@ sys.path[:0] = [str(REPO / "runner"), str(REPO / "tests" / "site"), str(REPO / "
 from fsatlas.run import filesystems, matrix, target  # noqa: E402
 from fsatlas.run.workloads import fio  # noqa: E402
 from fsatlas import compiled  # noqa: E402
-from fsatlas.results import bundle  # noqa: E402
+from fsatlas.results import bundle, export  # noqa: E402
 from fsatlas.site.build import hugo_env  # noqa: E402
 import sitebuild  # noqa: E402
 import perf_aa  # noqa: E402
@@ -675,14 +675,17 @@ def scale_series(work: Path, shape: Path) -> Path:
 
 
 def export_timing(root: Path, n: int, target) -> None:
-    """fsatlas export of every sample of n results to Parquet: the time and peak memory (bounded by
-    its batches, whatever n), with the file's size."""
-    out = root / "build" / "perf-samples.parquet"
-    seconds, peak, cpu = timed([FSATLAS, "export", root / "data" / "results", "--out", out])
-    report(f"export of {n} results to Parquet", seconds, "s", "", None,
-           f"({out.stat().st_size / 1e6:.0f} MB; CPU {cpu[0]:.0f} s user)")
-    report(f"  peak memory of the export, {n} results", peak / 2**30, "GiB", *target(peak / 2**30, 1, "GiB"))
-    out.unlink()
+    """fsatlas export of every sample of n results to each format: the time and peak memory
+    (bounded by its batches, whatever n: JSON Lines once held a batch's rows as Python dicts at
+    once, 1.3 GB for 412,000 rows), with the file's size."""
+    for fmt in export.FORMATS:
+        out = root / "build" / f"perf-samples.{fmt}"
+        seconds, peak, cpu = timed([FSATLAS, "export", root / "data" / "results", "--format", fmt, "--out", out])
+        report(f"export of {n} results to {fmt}", seconds, "s", "", None,
+               f"({out.stat().st_size / 1e6:.0f} MB; CPU {cpu[0]:.0f} s user)")
+        report(f"  peak memory of the export to {fmt}, {n} results", peak / 2**30, "GiB",
+               *target(peak / 2**30, 1, "GiB"))
+        out.unlink()
 
 
 def twin_root(root: Path, twin: Path) -> None:

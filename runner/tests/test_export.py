@@ -61,6 +61,23 @@ def test_json_lines_hold_one_sample_a_line(tmp_path):
     assert {r["metric"] for r in rows} == {"throughput"} and all(r["unit"] == "bytes/s" for r in rows)
 
 
+@pytest.mark.parametrize("slice_rows", [997, 10**9])
+def test_json_lines_written_a_slice_at_a_time_are_the_parquet_rows(tmp_path, monkeypatch, slice_rows):
+    """The rule: JSON Lines hold the rows the Parquet file holds, in its order, however many rows
+    are turned into Python objects at once (round 55: the whole batch at once, 1.3 GB)."""
+    monkeypatch.setattr(export, "JSON_SLICE_ROWS", slice_rows)
+    monkeypatch.setattr(export, "BATCH_ROWS", 4000)  # several batches, each of several slices
+    lines, table = tmp_path / "s.jsonl", tmp_path / "s.parquet"
+    assert main(["export", str(RESULTS), "--out", str(lines)]) == 0
+    assert main(["export", str(RESULTS), "--out", str(table)]) == 0
+    got = [json.loads(line) for line in lines.read_text().splitlines()]
+    want = pd.read_parquet(table).drop(columns="created")
+    assert len(got) == len(want) > 4000
+    # the same values (a missing one null), each float exact: JSON Lines hold the shortest exact text
+    assert [{k: r[k] for k in want.columns} for r in got] == \
+        want.astype(object).where(want.notna(), None).to_dict("records")
+
+
 def test_a_bad_where_is_one_line_naming_it(tmp_path, capsys):
     assert main(["export", str(RESULTS), "--out", str(tmp_path / "x.parquet"), "--where", "colour=red"]) == 1
     err = capsys.readouterr().err
