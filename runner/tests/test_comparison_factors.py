@@ -35,8 +35,10 @@ def result(rid, samples, system=None, target=None, tool=None, profile="import-fi
 
 
 def side(base: float, n: int, prefix: str, **fields) -> list:
-    """n runs of three repetitions around base, each with its own samples (its own content)."""
-    return [result(f"{prefix}{i}", [base * (1 + (i + 1) * 1e-3 + j * 3e-3) for j in range(3)], **fields)
+    """n runs of three repetitions around base, each with its own samples (its own content, and
+    not another side's times one factor: comparison.scaled)."""
+    curve = (ord(prefix[0]) % 89 + 1) * 1e-6
+    return [result(f"{prefix}{i}", [base * (1 + (i + 1) * 1e-3 + j * 3e-3 + curve * j * j) for j in range(3)], **fields)
             for i in range(n)]
 
 
@@ -152,7 +154,9 @@ def test_the_issues_iodepth_example_and_one_run_among_several_with_other_paramet
 def test_a_factor_that_varies_within_a_side_is_a_differing_factor(machines_a, machines_b):
     """The rule: a factor is the same only when every run of both sides has one value of it."""
     def runs(machines, prefix, base):
-        return [result(f"{prefix}{i}", [base * (2 if m == "m-two" else 1) * (1 + i * 1e-3 + j * 3e-3) for j in range(3)],
+        curve = (ord(prefix) % 89 + 1) * 1e-6  # not another side's run times one factor (comparison.scaled)
+        return [result(f"{prefix}{i}", [base * (2 if m == "m-two" else 1) * (1 + i * 1e-3 + j * 3e-3 + curve * j * j)
+                                        for j in range(3)],
                        system={**SYSTEM, "machine": m}) for i, m in enumerate(machines)]
     a, b = runs(machines_a, "a", 100e6), runs(machines_b, "b", 100.5e6)  # each run its own samples
     [row] = comparison.between(a, b)
@@ -167,7 +171,7 @@ def test_a_factor_that_varies_within_a_side_is_a_differing_factor(machines_a, ma
 def test_the_issues_mix_nine_and_one_against_one_and_nine():
     a = [result(f"a{i}", [(100e6 if i < 9 else 200e6) * (1 + i * 1e-3 + j * 3e-3) for j in range(3)],
                 system={**SYSTEM, "machine": "m-one" if i < 9 else "m-two"}) for i in range(10)]
-    b = [result(f"b{i}", [(200e6 if i < 9 else 100e6) * (1 + i * 1e-3 + j * 3e-3) for j in range(3)],
+    b = [result(f"b{i}", [(200e6 if i < 9 else 100e6) * (1 + i * 1e-3 + j * 3e-3 + 1e-5 * j * j) for j in range(3)],
                 system={**SYSTEM, "machine": "m-two" if i < 9 else "m-one"}) for i in range(10)]
     [row] = comparison.between(a, b)
     assert row["significant"] and row["verdict"] == "differs" and row["differ"] == ["machine"]

@@ -84,7 +84,8 @@ def test_other_metrics_never_change_a_headline_rows_adjusted_p_or_verdict_across
                 r = _run(f"r{side}{k}", cells, others, fs=("ext4",), side_of_fs=(side,))
                 for c in r["cells"]:
                     for m in c["metrics"].values():
-                        m["samples"] = [v * factor for v in m["samples"]]
+                        # each sample its own: one factor for all is a scaled copy (comparison.scaled)
+                        m["samples"] = [v * factor * (1 + 1e-6 * (j + 1) * k) for j, v in enumerate(m["samples"])]
                 made.append(r)
             sides.append(made)
         return sides

@@ -470,3 +470,24 @@ def test_a_copy_with_every_figure_moved_by_a_few_ulps_is_one_run(seed, ulps):
     moved = in_slot(under_id(moved, "20261123T090000Z-m-05e18e6041-standard"), 1)
     with pytest.raises(UserError, match="hold the same samples"):
         comparison.between([original, moved], [resultfile.readable(json.loads(COMMITTED[-1].read_text()))])
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(name=st.sampled_from([p.name for p in COMMITTED]), exponent=st.floats(-9, 1), per_metric=st.booleans(),
+       seed=st.integers(0, 2 ** 32))
+def test_a_copy_with_every_figure_times_one_factor_is_one_run(name, exponent, per_metric, seed):
+    """Round 56, finding 2: a copy whose every sample was multiplied by 1 + 1e-9 (or any factor, one
+    for the run or one a metric), under another id and day, counted as a second run: the sides'
+    sorted values stand in one ratio (comparison.scaled), which no two independent runs do."""
+    from testutil import in_slot
+    rnd = random.Random(seed)
+    original = _committed(name)
+    factor = (1 + 10 ** exponent) ** rnd.choice([1, -1])  # up or down, 1 + 1e-9 to 11
+    doc = in_slot(under_id({**original, "cells": copy.deepcopy(original["cells"])}, original["id"][:-6] + "scaled"), 3)
+    for c in doc["cells"]:
+        for m in c.get("metrics", {}).values():
+            k = factor * (1 + rnd.random()) if per_metric else factor
+            m["samples"] = [v * k for v in m["samples"]]
+    other = _committed(next(p.name for p in COMMITTED if p.name != name))
+    with pytest.raises(UserError, match="one run under two ids"):
+        comparison.between([original, doc], [other])

@@ -2,6 +2,7 @@
 import copy
 import json
 import os
+import random
 import subprocess
 import zlib
 from pathlib import Path
@@ -41,8 +42,9 @@ def in_slot(doc: dict, slot: int) -> dict:
     slot (modulo 70) times 2 hours (after the project's first result, before 2026-11-29, and
     longer apart than a standard run lasts), so that runs made from one file do not share its clock:
     comparison.ran_at_once refuses two runs of one machine whose repetitions started in one stretch.
-    Its raw-device baselines are its own too (each sample times 1 + (slot modulo 70 + 1) / 10^6,
-    summaries recomputed): comparison.once takes two files holding one baseline for one run."""
+    Its raw-device baselines are its own too (the i-th sample times 1 + (slot modulo 70 + 1)(i + 1)
+    / 10^6, summaries recomputed): comparison.once takes two files holding one baseline, or one
+    baseline times one factor (comparison.scaled), for one run."""
     import datetime as dt
     from fsatlas.results import stats
     slot %= 70
@@ -50,7 +52,8 @@ def in_slot(doc: dict, slot: int) -> dict:
     target = dict(doc.get("target") or {})
     for field in ("baseline", "baseline_after"):
         if target.get(field):
-            target[field] = {job: {name: {**m, **stats.summarize([v * (1 + (slot + 1) / 1e6) for v in m["samples"]],
+            target[field] = {job: {name: {**m, **stats.summarize([v * (1 + (slot + 1) * (i + 1) / 1e6)
+                                                                  for i, v in enumerate(m["samples"])],
                                                                  m["unit"], m["better"])}
                                    for name, m in metrics.items()}
                              for job, metrics in target[field].items()}
@@ -58,7 +61,8 @@ def in_slot(doc: dict, slot: int) -> dict:
 
 
 def rescaled_run(path, factor: float, out_dir) -> str:
-    """Another run made from the result file at path: every sample times factor (its summary
+    """Another run made from the result file at path: every sample times factor and, factor
+    not 1, its own 1 +- 3e-7 at most (its summary
     recomputed), its own id; written to out_dir. Several runs a side from the committed ones.
     A cell whose run recorded no contention gets a quiet host record a repetition: across files
     a side's unknown contention keeps a row from being tested (comparison.contention_unknown)."""
@@ -66,12 +70,15 @@ def rescaled_run(path, factor: float, out_dir) -> str:
     doc = resultfile.readable(json.loads(Path(path).read_text()))
     rid = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
     doc = in_slot(under_id(doc, rid), zlib.crc32(rid.encode()) % 60)
+    jitter = random.Random(rid)
     for cell in doc["cells"]:
         if cell["status"] == "ok" and not cell.get("host"):
             reps = len(next(iter(cell["metrics"].values()))["samples"])
             cell["host"] = [{"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}] * reps
-        for metric in cell.get("metrics", {}).values():
-            metric.update(stats.summarize([v * factor for v in metric["samples"]], metric["unit"], metric["better"]))
+        for metric in cell.get("metrics", {}).values():  # each its own: not one factor (comparison.scaled)
+            metric.update(stats.summarize([v * factor * (1 + (factor != 1) * jitter.uniform(-3e-7, 3e-7))
+                                           for v in metric["samples"]],
+                                          metric["unit"], metric["better"]))
     return str(write_json(Path(out_dir) / f"{doc['id']}.json", doc))
 
 

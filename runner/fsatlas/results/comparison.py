@@ -685,9 +685,9 @@ SHARED_METRICS, HELD_VALUES = 3, 3
 # pairs of independent normal draws, three dd figures of 1 GiB over seconds to 0.01 (about 2.5 s)
 # reach 0.9 in 7e-5 of pairs at 4 % spread and 6e-3 at 1 %; dd of coreutils 9.1 prints 6 digits
 # (0 in 200,000). A file of so few so coarse figures is the rule's limit, and so is a copy whose
-# values were changed (jittered: x1.05, noise added), or cut and then repeated within one metric
-# of a cell of few metrics (the rule per cell catches it from three): no rule on exact values
-# tells those from a run.
+# values were jittered (each its own noise; one factor for all is caught: scaled()), or cut and
+# then repeated within one metric of a cell of few metrics (the rule per cell catches it from
+# three): no rule on exact values tells those from a run.
 COPY_SHARE, COPY_VALUES = 0.9, 3
 # And where, pooled over all cells (each metric's values of every cell together, whatever cell
 # holds them), COPY_SHARE of POOLED_VALUES or more are the other's: a copy whose cells were
@@ -747,12 +747,30 @@ def distinct_share(values: dict, theirs: dict) -> float:
     return max(found_in(values, theirs), found_in(theirs, values))
 
 
+# A copy whose every value of a metric was multiplied by one factor (1 + 1e-9 moved each past
+# PRINT_DIGITS: #60 round 56) keeps the ratios between its values: the two sides' values, sorted,
+# stand in one ratio to within SCALE_TOLERANCE (relative), far below the 1e-12 PRINT_DIGITS
+# leaves and far above any chance agreement of HELD_VALUES fine() values of independent runs.
+SCALE_TOLERANCE = 1e-9
+
+
+def scaled(x: Counter, y: Counter) -> bool:
+    """Whether two multisets of one metric hold as many values, HELD_VALUES distinct fine() ones
+    or more, and y's sorted values are x's times one factor (SCALE_TOLERANCE)."""
+    if x.total() != y.total() or min(len(x), len(y)) < HELD_VALUES or not all(map(fine, x.keys() | y.keys())):
+        return False
+    ratios = [b / a for a, b in zip(sorted(x.elements()), sorted(y.elements()))] if 0 not in x else []
+    return bool(ratios) and ratios[0] > 0 and all(abs(r / ratios[0] - 1) <= SCALE_TOLERANCE for r in ratios)
+
+
 def held_metrics(values: dict, theirs: dict) -> bool:
     """Whether most of one cell's metrics both prints hold, and SHARED_METRICS at least, are held:
-    every distinct value of one side, HELD_VALUES of them or more, is among the other's."""
+    every distinct value of one side, HELD_VALUES of them or more, is among the other's, or the
+    two sides' values stand in one ratio (scaled())."""
     common = values.keys() & theirs.keys()
     held = sum(any(len(x[m]) >= HELD_VALUES and x[m].keys() <= y[m].keys()
-                   for x, y in ((values, theirs), (theirs, values))) for m in common)
+                   for x, y in ((values, theirs), (theirs, values))) or (m != "started" and scaled(values[m], theirs[m]))
+               for m in common)
     return held >= SHARED_METRICS and 2 * held > len(common)
 
 
@@ -775,7 +793,25 @@ def shared_print(prints: dict, others: list) -> tuple | None:
         found, compared = shared(pooled(prints), pooled(other))
         if compared >= POOLED_VALUES and found >= COPY_SHARE * compared:
             return n, f"their cells, under other keys ({found} of {compared} values)"
+        found, compared = scaled_share(prints, other)
+        if compared and found >= COPY_SHARE * compared:
+            return n, f"their common cells, each metric's values times one factor ({found} of {compared} metrics)"
     return None
+
+
+def scaled_share(prints: dict, theirs: dict) -> tuple[int, int]:
+    """(metrics scaled, metrics compared) over every (cell, metric) both runs' cell_prints() hold
+    with as many values, HELD_VALUES distinct fine() ones or more on each side: a scaled copy of
+    cells of one or two metrics (dd imports), which held_metrics() cannot judge alone."""
+    found = compared = 0
+    for cell, values in prints.items():
+        other = theirs.get(cell, {})
+        for m in values.keys() & other.keys() - {"started"}:
+            x, y = values[m], other[m]
+            if x.total() == y.total() and min(len(x), len(y)) >= HELD_VALUES and all(map(fine, x.keys() | y.keys())):
+                compared += 1
+                found += scaled(x, y)
+    return found, compared
 
 
 def once(results: list, files: list | None = None) -> tuple[list, list]:
