@@ -68,7 +68,8 @@ def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
 def test_two_cells_differ_where_a_mean_measure_is_further_apart_than_its_threshold(a, b):
     """The rule: two cells are told apart where a mean measure differs by more than its
     threshold, or where a repetition of one passed a threshold and the other's of that round
-    did not (#60 round 56: 3 of 8 repetitions past it, averaged below it, got a verdict); else not."""
+    did not pass that one (#60 round 56: 3 of 8 repetitions past it, averaged below it, got a
+    verdict; round 58: steal in one side's round, I/O wait in the other's); else not."""
     ca = {"host": [_rep(*r) for r in a], "wall_seconds": 2.0 * len(a)}
     cb = {"host": [_rep(*r) for r in b], "wall_seconds": 2.0 * len(b)}
 
@@ -78,9 +79,10 @@ def test_two_cells_differ_where_a_mean_measure_is_further_apart_than_its_thresho
     limits = (contention.OTHERS_CPU_SHARE, contention.STEAL_PCT, contention.IOWAIT_PCT)
     apart = any(abs(mean(a, i) - mean(b, i)) > limit * (1 + 1e-9) for i, limit in enumerate(limits))
     close = all(abs(mean(a, i) - mean(b, i)) <= limit * (1 - 1e-9) for i, limit in enumerate(limits))
-    def busy(reps):  # a hand count of the rounds past a threshold
-        return {i for i, r in enumerate(reps) if (r[0] * 2.0 > contention.RESOLUTION_CPU_S and r[0] > contention.OTHERS_CPU_SHARE)
-                or r[1] > contention.STEAL_PCT or r[2] > contention.IOWAIT_PCT}
+    def busy(reps):  # a hand count of the (round, threshold) passed
+        return {(i, k) for i, r in enumerate(reps) for k, over in enumerate((
+            r[0] * 2.0 > contention.RESOLUTION_CPU_S and r[0] > contention.OTHERS_CPU_SHARE,
+            r[1] > contention.STEAL_PCT, r[2] > contention.IOWAIT_PCT)) if over}
     past = busy(a) != busy(b)
     told = contention.differs(ca, cb)
     assert bool(contention.differs(cb, ca)) == bool(told)  # symmetric
@@ -117,3 +119,14 @@ def test_the_fuse_daemon_serving_the_mount_is_a_helper_not_another_process(tmp_p
             other.kill()
             other.wait()
             subprocess.run(["umount", image.mountpoint], check=True)
+
+
+def test_one_round_past_steal_on_one_side_and_io_wait_on_the_other_is_not_alike():
+    """Round 58, finding 1: round 0 of side A past the steal threshold, round 0 of side B past the
+    I/O wait one, the means within both: each side passed a threshold the other's round did not."""
+    a = {"wall_seconds": 18.0, "host": [_rep(0, 40 if i == 0 else 0, 5) for i in range(9)]}
+    b = {"wall_seconds": 18.0, "host": [_rep(0, 0, 90 if i == 0 else 5) for i in range(9)]}
+    assert contention.contended_reps(a) == contention.contended_reps(b) == [0]
+    assert contention.difference(a, b) == \
+        "1 of side A's 9 repetitions ran with steal above 5.0 %, side B's of those rounds did not"
+    assert contention.difference(a, a) == ""

@@ -65,10 +65,15 @@ def _rep_seconds(cell: dict) -> float | None:
     return wall / len(host) if host and isinstance(wall, (int, float)) and wall else None
 
 
+def _past(cell: dict) -> set:
+    """{(repetition, measure)} of each threshold a repetition of the cell passed."""
+    seconds = _rep_seconds(cell)
+    return {(i, name) for i, rep in enumerate(cell.get("host") or []) for name in passes(rep, seconds)}
+
+
 def contended_reps(cell: dict) -> list[int]:
     """The (0-based) repetitions of a cell whose host record passes a threshold."""
-    seconds = _rep_seconds(cell)
-    return [i for i, rep in enumerate(cell.get("host") or []) if passes(rep, seconds)]
+    return sorted({i for i, _ in _past(cell)})
 
 
 def repetitions(cell: dict) -> int:
@@ -117,7 +122,7 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     CPUs apart)", or one that one cell's records give and the other's cannot ("other processes'
     CPU unknown against 0.05 CPUs a repetition": unknown is not the same); "" where none does or
     neither side recorded any; else where a repetition of one cell passed a threshold and the
-    other's of that round did not ("3 of side A's 8 repetitions ran with other processes' CPU
+    other's of that round did not pass that one ("3 of side A's 8 repetitions ran with other processes' CPU
     above 0.50 CPUs, side B's of those rounds did not"). unknown_differs=False:
     only measures both give (across files comparison.contention_unknown() says what a side's
     records cannot give)."""
@@ -134,17 +139,17 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
             return (f"{word} {fmt.format(a[name])} against {fmt.format(b[name])} a repetition "
                     f"(more than {fmt.format(limit)} apart)")
     # a repetition past a threshold (one the runner's retries did not clear) is not averaged away
-    # where the other side's repetition of that round did not pass it: #60 round 56's rewrite, 3
-    # of 8 repetitions above half a CPU of others' work, had a mean below it and got a verdict.
-    # Both sides busy in the same rounds is alike: the paired rounds share it.
-    reps = {"A": set(contended_reps(cell_a)), "B": set(contended_reps(cell_b))}
+    # where the other side's repetition of that round did not pass that threshold: #60 round 56's
+    # rewrite, 3 of 8 repetitions above half a CPU of others' work, had a mean below it and got a
+    # verdict; round 58: steal in one side's round, I/O wait in the other's, is not alike. Both
+    # sides past one threshold in the same rounds is alike: the paired rounds share it.
+    past = {"A": _past(cell_a), "B": _past(cell_b)}
     for side, other, cell in (("A", "B", cell_a), ("B", "A", cell_b)):
-        only = sorted(reps[side] - reps[other])
+        only = past[side] - past[other]
         if only:
-            seconds = _rep_seconds(cell)
-            past = sorted({name for i in only for name in passes(cell["host"][i], seconds)}, key=list(LIMITS).index)
-            return (f"{len(only)} of side {side}'s {repetitions(cell)} repetitions ran with "
-                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in past)
+            names = sorted({name for _, name in only}, key=list(LIMITS).index)
+            return (f"{len({i for i, _ in only})} of side {side}'s {repetitions(cell)} repetitions ran with "
+                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in names)
                     + f", side {other}'s of those rounds did not")
     return ""
 
