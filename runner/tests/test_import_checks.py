@@ -357,3 +357,31 @@ def test_output_closed_by_its_reader_is_one_line(tmp_path, capsys):
     compare.stdout.close()  # `| head` that read nothing
     assert compare.wait(timeout=60) == 1
     assert compare.stderr.read().decode().count("\n") == 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ios=st.integers(1, 10 ** 6), bs=st.sampled_from([512, 1536, 4096, 16384]), runtime=st.integers(1, 20000),
+       off=st.integers(-3, 3))
+def test_a_fio_2_report_whose_bw_fio_computed_from_bytes_is_taken(tmp_path_factory, ios, bs, runtime, off):
+    """The rule (round 58, finding 6): fio before 3.0 writes io_bytes in KiB (bytes >> 10) and bw
+    as floor(1000 x bytes / runtime / 1024) (stat.c): every such report is taken, the import then
+    validated; a bw further from that than fio's rounding allows is refused at the field. Beside
+    the named 32,769 I/Os of 512 bytes in 210 ms."""
+    report = json.loads((FIO / "fio-2.17-perfkit-two-groups.json").read_text())
+    side = report["jobs"][0]["read"]
+    written = ios * bs
+    true_bw = 1000 * written // runtime // 1024
+    side.update(io_bytes=written >> 10, bw=true_bw + off, runtime=runtime, total_ios=ios, iops=1000 * ios / runtime)
+    tmp = tmp_path_factory.mktemp("fio2")
+    path = tmp / "fio2.json"
+    path.write_text(json.dumps(report))
+    # by hand: the figure fio would write is within 1 of the exact rate; written - (io_bytes << 10)
+    # bytes (under 1 KiB) are what io_bytes does not hold
+    fio_could = abs(true_bw + off - 1000 * written / runtime / 1024) < 1
+    got = main(["import", "fio", str(path), "--filesystem", "ext4", "--out", str(tmp / "out")])
+    if off == 0:
+        assert got == 0
+        [result] = (tmp / "out" / "results").glob("*.json")
+        assert not [p for p in validate_file(str(result)) if p.level == "error"]
+    elif not fio_could and abs(off) > 1 + 1000 / runtime:
+        assert got == 1
