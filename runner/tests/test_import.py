@@ -509,3 +509,33 @@ def test_an_import_never_replaces_another_result_of_its_id(tmp_path, capsys, mon
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert imported("ext4") == 0  # the same import again: the same bytes, kept
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("labels", [("Box1", "box1"), ("lab-A", "LAB-a")])
+def test_an_import_never_writes_an_id_that_differs_from_one_there_only_in_case(tmp_path, capsys, monkeypatch, labels):
+    """The rule: an import leaves its folder one that validate accepts: an id differing from one
+    there only in case (--machine Box1, then box1, in one second) is refused in one line, the
+    folder as it was (round 58: both were written and validate refused the folder)."""
+    import datetime as real
+    from types import SimpleNamespace
+    from fsatlas.commands import import_
+
+    class Held(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return real.datetime(2026, 12, 1, 12, 0, 0, tzinfo=tz)
+    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Held}))
+    out = tmp_path / "data"
+    sample = str(SAMPLES / "dd" / "dd-old-coreutils.txt")
+
+    def imported(label):
+        return main(["import", "dd", sample, "--filesystem", "ext4", "--this-machine", "--machine", label,
+                     "--out", str(out)])
+    assert imported(labels[0]) == 0
+    capsys.readouterr()
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert imported(labels[1]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "only in case" in err, err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert main(["validate", str(out / "results")]) == 0

@@ -468,12 +468,13 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         if twice is not None:  # two results of one id: the second move would find the first's staged file gone
             raise UserError("two results of this import would be written to one file", where=twice,
                             expected="inputs that are not the same output (" + ", ".join(inputs) + ")")
-        for (staged_file, target) in moves:  # every target checked before any is moved: a refusal leaves out as it was
-            if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
-                raise UserError("expected a folder, found a file", where=os.path.dirname(target))
-            outfile.check(target)
-            _not_replacing(staged_file, target)
-        _move_all(moves, tmp)
+        with _imports_one_at_a_time(out):  # between the checks and the moves no other import moves in
+            for (staged_file, target) in moves:  # every target checked before any is moved: a refusal leaves out as it was
+                if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
+                    raise UserError("expected a folder, found a file", where=os.path.dirname(target))
+                outfile.check(target)
+                _not_replacing(staged_file, target)
+            _move_all(moves, tmp)
         return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -483,7 +484,16 @@ def _not_replacing(staged_file: str, target: str) -> None:
     """A UserError where target holds other bytes than the staged file: an id is the second, the
     machine label, the tool and the outputs' digest, so another import of the same outputs in
     the same second (another --filesystem, say) would take the first one's file (#65 round 55:
-    it replaced it and said nothing). The same bytes again are the same import: kept."""
+    it replaced it and said nothing). The same bytes again are the same import: kept. Nor is a
+    name written that differs from one there only in case (--machine Box1 and box1 in one
+    second: validate refuses the folder, round 58)."""
+    folder, name = os.path.split(target)
+    other = next((n for n in (os.listdir(folder) if os.path.isdir(folder) else ())
+                  if n != name and n.lower() == name.lower()), None)
+    if other:
+        raise UserError(f"another result's file differs from this one's name only in case ({other})", where=target,
+                        expected="ids that differ in more than case (validate refuses a folder holding both): "
+                                 "import again in a second, or with another --machine")
     if not os.path.lexists(target):
         return
     if os.path.isfile(target) and not os.path.islink(target) and os.path.getsize(target) == os.path.getsize(staged_file):
@@ -492,6 +502,21 @@ def _not_replacing(staged_file: str, target: str) -> None:
                 return
     raise UserError("another result of this id is already there (an import of the same outputs in the same second, "
                     "with other options?): import again in a second, or remove it first", where=target)
+
+
+@contextlib.contextmanager
+def _imports_one_at_a_time(out: str):
+    """An exclusive lock on the output folder (flock on its descriptor: nothing written in it),
+    held from the checks of the targets to the last move, so two imports in one second cannot
+    both find a target free (round 58)."""
+    import fcntl
+    outfile.folder(out)
+    fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _move_all(moves: list[tuple[str, str]], tmp: str) -> None:
