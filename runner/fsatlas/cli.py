@@ -55,6 +55,8 @@ def main(argv=None) -> int:
         return int(e.code or 0)
     interrupts.install()
     find_pinned_programs()  # before any command looks for mkfs.hfsplus
+    stdout = sys.stdout
+    watched = sys.stdout = _Watched(stdout) if stdout is not None else None  # None: started with >&-
     try:
         return args.func(args) or 0
     except UserError as e:
@@ -67,9 +69,42 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # and no second error at exit's flush
         print(f"fsatlas {args.command}: -: standard output was closed before everything was written", file=sys.stderr)
         return 1
+    except OSError as e:
+        if watched is None or e is not watched.failed:
+            raise
+        # standard output on a full disk (> /dev/full): one line, as outfile says it of a file (round 58)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"fsatlas {args.command}: -: cannot write standard output: {e.strerror}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("fsatlas: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = stdout
+
+
+class _Watched:
+    """Standard output, remembering the OSError a write or flush of it raised: a command's own
+    print() failing is told from any other OSError."""
+    def __init__(self, stream):
+        self.stream, self.failed = stream, None
+
+    def write(self, text):
+        try:
+            return self.stream.write(text)
+        except OSError as e:
+            self.failed = e
+            raise
+
+    def flush(self):
+        try:
+            return self.stream.flush()
+        except OSError as e:
+            self.failed = e
+            raise
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
 
 
 if __name__ == "__main__":
