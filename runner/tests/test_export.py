@@ -1,5 +1,6 @@
 """fsatlas export and results.export.frame(): every sample of the committed results as one tidy
 row, through Parquet, CSV and JSON Lines, filtered by --where."""
+import copy
 import csv
 import io
 import json
@@ -10,9 +11,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pcsv
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.errors import UserError
 from fsatlas.results import export
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
@@ -239,3 +241,42 @@ def test_a_machine_name_is_exported_as_text(tmp_path_factory, name):
     assert main(["export", str(path), "--out", str(out), "--where", "metric=throughput"]) == 0
     names = {row["machine_name"] for row in csv.DictReader(out.open(newline="", encoding="utf-8"))}
     assert names == {"'" + name if formula_like(name) else name}
+
+
+# Round 58: compare, report, article new and export read a result as validate checks it: what
+# validate refuses in the document (a private text, a cell twice) none of them reads.
+_PRIVATE = ["alice.smith@corp-mail.com", "ssh to 203.0.113.77 first", "AMD EPYC 7763 owned by bob@example.org"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), edit=st.sampled_from(["private", "cell twice", "none"]))
+def test_what_validate_refuses_in_a_result_compare_and_export_refuse(tmp_path_factory, data, edit):
+    from fsatlas.results import privacy, validation
+    source = data.draw(st.sampled_from(sorted(RESULTS.glob("*.json"))), label="result")
+    doc = json.loads(source.read_text())
+    if edit == "private":
+        texts = [p for p, _ in privacy.strings_in(doc, keys=False)]
+        where = data.draw(st.sampled_from(texts), label="field")
+        node, parts = doc, where.lstrip("/").split("/")
+        for part in parts[:-1]:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        last = int(parts[-1]) if isinstance(node, list) else parts[-1]
+        node[last] = data.draw(st.sampled_from(_PRIVATE), label="text")
+    elif edit == "cell twice":
+        doc["cells"].append(copy.deepcopy(doc["cells"][data.draw(st.integers(0, len(doc["cells"]) - 1))]))
+    folder = tmp_path_factory.mktemp("contract") / "results"
+    folder.mkdir()
+    path = folder / source.name
+    path.write_text(json.dumps(doc))
+    # validate's own verdict on the document (its raw bundle left aside: not beside this copy)
+    refused = [p for p in validation.reviewed(validation.validate_file(str(path)))
+               if p.severity == "error" and "bundle" not in p.message and "raw" not in p.path]
+    try:
+        validation.load_checked(str(path))
+        read = True
+    except UserError:
+        read = False
+    assert read is not bool(refused), refused
+    out = folder.parent / "x.csv"
+    assert (main(["export", str(path), "--format", "csv", "--out", str(out)]) == 0) is read
+    assert out.exists() is read

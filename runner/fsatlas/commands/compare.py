@@ -58,17 +58,7 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
-def load_checked(path):
-    """A result file as compare, report and article new read it: checked as validate checks its
-    structure (its schema, then validation.structure_problems, the one function validate uses
-    too: a real created time, each cell unique and well-formed, one value a repetition, raw
-    references of their writer's form and place), refused with validate's line for its first
-    error. Not its raw output nor its name: a result copied elsewhere is still compared."""
-    result = resultfile.load_result(path)
-    problems = validation.structure_problems(result, path)
-    if problems:
-        raise UserError(problems[0].message, where=path, field=problems[0].path)
-    return result
+load_checked = validation.load_checked  # what compare, report and article new read
 
 
 def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usage: str) -> tuple[list, list, list]:
