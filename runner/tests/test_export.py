@@ -268,9 +268,11 @@ def test_what_validate_refuses_in_a_result_compare_and_export_refuse(tmp_path_fa
     folder.mkdir()
     path = folder / source.name
     path.write_text(json.dumps(doc))
-    # validate's own verdict on the document (its raw bundle left aside: not beside this copy)
-    refused = [p for p in validation.reviewed(validation.validate_file(str(path)))
-               if p.severity == "error" and "bundle" not in p.message and "raw" not in p.path]
+    (folder.parent / "raw").mkdir()
+    bundle = RESULTS.parent / "raw" / f"{source.stem}.tar.gz"
+    (folder.parent / "raw" / bundle.name).write_bytes(bundle.read_bytes())
+    # validate's own verdict, its raw bundle beside it: each edit is one it refuses in the document
+    refused = [p for p in validation.reviewed(validation.validate_file(str(path))) if p.severity == "error"]
     try:
         validation.load_checked(str(path))
         read = True
@@ -280,3 +282,18 @@ def test_what_validate_refuses_in_a_result_compare_and_export_refuse(tmp_path_fa
     out = folder.parent / "x.csv"
     assert (main(["export", str(path), "--format", "csv", "--out", str(out)]) == 0) is read
     assert out.exists() is read
+
+
+@pytest.mark.parametrize("batch_rows", [1, 7, 4000])
+def test_batches_cut_anywhere_within_a_result_give_the_rows_of_one_batch(tmp_path, monkeypatch, batch_rows):
+    """The rule (round 58): export's memory is bounded by a batch, even within one result (a batch
+    is written between two cells), and where the batches are cut changes no row: the rows of
+    batches of 1, 7 and 4,000 rows are those of one batch holding all, in order, and as many as
+    a hand count of the samples."""
+    whole = export.frame(RESULTS)
+    monkeypatch.setattr(export, "BATCH_ROWS", batch_rows)
+    parts = [t.num_rows for t in export.batches(export.result_files([str(RESULTS)]))]
+    cut = export.frame(RESULTS)
+    assert len(parts) > 1 and max(parts) < len(whole)  # cut within results: 7 results, more batches
+    pd.testing.assert_frame_equal(cut, whole)
+    assert len(whole) == _samples_by_hand(lambda c: True)
