@@ -18,23 +18,24 @@ class UserError(Exception):
     """
 
     def __init__(self, message: str = "", *, where: str = "", field: str = "",
-                 expected: str = "", found: str = ""):
+                 expected: str = "", found: str = "", listing: str = ""):
         self.where, self.field, self.expected, self.found = where, field, expected, found
-        self.message = message
+        self.message, self.listing = message, listing
         super().__init__(str(self))
 
     @property
     def body(self) -> str:
-        """What went wrong, without the file and field."""
-        body = self.message
+        """What went wrong, without the file and field: one line (a message quotes the input, as
+        fio's `"bw_bytes": "\n"`, round 58), and below it the lines of a listing (each problem a
+        line of its own, or hugo's lines), where there is one."""
+        body = one_line(self.message)
         if self.expected:
             body = (body + "; " if body else "") + f"expected {one_line(self.expected)}"
         if self.found:
             body = (body + ", " if body else "") + f"found {one_line(self.found)}"
-        return body
+        return body + "".join(f"\n{one_line(line)}" for line in self.listing.splitlines())
 
     def __str__(self) -> str:
-        # the parts a user's input fills, each one line; the message is fsatlas's own words
-        # (a list of problems below its first line stays a list: each Problem is one line)
+        # each part one line; a listing below them (each Problem is one line)
         head = ": ".join(one_line(p) for p in (self.where, self.field) if p)
         return f"{head}: {self.body}" if head else self.body

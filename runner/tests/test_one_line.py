@@ -38,3 +38,24 @@ def test_validate_and_report_name_any_file_in_one_line(name, capsys):
         assert main(["report", path, path + "x"]) == 1  # a UserError naming the file
         line = _one_line(capsys.readouterr().err)
         assert _escaped(path) in line, line
+
+
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=200)
+@given(message=texts, where=texts, field=texts, expected=texts, found=texts)
+def test_a_refusal_is_one_line_whatever_its_message_quotes(message, where, field, expected, found):
+    """The rule: a UserError prints as one line whatever any of its parts quotes (round 58: fio's
+    `"bw_bytes": "\\n"` went into the message and split the line); each part as _escaped() shows it."""
+    from fsatlas.errors import UserError
+    text = str(UserError(message, where=where, field=field, expected=expected, found=found))
+    assert not any(unicodedata.category(c) in CONTROLS for c in text)
+    assert _escaped(message) in text and _escaped(where) in text and _escaped(field) in text
+
+
+def test_a_listing_is_the_lines_below_the_first():
+    """Beside it: a refusal listing problems (aggregate's) keeps each on a line of its own below."""
+    from fsatlas.errors import UserError
+    text = str(UserError("2 problems; fix them first:", where="data/results", listing="a: x\nb: y\x1b[31m"))
+    assert text.splitlines() == ["data/results: 2 problems; fix them first:", "a: x", "b: y\\x1b[31m"]

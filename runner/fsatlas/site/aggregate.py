@@ -725,7 +725,7 @@ def check_results(problems: list, where: str) -> None:
     problems = [p for p in problems if p.severity == "error"]
     if problems:
         listing = "\n".join(str(p) for p in problems[:20])
-        raise UserError(f"{len(problems)} problems in result files; fix them first:\n{listing}", where=where)
+        raise UserError(f"{len(problems)} problems in result files; fix them first:", where=where, listing=listing)
 
 
 @lru_cache(maxsize=1)

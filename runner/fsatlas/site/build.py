@@ -535,7 +535,7 @@ class Hugo:
             if said and all(named):  # errorfs of templates of ours, each naming the file it refuses: one line
                 more = f" (and {len(said) - 1} more like it)" if len(said) > 1 else ""
                 raise UserError(named[0][2] + more, where=os.path.join(self.root, named[0][1]))
-            raise UserError(f"hugo failed building {self.what}:\n" + "\n".join(lines)[-3000:],
+            raise UserError(f"hugo failed building {self.what}:", listing="\n".join(lines)[-3000:],
                             where=os.path.join(self.root, "config.toml"))
 
     def stop(self) -> None:
