@@ -310,3 +310,36 @@ def test_a_reference_with_a_description_beside_it_is_checked_fast():
     schema["properties"]["target"]["properties"]["baseline"] = {"$ref": "#/$defs/baseline", "description": "x"}
     assert resultfile._inlined(schema, schema["$defs"])["properties"]["target"]["properties"]["baseline"] == \
         resultfile._inlined(schema["$defs"]["baseline"], schema["$defs"])
+
+
+SAMPLES_DIR = os.path.join(os.path.dirname(__file__), "fixtures", "samples")
+REAL = sorted((os.path.relpath(d, SAMPLES_DIR).split("/")[0], os.path.join(d, f))
+              for d, _, files in os.walk(SAMPLES_DIR) for f in files
+              if os.path.relpath(d, SAMPLES_DIR).split("/")[0] in ("dd", "bonnie", "iozone", "fio"))
+HOSTILE = ["9" * 400, "9" * 5000, "nan", "-inf", "4.7.7", "1e999", "-5", "0", "1e-320", "\udc00", "12.3 ms", "\n"]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_real_output_with_one_figure_made_hostile_is_taken_and_valid_or_refused_in_one_line(tmp_path_factory, capsys, data):
+    """The rule (#65 round 58): whatever one figure of a real output of fio, bonnie++, IOzone or
+    dd becomes (400 or 5,000 digits, NaN, infinity, "4.7.7", a lone surrogate, another unit), the
+    import either writes a result validate accepts or refuses in one line with exit status 1."""
+    import re
+    fmt, path = data.draw(st.sampled_from(REAL), label="sample")
+    text = open(path, encoding="utf-8", errors="surrogateescape").read()
+    spots = [m.span() for m in re.finditer(r"\d+(?:\.\d+)?", text)]
+    if not spots:
+        return
+    start, end = data.draw(st.sampled_from(spots), label="figure")
+    text = text[:start] + data.draw(st.sampled_from(HOSTILE), label="written") + text[end:]
+    folder = tmp_path_factory.mktemp("hostile")
+    (folder / "in.txt").write_text(text, encoding="utf-8", errors="surrogatepass")
+    capsys.readouterr()
+    code = main(["import", fmt, str(folder / "in.txt"), "--filesystem", "ext4", "--out", str(folder / "o")])
+    err = capsys.readouterr().err
+    if code == 0:
+        assert main(["validate", str(folder / "o" / "results")]) == 0, capsys.readouterr()
+    else:
+        lines = [line for line in err.splitlines() if not line.startswith(("note:", "warning:"))]
+        assert code == 1 and len(lines) == 1 and "Traceback" not in err, err

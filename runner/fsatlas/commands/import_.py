@@ -307,6 +307,28 @@ def run(args) -> int:
             return _run_pts(args) if args.format == "pts" else _run(args)
     except MemoryError:
         raise UserError(memory.TOO_MUCH, where=", ".join(args.files)) from None
+    except UNREADABLE as e:  # a figure no parser's own check placed: one line naming the inputs, never a traceback
+        raise UserError(f"a figure or name that cannot be read ({_unreadable(e)})", where=", ".join(args.files),
+                        expected="the tool's own output, each figure a number it can print") from None
+
+
+# What reading a number or text the parsers did not check first raises: a 400-digit figure as a
+# float (OverflowError), "4.7.7" or a 5,000-digit integer (ValueError), a NaN divided (ZeroDivisionError),
+# a lone surrogate encoded (UnicodeError) (#65 round 58: each was a traceback).
+UNREADABLE = (ArithmeticError, ValueError, UnicodeError)
+
+
+def _unreadable(error: Exception) -> str:
+    return f"{type(error).__name__}: {str(error)[:120]}"
+
+
+def _parse(module, text: str, path: str, workload):
+    """module.parse of one input; an UNREADABLE error names that input (run() names them all)."""
+    try:
+        return module.parse(text, path, workload)
+    except UNREADABLE as e:
+        raise UserError(f"a figure or name that cannot be read ({_unreadable(e)})", where=path,
+                        expected="the tool's own output, each figure a number it can print") from None
 
 
 def _run(args) -> int:
@@ -338,7 +360,7 @@ def _run(args) -> int:
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
     mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
-    parsed = [(f"raw/{result_id}/{_member(index, path)}", module.parse(text, path, args.workload))
+    parsed = [(f"raw/{result_id}/{_member(index, path)}", _parse(module, text, path, args.workload))
               for index, (path, text) in enumerate(texts)]
     provenance = {}  # raw member -> what its own output recorded of when and with what it ran
     for (raw, _), (path, text) in zip(parsed, texts):

@@ -6,12 +6,18 @@ from ..dd_output import RECORDS, summaries
 from ...errors import UserError
 from .measurement import Measurement
 
+MAX_BYTES = 2 ** 63 - 1  # dd's counts are off_t
+MAX_SECONDS = 1e9  # about 32 years
+
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
     out = []
     for size, seconds, line in summaries(text):
         if seconds <= 0:
             raise UserError("dd reports zero seconds: too fast to measure", where=f"{where}:{line}")
+        if size > MAX_BYTES or not seconds <= MAX_SECONDS:  # nothing dd can print (#65 round 58: tracebacks, a rate of 0)
+            raise UserError(f"a summary of {str(size)[:30]} bytes in {seconds:g} s", where=f"{where}:{line}",
+                            expected=f"a byte count dd can copy (below 2^63) in at most {MAX_SECONDS:g} s")
         out.append(Measurement(workload or "dd", {"bytes": size}, {"throughput": size / seconds},
                                {"throughput": ("bytes/s", "higher")}))
     if not out:
