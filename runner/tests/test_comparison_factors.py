@@ -288,3 +288,28 @@ def test_the_factors_that_differ_are_named_with_a_verb_of_their_number(names):
     text = comparison.they_differ(names)
     assert text.endswith(" differs" if len(names) == 1 else " differ")
     assert [n for n in comparison.FACTORS if re.search(rf"\b{n}\b", text)] == [n for n in comparison.FACTORS if n in names]
+
+
+extra_names = st.text(st.characters(whitelist_categories=("Ll",), whitelist_characters="_"), min_size=2, max_size=12)
+extra_values = st.one_of(st.text(min_size=1, max_size=20), st.integers(1, 10 ** 6), st.booleans(),
+                         st.dictionaries(st.sampled_from(["model", "rpm", "bus"]), st.text(min_size=1, max_size=8),
+                                         min_size=1, max_size=2))
+
+
+@settings(max_examples=60)
+@given(where=st.sampled_from(["system", "target"]), name=extra_names, a=extra_values, b=extra_values)
+def test_a_field_beyond_the_schemas_own_that_differs_is_a_differing_factor(where, name, a, b):
+    """The rule (round 58): two sides differing in any field a --system file may add to system
+    (scalars: cpu_mhz, storage_model) or to target (anything: a disk described as an object) are
+    not "the same" machine or storage: the factor is named and no row is better or worse."""
+    from hypothesis import assume
+    assume(name not in comparison.NOT_MACHINE | set(SYSTEM) | set(TARGET) | {"baseline", "baseline_after",
+                                                                               "baseline_written", "guest"})
+    if where == "system":
+        assume(not isinstance(a, dict) and not isinstance(b, dict))  # the schema's system holds scalars only
+    fields = lambda v: {where: {**(SYSTEM if where == "system" else TARGET), name: v}}  # noqa: E731
+    plan = comparison.design([comparison.factors(r) for r in side(100e6, 2, "a", **fields(a))],
+                             [comparison.factors(r) for r in side(200e6, 2, "b", **fields(b))])
+    factor = "machine" if where == "system" else "storage"
+    shown = lambda v: json.dumps(v, sort_keys=True) if isinstance(v, dict) else str(v)  # noqa: E731 (1 and "1" alike)
+    assert (factor in plan["differ"]) is (shown(a) != shown(b)), plan

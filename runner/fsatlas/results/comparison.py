@@ -261,6 +261,10 @@ FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and p
 
 
 NOT_RECORDED = "not recorded"
+# system fields that are not the machine's hardware: its own factors, its display name, what was
+# recorded, and a run's own time (an import's PTS timestamp)
+NOT_MACHINE = frozenset({"machine", "arch", "cpu_model", "cpu_count", "memory_bytes", "machine_name", "recorded",
+                         "kernel", "os", "virtualization", "container", "pts_timestamp"})
 IMPORT, RUNNER = shares.IMPORT, shares.RUNNER  # a run's origin (factors())
 
 
@@ -285,12 +289,17 @@ def factors(result: dict) -> dict:
     if not resultfile.system_recorded(system):  # a label alone: the machine is not known to be any other's
         system = {}
     memory = system.get("memory_bytes")
+    # a fact the schema names not, which a --system file may add (cpu_mhz, storage_model): the
+    # machine's too, so two files differing in it never read as one machine (round 58)
+    more = [f"{k} {system[k]}" for k in sorted(system) if k not in NOT_MACHINE and system[k] not in (None, "")]
     machine = ", ".join(filter(None, (system.get("machine"), system.get("arch"), system.get("cpu_model"),
                                       f"{system['cpu_count']} CPUs" if system.get("cpu_count") else "",
-                                      machines.memory_text(memory) if memory else "")))
-    storage = ", ".join(f"{k} {target[k]}" for k in sorted(target)
-                        if k not in ("baseline", "baseline_after", "baseline_written", "guest")
-                        and target[k] not in (None, "") and not isinstance(target[k], (dict, list)))
+                                      machines.memory_text(memory) if memory else "", *more)))
+    # every field of the target but its measurements, a nested one (a disk described as an
+    # object) as canonical JSON: dropped, two disks read as the same storage (round 58)
+    storage = ", ".join(f"{k} {json.dumps(target[k], sort_keys=True) if isinstance(target[k], (dict, list)) else target[k]}"
+                        for k in sorted(target) if k not in ("baseline", "baseline_after", "baseline_written", "guest")
+                        and target[k] not in (None, "", {}, []))
     guest = target.get("guest")
     guest = ", ".join(f"{k} {guest[k]}" for k in sorted(guest)) if isinstance(guest, dict) and guest else "none"
     virtualization = ", ".join(f"{k} {system[k]}" for k in ("virtualization", "container") if system.get(k))
