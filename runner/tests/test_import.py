@@ -539,3 +539,17 @@ def test_an_import_never_writes_an_id_that_differs_from_one_there_only_in_case(t
     assert err.count("\n") == 1 and "only in case" in err, err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert main(["validate", str(out / "results")]) == 0
+
+
+@pytest.mark.parametrize("figure", ["-5", "1e400"])
+def test_a_result_an_import_would_refuse_is_refused_naming_the_input_and_the_place(tmp_path, capsys, figure):
+    """The rule (round 58): a refusal names the file the user gave and the place, never the
+    result's file, which is not written: bonnie++'s block write of -5 or 1e400 KiB/s."""
+    text = (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().replace("761540", figure, 1)
+    source = tmp_path / "bonnie.csv"
+    source.write_text(text)
+    out = tmp_path / "data"
+    assert main(["import", "bonnie", str(source), "--filesystem", "ext4", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"fsatlas import: {source}: ") and "/cells/0/metrics/" in err, err
+    assert not (out / "results").exists() or not list((out / "results").iterdir())

@@ -322,6 +322,16 @@ def _unreadable(error: Exception) -> str:
     return f"{type(error).__name__}: {str(error)[:120]}"
 
 
+def _checked(result: dict, inputs: list) -> None:
+    """resultfile.check of the result an import would write, a refusal naming its inputs and the
+    place in the result (round 58: it named the result's file, which is never written)."""
+    try:
+        resultfile.check(result, result["id"])
+    except UserError as e:
+        raise UserError(f"the result made from it would be refused at {e.field or '/'}: {e.body}",
+                        where=", ".join(inputs)) from None
+
+
 def _parse(module, text: str, path: str, workload):
     """module.parse of one input; an UNREADABLE error names that input (run() names them all)."""
     try:
@@ -417,7 +427,7 @@ def _run(args) -> int:
     if notes:
         result["notes"] = "\n".join(notes)[:4000]
     out = outfile.named(args.out)
-    resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
+    _checked(result, args.files)
     members = {_member(index, path): data for index, (path, data, _) in enumerate(read)}  # the bytes as the tool wrote them
     (written,) = _publish(out, [(result, members)], args.redact, args.files)
     ok = sum(r["status"] == "ok" for r in records)
@@ -707,7 +717,7 @@ def _run_pts(args) -> int:
             if redacted:
                 result["redactions"] = [{"raw": f"raw/{result_id}/{member}", "what": what, "count": n}
                                         for what, n in sorted(redacted.items())]
-            resultfile.check(result, os.path.join(out, "results", f"{result_id}.json"))
+            _checked(result, [path])
             made.append((result, {member: kept.encode()}))
     for written, (result, _) in zip(_publish(out, made, args.redact, args.files, ("/system", "/target")), made):
         ok = sum(r["status"] == "ok" for r in result["cells"])

@@ -340,7 +340,8 @@ def _check_side(side: dict, field: str, where: str, terse: bool, version: tuple)
         # the bytes: up to 1 KiB less, 1000 / runtime KiB/s less (round 58: 32,769 I/Os of 512
         # bytes in 210 ms wrote io 16384 and bw 78021, not 78019)
         truncated = 1000 / runtime / divisor if runtime and key == "bw" and divisor != 1024.0 else 0.0
-        if abs(figure - expected) > 1 + truncated + 1e-9 * expected:
+        slack = 1 + 1e-9 * expected
+        if not expected - slack <= figure <= expected + truncated + slack:
             raise UserError(f"{key} {figure:.6g}", where=where, field=f"{field}/{key}",
                             expected=f"{expected:.6g} ({1000 / divisor:g} x {'io_bytes' if key != 'iops' else 'total_ios'}"
                                      f" / runtime {runtime:g} ms, as fio computes it)")
