@@ -22,6 +22,7 @@ from fsatlas.results import comparison, contention, resultfile, validation
 from fsatlas.site import report
 from test_compare_inputs import KEYS, QUIET, run, stored, verdicts
 from test_compare_unknowns import _quiet
+from testutil import RESULTS
 
 SCHEMA = resultfile.schema()
 NAMED = {"top": set(SCHEMA["properties"]), "cell": set(SCHEMA["$defs"]["cell"]["properties"])}
@@ -254,3 +255,25 @@ def test_a_cell_mounted_otherwise_or_through_another_driver_gets_no_verdict_acro
     factors = comparison.factors(one)
     plan = comparison.cells_plan(factors, ext4, factors, xfs)
     assert not {"mount options", "driver"} & set(plan["differ"])
+
+
+STANDARD_WITH_HOST = RESULTS / "20261127T143616Z-m-b6d0b06748-standard.json"
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_a_counter_column_of_another_length_is_the_one_named(data):
+    """The rule (round 58): where one column of a cell's host or device counters holds more or
+    fewer values than the cell's repetitions, the problem names that column and the repetitions'
+    count (a hand count of the samples), never a column that is right."""
+    doc = json.loads(STANDARD_WITH_HOST.read_text())
+    cells = [i for i, c in enumerate(doc["cells"]) if isinstance(c.get("host"), dict) and len(c["host"]) > 1]
+    i = data.draw(st.sampled_from(cells), label="cell")
+    column = data.draw(st.sampled_from(sorted(doc["cells"][i]["host"])), label="column")
+    reps = max(len(m["samples"]) for m in doc["cells"][i]["metrics"].values())
+    values = doc["cells"][i]["host"][column]
+    change = data.draw(st.integers(-len(values), 3).filter(lambda k: k != 0), label="change")
+    doc["cells"][i]["host"][column] = values[:len(values) + change] if change < 0 else values + values[:change]
+    problems = [p for p in resultfile.stored_problems(doc, "f.json") if "/host/" in p.path]
+    assert [(p.path, p.message) for p in problems] == \
+        [(f"/cells/{i}/host/{column}", f"expected {reps} values (one a repetition), found {len(values) + change}")]
