@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.run import filesystems, leftovers, target
 from testutil import SAMPLES, raw_files, write_json
@@ -553,3 +555,21 @@ def test_a_result_an_import_would_refuse_is_refused_naming_the_input_and_the_pla
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"fsatlas import: {source}: ") and "/cells/0/metrics/" in err, err
     assert not (out / "results").exists() or not list((out / "results").iterdir())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cpu=st.sampled_from(["AMD EPYC 7763", "Intel Xeon Gold 6130", "Apple M2"]), cores=st.integers(1, 128))
+def test_a_system_file_without_a_label_gets_one_from_its_facts(tmp_path_factory, cpu, cores):
+    """The rule (round 58): an import's --system file without a machine label (and no --machine)
+    is labelled from its own facts: the same facts one label, other facts another, never this
+    machine's label (it named another machine's facts)."""
+    from fsatlas.commands import import_
+    from fsatlas.run import system
+    tmp = tmp_path_factory.mktemp("sys")
+    labels = []
+    for n in (cores, cores, cores + 1):
+        path = tmp / f"s{n}-{len(labels)}.yaml"
+        facts = {k: v for k, v in system.collect_system(None).items() if k != "machine"}  # every fact a file gives
+        path.write_text(yaml.safe_dump({"system": {**facts, "cpu_model": cpu, "cpu_count": n}}))
+        labels.append(import_._system(str(path), None, False, "d")[0]["machine"])
+    assert labels[0] == labels[1] != labels[2] and system.default_machine_label() not in labels

@@ -87,7 +87,10 @@ def _system(path, machine, this_machine: bool, digest: str):
     if not isinstance(data, dict) or not isinstance(data.get("system"), dict):
         raise UserError("expected a mapping with a 'system' section (and optionally 'target')", where=path, field="/system")
     sysinfo = {**data["system"], "recorded": "file"}
-    sysinfo.setdefault("machine", machine or system.default_machine_label())
+    # the file's own label, else --machine, else one from the file's facts: this machine's label
+    # named another machine's facts (round 58), which validate then saw as one label, two machines
+    sysinfo.setdefault("machine", machine or "m-" + hashlib.sha256(
+        ("fsatlas-file:" + json.dumps(data["system"], sort_keys=True, default=str)).encode()).hexdigest()[:10])
     if machine:
         sysinfo["machine"] = machine
     target = data.get("target") or {"kind": "directory"}
