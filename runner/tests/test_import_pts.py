@@ -102,3 +102,17 @@ def test_a_file_it_cannot_read_is_one_located_line_and_nothing_written(tmp_path,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and name in err and words in err, err
     assert not out.exists() or not any(out.rglob("*.*"))
+
+
+@pytest.mark.parametrize("encoding, words", [("ISO-8859-1", "Ubuntu 20.04 été"), ("windows-1252", "Debian “bookworm” €"),
+                                             ("ISO-8859-15", "Fedora Œuvre €"), ("UTF-8", "Arch 日本")])
+def test_a_file_in_the_encoding_it_declares_is_read_in_it(tmp_path, capsys, encoding, words):
+    """The rule (round 58): a PTS file is read in the encoding its XML declaration names (its é
+    read as UTF-8 became two replacement characters in the result's os), and the result
+    validates against the kept file."""
+    text = PTS.read_text().replace('<?xml version="1.0"?>', f'<?xml version="1.0" encoding="{encoding}"?>', 1)
+    source = tmp_path / "declared.xml"
+    source.write_bytes(text.replace("OS: Ubuntu 20.04", f"OS: {words}").encode(encoding))
+    out, results, paths = _import(tmp_path, capsys, source=source)
+    assert {r["system"]["os"] for r in results} == {words}
+    assert all(not [p for p in validate_file(str(p)) if p.severity == "error"] for p in paths)

@@ -721,7 +721,9 @@ def _run_pts(args) -> int:
                 result["redactions"] = [{"raw": f"raw/{result_id}/{member}", "what": what, "count": n}
                                         for what, n in sorted(redacted.items())]
             _checked(result, [path])
-            made.append((result, {member: kept.encode()}))
+            # the file as PTS wrote it where nothing was redacted; else in the encoding it declares
+            raw = data if kept == text else kept.encode(importers.declared_encoding(data) or "utf-8", "xmlcharrefreplace")
+            made.append((result, {member: raw}))
     for written, (result, _) in zip(_publish(out, made, args.redact, args.files, ("/system", "/target")), made):
         ok = sum(r["status"] == "ok" for r in result["cells"])
         print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
