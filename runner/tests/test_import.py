@@ -573,3 +573,31 @@ def test_a_system_file_without_a_label_gets_one_from_its_facts(tmp_path_factory,
         path.write_text(yaml.safe_dump({"system": {**facts, "cpu_model": cpu, "cpu_count": n}}))
         labels.append(import_._system(str(path), None, False, "d")[0]["machine"])
     assert labels[0] == labels[1] != labels[2] and system.default_machine_label() not in labels
+
+
+@pytest.mark.parametrize("second", ["ext4", "xfs"])
+def test_outputs_imported_before_are_refused_a_second_later(tmp_path, capsys, monkeypatch, second):
+    """The rule (round 58): one output is imported once into a folder: a second later (another
+    id, the same label, tool and outputs' digest), as the same or another filesystem, it is
+    refused naming the result it became, which stays as it was."""
+    import datetime as real
+    from types import SimpleNamespace
+    from fsatlas.commands import import_
+    clock = [real.datetime(2026, 12, 1, 12, 0, 0)]
+
+    class Ticking(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            clock[0] += real.timedelta(seconds=1)
+            return clock[0].replace(tzinfo=tz)
+    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Ticking}))
+    out = tmp_path / "data"
+    sample = str(SAMPLES / "dd" / "dd-old-coreutils.txt")
+    assert main(["import", "dd", sample, "--filesystem", "ext4", "--out", str(out)]) == 0
+    (first,) = (out / "results").iterdir()
+    capsys.readouterr()
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert main(["import", "dd", sample, "--filesystem", second, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "imported already" in err and str(first) in err, err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

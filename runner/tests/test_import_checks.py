@@ -384,5 +384,6 @@ def test_a_fio_2_report_whose_bw_fio_computed_from_bytes_is_taken(tmp_path_facto
         assert got == 0
         [result] = (tmp / "out" / "results").glob("*.json")
         assert not [p for p in validate_file(str(result)) if p.severity == "error"]
-    elif figure < lowest - 1 or figure > highest + 3:  # beyond fio's rounding of any such count: refused
+    elif figure < lowest * (1 - 1e-9) - 1 or figure > highest * (1 + 1e-9) + 3:  # beyond fio's rounding (and a
+        # float's, 1e-9 of the figure) of any such count: refused
         assert got == 1

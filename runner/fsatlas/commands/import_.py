@@ -515,6 +515,9 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+STAMP = len("20261202T012713Z")  # an id's first part: the second it was made
+
+
 def _not_replacing(staged_file: str, target: str) -> None:
     """A UserError where target holds other bytes than the staged file: an id is the second, the
     machine label, the tool and the outputs' digest, so another import of the same outputs in
@@ -523,8 +526,16 @@ def _not_replacing(staged_file: str, target: str) -> None:
     name written that differs from one there only in case (--machine Box1 and box1 in one
     second: validate refuses the folder, round 58)."""
     folder, name = os.path.split(target)
-    other = next((n for n in (os.listdir(folder) if os.path.isdir(folder) else ())
-                  if n != name and n.lower() == name.lower()), None)
+    names = os.listdir(folder) if os.path.isdir(folder) else []
+    # an id is the second, then the label, the tool and the outputs' digest: one whose part after
+    # the second is this one's holds these outputs, imported before (round 58: a second later
+    # they became a second result of the same run, which validate took)
+    again = next((n for n in names if n != name and n[STAMP:] == name[STAMP:] and n.endswith(".json")), None)
+    if again:
+        raise UserError("these outputs were imported already, as this result", where=os.path.join(folder, again),
+                        expected="outputs not imported yet into this folder (remove that result first to import them "
+                                 "again)")
+    other = next((n for n in names if n != name and n.lower() == name.lower()), None)
     if other:
         raise UserError(f"another result's file differs from this one's name only in case ({other})", where=target,
                         expected="ids that differ in more than case (validate refuses a folder holding both): "
