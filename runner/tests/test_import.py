@@ -482,20 +482,27 @@ def test_a_staging_folder_an_import_left_when_killed_is_removed_by_the_next_and_
     assert ignored.returncode == 0
 
 
+def _clock(monkeypatch, tick: int) -> None:
+    """import_'s clock from 2026-12-01 12:00:00 UTC, moving tick seconds at each reading."""
+    import datetime as real
+    from types import SimpleNamespace
+    from fsatlas.commands import import_
+    now = [real.datetime(2026, 12, 1, 12, 0, 0) - real.timedelta(seconds=tick)]
+
+    class Clock(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            now[0] += real.timedelta(seconds=tick)
+            return now[0].replace(tzinfo=tz)
+    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Clock}))
+
+
 def test_an_import_never_replaces_another_result_of_its_id(tmp_path, capsys, monkeypatch):
     """The rule: an import writes a result file only where none of its id is, or where the one
     there holds the same bytes (the same import again); an id is the second, the label, the tool
     and the outputs' digest, so the same output imported as xfs in the second it was imported as
     ext4 would take ext4's file (#65 round 55: it did, silently). The clock is held at one second."""
-    import datetime as real
-    from types import SimpleNamespace
-    from fsatlas.commands import import_
-
-    class Held(real.datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return real.datetime(2026, 12, 1, 12, 0, 0, tzinfo=tz)
-    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Held}))
+    _clock(monkeypatch, tick=0)  # every import in one second
     out = tmp_path / "data"
     sample = str(SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt")
 
@@ -518,15 +525,7 @@ def test_an_import_never_writes_an_id_that_differs_from_one_there_only_in_case(t
     """The rule: an import leaves its folder one that validate accepts: an id differing from one
     there only in case (--machine Box1, then box1, in one second) is refused in one line, the
     folder as it was (round 58: both were written and validate refused the folder)."""
-    import datetime as real
-    from types import SimpleNamespace
-    from fsatlas.commands import import_
-
-    class Held(real.datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return real.datetime(2026, 12, 1, 12, 0, 0, tzinfo=tz)
-    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Held}))
+    _clock(monkeypatch, tick=0)  # every import in one second
     out = tmp_path / "data"
     sample = str(SAMPLES / "dd" / "dd-old-coreutils.txt")
 
@@ -580,17 +579,7 @@ def test_outputs_imported_before_are_refused_a_second_later(tmp_path, capsys, mo
     """The rule (round 58): one output is imported once into a folder: a second later (another
     id, the same label, tool and outputs' digest), as the same or another filesystem, it is
     refused naming the result it became, which stays as it was."""
-    import datetime as real
-    from types import SimpleNamespace
-    from fsatlas.commands import import_
-    clock = [real.datetime(2026, 12, 1, 12, 0, 0)]
-
-    class Ticking(real.datetime):
-        @classmethod
-        def now(cls, tz=None):
-            clock[0] += real.timedelta(seconds=1)
-            return clock[0].replace(tzinfo=tz)
-    monkeypatch.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Ticking}))
+    _clock(monkeypatch, tick=1)  # each import a second after the one before
     out = tmp_path / "data"
     sample = str(SAMPLES / "dd" / "dd-old-coreutils.txt")
     assert main(["import", "dd", sample, "--filesystem", "ext4", "--out", str(out)]) == 0

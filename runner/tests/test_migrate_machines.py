@@ -15,6 +15,14 @@ from fsatlas.cli import main
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def _stored_run(data: Path, doc: dict, rid: str, created: str, **system) -> None:
+    """The fixture's result as run rid of data/, created then, its system facts changed, with its bundle."""
+    (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
+        doc, id=rid, created=created, system={**doc["system"], **system},
+        cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
+    shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+
+
 def test_a_label_shared_by_two_machines_is_split(tmp_path, capsys):
     data = tmp_path / "data"
     shutil.copytree(FIXTURES / "raw", data / "raw")
@@ -62,10 +70,7 @@ def test_a_label_is_one_machine_with_one_hardware_and_its_majority_keeps_it(tmp_
     for k, (cpu, day) in enumerate(runs):
         rid = f"run{k}"
         made[rid] = (cpu, f"2026-11-2{4 + day}T0{k}:00:00Z")
-        (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
-            doc, id=rid, created=made[rid][1], system={**doc["system"], "cpu_model": cpu},
-            cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
-        shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+        _stored_run(data, doc, rid, made[rid][1], cpu_model=cpu)
     capsys_out = subprocess.run([sys.executable, "-m", "fsatlas.cli", "validate", "--no-cache", str(data / "results")],
                                 capture_output=True, text=True, cwd=FIXTURES.parent.parent)
     assert capsys_out.returncode == 0, capsys_out.stderr
@@ -130,10 +135,7 @@ def test_two_long_labels_cut_to_one_start_stay_two(tmp_path, capsys):
         for k, cpu in enumerate(("Intel(R) Xeon(R) Processor", "Intel(R) Xeon(R) Processor", "AMD EPYC")):
             rid = f"{label[-6:].strip('-')}{k}"
             made[rid] = label
-            (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
-                doc, id=rid, created=f"2026-11-2{4 + k}T00:00:00Z", system={**doc["system"], "machine": label, "cpu_model": cpu},
-                cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
-            shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+            _stored_run(data, doc, rid, f"2026-11-2{4 + k}T00:00:00Z", machine=label, cpu_model=cpu)
     assert main(["migrate", "--data", str(data)]) == 0
     labels = {rid: json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"] for rid in made}
     moved = {labels[rid] for rid in made if labels[rid] != made[rid]}
@@ -245,10 +247,7 @@ def test_a_label_moved_off_never_lands_on_a_label_other_hardware_holds(tmp_path,
     runs = {"r1": ("lab", "Intel(R) Xeon(R) Processor"), "r2": ("lab", "Intel(R) Xeon(R) Processor"),
             "r3": ("lab", "AMD EPYC"), "r4": (taken, "ARM Neoverse")}
     for k, (rid, (label, cpu)) in enumerate(runs.items()):
-        (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
-            doc, id=rid, created=f"2026-11-2{4 + k}T00:00:00Z", system={**doc["system"], "machine": label, "cpu_model": cpu},
-            cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
-        shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+        _stored_run(data, doc, rid, f"2026-11-2{4 + k}T00:00:00Z", machine=label, cpu_model=cpu)
     assert main(["migrate", "--data", str(data)]) == 0
     labels = {rid: json.loads((data / "results" / f"{rid}.json").read_text())["system"]["machine"] for rid in runs}
     assert labels["r4"] == taken and labels["r3"] not in ("lab", taken) and labels["r3"].startswith("lab-"), labels
