@@ -15,8 +15,9 @@ kernel threads serving the loop device), whose work is the workload's. Its thres
 
 In an adaptive profile a repetition past a threshold is run again, up to the cap
 (run/execution.CONTENTION_RETRIES); one that stays past it marks the cell `contended`
-(results/flags). differs() says whether two cells' contention differs by more than a threshold,
-so that a comparison says so instead of giving a verdict (results/comparison calls it).
+(results/flags). differs() says whether two cells' contention differs: a mean by more than a
+threshold, or a round past one on one side only, so that a comparison says so instead of giving
+a verdict (results/comparison calls it).
 """
 import math
 import statistics
@@ -122,8 +123,8 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     CPUs apart)", or one that one cell's records give and the other's cannot ("other processes'
     CPU unknown against 0.05 CPUs a repetition": unknown is not the same); "" where none does or
     neither side recorded any; else where a repetition of one cell passed a threshold and the
-    other's of that round did not pass that one ("3 of side A's 8 repetitions ran with other processes' CPU
-    above 0.50 CPUs, side B's of those rounds did not"). unknown_differs=False:
+    other's of that round did not pass that one ("3 of side A's 8 repetitions ran with other
+    processes' CPU above 0.50 CPUs, side B's of those rounds did not"). unknown_differs=False:
     only measures both give (across files comparison.contention_unknown() says what a side's
     records cannot give)."""
     a, b = summary(cell_a), summary(cell_b)
