@@ -116,3 +116,23 @@ def test_a_file_in_the_encoding_it_declares_is_read_in_it(tmp_path, capsys, enco
     out, results, paths = _import(tmp_path, capsys, source=source)
     assert {r["system"]["os"] for r in results} == {words}
     assert all(not [p for p in validate_file(str(p)) if p.severity == "error"] for p in paths)
+
+
+def test_any_encoding_a_declaration_names_is_read_or_left_never_a_crash(tmp_path, capsys):
+    """The rule (round 59): whatever encoding an XML declaration names, every name Python knows
+    (hex, base64, undefined, idna, EBCDIC...) and some it does not, the text is read (in it where
+    it is a text encoding reading ASCII as ASCII, else as UTF-8), never an exception: validate
+    reads contributed bundles through the same function. The import then passes or refuses in one line."""
+    import encodings.aliases
+    from fsatlas.results import importers
+    names = sorted(set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values())) + ["nonsense-9"]
+    body = PTS.read_bytes().replace(b'<?xml version="1.0"?>', b"", 1)
+    for name in names:
+        doc = b'<?xml version="1.0" encoding="' + name.encode() + b'"?>' + body
+        assert "<PhoronixTestSuite>" in importers.text_of(doc, "x.xml") or importers.declared_encoding(doc), name
+    for name in ("hex", "base64", "undefined", "idna", "cp037"):
+        source = tmp_path / f"{name}.xml"
+        source.write_bytes(b'<?xml version="1.0" encoding="' + name.encode() + b'"?>' + body)
+        code = main(["import", "pts", str(source), "--out", str(tmp_path / "out")])
+        err = capsys.readouterr().err
+        assert code in (0, 1) and "Traceback" not in err and (code == 0 or err.count("\n") == 1), (name, err)

@@ -55,21 +55,32 @@ def text_of(data: bytes, where: str) -> str:
                         expected="the text the tool printed (IOzone's -b spreadsheet is not read: give its report)")
     if is_json_report(data):  # json+'s bins cut before decoding, not after (fio_json.bytes_without_bins)
         data = fio_json.bytes_without_bins(data)
-    return data.decode(declared_encoding(data) or "utf-8-sig", "replace")
+    declared = declared_encoding(data)
+    if declared:
+        try:
+            return data.decode(declared, "replace")
+        except (UnicodeError, ValueError):  # a codec that refuses even with "replace" (idna's long labels)
+            pass
+    return data.decode("utf-8-sig", "replace")
 
 
 _XML_DECLARATION = re.compile(rb'^<\?xml[^>]{0,200}?encoding\s*=\s*["\']([A-Za-z0-9._-]{1,40})["\']')
 
 
 def declared_encoding(data: bytes) -> str | None:
-    """The encoding an XML document declares for itself where Python knows it and it is not
+    """The encoding an XML document declares for itself where Python knows it as a text encoding
+    that reads ASCII as ASCII (not "hex" nor "base64", which crashed validate: round 59) and it is not
     UTF-8 (a Phoronix Test Suite file declaring ISO-8859-1: its é read as UTF-8 was two
     replacement characters in the result's os, round 58), else None."""
     match = _XML_DECLARATION.match(data.lstrip(codecs.BOM_UTF8))
     if not match:
         return None
     try:
-        name = codecs.lookup(match.group(1).decode("ascii")).name
-    except LookupError:
+        info = codecs.lookup(match.group(1).decode("ascii"))
+        if b"<?xml".decode(info.name) != "<?xml":  # a text encoding that reads ASCII as ASCII (not EBCDIC)
+            return None
+    except (LookupError, UnicodeError, ValueError, TypeError):  # "hex", "base64", "undefined", "idna" (round 59)
         return None
-    return None if name in ("utf-8", "utf-16", "utf-16-le", "utf-16-be") else name
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    return None if info.name in ("utf-8", "utf-16", "utf-16-le", "utf-16-be") else info.name
