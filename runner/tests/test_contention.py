@@ -49,9 +49,12 @@ def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
     # one cell's records against none (round 16): unknown is not the same, unless told to leave it
     # to the caller (across files comparison.contention_unknown says it of the side)
     assert "unknown is not the same" in contention.differs(a, {})
-    # ... and where it is left to the caller, a's repetitions past the threshold still speak (round 56)
-    assert contention.difference(a, {}, unknown_differs=False) == \
-        "3 of side A's 3 repetitions ran with other processes' CPU above 0.50 CPUs, side B's of those rounds did not"
+    # ... and across files, where rounds are not paired, a's repetitions past the threshold speak
+    # side against side (round 59)
+    assert contention.difference(a, {}, unknown_differs=False) == ""
+    assert contention.sides_past([a], [{}]) == \
+        "3 of side A's 3 repetitions ran with other processes' CPU above 0.50 CPUs, none of side B's"
+    assert contention.sides_past([a, b], [b, a]) == ""  # busy somewhere on both sides: alike
     assert contention.difference(a, a) == ""  # busy in the same rounds on both sides is alike
     assert contention.difference(b, {}, unknown_differs=False) == ""
     # older files: no seconds in the host records, the cell's wall time over its repetitions stands in
@@ -130,3 +133,16 @@ def test_one_round_past_steal_on_one_side_and_io_wait_on_the_other_is_not_alike(
     assert contention.difference(a, b) == \
         "1 of side A's 9 repetitions ran with steal above 5.0 %, side B's of those rounds did not"
     assert contention.difference(a, a) == ""
+
+
+def test_across_files_rounds_are_not_paired_and_a_side_is_judged_whole():
+    """Round 59, finding 8: four runs, A1 and B1 with steal of 20 % in round 0, A2 and B2 quiet:
+    alike side against side (A1 was compared with B2's round 0). Beside it: steal on side A only
+    differs, named with its count over the side's repetitions."""
+    from fsatlas.results import comparison
+    busy = {"wall_seconds": 6.0, "host": [_rep(0, 20 if i == 0 else 0, 5) for i in range(3)]}
+    quiet = {"wall_seconds": 6.0, "host": [_rep(0, 0, 5) for _ in range(3)]}
+    side = lambda prefix, cells: [({"run": f"{prefix}{k}"}, c) for k, c in enumerate(cells)]  # noqa: E731
+    assert comparison.contended(side("a", [busy, quiet]), side("b", [busy, quiet])) == ""
+    assert comparison.contended(side("a", [busy, quiet]), side("b", [quiet, quiet])) == \
+        "1 of side A's 6 repetitions ran with steal above 5.0 %, none of side B's"

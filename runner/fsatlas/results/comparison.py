@@ -577,12 +577,15 @@ def unit_of(metric: dict) -> str:
 def contended(of_a: list, of_b: list) -> str:
     """What results/contention finds between any cell of side A and any of side B (each a list
     of (factors, cell)): the first difference beyond a threshold, or "". Within one run a measure
-    one cell's records give and the other's cannot is a difference (unknown is not the same);
-    across runs contention_unknown() says it of the side."""
+    one cell's records give and the other's cannot is a difference (unknown is not the same), and
+    so is a round past a threshold on one side only; across runs contention_unknown() says the
+    first of the side, and contention is compared side against side (contention.sides_differ())."""
     from . import contention
     runs = [{(f or {}).get("run") for f, _ in side} for side in (of_a, of_b)]
     within = runs[0] == runs[1] and len(runs[0]) == 1
-    return next(filter(None, (contention.difference(a, b, within) for _, a in of_a for _, b in of_b)), "")
+    if not within:  # across files: side against side, never run against run
+        return contention.sides_differ([c for _, c in of_a], [c for _, c in of_b])
+    return next(filter(None, (contention.difference(a, b) for _, a in of_a for _, b in of_b)), "")
 
 
 def contention_unknown(of_a: list, of_b: list) -> str:

@@ -144,6 +144,10 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     # rewrite, 3 of 8 repetitions above half a CPU of others' work, had a mean below it and got a
     # verdict; round 58: steal in one side's round, I/O wait in the other's, is not alike. Both
     # sides past one threshold in the same rounds is alike: the paired rounds share it.
+    # Across result files rounds are not paired (a run's round 0 is not another's): unknown_differs
+    # False leaves it to sides_past(), over each side's cells together.
+    if not unknown_differs:
+        return ""
     past = {"A": _past(cell_a), "B": _past(cell_b)}
     for side, other, cell in (("A", "B", cell_a), ("B", "A", cell_b)):
         only = past[side] - past[other]
@@ -152,6 +156,40 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
             return (f"{len({i for i, _ in only})} of side {side}'s {repetitions(cell)} repetitions ran with "
                     + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in names)
                     + f", side {other}'s of those rounds did not")
+    return ""
+
+
+def sides_differ(cells_a: list, cells_b: list) -> str:
+    """Across result files, each side's cells taken together (rounds of two runs are not paired,
+    nor is one run of a side with one of the other: round 59 found A1 with steal compared with
+    B2 without, while B1 had it too): the sides' mean contention over all their repetitions
+    (difference()), then a threshold one side's repetitions passed and the other's never did
+    (sides_past()); "" where neither."""
+    def pooled(cells):
+        host = [{**rep, "seconds": rep.get("seconds", _rep_seconds(cell))}
+                for cell in cells for rep in (cell.get("host") or []) if isinstance(rep, dict)]
+        return {"host": host} if host and all(len(c.get("host") or []) == repetitions(c) for c in cells) else {}
+    return difference(pooled(cells_a), pooled(cells_b), unknown_differs=False) or sides_past(cells_a, cells_b)
+
+
+def sides_past(cells_a: list, cells_b: list) -> str:
+    """Across result files, where rounds are not paired: a threshold some repetition of side A's
+    cells passed and no repetition of side B's did, or the reverse, as "2 of side A's 18
+    repetitions ran with steal above 5.0 %, none of side B's"; "" where none (both sides past one
+    threshold somewhere is alike: round 59 found runs with steal in round 0 on each side called
+    different, every cell of one side paired with every cell of the other)."""
+    def side(cells):
+        rounds = [(k, i, name) for k, cell in enumerate(cells) for i, name in _past(cell)]
+        return {name for _, _, name in rounds}, rounds, sum(repetitions(c) for c in cells)
+    (names_a, rounds_a, reps_a), (names_b, rounds_b, reps_b) = side(cells_a), side(cells_b)
+    for name_side, other, names, others, rounds, reps in (("A", "B", names_a, names_b, rounds_a, reps_a),
+                                                           ("B", "A", names_b, names_a, rounds_b, reps_b)):
+        only = sorted(names - others, key=list(LIMITS).index)
+        if only:
+            count = len({(k, i) for k, i, name in rounds if name in only})
+            return (f"{count} of side {name_side}'s {reps} repetitions ran with "
+                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in only)
+                    + f", none of side {other}'s")
     return ""
 
 
