@@ -297,3 +297,23 @@ def test_batches_cut_anywhere_within_a_result_give_the_rows_of_one_batch(tmp_pat
     assert len(parts) > 1 and max(parts) < len(whole)  # cut within results: 7 results, more batches
     pd.testing.assert_frame_equal(cut, whole)
     assert len(whole) == _samples_by_hand(lambda c: True)
+
+
+@pytest.mark.parametrize("summary", ["mean", "median", "stddev", "rsd_pct"])
+def test_a_version_1_file_whose_stored_summary_is_not_its_samples_is_refused_by_every_reader(tmp_path, summary):
+    """The rule (round 59): a version-1 file stores summaries, which validate checks against the
+    samples; compare and export read it only where validate would (one was read with a mean 1.5
+    times its samples')."""
+    from fsatlas.results import validation
+    source = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
+    doc = json.loads(source.read_text())
+    doc["cells"][0]["metrics"]["throughput"][summary] *= 1.5
+    (tmp_path / "results").mkdir()
+    path = tmp_path / "results" / source.name
+    path.write_text(json.dumps(doc))
+    refused = [p for p in validation.validate_file(str(path)) if p.severity == "error" and summary in p.path]
+    assert refused
+    with pytest.raises(UserError) as e:
+        validation.load_checked(str(path))
+    assert e.value.field == refused[0].path
+    assert main(["export", str(path), "--out", str(tmp_path / "x.csv")]) == 1

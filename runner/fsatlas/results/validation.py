@@ -77,15 +77,17 @@ def load_checked(path: str) -> dict:
     as validate checks its structure (its schema, then structure_problems: a real created time,
     each cell unique and well-formed, one value a repetition, raw references of their writer's
     form and place) and its text for what looks private (a finding a maintainer reviewed passes,
-    as in validate: reviewed()), refused with validate's line for its first error (round 58: an
+    as in validate: reviewed()) and, in a version-1 file, the summaries it stores, refused with
+    validate's line for its first error (round 58: an
     e-mail address validate refused went into a report, a cell twice into an export, counted
     twice). Not its raw output nor its name: a result copied elsewhere is still read."""
     data = resultfile.load_json(path)
     resultfile.check_stored(data, path)
     private = reviewed([Problem("error", path, where, PRIVATE + message)
                         for where, message in privacy.document_findings(resultfile.screened(data)[1], data)])
+    summaries = stored_summary_problems(data, path) if resultfile.version_of(data) == 1 else []  # as _checked
     result = resultfile.readable(data)
-    problems = [p for p in private if p.severity == "error"] or structure_problems(result, path)
+    problems = [p for p in private if p.severity == "error"] or summaries or structure_problems(result, path)
     if problems:
         raise UserError(problems[0].message, where=path, field=problems[0].path)
     return result
