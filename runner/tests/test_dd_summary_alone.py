@@ -32,3 +32,18 @@ def test_a_summary_beside_other_text_is_not_taken_for_dd_output(tmp_path, capsys
     source.write_text("my disk was slow today\n3221225472 bytes (3.2 GB, 3.0 GiB) copied, 135.213 s, 23.8 MB/s\n")
     assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "out")]) == 1
     assert "no dd summary line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("line", ["1048576 bytes (1.0 MB) copied, -2.5 s, -429 MB/s",
+                                  "1048576 bytes (1.0 MB) copied, 12.3456 ms, 1.4 GB/s",
+                                  "1048576 bytes (1.0 MB) copied, 1e999 s, 1.4 GB/s",
+                                  "１０４８５７６ bytes (1.0 MB) copied, 2.5 s, 429 MB/s"])
+def test_a_summary_no_dd_writes_is_refused_in_one_line(tmp_path, capsys, line):
+    """The rule (rounds 58, 59): a time below zero, in another unit than the second, or beyond any
+    run, or figures in other digits than ASCII's, are no dd summary: refused in one line, never
+    read as another figure (-2.5 s was 2.5 s, 12.3 ms was 12.3 s)."""
+    source = tmp_path / "dd.txt"
+    source.write_text(f"1+0 records in\n1+0 records out\n{line}\n")
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(source) in err
