@@ -3,6 +3,7 @@
 Exit status: 0 success, 1 a problem reported to the user, 2 wrong usage, 130 interrupted.
 """
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -49,38 +50,70 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="backslashreplace")
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(words[0] if words else None)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0)
-    interrupts.install()
-    find_pinned_programs()  # before any command looks for mkfs.hfsplus
     stdout = sys.stdout
-    watched = sys.stdout = _Watched(stdout) if stdout is not None else None  # None: started with >&-
+    # every write to standard output watched, --version's and --help's too; one closed (>&-:
+    # Python's None, whose print() wrote nothing and exited 0) fails its first write (round 59)
+    watched = sys.stdout = _Watched(stdout if stdout is not None else _Closed())
+    command = words[0] if words and words[0] in COMMANDS else ""
     try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:
+            return int(e.code or 0)
+        command = args.command
+        interrupts.install()
+        find_pinned_programs()  # before any command looks for mkfs.hfsplus
         return args.func(args) or 0
     except UserError as e:
-        print(f"fsatlas {args.command}: {e}", file=sys.stderr)
+        print(f"{_name(command)}: {e}", file=sys.stderr)
         return 1
     except MemoryError:  # past the limit validate and import set themselves (memory.limited)
-        print(f"fsatlas {args.command}: {memory.TOO_MUCH}", file=sys.stderr)
+        print(f"{_name(command)}: {memory.TOO_MUCH}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # any command's output read by `| head`, which stopped reading: as outfile's one line
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # and no second error at exit's flush
-        print(f"fsatlas {args.command}: -: standard output was closed before everything was written", file=sys.stderr)
+        _silence(stdout)  # and no second error at exit's flush
+        print(f"{_name(command)}: -: standard output was closed before everything was written", file=sys.stderr)
         return 1
     except OSError as e:
-        if watched is None or e is not watched.failed:
+        if e is not watched.failed:
             raise
-        # standard output on a full disk (> /dev/full): one line, as outfile says it of a file (round 58)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"fsatlas {args.command}: -: cannot write standard output: {e.strerror}", file=sys.stderr)
+        # standard output on a full disk (> /dev/full) or closed: one line, as outfile says it of a file (round 58)
+        _silence(stdout)
+        print(f"{_name(command)}: -: cannot write standard output: {e.strerror}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("fsatlas: interrupted", file=sys.stderr)
         return 130
     finally:
         sys.stdout = stdout
+
+
+def _name(command: str) -> str:
+    return f"fsatlas {command}" if command else "fsatlas"
+
+
+def _silence(stdout) -> None:
+    """Standard output's descriptor pointed at /dev/null, so that the exit's flush of what it
+    still buffers raises nothing more (none where it was closed)."""
+    if stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+
+
+class _Closed:
+    """Standard output started closed (>&-): each write fails as a write to a closed descriptor."""
+    closed_descriptor = True
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def isatty(self):
+        return False
 
 
 class _Watched:

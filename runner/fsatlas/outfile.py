@@ -228,7 +228,7 @@ def replacing(path: str, binary: bool = False, durable: bool = False):
         # Spooled to a nameless temporary file (on the disk, so memory stays bounded) and copied
         # out only when the block ends without an exception: a refusal met halfway (a bad file
         # among good ones) leaves standard output empty, as it leaves a named target untouched.
-        if sys.stdout is None:  # started with its descriptor closed (>&-)
+        if sys.stdout is None or getattr(sys.stdout, "closed_descriptor", False):  # started closed (>&-)
             raise UserError("cannot write: standard output is closed", where=STDOUT)
         spooled = f"cannot write the output's spool in {tempfile.gettempdir()} (TMPDIR)"
         try:

@@ -111,15 +111,19 @@ RESULTS_DIR = os.path.join(REPO, "data", "results")
 A_RUN, B_RUN = (os.path.join(RESULTS_DIR, n) for n in sorted(os.listdir(RESULTS_DIR))[4:6])
 
 
+@pytest.mark.parametrize("stdout", ["full", "closed"])
 @pytest.mark.parametrize("argv", [["compare", A_RUN, B_RUN], ["validate", RESULTS_DIR], ["plan", "--profile", "quick"],
                                   ["export", RESULTS_DIR, "--format", "csv", "--out", "-"],
-                                  ["compare", A_RUN, "--a", "ext4", "--b", "xfs"]])
-def test_a_command_whose_standard_output_is_full_says_so_in_one_line(argv):
-    """The rule: a command whose standard output cannot be written (> /dev/full) exits 1 with one
-    line naming standard output, never a traceback (round 58: compare printed one)."""
+                                  ["compare", A_RUN, "--a", "ext4", "--b", "xfs"], ["--version"], ["validate", "--help"]])
+def test_a_command_whose_standard_output_is_full_says_so_in_one_line(argv, stdout):
+    """The rule: a command whose standard output cannot be written (> /dev/full, or closed: >&-)
+    exits 1 with one line naming standard output, never a traceback nor a silent exit 0 (round 58:
+    compare printed one; round 59: --version and --help did, and a closed one lost all)."""
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "fsatlas.cli", *argv], stdout=full, stderr=subprocess.PIPE,
-                              text=True, cwd=REPO, env={**os.environ, "PYTHONPATH": os.path.join(REPO, "runner")})
+        done = subprocess.run([sys.executable, "-m", "fsatlas.cli", *argv], stderr=subprocess.PIPE,
+                              stdout=full if stdout == "full" else None, text=True, cwd=REPO,
+                              env={**os.environ, "PYTHONPATH": os.path.join(REPO, "runner")},
+                              **({"preexec_fn": lambda: os.close(1)} if stdout == "closed" else {}))
     lines = [line for line in done.stderr.splitlines() if not line.startswith(("note:", "warning:"))]
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert len(lines) == 1 and "-: cannot write" in lines[0], done.stderr
