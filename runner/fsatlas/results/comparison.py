@@ -767,9 +767,9 @@ SCALE_TOLERANCE = 1e-9
 
 
 def scaled(x: Counter, y: Counter) -> bool:
-    """Whether two multisets of one metric hold as many values, HELD_VALUES distinct fine() ones
-    or more, and y's sorted values are x's times one factor (SCALE_TOLERANCE)."""
-    if x.total() != y.total() or min(len(x), len(y)) < HELD_VALUES or not all(map(fine, x.keys() | y.keys())):
+    """Whether two multisets of one metric hold as many values, varied() and fine() ones, and y's
+    sorted values are x's times one factor (SCALE_TOLERANCE)."""
+    if x.total() != y.total() or not (varied(x) and varied(y)) or not all(map(fine, x.keys() | y.keys())):
         return False
     ratios = [b / a for a, b in zip(sorted(x.elements()), sorted(y.elements()))] if 0 not in x else []
     return bool(ratios) and ratios[0] > 0 and all(abs(r / ratios[0] - 1) <= SCALE_TOLERANCE for r in ratios)
@@ -780,10 +780,18 @@ def held_metrics(values: dict, theirs: dict) -> bool:
     every distinct value of one side, HELD_VALUES of them or more, is among the other's, or the
     two sides' values stand in one ratio (scaled())."""
     common = values.keys() & theirs.keys()
-    held = sum(any(len(x[m]) >= HELD_VALUES and x[m].keys() <= y[m].keys()
+    held = sum(any(varied(x[m]) and x[m].keys() <= y[m].keys()
                    for x, y in ((values, theirs), (theirs, values))) or (m != "started" and scaled(values[m], theirs[m]))
                for m in common)
     return held >= SHARED_METRICS and 2 * held > len(common)
+
+
+def varied(values: Counter) -> bool:
+    """Whether a metric's values are HELD_VALUES distinct ones or more, and most of its samples
+    distinct: a fast steady fio cell's throughput over whole milliseconds, or its latency bins,
+    take a handful of values over 9 to 27 repetitions, which independent runs share whole (round
+    59: 2.5 to 6 % of such pairs at 9 repetitions, 33 to 41 % at 27, were refused as one run)."""
+    return len(values) >= HELD_VALUES and 2 * len(values) >= values.total()
 
 
 def shared_print(prints: dict, others: list) -> tuple | None:
@@ -813,14 +821,14 @@ def shared_print(prints: dict, others: list) -> tuple | None:
 
 def scaled_share(prints: dict, theirs: dict) -> tuple[int, int]:
     """(metrics scaled, metrics compared) over every (cell, metric) both runs' cell_prints() hold
-    with as many values, HELD_VALUES distinct fine() ones or more on each side: a scaled copy of
+    with as many values, varied() and fine() on each side: a scaled copy of
     cells of one or two metrics (dd imports), which held_metrics() cannot judge alone."""
     found = compared = 0
     for cell, values in prints.items():
         other = theirs.get(cell, {})
         for m in values.keys() & other.keys() - {"started"}:
             x, y = values[m], other[m]
-            if x.total() == y.total() and min(len(x), len(y)) >= HELD_VALUES and all(map(fine, x.keys() | y.keys())):
+            if x.total() == y.total() and varied(x) and varied(y) and all(map(fine, x.keys() | y.keys())):
                 compared += 1
                 found += scaled(x, y)
     return found, compared
