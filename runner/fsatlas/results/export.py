@@ -20,6 +20,10 @@ from . import machines, resultfile
 
 JOB_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "direct", "ioengine", "size")  # columns from a cell's parameters
 BATCH_ROWS = 50_000  # rows held before a batch is written: exports of 412,000 rows peaked at 0.25-0.31 GB (0.54-0.68 GB at 200,000)
+# and of text: a row repeats its cell's options, 14 KB where a job sets 70 of 200 characters
+# (round 59: 47,600 such rows peaked at 3.6 GB in CSV; 80,000 overflowed Arrow's 2 GiB string
+# column). 92,656 such rows peak at 0.37 GB in CSV, 0.29 GB in Parquet (4.29 and 2.14 GB before)
+BATCH_BYTES = 16 * 2**20
 JSON_SLICE_ROWS = 5_000  # rows of a batch turned into Python dicts at once for JSON Lines
 
 # name -> (Arrow type name, what it holds)
@@ -193,9 +197,9 @@ def _measured(cell: dict, n: int, result_time: str) -> list[str]:
 
 def add_result(columns: dict, result: dict, all_cells: bool = False):
     """Appends one validated result's samples to columns (name -> list), and with all_cells a row
-    for each cell without figures (failed, skipped), a cell at a time: yields the rows each cell
-    added, so that a batch is written between two cells of one large result (round 58: one
-    result of 350,000 samples was held whole, 1.7 GB)."""
+    for each cell without figures (failed, skipped), a slice of a metric at a time: yields (rows,
+    about their text's bytes) of each slice, so that a batch is written between two slices of one
+    large result (round 58: one result of 350,000 samples was held whole, 1.7 GB)."""
     system, target = result["system"], result["target"]
     common = {"result": result["id"],
               "created": dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")),
@@ -216,27 +220,36 @@ def add_result(columns: dict, result: dict, all_cells: bool = False):
                     "options": _other_options(cell["parameters"]),
                     "cell": cell["key"], "status": cell["status"], "reason": cell.get("reason", ""),
                     "flags": ",".join(cell["flags"])}
-        added = 0
         if cell["status"] != "ok":  # one row saying why the cell has no figure
             for column in columns:
                 columns[column].append(per_cell.get(column))
-            yield 1
+            yield 1, _text_bytes(per_cell)
             continue
         started, io, host = cell.get("started", []), cell.get("device_io", []), cell.get("host", [])
         for name, metric in cell["metrics"].items():
-            n = len(metric["samples"])
+            samples = metric["samples"]
             constant = {**per_cell, "metric": name, "unit": metric["unit"], "better": metric["better"]}
-            for column, value in constant.items():
-                columns[column].extend([value] * n if column != "measured" else _measured(cell, n, value))
-            columns["repetition"].extend(range(1, n + 1))
-            columns["value"].extend(float(v) for v in metric["samples"])
-            columns["started_s"].extend(started[i] if i < len(started) else None for i in range(n))
-            for column, field in (("device_reads", "reads"), ("device_writes", "writes"), ("device_flushes", "flushes")):
-                columns[column].extend(io[i][field] if i < len(io) else None for i in range(n))
-            for column in ("steal_pct", "iowait_pct", "others_cpu_s", "load1"):
-                columns[column].extend(host[i][column] if i < len(host) else None for i in range(n))
-            added += n
-        yield added
+            measured = _measured(cell, len(samples), constant["measured"])
+            row_bytes = _text_bytes(constant)
+            step = max(1, BATCH_BYTES // row_bytes)  # rows of wide options (20 KB a row) a slice at a time
+            for first in range(0, len(samples), step):
+                span = range(first, min(first + step, len(samples)))
+                for column, value in constant.items():
+                    columns[column].extend([value] * len(span) if column != "measured" else measured[span.start:span.stop])
+                columns["repetition"].extend(i + 1 for i in span)
+                columns["value"].extend(float(samples[i]) for i in span)
+                columns["started_s"].extend(started[i] if i < len(started) else None for i in span)
+                for column, field in (("device_reads", "reads"), ("device_writes", "writes"), ("device_flushes", "flushes")):
+                    columns[column].extend(io[i][field] if i < len(io) else None for i in span)
+                for column in ("steal_pct", "iowait_pct", "others_cpu_s", "load1"):
+                    columns[column].extend(host[i][column] if i < len(host) else None for i in span)
+                yield len(span), len(span) * row_bytes
+
+
+def _text_bytes(row: dict) -> int:
+    """About what one row's text takes in Arrow and in a CSV line: its strings' lengths, and a
+    little for each number."""
+    return sum(len(v) if isinstance(v, str) else 16 for v in row.values()) + 16 * 12
 
 
 def result_files(paths: list[str], skip: str | None = None) -> list[str]:
@@ -259,20 +272,21 @@ def result_files(paths: list[str], skip: str | None = None) -> list[str]:
 
 
 def batches(paths: list[str], where=(), all_cells: bool = False):
-    """Arrow tables of at most about BATCH_ROWS rows (before filtering), over every result file in paths."""
+    """Arrow tables of at most about BATCH_ROWS rows or BATCH_BYTES of text (before filtering),
+    over every result file in paths."""
     import pyarrow as pa
     schema = arrow_schema()
-    columns, held = {name: [] for name in COLUMNS}, 0
+    columns, held, text = {name: [] for name in COLUMNS}, 0, 0
     from . import validation  # checked as compare reads a result: what validate refuses is not exported
     for path in result_files(paths):
         result = validation.load_checked(path)
-        for rows in add_result(columns, result, all_cells):
-            held += rows
-            if held >= BATCH_ROWS:
+        for rows, size in add_result(columns, result, all_cells):
+            held, text = held + rows, text + size
+            if held >= BATCH_ROWS or text >= BATCH_BYTES:
                 table = pa.table(columns, schema=schema)  # Arrow's copy: the lists are emptied in place,
                 for values in columns.values():  # add_result goes on appending to them
                     values.clear()
-                held = 0
+                held = text = 0
                 yield _filter(table, where)
     if held:
         yield _filter(pa.table(columns, schema=schema), where)
