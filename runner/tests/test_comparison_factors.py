@@ -313,3 +313,19 @@ def test_a_field_beyond_the_schemas_own_that_differs_is_a_differing_factor(where
     factor = "machine" if where == "system" else "storage"
     shown = lambda v: json.dumps(v, sort_keys=True) if isinstance(v, dict) else str(v)  # noqa: E731 (1 and "1" alike)
     assert (factor in plan["differ"]) is (shown(a) != shown(b)), plan
+
+
+def test_two_pts_imports_of_one_machine_differ_only_in_what_changed():
+    """Round 59, finding 7: two PTS systems of one machine whose Software lines differ in the
+    desktop's version alone do not differ in machine; with another kernel too, only the kernel
+    differs ("kernel differs")."""
+    hardware = "Processor: AMD Ryzen 7 3700X 8-Core @ 3.60GHz (8 Cores / 16 Threads), Memory: 2 x 8 GB DDR4"
+    def pts_run(rid, kernel, desktop):
+        software = f"OS: Ubuntu 20.04, Kernel: {kernel} (x86_64), Desktop: GNOME Shell {desktop}"
+        system = {**SYSTEM, "machine": "pts-1", "kernel": kernel, "pts_hardware": hardware, "pts_software": software,
+                  "pts_timestamp": f"2021-03-0{len(rid)} 10:00:00"}
+        return comparison.factors(result(rid, [1.0], system=system))
+    plan = comparison.design([pts_run("a", "5.4.0", "3.36.4")], [pts_run("bb", "5.4.0", "3.36.9")])
+    assert plan["differ"] == []
+    plan = comparison.design([pts_run("a", "5.4.0", "3.36.4")], [pts_run("bb", "5.8.0", "3.36.9")])
+    assert plan["differ"] == ["kernel"] and comparison.they_differ(plan["differ"]) == "kernel differs"

@@ -262,9 +262,10 @@ FACTOR_NAMES = "machine, kernel, guest, OS, virtualization, storage, tools and p
 
 NOT_RECORDED = "not recorded"
 # system fields that are not the machine's hardware: its own factors, its display name, what was
-# recorded, and a run's own time (an import's PTS timestamp)
+# recorded, a run's own time (an import's PTS timestamp) and PTS's Software line (its OS and
+# kernel are factors of their own; a desktop's update made one machine two: round 59)
 NOT_MACHINE = frozenset({"machine", "arch", "cpu_model", "cpu_count", "memory_bytes", "machine_name", "recorded",
-                         "kernel", "os", "virtualization", "container", "pts_timestamp"})
+                         "kernel", "os", "virtualization", "container", "pts_timestamp", "pts_software"})
 IMPORT, RUNNER = shares.IMPORT, shares.RUNNER  # a run's origin (factors())
 
 
