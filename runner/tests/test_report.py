@@ -113,7 +113,9 @@ def test_a_report_across_machines_names_them_and_calls_nothing_better(tmp_path):
     assert "0 significantly in B's favour, 0 against it" in text
     verdicts = {r[12] for r in _table_rows(text)}  # the EPYC run recorded no contention: said too
     unknown = "contention unknown on side A (no host records in run 20261125T085339Z-m-05e18e6041-standard)"
-    assert all(v.startswith("not tested: one run per side; ") and v.endswith(unknown) for v in verdicts), verdicts
+    # ... and each row names the factors that differ, as compare's rows do (round 59)
+    assert all(v.startswith("not tested: one run per side; ") and v.endswith(f"{unknown}; machine, kernel and storage differ")
+               for v in verdicts), verdicts
     # and where a repetition of the Xeon run's cell passed a threshold, that too (round 56)
     assert {v for v in verdicts if "contention differs: " in v} == \
         {v for v in verdicts if re.search(r"\d+ of side B's \d+ repetitions ran with", v)} != set()

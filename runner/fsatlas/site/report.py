@@ -146,8 +146,9 @@ def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> st
 def _cells(r: dict) -> list[str]:
     show = knowledge_mod.display
     interval = f"{r['ratio_ci95'][0]:.3g}–{r['ratio_ci95'][1]:.3g}" if r["ratio_ci95"] else "–"
+    others = [k for k in r["differ"] if k != "parameters"]  # differing parameters: the why names them already
     verdict = (f"differs ({comparison.they_differ(r['differ'])} too)" if r["verdict"] == "differs" else r["verdict"]) \
-        if r["status"] == "tested" else f"{r['status']}: {r['why']}"
+        if r["status"] == "tested" else f"{r['status']}: {r['why']}" + (f"; {comparison.they_differ(others)}" if others else "")
     return [r["key"], r["metric"], show(r["mean_a"], r["unit"]), show(r["mean_b"], r["unit"]), f"{r['n_a']}/{r['n_b']}",
             f"{r['ratio']:.3g}" if r["ratio"] is not None else "–", interval,
             f"{r['p']:.2g}" if r["p"] is not None else "–",
