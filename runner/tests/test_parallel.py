@@ -5,6 +5,7 @@ import os
 import pickle
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,30 @@ def test_collector_off_restores_the_collector_as_it_was():
             assert gc.isenabled() is before
     finally:
         (gc.enable if was else gc.disable)()
+
+
+TERMINATED_AT_ONCE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from fsatlas.results import parallel
+from fsatlas.run import interrupts
+import multiprocessing
+interrupts.install()
+with interrupts.held():  # the parent's handler, forked with each worker, only notes a SIGTERM here
+    for _ in range(20):
+        pool = parallel._forked_pool(multiprocessing.get_context("fork"), 2, len)
+        pool.terminate()  # at once: before a worker has made SIGTERM its default
+        pool.join()
+print("joined")
+"""
+
+
+def test_a_pool_terminated_as_it_starts_is_joined():
+    """The rule: terminating map_batches's pool at any moment ends its workers (a worker that
+    met SIGTERM before its own setup kept the parent's handler, and the parent waited for it
+    for ever: a 29-minute hang in the suite). Twenty pools terminated as they start, each joined."""
+    import subprocess
+    import sys
+    runner = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-c", TERMINATED_AT_ONCE, runner], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "joined", done.stderr

@@ -36,11 +36,23 @@ def map_batches(fn, items: list, preload: tuple = ()):
     # grows with every value, and the values held no cycles to find (10,000 quick results: 71
     # full collections, each walking all it kept, took 9.7 s of the 18 this process spent).
     try:  # initargs come with the fork (a worker the pool starts again too), unpickled
-        with memory.collector_off(), \
-                multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup, initargs=(fn,)) as pool:
+        with memory.collector_off(), _forked_pool(multiprocessing.get_context("fork"), workers, fn) as pool:
             yield from zip(batches, pool.imap(_worker_fn, batches))
     finally:
         gc.unfreeze()
+
+
+def _forked_pool(context, workers: int, fn):
+    """A pool whose workers are forked with SIGTERM blocked, unblocked by each once its own
+    handler is the default (_worker_setup): a terminate() that came before that met the
+    parent's handler, forked with it, which only noted the signal, and the parent then waited
+    for that worker for ever (a hang of 29 minutes in the test suite, 2026-12-02)."""
+    import signal
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        return context.Pool(workers, initializer=_worker_setup, initargs=(fn,))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 _fn = None  # in a worker: map_batches's fn (_worker_setup)
@@ -85,6 +97,7 @@ def _worker_setup(fn) -> None:
     global _fn
     _fn = fn
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})  # blocked at the fork (_forked_pool)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
     gc.enable()  # off in the parent while the pool runs, and so at the fork
