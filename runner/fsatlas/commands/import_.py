@@ -311,8 +311,7 @@ def run(args) -> int:
     except MemoryError:
         raise UserError(memory.TOO_MUCH, where=", ".join(args.files)) from None
     except UNREADABLE as e:  # a figure no parser's own check placed: one line naming the inputs, never a traceback
-        raise UserError(f"a figure or name that cannot be read ({_unreadable(e)})", where=", ".join(args.files),
-                        expected="the tool's own output, each figure a number it can print") from None
+        raise _unreadable(e, ", ".join(args.files)) from None
 
 
 # What reading a number or text the parsers did not check first raises: a 400-digit figure as a
@@ -321,8 +320,9 @@ def run(args) -> int:
 UNREADABLE = (ArithmeticError, ValueError, UnicodeError)
 
 
-def _unreadable(error: Exception) -> str:
-    return f"{type(error).__name__}: {str(error)[:120]}"
+def _unreadable(error: Exception, where: str) -> UserError:
+    return UserError(f"a figure or name that cannot be read ({type(error).__name__}: {str(error)[:120]})", where=where,
+                     expected="the tool's own output, each figure a number it can print")
 
 
 def _checked(result: dict, inputs: list) -> None:
@@ -340,8 +340,7 @@ def _parse(module, text: str, path: str, workload):
     try:
         return module.parse(text, path, workload)
     except UNREADABLE as e:
-        raise UserError(f"a figure or name that cannot be read ({_unreadable(e)})", where=path,
-                        expected="the tool's own output, each figure a number it can print") from None
+        raise _unreadable(e, path) from None
 
 
 def _run(args) -> int:

@@ -152,10 +152,8 @@ def difference(cell_a: dict, cell_b: dict, unknown_differs: bool = True) -> str:
     for side, other, cell in (("A", "B", cell_a), ("B", "A", cell_b)):
         only = past[side] - past[other]
         if only:
-            names = sorted({name for _, name in only}, key=list(LIMITS).index)
-            return (f"{len({i for i, _ in only})} of side {side}'s {repetitions(cell)} repetitions ran with "
-                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in names)
-                    + f", side {other}'s of those rounds did not")
+            return _ran_with(len({i for i, _ in only}), side, repetitions(cell), {name for _, name in only},
+                             f"side {other}'s of those rounds did not")
     return ""
 
 
@@ -184,13 +182,18 @@ def sides_past(cells_a: list, cells_b: list) -> str:
     (names_a, rounds_a, reps_a), (names_b, rounds_b, reps_b) = side(cells_a), side(cells_b)
     for name_side, other, names, others, rounds, reps in (("A", "B", names_a, names_b, rounds_a, reps_a),
                                                            ("B", "A", names_b, names_a, rounds_b, reps_b)):
-        only = sorted(names - others, key=list(LIMITS).index)
+        only = names - others
         if only:
             count = len({(k, i) for k, i, name in rounds if name in only})
-            return (f"{count} of side {name_side}'s {reps} repetitions ran with "
-                    + " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}" for name in only)
-                    + f", none of side {other}'s")
+            return _ran_with(count, name_side, reps, only, f"none of side {other}'s")
     return ""
+
+
+def _ran_with(count: int, side: str, reps: int, names: set, but: str) -> str:
+    """"3 of side A's 8 repetitions ran with steal above 5.0 % or I/O wait above 50.0 %, <but>"."""
+    past = " or ".join(f"{WORDS[name][0]} above {WORDS[name][1].format(LIMITS[name])}"
+                       for name in sorted(names, key=list(LIMITS).index))
+    return f"{count} of side {side}'s {reps} repetitions ran with {past}, {but}"
 
 
 def differs(cell_a: dict, cell_b: dict) -> str:

@@ -19,7 +19,7 @@ from ..errors import UserError
 from . import machines, resultfile
 
 JOB_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "direct", "ioengine", "size")  # columns from a cell's parameters
-BATCH_ROWS = 50_000  # rows held before a batch is written: exports of 412,000 rows peaked at 0.25-0.31 GB (0.54-0.68 GB at 200,000)
+BATCH_ROWS = 50_000  # rows held before a batch is written: 411,696 rows peaked at 0.22-0.26 GB (0.54-0.68 GB at 200,000)
 # and of text: a row repeats its cell's options, 14 KB where a job sets 70 of 200 characters
 # (round 59: 47,600 such rows peaked at 3.6 GB in CSV; 80,000 overflowed Arrow's 2 GiB string
 # column). 92,656 such rows peak at 0.37 GB in CSV, 0.29 GB in Parquet (4.29 and 2.14 GB before)

@@ -63,13 +63,17 @@ def _checked(path: str, data, with_raw: bool, raw: bytes) -> tuple[tuple[list[Pr
         return ([Problem("error", path, *twice)], raws, None), data
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
     problems = problems or resultfile.schema_problems(data, path) or resultfile.version_problems(data, path)
-    private = [Problem("error", path, where, PRIVATE + message)
-               for where, message in privacy.document_findings(screen[1], data)]
+    private = _private(path, data, screen[1])
     if problems:
         return (problems + private, raws, None), data
     summaries = stored_summary_problems(data, path) if resultfile.version_of(data) == 1 else []
     data = resultfile.readable(data)
     return (summaries + rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])), data
+
+
+def _private(path: str, data, strings: set) -> list[Problem]:
+    """The privacy findings of a result document (strings: its distinct strings, resultfile.screened)."""
+    return [Problem("error", path, where, PRIVATE + message) for where, message in privacy.document_findings(strings, data)]
 
 
 def load_checked(path: str) -> dict:
@@ -78,13 +82,12 @@ def load_checked(path: str) -> dict:
     each cell unique and well-formed, one value a repetition, raw references of their writer's
     form and place) and its text for what looks private (a finding a maintainer reviewed passes,
     as in validate: reviewed()) and, in a version-1 file, the summaries it stores, refused with
-    validate's line for its first error (round 58: an
-    e-mail address validate refused went into a report, a cell twice into an export, counted
-    twice). Not its raw output nor its name: a result copied elsewhere is still read."""
+    validate's line for its first error (round 58: an e-mail address validate refused went into
+    a report, a cell twice into an export, counted twice). Not its raw output nor its name: a
+    result copied elsewhere is still read."""
     data = resultfile.load_json(path)
     resultfile.check_stored(data, path)
-    private = reviewed([Problem("error", path, where, PRIVATE + message)
-                        for where, message in privacy.document_findings(resultfile.screened(data)[1], data)])
+    private = reviewed(_private(path, data, resultfile.screened(data)[1]))
     summaries = stored_summary_problems(data, path) if resultfile.version_of(data) == 1 else []  # as _checked
     result = resultfile.readable(data)
     problems = [p for p in private if p.severity == "error"] or summaries or structure_problems(result, path)
