@@ -343,3 +343,64 @@ def test_a_real_output_with_one_figure_made_hostile_is_taken_and_valid_or_refuse
     else:
         lines = [line for line in err.splitlines() if not line.startswith(("note:", "warning:"))]
         assert code == 1 and len(lines) == 1 and "Traceback" not in err, err
+
+
+# Every decimal digit outside ASCII, by value: what Python's float() and int() read as digits
+OTHER_DIGITS = {v: [c for c in map(chr, range(0x80, 0x110000)) if c.isdecimal() and int(c) == v] for v in range(10)}
+TEXT_SAMPLES = [(fmt, path) for fmt, path in REAL if not path.endswith(".json")] + \
+    [("pts", os.path.join(SAMPLES_DIR, "pts", name)) for name in sorted(os.listdir(os.path.join(SAMPLES_DIR, "pts")))]
+
+
+def _imported_values(folder, fmt: str, path: str, capsys) -> tuple[int, set]:
+    """(exit status, every sample value of the results) of importing path (--redact: the samples
+    hold host names and home folders, which would be refused before any figure is read)."""
+    extra = [] if fmt == "pts" else ["--filesystem", "ext4"]
+    capsys.readouterr()
+    code = main(["import", fmt, path, *extra, "--redact", "--out", str(folder)])
+    err = capsys.readouterr().err
+    if code:
+        lines = [line for line in err.splitlines() if not line.startswith(("note:", "warning:"))]
+        assert code == 1 and len(lines) == 1 and "Traceback" not in err, err
+        return code, set()
+    values = set()
+    for name in os.listdir(folder / "results"):
+        with open(folder / "results" / name) as f:
+            for cell in json.load(f)["cells"]:
+                values |= {v for m in (cell.get("metrics") or {}).values() for v in m["samples"]}
+    return code, values
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_figure_is_read_from_a_digit_outside_ascii(tmp_path_factory, capsys, data):
+    """The rule: a figure is read from ASCII digits only (printf writes them in every locale).
+    One ASCII digit of a real text output of dd, bonnie++, IOzone, fio (terse) or PTS becomes a
+    decimal digit of another script and of another value (IOzone read "４" as 4: round 59): the
+    import refuses in one line, or it reads no figure the output did not hold before."""
+    fmt, path = data.draw(st.sampled_from(TEXT_SAMPLES), label="sample")
+    raw = open(path, encoding="utf-8", errors="surrogateescape").read()
+    import re
+    spots = [m.start() for m in re.finditer(r"[0-9]", raw)]
+    at = data.draw(st.sampled_from(spots), label="digit")
+    value = data.draw(st.sampled_from([v for v in range(10) if v != int(raw[at])]), label="value")
+    digit = data.draw(st.sampled_from(OTHER_DIGITS[value]), label="written")
+    text = raw[:at] + digit + raw[at + 1:]
+    folder = tmp_path_factory.mktemp("digits")
+    (folder / "before.txt").write_text(raw, encoding="utf-8", errors="surrogatepass")
+    (folder / "after.txt").write_text(text, encoding="utf-8", errors="surrogatepass")
+    _, before = _imported_values(folder / "a", fmt, str(folder / "before.txt"), capsys)
+    code, after = _imported_values(folder / "b", fmt, str(folder / "after.txt"), capsys)
+    assert code == 1 or after <= before, (digit, sorted(after - before)[:5])
+
+
+def test_a_full_width_figure_of_iozone_is_no_figure(tmp_path, capsys):
+    """The named example (round 59): IOzone's table with one figure in full-width digits."""
+    path = os.path.join(SAMPLES_DIR, "iozone", "auto-mode-ramdisk-2010.txt")
+    raw = open(path).read()
+    import re
+    row = re.search(r"^\s+1048576\s+64\s+(\d+)", raw, re.M)
+    width = str.maketrans("0123456789", "０１２３４５６７８９")
+    text = raw[:row.start(1)] + row.group(1).translate(width) + raw[row.end(1):]
+    (tmp_path / "in.txt").write_text(text)
+    code, values = _imported_values(tmp_path / "o", "iozone", str(tmp_path / "in.txt"), capsys)
+    assert code == 1 or float(row.group(1)) * 1024 not in values, values

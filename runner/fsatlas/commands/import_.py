@@ -687,6 +687,7 @@ def _run_pts(args) -> int:
         kept = privacy.redact_users(text)  # PTS records the user's login name, in any spelling
         redacted = {}
         if args.redact:  # the Hardware and Software lines become the result's system fields: redacted before
+            pts.parse(kept, path)  # but the figures read as PTS wrote them: redaction folds a "𝟎" to "0" (figures.py)
             kept, redacted = privacy.redact_markup(kept)
         digest = hashlib.sha256(data).hexdigest()[:8]
         records = pts.systems(kept, path)

@@ -14,6 +14,7 @@ user CPU share, the only field written with a "%" there.
 """
 import re
 
+from . import figures
 from ..errors import UserError
 
 BLOCK = {2: 41, 3: 41, 4: 41, 5: 47}  # fields of one direction's block, by terse version
@@ -79,7 +80,7 @@ def place(report: dict, where: str, error: UserError) -> UserError:
 
 
 def _job(fields: list, where: str, places: dict) -> dict:
-    terse = int(fields[0])
+    terse = _number(fields[0], 0, where, int)
     head = 4 if terse == 2 else 5
     size = BLOCK[terse] if terse != 2 or "%=" in _at(fields, head + 12) else OLD_BLOCK
     blocks, starts, at = [], [], head
@@ -134,6 +135,6 @@ def _at(fields: list, index: int) -> str:
 
 def _number(text: str, index: int, where: str, kind=float):
     try:
-        return kind(text)
+        return figures.number(text, kind)
     except ValueError:
         raise UserError(f"field {index + 1}", where=where, expected="a number", found=repr(text[:40])) from None

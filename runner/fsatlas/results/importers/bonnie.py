@@ -10,6 +10,7 @@ The name field holds the host name: it is never imported.
 """
 import re
 
+from .. import figures
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -42,7 +43,7 @@ UNITS = {"throughput": ("bytes/s", "higher"), "iops": ("ops/s", "higher"), "cpu_
          "lat_max_ns": ("ns", "lower"), "create_lat_max_ns": ("ns", "lower"), "stat_lat_max_ns": ("ns", "lower"),
          "delete_lat_max_ns": ("ns", "lower"), "create_per_s": ("ops/s", "higher"), "stat_per_s": ("ops/s", "higher"),
          "delete_per_s": ("ops/s", "higher")}
-_LATENCY = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s)$")
+_LATENCY = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s)$", re.ASCII)
 
 
 def _number(text: str, column: str, where: str, line: int):
@@ -55,7 +56,7 @@ def _number(text: str, column: str, where: str, line: int):
             raise UserError(f"line {line}", where=where, field=column, expected="a latency such as 87us or 20ms", found=repr(text))
         return float(match.group(1)) * {"us": 1e3, "ms": 1e6, "s": 1e9}[match.group(2)]
     try:
-        return float(text)
+        return figures.number(text)
     except ValueError:
         raise UserError(f"line {line}", where=where, field=column, expected="a number or +++++", found=repr(text)) from None
 

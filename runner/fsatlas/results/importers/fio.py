@@ -63,7 +63,7 @@ PLACES = frozenset({"name", "description", "directory", "filename", "filename_fo
 SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
                    "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
 MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)
-_SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I)
+_SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I | re.ASCII)
 _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
 
 
@@ -162,7 +162,7 @@ def _from_name(name: str) -> tuple[str | None, str | None]:
         if re.search(pattern, lowered):
             rw = value
             break
-    size = re.search(r"(?<![a-z0-9])(\d+[kmg])(?:i?b)?(?![a-z0-9])", lowered)
+    size = re.search(r"(?<![a-z0-9])(\d+[kmg])(?:i?b)?(?![a-z0-9])", lowered, re.ASCII)
     return rw, size.group(1) if size else None
 
 
@@ -260,7 +260,7 @@ def _active(jobs: list, rw: str | None) -> list:
 # exabyte): bounds every number checked before it is read as a float (a 400-digit bw_bytes
 # overflowed float()).
 MAX_FIGURE = MAX_NUMBER
-VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})")
+VERSION = re.compile(r"fio-(\d{1,4})\.(\d{1,4})", re.ASCII)
 # fio 2.0 and 2.1 wrote no total_ios (2.1.4's report in the samples has none; 2.17's has it);
 # bw_bytes came in 3.2 (3.1's sample has bw alone).
 TOTAL_IOS_FROM, BW_BYTES_FROM = (2, 2), (3, 2)

@@ -105,7 +105,7 @@ SECONDS = frozenset({"runtime", "ramp_time", "startdelay", "steadystate_duration
                      "thinktime_iotime"})
 BY_DIRECTION = frozenset({"bs", "ba", "rate", "rate_min", "rate_iops", "rate_iops_min", "percentage_random"})
 FILLED = ("iodepth", "numjobs", "direct")  # always stated, at fio's default where a report leaves them out
-_TIME_VALUE = re.compile(r"(\d+)\s*([a-z]*)", re.I)
+_TIME_VALUE = re.compile(r"(\d+)\s*([a-z]*)", re.I | re.ASCII)
 # fio 3.33's time suffixes (any case); any other (sec, min, hour, day) it reads as no unit at
 # all: runtime=2sec is 2 microseconds (--parse-only --debug=parse: out=2), so it is here too
 _UNIT_US = {"us": 1, "usec": 1, "ms": 1000, "msec": 1000, "s": 10 ** 6, "m": 60 * 10 ** 6, "h": 3600 * 10 ** 6,
@@ -129,11 +129,16 @@ def _time(name: str, value: str) -> str:
     return f"{us // 1000}ms" if us % 1000 == 0 else f"{us}us"
 
 
+def _digits(text: str) -> bool:
+    """Whether text is ASCII digits, which fio's strtol reads (str.isdigit() takes "１" too)."""
+    return text.isascii() and text.isdigit()
+
+
 def _number(part: str, spell) -> str:
     part = part.strip()
     if _HEX.fullmatch(part):
         part = str(int(part, 16))
-    return spell(str(int(part)) if part.isdigit() else part)
+    return spell(str(int(part)) if _digits(part) else part)
 
 
 def normal(name: str, value: str, spell=lambda v: v) -> tuple[str, str]:
@@ -144,8 +149,8 @@ def normal(name: str, value: str, spell=lambda v: v) -> tuple[str, str]:
     kind = KINDS.get(name)
     if kind in ("bool", "emptybool"):
         lowered = value.strip().lower()
-        if lowered.isdigit() or (kind == "emptybool" and not lowered):  # fio 3.33 reads no "true" (parse: ret=1)
-            value = "0" if lowered.isdigit() and int(lowered) == 0 else "1"
+        if _digits(lowered) or (kind == "emptybool" and not lowered):  # fio 3.33 reads no "true" (parse: ret=1)
+            value = "0" if _digits(lowered) and int(lowered) == 0 else "1"
     elif kind == "time":
         value = _time(name, value)
     elif kind == "int" and name in BY_DIRECTION:

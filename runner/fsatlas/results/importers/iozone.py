@@ -31,9 +31,9 @@ THROUGHPUT_TESTS = {
     "re-freaders": "freread", "random mix": "mixed",
 }
 _HEADER = re.compile(r"^\s*(kB|KB)\s+reclen\s+write\b", re.M)
-_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=\s*([\d.]+)\s*(kB/sec|KB/sec|ops/sec)", re.I)
-_RECORD = re.compile(r"Record [Ss]ize (?:= )?(\d+) (?:kBytes|Kbytes|kB|KB)")
-_FILE = re.compile(r"(?:Each process writes a|File size set to) (\d+) (?:kByte|KByte|kB|KB)")
+_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=\s*([\d.]+)\s*(kB/sec|KB/sec|ops/sec)", re.I | re.ASCII)
+_RECORD = re.compile(r"Record [Ss]ize (?:= )?(\d+) (?:kBytes|Kbytes|kB|KB)", re.ASCII)
+_FILE = re.compile(r"(?:Each process writes a|File size set to) (\d+) (?:kByte|KByte|kB|KB)", re.ASCII)
 
 
 def _unit(text: str) -> tuple:
@@ -91,7 +91,7 @@ def _table(text: str, where: str, metric: tuple) -> list:
                     break
                 continue
             tokens = list(re.finditer(r"\S+", row))
-            if not tokens or not all(re.fullmatch(r"\d+(\.\d+)?", t.group()) for t in tokens):
+            if not tokens or not all(re.fullmatch(r"\d+(\.\d+)?", t.group(), re.ASCII) for t in tokens):
                 break
             values = {}
             for token in tokens:

@@ -29,6 +29,7 @@ import re
 import statistics
 from fractions import Fraction
 
+from .. import figures
 from ...errors import UserError
 from ..resultfile import MAX_NUMBER
 from .measurement import Measurement, check_time
@@ -153,7 +154,7 @@ def exact(text: str, factor: float) -> float:
     """The float nearest to the decimal text times the factor (a power of ten), as exact
     numbers: 2.01 MB/s is 2010000.0 B/s, where float("2.01") * 1e6 gave 2009999.9999999998."""
     try:
-        return float(Fraction(text.strip()) * Fraction(repr(factor)))
+        return float(Fraction(figures.ascii_text(text.strip())) * Fraction(repr(factor)))
     except OverflowError:  # beyond a float: refused with the run's text, as an infinite run is
         return math.inf
 
@@ -166,7 +167,7 @@ def _runs(entry, factor: float, where: str) -> list[float]:
                         expected="every run's value, joined by colons")
     runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
     try:
-        values = [exact(r, factor) if math.isfinite(float(r)) else float(r) for r in runs]
+        values = [exact(r, factor) if math.isfinite(figures.number(r.strip())) else float(r) for r in runs]
     except ValueError:
         raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
                         expected="every run's value, joined by colons") from None
