@@ -146,3 +146,38 @@ def test_across_files_rounds_are_not_paired_and_a_side_is_judged_whole():
     assert comparison.contended(side("a", [busy, quiet]), side("b", [busy, quiet])) == ""
     assert comparison.contended(side("a", [busy, quiet]), side("b", [quiet, quiet])) == \
         "1 of side A's 6 repetitions ran with steal above 5.0 %, none of side B's"
+
+
+STEALS = (0.0, 4.9, 5.0, 5.1, 9.3, 40.0)
+
+
+@settings(max_examples=200)
+@given(a=st.lists(st.lists(st.sampled_from(STEALS), min_size=1, max_size=9), min_size=1, max_size=3),
+       b=st.lists(st.lists(st.sampled_from(STEALS), min_size=1, max_size=9), min_size=1, max_size=3))
+def test_across_files_a_threshold_passed_by_unequal_shares_of_the_sides_repetitions_differs(a, b):
+    """The rule (#60 round 60): across result files, where rounds are not paired, the sides differ
+    in a threshold when the share of their repetitions past it differs (a hand count of steal
+    above 5 %), whatever their means; equal shares (none, some, all) are alike."""
+    def cells(side):
+        return [{"wall_seconds": 2.0 * len(steals), "host": [_rep(0, s, 0) for s in steals]} for steals in side]
+    past_a, reps_a = sum(s > 5.0 for c in a for s in c), sum(map(len, a))
+    past_b, reps_b = sum(s > 5.0 for c in b for s in c), sum(map(len, b))
+    told = contention.sides_past(cells(a), cells(b))
+    assert bool(told) == (past_a * reps_b != past_b * reps_a), (told, past_a, reps_a, past_b, reps_b)
+    if told:
+        sides = [("A", past_a, reps_a), ("B", past_b, reps_b)]
+        (name, past, reps), (other, theirs, their_reps) = sides if past_a * reps_b > past_b * reps_a else sides[::-1]
+        rest = f"{theirs} of side {other}'s {their_reps}" if theirs else f"none of side {other}'s"
+        assert told == f"{past} of side {name}'s {reps} repetitions ran with steal above 5.0 %, {rest}", told
+
+
+def test_a_side_contended_in_every_repetition_against_one_contended_in_some_gets_no_verdict():
+    """Round 60's example: steal of 9.3 % in all 36 repetitions of side A (two runs of two cells),
+    40 % in the first of each cell's 9 on side B: means 9.3 and 4.4 % (within 5 of each other),
+    both sides past the threshold somewhere; the sides differ, and comparison.contended says so."""
+    from fsatlas.results import comparison
+    a = {"wall_seconds": 18.0, "host": [_rep(0, 9.3, 5) for _ in range(9)]}
+    b = {"wall_seconds": 18.0, "host": [_rep(0, 40.0 if i == 0 else 0.0, 5) for i in range(9)]}
+    side = lambda prefix, cells: [({"run": f"{prefix}{k}"}, c) for k, c in enumerate(cells)]  # noqa: E731
+    told = comparison.contended(side("a", [a, a, a, a]), side("b", [b, b, b, b]))
+    assert told == "36 of side A's 36 repetitions ran with steal above 5.0 %, 4 of side B's 36", told

@@ -20,6 +20,7 @@ threshold, or a round past one on one side only, so that a comparison says so in
 a verdict (results/comparison calls it).
 """
 import math
+from fractions import Fraction
 import statistics
 
 OTHERS_CPU_SHARE = 0.5  # of one CPU
@@ -171,21 +172,30 @@ def sides_differ(cells_a: list, cells_b: list) -> str:
 
 
 def sides_past(cells_a: list, cells_b: list) -> str:
-    """Across result files, where rounds are not paired: a threshold some repetition of side A's
-    cells passed and no repetition of side B's did, or the reverse, as "2 of side A's 18
-    repetitions ran with steal above 5.0 %, none of side B's"; "" where none (both sides past one
-    threshold somewhere is alike: round 59 found runs with steal in round 0 on each side called
-    different, every cell of one side paired with every cell of the other)."""
+    """Across result files, where rounds are not paired: a threshold that a larger share of one
+    side's repetitions passed than of the other's, as "36 of side A's 36 repetitions ran with
+    steal above 5.0 %, 4 of side B's 36" (or "none of side B's"); "" where each threshold was
+    passed by the same share of both. Within one run a round past a threshold on one side only
+    differs; across files the count is what can be held against the other side's (round 60: a
+    side past steal in every repetition got a verdict against one past it in a ninth, while one
+    repetition against none differed; round 59: a threshold passed on both sides was alike
+    whatever its share, every cell of one side paired with every cell of the other)."""
     def side(cells):
-        rounds = [(k, i, name) for k, cell in enumerate(cells) for i, name in _past(cell)]
-        return {name for _, _, name in rounds}, rounds, sum(repetitions(c) for c in cells)
-    (names_a, rounds_a, reps_a), (names_b, rounds_b, reps_b) = side(cells_a), side(cells_b)
-    for name_side, other, names, others, rounds, reps in (("A", "B", names_a, names_b, rounds_a, reps_a),
-                                                           ("B", "A", names_b, names_a, rounds_b, reps_b)):
-        only = names - others
-        if only:
-            count = len({(k, i) for k, i, name in rounds if name in only})
-            return _ran_with(count, name_side, reps, only, f"none of side {other}'s")
+        counts = {name: 0 for name in LIMITS}
+        for cell in cells:
+            for _, name in _past(cell):
+                counts[name] += 1
+        return counts, sum(repetitions(c) for c in cells)
+    (counts_a, reps_a), (counts_b, reps_b) = side(cells_a), side(cells_b)
+    for name in LIMITS:
+        share = {"A": Fraction(counts_a[name], reps_a or 1), "B": Fraction(counts_b[name], reps_b or 1)}
+        if share["A"] == share["B"]:  # none on either side, or alike
+            continue
+        more, other = ("A", "B") if share["A"] > share["B"] else ("B", "A")
+        count, reps = (counts_a[name], reps_a) if more == "A" else (counts_b[name], reps_b)
+        theirs, their_reps = (counts_b[name], reps_b) if more == "A" else (counts_a[name], reps_a)
+        return _ran_with(count, more, reps, {name},
+                         f"{theirs} of side {other}'s {their_reps}" if theirs else f"none of side {other}'s")
     return ""
 
 
