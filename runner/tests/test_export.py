@@ -5,6 +5,7 @@ import csv
 import functools
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -325,3 +326,46 @@ def test_a_version_1_file_whose_stored_summary_is_not_its_samples_is_refused_by_
         validation.load_checked(str(path))
     assert e.value.field == refused[0].path
     assert main(["export", str(path), "--out", str(tmp_path / "x.csv")]) == 1
+
+
+@pytest.fixture(scope="module")
+def spellings(tmp_path_factory):
+    """Ways to name the committed results: the folder, each file, a link to the folder, a file
+    through it, and a folder holding copies of two of them (the same bytes)."""
+    root = tmp_path_factory.mktemp("spellings")
+    files = sorted(RESULTS.glob("*.json"))
+    (root / "folder-link").symlink_to(RESULTS)
+    copies = root / "copies"
+    copies.mkdir()
+    for path in files[:2]:
+        (copies / path.name).write_bytes(path.read_bytes())
+    return [str(RESULTS), str(root / "folder-link"), str(root / "copies"), *map(str, files),
+            str(root / "folder-link" / files[1].name)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=st.lists(st.integers(0, 20), min_size=1, max_size=8))
+def test_each_result_is_exported_once_however_often_it_is_named(spellings, picks):
+    """The rule (#65 round 60): export writes each sample once: a result named twice, as a file
+    and in its folder, through a link or as a copy of the same bytes, is read once."""
+    paths = [spellings[k % len(spellings)] for k in picks]
+    found = export.result_files(paths)
+    ids = [Path(p).name for p in found]
+    expected = set()
+    for path in paths:
+        p = Path(path)
+        expected |= {f.name for f in p.glob("*.json")} if p.is_dir() else {Path(os.path.realpath(p)).name}
+    assert len(ids) == len(set(ids)) and set(ids) == expected, (paths, found)
+
+
+def test_a_file_named_twice_exports_its_samples_once_and_one_id_of_two_contents_is_refused(tmp_path, capsys):
+    path = sorted(RESULTS.glob("*.json"))[0]
+    out = tmp_path / "twice.csv"
+    assert main(["export", str(path), str(path), str(RESULTS), "--out", str(out)]) == 0
+    assert sum(1 for _ in open(out)) - 1 == _samples_by_hand()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / path.name).write_text(path.read_text().replace('"complete":', '"complete" :', 1) + "\n")
+    capsys.readouterr()
+    assert main(["export", str(path), str(other / path.name), "--out", str(tmp_path / "x.csv")]) == 1
+    assert "with other content" in capsys.readouterr().err and not (tmp_path / "x.csv").exists()

@@ -268,7 +268,44 @@ def result_files(paths: list[str], skip: str | None = None) -> list[str]:
             files += found
         else:
             files.append(path)
-    return files
+    return _once(files)
+
+
+def _once(files: list[str]) -> list[str]:
+    """files with each result once (#65 round 60: a file named twice, or as itself and in its
+    folder, or through a link, wrote its every sample twice): the same file, or one id's file
+    with the same bytes, is read once; one id in two files that differ is refused, as validate
+    refuses it (a result's file is named by its id)."""
+    kept, by_id, seen = [], {}, set()
+    for path in files:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        rid = os.path.basename(path)
+        other = by_id.setdefault(rid, path)
+        if other != path:
+            if _same_bytes(other, path):
+                continue
+            raise UserError(f"another file of this result's id ({other}) with other content", where=path,
+                            expected="each result once: one id is one result")
+        kept.append(path)
+    return kept
+
+
+def _same_bytes(a: str, b: str) -> bool:
+    try:
+        if os.path.getsize(a) != os.path.getsize(b):
+            return False
+        with open(a, "rb") as x, open(b, "rb") as y:
+            while True:
+                block = x.read(1 << 20)
+                if block != y.read(1 << 20):
+                    return False
+                if not block:
+                    return True
+    except OSError:
+        return False  # read and refused with its place by load_checked
 
 
 def batches(paths: list[str], where=(), all_cells: bool = False):
