@@ -8,7 +8,7 @@ import platform
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import export, machines, resultfile
@@ -275,3 +275,76 @@ def test_pts_takes_no_system_or_per_file_filesystem_it_would_ignore(tmp_path, ca
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and extra[0] in err and "PTS records" in err
     assert not (tmp_path / "o").exists()
+
+
+# --- what an import writes of its outputs is held against them ----------------------------------
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    """One import of each format that records provenance: (its folder, its result's path)."""
+    out = tmp_path_factory.mktemp("provenance")
+    sources = [("fio", [TWO / "ext4-rep1.json", TWO / "ext4-rep2.json"]),
+               ("iozone", [SAMPLES / "iozone" / "single-test-ssd-2009.txt"]),
+               ("dd", [SAMPLES / "dd" / "dd-9.1-english.txt", SAMPLES / "dd" / "dd-9.1-german.txt"]),
+               ("bonnie", [SAMPLES / "bonnie" / "bonnie-1.96-stdout.txt"])]
+    made = []
+    for k, (fmt, files) in enumerate(sources):
+        folder = out / f"{k}-{fmt}"
+        assert main(["import", fmt, *map(str, files), "--filesystem", "ext4", "--redact", "--out", str(folder)]) == 0
+        made.append((folder, next((folder / "results").glob("*.json"))))
+    return made
+
+
+def _moved(time: str, seconds: int) -> str:
+    import datetime as dt
+    zone = time.endswith("Z")
+    when = dt.datetime.fromisoformat(time.rstrip("Z")) + dt.timedelta(seconds=seconds)
+    return when.isoformat() + ("Z" if zone else "")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_edited_or_removed_self_written_field_of_an_import_is_refused(imported, tmp_path_factory, data):
+    """The rule (#65 round 60): what an import writes from its outputs (each ok cell's
+    imported_runs: each output's own time and tool version; the result's measured, the earliest;
+    the cell's parameters, its measurement's) is what its raw outputs state. Whichever of them is
+    moved, changed or removed, validate refuses the file at that place."""
+    import shutil
+    folder, path = data.draw(st.sampled_from(imported), label="import")
+    result = json.loads(path.read_text())
+    ok = [i for i, c in enumerate(result["cells"]) if c["status"] == "ok"]
+    i = data.draw(st.sampled_from(ok), label="cell")
+    cell = result["cells"][i]
+    runs = cell.get("imported_runs") or []
+    edits = ["drop runs", "drop parameter"] + (["move measured", "drop measured"] if "measured" in result else [])
+    edits += [f"{what} {k}" for k, run in enumerate(runs) for what, key in
+              (("move time", "measured"), ("drop time", "measured"), ("change tool", "tool"), ("drop tool", "tool"))
+              if key in run]
+    edit = data.draw(st.sampled_from(edits), label="edit")
+    seconds = data.draw(st.integers(-10 ** 8, 10 ** 8).filter(bool), label="seconds")
+    place = f"/cells/{i}"
+    if edit == "drop runs":
+        del cell["imported_runs"]
+    elif edit == "drop parameter":
+        key = data.draw(st.sampled_from(sorted(k for k in cell["parameters"] if k not in ("group", "too_fast_to_measure"))))
+        del cell["parameters"][key]
+    elif edit == "move measured":
+        result["measured"]["time"], place = _moved(result["measured"]["time"], seconds), "/measured"
+    elif edit == "drop measured":
+        del result["measured"]
+        place = "/measured"
+    else:
+        what, k = edit.rsplit(" ", 1)
+        run = runs[int(k)]
+        if what == "move time":
+            run["measured"]["time"] = _moved(run["measured"]["time"], seconds)
+        elif what == "change tool":
+            run["tool"] = data.draw(st.text("abcfio-.0123456789 ", min_size=1, max_size=20).filter(lambda t: t != run["tool"]))
+        else:
+            del run["measured" if what == "drop time" else "tool"]
+    edited = tmp_path_factory.mktemp("edited")
+    (edited / "results").mkdir()
+    shutil.copytree(folder / "raw", edited / "raw")
+    (edited / "results" / path.name).write_text(json.dumps(result))
+    errors = [p for p in validate_file(str(edited / "results" / path.name)) if p.severity == "error"]
+    assert any(p.path.startswith(place) for p in errors), (edit, [(p.path, p.message) for p in errors])

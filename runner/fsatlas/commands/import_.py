@@ -376,9 +376,7 @@ def _run(args) -> int:
               for index, (path, text) in enumerate(texts)]
     provenance = {}  # raw member -> what its own output recorded of when and with what it ran
     for (raw, _), (path, text) in zip(parsed, texts):
-        when = getattr(module, "measured", lambda *_: None)(text, path)
-        version = module.tool_version(text)
-        provenance[raw] = {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
+        provenance[raw] = validation.output_provenance(module, text, path)
     seen = {}
     for index, ((raw, measurements), path) in enumerate(zip(parsed, args.files)):
         if not any(m.values for m in measurements):  # no figure (every test +++++): nothing to be the same
@@ -421,9 +419,11 @@ def _run(args) -> int:
     result = {"schema_version": SCHEMA_VERSION, "id": result_id, "created": created.isoformat().replace("+00:00", "Z"),
               "profile": f"import-{args.format}", "complete": True,
               "tool": tool, "system": sysinfo, "target": target, "cells": records}
-    times = [m for m in provenance.values() if "measured" in m]
-    if times:  # the earliest the outputs recorded; each file's own is its cells' (imported_runs)
-        result["measured"] = min((m["measured"] for m in times), key=lambda m: m["time"])
+    # the earliest time the outputs kept state (those of an ok cell: the bundle holds no other);
+    # each file's own is its cells' (imported_runs)
+    measured = validation.earliest(provenance[raw] for raw in {r for c in records for r in c["raw"]})
+    if measured:
+        result["measured"] = measured
     if args.submitter:
         result["submitter"] = args.submitter
     if notes:

@@ -416,6 +416,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
             problems += [Problem("warning", path, f"{base}/flags", m) for m in flag_problems(cell, data["target"])]
     if members is not None:
         problems += [Problem("error", path, where, message) for where, message in cell_clock_problems(data, members, memo)]
+        problems += [Problem("error", path, where, message) for where, message in imported_run_problems(data, members)]
         problems += [Problem("error", path, where, message) for where, message in report_session_problems(data, members, memo)]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
@@ -824,6 +825,64 @@ def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[s
     return out
 
 
+# the formats whose cells record each output's own time and tool version (import_.cell_records'
+# provenance); PTS states them once a system, in the result's system and tool
+PROVENANCE_FORMATS = ("fio", "iozone", "bonnie", "dd")
+
+
+def output_provenance(module, text: str, where: str) -> dict:
+    """What an imported output states of itself, as the import records it for each of its cells
+    (imported_runs): {"measured": its own time, "tool": its tool's version}, each where it states one."""
+    when = getattr(module, "measured", lambda *_: None)(text, where)
+    version = module.tool_version(text)
+    return {**({"measured": when} if when else {}), **({"tool": version[:200]} if version else {})}
+
+
+def earliest(provenance) -> dict | None:
+    """A result's measured: the earliest time its outputs state (output_provenance), or None."""
+    times = [m["measured"] for m in provenance if "measured" in m]
+    return min(times, key=lambda m: m["time"]) if times else None
+
+
+def imported_run_problems(result: dict, members: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer, message)] where an import's self-written provenance is not what its raw
+    outputs state: each ok cell's imported_runs (one entry a raw file: its time and tool version)
+    and the result's measured, the earliest of them. The import writes both from the outputs;
+    an edited or deleted one (#65 round 60: a time moved a day, a tool version changed, the list
+    removed) is refused as an edited figure is."""
+    fmt = result["tool"].get("imported_from")
+    if fmt not in PROVENANCE_FORMATS:
+        return []
+    module, stated, out = importers.FORMATS[fmt], {}, []
+    for i, cell in enumerate(result["cells"]):
+        if cell["status"] != "ok" or not cell["raw"]:
+            continue
+        expected = []
+        for raw in cell["raw"]:
+            name = bundle.member_of(result["id"], raw)
+            if name not in stated:
+                try:
+                    stated[name] = output_provenance(module, importers.text_of(members[name], raw), raw)
+                except (UserError, KeyError):
+                    stated[name] = None  # unreadable or missing: raw_problems says so
+            if stated[name] is None:
+                break
+            expected.append({"raw": raw, **stated[name]})
+        else:
+            if cell.get("imported_runs") != expected:
+                out.append((f"/cells/{i}/imported_runs", f"expected what its raw outputs state of themselves, "
+                            f"{_json(expected)}, found {_json(cell.get('imported_runs'))}"))
+    if None not in stated.values() and result.get("measured") != earliest(stated.values()):
+        out.append(("/measured", f"expected the earliest time its raw outputs state, {_json(earliest(stated.values()))}, "
+                                 f"found {_json(result.get('measured'))}"))
+    return out
+
+
+def _json(value) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
 def _at(t: float) -> str:
     """A time in seconds since the epoch as the messages print it (UTC, to the second); one no
     calendar holds as its seconds (#60 round 42: fio's timestamp of 10^15 s failed the message)."""
@@ -1170,6 +1229,12 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[di
         raise UserError("its measurement ran with other parameters than the cell names", where=where,
                         expected=", ".join(f"{k}={found[0].parameters[k]}" for k in differ),
                         found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
+    # an import's cell names exactly its measurement's parameters (import_.cell_records): one
+    # emptied or cut (#65 round 60: bs, direct and size deleted) made two files' cells alike
+    named, held = ({k for k in p if k not in NOTES} for p in (found[0].parameters, cell["parameters"]))
+    if imported_from is not None and named != held:
+        raise UserError("the cell names other parameters than its measurement ran with", where=where,
+                        expected=", ".join(sorted(named)) or "none", found=", ".join(sorted(held)) or "none")
     return [m.values for m in found]
 
 
