@@ -127,3 +127,31 @@ def test_a_command_whose_standard_output_is_full_says_so_in_one_line(argv, stdou
     lines = [line for line in done.stderr.splitlines() if not line.startswith(("note:", "warning:"))]
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert len(lines) == 1 and "-: cannot write" in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("stdout", ["full", "closed", "open"])
+@pytest.mark.parametrize("fmt,name", [("dd", "dd-9.1-english.txt"), ("pts", "schema-two-systems.xml")])
+def test_an_import_whose_path_cannot_be_printed_writes_nothing(tmp_path, stdout, fmt, name):
+    """The rule (#65 round 60): an import that exits 1 has written nothing; one whose results'
+    paths cannot be printed (> /dev/full, >&-) undoes its moves, the output folder as it was (a
+    result was there, and the exit status said the import failed). Printed, the paths are the
+    files written, and nothing else is."""
+    sample = os.path.join(REPO, "runner", "tests", "fixtures", "samples", fmt, name)
+    out = tmp_path / "out"
+    extra = [] if fmt == "pts" else ["--filesystem", "ext4"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "fsatlas.cli", "import", fmt, sample, *extra, "--redact",
+                               "--out", str(out)], stderr=subprocess.PIPE, text=True, cwd=REPO,
+                              stdout=full if stdout == "full" else subprocess.PIPE if stdout == "open" else None,
+                              env={**os.environ, "PYTHONPATH": os.path.join(REPO, "runner")},
+                              **({"preexec_fn": lambda: os.close(1)} if stdout == "closed" else {}))
+    written = sorted(str(p) for p in out.rglob("*") if p.is_file())
+    if stdout == "open":
+        assert done.returncode == 0, done.stderr
+        results = sorted(str(p) for p in (out / "results").iterdir())
+        assert sorted(done.stdout.split()) == results and len(written) == 2 * len(results)
+    else:
+        lines = [line for line in done.stderr.splitlines() if not line.startswith(("note:", "warning:"))
+                 and "cells imported" not in line]
+        assert done.returncode == 1 and len(lines) == 1 and "-: cannot write" in lines[0], done.stderr
+        assert written == [], written

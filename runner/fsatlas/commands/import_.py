@@ -431,7 +431,7 @@ def _run(args) -> int:
     out = outfile.named(args.out)
     _checked(result, args.files)
     members = {_member(index, path): data for index, (path, data, _) in enumerate(read)}  # the bytes as the tool wrote them
-    (written,) = _publish(out, [(result, members)], args.redact, args.files)
+    _publish(out, [(result, members)], args.redact, args.files)
     ok = sum(r["status"] == "ok" for r in records)
     print(f"{ok} cells imported, {len(records) - ok} without a figure", file=sys.stderr)
     for (fs, variant), (option, values) in sweeps.items():  # in the scaling view's order (4k before 1M)
@@ -443,7 +443,6 @@ def _run(args) -> int:
               f"--this-machine if the output was measured here", file=sys.stderr)
     for note in notes[1 if args.notes else 0:]:
         print(f"note: {note}", file=sys.stderr)
-    print(written)
     return 0
 
 
@@ -454,9 +453,10 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
              redacted_fields: tuple = ()) -> list[str]:
     """Writes each (result, its raw members) to out, only when `validate` accepts every one:
     all are written and checked in a temporary folder inside out, then moved into place, bundle
-    first; anything refused leaves out as it was. With redact, what looks private in the raw
-    members is replaced (privacy.redact) and recorded in the result's redactions; the fields
-    under redacted_fields (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
+    first, and each result's path printed; anything refused, or a path that cannot be printed,
+    leaves out as it was. With redact, what looks private in the raw members is replaced
+    (privacy.redact) and recorded in the result's redactions; the fields under redacted_fields
+    (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
     outfile.folder(out)
     try:
         # staged in a folder marked as this process's (leftovers.owned_dir): one an import killed
@@ -508,10 +508,21 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                     raise UserError("expected a folder, found a file", where=os.path.dirname(target))
                 outfile.check(target)
                 _not_replacing(staged_file, target)
-            _move_all(moves, tmp)
-        return [os.path.join(out, "results", os.path.basename(path)) for path in staged]
+            written = [os.path.join(out, "results", os.path.basename(path)) for path in staged]
+            # each result's path on standard output before the import counts as done: one that
+            # cannot be written (> /dev/full, >&-) undoes the moves (round 60: the result stayed,
+            # and the exit status said it failed)
+            _move_all(moves, tmp, then=lambda: _announce(written))
+        return written
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _announce(paths: list[str]) -> None:
+    """Each written result's path on standard output, flushed (an OSError where it cannot be)."""
+    for path in paths:
+        print(path)
+    sys.stdout.flush()
 
 
 STAMP = len("20261202T012713Z")  # an id's first part: the second it was made
@@ -564,10 +575,11 @@ def _imports_one_at_a_time(out: str):
         os.close(fd)  # releases the lock
 
 
-def _move_all(moves: list[tuple[str, str]], tmp: str) -> None:
-    """Renames each staged file over its target; where one rename fails, the ones made before it
-    are undone (a target that was there before gets its old content back, kept as a hard link in
-    tmp; a new one is removed), so out holds all of the import or none of it."""
+def _move_all(moves: list[tuple[str, str]], tmp: str, then=lambda: None) -> None:
+    """Renames each staged file over its target, then calls then(); where one rename fails, or
+    then() raises, the renames made are undone (a target that was there before gets its old
+    content back, kept as a hard link in tmp; a new one is removed), so out holds all of the
+    import or none of it."""
     done = []  # (target, its former content's link in tmp, or None where it was new)
     try:
         for k, (staged_file, target) in enumerate(moves):
@@ -581,6 +593,7 @@ def _move_all(moves: list[tuple[str, str]], tmp: str) -> None:
                     raise UserError(f"cannot keep the former file while writing: {e.strerror}", where=target) from None
             outfile.move_into_place(staged_file, target)
             done.append((target, former))
+        then()
     except BaseException:
         for target, former in reversed(done):
             with contextlib.suppress(OSError):
@@ -735,9 +748,9 @@ def _run_pts(args) -> int:
             # the file as PTS wrote it where nothing was redacted; else in the encoding it declares
             raw = data if kept == text else kept.encode(importers.declared_encoding(data) or "utf-8", "xmlcharrefreplace")
             made.append((result, {member: raw}))
-    for written, (result, _) in zip(_publish(out, made, args.redact, args.files, ("/system", "/target")), made):
+    _publish(out, made, args.redact, args.files, ("/system", "/target"))
+    for result, _ in made:
         ok = sum(r["status"] == "ok" for r in result["cells"])
         print(f"{result['system']['machine']}: {ok} cells imported, {len(result['cells']) - ok} without a figure",
               file=sys.stderr)
-        print(written)
     return 0
