@@ -387,3 +387,41 @@ def test_a_fio_2_report_whose_bw_fio_computed_from_bytes_is_taken(tmp_path_facto
     elif figure < lowest * (1 - 1e-9) - 1 or figure > highest * (1 + 1e-9) + 3:  # beyond fio's rounding (and a
         # float's, 1e-9 of the figure) of any such count: refused
         assert got == 1
+
+
+DD_RUNS = [f"64+0 records in\n64+0 records out\n67108864 bytes (67 MB, 64 MiB) copied, 0.05{k}6987 s, 1.2 GB/s\n"
+           for k in range(5)]
+
+
+LABELS = [(), ("--this-machine",), ("--this-machine", "--machine", "box-b")]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.lists(st.integers(0, 4), min_size=1, max_size=3, unique=True),
+       second=st.lists(st.integers(0, 4), min_size=1, max_size=3, unique=True),
+       labels=st.tuples(st.sampled_from(LABELS), st.sampled_from(LABELS)))
+def test_an_output_imported_into_a_folder_is_refused_there_again_in_any_company(tmp_path_factory, capsys, first,
+                                                                               second, labels):
+    """The rule (#65 round 60): one tool output is one run: a second import into the folder of an
+    output it holds already is refused, alone or among others, in another order or under another
+    machine label; outputs it does not hold are imported beside it."""
+    folder = tmp_path_factory.mktemp("again")
+    for k, text in enumerate(DD_RUNS):
+        (folder / f"dd{k}.txt").write_text(text)
+    out = folder / "out"
+
+    def imported(picks, label):
+        capsys.readouterr()
+        code = main(["import", "dd", *(str(folder / f"dd{k}.txt") for k in picks), "--filesystem", "ext4",
+                     *label, "--out", str(out)])
+        return code, capsys.readouterr().err
+    assert imported(first, labels[0])[0] == 0
+    before = sorted(p.name for p in out.rglob("*"))
+    import time
+    time.sleep(1.01 - time.time() % 1)  # another second: another id even for the same outputs and label
+    code, err = imported(second, labels[1])
+    if set(first) & set(second):
+        assert code == 1 and "imported already" in err and len(err.strip().splitlines()) == 1, err
+        assert sorted(p.name for p in out.rglob("*")) == before
+    else:
+        assert code == 0, err

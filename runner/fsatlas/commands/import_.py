@@ -470,12 +470,13 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     except OSError as e:
         raise UserError(f"cannot write in the folder: {e.strerror}", where=out) from None
     try:
-        staged, kept = [], {}
+        staged, kept, outputs = [], {}, {}  # kept: the members as written; outputs: as the tool wrote them
         for result, members in made:
             # an input no cell's figure comes from (a test the tool reported no figure for) is
             # not kept: validate refuses a member it does not read
             named = {bundle.member_of(result["id"], raw) for cell in result["cells"] for raw in cell["raw"]}
             members = {name: data for name, data in members.items() if name in named}
+            outputs.update(members)
             if redact:
                 members = _redacted(result, members)
             kept.update(members)
@@ -508,6 +509,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                     raise UserError("expected a folder, found a file", where=os.path.dirname(target))
                 outfile.check(target)
                 _not_replacing(staged_file, target)
+            _not_imported_before(out, {**outputs, **{f"{name} (as kept)": data for name, data in kept.items()}})
             written = [os.path.join(out, "results", os.path.basename(path)) for path in staged]
             # each result's path on standard output before the import counts as done: one that
             # cannot be written (> /dev/full, >&-) undoes the moves (round 60: the result stayed,
@@ -516,6 +518,32 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         return written
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _not_imported_before(out: str, members: dict[str, bytes]) -> None:
+    """A UserError where an output of this import (members: name -> bytes, as the tool wrote it
+    and as kept) is a member of the bundle of a result imported into out before: one run's
+    output in two results would count as two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and
+    dd3, gave two results that compare counted as two runs; so did the same outputs in another
+    order or under another label). Only imported results' bundles are read (an id holding
+    "-import-"), each within bundle's bounds."""
+    digests = {hashlib.sha256(data).digest(): name for name, data in members.items()}
+    folder = os.path.join(out, "results")
+    for entry in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        rid = entry[:-len(".json")]
+        if "-import-" not in rid or not entry.endswith(".json") or not os.path.isfile(bundle.path(out, rid)):
+            continue
+        try:
+            theirs = bundle.read(out, rid)
+        except UserError:
+            continue  # validate names what is wrong with it; it holds no output this one can be
+        for name, data in theirs.items():
+            mine = digests.get(hashlib.sha256(data).digest())
+            if mine:
+                raise UserError(f"the output {mine.split('-', 1)[-1].removesuffix(' (as kept)')!r} was imported "
+                                f"already, in this result (as {name})", where=os.path.join(folder, entry),
+                                expected="outputs not imported yet into this folder: one output in two results would "
+                                         "count as two runs (remove that result first to import them again)")
 
 
 def _announce(paths: list[str]) -> None:
