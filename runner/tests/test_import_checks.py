@@ -425,3 +425,51 @@ def test_an_output_imported_into_a_folder_is_refused_there_again_in_any_company(
         assert sorted(p.name for p in out.rglob("*")) == before
     else:
         assert code == 0, err
+
+
+BONNIE_LINE = (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().strip().split(",")
+
+
+def _bonnie_run(k: int) -> str:
+    """A bonnie++ 1.97 CSV line of its own: the sample's, with its seed and block figures moved by k."""
+    line = list(BONNIE_LINE)
+    line[4] = str(int(line[4]) + k)
+    line[7], line[9], line[11] = (str(int(line[i]) + k) for i in (7, 9, 11))
+    return ",".join(line) + "\n"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(runs=st.lists(st.integers(1, 3), min_size=1, max_size=3))
+def test_outputs_of_one_or_several_runs_each_import_together_as_their_repetitions(tmp_path_factory, capsys, runs):
+    """The rule (#65 round 60): outputs the importer takes one at a time are taken together, their
+    runs the cell's repetitions in order, and validate accepts the result (bonnie++ run once,
+    then with -x 2: refused as "an output fsatlas import should have refused")."""
+    folder = tmp_path_factory.mktemp("bonnie-runs")
+    files, k = [], 0
+    for n in runs:
+        path = folder / f"b{len(files)}.csv"
+        path.write_text("".join(_bonnie_run(k + j) for j in range(n)))
+        files.append(str(path))
+        k += n
+    capsys.readouterr()
+    assert main(["import", "bonnie", *files, "--filesystem", "ext4", "--redact", "--out", str(folder / "out")]) == 0, \
+        capsys.readouterr().err
+    (path,) = capsys.readouterr().out.split()
+    assert [p for p in reviewed(validate_file(path)) if p.severity == "error"] == []
+    cells = readable(json.loads(open(path).read()))["cells"]
+    block = next(c for c in cells if c["workload"] == "seq-write")
+    expected = [(int(BONNIE_LINE[9]) + j) * 1024 for j in range(sum(runs))]  # K/sec, in order
+    assert block["metrics"]["throughput"]["samples"] == expected
+    # and the repetitions the raw files hold are the samples, no fewer, no more
+    result = json.loads(open(path).read())
+    i = next(i for i, c in enumerate(result["cells"]) if c["workload"] == "seq-write")
+    for edit in (lambda s: s[:-1], lambda s: s + s[-1:]):
+        edited = copy.deepcopy(result)
+        samples = edited["cells"][i]["metrics"]["throughput"]["samples"]
+        edited["cells"][i]["metrics"]["throughput"]["samples"] = edit(samples)
+        if not edited["cells"][i]["metrics"]["throughput"]["samples"]:
+            continue
+        with open(path, "w") as f:
+            json.dump(edited, f)
+        assert any(p.path.startswith(f"/cells/{i}/metrics/throughput") for p in validate_file(path)
+                   if p.severity == "error")

@@ -1326,7 +1326,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
     is read once, not once a cell. imported_from: the result's tool.imported_from (select).
     fio_versions (recorded_fio): a fio report stating another version than the result records
     is refused, since its version chooses the checks its counts get (importers.fio.check_sides)."""
-    out = []
+    out, taken = [], 0  # taken: the samples the raw files before this one gave, in the order of raw (None: unknown)
     for rep, raw in enumerate(cell["raw"]):
         name = bundle.member_of(rid, raw)
         if name not in memo:
@@ -1350,18 +1350,21 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
                      f"expected the version that ran it, which decides the checks its counts get")
         if error is not None:  # recomputation is the guarantee: a figure no raw file backs is refused
             out.append(("error", f"/raw/{rep}", f"cannot recompute figures from {raw}: {error}"))
+            taken = None  # where the next file's samples begin is not known: this error stands for them
             continue
+        if taken is None:
+            continue
+        # each raw file gives its repetitions' samples in turn: one each (a file a repetition), all
+        # of them (one file), or some (#65 round 60: bonnie++ run once, then with -x 2, imported as
+        # one cell of three repetitions, was refused by the import's own check)
+        first, taken = taken, taken + len(values)
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
-            if len(cell["raw"]) == len(samples) and len(values) == 1:
-                pairs = [(rep, values[0])]  # a raw file a repetition
-            elif len(cell["raw"]) == 1 and len(values) == len(samples):
-                pairs = list(enumerate(values))  # one file holding every repetition
-            else:
+            if taken > len(samples) or rep == len(cell["raw"]) - 1 and taken != len(samples):
                 out.append(("error", f"/metrics/{name}/samples", f"expected {len(samples)} repetitions "
-                            f"in the raw files, found {len(values)} in {raw}"))
+                            f"in the raw files, found {taken} in them up to {raw}"))
                 continue
-            for k, found in pairs:
+            for k, found in zip(range(first, taken), values):
                 if name not in found:
                     out.append(("error", f"/metrics/{name}", f"expected only figures {raw} gives "
                                 f"({', '.join(sorted(found)) or 'none'}), found {name}, which it does not"))
