@@ -33,7 +33,7 @@ What may be counted and compared (#60 round 15), each decided once in results/co
 import argparse
 import sys
 
-from ..results import comparison, resultfile, validation
+from ..results import comparison, flags, resultfile, validation
 from ..errors import UserError
 
 USAGE = ("fsatlas compare A.json B.json (one run a side: ratios, not tested), "
@@ -70,7 +70,9 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
             raise UserError(usage)
         from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
         result = load_checked(files[0])
-        return [result], [result], report.within(result, side_a, side_b, all_metrics)
+        rows = report.within(result, side_a, side_b, all_metrics)
+        report.mark_flags(rows, [result], [result], (side_a, side_b))
+        return [result], [result], rows
     if len(files) == 2 and not (runs_a or runs_b):
         paths_a, paths_b = [files[0]], [files[1]]
     elif runs_a and runs_b and not files:
@@ -81,6 +83,8 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
     rows = comparison.between(a, b, all_metrics, (paths_a, paths_b))
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(paths_a + paths_b))
+    from ..site import report  # each row's flags, as report shows them
+    report.mark_flags(rows, a, b)
     return a, b, rows
 
 
@@ -124,6 +128,7 @@ def counted_once(dropped: list) -> list[str]:
 
 
 def run(args) -> int:
+    from ..site import report  # each row's flags, as report shows them
     a, b, rows = compared(args.files, args.runs_a, args.runs_b, args.side_a, args.side_b, args.all_metrics,
                           f"expected {USAGE}")
     print("\n".join(header(a, b, (args.side_a, args.side_b) if args.side_a else ())))
@@ -142,8 +147,10 @@ def run(args) -> int:
         others = [k for k in r["differ"] if k != "parameters"]  # differing parameters: the why names them already
         verdict = {"differs": f"differs ({comparison.they_differ(r['differ'])} too)"}.get(r["verdict"], r["verdict"]) \
             if tested else f"{r['status']} ({r['why']}{'; ' + comparison.they_differ(others) if others else ''})"
+        marks = report.flags_text(r)
         print(f"{r['key']:<{width}}  {r['metric']:<16} {r['mean_a']:>11.4g} {r['mean_b']:>11.4g} "
-              f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}")
+              f"{r['n_a']:>2}/{r['n_b']:<2}  {ratio:>6} {interval:>15}  {p} {detect:>7} {p_eq:>7}  {verdict}"
+              + (f"  [{marks}]" if marks else ""))
     count = {v: sum(r["verdict"] == v for r in rows)
              for v in ("better", "worse", "differs", "equivalent", "inconclusive", "not tested", "not testable")}
     how = comparison.tests_used(rows).rstrip(".")
@@ -155,4 +162,7 @@ def run(args) -> int:
           f"{count['worse']} significantly worse in B, {count['differs']} different where more than the filesystem "
           f"differs; {count['equivalent']} equivalent, {count['inconclusive']} inconclusive, "
           f"{count['not tested']} not tested, {count['not testable']} not testable", file=sys.stderr)
+    shown = flags.legend(f for r in rows for side in r["flags"] for f in side)
+    if shown:
+        print(shown, file=sys.stderr)
     return 0

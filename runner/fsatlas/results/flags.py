@@ -210,6 +210,31 @@ def page_cache(cell: dict) -> bool:
     return writes(cell) and buffered(cell) and not durable(cell)
 
 
+# What a text table (fsatlas compare, report) says each flag means beside a row that has it, as
+# the site's legend and methodology page say it at length
+MEANINGS = {
+    "noisy": f"the main measure's 95 % interval is wider than +-{NOISY_HALF_WIDTH_PCT:g} % of its mean",
+    "cached": f"through the page cache at over {CACHED_FACTOR:g} times the raw device on the same job: the cache "
+              "answered, not the disk (not ranked)",
+    "above-device": f"O_DIRECT at over {CACHED_FACTOR:g} times the raw device on the same job: no cache explains it "
+                    "(methodology, figures above the raw device); ranked with this mark",
+    "cache-unknown": "through the page cache, and the raw device's figure cannot tell whether the cache served it "
+                     "(not ranked)",
+    "baseline-unknown": "the raw device's figure for its job cannot tell (none, unwritten, one repetition, unstable "
+                        "or drifted)",
+    "page-cache": "a write that ends in the page cache: the cache's speed, ranked apart from the device workloads",
+    "contended": "a repetition's other processes' CPU, steal or I/O wait passed its threshold",
+    "emulated": "measured in an emulated guest (not ranked)",
+}
+
+
+def legend(names) -> str:
+    """"Flags: above-device: ...; page-cache: ..." for the flags named (in MEANINGS' order), or ""."""
+    names = set(names)
+    shown = [n for n in MEANINGS if n in names]
+    return ("Flags: " + "; ".join(f"{n}: {MEANINGS[n]}" for n in shown) + ".") if shown else ""
+
+
 def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
     """The cell's flags: its stored setup flags and the derived ones, in a stable order.
     target: the result's target (its baseline, and whether that was measured on written data)."""

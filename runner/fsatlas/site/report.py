@@ -16,7 +16,7 @@ import re
 import subprocess
 
 from ..errors import UserError
-from ..results import comparison, machines, resultfile
+from ..results import comparison, flags, machines, resultfile
 from . import knowledge as knowledge_mod
 # the rows of two configurations of one run, as compare makes them (report.within: what compare,
 # the pages' modules and the tests call)
@@ -100,6 +100,36 @@ def ratio_chart(rows: list[dict], title: str) -> str:
     return json.loads(done.stdout)[0]
 
 
+def mark_flags(rows: list[dict], runs_a: list, runs_b: list, specs: tuple = ()) -> None:
+    """Each row's "flags": (side A's, side B's), the flags (flags.MEANINGS) of the cells it
+    compares, as the runner's rule derives them from each run (flags.derive), so that a row of an
+    O_DIRECT cell above the raw device, of a page-cache workload or of a job whose baseline
+    cannot tell says so where the site's tables do (#60 round 60: compare and report showed none).
+    specs: (A, B) of two sides of one result, whose rows are keyed by workload and dimensions."""
+    def of(runs, spec):
+        out = {}
+        for result in runs:
+            cells = side_cells(result, spec).items() if spec else \
+                ((c["key"], c) for c in result["cells"] if c["status"] == "ok")
+            for key, cell in cells:
+                key = f"{key[0]}{'|' + key[1] if key[1] else ''}" if spec else key
+                found = flags.derive(cell, result["target"])
+                out.setdefault(key, set()).update(f for f in found if f in flags.MEANINGS)
+        return out
+    sides = [of(runs, spec) for runs, spec in zip((runs_a, runs_b), specs or (None, None))]
+    for r in rows:
+        r["flags"] = tuple([f for f in flags.MEANINGS if f in side.get(r["key"], ())] for side in sides)
+
+
+def flags_text(row: dict) -> str:
+    """A row's flags as a table shows them: "above-device" where both sides have the same, "A:
+    page-cache; B: none" where they differ, "" where neither has any."""
+    a, b = row.get("flags") or ([], [])
+    if a == b:
+        return ", ".join(a)
+    return f"A: {', '.join(a) or 'none'}; B: {', '.join(b) or 'none'}"
+
+
 def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict], specs: tuple = ()) -> dict:
     """What both formats print: the sides, system rows, sorted comparison rows, counts. a, b: a
     result file each, or a list of the runs of each side; specs: (A, B) of two sides of one result."""
@@ -155,15 +185,21 @@ def _cells(r: dict) -> list[str]:
             f"{r['p_adjusted']:.2g}" if r["p_adjusted"] is not None else "–",
             f"{r['detectable_pct']:.2g} %" if r["detectable_pct"] is not None else "–",
             f"{r['p_equivalent_adjusted']:.2g}" if r["p_equivalent_adjusted"] is not None else "–",
-            "higher" if r["better"] == "higher" else "lower", verdict]
+            "higher" if r["better"] == "higher" else "lower", verdict, flags_text(r)]
 
 
 HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjusted p", "detectable change",
-          f"equivalence p (±{comparison.EQUIVALENCE_MARGIN_PCT:g} %)", "better", "verdict"]
+          f"equivalence p (±{comparison.EQUIVALENCE_MARGIN_PCT:g} %)", "better", "verdict", "flags"]
 
 
 def method(doc: dict) -> str:
-    """How the rows were compared: the tests and the family actually used (comparison.tests_used)."""
+    """How the rows were compared (the tests and the family actually used: comparison.tests_used),
+    and what the flags on its rows mean."""
+    shown = flags.legend(f for r in doc["rows"] for side in r.get("flags") or () for f in side)
+    return _method(doc) + (" " + shown if shown else "")
+
+
+def _method(doc: dict) -> str:
     design = ("Within one run, each row compares the repetitions of A and B (paired where both ran in the same "
               "interleaved rounds); across result files the run is the unit, so a row is tested only with two runs or "
               "more a side, on the runs' means, and otherwise gives the ratio, not tested. ")
