@@ -534,3 +534,58 @@ def test_a_cut_runs_earlier_half_that_fakes_a_pause_is_still_one_run(seed, befor
               "cells": [{k: v for k, v in c.items() if k != "started"} for c in second["cells"]]}
     with pytest.raises(UserError, match="ran on one machine at once"):
         comparison.between([first, second], [_read(OTHER)])
+
+
+_MEMOS = {}
+
+
+def _spans(path) -> dict:
+    """(cell index, repetition) -> (when fio's jobs began, when fio wrote the report), in seconds
+    since the epoch, read by this test's own patterns: timestamp_ms less the longest job_runtime
+    (read once a file)."""
+    import re
+    if ("spans", path) in _MEMOS:
+        return _MEMOS["spans", path]
+    result, members, out = resultfile.readable(json.loads(path.read_text())), _members(path), {}
+    for i, cell in enumerate(result["cells"]):
+        for j, ref in enumerate(cell.get("raw") or [] if cell["status"] == "ok" else []):
+            data = members.get(bundle.member_of(result["id"], ref), b"")
+            written = re.search(rb'"timestamp_ms"\s*:\s*(\d+)', data)
+            runtimes = [int(x) for x in re.findall(rb'"job_runtime"\s*:\s*(\d+)', data)]
+            if written and runtimes:
+                out[i, j] = ((int(written.group(1)) - max(runtimes)) / 1000, int(written.group(1)) / 1000)
+    _MEMOS["spans", path] = out
+    return out
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(data=st.data())
+def test_a_start_time_moved_past_its_repetitions_fio_jobs_is_refused(data):
+    """The rule (#60 round 58): a runner's repetition starts before its fio jobs run, and the
+    cell's next repetition after they ended (the start times decide the paired test). A start
+    moved later than its jobs began, or earlier than the previous repetition's jobs ended, or two
+    starts swapped, is refused at that cell's started; the file's own starts pass."""
+    result = resultfile.readable(json.loads(CIVM.read_text()))
+    spans, members = _spans(CIVM), _members(CIVM)
+    began = dt.datetime.fromisoformat(result["created"].replace("Z", "+00:00")).timestamp()
+    cells = sorted({i for i, j in spans if (i, 1) in spans and len(result["cells"][i]["started"]) > 1})
+    i = data.draw(st.sampled_from(cells), label="cell")
+    starts = result["cells"][i]["started"]
+    memo = _MEMOS.setdefault(CIVM, {})  # each report parsed once for every example
+    assert validation.started_problems(result, members, memo) == []
+    j = data.draw(st.integers(0, len(starts) - 1), label="repetition")
+    how = data.draw(st.sampled_from(["after its jobs began", "before the previous ended", "swapped"]), label="how")
+    d = data.draw(st.floats(0.3, 3600), label="seconds")
+    edited = list(starts)
+    if how == "after its jobs began":
+        edited[j] = spans[i, j][0] - began + d
+    elif how == "before the previous ended" and j > 0:
+        edited[j] = spans[i, j - 1][1] - began - d
+    else:
+        k = data.draw(st.integers(0, len(starts) - 1).filter(lambda k: k != j), label="other")
+        edited[j], edited[k] = edited[k], edited[j]
+    if edited == starts:
+        return
+    result["cells"][i]["started"] = edited
+    found = validation.started_problems(result, members, memo)
+    assert found and found[0][0].startswith(f"/cells/{i}/started/"), (how, j, found)

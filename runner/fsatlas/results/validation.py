@@ -418,6 +418,7 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         problems += [Problem("error", path, where, message) for where, message in cell_clock_problems(data, members, memo)]
         problems += [Problem("error", path, where, message) for where, message in imported_run_problems(data, members)]
         problems += [Problem("error", path, where, message) for where, message in report_session_problems(data, members, memo)]
+        problems += [Problem("error", path, where, message) for where, message in started_problems(data, members, memo)]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
         problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
@@ -769,6 +770,38 @@ def report_session_problems(result: dict, members: dict, memo: dict) -> list[tup
         else:
             continue
         said.add(where)
+    return out
+
+
+def started_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
+    """[(JSON Pointer, message)] of a runner's fio cell whose repetitions' `started` are not when
+    its reports ran: repetition j's jobs ran (fio_json.report_span) after its start and before the
+    cell's next repetition started, to SESSION_SLACK_S. The start times decide whether two cells
+    ran in interleaved rounds, and so the paired test (#60 round 58: start times edited to
+    alternate chose it for cells that ran one after the other). An import's cells ran in no
+    rounds, whatever they carry (comparison.interleaved)."""
+    clock = shares.clock_parts(result)
+    if clock is None or any(shares.import_marks(result).values()):
+        return []
+    began, rid, out = clock[0], result["id"], []
+    for i, cell in enumerate(result["cells"]):
+        starts = cell.get("started") or []
+        if cell.get("status") != "ok" or len(starts) != len(cell.get("raw") or []):
+            continue  # a count that differs is refused by structure_problems
+        for j, ref in enumerate(cell["raw"]):
+            name = bundle.member_of(rid, ref) if isinstance(ref, str) else None
+            report = _fio_report(name, ref, members, memo) if name in members else None
+            if report is None or report.span is None:
+                continue  # not fio's, or no span: refused where its report is read
+            first, last = report.span
+            opened = began + starts[j]
+            following = began + starts[j + 1] if j + 1 < len(starts) else None
+            if first < opened - SESSION_SLACK_S or following is not None and last > following + SESSION_SLACK_S:
+                out.append((f"/cells/{i}/started/{j}",
+                            f"expected repetition {j + 1}'s fio jobs ({ref}) to run after it started "
+                            f"({_at_ms(opened)})" + (f" and before the next began ({_at_ms(following)})" if following else "")
+                            + f", found them run from {_at_ms(first)} to {_at_ms(last)}"))
+                break
     return out
 
 
