@@ -430,25 +430,30 @@ def test_an_output_imported_into_a_folder_is_refused_there_again_in_any_company(
 BONNIE_LINE = (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().strip().split(",")
 
 
-def _bonnie_run(k: int) -> str:
-    """A bonnie++ 1.97 CSV line of its own: the sample's, with its seed and block figures moved by k."""
+def _bonnie_run(k: int, timed: bool = False) -> str:
+    """A bonnie++ 1.97 CSV line of its own: the sample's, with its seed and block figures moved by
+    k; timed: its sequential create measured (the sample's is +++++, too fast to measure)."""
     line = list(BONNIE_LINE)
     line[4] = str(int(line[4]) + k)
     line[7], line[9], line[11] = (str(int(line[i]) + k) for i in (7, 9, 11))
+    if timed:
+        line[24], line[25] = str(1400 + k), "5"
     return ",".join(line) + "\n"
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(runs=st.lists(st.integers(1, 3), min_size=1, max_size=3))
-def test_outputs_of_one_or_several_runs_each_import_together_as_their_repetitions(tmp_path_factory, capsys, runs):
-    """The rule (#65 round 60): outputs the importer takes one at a time are taken together, their
-    runs the cell's repetitions in order, and validate accepts the result (bonnie++ run once,
-    then with -x 2: refused as "an output fsatlas import should have refused")."""
+@given(runs=st.lists(st.integers(1, 3), min_size=1, max_size=3), timed=st.lists(st.booleans(), min_size=9, max_size=9))
+def test_outputs_of_one_or_several_runs_each_import_together_as_their_repetitions(tmp_path_factory, capsys, runs,
+                                                                                   timed):
+    """The rule (#65 rounds 60 and 61): outputs the importer takes one at a time are taken
+    together, their runs the cell's repetitions in order, and validate accepts the result
+    (bonnie++ run once, then with -x 2: refused as "an output fsatlas import should have refused";
+    so was one -x 2 output whose test was +++++ in one run and measured in the other)."""
     folder = tmp_path_factory.mktemp("bonnie-runs")
     files, k = [], 0
     for n in runs:
         path = folder / f"b{len(files)}.csv"
-        path.write_text("".join(_bonnie_run(k + j) for j in range(n)))
+        path.write_text("".join(_bonnie_run(k + j, timed[k + j]) for j in range(n)))
         files.append(str(path))
         k += n
     capsys.readouterr()

@@ -316,7 +316,8 @@ def test_an_edited_or_removed_self_written_field_of_an_import_is_refused(importe
     i = data.draw(st.sampled_from(ok), label="cell")
     cell = result["cells"][i]
     runs = cell.get("imported_runs") or []
-    edits = ["drop runs", "drop parameter"] + (["move measured", "drop measured"] if "measured" in result else [])
+    edits = ["drop runs", "drop parameter", "retype parameter"] + \
+        (["move measured", "drop measured"] if "measured" in result else [])
     edits += [f"{what} {k}" for k, run in enumerate(runs) for what, key in
               (("move time", "measured"), ("drop time", "measured"), ("change tool", "tool"), ("drop tool", "tool"))
               if key in run]
@@ -328,6 +329,14 @@ def test_an_edited_or_removed_self_written_field_of_an_import_is_refused(importe
     elif edit == "drop parameter":
         key = data.draw(st.sampled_from(sorted(k for k in cell["parameters"] if k not in ("group", "too_fast_to_measure"))))
         del cell["parameters"][key]
+    elif edit == "retype parameter":  # the same value to a reader that casts (round 61: "1" for 1, 0.0 or false for 0)
+        key = data.draw(st.sampled_from(sorted(cell["parameters"])))
+        value = cell["parameters"][key]
+        others = [str(value)] if not isinstance(value, str) else \
+            ([int(value)] if value.isdigit() else []) + [value.upper() if value.upper() != value else value.lower() + "x"]
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            others += [float(value) if isinstance(value, int) else int(value), bool(value)]
+        cell["parameters"][key] = data.draw(st.sampled_from([v for v in others if json.dumps(v) != json.dumps(value)]))
     elif edit == "move measured":
         result["measured"]["time"], place = _moved(result["measured"]["time"], seconds), "/measured"
     elif edit == "drop measured":

@@ -911,8 +911,14 @@ def imported_run_problems(result: dict, members: dict) -> list[tuple[str, str]]:
     return out
 
 
+def _canonical(value) -> str:
+    """value as JSON, keys sorted: 0, 0.0 and false apart, as they are in a file."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _json(value) -> str:
-    text = json.dumps(value, sort_keys=True)
+    """_canonical(value) cut at 300 characters, for a message."""
+    text = _canonical(value)
     return text if len(text) <= 300 else text[:300] + "..."
 
 
@@ -1213,7 +1219,7 @@ def kind_may_back(own: str, workload: str) -> bool:
     return own == kind or not (own in RUNNER_KINDS or kind in RUNNER_KINDS or (own == "dd" and kind is not None))
 
 
-def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[dict]:
+def select(cell: dict, parsed: tuple, where: str, imported_from=None, first: bool = False) -> list[dict]:
     """The metric values a parsed raw file (parse_raw) gives for this cell: one dict per
     repetition it holds (a bonnie++ file or a dd log may hold several runs). Refused as a
     UserError: a raw file in a format that may not back the cell (backing_formats: the result's
@@ -1253,7 +1259,9 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[di
                             found=", ".join(f"{k}={cell_params[k]}" for k in differ))
         return [figures]
     found = found.matching(cell, module is importers.bonnie or module is importers.iozone)
-    if not found or any(m.parameters != found[0].parameters for m in found):
+    # one test's runs in one file differ only in how each went (NOTES: bonnie++'s +++++ in one run
+    # of -x 2, measured in the other: round 61)
+    if not found or any(_measured_with(m.parameters) != _measured_with(found[0].parameters) for m in found):
         raise UserError(f"{len(found)} measurements in it match this cell", where=where,
                         expected="one test (a cell's parameters name its job, or its rw and block size), "
                                  "once per repetition")
@@ -1264,10 +1272,15 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None) -> list[di
                         found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
     # an import's cell names exactly its measurement's parameters (import_.cell_records): one
     # emptied or cut (#65 round 60: bs, direct and size deleted) made two files' cells alike
-    named, held = ({k for k in p if k not in NOTES} for p in (found[0].parameters, cell["parameters"]))
-    if imported_from is not None and named != held:
+    # ... and, for its first raw file, how its first run went (NOTES), which the cell keeps
+    named, held = (found[0].parameters, cell["parameters"]) if first else \
+        (_measured_with(found[0].parameters), _measured_with(cell["parameters"]))
+    if imported_from is not None and _canonical(named) != _canonical(held):  # as written: a type or a spelling changed is an edit (round 61)
+        differ = sorted(k for k in named.keys() | held.keys()
+                        if (k in named) != (k in held) or _canonical(named[k]) != _canonical(held[k]))
         raise UserError("the cell names other parameters than its measurement ran with", where=where,
-                        expected=", ".join(sorted(named)) or "none", found=", ".join(sorted(held)) or "none")
+                        expected=", ".join(f"{k}={named[k]!r}" for k in differ if k in named) or "none of " + differ[0],
+                        found=", ".join(f"{k}={held[k]!r}" for k in differ if k in held) or "none")
     return [m.values for m in found]
 
 
@@ -1321,6 +1334,11 @@ class Found(list):
         return [self[p] for p in sorted(out)]
 
 
+def _measured_with(parameters: dict) -> dict:
+    """A measurement's or a cell's parameters but NOTES, which say how one run went."""
+    return {k: v for k, v in parameters.items() if k not in NOTES}
+
+
 def _spelled(k: str, v) -> str:
     """A parameter's value as compared with another's: sizes in one spelling (the matrix writes
     size=256k, the fio importer reads 256K), the rest as text."""
@@ -1369,7 +1387,7 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
             out.append(("error", f"/raw/{rep}", f"{PRIVATE}{raw}: {private}; raw output is published"))
         if error is None:
             try:
-                values = select(cell, parsed, raw, imported_from)
+                values = select(cell, parsed, raw, imported_from, first=rep == 0)
             except UserError as e:
                 error = e.body
         if error is None and parsed[0] is importers.fio and parsed[1].stated not in fio_versions \
