@@ -330,32 +330,44 @@ def test_a_version_1_file_whose_stored_summary_is_not_its_samples_is_refused_by_
 
 @pytest.fixture(scope="module")
 def spellings(tmp_path_factory):
-    """Ways to name the committed results: the folder, each file, a link to the folder, a file
-    through it, and a folder holding copies of two of them (the same bytes)."""
+    """Ways to name two committed results: their folder, each file, a link to the folder, a file
+    through it, a copy of one under its own name and under another (the same bytes)."""
     root = tmp_path_factory.mktemp("spellings")
-    files = sorted(RESULTS.glob("*.json"))
-    (root / "folder-link").symlink_to(RESULTS)
-    copies = root / "copies"
-    copies.mkdir()
-    for path in files[:2]:
-        (copies / path.name).write_bytes(path.read_bytes())
-    return [str(RESULTS), str(root / "folder-link"), str(root / "copies"), *map(str, files),
-            str(root / "folder-link" / files[1].name)]
+    base = root / "base"
+    base.mkdir()
+    for path in SMALL:
+        (base / path.name).write_bytes(path.read_bytes())
+    (root / "folder-link").symlink_to(base)
+    (root / "copies").mkdir()
+    (root / "copies" / SMALL[0].name).write_bytes(SMALL[0].read_bytes())
+    (root / "copies" / "renamed.json").write_bytes(SMALL[1].read_bytes())
+    return [str(base), str(root / "folder-link"), str(root / "copies" / SMALL[0].name),
+            str(root / "copies" / "renamed.json"), *(str(base / p.name) for p in SMALL),
+            str(root / "folder-link" / SMALL[1].name)]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(picks=st.lists(st.integers(0, 20), min_size=1, max_size=8))
+SMALL = sorted(RESULTS.glob("*.json"), key=lambda p: p.stat().st_size)[:2]
+
+
+def _hand_count(path) -> int:
+    return sum(len(m["samples"]) for cell in readable(json.loads(Path(path).read_text()))["cells"]
+               if cell["status"] == "ok" for m in cell["metrics"].values())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=st.lists(st.integers(0, 20), min_size=1, max_size=6))
 def test_each_result_is_exported_once_however_often_it_is_named(spellings, picks):
-    """The rule (#65 round 60): export writes each sample once: a result named twice, as a file
-    and in its folder, through a link or as a copy of the same bytes, is read once."""
+    """The rule (#65 rounds 60 and 61): export writes each sample once: a result named twice, as
+    a file and in its folder, through a link, or as a copy of the same bytes under its own name or
+    another, is read once; the rows are a hand count of each result the names reach."""
     paths = [spellings[k % len(spellings)] for k in picks]
-    found = export.result_files(paths)
-    ids = [Path(p).name for p in found]
-    expected = set()
+    reached = {}
     for path in paths:
-        p = Path(path)
-        expected |= {f.name for f in p.glob("*.json")} if p.is_dir() else {Path(os.path.realpath(p)).name}
-    assert len(ids) == len(set(ids)) and set(ids) == expected, (paths, found)
+        for f in (sorted(Path(path).glob("*.json")) if Path(path).is_dir() else [Path(path)]):
+            reached[json.loads(f.read_text())["id"]] = f
+    df = export.frame(paths)
+    assert sorted(set(df["result"])) == sorted(reached)
+    assert len(df) == sum(_hand_count(f) for f in reached.values())
 
 
 def test_a_file_named_twice_exports_its_samples_once_and_one_id_of_two_contents_is_refused(tmp_path, capsys):
@@ -366,6 +378,8 @@ def test_a_file_named_twice_exports_its_samples_once_and_one_id_of_two_contents_
     other = tmp_path / "other"
     other.mkdir()
     (other / path.name).write_text(path.read_text().replace('"complete":', '"complete" :', 1) + "\n")
-    capsys.readouterr()
-    assert main(["export", str(path), str(other / path.name), "--out", str(tmp_path / "x.csv")]) == 1
-    assert "with other content" in capsys.readouterr().err and not (tmp_path / "x.csv").exists()
+    (other / "renamed.json").write_text((other / path.name).read_text())
+    for twin in (other / path.name, other / "renamed.json"):  # one id, other bytes: under its name or another
+        capsys.readouterr()
+        assert main(["export", str(path), str(twin), "--out", str(tmp_path / "x.csv")]) == 1
+        assert "with other content" in capsys.readouterr().err and not (tmp_path / "x.csv").exists()

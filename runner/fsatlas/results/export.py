@@ -272,40 +272,34 @@ def result_files(paths: list[str], skip: str | None = None) -> list[str]:
 
 
 def _once(files: list[str]) -> list[str]:
-    """files with each result once (#65 round 60: a file named twice, or as itself and in its
-    folder, or through a link, wrote its every sample twice): the same file, or one id's file
-    with the same bytes, is read once; one id in two files that differ is refused, as validate
-    refuses it (a result's file is named by its id)."""
-    kept, by_id, seen = [], {}, set()
+    """files with each file once, however it was named (#65 round 60: a file named twice, or as
+    itself and in its folder, or through a linked folder, wrote its every sample twice)."""
+    kept, seen = [], set()
     for path in files:
         real = os.path.realpath(path)
-        if real in seen:
-            continue
-        seen.add(real)
-        rid = os.path.basename(path)
-        other = by_id.setdefault(rid, path)
-        if other != path:
-            if _same_bytes(other, path):
-                continue
-            raise UserError(f"another file of this result's id ({other}) with other content", where=path,
-                            expected="each result once: one id is one result")
-        kept.append(path)
+        if real not in seen:
+            seen.add(real)
+            kept.append(path)
     return kept
 
 
-def _same_bytes(a: str, b: str) -> bool:
-    try:
-        if os.path.getsize(a) != os.path.getsize(b):
-            return False
-        with open(a, "rb") as x, open(b, "rb") as y:
-            while True:
-                block = x.read(1 << 20)
-                if block != y.read(1 << 20):
-                    return False
-                if not block:
-                    return True
-    except OSError:
-        return False  # read and refused with its place by load_checked
+class _Ids:
+    """Each result id read once: a file of an id read before with the same bytes is left out (a
+    copy under another name: round 61), one with other bytes refused, as validate refuses one id
+    in two files."""
+
+    def __init__(self):
+        self.seen = {}  # id -> (its file, the digest of its bytes)
+
+    def new(self, path: str, rid: str) -> bool:
+        import hashlib
+        with open(path, "rb") as f:
+            digest = hashlib.file_digest(f, "sha256").digest()
+        first = self.seen.setdefault(rid, (path, digest))
+        if first[1] != digest:
+            raise UserError(f"another file of this result's id ({first[0]}) with other content", where=path,
+                            expected="each result once: one id is one result")
+        return first[0] == path
 
 
 def batches(paths: list[str], where=(), all_cells: bool = False):
@@ -315,8 +309,11 @@ def batches(paths: list[str], where=(), all_cells: bool = False):
     schema = arrow_schema()
     columns, held, text = {name: [] for name in COLUMNS}, 0, 0
     from . import validation  # checked as compare reads a result: what validate refuses is not exported
+    ids = _Ids()
     for path in result_files(paths):
         result = validation.load_checked(path)
+        if not ids.new(path, result["id"]):
+            continue
         for rows, size in add_result(columns, result, all_cells):
             held, text = held + rows, text + size
             if held >= BATCH_ROWS or text >= BATCH_BYTES:
