@@ -375,15 +375,16 @@ def _imported_values(folder, fmt: str, path: str, capsys) -> tuple[int, set]:
 def test_no_figure_is_read_from_a_digit_outside_ascii(tmp_path_factory, capsys, data):
     """The rule: a figure is read from ASCII digits only (printf writes them in every locale).
     One ASCII digit of a real text output of dd, bonnie++, IOzone, fio (terse) or PTS becomes a
-    decimal digit of another script and of another value (IOzone read "４" as 4: round 59): the
-    import refuses in one line, or it reads no figure the output did not hold before."""
+    decimal digit of another script and of another value, or gets an underscore before it
+    (IOzone read "４" as 4: round 59; dd read 67 bytes of "67_108_864": round 61): the import
+    refuses in one line, or it reads no figure the output did not hold before."""
     fmt, path = data.draw(st.sampled_from(TEXT_SAMPLES), label="sample")
     raw = open(path, encoding="utf-8", errors="surrogateescape").read()
     import re
     spots = [m.start() for m in re.finditer(r"[0-9]", raw)]
     at = data.draw(st.sampled_from(spots), label="digit")
     value = data.draw(st.sampled_from([v for v in range(10) if v != int(raw[at])]), label="value")
-    digit = data.draw(st.sampled_from(OTHER_DIGITS[value]), label="written")
+    digit = data.draw(st.sampled_from(OTHER_DIGITS[value]) | st.just("_" + raw[at]), label="written")  # or 1_000
     text = raw[:at] + digit + raw[at + 1:]
     folder = tmp_path_factory.mktemp("digits")
     (folder / "before.txt").write_text(raw, encoding="utf-8", errors="surrogatepass")
@@ -404,3 +405,22 @@ def test_a_full_width_figure_of_iozone_is_no_figure(tmp_path, capsys):
     (tmp_path / "in.txt").write_text(text)
     code, values = _imported_values(tmp_path / "o", "iozone", str(tmp_path / "in.txt"), capsys)
     assert code == 1 or float(row.group(1)) * 1024 not in values, values
+
+
+def test_round_61_figures_in_other_digits_are_refused_where_they_were_passed_over(tmp_path, capsys):
+    """IOzone's second table row with '３90935' dropped rows 2 to 5 without a word, a Children line
+    of '482_114.97' its test; bonnie++ kept a file size of '２4G' and 1_6 thousand files: each is
+    refused in one line naming its line."""
+    iozone = open(os.path.join(SAMPLES_DIR, "iozone", "auto-mode-ramdisk-2010.txt")).read()
+    bonnie = open(os.path.join(SAMPLES_DIR, "bonnie", "bonnie-1.97-plus-signs.csv")).read()
+    cases = [("iozone", iozone.replace(" 359506 ", " ３59506 ", 1), "line 13"),
+             ("bonnie", bonnie.replace(",2G,", ",２G,", 1), "line 1"),
+             ("bonnie", bonnie.replace(",16,,,,,", ",1_6,,,,,", 1), "line 1")]
+    for k, (fmt, text, line) in enumerate(cases):
+        assert text not in (iozone, bonnie)
+        (tmp_path / f"{k}.txt").write_text(text)
+        capsys.readouterr()
+        code = main(["import", fmt, str(tmp_path / f"{k}.txt"), "--filesystem", "ext4", "--redact",
+                     "--out", str(tmp_path / f"o{k}")])
+        err = capsys.readouterr().err
+        assert code == 1 and f"{line}: a figure of" in err and len(err.strip().splitlines()) == 1, err

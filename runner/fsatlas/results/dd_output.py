@@ -27,8 +27,11 @@ LONGEST = 500  # characters: a summary is about 80; longer lines are not read (a
 # megabyte-long line of digits or parentheses must not decide how long validate takes)
 # a figure and the unit written after it, up to the next space, digit or punctuation
 # (not after a minus: "-2.5 s" is no time dd writes, and was read as 2.5: round 59; ASCII digits
-# only: a full-width "４４６" is none of dd's, nor a figure touching one, "6" of "6٠108864")
-_FIGURE = re.compile(r"(?<![\d.,-])([0-9]+(?:[.,][0-9]+)?(?:[eE][-+]?[0-9]+)?)(?!\d)\s*([^\s\d,，、;；]*)")
+# only: a full-width "４４６" is none of dd's, nor is any part of a figure that holds another
+# script's digit or an underscore: "6" of "6٠108864", "1" of "1.5٣", "5" of "5e-１", "67" or "864"
+# of "67_108_864" (rounds 60 and 61)
+_FIGURE = re.compile(r"(?<![\d.,_-])([0-9]+(?:[.,][0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![\d_]|[.,]\d|[eE][-+]?\d)"
+                     r"\s*([^\s\d,，、;；]*)")
 _SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # a size or a rate: "bytes", "MB", "B/s", "МБ/с" (never a time)
 
 

@@ -5,6 +5,9 @@ digits grouped by underscores ("1_000" is 1000.0). No tool imported writes eithe
 writes ASCII digits in every locale. A report holding them was edited, and its figure is
 refused as one that is not a number (round 59: IOzone's table read full-width figures).
 """
+import re
+
+from ..errors import UserError
 
 
 def ascii_text(text: str) -> str:
@@ -18,3 +21,20 @@ def ascii_text(text: str) -> str:
 def number(text: str, kind=float):
     """kind(text) of an ASCII figure (ascii_text)."""
     return kind(ascii_text(text))
+
+
+# a figure written with another script's digit or an underscore ("３90935", "482_114.97", "２4G",
+# "1_6"), which a tool's ASCII patterns do not read: passing it over dropped the rest of an IOzone
+# table, a test or a parameter without a word, or kept "２4G" as bonnie++'s file size (round 61).
+# Names holding digits ("ssd_1", "テスト１", "1_node") are words, not figures: one begins after
+# no letter, and holds a digit of another script or an underscore between two digits.
+_OTHER_FIGURE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d_]+)?")
+
+
+def refuse_other_digits(text: str, where: str, whose: str) -> None:
+    """A UserError naming the line of the first figure in text that is not of ASCII digits
+    (_OTHER_FIGURE); whose: the tool's name, as "IOzone's"."""
+    m = _OTHER_FIGURE.search(text)
+    if m:
+        raise UserError(f"a figure of {m.group()[:40]!r}", where=where,
+                        field=f"line {text.count(chr(10), 0, m.start()) + 1}", expected=f"{whose} figures, in ASCII digits")

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 
 from ...errors import UserError
+from .. import figures
 from .measurement import Measurement, check_time
 
 # IOzone's column or throughput label -> (workload, rw as fio would name it)
@@ -148,6 +149,7 @@ _EXCEL = re.compile(r'^"(?:[A-Za-z -]+ report|Throughput report[^"]*)"\s*$', re.
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
+    figures.refuse_other_digits(text, where, "IOzone's")
     metric = _unit(text)
     out = _table(text, where, metric) + _throughput(text, metric)
     if not out and _EXCEL.search(text):
@@ -171,8 +173,8 @@ def measured(text: str, where: str = "") -> dict | None:
     match = re.search(r"^[ \t]*Run began:[ \t]*(.*)$", text, re.M)
     if not match:
         return None
-    try:
-        when = dt.datetime.strptime(" ".join(match.group(1).split()), "%a %b %d %H:%M:%S %Y")
+    try:  # strptime reads any script's digits: "12:02:4２" is no time IOzone wrote (round 61)
+        when = dt.datetime.strptime(" ".join(figures.ascii_text(match.group(1)).split()), "%a %b %d %H:%M:%S %Y")
     except ValueError:
         raise UserError(f"Run began: {match.group(1).strip()[:60]}", where=where,
                         field=f"line {text.count(chr(10), 0, match.start()) + 1}",

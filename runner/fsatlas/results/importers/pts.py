@@ -289,8 +289,8 @@ def measured(timestamp: str, where: str = "", place: str = "<TimeStamp>") -> dic
     check_time the fio and IOzone times go through."""
     if not timestamp.strip():
         return None
-    try:
-        when = dt.datetime.strptime(" ".join(timestamp.replace("T", " ").split()), "%Y-%m-%d %H:%M:%S")
+    try:  # strptime reads any script's digits: "09:12:4４" is no time PTS wrote (round 61)
+        when = dt.datetime.strptime(" ".join(figures.ascii_text(timestamp).replace("T", " ").split()), "%Y-%m-%d %H:%M:%S")
     except ValueError:
         raise UserError(f"a TimeStamp of {timestamp.strip()[:40]!r}", where=where, field=place,
                         expected='a date and time as PTS writes it, "2021-03-02 09:12:44"') from None
