@@ -424,3 +424,46 @@ def test_round_61_figures_in_other_digits_are_refused_where_they_were_passed_ove
                      "--out", str(tmp_path / f"o{k}")])
         err = capsys.readouterr().err
         assert code == 1 and f"{line}: a figure of" in err and len(err.strip().splitlines()) == 1, err
+
+
+FIO_JSON = sorted(os.path.join(SAMPLES_DIR, "fio", n) for n in os.listdir(os.path.join(SAMPLES_DIR, "fio"))
+                  if n.endswith(".json"))
+
+
+def _numbers(value, path=()):
+    """(path, number) of every number in a JSON document."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _numbers(v, path + (k,))
+    elif isinstance(value, list):
+        for k, v in enumerate(value):
+            yield from _numbers(v, path + (k,))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_figure_of_fio_s_json_is_read_from_a_string_of_other_digits(tmp_path_factory, capsys, data):
+    """The rule (round 61): one number of a real fio JSON report written as a string whose digits
+    include another script's (or an underscore between two): the import refuses in one line, or
+    reads no figure the report did not hold (float() read "２１１７.8" as 2117.8)."""
+    path = data.draw(st.sampled_from(FIO_JSON), label="sample")
+    raw = open(path).read()
+    report = json.loads(raw[raw.index("{"):])  # after fio's "note:" lines, where it printed any
+    # the figures the importer reads beside the counts check_sides holds against each other
+    spots = [(p, v) for p, v in _numbers(report) if p and p[0] in ("jobs", "client_stats")
+             and (p[-1] in ("mean", "usr_cpu", "sys_cpu") or len(p) > 1 and p[-2] == "percentile")]
+    where, value = data.draw(st.sampled_from(spots), label="number")
+    text = repr(value)
+    at = data.draw(st.sampled_from([k for k, c in enumerate(text) if c.isdigit()]), label="digit")
+    new = data.draw(st.sampled_from(OTHER_DIGITS[(int(text[at]) + 1) % 10]) | st.just("_" + text[at]), label="written")
+    node = report
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = text[:at] + new + text[at + 1:]
+    folder = tmp_path_factory.mktemp("fio-digits")
+    (folder / "after.json").write_text(json.dumps(report))
+    _, before = _imported_values(folder / "a", "fio", path, capsys)
+    code, after = _imported_values(folder / "b", "fio", str(folder / "after.json"), capsys)
+    assert code == 1 or after <= before, (where, sorted(after - before)[:5])

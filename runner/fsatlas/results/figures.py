@@ -23,6 +23,12 @@ def number(text: str, kind=float):
     return kind(ascii_text(text))
 
 
+def json_number(value) -> float:
+    """A figure of a JSON report (fio's) as a float: a JSON number, or a string of ASCII digits
+    (fio writes no other; float() read "２１１７.8" and "2_117.8" as 2117.8: round 61)."""
+    return number(value) if isinstance(value, str) else float(value)
+
+
 # a figure written with another script's digit or an underscore ("３90935", "482_114.97", "２4G",
 # "1_6"), which a tool's ASCII patterns do not read: passing it over dropped the rest of an IOzone
 # table, a test or a parameter without a word, or kept "２4G" as bonnie++'s file size (round 61).

@@ -9,6 +9,7 @@ import re
 
 import orjson
 
+from . import figures
 from ..errors import UserError
 
 # fio's percentile keys for the latency metrics fsatlas reports.
@@ -118,16 +119,16 @@ def job_metrics(job: dict, direction: str) -> dict:
     """Metric values of one fio job (or group-reported job) in one direction ('read'/'write')."""
     side = job[direction]
     values = {
-        "throughput": float(side["bw_bytes"]),
-        "iops": float(side["iops"]),
-        "lat_mean_ns": float(side["lat_ns"]["mean"]),
-        "cpu_usr_pct": float(job["usr_cpu"]),
-        "cpu_sys_pct": float(job["sys_cpu"]),
+        "throughput": figures.json_number(side["bw_bytes"]),
+        "iops": figures.json_number(side["iops"]),
+        "lat_mean_ns": figures.json_number(side["lat_ns"]["mean"]),
+        "cpu_usr_pct": figures.json_number(job["usr_cpu"]),
+        "cpu_sys_pct": figures.json_number(job["sys_cpu"]),
     }
     percentiles = side.get("clat_ns", {}).get("percentile", {})
     for name, key in PERCENTILES.items():
         if key in percentiles:
-            values[name] = float(percentiles[key])
+            values[name] = figures.json_number(percentiles[key])
     values.update(sync_metrics(job, side, values["lat_mean_ns"]))
     return values
 
@@ -140,11 +141,11 @@ def sync_metrics(job: dict, side: dict, lat_mean_ns: float) -> dict:
     sync = job.get("sync", {}).get("lat_ns", {}) if isinstance(job.get("sync"), dict) else {}
     if not (isinstance(sync, dict) and sync.get("N") and side.get("total_ios")):
         return {}
-    values = {"sync_lat_mean_ns": float(sync["mean"]),
-              "write_sync_lat_mean_ns": lat_mean_ns + float(sync["mean"]) * sync["N"] / side["total_ios"]}
+    values = {"sync_lat_mean_ns": figures.json_number(sync["mean"]),
+              "write_sync_lat_mean_ns": lat_mean_ns + figures.json_number(sync["mean"]) * sync["N"] / side["total_ios"]}
     for name, key in PERCENTILES.items():
         if key in sync.get("percentile", {}):
-            values["sync_" + name] = float(sync["percentile"][key])
+            values["sync_" + name] = figures.json_number(sync["percentile"][key])
     return values
 
 

@@ -24,7 +24,7 @@ import math
 import re
 from fractions import Fraction
 
-from .. import fio_json, fio_terse, metrics
+from .. import figures, fio_json, fio_terse, metrics
 from . import fio_options
 from ..resultfile import MAX_NUMBER
 from ...errors import UserError
@@ -208,13 +208,13 @@ def _measured(stats: dict | None) -> bool:
         return False
     if "N" in stats:
         return stats["N"] > 0
-    return any(float(stats.get(k) or 0) > 0 for k in ("min", "max", "mean"))
+    return any(figures.json_number(stats.get(k) or 0) > 0 for k in ("min", "max", "mean"))
 
 
 def _exact(figure) -> Fraction:
     """A figure of fio's report as the decimal it printed (1.9, not the binary float nearest it):
     sums and means of clones' figures are exact, then rounded once (float(Fraction))."""
-    return Fraction(repr(float(figure)))
+    return Fraction(repr(figures.json_number(figure)))
 
 
 def _side(jobs: list, side: str, latencies: bool) -> dict:
@@ -224,10 +224,10 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
     if not latencies:
         return values
     stats = [_latency(j[side], "lat") for j in jobs]
-    ios = [float(j[side].get("total_ios") or 0) for j in jobs]
+    ios = [figures.json_number(j[side].get("total_ios") or 0) for j in jobs]
     if all(_measured(s) for s, _ in stats):
         if len(jobs) == 1:
-            values["lat_mean_ns"] = float(stats[0][0]["mean"]) * stats[0][1]
+            values["lat_mean_ns"] = figures.json_number(stats[0][0]["mean"]) * stats[0][1]
         elif all(ios):  # clones: the mean over all their I/Os
             values["lat_mean_ns"] = float(sum(_exact(s["mean"]) * int(f) * _exact(n) for (s, f), n in zip(stats, ios))
                                           / sum(_exact(n) for n in ios))
@@ -237,14 +237,14 @@ def _side(jobs: list, side: str, latencies: bool) -> dict:
             if _measured(stats) and stats.get("percentile"):
                 for name, key in fio_json.PERCENTILES.items():
                     if key in stats["percentile"]:
-                        values[name] = float(stats["percentile"][key]) * factor
+                        values[name] = figures.json_number(stats["percentile"][key]) * factor
                 break
     return values
 
 
 def _active(jobs: list, rw: str | None) -> list:
     """The sides a job did I/O on; by its rw where none did (a run too short to count)."""
-    sides = [s for s in SIDES if any(isinstance(j.get(s), dict) and float(j[s].get("io_bytes") or 0) > 0 for j in jobs)]
+    sides = [s for s in SIDES if any(isinstance(j.get(s), dict) and figures.json_number(j[s].get("io_bytes") or 0) > 0 for j in jobs)]
     if len(sides) > 1 and "mixed" in sides:  # unified_rw_reporting=both: the sum of the others
         sides.remove("mixed")
     if sides:
@@ -518,7 +518,7 @@ def _terse_shape(jobs: list, sides: list) -> dict:
     on, and each one's block size from its bandwidth over its IOPS (to the nearest 512 bytes)."""
     sizes = []
     for side in sides:
-        bw, iops = sum(_bandwidth(j[side]) for j in jobs), sum(float(j[side].get("iops") or 0) for j in jobs)
+        bw, iops = sum(_bandwidth(j[side]) for j in jobs), sum(figures.json_number(j[side].get("iops") or 0) for j in jobs)
         sizes.append(canonical_size(str(round(bw / iops / 512) * 512)) if iops >= 1 else "unknown")
     return {"sides": "+".join(sides), "bs_from_rate": ",".join(sizes)}
 
