@@ -23,7 +23,8 @@ all call, so that every file, old or contributed, is judged by the same rule.
   final fsync): its figure is the page cache's speed, ranked apart from the device workloads;
 - contended: a repetition's contention (results/contention: other processes' CPU, steal or
   I/O wait) passed its threshold, and repeating it (in adaptive profiles) did not clear it.
-Other flags (not-striped, emulated) describe the setup, not the figures, and are kept as stored.
+- emulated: the run's guest was emulated (target.guest), so its figures are the emulator's.
+Other flags (not-striped) describe the setup, not the figures, and are kept as stored.
 """
 import math
 import re
@@ -34,19 +35,26 @@ from . import contention, stats
 RSD_LIMIT_PCT = 3.5
 NOISY_HALF_WIDTH_PCT = 10.0
 CACHED_FACTOR = 1.2
-DERIVED = ("noisy", "cached", "above-device", "cache-unknown", "baseline-unknown", "page-cache", "contended")
+DERIVED = ("noisy", "cached", "above-device", "cache-unknown", "baseline-unknown", "page-cache", "contended",
+           "emulated")
 UNRANKED = frozenset({"cached", "cache-unknown", "emulated"})  # figures that are no measure of the filesystem on its disk
 # fio parameters that make a write durable before the job ends
 DURABLE = ("end_fsync", "fsync", "fdatasync", "sync", "fsync_on_close", "write_barrier")
-# The metric whose spread decides, where the matrix names none (an imported or contributed cell):
-# the first of these the cell has. For every workload of the standard matrix it is the one
-# the matrix names as primary.
+# The metric whose spread decides, where the matrix names none for the cell's workload (an
+# imported or contributed cell): the first of these the cell has, else the first by name.
 PRIMARY_ORDER = ("throughput", "read_throughput", "write_throughput", "iops", "create_per_s", "deliveries_per_s",
                  "commits_per_s", "seconds", "bytes_used", "lat_mean_ns")
 
 
-def primary_metric(metrics: dict) -> str | None:
-    return next((name for name in PRIMARY_ORDER if name in metrics), next(iter(metrics), None))
+def primary_metric(metrics: dict, workload: str | None = None) -> str | None:
+    """The metric whose spread decides a cell's flags: the one the standard matrix names primary
+    for its workload, as the runner decides (tree-read's read_per_s, which PRIMARY_ORDER lacks:
+    readers took the file's first key, and a file with its keys sorted was "noisy" on its CPU
+    share: round 61); else PRIMARY_ORDER's; never the order of the file's keys."""
+    named = matrix_workloads().get(workload, {}).get("primary") if workload else None
+    if named in metrics:
+        return named
+    return next((name for name in PRIMARY_ORDER if name in metrics), min(metrics, default=None))
 
 
 def baseline_name(workload: str, key: str) -> str:
@@ -241,7 +249,7 @@ def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
     metrics = cell.get("metrics") or {}
     kept = [f for f in cell.get("flags", []) if f not in DERIVED]
     derived = []
-    name = primary or primary_metric(metrics)
+    name = primary or primary_metric(metrics, cell.get("workload"))
     if name and noisy(metrics.get(name, {}).get("samples", [])):
         derived.append("noisy")
     got = metrics.get("throughput", {}).get("mean")
@@ -259,4 +267,6 @@ def derive(cell: dict, target: dict, primary: str | None = None) -> list[str]:
         derived.append("page-cache")
     if contention.contended_reps(cell):
         derived.append("contended")
+    if (target.get("guest") or {}).get("emulated") is True:  # every cell of a run in an emulated guest (round 61)
+        derived.append("emulated")
     return kept + derived

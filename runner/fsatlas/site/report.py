@@ -192,14 +192,13 @@ HEADER = ["Cell", "Metric", "A", "B", "n", "B/A", "95 % interval", "p", "adjuste
           f"equivalence p (±{comparison.EQUIVALENCE_MARGIN_PCT:g} %)", "better", "verdict", "flags"]
 
 
+def flags_legend(doc: dict) -> str:
+    """What the flags on the table's rows mean (flags.legend), for under the table; "" where none has one."""
+    return flags.legend(f for r in doc["rows"] for side in r.get("flags") or () for f in side)
+
+
 def method(doc: dict) -> str:
-    """How the rows were compared (the tests and the family actually used: comparison.tests_used),
-    and what the flags on its rows mean."""
-    shown = flags.legend(f for r in doc["rows"] for side in r.get("flags") or () for f in side)
-    return _method(doc) + (" " + shown if shown else "")
-
-
-def _method(doc: dict) -> str:
+    """How the rows were compared: the tests and the family actually used (comparison.tests_used)."""
     design = ("Within one run, each row compares the repetitions of A and B (paired where both ran in the same "
               "interleaved rounds); across result files the run is the unit, so a row is tested only with two runs or "
               "more a side, on the runs' means, and otherwise gives the ratio, not tested. ")
@@ -248,6 +247,8 @@ def markdown(doc: dict, svg: str) -> str:
     lines += ["", "## Every comparison", "", method(doc), "",
               "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(esc(x) for x in _cells(r)) + " |" for r in doc["rows"]]
+    if flags_legend(doc):
+        lines += ["", esc(flags_legend(doc))]
     if svg:
         lines += ["", "## The ratios", "",
                   f"![B/A with 95 % intervals](data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()})"]
@@ -278,6 +279,7 @@ def html_page(doc: dict, svg: str) -> str:
             f"<th scope=\"col\">B</th></tr></thead><tbody>{system}</tbody></table>"
             f"<h2>Every comparison</h2><p>{e(method(doc))}</p><table><thead><tr>"
             + "".join(f"<th scope=\"col\">{e(h)}</th>" for h in HEADER) + f"</tr></thead><tbody>{rows}</tbody></table>"
+            + (f"<p>{e(flags_legend(doc))}</p>" if flags_legend(doc) else "")
             + (f"<h2>The ratios</h2><figure>{svg}</figure>" if svg else "")
             + (f"<h2>Where the feature data differ</h2><table><thead><tr><th scope=\"col\">Feature</th><th scope=\"col\">A"
                f"</th><th scope=\"col\">B</th><th scope=\"col\">Sources</th></tr></thead><tbody>{features}</tbody></table>"
