@@ -29,7 +29,8 @@ QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.
 
 def result(rid, samples, system=None, target=None, tool=None, profile="import-fio", parameters=None):
     return {"id": rid, "profile": profile, "system": system or SYSTEM, "target": target or TARGET, "tool": tool or TOOL,
-            "cells": [{"key": KEY, "status": "ok", "started": [], "parameters": parameters or PARAMETERS,
+            "cells": [{"key": KEY, "workload": KEY.split("|")[3], "status": "ok", "started": [],
+                       "parameters": parameters or PARAMETERS,
                        "host": [QUIET] * len(samples),  # contention known (else not tested: comparison.contention_unknown)
                        "metrics": {"throughput": {"samples": list(samples), "better": "higher", "unit": "bytes/s"}}}]}
 

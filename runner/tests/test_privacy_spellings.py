@@ -103,11 +103,12 @@ def test_redact_is_suggested_only_where_it_clears_the_output(tmp_path, capsys):
     would not clear (a JSON-escaped quote, which the scan of the parsed report reads and the
     redaction of its text does not) gets the other."""
     from fsatlas.cli import main
-    for description in ("fe80::10:20 and 2001:db8:10:20:30:40:50:60", "&#47;home&#47;bob", "00:11:22:33:44:55"):
+    for k, description in enumerate(("fe80::10:20 and 2001:db8:10:20:30:40:50:60", "&#47;home&#47;bob", "00:11:22:33:44:55")):
         source = _fio_with(description, tmp_path)
-        assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o")]) == 1
+        out = str(tmp_path / f"o{k}")  # a folder each: one run's output, redacted alike, is imported once into one
+        assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", out]) == 1
         assert "(--redact replaces it" in capsys.readouterr().err, description
-        assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "o"), "--redact"]) == 0
+        assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", out, "--redact"]) == 0
         capsys.readouterr()
     source = _fio_with('user="alice"', tmp_path)
     assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(tmp_path / "p")]) == 1
