@@ -18,9 +18,10 @@ import functools
 import itertools
 import math
 import random
+from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import article
@@ -523,3 +524,29 @@ def test_two_independent_fast_steady_cells_of_many_repetitions_are_not_one_run(s
                                            for n, m in _fixed_size_cell(random.Random(s), reps).items()}}
             for s in (seed_a, seed_b))
     assert comparison.shared_print(a, [b]) is None
+
+
+FIO_OUTPUTS = sorted((Path(__file__).parent / "fixtures" / "samples" / "fio" / "two-filesystems").glob("*.json"))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(imports=st.lists(st.sets(st.integers(0, 3), min_size=1, max_size=2).map(sorted), min_size=4, max_size=4,
+                        unique_by=tuple))
+def test_one_output_imported_into_two_results_is_not_two_runs(tmp_path_factory, capsys, imports):
+    """The rule (#60/#65 round 61): one tool output is one run wherever it was imported: four
+    imports of four fio outputs, each into a folder of its own, compared two against two, are
+    refused exactly where two of them share an output (its figures, shared_print). A dd output's
+    one figure a repetition cannot tell an output from a coincidence (dd's seconds to 0.01: one
+    value of three in common above); import refuses one output twice in one folder.""" 
+    folder = tmp_path_factory.mktemp("outputs")
+    made = []
+    for n, picks in enumerate(imports):
+        assert main(["import", "fio", *(str(FIO_OUTPUTS[k]) for k in picks), "--filesystem", "ext4",
+                     "--out", str(folder / f"o{n}")]) == 0, capsys.readouterr().err
+        made.append(capsys.readouterr().out.strip())
+    code = main(["compare", "--runs-a", *made[:2], "--runs-b", *made[2:]])
+    err = capsys.readouterr().err
+    shared = any(set(a) & set(b) for a, b in itertools.combinations(imports, 2))
+    assert code == (1 if shared else 0), err
+    if shared:
+        assert "one tool output" in err or "hold the same samples" in err, err

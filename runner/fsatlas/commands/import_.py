@@ -457,6 +457,8 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     leaves out as it was. With redact, what looks private in the raw members is replaced
     (privacy.redact) and recorded in the result's redactions; the fields under redacted_fields
     (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
+    # the folders this import makes, removed again (when empty) if it writes nothing (round 61)
+    made_folders = [f for f in (out, os.path.join(out, "raw"), os.path.join(out, "results")) if not os.path.lexists(f)]
     outfile.folder(out)
     try:
         # staged in a folder marked as this process's (leftovers.owned_dir): one an import killed
@@ -517,6 +519,12 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             # and the exit status said it failed)
             _move_all(moves, tmp, then=lambda: _announce(written))
         return written
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        for folder in reversed(made_folders):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)  # only an empty one: another import's files stay
+        raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
