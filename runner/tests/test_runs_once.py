@@ -21,7 +21,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import article
@@ -532,10 +532,11 @@ FIO_OUTPUTS = sorted((Path(__file__).parent / "fixtures" / "samples" / "fio" / "
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(imports=st.lists(st.sets(st.integers(0, 3), min_size=1, max_size=2).map(sorted), min_size=4, max_size=4,
                         unique_by=tuple))
+@example(imports=[[0, 1], [0, 2], [0, 3], [1, 2]])  # each shares one of two: too few values for shared_print
 def test_one_output_imported_into_two_results_is_not_two_runs(tmp_path_factory, capsys, imports):
     """The rule (#60/#65 round 61): one tool output is one run wherever it was imported: four
     imports of four fio outputs, each into a folder of its own, compared two against two, are
-    refused exactly where two of them share an output (its figures, shared_print). A dd output's
+    refused exactly where two of them share an output (comparison.output_prints). A dd output's
     one figure a repetition cannot tell an output from a coincidence (dd's seconds to 0.01: one
     value of three in common above); import refuses one output twice in one folder.""" 
     folder = tmp_path_factory.mktemp("outputs")

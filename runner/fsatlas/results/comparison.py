@@ -506,9 +506,10 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     (kept_a, _), (kept_b, _) = _once(a, files_a, ids_checked=True), _once(b, files_b, ids_checked=True)
     file_of = {id(r): f for r, f in zip(a + b, files_a + files_b)}
     of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
+    outputs_b = [output_prints(r) for r, _, _ in kept_b]
     for r, digest, prints in kept_a:
         twin = of_b.get(r["id"]) or of_b.get(digest)
-        copied = shared_print(prints, [p for _, _, p in kept_b])
+        copied = shared_print(prints, [p for _, _, p in kept_b]) or shared_output(output_prints(r), outputs_b)
         if twin or copied:
             raise UserError("a run compared with itself shows nothing of the filesystems: "
                             + (f"{twin} is on both sides" if twin == r["id"] else
@@ -632,6 +633,47 @@ def content(result: dict) -> str:
 # 403056240.00000006: #60 round 19, finding 5) is the same measurement: values are compared to
 # this many significant digits, far below any measured spread and above a double's last digits.
 PRINT_DIGITS = 12
+
+
+def output_prints(result: dict) -> dict:
+    """{(parameters, one repetition's figures): its cell's key} of each repetition of an imported
+    result: every metric's value of that repetition to PRINT_DIGITS digits, under the parameters
+    its output ran with (not the key: an output imported as another filesystem is the same
+    output). Two runs that hold one such repetition hold one tool output, as import refuses one
+    output given twice ("the same run as FILE"): two fio outputs imported together, and one of
+    them again beside a third, counted as two runs where they shared too few values for
+    shared_print (round 61). A repetition of one figure (dd, IOzone) cannot tell an output from a
+    coincidence (OUTPUT_FIGURES). A runner's repetitions are not outputs imported: a fast steady
+    cell's figures repeat between its independent runs (varied())."""
+    if not shares.imported(result):
+        return {}
+    out = {}
+    for c in result["cells"]:
+        if c.get("status") != "ok" or not c.get("metrics"):
+            continue
+        params = json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str)
+        for j in range(max(len(m["samples"]) for m in c["metrics"].values())):
+            figures = tuple(sorted((name, float(f"{float(m['samples'][j]):.{PRINT_DIGITS}g}"))
+                                   for name, m in c["metrics"].items() if j < len(m["samples"])))
+            if len(figures) >= OUTPUT_FIGURES:
+                out[(params, figures)] = c["key"]
+    return out
+
+
+# A repetition identifies its output with this many figures: fio's (rates, latencies and their
+# percentiles, CPU shares), bonnie++'s. One figure alone does not: dd's rate from seconds printed
+# to 0.01 s, which independent runs share (test_runs_once: one value of three in common)
+OUTPUT_FIGURES = 2
+
+
+def shared_output(outputs: dict, others: list) -> tuple | None:
+    """(the index in others, the cell key) of the first of others (output_prints() of runs) that
+    holds a repetition of outputs, or None."""
+    for n, other in enumerate(others):
+        common = outputs.keys() & other.keys()
+        if common:
+            return n, outputs[min(common)]
+    return None
 
 
 def cell_prints(result: dict) -> dict:
@@ -864,7 +906,7 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
     files = list(files or [r["id"] for r in results])
     if not ids_checked:
         one_id(results, files)
-    kept, dropped, kept_files, seen = [], [], [], {}
+    kept, dropped, kept_files, seen, outputs = [], [], [], {}, {}
     for i in sorted(range(len(results)), key=lambda i: (results[i]["id"], files[i])):
         r = results[i]
         digest = content(r)
@@ -879,6 +921,11 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
             raise UserError(f"{kept_files[hit[0]]} and {files[i]} hold the same samples of {hit[1]}: one "
                             f"run under two ids ({other}, {r['id']}: a copy of it, edited or a subset of its cells), "
                             f"not two runs; name it once")
+        outputs[id(r)] = output_prints(r)
+        hit = shared_output(outputs[id(r)], [outputs[id(k)] for k, _, _ in kept])
+        if hit:
+            raise UserError(f"{kept_files[hit[0]]} and {files[i]} hold one tool output (a repetition of {hit[1]} with "
+                            f"the same figures): one output imported into two results, not two runs; name one")
         for (k, _, _), file in zip(kept, kept_files):
             _not_at_once(k, r, file, files[i])
         kept.append((r, digest, prints))
