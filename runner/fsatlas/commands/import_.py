@@ -511,8 +511,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                     raise UserError("expected a folder, found a file", where=os.path.dirname(target))
                 outfile.check(target)
                 _not_replacing(staged_file, target)
-            _not_imported_before(out, {**outputs, **{f"{name} (as kept)": data for name, data in kept.items()}},
-                                 {result["id"] for result, _ in made})
+            _not_imported_before(out, [*outputs.items(), *kept.items()], {result["id"] for result, _ in made})
             written = [os.path.join(out, "results", os.path.basename(path)) for path in staged]
             # each result's path on standard output before the import counts as done: one that
             # cannot be written (> /dev/full, >&-) undoes the moves (round 60: the result stayed,
@@ -529,15 +528,15 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _not_imported_before(out: str, members: dict[str, bytes], ids: set) -> None:
-    """A UserError where an output of this import (members: name -> bytes, as the tool wrote it
+def _not_imported_before(out: str, members: list[tuple[str, bytes]], ids: set) -> None:
+    """A UserError where an output of this import (members: (name, bytes), as the tool wrote it
     and as kept) is a member of the bundle of a result imported into out before: one run's
     output in two results would count as two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and
     dd3, gave two results that compare counted as two runs; so did the same outputs in another
     order or under another label). Only imported results' bundles are read (an id holding
     "-import-"), each within bundle's bounds; not those of ids this import writes (the same
     import again, in its second: _not_replacing found their bytes the same)."""
-    digests = {hashlib.sha256(data).digest(): name for name, data in members.items()}
+    digests = {hashlib.sha256(data).digest(): name for name, data in members}
     folder = os.path.join(out, "results")
     for entry in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
         rid = entry[:-len(".json")]
@@ -550,7 +549,7 @@ def _not_imported_before(out: str, members: dict[str, bytes], ids: set) -> None:
         for name, data in theirs.items():
             mine = digests.get(hashlib.sha256(data).digest())
             if mine:
-                raise UserError(f"the output {mine.split('-', 1)[-1].removesuffix(' (as kept)')!r} was imported "
+                raise UserError(f"the output {mine.split('-', 1)[-1]!r} was imported "  # its member: 001-<name>
                                 f"already, in this result (as {name})", where=os.path.join(folder, entry),
                                 expected="outputs not imported yet into this folder: one output in two results would "
                                          "count as two runs (remove that result first to import them again)")

@@ -1270,17 +1270,17 @@ def select(cell: dict, parsed: tuple, where: str, imported_from=None, first: boo
         raise UserError("its measurement ran with other parameters than the cell names", where=where,
                         expected=", ".join(f"{k}={found[0].parameters[k]}" for k in differ),
                         found=", ".join(f"{k}={cell['parameters'][k]}" for k in differ))
-    # an import's cell names exactly its measurement's parameters (import_.cell_records): one
-    # emptied or cut (#65 round 60: bs, direct and size deleted) made two files' cells alike
-    # ... and, for its first raw file, how its first run went (NOTES), which the cell keeps
+    # an import's cell names exactly its measurement's parameters, as written (import_.cell_records;
+    # its first raw file's NOTES too, which the cell keeps): one emptied or cut (#65 round 60: bs,
+    # direct and size deleted) or retyped (round 61: iodepth 1 for "1", group false for 0) is an edit
     named, held = (found[0].parameters, cell["parameters"]) if first else \
         (_measured_with(found[0].parameters), _measured_with(cell["parameters"]))
-    if imported_from is not None and _canonical(named) != _canonical(held):  # as written: a type or a spelling changed is an edit (round 61)
+    if imported_from is not None and _canonical(named) != _canonical(held):
         differ = sorted(k for k in named.keys() | held.keys()
                         if (k in named) != (k in held) or _canonical(named[k]) != _canonical(held[k]))
         raise UserError("the cell names other parameters than its measurement ran with", where=where,
-                        expected=", ".join(f"{k}={named[k]!r}" for k in differ if k in named) or "none of " + differ[0],
-                        found=", ".join(f"{k}={held[k]!r}" for k in differ if k in held) or "none")
+                        expected=", ".join(f"{k}={named[k]!r}" if k in named else f"no {k}" for k in differ),
+                        found=", ".join(f"{k}={held[k]!r}" if k in held else f"no {k}" for k in differ))
     return [m.values for m in found]
 
 
@@ -1408,14 +1408,14 @@ def raw_problems(cell: dict, rid: str, members: dict, memo: dict, imported_from=
         # each raw file gives its repetitions' samples in turn: one each (a file a repetition), all
         # of them (one file), or some (#65 round 60: bonnie++ run once, then with -x 2, imported as
         # one cell of three repetitions, was refused by the import's own check)
-        first, taken = taken, taken + len(values)
+        start, taken = taken, taken + len(values)
         for name, metric in cell["metrics"].items():
             samples = metric["samples"]
             if taken > len(samples) or rep == len(cell["raw"]) - 1 and taken != len(samples):
                 out.append(("error", f"/metrics/{name}/samples", f"expected {len(samples)} repetitions "
                             f"in the raw files, found {taken} in them up to {raw}"))
                 continue
-            for k, found in zip(range(first, taken), values):
+            for k, found in zip(range(start, taken), values):
                 if name not in found:
                     out.append(("error", f"/metrics/{name}", f"expected only figures {raw} gives "
                                 f"({', '.join(sorted(found)) or 'none'}), found {name}, which it does not"))
