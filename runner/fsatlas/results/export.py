@@ -10,6 +10,7 @@ JSON Lines hold every float as its shortest exact text (orjson), so a value read
 same float.
 """
 import datetime as dt
+import hashlib
 import json
 import os
 from functools import lru_cache
@@ -292,7 +293,7 @@ class _Ids:
         self.seen = {}  # id -> (its file, the digest of its bytes)
 
     def new(self, path: str, rid: str) -> bool:
-        import hashlib
+        """Whether path is the first file of id rid read (a UserError where one had other bytes)."""
         with open(path, "rb") as f:
             digest = hashlib.file_digest(f, "sha256").digest()
         first = self.seen.setdefault(rid, (path, digest))
