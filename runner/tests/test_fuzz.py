@@ -409,13 +409,20 @@ def test_a_full_width_figure_of_iozone_is_no_figure(tmp_path, capsys):
 
 def test_round_61_figures_in_other_digits_are_refused_where_they_were_passed_over(tmp_path, capsys):
     """IOzone's second table row with '３90935' dropped rows 2 to 5 without a word, a Children line
-    of '482_114.97' its test; bonnie++ kept a file size of '２4G' and 1_6 thousand files: each is
-    refused in one line naming its line."""
+    of '482_114.97' its test; bonnie++ kept a file size of '２4G' and 1_6 thousand files; dd's
+    second run and fio's second terse line were passed over (round 62): each is refused in one
+    line naming its line."""
     iozone = open(os.path.join(SAMPLES_DIR, "iozone", "auto-mode-ramdisk-2010.txt")).read()
     bonnie = open(os.path.join(SAMPLES_DIR, "bonnie", "bonnie-1.97-plus-signs.csv")).read()
+    dd = open(os.path.join(SAMPLES_DIR, "dd", "dd-9.1-english.txt")).read()
+    terse = open(os.path.join(SAMPLES_DIR, "fio", "fio-3.33-terse-v5.txt")).read()
     cases = [("iozone", iozone.replace(" 359506 ", " ３59506 ", 1), "line 13"),
              ("bonnie", bonnie.replace(",2G,", ",２G,", 1), "line 1"),
-             ("bonnie", bonnie.replace(",16,,,,,", ",1_6,,,,,", 1), "line 1")]
+             ("bonnie", bonnie.replace(",16,,,,,", ",1_6,,,,,", 1), "line 1"),
+             # round 62: a second dd run or a terse line passed over, not refused
+             ("dd", dd + dd.replace("67108864", "6٧108864"), "line 6"),
+             ("dd", dd + dd.replace("67108864", "67_108_864"), "line 6"),
+             ("fio", terse.replace("\n5;", "\n٥;", 1), "line 2")]
     for k, (fmt, text, line) in enumerate(cases):
         assert text not in (iozone, bonnie)
         (tmp_path / f"{k}.txt").write_text(text)
@@ -467,3 +474,22 @@ def test_no_figure_of_fio_s_json_is_read_from_a_string_of_other_digits(tmp_path_
     _, before = _imported_values(folder / "a", "fio", path, capsys)
     code, after = _imported_values(folder / "b", "fio", str(folder / "after.json"), capsys)
     assert code == 1 or after <= before, (where, sorted(after - before)[:5])
+
+
+def test_round_62_fio_options_and_pts_lines_in_other_digits_are_refused_at_their_place(tmp_path, capsys):
+    """A fio option of '1_6' or '１6' became a cell's parameter (and a sweep's dimension); PTS's
+    <Hardware> 'Memory: 2 x 16_384 MB' was read as 384 MB: refused, naming the JSON Pointer or
+    the element."""
+    report = open(os.path.join(SAMPLES_DIR, "fio", "fio-3.33-json-plus.json")).read()
+    pts = open(os.path.join(SAMPLES_DIR, "pts", "schema-two-systems.xml")).read()
+    cases = [("fio", report.replace('"rw" : "write",', '"rw" : "write", "iodepth" : "1_6",', 1), "/job options/iodepth"),
+             ("fio", report.replace('"bs" : "64k"', '"bs" : "６4k"', 1), "/job options/bs"),
+             ("pts", pts.replace("Memory: 2 x 16384 MB", "Memory: 2 x 16_384 MB"), "<Hardware>")]
+    for k, (fmt, text, place) in enumerate(cases):
+        assert text not in (report, pts)
+        (tmp_path / f"{k}.in").write_text(text)
+        capsys.readouterr()
+        code = main(["import", fmt, str(tmp_path / f"{k}.in"), *(["--filesystem", "ext4"] if fmt == "fio" else []),
+                     "--out", str(tmp_path / f"o{k}")])
+        err = capsys.readouterr().err
+        assert code == 1 and place in err and "a figure of" in err and len(err.strip().splitlines()) == 1, err

@@ -37,6 +37,12 @@ def json_number(value) -> float:
 _OTHER_FIGURE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d_]+)?")
 
 
+def other_figure(text: str) -> str | None:
+    """The first figure in text that is not of ASCII digits (_OTHER_FIGURE), or None."""
+    m = _OTHER_FIGURE.search(text)
+    return m.group() if m else None
+
+
 def refuse_other_digits(text: str, where: str, whose: str) -> None:
     """A UserError naming the line of the first figure in text that is not of ASCII digits
     (_OTHER_FIGURE); whose: the tool's name, as "IOzone's"."""

@@ -3,6 +3,7 @@
 (results/dd_output says which lines count and how they are read). The throughput is computed
 from the byte count and the seconds, not from dd's rounded rate."""
 from ..dd_output import RECORDS, summaries
+from .. import figures
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -11,6 +12,7 @@ MAX_SECONDS = 1e9  # about 32 years
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
+    figures.refuse_other_digits(text, where, "dd's")  # a summary of "6٧108864 bytes" is not one to pass over (round 62)
     out = []
     for size, seconds, line in summaries(text):
         if seconds <= 0:

@@ -115,6 +115,9 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
             if isinstance(value, (list, dict)) or not re.fullmatch(r"[^\r\n]{0,200}", str(value)):
                 raise UserError(f"{type(value).__name__ if isinstance(value, (list, dict)) else 'text of several lines or over 200 characters'}",
                                 where=where, field=f"{at}/{name}", expected="one value of at most 200 characters, as fio writes an option")
+            if figures.other_figure(str(value)):  # "１6", "1_6": fio's strtol reads neither (round 62)
+                raise UserError(f"a figure of {figures.other_figure(str(value))!r}", where=where, field=f"{at}/{name}",
+                                expected="fio's option values, in ASCII digits")
             out[name] = str(value).lower() if isinstance(value, bool) else str(value)
     kb_base = 1000 if out.get("kb_base") == "1000" else 1024
     normal = {}
@@ -384,6 +387,7 @@ def check_fields(report: dict, where: str) -> None:
 def parse(text: str, where: str, workload: str | None = None) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
+        figures.refuse_other_digits(text, where, "fio's terse")  # a line of "٥;..." is none fio wrote, not one to pass over
         report = fio_terse.report(text, where)
     elif NORMAL.search(text) and "{" not in text:
         raise UserError("fio's normal output, whose figures are rounded for reading, is not read", where=where,

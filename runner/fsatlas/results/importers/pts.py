@@ -79,7 +79,18 @@ def _xml(text: str, where: str):
     if root.tag != "PhoronixTestSuite":
         raise UserError(f"the root element is <{root.tag[:50]}>", where=where,
                         expected="<PhoronixTestSuite>, a Phoronix Test Suite result file (composite.xml)")
+    # the elements figures are read from: a system's memory and threads from <Hardware> ("16_384 MB"
+    # was read as 384 MB, "１6384" as 16384), runs and values (round 62)
+    for tag in FIGURE_TAGS:
+        for node in root.iter(tag):
+            found = figures.other_figure(node.text or "")
+            if found:
+                raise UserError(f"a figure of {found!r}", where=where, field=f"<{tag}>",
+                                expected="PTS's figures, in ASCII digits")
     return root
+
+
+FIGURE_TAGS = ("Hardware", "Software", "TimeStamp", "Value", "RawString")
 
 
 def _text(node, name: str) -> str:
