@@ -478,3 +478,19 @@ def test_outputs_of_one_or_several_runs_each_import_together_as_their_repetition
             json.dump(edited, f)
         assert any(p.path.startswith(f"/cells/{i}/metrics/throughput") for p in validate_file(path)
                    if p.severity == "error")
+
+
+@pytest.mark.parametrize("rewrite", [lambda t: t.replace("\n", "\r\n"), lambda t: json.dumps(json.loads(t))])
+def test_one_fio_report_rewritten_is_still_imported_once_into_a_folder(tmp_path, capsys, rewrite):
+    """Round 62: the same fio report with other line ends or spacing (other bytes, the same
+    figures) imported beside itself as another filesystem made a second result of one run."""
+    source = SAMPLES / "fio" / "fio-3.33-json-plus.json"
+    out = tmp_path / "out"
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(out)]) == 0
+    before = sorted(p.name for p in out.rglob("*"))
+    (tmp_path / "again.json").write_text(rewrite(source.read_text()))
+    capsys.readouterr()
+    assert main(["import", "fio", str(tmp_path / "again.json"), "--filesystem", "xfs", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "imported already" in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(p.name for p in out.rglob("*")) == before

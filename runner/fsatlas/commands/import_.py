@@ -457,8 +457,13 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
     leaves out as it was. With redact, what looks private in the raw members is replaced
     (privacy.redact) and recorded in the result's redactions; the fields under redacted_fields
     (JSON Pointers) are ones --redact replaces too (PTS's system lines)."""
-    # the folders this import makes, removed again (when empty) if it writes nothing (round 61)
-    made_folders = [f for f in (out, os.path.join(out, "raw"), os.path.join(out, "results")) if not os.path.lexists(f)]
+    # the folders this import makes (out and any missing parent: round 62), removed again when
+    # empty if it writes nothing (round 61)
+    made_folders = [f for f in (os.path.join(out, "results"), os.path.join(out, "raw")) if not os.path.lexists(f)]
+    parent = os.path.abspath(out)
+    while not os.path.lexists(parent):
+        made_folders.append(parent)
+        parent = os.path.dirname(parent)
     outfile.folder(out)
     try:
         # staged in a folder marked as this process's (leftovers.owned_dir): one an import killed
@@ -511,7 +516,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
                     raise UserError("expected a folder, found a file", where=os.path.dirname(target))
                 outfile.check(target)
                 _not_replacing(staged_file, target)
-            _not_imported_before(out, [*outputs.items(), *kept.items()], {result["id"] for result, _ in made})
+            _not_imported_before(out, [*outputs.items(), *kept.items()], [result for result, _ in made])
             written = [os.path.join(out, "results", os.path.basename(path)) for path in staged]
             # each result's path on standard output before the import counts as done: one that
             # cannot be written (> /dev/full, >&-) undoes the moves (round 60: the result stayed,
@@ -520,7 +525,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         return written
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        for folder in reversed(made_folders):
+        for folder in made_folders:  # innermost first
             with contextlib.suppress(OSError):
                 os.rmdir(folder)  # only an empty one: another import's files stay
         raise
@@ -528,28 +533,40 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _not_imported_before(out: str, members: list[tuple[str, bytes]], ids: set) -> None:
+def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: list[dict]) -> None:
     """A UserError where an output of this import (members: (name, bytes), as the tool wrote it
-    and as kept) is a member of the bundle of a result imported into out before: one run's
-    output in two results would count as two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and
-    dd3, gave two results that compare counted as two runs; so did the same outputs in another
-    order or under another label). Only imported results' bundles are read (an id holding
-    "-import-"), each within bundle's bounds; not those of ids this import writes (the same
-    import again, in its second: _not_replacing found their bytes the same)."""
+    and as kept) is a member of the bundle of a result imported into out before, or a repetition
+    of one with the same figures (comparison.output_prints, as compare finds it: the same report
+    with other line ends or spacing, round 62): one run's output in two results would count as
+    two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and dd3, gave two results that compare
+    counted as two runs; so did the same outputs in another order or under another label). Only
+    imported results are read (an id holding "-import-"), each bundle within its bounds; not the
+    ids this import writes (the same import again, in its second: _not_replacing found their
+    bytes the same)."""
+    from ..results import comparison
     digests = {hashlib.sha256(data).digest(): name for name, data in members}
+    ids = {result["id"] for result in results}
+    mine = {k: v for result in results for k, v in comparison.output_prints(resultfile.readable(result)).items()}
     folder = os.path.join(out, "results")
     for entry in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
         rid = entry[:-len(".json")]
-        if "-import-" not in rid or not entry.endswith(".json") or rid in ids or not os.path.isfile(bundle.path(out, rid)):
+        if "-import-" not in rid or not entry.endswith(".json") or rid in ids:
             continue
         try:
-            theirs = bundle.read(out, rid)
-        except UserError:
+            same = mine.keys() & comparison.output_prints(resultfile.readable(resultfile.load_json(
+                os.path.join(folder, entry)))).keys()
+            theirs = bundle.read(out, rid) if os.path.isfile(bundle.path(out, rid)) else {}
+        except (UserError, KeyError, TypeError, ValueError):
             continue  # validate names what is wrong with it; it holds no output this one can be
+        if same:
+            raise UserError(f"an output of this import was imported already, in this result (a repetition of "
+                            f"{mine[min(same)]} with the same figures)", where=os.path.join(folder, entry),
+                            expected="outputs not imported yet into this folder: one output in two results would "
+                                     "count as two runs (remove that result first to import them again)")
         for name, data in theirs.items():
-            mine = digests.get(hashlib.sha256(data).digest())
-            if mine:
-                raise UserError(f"the output {mine.split('-', 1)[-1]!r} was imported "  # its member: 001-<name>
+            ours = digests.get(hashlib.sha256(data).digest())
+            if ours:
+                raise UserError(f"the output {ours.split('-', 1)[-1]!r} was imported "  # its member: 001-<name>
                                 f"already, in this result (as {name})", where=os.path.join(folder, entry),
                                 expected="outputs not imported yet into this folder: one output in two results would "
                                          "count as two runs (remove that result first to import them again)")
