@@ -589,3 +589,21 @@ def test_a_start_time_moved_past_its_repetitions_fio_jobs_is_refused(data):
     result["cells"][i]["started"] = edited
     found = validation.started_problems(result, members, memo)
     assert found and found[0][0].startswith(f"/cells/{i}/started/"), (how, j, found)
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(data=st.data())
+def test_start_times_out_of_order_are_refused_in_any_cell(data):
+    """Round 62: a cell's repetitions run one after another whatever records them: a runner's own
+    record (mail-delivery, sqlite-commits) took a start edited before the previous one's."""
+    result = resultfile.readable(json.loads(CIVM.read_text()))
+    members, memo = _members(CIVM), _MEMOS.setdefault(CIVM, {})
+    cells = [i for i, c in enumerate(result["cells"]) if c["status"] == "ok" and len(c.get("started") or []) > 1]
+    i = data.draw(st.sampled_from(cells), label="cell")
+    starts = result["cells"][i]["started"]
+    j = data.draw(st.integers(1, len(starts) - 1), label="repetition")
+    edited = list(starts)
+    edited[j] = edited[j - 1] - data.draw(st.floats(0, 100), label="before the previous by")
+    result["cells"][i]["started"] = edited
+    found = validation.started_problems(result, members, memo)
+    assert found and found[0][0].startswith(f"/cells/{i}/started/"), found
