@@ -5,7 +5,7 @@ import sys
 import tempfile
 
 from ..run import devices, execution, guest, leftovers, system, target
-from ..results import bundle, machines, resultfile, validation
+from ..results import bundle, flags, machines, resultfile, validation
 from .. import outfile
 from ..errors import UserError
 from . import plan
@@ -120,10 +120,10 @@ def in_guest(args, out: str) -> int:
                          rwdir, timeout=24 * 3600)
         (path,) = resultfile.result_listing(os.path.join(rwdir, "results"))[0]
         result = resultfile.load_result(path)
-        for cell in result["cells"]:
-            if info["emulated"] and cell["status"] == "ok" and "emulated" not in cell["flags"]:
-                cell["flags"].append("emulated")
         result["target"]["guest"] = info
+        for cell in result["cells"]:  # emulated where the guest was: flags.derive's rule, as every reader applies it
+            if cell["status"] == "ok":
+                cell["flags"] = flags.derive(cell, result["target"])
         if os.path.exists(bundle.path(rwdir, result["id"])):
             bundle.write(bundle.read(rwdir, result["id"]), bundle.path(out, result["id"]))
         written = resultfile.write_result(out, result)

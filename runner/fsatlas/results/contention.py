@@ -180,20 +180,19 @@ def sides_past(cells_a: list, cells_b: list) -> str:
     side past steal in every repetition got a verdict against one past it in a ninth, while one
     repetition against none differed; round 59: a threshold passed on both sides was alike
     whatever its share, every cell of one side paired with every cell of the other)."""
-    def side(cells):
-        counts = {name: 0 for name in LIMITS}
+    def side(name, cells):
+        counts = {limit: 0 for limit in LIMITS}
         for cell in cells:
-            for _, name in _past(cell):
-                counts[name] += 1
-        return counts, sum(repetitions(c) for c in cells)
-    (counts_a, reps_a), (counts_b, reps_b) = side(cells_a), side(cells_b)
+            for _, passed in _past(cell):
+                counts[passed] += 1
+        return name, counts, sum(repetitions(c) for c in cells)
+    sides = [side("A", cells_a), side("B", cells_b)]
     for name in LIMITS:
-        share = {"A": Fraction(counts_a[name], reps_a or 1), "B": Fraction(counts_b[name], reps_b or 1)}
-        if share["A"] == share["B"]:  # none on either side, or alike
+        # the side with the larger share first (reps 0: no share); equal shares are alike
+        (more, count, reps), (other, theirs, their_reps) = sorted(
+            ((s, counts[name], reps) for s, counts, reps in sides), key=lambda x: -Fraction(x[1], x[2] or 1))
+        if Fraction(count, reps or 1) == Fraction(theirs, their_reps or 1):
             continue
-        more, other = ("A", "B") if share["A"] > share["B"] else ("B", "A")
-        count, reps = (counts_a[name], reps_a) if more == "A" else (counts_b[name], reps_b)
-        theirs, their_reps = (counts_b[name], reps_b) if more == "A" else (counts_a[name], reps_a)
         return _ran_with(count, more, reps, {name},
                          f"{theirs} of side {other}'s {their_reps}" if theirs else f"none of side {other}'s")
     return ""
