@@ -71,7 +71,7 @@ def test_two_single_runs_are_never_tested_so_their_article_says_so(tmp_path):
     assert json.loads(Path(other).read_text())["id"] in text
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import assume, example, given, settings, strategies as st  # noqa: E402
 
 from fsatlas.errors import UserError  # noqa: E402
 from fsatlas.site import articles  # noqa: E402
@@ -126,3 +126,58 @@ def test_every_refusal_of_a_comparison_names_the_article_and_its_entry(tmp_path,
     with pytest.raises(UserError) as refused:
         articles.comparisons(str(tmp_path), {rid: QUICK_A})
     assert str(refused.value).startswith(f"{tmp_path / 'a.md'}: /compare/1: "), str(refused.value)
+
+
+@settings(max_examples=5, deadline=None)
+@example([900, 1000], [950, 1100]).via("two runs a side: tested")
+@example([900], [950, 1100]).via("one run on side A: a ratio")
+@given(st.lists(st.integers(800, 1250), min_size=1, max_size=3, unique=True),
+       st.lists(st.integers(800, 1250), min_size=1, max_size=3, unique=True))
+def test_an_article_of_several_runs_a_side_shows_the_rows_compare_gives_them(tmp_path_factory, scale_a, scale_b):
+    """The rule (issue 60, item 1): across files the run is the unit, and one function decides it
+    for compare and article new alike: an article pinned with --runs-a/--runs-b shows, row for
+    row, what `fsatlas compare --runs-a ... --runs-b ...` gives those runs (tested on the runs'
+    means with two or more a side, a ratio otherwise), and names every run it rests on."""
+    tmp = tmp_path_factory.mktemp("runs")
+    a = [rescaled_run(QUICK_A, k / 1000, tmp) for k in scale_a]
+    b = [rescaled_run(QUICK_A, k / 1000 + 0.0005, tmp) for k in scale_b]  # never one of A's factors
+    # each in a slot of its own (testutil.in_slot by its id): two in one slot ran at once, refused by that rule
+    assume(len({json.loads(Path(p).read_text())["created"] for p in a + b}) == len(a + b))
+    content = tmp / "content"
+    assert main(["article", "new", "Runs", "--runs-a", *a, "--runs-b", *b, "--content", str(content)]) == 0
+    import frontmatter
+    page = frontmatter.load(content / "articles" / "runs.md")
+    ids = {Path(p).stem: p for p in a + b}
+    assert page["results"] == list(ids) and page["compare"] == [{"a": [Path(p).stem for p in a],
+                                                                 "b": [Path(p).stem for p in b]}]
+    (made,) = articles.comparisons(str(content / "articles"), ids).values()
+    rows = compared([], a, b, None, None, False, "")[2]
+    fields = ("key", "metric", "status", "verdict", "ratio", "p_adjusted", "n_a", "n_b")
+    assert sorted(tuple(r[f] for f in fields) for r in made["rows"]) == sorted(tuple(r[f] for f in fields) for r in rows)
+    tested = any(r["status"] == "tested" for r in rows)
+    assert tested is (len(a) >= 2 and len(b) >= 2)
+    assert ("significant first, with its test" in page.content) is tested
+    assert ("tested on the runs' means" in made["differ"]) is tested
+
+
+@pytest.mark.parametrize("argv", [["--runs-a", QUICK_A], [QUICK_B, "--runs-a", QUICK_A, "--runs-b", QUICK_B],
+                                  ["--runs-a", QUICK_A, "--runs-b", QUICK_B, "--a", "ext4"], []])
+def test_runs_a_side_go_together_or_are_refused_in_one_line(tmp_path, capsys, argv):
+    assert main(["article", "new", "T", *argv, "--content", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--runs-a and --runs-b" in err
+    assert not any(tmp_path.rglob("*.md"))
+
+
+def test_a_list_of_runs_is_a_side_only_across_files(tmp_path):
+    """{a: [R1, R2], b: [R3, R4]} names several runs a side; a list beside result:, an empty list
+    or a run twice in one list is refused naming the article and its entry."""
+    for line in ("  - {a: [x, y], b: [z]}",):
+        _article(tmp_path, line)
+        assert articles.named_comparisons(str(tmp_path))[0][1] == {"a": ["x", "y"], "b": ["z"]}
+    for line in ("  - {result: r, a: [ext4], b: xfs}", "  - {a: [], b: [z]}", "  - {a: [x, x], b: [z]}",
+                 "  - {a: [x, 4], b: [z]}", "  - {a: [[x]], b: [z]}"):
+        _article(tmp_path, line)
+        with pytest.raises(UserError) as refused:
+            articles.named_comparisons(str(tmp_path))
+        assert "/compare/0" in str(refused.value)

@@ -13,13 +13,18 @@ from .compare import compared, load_checked
 def add_parser(sub):
     p = sub.add_parser("article", help="write a new article pinned to the runs it compares")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
-    new = verbs.add_parser("new", help="fsatlas article new TITLE A.json B.json, or TITLE R.json --a ext4 --b xfs",
+    new = verbs.add_parser("new", help="fsatlas article new TITLE A.json B.json, TITLE --runs-a A1.json A2.json "
+                                       "--runs-b B1.json B2.json, or TITLE R.json --a ext4 --b xfs",
                            description="Writes content/articles/<slug>.md: front matter naming the runs and the "
-                                       "comparison, the comparison's table and each run's chart as shortcodes.")
+                                       "comparison, the comparison's table and each run's chart as shortcodes. "
+                                       "Across result files the run is the unit: a verdict needs at least two runs "
+                                       "on each side (--runs-a, --runs-b), as fsatlas compare decides.")
     new.add_argument("title")
-    new.add_argument("files", nargs="+", metavar="RESULT", help="two result files, or one with --a and --b")
+    new.add_argument("files", nargs="*", metavar="RESULT", help="two result files, or one with --a and --b")
     new.add_argument("--a", metavar="SIDE", help="within one result: a filesystem or filesystem:variant")
     new.add_argument("--b", metavar="SIDE")
+    new.add_argument("--runs-a", nargs="+", metavar="RESULT", help="several runs of side A (with --runs-b)")
+    new.add_argument("--runs-b", nargs="+", metavar="RESULT", help="several runs of side B")
     new.add_argument("--content", default="content", help="the site's content folder (default: content)")
     new.add_argument("--note", action="append", default=[], metavar="TEXT",
                      help="a sentence the article opens with (fsatlas measure: a change not reached)")
@@ -46,11 +51,18 @@ def _check_side(result: dict, option: str, spec: str) -> None:
 
 
 def run(args) -> int:
-    usage = "expected two result files, or one with --a and --b"
-    if not (len(args.files) == 2 and not (args.a or args.b) or len(args.files) == 1 and args.a and args.b):
+    usage = "expected two result files, one with --a and --b, or --runs-a and --runs-b"
+    several = bool(args.runs_a or args.runs_b)
+    if several and (args.files or args.a or args.b or not (args.runs_a and args.runs_b)) or not several and not (
+            len(args.files) == 2 and not (args.a or args.b) or len(args.files) == 1 and args.a and args.b):
         raise UserError(usage)
-    docs = [load_checked(f) for f in args.files]
-    if len(docs) == 2:
+    docs = [load_checked(f) for f in (args.runs_a + args.runs_b if several else args.files)]
+    if several:  # each run once on its side, as compare counts it (comparison.between refuses one on both)
+        ids = [d["id"] for d in docs]
+        entry = {side: list(dict.fromkeys(ids[:len(args.runs_a)] if side == "a" else ids[len(args.runs_a):]))
+                 for side in ("a", "b")}
+        docs = list({d["id"]: d for d in docs}.values())
+    elif len(docs) == 2:
         entry = {"a": docs[0]["id"], "b": docs[1]["id"]}
     else:
         for option, spec in (("--a", args.a), ("--b", args.b)):
@@ -60,7 +72,7 @@ def run(args) -> int:
         entry = {"result": docs[0]["id"], "a": shares.spelled(a, of_import), "b": shares.spelled(b, of_import)}
     # the rows the article will show, as `fsatlas compare` makes them: a run against itself (the
     # same file, its id, or its content under another id) is refused in compare's own line
-    rows = compared(args.files, None, None, args.a, args.b, False, usage)[2]
+    rows = compared(args.files, args.runs_a, args.runs_b, args.a, args.b, False, usage)[2]
     untested = "" if any(r["status"] == "tested" for r in rows) else comparison.tests_used(rows)
     path = os.path.join(args.content, "articles", f"{articles.slug(args.title)}.md")
     if os.path.lexists(path):

@@ -1,7 +1,8 @@
 """Articles pinned to the runs they are written from.
 
 An article's front matter names its runs (`results: [id, ...]`) and the comparisons it shows
-(`compare: [{a: id, b: id}]`, or `{result: id, a: ext4, b: xfs}` for two sides of one run). The
+(`compare: [{a: id, b: id}]`, `{a: [id, id], b: [id, id]}` for several runs a side, or
+`{result: id, a: ext4, b: xfs}` for two sides of one run). The
 aggregate computes each named comparison with results/comparison (the rows of `fsatlas compare`,
 or of `fsatlas report --a --b`) into aggregates/comparisons.json, where the `comparison`
 shortcode looks it up: the figures stay those of the named runs, whatever result comes later.
@@ -21,8 +22,14 @@ from . import report, run_rule
 
 
 def comparison_key(entry: dict) -> str:
-    """The name a comparison has in aggregates/comparisons.json and in the shortcode."""
-    return "|".join(str(entry[k]) for k in ("result", "a", "b") if entry.get(k))
+    """The name a comparison has in aggregates/comparisons.json and in the shortcode: a side of
+    several runs is their ids joined by "+" (which no result id holds)."""
+    return "|".join("+".join(runs(entry[k])) for k in ("result", "a", "b") if entry.get(k))
+
+
+def runs(side) -> list[str]:
+    """The result ids a side of an entry names: one text, or a list of them."""
+    return [str(x) for x in side] if isinstance(side, list) else [str(side)]
 
 
 def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
@@ -38,13 +45,24 @@ def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
             raise UserError("expected a list of comparisons ({a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, "
                             "b: SIDE})", where=f"{path}: /compare")
         for i, entry in enumerate(named):
-            # each a text with a word in it: YAML reads `a: 4` as a number, `result: 2026-11-27` as a date
+            # each a text with a word in it: YAML reads `a: 4` as a number, `result: 2026-11-27` as a date;
+            # across files a side may be a list of such texts, each run once (several runs a side)
             if not isinstance(entry, dict) or not {"a", "b"} <= set(entry) or set(entry) - {"a", "b", "result"} \
-                    or not all(isinstance(v, str) and v.strip() for v in entry.values()):
-                raise UserError("expected {a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, b: SIDE}, each a text "
-                                "(quote a number or a date)", where=f"{path}: /compare/{i}")
+                    or not all(_text(v) or "result" not in entry and k != "result" and _texts(v)
+                               for k, v in entry.items()):
+                raise UserError("expected {a: RESULT, b: RESULT}, {a: [RESULT, ...], b: [RESULT, ...]} or "
+                                "{result: RESULT, a: SIDE, b: SIDE}, each a text (quote a number or a date)",
+                                where=f"{path}: /compare/{i}")
             out.append((f"{path}: /compare/{i}", entry))
     return out
+
+
+def _text(value) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _texts(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(map(_text, value)) and len(set(value)) == len(value)
 
 
 def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -> dict:
@@ -64,7 +82,7 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
         if one in made:
             out[key] = made[one]
             continue
-        named = [entry["result"]] if "result" in entry else [entry["a"], entry["b"]]  # else a and b are sides
+        named = [entry["result"]] if "result" in entry else runs(entry["a"]) + runs(entry["b"])  # else sides
         missing = [rid for rid in named if rid not in paths]
         if missing:
             raise UserError(f"names a result this site does not hold: {', '.join(map(str, missing))}", where=where)
@@ -77,15 +95,15 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
             differ = report.differences(design([factors(result)], [factors(result)]), [result], [result],
                                         (entry["a"], entry["b"]))  # each side's tools from its own cells
         else:  # across files: comparison.design decides (one run a side: ratios, not tested)
-            a, b = resultfile.load_result(paths[entry["a"]]), resultfile.load_result(paths[entry["b"]])
+            a, b = ([resultfile.load_result(paths[rid]) for rid in runs(entry[s])] for s in ("a", "b"))
             try:
                 rows = between(a, b)
             except UserError as e:  # a run against itself: named with the article that asks for it
                 raise UserError(e.body, where=where) from None
-            differ = report.differences(design([factors(a)], [factors(b)]), [a], [b])
+            differ = report.differences(design([factors(r) for r in a], [factors(r) for r in b]), a, b)
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
-        out[key] = {"a": str(entry["a"]), "b": str(entry["b"]), "result": entry.get("result", ""), "differ": differ,
+        out[key] = {"a": shown(entry["a"]), "b": shown(entry["b"]), "result": entry.get("result", ""), "differ": differ,
                     "tests": comparison.tests_used(rows),
                     "rows": sorted(rows, key=lambda r: (not r["significant"], r["key"], r["metric"])),
                     "newer": newer_verdicts(entry, rows, paths, summaries or []) if "result" in entry else None}
@@ -93,11 +111,17 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
     return out
 
 
-def spelled_side(side: str, entry: dict) -> str:
-    """A comparison's side as one name: a result id as it is; a configuration within one result
-    in the one spelling of shares.spelled (ext4, ext4: and ext4:defaults are "ext4"; an import's
-    "ext4:imported" stays apart from its "ext4", and is made again to the same rows)."""
-    return shares.spelled(shares.configuration(side)) if "result" in entry else side
+def spelled_side(side, entry: dict) -> str:
+    """A comparison's side as one name: result ids as a set of them (a side's runs in any order);
+    a configuration within one result in the one spelling of shares.spelled (ext4, ext4: and
+    ext4:defaults are "ext4"; an import's "ext4:imported" stays apart from its "ext4", and is
+    made again to the same rows)."""
+    return shares.spelled(shares.configuration(side)) if "result" in entry else "+".join(sorted(runs(side)))
+
+
+def shown(side) -> str:
+    """A side as the shortcode names it: an id, a configuration, or several runs' ids."""
+    return ", ".join(runs(side))
 
 
 def newer_verdicts(entry: dict, rows: list, paths: dict, summaries: list) -> dict | None:
@@ -203,7 +227,7 @@ def scaffold(title: str, entry: dict, results: list[str], notes=(), draft=False,
     NOTES open the body (fsatlas measure: a change its comparisons could not detect), DRAFT keeps
     Hugo from publishing it. UNTESTED: where no comparison of the two sides can be tested, why
     (comparison.tests_used's sentence), said in the opening instead of "significant first"."""
-    meta = {"title": title, "description": f"{entry['a']} against {entry['b']}, measured",
+    meta = {"title": title, "description": f"{shown(entry['a'])} against {shown(entry['b'])}, measured",
             "date": dt.date.today().isoformat(), "results": results, "compare": [entry], "draft": bool(draft)}
     charts = "\n\n".join(f'{{{{< chart name="throughput" result="{rid}" caption="Throughput per filesystem and '
                          f'workload, run {rid}" >}}}}' for rid in results)
