@@ -18,6 +18,7 @@ import functools
 import itertools
 import math
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -551,3 +552,65 @@ def test_one_output_imported_into_two_results_is_not_two_runs(tmp_path_factory, 
     assert code == (1 if shared else 0), err
     if shared:
         assert "one tool output" in err or "hold the same samples" in err, err
+
+
+@settings(max_examples=12, deadline=None)
+@given(jitter=st.sampled_from([1e-9, 1e-6, 1e-4, 1e-3, 1e-2]), order=st.booleans(), cells=st.integers(1, 4))
+def test_a_copy_whose_every_figure_moved_a_little_is_one_run_by_its_clock(tmp_path_factory, jitter, order, cells):
+    """The rule (adversary of #60, round 70): a runner's start times (seconds from its start, to the
+    ms) are its own clock's; two files starting HELD_VALUES repetitions of a cell at the same instants
+    hold one run, whatever was done to the figures, on one side or across."""
+    c1 = run("c1", 1)
+    rnd = random.Random(jitter)
+    copied = under_id(copy.deepcopy(c1), "c1jit")
+    copied["cells"] = copied["cells"][:cells]
+    copied["created"] = "2026-11-27T12:00:00Z"  # begun days later, by its word: not on c1's clock
+    baselines = [m for field in ("baseline", "baseline_after")
+                 for job in (copied["target"].get(field) or {}).values() for m in job.values()]
+    for m in [m for c in copied["cells"] for m in c["metrics"].values()] + baselines:  # the raw device's too
+        m["samples"] = [v * (1 + rnd.uniform(-jitter, jitter)) for v in m["samples"]]
+    tmp = tmp_path_factory.mktemp("jit")
+    p = {n: stored(tmp / f"{n}.json", d) for n, d in
+         (("c1", c1), ("c1jit", copied), ("c2", run("c2", 2)), ("d1", run("d1", 3, 1.03)), ("d2", run("d2", 4, 1.03)))}
+    side = [p["c1"], p["c1jit"]] if order else [p["c1jit"], p["c1"]]
+    with pytest.raises(UserError) as one_side:
+        compared([], [*side, p["c2"]], [p["d1"], p["d2"]], None, None, False, "")
+    assert "one run under two ids" in str(one_side.value)
+    with pytest.raises(UserError) as across:
+        compared([], [side[0], p["c2"]], [side[1], p["d2"]], None, None, False, "")
+    said = str(across.value)
+    assert ("compared with itself" in said or "one run under two ids" in said) and side[0] in said and side[1] in said
+    # the same file, or a copy of it under its own name, on both sides: named by its files too
+    with pytest.raises(UserError) as both:
+        compared([], [p["c1"], p["c2"]], [shutil.copy(p["c1"], tmp / "again.json"), p["d2"]], None, None, False, "")
+    assert "is on both sides" in str(both.value) and p["c1"] in str(both.value) and "again.json" in str(both.value)
+    # and runs with clocks of their own are not (testutil.in_slot: each slot its own start times)
+    assert compared([], [p["c1"], p["c2"]], [p["d1"], p["d2"]], None, None, False, "")[2]
+
+
+@settings(max_examples=10, deadline=None)
+@given(field=st.sampled_from([("system", "kernel", "6.18.44-other"), ("system", "cpu_model", "Another CPU"),
+                              ("target", "storage_model", "another disk"), ("profile", None, "other")]),
+       copy_first=st.booleans())
+def test_one_content_recording_two_systems_is_refused_whatever_id_sorts_first(tmp_path_factory, field, copy_first):
+    """The rule: two files of one content (the same samples: one measurement) that record other run
+    factors cannot both be right; counting one of them once, the id that sorts first would decide
+    which system the figures are said to come from. Refused naming both files and the factor."""
+    c1 = run("c1", 1)
+    other = copy.deepcopy(c1)
+    part, key, value = field
+    if key is None:
+        other[part] = value
+    else:
+        other[part] = {**other.get(part, {}), key: value}
+    other = under_id(other, "a-copy" if copy_first else "z-copy")
+    tmp = tmp_path_factory.mktemp("sys")
+    p = {n: stored(tmp / f"{n}.json", d) for n, d in
+         (("c1", c1), ("copy", other), ("c2", run("c2", 2)), ("d1", run("d1", 3, 1.03)), ("d2", run("d2", 4, 1.03)))}
+    with pytest.raises(UserError) as refused:
+        compared([], [p["c1"], p["copy"], p["c2"]], [p["d1"], p["d2"]], None, None, False, "")
+    said = str(refused.value)
+    assert "the same samples but record other" in said and p["c1"] in said and p["copy"] in said, said
+    # one content recorded alike is one run counted once, as before
+    same = stored(tmp / "same.json", under_id(copy.deepcopy(c1), "same"))
+    assert compared([], [p["c1"], same, p["c2"]], [p["d1"], p["d2"]], None, None, False, "")[2]

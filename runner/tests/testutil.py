@@ -44,7 +44,10 @@ def in_slot(doc: dict, slot: int) -> dict:
     comparison.ran_at_once refuses two runs of one machine whose repetitions started in one stretch.
     Its raw-device baselines are its own too (the i-th sample times 1 + (slot modulo 70 + 1)(i + 1)
     / 10^6, summaries recomputed): comparison.once takes two files holding one baseline, or one
-    baseline times one factor (comparison.scaled), for one run."""
+    baseline times one factor (comparison.scaled), for one run. So is its clock: every
+    repetition's start (seconds from the run's start) later by slot modulo 70 + 1 milliseconds,
+    as comparison.shared_print takes two files starting a cell's repetitions at the same
+    instants for one run."""
     import datetime as dt
     from fsatlas.results import stats
     slot %= 70
@@ -57,7 +60,10 @@ def in_slot(doc: dict, slot: int) -> dict:
                                                                  m["unit"], m["better"])}
                                    for name, m in metrics.items()}
                              for job, metrics in target[field].items()}
-    return {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}", **({"target": target} if "target" in doc else {})}
+    cells = [{**c, "started": [round(t + (slot + 1) / 1000, 3) for t in c["started"]]} if c.get("started") else c
+             for c in doc.get("cells", [])]
+    return {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}", **({"target": target} if "target" in doc else {}),
+            **({"cells": cells} if "cells" in doc else {})}
 
 
 def rescaled_run(path, factor: float, out_dir) -> str:

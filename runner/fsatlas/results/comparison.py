@@ -505,17 +505,17 @@ def between(a, b, all_metrics: bool = False, files: tuple = ()) -> list[dict]:
     one_id(a + b, files_a + files_b)  # one id in two files that differ, whichever sides they are on
     (kept_a, _), (kept_b, _) = _once(a, files_a, ids_checked=True), _once(b, files_b, ids_checked=True)
     file_of = {id(r): f for r, f in zip(a + b, files_a + files_b)}
-    of_b = {x: r["id"] for r, digest, _ in kept_b for x in (r["id"], digest)}
     outputs_b = [output_prints(r) for r, _, _ in kept_b]
     for r, digest, prints in kept_a:
-        twin = of_b.get(r["id"]) or of_b.get(digest)
+        twin = next((n for n, (o, d, _) in enumerate(kept_b) if o["id"] == r["id"] or d == digest), None)
         copied = shared_print(prints, [p for _, _, p in kept_b]) or shared_output(output_prints(r), outputs_b)
-        if twin or copied:
+        if twin is not None or copied:
+            other = kept_b[copied[0] if twin is None else twin][0]
             raise UserError("a run compared with itself shows nothing of the filesystems: "
-                            + (f"{twin} is on both sides" if twin == r["id"] else
-                               f"{r['id']} (A) and {twin} (B) hold the same samples" if twin else
-                               f"{r['id']} (A) and {kept_b[copied[0]][0]['id']} (B) hold the same samples of "
-                               f"{copied[1]}"))
+                            + (f"{other['id']} is on both sides" if other["id"] == r["id"] else
+                               f"{r['id']} (A) and {other['id']} (B) hold the same samples"
+                               + (f" of {copied[1]}" if twin is None else ""))
+                            + f" ({file_of[id(r)]}, {file_of[id(other)]})")
         for other, _, _ in kept_b:  # one run's repetitions split over the two sides
             _not_at_once(r, other, file_of[id(r)], file_of[id(other)])
     side_a, side_b = [r for r, _, _ in kept_a], [r for r, _, _ in kept_b]
@@ -854,6 +854,11 @@ def shared_print(prints: dict, others: list) -> tuple | None:
     for n, other in enumerate(others):
         for cell, values in prints.items():
             theirs = other.get(cell, {})
+            # a runner's start times (seconds from the run's start, to the millisecond) are its own
+            # clock's: two runs never start HELD_VALUES repetitions of a cell at the same instants,
+            # a copy whose every figure was moved a little does (adversary of #60, round 70)
+            if len(values.get("started", {}).keys() & theirs.get("started", {}).keys()) >= HELD_VALUES:
+                return n, f"{cell[0]} (its repetitions' start times)"
             if len(values.keys() & theirs.keys()) >= SHARED_METRICS and (
                     distinct_share(values, theirs) >= COPY_SHARE or held_metrics(values, theirs)):
                 return n, cell[0]
@@ -912,6 +917,8 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
         digest = content(r)
         twin = seen.get(r["id"]) or seen.get(digest)
         if twin:
+            n = next(n for n, (k, _, _) in enumerate(kept) if k["id"] == twin)
+            _one_system(kept[n][0], r, kept_files[n], files[i])
             dropped.append((r["id"], twin))
             continue
         prints = cell_prints(r)
@@ -932,6 +939,17 @@ def _once(results: list, files: list | None = None, ids_checked: bool = False) -
         kept_files.append(files[i])
         seen.update({r["id"]: r["id"], digest: r["id"]})
     return kept, dropped
+
+
+def _one_system(a: dict, b: dict, file_a: str, file_b: str) -> None:
+    """Refuses two files of one content (the same samples: one measurement) that record other run
+    factors (factors(): a kernel, machine or storage): counted once, the file kept would decide
+    which system the figures are said to come from (adversary of #60, round 70)."""
+    fa, fb = factors(a), factors(b)
+    differ = [k for k in FACTORS if k in fa and fa[k] != fb.get(k)]
+    if differ:
+        raise UserError(f"{file_a} and {file_b} hold the same samples but record other {', '.join(differ)}: one "
+                        f"measurement cannot come from two systems; name the file that records where it ran")
 
 
 def _not_at_once(a: dict, b: dict, file_a: str, file_b: str) -> None:
