@@ -11,7 +11,7 @@ import pytest
 
 from fsatlas.cli import main
 from fsatlas.commands.compare import compared
-from testutil import RESULTS, rescaled_run
+from testutil import RESULTS, rescaled_run, under_id
 
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
 STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-1])
@@ -73,7 +73,10 @@ def test_two_single_runs_are_never_tested_so_their_article_says_so(tmp_path):
 
 from hypothesis import assume, example, given, settings, strategies as st  # noqa: E402
 
+from fsatlas.commands.compare import header  # noqa: E402
 from fsatlas.errors import UserError  # noqa: E402
+from fsatlas.site import report  # noqa: E402
+from test_compare_inputs import run, stored  # noqa: E402
 from fsatlas.site import articles  # noqa: E402
 
 
@@ -181,3 +184,35 @@ def test_a_list_of_runs_is_a_side_only_across_files(tmp_path):
         with pytest.raises(UserError) as refused:
             articles.named_comparisons(str(tmp_path))
         assert "/compare/0" in str(refused.value)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.sampled_from(["a1", "a2", "a1-copy", "a3-part"]), min_size=1, max_size=3, unique=True),
+       st.lists(st.sampled_from(["b1", "b2", "b3-part"]), min_size=1, max_size=3, unique=True))
+def test_compare_report_and_the_article_state_one_design_over_the_same_rows(tmp_path_factory, side_a, side_b):
+    """The rule (adversary of #60, round 70): compare's header, the report and an article say one
+    design over the same rows: each run counted once (an exact copy is one run), contention judged
+    cell by cell (a run lacking host records in one cell leaves those rows untested and says how
+    many, never the whole table), "tested on the runs' means" exactly where a row is so tested."""
+    pool = {"a1": run("a1", 1), "a2": run("a2", 2), "b1": run("b1", 3, 1.03), "b2": run("b2", 4, 1.03)}
+    pool["a1-copy"] = under_id(pool["a1"], "a1-copy")  # one content under two ids: counted once
+    for name, slot in (("a3-part", 5), ("b3-part", 6)):  # host records missing in one cell
+        doc = run(name, slot, 1.03 if name[0] == "b" else 1.0)
+        doc["cells"][0] = {k: v for k, v in doc["cells"][0].items() if k != "host"}
+        pool[name] = doc
+    tmp = tmp_path_factory.mktemp("design")
+    paths = {n: stored(tmp / f"{n}.json", d) for n, d in pool.items()}
+    a, b = [paths[n] for n in side_a], [paths[n] for n in side_b]
+    runs_a, runs_b, rows = compared([], a, b, None, None, False, "")
+    content = tmp / "content"
+    assert main(["article", "new", "Design", "--runs-a", *a, "--runs-b", *b, "--content", str(content)]) == 0
+    (made,) = articles.comparisons(str(content / "articles"), {n: paths[n] for n in pool}).values()
+    said = report.build(runs_a, runs_b, rows, ("A", "B"), [])["differ"]
+    assert made["differ"] == said
+    (line,) = [x for x in header(runs_a, runs_b, rows) if x.startswith("Design: ")]
+    tested = sum(r["status"] == "tested" for r in rows)
+    assert ("tested on the runs' means" in said) is ("tested on the runs' means" in line) is (tested > 0)
+    unknown = sum("contention unknown" in (r["why"] or "") for r in rows)
+    if tested and unknown:
+        assert f"{unknown} of {len(rows)} rows not tested" in said and f"{unknown} of {len(rows)} rows not tested" in line
+

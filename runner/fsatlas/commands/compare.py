@@ -88,14 +88,13 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
     return a, b, rows
 
 
-def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
+def header(runs_a: list, runs_b: list, rows: list, sides: tuple = ()) -> list[str]:
     """Lines naming the runs of each side (each once) and which of comparison.FACTORS differ
-    between them or vary within a side (mixed). sides: (A, B) of `R --a A --b B`, two sides of
-    one run, whose cells' own tools (an import's outputs' versions: comparison.cell_factors)
-    are the sides' tools."""
-    (runs_a, dropped_a), (runs_b, dropped_b) = comparison.once(runs_a), comparison.once(runs_b)
+    between them or vary within a side (mixed), and the design (comparison.runs_plan, over
+    ROWS). sides: (A, B) of `R --a A --b B`, two sides of one run, whose cells' own tools (an
+    import's outputs' versions: comparison.cell_factors) are the sides' tools."""
+    plan, runs_a, runs_b, dropped = comparison.runs_plan(runs_a, runs_b, rows, within=bool(sides))
     fa, fb = [comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b]
-    plan = comparison.design(fa, fb, contention_unknown="" if sides else comparison.runs_contention_unknown(runs_a, runs_b))
     if sides:
         from ..site import report
         fa, fb = ([{**fa[0], "tools": tool} for tool in report.side_tools(runs_a[0], spec)] or fa for spec in sides)
@@ -104,7 +103,7 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
             plan = {**plan, "differ": [*plan["differ"], "tools"],
                     "mixed": [*plan["mixed"], *(["tools"] if len(tools[0]) > 1 or len(tools[1]) > 1 else [])]}
     lines = [f"A: {', '.join(r['id'] for r in runs_a)}", f"B: {', '.join(r['id'] for r in runs_b)}"]
-    lines += counted_once(dropped_a + dropped_b)
+    lines += counted_once(dropped)
     if plan["differ"]:
         lines.append(f"The sides differ in {', '.join(plan['differ'])}: a difference may be theirs, not the "
                      f"filesystems'; such rows say \"differs\", never better, worse or equivalent.")
@@ -114,7 +113,8 @@ def header(runs_a: list, runs_b: list, sides: tuple = ()) -> list[str]:
     else:
         lines.append(f"{comparison.FACTOR_NAMES[0].upper()}{comparison.FACTOR_NAMES[1:]} are the same on both sides.")
     lines.append("Design: " + {comparison.RUN_MEANS: f"{plan['runs_a']} and {plan['runs_b']} runs, "
-                                                     + ("tested on the runs' means" if plan["tested"] else plan["why"]),
+                                                     + ("tested on the runs' means" if plan["tested"] else plan["why"])
+                                                     + (f"; {plan['untested']}" if plan.get("untested") else ""),
                                comparison.ONE_RUN: plan["why"] + " (a verdict needs two runs or more on each side)"}
                  .get(plan["design"], "one run: its repetitions"))
     return lines
@@ -131,7 +131,7 @@ def run(args) -> int:
     from ..site import report  # each row's flags, as report shows them
     a, b, rows = compared(args.files, args.runs_a, args.runs_b, args.side_a, args.side_b, args.all_metrics,
                           f"expected {USAGE}")
-    print("\n".join(header(a, b, (args.side_a, args.side_b) if args.side_a else ())))
+    print("\n".join(header(a, b, rows, (args.side_a, args.side_b) if args.side_a else ())))
     width = max(len(r["key"]) for r in rows)
     print(f"{'cell':<{width}}  {'metric':<16} {'A':>11} {'B':>11} {'n':>5}  {'B/A':>6} {'95 % interval':>15}  "
           f"{'p':>7} {'p adj':>7} {'detect':>7} {'p equiv':>7}  verdict")

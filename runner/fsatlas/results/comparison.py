@@ -618,6 +618,23 @@ def runs_contention_unknown(runs_a: list, runs_b: list) -> str:
                                 for runs in (runs_a, runs_b)))
 
 
+def runs_plan(runs_a: list, runs_b: list, rows: list, within: bool = False) -> tuple[dict, list, list, list]:
+    """(the design a comparison's header states, the runs of side A each once, side B's, [(id
+    left out, id kept)] as once() says): what `compare`'s header, `report` and an article's
+    comparison each say above the same rows (ROWS, as between() or report.within() made them).
+    Across files contention is judged cell by cell: where some cells lack host records, only
+    their rows are untested (the plan's "untested" says how many and why), not the design as a
+    whole. within: two sides of one run, whose cells share its host, recorded or not."""
+    (kept_a, dropped_a), (kept_b, dropped_b) = once(runs_a), once(runs_b)
+    fa, fb = [factors(r) for r in kept_a], [factors(r) for r in kept_b]
+    unknown = "" if within else runs_contention_unknown(kept_a, kept_b)
+    plan = design(fa, fb, contention_unknown=unknown)
+    if unknown and any(r["status"] == "tested" for r in rows):  # some cells recorded it on both sides
+        untested = sum("contention unknown" in (r.get("why") or "") for r in rows)
+        plan = {**design(fa, fb), "untested": f"{untested} of {len(rows)} rows not tested: {unknown}"}
+    return plan, kept_a, kept_b, dropped_a + dropped_b
+
+
 def content(result: dict) -> str:
     """What identifies a run's content: every measured cell's key, parameters and samples (the
     figures a comparison tests), as a digest. The same output imported twice gets two ids and

@@ -100,7 +100,8 @@ def comparisons(articles_dir: str, paths: dict, summaries: list | None = None) -
                 rows = between(a, b)
             except UserError as e:  # a run against itself: named with the article that asks for it
                 raise UserError(e.body, where=where) from None
-            differ = report.differences(design([factors(r) for r in a], [factors(r) for r in b]), a, b)
+            plan, a, b, _ = comparison.runs_plan(a, b, rows)  # as compare's header and report say it
+            differ = report.differences(plan, a, b)
         for r in rows:
             r["a_shown"], r["b_shown"] = knowledge.display(r["mean_a"], r["unit"]), knowledge.display(r["mean_b"], r["unit"])
         out[key] = {"a": shown(entry["a"]), "b": shown(entry["b"]), "result": entry.get("result", ""), "differ": differ,

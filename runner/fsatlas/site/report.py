@@ -137,9 +137,7 @@ def build(a, b, rows: list[dict], sides: tuple[str, str], features: list[dict], 
     rows = sorted(rows, key=lambda r: (ORDER[r["verdict"]], r["p_adjusted"] if r["p_adjusted"] is not None else 2,
                                        r["key"], r["metric"]))
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ORDER}
-    runs_a, runs_b = comparison.once(runs_a)[0], comparison.once(runs_b)[0]  # a run counts once, as in the rows
-    plan = comparison.design([comparison.factors(r) for r in runs_a], [comparison.factors(r) for r in runs_b],
-                             contention_unknown=comparison.runs_contention_unknown(runs_a, runs_b))
+    plan, runs_a, runs_b, _ = comparison.runs_plan(runs_a, runs_b, rows, within=bool(specs))  # each run once
 
     def each(get, runs):  # one value, or each run's where they differ
         return " / ".join(dict.fromkeys(get(r) for r in runs))
@@ -161,7 +159,8 @@ def differences(plan: dict, runs_a: list, runs_b: list, specs: tuple = ()) -> st
                     f"not the filesystems'; a row is never called better, worse or equivalent for it.")
         return f"Both sides come from one run: its {comparison.FACTOR_NAMES} are the same."
     design = (f"Across result files the run is the unit: {plan['runs_a']} and {plan['runs_b']} runs, each row "
-              f"tested on the runs' means." if plan["tested"] else
+              f"tested on the runs' means" + (f" ({plan['untested']})." if plan.get("untested") else ".")
+              if plan["tested"] else
               f"Across result files the run is the unit"
               f"{', and a verdict needs at least two runs on each side' if plan['design'] == comparison.ONE_RUN else ''}"
               f": each row gives the ratio, {plan['why']}.")
