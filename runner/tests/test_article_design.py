@@ -216,3 +216,48 @@ def test_compare_report_and_the_article_state_one_design_over_the_same_rows(tmp_
     if tested and unknown:
         assert f"{unknown} of {len(rows)} rows not tested" in said and f"{unknown} of {len(rows)} rows not tested" in line
 
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["title", "compare", "results", "a", "b"]), st.booleans())
+def test_a_key_given_twice_in_an_articles_front_matter_is_refused_naming_it(tmp_path_factory, key, bom):
+    """The rule (adversary of #60, round 70): an article's front matter is read as the curated data
+    is: a key given twice at any level is refused (the last would win unsaid), naming the article;
+    a byte order mark before it changes nothing."""
+    entry = {"a": "[x, y]", "b": "[z]"}
+    lines = ["title: t", "results: [x, y, z]", "compare:", "  - a: " + entry["a"], "    b: " + entry["b"]]
+    where = {"title": 0, "results": 1, "compare": 2, "a": 3, "b": 4}[key]
+    doubled = lines[where] if key not in ("compare",) else "compare: []"
+    if key in ("a", "b"):
+        lines.insert(where + 1, "    " + doubled.strip())
+    else:
+        lines.append(doubled)
+    folder = tmp_path_factory.mktemp("twice")
+    path = folder / "a.md"
+    path.write_text(("\ufeff" if bom else "") + "---\n" + "\n".join(lines) + "\n---\nbody\n", encoding="utf-8")
+    for read in (lambda: articles.named_comparisons(str(folder)), lambda: articles.pinned(str(folder), articles.RANKING, {"x"})):
+        with pytest.raises(UserError) as refused:
+            read()
+        assert str(refused.value).startswith(f"{path}: front matter not readable") and "twice" in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["+++\ntitle = 't'\n[[compare]]\na = 'x'\nb = 'x'\n+++\nbody\n",
+                                  '{"title": "t", "compare": [{"a": "x", "b": "x"}]}\nbody\n'])
+def test_front_matter_fsatlas_does_not_read_is_refused_not_skipped(tmp_path, text):
+    """TOML or JSON front matter, which Hugo reads but fsatlas would skip (its comparisons never
+    checked), is refused naming the article; YAML after a byte order mark is read."""
+    (tmp_path / "a.md").write_text(text)
+    with pytest.raises(UserError) as refused:
+        articles.named_comparisons(str(tmp_path))
+    assert str(refused.value).startswith(f"{tmp_path / 'a.md'}: front matter not readable")
+    (tmp_path / "a.md").write_text("\ufeff---\ncompare:\n  - {a: 4, b: y}\n---\nbody\n", encoding="utf-8")
+    with pytest.raises(UserError) as refused:
+        articles.named_comparisons(str(tmp_path))
+    assert "/compare/0" in str(refused.value)
+
+
+@pytest.mark.parametrize("argv, field", [(["  ", QUICK_A, QUICK_B], "TITLE"), (["T", QUICK_A, QUICK_B, "--content", ""], "--content")])
+def test_an_empty_title_or_content_folder_is_refused_in_one_line(tmp_path, monkeypatch, capsys, argv, field):
+    monkeypatch.chdir(tmp_path)
+    assert main(["article", "new", *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and field in err and not any(tmp_path.rglob("*.md"))

@@ -51,6 +51,9 @@ def _check_side(result: dict, option: str, spec: str) -> None:
 
 
 def run(args) -> int:
+    if not args.title.strip() or not args.content:  # "" as a folder would be the current one, unasked
+        raise UserError("expected a non-empty text", field="TITLE" if args.content else "--content",
+                        found=repr(args.title[:80] if args.content else args.content))
     usage = "expected two result files, one with --a and --b, or --runs-a and --runs-b"
     several = bool(args.runs_a or args.runs_b)
     if several and (args.files or args.a or args.b or not (args.runs_a and args.runs_b)) or not several and not (

@@ -16,6 +16,7 @@ import re
 import frontmatter
 import yaml
 
+from .. import safe_yaml
 from ..errors import UserError
 from ..results import resultfile, shares
 from . import report, run_rule
@@ -32,14 +33,34 @@ def runs(side) -> list[str]:
     return [str(x) for x in side] if isinstance(side, list) else [str(side)]
 
 
+class _Strict(frontmatter.YAMLHandler):
+    """Front matter read as the curated data is (safe_yaml: a key given twice refused, which PyYAML
+    would let the last of win: a second `compare:` or `a:` replacing the first unsaid)."""
+
+    def load(self, fm, **kwargs):
+        return safe_yaml.load(fm)
+
+
+def read(path: str) -> frontmatter.Post:
+    """An article: its front matter YAML between --- lines, as every article here writes it. A
+    byte order mark before it is dropped; TOML (+++) or JSON front matter, which Hugo reads too
+    but whose comparisons and pins fsatlas would never see, is refused, as is unreadable YAML."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().removeprefix("\ufeff")
+        if text.lstrip().startswith(("+++", "{")):
+            raise ValueError("expected YAML between --- lines (fsatlas reads the comparisons and pins there), "
+                             "found TOML or JSON")
+        return frontmatter.loads(text, handler=_Strict())
+    except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
+        raise UserError(f"front matter not readable: {e}", where=path) from None
+
+
 def named_comparisons(articles_dir: str) -> list[tuple[str, dict]]:
     """(where: the article's path and the entry's pointer, each comparison its front matter names)."""
     out = []
     for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
-        try:
-            meta = frontmatter.load(path).metadata
-        except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
-            raise UserError(f"front matter not readable: {e}", where=path) from None
+        meta = read(path).metadata
         named = meta.get("compare") or []
         if not isinstance(named, list):
             raise UserError("expected a list of comparisons ({a: RESULT, b: RESULT} or {result: RESULT, a: SIDE, "
@@ -170,10 +191,7 @@ def pinned(articles_dir: str, shortcode: re.Pattern, held) -> dict[str, set]:
     lacks, the shortcode's partial says so."""
     wanted: dict[str, set] = {}
     for path in sorted(glob.glob(os.path.join(articles_dir, "*.md"))):
-        try:
-            post = frontmatter.load(path)
-        except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:
-            raise UserError(f"front matter not readable: {e}", where=path) from None
+        post = read(path)
         pins = post.metadata.get("results") or []
         if not isinstance(pins, list) or not all(isinstance(rid, str) for rid in pins):
             raise UserError("expected a list of result ids", where=f"{path}: /results")
