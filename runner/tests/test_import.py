@@ -545,14 +545,16 @@ def test_an_import_never_writes_an_id_that_differs_from_one_there_only_in_case(t
 @pytest.mark.parametrize("figure", ["-5", "1e400"])
 def test_a_result_an_import_would_refuse_is_refused_naming_the_input_and_the_place(tmp_path, capsys, figure):
     """The rule (round 58): a refusal names the file the user gave and the place, never the
-    result's file, which is not written: bonnie++'s block write of -5 or 1e400 KiB/s."""
+    result's file, which is not written: bonnie++'s block write of -5 or 1e400 KiB/s (no figure a
+    double holds: refused at the input's line and field, before any result is made)."""
     text = (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().replace("761540", figure, 1)
     source = tmp_path / "bonnie.csv"
     source.write_text(text)
     out = tmp_path / "data"
     assert main(["import", "bonnie", str(source), "--filesystem", "ext4", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"fsatlas import: {source}: ") and "/cells/0/metrics/" in err, err
+    place = "put_block: line 1" if figure == "1e400" else "/cells/0/metrics/"
+    assert err.count("\n") == 1 and err.startswith(f"fsatlas import: {source}: ") and place in err, err
     assert not (out / "results").exists() or not list((out / "results").iterdir())
 
 

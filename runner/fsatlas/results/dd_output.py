@@ -30,14 +30,18 @@ LONGEST = 500  # characters: a summary is about 80; longer lines are not read (a
 # only: a full-width "４４６" is none of dd's, nor is any part of a figure that holds another
 # script's digit or an underscore: "6" of "6٠108864", "1" of "1.5٣", "5" of "5e-１", "67" or "864"
 # of "67_108_864" (rounds 60 and 61)
-_FIGURE = re.compile(r"(?<![\d.,_-])([0-9]+(?:[.,][0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![\d_]|[.,]\d|[eE][-+]?\d)"
+# Nor is a figure grouped by apostrophes ("1'048'576", printf's %'d in a Swiss locale: dd writes
+# none), whose parts read as a count, seconds and a rate (adversary of #65, round 71).
+_FIGURE = re.compile(r"(?<![\d.,_'’-])([0-9]+(?:[.,][0-9]+)?(?:[eE][-+]?[0-9]+)?)(?![\d_]|[.,'’]\d|[eE][-+]?\d)"
                      r"\s*([^\s\d,，、;；]*)")
 _SIZE_OR_RATE = re.compile(r"[BbＢ]|/")  # a size or a rate: "bytes", "MB", "B/s", "МБ/с" (never a time)
 
 
 # times in another unit than the second, which no dd writes: "12.3 ms" read as seconds was a
 # throughput 1,000 times too low (#65 round 58)
-_NOT_SECONDS = frozenset({"ms", "msec", "msecs", "us", "µs", "μs", "usec", "ns", "min", "mins", "minutes", "h", "hours"})
+_NOT_SECONDS = frozenset({"ms", "msec", "msecs", "us", "µs", "μs", "usec", "ns", "min", "mins", "minutes", "h", "hours",
+                          "millisecond", "milliseconds", "microsecond", "microseconds", "nanosecond", "nanoseconds",
+                          "m", "minute", "hour", "hr", "hrs", "d", "day", "days", "week", "weeks"})
 
 
 def _is_seconds(unit: str) -> bool:

@@ -5,6 +5,7 @@ digits grouped by underscores ("1_000" is 1000.0). No tool imported writes eithe
 writes ASCII digits in every locale. A report holding them was edited, and its figure is
 refused as one that is not a number (round 59: IOzone's table read full-width figures).
 """
+import math
 import re
 
 from ..errors import UserError
@@ -19,8 +20,13 @@ def ascii_text(text: str) -> str:
 
 
 def number(text: str, kind=float):
-    """kind(text) of an ASCII figure (ascii_text)."""
-    return kind(ascii_text(text))
+    """kind(text) of an ASCII figure (ascii_text): a finite number, and not 0 where the figure
+    is not (1e-400 is below the smallest double: read, it was 0.0; adversary of #65, round 71)."""
+    value = kind(ascii_text(text))
+    if kind is float and (not math.isfinite(value)
+                          or value == 0 and re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0])):
+        raise ValueError(f"not a figure a double holds: {text[:40]!r}")
+    return value
 
 
 def json_number(value) -> float:
