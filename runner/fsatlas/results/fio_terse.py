@@ -32,8 +32,14 @@ def _is_line(line: str) -> bool:
     return bool(_STATED.match(line) or (_LINE.match(line) and line.count(";") >= MIN_SEPARATORS))
 
 
+# a line (as str.splitlines ends lines) that begins with a terse version: one search over the
+# text, which no JSON report passes, before each line is judged (validate asked it of every fio
+# report, and judged some 300 lines of each)
+_VERSION_AT_LINE_START = re.compile("(?:\\A|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])[2-5];")
+
+
 def is_terse(text: str) -> bool:
-    return any(_is_line(line) for line in text.splitlines())
+    return bool(_VERSION_AT_LINE_START.search(text)) and any(_is_line(line) for line in text.splitlines())
 
 
 def version(text: str) -> str | None:

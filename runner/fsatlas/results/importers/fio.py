@@ -389,7 +389,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     if terse:
         figures.refuse_other_digits(text, where, "fio's terse")  # a line of "٥;..." is none fio wrote, not one to pass over
         report = fio_terse.report(text, where)
-    elif NORMAL.search(text) and "{" not in text:
+    elif "{" not in text and NORMAL.search(text):  # the brace first: a JSON report is never searched
         raise UserError("fio's normal output, whose figures are rounded for reading, is not read", where=where,
                         expected="the run's report with --output-format=json (or json+, or terse)")
     else:

@@ -1,0 +1,72 @@
+"""The screens a tool's text passes before a figure is read from it (adversary of #65, round 71):
+- a figure not of ASCII digits is found exactly where the former single regex found one (kept
+  here as the reference), each candidate judged once (the reference's lookahead ran over the
+  rest of a run of dots from every position of it: n² steps);
+- a figure a double cannot hold (1e-400, nan, inf) is refused, not read as 0.0 or NaN;
+- dd's summary is not read from a count grouped by apostrophes, nor its time from another unit."""
+import re
+
+from hypothesis import example, given, settings, strategies as st
+
+from fsatlas.results import dd_output, figures
+
+REFERENCE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d_]+)?")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789_._.a z\n-") + ["٣", "４", "²", "é"]), max_size=30))
+@example("_1_2")
+@example("1.2.٣")
+@example("1.2._3_4")
+@example("ssd_1")
+@example("1_node")
+@example("482_114.97")
+def test_the_screen_finds_a_figure_exactly_where_the_reference_does(text):
+    assert (figures.other_figure(text) is None) == (REFERENCE.search(text) is None), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(r"\A[0-9]{1,3}(\.[0-9]{1,3})?[eE][-+]?[0-9]{1,4}\Z"))
+def test_a_figure_is_the_double_it_names_or_refused(text):
+    value = float(text)
+    try:
+        got = figures.number(text)
+    except ValueError:
+        assert value == 0 and re.search(r"[1-9]", text.lower().split("e")[0]) or value in (float("inf"),)
+        return
+    assert got == value and (value != 0 or not re.search(r"[1-9]", text.lower().split("e")[0]))
+
+
+def test_nan_and_infinity_are_no_figures():
+    for text in ("nan", "NaN", "inf", "-inf", "1e400", "1e-400"):
+        try:
+            figures.number(text)
+        except ValueError:
+            continue
+        raise AssertionError(text)
+
+
+@given(st.integers(1000, 10**12), st.sampled_from(["'", "’"]))
+def test_a_count_grouped_by_apostrophes_is_no_dd_summary(count, mark):
+    grouped = f"{count:,}".replace(",", mark)
+    text = f"16+0 records in\n16+0 records out\n{grouped} bytes (1.0 MB, 1.0 MiB) copied, 0.5 s, 2.1 MB/s\n"
+    assert dd_output.summaries(text) == []
+    assert dd_output.summaries(text.replace(grouped, str(count))) == [(count, 0.5, 3)]
+
+
+def test_a_time_in_another_unit_is_not_read_as_seconds():
+    for unit in ("milliseconds", "microseconds", "minutes", "minute", "hours", "days", "d", "m"):
+        assert dd_output.parse_line(f"1048576 bytes (1.0 MB, 1.0 MiB) copied, 500 {unit}, 2.1 MB/s") is None, unit
+    for unit in ("s", "secs", "seconds", "Sekunden", "秒"):
+        assert dd_output.parse_line(f"1048576 bytes (1.0 MB, 1.0 MiB) copied, 0,5 {unit}, 2.1 MB/s") == (1048576, 0.5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["2;", "3;fio-3.33;", "5;", "6;", "{", "x", ";" * 80, " 3;"]),
+                          st.sampled_from(["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])),
+                max_size=12).map("".join))
+def test_a_text_is_terse_exactly_where_one_of_its_lines_is(text):
+    """fio_terse.is_terse's one search before the lines are judged changes no answer: the
+    reference judges every line str.splitlines gives."""
+    from fsatlas.results import fio_terse
+    assert fio_terse.is_terse(text) == any(fio_terse._is_line(line) for line in text.splitlines()), repr(text)
