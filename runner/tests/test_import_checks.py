@@ -494,3 +494,27 @@ def test_one_fio_report_rewritten_is_still_imported_once_into_a_folder(tmp_path,
     err = capsys.readouterr().err
     assert "imported already" in err and len(err.strip().splitlines()) == 1, err
     assert sorted(p.name for p in out.rglob("*")) == before
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tool=st.sampled_from(["dd", "iozone"]),
+       copy_as=st.sampled_from(["crlf", "spaces", "trailing", "bom", "utf-16"]))
+def test_an_output_of_one_figure_a_cell_copied_with_other_spacing_is_refused_as_imported(tmp_path_factory, tool, copy_as):
+    """The rule (adversary of #65, round 71): an output imported into a folder is refused there
+    again however its lines end, its words are spaced or its text is encoded: dd's and IOzone's
+    cells hold one figure a repetition, which output_prints cannot tell from a coincidence, so the
+    outputs' words are compared. Another output (a figure changed) is imported beside it."""
+    source = {"dd": SAMPLES / "dd" / "dd-9.1-english.txt", "iozone": SAMPLES / "iozone" / "single-test-ssd-2009.txt"}[tool]
+    text = source.read_text()
+    copied = {"crlf": text.replace("\n", "\r\n").encode(), "spaces": text.replace(" ", "  ").encode(),
+              "trailing": (text.rstrip("\n") + "  \n\n").encode(), "bom": b"\xef\xbb\xbf" + text.encode(),
+              "utf-16": text.encode("utf-16")}[copy_as]
+    tmp = tmp_path_factory.mktemp("again")
+    (tmp / "copy.txt").write_bytes(copied)
+    options = ["--filesystem", "ntfs", "--workload", "tiny-block-write"] if tool == "dd" else ["--filesystem", "btrfs"]
+    out = tmp / "data"
+    assert main(["import", tool, str(source), *options, "--out", str(out)]) == 0
+    assert main(["import", tool, str(tmp / "copy.txt"), *options, "--out", str(out)]) == 1
+    figure = {"dd": "0.0546987 s", "iozone": "44632"}[tool]  # the time dd took; IOzone's write figure
+    (tmp / "other.txt").write_text(text.replace(figure, {"dd": "0.0546988 s", "iozone": "44633"}[tool]))
+    assert main(["import", tool, str(tmp / "other.txt"), *options, "--out", str(out)]) == 0
