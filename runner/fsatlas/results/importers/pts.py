@@ -177,16 +177,30 @@ def _runs(entry, factor: float, where: str) -> list[float]:
         raise UserError(f"a run without a value in {text[:60]!r}", where=where, field="RawString",
                         expected="every run's value, joined by colons")
     runs, field = (raw, "RawString") if raw else ([v for v in [_text(entry, "Value")] if v], "Value")
-    try:
-        values = [exact(r, factor) if math.isfinite(figures.number(r.strip())) else float(r) for r in runs]
-    except ValueError:
-        raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
-                        expected="every run's value, joined by colons") from None
-    for run, value in zip(runs, values):  # float() reads 1e999 as inf, and NaN: no figure a run measured
+    values = []
+    for run in runs:
+        try:
+            figures.number(run.strip())  # a figure of ASCII digits a double holds, then read exactly
+            values.append(exact(run, factor))
+        except ValueError:
+            if not _read_by_float(run):
+                raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
+                                expected="every run's value, joined by colons") from None
+            values.append(math.nan)  # 1e999, NaN, 1e-400: a number, but no figure a double holds as written
+    for run, value in zip(runs, values):
         if not math.isfinite(value) or not 0 <= value <= MAX_NUMBER:
             raise UserError(f"a run of {run.strip()[:40]!r}", where=where, field=field,
                             expected=f"every run a finite number from 0 to {MAX_NUMBER:g} in base units")
     return values
+
+
+def _read_by_float(text: str) -> bool:
+    """Whether float() reads text, which is of ASCII without underscores (figures.ascii_text)."""
+    try:
+        float(figures.ascii_text(text.strip()))
+        return True
+    except ValueError:
+        return False
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
