@@ -108,6 +108,24 @@ def _children(pid: int) -> set:
     return out
 
 
+def _cmdline(pid: int) -> str:
+    """PID's command line, or "" if it ended between the listing and the read."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _running(pid: int) -> bool:
+    """Whether PID exists and is not a zombie (an exit between two reads counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 @pytest.mark.site
 def test_an_interrupted_build_leaves_no_filler_and_the_next_one_fills_every_page(tmp_path):
     """Ctrl-C while the fillers run: `fsatlas site` ends, and no process it started is left; the
@@ -132,7 +150,7 @@ def test_an_interrupted_build_leaves_no_filler_and_the_next_one_fills_every_page
     seen = set()
     for _ in range(600):  # until its spawned fillers run (python children), at most a minute
         kids = _children(site.pid)
-        seen |= {k for k in kids if "python" in open(f"/proc/{k}/cmdline", "rb").read().decode(errors="replace")}
+        seen |= {k for k in kids if "python" in _cmdline(k)}
         if len(seen) >= 2 or site.poll() is not None:
             break
         time.sleep(0.1)
@@ -140,7 +158,7 @@ def test_an_interrupted_build_leaves_no_filler_and_the_next_one_fills_every_page
     site.send_signal(signal.SIGINT)
     site.wait(timeout=120)
     time.sleep(0.5)
-    assert not [k for k in seen if os.path.exists(f"/proc/{k}") and open(f"/proc/{k}/stat").read().split()[2] != "Z"]
+    assert not [k for k in seen if _running(k)]
     again = fsatlas("site", "--root", root, "--destination", "public", cwd=root)
     assert again.returncode == 0, again.stderr
     pages = list((root / "public" / "results").glob("synthetic-*/index.html"))
