@@ -150,7 +150,7 @@ def _table_version(text: str) -> str | None:
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
-    figures.refuse_other_digits(text, where, "bonnie++'s")
+    figures.refuse_other_digits(text, where, "bonnie++'s", names=host_names(text))
     out = []
     lines = [(i, l.rstrip("\r")) for i, l in enumerate(text.splitlines(), 1)
              if CSV_LINE.match(l) or OLD_CSV_LINE.match(l.rstrip("\r"))]

@@ -387,7 +387,8 @@ def check_fields(report: dict, where: str) -> None:
 def parse(text: str, where: str, workload: str | None = None) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
-        figures.refuse_other_digits(text, where, "fio's terse")  # a line of "٥;..." is none fio wrote, not one to pass over
+        # a line of "٥;..." is none fio wrote, not one to pass over; a job's name is the user's
+        figures.refuse_other_digits(text, where, "fio's terse", names=fio_terse.job_names(text))
         report = fio_terse.report(text, where)
     elif "{" not in text and NORMAL.search(text):  # the brace first: a JSON report is never searched
         raise UserError("fio's normal output, whose figures are rounded for reading, is not read", where=where,

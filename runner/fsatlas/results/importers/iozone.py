@@ -57,16 +57,12 @@ def _columns(group_line: str, header_line: str) -> list:
     return out
 
 
-# A line as str.splitlines() ends one: the table's rows are read lazily from a header on, not the
-# whole rest of the text split (and the text before it copied) once a header: 20,000 headers
-# took 63 s to import, the work growing with the square of the report's size (issue #61).
-_LINE = re.compile(r"([^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*)(?:\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\Z)")
-
-
 def _lines(text: str, pos: int):
-    """text[pos:].splitlines(), one line at a time, nothing copied but each line."""
+    """text[pos:].splitlines(), one line at a time, nothing copied but each line: the table's rows
+    are read lazily from a header on, not the whole rest of the text split once a header (20,000
+    headers took 63 s to import, the work growing with the square of the report's size; #61)."""
     while pos < len(text):
-        line = _LINE.match(text, pos)
+        line = figures.LINE.match(text, pos)
         pos = line.end()
         yield line.group(1)
 
@@ -150,8 +146,12 @@ def tool_version(text: str) -> str | None:
 _EXCEL = re.compile(r'^"(?:[A-Za-z -]+ report|Throughput report[^"]*)"\s*$', re.M)
 
 
+# the arguments IOzone was given, as it repeats them: paths and names of the user's, not figures
+_COMMAND_LINE = re.compile(r"^[ \t]*Command line used:([^\n]*)", re.M)
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
-    figures.refuse_other_digits(text, where, "IOzone's")
+    figures.refuse_other_digits(text, where, "IOzone's", names=[m.span(1) for m in _COMMAND_LINE.finditer(text)])
     metric = _unit(text)
     out = _table(text, where, metric) + _throughput(text, metric)
     if not out and _EXCEL.search(text):
