@@ -181,16 +181,16 @@ def _runs(entry, factor: float, where: str) -> list[float]:
     for run in runs:
         try:
             figures.number(run.strip())  # a figure of ASCII digits a double holds, then read exactly
-            values.append(exact(run, factor))
+            value = exact(run, factor)
         except ValueError:
             if not _read_by_float(run):
                 raise UserError(f"a run that is not a number in {runs[:5]}", where=where, field=field,
                                 expected="every run's value, joined by colons") from None
-            values.append(math.nan)  # 1e999, NaN, 1e-400: a number, but no figure a double holds as written
-    for run, value in zip(runs, values):
+            value = math.nan  # 1e999, NaN, 1e-400: a number, but no figure a double holds as written
         if not math.isfinite(value) or not 0 <= value <= MAX_NUMBER:
             raise UserError(f"a run of {run.strip()[:40]!r}", where=where, field=field,
                             expected=f"every run a finite number from 0 to {MAX_NUMBER:g} in base units")
+        values.append(value)
     return values
 
 
