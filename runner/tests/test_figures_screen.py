@@ -4,6 +4,8 @@
   rest of a run of dots from every position of it: n² steps);
 - a figure a double cannot hold (1e-400, nan, inf) is refused, not read as 0.0 or NaN;
 - dd's summary is not read from a count grouped by apostrophes, nor its time from another unit."""
+import json
+import math
 import re
 
 from hypothesis import example, given, settings, strategies as st
@@ -122,3 +124,23 @@ def test_a_fio_terse_job_name_is_not_screened(name):
     edited = "\n".join(line.replace(";seq-write;", f";{name};", 1) for line in text.splitlines()) + "\n"
     assert [v for _, v in _figures("fio", edited)] == [v for _, v in _figures("fio", text)]
     assert _refused("fio", edited + "٥;fio-3.33;x;0;0\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.from_regex(r"\A-?(0|[1-9][0-9]{0,2})(\.[0-9]{1,3})?[eE][-+]?[0-9]{1,4}\Z"), st.booleans())
+@example("1e-400", False)
+@example("1e400", True)
+def test_a_fio_json_number_is_the_double_it_names_or_refused(literal, inside_a_string):
+    """The rule of figures.number in fio's JSON, whichever parser reads it (orjson read 1e-400 as
+    0.0, json 1e400 as inf); a literal inside a string is no number."""
+    from fsatlas.errors import UserError
+    from fsatlas.results import fio_json
+    text = f'{{"jobs": [], "a": {json.dumps(literal) if inside_a_string else literal}}}'
+    value = float(literal)
+    holds = math.isfinite(value) and (value != 0 or not re.search(r"[1-9]", re.split(r"[eE]", literal)[0]))
+    try:
+        got = fio_json.parse(text, "f.json")["a"]
+    except UserError as error:
+        assert not inside_a_string and not holds and "line 1" in str(error), (literal, error)
+        return
+    assert got == (literal if inside_a_string else value) and (inside_a_string or holds), literal

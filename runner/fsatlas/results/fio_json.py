@@ -65,6 +65,25 @@ def _integer(digits: str) -> int:
     return int(digits)
 
 
+class _NoDouble(ValueError):
+    """A number literal no double holds as written (its text the argument)."""
+
+
+def _float(text: str) -> float:
+    """float(text) where a double holds it: 1e400 was inf and 1e-400 was 0.0 (figures.number's
+    rule; json read both, orjson the second), NaN and Infinity are no JSON fio writes."""
+    try:
+        return figures.number(text)
+    except ValueError:
+        raise _NoDouble(text) from None
+
+
+# an exponent of three digits or more: the literals a double may not hold, which orjson reads
+# as 0.0 (1e-400) or refuses (1e400); fio writes none, so a report holding one is read by json,
+# which checks every float literal (_float)
+_EXTREME_EXPONENT = re.compile(r"[0-9][eE][-+]?[0-9]{3}")
+
+
 # How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
 # Python's json recurses a level a bracket: ~1,100 under "jobs" (which orjson, limited to 1,024,
 # hands on to it) ended in a RecursionError traceback.
@@ -93,13 +112,14 @@ def parse(text: str, where: str = "fio output") -> dict:
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
     if start < 0 or text[start:start + 1] != "{":
         raise UserError("no JSON document in fio output", where=where)
-    try:  # orjson decodes fio's reports 3.5x faster; json has the last word on what orjson refuses
-        return orjson.loads(text[start:])
-    except orjson.JSONDecodeError:
-        pass
+    if not _EXTREME_EXPONENT.search(text, start):
+        try:  # orjson decodes fio's reports 3.5x faster; json has the last word on what orjson refuses
+            return orjson.loads(text[start:])
+        except orjson.JSONDecodeError:
+            pass
     within_depth(text, start, where)  # before json, which recurses where orjson gave up
     try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
-        report, end = json.JSONDecoder(parse_int=_integer).raw_decode(text, start)
+        report, end = json.JSONDecoder(parse_int=_integer, parse_float=_float, parse_constant=_float).raw_decode(text, start)
     except json.JSONDecodeError as e:
         line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
@@ -107,6 +127,10 @@ def parse(text: str, where: str = "fio output") -> dict:
         line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
         raise UserError(f"an integer of {len(e.args[0]):,} digits at line {line}", where=where,
                         expected="fio's figures, integers of at most 20 digits") from None
+    except _NoDouble as e:
+        line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
+        raise UserError(f"a number of {e.args[0][:40]!r} at line {line}", where=where,
+                        expected="fio's figures, finite numbers a double holds as written") from None
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1
