@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import import_
@@ -498,17 +498,24 @@ def test_one_fio_report_rewritten_is_still_imported_once_into_a_folder(tmp_path,
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tool=st.sampled_from(["dd", "iozone"]),
-       copy_as=st.sampled_from(["crlf", "spaces", "trailing", "bom", "utf-16"]))
+       copy_as=st.sampled_from(["crlf", "spaces", "trailing", "bom", "utf-16", "summary alone", "prompt"]))
+@example(tool="dd", copy_as="summary alone")
+@example(tool="dd", copy_as="prompt")
 def test_an_output_of_one_figure_a_cell_copied_with_other_spacing_is_refused_as_imported(tmp_path_factory, tool, copy_as):
     """The rule (adversary of #65, round 71): an output imported into a folder is refused there
     again however its lines end, its words are spaced or its text is encoded: dd's and IOzone's
     cells hold one figure a repetition, which output_prints cannot tell from a coincidence, so the
-    outputs' words are compared. Another output (a figure changed) is imported beside it."""
+    outputs' words are compared. dd's summary lines are its output: pasted alone, or with the
+    shell's prompt and command, they are the same. Another output (a figure changed) is
+    imported beside it."""
+    assume(tool == "dd" or copy_as not in ("summary alone", "prompt"))
     source = {"dd": SAMPLES / "dd" / "dd-9.1-english.txt", "iozone": SAMPLES / "iozone" / "single-test-ssd-2009.txt"}[tool]
     text = source.read_text()
     copied = {"crlf": text.replace("\n", "\r\n").encode(), "spaces": text.replace(" ", "  ").encode(),
               "trailing": (text.rstrip("\n") + "  \n\n").encode(), "bom": b"\xef\xbb\xbf" + text.encode(),
-              "utf-16": text.encode("utf-16")}[copy_as]
+              "utf-16": text.encode("utf-16"),
+              "summary alone": "".join(line for line in text.splitlines(True) if " copied, " in line).encode(),
+              "prompt": f"$ dd if=/dev/zero of=/mnt/2024_01_15/f bs=1M count=64\n{text}$\n".encode()}[copy_as]
     tmp = tmp_path_factory.mktemp("again")
     (tmp / "copy.txt").write_bytes(copied)
     options = ["--filesystem", "ntfs", "--workload", "tiny-block-write"] if tool == "dd" else ["--filesystem", "btrfs"]

@@ -18,7 +18,7 @@ import sys
 import yaml
 
 from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
-from ..results import bundle, flags, importers, privacy, resultfile, shares, stats, validation
+from ..results import bundle, dd_output, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
 from ..results.importers.measurement import NOTES
 from ..run import leftovers, system
@@ -578,10 +578,13 @@ def _output_key(data: bytes, where: str) -> bytes:
     output_prints cannot tell from a coincidence, is the same output: adversary of #65, round 71);
     bytes that are no text as they are."""
     try:
-        data = " ".join(importers.text_of(data, where).removeprefix("\ufeff").split()).encode()
+        text = importers.text_of(data, where).removeprefix("\ufeff")
     except UserError:
-        pass
-    return hashlib.sha256(data).digest()
+        return hashlib.sha256(data).digest()
+    if importers.detect(text) is importers.dd:  # its summaries are the output: pasted alone, they are the same
+        lines = re.split(r"\r\n|\n", text)  # as dd_output.summaries numbers them
+        text = "\n".join(lines[number - 1].rsplit("\r", 1)[-1] for _, _, number in dd_output.summaries(text))
+    return hashlib.sha256(" ".join(text.split()).encode()).digest()
 
 
 def _announce(paths: list[str]) -> None:
