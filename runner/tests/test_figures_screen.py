@@ -11,6 +11,7 @@ import re
 from hypothesis import example, given, settings, strategies as st
 
 from fsatlas.results import dd_output, figures
+from fsatlas.results.importers import fio, fio_options
 
 REFERENCE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d_]+)?")
 
@@ -144,3 +145,21 @@ def test_a_fio_json_number_is_the_double_it_names_or_refused(literal, inside_a_s
         assert not inside_a_string and not holds and "line 1" in str(error), (literal, error)
         return
     assert got == (literal if inside_a_string else value) and (inside_a_string or holds), literal
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["cgroup", "write_iolog", "read_iolog", "aux_path", "ioengine", "trigger_file", "exec_prerun"]),
+       _WORDS, st.sampled_from(sorted(set(fio_options.KINDS) - fio.PLACES)))
+@example("cgroup", "fio/2024_01_15", "iodepth")
+@example("aux_path", "/var/tmp/16_4k", "runtime")
+def test_a_fio_option_is_screened_only_where_fio_reads_a_figure(text_option, words, figure_option):
+    """A text option (a path, a cgroup, an engine's library) holds the user's words, which fio
+    takes as written; an option fio reads as a figure (and keeps in a cell) holds none of other
+    digits."""
+    report = json.loads((SAMPLES / "fio" / "fio-3.33-json-plus.json").read_text())
+    value = f"external:{words}" if text_option == "ioengine" else words
+    report["global options"] = {**report.get("global options", {}), text_option: value}
+    expected = _figures("fio", (SAMPLES / "fio" / "fio-3.33-json-plus.json").read_text())
+    assert [v for _, v in _figures("fio", json.dumps(report))] == [v for _, v in expected]
+    report["global options"][figure_option] = "1_6"
+    assert _refused("fio", json.dumps(report))

@@ -62,6 +62,17 @@ PLACES = frozenset({"name", "description", "directory", "filename", "filename_fo
 # Options holding a size (fio's "4k", "4K", "4kb" and "4096" are one), written in one spelling
 SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_range", "size", "filesize",
                    "io_size", "io_limit", "offset", "offset_increment", "buffer_size", "fill_fs_size"})
+# the options whose values fio reads as figures (a number, size, time or the rw mode's "randrw:8"):
+# a value of other digits there is none fio ran; every other option (cgroup, aux_path, an
+# engine's path) is text fio takes as the user wrote it, a name or a path ("fio/2024_01_15":
+# adversary of #65, round 72)
+_FIGURE_OPTIONS = frozenset(fio_options.KINDS) | SIZES | fio_options.BY_DIRECTION | {"rw", "readwrite", "bssplit"}
+
+
+def _read_as_figures(name: str) -> bool:
+    return fio_options.ALIASES.get(name, name) in _FIGURE_OPTIONS or name in _FIGURE_OPTIONS
+
+
 MAX_OPTIONS = 80  # a job's options kept (fio's long jobs set some 30)
 _SIZE = re.compile(r"(\d+)\s*(?:([kmgtp])(i)?b?|b)?", re.I | re.ASCII)
 _SUFFIX = ((1024 ** 4, "T"), (1024 ** 3, "G"), (1024 ** 2, "M"), (1024, "k"))
@@ -115,7 +126,7 @@ def job_options(described: dict, report: dict, where: str, pointer: str) -> dict
             if isinstance(value, (list, dict)) or not re.fullmatch(r"[^\r\n]{0,200}", str(value)):
                 raise UserError(f"{type(value).__name__ if isinstance(value, (list, dict)) else 'text of several lines or over 200 characters'}",
                                 where=where, field=f"{at}/{name}", expected="one value of at most 200 characters, as fio writes an option")
-            if figures.other_figure(str(value)):  # "１6", "1_6": fio's strtol reads neither (round 62)
+            if _read_as_figures(name) and figures.other_figure(str(value)):  # "１6", "1_6": fio's strtol reads neither (round 62)
                 raise UserError(f"a figure of {figures.other_figure(str(value))!r}", where=where, field=f"{at}/{name}",
                                 expected="fio's option values, in ASCII digits")
             out[name] = str(value).lower() if isinstance(value, bool) else str(value)
