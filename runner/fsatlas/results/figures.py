@@ -52,7 +52,11 @@ _UNDERSCORED = re.compile(r"[\d.]*\d_\d")  # from the candidate's start, through
 
 
 def _other(candidate: str) -> bool:
-    return any(c not in "0123456789_." for c in candidate) or bool(_UNDERSCORED.match(candidate))
+    """Whether the candidate is a figure of other digits, or one of underscores from its start or
+    from after its point (no word character before either: "0_0" of "_.0_0")."""
+    point = candidate.find(".")
+    return (any(c not in "0123456789_." for c in candidate) or bool(_UNDERSCORED.match(candidate))
+            or point >= 0 and bool(_UNDERSCORED.match(candidate, point + 1)))
 
 
 def _first_other(text: str):
