@@ -24,6 +24,7 @@ REFERENCE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d
 @example("ssd_1")
 @example("1_node")
 @example("482_114.97")
+@example("_.0_0")
 def test_the_screen_finds_a_figure_exactly_where_the_reference_does(text):
     assert (figures.other_figure(text) is None) == (REFERENCE.search(text) is None), text
 
@@ -163,3 +164,47 @@ def test_a_fio_option_is_screened_only_where_fio_reads_a_figure(text_option, wor
     assert [v for _, v in _figures("fio", json.dumps(report))] == [v for _, v in expected]
     report["global options"][figure_option] = "1_6"
     assert _refused("fio", json.dumps(report))
+
+
+_DD_SAMPLES = sorted((SAMPLES / "dd").glob("*.txt"))
+_OTHER_DIGITS = ["٣", "４", "७", "๕"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_DD_SAMPLES), _WORDS, st.sampled_from(["dd: error writing '{}': No space left on device",
+                                                              "dd: failed to open ‘{}’: Permission denied",
+                                                              "$ dd if=/dev/zero of={} bs=1M count=64"]))
+@example(_DD_SAMPLES[0], "/mnt/2024_01_15/fill.bin", "dd: error writing '{}': No space left on device")
+@example(_DD_SAMPLES[0], "/mnt/１号/16_4k", "dd: failed to open ‘{}’: Permission denied")
+def test_a_path_dd_repeats_is_not_screened(sample, words, line):
+    text = sample.read_text()
+    assert _figures("dd", f"{line.format(words)}\n{text}") == _figures("dd", text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(_DD_SAMPLES), st.data())
+def test_a_figure_dd_reads_edited_into_other_digits_is_refused_on_its_line(sample, data):
+    """A records or summary line whose digit is written in another script, or whose two digits
+    an underscore parts, is refused naming its line (it would be passed over as no summary, or
+    read in part)."""
+    text = sample.read_text()
+    lines = text.split("\n")
+    read = sorted({number - 1 for *_, number in dd_output.summaries(text)} |
+                  {i for i, line in enumerate(lines) if dd_output.RECORDS.search(line.rsplit("\r", 1)[-1])})
+    i = data.draw(st.sampled_from(read))
+    digits = [k for k, c in enumerate(lines[i]) if c.isdigit() and k > lines[i].rfind("\r")]  # in what is shown
+    k = data.draw(st.sampled_from(digits))
+    edit = data.draw(st.sampled_from(_OTHER_DIGITS + ["_"]))
+    if edit == "_":
+        if k + 1 >= len(lines[i]) or not lines[i][k + 1].isdigit():
+            return
+        lines[i] = lines[i][:k + 1] + "_" + lines[i][k + 1:]
+    else:
+        lines[i] = lines[i][:k] + edit + lines[i][k + 1:]
+    from fsatlas.errors import UserError
+    try:
+        _figures("dd", "\n".join(lines))
+    except UserError as error:
+        assert f"line {i + 1}" in str(error) or "ASCII" not in str(error), error
+        return
+    raise AssertionError(f"accepted: {lines[i]!r}")

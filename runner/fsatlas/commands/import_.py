@@ -582,7 +582,7 @@ def _output_key(data: bytes, where: str) -> bytes:
     except UserError:
         return hashlib.sha256(data).digest()
     if importers.detect(text) is importers.dd:  # its summaries are the output: pasted alone, they are the same
-        lines = re.split(r"\r\n|\n", text)  # as dd_output.summaries numbers them
+        lines = dd_output.LINES.split(text)  # as summaries numbers them
         text = "\n".join(lines[number - 1].rsplit("\r", 1)[-1] for _, _, number in dd_output.summaries(text))
     return hashlib.sha256(" ".join(text.split()).encode()).digest()
 

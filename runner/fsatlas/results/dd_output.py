@@ -65,10 +65,13 @@ def parse_line(line: str) -> tuple[int, float] | None:
     return int(count), float(seconds.replace(",", "."))
 
 
+LINES = re.compile(r"\r\n|\n")  # what ends a line of dd's output (a lone \r rewrites one)
+
+
 def summaries(text: str) -> list[tuple[int, float, int]]:
     """(bytes, seconds, line number) of every closing summary in dd's output."""
     out, after_records = [], False
-    for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
+    for number, line in enumerate(LINES.split(text), 1):
         line = line.rsplit("\r", 1)[-1].strip()  # what a terminal shows of a line progress rewrote
         if not line:
             continue
@@ -92,7 +95,7 @@ def _summaries_alone(text: str) -> list[tuple[int, float, int]]:
     if text.lstrip()[:1] in ("{", "["):
         return []
     out = []
-    for number, line in enumerate(re.split(r"\r\n|\n", text), 1):
+    for number, line in enumerate(LINES.split(text), 1):
         line = line.strip()
         if not line:
             continue
