@@ -197,7 +197,7 @@ def hostile_bounds(work: Path) -> None:
     """fsatlas validate on the worst inputs of issue #42, each against 10 s and 512 MiB: a dd
     report at the text bound (8 MiB of progress lines, accepted) and at 46 MB (refused), a line
     of 600,000 characters of each of LONG_LINE_UNITS before dd's summary (the privacy patterns
-    once took minutes on one long line), a bundle whose pax header claims 1 GiB, and a valid
+    once took minutes on one long line), a bonnie++ report at the text bound (blank lines), a bundle whose pax header claims 1 GiB, and a valid
     bundle followed by 2 GiB of zeros (2 MB compressed); a dd import of a committed public
     sample is their shape."""
     sys.path[:0] = [str(REPO / "runner" / "tests")]
@@ -206,16 +206,19 @@ def hostile_bounds(work: Path) -> None:
     def progress(size: int) -> bytes:  # dd's status=progress lines of 64 bytes, size bytes of them
         return b"".join(b"%012d bytes (1.0 MB, 1.0 MiB) copied, %06d s, 2.5 MB/s\r" % (i * 2500, i)
                         for i in range(size // 64))
-    cases = [("dd report, 8 MiB of progress lines", lambda old: progress(8_380_000) + b"\n" + old, 0),
-             ("dd report, 46 MB of progress lines (refused)", lambda old: progress(46_000_000) + b"\n" + old, 1),
+    dd, bonnie = ("dd", SAMPLES / "dd" / "dd-9.1-english.txt"), ("bonnie", SAMPLES / "bonnie" / "bonnie-1.96-stdout.txt")
+    cases = [("dd report, 8 MiB of progress lines", lambda old: progress(8_380_000) + b"\n" + old, 0, dd),
+             ("dd report, 46 MB of progress lines (refused)", lambda old: progress(46_000_000) + b"\n" + old, 1, dd),
              ("dd report, lines of 600,000 digits, capitals, dots, colons…", lambda old: b"\n".join(
-                 unit * (600_000 // len(unit)) for unit in LONG_LINE_UNITS) + b"\n" + old, 0),
-             ("bundle, a pax header claiming 1 GiB (refused)", None, 1),
-             ("bundle, 2 GiB of zeros after its end (refused)", None, 1)]
-    for number, (name, change, code) in enumerate(cases):
+                 unit * (600_000 // len(unit)) for unit in LONG_LINE_UNITS) + b"\n" + old, 0, dd),
+             # each line once judged in Python, by each of an import's passes (adversary of #65, round 72)
+             ("bonnie++ report, 8 MiB of blank lines before it", lambda old: b"\n" * 8_380_000 + old, 0, bonnie),
+             ("bundle, a pax header claiming 1 GiB (refused)", None, 1, dd),
+             ("bundle, 2 GiB of zeros after its end (refused)", None, 1, dd)]
+    for number, (name, change, code, (tool, sample)) in enumerate(cases):
         out = work / "hostile" / str(number)
-        subprocess.run([FSATLAS, "import", "dd", SAMPLES / "dd" / "dd-9.1-english.txt", "--filesystem", "ext4",
-                        "--out", out], check=True, capture_output=True)
+        subprocess.run([FSATLAS, "import", tool, sample, "--filesystem", "ext4", "--out", out,
+                        *(["--redact"] if tool == "bonnie" else [])], check=True, capture_output=True)  # its host name
         (path,) = (out / "results").iterdir()
         result = json.loads(path.read_text())
         archive = out / "raw" / f"{result['id']}.tar.gz"
