@@ -169,7 +169,11 @@ def schema_problems(data, file: str) -> list[Problem]:
         return [Problem("error", file, "/schema_version", f"expected a schema version fsatlas reads "
                                                           f"({', '.join(map(str, SCHEMA_FILES))}), found {_short(version)}")]
     problems = []
-    for error in sorted(_validator(version_of(data)).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    errors = sorted(_validator(version_of(data)).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    for error in errors:
+        if error.validator != "type" and tuple(error.absolute_path) in mistyped:
+            continue  # a value of the wrong type fails its other rules too: the type says what is wrong
         if error.validator == "required":
             # Name the missing field itself, not the object that lacks it.
             missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
@@ -216,8 +220,30 @@ def _words(error) -> str:
         return f"expected at most {limit} entries, found {len(value)}"
     if error.validator == "pattern":
         return f"expected {name} matching {limit}, found {_short(value)}"
+    if error.validator == "type":  # jsonschema's message begins with the value, which may be long
+        kinds = " or ".join(f"{'an' if k[0] in 'aeiou' else 'a'} {_JSON_TYPES.get(k, k)}" for k in
+                            ([limit] if isinstance(limit, str) else limit))
+        return f"expected {kinds}, found {_kind(value)} {_short(value)}"
+    if error.validator == "not":
+        return f"expected no value that is {_short(limit)}, found {_short(value)}"
+    if error.validator in ("enum", "const"):
+        allowed = limit if error.validator == "enum" else [limit]
+        return f"expected one of {_short(allowed)}, found {_short(value)}"
     message = error.message if len(error.message) < 200 else error.message[:197] + "..."
     return f"{message} (found {_short(value)})"
+
+
+_JSON_TYPES = {"object": "object", "array": "array (a list)", "string": "text", "integer": "integer",
+               "number": "number", "boolean": "boolean", "null": "null"}
+
+
+def _kind(value) -> str:
+    """value's JSON type, with its article: "a list", "a number"."""
+    for kind, name in ((bool, "a boolean"), (dict, "an object"), (list, "a list"), (str, "text"),
+                       ((int, float), "a number"), (type(None), "null")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
 
 
 def _reject_constant(token):
