@@ -208,3 +208,16 @@ def test_a_figure_dd_reads_edited_into_other_digits_is_refused_on_its_line(sampl
         assert f"line {i + 1}" in str(error) or "ASCII" not in str(error), error
         return
     raise AssertionError(f"accepted: {lines[i]!r}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["2;a;0;0;" + ";" * 80, "3;fio-3.33;j_1;0;0;" + "0;" * 10, "5;x", " 3;", "x"]),
+                          st.sampled_from(["\n", "\r", "\r\n", "\x0b", "\x1c", "\x85", "\u2028"])),
+                max_size=10).map("".join))
+def test_the_terse_job_names_are_those_of_every_terse_line(text):
+    """job_names finds its lines by one search: they are the lines str.splitlines gives that
+    _is_line takes, each name its second field (version 2) or third."""
+    from fsatlas.results import fio_terse
+    found = [text[a:b] for a, b in fio_terse.job_names(text)]
+    expected = [line.split(";")[1 if line.startswith("2;") else 2] for line in text.splitlines() if fio_terse._is_line(line)]
+    assert found == expected, repr(text)

@@ -45,15 +45,15 @@ def is_terse(text: str) -> bool:
 def job_names(text: str) -> list[tuple[int, int]]:
     """(start, end) in text of the job name of each terse line (_is_line): the user's words, any
     characters but ";" (fio's jobname=, or the job file's section name)."""
-    spans, at = [], 0
-    while at < len(text):
-        line = figures.LINE.match(text, at)
-        if _is_line(line.group(1)):
-            fields = line.group(1).split(";", 3)
+    spans = []
+    for version in _VERSION_AT_LINE_START.finditer(text):  # the lines that begin as terse lines, by one search
+        at = version.end() - 2
+        line = figures.LINE.match(text, at).group(1)
+        if _is_line(line):
+            fields = line.split(";", 3)
             skip = 1 if fields[0] == "2" else 2  # version 2 states no fio version
             start = at + sum(len(f) + 1 for f in fields[:skip])
             spans.append((start, start + len(fields[skip])))
-        at = line.end()
     return spans
 
 
