@@ -70,17 +70,19 @@ class _NoDouble(ValueError):
 
 
 def _float(text: str) -> float:
-    """float(text) where a double holds it: 1e400 was inf and 1e-400 was 0.0 (figures.number's
-    rule; json read both, orjson the second), NaN and Infinity are no JSON fio writes."""
-    try:
-        return figures.number(text)
-    except ValueError:
-        raise _NoDouble(text) from None
+    """float(text), where a figure written as not 0 is not read as 0.0 (1e-400: orjson and json
+    both read it so, and nothing after the parse could tell). A literal beyond a double (1e400)
+    is read as inf, as NaN and Infinity are, and refused by the checks of the figures read,
+    which name its JSON Pointer."""
+    value = float(text)
+    if value == 0 and re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0]):
+        raise _NoDouble(text)
+    return value
 
 
 # an exponent of three digits or more: the literals a double may not hold, which orjson reads
-# as 0.0 (1e-400) or refuses (1e400); fio writes none, so a report holding one is read by json,
-# which checks every float literal (_float)
+# as 0.0 (1e-400); fio writes none, so a report holding one is read by json, which checks every
+# float literal (_float)
 _EXTREME_EXPONENT = re.compile(r"[0-9][eE][-+]?[0-9]{3}")
 
 
@@ -119,7 +121,7 @@ def parse(text: str, where: str = "fio output") -> dict:
             pass
     within_depth(text, start, where)  # before json, which recurses where orjson gave up
     try:  # fio prints some messages after the report ("fio: file hash not empty on exit")
-        report, end = json.JSONDecoder(parse_int=_integer, parse_float=_float, parse_constant=_float).raw_decode(text, start)
+        report, end = json.JSONDecoder(parse_int=_integer, parse_float=_float).raw_decode(text, start)
     except json.JSONDecodeError as e:
         line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
@@ -130,7 +132,7 @@ def parse(text: str, where: str = "fio output") -> dict:
     except _NoDouble as e:
         line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
         raise UserError(f"a number of {e.args[0][:40]!r} at line {line}", where=where,
-                        expected="fio's figures, finite numbers a double holds as written") from None
+                        expected="fio's figures, numbers a double holds as written (not 0 read from a figure that is not)") from None
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1
