@@ -7,7 +7,7 @@ import re
 import tarfile
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import import_
@@ -156,6 +156,7 @@ FOLDER_NAMES = st.text(st.characters(codec="utf-8", exclude_characters="/\\\r\n\
 @settings(max_examples=80, deadline=None)
 @given(name=FOLDER_NAMES, top=st.sampled_from(["/home/", "/Users/", "/media/", "/run/media/"]))
 def test_a_home_folders_name_is_redacted_whole(name, top):
+    assume(privacy.fold(name))  # a name of invisible characters alone ("\ufeff") folds to none: it names no one
     text = f'{{"directory" : "{top}{name}/fio"}}'
     done, counts = privacy.redact(text)
     assert done == '{"directory" : "[redacted]/fio"}' or privacy.fold(name) != name, done
