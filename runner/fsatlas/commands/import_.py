@@ -582,8 +582,8 @@ def _output_key(data: bytes, where: str) -> bytes:
     except UserError:
         return hashlib.sha256(data).digest()
     if importers.detect(text) is importers.dd:  # its summaries are the output: pasted alone, they are the same
-        lines = dd_output.LINES.split(text)  # as summaries numbers them
-        text = "\n".join(lines[number - 1].rsplit("\r", 1)[-1] for _, _, number in dd_output.summaries(text))
+        read = {number for *_, number in dd_output.summaries(text)}
+        text = "\n".join(line.rsplit("\r", 1)[-1] for number, line in dd_output.filled_lines(text) if number in read)
     return hashlib.sha256(" ".join(text.split()).encode()).digest()
 
 

@@ -5,7 +5,7 @@ from the byte count and the seconds, not from dd's rounded rate."""
 import re
 import unicodedata
 
-from ..dd_output import LINES, RECORDS, summaries
+from ..dd_output import RECORDS, filled_lines, summaries
 from .. import figures
 from ...errors import UserError
 from .measurement import Measurement
@@ -32,11 +32,13 @@ def _refuse_edited_lines(text: str, where: str) -> None:
     error writing '/mnt/2024_01_15/f': No space left on device": adversary of #65, round 72)."""
     if not figures.other_figure(text):
         return
-    shown = [line.rsplit("\r", 1)[-1] for line in LINES.split(text)]  # what a terminal shows, as summaries reads
-    read = {number for *_, number in summaries(_in_ascii(text))}
-    read |= {number for number, line in enumerate(shown, 1) if RECORDS.search(_in_ascii(line))}
+    ascii_text = _in_ascii(text)
+    read = {number for *_, number in summaries(ascii_text)}
+    read |= {number for number, line in filled_lines(ascii_text)
+             if "+" in line and RECORDS.search(line.rsplit("\r", 1)[-1])}  # what a terminal shows, as summaries reads
+    lines = {number: line for number, line in filled_lines(text) if number in read}
     for number in sorted(read):
-        found = figures.other_figure(shown[number - 1])
+        found = figures.other_figure(lines[number].rsplit("\r", 1)[-1])
         if found:
             raise UserError(f"a figure of {found[:40]!r}", where=where, field=f"line {number}",
                             expected="dd's figures, in ASCII digits")
