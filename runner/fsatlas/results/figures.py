@@ -24,12 +24,19 @@ def ascii_text(text: str) -> str:
     return text
 
 
+def lost_to_zero(text: str, value: float) -> bool:
+    """Whether a figure read as value 0.0 was written with a nonzero digit: one below the smallest
+    double, in an exponent ("1e-400") or in its places ("0.000…0001", 400 zeros: adversary of
+    #65, round 74), that float() and JSON parsers read as 0.0 without a word."""
+    return value == 0 and bool(re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0]))
+
+
 def number(text: str, kind=float):
     """kind(text) of an ASCII figure (ascii_text): a finite number, and not 0 where the figure
-    is not (1e-400 is below the smallest double: read, it was 0.0; adversary of #65, round 71)."""
+    is not (lost_to_zero: 1e-400 is below the smallest double: read, it was 0.0; adversary of
+    #65, round 71)."""
     value = kind(ascii_text(text))
-    if kind is float and (not math.isfinite(value)
-                          or value == 0 and re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0])):
+    if kind is float and (not math.isfinite(value) or lost_to_zero(text, value)):
         raise ValueError(f"not a figure a double holds: {text[:40]!r}")
     return value
 
@@ -85,3 +92,4 @@ def refuse_other_digits(text: str, where: str, whose: str, names=()) -> None:
     if m:
         raise UserError(f"a figure of {m.group()[:40]!r}", where=where,
                         field=f"line {text.count(chr(10), 0, m.start()) + 1}", expected=f"{whose} figures, in ASCII digits")
+

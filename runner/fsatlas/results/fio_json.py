@@ -75,15 +75,17 @@ def _float(text: str) -> float:
     is read as inf, as NaN and Infinity are, and refused by the checks of the figures read,
     which name its JSON Pointer."""
     value = float(text)
-    if value == 0 and re.search(r"[1-9]", re.split(r"[eE]", text, maxsplit=1)[0]):
+    if figures.lost_to_zero(text, value):
         raise _NoDouble(text)
     return value
 
 
-# an exponent of three digits or more: the literals a double may not hold, which orjson reads
-# as 0.0 (1e-400); fio writes none, so a report holding one is read by json, which checks every
-# float literal (_float)
-_EXTREME_EXPONENT = re.compile(r"[0-9][eE][-+]?[0-9]{3}")
+# the literals a double may not hold, which orjson reads as 0.0: an exponent of three digits or
+# more (1e-400), or 40 digits and points and more in a row (0.000…0001, about 340 zeros: adversary
+# of #65, round 74; with an exponent of two digits, one needs 200 places to leave a double's
+# range). fio writes neither, so a report holding one is read by json, which checks every float
+# literal (_float). A run is matched from its start only: one pass, whatever the text holds.
+_EXTREME_LITERAL = re.compile(r"[0-9][eE][-+]?[0-9]{3}|(?<![0-9.])[0-9][0-9.]{39}")
 
 
 # How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
@@ -114,7 +116,7 @@ def parse(text: str, where: str = "fio output") -> dict:
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
     if start < 0 or text[start:start + 1] != "{":
         raise UserError("no JSON document in fio output", where=where)
-    if not _EXTREME_EXPONENT.search(text, start):
+    if not _EXTREME_LITERAL.search(text, start):
         try:  # orjson decodes fio's reports 3.5x faster; json has the last word on what orjson refuses
             return orjson.loads(text[start:])
         except orjson.JSONDecodeError:
