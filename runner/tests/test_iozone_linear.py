@@ -14,7 +14,8 @@ TEXT = st.lists(st.one_of(st.sampled_from(LINE_ENDS), st.text(max_size=12))).map
 @given(text=TEXT, data=st.data())
 def test_the_lazy_lines_are_splitlines_and_the_line_before_is_the_copy_s(text, data):
     pos = data.draw(st.integers(0, len(text)), label="pos")
-    assert list(iozone._lines(text, pos)) == text[pos:].splitlines()
+    assert [line for _, line in iozone._lines(text, pos)] == text[pos:].splitlines()
+    assert all(text.startswith(line, start) for start, line in iozone._lines(text, pos))
     assert iozone._line_before(text, pos) == text[:pos].rstrip("\n").rsplit("\n", 1)[-1]
 
 
@@ -31,9 +32,9 @@ def test_the_work_grows_with_the_report_not_its_square(monkeypatch):
     lines = iozone._lines
 
     def counted(text, pos):
-        for line in lines(text, pos):
+        for start, line in lines(text, pos):
             read.append(len(line) + 1)
-            yield line
+            yield start, line
     monkeypatch.setattr(iozone, "_lines", counted)
     work = []
     for n in (2_000, 4_000):

@@ -11,6 +11,7 @@ row or throughput line is one measurement; the -R "Excel" report below the table
 the same figures and is not read again.
 """
 import datetime as dt
+import math
 import re
 
 from ...errors import UserError
@@ -34,7 +35,8 @@ THROUGHPUT_TESTS = {
 # [ \t], not \s: from each of n blank lines \s* ran over all the rest, n² steps before any
 # import's format was known (100,000 newlines: 75 s; adversary of #65, round 71)
 _HEADER = re.compile(r"^[ \t]*(kB|KB)[ \t]+reclen[ \t]+write\b", re.M)
-_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=\s*([\d.]+)\s*(kB/sec|KB/sec|ops/sec)", re.I | re.ASCII)
+# the figure is any word before the unit, read or refused (_read): "nan kB/sec" passed the line over
+_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=\s*(\S+?)\s*(kB/sec|KB/sec|ops/sec)", re.I | re.ASCII)
 _RECORD = re.compile(r"Record [Ss]ize (?:= )?(\d+) (?:kBytes|Kbytes|kB|KB)", re.ASCII)
 _FILE = re.compile(r"(?:Each process writes a|File size set to) (\d+) (?:kByte|KByte|kB|KB)", re.ASCII)
 
@@ -58,13 +60,14 @@ def _columns(group_line: str, header_line: str) -> list:
 
 
 def _lines(text: str, pos: int):
-    """text[pos:].splitlines(), one line at a time, nothing copied but each line: the table's rows
-    are read lazily from a header on, not the whole rest of the text split once a header (20,000
-    headers took 63 s to import, the work growing with the square of the report's size; #61)."""
+    """(start, line) of each line of text[pos:].splitlines(), one at a time, nothing copied but
+    each line: the table's rows are read lazily from a header on, not the whole rest of the text
+    split once a header (20,000 headers took 63 s to import, the work growing with the square of
+    the report's size; #61)."""
     while pos < len(text):
         line = figures.LINE.match(text, pos)
         pos = line.end()
-        yield line.group(1)
+        yield line.start(), line.group(1)
 
 
 def _line_before(text: str, end: int) -> str:
@@ -74,9 +77,34 @@ def _line_before(text: str, end: int) -> str:
     return text[text.rfind("\n", 0, end) + 1:end]
 
 
-def _table(text: str, where: str, metric: tuple) -> list:
-    name, factor, unit, better = metric
-    out = []
+class _LineNumbers:
+    """The number (from 1, lines ended by "\n") of the line holding a place in text, counted on
+    from the place asked before: asked in order, all of them take one pass over the text."""
+
+    def __init__(self, text: str):
+        self.text, self.at, self.number = text, 0, 1
+
+    def __call__(self, pos: int) -> int:
+        if pos < self.at:
+            self.at, self.number = 0, 1
+        self.number += self.text.count("\n", self.at, pos)
+        self.at = pos
+        return self.number
+
+
+# A figure of IOzone's: it prints non-negative decimal numbers (printf's %ld, %.2f) in ASCII digits
+_FIGURE = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
+_EXPECTED = "IOzone's figures: non-negative decimal numbers (a double's)"
+
+
+def _rows(text: str):
+    """(columns, line number, tokens) of each row of each table IOzone wrote. A row IOzone wrote
+    is a line of figures alone, or one whose first word ends under the first column (the file
+    size, which IOzone right-aligns there) beside at least one figure: such a line is read
+    whole or refused (_table), never where the table ends ("nan" or "-434998" in row 5 dropped
+    rows 5 to 7 without a word: adversary of #65, round 74). The table ends at a blank line after
+    its rows, or at any other line (IOzone's "iozone test complete.", a header, a message)."""
+    numbers = _LineNumbers(text)
     for header in _HEADER.finditer(text):
         before = _line_before(text, header.start())
         line_end = text.find("\n", header.start())
@@ -84,43 +112,75 @@ def _table(text: str, where: str, metric: tuple) -> list:
         columns = _columns(before if "random" in before else "", header_line)
         if [c[0] for c in columns[:2]] not in (["kB", "reclen"], ["KB", "reclen"]):
             continue
-        for number, row in enumerate(_lines(text, line_end + 1) if line_end >= 0 else (), 1):
-            if not row.strip():
-                if out:
+        rows = 0
+        for start, row in _lines(text, line_end + 1) if line_end >= 0 else ():
+            tokens = list(re.finditer(r"\S+", row))
+            if not tokens:
+                if rows:
                     break
                 continue
-            tokens = list(re.finditer(r"\S+", row))
-            if not tokens or not all(re.fullmatch(r"\d+(\.\d+)?", t.group(), re.ASCII) for t in tokens):
+            figures_in = [bool(_FIGURE.fullmatch(t.group())) for t in tokens]
+            if not all(figures_in) and not (any(figures_in) and abs(tokens[0].end() - columns[0][1]) <= 3):
                 break
-            values = {}
-            for token in tokens:
-                column = min(columns, key=lambda c: abs(c[1] - token.end()))
-                if abs(column[1] - token.end()) > 3 or column[0] in values:
-                    raise UserError(f"a figure that lines up with no column: {token.group()!r}", where=where,
-                                    field=f"table row {number}", expected="IOzone's right-aligned columns")
-                values[column[0]] = float(token.group())
-            if "kB" not in values and "KB" not in values or "reclen" not in values:
-                raise UserError("a table row without file size and record size", where=where, field=f"table row {number}")
-            size_kib = values.pop("kB", values.pop("KB", 0))
-            record_kib = values.pop("reclen")
-            for label, value in values.items():
-                workload = TABLE_TESTS.get(label)
-                if workload:
-                    out.append(Measurement(workload, {"file_size_kib": int(size_kib), "record_kib": int(record_kib)},
-                                           {name: value * factor}, {name: (unit, better)},
-                                           dimensions={"record_kib": int(record_kib), "file_size_kib": int(size_kib)}))
+            rows += 1
+            yield columns, numbers(start), tokens
+
+
+def _read(token: str, where: str, line: int, factor: float) -> float:
+    """An IOzone figure as the double it names; a UserError naming its line where it is none
+    (nan, -434998, 1e400) or none a double holds, as written or times factor, its unit's in
+    base units (0.000…0001 read as 0.0, 400 digits read as inf: adversary of #65, round 74)."""
+    try:
+        if not _FIGURE.fullmatch(token):
+            raise ValueError(token)
+        value = figures.number(token)
+        if not math.isfinite(value * factor):
+            raise ValueError(token)
+        return value
+    except ValueError:
+        shown = token if len(token) <= 40 else f"{token[:18]}…{token[-18:]}"  # 0.000…0001's last digit too
+        raise UserError(f"a figure of {shown!r}", where=where, field=f"line {line}", expected=_EXPECTED) from None
+
+
+def _table(text: str, where: str, metric: tuple) -> list:
+    name, factor, unit, better = metric
+    out = []
+    for columns, line, tokens in _rows(text):
+        values = {}
+        for token in tokens:
+            value = _read(token.group(), where, line, factor)
+            column = min(columns, key=lambda c: abs(c[1] - token.end()))
+            if abs(column[1] - token.end()) > 3 or column[0] in values:
+                raise UserError(f"a figure that lines up with no column: {token.group()[:40]!r}", where=where,
+                                field=f"line {line}", expected="IOzone's right-aligned columns")
+            values[column[0]] = value
+        if "kB" not in values and "KB" not in values or "reclen" not in values:
+            raise UserError("a table row without file size and record size", where=where, field=f"line {line}")
+        size_kib = values.pop("kB", values.pop("KB", 0))
+        record_kib = values.pop("reclen")
+        for label, value in values.items():
+            workload = TABLE_TESTS.get(label)
+            if workload:
+                out.append(Measurement(workload, {"file_size_kib": int(size_kib), "record_kib": int(record_kib)},
+                                       {name: value * factor}, {name: (unit, better)},
+                                       dimensions={"record_kib": int(record_kib), "file_size_kib": int(size_kib)}))
     return out
 
 
-def _throughput(text: str, metric: tuple) -> list:
+def _children(text: str):
+    """The 'Children see throughput' lines of the tests fsatlas reads."""
+    return (m for m in _CHILDREN.finditer(text) if m.group(2).strip().lower() in THROUGHPUT_TESTS)
+
+
+def _throughput(text: str, where: str, metric: tuple) -> list:
     name, factor, unit, better = metric
     record = _RECORD.search(text)
     size = _FILE.search(text)
     out = []
-    for match in _CHILDREN.finditer(text):
-        workload = THROUGHPUT_TESTS.get(match.group(2).strip().lower())
-        if not workload:
-            continue
+    numbers = _LineNumbers(text)
+    for match in _children(text):
+        workload = THROUGHPUT_TESTS[match.group(2).strip().lower()]
+        value = _read(match.group(3), where, numbers(match.start(3)), 1.0 if match.group(4).lower() == "ops/sec" else factor)
         ops = match.group(4).lower() == "ops/sec"
         params = {"processes": int(match.group(1))}
         if record:
@@ -128,7 +188,7 @@ def _throughput(text: str, metric: tuple) -> list:
         if size:
             params["file_size_kib"] = int(size.group(1))
         metric_name, metric_factor, metric_unit = ("iops", 1.0, "ops/s") if ops else (name, factor, unit)
-        out.append(Measurement(workload, params, {metric_name: float(match.group(3)) * metric_factor},
+        out.append(Measurement(workload, params, {metric_name: value * metric_factor},
                                {metric_name: (metric_unit, better)}, dimensions={"threads": int(match.group(1))}))
     return out
 
@@ -153,7 +213,7 @@ _COMMAND_LINE = re.compile(r"^[ \t]*Command line used:([^\n]*)", re.M)
 def parse(text: str, where: str, workload: str | None = None) -> list:
     figures.refuse_other_digits(text, where, "IOzone's", names=[m.span(1) for m in _COMMAND_LINE.finditer(text)])
     metric = _unit(text)
-    out = _table(text, where, metric) + _throughput(text, metric)
+    out = _table(text, where, metric) + _throughput(text, where, metric)
     if not out and _EXCEL.search(text):
         raise UserError("only IOzone's -R spreadsheet report was found", where=where,
                         expected="IOzone's standard output as it printed it: the table above the -R report "
