@@ -3,6 +3,9 @@
 - every row of a table IOzone wrote is read whole, or the import is refused naming the input,
   the line and IOzone's figures (non-negative decimal numbers), writing nothing: "nan",
   "1e400" or "-434998" in row 5 of an -a table dropped rows 5 to 7 without a word (F5);
+- the digit screen refuses only the lines whose figures the importer reads: a command line, a
+  prompt, a path, a uname line before or inside the output are the user's words, and import the
+  figures of the output without them (F4: "/mnt/2024_01_15/file1" was refused as a figure);
 - a figure written with a nonzero digit that no double holds, as written or in bytes
   (positionally, 0.000…0001 with hundreds of zeros, read as 0.0; or 1000…0, read as inf) is
   refused naming its line (F7; the shared reader and fio's JSON: test_positional_figures)."""
@@ -106,6 +109,61 @@ def test_a_table_that_ends_still_ends(tmp_path_factory, capsys, name, after, bla
     edited = lines[:last + 1] + ([""] if blank else []) + after + lines[last + 1:]
     assert _figures("\n".join(edited)) == _figures(_text(name))
     _imported_and_valid(*_import(tmp_path, capsys, "\n".join(edited)), capsys)
+
+
+# the user's words: paths and names of digits of any script, underscores, points and letters
+_WORDS = st.text(st.sampled_from(list("0123456789_.-/az") + ["٣", "４", "७"]), min_size=1, max_size=16)
+_PASTED = ["./iozone -t 1 -i 0 -F /mnt/{}/file1 -Rb x.xls", "[root@node1 ~]# ./iozone -a -f /scratch/{}/f",
+           "$ iozone -a -s 16M -r 4 -f {}", "# {}", "        Machine = Linux host 6.1.0-{} #1 SMP x86_64"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(TABLES + THROUGHPUT), pasted=st.lists(st.tuples(st.sampled_from(_PASTED), _WORDS), min_size=1, max_size=3))
+@example(name=THROUGHPUT[0], pasted=[(_PASTED[0], "2024_01_15")])
+@example(name=THROUGHPUT[0], pasted=[(_PASTED[1], "01_run")])
+@example(name=TABLES[0], pasted=[(_PASTED[4], "1_2")])
+def test_the_user_s_words_before_the_output_import_the_same_figures(name, pasted):
+    text = _text(name)
+    before = "".join(line.format(words) + "\n" for line, words in pasted)
+    assert _figures(before + text) == _figures(text)
+
+
+def test_a_pasted_command_line_imports_and_validates(tmp_path, capsys):
+    """The adversary's example, through the command: imported, and validate passes."""
+    text = _text(THROUGHPUT[0]).replace("/mnt/beegfs/iozone_test/file1", "/mnt/2024_01_15/file1")
+    _imported_and_valid(*_import(tmp_path, capsys, "[root@node1 ~]# " + text), capsys)
+
+
+_EDITS = ["٣", "４", "७", "๕", "_"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(TABLES + THROUGHPUT), pasted=st.lists(st.tuples(st.sampled_from(_PASTED), _WORDS), max_size=2),
+       data=st.data())
+@example(name=THROUGHPUT[0], pasted=[], data=None)
+def test_an_edited_figure_in_a_line_iozone_s_reader_takes_is_refused_naming_it(tmp_path_factory, capsys, name, pasted, data):
+    """A digit of a table row or a Children line written in another script, or two of its digits
+    parted by an underscore, is refused naming the line, whatever the user pasted before the
+    output. None: the adversary's example (477_185.91 kB/sec)."""
+    tmp_path = tmp_path_factory.mktemp("edit")
+    before = ["".join(line.format(words)) for line, words in pasted]
+    lines = before + _text(name).split("\n")
+    read = [i for i, line in enumerate(lines) if i >= len(before) and (_ROW.match(line) or _CHILDREN.search(line))]
+    if data is None:
+        i = next(i for i in read if "477185.91" in lines[i])
+        lines[i] = lines[i].replace("477185.91", "477_185.91")
+    else:
+        i = data.draw(st.sampled_from(read), label="line")
+        digits = [k for k, c in enumerate(lines[i]) if c.isdigit()]
+        k = data.draw(st.sampled_from(digits), label="digit")
+        edit = data.draw(st.sampled_from(_EDITS), label="edit")
+        if edit == "_":
+            if k + 1 >= len(lines[i]) or not lines[i][k + 1].isdigit():
+                return
+            lines[i] = lines[i][:k + 1] + "_" + lines[i][k + 1:]
+        else:
+            lines[i] = lines[i][:k] + edit + lines[i][k + 1:]
+    _refused_on(*_import(tmp_path, capsys, "\n".join(lines)), line=i + 1)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -7,6 +7,7 @@ refused as one that is not a number (round 59: IOzone's table read full-width fi
 """
 import math
 import re
+import unicodedata
 
 from ..errors import UserError
 
@@ -93,3 +94,35 @@ def refuse_other_digits(text: str, where: str, whose: str, names=()) -> None:
         raise UserError(f"a figure of {m.group()[:40]!r}", where=where,
                         field=f"line {text.count(chr(10), 0, m.start()) + 1}", expected=f"{whose} figures, in ASCII digits")
 
+
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script than ASCII
+
+
+def in_ascii(text: str) -> str:
+    """text with every decimal digit in ASCII and no underscore between two digits, its lines
+    where they were: what a tool's reader would read had its figures been written as the tool
+    writes them."""
+    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group())), text)
+    return re.sub(r"(?<=\d)_(?=\d)", "", text)
+
+
+def refuse_edited_lines(text: str, where: str, whose: str, read, shown=lambda line: line) -> None:
+    """A UserError naming the first line that a tool's reader takes a figure from, had its figures
+    been in ASCII digits, and that holds a figure of another script's digits or of underscores
+    ("6٧108864 bytes", "477_185.91 kB/sec"): an edited figure, not one to pass over. read(text):
+    the numbers (from 1, lines ended by "\n") of the lines the reader takes figures from in text;
+    shown(line): the part of such a line it reads. Every other line may hold the user's words,
+    which a tool repeats or a user pastes beside its output: a command line's path
+    "/mnt/2024_01_15/f", a prompt, a kernel "6.1.0-1_2" (adversaries of #65, rounds 72 and 74).
+    whose: the tool's name, as "IOzone's"."""
+    if not other_figure(text):
+        return
+    numbers = sorted(set(read(in_ascii(text))))
+    if not numbers:
+        return
+    lines = text.split("\n", numbers[-1])  # in_ascii kept every "\n" where it was
+    for number in numbers:
+        found = other_figure(shown(lines[number - 1].removesuffix("\r")))  # the first numbers[-1] lines whole
+        if found:
+            raise UserError(f"a figure of {found[:40]!r}", where=where, field=f"line {number}",
+                            expected=f"{whose} figures, in ASCII digits")

@@ -2,9 +2,6 @@
 5's and BSD's 'N bytes transferred in S secs'; busybox's); each summary is one repetition
 (results/dd_output says which lines count and how they are read). The throughput is computed
 from the byte count and the seconds, not from dd's rounded rate."""
-import re
-import unicodedata
-
 from ..dd_output import RECORDS, filled_lines, summaries
 from .. import figures
 from ...errors import UserError
@@ -14,34 +11,21 @@ MAX_BYTES = 2 ** 63 - 1  # dd's counts are off_t
 MAX_SECONDS = 1e9  # about 32 years
 
 
-_OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script than ASCII
-
-
-def _in_ascii(text: str) -> str:
-    """text with every decimal digit in ASCII and no underscore between two digits, its lines
-    where they were: what dd would read had its figures been written as dd writes them."""
-    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group())), text)
-    return re.sub(r"(?<=\d)_(?=\d)", "", text)
+def _read_lines(text: str) -> set:
+    """The numbers of the lines dd_output reads figures from: the summaries, and the records lines
+    (what a terminal shows of each, as summaries reads). Its other lines may hold the user's words:
+    dd's diagnostics quote its operands ("dd: error writing '/mnt/2024_01_15/f': No space left on
+    device": adversary of #65, round 72)."""
+    read = {number for *_, number in summaries(text)}
+    return read | {number for number, line in filled_lines(text)
+                   if "+" in line and RECORDS.search(line.rsplit("\r", 1)[-1])}
 
 
 def _refuse_edited_lines(text: str, where: str) -> None:
     """A UserError naming the first line that dd_output would read (a summary, a records line)
     had its figures been in ASCII digits, and that holds a figure of another script's digits or
-    of underscores ("6٧108864 bytes", "6_4+0 records out"): not one to pass over (round 62). The
-    lines it does not read may hold the user's words: dd's diagnostics quote its operands ("dd:
-    error writing '/mnt/2024_01_15/f': No space left on device": adversary of #65, round 72)."""
-    if not figures.other_figure(text):
-        return
-    ascii_text = _in_ascii(text)
-    read = {number for *_, number in summaries(ascii_text)}
-    read |= {number for number, line in filled_lines(ascii_text)
-             if "+" in line and RECORDS.search(line.rsplit("\r", 1)[-1])}  # what a terminal shows, as summaries reads
-    lines = {number: line for number, line in filled_lines(text) if number in read}
-    for number in sorted(read):
-        found = figures.other_figure(lines[number].rsplit("\r", 1)[-1])
-        if found:
-            raise UserError(f"a figure of {found[:40]!r}", where=where, field=f"line {number}",
-                            expected="dd's figures, in ASCII digits")
+    of underscores ("6٧108864 bytes", "6_4+0 records out"): not one to pass over (round 62)."""
+    figures.refuse_edited_lines(text, where, "dd's", _read_lines, shown=lambda line: line.rsplit("\r", 1)[-1])
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:

@@ -197,8 +197,11 @@ def looks_like(text: str) -> bool:
     return "Children see throughput" in text or bool(_HEADER.search(text)) or bool(_EXCEL.search(text))
 
 
+_VERSION = re.compile(r"Version \$Revision: ([\d.]+) \$", re.ASCII)
+
+
 def tool_version(text: str) -> str | None:
-    match = re.search(r"Version \$Revision: ([\d.]+) \$", text)
+    match = _VERSION.search(text)
     return f"IOzone {match.group(1)}" if match else None
 
 
@@ -206,12 +209,24 @@ def tool_version(text: str) -> str | None:
 _EXCEL = re.compile(r'^"(?:[A-Za-z -]+ report|Throughput report[^"]*)"\s*$', re.M)
 
 
-# the arguments IOzone was given, as it repeats them: paths and names of the user's, not figures
-_COMMAND_LINE = re.compile(r"^[ \t]*Command line used:([^\n]*)", re.M)
+def _read_lines(text: str) -> list:
+    """The numbers of the lines this module reads a figure from: the tables' rows, the Children
+    lines of the tests read, the first record size and file size lines, the version. The rest
+    may hold the user's words, which IOzone repeats ("Command line used:", "Machine = Linux host
+    6.1.0-1_2 ...") or a user pastes before its output (the command and its prompt, with paths of
+    "/mnt/2024_01_15/file1": adversary of #65, round 74)."""
+    read = [number for _, number, _ in _rows(text)]
+    numbers = _LineNumbers(text)
+    read += [numbers(m.start(k)) for m in _children(text) for k in (1, 3)]
+    for pattern in (_RECORD, _FILE, _VERSION):
+        match = pattern.search(text)
+        if match:
+            read.append(text.count("\n", 0, match.start(1)) + 1)
+    return read
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
-    figures.refuse_other_digits(text, where, "IOzone's", names=[m.span(1) for m in _COMMAND_LINE.finditer(text)])
+    figures.refuse_edited_lines(text, where, "IOzone's", _read_lines)
     metric = _unit(text)
     out = _table(text, where, metric) + _throughput(text, where, metric)
     if not out and _EXCEL.search(text):
