@@ -5,6 +5,7 @@ engine..."), so parsing starts at the first line that opens an object, and messa
 which are read past; a second report in the same file is refused.
 """
 import json
+import math
 import re
 
 import orjson
@@ -72,8 +73,8 @@ class _NoDouble(ValueError):
 def _float(text: str) -> float:
     """float(text), where a figure written as not 0 is not read as 0.0 (1e-400: orjson and json
     both read it so, and nothing after the parse could tell). A literal beyond a double (1e400)
-    is read as inf, as NaN and Infinity are, and refused by the checks of the figures read,
-    which name its JSON Pointer."""
+    is read as inf, as NaN and Infinity are, and refused after the parse at its JSON Pointer
+    (_not_finite)."""
     value = float(text)
     if figures.lost_to_zero(text, value):
         raise _NoDouble(text)
@@ -84,8 +85,10 @@ def _float(text: str) -> float:
 # more (1e-400), or 40 digits and points and more in a row (0.000…0001, about 340 zeros: adversary
 # of #65, round 74; with an exponent of two digits, one needs 200 places to leave a double's
 # range). fio writes neither, so a report holding one is read by json, which checks every float
-# literal (_float). A run is matched from its start only: one pass, whatever the text holds.
-_EXTREME_LITERAL = re.compile(r"[0-9][eE][-+]?[0-9]{3}|(?<![0-9.])[0-9][0-9.]{39}")
+# literal (_float). So does an integer of more than 20 digits, which orjson reads as a float and
+# json's _integer refuses: refused whatever else the report holds. A run is matched from its
+# start only: one pass, whatever the text holds.
+_EXTREME_LITERAL = re.compile(r"[0-9][eE][-+]?[0-9]{3}|(?<![0-9.])[0-9][0-9.]{39}|(?<![0-9.])[0-9]{21}")
 
 
 # How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
@@ -109,6 +112,23 @@ def within_depth(text: str, start: int, where: str) -> None:
                                 expected="fio's JSON report (a few levels)")
         elif char in "]}":
             depth -= 1
+
+
+def _not_finite(report) -> tuple | None:
+    """(JSON Pointer, value) of the first NaN, Infinity or literal beyond a double (read as inf) in
+    a report json parsed (orjson refuses them all): fio writes none (printf's "nan" is no JSON), so
+    a report holding one was edited, whether or not its field is one fio's figures are read from
+    (a NaN in disk_util passed into the kept raw output: adversary of #65, round 74). None where
+    every number is finite."""
+    stack = [("", report)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            return where, node
+        if isinstance(node, (dict, list)):
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            stack.extend((f"{where}/{str(k).replace('~', '~0').replace('/', '~1')}", v) for k, v in reversed(list(items)))
+    return None
 
 
 def parse(text: str, where: str = "fio output") -> dict:
@@ -135,6 +155,10 @@ def parse(text: str, where: str = "fio output") -> dict:
         line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
         raise UserError(f"a number of {e.args[0][:40]!r} at line {line}", where=where,
                         expected="fio's figures, numbers a double holds as written (not 0 read from a figure that is not)") from None
+    unheld = _not_finite(report)
+    if unheld:
+        raise UserError(f"a number fio never writes ({unheld[1]!r})", where=where, field=unheld[0],
+                        expected="fio's figures, finite numbers")
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1
