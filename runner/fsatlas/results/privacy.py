@@ -61,8 +61,9 @@ PATTERNS = [
         r"workstation|imac|pc|nuc)(?![A-Za-z0-9])|(?<![A-Za-z0-9])(?:laptop|desktop|notebook|macbook|thinkpad|workstation|imac)"
         r"[-_][A-Za-z0-9]+", re.I)),
     # A disk's serial without its label: 10-20 capitals and digits, at least four digits and three
-    # letters (Samsung S4EWNX0N123456A, WD WCC4N7PXJ2E5); not checked in device_model (KINGSTON
-    # SA400S37240G is a model).
+    # letters (Samsung S4EWNX0N123456A, WD WCC4N7PXJ2E5); where a hardware model is written
+    # (_names_a_model: a model field, a PTS Hardware part) only in a serial's own shape
+    # (_serial_in_model: KINGSTON SA400S37240G, Samsung M378A2K43DB1 are models).
     ("a serial number", re.compile(r"(?<![A-Za-z0-9])(?=(?:[A-Z]*[0-9]){4})(?=(?:[0-9]*[A-Z]){3})[A-Z0-9]{10,20}(?![A-Za-z0-9])")),
 ]
 SERIAL_UNLABELED = len(PATTERNS) - 1
@@ -97,6 +98,36 @@ VERSION_WORDS = ("version", "ver", "rev", "revision", "release", "bios", "firmwa
 _VERSION_BEFORE = re.compile(r"(?:\b(?:" + "|".join(VERSION_WORDS) + r")\.?[ \t]*[:=]?[ \t]*|(?<![A-Za-z])v|\brel-)$", re.I)
 _VERSION_AFTER = re.compile(r"[ \t]?(?:bios|firmware)\b", re.I)
 _PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
+
+
+# The places of a result a screen knows by name (place_of, from a field's JSON Pointer): a field
+# naming a hardware model (MODEL: device_model, cpu_model, any *_model). What the screen looks
+# for everywhere, it looks for there too; only a model number's shape passes: a serial-shaped
+# word of a model is a serial only in a serial's own shape (_serial_in_model).
+MODEL = "model"
+_MODEL_PLACE = re.compile(r"/(?:[A-Za-z0-9]+_)*model$")
+
+
+def place_of(path: str) -> str:
+    """MODEL or "" (any other field) for a result field's JSON Pointer."""
+    return MODEL if _MODEL_PLACE.search(path) else ""
+
+
+# The same places in a text: a part of a Phoronix Test Suite Hardware line naming a device
+# ("Memory: 2 x 16384 MB DDR4-3200MT/s Samsung M378A2K43DB1-CTD", "Disk: 500GB Western Digital
+# WDS500G2B0A-00SM50"), found by its label, from the line's (or element's) start or the comma
+# before it to the word; a comma inside parentheses is the part's own ("Motherboard: QEMU
+# Standard PC (i440FX + PIIX, 1996)"). Such a part holds what any other text does (a label
+# "Serial Number:", an address, an e-mail address are found in it); only its model numbers pass.
+HARDWARE_PARTS = ("Processor", "Motherboard", "Chipset", "Memory", "Disk", "Graphics", "Audio", "Monitor", "Network")
+_HARDWARE_PART = re.compile(r"(?:^|[,>\n\[])[ \t]*(?:" + "|".join(HARDWARE_PARTS) + r")[ \t]*:"
+                            r"(?:[^,()<>\n]|\([^()<>\n]*\))*(?:\([^()<>\n]*)?$", re.I)
+
+
+def _names_a_model(text: str, start: int, place: str = "") -> bool:
+    """Whether the word at text[start:] stands where a hardware model is written: a MODEL field,
+    or a part of a PTS Hardware line (the rule above)."""
+    return place == MODEL or _HARDWARE_PART.search(text, max(0, start - 300), start) is not None
 
 
 def _in_private_range(quad: str) -> bool:
@@ -213,8 +244,9 @@ def _mine():
 
 
 @lru_cache(maxsize=4096)
-def finding(text: str, serials: bool = True) -> str | None:
-    """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None.
+def finding(text: str, place: str = "") -> str | None:
+    """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None;
+    place: the kind of field it is (place_of), where a model number passes.
     The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
     text = _latin(fold(text))
@@ -223,9 +255,7 @@ def finding(text: str, serials: bool = True) -> str | None:
     match = needs_a_look(text) and ANY.search(text)
     while match and len(found) < MAX_LISTED:
         kind = int(match.lastgroup[1:])
-        if kind == IPV4 and _version_number(text, match.start(), match.end()):
-            pass
-        elif serials or kind != SERIAL_UNLABELED or _serial_in_model(text, match):
+        if not _passes(text, kind, match, place):
             found.append(f"{PATTERNS[kind][0]} ({match.group(0)!r})")
         match = ANY.search(text, max(match.end(), match.start() + 1))
     if "." in text:
@@ -236,14 +266,24 @@ def finding(text: str, serials: bool = True) -> str | None:
     return "looks like " + ", and ".join(found[:MAX_LISTED]) if found else None
 
 
+def _passes(text: str, kind: int, match, place: str = "") -> bool:
+    """Whether a match of PATTERNS[kind] is no finding by its place and shape: a version's dotted
+    quad (_version_number), a model number where a model is written (_names_a_model)."""
+    if kind == IPV4:
+        return _version_number(text, match.start(), match.end())
+    return kind == SERIAL_UNLABELED and _names_a_model(text, match.start(), place) and not _serial_in_model(text, match)
+
+
 def _serial_in_model(text: str, match) -> bool:
     """Whether a serial-shaped word of a device's model is its serial after all: a model number
-    is short and has few digits in a row (KINGSTON SA400S37240G, CT1000MX500SSD1), a serial
-    added to the model has 13 or more characters with five digits in a row (Samsung's
-    S4EWNX0N123456A), follows WD- (Western Digital's) or an underscore (/dev/disk/by-id's
-    model_serial)."""
+    is short and has few digits in a row (KINGSTON SA400S37240G, CT1000MX500SSD1, Samsung
+    M378A2K43DB1, SK hynix HMCG94MEBRA123N) or a round capacity (Seagate ST12000NM0008's 12000
+    GB), a serial added to the model has 13 or more characters with five digits in a row that
+    are no round thousand (Samsung's S4EWNX0N123456A), follows WD- (Western Digital's) or an
+    underscore (/dev/disk/by-id's model_serial)."""
     word, before = match.group(0), text[:match.start()]
-    return (len(word) >= 13 and re.search(r"\d{5}", word) is not None) or before.endswith(("WD-", "_"))
+    return (len(word) >= 13 and any(not re.fullmatch(r"[1-9]\d{1,2}000", run) for run in re.findall(r"\d{5,}", word))) \
+        or before.endswith(("WD-", "_"))
 
 
 # What raw_matches calls each kind it finds: the words a result's redactions name.
@@ -258,7 +298,7 @@ def findings(data, keys: bool = True) -> list[tuple[str, str]]:
     for path, text in strings_in(data, keys=keys):
         if text in REDACTION_KINDS and path.startswith("/redactions/") and path.endswith("/what"):
             continue  # the name of a kind --redact replaced ("a serial number"), not one
-        what = finding(text, serials=not path.endswith("/device_model"))
+        what = finding(text, place_of(path))
         if what:
             out.append((path, f"{what}; result files are published"))
     return out
@@ -425,7 +465,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
     out = []
-    for (what, pattern), gate in zip(PATTERNS, _GATE_RES):
+    for kind, ((what, pattern), gate) in enumerate(zip(PATTERNS, _GATE_RES)):
         if gate is None:
             passes = bool(_CAPS.search(text))
         elif lower is None:
@@ -434,8 +474,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
             passes = gate in lower if isinstance(gate, str) else bool(gate.search(lower))
         if passes:
             found = pattern.finditer(text)
-            if pattern is PATTERNS[IPV4][1]:
-                found = (m for m in found if not _version_number(text, m.start(), m.end()))
+            if kind in (IPV4, SERIAL_UNLABELED):  # a version, a model number (_passes)
+                found = (m for m in found if not _passes(text, kind, m))
             out += [(m.start(), m.end(), what, m.group(0)) for m in islice(found, limit)]
     if "." in text:
         hosts = ((part.start(), name) for part in _DOTTED_PARTS.finditer(text) for name in _host_names(part.group(0)))

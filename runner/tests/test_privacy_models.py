@@ -1,0 +1,175 @@
+"""Privacy by place (adversarial round 74, F3): what names a hardware model (a part of a PTS
+Hardware line, a result's device_model, cpu_model, any *_model) is no serial number: a PTS file
+holding part numbers imports unchanged, with and without --redact, and validates. A secret
+written in the same places (a labeled serial, a serial in a serial's own shape, an e-mail or IP
+or MAC address, a host name) is still refused, and --redact takes it and only it."""
+import json
+import tarfile
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.results import privacy
+from fsatlas.results.validation import validate_file
+from testutil import SAMPLES
+
+REFERENCE = SAMPLES / "pts" / "display-server-versions.xml"
+MEMORY = "Memory: 2 x 16384 MB DDR4-3200MT/s F4-3200C14-16GTZR"
+DISK = "Disk: 1000GB Samsung SSD 970 EVO Plus 1TB"
+SERIAL_SHAPED = privacy.PATTERNS[privacy.SERIAL_UNLABELED][1]
+# the parts of a PTS Hardware line that name a device (as openbenchmarking.org shows them)
+PTS_PARTS = ("Processor", "Motherboard", "Chipset", "Memory", "Disk", "Graphics", "Audio", "Monitor", "Network")
+
+# A part number's core: runs of capitals and of digits, alternating (M378A2K43DB1, WDS500G2B0A,
+# 36ASF4G72PZ, KHX2666C16, HMCG94MEBRA123N, ST4000DM004, KXG50ZNV256G), no more than four
+# digits in a row, or a Seagate-style round capacity (ST12000NM0008); only cores the
+# unlabeled-serial pattern takes for a serial are drawn: the ones that were refused.
+LETTERS = st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=1, max_size=4)
+DIGITS = st.text("0123456789", min_size=1, max_size=4)
+RUNS = st.tuples(st.booleans(), st.lists(st.tuples(LETTERS, DIGITS), min_size=2, max_size=5)).map(
+    lambda t: "".join(a + b if t[0] else b + a for a, b in t[1]))
+CAPACITY = st.builds(lambda n, kind, rest: f"ST{n}000{kind}{rest}", st.integers(10, 30),
+                     st.sampled_from(["NM", "VN", "DM", "NE"]), st.from_regex(r"\A[0-9][0-9A-Z]{2,3}\Z"))
+CORE = st.one_of(RUNS, CAPACITY).filter(lambda c: SERIAL_SHAPED.fullmatch(c) is not None)
+SUFFIX = st.one_of(st.just(""), st.from_regex(r"\A-[0-9A-Z]{2,6}\Z"), st.from_regex(r"\A/[0-9]{1,2}G\Z"))
+PART_NUMBER = st.builds(lambda core, suffix: core + suffix, CORE, SUFFIX)
+# A vendor's or product's word, any letters: the rule names no vendor (and no word a label of the
+# screen's: "Serial" before a number is a serial's label)
+WORD = st.from_regex(r"\A[A-Z][A-Za-z]{2,8}\Z").filter(lambda w: not w.lower().startswith("serial"))
+
+
+def _memory(token, vendor):
+    return f"Memory: 2 x 16384 MB DDR4-3200MT/s {vendor} {token}"
+
+
+def _disk(token, vendor, before):
+    return f"Disk: 500GB {token} NVMe {vendor}" if before else f"Disk: 500GB {vendor} {token}"
+
+
+def _pts_file(directory: Path, memory: str, disk: str, app_version: str | None = None) -> Path:
+    text = REFERENCE.read_text()
+    assert MEMORY in text and DISK in text
+    text = text.replace(MEMORY, memory).replace(DISK, disk)
+    if app_version is not None:
+        assert "<AppVersion>3.29</AppVersion>" in text
+        text = text.replace("<AppVersion>3.29</AppVersion>", f"<AppVersion>{app_version}</AppVersion>")
+    path = directory / "models.xml"
+    path.write_text(text)
+    return path
+
+
+def _import(directory: Path, capsys, source: Path, *extra):
+    out = directory / ("out" + "".join(extra))
+    code = main(["import", "pts", str(source), "--out", str(out), *extra])
+    captured = capsys.readouterr()
+    return code, out, captured.out.split(), captured.err
+
+
+def _kept_and_results(out: Path, paths):
+    """The results as written, each validated, and the text of every kept raw file."""
+    results = []
+    for path in paths:
+        assert [p for p in validate_file(path) if p.severity == "error"] == [], path
+        results.append(json.loads(Path(path).read_text()))
+    kept = ""
+    for bundle in (out / "raw").iterdir():
+        with tarfile.open(bundle) as tar:
+            kept += "".join(tar.extractfile(m).read().decode() for m in tar.getmembers() if m.isfile())
+    return results, kept
+
+
+# --- the screen itself: fast, many examples ---
+
+@settings(max_examples=60)
+@given(memory=PART_NUMBER, disk=PART_NUMBER, vendor=WORD, before=st.booleans())
+def test_part_numbers_in_hardware_parts_and_model_fields_are_no_serials(memory, disk, vendor, before):
+    line = f"Processor: AMD Ryzen 9 (16 Cores), {_memory(memory, vendor)}, {_disk(disk, vendor, before)}, Network: X"
+    assert privacy.finding(line) is None, line
+    assert privacy.raw_matches(line) == [] and privacy.redact(line) == (line, {})
+    assert privacy.raw_finding(f"<System>\n    <Hardware>{line}</Hardware>\n</System>\n") is None
+    model = _disk(disk, vendor, before).removeprefix("Disk: ")
+    assert privacy.findings({"system": {"pts_hardware": line, "cpu_model": f"{vendor} {memory}"},
+                             "target": {"device_model": model, "backing_device_model": model}}) == []
+    # the place decides: the same word in a field that names no model is taken for a serial
+    core = SERIAL_SHAPED.search(disk).group(0)
+    assert privacy.findings({"notes": f"{vendor} {disk}"}) and privacy.finding(f"Foo: {vendor} {disk}")
+    assert privacy.redact(f"Label: {core}")[0] == f"Label: {privacy.REDACTED}"
+
+
+# a secret written beside a part number: what the screen calls it, and its private core (what
+# --redact must take out: "192.168.1.20" of an NFS source, the serial after its label)
+SECRETS = {"Serial Number: S4EWNX0N123456": ("a serial number", "S4EWNX0N123456"),
+           "SN: 9XK0ABCD": ("a serial number", "9XK0ABCD"), "S/N WCC7K4ZXJ2L1": ("a serial number", "WCC7K4ZXJ2L1"),
+           "S4EWNX0N123456A": ("a serial number", "S4EWNX0N123456A"),
+           "WD-WCC7K4ZXJ2L1": ("a serial number", "WCC7K4ZXJ2L1"),
+           "bob@example.com": ("an e-mail address", "bob@example.com"),
+           "192.168.1.20:/export": ("an IPv4 address", "192.168.1.20"),
+           "203.0.113.7:/export": ("an IPv4 address", "203.0.113.7"),
+           "00:11:22:33:44:55": ("a MAC address", "00:11:22:33:44:55"),
+           "hostname: zeus": ("a host name", "zeus"), "nas.example.lan": ("a host name", "nas.example.lan")}
+
+
+@settings(max_examples=60)
+@given(token=PART_NUMBER, vendor=WORD, secret=st.sampled_from(sorted(SECRETS)),
+       part=st.sampled_from(PTS_PARTS))
+def test_a_secret_beside_a_part_number_is_still_found_and_only_it_redacted(token, vendor, secret, part):
+    line = f"{part}: {vendor} {token} + {secret}, Network: X"
+    what, core = SECRETS[secret]
+    assert what in privacy.finding(line), line
+    assert privacy.findings({"target": {"device_model": f"{vendor} {token} {secret}"}}), secret
+    kept, counts = privacy.redact(line)
+    assert set(counts) == {what} and core not in kept, (line, counts)
+    assert kept.startswith(f"{part}: {vendor} {token} + ") and privacy.raw_finding(kept) is None, kept
+
+
+def test_the_reported_part_numbers():
+    for text in ("Memory: 2 x 16384 MB DDR4-3200MT/s Samsung M378A2K43DB1-CTD",
+                 "Disk: 500GB Western Digital WDS500G2B0A-00SM50", "Memory: 4 x 32 GB Micron 36ASF4G72PZ-2G9E2",
+                 "Memory: Kingston KHX2666C16/8G", "Memory: HMCG94MEBRA123N", "Disk: ST4000DM004-2CV1",
+                 "Disk: KXG50ZNV256G NVMe TOSHIBA", "Disk: 12TB ST12000NM0008-2H3101",
+                 "Motherboard: QEMU Standard PC (i440FX + PIIX, 1996) (ABC1234567 BIOS)"):
+        assert privacy.finding(text) is None and privacy.raw_matches(text) == [], text
+    assert privacy.findings({"target": {"device_model": "ST16000NM001G-2KK103"}}) == []
+    for text in ("Disk: Samsung SSD 970 EVO S4EWNX0N123456A", "Disk: X, Foo: M378A2K43DB1", "M378A2K43DB1"):
+        assert "a serial number" in privacy.finding(text), text
+
+
+# --- the import, end to end: a few examples (each imports twice and validates four results) ---
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(memory=PART_NUMBER, disk=PART_NUMBER, vendor=WORD, before=st.booleans())
+def test_a_pts_file_with_part_numbers_imports_unchanged(capsys, memory, disk, vendor, before):
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        memory_part, disk_part = _memory(memory, vendor), _disk(disk, vendor, before)
+        source = _pts_file(directory, memory_part, disk_part)
+        for extra in ([], ["--redact"]):
+            code, out, paths, err = _import(directory, capsys, source, *extra)
+            assert code == 0, err
+            results, kept = _kept_and_results(out, paths)
+            assert privacy.REDACTED not in kept
+            for result in results:
+                assert result["target"]["device_model"] == disk_part.removeprefix("Disk: ")
+                assert memory_part in result["system"]["pts_hardware"] and disk_part in result["system"]["pts_hardware"]
+                assert "redactions" not in result
+
+
+@pytest.mark.parametrize("secret", sorted(SECRETS))
+def test_a_secret_beside_a_part_number_in_a_pts_file_is_refused_and_redacted(tmp_path, capsys, secret):
+    memory_part = _memory("M378A2K43DB1-CTD", "Samsung")
+    model = "Western Digital WDS500G2B0A-00SM50"
+    source = _pts_file(tmp_path, memory_part, f"Disk: 500GB {model} + {secret}")
+    what, core = SECRETS[secret]
+    code, _, _, err = _import(tmp_path, capsys, source)
+    assert code == 1 and what in err and "--redact replaces it" in err
+    code, out, paths, err = _import(tmp_path, capsys, source, "--redact")
+    assert code == 0, err
+    results, kept = _kept_and_results(out, paths)
+    assert core not in kept and memory_part in kept and model in kept
+    for result in results:
+        device = result["target"]["device_model"]
+        assert device.startswith(f"500GB {model} + ") and privacy.REDACTED in device, device
+        assert core not in json.dumps(result) and {r["what"] for r in result["redactions"]} == {what}
