@@ -1,6 +1,7 @@
 """Privacy by place (adversarial round 74, F3): what names a hardware model (a part of a PTS
-Hardware line, a result's device_model, cpu_model, any *_model) is no serial number: a PTS file
-holding part numbers imports unchanged, with and without --redact, and validates. A secret
+Hardware line, a result's device_model, cpu_model, any *_model) and what holds a software or
+test version (PTS's <AppVersion>, a result's tool versions) is no serial number and no address:
+a PTS file holding them imports unchanged, with and without --redact, and validates. A secret
 written in the same places (a labeled serial, a serial in a serial's own shape, an e-mail or IP
 or MAC address, a host name) is still refused, and --redact takes it and only it."""
 import json
@@ -125,6 +126,23 @@ def test_a_secret_beside_a_part_number_is_still_found_and_only_it_redacted(token
     assert kept.startswith(f"{part}: {vendor} {token} + ") and privacy.raw_finding(kept) is None, kept
 
 
+@settings(max_examples=60)
+@given(quad=st.tuples(*[st.integers(0, 255)] * 4).map(lambda q: ".".join(map(str, q))))
+def test_a_four_part_version_in_a_version_element_or_field_is_no_address(quad):
+    element = f"    <AppVersion>{quad}</AppVersion>\n"
+    address = privacy._in_private_range(quad)  # a LAN's address is one wherever it stands
+    if quad.startswith("127.") or quad == "0.0.0.0":
+        return  # no address anywhere (the pattern's own exceptions)
+    assert (privacy.raw_finding(element) is not None) == address, element
+    assert (privacy.redact(element)[0] != element) == address
+    for field in ({"tool": {"pts": quad}}, {"cells": [{"imported_runs": [{"tool": quad}]}]},
+                  {"system": {"client_version": quad}}):
+        assert bool(privacy.findings(field)) == address, field
+    assert privacy.findings({"notes": quad})  # elsewhere a bare quad is an address
+    assert privacy.raw_finding(f"    <Title>{quad}</Title>\n")
+    assert privacy.raw_finding(f"    <AppVersion>{quad}:8765</AppVersion>\n")  # with a port: an address
+
+
 def test_the_reported_part_numbers():
     for text in ("Memory: 2 x 16384 MB DDR4-3200MT/s Samsung M378A2K43DB1-CTD",
                  "Disk: 500GB Western Digital WDS500G2B0A-00SM50", "Memory: 4 x 32 GB Micron 36ASF4G72PZ-2G9E2",
@@ -140,17 +158,19 @@ def test_the_reported_part_numbers():
 # --- the import, end to end: a few examples (each imports twice and validates four results) ---
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(memory=PART_NUMBER, disk=PART_NUMBER, vendor=WORD, before=st.booleans())
-def test_a_pts_file_with_part_numbers_imports_unchanged(capsys, memory, disk, vendor, before):
+@given(memory=PART_NUMBER, disk=PART_NUMBER, vendor=WORD, before=st.booleans(),
+       app_version=st.sampled_from(["3.29", "3.29.1.2", "22.12.3.5", "1.0.0.1"]))
+def test_a_pts_file_with_part_numbers_and_a_four_part_version_imports_unchanged(capsys, memory, disk, vendor,
+                                                                               before, app_version):
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         memory_part, disk_part = _memory(memory, vendor), _disk(disk, vendor, before)
-        source = _pts_file(directory, memory_part, disk_part)
+        source = _pts_file(directory, memory_part, disk_part, app_version)
         for extra in ([], ["--redact"]):
             code, out, paths, err = _import(directory, capsys, source, *extra)
             assert code == 0, err
             results, kept = _kept_and_results(out, paths)
-            assert privacy.REDACTED not in kept
+            assert privacy.REDACTED not in kept and f"<AppVersion>{app_version}</AppVersion>" in kept
             for result in results:
                 assert result["target"]["device_model"] == disk_part.removeprefix("Disk: ")
                 assert memory_part in result["system"]["pts_hardware"] and disk_part in result["system"]["pts_hardware"]

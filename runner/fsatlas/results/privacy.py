@@ -82,7 +82,11 @@ IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 addres
 #     Or it is a version by its own words (_VERSION_WORDS): right after a v ("v1.2.3.4") or
 #     rel- (SeaBIOS's "rel-1.16.2"), after the word version, ver, rev, revision, release, BIOS,
 #     firmware or fw ("BIOS Version: 1.2.3.4", "Firmware 1.2.3.4"), or right before the word
-#     BIOS or firmware ("(1.12.1.0 BIOS)", dmidecode's and PTS's motherboard line);
+#     BIOS or firmware ("(1.12.1.0 BIOS)", dmidecode's and PTS's motherboard line), or as the
+#     content of an element named for a version (PTS's <AppVersion>3.29.1.2</AppVersion>, a
+#     test's own version: ClickHouse 22.12.3.5; <TestClientVersion>);
+#     Or it is a result's field that holds a version (place VERSION, place_of: /tool/pts,
+#     a cell's imported_runs tool, any *_version);
 #  2. and its value is no address by itself: a private or special-use range (10/8, 172.16/12,
 #     192.168/16, 169.254/16, 100.64/10: what a LAN's machines have) is an address whatever
 #     stands before it, as no product the list names has had such a four-part version (Mesa's
@@ -95,22 +99,26 @@ VERSION_FIELDS = frozenset("""kernel os desktop compiler opengl opencl vulkan py
 _PRODUCT_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))(?:" + "|".join(map(re.escape, KNOWN_PRODUCTS)) + ") $", re.I)
 _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40}): ?$")
 VERSION_WORDS = ("version", "ver", "rev", "revision", "release", "bios", "firmware", "fw")
-_VERSION_BEFORE = re.compile(r"(?:\b(?:" + "|".join(VERSION_WORDS) + r")\.?[ \t]*[:=]?[ \t]*|(?<![A-Za-z])v|\brel-)$", re.I)
+_VERSION_BEFORE = re.compile(r"(?:\b(?:" + "|".join(VERSION_WORDS) + r")\.?[ \t]*[:=]?[ \t]*|(?<![A-Za-z])v|\brel-"
+                             r"|<(?:[\w.-]+:)?\w*version(?:\s[^<>]*)?>\s*)$", re.I)
 _VERSION_AFTER = re.compile(r"[ \t]?(?:bios|firmware)\b", re.I)
 _PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
 
 
 # The places of a result a screen knows by name (place_of, from a field's JSON Pointer): a field
-# naming a hardware model (MODEL: device_model, cpu_model, any *_model). What the screen looks
-# for everywhere, it looks for there too; only a model number's shape passes: a serial-shaped
-# word of a model is a serial only in a serial's own shape (_serial_in_model).
-MODEL = "model"
+# naming a hardware model (MODEL: device_model, cpu_model, any *_model) and one holding a
+# software or tool version (VERSION). What the screen looks for everywhere, it looks for there
+# too; only a model number's and a version's shapes pass: a serial-shaped word of a model is a
+# serial only in a serial's own shape (_serial_in_model), a dotted quad in a version field is
+# a version unless it is a LAN's address or has a port (_version_number).
+MODEL, VERSION = "model", "version"
 _MODEL_PLACE = re.compile(r"/(?:[A-Za-z0-9]+_)*model$")
+_VERSION_PLACE = re.compile(r"/(?:[A-Za-z0-9]+_)*version$|^/tool/(?!imported_from$)[^/]+$|/imported_runs/\d+/tool$")
 
 
 def place_of(path: str) -> str:
-    """MODEL or "" (any other field) for a result field's JSON Pointer."""
-    return MODEL if _MODEL_PLACE.search(path) else ""
+    """MODEL, VERSION or "" (any other field) for a result field's JSON Pointer."""
+    return MODEL if _MODEL_PLACE.search(path) else VERSION if _VERSION_PLACE.search(path) else ""
 
 
 # The same places in a text: a part of a Phoronix Test Suite Hardware line naming a device
@@ -136,11 +144,14 @@ def _in_private_range(quad: str) -> bool:
     return any(value >> (16 - bits) == (first << 8 | second) >> (16 - bits) for first, second, bits in _PRIVATE_RANGES)
 
 
-def _version_number(text: str, start: int, end: int) -> bool:
-    """Whether the dotted quad text[start:end] is a version number by its context (the rule above)."""
+def _version_number(text: str, start: int, end: int, place: str = "") -> bool:
+    """Whether the dotted quad text[start:end] is a version number by its context (the rule
+    above), or by its place: a field that holds a version (place VERSION, place_of)."""
     after = text[end:end + 2]
     if (after[:1] in (":", "/") and after[1:2].isdigit()) or _in_private_range(text[start:end]):
         return False  # 1.2.3.4:22, 10.0.0.0/8, 192.168.1.20
+    if place == VERSION:
+        return True
     before = text[max(0, start - 60):start]
     if _PRODUCT_BEFORE.search(before) or _VERSION_BEFORE.search(before) or _VERSION_AFTER.match(text, end):
         return True
@@ -246,7 +257,7 @@ def _mine():
 @lru_cache(maxsize=4096)
 def finding(text: str, place: str = "") -> str | None:
     """What text holds that looks private, in words (every finding, up to MAX_LISTED), or None;
-    place: the kind of field it is (place_of), where a model number passes.
+    place: the kind of field it is (place_of), where a model number or a version passes.
     The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
     text = _latin(fold(text))
@@ -270,7 +281,7 @@ def _passes(text: str, kind: int, match, place: str = "") -> bool:
     """Whether a match of PATTERNS[kind] is no finding by its place and shape: a version's dotted
     quad (_version_number), a model number where a model is written (_names_a_model)."""
     if kind == IPV4:
-        return _version_number(text, match.start(), match.end())
+        return _version_number(text, match.start(), match.end(), place)
     return kind == SERIAL_UNLABELED and _names_a_model(text, match.start(), place) and not _serial_in_model(text, match)
 
 
@@ -618,24 +629,34 @@ def user_findings(text: str, limit: int = MAX_LISTED) -> list[tuple[int, str]]:
 def redact_markup(text: str) -> tuple[str, dict[str, int]]:
     """redact() applied to the text between an XML document's tags (a PTS result file: its
     <Hardware> and <Software> lines, <Identifier>s and notes), so that no replacement takes a
-    tag with it; the tags are left as they are. Returns the text and how many of each kind."""
+    tag with it; the tags are left as they are, but each text is read after its tag, as the
+    whole file is (raw_finding): <AppVersion>3.29.1.2 is a version. Returns the text and how
+    many of each kind."""
     counts: dict[str, int] = {}
 
     def one(match):
-        done, found = redact(match.group(2) if match.group(1) else match.group(3))
+        tag = match.group(3) or ""
+        done, found = redact(match.group(2), "<![CDATA[") if match.group(1) else redact(match.group(4), tag + ">")
         for what, n in found.items():
             counts[what] = counts.get(what, 0) + n
-        return f"<![CDATA[{done}]]>" if match.group(1) else ">" + done
+        return f"<![CDATA[{done}]]>" if match.group(1) else tag + ">" + done
     # a CDATA section's text is the element's text too (<Hardware>... <![CDATA[/home/bob]]></Hardware>)
-    return re.sub(r"(<!\[CDATA\[)(.*?)\]\]>|>([^<]+)(?=<)", one, fold(text), flags=re.S), counts
+    return re.sub(r"(<!\[CDATA\[)(.*?)\]\]>|(<[^<>]{0,200})?>([^<]+)(?=<)", one, fold(text), flags=re.S), counts
 
 
-def redact(text: str) -> tuple[str, dict[str, int]]:
+def redact(text: str, before: str = "") -> tuple[str, dict[str, int]]:
     """text with every private-looking thing raw_matches finds replaced by REDACTED, and how many
     of each kind were (fsatlas import --redact: the kept raw output, its figures untouched; the
-    text comes back folded, as it was scanned: fullwidth digits read the same to every parser)."""
+    text comes back folded, as it was scanned: fullwidth digits read the same to every parser).
+    before: what stands before the text (its element's tag, redact_markup), read as its place
+    (_version_number, _names_a_model) and not replaced (a finding running from it into the text
+    is replaced from the text's start)."""
     text = fold(text)
-    found = raw_matches(text)
+    if before and fold(before + text) == before + text:
+        found = [(max(start - len(before), 0), end - len(before), what, matched)
+                 for start, end, what, matched in raw_matches(before + text) if end > len(before)]
+    else:
+        found = raw_matches(text)
     # a host name a tool's field gives (fio's "hostname": "build box 7") is the machine's
     # wherever else it stands ("directory": "/srv/build box 7/d1"): every place of it is replaced
     names = {text[start:end] for start, end in tool_host_names(text)}
