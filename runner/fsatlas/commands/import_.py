@@ -511,12 +511,14 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             raise UserError("two results of this import would be written to one file", where=twice,
                             expected="inputs that are not the same output (" + ", ".join(inputs) + ")")
         with _imports_one_at_a_time(out):  # between the checks and the moves no other import moves in
+            # first: a run imported before is named by its input and line, also where the whole
+            # output is (_not_replacing would name only the result)
+            _not_imported_before(out, [*outputs.items(), *kept.items()], [result for result, _ in made], inputs)
             for (staged_file, target) in moves:  # every target checked before any is moved: a refusal leaves out as it was
                 if os.path.lexists(os.path.dirname(target)) and not os.path.isdir(os.path.dirname(target)):
                     raise UserError("expected a folder, found a file", where=os.path.dirname(target))
                 outfile.check(target)
                 _not_replacing(staged_file, target)
-            _not_imported_before(out, [*outputs.items(), *kept.items()], [result for result, _ in made])
             written = [os.path.join(out, "results", os.path.basename(path)) for path in staged]
             # each result's path on standard output before the import counts as done: one that
             # cannot be written (> /dev/full, >&-) undoes the moves (round 60: the result stayed,
@@ -533,18 +535,30 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: list[dict]) -> None:
+def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: list[dict],
+                         inputs: list[str] = ()) -> None:
     """A UserError where an output of this import (members: (name, bytes), as the tool wrote it
     and as kept) is a member of the bundle of a result imported into out before, or a repetition
     of one with the same figures (comparison.output_prints, as compare finds it: the same report
     with other line ends or spacing, round 62): one run's output in two results would count as
     two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and dd3, gave two results that compare
-    counted as two runs; so did the same outputs in another order or under another label). Only
+    counted as two runs; so did the same outputs in another order or under another label), or
+    holds a run such a member holds (_output_keys: a log imported again grown by a run, round 74),
+    named by its input and line; or where two inputs of this import hold one run. Only
     imported results are read (an id holding "-import-"), each bundle within its bounds; not the
     ids this import writes (the same import again, in its second: _not_replacing found their
     bytes the same)."""
     from ..results import comparison
-    digests = {_output_key(data, name): name for name, data in members}
+    ours = {}  # each run's key (_output_keys) -> (member, its line), the first member holding it
+    for name, data in members:
+        for key, line in _output_keys(data, name):
+            held = ours.setdefault(key, (name, line))
+            if held[0] != name and held[1] is not None:
+                # two inputs of this import holding one run (dd.log of runs A, B beside the same
+                # log grown to A, B, C): the shared runs would be two repetitions each
+                raise UserError(f"a run that line {held[1]} of {_input_of(held[0], inputs)} holds too", where=_input_of(
+                    name, inputs), field=f"line {line}", expected="inputs that hold other runs: one run in two "
+                                                                    "inputs would count as two runs (give the longer log alone)")
     ids = {result["id"] for result in results}
     mine = {k: v for result in results for k, v in comparison.output_prints(resultfile.readable(result)).items()}
     folder = os.path.join(out, "results")
@@ -563,28 +577,62 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
                             f"{mine[min(same)]} with the same figures)", where=os.path.join(folder, entry),
                             expected="outputs not imported yet into this folder: one output in two results would "
                                      "count as two runs (remove that result first to import them again)")
+        held = {}  # key -> (member, line) in this earlier result
         for name, data in theirs.items():
-            ours = digests.get(_output_key(data, name))
-            if ours:
-                raise UserError(f"the output {ours.split('-', 1)[-1]!r} was imported "  # its member: 001-<name>
-                                f"already, in this result (as {name})", where=os.path.join(folder, entry),
-                                expected="outputs not imported yet into this folder: one output in two results would "
-                                         "count as two runs (remove that result first to import them again)")
+            for key, line in _output_keys(data, name):
+                held.setdefault(key, (name, line))
+        # the first of this import's runs (in the order of its inputs and their lines) held there
+        first = next(((key, at) for key, at in ours.items() if key in held), None)
+        if first is None:
+            continue
+        (key, (name, line)), (their_name, their_line) = first, held[first[0]]
+        result_path = os.path.join(folder, entry)
+        if line is None:  # an output read as a whole (not a log of runs)
+            raise UserError(f"this output was imported already, in the result {result_path} (as {their_name})",
+                            where=_input_of(name, inputs), expected="outputs not imported yet into this folder: "
+                            "one output in two results would count as two runs (remove that result first to import "
+                            "them again)")
+        raise UserError(f"a run imported already, in the result {result_path} (line {their_line} of its {their_name})",
+                        where=_input_of(name, inputs), field=f"line {line}",
+                        expected="runs not imported yet into this folder: one run in two results would count as two "
+                                 "runs (import only the runs after it, or remove that result first)")
 
 
-def _output_key(data: bytes, where: str) -> bytes:
-    """What identifies an output among those imported before: its text's words, whatever its line
+def _input_of(member: str, inputs: list[str]) -> str:
+    """The input file a member of this import holds (_member: its number and name), else the
+    member's name."""
+    for index, path in enumerate(inputs):
+        if member in (_member(index, path), _member(0, path)):
+            return path
+    return member
+
+
+def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
+    """What identifies an output among those imported before, as (key, line): a log of runs (dd's
+    summaries) a key per run and its line number, so that a log imported again
+    grown by a run (`dd ... 2>> dd.log`), or cut, is the same runs (adversary of #65, round 74);
+    any other output one key, line None: its text's words, whatever its line
     ends, spacing and encoding (a CRLF copy of a dd or IOzone output, whose cells of one figure
-    output_prints cannot tell from a coincidence, is the same output: adversary of #65, round 71);
-    bytes that are no text as they are."""
+    output_prints cannot tell from a coincidence, is the same output: round 71); bytes that are no
+    text as they are.
+
+    A dd run is its summary line's words (the whole-output key read these lines alone). Two runs
+    printing one summary are taken for one: busybox prints its seconds with %f (microseconds),
+    GNU dd with 6 significant digits, so two distinct runs rarely do (a copy of some
+    microseconds can); the whole-output key treated such outputs as one already, and a run
+    counted twice, which nothing can tell afterwards, is worse than a refusal that names both
+    lines."""
     try:
         text = importers.text_of(data, where).removeprefix("\ufeff")
     except UserError:
-        return hashlib.sha256(data).digest()
-    if importers.detect(text) is importers.dd:  # its summaries are the output: pasted alone, they are the same
+        return [(hashlib.sha256(data).digest(), None)]
+    module = importers.detect(text)
+    if module is importers.dd:
         read = {number for *_, number in dd_output.summaries(text)}
-        text = "\n".join(line.rsplit("\r", 1)[-1] for number, line in dd_output.filled_lines(text) if number in read)
-    return hashlib.sha256(" ".join(text.split()).encode()).digest()
+        runs = [(number, line.rsplit("\r", 1)[-1]) for number, line in dd_output.filled_lines(text) if number in read]
+        if runs:
+            return [(b"dd\0" + " ".join(line.split()).encode(), number) for number, line in runs]
+    return [(hashlib.sha256(" ".join(text.split()).encode()).digest(), None)]
 
 
 def _announce(paths: list[str]) -> None:

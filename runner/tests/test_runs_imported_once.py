@@ -1,0 +1,109 @@
+"""One run is imported once into a folder, whatever output holds it (adversary of #65, round 74):
+a run (one dd summary) that an earlier import into the folder holds is refused in any output,
+named by the input's line and the earlier result, and so is an output holding one run twice
+over two of its inputs; runs not imported yet are imported, and every result validate accepts.
+
+The expected answers come from the drawn runs themselves (which run sits on which line of which
+file), not from the importer's reading."""
+import contextlib
+import datetime as real
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.commands import import_
+from fsatlas.results.validation import reviewed, validate_file
+
+
+@contextlib.contextmanager
+def _clock():
+    """import_'s clock moving a second at each reading: every import its own id, no sleeping."""
+    now = [real.datetime(2026, 12, 1, 12, 0, 0)]
+
+    class Clock(real.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            now[0] += real.timedelta(seconds=1)
+            return now[0].replace(tzinfo=tz)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(import_, "dt", SimpleNamespace(**{**vars(real), "datetime": Clock}))
+        yield
+
+
+def _dd_run(k: int) -> str:
+    """Run k of a log: GNU dd's three lines, its time its own."""
+    return f"64+0 records in\n64+0 records out\n67108864 bytes (67 MB, 64 MiB) copied, 0.05{k:02d}987 s, 1.2 GB/s\n"
+
+
+def _imported(capsys, fmt: str, paths: list, out, *options) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(["import", fmt, *map(str, paths), "--filesystem", "ext4", *options, "--out", str(out)])
+    captured = capsys.readouterr()
+    if code == 0:  # what the importer writes, validate accepts
+        for path in captured.out.split():
+            assert [p for p in reviewed(validate_file(path)) if p.severity == "error"] == [], path
+    return code, captured.err
+
+
+def _files(out) -> dict:
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+RUNS = st.lists(st.integers(0, 7), min_size=1, max_size=5, unique=True)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RUNS, second=RUNS)
+@example(first=[0, 1], second=[0, 1, 2])  # the log grown by a run (`dd ... 2>> dd.log`)
+@example(first=[0, 1, 2], second=[1])  # a run of it alone
+@example(first=[0, 1], second=[2, 3])  # runs after it: new
+def test_a_dd_log_split_into_two_imports_is_refused_at_its_first_run_imported_already(tmp_path_factory, capsys,
+                                                                                      first, second):
+    """Any split of dd runs into two logs imported one after the other into one folder: where
+    they share a run, the second import is refused at the first of its lines that holds one, in
+    one line naming that input, its line and the earlier result, and nothing is written; where
+    they share none it is imported."""
+    folder = tmp_path_factory.mktemp("dd-log")
+    (folder / "a.txt").write_text("".join(map(_dd_run, first)))
+    (folder / "b.txt").write_text("".join(map(_dd_run, second)))
+    out = folder / "out"
+    with _clock():
+        assert _imported(capsys, "dd", [folder / "a.txt"], out)[0] == 0
+        (earlier,) = (out / "results").iterdir()
+        before = _files(out)
+        code, err = _imported(capsys, "dd", [folder / "b.txt"], out)
+    shared = [p for p, k in enumerate(second) if k in first]
+    if not shared:
+        assert code == 0, err
+        return
+    line = 3 * shared[0] + 3  # its summary: the third line of the run's three
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert f"{folder / 'b.txt'}: line {line}: " in err and "imported already" in err and str(earlier) in err, err
+    assert f"line {3 * first.index(second[shared[0]]) + 3} of its 001-a.txt" in err, err
+    assert _files(out) == before
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RUNS, second=RUNS)
+def test_two_inputs_of_one_import_holding_one_run_are_refused(tmp_path_factory, capsys, first, second):
+    """Two logs given to one import that share a run would count it twice: refused at the second
+    input's first line holding one, naming the first input's line."""
+    folder = tmp_path_factory.mktemp("dd-two")
+    (folder / "a.txt").write_text("".join(map(_dd_run, first)))
+    (folder / "b.txt").write_text("".join(map(_dd_run, second)) + "\n")  # never the same bytes
+    out = folder / "out"
+    with _clock():
+        code, err = _imported(capsys, "dd", [folder / "a.txt", folder / "b.txt"], out)
+    shared = [p for p, k in enumerate(second) if k in first]
+    if not shared:
+        assert code == 0, err
+        return
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    if second == first:  # every figure the same: refused before, as one output given twice
+        assert "the same run as FILE 1" in err, err
+        return
+    assert f"{folder / 'b.txt'}: line {3 * shared[0] + 3}: " in err, err
+    assert f"line {3 * first.index(second[shared[0]]) + 3} of {folder / 'a.txt'}" in err, err
+    assert not (out / "results").exists() or not list((out / "results").iterdir())
