@@ -1,12 +1,13 @@
 """One run is imported once into a folder, whatever output holds it (adversary of #65, round 74):
 a run (one dd summary) that an earlier import into the folder holds is refused in any output,
 named by the input's line and the earlier result, and so is an output holding one run twice
-over two of its inputs; runs not imported yet are imported, and every result validate accepts.
+over two of its inputs. A dd run is its summary as dd reads it: quoted as in a reply, the same; runs not imported yet are imported, and every result validate accepts.
 
 The expected answers come from the drawn runs themselves (which run sits on which line of which
 file), not from the importer's reading."""
 import contextlib
 import datetime as real
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from fsatlas.cli import main
 from fsatlas.commands import import_
 from fsatlas.results.validation import reviewed, validate_file
+from testutil import SAMPLES
 
 
 @contextlib.contextmanager
@@ -107,3 +109,59 @@ def test_two_inputs_of_one_import_holding_one_run_are_refused(tmp_path_factory, 
     assert f"{folder / 'b.txt'}: line {3 * shared[0] + 3}: " in err, err
     assert f"line {3 * first.index(second[shared[0]]) + 3} of {folder / 'a.txt'}" in err, err
     assert not (out / "results").exists() or not list((out / "results").iterdir())
+
+
+QUOTES = ["> ", ">> ", "> > ", ">", "    ", "\t", "  > ", "| "]  # e-mail and GitHub replies, indented code
+
+
+def _quoted(text: str, prefix: str) -> str:
+    return "".join(prefix + line for line in text.splitlines(True))
+
+
+DD_SAMPLES = sorted((SAMPLES / "dd").glob("*.txt"))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RUNS, second=RUNS, quotes=st.tuples(st.sampled_from(["", *QUOTES]), st.sampled_from(QUOTES)))
+@example(first=[0], second=[0], quotes=("", "> "))
+@example(first=[0, 1], second=[2, 1], quotes=(">> ", "    "))
+def test_a_dd_run_quoted_as_in_a_reply_is_the_run_it_quotes(tmp_path_factory, capsys, first, second, quotes):
+    """A dd output quoted as in an e-mail or a GitHub reply (each line after "> ", ">> ",
+    indented) is the output it quotes: its runs imported already are refused at the first such
+    line; a quoted log of runs not imported yet is imported."""
+    folder = tmp_path_factory.mktemp("dd-quoted")
+    (folder / "a.txt").write_text(_quoted("".join(map(_dd_run, first)), quotes[0]))
+    (folder / "b.txt").write_text(_quoted("".join(map(_dd_run, second)), quotes[1]))
+    out = folder / "out"
+    with _clock():
+        assert _imported(capsys, "dd", [folder / "a.txt"], out)[0] == 0
+        before = _files(out)
+        code, err = _imported(capsys, "dd", [folder / "b.txt"], out)
+    shared = [p for p, k in enumerate(second) if k in first]
+    if not shared:
+        assert code == 0, err
+        return
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert f"{folder / 'b.txt'}: line {3 * shared[0] + 3}: " in err and "imported already" in err, err
+    assert _files(out) == before
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sample=st.sampled_from(DD_SAMPLES), quote=st.sampled_from(QUOTES))
+def test_each_dd_sample_quoted_is_refused_and_a_figure_changed_is_not(tmp_path_factory, capsys, sample, quote):
+    """dd's own outputs, in every locale the samples hold, quoted: refused as imported already;
+    the same quoted output with each run's time changed in one digit is other runs, imported."""
+    folder = tmp_path_factory.mktemp("dd-sample")
+    text = sample.read_text()
+    (folder / "q.txt").write_text(_quoted(text, quote))
+    out = folder / "out"
+    with _clock():
+        assert _imported(capsys, "dd", [sample], out)[0] == 0
+        code, err = _imported(capsys, "dd", [folder / "q.txt"], out)
+        assert code == 1 and "imported already" in err and len(err.strip().splitlines()) == 1, err
+        # every run's time changed in its last digit (each sample's summaries write "S s")
+        other = re.sub(r"(\d[.,]\d*)(\d)(?= s\b)", lambda m: m[1] + str((int(m[2]) + 1) % 10), text)
+        assert other != text
+        (folder / "other.txt").write_text(_quoted(other, quote))
+        code, err = _imported(capsys, "dd", [folder / "other.txt"], out)
+        assert code == 0, err

@@ -616,22 +616,23 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     output_prints cannot tell from a coincidence, is the same output: round 71); bytes that are no
     text as they are.
 
-    A dd run is its summary line's words (the whole-output key read these lines alone). Two runs
-    printing one summary are taken for one: busybox prints its seconds with %f (microseconds),
-    GNU dd with 6 significant digits, so two distinct runs rarely do (a copy of some
-    microseconds can); the whole-output key treated such outputs as one already, and a run
-    counted twice, which nothing can tell afterwards, is worse than a refusal that names both
-    lines."""
+    A dd run is its summary as dd_output reads it, the byte count and the seconds (the
+    throughput is computed from them; dd's rounded rate is not read), never its line's text:
+    quoted as in an e-mail or a reply ("> ", ">> ", indented), or with other words or spacing
+    around it, it is the same run (round 74). Two runs printing one byte count and one time are
+    taken for one: busybox prints its seconds with %f (to the microsecond), GNU dd with 6
+    significant digits, so two distinct runs rarely do (copies of some microseconds can); the
+    whole-output key treated such outputs as one already, and a run counted twice, which nothing
+    can tell afterwards, is worse than a refusal that names both lines."""
     try:
         text = importers.text_of(data, where).removeprefix("\ufeff")
     except UserError:
         return [(hashlib.sha256(data).digest(), None)]
     module = importers.detect(text)
     if module is importers.dd:
-        read = {number for *_, number in dd_output.summaries(text)}
-        runs = [(number, line.rsplit("\r", 1)[-1]) for number, line in dd_output.filled_lines(text) if number in read]
+        runs = dd_output.summaries(text)
         if runs:
-            return [(b"dd\0" + " ".join(line.split()).encode(), number) for number, line in runs]
+            return [(b"dd\0" + f"{size} {seconds!r}".encode(), number) for size, seconds, number in runs]
     return [(hashlib.sha256(" ".join(text.split()).encode()).digest(), None)]
 
 
