@@ -88,12 +88,12 @@ def test_terse_entries_of_one_name_are_clones_only_where_their_figures_show_one_
     same sides and block size (test_import_checks._terse: the sample's read job at a rate)."""
     from test_import_checks import _terse
     text = _terse(sizes[0] * iops, iops) + _terse(sizes[1] * iops, iops)
-    if sizes[0] == sizes[1]:
-        (clones,) = fio.parse(text, "t.txt")
+    if sizes[0] == sizes[1]:  # read as clones where the user says so (import --terse-lines clones)
+        (clones,) = fio.parse(text, "t.txt", terse_lines=fio.CLONES)
         assert clones.parameters["jobs_in_report"] == 2
     else:
         with pytest.raises(UserError) as refused:
-            fio.parse(text, "t.txt")
+            fio.parse(text, "t.txt", terse_lines=fio.CLONES)
         assert "bs_from_rate" in refused.value.message
 
 

@@ -1,12 +1,15 @@
 """One run is imported once into a folder, whatever output holds it (adversary of #65, round 74):
 a run (one dd summary) that an earlier import into the folder holds is refused in any output,
 named by the input's line and the earlier result, and so is an output holding one run twice
-over two of its inputs. A dd run is its summary as dd reads it: quoted as in a reply, the same; runs not imported yet are imported, and every result validate accepts.
+over two of its inputs. A dd run is its summary as dd reads it: quoted as in a reply, the same;
+a fio terse line is a run, and lines of one job and group (runs appended to a log, or numjobs
+clones: terse does not tell) are never summed unless the user says they are clones; runs not imported yet are imported, and every result validate accepts.
 
 The expected answers come from the drawn runs themselves (which run sits on which line of which
 file), not from the importer's reading."""
 import contextlib
 import datetime as real
+import json
 import re
 from types import SimpleNamespace
 
@@ -15,6 +18,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import import_
+from fsatlas.results.resultfile import readable
 from fsatlas.results.validation import reviewed, validate_file
 from testutil import SAMPLES
 
@@ -51,6 +55,12 @@ def _imported(capsys, fmt: str, paths: list, out, *options) -> tuple[int, str]:
 
 def _files(out) -> dict:
     return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def _readable(path, cell) -> dict:
+    """cell as the result's read form holds it (schema 2 stores no summaries)."""
+    result = json.loads(path.read_text())
+    return readable(result)["cells"][result["cells"].index(cell)]
 
 
 RUNS = st.lists(st.integers(0, 7), min_size=1, max_size=5, unique=True)
@@ -165,3 +175,66 @@ def test_each_dd_sample_quoted_is_refused_and_a_figure_changed_is_not(tmp_path_f
         (folder / "other.txt").write_text(_quoted(other, quote))
         code, err = _imported(capsys, "dd", [folder / "other.txt"], out)
         assert code == 0, err
+
+
+TERSE_LINE = (SAMPLES / "fio" / "fio-3.33-terse-v5.txt").read_text().splitlines()[1]  # rand-read, group 1
+
+
+def _terse_run(k: int) -> str:
+    """Run k of `fio --minimal job.fio >> log`: the sample's rand-read line with its runtime k ms
+    longer, its bandwidth and IOPS as fio computes them from the same I/O (16384 KiB)."""
+    fields = TERSE_LINE.split(";")
+    runtime = int(fields[8]) + k
+    fields[6], fields[7], fields[8] = str(16384 * 1000 // runtime), str(4096 * 1000 // runtime), str(runtime)
+    return ";".join(fields) + "\n"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(runs=st.lists(st.integers(0, 30), min_size=2, max_size=5, unique=True), again=st.integers(0, 4),
+       reading=st.sampled_from([None, "runs", "clones"]))
+@example(runs=[0, 1], again=0, reading=None)  # the adversary's log: two runs, refused rather than summed
+def test_a_terse_log_of_appended_runs_is_never_summed_silently(tmp_path_factory, capsys, runs, again, reading):
+    """A terse log of k runs of one job appended one after another: without --terse-lines it is
+    refused in one line naming its first two lines and the option; with --terse-lines runs each
+    line is a repetition (the cell's samples are the lines' own figures); with clones they are
+    summed, as the user said. Either way, a line of the log imported again alone is refused as
+    imported already, naming its line and the earlier result."""
+    folder = tmp_path_factory.mktemp("terse")
+    (folder / "log.txt").write_text("".join(map(_terse_run, runs)))
+    out = folder / "out"
+    with _clock():
+        code, err = _imported(capsys, "fio", [folder / "log.txt"], out, *(("--terse-lines", reading) if reading else ()))
+        if reading is None:
+            assert code == 1 and len(err.strip().splitlines()) == 1, err
+            assert f"{folder / 'log.txt'}: lines 1 and 2 are both job 'rand-read' of group 1" in err, err
+            assert "--terse-lines clones" in err and "--terse-lines runs" in err, err
+            assert not out.exists() or not list(out.rglob("*.json"))
+            return
+        assert code == 0, err
+        (path,) = (out / "results").iterdir()
+        (cell,) = [c for c in json.loads(path.read_text())["cells"] if c["workload"] == "fio-rand-read"]
+        bandwidths = [16384 * 1000 // (int(TERSE_LINE.split(";")[8]) + k) * 1024 for k in runs]
+        if reading == "runs":
+            assert cell["parameters"]["jobs_in_report"] == 1
+            assert _readable(path, cell)["metrics"]["throughput"]["samples"] == bandwidths
+        else:
+            assert cell["parameters"]["jobs_in_report"] == len(runs)
+            assert _readable(path, cell)["metrics"]["throughput"]["samples"] == [sum(bandwidths)]
+        k = again % len(runs)
+        (folder / "one.txt").write_text(_terse_run(runs[k]))
+        before = _files(out)
+        code, err = _imported(capsys, "fio", [folder / "one.txt"], out)
+    assert code == 1 and len(err.strip().splitlines()) == 1, err
+    assert f"{folder / 'one.txt'}: line 1: a run imported already, in the result {path} (line {k + 1} of its " in err, err
+    assert _files(out) == before
+
+
+def test_numjobs_clones_in_json_are_summed_without_being_asked(tmp_path, capsys):
+    """fio's JSON says which entries are one run's clones (one report): summed as ever, no option
+    asked (the numjobs sweep's samples: one entry a clone)."""
+    out = tmp_path / "out"
+    with _clock():
+        code, err = _imported(capsys, "fio", [SAMPLES / "fio" / "sweep-numjobs" / "numjobs-2.json"], out)
+    assert code == 0, err
+    (path,) = (out / "results").iterdir()
+    assert [c["parameters"]["jobs_in_report"] for c in json.loads(path.read_text())["cells"]] == [2]

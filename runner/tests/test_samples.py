@@ -387,7 +387,10 @@ def test_fio_terse_version_5(tmp_path, capsys):
 
 
 def test_fio_terse_version_3_unmeasured_latencies_unified_sides_and_clones(tmp_path, capsys):
-    result, _ = _import(tmp_path, capsys, "fio", SAMPLES / "fio" / "fio-3.33-terse-v3-gtod-unified-clones.txt")
+    sample = SAMPLES / "fio" / "fio-3.33-terse-v3-gtod-unified-clones.txt"
+    # a line per clone: as terse output reads, runs appended to one log; which one is the user's to say
+    _refused(tmp_path, capsys, "fio", sample, "lines 3 and 4 are both job 'clones' of group 2", "--terse-lines clones")
+    result, _ = _import(tmp_path, capsys, "fio", sample, extra=("--terse-lines", "clones"))
     cells = _cells(result)
     gtod = cells["gtod"]
     assert _sample(gtod, "throughput") == 80313 * 1024 and "lat_mean_ns" not in gtod["metrics"]  # all zeros

@@ -18,7 +18,7 @@ import sys
 import yaml
 
 from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
-from ..results import bundle, dd_output, flags, importers, privacy, resultfile, shares, stats, validation
+from ..results import bundle, dd_output, fio_terse, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
 from ..results.importers.measurement import NOTES
 from ..run import leftovers, system
@@ -39,6 +39,11 @@ def add_parser(sub):
                    help="per FILE, in order, the filesystem (and variant) it measured: `--as ext4,ext4,xfs,xfs` makes "
                         "one result of two filesystems, which `fsatlas report R --a ext4 --b xfs` compares; a variant V "
                         "is stored as imported-V (`--a ext4:imported-V`), never one of the matrix's")
+    p.add_argument("--terse-lines", choices=["clones", "runs"],
+                   help="fio terse (--minimal) lines of one job name and group, which terse output cannot tell apart: "
+                        "clones = one run's numjobs clones (a line each without group_reporting), summed; runs = runs "
+                        "appended to one log (fio --minimal >> log), each a repetition of the job's cell. Without it "
+                        "such a file is refused")
     p.add_argument("--workload", help="a workload name for the cells (default: derived from the tool's output)")
     p.add_argument("--mount-options", action="append", default=[], help="the mount options used (comma-separated)")
     p.add_argument("--mkfs-options", action="append", default=[], help="the mkfs options used")
@@ -304,6 +309,8 @@ def _refuse_same_bytes(read: list[tuple[str, bytes]]) -> None:
 
 def run(args) -> int:
     outfile.named(args.out)  # before any work: "-" and "" name no folder
+    if getattr(args, "terse_lines", None) and args.format != "fio":
+        raise UserError(f"given for {args.format}'s output", field="--terse-lines", expected="fio's terse output")
     _private_names(args.files)
     try:
         with memory.limited(stats.PRELOAD):
@@ -335,9 +342,12 @@ def _checked(result: dict, inputs: list) -> None:
                         where=", ".join(inputs)) from None
 
 
-def _parse(module, text: str, path: str, workload):
-    """module.parse of one input; an UNREADABLE error names that input (run() names them all)."""
+def _parse(module, text: str, path: str, workload, terse_lines=None):
+    """module.parse of one input; an UNREADABLE error names that input (run() names them all).
+    fio's terse lines of one job and group are read as terse_lines says, else refused."""
     try:
+        if module is importers.fio:
+            return module.parse(text, path, workload, terse_lines=terse_lines or module.ASK)
         return module.parse(text, path, workload)
     except UNREADABLE as e:
         raise _unreadable(e, path) from None
@@ -372,7 +382,7 @@ def _run(args) -> int:
     sysinfo, target = _system(args.system, args.machine, args.this_machine, digest)
     result_id = f"{created:%Y%m%dT%H%M%SZ}-{sysinfo['machine']}-import-{args.format}-{digest}"
     mkfs, mount = _options(args.mkfs_options, "--mkfs-options"), _options(args.mount_options, "--mount-options")
-    parsed = [(f"raw/{result_id}/{_member(index, path)}", _parse(module, text, path, args.workload))
+    parsed = [(f"raw/{result_id}/{_member(index, path)}", _parse(module, text, path, args.workload, getattr(args, "terse_lines", None)))
               for index, (path, text) in enumerate(texts)]
     provenance = {}  # raw member -> what its own output recorded of when and with what it ran
     for (raw, _), (path, text) in zip(parsed, texts):
@@ -572,30 +582,34 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
             theirs = bundle.read(out, rid) if os.path.isfile(bundle.path(out, rid)) else {}
         except (UserError, KeyError, TypeError, ValueError):
             continue  # validate names what is wrong with it; it holds no output this one can be
-        if same:
-            raise UserError(f"an output of this import was imported already, in this result (a repetition of "
-                            f"{mine[min(same)]} with the same figures)", where=os.path.join(folder, entry),
-                            expected="outputs not imported yet into this folder: one output in two results would "
-                                     "count as two runs (remove that result first to import them again)")
         held = {}  # key -> (member, line) in this earlier result
         for name, data in theirs.items():
             for key, line in _output_keys(data, name):
                 held.setdefault(key, (name, line))
         # the first of this import's runs (in the order of its inputs and their lines) held there
         first = next(((key, at) for key, at in ours.items() if key in held), None)
-        if first is None:
-            continue
-        (key, (name, line)), (their_name, their_line) = first, held[first[0]]
-        result_path = os.path.join(folder, entry)
-        if line is None:  # an output read as a whole (not a log of runs)
-            raise UserError(f"this output was imported already, in the result {result_path} (as {their_name})",
-                            where=_input_of(name, inputs), expected="outputs not imported yet into this folder: "
-                            "one output in two results would count as two runs (remove that result first to import "
-                            "them again)")
-        raise UserError(f"a run imported already, in the result {result_path} (line {their_line} of its {their_name})",
-                        where=_input_of(name, inputs), field=f"line {line}",
-                        expected="runs not imported yet into this folder: one run in two results would count as two "
-                                 "runs (import only the runs after it, or remove that result first)")
+        if first is not None:
+            _refuse_held(first, held[first[0]], os.path.join(folder, entry), inputs)
+        if same:
+            raise UserError(f"an output of this import was imported already, in this result (a repetition of "
+                            f"{mine[min(same)]} with the same figures)", where=os.path.join(folder, entry),
+                            expected="outputs not imported yet into this folder: one output in two results would "
+                                     "count as two runs (remove that result first to import them again)")
+
+
+def _refuse_held(first: tuple, theirs: tuple, result_path: str, inputs: list[str]) -> None:
+    """The refusal of a run (or an output) of this import that the result at result_path holds:
+    first is (its key, (member, line)), theirs (member, line) there."""
+    (_, (name, line)), (their_name, their_line) = first, theirs
+    if line is None:  # an output read as a whole (not a log of runs)
+        raise UserError(f"this output was imported already, in the result {result_path} (as {their_name})",
+                        where=_input_of(name, inputs), expected="outputs not imported yet into this folder: "
+                        "one output in two results would count as two runs (remove that result first to import "
+                        "them again)")
+    raise UserError(f"a run imported already, in the result {result_path} (line {their_line} of its {their_name})",
+                    where=_input_of(name, inputs), field=f"line {line}",
+                    expected="runs not imported yet into this folder: one run in two results would count as two "
+                             "runs (import only the runs after it, or remove that result first)")
 
 
 def _input_of(member: str, inputs: list[str]) -> str:
@@ -609,9 +623,10 @@ def _input_of(member: str, inputs: list[str]) -> str:
 
 def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     """What identifies an output among those imported before, as (key, line): a log of runs (dd's
-    summaries) a key per run and its line number, so that a log imported again
-    grown by a run (`dd ... 2>> dd.log`), or cut, is the same runs (adversary of #65, round 74);
-    any other output one key, line None: its text's words, whatever its line
+    summaries, fio's terse lines) a key per run and its line number, so that a log imported again
+    grown by a run (`dd ... 2>> dd.log`, `fio --minimal ... >> log`), or cut, or a line of it
+    alone, is the same runs (adversary of #65, round 74); any other output one key, line None:
+    its text's words, whatever its line
     ends, spacing and encoding (a CRLF copy of a dd or IOzone output, whose cells of one figure
     output_prints cannot tell from a coincidence, is the same output: round 71); bytes that are no
     text as they are.
@@ -633,6 +648,10 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
         runs = dd_output.summaries(text)
         if runs:
             return [(b"dd\0" + f"{size} {seconds!r}".encode(), number) for size, seconds, number in runs]
+    if module is importers.fio and fio_terse.is_terse(text):
+        # a terse line is one job's run (or one clone's): its fields, however spaced or ended
+        return [(b"terse\0" + ";".join(f.strip() for f in line.split(";")).encode(), number)
+                for number, line in fio_terse.lines(text)]
     return [(hashlib.sha256(" ".join(text.split()).encode()).digest(), None)]
 
 

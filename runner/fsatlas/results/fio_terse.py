@@ -42,6 +42,12 @@ def is_terse(text: str) -> bool:
     return bool(_VERSION_AT_LINE_START.search(text)) and any(_is_line(line) for line in text.splitlines())
 
 
+def lines(text: str) -> list[tuple[int, str]]:
+    """(number, line) of each terse line of text (_is_line), its line end left out: a line is one
+    job's run (or one of its clones')."""
+    return [(number, line.rstrip("\r")) for number, line in enumerate(text.splitlines(), 1) if _is_line(line)]
+
+
 def job_names(text: str) -> list[tuple[int, int]]:
     """(start, end) in text of the job name of each terse line (_is_line): the user's words, any
     characters but ";" (fio's jobname=, or the job file's section name)."""
@@ -75,10 +81,9 @@ def report(text: str, where: str) -> dict:
     number and {direction: {key: the field's number in the line}} (place: an error in the text
     is named by line and field, not by a JSON Pointer the file does not have)."""
     jobs, places = [], []
-    for number, line in enumerate(text.splitlines(), 1):
-        if _is_line(line):
-            jobs.append(_job(line.rstrip("\r").split(";"), f"{where}:{number}", fields := {}))
-            places.append((number, fields))
+    for number, line in lines(text):
+        jobs.append(_job(line.split(";"), f"{where}:{number}", fields := {}))
+        places.append((number, fields))
     if not jobs:
         raise UserError("no terse line in fio output", where=where,
                         expected="lines of fio --minimal (terse versions 2 to 5)")

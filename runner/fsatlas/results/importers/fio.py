@@ -395,7 +395,17 @@ def check_fields(report: dict, where: str) -> None:
                                     expected=words)
 
 
-def parse(text: str, where: str, workload: str | None = None) -> list:
+# How terse lines of one job name and group are read (import --terse-lines). fio writes a line per
+# clone (numjobs, without group_reporting), each under its job's name and group; a log that fio
+# --minimal appended to run after run holds a line per run, under the same name and group too. The
+# lines cannot tell which: CLONES sums them as one run's clones (as fio's group report would), RUNS
+# reads each as a run of its own (a repetition of the job's cell), ASK refuses to guess (the
+# import's default: figures of lines it cannot tell apart are never added silently), EITHER gives
+# both readings, told apart by jobs_in_report (validate: the cell's parameters say which it is).
+CLONES, RUNS, ASK, EITHER = "clones", "runs", "ask", "either"
+
+
+def parse(text: str, where: str, workload: str | None = None, terse_lines: str = EITHER) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
         # a line of "٥;..." is none fio wrote, not one to pass over; a job's name is the user's
@@ -439,7 +449,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
                             field=f"{a}/jobname, {b}/jobname", expected="a name of its own a job (fio reports each as a job "
                                                                         "of its own, which a result's cell key names by its name)")
     out = []
-    for (name, group), entries in groups.items():
+    for (name, group), entries in _readings(groups, report, where, terse_lines if terse else CLONES):
         jobs = [j for j, _, _ in entries]
         described, pointer = entries[0][1], entries[0][2]
         options = job_options(described, report, where, pointer)
@@ -467,6 +477,25 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
             params.update(_terse_shape(jobs, sides))
         units = {n: UNITS[n.split("_", 1)[1] if n.startswith(("read_", "write_", "trim_")) else n] for n in values}
         out.append(Measurement(label, params, values, units, dims))
+    return out
+
+
+def _readings(groups: dict, report: dict, where: str, terse_lines: str) -> list:
+    """((name, group), entries) of each measurement the jobs make: one a group of one name (its
+    entries summed as clones), or, for terse lines of one name and group (terse_lines: RUNS,
+    EITHER), one a line; ASK refuses such lines, naming the first two."""
+    out = []
+    for key, entries in groups.items():
+        if len(entries) > 1 and terse_lines == ASK:
+            a, b = (report[fio_terse.PLACES][int(pointer.rsplit("/", 1)[1])][0] for _, _, pointer in entries[:2])
+            raise UserError(f"lines {a} and {b} are both job {key[0][:60]!r} of group {key[1]}: numjobs clones of one "
+                            f"run, or runs appended to one log (fio --minimal >> log), which terse output does not "
+                            f"tell apart", where=where, expected="--terse-lines clones (one run's clones, summed) or "
+                                                                 "--terse-lines runs (each line a run, a repetition)")
+        if len(entries) == 1 or terse_lines in (CLONES, EITHER):
+            out.append((key, entries))
+        if len(entries) > 1 and terse_lines in (RUNS, EITHER):
+            out += [(key, [entry]) for entry in entries]
     return out
 
 
@@ -511,7 +540,8 @@ def _same_job(entries: list, options: dict, report: dict, where: str, terse: boo
             differ = ", ".join(f"{n}={first.get(n, 'not set')} and {n}={other.get(n, 'not set')}" for n in names[:4])
             raise UserError(f"two jobs named {str(described.get('jobname', 'job'))[:60]!r} in one group differ in {differ}",
                             where=where, field=f"{entries[0][2]}, {pointer}",
-                            expected="one name a job: fio's clones of one job (numjobs) share every option")
+                            expected="one name a job: fio's clones of one job (numjobs), or its runs, share every "
+                                     "option")
 
 
 def _values(jobs: list, rw: str) -> tuple[dict, list]:
