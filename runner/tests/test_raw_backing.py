@@ -245,7 +245,7 @@ def test_a_figure_too_large_for_a_float_or_json_too_deep_is_one_line(tmp_path, c
     huge.write_text(json.dumps(report))
     deep = tmp_path / "deep.json"
     deep.write_text('{"jobs": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    for path, expected in ((huge, "an integer of 400 digits at line 1"), (deep, "JSON nested more than 64 levels deep")):
+    for path, expected in ((huge, "/jobs/0/write/bw_bytes: an integer of 400 digits"), (deep, "JSON nested more than 64 levels deep")):
         code = main(["import", "fio", str(path), "--filesystem", "ext4", "--out", str(tmp_path / "o")])
         err = capsys.readouterr().err
         assert code == 1 and len(err.strip().splitlines()) == 1 and expected in err and str(path) in err, err

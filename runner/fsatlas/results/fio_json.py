@@ -56,14 +56,19 @@ def without_bins(text: str, where: str) -> str:
     return text
 
 
-class _TooLong(ValueError):
-    """An integer literal too long for fio's figures (its digits the argument)."""
+class _TooLong(float):
+    """An integer literal of more digits than fio's counters (unsigned 64-bit: 20) have: read as
+    inf, its digits kept, and refused at its JSON Pointer (_not_finite); never int() of them,
+    which takes time growing with their square and is refused past 4,300 digits."""
+
+    def __new__(cls, digits: str):
+        number = super().__new__(cls, math.inf)
+        number.digits = digits
+        return number
 
 
-def _integer(digits: str) -> int:
-    if len(digits.lstrip("-")) > 20:
-        raise _TooLong(digits)
-    return int(digits)
+def _integer(digits: str) -> int | float:
+    return _TooLong(digits) if len(digits.lstrip("-")) > 20 else int(digits)
 
 
 class _NoDouble(ValueError):
@@ -86,7 +91,7 @@ def _float(text: str) -> float:
 # of #65, round 74; with an exponent of two digits, one needs 200 places to leave a double's
 # range). fio writes neither, so a report holding one is read by json, which checks every float
 # literal (_float). So does an integer of more than 20 digits, which orjson reads as a float and
-# json's _integer refuses: refused whatever else the report holds. A run is matched from its
+# json's _integer as one no double holds: refused whatever else the report holds. A run is matched from its
 # start only: one pass, whatever the text holds.
 _EXTREME_LITERAL = re.compile(r"[0-9][eE][-+]?[0-9]{3}|(?<![0-9.])[0-9][0-9.]{39}|(?<![0-9.])[0-9]{21}")
 
@@ -147,18 +152,16 @@ def parse(text: str, where: str = "fio output") -> dict:
     except json.JSONDecodeError as e:
         line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
-    except _TooLong as e:  # orjson refuses what a 64-bit integer cannot hold, json would make a float() fail
-        line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
-        raise UserError(f"an integer of {len(e.args[0]):,} digits at line {line}", where=where,
-                        expected="fio's figures, integers of at most 20 digits") from None
     except _NoDouble as e:
         line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
         raise UserError(f"a number of {e.args[0][:40]!r} at line {line}", where=where,
                         expected="fio's figures, numbers a double holds as written (not 0 read from a figure that is not)") from None
     unheld = _not_finite(report)
     if unheld:
-        raise UserError(f"a number fio never writes ({unheld[1]!r})", where=where, field=unheld[0],
-                        expected="fio's figures, finite numbers")
+        place, number = unheld
+        raise UserError(f"an integer of {len(number.digits.lstrip('-')):,} digits" if isinstance(number, _TooLong)
+                        else f"a number fio never writes ({number!r})", where=where, field=place,
+                        expected="fio's figures: finite numbers, integers of at most 20 digits")
     rest = text[end:].lstrip()
     if rest.startswith(("{", "[")):
         line = text.count("\n", 0, len(text) - len(rest)) + 1
