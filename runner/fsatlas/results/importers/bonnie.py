@@ -11,7 +11,7 @@ The name field holds the host name: it is never imported.
 import functools
 import re
 
-from .. import figures
+from .. import figures, resultfile
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -186,6 +186,10 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError("no bonnie++ CSV line", where=where,
                         expected="a line starting with the format version (1.91a to 1.98, or 2 for 1.90 and 1.91), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
+    most = resultfile.schema()["$defs"]["metric"]["properties"]["samples"]["maxItems"]
+    if len(lines) > most:  # each line a run of every test: a cell holds at most that many repetitions
+        raise UserError(f"more than {most:,} bonnie++ CSV lines (runs)", where=f"{where}:{lines[most][0]}",
+                        expected=f"at most {most:,} runs an output: a cell holds at most {most:,} repetitions")
     old_version = _table_version(text)
     for number, line in lines:
         fields, seeks_note = line.split(","), ""

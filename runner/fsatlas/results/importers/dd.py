@@ -3,7 +3,7 @@
 (results/dd_output says which lines count and how they are read). The throughput is computed
 from the byte count and the seconds, not from dd's rounded rate."""
 from ..dd_output import RECORDS, filled_lines, summaries
-from .. import figures
+from .. import figures, resultfile
 from ...errors import UserError
 from .measurement import Measurement
 
@@ -30,8 +30,11 @@ def _refuse_edited_lines(text: str, where: str) -> None:
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
     _refuse_edited_lines(text, where)
-    out = []
+    out, most = [], resultfile.schema()["$defs"]["metric"]["properties"]["samples"]["maxItems"]
     for size, seconds, line in summaries(text):
+        if len(out) == most:  # each summary a run of the one cell, which holds at most that many
+            raise UserError(f"more than {most:,} dd summaries (runs)", where=f"{where}:{line}",
+                            expected=f"at most {most:,} runs an output: a cell holds at most {most:,} repetitions")
         if seconds <= 0:
             raise UserError("dd reports zero seconds: too fast to measure", where=f"{where}:{line}")
         if size > MAX_BYTES or not seconds <= MAX_SECONDS:  # nothing dd can print (#65 round 58: tracebacks, a rate of 0)

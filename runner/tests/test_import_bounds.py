@@ -1,0 +1,69 @@
+"""An output holding more runs or cells than a result may hold (its schema: 1,000 samples a
+metric, 5,000 cells) is refused at the line of the first run or row past the bound, before the
+rest is read into measurements; at the bound it imports (adversary of #65, round 74: a bonnie++
+CSV of 35,678 runs took 19.5 s of CPU, mostly wording the schema's refusal of the result; an
+IOzone table of 80,000 rows 1.1 GB, refused by the memory bound naming no place)."""
+import contextlib
+import io
+
+from hypothesis import given, settings, strategies as st
+
+from fsatlas.cli import main
+from fsatlas.results import resultfile
+from testutil import SAMPLES
+
+SCHEMA = resultfile.schema()
+MOST_RUNS = SCHEMA["$defs"]["metric"]["properties"]["samples"]["maxItems"]
+MOST_CELLS = SCHEMA["properties"]["cells"]["maxItems"]
+CSV = next(line for line in (SAMPLES / "bonnie" / "bonnie-1.97-plus-signs.csv").read_text().splitlines()
+           if line.startswith("1.97"))
+DD = (SAMPLES / "dd" / "dd-9.1-english.txt").read_text()
+AUTO = (SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt").read_text()
+HEAD = AUTO.split("         1048576      64")[0]  # the report up to its table's first row
+ROW = "{:16d}      64  309500  346052   741827   692543  668591  342610  943661   375120   986910\n"
+
+
+def _import(tmp, kind: str, text: str, *options: str) -> tuple[int, str]:
+    tmp.mkdir(parents=True, exist_ok=True)
+    path = tmp / "in.txt"
+    path.write_text(text)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["import", kind, str(path), "--filesystem", "ext4", "--out", str(tmp / "out"), *options])
+    return code, err.getvalue().strip()
+
+
+def _refused_at(tmp, kind: str, text: str, line: int) -> None:
+    code, err = _import(tmp, kind, text)
+    assert code == 1 and "\n" not in err and (f"in.txt:{line}:" in err or f"in.txt: line {line}:" in err), err
+    assert not (tmp / "out" / "results").exists() or not list((tmp / "out" / "results").iterdir())
+
+
+@settings(max_examples=4, deadline=None)
+@given(blank=st.integers(0, 3), extra=st.integers(1, 3))
+def test_bonnie_and_dd_runs_past_the_bound_are_refused_at_the_first_ones_line(tmp_path_factory, blank, extra):
+    tmp = tmp_path_factory.mktemp("runs")
+    _refused_at(tmp / "b", "bonnie", "\n" * blank + (CSV + "\n") * (MOST_RUNS + extra), blank + MOST_RUNS + 1)
+    runs = DD.count("records out")
+    # the dd sample's runs, repeated: the first summary past the bound, counted by hand
+    copies = MOST_RUNS // runs + extra
+    text = "\n" * blank + DD * copies
+    summary_lines = [n for n, line in enumerate(text.split("\n"), 1) if " copied, " in line]
+    if len(summary_lines) > MOST_RUNS:
+        _refused_at(tmp / "d", "dd", text, summary_lines[MOST_RUNS])
+
+
+def test_bonnie_at_the_bound_imports(tmp_path):
+    code, err = _import(tmp_path, "bonnie", (CSV + "\n") * MOST_RUNS, "--redact")  # its host name
+    assert code == 0, err
+
+
+@settings(max_examples=3, deadline=None)
+@given(blank=st.integers(0, 3))
+def test_an_iozone_table_past_the_cells_bound_is_refused_at_the_row_that_passes_it(tmp_path_factory, blank):
+    tmp = tmp_path_factory.mktemp("cells")
+    per_row = 9  # the figures of a row after kB and reclen: each a cell of its own
+    rows = MOST_CELLS // per_row + 2
+    text = "\n" * blank + HEAD + "".join(ROW.format(k) for k in range(1, rows + 1))
+    past = next(r for r in range(1, rows + 1) if r * per_row > MOST_CELLS)  # the row whose cells pass the bound
+    _refused_at(tmp, "iozone", text, blank + HEAD.count("\n") + past)
