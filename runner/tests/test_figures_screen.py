@@ -152,9 +152,13 @@ def test_a_fio_json_number_is_the_double_it_names_or_refused(literal, inside_a_s
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["cgroup", "write_iolog", "read_iolog", "aux_path", "ioengine", "trigger_file", "exec_prerun"]),
-       _WORDS, st.sampled_from(sorted(set(fio_options.KINDS) - fio.PLACES)))
+       _WORDS, st.sampled_from(sorted(fio._FIGURE_OPTIONS - fio.PLACES)))
 @example("cgroup", "fio/2024_01_15", "iodepth")
 @example("aux_path", "/var/tmp/16_4k", "runtime")
+@example("cgroup", "x", "number_ios").via("adversary of #65, round 74")
+@example("cgroup", "x", "random_distribution").via("adversary of #65, round 74")
+@example("cgroup", "x", "cpus_allowed").via("adversary of #65, round 74")
+@example("cgroup", "x", "verify_backlog").via("adversary of #65, round 74")
 def test_a_fio_option_is_screened_only_where_fio_reads_a_figure(text_option, words, figure_option):
     """A text option (a path, a cgroup, an engine's library) holds the user's words, which fio
     takes as written; an option fio reads as a figure (and keeps in a cell) holds none of other

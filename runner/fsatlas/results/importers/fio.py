@@ -66,7 +66,14 @@ SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_
 # a value of other digits there is none fio ran; every other option (cgroup, aux_path, an
 # engine's path) is text fio takes as the user wrote it, a name or a path ("fio/2024_01_15":
 # adversary of #65, round 72)
-_FIGURE_OPTIONS = frozenset(fio_options.KINDS) | SIZES | fio_options.BY_DIRECTION | {"rw", "readwrite", "bssplit"}
+# Beside those, the options fio reads a number from that the kinds above do not name: those whose
+# default (fio 3.33's --cmdhelp) is a figure (number_ios, zonesize, percentile_list, lockmem), and
+# those whose value holds figures among words (random_distribution=zipf:1.2, cpus_allowed=0-3,
+# numa_cpu_nodes, steadystate=iops_slope:0.01%, verify_backlog): "１000" or "1_024" there is no
+# value fio wrote (adversary of #65, round 74)
+_FIGURE_OPTIONS = (frozenset(fio_options.KINDS) | SIZES | fio_options.BY_DIRECTION | {"rw", "readwrite", "bssplit"}
+                   | {name for name, default in fio_options.FIO_DEFAULTS.items() if re.fullmatch(r"[0-9][0-9.:,%x-]*", default)}
+                   | {"random_distribution", "cpus_allowed", "numa_cpu_nodes", "steadystate", "verify_backlog"})
 
 
 def _read_as_figures(name: str) -> bool:
