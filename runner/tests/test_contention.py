@@ -53,7 +53,7 @@ def test_the_issues_cell_is_contended_on_one_side_and_the_two_sides_differ():
     # side against side (round 59)
     assert contention.difference(a, {}, unknown_differs=False) == ""
     assert contention.sides_past([a], [{}]) == \
-        "3 of side A's 3 repetitions ran with other processes' CPU above 0.50 CPUs, none of side B's"
+        "3 of side A's 3 repetitions ran with other processes' CPU above 0.50 CPUs, side B's not recorded"
     assert contention.sides_past([a, b], [b, a]) == ""  # busy somewhere on both sides: alike
     assert contention.difference(a, a) == ""  # busy in the same rounds on both sides is alike
     assert contention.difference(b, {}, unknown_differs=False) == ""
@@ -181,3 +181,22 @@ def test_a_side_contended_in_every_repetition_against_one_contended_in_some_gets
     side = lambda prefix, cells: [({"run": f"{prefix}{k}"}, c) for k, c in enumerate(cells)]  # noqa: E731
     told = comparison.contended(side("a", [a, a, a, a]), side("b", [b, b, b, b]))
     assert told == "36 of side A's 36 repetitions ran with steal above 5.0 %, 4 of side B's 36", told
+
+
+@settings(max_examples=100)
+@given(a=st.lists(st.lists(st.sampled_from(STEALS), min_size=1, max_size=9), min_size=1, max_size=3),
+       b=st.lists(st.lists(st.sampled_from(STEALS), min_size=1, max_size=9), min_size=1, max_size=3),
+       unrecorded=st.integers(0, 2), flip=st.booleans())
+def test_a_side_without_host_records_is_never_said_to_have_passed_none(a, b, unrecorded, flip):
+    """Round 75: "none of side A's" was said of a side whose cells held no host records; such a
+    side passed nothing anyone knows of, and is said to be not recorded."""
+    def cells(side, bare=0):
+        return ([{"wall_seconds": 2.0 * len(steals), "host": [_rep(0, s, 0) for s in steals]} for steals in side]
+                + [{"wall_seconds": 2.0, "metrics": {"throughput": {"samples": [1.0, 2.0]}}}] * bare)
+    sides = (cells(a), cells(b, unrecorded))
+    told = contention.sides_past(*(sides[::-1] if flip else sides))
+    bare = "A" if flip else "B"
+    if unrecorded:
+        assert f"none of side {bare}'s" not in told, told
+    else:
+        assert "not recorded" not in told, told

@@ -174,7 +174,8 @@ def sides_differ(cells_a: list, cells_b: list) -> str:
 def sides_past(cells_a: list, cells_b: list) -> str:
     """Across result files, where rounds are not paired: a threshold that a larger share of one
     side's repetitions passed than of the other's, as "36 of side A's 36 repetitions ran with
-    steal above 5.0 %, 4 of side B's 36" (or "none of side B's"); "" where each threshold was
+    steal above 5.0 %, 4 of side B's 36" (or "none of side B's", or "side B's not recorded" where
+    its cells hold no host records); "" where each threshold was
     passed by the same share of both. Within one run a round past a threshold on one side only
     differs; across files the count is what can be held against the other side's (round 60: a
     side past steal in every repetition got a verdict against one past it in a ninth, while one
@@ -187,6 +188,10 @@ def sides_past(cells_a: list, cells_b: list) -> str:
                 counts[passed] += 1
         return name, counts, sum(repetitions(c) for c in cells)
     sides = [side("A", cells_a), side("B", cells_b)]
+    # a side whose cells lack host records passed nothing anyone knows of (round 75: "none of side
+    # A's" was said of a side whose contention was unknown)
+    recorded = {name: all(c.get("host") and len(c["host"]) == repetitions(c) for c in cells)
+                for name, cells in (("A", cells_a), ("B", cells_b))}
     for name in LIMITS:
         # the side with the larger share first (reps 0: no share); equal shares are alike
         (more, count, reps), (other, theirs, their_reps) = sorted(
@@ -194,7 +199,8 @@ def sides_past(cells_a: list, cells_b: list) -> str:
         if Fraction(count, reps or 1) == Fraction(theirs, their_reps or 1):
             continue
         return _ran_with(count, more, reps, {name},
-                         f"{theirs} of side {other}'s {their_reps}" if theirs else f"none of side {other}'s")
+                         f"{theirs} of side {other}'s {their_reps}" if theirs
+                         else f"none of side {other}'s" if recorded[other] else f"side {other}'s not recorded")
     return ""
 
 
