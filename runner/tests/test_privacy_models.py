@@ -34,7 +34,12 @@ RUNS = st.tuples(st.booleans(), st.lists(st.tuples(LETTERS, DIGITS), min_size=2,
     lambda t: "".join(a + b if t[0] else b + a for a, b in t[1]))
 CAPACITY = st.builds(lambda n, kind, rest: f"ST{n}000{kind}{rest}", st.integers(10, 30),
                      st.sampled_from(["NM", "VN", "DM", "NE"]), st.from_regex(r"\A[0-9][0-9A-Z]{2,3}\Z"))
-CORE = st.one_of(RUNS, CAPACITY).filter(lambda c: SERIAL_SHAPED.fullmatch(c) is not None)
+# a drive family and capacity as its first run of digits, five or more (HGST HUH721212ALE604, WD
+# WUH721414ALE6L4, Hitachi HDS721010CLA332: round 76)
+FAMILY = st.builds(lambda a, n, b, rest: f"{a}{n}{b}{rest}", st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=2, max_size=3),
+                   st.integers(10_000, 9_999_999).map(str), st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=2, max_size=3),
+                   st.from_regex(r"\A[0-9][0-9A-Z]{1,3}\Z"))
+CORE = st.one_of(RUNS, CAPACITY, FAMILY).filter(lambda c: SERIAL_SHAPED.fullmatch(c) is not None)
 SUFFIX = st.one_of(st.just(""), st.from_regex(r"\A-[0-9A-Z]{2,6}\Z"), st.from_regex(r"\A/[0-9]{1,2}G\Z"))
 PART_NUMBER = st.builds(lambda core, suffix: core + suffix, CORE, SUFFIX)
 # A vendor's or product's word, any letters: the rule names no vendor (and no word a label of the
@@ -148,9 +153,12 @@ def test_the_reported_part_numbers():
                  "Disk: 500GB Western Digital WDS500G2B0A-00SM50", "Memory: 4 x 32 GB Micron 36ASF4G72PZ-2G9E2",
                  "Memory: Kingston KHX2666C16/8G", "Memory: HMCG94MEBRA123N", "Disk: ST4000DM004-2CV1",
                  "Disk: KXG50ZNV256G NVMe TOSHIBA", "Disk: 12TB ST12000NM0008-2H3101",
-                 "Motherboard: QEMU Standard PC (i440FX + PIIX, 1996) (ABC1234567 BIOS)"):
+                 "Motherboard: QEMU Standard PC (i440FX + PIIX, 1996) (ABC1234567 BIOS)",
+                 "Disk: 12001GB HUH721212ALE604", "Disk: 14TB WUH721414ALE6L4", "Disk: HUS724040ALE640",
+                 "Disk: 1000GB HDS721010CLA332", "Disk: 8001GB HUH728080ALE600"):
         assert privacy.finding(text) is None and privacy.raw_matches(text) == [], text
     assert privacy.findings({"target": {"device_model": "ST16000NM001G-2KK103"}}) == []
+    assert privacy.findings({"target": {"device_model": "HUH721212ALE604"}}) == []
     for text in ("Disk: Samsung SSD 970 EVO S4EWNX0N123456A", "Disk: X, Foo: M378A2K43DB1", "M378A2K43DB1"):
         assert "a serial number" in privacy.finding(text), text
 
