@@ -238,3 +238,37 @@ def test_numjobs_clones_in_json_are_summed_without_being_asked(tmp_path, capsys)
     assert code == 0, err
     (path,) = (out / "results").iterdir()
     assert [c["parameters"]["jobs_in_report"] for c in json.loads(path.read_text())["cells"]] == [2]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(runs=st.lists(st.integers(0, 7), min_size=1, max_size=5), terse=st.booleans())
+@example(runs=[0, 1, 0, 1], terse=False)  # `cat old.log grown.log > all.log` (adversary of #65, round 76)
+@example(runs=[0, 0], terse=True)
+def test_a_run_held_twice_in_one_input_is_refused_at_its_second_line(tmp_path_factory, capsys, runs, terse):
+    """One input holding a run twice (a dd summary, a terse line): refused at the line of its
+    second copy, naming the first's line, nothing written; each run once, it imports (the hand
+    count: which run sits on which line)."""
+    folder = tmp_path_factory.mktemp("twice")
+    if terse:
+        text = "".join(_terse_run(k) for k in runs)
+        lines_of = {}
+        for number, k in enumerate(runs, 1):
+            lines_of.setdefault(k, []).append(number)
+        options = ("--terse-lines", "runs")
+    else:
+        text = "".join(_dd_run(k) for k in runs)
+        lines_of = {}
+        for i, k in enumerate(runs):
+            lines_of.setdefault(k, []).append(3 * i + 3)
+        options = ()
+    path = folder / "log.txt"
+    path.write_text(text)
+    code, err = _imported(capsys, "fio" if terse else "dd", [path], folder / "out", *options)
+    repeated = sorted((at[1], at[0]) for at in lines_of.values() if len(at) > 1)
+    if repeated:
+        second, first = repeated[0]
+        assert code == 1 and err.count("\n") == 1, err
+        assert f"{path}: line {second}: a run that line {first} holds too" in err, err
+        assert not (folder / "out").exists() or _files(folder / "out") == {}
+    else:
+        assert code == 0, err

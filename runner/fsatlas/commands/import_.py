@@ -582,6 +582,12 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
     for name, data in members:
         for key, line in _output_keys(data, name):
             held = ours.setdefault(key, (name, line))
+            if held[0] == name and line is not None and held[1] != line:
+                # one run twice in one input (`cat old.log grown.log > all.log`, a session pasted
+                # twice: adversary of #65, round 76): it would be two repetitions
+                raise UserError(f"a run that line {held[1]} holds too", where=_input_of(name, inputs), field=f"line {line}",
+                                expected="each run once an input: one run twice would count as two runs (remove "
+                                         "the copy)")
             if held[0] != name and held[1] is not None:
                 # two inputs of this import holding one run (dd.log of runs A, B beside the same
                 # log grown to A, B, C): the shared runs would be two repetitions each
