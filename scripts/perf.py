@@ -131,14 +131,19 @@ def validate_bounds(work: Path) -> None:
     folder = work / "bounds" / "results"
     folder.mkdir(parents=True)
     cell = next(c for c in base["cells"] if c["status"] != "ok")
-    # reasons within their budget (validation.MAX_REASONS_CHARS), options as long as allowed
-    options = ["o" * 200] * 14
-    largest = {**base, "id": "largest", "cells": [dict(cell, key=f"{cell['key']}|n={i}", reason="not in this kernel",
-                                                       mkfs_options=options) for i in range(5000)]}
-    text = json.dumps(largest)
-    assert len(text) < resultfile.MAX_FILE_BYTES, len(text)
+    # reasons within their budget (validation.MAX_REASONS_CHARS); options as long as a key naming
+    # them holds (validation.key_problem: a key names its cell's options, in 300 characters), the
+    # mount options in force as long as allowed, and parameters filling the rest of 16 MB
+    options, in_force = ["o" * 120], "o" * 2000
+
+    def largest_with(extra: int) -> str:
+        parameters = {**cell["parameters"], **{f"p{j:02d}": "v" * 40 for j in range(extra)}}
+        return json.dumps({**base, "id": "largest", "cells": [
+            dict(cell, key=f"{cell['filesystem']}|{options[0]}|-|{cell['workload']}|n={i}", reason="not in this kernel",
+                 mkfs_options=options, effective_mount_options=in_force, parameters=parameters) for i in range(5000)]})
+    text = next(t for t in map(largest_with, range(90, -1, -1)) if len(t) < resultfile.MAX_FILE_BYTES)
     (folder / "largest.json").write_text(text)
-    del largest, text  # a child forked from this process would count its memory as its own peak
+    del text  # a child forked from this process would count its memory as its own peak
     refused = work / "bounds" / "refused.json"
     with open(refused, "wb") as f:
         f.write(b'{"schema_version":1,"id":"refused","cells":[' + b'{"key":"k","raw":[0]},' * 2_100_000 + b'{}]}')
@@ -166,7 +171,8 @@ def most_raw(folder: Path, base: dict) -> None:
     side = {"bw_bytes": job["write"]["bw_bytes"], "iops": job["write"]["iops"], "io_bytes": job["write"]["io_bytes"],
             "runtime": job["write"]["runtime"], "total_ios": job["write"]["total_ios"],
             "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}  # fio's counts beside its rates (importers/fio.check_sides)
-    small = json.dumps({"fio version": full["fio version"], "jobs": [{
+    stamps = {k: full[k] for k in ("timestamp", "timestamp_ms", "time") if k in full}  # when it wrote it (validate's clock)
+    small = json.dumps({"fio version": full["fio version"], **stamps, "jobs": [{
         "jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
         "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "total_ios": 0, "lat_ns": {"mean": 0}}, "write": side,
         "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
@@ -182,10 +188,12 @@ def most_raw(folder: Path, base: dict) -> None:
         for i in range(count):
             key = f"{cell['key']}|n={i}"
             folder_name = resultfile.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
-            cells.append({**cell, "key": key, "flags": [], "metrics": metrics,
+            cells.append({**cell, "key": key, "flags": ["baseline-unknown"], "metrics": metrics,  # the fixture has no baseline
                           "raw": [f"raw/{rid}/{folder_name}/rep-{k}.json" for k in range(1, reps + 1)]})
             members.update((f"{folder_name}/rep-{k}.json", report) for k in range(1, reps + 1))
-        (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells}))
+        # a run lasts at least as long as its cells, one after another (validate)
+        wall = sum(c.get("wall_seconds", 0) for c in cells) + 1
+        (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells, "wall_seconds": wall}))
         bundle.write(members, bundle.path(str(folder.parent), rid))
 
 
