@@ -12,7 +12,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from fsatlas.results import dd_output, figures, importers
 from fsatlas.results.importers import fio, fio_options
-from testutil import SAMPLES
+from testutil import SAMPLES, with_edited_digit
 
 REFERENCE = re.compile(r"(?<!\w)(?=[\d_.]*(?![0-9])\d|[\d.]*\d_\d)[\d_]+(?:\.[\d_]+)?")
 
@@ -201,12 +201,9 @@ def test_a_figure_dd_reads_edited_into_other_digits_is_refused_on_its_line(sampl
     digits = [k for k, c in enumerate(lines[i]) if c.isdigit() and k > lines[i].rfind("\r")]  # in what is shown
     k = data.draw(st.sampled_from(digits))
     edit = data.draw(st.sampled_from(_OTHER_DIGITS + ["_"]))
-    if edit == "_":
-        if k + 1 >= len(lines[i]) or not lines[i][k + 1].isdigit():
-            return
-        lines[i] = lines[i][:k + 1] + "_" + lines[i][k + 1:]
-    else:
-        lines[i] = lines[i][:k] + edit + lines[i][k + 1:]
+    lines[i] = with_edited_digit(lines[i], k, edit)
+    if lines[i] is None:
+        return
     from fsatlas.errors import UserError
     try:
         _figures("dd", "\n".join(lines))

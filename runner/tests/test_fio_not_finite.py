@@ -11,24 +11,12 @@ from hypothesis import example, given, settings, strategies as st
 from fsatlas.cli import main
 from fsatlas.results import resultfile
 from fsatlas.results.validation import validate_file
-from testutil import SAMPLES
+from testutil import SAMPLES, numbers_in
 
 REPORT = (SAMPLES / "fio" / "sweep" / "ext4-iodepth-1.json").read_text()
 
 
-def _leaves(node, parts=()):
-    """(parts, value) of every number in a parsed report (bools are no figures)."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, parts + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _leaves(value, parts + (i,))
-    elif isinstance(node, (int, float)) and not isinstance(node, bool):
-        yield parts, node
-
-
-LEAVES = [parts for parts, _ in _leaves(json.loads(REPORT))]
+LEAVES = [parts for parts, _ in numbers_in(json.loads(REPORT))]
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from fsatlas.results import fio_json, privacy, resultfile
 from fsatlas.cli import main
 from fsatlas.errors import UserError
+from testutil import numbers_in
 
 EXAMPLES = int(os.environ.get("FSATLAS_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -455,18 +456,6 @@ FIO_JSON = sorted(os.path.join(SAMPLES_DIR, "fio", n) for n in os.listdir(os.pat
                   if n.endswith(".json"))
 
 
-def _numbers(value, path=()):
-    """(path, number) of every number in a JSON document."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _numbers(v, path + (k,))
-    elif isinstance(value, list):
-        for k, v in enumerate(value):
-            yield from _numbers(v, path + (k,))
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield path, value
-
-
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_no_figure_of_fio_s_json_is_read_from_a_string_of_other_digits(tmp_path_factory, capsys, data):
@@ -477,7 +466,7 @@ def test_no_figure_of_fio_s_json_is_read_from_a_string_of_other_digits(tmp_path_
     raw = open(path).read()
     report = json.loads(raw[raw.index("{"):])  # after fio's "note:" lines, where it printed any
     # the figures the importer reads beside the counts check_sides holds against each other
-    spots = [(p, v) for p, v in _numbers(report) if p and p[0] in ("jobs", "client_stats")
+    spots = [(p, v) for p, v in numbers_in(report) if p and p[0] in ("jobs", "client_stats")
              and (p[-1] in ("mean", "usr_cpu", "sys_cpu") or len(p) > 1 and p[-2] == "percentile")]
     where, value = data.draw(st.sampled_from(spots), label="number")
     text = repr(value)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 
 from fsatlas.cli import main
 from fsatlas.results import importers
-from testutil import SAMPLES
+from testutil import SAMPLES, with_edited_digit
 from test_positional_figures import _POSITIONAL, _no_double
 
 TABLES = ["auto-mode-ramdisk-2010.txt", "single-test-ssd-2009.txt"]
@@ -157,12 +157,9 @@ def test_an_edited_figure_in_a_line_iozone_s_reader_takes_is_refused_naming_it(t
         digits = [k for k, c in enumerate(lines[i]) if c.isdigit()]
         k = data.draw(st.sampled_from(digits), label="digit")
         edit = data.draw(st.sampled_from(_EDITS), label="edit")
-        if edit == "_":
-            if k + 1 >= len(lines[i]) or not lines[i][k + 1].isdigit():
-                return
-            lines[i] = lines[i][:k + 1] + "_" + lines[i][k + 1:]
-        else:
-            lines[i] = lines[i][:k] + edit + lines[i][k + 1:]
+        lines[i] = with_edited_digit(lines[i], k, edit)
+        if lines[i] is None:
+            return
     _refused_on(*_import(tmp_path, capsys, "\n".join(lines)), line=i + 1)
 
 

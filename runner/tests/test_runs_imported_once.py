@@ -64,22 +64,32 @@ def _readable(path, cell) -> dict:
 
 
 RUNS = st.lists(st.integers(0, 7), min_size=1, max_size=5, unique=True)
+QUOTES = ["> ", ">> ", "> > ", ">", "    ", "\t", "  > ", "| "]  # e-mail and GitHub replies, indented code
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(first=RUNS, second=RUNS)
-@example(first=[0, 1], second=[0, 1, 2])  # the log grown by a run (`dd ... 2>> dd.log`)
-@example(first=[0, 1, 2], second=[1])  # a run of it alone
-@example(first=[0, 1], second=[2, 3])  # runs after it: new
+def _quoted(text: str, prefix: str) -> str:
+    return "".join(prefix + line for line in text.splitlines(True))
+
+
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RUNS, second=RUNS, quotes=st.tuples(st.sampled_from(["", *QUOTES]), st.sampled_from(["", *QUOTES])))
+@example(first=[0, 1], second=[0, 1, 2], quotes=("", ""))  # the log grown by a run (`dd ... 2>> dd.log`)
+@example(first=[0, 1, 2], second=[1], quotes=("", ""))  # a run of it alone
+@example(first=[0, 1], second=[2, 3], quotes=("", ""))  # runs after it: new
+@example(first=[0], second=[0], quotes=("", "> "))  # quoted as in a reply
+@example(first=[0, 1], second=[2, 1], quotes=(">> ", "    "))
 def test_a_dd_log_split_into_two_imports_is_refused_at_its_first_run_imported_already(tmp_path_factory, capsys,
-                                                                                      first, second):
-    """Any split of dd runs into two logs imported one after the other into one folder: where
-    they share a run, the second import is refused at the first of its lines that holds one, in
-    one line naming that input, its line and the earlier result, and nothing is written; where
-    they share none it is imported."""
+                                                                                      first, second, quotes):
+    """Any split of dd runs into two logs imported one after the other into one folder, each
+    maybe quoted as in an e-mail or a GitHub reply (each line after "> ", ">> ", indented: the
+    output it quotes): where they share a run, the second import is refused at the first of its
+    lines that holds one, in one line naming that input, its line and the earlier result, and
+    nothing is written; where they share none it is imported."""
     folder = tmp_path_factory.mktemp("dd-log")
-    (folder / "a.txt").write_text("".join(map(_dd_run, first)))
-    (folder / "b.txt").write_text("".join(map(_dd_run, second)))
+    (folder / "a.txt").write_text(_quoted("".join(map(_dd_run, first)), quotes[0]))
+    (folder / "b.txt").write_text(_quoted("".join(map(_dd_run, second)), quotes[1]))
     out = folder / "out"
     with _clock():
         assert _imported(capsys, "dd", [folder / "a.txt"], out)[0] == 0
@@ -121,39 +131,7 @@ def test_two_inputs_of_one_import_holding_one_run_are_refused(tmp_path_factory, 
     assert not (out / "results").exists() or not list((out / "results").iterdir())
 
 
-QUOTES = ["> ", ">> ", "> > ", ">", "    ", "\t", "  > ", "| "]  # e-mail and GitHub replies, indented code
-
-
-def _quoted(text: str, prefix: str) -> str:
-    return "".join(prefix + line for line in text.splitlines(True))
-
-
 DD_SAMPLES = sorted((SAMPLES / "dd").glob("*.txt"))
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(first=RUNS, second=RUNS, quotes=st.tuples(st.sampled_from(["", *QUOTES]), st.sampled_from(QUOTES)))
-@example(first=[0], second=[0], quotes=("", "> "))
-@example(first=[0, 1], second=[2, 1], quotes=(">> ", "    "))
-def test_a_dd_run_quoted_as_in_a_reply_is_the_run_it_quotes(tmp_path_factory, capsys, first, second, quotes):
-    """A dd output quoted as in an e-mail or a GitHub reply (each line after "> ", ">> ",
-    indented) is the output it quotes: its runs imported already are refused at the first such
-    line; a quoted log of runs not imported yet is imported."""
-    folder = tmp_path_factory.mktemp("dd-quoted")
-    (folder / "a.txt").write_text(_quoted("".join(map(_dd_run, first)), quotes[0]))
-    (folder / "b.txt").write_text(_quoted("".join(map(_dd_run, second)), quotes[1]))
-    out = folder / "out"
-    with _clock():
-        assert _imported(capsys, "dd", [folder / "a.txt"], out)[0] == 0
-        before = _files(out)
-        code, err = _imported(capsys, "dd", [folder / "b.txt"], out)
-    shared = [p for p, k in enumerate(second) if k in first]
-    if not shared:
-        assert code == 0, err
-        return
-    assert code == 1 and len(err.strip().splitlines()) == 1, err
-    assert f"{folder / 'b.txt'}: line {3 * shared[0] + 3}: " in err and "imported already" in err, err
-    assert _files(out) == before
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -269,3 +269,23 @@ def curated_with(folder: Path, kind: str, name: str, old: str, new: str) -> Path
     assert old in text
     (data / kind / name).write_text(text.replace(old, new, 1))
     return data
+
+
+def numbers_in(value, path=()):
+    """(path, number) of every number in a parsed JSON document (bools are no numbers)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from numbers_in(v, path + (k,))
+    elif isinstance(value, list):
+        for k, v in enumerate(value):
+            yield from numbers_in(v, path + (k,))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+def with_edited_digit(line: str, k: int, edit: str) -> str | None:
+    """line with its digit at k replaced by edit (another script's digit), or, edit "_", split
+    from the digit after it by an underscore (None where no digit follows)."""
+    if edit == "_":
+        return line[:k + 1] + "_" + line[k + 1:] if k + 1 < len(line) and line[k + 1].isdigit() else None
+    return line[:k] + edit + line[k + 1:]
