@@ -216,6 +216,12 @@ def test_numjobs_clones_in_json_are_summed_without_being_asked(tmp_path, capsys)
     assert code == 0, err
     (path,) = (out / "results").iterdir()
     assert [c["parameters"]["jobs_in_report"] for c in json.loads(path.read_text())["cells"]] == [2]
+    # --terse-lines says nothing of a JSON report: refused, not passed over (adversary of #65, round 76)
+    for reading in ("runs", "clones"):
+        code, err = _imported(capsys, "fio", [SAMPLES / "fio" / "sweep-numjobs" / "numjobs-2.json"], tmp_path / reading,
+                              "--terse-lines", reading)
+        assert code == 1 and err.count("\n") == 1 and "--terse-lines given for fio's JSON report" in err, err
+        assert not (tmp_path / reading).exists()
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

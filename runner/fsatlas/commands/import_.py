@@ -365,6 +365,10 @@ def _parse(module, text: str, path: str, workload, terse_lines=None):
     fio's terse lines of one job and group are read as terse_lines says, else refused."""
     try:
         if module is importers.fio:
+            if terse_lines and not fio_terse.is_terse(text):  # a JSON report tells its clones apart itself
+                raise UserError("--terse-lines given for fio's JSON report", where=path,
+                                expected="--terse-lines with fio's terse (--minimal) output only (numjobs clones in "
+                                         "JSON are summed as fio's group report sums them)")
             return module.parse(text, path, workload, terse_lines=terse_lines or module.ASK)
         return module.parse(text, path, workload)
     except UNREADABLE as e:
