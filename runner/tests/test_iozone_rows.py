@@ -75,24 +75,51 @@ _NOT_FIGURES = st.one_of(
 @example(data=None)
 def test_a_row_with_a_word_that_is_no_figure_is_refused_naming_its_line(tmp_path_factory, capsys, data):
     """Any row, any cell of it (its file size, record size or a figure), any word that is no
-    figure written where the figure was (right-aligned under its column): refused naming that
-    line, nothing written. None: the adversary's named example (row 5's 434998 as nan)."""
+    figure written where the figure was, right-aligned under its column or in the figure's
+    place alone, the rest of the row moved (round 76: "nan" for a file size, unpadded, ended the
+    table without a word): refused naming that line, nothing written. None: the adversary's
+    named example (row 5's 434998 as nan)."""
     tmp_path = tmp_path_factory.mktemp("rows")
+    aligned = True
     if data is None:
         name, token, row, cell = TABLES[0], "nan", 15, 2
     else:
         name = data.draw(st.sampled_from(TABLES), label="sample")
         token = data.draw(_NOT_FIGURES, label="token")
+        aligned = data.draw(st.booleans(), label="aligned")
     lines = _text(name).split("\n")
     rows = [i for i, line in enumerate(lines) if _ROW.match(line)]
     if data is not None:
         row = data.draw(st.sampled_from(rows), label="row")
         cell = data.draw(st.integers(0, len(_cells(lines[row])) - 1), label="cell")
     start, end = _cells(lines[row])[cell]
-    at = min(start, end - len(token))  # right-aligned where the figure ended, over spaces before it
-    assume(at > 0 and not lines[row][at - 1:start].strip())
-    lines[row] = lines[row][:at] + token.rjust(end - at) + lines[row][end:]
+    if aligned:
+        at = min(start, end - len(token))  # right-aligned where the figure ended, over spaces before it
+        assume(at > 0 and not lines[row][at - 1:start].strip())
+        lines[row] = lines[row][:at] + token.rjust(end - at) + lines[row][end:]
+    else:
+        lines[row] = lines[row][:start] + token + lines[row][end:]
     _refused_on(*_import(tmp_path, capsys, "\n".join(lines)), line=row + 1)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(THROUGHPUT), data=st.data())
+def test_a_children_line_whose_figure_is_split_or_deleted_is_refused_naming_it(tmp_path_factory, capsys, name, data):
+    """A "Children see throughput" line of a test IOzone's reader takes, its figure split by a
+    space ("482 114.97") or deleted: refused naming that line (round 76: the line was passed
+    over, its test gone without a word)."""
+    lines = _text(name).split("\n")
+    read = [i for i, line in enumerate(lines) if _CHILDREN.search(line)]
+    i = data.draw(st.sampled_from(read), label="line")
+    figure = re.search(r"=\s*(\d+(?:\.\d+)?)\s", lines[i])
+    assume(figure)
+    start, end = figure.span(1)
+    if data.draw(st.booleans(), label="delete"):
+        lines[i] = lines[i][:start] + lines[i][end:]
+    else:
+        cut = data.draw(st.integers(start + 1, end - 1), label="cut")
+        lines[i] = lines[i][:cut] + " " + lines[i][cut:]
+    _refused_on(*_import(tmp_path_factory.mktemp("children"), capsys, "\n".join(lines)), line=i + 1)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

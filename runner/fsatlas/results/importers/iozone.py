@@ -36,7 +36,9 @@ THROUGHPUT_TESTS = {
 # import's format was known (100,000 newlines: 75 s; adversary of #65, round 71)
 _HEADER = re.compile(r"^[ \t]*(kB|KB)[ \t]+reclen[ \t]+write\b", re.M)
 # the figure is any word before the unit, read or refused (_read): "nan kB/sec" passed the line over
-_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=\s*(\S+?)\s*(kB/sec|KB/sec|ops/sec)", re.I | re.ASCII)
+# (and "482 114.97" or nothing there: a figure split or deleted, refused, where the line was passed over: round 76)
+_CHILDREN = re.compile(r"Children see throughput for\s+(\d+)\s+([A-Za-z -]+?)\s*=[ \t]*([^\n]*?)[ \t]*(kB/sec|KB/sec|ops/sec)",
+                       re.I | re.ASCII)
 _RECORD = re.compile(r"Record [Ss]ize (?:= )?(\d+) (?:kBytes|Kbytes|kB|KB)", re.ASCII)
 _FILE = re.compile(r"(?:Each process writes a|File size set to) (\d+) (?:kByte|KByte|kB|KB)", re.ASCII)
 
@@ -97,10 +99,19 @@ _FIGURE = re.compile(r"\d+(?:\.\d+)?", re.ASCII)
 _EXPECTED = "IOzone's figures: non-negative decimal numbers (a double's)"
 
 
+def _row_like(found: int, tokens: int, columns: list) -> bool:
+    """Whether a line of found figures among its tokens is a row IOzone wrote with a word where a
+    figure stood: three figures or more, no more words than the table has columns ("nan" where
+    1048576 stood, the rest moved left, ended the table without a word: adversary of #65, round
+    76). IOzone's other lines hold fewer figures; its Excel report comes after a blank line."""
+    return found >= 3 and tokens <= len(columns)
+
+
 def _rows(text: str):
     """(columns, line number, tokens) of each row of each table IOzone wrote. A row IOzone wrote
-    is a line of figures alone, or one whose first word ends under the first column (the file
-    size, which IOzone right-aligns there) beside at least one figure: such a line is read
+    is a line of figures alone, one whose first word ends under the first column (the file
+    size, which IOzone right-aligns there) beside at least one figure, or one like a row with a
+    word where a figure stood (_row_like): such a line is read
     whole or refused (_table), never where the table ends ("nan" or "-434998" in row 5 dropped
     rows 5 to 7 without a word: adversary of #65, round 74). The table ends at a blank line after
     its rows, or at any other line (IOzone's "iozone test complete.", a header, a message)."""
@@ -120,7 +131,8 @@ def _rows(text: str):
                     break
                 continue
             figures_in = [bool(_FIGURE.fullmatch(t.group())) for t in tokens]
-            if not all(figures_in) and not (any(figures_in) and abs(tokens[0].end() - columns[0][1]) <= 3):
+            if not all(figures_in) and not (any(figures_in) and abs(tokens[0].end() - columns[0][1]) <= 3) \
+                    and not _row_like(sum(figures_in), len(tokens), columns):
                 break
             rows += 1
             yield columns, numbers(start), tokens
