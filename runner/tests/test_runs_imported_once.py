@@ -256,3 +256,62 @@ def test_a_run_held_twice_in_one_input_is_refused_at_its_second_line(tmp_path_fa
         assert not (folder / "out").exists() or _files(folder / "out") == {}
     else:
         assert code == 0, err
+
+
+IOZONE = (SAMPLES / "iozone" / "throughput-mode-beegfs.txt").read_text()
+BONNIE = next(line for line in (SAMPLES / "bonnie" / "bonnie-1.96-stdout.txt").read_text().splitlines()
+              if line.startswith("1.96,"))
+
+
+def _iozone_run(k: int) -> tuple[str, int]:
+    """Run k of an IOzone log (`iozone -t 1 ... >> log`): the sample with every Children and
+    Parent figure k kB/s higher (a run of its own measures each anew), and the number of its
+    first Children line within the run."""
+    return re.sub(r"(=\s+)(\d+\.\d+)( kB/sec)", lambda m: f"{m.group(1)}{float(m.group(2)) + k:.2f}{m.group(3)}", IOZONE), 2
+
+
+def _bonnie_run(k: int) -> tuple[str, int]:
+    """Run k of a bonnie++ CSV log: the sample's line with every rate (a figure over 100 after its
+    size) k higher: a run of its own measures each anew."""
+    fields = BONNIE.split(",")
+    fields[6:] = [(str(int(f) + k) if f.isdigit() else f"{float(f) + k:.1f}")
+                  if re.fullmatch(r"\d+(\.\d+)?", f) and float(f) > 100 else f for f in fields[6:]]
+    return ",".join(fields) + "\n", 1
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tool=st.sampled_from(["iozone", "bonnie"]), first=RUNS, second=st.lists(st.integers(0, 7), min_size=1, max_size=4))
+@example(tool="iozone", first=[0], second=[0, 1])  # `iozone ... >> log`, imported again grown (round 77)
+@example(tool="bonnie", first=[0], second=[1, 1])  # one CSV line twice in one input
+def test_iozone_and_bonnie_runs_are_imported_once(tmp_path_factory, capsys, tool, first, second):
+    """IOzone's outputs and bonnie++'s CSV lines appended to a log (adversary of #65, round 77):
+    a run held twice in one input is refused at its second copy's line; one an earlier import
+    holds, at its line; otherwise the log imports (the hand count: which run sits where)."""
+    make = _iozone_run if tool == "iozone" else _bonnie_run
+    folder = tmp_path_factory.mktemp(tool)
+
+    def log(runs):  # (text, line of each run's key line)
+        text, at = "", []
+        for k in runs:
+            run, line = make(k)
+            at.append(text.count("\n") + line)
+            text += run if run.endswith("\n") else run + "\n"
+        return text, at
+    (folder / "a.txt").write_text(log(first)[0])
+    text, at = log(second)
+    (folder / "b.txt").write_text(text)
+    out = folder / "out"
+    with _clock():
+        assert _imported(capsys, tool, [folder / "a.txt"], out, "--redact")[0] == 0
+        before = _files(out)
+        code, err = _imported(capsys, tool, [folder / "b.txt"], out, "--redact")
+    twice = next((i for i, k in enumerate(second) if k in second[:i]), None)
+    held = next((i for i, k in enumerate(second) if k in first), None)
+    if twice is None and held is None:
+        assert code == 0, err
+        return
+    assert code == 1 and err.count("\n") == 1 and _files(out) == before, err
+    if twice is not None:  # a copy within this input is found before the earlier results are read
+        assert f"line {at[twice]}: a run that line {at[second.index(second[twice])]} holds too" in err, err
+    else:
+        assert f"line {at[held]}: a run imported already" in err, err

@@ -518,7 +518,7 @@ def _publish(out: str, made: list[tuple[dict, dict]], redact: bool, inputs: list
             members = {name: data for name, data in members.items() if name in named}
             outputs.update(members)
             if redact:
-                members = _redacted(result, members)
+                members = _redacted(result, members, inputs)
             kept.update(members)
             if members:
                 bundle.write(members, bundle.path(tmp, result["id"]))
@@ -652,7 +652,8 @@ def _input_of(member: str, inputs: list[str]) -> str:
 
 def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     """What identifies an output among those imported before, as (key, line): a log of runs (dd's
-    summaries, fio's terse lines) a key per run and its line number, so that a log imported again
+    summaries, fio's terse lines, bonnie++'s CSV lines, IOzone's rows and Children lines) a key
+    per run and its line number, so that a log imported again
     grown by a run (`dd ... 2>> dd.log`, `fio --minimal ... >> log`), or cut, or a line of it
     alone, is the same runs (adversary of #65, round 74); any other output one key, line None:
     its text's words, whatever its line
@@ -681,6 +682,13 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
         # a terse line is one job's run (or one clone's): its fields, however spaced or ended
         return [(b"terse\0" + ";".join(f.strip() for f in line.split(";")).encode(), number)
                 for number, line in fio_terse.lines(text)]
+    # a bonnie++ CSV line is a run; an IOzone table row or Children line is a run's figures
+    # (adversary of #65, round 77: both, held twice in one log or in a log and its grown copy,
+    # were samples twice); their words, however spaced
+    lines = (importers.bonnie.csv_lines(text) if module is importers.bonnie
+             else importers.iozone.run_lines(text) if module is importers.iozone else [])
+    if lines:
+        return [(module.__name__.encode() + b"\0" + " ".join(line.split()).encode(), number) for number, line in lines]
     return [(hashlib.sha256(" ".join(text.split()).encode()).digest(), None)]
 
 
@@ -790,13 +798,20 @@ def _redaction_clears(members: dict[str, bytes]) -> bool:
                for name, data in members.items())
 
 
-def _redacted(result: dict, members: dict[str, bytes]) -> dict[str, bytes]:
+def _redacted(result: dict, members: dict[str, bytes], inputs: list[str] = ()) -> dict[str, bytes]:
     """The members with privacy.redact applied to each one's text; what was replaced is added
-    to the result's redactions, by raw reference and kind."""
+    to the result's redactions, by raw reference and kind. A text report that "[redacted]" makes
+    longer than the bound a kept text may have is refused naming its input (round 76: it was
+    refused as an output import should have refused, "please report it")."""
     kept, redactions = {}, []
     for name, data in members.items():
         text, counts = privacy.redact(importers.text_of(data, name))
         kept[name] = text.encode() if counts else data
+        if counts and len(kept[name]) > importers.MAX_TEXT_BYTES and not importers.is_json_report(kept[name]):
+            raise UserError(f"a text report of {len(data):,} bytes, {len(kept[name]):,} with what --redact replaced "
+                            f"written as [redacted]", where=_input_of(name, inputs),
+                            expected=f"a tool's text output of at most {importers.MAX_TEXT_BYTES:,} bytes as kept "
+                                     f"(cut what is not the tool's own before the import)")
         redactions += [{"raw": f"raw/{result['id']}/{name}", "what": what, "count": n} for what, n in sorted(counts.items())]
     if redactions:
         result["redactions"] = (result.get("redactions", []) + redactions)[:1000]

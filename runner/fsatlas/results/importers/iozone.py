@@ -243,6 +243,16 @@ def _read_lines(text: str) -> list:
     return read
 
 
+def run_lines(text: str) -> list[tuple[int, str]]:
+    """(number, line) of each line that holds a measurement of one run: a table's row, a
+    Children line read. The same line twice, in one output or in two, is one run's figures
+    twice (import_._output_keys: a log of IOzone's outputs appended, `iozone ... >> log`)."""
+    lines = text.split("\n")
+    numbers = _LineNumbers(text)
+    found = {number for _, number, _ in _rows(text)} | {numbers(m.start()) for m in _children(text)}
+    return [(number, lines[number - 1]) for number in sorted(found)]
+
+
 def parse(text: str, where: str, workload: str | None = None) -> list:
     figures.refuse_edited_lines(text, where, "IOzone's", _read_lines)
     metric = _unit(text)
