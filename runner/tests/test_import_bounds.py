@@ -75,3 +75,20 @@ def test_an_iozone_table_past_the_cells_bound_is_refused_at_the_row_that_passes_
     text = "\n" * blank + HEAD + "".join(ROW.format(k) for k in range(1, rows + 1))
     past = next(r for r in range(1, rows + 1) if r * per_row > MOST_CELLS)  # the row whose cells pass the bound
     _refused_at(tmp, "iozone", text, blank + HEAD.count("\n") + past)
+
+
+def test_a_text_report_redaction_makes_longer_than_the_bound_is_refused_naming_its_input(tmp_path):
+    """A dd log at the text bound whose address --redact writes as "[redacted]", two bytes longer
+    (adversary of #65, round 76: refused as an output import "should have refused: please report
+    it"): refused in one line naming the input and the bound, nothing written."""
+    from fsatlas.results import importers
+    head = "$ ssh 10.0.0.5 dd if=/dev/zero of=/mnt/f bs=1M count=64 status=progress\n"
+    tail = DD
+    progress = "67108864 bytes (67 MB, 64 MiB) copied, 1 s, 67 MB/s\r"
+    fill = importers.MAX_TEXT_BYTES - len(head.encode()) - len(tail.encode())
+    text = head + progress * (fill // len(progress)) + " " * (fill % len(progress)) + tail
+    assert len(text.encode()) == importers.MAX_TEXT_BYTES
+    code, err = _import(tmp_path, "dd", text, "--redact")
+    assert code == 1 and "\n" not in err and "in.txt: a text report of" in err and "[redacted]" in err, err
+    assert "please report" not in err
+    assert not (tmp_path / "out" / "results").exists() or not list((tmp_path / "out" / "results").iterdir())
