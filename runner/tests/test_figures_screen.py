@@ -159,6 +159,8 @@ def test_a_fio_json_number_is_the_double_it_names_or_refused(literal, inside_a_s
 @example("cgroup", "x", "random_distribution").via("adversary of #65, round 74")
 @example("cgroup", "x", "cpus_allowed").via("adversary of #65, round 74")
 @example("cgroup", "x", "verify_backlog").via("adversary of #65, round 74")
+@example("cgroup", "x", "file_service_type").via("adversary of #65, round 77")
+@example("cgroup", "x", "numa_mem_policy").via("adversary of #65, round 77")
 def test_a_fio_option_is_screened_only_where_fio_reads_a_figure(text_option, words, figure_option):
     """A text option (a path, a cgroup, an engine's library) holds the user's words, which fio
     takes as written; an option fio reads as a figure (and keeps in a cell) holds none of other

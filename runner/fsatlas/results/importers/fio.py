@@ -70,11 +70,13 @@ SIZES = frozenset({"bs", "blocksize", "ba", "blockalign", "bsrange", "blocksize_
 # Beside those, the options fio reads a number from that the kinds above do not name: those whose
 # default (fio 3.33's --cmdhelp) is a figure (number_ios, zonesize, percentile_list, lockmem), and
 # those whose value holds figures among words (random_distribution=zipf:1.2, cpus_allowed=0-3,
-# numa_cpu_nodes, steadystate=iops_slope:0.01%, verify_backlog): "１000" or "1_024" there is no
-# value fio wrote (adversary of #65, round 74)
+# numa_cpu_nodes, steadystate=iops_slope:0.01%, verify_backlog, file_service_type=random:4,
+# numa_mem_policy=bind:0, unit_base, trim_backlog, cmdprio_percentage): "１000" or "1_024" there is
+# no value fio wrote (adversaries of #65, rounds 74 and 77)
 _FIGURE_OPTIONS = (frozenset(fio_options.KINDS) | SIZES | fio_options.BY_DIRECTION | {"rw", "readwrite", "bssplit"}
                    | {name for name, default in fio_options.FIO_DEFAULTS.items() if re.fullmatch(r"[0-9][0-9.:,%x-]*", default)}
-                   | {"random_distribution", "cpus_allowed", "numa_cpu_nodes", "steadystate", "verify_backlog"})
+                   | {"random_distribution", "cpus_allowed", "numa_cpu_nodes", "steadystate", "verify_backlog",
+                      "file_service_type", "numa_mem_policy", "unit_base", "trim_backlog", "cmdprio_percentage"})
 
 
 def _read_as_figures(name: str) -> bool:
