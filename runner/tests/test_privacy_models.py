@@ -159,6 +159,10 @@ def test_the_reported_part_numbers():
         assert privacy.finding(text) is None and privacy.raw_matches(text) == [], text
     assert privacy.findings({"target": {"device_model": "ST16000NM001G-2KK103"}}) == []
     assert privacy.findings({"target": {"device_model": "HUH721212ALE604"}}) == []
+    # serials whose long run of digits comes first, but longer or before one letter (round 77)
+    for serial in ("PHYF8123004Y480BGN", "BTWL123456789012", "50026B7682D0E6F2"):
+        assert privacy.findings({"target": {"device_model": serial}}), serial
+        assert "a serial number" in privacy.finding(f"Disk: 480GB INTEL SSDSC2KB480G8 {serial}", privacy.MODEL), serial
     for text in ("Disk: Samsung SSD 970 EVO S4EWNX0N123456A", "Disk: X, Foo: M378A2K43DB1", "M378A2K43DB1"):
         assert "a serial number" in privacy.finding(text), text
 

@@ -288,16 +288,21 @@ def _passes(text: str, kind: int, match, place: str = "") -> bool:
 def _serial_in_model(text: str, match) -> bool:
     """Whether a serial-shaped word of a device's model is its serial after all: a model number
     is short and has few digits in a row (KINGSTON SA400S37240G, CT1000MX500SSD1, Samsung
-    M378A2K43DB1, SK hynix HMCG94MEBRA123N), or its long run of digits is its first (a family
-    and capacity: HGST HUH721212ALE604, WD WUH721414ALE6L4, Hitachi HDS721010CLA332, Seagate
-    ST12000NM0008; adversary of #65, round 76); a serial added to the model has 13 or more
-    characters with five digits in a row, after other digits, that are no round thousand
+    M378A2K43DB1, SK hynix HMCG94MEBRA123N), or its long run of digits is a family and capacity
+    (HGST HUH721212ALE604, WD WUH721414ALE6L4, Hitachi HDS721010CLA332; adversary of #65, round
+    76) or a round capacity (Seagate ST12000NM0008); a serial added to the model has 13 or more
+    characters with five digits in a row otherwise, that are no round thousand
     (Samsung's S4EWNX0N123456A), follows WD- (Western Digital's) or an underscore
     (/dev/disk/by-id's model_serial)."""
     word, before = match.group(0), text[:match.start()]
-    runs = re.findall(r"\d+", word)
-    return (len(word) >= 13 and any(len(run) >= 5 and not re.fullmatch(r"[1-9]\d{1,2}000", run) for run in runs[1:])) \
-        or before.endswith(("WD-", "_"))
+    runs = list(re.finditer(r"\d+", word))
+    long = [run for run in runs if len(run.group()) >= 5 and not re.fullmatch(r"[1-9]\d{1,2}000", run.group())]
+    # a family and capacity: the word's first digits, at most seven, then two letters or more
+    # (HUH721212ALE604); a serial's run is later, longer, or followed by one letter (Intel's
+    # PHYF8123004Y480BGN, BTWL123456789012, Kingston's 50026B7682D0E6F2: adversary, round 77)
+    family = bool(long) and long == runs[:1] and len(long[0].group()) <= 7 and \
+        re.match(r"[A-Z]{2}", word[long[0].end():]) is not None
+    return (len(word) >= 13 and bool(long) and not family) or before.endswith(("WD-", "_"))
 
 
 # What raw_matches calls each kind it finds: the words a result's redactions name.
