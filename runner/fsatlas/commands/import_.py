@@ -577,7 +577,8 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
     two runs (#65 round 60: dd1 and dd2, then dd1, dd2 and dd3, gave two results that compare
     counted as two runs; so did the same outputs in another order or under another label), or
     holds a run such a member holds (_output_keys: a log imported again grown by a run, round 74),
-    named by its input and line; or where two inputs of this import hold one run. Only
+    named by its input and line; or where two inputs of this import, or one input twice, hold
+    one run (round 76: `cat old.log grown.log`), named by the second copy's line. Only
     imported results are read (an id holding "-import-"), each bundle within its bounds; not the
     ids this import writes (the same import again, in its second: _not_replacing found their
     bytes the same)."""
