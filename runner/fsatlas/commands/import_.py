@@ -20,7 +20,7 @@ import yaml
 from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
 from ..results import bundle, dd_output, fio_terse, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
-from ..results.importers.measurement import NOTES
+from ..results.importers.measurement import NOTES, bounds as measurement_bounds
 from ..run import leftovers, system
 from ..errors import UserError
 from ..run.matrix import make_key
@@ -197,14 +197,6 @@ def _member(index: int, path: str) -> str:
     return f"{index + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', os.path.basename(path))}"
 
 
-def _bounds() -> tuple[int, int]:
-    """(cells, samples of a metric) a result may hold, as its schema says: an output past either is
-    refused while its cells are made, not after (a bonnie++ CSV of 35,678 runs took 19.5 s of CPU,
-    most of it wording the schema's refusal of the result: adversary of #65, round 74)."""
-    schema = resultfile.schema()
-    return schema["properties"]["cells"]["maxItems"], schema["$defs"]["metric"]["properties"]["samples"]["maxItems"]
-
-
 def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver: str,
                  variant: str = "imported", effective: str = "", provenance: dict | None = None,
                  inputs: dict | None = None) -> list[dict]:
@@ -214,7 +206,7 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
     provenance: raw member -> its own measured time and tool version, kept per cell as
     imported_runs (one entry a raw member, in the order of raw); inputs: raw member -> the input
     file it holds, which a refusal names."""
-    cells, most_cells, most_runs = {}, *_bounds()
+    cells, (most_cells, most_runs) = {}, measurement_bounds()  # what no importer refused at its line
     for raw, measurements in parsed:
         for m in measurements:
             # a variant is part of the key, as the runner's variants are (there by their options)

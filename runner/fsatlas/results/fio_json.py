@@ -10,7 +10,7 @@ import re
 
 import orjson
 
-from . import figures
+from . import figures, resultfile
 from ..errors import UserError
 
 # fio's percentile keys for the latency metrics fsatlas reports.
@@ -127,14 +127,14 @@ def _not_finite(report) -> tuple | None:
     a report holding one was edited, whether or not its field is one fio's figures are read from
     (a NaN in disk_util passed into the kept raw output: adversary of #65, round 74). None where
     every number is finite."""
-    stack = [("", report)]
+    stack = [((), report)]
     while stack:
-        where, node = stack.pop()
+        at, node = stack.pop()
         if isinstance(node, float) and not math.isfinite(node):
-            return where, node
+            return resultfile.pointer(at), node
         if isinstance(node, (dict, list)):
             items = node.items() if isinstance(node, dict) else enumerate(node)
-            stack.extend((f"{where}/{str(k).replace('~', '~0').replace('/', '~1')}", v) for k, v in reversed(list(items)))
+            stack.extend((at + (k,), v) for k, v in reversed(list(items)))
     return None
 
 

@@ -11,9 +11,9 @@ The name field holds the host name: it is never imported.
 import functools
 import re
 
-from .. import figures, resultfile
+from .. import figures
 from ...errors import UserError
-from .measurement import Measurement
+from .measurement import Measurement, bounds
 
 # Column names after (format_version, bonnie_version, name, concurrency, seed, file_size, io_chunk_size);
 # format 1.98 inserts seeks and seek_proc_count before putc.
@@ -186,7 +186,7 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
         raise UserError("no bonnie++ CSV line", where=where,
                         expected="a line starting with the format version (1.91a to 1.98, or 2 for 1.90 and 1.91), or bonnie++ 1.0x's "
                                  "27 fields (name,size,putc,...): bonnie++'s last line, or bon_csv2txt's input")
-    most = resultfile.schema()["$defs"]["metric"]["properties"]["samples"]["maxItems"]
+    most = bounds()[1]
     if len(lines) > most:  # each line a run of every test: a cell holds at most that many repetitions
         raise UserError(f"more than {most:,} bonnie++ CSV lines (runs)", where=f"{where}:{lines[most][0]}",
                         expected=f"at most {most:,} runs an output: a cell holds at most {most:,} repetitions")

@@ -3,9 +3,9 @@
 (results/dd_output says which lines count and how they are read). The throughput is computed
 from the byte count and the seconds, not from dd's rounded rate."""
 from ..dd_output import RECORDS, filled_lines, summaries
-from .. import figures, resultfile
+from .. import figures
 from ...errors import UserError
-from .measurement import Measurement
+from .measurement import Measurement, bounds
 
 MAX_BYTES = 2 ** 63 - 1  # dd's counts are off_t
 MAX_SECONDS = 1e9  # about 32 years
@@ -30,7 +30,7 @@ def _refuse_edited_lines(text: str, where: str) -> None:
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
     _refuse_edited_lines(text, where)
-    out, most = [], resultfile.schema()["$defs"]["metric"]["properties"]["samples"]["maxItems"]
+    out, most = [], bounds()[1]
     for size, seconds, line in summaries(text):
         if len(out) == most:  # each summary a run of the one cell, which holds at most that many
             raise UserError(f"more than {most:,} dd summaries (runs)", where=f"{where}:{line}",

@@ -15,8 +15,8 @@ import math
 import re
 
 from ...errors import UserError
-from .. import figures, resultfile
-from .measurement import Measurement, check_time
+from .. import figures
+from .measurement import Measurement, bounds, check_time
 
 # IOzone's column or throughput label -> (workload, rw as fio would name it)
 TABLE_TESTS = {
@@ -157,7 +157,7 @@ def _read(token: str, where: str, line: int, factor: float) -> float:
 def _table(text: str, where: str, metric: tuple) -> list:
     name, factor, unit, better = metric
     out = []
-    most, cells = resultfile.schema()["properties"]["cells"]["maxItems"], set()
+    most, cells = bounds()[0], set()
     for columns, line, tokens in _rows(text):
         values = {}
         for token in tokens:
