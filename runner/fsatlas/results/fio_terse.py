@@ -36,10 +36,14 @@ def _is_line(line: str) -> bool:
 # text, which no JSON report passes, before each line is judged (validate asked it of every fio
 # report, and judged some 300 lines of each)
 _VERSION_AT_LINE_START = re.compile("(?:\\A|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])[2-5];")
+# the same after a line's end alone: a search that begins with a class of characters is made
+# one scan for them (14 against 5 µs a small JSON report), the text's start asked apart
+_VERSION_AFTER_LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029][2-5];")
 
 
 def is_terse(text: str) -> bool:
-    return bool(_VERSION_AT_LINE_START.search(text)) and any(_is_line(line) for line in text.splitlines())
+    begins = text[:2] in ("2;", "3;", "4;", "5;") or bool(_VERSION_AFTER_LINE_END.search(text))
+    return begins and any(_is_line(line) for line in text.splitlines())
 
 
 def lines(text: str) -> list[tuple[int, str]]:
