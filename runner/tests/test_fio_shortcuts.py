@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.errors import UserError
+from fsatlas.results import fio_json
 from fsatlas.results.importers import fio
 
 NAMES = st.sampled_from(["bs", "rw", "iodepth", "direct", "size", "numjobs", "ioengine", "kb_base", "runtime",
@@ -75,3 +76,17 @@ def test_a_sum_or_mean_of_figures_is_the_exact_decimals_rounded_once(figures, me
     expected = float(exact / len(figures)) if mean else float(exact)
     found = fio._summed(figures, len(figures) if mean else 1)
     assert found == expected and str(found) == str(expected)  # -0.0 is the Fraction's 0.0
+
+
+# texts of the characters the shapes are made of, and of others that resemble them
+SHAPED = st.text(alphabet=st.sampled_from(list("0123456789.eE+-") + ["\0", "٣", "x", " ", '"', ":", "１"]), max_size=120)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(SHAPED, st.sampled_from(["1" * 21, "1" * 20, "1." + "0" * 38, "1." + "0" * 37, "1e-400",
+                                                    "1E+308", "2e99", "0" * 21, "." * 40])), max_size=6),
+       st.integers(0, 40))
+def test_the_look_for_a_literal_no_double_holds_finds_what_the_search_finds(parts, start):
+    text = "".join(parts)
+    start = min(start, len(text))
+    assert fio_json.has_extreme_literal(text, start) == (fio_json._EXTREME_LITERAL.search(text, start) is not None)

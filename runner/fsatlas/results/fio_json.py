@@ -96,6 +96,19 @@ def _float(text: str) -> float:
 # where three alternatives each tried from its own start took 429 µs (validate of a bundle's
 # 20,000 full reports: 37 s, make perf).
 _EXTREME_LITERAL = re.compile(r"[0-9](?:[eE][-+]?[0-9]{3}|[0-9.]{39}|[0-9]{20})")
+# Every text the search finds holds 21 digits and points in a row, or an exponent of three digits:
+# with each of those characters made NUL (and E, - made e, +), a look for those two shapes in C
+# (17 against 95 µs a 6.6 KB report) tells the texts the search need not be run on (validate of
+# 20,000 full reports spent 2.6 s of 9.7 in it).
+_NUMBER_CHARACTERS = str.maketrans({**{c: "\0" for c in "0123456789."}, "E": "e", "-": "+"})
+
+
+def has_extreme_literal(text: str, start: int = 0) -> bool:
+    """Whether text from start holds a literal of _EXTREME_LITERAL's."""
+    shapes = text.translate(_NUMBER_CHARACTERS)
+    if "\0" * 21 not in shapes and "e\0\0\0" not in shapes and "e+\0\0\0" not in shapes:
+        return False
+    return _EXTREME_LITERAL.search(text, start) is not None
 
 
 # How deep a fio report may nest: fio's own go 7 levels (jobs, a job, read, clat_ns, percentile).
@@ -143,7 +156,7 @@ def parse(text: str, where: str = "fio output") -> dict:
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
     if start < 0 or text[start:start + 1] != "{":
         raise UserError("no JSON document in fio output", where=where)
-    if not _EXTREME_LITERAL.search(text, start):
+    if not has_extreme_literal(text, start):
         try:  # orjson decodes fio's reports 3.5x faster; json has the last word on what orjson refuses
             return orjson.loads(text[start:])
         except orjson.JSONDecodeError:
