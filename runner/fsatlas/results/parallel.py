@@ -20,7 +20,9 @@ def map_batches(fn, items: list, preload: tuple = ()):
     workers = min(os.cpu_count() or 1, len(items) // PARALLEL_FROM)
     if workers < 2:
         if items:
-            yield items, fn(items)
+            with memory.collector_off():  # as in a worker, forked with it off (below): validate of one
+                value = fn(items)  # file of 50,000 fio reports spent 0.5 s of 10 in full collections
+            yield items, value
         return
     batches = _batches(items, workers)
     import gc
