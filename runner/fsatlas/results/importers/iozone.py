@@ -154,19 +154,51 @@ def _read(token: str, where: str, line: int, factor: float) -> float:
         raise UserError(f"a figure of {shown!r}", where=where, field=f"line {line}", expected=_EXPECTED) from None
 
 
+# How far right of its header word a table's first figure of a column ends: under it (IOzone
+# 3.2xx, 3.3xx) or one past it (3.4xx's read and random read, a character wider). None ends before
+# its word: a figure that does was cut short (a log cut where IOzone was writing the row), and so
+# is one ending further past it, the start of a figure cut under a column left blank.
+_PAST_HEADER = 1
+
+
+def _unended(text: str) -> bool:
+    """Whether text's last line has no line end (str.splitlines' ends, as figures.LINE's)."""
+    return bool(text) and text[-1].splitlines() != [""]
+
+
 def _table(text: str, where: str, metric: tuple) -> list:
     name, factor, unit, better = metric
     out = []
     most, cells = bounds()[0], set()
+    last_line = text.count("\n") + 1 if _unended(text) else None
+    table = None
     for columns, line, tokens in _rows(text):
+        if columns is not table:  # a table's first row: its figures' ends and columns the rest must have
+            table, ends, tests, first = columns, {}, None, line
+        if line == last_line:  # IOzone ends each row; a row without its end may have been cut in a figure
+            raise UserError("a table row without its line end", where=where, field=f"line {line}",
+                            expected="IOzone's rows, each ended by a line end (an output cut while IOzone "
+                                     "wrote a row ends in it)")
         values = {}
         for token in tokens:
             value = _read(token.group(), where, line, factor)
             column = min(columns, key=lambda c: abs(c[1] - token.end()))
-            if abs(column[1] - token.end()) > 3 or column[0] in values:
+            # where the column's figures end in the rows above, else under its header word or past it:
+            # a figure cut short ends before (752151 cut to 7521 was read as 7521: adversary of #65, round 78),
+            # so of two rows that differ the one ending before is named
+            end, at = ends.setdefault(column[0], (token.end() if 0 <= token.end() - column[1] <= _PAST_HEADER else None, line))
+            if token.end() != end or column[0] in values:
+                earlier = column[0] not in values and end is not None and token.end() > end
                 raise UserError(f"a figure that lines up with no column: {token.group()[:40]!r}", where=where,
-                                field=f"line {line}", expected="IOzone's right-aligned columns")
+                                field=f"line {at if earlier else line}",
+                                expected="IOzone's right-aligned columns, each figure ending where its column's "
+                                         "figures end (one cut short ends before)")
             values[column[0]] = value
+        tests, held = tests or set(values), set(values)
+        if held != tests:  # IOzone runs a table's tests in every row: a row cut at a column holds fewer
+            raise UserError(f"a row of {len(held)} figures where the table's first row holds {len(tests)}",
+                            where=where, field=f"line {first if held > tests else line}",
+                            expected="every row of a table holding the columns of its first row (a row cut short holds fewer)")
         if "kB" not in values and "KB" not in values or "reclen" not in values:
             raise UserError("a table row without file size and record size", where=where, field=f"line {line}")
         size_kib = values.pop("kB", values.pop("KB", 0))
