@@ -6,6 +6,7 @@ IOzone table of 80,000 rows 1.1 GB, refused by the memory bound naming no place)
 import contextlib
 import io
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from fsatlas.cli import main
@@ -75,6 +76,34 @@ def test_an_iozone_table_past_the_cells_bound_is_refused_at_the_row_that_passes_
     text = "\n" * blank + HEAD + "".join(ROW.format(k) for k in range(1, rows + 1))
     past = next(r for r in range(1, rows + 1) if r * per_row > MOST_CELLS)  # the row whose cells pass the bound
     _refused_at(tmp, "iozone", text, blank + HEAD.count("\n") + past)
+
+
+def _iozone_runs(shape: str, count: int) -> tuple[str, int]:
+    """(an IOzone output of count runs, each a line of its own figures, the line of its first)."""
+    if shape == "table rows":  # one file and record size run again and again: runs of its cells
+        row = "         1048576      64{:8d}  346052   741827   692543  668591  342610  943661   375120   986910\n"
+        return HEAD + "".join(row.format(309500 + i) for i in range(count)), HEAD.count("\n") + 1
+    if shape == "children runs":  # one test of one process count
+        return "".join(f"\tChildren see throughput for  1 initial writers  = {400000 + i}.00 kB/sec\n" for i in range(count)), 1
+    return "".join(f"\tChildren see throughput for {i + 1} initial writers  = 400000.00 kB/sec\n" for i in range(count)), 1
+
+
+@pytest.mark.parametrize("shape", ["table rows", "children runs", "children cells"])
+@settings(max_examples=2, deadline=None)
+@given(blank=st.integers(0, 3), extra=st.integers(1, 3))
+def test_iozone_runs_or_cells_past_the_bound_are_refused_at_the_first_ones_line(tmp_path_factory, shape, blank, extra):
+    """Table rows of one file and record size, Children lines of one test and process count (each
+    a run), or of as many process counts (each a cell): refused at the line of the first run or
+    cell past the bound (round 78: Children lines past it were refused naming no line)."""
+    most = MOST_CELLS if shape == "children cells" else MOST_RUNS
+    text, first = _iozone_runs(shape, most + extra)
+    _refused_at(tmp_path_factory.mktemp("iozone"), "iozone", "\n" * blank + text, blank + first + most)
+
+
+def test_iozone_runs_at_the_bound_import(tmp_path):
+    for shape in ("table rows", "children runs"):
+        code, err = _import(tmp_path / shape.replace(" ", "-"), "iozone", _iozone_runs(shape, MOST_RUNS)[0], "--redact")
+        assert code == 0, err
 
 
 def test_a_text_report_redaction_makes_longer_than_the_bound_is_refused_naming_its_input(tmp_path):
