@@ -43,6 +43,23 @@ def looks_like(text: str) -> bool:
     return '"jobs"' in text or '"client_stats"' in text or fio_terse.is_terse(text)
 
 
+_JSON_START = re.compile(r"^[ \t]*\{", re.M)  # a JSON report's first line, as fio_json finds it: no terse line's
+
+
+def _refuse_json_beside_terse(text: str, where: str) -> None:
+    """A UserError naming the line where a JSON report begins in a file of terse lines, before them
+    or after: one is no more the run than the other (fio --output-format=terse,json writes both of
+    one run; a report and another run's lines concatenated are two), and the JSON one was passed
+    over without a word (adversary of #65, round 78). Its first line, not a terse line's: json+'s
+    bins, cut from the text before it is read (importers.text_of), lie after it."""
+    start = _JSON_START.search(text)
+    if start and any(text.find(key, start.start()) >= 0 for key in ('"jobs"', '"client_stats"')):
+        raise UserError("a JSON report beside terse lines in one file", where=where,
+                        field=f"line {text.count(chr(10), 0, start.start()) + 1}",
+                        expected="one fio output a file: its JSON report or its terse lines (--output-format=terse,json "
+                                 "writes both: import one)")
+
+
 def tool_version(text: str) -> str | None:
     match = re.search(r'"fio version"\s*:\s*"([^"]{1,50})"', text)
     return match.group(1) if match else fio_terse.version(text)
@@ -473,6 +490,7 @@ CLONES, RUNS, ASK, EITHER = "clones", "runs", "ask", "either"
 def parse(text: str, where: str, workload: str | None = None, terse_lines: str = EITHER) -> list:
     terse = fio_terse.is_terse(text)
     if terse:
+        _refuse_json_beside_terse(text, where)
         # a line of "٥;..." is none fio wrote, not one to pass over; a job's name is the user's
         figures.refuse_other_digits(text, where, "fio's terse", names=fio_terse.job_names(text))
         report = fio_terse.report(text, where)
