@@ -315,3 +315,51 @@ def test_iozone_and_bonnie_runs_are_imported_once(tmp_path_factory, capsys, tool
         assert f"line {at[twice]}: a run that line {at[second.index(second[twice])]} holds too" in err, err
     else:
         assert f"line {at[held]}: a run imported already" in err, err
+
+
+# what a logger writes before each line of a program's output: `ts`, syslog, journald, Jenkins' timestamper
+STAMPS = ["%b %d %H:%M:%S ", "%b %e %H:%M:%S iozone[4242]: ", "[%Y-%m-%dT%H:%M:%S.%fZ] ", "%H:%M:%S | ",
+          "%Y-%m-%d %H:%M:%S,%f "]
+
+
+def _logged(text: str, quote: str, stamp: str, start: real.datetime) -> str:
+    """text with each line after quote and its own time in stamp's shape, a second after the last."""
+    return "".join(quote + (start + real.timedelta(seconds=i)).strftime(stamp) + line
+                   for i, line in enumerate(text.splitlines(True)))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RUNS, second=st.lists(st.integers(0, 7), min_size=1, max_size=3, unique=True),
+       quote=st.sampled_from(["", *QUOTES]), stamp=st.sampled_from(["", *STAMPS]),
+       start=st.datetimes(real.datetime(2000, 1, 1), real.datetime(2035, 1, 1)), together=st.booleans())
+@example(first=[0], second=[0], quote="> ", stamp="", start=real.datetime(2024, 1, 15), together=False)  # a reply
+@example(first=[0], second=[0], quote="", stamp=STAMPS[0], start=real.datetime(2024, 1, 15), together=True)  # `ts`
+def test_an_iozone_run_quoted_or_after_a_logger_s_time_is_one_run(tmp_path_factory, capsys, first, second, quote,
+                                                                  stamp, start, together):
+    """An IOzone throughput-mode run is what its Children lines are read as (adversary of #65,
+    round 78): the log of runs `second`, each line quoted or after a logger's time, is refused at
+    the first Children line of a run of `first`, imported before or (together) earlier in the same
+    input; with no run of `first` it imports."""
+    folder = tmp_path_factory.mktemp("iozone-logged")
+    runs_a, runs_b = [_iozone_run(k)[0] for k in first], [_iozone_run(k)[0] for k in second]
+    text_a = "".join(r if r.endswith("\n") else r + "\n" for r in runs_a)
+    text_b = _logged("".join(r if r.endswith("\n") else r + "\n" for r in runs_b), quote, stamp, start)
+    lines_a, run_lines = text_a.count("\n"), IOZONE.rstrip("\n").count("\n") + 1
+    out = folder / "out"
+    with _clock():
+        if together:
+            (folder / "b.txt").write_text(text_a + text_b)
+        else:
+            (folder / "a.txt").write_text(text_a)
+            (folder / "b.txt").write_text(text_b)
+            assert _imported(capsys, "iozone", [folder / "a.txt"], out, "--redact")[0] == 0
+        before = _files(out) if out.exists() else {}
+        code, err = _imported(capsys, "iozone", [folder / "b.txt"], out, "--redact")
+    held = next((i for i, k in enumerate(second) if k in first), None)
+    if held is None:
+        assert code == 0, err
+        return
+    line, earlier = (lines_a if together else 0) + run_lines * held + 2, run_lines * first.index(second[held]) + 2
+    assert code == 1 and err.count("\n") == 1 and (_files(out) if out.exists() else {}) == before, err
+    assert f"{folder / 'b.txt'}: line {line}: " in err, err
+    assert (f"a run that line {earlier} holds too" if together else f"imported already, in the result") in err, err

@@ -298,13 +298,17 @@ def _read_lines(text: str) -> list:
 
 
 def run_lines(text: str) -> list[tuple[int, str]]:
-    """(number, line) of each line that holds a measurement of one run: a table's row, a
-    Children line read. The same line twice, in one output or in two, is one run's figures
-    twice (import_._output_keys: a log of IOzone's outputs appended, `iozone ... >> log`)."""
+    """(number, key) of each line that holds a measurement of one run: a table's row, its words;
+    a Children line read, what is read from it (threads, test, figure, unit), not its words: quoted
+    ("> "), or after the time `ts` or a syslog wrote, it is the same run (adversary of #65, round
+    78: its words made it another run). One key twice, in one output or in two, is one run's
+    figures twice (import_._output_keys: a log of IOzone's outputs appended, `iozone ... >> log`)."""
     lines = text.split("\n")
     numbers = _LineNumbers(text)
-    found = {number for _, number, _ in _rows(text)} | {numbers(m.start()) for m in _children(text)}
-    return [(number, lines[number - 1]) for number in sorted(found)]
+    keys = {number: lines[number - 1] for _, number, _ in _rows(text)}
+    for m in _children(text):
+        keys[numbers(m.start())] = f"Children {m[1]} {' '.join(m[2].lower().split())} = {m[3]} {m[4].lower()}"
+    return sorted(keys.items())
 
 
 def parse(text: str, where: str, workload: str | None = None) -> list:
