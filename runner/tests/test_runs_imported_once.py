@@ -228,34 +228,38 @@ def test_numjobs_clones_in_json_are_summed_without_being_asked(tmp_path, capsys)
 @given(runs=st.lists(st.integers(0, 7), min_size=1, max_size=5), terse=st.booleans())
 @example(runs=[0, 1, 0, 1], terse=False)  # `cat old.log grown.log > all.log` (adversary of #65, round 76)
 @example(runs=[0, 0], terse=True)
+@example(runs=[1, 0, 1], terse=False)  # two runs that printed one time (round 78)
 def test_a_run_held_twice_in_one_input_is_refused_at_its_second_line(tmp_path_factory, capsys, runs, terse):
     """One input holding a run twice (a dd summary, a terse line): refused at the line of its
-    second copy, naming the first's line, nothing written; each run once, it imports (the hand
-    count: which run sits on which line)."""
+    second copy, naming a line of the first, nothing written; each run once, it imports (the hand
+    count: which run sits on which line). A dd summary repeated is a copy where it follows its
+    first or a run beside it is repeated beside it too (a log and its grown copy, a session pasted
+    twice); alone, it is two runs that printed one byte count and time (BSD's microseconds:
+    adversary of #65, round 78), each imported."""
     folder = tmp_path_factory.mktemp("twice")
     if terse:
-        text = "".join(_terse_run(k) for k in runs)
-        lines_of = {}
-        for number, k in enumerate(runs, 1):
-            lines_of.setdefault(k, []).append(number)
+        text, lines = "".join(_terse_run(k) for k in runs), list(range(1, len(runs) + 1))
         options = ("--terse-lines", "runs")
     else:
-        text = "".join(_dd_run(k) for k in runs)
-        lines_of = {}
-        for i, k in enumerate(runs):
-            lines_of.setdefault(k, []).append(3 * i + 3)
+        text, lines = "".join(_dd_run(k) for k in runs), [3 * i + 3 for i in range(len(runs))]
         options = ()
+
+    def copy_of(j: int, i: int) -> bool:
+        return runs[i] == runs[j] and (terse or i == j - 1 or (i > 0 and runs[i - 1] == runs[j - 1])
+                                       or (j + 1 < len(runs) and runs[i + 1] == runs[j + 1]))
     path = folder / "log.txt"
     path.write_text(text)
     code, err = _imported(capsys, "fio" if terse else "dd", [path], folder / "out", *options)
-    repeated = sorted((at[1], at[0]) for at in lines_of.values() if len(at) > 1)
-    if repeated:
-        second, first = repeated[0]
-        assert code == 1 and err.count("\n") == 1, err
-        assert f"{path}: line {second}: a run that line {first} holds too" in err, err
-        assert not (folder / "out").exists() or _files(folder / "out") == {}
-    else:
+    copy = next((j for j in range(len(runs)) if any(copy_of(j, i) for i in range(j))), None)
+    if copy is None:
         assert code == 0, err
+        return
+    assert code == 1 and err.count("\n") == 1, err
+    found = re.search(rf"{re.escape(str(path))}: line {lines[copy]}: a run that line (\d+) holds too", err)
+    assert found and int(found[1]) in [lines[i] for i in range(copy) if runs[i] == runs[copy]], err
+    if terse:
+        assert int(found[1]) == lines[runs.index(runs[copy])], err
+    assert not (folder / "out").exists() or _files(folder / "out") == {}
 
 
 IOZONE = (SAMPLES / "iozone" / "throughput-mode-beegfs.txt").read_text()
@@ -363,3 +367,66 @@ def test_an_iozone_run_quoted_or_after_a_logger_s_time_is_one_run(tmp_path_facto
     assert code == 1 and err.count("\n") == 1 and (_files(out) if out.exists() else {}) == before, err
     assert f"{folder / 'b.txt'}: line {line}: " in err, err
     assert (f"a run that line {earlier} holds too" if together else f"imported already, in the result") in err, err
+
+
+# dd's summary of `bs=4k count=1` as BSD/macOS (%.6f secs), busybox (%f seconds) and GNU (%g s) print it
+DD_SUMMARIES = {
+    "bsd": lambda t: f"4096 bytes transferred in {t:.6f} secs ({4096 / t:.0f} bytes/sec)",
+    "busybox": lambda t: f"4096 bytes (4.0KB) copied, {t:f} seconds, {4096 / t / 2 ** 20:.1f}MB/s",
+    "gnu": lambda t: f"4096 bytes (4.1 kB, 4.0 KiB) copied, {t:g} s, {4096 / t / 1e6:.1f} MB/s",
+}
+
+
+def _short_runs(rnd, n: int, pool: int) -> list[float]:
+    """The times of n short runs, each of a pool of microsecond times (so that runs print one
+    time often), as distinct runs do: none the time of the run before it, no two neighbours in
+    the times of two others (what a copy would show)."""
+    times, pairs = [], set()
+    choices = [(40 + k) * 1e-6 for k in range(pool)]
+    for _ in range(n):
+        allowed = [t for t in choices if not times or (t != times[-1] and (times[-1], t) not in pairs)]
+        if not allowed:
+            break
+        times.append(rnd.choice(allowed))
+        if len(times) > 1:
+            pairs.add((times[-2], times[-1]))
+    return times
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rnd=st.randoms(use_true_random=False), n=st.integers(2, 14), pool=st.integers(3, 8),
+       shape=st.sampled_from(sorted(DD_SUMMARIES)), copy=st.sampled_from([None, "grown", "twice", "overlap"]),
+       cut=st.integers(0, 20))
+def test_short_dd_runs_of_one_printed_time_are_runs_of_their_own_and_a_copy_is_not(tmp_path_factory, capsys, rnd, n,
+                                                                                   pool, shape, copy, cut):
+    """A log of short dd runs whose summaries print one time now and then (BSD's, busybox's
+    microseconds: adversary of #65, round 78) imports each run as a repetition, its throughput
+    the hand count's; the same log with a stretch of it copied in (`cat old.log grown.log`, a
+    session pasted twice, two pieces that overlap) is refused, in one line, by its first or second
+    summary at the latest, naming a line of the same figures before it (where the runs beside the
+    junction print the times of two runs beside each other before, it is refused there: what
+    the log shows is a copy of them too)."""
+    times = _short_runs(rnd, n, pool)
+    n = len(times)
+    copied = {None: [], "grown": list(range(1 + cut % n)), "twice": list(range(n)),
+              "overlap": list(range(cut % n, n))}[copy]
+    order = (copied + list(range(n))) if copy == "grown" else list(range(n)) + copied
+    folder = tmp_path_factory.mktemp("dd-short")
+    path = folder / "dd.log"
+    path.write_text("".join(f"1+0 records in\n1+0 records out\n{DD_SUMMARIES[shape](times[k])}\n" for k in order))
+    code, err = _imported(capsys, "dd", [path], folder / "out", "--workload", "tiny-block-write")
+    if copy is None:
+        assert code == 0, err
+        (result,) = (folder / "out" / "results").iterdir()
+        (cell,) = json.loads(result.read_text())["cells"]
+        printed = [float(re.search(r"in ([\d.]+) secs|, ([\d.e-]+) s(?:econds)?,", DD_SUMMARIES[shape](t)).group(
+            1 if shape == "bsd" else 2)) for t in times]
+        assert _readable(result, cell)["metrics"]["throughput"]["samples"] == pytest.approx([4096 / t for t in printed])
+        return
+    first = len(copied) if copy == "grown" else n  # where the copy (or the grown log) begins again
+    assert code == 1 and err.count("\n") == 1, err
+    found = re.search(rf"{re.escape(str(path))}: line (\d+): a run that line (\d+) holds too", err)
+    assert found and int(found[1]) % 3 == 0 and int(found[2]) % 3 == 0, err
+    at, earlier = int(found[1]) // 3 - 1, int(found[2]) // 3 - 1
+    assert earlier < at <= first + 1 and times[order[earlier]] == times[order[at]], err
+

@@ -658,10 +658,9 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     throughput is computed from them; dd's rounded rate is not read), never its line's text:
     quoted as in an e-mail or a reply ("> ", ">> ", indented), or with other words or spacing
     around it, it is the same run (round 74). Two runs printing one byte count and one time are
-    taken for one: busybox prints its seconds with %f (to the microsecond), GNU dd with 6
-    significant digits, so two distinct runs rarely do (copies of some microseconds can); the
-    whole-output key treated such outputs as one already, and a run counted twice, which nothing
-    can tell afterwards, is worse than a refusal that names both lines."""
+    taken for one, but within one input only where the copy goes on with a run beside it or
+    follows its original (_copies): BSD and busybox print their seconds to the microsecond, and
+    two of a log's short runs often print one time (adversary of #65, round 78)."""
     try:
         text = importers.text_of(data, where).removeprefix("\ufeff")
     except UserError:
@@ -670,7 +669,8 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     if module is importers.dd:
         runs = dd_output.summaries(text)
         if runs:
-            return [(b"dd\0" + f"{size} {seconds!r}".encode(), number) for size, seconds, number in runs]
+            keys = _copies([b"dd\0" + f"{size} {seconds!r}".encode() for size, seconds, _ in runs])
+            return [(key, number) for key, (_, _, number) in zip(keys, runs)]
     if module is importers.fio and fio_terse.is_terse(text):
         # a terse line is one job's run (or one clone's): its fields, however spaced or ended
         return [(b"terse\0" + ";".join(f.strip() for f in line.split(";")).encode(), number)
@@ -683,6 +683,22 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     if lines:
         return [(module.__name__.encode() + b"\0" + " ".join(line.split()).encode(), number) for number, line in lines]
     return [(hashlib.sha256(" ".join(text.split()).encode()).digest(), None)]
+
+
+def _copies(keys: list[bytes]) -> list[bytes]:
+    """keys, of one input's runs in order, with each run that repeats an earlier run's key made
+    its own unless it is a copy of it: it follows it, or the run before or after it repeats the
+    one before or after the earlier (a log and its grown or cut copy concatenated, a session pasted
+    twice, pieces that overlap). A copy keeps its original's key, so it is refused naming the
+    original's line; a lone repeat is a coincidence, two runs that printed one figure."""
+    out, seen = [], {}  # key -> the positions holding it so far
+    for j, key in enumerate(keys):
+        earlier = seen.setdefault(key, [])
+        original = next((i for i in earlier if i == j - 1 or (i and keys[i - 1] == keys[j - 1])
+                         or (j + 1 < len(keys) and keys[i + 1] == keys[j + 1])), None)
+        out.append(out[original] if original is not None else key + b"\0%d" % len(earlier) if earlier else key)
+        earlier.append(j)
+    return out
 
 
 def _announce(paths: list[str]) -> None:
