@@ -14,7 +14,7 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.commands import import_
@@ -430,3 +430,71 @@ def test_short_dd_runs_of_one_printed_time_are_runs_of_their_own_and_a_copy_is_n
     at, earlier = int(found[1]) // 3 - 1, int(found[2]) // 3 - 1
     assert earlier < at <= first + 1 and times[order[earlier]] == times[order[at]], err
 
+
+PTS = (SAMPLES / "pts" / "schema-two-systems.xml").read_text()
+PTS_SYSTEMS = re.findall(r"  <System>.*?</System>\n", PTS, re.S)
+PTS_RESULTS = re.findall(r"  <Result>.*?</Result>\n", PTS, re.S)
+PTS_NAMES = [re.search(r"<Identifier>(.*?)</Identifier>", s)[1] for s in PTS_SYSTEMS]
+
+
+def _entries(result: str, systems) -> list[tuple[int, str]]:
+    """(system, its <Entry>) of each entry of the sample's result of the given systems."""
+    return [(s, e) for e in re.findall(r"      <Entry>.*?</Entry>\n", result, re.S) for s in systems
+            if f"<Identifier>{PTS_NAMES[s]}</Identifier>" in e]
+
+
+def _pts_file(systems: list, results: list, rename: bool = False, days: int = 0) -> tuple[str, list]:
+    """The sample as PTS would have written it with only these systems and results (a result
+    without an entry of them, or a system without an entry, not at all), each system renamed, or
+    its TimeStamp days later; and (result, [(system, whether it has runs)]) of each result
+    written, in order."""
+    systems = [s for s in systems if any(_entries(PTS_RESULTS[r], [s]) for r in results)]
+    text, written = PTS[:PTS.index("  <System>")] + "".join(PTS_SYSTEMS[s] for s in systems), []
+    for r in results:
+        mine = _entries(PTS_RESULTS[r], systems)
+        if mine:
+            head, tail = PTS_RESULTS[r].split("      <Entry>", 1)[0], PTS_RESULTS[r].rsplit("</Entry>\n", 1)[1]
+            text += head + "".join(e for _, e in mine) + tail
+            written.append((r, [(s, "<RawString></RawString>" not in e) for s, e in mine]))
+    text += "</PhoronixTestSuite>\n"
+    if rename:  # phoronix-test-suite rename-identifier-in-result-file: the same runs
+        text = text.replace(" on NVMe</Identifier>", " on NVMe, renamed</Identifier>")
+    stamp = "%Y-%m-%d %H:%M:%S"
+    return re.sub(r"(?<=<TimeStamp>)[^<]+", lambda m: (real.datetime.strptime(m[0], stamp) + real.timedelta(days=days))
+                  .strftime(stamp), text), written
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(systems=st.sets(st.sampled_from([0, 1]), min_size=1), added=st.sets(st.sampled_from([0, 1])),
+       results=st.sets(st.integers(0, len(PTS_RESULTS) - 1), min_size=1),
+       more=st.sets(st.integers(0, len(PTS_RESULTS) - 1)), rename=st.booleans(), days=st.just(0))
+@example(systems={0}, added={1}, results={4, 5, 6}, more=set(), rename=False, days=0)  # a second system added
+def test_a_pts_file_grown_by_systems_or_tests_is_refused_at_its_first_entry_imported_already(
+        tmp_path_factory, capsys, systems, added, results, more, rename, days):
+    """A PTS result file imported, then the file as PTS grew it (a system or a test added, the
+    systems renamed): refused at the first of its entries with runs that the earlier file held,
+    naming that entry and the earlier one, nothing written (adversary of #65, round 78: the first
+    system's runs of one figure a test were imported twice)."""
+    folder = tmp_path_factory.mktemp("pts-grown")
+    earlier, held = _pts_file(sorted(systems), sorted(results))
+    assume(held)  # a file of no system is none PTS writes
+    later, grown = _pts_file(sorted(systems | added), sorted(results | more), rename, days)
+    (folder / "a.xml").write_text(earlier)
+    (folder / "b.xml").write_text(later)
+    out = folder / "out"
+    with _clock():
+        assert _imported(capsys, "pts", [folder / "a.xml"], out)[0] == 0
+        before = _files(out)
+        code, err = _imported(capsys, "pts", [folder / "b.xml"], out)
+    ran = {(r, s) for r, entries in held for s, runs in entries if runs}  # the earlier file's runs
+    first = next(((n, r, s) for n, (r, entries) in enumerate(grown) for s, _ in entries if (r, s) in ran), None)
+    if days or first is None:
+        assert code == 0, err
+        return
+    n, r, s = first
+    name = PTS_NAMES[s] + (", renamed" if rename else "")
+    test = re.search(r"<Identifier>(.*?)</Identifier>", PTS_RESULTS[r])[1]
+    was = next(k for k, (q, _) in enumerate(held) if q == r)
+    assert code == 1 and err.count("\n") == 1 and _files(out) == before, err
+    assert f"{folder / 'b.xml'}: Result {n + 1} ({test}), Entry {name!r}: a run imported already" in err, err
+    assert f"(Result {was + 1} ({test}), Entry {PTS_NAMES[s]!r} of its 001-a.xml)" in err, err

@@ -582,14 +582,14 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
             if held[0] == name and line is not None and held[1] != line:
                 # one run twice in one input (`cat old.log grown.log > all.log`, a session pasted
                 # twice: adversary of #65, round 76): it would be two repetitions
-                raise UserError(f"a run that line {held[1]} holds too", where=_input_of(name, inputs), field=f"line {line}",
+                raise UserError(f"a run that {_place(held[1])} holds too", where=_input_of(name, inputs), field=_place(line),
                                 expected="each run once an input: one run twice would count as two runs (remove "
                                          "the copy)")
             if held[0] != name and held[1] is not None:
                 # two inputs of this import holding one run (dd.log of runs A, B beside the same
                 # log grown to A, B, C): the shared runs would be two repetitions each
-                raise UserError(f"a run that line {held[1]} of {_input_of(held[0], inputs)} holds too", where=_input_of(
-                    name, inputs), field=f"line {line}", expected="inputs that hold other runs: one run in two "
+                raise UserError(f"a run that {_place(held[1])} of {_input_of(held[0], inputs)} holds too", where=_input_of(
+                    name, inputs), field=_place(line), expected="inputs that hold other runs: one run in two "
                                                                     "inputs would count as two runs (give the longer log alone)")
     ids = {result["id"] for result in results}
     mine = {k: v for result in results for k, v in comparison.output_prints(resultfile.readable(result)).items()}
@@ -628,10 +628,17 @@ def _refuse_held(first: tuple, theirs: tuple, result_path: str, inputs: list[str
                         where=_input_of(name, inputs), expected="outputs not imported yet into this folder: "
                         "one output in two results would count as two runs (remove that result first to import "
                         "them again)")
-    raise UserError(f"a run imported already, in the result {result_path} (line {their_line} of its {their_name})",
-                    where=_input_of(name, inputs), field=f"line {line}",
+    raise UserError(f"a run imported already, in the result {result_path} ({_place(their_line)} of its {their_name})",
+                    where=_input_of(name, inputs), field=_place(line),
                     expected="runs not imported yet into this folder: one run in two results would count as two "
-                             "runs (import only the runs after it, or remove that result first)")
+                             "runs (" + ("import only the runs after it" if isinstance(line, int) else "import a file of "
+                             "the systems not imported yet, as PTS's extract-from-result-file writes it")
+                             + ", or remove that result first)")
+
+
+def _place(at: int | str) -> str:
+    """A run's place in its input as a refusal names it: a log's line number, a PTS Entry."""
+    return f"line {at}" if isinstance(at, int) else at
 
 
 def _input_of(member: str, inputs: list[str]) -> str:
@@ -643,10 +650,11 @@ def _input_of(member: str, inputs: list[str]) -> str:
     return member
 
 
-def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
-    """What identifies an output among those imported before, as (key, line): a log of runs (dd's
+def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | str | None]]:
+    """What identifies an output among those imported before, as (key, place): a log of runs (dd's
     summaries, fio's terse lines, bonnie++'s CSV lines, IOzone's rows and Children lines) a key
-    per run and its line number, so that a log imported again
+    per run and its line number, a PTS file a key per system's runs of a test and its place
+    (pts.run_keys: a file PTS grew by a system), so that a log imported again
     grown by a run (`dd ... 2>> dd.log`, `fio --minimal ... >> log`), or cut, or a line of it
     alone, is the same runs (adversary of #65, round 74); any other output one key, line None:
     its text's words, whatever its line
@@ -666,6 +674,11 @@ def _output_keys(data: bytes, where: str) -> list[tuple[bytes, int | None]]:
     except UserError:
         return [(hashlib.sha256(data).digest(), None)]
     module = importers.detect(text)
+    if module is importers.pts:
+        try:
+            return [(b"pts\0" + key, place) for key, place in importers.pts.run_keys(text, where)]
+        except UserError:
+            pass  # no file PTS wrote: its words, as any other output's
     if module is importers.dd:
         runs = dd_output.summaries(text)
         if runs:

@@ -281,6 +281,26 @@ def parse(text: str, where: str, workload: str | None = None) -> list:
     return out
 
 
+def run_keys(text: str, where: str) -> list[tuple[bytes, str]]:
+    """(key, place) of each <Entry>, one system's runs of a test: what tells them from other runs
+    is the system's TimeStamp, the test, its options and scale, and the runs as read; not the
+    system's identifier (one PTS renames holds the same runs), nor the file's other entries: a
+    file PTS grew by a system or a test keeps its entries as they were (adversary of #65, round
+    78: the grown file was one key, a new one, and its first system imported twice)."""
+    root = _xml(text, where)
+    stamps = {_text(node, "Identifier")[:MAX_FIELD]: _text(node, "TimeStamp") for node in root.findall("System")}
+    out = []
+    for i, result in enumerate(root.findall("Result")):
+        test = [_text(result, name) for name in ("Identifier", "Description", "Arguments", "Scale")]
+        for entry in result.findall("Data/Entry"):
+            system = _text(entry, "Identifier")[:MAX_FIELD]
+            at = f"Result {i + 1} ({test[0][:80]}), Entry {system[:80]!r}"
+            runs = _runs(entry, 1.0, f"{where}: {at}")
+            if runs:  # a test that failed on it is no run to count twice
+                out.append((json.dumps([stamps.get(system, ""), test, runs]).encode(), at))
+    return out
+
+
 def value_disagreements(text: str, where: str) -> list[str]:
     """Entries whose runs do not average to the <Value> PTS reported (within 1 %)."""
     out = []
