@@ -661,14 +661,18 @@ def output_prints(result: dict) -> dict:
     them again beside a third, counted as two runs where they shared too few values for
     shared_print (round 61). A repetition of one figure (dd, IOzone) cannot tell an output from a
     coincidence (OUTPUT_FIGURES). A runner's repetitions are not outputs imported: a fast steady
-    cell's figures repeat between its independent runs (varied())."""
+    cell's figures repeat between its independent runs (varied()). A PTS result's repetitions are
+    its system's runs, which PTS stamps with their time: their coarse figures (0.7 MB/s, 180 IOPS)
+    repeat between a disk's runs a week apart, their TimeStamp does not (adversary of #65, round 78)."""
     if not shares.imported(result):
         return {}
     out = {}
+    stamp = (result.get("system") or {}).get("pts_timestamp")
     for c in result["cells"]:
         if c.get("status") != "ok" or not c.get("metrics"):
             continue
-        params = json.dumps(_same_numbers(c.get("parameters") or {}), sort_keys=True, default=str)
+        params = json.dumps(_same_numbers({**(c.get("parameters") or {}), **({"pts_timestamp": stamp} if stamp else {})}),
+                            sort_keys=True, default=str)
         for j in range(max(len(m["samples"]) for m in c["metrics"].values())):
             figures = tuple(sorted((name, float(f"{float(m['samples'][j]):.{PRINT_DIGITS}g}"))
                                    for name, m in c["metrics"].items() if j < len(m["samples"])))
