@@ -590,7 +590,7 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
                 # log grown to A, B, C): the shared runs would be two repetitions each
                 raise UserError(f"a run that {_place(held[1])} of {_input_of(held[0], inputs)} holds too", where=_input_of(
                     name, inputs), field=_place(line), expected="inputs that hold other runs: one run in two "
-                                                                    "inputs would count as two runs (give the longer log alone)")
+                                                                    "inputs would count as two runs (give the longer log, or the file PTS grew, alone)")
     ids = {result["id"] for result in results}
     mine = {k: v for result in results for k, v in comparison.output_prints(resultfile.readable(result)).items()}
     folder = os.path.join(out, "results")
