@@ -582,15 +582,16 @@ def _not_imported_before(out: str, members: list[tuple[str, bytes]], results: li
             if held[0] == name and line is not None and held[1] != line:
                 # one run twice in one input (`cat old.log grown.log > all.log`, a session pasted
                 # twice: adversary of #65, round 76): it would be two repetitions
-                raise UserError(f"a run that {_place(held[1])} holds too", where=_input_of(name, inputs), field=_place(line),
-                                expected="each run once an input: one run twice would count as two runs (remove "
-                                         "the copy)")
+                raise UserError(f"a run that {_place(held[1])} holds too", where=_input_of(name, inputs),
+                                field=_place(line), expected="each run once an input: one run twice would count as "
+                                                             "two runs (remove the copy)")
             if held[0] != name and held[1] is not None:
                 # two inputs of this import holding one run (dd.log of runs A, B beside the same
                 # log grown to A, B, C): the shared runs would be two repetitions each
-                raise UserError(f"a run that {_place(held[1])} of {_input_of(held[0], inputs)} holds too", where=_input_of(
-                    name, inputs), field=_place(line), expected="inputs that hold other runs: one run in two "
-                                                                    "inputs would count as two runs (give the longer log, or the file PTS grew, alone)")
+                raise UserError(f"a run that {_place(held[1])} of {_input_of(held[0], inputs)} holds too",
+                                where=_input_of(name, inputs), field=_place(line),
+                                expected="inputs that hold other runs: one run in two inputs would count as two runs "
+                                         "(give the longer log, or the file PTS grew, alone)")
     ids = {result["id"] for result in results}
     mine = {k: v for result in results for k, v in comparison.output_prints(resultfile.readable(result)).items()}
     folder = os.path.join(out, "results")
@@ -631,9 +632,9 @@ def _refuse_held(first: tuple, theirs: tuple, result_path: str, inputs: list[str
     raise UserError(f"a run imported already, in the result {result_path} ({_place(their_line)} of its {their_name})",
                     where=_input_of(name, inputs), field=_place(line),
                     expected="runs not imported yet into this folder: one run in two results would count as two "
-                             "runs (" + ("import only the runs after it" if isinstance(line, int) else "import a file of "
-                             "the systems not imported yet, as PTS's extract-from-result-file writes it")
-                             + ", or remove that result first)")
+                             "runs (" + ("import only the runs after it" if isinstance(line, int) else
+                                         "import a file of the systems not imported yet, as PTS's "
+                                         "extract-from-result-file writes it") + ", or remove that result first)")
 
 
 def _place(at: int | str) -> str:

@@ -671,8 +671,8 @@ def output_prints(result: dict) -> dict:
     for c in result["cells"]:
         if c.get("status") != "ok" or not c.get("metrics"):
             continue
-        params = json.dumps(_same_numbers({**(c.get("parameters") or {}), **({"pts_timestamp": stamp} if stamp else {})}),
-                            sort_keys=True, default=str)
+        stated = {**(c.get("parameters") or {}), **({"pts_timestamp": stamp} if stamp else {})}
+        params = json.dumps(_same_numbers(stated), sort_keys=True, default=str)
         for j in range(max(len(m["samples"]) for m in c["metrics"].values())):
             figures = tuple(sorted((name, float(f"{float(m['samples'][j]):.{PRINT_DIGITS}g}"))
                                    for name, m in c["metrics"].items() if j < len(m["samples"])))
