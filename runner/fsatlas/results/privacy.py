@@ -49,8 +49,13 @@ PATTERNS = [
                                         r"|~[a-z_][a-z0-9_-]*/")),
     # a host name after its label (hostname: zeus, Host=zeus), any spelling
     ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),
-    # a shell prompt: alice@zeus:~$, bob@build:/srv#
-    ("a user name", re.compile(r"(?<![\w.@-])[a-z_][a-z0-9_.-]*@[A-Za-z0-9][A-Za-z0-9-]*:[~/]")),
+    # A shell prompt's user and host, taken together (--redact leaves the folder and the sign): a
+    # user@host (the host holds a letter: fio@3.35 is a version) followed by a colon and a folder
+    # (Debian's alice@zeus:~$, bob@build:/srv#), or by a space and, on its line, a prompt's sign
+    # standing alone (Red Hat's and Arch's [alice@zeus ~]$, macOS zsh's alice@Alices-MBP ~ %,
+    # Gentoo's alice@zeus ~ $, fish's alice@zeus ~>), or by Git Bash's MSYSTEM (Bob@DESKTOP-7 MINGW64 ~).
+    ("a user name", re.compile(r"(?<![\w.@-])[A-Za-z_][A-Za-z0-9_.-]*@(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]*"
+                               r"(?:\.[A-Za-z0-9-]+)*(?=:[~/]|[ \t][^\r\n]{0,60}?[$#%>](?!\S)|[ \t](?:MINGW|MSYS|UCRT|CLANG)[A-Z0-9]*\b)")),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     # (the label and the serial after it: "Serial Number: 1234567890", serial_no=..., SerialNumber=...)
     ("a serial number", re.compile(r"\b(?:serial(?:[\s_-]*(?:number|num|no)\b\.?)?|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
