@@ -1,7 +1,9 @@
-"""What names a person in a pasted shell session (adversary 78, finding 3). Rule: a shell prompt's
-user and host, in any common distribution's default style, are refused, and --redact replaces
-them together, leaving the folder and the prompt's sign. Words with an @ that are no prompt (a
-version spec, a systemd unit) pass."""
+"""What names a person in a pasted shell session (adversary 78, findings 3 and 8). Rules: a shell
+prompt's user and host, in any common distribution's default style, are refused, and --redact
+replaces them together, leaving the folder and the prompt's sign; a home folder under any of the
+roots systems make them in (a group's or an index's level between, where a site puts one) is
+refused, and --redact replaces the root and the user's name. Words with an @ that are no prompt
+(a version spec, a systemd unit) and folders that are no home pass."""
 import tarfile
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -68,4 +70,54 @@ def test_a_dd_session_with_a_prompt_is_refused_and_redact_keeps_neither_name(tmp
     capsys.readouterr()
     kept = _kept(tmp / "b")
     assert f"{user}@{host}" not in kept and kept.startswith(prompt.replace(f"{user}@{host}", privacy.REDACTED)), kept
+
+
+# Where systems make homes: /home (also below /export, /var, /nfs), /home1 (TACC, a group's number
+# between it and the name), /homes (a Synology's or QNAP's /volume1/homes; NERSC's
+# /global/homes/<letter>/), /nethome, /Users and /users, /u, udisks' /media and /run/media.
+PREFIXES = st.sampled_from(["", "/export", "/var", "/nfs", "/volume1", "/global"])
+ROOTS = st.sampled_from(["home", "home1", "home2", "homes", "nethome", "Users", "users", "u", "media", "run/media"])
+NAMES = st.from_regex(r"\A[a-z_][a-z0-9_.-]{1,15}\Z")
+
+
+def _level(root):
+    """What may stand between a root and the name."""
+    return {"home1": st.from_regex(r"\A[0-9]{1,6}/\Z"), "home2": st.from_regex(r"\A[0-9]{1,6}/\Z"),
+            "homes": st.from_regex(r"\A[a-z]/\Z")}.get(root, st.nothing())
+
+
+HOMES = ROOTS.flatmap(lambda root: st.tuples(st.just(root), st.one_of(st.just(""), _level(root))))
+
+
+@settings(max_examples=300)
+@given(prefix=PREFIXES, home=HOMES, name=NAMES)
+def test_a_home_folder_under_any_root_is_found_and_its_name_redacted(prefix, home, name):
+    root, level = home
+    home = f"/{root}/{level}{name}"
+    line = f"        Command line used: iozone -i 0 -t 1 -F {prefix}{home}/iozone_test/file1"
+    assert f"a user's home folder ({home!r})" in (privacy.finding(line) or ""), line
+    redacted = privacy.redact(line)[0]
+    assert redacted == line.replace(home, privacy.REDACTED), (line, redacted)
+
+
+def test_folders_that_are_no_home_pass():
+    for line in ("-F /mnt/homes_bench/f1", "-F /srv/users.db", "-F /opt/u01/app/f", "-F /usr/bin/iozone",
+                 "-F /mnt/home-nas/f", "-F /data/homework/f", "-F /mnt/beegfs/iozone_test/file1"):
+        assert privacy.finding(line) is None, line
+
+
+@SETTINGS
+@given(home=HOMES.filter(lambda h: h[0] != "home"), name=NAMES)
+def test_an_iozone_report_naming_a_home_is_refused_and_redacted(tmp_path_factory, capsys, home, name):
+    tmp = tmp_path_factory.mktemp("home")
+    text = (SAMPLES / "iozone" / "throughput-mode-beegfs.txt").read_text()
+    home = f"/{home[0]}/{home[1]}{name}"
+    assert "/mnt/beegfs/iozone_test/file1" in text
+    source = tmp / "report.txt"
+    source.write_text(text.replace("/mnt/beegfs/iozone_test/file1", f"{home}/iozone_test/file1"))
+    assert main(["import", "iozone", str(source), "--filesystem", "beegfs", "--out", str(tmp / "a")]) == 1
+    assert "a user's home folder" in capsys.readouterr().err
+    assert main(["import", "iozone", str(source), "--filesystem", "beegfs", "--out", str(tmp / "b"), "--redact"]) == 0
+    capsys.readouterr()
+    assert home not in _kept(tmp / "b") and f"{privacy.REDACTED}/iozone_test/file1" in _kept(tmp / "b")
 

@@ -45,7 +45,11 @@ PATTERNS = [
     # host-name field in tool_host_names): it is found and redacted whole, whatever it holds:
     # a folder's name runs to the next separator of folders, a quote, markup or the line's end,
     # spaces and punctuation included ("/Users/Bob Smith/fio" kept "Smith" when a space ended it).
-    ("a user's home folder", re.compile(r"/(?:home|Users|(?:run/)?media)/[^/\r\n\"<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\r\n\"<>\[\]&]+"
+    # Homes are /home, /home1, /homes (a Synology's or QNAP's /volume1/homes), /nethome, /Users (macOS),
+    # /users, /u; where a site puts a level before the name, the name is the folder after it: a
+    # group's number under /home<n> (TACC's /home1/05678/alice), an index's letter under /homes
+    # (NERSC's /global/homes/a/alice). Nowhere else: /home/0/fio is user 0's.
+    ("a user's home folder", re.compile(r"/(?:home\d{1,2}/(?:\d+/)?|homes/(?:[a-z]/)?|(?:net)?home/|[Uu]sers/|u/|(?:run/)?media/)[^/\r\n\"<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\r\n\"<>\[\]&]+"
                                         r"|~[a-z_][a-z0-9_-]*/")),
     # a host name after its label (hostname: zeus, Host=zeus), any spelling
     ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),
@@ -176,7 +180,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # dotted groups; a personal machine word (all these in any case); four digits among capitals. A
 # string holding none is passed over (tests/test_fuzz.py checks that whatever a pattern matches
 # holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "/(?:home|users|media)/", "host|nodename", "users", "~",
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/", "host|nodename", "users", "~",
                         "(?:user|login|owner|uid)", r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-",
                         r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
@@ -472,7 +476,7 @@ def _folded_char(char: str) -> str:
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:home|users|media)/|users\\|~",
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/|users\\|~",
           "host|nodename", "@", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
           "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
