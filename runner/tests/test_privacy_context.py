@@ -3,6 +3,7 @@ context (privacy._version_number); text is NFKC-folded before it is scanned; PTS
 found and replaced in any spelling, in import and in validate alike; --redact also replaces the
 system fields a PTS import fills, and the error suggests --redact only where it would help."""
 import json
+import tarfile
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -222,3 +223,50 @@ def test_a_private_input_file_name_is_refused_with_redact_too(tmp_path, capsys, 
     assert main(["import", "dd", str(path), "--filesystem", "ext4", "--redact", "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert "rename the file" in err and err.count("\n") == 1 and not (tmp_path / "o" / "results").exists()
+
+
+# A kernel's release (adversary 78, finding 7): WSL2's always have four parts. Rule: a release is
+# no address where uname writes it (after the system's and the node's names, before the build's
+# #number: `uname -a`, IOzone's "Machine =" line) whatever its parts, nor anywhere with WSL2's
+# -microsoft-standard suffix; a LAN's address stays one there too, and another word after a dash
+# proves nothing ("{v}-{w}" above).
+RELEASE_SUFFIXES = st.sampled_from(["", "-0.21-smp", "-generic", "-microsoft-standard-WSL2", "-microsoft-standard-WSL2+"])
+UNAME_PLACES = ["        Machine = Linux build7 {r} #1 SMP Fri Mar 29 23:14:13 UTC 2024 x86_64 x86_6  CPU utilization",
+                "$ uname -a\nLinux zeus {r} #1 SMP PREEMPT_DYNAMIC Thu Jan 11 04:09:03 UTC 2024 x86_64 GNU/Linux\n"]
+WSL_PLACES = ["$ uname -r\n{r}\n", "Kernel: Linux {r}", "Linux version {r} (root@builder) (gcc 11.2.0)", "{r}"]
+
+
+@settings(max_examples=300)
+@given(release=PUBLIC, suffix=RELEASE_SUFFIXES, place=st.sampled_from(UNAME_PLACES))
+def test_a_kernel_release_where_uname_writes_it_is_no_address(release, suffix, place):
+    assert not _ipv4(place.format(r=release + suffix))
+
+
+@settings(max_examples=300)
+@given(release=PUBLIC, place=st.sampled_from(WSL_PLACES + UNAME_PLACES))
+def test_a_wsl2_kernel_release_is_no_address_anywhere(release, place):
+    text = place.format(r=release + "-microsoft-standard-WSL2")
+    assert not _ipv4(text)
+    assert release in privacy.redact(text)[0]
+
+
+@settings(max_examples=100)
+@given(ip=PRIVATE, place=st.sampled_from(WSL_PLACES + UNAME_PLACES))
+def test_a_private_address_in_a_release_s_place_is_still_one(ip, place):
+    assert _ipv4(place.format(r=ip + "-microsoft-standard-WSL2"))
+
+
+def test_a_wsl2_session_and_iozone_report_import(tmp_path, capsys):
+    session = tmp_path / "wsl.txt"
+    session.write_text("$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n$ dd if=/dev/zero of=/mnt/c/t/f bs=1M count=64\n"
+                       + (SAMPLES / "dd" / "dd-9.1-english.txt").read_text())
+    assert main(["import", "dd", str(session), "--filesystem", "ext4", "--out", str(tmp_path / "a")]) == 0
+    iozone = tmp_path / "iozone.txt"
+    text = (SAMPLES / "iozone" / "auto-mode-ramdisk-2010.txt").read_text()
+    iozone.write_text(text.replace("Linux vflare 2.6.34 #1", "Linux vflare 5.15.153.1-microsoft-standard-WSL2 #1"))
+    assert main(["import", "iozone", str(iozone), "--filesystem", "ext4", "--out", str(tmp_path / "b"), "--redact"]) == 0
+    capsys.readouterr()
+    (raw,) = (tmp_path / "b" / "raw").iterdir()
+    with tarfile.open(raw) as tar:
+        kept = "".join(tar.extractfile(m).read().decode() for m in tar.getmembers() if m.isfile())
+    assert "Machine = Linux [redacted] 5.15.153.1-microsoft-standard-WSL2 #1" in kept

@@ -96,6 +96,11 @@ IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 addres
 #     test's own version: ClickHouse 22.12.3.5; <TestClientVersion>);
 #     Or it is a result's field that holds a version (place VERSION, place_of: /tool/pts,
 #     a cell's imported_runs tool, any *_version);
+#     Or it is a kernel's release: in uname's place, after the system's and node's names and
+#     before the build's #number (`uname -a`'s "Linux zeus 2.6.32.71 #1 SMP", IOzone's "Machine ="
+#     line), or anywhere with WSL2's suffix, as every WSL2 kernel has four parts
+#     ("5.15.153.1-microsoft-standard-WSL2" after `uname -r`); any other word after a dash is no
+#     release's ("nfs-203.0.113.7-run.txt");
 #  2. and its value is no address by itself: a private or special-use range (10/8, 172.16/12,
 #     192.168/16, 169.254/16, 100.64/10: what a LAN's machines have) is an address whatever
 #     stands before it, as no product the list names has had such a four-part version (Mesa's
@@ -110,7 +115,11 @@ _FIELD_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;\"'>]))([A-Za-z][A-Za-z /-]{0,40})
 VERSION_WORDS = ("version", "ver", "rev", "revision", "release", "bios", "firmware", "fw")
 _VERSION_BEFORE = re.compile(r"(?:\b(?:" + "|".join(VERSION_WORDS) + r")\.?[ \t]*[:=]?[ \t]*|(?<![A-Za-z])v|\brel-"
                              r"|<(?:[\w.-]+:)?\w*version(?:\s[^<>]*)?>\s*)$", re.I)
-_VERSION_AFTER = re.compile(r"[ \t]?(?:bios|firmware)\b", re.I)
+_VERSION_AFTER = re.compile(r"[ \t]?(?:bios|firmware)\b|-microsoft-standard\b", re.I)
+# the systems uname names (uname -s), as IOzone's "Machine = " line and `uname -a` begin
+UNAME_SYSTEMS = r"Linux|[A-Za-z]*BSD|DragonFly|Darwin|SunOS|AIX|HP-UX|IRIX\w*|CYGWIN\S*|MINGW\S*|MSYS\S*|GNU\S*|Haiku|QNX"
+_UNAME_BEFORE = re.compile(r"^[ \t]*(?:Machine = )?(?:" + UNAME_SYSTEMS + r")[ \t]+[^ \t\r\n]+[ \t]+$", re.M)
+_UNAME_AFTER = re.compile(r"\S*[ \t]+#\d")
 _PRIVATE_RANGES = ((10, 0, 8), (172, 16, 12), (192, 168, 16), (169, 254, 16), (100, 64, 10))
 
 
@@ -164,6 +173,8 @@ def _version_number(text: str, start: int, end: int, place: str = "") -> bool:
     before = text[max(0, start - 60):start]
     if _PRODUCT_BEFORE.search(before) or _VERSION_BEFORE.search(before) or _VERSION_AFTER.match(text, end):
         return True
+    if _UNAME_AFTER.match(text, end) and _UNAME_BEFORE.search(text, max(0, start - 300), start):
+        return True  # a kernel's release where uname writes it (pos and endpos: the line's start is the text's)
     field = _FIELD_BEFORE.search(before)
     return bool(field) and field.group(1).strip().lower() in VERSION_FIELDS
 
@@ -539,8 +550,7 @@ _FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]
 # "Machine = " line, tests/fixtures/samples/iozone/auto-mode-ramdisk-2010.txt).
 # (only after a system's name uname writes, and before a release starting with a digit: a line
 # "Machine = build.example.com at 10.0.0.7" written by hand is no uname line)
-_IOZONE_HOST = re.compile(r"^[ \t]*Machine = (?:Linux|[A-Za-z]*BSD|DragonFly|Darwin|SunOS|AIX|HP-UX|IRIX\w*|CYGWIN\S*|MINGW\S*"
-                          r"|MSYS\S*|GNU\S*|Haiku|QNX)[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)", re.M)
+_IOZONE_HOST = re.compile(r"^[ \t]*Machine = (?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)", re.M)
 
 
 def tool_host_names(text: str) -> list[tuple[int, int]]:
