@@ -1,9 +1,10 @@
-"""What names a person in a pasted shell session (adversary 78, findings 3 and 8). Rules: a shell
-prompt's user and host, in any common distribution's default style, are refused, and --redact
-replaces them together, leaving the folder and the prompt's sign; a home folder under any of the
-roots systems make them in (a group's or an index's level between, where a site puts one) is
-refused, and --redact replaces the root and the user's name. Words with an @ that are no prompt
-(a version spec, a systemd unit) and folders that are no home pass."""
+"""What names a person or a machine in a pasted shell session (adversary 78, findings 3 and 8).
+Rules: a shell prompt's user and host, in any common distribution's default style, are refused,
+and --redact replaces them together, leaving the folder and the prompt's sign; a home folder
+under any of the roots systems make them in (a group's or an index's level between) is refused,
+and --redact replaces the root and the user's name; uname -a's node name is refused and replaced
+as IOzone's is. Words with an @ that are no prompt (a version spec, a systemd unit) and folders
+that are no home pass."""
 import tarfile
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -121,3 +122,21 @@ def test_an_iozone_report_naming_a_home_is_refused_and_redacted(tmp_path_factory
     capsys.readouterr()
     assert home not in _kept(tmp / "b") and f"{privacy.REDACTED}/iozone_test/file1" in _kept(tmp / "b")
 
+
+# uname -a's own line in a session names the host as IOzone's "Machine =" line does (its second
+# word, uname's nodename): refused, and --redact replaces it, the release kept.
+RELEASES = st.sampled_from(["6.1.0-18-amd64", "5.15.153.1-microsoft-standard-WSL2", "2.6.32.71", "6.8.9-arch1-1"])
+UNAME_REST = " #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux"
+
+
+@settings(max_examples=200)
+@given(host=HOSTS.filter(lambda h: h not in UNAME_REST and h != "localhost"), release=RELEASES)
+def test_uname_s_line_in_a_session_names_the_host(host, release):
+    text = f"$ uname -a\nLinux {host} {release}{UNAME_REST}\n"
+    assert privacy.raw_finding(text) == f"line 2 looks like a host name ({host!r})", text
+    assert privacy.redact(text)[0] == f"$ uname -a\nLinux {privacy.REDACTED} {release}{UNAME_REST}\n"
+
+
+def test_words_after_linux_that_are_no_uname_line_pass():
+    for text in ("Linux kernel 6.1 is out", "Linux users 5 of 7", "Linux zeus 6.1.0 SMP"):
+        assert privacy.raw_finding(text) is None, text

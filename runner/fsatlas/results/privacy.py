@@ -545,12 +545,15 @@ NO_HOST = frozenset(["127.0.0.1", "localhost", "::1", "", REDACTED])
 # fields (run/clients.py: client-1, client-2, ... in the host file's order): names nothing.
 CLIENT_LABEL = re.compile(r"client-[1-9][0-9]{0,3}")
 _FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]+)')
-# IOzone prints `uname -a` as "Machine = Linux vflare 2.6.34 #1 SMP ...": its second word is
+# IOzone prints `uname -a` as "Machine = Linux vflare 2.6.34 #1 SMP ...", and a pasted session
+# holds uname -a's line itself ("Linux zeus 6.1.0-18-amd64 #1 SMP ..."): its second word is
 # uname's nodename, the host's name (uname(1): -n, "network node hostname"; IOzone 3.x's
 # "Machine = " line, tests/fixtures/samples/iozone/auto-mode-ramdisk-2010.txt).
 # (only after a system's name uname writes, and before a release starting with a digit: a line
-# "Machine = build.example.com at 10.0.0.7" written by hand is no uname line)
-_IOZONE_HOST = re.compile(r"^[ \t]*Machine = (?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)", re.M)
+# "Machine = build.example.com at 10.0.0.7" written by hand is no uname line; without IOzone's
+# "Machine = ", before the build's #number too: "Linux kernel 6.1 is out" is no uname line)
+_UNAME_HOST = re.compile(r"^[ \t]*(?:Machine = (?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)"
+                         r"|(?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d\S*[ \t]+#\d))", re.M)
 
 
 def tool_host_names(text: str) -> list[tuple[int, int]]:
@@ -558,8 +561,8 @@ def tool_host_names(text: str) -> list[tuple[int, int]]:
     spans = []
     if "hostname" in text:
         spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
-    if "Machine = " in text:
-        spans += [m.span(1) for m in _IOZONE_HOST.finditer(text)]
+    if "Machine = " in text or " #" in text:
+        spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _UNAME_HOST.finditer(text)]
     if "," in text:
         from .importers import bonnie
         if bonnie.looks_like(text):
