@@ -5,6 +5,7 @@ a PTS file holding them imports unchanged, with and without --redact, and valida
 written in the same places (a labeled serial, a serial in a serial's own shape, an e-mail or IP
 or MAC address, a host name) is still refused, and --redact takes it and only it."""
 import json
+import re
 import tarfile
 import tempfile
 from pathlib import Path
@@ -39,8 +40,17 @@ CAPACITY = st.builds(lambda n, kind, rest: f"ST{n}000{kind}{rest}", st.integers(
 FAMILY = st.builds(lambda a, n, b, rest: f"{a}{n}{b}{rest}", st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=2, max_size=3),
                    st.integers(10_000, 9_999_999).map(str), st.text("ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=2, max_size=3),
                    st.from_regex(r"\A[0-9][0-9A-Z]{1,3}\Z"))
-CORE = st.one_of(RUNS, CAPACITY, FAMILY).filter(lambda c: SERIAL_SHAPED.fullmatch(c) is not None)
-SUFFIX = st.one_of(st.just(""), st.from_regex(r"\A-[0-9A-Z]{2,6}\Z"), st.from_regex(r"\A/[0-9]{1,2}G\Z"))
+# a family and capacity, then a letter, a digit and a letter: HGST/Hitachi Travelstar HTS721010A9E630
+# (form factor and interface); a capacity, two letters and a product code: Seagate Nytro
+# XS3840SE70084 (adversary 78, finding 6)
+TRAVELSTAR = st.from_regex(r"\AH[A-Z]{2}[0-9]{6}[A-Z][0-9][A-Z][0-9]{3}\Z")
+NYTRO = st.builds(lambda p, c, code, n: f"{p}{c}{code}{n}", st.from_regex(r"\AX[A-Z]\Z"),
+                  st.sampled_from([400, 800, 960, 1600, 1920, 3200, 3840, 7680, 15360]).map(str),
+                  st.from_regex(r"\A[A-Z]{2}\Z"), st.from_regex(r"\A[0-9]{5}\Z"))
+CORE = st.one_of(RUNS, CAPACITY, FAMILY, TRAVELSTAR, NYTRO).filter(lambda c: SERIAL_SHAPED.fullmatch(c) is not None)
+# (a dash and a machine's word, -PC, reads as a personal machine's name: no model's suffix)
+DASHED = st.from_regex(r"\A-[0-9A-Z]{2,6}\Z").filter(lambda s: s not in ("-PC", "-NUC", "-IMAC", "-LAPTOP"))
+SUFFIX = st.one_of(st.just(""), DASHED, st.from_regex(r"\A/[0-9]{1,2}G\Z"))
 PART_NUMBER = st.builds(lambda core, suffix: core + suffix, CORE, SUFFIX)
 # A vendor's or product's word, any letters: the rule names no vendor (and no word a label of the
 # screen's: "Serial" before a number is a serial's label)
@@ -165,6 +175,23 @@ def test_the_reported_part_numbers():
         assert "a serial number" in privacy.finding(f"Disk: 480GB INTEL SSDSC2KB480G8 {serial}", privacy.MODEL), serial
     for text in ("Disk: Samsung SSD 970 EVO S4EWNX0N123456A", "Disk: X, Foo: M378A2K43DB1", "M378A2K43DB1"):
         assert "a serial number" in privacy.finding(text), text
+    # adversary 78: Travelstar and Nytro models
+    for model in ("HTS721010A9E630", "HTE721010A9E630", "HTS545050A7E380", "HTS723232A7A364", "XS3840SE70084"):
+        assert privacy.finding(f"Disk: 1000GB HGST {model}") is None and privacy.findings({"device_model": model}) == []
+
+
+# A serial whose first digits are followed by one letter and more digits (Intel's), or whose long
+# run comes after its letters (Samsung's), is no family and capacity: refused where a model is written.
+INTEL_SERIAL = st.from_regex(r"\A[A-Z]{4}[0-9]{7}[A-Z][0-9]{3}[A-Z]{3}\Z")
+SAMSUNG_SERIAL = st.from_regex(r"\AS[0-9A-Z]{3}N[A-Z]0[A-Z][0-9]{6}[A-Z]\Z").filter(
+    lambda s: not re.search(r"[1-9][0-9]{1,2}000[A-Z]", s))  # a round thousand reads as a capacity (ST12000NM0008)
+
+
+@settings(max_examples=100)
+@given(serial=st.one_of(INTEL_SERIAL, SAMSUNG_SERIAL))
+def test_a_serial_beside_a_model_is_still_refused_where_a_model_is_written(serial):
+    assert "a serial number" in (privacy.finding(f"Disk: 480GB INTEL SSDSC2KB480G8 {serial}") or ""), serial
+    assert privacy.findings({"target": {"device_model": f"INTEL SSDSC2KB480G8 {serial}"}}), serial
 
 
 # --- the import, end to end: a few examples (each imports twice and validates four results) ---
@@ -205,3 +232,4 @@ def test_a_secret_beside_a_part_number_in_a_pts_file_is_refused_and_redacted(tmp
         device = result["target"]["device_model"]
         assert device.startswith(f"500GB {model} + ") and privacy.REDACTED in device, device
         assert core not in json.dumps(result) and {r["what"] for r in result["redactions"]} == {what}
+

@@ -317,12 +317,19 @@ def _serial_in_model(text: str, match) -> bool:
     word, before = match.group(0), text[:match.start()]
     runs = list(re.finditer(r"\d+", word))
     long = [run for run in runs if len(run.group()) >= 5 and not re.fullmatch(r"[1-9]\d{1,2}000", run.group())]
-    # a family and capacity: the word's first digits, at most seven, then two letters or more
-    # (HUH721212ALE604); a serial's run is later, longer, or followed by one letter (Intel's
-    # PHYF8123004Y480BGN, BTWL123456789012, Kingston's 50026B7682D0E6F2: adversary, round 77)
+    # a family and capacity: the word's first digits, at most seven, then a code of two letters
+    # (HUH721212ALE604) or of a letter, one digit and a letter (HGST Travelstar HTS721010A9E630:
+    # form factor, interface); a serial's run is later, longer, or followed by one letter and more
+    # digits (Intel's PHYF8123004Y480BGN, BTWL123456789012, Kingston's 50026B7682D0E6F2: adversary,
+    # round 77). Or a capacity, two letters and a product code ending the word (Seagate Nytro's
+    # XS3840SE70084: adversary 78).
     family = bool(long) and long == runs[:1] and len(long[0].group()) <= 7 and \
-        re.match(r"[A-Z]{2}", word[long[0].end():]) is not None
+        re.match(r"[A-Z]{2}|[A-Z]\d[A-Z]", word[long[0].end():]) is not None
+    family = family or _CAPACITY_CODE.fullmatch(word) is not None
     return (len(word) >= 13 and bool(long) and not family) or before.endswith(("WD-", "_"))
+
+
+_CAPACITY_CODE = re.compile(r"[A-Z]{2,4}\d{3,5}[A-Z]{2}\d{5}")
 
 
 # What raw_matches calls each kind it finds: the words a result's redactions name.
