@@ -233,3 +233,58 @@ def test_a_secret_beside_a_part_number_in_a_pts_file_is_refused_and_redacted(tmp
         assert device.startswith(f"500GB {model} + ") and privacy.REDACTED in device, device
         assert core not in json.dumps(result) and {r["what"] for r in result["redactions"]} == {what}
 
+
+# /dev/disk/by-id names (adversary 78, finding 4): udev names a disk <bus>-<model>_<serial>. Rule:
+# the part after the last underscore is the disk's serial whatever its shape (digits alone, eight
+# characters), refused and replaced by --redact; the model's words before it pass, however
+# serial-like (a partition's -part<n>, a USB disk's -0:0, an NVMe namespace's _1 after the serial
+# are the name's own).
+VENDORS = st.sampled_from(["WDC", "Samsung_SSD_970_EVO", "SanDisk", "Hitachi", "HGST", "TOSHIBA", "KINGSTON", "INTEL",
+                           "Micron", "CT1000MX500SSD1", "ST4000DM004-2CV104", "SK_hynix"])
+MODELS = st.builds(lambda core, suffix: core + suffix, CORE, st.one_of(st.just(""), DASHED))
+SERIALS = st.one_of(st.from_regex(r"\A[0-9]{8,20}\Z"), st.from_regex(r"\A[A-Z0-9]{8}\Z"),
+                    st.from_regex(r"\AWD-[A-Z0-9]{12}\Z"), st.from_regex(r"\A[A-Za-z0-9]{4,20}\Z"))
+BUSES = st.sampled_from([("ata", ""), ("ata", "-part1"), ("nvme", ""), ("nvme", "_1"), ("nvme", "_1-part2"),
+                         ("scsi", ""), ("usb", "-0:0"), ("usb", "-0:0-part1"), ("mmc", "")])
+BY_ID_PLACES = ['        "filename" : "{}",', "dd if=/dev/zero of={} bs=1M count=64", "filename={}:/dev/sdb"]
+
+
+def _by_id(bus, vendor, model, serial, after):
+    return f"/dev/disk/by-id/{bus}-{vendor}_{model}_{serial}{after}"
+
+
+@settings(max_examples=300)
+@given(bus=BUSES, vendor=VENDORS, model=MODELS, serial=SERIALS, place=st.sampled_from(BY_ID_PLACES))
+def test_a_by_id_name_s_serial_is_refused_and_redacted_and_its_model_passes(bus, vendor, model, serial, place):
+    text = place.format(_by_id(bus[0], vendor, model, serial, bus[1]))
+    assert privacy.finding(text) == f"looks like a serial number ({serial!r})", text
+    assert privacy.raw_finding(text) == f"line 1 looks like a serial number ({serial!r})", text
+    redacted, counts = privacy.redact(text)
+    assert redacted == place.format(_by_id(bus[0], vendor, model, privacy.REDACTED, bus[1])), redacted
+    assert counts == {"a serial number": 1} and privacy.raw_finding(redacted) is None
+
+
+def test_a_disk_s_own_id_in_a_by_id_name_is_refused():
+    for name, found in (("wwn-0x5000c500a1b2c3d4", "0x5000c500a1b2c3d4"), ("nvme-eui.0025388b91b1a2c3", "eui.0025388b91b1a2c3"),
+                        ("scsi-35000c500a1b2c3d4-part1", "35000c500a1b2c3d4")):
+        assert privacy.finding(f"of=/dev/disk/by-id/{name}") == f"looks like a serial number ({found!r})", name
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(vendor=VENDORS, model=MODELS, serial=SERIALS)
+def test_a_fio_report_on_a_by_id_name_is_refused_and_redact_keeps_the_model(tmp_path_factory, capsys, vendor, model,
+                                                                            serial):
+    directory = tmp_path_factory.mktemp("by-id")
+    report = json.loads((SAMPLES / "fio" / "two-filesystems" / "ext4-rep1.json").read_text())
+    options = report["jobs"][0]["job options"]
+    del options["directory"]
+    options["filename"] = _by_id("ata", vendor, model, serial, "")
+    source = directory / "byid.json"
+    source.write_text(json.dumps(report, indent=2))
+    out = directory / "out"
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(out)]) == 1
+    assert f"looks like a serial number ({serial!r})" in capsys.readouterr().err
+    assert main(["import", "fio", str(source), "--filesystem", "ext4", "--out", str(out), "--redact"]) == 0
+    paths = capsys.readouterr().out.split()
+    _, kept = _kept_and_results(out, [p for p in paths if p.endswith(".json")])
+    assert _by_id("ata", vendor, model, privacy.REDACTED, "") in kept and serial not in kept.split("_")[-1]

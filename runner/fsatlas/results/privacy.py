@@ -289,6 +289,7 @@ def finding(text: str, place: str = "") -> str | None:
         if not _passes(text, kind, match, place):
             found.append(f"{PATTERNS[kind][0]} ({match.group(0)!r})")
         match = ANY.search(text, max(match.end(), match.start() + 1))
+    found += [f"a serial number ({text[start:end]!r})" for start, end in by_id_serials(text)]
     if "." in text:
         found += [f"a host name ({host!r})" for part in text.split("/") if "." in part for host in _host_names(part)]
     names = _mine()
@@ -302,7 +303,37 @@ def _passes(text: str, kind: int, match, place: str = "") -> bool:
     quad (_version_number), a model number where a model is written (_names_a_model)."""
     if kind == IPV4:
         return _version_number(text, match.start(), match.end(), place)
-    return kind == SERIAL_UNLABELED and _names_a_model(text, match.start(), place) and not _serial_in_model(text, match)
+    if kind != SERIAL_UNLABELED:
+        return False
+    if _IN_BY_ID.search(text, max(0, match.start() - 300), match.start()):
+        return True  # a by-id name's model, or its serial, which by_id_serials finds whatever its shape
+    return _names_a_model(text, match.start(), place) and not _serial_in_model(text, match)
+
+
+# A disk's name in /dev/disk/by-id, as udev's 60-persistent-storage.rules makes it: <bus>-<model>_<serial>,
+# the serial after the last underscore (ata-ST4000DM004-2CV104_ZFN0ABCD, nvme-WDC_WDS500G2B0C-00PXH0_20173R801234,
+# usb-SanDisk_Cruzer_Blade_4C530001231122114563-0:0), a namespace's _<n> after an NVMe serial
+# (newer udev), -part<n> after a partition's; or the disk's own id alone (wwn-0x5000c500a1b2c3d4,
+# nvme-eui.0025388b91b1a2c3, scsi-35000c500a1b2c3d4, virtio-<serial>). The serial is one whatever
+# its shape (SanDisk's are digits: 162483441234, Seagate's 8 characters: ZFN0ABCD); the model's
+# words before it are the model's, however serial-like (WDS500G2B0C).
+_BY_ID_BUS = r"by-id/(ata|nvme|scsi|usb|mmc|wwn|virtio|ieee1394|memstick|cciss)-"
+_BY_ID_CHAR = r"[^\s/\\\"'<>,;:()\[\]]"  # fio separates its files by colons: a usb name's -0:0 is read on its own
+_BY_ID = re.compile(_BY_ID_BUS + f"({_BY_ID_CHAR}{{1,200}}?)" + r"(?:-\d+:\d+)?(?:-part\d+)?" + f"(?!{_BY_ID_CHAR})")
+_IN_BY_ID = re.compile(_BY_ID_BUS + _BY_ID_CHAR + "*$")
+
+
+def by_id_serials(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the serial or id in each /dev/disk/by-id name of text (the rule above)."""
+    spans = []
+    for match in _BY_ID.finditer(text) if "by-id/" in text else ():
+        name = match.group(2)
+        if match.group(1) == "nvme" and name.count("_") > 1:
+            name = re.sub(r"_\d{1,3}$", "", name)  # the namespace's number
+        start = match.start(2) + name.rfind("_") + 1
+        if start < match.start(2) + len(name):  # none after the underscore: what --redact left, _[redacted]
+            spans.append((start, match.start(2) + len(name)))
+    return spans
 
 
 def _serial_in_model(text: str, match) -> bool:
@@ -529,6 +560,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
             start = text.index(name, after)
             out.append((start, start + len(name), "a host name", name))
     out += [(start, end, "a host name", text[start:end]) for start, end in tool_host_names(text)]
+    out += [(start, end, "a serial number", text[start:end]) for start, end in islice(by_id_serials(text), limit)]
     names = _mine()
     if names:
         out += [(m.start(), m.end(), "this machine's host or user name", m.group(0))
