@@ -20,7 +20,7 @@ import yaml
 from .. import SCHEMA_VERSION, memory, outfile, safe_yaml
 from ..results import bundle, dd_output, fio_terse, flags, importers, privacy, resultfile, shares, stats, validation
 from ..results.importers import pts
-from ..results.importers.measurement import NOTES, bounds as measurement_bounds
+from ..results.importers.measurement import NOTES, Bounds
 from ..run import leftovers, system
 from ..errors import UserError
 from ..run.matrix import make_key
@@ -206,25 +206,18 @@ def cell_records(parsed: list, filesystem: str, mkfs: list, mount: list, driver:
     provenance: raw member -> its own measured time and tool version, kept per cell as
     imported_runs (one entry a raw member, in the order of raw); inputs: raw member -> the input
     file it holds, which a refusal names."""
-    cells, (most_cells, most_runs) = {}, measurement_bounds()  # what no importer refused at its line
+    cells, bound = {}, Bounds()  # what no importer refused at its line
     for raw, measurements in parsed:
         for m in measurements:
             # a variant is part of the key, as the runner's variants are (there by their options)
             key = make_key(filesystem if variant == "imported" else f"{filesystem}:{variant}", mkfs, mount,
                            m.workload, m.dimensions)
-            if key not in cells and len(cells) == most_cells:
-                raise UserError(f"more than {most_cells:,} cells (tests and parameters)", where=(inputs or {}).get(raw, raw),
-                                expected=f"at most {most_cells:,} cells a result (import the output in parts)")
+            bound.add(key, m, (inputs or {}).get(raw, raw))
             cell = cells.setdefault(key, {"m": m, "units": {}, "samples": {}, "raw": [], "why": "", "failed": False})
             cell["failed"] = cell["failed"] or m.failed
             cell["units"].update(m.units)  # a figure the first run could not measure ("+++++") has its unit in a later one
             for name, value in m.values.items():
-                samples = cell["samples"].setdefault(name, [])
-                if len(samples) == most_runs:
-                    raise UserError(f"more than {most_runs:,} runs of {m.workload}", where=(inputs or {}).get(raw, raw),
-                                    expected=f"at most {most_runs:,} runs of a test: a cell holds at most {most_runs:,} "
-                                             f"repetitions (import the output in parts)")
-                samples.append(value)
+                cell["samples"].setdefault(name, []).append(value)
             cell["why"] = cell["why"] or m.not_measured
             if raw not in cell["raw"]:
                 cell["raw"].append(raw)

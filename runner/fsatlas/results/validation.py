@@ -703,7 +703,7 @@ def _timestamps(document, text: str | None = None) -> frozenset:
     """The whole-second values of every "timestamp" key in a parsed JSON report, at any depth
     (fio writes one, at the top). text: the report's text, where a key can be spelled only as
     written (no \\u escape in it) and is written once: then the top's alone, without the walk
-    (7 µs a small report, a twentieth of validating one)."""
+    (7 µs of the 190 a small report takes to validate)."""
     if text is not None and "\\u" not in text and text.count('"timestamp"') == 1 and isinstance(document, dict) \
             and "timestamp" in document:
         value = document["timestamp"]

@@ -13,11 +13,10 @@ the same figures and is not read again.
 import datetime as dt
 import math
 import re
-from collections import Counter
 
 from ...errors import UserError
 from .. import figures
-from .measurement import Measurement, bounds, check_time
+from .measurement import Bounds, Measurement, check_time
 
 # IOzone's column or throughput label -> (workload, rw as fio would name it)
 TABLE_TESTS = {
@@ -167,31 +166,11 @@ def _unended(text: str) -> bool:
     return bool(text) and text[-1].splitlines() != [""]
 
 
-class _Bounds:
-    """The cells of one output and the runs of each, counted as they are read: refused at the line
-    of the first table row or Children line past either bound (measurement.bounds), before the
-    rest is read (an IOzone table of 80,000 rows took 1.1 GB: adversary of #65, round 74; past
-    it, import_ refused 12,000 Children lines naming no line: round 78)."""
-
-    def __init__(self, where: str):
-        (self.most_cells, self.most_runs), self.where = bounds(), where
-        self.cells, self.runs = set(), Counter()
-
-    def add(self, m: Measurement, line: int) -> None:
-        cell = (m.workload, tuple(sorted(m.dimensions.items())))  # as import_ keys a cell
-        self.cells.add(cell)
-        if len(self.cells) > self.most_cells:
-            raise UserError(f"more than {self.most_cells:,} cells (tests and parameters)", where=self.where,
-                            field=f"line {line}", expected=f"at most {self.most_cells:,} cells a result (import the report in parts)")
-        for name in m.values:
-            self.runs[cell, name] += 1
-            if self.runs[cell, name] > self.most_runs:
-                raise UserError(f"more than {self.most_runs:,} runs of {m.workload}", where=self.where, field=f"line {line}",
-                                expected=f"at most {self.most_runs:,} runs of a test: a cell holds at most "
-                                         f"{self.most_runs:,} repetitions (import the report in parts)")
+def _count(bound: Bounds, m: Measurement, where: str, line: int) -> None:
+    bound.add((m.workload, tuple(sorted(m.dimensions.items()))), m, where, f"line {line}")  # as import_ keys a cell
 
 
-def _table(text: str, where: str, metric: tuple, bound: _Bounds) -> list:
+def _table(text: str, where: str, metric: tuple, bound: Bounds) -> list:
     name, factor, unit, better = metric
     out = []
     last_line = text.count("\n") + 1 if _unended(text) else None
@@ -233,7 +212,7 @@ def _table(text: str, where: str, metric: tuple, bound: _Bounds) -> list:
                 out.append(Measurement(workload, {"file_size_kib": int(size_kib), "record_kib": int(record_kib)},
                                        {name: value * factor}, {name: (unit, better)},
                                        dimensions={"record_kib": int(record_kib), "file_size_kib": int(size_kib)}))
-                bound.add(out[-1], line)
+                _count(bound, out[-1], where, line)
     return out
 
 
@@ -242,7 +221,7 @@ def _children(text: str):
     return (m for m in _CHILDREN.finditer(text) if m.group(2).strip().lower() in THROUGHPUT_TESTS)
 
 
-def _throughput(text: str, where: str, metric: tuple, bound: _Bounds) -> list:
+def _throughput(text: str, where: str, metric: tuple, bound: Bounds) -> list:
     name, factor, unit, better = metric
     record = _RECORD.search(text)
     size = _FILE.search(text)
@@ -261,7 +240,7 @@ def _throughput(text: str, where: str, metric: tuple, bound: _Bounds) -> list:
         metric_name, metric_factor, metric_unit = ("iops", 1.0, "ops/s") if ops else (name, factor, unit)
         out.append(Measurement(workload, params, {metric_name: value * metric_factor},
                                {metric_name: (metric_unit, better)}, dimensions={"threads": int(match.group(1))}))
-        bound.add(out[-1], line)
+        _count(bound, out[-1], where, line)
     return out
 
 
@@ -314,7 +293,7 @@ def run_lines(text: str) -> list[tuple[int, str]]:
 def parse(text: str, where: str, workload: str | None = None) -> list:
     figures.refuse_edited_lines(text, where, "IOzone's", _read_lines)
     metric = _unit(text)
-    bound = _Bounds(where)
+    bound = Bounds()  # table rows and Children lines alike, refused at the line past a bound (round 78)
     out = _table(text, where, metric, bound) + _throughput(text, where, metric, bound)
     if not out and _EXCEL.search(text):
         raise UserError("only IOzone's -R spreadsheet report was found", where=where,

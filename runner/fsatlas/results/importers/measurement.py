@@ -1,5 +1,6 @@
 """One figure set an importer read from another tool's output."""
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import resultfile
@@ -18,6 +19,29 @@ def bounds() -> tuple[int, int]:
     an IOzone table of 80,000 rows 1.1 GB: adversary of #65, round 74)."""
     schema = resultfile.schema()
     return schema["properties"]["cells"]["maxItems"], schema["$defs"]["metric"]["properties"]["samples"]["maxItems"]
+
+
+class Bounds:
+    """The cells of one result and the runs of each, counted as measurements are added: the one
+    past either bound (bounds()) is refused where it is read, naming its line where the caller
+    knows it (an importer, row by row: IOzone's Children lines past the bound named none,
+    adversary of #65, round 78), before the rest is read."""
+
+    def __init__(self):
+        (self.most_cells, self.most_runs), self.cells, self.runs = bounds(), set(), Counter()
+
+    def add(self, cell, m: "Measurement", where: str, field: str | None = None) -> None:
+        """Counts measurement m, a run of the cell keyed cell."""
+        self.cells.add(cell)
+        if len(self.cells) > self.most_cells:
+            raise UserError(f"more than {self.most_cells:,} cells (tests and parameters)", where=where, field=field,
+                            expected=f"at most {self.most_cells:,} cells a result (import the output in parts)")
+        for name in m.values:
+            self.runs[cell, name] += 1
+            if self.runs[cell, name] > self.most_runs:
+                raise UserError(f"more than {self.most_runs:,} runs of {m.workload}", where=where, field=field,
+                                expected=f"at most {self.most_runs:,} runs of a test: a cell holds at most "
+                                         f"{self.most_runs:,} repetitions (import the output in parts)")
 
 
 @dataclass
