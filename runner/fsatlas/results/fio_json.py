@@ -151,6 +151,13 @@ def _not_finite(report) -> tuple | None:
     return None
 
 
+def _number_at(text: str, literal: str, start: int) -> int:
+    """Where the number literal stands in the JSON text from start: its first place outside
+    a string (the same text in a note before it is no number: adversary round 80)."""
+    found = re.compile(r'"(?:[^"\\]|\\.)*+"|(?<![0-9.eE+-])' + re.escape(literal) + r"(?![0-9.eE+-])")
+    return next((m.start() for m in found.finditer(text, start) if m.group()[0] != '"'), start)
+
+
 def parse(text: str, where: str = "fio output") -> dict:
     text = without_bins(text, where)
     start = text.find("\n{") + 1 if not text.lstrip().startswith("{") else text.find("{")
@@ -168,7 +175,7 @@ def parse(text: str, where: str = "fio output") -> dict:
         line = text.count("\n", 0, e.pos) + 1
         raise UserError(f"malformed JSON at line {line}: {e.msg}", where=where) from None
     except _NoDouble as e:
-        line = text.count("\n", 0, max(text.find(e.args[0], start), 0)) + 1
+        line = text.count("\n", 0, _number_at(text, e.args[0], start)) + 1
         raise UserError(f"a number of {e.args[0][:40]!r} at line {line}", where=where,
                         expected="fio's figures, numbers a double holds as written (not 0 read from a figure that is not)") from None
     unheld = _not_finite(report)

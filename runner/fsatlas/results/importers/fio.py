@@ -158,8 +158,9 @@ _OPTION_VALUE = re.compile(r"[^\r\n]{0,200}")
 
 
 def _stated(*groups) -> tuple | None:
-    """What fio recorded of a job's options, as a key: each group's (name, type, value) in order
-    (True, 1 and 1.0 are told apart, as job_options spells them apart); None where a group is no
+    """What fio recorded of a job's options, as a key: each group's (name, type, spelling) in
+    order, which is all job_options reads of a value (True, 1 and 1.0 are told apart by type;
+    0.0 and -0.0, equal as values, by spelling: adversary round 80); None where a group is no
     object of plain values (job_options refuses it, located, every time)."""
     key = []
     for options in groups:
@@ -168,7 +169,7 @@ def _stated(*groups) -> tuple | None:
             continue
         if type(options) is not dict or not all(type(v) in (str, int, float, bool) or v is None for v in options.values()):
             return None
-        key.append(tuple((name, type(v), v) for name, v in options.items()))
+        key.append(tuple((name, type(v), str(v)) for name, v in options.items()))
     return tuple(key)
 
 
