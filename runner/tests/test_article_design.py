@@ -21,8 +21,11 @@ def _twin(kind: str, tmp_path: Path) -> str:
     """QUICK_A again: the same path, a copy holding its id, or its samples under another id."""
     if kind == "same file":
         return QUICK_A
-    if kind == "copy":
-        return str(shutil.copy(QUICK_A, tmp_path / "copy.json"))
+    if kind == "copy":  # in a data folder of its own, with its bundle, as validate requires
+        (tmp_path / "copy" / "results").mkdir(parents=True)
+        shutil.copytree(Path(QUICK_A).parent.parent / "raw", tmp_path / "copy" / "raw",
+                        ignore=lambda folder, names: [n for n in names if not n.startswith(Path(QUICK_A).stem + ".")])
+        return str(shutil.copy(QUICK_A, tmp_path / "copy" / "results"))
     return rescaled_run(QUICK_A, 1.0, tmp_path)
 
 

@@ -9,6 +9,7 @@ the adversary's examples:
 - an import's repetitions never get the paired test, whatever `started` its cells carry;
 - a configuration has one spelling (ext4 = ext4: = ext4:defaults) in every command."""
 import copy
+import functools
 import itertools
 import json
 import random
@@ -20,19 +21,19 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
 from fsatlas.site import report
-from testutil import FIXTURES, RESULTS, in_slot, under_id, write_json
+from testutil import FIXTURES, RESULTS, derived_run, in_slot, under_id, write_derived, write_json
 
 KEYS = ("ext4|-|-|seq-write", "ext4|-|-|seq-read", "xfs|-|-|seq-write", "xfs|-|-|seq-read")
 QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}
 
 
-def _source() -> dict:
-    """Four cells of the newest committed standard run that recorded its host's contention, read."""
+def _source():
+    """The newest committed standard run that recorded its host's contention in the cells KEYS."""
     for path in sorted(RESULTS.glob("*-standard.json"), reverse=True):
         doc = resultfile.load_result(str(path))
         cells = [c for c in doc["cells"] if c["key"] in KEYS and c["status"] == "ok" and c.get("host")]
         if len(cells) == len(KEYS):
-            return {**doc, "cells": cells}
+            return path
     raise AssertionError("no committed standard run with host records for " + ", ".join(KEYS))
 
 
@@ -40,18 +41,23 @@ SOURCE = _source()
 
 
 def run(rid: str, seed: int, factor: float = 1.0, keys=KEYS) -> dict:
-    """A run of its own (read form): SOURCE's cells KEYS, every sample times factor and its own
-    jitter of +-1 % (seed), so no two runs share a sample."""
-    doc, rnd = in_slot(under_id(copy.deepcopy(SOURCE), rid), seed), random.Random(seed)
-    doc["cells"] = [c for c in doc["cells"] if c["key"] in keys]
-    for c in doc["cells"]:
-        for m in c["metrics"].values():
-            m["samples"] = [v * factor * (1 + rnd.uniform(-0.01, 0.01)) for v in m["samples"]]
-    return doc
+    """A run of its own (read form): SOURCE's cells KEYS, made from its raw output with each
+    repetition's figures times factor and its own jitter of +-1 % (seed), so no two runs share a
+    sample (testutil.derived_run: its samples are those validate recomputes from that output)."""
+    return copy.deepcopy(_made(rid, seed, factor, tuple(keys)))
+
+
+@functools.lru_cache(maxsize=256)
+def _made(rid: str, seed: int, factor: float, keys: tuple) -> dict:
+    rnd = random.Random(seed)
+    return derived_run(SOURCE, rid, seed, lambda key, j: factor * (1 + rnd.uniform(-0.01, 0.01)), keys)
 
 
 def stored(path, doc) -> str:
-    return str(write_json(path, doc))
+    """doc written as validate, and so compare, requires it: in a data folder of its own named
+    after path (path without .json: results/<id>.json and the bundle of its raw output,
+    testutil.write_derived); returns the result file's path."""
+    return write_derived(str(path)[:-len(".json")], doc)
 
 
 def verdicts(rows: list) -> list:

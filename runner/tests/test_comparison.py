@@ -10,7 +10,7 @@ from scipy.stats import gmean, t as t_dist, ttest_ind, ttest_ind_from_stats, tte
 
 from fsatlas.cli import main
 from fsatlas.results import comparison, stats
-from testutil import in_slot, under_id
+from testutil import derived_run, in_slot, under_id, write_derived
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fixture-valid.json"
 
@@ -99,15 +99,17 @@ def test_two_identical_runs_compared_many_times_stay_within_5_percent_after_corr
 def test_compare_of_two_single_sample_results_says_not_testable(tmp_path, capsys):
     """Two single fio runs 0.5 % apart: never "better" or "worse"."""
     paths = []
-    for slot, (name, value) in enumerate((("a", 200e6), ("b", 201e6))):
-        doc = json.loads(FIXTURE.read_text())
-        # two runs: ids and times of their own (one id on both sides is a run against itself, one time one run)
-        doc = in_slot(under_id(doc, f"{doc['id']}-{name}"), slot)
+    for slot, (name, factor) in enumerate((("a", 1.0), ("b", 1.005))):
+        # two runs made from the fixture's raw output, each figure of B's 0.5 % higher: ids and times of
+        # their own (one id on both sides is a run against itself, one time one run), cut to their
+        # first repetition and written with the bundle they are recomputed from, as validate requires
+        doc = derived_run(FIXTURE, f"fixture-valid-{name}", slot, lambda key, j: factor)
         for cell in doc["cells"]:
-            for metric in cell["metrics"].values():
-                metric.update(stats.summarize([value], metric["unit"], metric["better"]))
-        paths.append(tmp_path / f"{name}.json")
-        paths[-1].write_text(json.dumps(doc))
+            if cell["status"] == "ok":
+                cell["raw"] = cell["raw"][:1]
+                for metric in cell["metrics"].values():
+                    metric.update(stats.summarize(metric["samples"][:1], metric["unit"], metric["better"]))
+        paths.append(write_derived(tmp_path / name, doc))
     assert main(["compare", str(paths[0]), str(paths[1])]) == 0
     captured = capsys.readouterr()
     lines = [line for line in captured.out.splitlines() if "|" in line.split(" ")[0]]  # the rows, not the header

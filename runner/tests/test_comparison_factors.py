@@ -211,7 +211,7 @@ def test_compare_of_a_run_with_itself_is_one_line_and_status_1(tmp_path, capsys)
     copied.write_text(json.dumps({**run, "id": "x-again"}))
     for args in ([path, path], ["--runs-a", path, "--runs-b", path], [path, copied], ["--runs-a", path, copied, "--runs-b", copied]):
         with pytest.MonkeyPatch.context() as m:
-            m.setattr("fsatlas.commands.compare.load_checked", lambda p: readable(json.loads(open(p).read())))
+            m.setattr("fsatlas.commands.compare.validated", lambda ps: [readable(json.loads(open(p).read())) for p in ps])
             assert main(["compare", *map(str, args)]) == 1
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "a run compared with itself" in err and "Traceback" not in err
@@ -273,7 +273,7 @@ def test_compares_summary_names_no_test_where_none_was_and_the_family_where_some
         paths.append(tmp_path / f"{r['id']}.json")
         paths[-1].write_text(json.dumps(r))
     with pytest.MonkeyPatch.context() as m:
-        m.setattr("fsatlas.commands.compare.load_checked", lambda p: readable(json.loads(open(p).read())))
+        m.setattr("fsatlas.commands.compare.validated", lambda ps: [readable(json.loads(open(p).read())) for p in ps])
         assert main(["compare", str(paths[0]), str(paths[1])]) == 0
         err = capsys.readouterr().err
         assert "No row was tested (one run per side)" in err and "Welch" not in err and "Benjamini" not in err

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from fsatlas.cli import main
-from fsatlas.commands.compare import load_checked
+from fsatlas.commands.compare import validated
 from fsatlas.results.comparison import between as comparisons
 from testutil import RESULTS, rescaled_run, standard_run_with
 
@@ -26,7 +26,7 @@ def test_a_report_of_two_quick_runs_lists_every_comparison_with_compares_figures
     out = tmp_path / "report.md"
     assert main(["report", QUICK_A, QUICK_B, "--out", str(out), "--no-chart"]) == 0
     text = out.read_text()
-    expected = comparisons(load_checked(QUICK_A), load_checked(QUICK_B))
+    expected = comparisons(*validated([QUICK_A, QUICK_B]))
     rows = _table_rows(text)
     assert len(rows) == len(expected) > 0
     by_cell = {(r[0], r[1]): r for r in rows}

@@ -16,7 +16,7 @@ from fsatlas.run import execution, matrix, target
 from fsatlas.run.sizes import parse_size
 from fsatlas.run.workloads import fio
 from fsatlas.results.validation import validate_file
-from testutil import loop_state, raw_files, rounds_from_starts, scratch_left, in_slot, under_id, write_json
+from testutil import derived_run, loop_state, raw_files, rounds_from_starts, scratch_left, write_derived, write_json
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 pytestmark = pytest.mark.root
@@ -281,18 +281,13 @@ def test_directory_mode_measures_an_existing_folder_and_deletes_only_its_own(tmp
 def test_compare_two_runs(tmp_path, capsys):
     out = run_cli(tmp_path, "--fs", "ext4", "--workload", "create-files")
     path, result = only_result(out)
-    # the measured spread of a tiny run can be wide; give both sides fixed samples, half apart
-    from fsatlas.results import stats
-    b = tmp_path / f"{result['id']}-b.json"  # another run: its own id (one run named on both sides is refused)
-    for name, samples in ((path, [1000.0, 1010.0, 990.0]), (b, [500.0, 505.0, 495.0])):
-        doc = readable(json.loads(path.read_text()))
-        if name == b:  # its other figures its own too: a copy of A's would make it A's run (comparison.shared_print)
-            for m in doc["cells"][0]["metrics"].values():
-                m["samples"] = [v * (1.25 + k / 64) for k, v in enumerate(m["samples"])]
-        doc["cells"][0]["metrics"]["create_per_s"] = stats.summarize(samples, "ops/s", "higher")
-        if name == b:  # and its own time: two files of one machine at once are one run (comparison.ran_at_once)
-            doc = in_slot(doc, 1)
-        write_json(name, under_id(doc, name.stem))  # its raw references under its own id, as validate requires
+    # another run half as fast, made from this one's raw output (each figure of its records halved, its
+    # samples recomputed from them, as validate requires): its own id (one run named on both sides is
+    # refused), each repetition its own factor (a copy of A's figures would make it A's run:
+    # comparison.shared_print) and its own time (two files of one machine at once are one run:
+    # comparison.ran_at_once)
+    doc = derived_run(path, f"{result['id']}-b", 1, lambda key, j: 0.5 * (1 + (j - 1) / 1e5))
+    b = write_derived(tmp_path / "b", doc)
     capsys.readouterr()
     assert main(["compare", str(path), str(b)]) == 0
     line = [l for l in capsys.readouterr().out.splitlines() if "create_per_s" in l][0]

@@ -144,7 +144,7 @@ def test_a_compare_row_has_the_p_and_verdict_fsatlas_compare_gives_its_run(site)
             mixed += run["id"] == pairs.RULE_ID and len({rid for rid, _, _ in rows}) > 1
             for (rid, key, metric), shown in rows.items():
                 if (rid, a, b) not in cli:
-                    result = compare_cmd.load_checked(str(paths[rid]))
+                    result = compare_cmd.validated([str(paths[rid])])[0]
                     cli[(rid, a, b)] = {(r["key"], r["metric"]): (
                         f"{r['p_adjusted']:.2g}" if r["status"] == "tested" else "–", r["verdict"].replace(" ", "-"))
                         for r in report.within(result, a, b, all_metrics=True)}

@@ -26,11 +26,12 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 
 from fsatlas.cli import main
 from fsatlas.commands import article
-from fsatlas.commands.compare import compared, load_checked
+from fsatlas.commands.compare import compared, validated
 from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
-from test_compare_inputs import run, stored
-from testutil import under_id, RESULTS
+from fsatlas.results import bundle
+from test_compare_inputs import KEYS, SOURCE, run, stored
+from testutil import derived_run, under_id, write_json, RESULTS
 
 COMMITTED = sorted(RESULTS.glob("*.json"))
 
@@ -154,6 +155,7 @@ def test_the_adversarys_examples_are_refused_in_one_line_naming_both_files(tmp_p
         for m in c["metrics"].values():
             m["samples"] = m["samples"] + m["samples"][:1]
         _per_repetition(c, lambda values: values + values[:1])
+        c["started"][-1] = 2 * c["started"][-2] - c["started"][-3]  # begun after the last, as validate requires
         c["raw"] = c["raw"] + [c["raw"][-1].rsplit("/", 1)[0] + f"/rep-{len(c['raw']) + 1}.json"]
     y_edit = copy.deepcopy(c1)
     y_edit["cells"][0]["host"][0]["load1"] += 1.0
@@ -185,7 +187,7 @@ def test_the_adversarys_examples_are_refused_in_one_line_naming_both_files(tmp_p
 # --- 10: one spelling of a configuration in every command -------------------------------------------
 
 STANDARD = str(sorted(RESULTS.glob("*-standard.json"))[-1])
-RESULT = load_checked(STANDARD)
+RESULT, = validated([STANDARD])
 SIDES = sorted({(c["filesystem"], c.get("variant", "defaults")) for c in RESULT["cells"] if c["status"] == "ok"})
 
 
@@ -367,7 +369,7 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     """Round 17's examples: R's tiny-block-write cells (one metric) under a new id, R cut to one
     repetition a cell, a dd import reversed under a new id; each refused in one line naming both
     files, on one side and across; independent dd imports (one value of three in common) are not."""
-    r = _committed(STANDARD.rsplit("/", 1)[1])
+    r = derived_run(STANDARD, Path(STANDARD).stem, None)  # the committed run, its raw output known (stored)
     tiny = under_id({**copy.deepcopy(r), "cells": [copy.deepcopy(c) for c in r["cells"]
                                                   if c["workload"] == "tiny-block-write" and c["status"] == "ok"]},
                     r["id"] + "-tiny")
@@ -377,11 +379,8 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
             m["samples"] = m["samples"][:1]
         _per_repetition(c, lambda values: values[:1])
         c["raw"] = c["raw"][:1]
-    jittered = [under_id(copy.deepcopy(tiny), r["id"] + f"-t{i}") for i in (1, 2)]
-    for i, doc in enumerate(jittered):
-        for c in doc["cells"]:
-            m = c["metrics"]["throughput"]
-            m["samples"] = [v * (1.05 + 0.001 * i) for v in m["samples"]]
+    jittered = [derived_run(STANDARD, r["id"] + f"-t{i}", None, lambda key, j, i=i: 1.05 + 0.001 * i,
+                            [c["key"] for c in tiny["cells"]]) for i in (1, 2)]
     p = {n: stored(tmp_path / n, d) for n, d in (("Rtiny.json", tiny), ("Rone.json", one), ("T1.json", jittered[0]),
                                                  ("T2.json", jittered[1]))}
     for copied in ("Rtiny.json", "Rone.json"):
@@ -399,9 +398,16 @@ def test_the_adversarys_rtiny_rone_and_ddrev_are_one_run(tmp_path, capsys):
     dd = [_dd_import(tmp_path, f"dd{i}", s) for i, s in enumerate(([2.51, 2.63, 2.40], [2.45, 2.70, 2.33],
                                                                   [2.43, 2.63, 2.33], [2.44, 2.64, 2.34]))]
     rev = resultfile.load_result(dd[0])
+    members = bundle.read(str(Path(dd[0]).parents[1]), rev["id"])
     rev = under_id(rev, rev["id"] + "-rev")
     rev["cells"][0]["metrics"]["throughput"]["samples"].reverse()
-    ddrev = stored(tmp_path / "ddrev.json", rev)
+    # its raw output too: the log's runs in reverse order, as validate requires (the import's record of it under its id)
+    (name,) = members
+    bundle.write({name: b"".join(reversed(members[name].splitlines(keepends=True)))},
+                 bundle.path(str(tmp_path / "ddrev"), rev["id"]))
+    rev["cells"][0]["imported_runs"] = [{**run, "raw": rev["cells"][0]["raw"][0]}
+                                        for run in rev["cells"][0]["imported_runs"]]
+    ddrev = str(write_json(tmp_path / "ddrev" / "results" / f"{rev['id']}.json", rev))
     capsys.readouterr()
     assert main(["compare", "--runs-a", dd[0], ddrev, dd[1], "--runs-b", dd[2], dd[3]]) == 1
     err = capsys.readouterr().err
@@ -561,14 +567,12 @@ def test_a_copy_whose_every_figure_moved_a_little_is_one_run_by_its_clock(tmp_pa
     ms) are its own clock's; two files starting HELD_VALUES repetitions of a cell at the same instants
     hold one run, whatever was done to the figures, on one side or across."""
     c1 = run("c1", 1)
-    rnd = random.Random(jitter)
-    copied = under_id(copy.deepcopy(c1), "c1jit")
+    rnd, c1s = random.Random(jitter), random.Random(1)  # c1's own factors (test_compare_inputs.run), then the jitter
+    # its every figure moved in its raw output (the raw device's too), and its samples recomputed from it
+    copied = derived_run(SOURCE, "c1jit", 1, lambda key, j: (1 + c1s.uniform(-0.01, 0.01)) * (1 + rnd.uniform(-jitter, jitter)),
+                         KEYS)
     copied["cells"] = copied["cells"][:cells]
     copied["created"] = "2026-11-27T12:00:00Z"  # begun days later, by its word: not on c1's clock
-    baselines = [m for field in ("baseline", "baseline_after")
-                 for job in (copied["target"].get(field) or {}).values() for m in job.values()]
-    for m in [m for c in copied["cells"] for m in c["metrics"].values()] + baselines:  # the raw device's too
-        m["samples"] = [v * (1 + rnd.uniform(-jitter, jitter)) for v in m["samples"]]
     tmp = tmp_path_factory.mktemp("jit")
     p = {n: stored(tmp / f"{n}.json", d) for n, d in
          (("c1", c1), ("c1jit", copied), ("c2", run("c2", 2)), ("d1", run("d1", 3, 1.03)), ("d2", run("d2", 4, 1.03)))}
@@ -580,10 +584,11 @@ def test_a_copy_whose_every_figure_moved_a_little_is_one_run_by_its_clock(tmp_pa
         compared([], [side[0], p["c2"]], [side[1], p["d2"]], None, None, False, "")
     said = str(across.value)
     assert ("compared with itself" in said or "one run under two ids" in said) and side[0] in said and side[1] in said
-    # the same file, or a copy of it under its own name, on both sides: named by its files too
+    # the same file, or a copy of it (in a data folder of its own, with its bundle), on both sides: named by its files too
+    again = shutil.copytree(Path(p["c1"]).parents[1], tmp / "again") / "results" / "c1.json"
     with pytest.raises(UserError) as both:
-        compared([], [p["c1"], p["c2"]], [shutil.copy(p["c1"], tmp / "again.json"), p["d2"]], None, None, False, "")
-    assert "is on both sides" in str(both.value) and p["c1"] in str(both.value) and "again.json" in str(both.value)
+        compared([], [p["c1"], p["c2"]], [str(again), p["d2"]], None, None, False, "")
+    assert "is on both sides" in str(both.value) and p["c1"] in str(both.value) and str(again) in str(both.value)
     # and runs with clocks of their own are not (testutil.in_slot: each slot its own start times)
     assert compared([], [p["c1"], p["c2"]], [p["d1"], p["d2"]], None, None, False, "")[2]
 

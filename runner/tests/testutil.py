@@ -1,11 +1,14 @@
 """Helpers shared by the runner tests (imported by name: pytest.ini puts this folder on the path)."""
 import copy
+import functools
 import json
 import os
 import random
 import subprocess
 import zlib
 from pathlib import Path
+
+import orjson
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SAMPLES = FIXTURES / "samples"  # outputs of the tools themselves; SOURCES.md names each
@@ -16,12 +19,12 @@ def standard_run_with(a: str, b: str) -> Path:
     """The newest committed standard result that measured filesystems a and b side by side (a
     workload with a figure for both, as report.within compares them): chosen by what it holds,
     not by its place in the folder, which every new result shifts."""
-    from fsatlas.commands.compare import load_checked
+    from fsatlas.commands.compare import validated
     from fsatlas.errors import UserError
     from fsatlas.site import report
     for path in sorted(RESULTS.glob("*-standard.json"), reverse=True):
         try:
-            report.within(load_checked(str(path)), a, b)
+            report.within(validated([str(path)])[0], a, b)
         except UserError:
             continue
         return path
@@ -67,25 +70,251 @@ def in_slot(doc: dict, slot: int) -> dict:
 
 
 def rescaled_run(path, factor: float, out_dir) -> str:
-    """Another run made from the result file at path: every sample times factor and, factor
-    not 1, its own 1 +- 3e-7 at most (its summary
-    recomputed), its own id; written to out_dir. Several runs a side from the committed ones.
-    A cell whose run recorded no contention gets a quiet host record a repetition: across files
-    a side's unknown contention keeps a row from being tested (comparison.contention_unknown)."""
-    from fsatlas.results import resultfile, stats
-    doc = resultfile.readable(json.loads(Path(path).read_text()))
-    rid = f"{doc['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
-    doc = in_slot(under_id(doc, rid), zlib.crc32(rid.encode()) % 60)
+    """Another run made from the committed result file at path (derived_run): every figure of
+    each repetition's raw output times factor and, factor not 1, its own 1 +- 3e-7 at most, its
+    samples recomputed from that output, its own id and clock (in_slot, by its id); written with
+    its bundle into the data folder out_dir (out_dir/results/<id>.json, out_dir/raw/<id>.tar.gz),
+    so that validate, and so compare, report and article new, accept it. Several runs a side
+    from the committed ones. A cell whose run recorded no contention gets a quiet host record a
+    repetition: across files a side's unknown contention keeps a row from being tested
+    (comparison.contention_unknown)."""
+    source = json.loads(Path(path).read_text())
+    rid = f"{source['id'][:-8]}{int(factor * 1e6) % 10**8:08d}"
     jitter = random.Random(rid)
+    doc = derived_run(path, rid, zlib.crc32(rid.encode()) % 60,
+                      lambda key, j: factor * (1 + (factor != 1) * jitter.uniform(-3e-7, 3e-7)))
     for cell in doc["cells"]:
         if cell["status"] == "ok" and not cell.get("host"):
             reps = len(next(iter(cell["metrics"].values()))["samples"])
             cell["host"] = [{"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}] * reps
-        for metric in cell.get("metrics", {}).values():  # each its own: not one factor (comparison.scaled)
-            metric.update(stats.summarize([v * factor * (1 + (factor != 1) * jitter.uniform(-3e-7, 3e-7))
-                                           for v in metric["samples"]],
-                                          metric["unit"], metric["better"]))
-    return str(write_json(Path(out_dir) / f"{doc['id']}.json", doc))
+    return write_derived(out_dir, doc)
+
+
+# --- Synthetic runs validate accepts ------------------------------------------------------------
+# compare, report and article new read only what `fsatlas validate` accepts, and validate
+# recomputes every figure from the run's raw bundle and holds fio's timestamps to the run's
+# clock. So a synthetic run is made from a committed run's raw output (derived_run): each
+# repetition's member with its figures scaled as a faster or slower machine would have written
+# them (scaled_member: fio's counts, rates, latencies and CPU shares; the runner's records; dd's
+# seconds), and the run's samples recomputed from those members by validate's own reading
+# (validation.select). write_derived writes it with a bundle of those members, each fio report
+# moved onto the written run's clock (created and the repetitions' start times, which a test
+# may have moved since), so a run's figures and its raw output never disagree.
+
+# (cell key or "field: job" of a baseline, a metric, its value in one repetition) -> [(that repetition's
+# figures, (the member, its clock: when its repetition started, when its run began, its name))]
+_MADE: dict = {}
+
+
+def _made(key: str, figures: dict, made: tuple) -> None:
+    for name, value in figures.items():
+        _MADE.setdefault((key, name, value), []).append((figures, made))
+
+
+def _made_for(key: str, figures: dict) -> tuple | None:
+    """What derived_run made for a repetition of these figures (all of its, or some: a copy may
+    drop metrics), or None."""
+    if not figures:
+        return None
+    name, value = next(iter(figures.items()))
+    return next((made for held, made in _MADE.get((key, name, value), ())
+                 if all(held.get(n) == v for n, v in figures.items())), None)
+
+
+def _epoch(created: str) -> float:
+    import datetime as dt
+    return dt.datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
+
+
+def _figures(metrics: dict, j: int) -> dict:
+    """What identifies repetition j of a cell (or of a baseline job): its value of every metric."""
+    return {name: float(m["samples"][j]) for name, m in sorted(metrics.items()) if j < len(m["samples"])}
+
+
+def _scaled_latency(stats, m: float) -> None:
+    if not isinstance(stats, dict):
+        return
+    for key in ("min", "max"):
+        if key in stats:
+            stats[key] = round(stats[key] * m)
+    for key in ("mean", "stddev"):
+        if key in stats:
+            stats[key] = stats[key] * m
+    if isinstance(stats.get("percentile"), dict):
+        stats["percentile"] = {k: round(v * m) for k, v in stats["percentile"].items()}
+
+
+def scaled_member(data: bytes, m: float) -> bytes:
+    """One repetition's raw output (a runner's: fio's JSON report, one of the runner's own
+    records, dd's summary) with every figure it measured times m, as fio and the runner write
+    them: fio's counts (io_bytes, total_ios) scaled and its rates computed from them as fio
+    does (bw_bytes = 1000 x io_bytes // runtime, iops to six decimals), its latencies, syncs and
+    CPU shares scaled, its runtime and clock as they were; a record's rates (count or files over
+    seconds) and times; dd's seconds (a rate m times as high)."""
+    text = data.decode("utf-8")
+    if not text.lstrip().startswith("{"):  # dd's summary: the seconds, six decimals as GNU dd prints them
+        import re
+        return re.sub(r"(copied, )([0-9.]+)( s)", lambda g: f"{g[1]}{float(g[2]) / m:.6f}{g[3]}", text).encode()
+    doc = json.loads(text)
+    if "fio version" in doc:
+        for job in doc["jobs"]:
+            for side in ("read", "write", "trim", "mixed"):
+                figures = job.get(side)
+                if not isinstance(figures, dict) or not figures.get("runtime"):
+                    continue
+                runtime = figures["runtime"]
+                figures["io_bytes"] = round(figures["io_bytes"] * m)
+                figures["total_ios"] = round(figures["total_ios"] * m)
+                figures["bw_bytes"] = 1000 * figures["io_bytes"] // runtime
+                if "bw" in figures:
+                    figures["bw"] = figures["bw_bytes"] >> 10
+                if "io_kbytes" in figures:
+                    figures["io_kbytes"] = figures["io_bytes"] >> 10
+                figures["iops"] = round(1000 * figures["total_ios"] / runtime, 6)
+                for name in ("lat_ns", "clat_ns", "slat_ns"):
+                    _scaled_latency(figures.get(name), m)
+            for key in ("usr_cpu", "sys_cpu"):
+                if key in job:
+                    job[key] = round(job[key] * m, 6)
+            sync = job.get("sync")
+            if isinstance(sync, dict) and isinstance(sync.get("lat_ns"), dict):  # as many syncs as writes
+                _scaled_latency(sync["lat_ns"], m)
+                sync["lat_ns"]["N"] = round(sync["lat_ns"].get("N", 0) * m)
+                if "total_ios" in sync:
+                    sync["total_ios"] = round(sync["total_ios"] * m)
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    if "rate" in doc:  # a count over seconds
+        doc["seconds"] /= m
+    elif "phase" in doc or "tree" in doc and not isinstance(doc["seconds"], dict):  # a time: mkfs, mount, a tree copied
+        doc["seconds"] *= m
+        if "bytes_used" in doc:
+            doc["bytes_used"] = round(doc["bytes_used"] * m)
+    else:  # files over each phase's seconds
+        doc["seconds"] = {phase: s / m for phase, s in doc["seconds"].items()}
+    if isinstance(doc.get("cpu"), dict):
+        doc["cpu"] = {k: v * m for k, v in doc["cpu"].items()}
+    return json.dumps(doc, indent=1).encode()
+
+
+def _moved(data: bytes, seconds: float) -> bytes:
+    """A member on a clock later by seconds: fio's timestamp_ms, its timestamp (the second
+    timestamp_ms falls in) and its time; anything else as it is."""
+    import time
+    if b'"fio version"' not in data[:4096] or not seconds:
+        return data
+    doc = json.loads(data)
+    ms = doc["timestamp_ms"] + round(seconds * 1000)
+    whole = ms // 1000 - doc["timestamp_ms"] // 1000
+    doc["timestamp_ms"], doc["timestamp"] = ms, doc["timestamp"] + whole
+    if "time" in doc:  # the machine's local time: moved by the same whole seconds
+        local = time.mktime(time.strptime(doc["time"], "%a %b %d %H:%M:%S %Y")) + whole
+        doc["time"] = time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(local))
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+
+
+@functools.lru_cache(maxsize=8)
+def _committed(path: str) -> tuple[dict, dict]:
+    """(the result at path in the read form, its bundle's members): read once a process."""
+    from fsatlas.results import bundle, resultfile
+    original = resultfile.readable(json.loads(Path(path).read_text()))
+    return original, bundle.read(str(Path(path).parent.parent), original["id"])
+
+
+def derived_run(source, rid: str, slot: int | None, factor_of=lambda key, j: 1.0, keys=None) -> dict:
+    """A run of its own (read form) made from the committed result file source and its bundle:
+    id rid, in slot (in_slot: its own created time and start times; None: source's), its cells those of keys
+    (default: all), each repetition's raw output scaled (scaled_member) by factor_of(key, j) (key:
+    a cell's key, or "baseline: <job>" / "baseline_after: <job>" for the raw device's jobs, j
+    the repetition from 0), and every sample recomputed from that output as validate recomputes
+    it. write_derived writes it with its bundle; a copy of it, edited in anything but its
+    repetitions' figures (its id, cells, start times, created), too."""
+    from fsatlas.results import bundle, stats, validation
+    original, members = _committed(str(source))
+    began = _epoch(original["created"])
+    kept = [c for c in original["cells"] if keys is None or c["key"] in keys]
+    doc = under_id(copy.deepcopy({**original, "cells": kept}), rid)
+    doc = doc if slot is None else in_slot(doc, slot)
+    starts = {c["key"]: c.get("started") for c in original["cells"]}
+    imported_from = doc["tool"].get("imported_from")
+
+    def remade(key: str, cell: dict, names: list, clock, own=lambda j: 1) -> None:
+        values = []
+        for j, name in enumerate(names):
+            m = factor_of(key, j) * own(j)
+            data = members[name] if m == 1 else scaled_member(members[name], m)
+            ref = f"raw/{rid}/{name}"
+            if m == 1:  # its figures as the source holds them, to the last bit
+                found = {n: metric["samples"][j] for n, metric in cell["metrics"].items()}
+            else:
+                (found,) = validation.select(cell, validation.parse_raw(data.decode(), ref), ref, imported_from,
+                                             first=j == 0)
+            values.append(found)
+            _made(key, {n: float(found[n]) for n in sorted(cell["metrics"])}, (data, clock(j), began, name))
+        for name, metric in cell["metrics"].items():
+            metric.update(stats.summarize([v[name] for v in values], metric["unit"], metric["better"]))
+
+    for cell in doc["cells"]:
+        if cell["status"] == "ok":
+            started = starts[cell["key"]]
+            remade(cell["key"], cell, [bundle.member_of(rid, ref) for ref in cell["raw"]],
+                   lambda j: began + started[j] if started else None)
+    for field, job, names in bundle.baseline_reports(doc["target"]):
+        job_cell = {"workload": job.split("|")[0], "parameters": {}, "metrics": doc["target"][field][job]}
+        # the raw device's figures the run's own too, as in_slot makes them (comparison.once)
+        remade(f"{field}: {job}", job_cell, names, lambda j: None,
+               lambda j: 1 if slot is None else 1 + (slot % 70 + 1) * (j + 1) / 1e6)
+    for field in bundle.BASELINE_FOLDERS:
+        fill = f"{field}/{bundle.FILL_MEMBER}"
+        if fill in members and field in doc["target"]:
+            _made(fill, {"baseline": _baseline_figures(doc["target"][field])}, (members[fill], None, began, fill))
+    return doc
+
+
+def _baseline_figures(jobs: dict) -> str:
+    """What identifies a run's raw-device baseline (target.baseline or baseline_after): its samples."""
+    return json.dumps({job: {n: m["samples"] for n, m in metrics.items()} for job, metrics in jobs.items()}, sort_keys=True)
+
+
+def write_derived(data, doc: dict) -> str:
+    """Writes doc, a run made by derived_run (or a copy of one, its repetitions' figures as
+    they were made), into the data folder data: data/results/<id>.json, and data/raw/<id>.tar.gz
+    holding the raw output each of its repetitions' figures were recomputed from, moved onto
+    doc's clock (its created time, and a cell's start times where it has them). Returns the
+    result file's path."""
+    from fsatlas.results import bundle, fio_json
+    rid, began, out = doc["id"], _epoch(doc["created"]), {}
+    for cell in doc["cells"]:
+        if cell.get("status") != "ok":
+            continue
+        for j, ref in enumerate(cell["raw"]):
+            made = _made_for(cell["key"], _figures(cell["metrics"], j))
+            assert made, f"no raw output was made for repetition {j} of {cell['key']} in {rid} (derived_run)"
+            member, clock, then, name = made
+            started = cell.get("started") or []
+            shift = began + started[j] - clock if clock is not None and j < len(started) else began - then
+            if clock is not None and j + 1 < len(started) and b'"fio version"' in member[:4096]:  # a copy's
+                # repetitions reordered: its report
+                span = fio_json.report_span(json.loads(member))  # ends by the next one's start too
+                if span and span[1] + shift > began + started[j + 1]:
+                    shift = max(began + started[j + 1] - span[1], began + started[j] - span[0])
+            # under the name the cell gives it; a reference no member can have (an edit of a test:
+            # out of the bundle, "..") leaves it where it was made, and a member named twice holds the first
+            named = bundle.member_of(rid, ref)
+            if ref.startswith(f"raw/{rid}/") and all(part not in ("", ".", "..") for part in named.split("/")):
+                name = named
+            out.setdefault(name, _moved(member, shift))
+    for field, job, names in bundle.baseline_reports(doc["target"]):
+        for i, name in enumerate(names):
+            member, _, then, _ = _made_for(f"{field}: {job}", _figures(doc["target"][field][job], i))
+            out[name] = _moved(member, began - then)
+    for field in bundle.BASELINE_FOLDERS:
+        fill = _made_for(f"{field}/{bundle.FILL_MEMBER}", {"baseline": _baseline_figures(doc["target"].get(field) or {})})
+        if fill and doc["target"].get(field):
+            out[f"{field}/{bundle.FILL_MEMBER}"] = _moved(fill[0], began - fill[2])
+    data = Path(data)
+    (data / "raw").mkdir(parents=True, exist_ok=True)
+    bundle.write(out, bundle.path(str(data), rid))
+    return str(write_json(data / "results" / f"{rid}.json", doc))
 
 
 def loop_state(root):

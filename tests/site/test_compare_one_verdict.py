@@ -29,7 +29,7 @@ ROW = re.compile(r'<tr class="verdict-([^"]+)" data-key="([^"]*)" data-metric="(
 
 @lru_cache(maxsize=None)
 def _result(rid: str) -> dict:
-    return compare_cmd.load_checked(str(RESULTS / f"{rid}.json"))
+    return compare_cmd.validated([str(RESULTS / f"{rid}.json")])[0]
 
 
 @lru_cache(maxsize=None)

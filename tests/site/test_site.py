@@ -620,7 +620,7 @@ def test_a_new_article_pinned_to_a_run_builds_and_passes_htmltest(tmp_path):
     """fsatlas article new: front matter naming the run and the comparison, its table from the
     aggregate, each run's chart; Hugo builds it and htmltest finds no broken link."""
     import shutil
-    from fsatlas.commands.compare import load_checked
+    from fsatlas.commands.compare import validated
     from fsatlas.site import report
     from sitebuild import REPO, build_site, fsatlas
     from testutil import standard_run_with
@@ -639,7 +639,7 @@ def test_a_new_article_pinned_to_a_run_builds_and_passes_htmltest(tmp_path):
     build_site(root, data / "results", articles={page.name: page.read_text()})
     assert run_htmltest(root).returncode == 0
     html = (root / "public" / "articles" / "ext4-or-xfs-for-this-machine" / "index.html").read_text()
-    rows = report.within(load_checked(str(standard)), "ext4", "xfs")
+    rows = report.within(validated([str(standard)])[0], "ext4", "xfs")
     assert html.count("<td><code>") == len(rows) > 0
     assert f'results/{standard.stem}/' in html  # the run it is pinned to, named and linked
 
@@ -821,7 +821,7 @@ def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_
     the older run's table and, beneath it, names the newer run and each row it judges otherwise,
     as report.within judges the two runs."""
     import shutil
-    from fsatlas.commands.compare import load_checked
+    from fsatlas.commands.compare import validated
     from fsatlas.site import report
     from sitebuild import REPO, build_site, fsatlas
     older, newer = (REPO / "data" / "results" / f"{rid}.json" for rid in
@@ -838,8 +838,8 @@ def test_an_article_pinned_to_a_run_says_which_verdicts_a_newer_run_changes(tmp_
     root = tmp_path / "site"
     build_site(root, data / "results", articles={page.name: page.read_text()})
     html = (root / "public" / "articles" / "ext4-or-xfs-as-first-measured" / "index.html").read_text()
-    mine = report.within(load_checked(str(older)), "ext4", "xfs")
-    theirs = {(r["key"], r["metric"]): r for r in report.within(load_checked(str(newer)), "ext4", "xfs")}
+    mine = report.within(validated([str(older)])[0], "ext4", "xfs")
+    theirs = {(r["key"], r["metric"]): r for r in report.within(validated([str(newer)])[0], "ext4", "xfs")}
     shared = [(r, theirs[(r["key"], r["metric"])]) for r in mine if (r["key"], r["metric"]) in theirs]
     differ = [(a, b) for a, b in shared if a["verdict"] != b["verdict"]]
     assert shared and html.count("<td><code>") == len(mine)

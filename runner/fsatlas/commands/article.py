@@ -7,7 +7,7 @@ from .. import outfile
 from ..errors import UserError
 from ..results import comparison, shares
 from ..site import articles
-from .compare import compared, load_checked
+from .compare import compared, validated
 
 
 def add_parser(sub):
@@ -59,7 +59,7 @@ def run(args) -> int:
     if several and (args.files or args.a or args.b or not (args.runs_a and args.runs_b)) or not several and not (
             len(args.files) == 2 and not (args.a or args.b) or len(args.files) == 1 and args.a and args.b):
         raise UserError(usage)
-    docs = [load_checked(f) for f in (args.runs_a + args.runs_b if several else args.files)]
+    docs = validated(args.runs_a + args.runs_b if several else args.files)
     if several:  # each run once on its side, as compare counts it (comparison.between refuses one on both)
         ids = [d["id"] for d in docs]
         entry = {side: list(dict.fromkeys(ids[:len(args.runs_a)] if side == "a" else ids[len(args.runs_a):]))

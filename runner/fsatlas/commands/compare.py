@@ -13,9 +13,11 @@ never "better", "worse" or "equivalent"; a cell whose parameters differ is not t
 counts once; a run on both sides is refused (comparison.between).
 
 What may be counted and compared (#60 round 15), each decided once in results/comparison:
-- every file is a checked result: one validate refuses for its structure (schema, a cell key
-  twice, a malformed metric, a column of another count than the repetitions, a raw reference
-  out of its place) is refused with validate's line (load_checked);
+- every file is one `fsatlas validate` accepts, checked by validate's own check with its raw
+  bundle (every figure recomputed from the tools' output, the clocks against their timestamps;
+  its outcome cached as validate caches it): one it refuses is refused with validate's line
+  (validation.validated; #60: a run split into two files, or jittered copies of it, were
+  counted as several runs when only their structure was checked);
 - a file named twice counts once, and says so; two files with one id that differ in anything
   (on one side or across the sides), or two files holding one cell's samples (a run and a copy
   of it under a new id, its samples reordered, repetitions appended or removed, metrics or cells
@@ -58,7 +60,7 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
-load_checked = validation.load_checked  # what compare, report and article new read
+validated = validation.validated  # what compare, report and article new read
 
 
 def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usage: str) -> tuple[list, list, list]:
@@ -69,7 +71,7 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
         if len(files) != 1 or not (side_a and side_b) or runs_a or runs_b:
             raise UserError(usage)
         from ..site import report  # the same pairing of cells as `fsatlas report R --a X --b Y`
-        result = load_checked(files[0])
+        result, = validated(files)
         rows = report.within(result, side_a, side_b, all_metrics)
         report.mark_flags(rows, [result], [result], (side_a, side_b))
         return [result], [result], rows
@@ -79,7 +81,8 @@ def compared(files: list, runs_a, runs_b, side_a, side_b, all_metrics: bool, usa
         paths_a, paths_b = runs_a, runs_b
     else:
         raise UserError(usage)
-    a, b = [load_checked(p) for p in paths_a], [load_checked(p) for p in paths_b]
+    docs = validated(paths_a + paths_b)
+    a, b = docs[:len(paths_a)], docs[len(paths_a):]
     rows = comparison.between(a, b, all_metrics, (paths_a, paths_b))
     if not rows:
         raise UserError("the two sides share no measured cell", where=", ".join(paths_a + paths_b))

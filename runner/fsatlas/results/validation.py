@@ -77,14 +77,14 @@ def _private(path: str, data, strings: set) -> list[Problem]:
 
 
 def load_checked(path: str) -> dict:
-    """A result file in the read form as compare, report, article new and export read it: checked
-    as validate checks its structure (its schema, then structure_problems: a real created time,
-    each cell unique and well-formed, one value a repetition, raw references of their writer's
-    form and place) and its text for what looks private (a finding a maintainer reviewed passes,
-    as in validate: reviewed()) and, in a version-1 file, the summaries it stores, refused with
-    validate's line for its first error (round 58: an e-mail address validate refused went into
-    a report, a cell twice into an export, counted twice). Not its raw output nor its name: a
-    result copied elsewhere is still read."""
+    """A result file in the read form as export reads it: checked as validate checks its
+    structure (its schema, then structure_problems: a real created time, each cell unique and
+    well-formed, one value a repetition, raw references of their writer's form and place) and
+    its text for what looks private (a finding a maintainer reviewed passes, as in validate:
+    reviewed()) and, in a version-1 file, the summaries it stores, refused with validate's line
+    for its first error (round 58: an e-mail address validate refused went into a report, a cell
+    twice into an export, counted twice). Not its raw output nor its name: a result copied
+    elsewhere is still read. compare, report and article new read more strictly: validated()."""
     data = resultfile.load_json(path)
     resultfile.check_stored(data, path)
     private = reviewed(_private(path, data, resultfile.screened(data)[1]))
@@ -181,10 +181,11 @@ class OutcomeCache:
     signature (filesig: size and content digest, so a fresh checkout with the cache restored
     finds it), its problems, whether its figures were recomputed from the raw bundle, and the
     bundle's signature. Any change to the rules (this module, the schema, the importers)
-    empties it."""
+    empties it. keep False: nothing is written (neither outcomes nor filesig's digests)."""
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str | None, keep: bool = True):
         self.path, self.tool, self.entries, self.changed = path, _rules_digest(), {}, False
+        self.keep = keep
         if path:
             try:
                 with open(path, encoding="utf-8") as f:
@@ -220,6 +221,8 @@ class OutcomeCache:
             self.changed = True
 
     def save(self) -> None:
+        if not self.keep:
+            return
         filesig.save()
         if self.path and self.changed:
             entries = {k: v for k, v in self.entries.items() if os.path.exists(k)}
@@ -266,6 +269,32 @@ def validate_files(files, cache_file: str | None = CACHE_FILE, recheck_raw: bool
     return checks.problems
 
 
+def validated(paths: list[str], cache_file: str = CACHE_FILE) -> list[dict]:
+    """The result files at paths in the read form, each one `fsatlas validate` accepts: checked
+    by validate's own check (FileChecks: the schema, the rules, the privacy screen with reviewed
+    findings passing, and every figure recomputed from its raw bundle, the clocks against the
+    tools' timestamps). What compare, report and article new read: a file validate refuses is
+    refused with validate's line for its first error, in the order of paths (#60: a run split
+    into two files, or copies of it with jittered samples and start times, were compared as
+    several runs, since only their structure was checked). A path named twice is read once and
+    given twice. Validate's outcomes are used and kept where validate keeps them (cache_file's
+    folder is there: a checkout where make or validate ran), so a file checked before, unchanged
+    with its bundle, is only read; elsewhere each file is checked afresh and nothing is written
+    beside the command's own output."""
+    unique = list(dict.fromkeys(paths))
+    docs: dict = {}
+    kept = os.path.isdir(os.path.dirname(cache_file))
+    checks = FileChecks(unique, cache_file if kept else None, keep=kept)
+    for batch in checks.run(lambda path, extra, raw, document, sig: document, dict.fromkeys(unique),
+                            lambda made: [(path, document) for path, _, document in made]):
+        docs.update(batch)
+    errors = [p for p in reviewed(checks.problems) if p.severity == "error"]
+    first = next((p for path in unique for p in errors if p.file == path), None)
+    if first:  # as validate prints it: the document's root is "/"
+        raise UserError(first.message, where=first.file, field=first.path or "/")
+    return [docs[path] for path in paths]
+
+
 class FileChecks:
     """validate_files, for a caller with more to do with each file that passes (the
     aggregator derives its pages): run(then, wanted, gather) calls then(path, extra, bytes,
@@ -275,12 +304,13 @@ class FileChecks:
     read for it alone), and gather(an iterator of (path, extra, what then returned)) in that
     worker once per batch of files, which yields its values as the files are checked (then and
     gather go together; a batch for which gather returns None yields nothing).
-    The problems of every file are in .problems once run is done."""
+    The problems of every file are in .problems once run is done. keep False: nothing is
+    written (OutcomeCache), for a reader that leaves no files behind."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
-                 max_bytes: int | None = None):
+                 max_bytes: int | None = None, keep: bool = True):
         self.files, self.recheck_raw, self.max_bytes = list(files), recheck_raw, max_bytes
-        self.cache = OutcomeCache(cache_file if max_bytes is None else None)
+        self.cache = OutcomeCache(cache_file if max_bytes is None else None, keep)
         self.problems: list[Problem] = []
 
     def run(self, then=None, wanted: dict | None = None, gather=None):
