@@ -490,6 +490,29 @@ def test_a_runners_fio_report_written_after_its_clock_ends_is_refused(source, ea
         assert found == []  # the genuine run: every report within its clock
 
 
+@settings(max_examples=25, deadline=None, database=None)
+@given(source=st.sampled_from(sorted(RESULTS.glob("*.json"))), later=st.one_of(st.integers(0, 3), st.integers(0, 2 * 86400)),
+       starts=st.booleans())
+def test_a_runners_fio_report_written_before_its_run_began_is_refused(source, later, starts):
+    """A split run's later half created `later` seconds after the run (a day, in issue #60's
+    round 75), its start times kept or removed: a runner's fio report was written after its run
+    began, its created time, to CLOCK_SLACK_S (fio's second and created's are cut alike); an
+    earlier one is refused at its pointer. Expected from fio's timestamps read by this test's own
+    pattern; every committed run, unmoved, has none."""
+    doc = _read(source)
+    members = _members(source)
+    created = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(seconds=later)
+    doc = {**doc, "created": f"{created:%Y-%m-%dT%H:%M:%SZ}"}
+    if not starts:
+        doc["cells"] = [{k: v for k, v in c.items() if k != "started"} for c in doc["cells"]]
+    expected = [where for where, stamp in _cell_reports(doc, members)
+                if stamp < created.timestamp() - validation.CLOCK_SLACK_S]
+    found = [where for where, _ in validation.cell_clock_problems(doc, members, {})]
+    assert found == expected, (later, found[:3], expected[:3])
+    if later == 0:
+        assert found == []
+
+
 @settings(max_examples=12, deadline=None, database=None)
 @given(how=st.sampled_from(["float", "string", "dropped", "twice"]), pick=st.randoms())
 def test_a_runners_fio_cell_report_whose_time_cannot_be_read_is_refused(how, pick):

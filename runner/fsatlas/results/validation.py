@@ -888,14 +888,21 @@ def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[s
     """[(JSON Pointer, message)] of a runner's file whose cells' fio reports are not on its clock:
     the runner's fio writes each report one whole-second timestamp (#60 round 28: one written as
     a float or a string gave no clock), by the end of the run's clock (_late: a cut run's later
-    half claimed an earlier start). An import's reports are what its tool wrote, whenever."""
-    if any(shares.import_marks(result).values()):
+    half claimed an earlier start), and after the run began (created, to CLOCK_SLACK_S: a run
+    split into two files, the later half created a day later and without start times or a
+    baseline to hold it, was compared as two runs). An import's reports are what its tool wrote,
+    whenever."""
+    clock = shares.clock_parts(result)
+    if clock is None or any(shares.import_marks(result).values()):
         return []
-    by, out = shares.written_by(result), []
+    began, by, out = clock[0], shares.written_by(result), []
     for where, ref, stamps in _cell_reports(result, members, memo):
         if len(stamps) != 1:
             out.append((where, f"expected fio's timestamp of when it wrote {ref}, one whole second, "
                                f"found {', '.join(map(str, sorted(stamps)[:2])) or 'none'}"))
+        elif min(stamps) < began - CLOCK_SLACK_S:
+            out.append((where, f"expected fio's report {ref} written after the run began ({_at(began)}: its "
+                               f"created time), found it written at {_at(min(stamps))}"))
         elif late := _late(max(stamps), by, ref):
             out.append((where, late))
     return out
