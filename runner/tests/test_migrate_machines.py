@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
+from testutil import epoch, moved_bundle
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -20,7 +21,7 @@ def _stored_run(data: Path, doc: dict, rid: str, created: str, **system) -> None
     (data / "results" / f"{rid}.json").write_text(json.dumps(dict(
         doc, id=rid, created=created, system={**doc["system"], **system},
         cells=[dict(c, raw=[r.replace("raw/fixture-valid/", f"raw/{rid}/") for r in c["raw"]]) for c in doc["cells"]])))
-    shutil.copy(FIXTURES / "raw" / "fixture-valid.tar.gz", data / "raw" / f"{rid}.tar.gz")
+    moved_bundle(FIXTURES, "fixture-valid", data, rid, epoch(created) - epoch(doc["created"]))
 
 
 def test_a_label_shared_by_two_machines_is_split(tmp_path, capsys):

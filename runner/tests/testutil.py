@@ -121,7 +121,7 @@ def _made_for(key: str, figures: dict) -> tuple | None:
                  if all(held.get(n) == v for n, v in figures.items())), None)
 
 
-def _epoch(created: str) -> float:
+def epoch(created: str) -> float:
     import datetime as dt
     return dt.datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
 
@@ -212,6 +212,15 @@ def _moved(data: bytes, seconds: float) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
+def moved_bundle(data_from, rid_from: str, data_to, rid_to: str, seconds: float) -> None:
+    """The raw bundle of run rid_from in the data folder data_from copied as run rid_to's into
+    data_to, each fio report moved seconds later (_moved): a copy of a run created later holds
+    reports written after it began, as validate requires (cell_clock_problems)."""
+    from fsatlas.results import bundle
+    members = bundle.read(str(data_from), rid_from)
+    bundle.write({name: _moved(data, seconds) for name, data in members.items()}, bundle.path(str(data_to), rid_to))
+
+
 @functools.lru_cache(maxsize=8)
 def _committed(path: str) -> tuple[dict, dict]:
     """(the result at path in the read form, its bundle's members): read once a process."""
@@ -230,7 +239,7 @@ def derived_run(source, rid: str, slot: int | None, factor_of=lambda key, j: 1.0
     repetitions' figures (its id, cells, start times, created), too."""
     from fsatlas.results import bundle, stats, validation
     original, members = _committed(str(source))
-    began = _epoch(original["created"])
+    began = epoch(original["created"])
     kept = [c for c in original["cells"] if keys is None or c["key"] in keys]
     doc = under_id(copy.deepcopy({**original, "cells": kept}), rid)
     doc = doc if slot is None else in_slot(doc, slot)
@@ -282,7 +291,7 @@ def write_derived(data, doc: dict) -> str:
     doc's clock (its created time, and a cell's start times where it has them). Returns the
     result file's path."""
     from fsatlas.results import bundle, fio_json
-    rid, began, out = doc["id"], _epoch(doc["created"]), {}
+    rid, began, out = doc["id"], epoch(doc["created"]), {}
     for cell in doc["cells"]:
         if cell.get("status") != "ok":
             continue
