@@ -140,3 +140,65 @@ def test_uname_s_line_in_a_session_names_the_host(host, release):
 def test_words_after_linux_that_are_no_uname_line_pass():
     for text in ("Linux kernel 6.1 is out", "Linux users 5 of 7", "Linux zeus 6.1.0 SMP"):
         assert privacy.raw_finding(text) is None, text
+
+
+# More prompt and session lines (adversary 80, finding 1): each family's default, its names found
+# and --redact leaving the rest ({r} where a finding is replaced). Some name the host alone.
+SESSION_LINES = {
+    "macos bash": ("{h}:{d} {u}{sign} ", "{r}:{d} {r}{sign} "),
+    "kali": ("┌──({u}㉿{h})-[{d}]\n└─{sign} ", "┌──({r})-[{d}]\n└─{sign} "),
+    "parrot": ("┌─[{u}@{h}]─[{d}]\n└──╼ {sign}", "┌─[{r}]─[{d}]\n└──╼ {sign}"),
+    "debian, coloured": ("\x1b[01;32m{u}@{h}\x1b[00m:\x1b[01;34m~/{d}\x1b[00m{sign} ",
+                         "\x1b[01;32m{r}\x1b[00m:\x1b[01;34m~/{d}\x1b[00m{sign} "),
+    "fedora, its title set": ("\x1b]0;{u}@{h}:~/{d}\x07[{u}@{h} {d}]{sign} ", "\x1b]0;{r}:~/{d}\x07[{r} {d}]{sign} "),
+    "ssh": ("{sign} ssh {opts}{u}@{h} ", "{sign} ssh {opts}{r} "),
+    "rsync": ("{sign} rsync -a {opts}{u}@{h}:{d} ", "{sign} rsync -a {opts}{r}:{d} "),
+    "ssh to a host": ("{sign} ssh {opts}{h} ", "{sign} ssh {opts}{r} "),
+    "sudo": ("[sudo] password for {u}: ", "[sudo] {r}: "),
+    "sudo, German": ("[sudo] Passwort für {u}: ", "[sudo] {r}: "),
+    "zsh": ("{h}% ", "{r}% "),
+    "zsh, root": ("{h}# ", "{r}# "),
+    "busybox ash": ("{h}:/{d}{sign} ", "{r}:/{d}{sign} "),
+    "suse, root": ("{h}:~ # ", "{r}:~ # "),
+}
+SSH_OPTIONS = st.sampled_from(["", "-p 2222 ", "-i ~/.ssh/id_ed25519 ", "-t ", "-o StrictHostKeyChecking=no "])
+PROMPT_HOSTS = HOSTS.filter(lambda h: len(h) > 1)  # a one-letter host's h% is no prompt of ours to find
+
+
+@settings(max_examples=400)
+@given(style=st.sampled_from(sorted(SESSION_LINES)), user=USERS.filter(lambda u: u != "root"), host=PROMPT_HOSTS,
+       folder=st.sampled_from(["bench", "mnt/test", "fio runs"]), sign=st.sampled_from("$#"), opts=SSH_OPTIONS)
+def test_more_prompts_and_session_lines_name_their_user_and_host(style, user, host, folder, sign, opts):
+    written, left = SESSION_LINES[style]
+    if style in ("macos bash", "busybox ash", "rsync"):
+        folder = folder.replace(" ", "_")  # (a space in the folder is another test's)
+    line = written.format(u=user, h=host, d=folder, sign=sign, opts=opts) + COMMAND
+    assert privacy.finding(line) and privacy.raw_finding(line), line
+    redacted, counts = privacy.redact(line)
+    assert redacted == left.format(r=privacy.REDACTED, d=folder, sign=sign, opts=opts) + COMMAND, (line, redacted)
+    assert privacy.raw_finding(redacted) is None, redacted
+
+
+def test_lines_like_these_that_name_no_one_pass():
+    for line in ("C# is the language", "50% done", "Done: copied$ 5", "[sudo] password for root: ",
+                 "ssh-keygen -t ed25519", "sshd[812]: Server listening on 0.0.0.0 port 22.", "rsync -a /src/ /dst/",
+                 "$ sudo dd if=/dev/zero of=/dev/sdb bs=1M", "Filesystem      Size  Used Avail Use% Mounted on", "100%  64.0MiB  12.3MB/s",
+                 "step 2: write # of files", "note: see #3 below"):
+        assert privacy.finding(line) is None and privacy.raw_finding(line) is None, line
+
+
+@SETTINGS
+@given(style=st.sampled_from(sorted(SESSION_LINES)), user=USERS.filter(lambda u: u != "root"), host=PROMPT_HOSTS)
+def test_a_dd_session_after_such_a_line_is_refused_and_redact_keeps_neither_name(tmp_path_factory, capsys, style,
+                                                                                 user, host):
+    tmp = tmp_path_factory.mktemp("session")
+    written, left = SESSION_LINES[style]
+    line = written.format(u=user, h=host, d="bench", sign="$", opts="")
+    source = tmp / "session.txt"
+    source.write_text(line + COMMAND + "\n" + (SAMPLES / "dd" / "dd-9.1-english.txt").read_text())
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "a")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{source}: " in err and "line 1 looks like a" in err, err
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "b"), "--redact"]) == 0
+    capsys.readouterr()
+    assert _kept(tmp / "b").startswith(left.format(r=privacy.REDACTED, d="bench", sign="$", opts="") + COMMAND)

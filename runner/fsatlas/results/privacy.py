@@ -9,6 +9,7 @@ import getpass
 import platform
 import re
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import islice
 
@@ -21,6 +22,12 @@ FILE_ENDINGS = frozenset("sh py md pl rs so zip mov cc ps ml in am pm rb cs ts m
                          "bin bz tar tgz json ini cfg conf log txt csv yml yaml toml xml html htm gz xz "
                          "img iso raw out job jobs fio ko c h o a d".split())
 
+# A user's and a host's name as a shell prompt writes them (a host holds a letter: fio@3.35 is a version).
+_USER_NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
+_USER = r"(?<![\w.@-])" + _USER_NAME
+_HOST = r"(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
+_PROMPT_HOST = r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{1,62}"  # one label (\h, %m) of two characters or more
+# A pattern's groups, where it has any, are what it finds (the words around them only place it).
 PATTERNS = [
     # (IEEE 802's spellings: colons, dashes (Windows), or three dotted groups of four (Cisco))
     ("a MAC address", re.compile(r"(?<![0-9a-f:-])[0-9a-f]{2}(?::[0-9a-f]{2}){5}(?![0-9a-f:-])"
@@ -58,8 +65,29 @@ PATTERNS = [
     # (Debian's alice@zeus:~$, bob@build:/srv#), or by a space and, on its line, a prompt's sign
     # standing alone (Red Hat's and Arch's [alice@zeus ~]$, macOS zsh's alice@Alices-MBP ~ %,
     # Gentoo's alice@zeus ~ $, fish's alice@zeus ~>), or by Git Bash's MSYSTEM (Bob@DESKTOP-7 MINGW64 ~).
-    ("a user name", re.compile(r"(?<![\w.@-])[A-Za-z_][A-Za-z0-9_.-]*@(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]*"
-                               r"(?:\.[A-Za-z0-9-]+)*(?=:[~/]|[ \t][^\r\n]{0,60}?[$#%>](?!\S)|[ \t](?:MINGW|MSYS|UCRT|CLANG)[A-Z0-9]*\b)")),
+    # Parrot's ┌─[alice@parrot]─[~] (a bracket and a box's line after the host) too.
+    ("a user name", re.compile(_USER + "@" + _HOST + r"(?=:[~/]|[ \t][^\r\n]{0,60}?[$#%>](?!\S)|[ \t](?:MINGW|MSYS|UCRT|CLANG)[A-Z0-9]*\b"
+                               r"|\][─━-]*\[)")),
+    # Kali's ┌──(alice㉿kali)-[~]: ㉿ stands for the @ and for nothing else.
+    ("a user name", re.compile(_USER + "㉿" + _HOST)),
+    # The user@host an ssh, scp or rsync command logs in as, wherever it stands on the line
+    # (ssh -p 2222 alice@zeus dd ...), and the host ssh is given alone at a command's place
+    # (line start or after a prompt's sign: $ ssh -i key zeus dd ...; an option's value, -o X=no,
+    # is never taken back for the host).
+    ("a user name", re.compile(r"\b(?:ssh|scp|sftp|rsync|sshfs|mosh|autossh|ssh-copy-id)[ \t][^\r\n]{0,200}?("
+                               + _USER + "@" + _HOST + ")")),
+    ("a host name", re.compile(r"(?:^|(?<=[$#%>] ))[ \t]*(?:sudo[ \t]+)?(?:ssh|mosh|autossh)(?:[ \t]+-[BbcDEeFIiJLlmOopQRSWw][ \t]*[^\s-]\S*"
+                               r"|[ \t]+-\S+)*+[ \t]+(" + _HOST + r")(?![\w.@-])", re.M)),
+    # sudo's prompt names the user whose password it asks (sudo(8): %p), in the translation's
+    # order (German "Passwort für alice", Chinese "alice 的密码"): its words up to the colon are
+    # one finding; root's is no person's.
+    ("a user name", re.compile(r"\[sudo\][ \t]+(?![^\r\n:：]*\broot[ \t]?[:：]|\[redacted\])([^\r\n:：]{1,80}?)[ \t]?[:：]")),
+    # Prompts that put the host first, at a line's start: macOS bash's \h:\W \u$ (zeus:~ alice$,
+    # both names found), busybox ash's and SUSE root's \h:\w# (zeus:~#, zeus:/mnt $, zeus:~ #) and
+    # zsh's %m%# (zeus%, zeus#).
+    ("a user name", re.compile(r"^[ \t]*(" + _PROMPT_HOST + r"):[^\s:$#][^\r\n:$#]{0,60}?[ \t](" + _USER_NAME
+                               + r")[$#](?!\S)", re.M)),
+    ("a host name", re.compile(r"^[ \t]*(" + _PROMPT_HOST + r")(?::[~/][^\r\n$#]{0,80}?[$#]|[%#])(?!\S)", re.M)),
     ("a user name", re.compile(r"\b(?:user(?:name)?|login|owner|uid)\s*[:=]\s*[\"']?(?!root\b|0\b)[a-z_][a-z0-9_.-]*", re.I)),
     # (the label and the serial after it: "Serial Number: 1234567890", serial_no=..., SerialNumber=...)
     ("a serial number", re.compile(r"\b(?:serial(?:[\s_-]*(?:number|num|no)\b\.?)?|s/n|sn)[\s:=#]+[A-Z0-9-]{4,}", re.I)),
@@ -191,7 +219,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # dotted groups; a personal machine word (all these in any case); four digits among capitals. A
 # string holding none is passed over (tests/test_fuzz.py checks that whatever a pattern matches
 # holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/", "host|nodename", "users", "~",
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "㉿", "ssh|mosh", r"\[sudo\]", r"[a-z0-9-][%#]", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/", "host|nodename", "users", "~",
                         "(?:user|login|owner|uid)", r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-",
                         r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
@@ -280,7 +308,7 @@ def finding(text: str, place: str = "") -> str | None:
     place: the kind of field it is (place_of), where a model number or a version passes.
     The text is folded first (fold: NFKC, invisible characters out: /h\u200bome/alice, ／home／alice).
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
-    text = _latin(fold(text))
+    text = _without_terminal(_latin(fold(text)))[0]
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
     found = []
     match = needs_a_look(text) and ANY.search(text)
@@ -526,9 +554,41 @@ def _folded_char(char: str) -> str:
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
 _GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/|users\\|~",
-          "host|nodename", "@", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
+          "host|nodename", "@", "㉿", "@", "ssh|mosh", r"\[sudo\]", ":", r":|[a-z0-9-][%#]", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
           "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
+
+
+def _spans(match) -> list[tuple[int, int]]:
+    """What a match of PATTERNS finds: its groups that matched, or the whole match."""
+    return [match.span(g) for g in range(1, match.re.groups + 1) if match.start(g) >= 0] or [match.span()]
+
+
+# A terminal's control sequences (colours, a window title's brackets), as `script`, `tmux
+# capture-pane -e` or a CI log keep them: taken out before the patterns look (ESC[01;32m before
+# alice@zeus hid the prompt's user); a title's own text stays.
+_TERMINAL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][0-9]*;?|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\^_]|[\x01\x02\x07]")
+
+
+def _without_terminal(text: str) -> tuple[str, list[int], list[int]]:
+    """text without _TERMINAL's sequences, and where they were: each one's place in what is left,
+    and how many characters were taken out up to and with it (for _placed)."""
+    if "\x1b" not in text and "\x07" not in text and "\x01" not in text:
+        return text, [], []
+    pieces, places, removed, done = [], [], [], 0
+    for m in _TERMINAL.finditer(text):
+        pieces.append(text[done:m.start()])
+        places.append(m.start() - (removed[-1] if removed else 0))
+        removed.append((removed[-1] if removed else 0) + m.end() - m.start())
+        done = m.end()
+    return "".join(pieces) + text[done:], places, removed
+
+
+def _placed(position: int, places: list[int], removed: list[int]) -> int:
+    """A place in _without_terminal's text as one in the text it was given (a sequence at the
+    place itself stands before the character there)."""
+    before = bisect_right(places, position)
+    return position + (removed[before - 1] if before else 0)
 
 
 def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
@@ -537,7 +597,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     the text folded first (fold: the places are those of the folded text).
     Linear in the text's length: every pattern starts where a run of its characters starts."""
     text = written = fold(text)
-    text = _latin(text)  # one to one: the places are those of the written text
+    text, places, removed = _without_terminal(_latin(text))  # _latin is one to one: the places stay the written text's
     if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
@@ -553,7 +613,7 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
             found = pattern.finditer(text)
             if kind in (IPV4, SERIAL_UNLABELED):  # a version, a model number (_passes)
                 found = (m for m in found if not _passes(text, kind, m))
-            out += [(m.start(), m.end(), what, m.group(0)) for m in islice(found, limit)]
+            out += [(start, end, what, text[start:end]) for m in islice(found, limit) for start, end in _spans(m)]
     if "." in text:
         hosts = ((part.start(), name) for part in _DOTTED_PARTS.finditer(text) for name in _host_names(part.group(0)))
         for after, name in islice(hosts, limit):
@@ -571,6 +631,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     for found in sorted(out, key=lambda f: (f[0], -f[1])):
         if not kept or found[0] >= kept[-1][1]:
             kept.append(found)
+    if places:
+        kept = [(_placed(start, places, removed), _placed(end - 1, places, removed) + 1, what, _) for start, end, what, _ in kept]
     return [(start, end, what, written[start:end]) for start, end, what, _ in kept]
 
 
