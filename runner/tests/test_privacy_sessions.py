@@ -202,3 +202,77 @@ def test_a_dd_session_after_such_a_line_is_refused_and_redact_keeps_neither_name
     assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "b"), "--redact"]) == 0
     capsys.readouterr()
     assert _kept(tmp / "b").startswith(left.format(r=privacy.REDACTED, d="bench", sign="$", opts="") + COMMAND)
+
+
+# Homes and scratch trees with levels before the user's name (adversary 80, finding 2): the
+# levels and the name are found and redacted together, whatever the name; right under /scratch,
+# a folder shaped as a login name is a user's, and one shaped as a benchmark's passes, as every
+# folder right under /work does (/work/bench).
+LOGINS = st.one_of(st.from_regex(r"\A[a-z]{2,8}\Z"), st.from_regex(r"\A[a-z]{2,4}[0-9]{1,5}\Z"),
+                   st.from_regex(r"\A[a-z]_?[a-z]{3,8}[0-9]?\Z"))
+BENCH_WORDS = ("test", "bench", "tmp", "fio", "iozone", "dd", "data", "run", "perf", "job", "io", "results", "disk")
+LOGINS = LOGINS.filter(lambda name: not any(word in name for word in BENCH_WORDS))  # (fiona, maddy: another test's)
+PROJECTS = st.from_regex(r"\A[A-Z]{2,4}[0-9]{3,5}\Z")
+LEVELS = st.one_of(st.from_regex(r"\A[a-z]\Z"), st.from_regex(r"\A[0-9]{1,6}\Z"), PROJECTS,
+                   st.sampled_from(["users", "staff", "students", "grad", "faculty", "people"]))
+
+
+@st.composite
+def _leveled_homes(draw):
+    """(what stands before the home, the home through the user's name)."""
+    name = draw(NAMES)
+    kind = draw(st.sampled_from(["home", "users", "afs", "scratch level", "scratch login"]))
+    if kind == "home":
+        root = draw(st.sampled_from(["home", "home1", "homes", "nethome"]))
+        return draw(PREFIXES | st.just("/storage")), f"/{root}/{draw(LEVELS)}/{name}"
+    if kind == "users":
+        return draw(PREFIXES), f"/users/{draw(PROJECTS)}/{name}"
+    if kind == "afs":
+        levels = "/".join(draw(st.lists(st.from_regex(r"\A[a-z]\Z"), min_size=1, max_size=2)))
+        return "", f"/afs/{draw(st.sampled_from(['cern.ch', 'ir.stanford.edu', 'andrew.cmu.edu']))}/user/{levels}/{name}"
+    tree = draw(st.sampled_from(["scratch", "scratch1", "work", "work2"]))
+    if kind == "scratch level":
+        level = draw(st.from_regex(r"\A[0-9]{1,6}\Z") | PROJECTS)
+        return draw(st.sampled_from(["", "/fs", "/lustre"])), f"/{tree}/{level}/{name}"
+    return draw(st.sampled_from(["", "/lustre", "/gpfs", "/global"])), f"/scratch/{draw(LOGINS)}"
+
+
+@settings(max_examples=400)
+@given(home=_leveled_homes())
+def test_a_home_or_scratch_folder_after_levels_is_redacted_with_its_user_s_name(home):
+    before, home = home
+    line = f"        Command line used: iozone -i 0 -t 1 -F {before}{home}/iozone_test/file1"
+    assert "a user's home folder" in (privacy.finding(line) or ""), line
+    assert privacy.redact(line)[0] == line.replace(before + home, before + privacy.REDACTED), line
+
+
+@settings(max_examples=300)
+@given(tree=st.sampled_from(["/scratch", "/scratch1", "/lustre/scratch", "/work", "/work2", "/mnt/work"]),
+       name=st.tuples(st.sampled_from(BENCH_WORDS), st.sampled_from(["-", "_", "."]),
+                      st.sampled_from(["1", "test", "ext4", "run2"])).map("".join)
+       | st.sampled_from(BENCH_WORDS + ("tmpext4", "benchmark", "iotest", "fio1", "testdir", "bench_xfs_2")),
+       any_name=st.from_regex(r"\A[a-z][a-z0-9]{1,12}\Z"))
+def test_a_benchmark_s_folder_under_scratch_or_work_passes(tree, name, any_name):
+    assert privacy.finding(f"-F {tree}/{name}/file1") is None, name
+    assert privacy.finding(f"of=/work/{any_name}/f") is None, any_name  # right under /work: a benchmark's
+
+
+def test_names_holding_a_short_benchmark_word_are_users_under_scratch():
+    for name in ("fiona", "maddy", "bruno", "iolanda", "stout"):
+        assert "a user's home folder" in (privacy.finding(f"of=/scratch/{name}/f") or ""), name
+
+
+@SETTINGS
+@given(home=_leveled_homes())
+def test_a_dd_session_writing_into_such_a_folder_is_refused_and_redacted(tmp_path_factory, capsys, home):
+    tmp = tmp_path_factory.mktemp("leveled")
+    before, home = home
+    source = tmp / "session.txt"
+    source.write_text(f"$ dd if=/dev/zero of={before}{home}/f bs=1M count=64\n"
+                      + (SAMPLES / "dd" / "dd-9.1-english.txt").read_text())
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "a")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 1 looks like a user's home folder" in err, err
+    assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "b"), "--redact"]) == 0
+    capsys.readouterr()
+    assert _kept(tmp / "b").startswith(f"$ dd if=/dev/zero of={before}{privacy.REDACTED}/f bs=1M")

@@ -27,6 +27,18 @@ _USER_NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
 _USER = r"(?<![\w.@-])" + _USER_NAME
 _HOST = r"(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
 _PROMPT_HOST = r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{1,62}"  # one label (\h, %m) of two characters or more
+# A level a site puts before a user's name in a home: an index's letter, a group's number, a
+# project's code in capitals and digits, or a group's word.
+_LEVEL = r"(?:[a-z]|\d+|[A-Z]+\d+|users|staff|students?|grads?|ugrads?|undergrads?|faculty|people|guests?|research|members|employees)/"
+# A folder right under /scratch is a user's where it is shaped as a login name (lowercase letters,
+# digits, underscores: alice, abc123, a_smith), not as a benchmark's folder: one holding a dash
+# or a dot (fio-test, run.1) or a word such folders are named with (bench, test, tmp), the
+# shortest only as a part between underscores or digits (fio_1, dd2: fiona and maddy are names).
+# (A folder wrongly taken for a user's, fioext4, is refused, and --redact removes its name.)
+_SCRATCH_USER = (r"(?=[a-z][a-z0-9_]{1,31}(?![A-Za-z0-9_.-]))"
+                 r"(?![a-z0-9_]*(?:test|bench|tmp|temp|data|perf|iozone|bonnie|result|scratch|work|disk|nvme|ssd|hdd"
+                 r"|mnt|job|share|public|project|local|file|mount|stripe|lustre|beegfs|gpfs))"
+                 r"(?![a-z0-9_]*?(?<![a-z])(?:fio|dd|io|run|out)s?(?![a-z]))")
 # A pattern's groups, where it has any, are what it finds (the words around them only place it).
 PATTERNS = [
     # (IEEE 802's spellings: colons, dashes (Windows), or three dotted groups of four (Cisco))
@@ -52,11 +64,19 @@ PATTERNS = [
     # host-name field in tool_host_names): it is found and redacted whole, whatever it holds:
     # a folder's name runs to the next separator of folders, a quote, markup or the line's end,
     # spaces and punctuation included ("/Users/Bob Smith/fio" kept "Smith" when a space ended it).
-    # Homes are /home, /home1, /homes (a Synology's or QNAP's /volume1/homes), /nethome, /Users (macOS),
-    # /users, /u; where a site puts a level before the name, the name is the folder after it: a
-    # group's number under /home<n> (TACC's /home1/05678/alice), an index's letter under /homes
-    # (NERSC's /global/homes/a/alice). Nowhere else: /home/0/fio is user 0's.
-    ("a user's home folder", re.compile(r"/(?:home\d{1,2}/(?:\d+/)?|homes/(?:[a-z]/)?|(?:net)?home/|[Uu]sers/|u/|(?:run/)?media/)[^/\r\n\"<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\r\n\"<>\[\]&]+"
+    # Homes are /home, /home1, /homes (a Synology's or QNAP's /volume1/homes), /nethome, /users,
+    # AFS's /afs/<cell>/user, /Users (macOS), /u. Where a site puts levels before the name (up to
+    # two: _LEVEL), the name is the folder after them, and the levels go with it (--redact kept
+    # /home/users/alice's alice): a group's number (TACC's /home1/05678/alice), an index's letter
+    # (NERSC's /global/homes/a/alice, /afs/cern.ch/user/a/alice), a project's code (OSC's
+    # /users/PAS1234/alice) or a group's word (/home/staff/alice).
+    # Scratch trees too: a user's folder after a number or project level (TACC's
+    # /scratch/05678/alice, /work/05678/alice, OSC's /fs/scratch/PAS1234/alice), and right under
+    # /scratch a folder shaped as a user's name (_SCRATCH_USER). Right under /work a folder is a
+    # benchmark's (/work/bench), never taken for a user's.
+    ("a user's home folder", re.compile(r"/(?:(?:home\d{0,2}|homes|nethome|users|afs/[^/\s\"<>]+/(?:users?|usr|home))/(?:" + _LEVEL + "){0,2}"
+                                        r"|(?:scratch|work)\d{0,2}/(?:\d+|[A-Z]+\d+|users)/|scratch\d{0,2}/" + _SCRATCH_USER +
+                                        r"|Users/|u/|(?:run/)?media/)[^/\r\n\"<>\[\]&]+|[A-Za-z]:\\\\?Users\\\\?[^\\\r\n\"<>\[\]&]+"
                                         r"|~[a-z_][a-z0-9_-]*/")),
     # a host name after its label (hostname: zeus, Host=zeus), any spelling
     ("a host name", re.compile(r"\b(?:host(?:name)?|nodename)\s*[:=]\s*[\"']?(?!localhost\b)[A-Za-z][A-Za-z0-9-]*", re.I)),
@@ -219,7 +239,7 @@ ANY = re.compile("|".join(f"(?P<p{i}>{f'(?i:{p.pattern})' if p.flags & re.I else
 # dotted groups; a personal machine word (all these in any case); four digits among capitals. A
 # string holding none is passed over (tests/test_fuzz.py checks that whatever a pattern matches
 # holds one).
-_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "㉿", "ssh|mosh", r"\[sudo\]", r"[a-z0-9-][%#]", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/", "host|nodename", "users", "~",
+_NEEDED_ALTERNATIVES = (":", r"\d\.\d", "@", "㉿", "ssh|mosh", r"\[sudo\]", r"[a-z0-9-][%#]", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media|afs|(?:scratch|work)\d{0,2})/", "host|nodename", "users", "~",
                         "(?:user|login|owner|uid)", r"(?:serial|s/n|sn[\s:=#])", r"[0-9a-f]{2}-[0-9a-f]{2}-",
                         r"[0-9a-f]{4}\.[0-9a-f]{4}", "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc")
 _NEEDED = "|".join(_NEEDED_ALTERNATIVES)
@@ -553,7 +573,8 @@ def _folded_char(char: str) -> str:
 # What each of PATTERNS needs in the text, lowercased (the last: in the text itself): a pattern
 # is run only over a text holding it, each over the whole text once (46 MB of dd's progress
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
-_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@", r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media)/|users\\|~",
+_GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@",
+          r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media|afs|(?:scratch|work)\d{0,2})/|users\\|~",
           "host|nodename", "@", "㉿", "@", "ssh|mosh", r"\[sudo\]", ":", r":|[a-z0-9-][%#]", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
           "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
