@@ -124,6 +124,7 @@ PATTERNS = [
     ("a serial number", re.compile(r"(?<![A-Za-z0-9])(?=(?:[A-Z]*[0-9]){4})(?=(?:[0-9]*[A-Z]){3})[A-Z0-9]{10,20}(?![A-Za-z0-9])")),
 ]
 SERIAL_UNLABELED = len(PATTERNS) - 1
+SERIAL_LABELED = next(i for i, (what, _) in enumerate(PATTERNS) if what == "a serial number")
 IPV4 = next(i for i, (what, _) in enumerate(PATTERNS) if what == "an IPv4 address")
 
 # A dotted quad is a version number, not an IPv4 address, only where a software line says so
@@ -330,11 +331,14 @@ def finding(text: str, place: str = "") -> str | None:
     Remembered per text: a quick result's 7,355 strings (keys included) are 426 different ones."""
     text = _without_terminal(_latin(fold(text)))[0]
     text = _TIMES.sub("", text) if ":" in text else text  # 20:33:01 is a time of day, not IPv6
-    found = []
+    serials, models, headers = table_cells(text)
+    found = [f"a serial number ({text[start:end]!r})" for start, end in serials]
     match = needs_a_look(text) and ANY.search(text)
     while match and len(found) < MAX_LISTED:
         kind = int(match.lastgroup[1:])
-        if not _passes(text, kind, match, place):
+        if not _passes(text, kind, match, MODEL if _within(match.start(), models) else place) \
+                and not (kind == SERIAL_LABELED and (_within(match.start(), headers) or _within(match.end() - 1, headers))) \
+                and not _within(match.start(), serials):
             found.append(f"{PATTERNS[kind][0]} ({match.group(0)!r})")
         match = ANY.search(text, max(match.end(), match.start() + 1))
     found += [f"a serial number ({text[start:end]!r})" for start, end in by_id_serials(text)]
@@ -369,6 +373,84 @@ _BY_ID_BUS = r"by-id/(ata|nvme|scsi|usb|mmc|wwn|virtio|ieee1394|memstick|cciss)-
 _BY_ID_CHAR = r"[^\s/\\\"'<>,;:()\[\]]"  # fio separates its files by colons: a usb name's -0:0 is read on its own
 _BY_ID = re.compile(_BY_ID_BUS + f"({_BY_ID_CHAR}{{1,200}}?)" + r"(?:-\d+:\d+)?(?:-part\d+)?" + f"(?!{_BY_ID_CHAR})")
 _IN_BY_ID = re.compile(_BY_ID_BUS + _BY_ID_CHAR + "*$")
+
+
+# A table a tool prints under a header line, as `lsblk -o NAME,MODEL,SERIAL`, `nvme list` (its
+# columns underlined by dashes) or `wmic diskdrive get Model,SerialNumber` print it: a column headed
+# SERIAL (SN, Serial Number, SerialNumber) holds serials whatever their shape or length (Seagate's
+# ZFN0ABCD), one headed MODEL (or Product) models whatever theirs (ST4000DM004-2CV104). A header
+# is a line of two words or more, each starting with a capital, one a serial's; its rows are the
+# lines after it (after its dashes) while they fit it, up to a blank line. A row fits where each
+# column's place starts a word or a blank (the tools align their columns to the left), and a row
+# whose columns are not aligned (spaces squeezed when pasted) fits where it has one word a column
+# and its serial holds a digit (a dd line after the table, "64+0 records in", is no row).
+_TABLE_HEADER = re.compile(r"^[ \t]*(?=[A-Z])[^\r\n]*?(?<![^ \t\n])(?:SERIAL|SN|Serial(?: Number|Number)?)(?![^ \t\r\n])[^\r\n]*", re.M)
+_SERIAL_HEADS = frozenset(["SERIAL", "SN", "SERIAL_NUMBER", "SERIALNUMBER"])
+_MODEL_HEADS = frozenset(["MODEL", "PRODUCT"])
+_DASHES = re.compile(r"[ \t]*-+(?:[ \t]+-+)*[ \t]*\r?")
+
+
+def table_cells(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) of each serial and of each model in a table of text (the rule above), and of
+    each table's header line."""
+    serials, models, headers = [], [], []
+    for head in _TABLE_HEADER.finditer(text) if "S" in text else ():
+        line = head.group(0).replace("Serial Number", "Serial_Number").rstrip("\r")
+        words = [(m.start(), m.end()) for m in re.finditer(r"\S+", line)]
+        if len(words) < 2 or not all(line[start].isupper() for start, _ in words):
+            continue
+        end = head.end() + 1
+        rest = text.find("\n", end)
+        dashes = _DASHES.fullmatch(text, end, rest if rest >= 0 else len(text))
+        if dashes:  # nvme list: the dashes mark each column's place, its name above them
+            words = [m.span() for m in re.finditer(r"-+", text[end:dashes.end()])]
+            end = dashes.end() + 1
+        names = [line[start:stop].strip().upper() for start, stop in words]
+        places = [start for start, _ in words]
+        if not _SERIAL_HEADS.intersection(names):
+            continue
+        headers.append(head.span())
+        while end < len(text):
+            stop = text.find("\n", end)
+            stop = len(text) if stop < 0 else stop
+            row = text[end:stop].rstrip("\r")
+            cells = _row_cells(row, places, [i for i, name in enumerate(names) if name in _SERIAL_HEADS],
+                               [i for i, name in enumerate(names) if name in _MODEL_HEADS])
+            if cells is None:
+                break
+            for (start, stop_cell), name in zip(cells, names):
+                if start < stop_cell and name in _SERIAL_HEADS and text[end + start:end + stop_cell] != REDACTED:
+                    serials.append((end + start, end + stop_cell))
+                elif start < stop_cell and name in _MODEL_HEADS:
+                    models.append((end + start, end + stop_cell))
+            end = stop + 1
+    return serials, models, headers
+
+
+def _row_cells(row: str, places: list[int], serial_columns: list[int], model_columns: list[int]):
+    """(start, end) of each column's words in a row under a header whose columns start at places
+    (an empty span where the column is blank), or None where the row does not fit (above): the
+    places of the columns read are checked (lsblk's SIZE is aligned to the right), and a serial is
+    one word holding a digit."""
+    words = [m.span() for m in re.finditer(r"\S+", row)]
+    if not words:
+        return None
+    if all(places[i] == 0 or places[i] >= len(row) or row[places[i] - 1] in " \t" for i in serial_columns + model_columns):
+        ends = places[1:] + [len(row) + 1]
+        cells = [[(s, e) for s, e in words if s < stop and e > start] for start, stop in zip(places, ends)]
+        if all(len(cells[i]) == 0 or len(cells[i]) == 1 and _a_serial(row[slice(*cells[i][0])]) for i in serial_columns):
+            return [(cell[0][0], cell[-1][1]) if cell else (0, 0) for cell in cells]
+    if len(words) == len(places) and all(_a_serial(row[slice(*words[i])]) for i in serial_columns):
+        return words
+    return None
+
+
+def _a_serial(word: str) -> bool:
+    return word == REDACTED or any(c.isdigit() for c in word)
+
+
+def _within(position: int, spans) -> bool:
+    return any(start <= position < end for start, end in spans)
 
 
 def by_id_serials(text: str) -> list[tuple[int, int]]:
@@ -622,7 +704,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     if ":" in text:  # a time of day is no IPv6 address; blanked, so places stay
         text = _TIMES.sub(lambda m: " " * len(m.group(0)), text)
     lower = text.lower() if text.isascii() else None
-    out = []
+    serials, models, headers = table_cells(text)
+    out = [(start, end, "a serial number", text[start:end]) for start, end in islice(serials, limit)]
     for kind, ((what, pattern), gate) in enumerate(zip(PATTERNS, _GATE_RES)):
         if gate is None:
             passes = bool(_CAPS.search(text))
@@ -632,8 +715,10 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
             passes = gate in lower if isinstance(gate, str) else bool(gate.search(lower))
         if passes:
             found = pattern.finditer(text)
-            if kind in (IPV4, SERIAL_UNLABELED):  # a version, a model number (_passes)
-                found = (m for m in found if not _passes(text, kind, m))
+            if kind in (IPV4, SERIAL_UNLABELED):  # a version, a model number (_passes), a table's model
+                found = (m for m in found if not _passes(text, kind, m, MODEL if _within(m.start(), models) else ""))
+            elif kind == SERIAL_LABELED and headers:  # a table's header (SN  Model) labels no serial
+                found = (m for m in found if not _within(m.start(), headers) and not _within(m.end() - 1, headers))
             out += [(start, end, what, text[start:end]) for m in islice(found, limit) for start, end in _spans(m)]
     if "." in text:
         hosts = ((part.start(), name) for part in _DOTTED_PARTS.finditer(text) for name in _host_names(part.group(0)))
@@ -818,10 +903,11 @@ def redact(text: str, before: str = "") -> tuple[str, dict[str, int]]:
             if not any(start < m.end() and m.start() < end for start, end in taken):
                 found.append((m.start(), m.end(), "a host name", name))
     found.sort()
+    in_tables = set(table_cells(text)[0])  # a table's serial: its columns kept in their places
     counts: dict[str, int] = {}
     pieces, done = [], 0
     for start, end, what, _ in found:
-        pieces += [text[done:start], REDACTED]
+        pieces += [text[done:start], REDACTED.ljust(end - start) if (start, end) in in_tables else REDACTED]
         done = end
         counts[what] = counts.get(what, 0) + 1
     return "".join(pieces) + text[done:], counts
