@@ -276,3 +276,30 @@ def test_a_dd_session_writing_into_such_a_folder_is_refused_and_redacted(tmp_pat
     assert main(["import", "dd", str(source), "--filesystem", "ext4", "--out", str(tmp / "b"), "--redact"]) == 0
     capsys.readouterr()
     assert _kept(tmp / "b").startswith(f"$ dd if=/dev/zero of={before}{privacy.REDACTED}/f bs=1M")
+
+
+# uname -a of the BSDs, macOS and illumos (adversary 80, finding 5): no #number after the release,
+# but the host is its second word all the same; OpenBSD's kernel configuration, GENERIC.MP, is no host.
+UNIX_UNAME = {"FreeBSD": "14.0-RELEASE FreeBSD 14.0-RELEASE #0 releng/14.0-n265380-f9716eee8ab4: Fri Nov 10 05:57:23 UTC 2023",
+              "NetBSD": "10.0 NetBSD 10.0 (GENERIC) #0: Thu Mar 28 08:33:33 UTC 2024 amd64",
+              "OpenBSD": "7.4 GENERIC.MP#1397 amd64",
+              "DragonFly": "6.4-RELEASE DragonFly v6.4.0-RELEASE #0: Wed Dec 28 2022 x86_64",
+              "Darwin": "23.1.0 Darwin Kernel Version 23.1.0: Mon Oct  9 21:27:24 PDT 2023; root:xnu-10002.41.9~6/RELEASE_ARM64_T6000 arm64",
+              "SunOS": "5.11 omnios-r151048-4b0b1b2a6c i86pc i386 i86pc"}
+
+
+@settings(max_examples=300)
+@given(system=st.sampled_from(sorted(UNIX_UNAME)), host=HOSTS)
+def test_uname_s_line_of_other_systems_names_the_host(system, host):
+    rest = UNIX_UNAME[system]
+    if host in rest or host == "localhost":
+        return
+    text = f"$ uname -a\n{system} {host} {rest}\n"
+    assert privacy.raw_finding(text) == f"line 2 looks like a host name ({host!r})", text
+    assert privacy.redact(text)[0] == f"$ uname -a\n{system} {privacy.REDACTED} {rest}\n"
+
+
+def test_words_after_a_system_s_name_that_are_no_uname_line_pass():
+    for text in ("FreeBSD ports 2023Q4 branch", "OpenBSD 7.4 GENERIC.MP#1397 amd64", "Darwin 23.1.0",
+                 "Darwin Kernel Version 23.1.0: Mon Oct  9 21:27:24 PDT 2023", "SunOS 5.11 i86pc"):
+        assert privacy.raw_finding(text) is None, text

@@ -706,6 +706,8 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
     lower = text.lower() if text.isascii() else None
     serials, models, headers = table_cells(text)
     out = [(start, end, "a serial number", text[start:end]) for start, end in islice(serials, limit)]
+    # (first: where a tool's host field is also shaped as a serial, 0000000AAA, it is named a host)
+    out += [(start, end, "a host name", text[start:end]) for start, end in tool_host_names(text)]
     for kind, ((what, pattern), gate) in enumerate(zip(PATTERNS, _GATE_RES)):
         if gate is None:
             passes = bool(_CAPS.search(text))
@@ -725,7 +727,6 @@ def raw_matches(text: str, limit: int | None = None) -> list[tuple[int, int, str
         for after, name in islice(hosts, limit):
             start = text.index(name, after)
             out.append((start, start + len(name), "a host name", name))
-    out += [(start, end, "a host name", text[start:end]) for start, end in tool_host_names(text)]
     out += [(start, end, "a serial number", text[start:end]) for start, end in islice(by_id_serials(text), limit)]
     names = _mine()
     if names:
@@ -758,9 +759,17 @@ _FIO_HOST = re.compile(r'"hostname"\s*:\s*"((?:[^"\\]|\\.)*)"|\bhostname=([^,\s]
 # "Machine = " line, tests/fixtures/samples/iozone/auto-mode-ramdisk-2010.txt).
 # (only after a system's name uname writes, and before a release starting with a digit: a line
 # "Machine = build.example.com at 10.0.0.7" written by hand is no uname line; without IOzone's
-# "Machine = ", before the build's #number too: "Linux kernel 6.1 is out" is no uname line)
+# "Machine = ", before the build's #number too: "Linux kernel 6.1 is out" is no uname line; the
+# BSDs', macOS's and illumos's uname -a has no #number where Linux has it, but a dotted release
+# and more words: FreeBSD zeus 14.0-RELEASE FreeBSD..., OpenBSD zeus 7.4 GENERIC.MP#1397 amd64,
+# Darwin zeus 23.1.0 Darwin Kernel..., SunOS zeus 5.11 omnios-r151048...)
+_UNIX_SYSTEMS = r"[A-Za-z]*BSD|DragonFly|Darwin|SunOS"
 _UNAME_HOST = re.compile(r"^[ \t]*(?:Machine = (?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d)"
-                         r"|(?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d\S*[ \t]+#\d))", re.M)
+                         r"|(?:" + UNAME_SYSTEMS + r")[ \t]+([^ \t\r\n]+)(?=[ \t]+\d\S*[ \t]+#\d)"
+                         r"|(?:" + _UNIX_SYSTEMS + r")[ \t]+(?=\S*[A-Za-z])([^ \t\r\n]+)(?=[ \t]+\d+\.\d+\S*[ \t]+\S))", re.M)
+
+
+_UNIX_UNAME = re.compile(r"(?:" + _UNIX_SYSTEMS + r")[ \t]")
 
 
 def tool_host_names(text: str) -> list[tuple[int, int]]:
@@ -768,8 +777,8 @@ def tool_host_names(text: str) -> list[tuple[int, int]]:
     spans = []
     if "hostname" in text:
         spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
-    if "Machine = " in text or " #" in text:
-        spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _UNAME_HOST.finditer(text)]
+    if "Machine = " in text or " #" in text or _UNIX_UNAME.search(text):
+        spans += [m.span(m.lastindex) for m in _UNAME_HOST.finditer(text)]
     if "," in text:
         from .importers import bonnie
         if bonnie.looks_like(text):
@@ -805,6 +814,8 @@ def _host_names(part: str) -> tuple[str, ...]:
             continue  # 1.5.GiB, 2.80GHz: a number with a unit
         if _BUILD_TAG.match(name) and tld not in PRIVATE_TLDS:
             continue  # a build's version string: SeaBIOS's rel-1.16.2-0-gea1b7a073390-prebuilt.qemu.org
+        if re.match(r"#\d", part[match.end():]):
+            continue  # a kernel's configuration and its build's number: OpenBSD's uname -v, GENERIC.MP#1397
         if tld in PRIVATE_TLDS or (_top_level(tld) and (name.count(".") > 1 or tld not in FILE_ENDINGS)):
             found.append(name)
     return tuple(found)
