@@ -394,7 +394,7 @@ def table_cells(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]
     """(start, end) of each serial and of each model in a table of text (the rule above), and of
     each table's header line."""
     serials, models, headers = [], [], []
-    for head in _TABLE_HEADER.finditer(text) if "S" in text else ():
+    for head in _TABLE_HEADER.finditer(text) if "SN" in text or "SERIAL" in text or "Serial" in text else ():
         line = head.group(0).replace("Serial Number", "Serial_Number").rstrip("\r")
         words = [(m.start(), m.end()) for m in re.finditer(r"\S+", line)]
         if len(words) < 2 or not all(line[start].isupper() for start, _ in words):
@@ -449,8 +449,10 @@ def _a_serial(word: str) -> bool:
     return word == REDACTED or any(c.isdigit() for c in word)
 
 
-def _within(position: int, spans) -> bool:
-    return any(start <= position < end for start, end in spans)
+def _within(position: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether position lies in one of spans (in order, none overlapping: table_cells's)."""
+    at = bisect_right(spans, (position, len(spans) and spans[-1][1] + 1)) - 1
+    return at >= 0 and spans[at][0] <= position < spans[at][1]
 
 
 def by_id_serials(text: str) -> list[tuple[int, int]]:
@@ -657,7 +659,7 @@ def _folded_char(char: str) -> str:
 # lines line by line took 20 s; over the whole text a pattern at a time, the gates skip most).
 _GATES = [r":|[0-9a-f]{2}-[0-9a-f]{2}-|[0-9a-f]{4}\.[0-9a-f]{4}", r"\d\.\d", ":", "@",
           r"/(?:(?:net)?home(?:s|\d{1,2})?|users|u|media|afs|(?:scratch|work)\d{0,2})/|users\\|~",
-          "host|nodename", "@", "㉿", "@", "ssh|mosh", r"\[sudo\]", ":", r":|[a-z0-9-][%#]", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
+          "host|nodename", "@", "㉿", "@", "ssh|mosh", r"\[sudo\]", ":", "[:%#]", "user|login|owner|uid", r"serial|s/n|sn[\s:=#]",
           "laptop|desktop|notebook|macbook|thinkpad|workstation|imac|pc|nuc", None]
 _GATE_RES = [re.compile(g) if g and len(g) > 1 else g for g in _GATES]
 
@@ -769,15 +771,12 @@ _UNAME_HOST = re.compile(r"^[ \t]*(?:Machine = (?:" + UNAME_SYSTEMS + r")[ \t]+(
                          r"|(?:" + _UNIX_SYSTEMS + r")[ \t]+(?=\S*[A-Za-z])([^ \t\r\n]+)(?=[ \t]+\d+\.\d+\S*[ \t]+\S))", re.M)
 
 
-_UNIX_UNAME = re.compile(r"(?:" + _UNIX_SYSTEMS + r")[ \t]")
-
-
 def tool_host_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each value of a field a tool's format defines as a host name (above)."""
     spans = []
     if "hostname" in text:
         spans += [m.span(1) if m.group(1) is not None else m.span(2) for m in _FIO_HOST.finditer(text)]
-    if "Machine = " in text or " #" in text or _UNIX_UNAME.search(text):
+    if "Machine = " in text or " #" in text or any(name in text for name in ("BSD", "DragonFly", "Darwin", "SunOS")):
         spans += [m.span(m.lastindex) for m in _UNAME_HOST.finditer(text)]
     if "," in text:
         from .importers import bonnie
