@@ -6,7 +6,7 @@ and --redact replaces it (keeping the columns' places), every model passes and i
 --redact leaves passes."""
 import tarfile
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from fsatlas.cli import main
 from fsatlas.results import privacy
@@ -27,11 +27,11 @@ COMMAND = "$ dd if=/dev/zero of=/mnt/test/f bs=1M count=64 conv=fdatasync\n"
 
 def _lsblk(drives, squeezed):
     """lsblk -o NAME,SIZE,MODEL,SERIAL: its columns aligned (SIZE to the right), or squeezed to
-    single spaces as some pastes leave them (a model one word then)."""
+    single spaces as some pastes leave them (models of one word: a squeezed row of more is no row)."""
     rows = [("NAME", "SIZE", "MODEL", "SERIAL")] + [(f"sd{chr(97 + i)}", "3.6T", model, serial)
                                                    for i, (model, serial) in enumerate(drives)]
     if squeezed:
-        return "".join(" ".join((name, size, model.replace(" ", "-"), serial)) + "\n" for name, size, model, serial in rows)
+        return "".join(" ".join((name, size, model, serial)) + "\n" for name, size, model, serial in rows)
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "".join(f"{name:<{widths[0]}} {size:>{widths[1]}} {model:<{widths[2]}} {serial:<{widths[3]}}".rstrip() + "\n"
                    for name, size, model, serial in rows)
@@ -52,6 +52,7 @@ def _table(layout, drives):
 @settings(max_examples=300)
 @given(layout=st.sampled_from(["lsblk", "lsblk squeezed", "nvme list"]), drives=DRIVES)
 def test_a_table_s_serials_are_found_and_its_models_pass(layout, drives):
+    assume(layout != "lsblk squeezed" or not any(" " in model for model, _ in drives))
     text = _table(layout, drives) + COMMAND + "64+0 records in\n"
     found = privacy.raw_finding(text) or ""
     for model, serial in drives:
@@ -59,7 +60,6 @@ def test_a_table_s_serials_are_found_and_its_models_pass(layout, drives):
     redacted = privacy.redact(text)[0]
     rows = redacted.splitlines()[2 if layout == "nvme list" else 1:]
     for (model, serial), row in zip(drives, rows):
-        model = model.replace(" ", "-") if layout == "lsblk squeezed" else model
         assert model in row and serial not in row.replace(model, ""), (text, redacted)
     assert redacted.endswith(COMMAND + "64+0 records in\n") and privacy.raw_finding(redacted) is None, redacted
     assert privacy.finding(redacted) is None, redacted
@@ -76,6 +76,7 @@ SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[Health
 @SETTINGS
 @given(layout=st.sampled_from(["lsblk", "lsblk squeezed", "nvme list"]), drives=DRIVES)
 def test_a_dd_session_with_a_drive_table_is_refused_and_redacted(tmp_path_factory, capsys, layout, drives):
+    assume(layout != "lsblk squeezed" or not any(" " in model for model, _ in drives))
     tmp = tmp_path_factory.mktemp("table")
     source = tmp / "session.txt"
     source.write_text(_table(layout, drives) + COMMAND + (SAMPLES / "dd" / "dd-9.1-english.txt").read_text())
