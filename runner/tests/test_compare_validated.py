@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fsatlas.cli import main
+from fsatlas.errors import UserError
 from fsatlas.commands.compare import validated
 from fsatlas.results import bundle, resultfile, stats, validation
 from testutil import RESULTS, under_id, write_json
@@ -181,3 +182,33 @@ def test_the_adversarys_split_is_refused_naming_the_half(tmp_path, capsys, kind)
             doc["created"] = f"{created:%Y-%m-%dT%H:%M:%SZ}"
         paths.append(_written(tmp_path / str(n), doc, members, own, kind))
     _refused_by_all_three(paths, [QUICK_A, str(COMMITTED[-1])], tmp_path, capsys)
+
+
+SPELLINGS = [lambda p: p, lambda p: "./" + p, lambda p: str(Path(p).resolve()), lambda p: p.replace("/", "//", 1),
+             lambda p: p.replace("/results/", "/results/../results/")]
+
+
+@pytest.mark.parametrize("first", range(len(SPELLINGS)))
+def test_a_refusal_validate_cached_under_one_spelling_is_given_under_another(tmp_path, monkeypatch, first):
+    """Adversary round 81: a file validate refused, its outcome cached under the path as spelled
+    then, was read by compare under another spelling of it (./, absolute, // or ..) and ended in a
+    KeyError traceback. Every spelling after every spelling gets validate's line, naming the path
+    as given."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data" / "results").mkdir(parents=True)
+    (tmp_path / "data" / "raw").mkdir()
+    (tmp_path / "build" / "cache").mkdir(parents=True)
+    cache = str(tmp_path / "build" / "cache" / "validate.json")
+    name = Path(QUICK_B).name
+    doc = resultfile.load_json(QUICK_B)
+    shutil.copy(bundle.path(str(RESULTS.parent), Path(QUICK_B).stem), tmp_path / "data" / "raw")
+    cell = next(c for c in doc["cells"] if c["status"] == "ok")
+    metric = next(iter(cell["metrics"].values()))
+    metric["samples"][0] = metric["samples"][0] * 1.5  # one sample its raw report contradicts
+    write_json(tmp_path / "data" / "results" / name, doc)
+    given = f"data/results/{name}"
+    validation.validate_files([SPELLINGS[first](given)], cache_file=cache)  # the refusal cached
+    for spell in SPELLINGS:
+        with pytest.raises(UserError) as refused:
+            validated([spell(given)], cache_file=cache)
+        assert refused.value.where == spell(given)
