@@ -375,18 +375,28 @@ def _check_batch(max_bytes: int | None, with_raw: bool, then, gather, batch: lis
 
 @lru_cache(maxsize=1)
 def _rules_digest() -> str:
-    """Changes whenever the rules do: this module, the schema, the importers that recompute."""
-    from importlib import resources
+    """Changes whenever the rules do: every Python module and schema of the package, and the
+    matrix. Not a list of the modules validate reads: one was missed as they grew (adversary
+    round 81: importers/measurement.py, fio_options.py and pts.py, results/machines.py edited,
+    the cached outcome kept)."""
     digest = hashlib.sha256()
-    package = resources.files("fsatlas")
-    for part in ("results/validation.py", "results/bundle.py", "results/privacy.py", "results/stats.py",
-                 "results/fio_json.py", "results/fio_terse.py", "results/flags.py",
-                 "results/metrics.py", "results/shares.py", "results/dd_output.py", "schema/result.schema.json",
-                 "schema/result-1.schema.json", "results/resultfile.py", "results/importers/fio.py",
-                 "results/importers/bonnie.py", "results/importers/dd.py", "results/importers/iozone.py",
-                 "results/importers/__init__.py", flags.MATRIX):
-        digest.update((package / part).read_bytes())
+    for path in rules_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def rules_files() -> list:
+    """The files _rules_digest reads: every .py and .json under the package, and the matrix."""
+    from importlib import resources
+
+    def walk(folder):
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir():
+                yield from walk(entry)
+            elif entry.name.endswith((".py", ".json")):
+                yield entry
+    package = resources.files("fsatlas")
+    return [*walk(package), package / flags.MATRIX]
 
 
 def _raw_signatures(data, path: str) -> list:
