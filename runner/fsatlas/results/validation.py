@@ -288,13 +288,14 @@ def validated(paths: list[str], cache_file: str = CACHE_FILE) -> list[dict]:
     for batch in checks.run(lambda path, extra, raw, document, sig: document, dict.fromkeys(unique),
                             lambda made: [(path, document) for path, _, document in made]):
         docs.update(batch)
-    errors = [p for p in reviewed(checks.problems) if p.severity == "error"]
     for path in unique:  # a cached outcome names the file as it was spelled when it was checked
-        # (data/results/x.json, then ./data/results/x.json: adversary round 81), so a file's own
-        # outcome is taken by the path given, and the refusal names it so
-        mine = [p for p in errors if p.file == path] or [p for p in reviewed(checks.outcomes[path]) if p.severity == "error"]
-        if mine:  # as validate prints it: the document's root is "/"
-            raise UserError(mine[0].message, where=path, field=mine[0].path or "/")
+        # (data/results/x.json, then ./data/results/x.json: adversary round 81): each file's own
+        # problems are given its path as named here, for the reviewed findings and the refusal
+        own = [Problem(p.severity, path, p.path, p.message) for p in checks.outcomes[path]]
+        first = next((p for p in reviewed(own + [c for c in checks.conflicts if c.file == path])
+                      if p.severity == "error"), None)
+        if first:  # as validate prints it: the document's root is "/"
+            raise UserError(first.message, where=path, field=first.path or "/")
     return [docs[path] for path in paths]
 
 
@@ -308,7 +309,8 @@ class FileChecks:
     worker once per batch of files, which yields its values as the files are checked (then and
     gather go together; a batch for which gather returns None yields nothing).
     The problems of every file are in .problems once run is done, and each file's own (a path
-    given -> its problems, as found or as the cache holds them) in .outcomes. keep False: nothing is
+    given -> its problems, as found or as the cache holds them) in .outcomes, and the conflicts
+    between files' machines in .conflicts. keep False: nothing is
     written (OutcomeCache), for a reader that leaves no files behind."""
 
     def __init__(self, files, cache_file: str | None = CACHE_FILE, recheck_raw: bool = True,
@@ -339,8 +341,8 @@ class FileChecks:
                 yield gathered
         cache.save()
         self.outcomes = {path: found for path, (found, _) in outcomes.items()}
-        conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
-        self.problems = [problem for path in self.files for problem in outcomes[path][0]] + conflicts
+        self.conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
+        self.problems = [problem for path in self.files for problem in outcomes[path][0]] + self.conflicts
 
 
 def _clean(problems: list[Problem]) -> bool:
