@@ -22,7 +22,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.commands.compare import validated
 from fsatlas.results import bundle, resultfile, stats, validation
-from testutil import RESULTS, under_id, write_json
+from testutil import RESULTS, kept_repetitions, under_id, write_json
 
 COMMITTED = sorted(RESULTS.glob("*.json"))
 QUICK_A, QUICK_B = (str(p) for p in sorted(RESULTS.glob("*-quick.json"))[:2])
@@ -32,24 +32,6 @@ BUNDLES = ("none", "the original's", "the half's own members")
 def _read(path: Path) -> tuple[dict, dict]:
     doc = resultfile.readable(resultfile.load_json(str(path)))
     return doc, bundle.read(str(path.parent.parent), doc["id"])
-
-
-def _keep(cell: dict, reps: list, rid: str, source: dict, members: dict) -> None:
-    """The cell cut to the repetitions reps (its samples, raw files and records of one value a
-    repetition), its summaries those of what it keeps, its raw files numbered from 1 again as the
-    runner numbers them, as a careful editor cuts it; members (name -> bytes) gets each kept
-    repetition's raw output of source's bundle under its new name."""
-    for metric in cell["metrics"].values():
-        metric.update(stats.summarize([metric["samples"][j] for j in reps], metric["unit"], metric["better"]))
-    renamed = []
-    for i, j in enumerate(reps):
-        folder, name = cell["raw"][j].rsplit("/", 1)
-        renamed.append(f"{folder}/rep-{i + 1}.{name.rsplit('.', 1)[1]}")
-        members[bundle.member_of(rid, renamed[-1])] = source[bundle.member_of(rid, cell["raw"][j])]
-    cell["raw"] = renamed
-    for field in validation.PER_REPETITION:
-        if isinstance(cell.get(field), list):
-            cell[field] = [cell[field][j] for j in reps]
 
 
 def _written(data: Path, doc: dict, members: dict, own: dict, kind: str) -> str:
@@ -116,7 +98,7 @@ def _split(tmp_path_factory, capsys, source: Path, seed: int, kind: str) -> None
         doc["cells"] = [c for c in doc["cells"] if c["status"] != "ok" or any(j < len(c["raw"]) for j in kept)]
         for cell in doc["cells"]:
             if cell["status"] == "ok":
-                _keep(cell, [j for j in kept if j < len(cell["raw"])], doc["id"], members, own)
+                kept_repetitions(cell, [j for j in kept if j < len(cell["raw"])], doc["id"], members, own)
         if n:  # created a day later: two runs by their clocks
             created = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(days=1)
             doc["created"] = f"{created:%Y-%m-%dT%H:%M:%SZ}"
@@ -176,7 +158,7 @@ def test_the_adversarys_split_is_refused_naming_the_half(tmp_path, capsys, kind)
         doc, own = under_id(copy.deepcopy(original), f"{original['id']}-{'even' if n == 0 else 'odd'}"), {}
         for cell in doc["cells"]:
             if cell["status"] == "ok":
-                _keep(cell, [j for j in kept if j < len(cell["raw"])], doc["id"], members, own)
+                kept_repetitions(cell, [j for j in kept if j < len(cell["raw"])], doc["id"], members, own)
         if n:
             created = dt.datetime.fromisoformat(doc["created"].replace("Z", "+00:00")) + dt.timedelta(days=1)
             doc["created"] = f"{created:%Y-%m-%dT%H:%M:%SZ}"

@@ -34,7 +34,7 @@ def test_a_label_shared_by_two_machines_is_split(tmp_path, capsys):
                  cells=[dict(c, raw=[r.replace("raw/fixture-valid/", "raw/fixture-valid2/") for r in c["raw"]])
                         for c in doc["cells"]])
     (data / "results" / "fixture-valid2.json").write_text(json.dumps(other))
-    shutil.copy(data / "raw" / "fixture-valid.tar.gz", data / "raw" / "fixture-valid2.tar.gz")
+    moved_bundle(data, "fixture-valid", data, "fixture-valid2", 0)  # a run of its own: its own folders
     assert main(["validate", "--no-cache", str(data / "results")]) == 0
     assert "names other hardware" in capsys.readouterr().out
     assert main(["migrate", "--data", str(data)]) == 0

@@ -31,7 +31,7 @@ from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
 from fsatlas.results import bundle
 from test_compare_inputs import KEYS, SOURCE, run, stored
-from testutil import derived_run, under_id, write_json, RESULTS
+from testutil import derived_run, refoldered, under_id, write_json, RESULTS
 
 COMMITTED = sorted(RESULTS.glob("*.json"))
 
@@ -163,6 +163,8 @@ def test_the_adversarys_examples_are_refused_in_one_line_naming_both_files(tmp_p
             "D1.json": run("d1", 3, 1.03), "D2.json": run("d2", 4, 1.03), "Y.json": under_id(copy.deepcopy(c1), "y"),
             "Yedit.json": under_id(y_edit, "y"), "C1mod.json": y_edit}
     p = {n: stored(tmp_path / n, d) for n, d in docs.items()}
+    for name in ("C1rev", "C1plus"):  # else validate refuses each alone (C1rev's rep-1 ran in rep-9's folder)
+        refoldered(tmp_path / name, name.lower())
     for copied in ("C1rev.json", "C1drop.json", "C1plus.json"):
         assert main(["compare", "--runs-a", p["C1.json"], p[copied], p["C2.json"], "--runs-b", p["D1.json"],
                      p["D2.json"]]) == 1

@@ -280,7 +280,7 @@ def test_a_batch_hands_on_each_files_value_before_it_checks_the_next(out_dir):
     done, gathered, _ = validation._check_batch(None, False, then, gather, batch)
     assert events == [("made", 0), ("taken", 0), ("made", 1), ("taken", 1), ("made", 2), ("taken", 2)]
     assert gathered == "gathered"
-    assert len(done) == 3 and all(not [p for p in found if p.severity == "error"] for found, _, _ in done)
+    assert len(done) == 3 and all(not [p for p in found if p.severity == "error"] for found, *_ in done)
     events.clear()
     done, gathered, _ = validation._check_batch(None, False, then, lambda values: None, batch)
     assert gathered is None and len(done) == 3 and events == [("made", 0), ("made", 1), ("made", 2)]

@@ -212,13 +212,42 @@ def _moved(data: bytes, seconds: float) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
+def own_folders(data: bytes, rid: str) -> bytes:
+    """Bytes holding runner fio reports (a member, or a bundle's tar) as run rid's: each folder
+    the runner made for its work (fsatlas-<pid>-<8 random characters>, leftovers.owned_dir) given
+    8 characters of rid's own, so that a member keeps its size (validation.run_folder_conflicts:
+    two files whose reports name one such folder are one run)."""
+    import hashlib
+    import re
+
+    def own(m: re.Match) -> bytes:
+        return m[1] + hashlib.sha256(rid.encode() + m[2]).hexdigest()[:8].encode() + b"/"
+    return re.sub(rb"(/fsatlas-[0-9]+-)([a-z0-9_]{8})/", own, data)
+
+
+def refoldered(data, rid: str) -> None:
+    """The bundle of run rid in the data folder data, each fio report's repetition folder (rep-N)
+    renamed to its member's: a copy whose repetitions were reordered, edited by someone who read
+    validate's folder rule (validation.folder_problems), for the checks behind it."""
+    import re
+    from fsatlas.results import bundle
+    members = bundle.read(str(data), rid)
+    for name, member in members.items():
+        rep = re.fullmatch(r".*/(rep-[0-9]+)\.json", name)
+        if rep and b'"fio version"' in member[:4096]:
+            members[name] = re.sub(rb"/rep-[0-9]+\"", b"/" + rep[1].encode() + b'"', member)
+    bundle.write(members, bundle.path(str(data), rid))
+
+
 def moved_bundle(data_from, rid_from: str, data_to, rid_to: str, seconds: float) -> None:
     """The raw bundle of run rid_from in the data folder data_from copied as run rid_to's into
-    data_to, each fio report moved seconds later (_moved): a copy of a run created later holds
-    reports written after it began, as validate requires (cell_clock_problems)."""
+    data_to, each fio report moved seconds later (_moved) and in folders of its own
+    (own_folders): a copy of a run created later holds reports written after it began, as validate
+    requires (cell_clock_problems)."""
     from fsatlas.results import bundle
     members = bundle.read(str(data_from), rid_from)
-    bundle.write({name: _moved(data, seconds) for name, data in members.items()}, bundle.path(str(data_to), rid_to))
+    bundle.write({name: _moved(own_folders(data, rid_to), seconds) for name, data in members.items()},
+                 bundle.path(str(data_to), rid_to))
 
 
 @functools.lru_cache(maxsize=8)
@@ -284,6 +313,25 @@ def _baseline_figures(jobs: dict) -> str:
     return json.dumps({job: {n: m["samples"] for n, m in metrics.items()} for job, metrics in jobs.items()}, sort_keys=True)
 
 
+def kept_repetitions(cell: dict, reps: list, rid: str, source: dict, members: dict) -> None:
+    """The cell cut to the repetitions reps (its samples, raw files and records of one value a
+    repetition), its summaries those of what it keeps, its raw files numbered from 1 again as the
+    runner numbers them, as a careful editor cuts it; members (name -> bytes) gets each kept
+    repetition's raw output of source's bundle under its new name."""
+    from fsatlas.results import bundle, stats, validation
+    for metric in cell["metrics"].values():
+        metric.update(stats.summarize([metric["samples"][j] for j in reps], metric["unit"], metric["better"]))
+    renamed = []
+    for i, j in enumerate(reps):
+        folder, name = cell["raw"][j].rsplit("/", 1)
+        renamed.append(f"{folder}/rep-{i + 1}.{name.rsplit('.', 1)[1]}")
+        members[bundle.member_of(rid, renamed[-1])] = source[bundle.member_of(rid, cell["raw"][j])]
+    cell["raw"] = renamed
+    for field in validation.PER_REPETITION:
+        if isinstance(cell.get(field), list):
+            cell[field] = [cell[field][j] for j in reps]
+
+
 def write_derived(data, doc: dict) -> str:
     """Writes doc, a run made by derived_run (or a copy of one, its repetitions' figures as
     they were made), into the data folder data: data/results/<id>.json, and data/raw/<id>.tar.gz
@@ -311,7 +359,7 @@ def write_derived(data, doc: dict) -> str:
             named = bundle.member_of(rid, ref)
             if ref.startswith(f"raw/{rid}/") and all(part not in ("", ".", "..") for part in named.split("/")):
                 name = named
-            out.setdefault(name, _moved(member, shift))
+            out.setdefault(name, _moved(own_folders(member, rid), shift))
     for field, job, names in bundle.baseline_reports(doc["target"]):
         for i, name in enumerate(names):
             member, _, then, _ = _made_for(f"{field}: {job}", _figures(doc["target"][field][job], i))
@@ -417,7 +465,8 @@ def as_result(out, data: dict, rid: str, source: str = "fixture-valid") -> dict:
     data["id"] = rid
     for cell in data["cells"]:
         cell["raw"] = [r.replace(f"raw/{source}/", f"raw/{rid}/", 1) for r in cell["raw"]]
-    bundle.write(bundle.read(str(out), source), bundle.path(str(out), rid))
+    bundle.write({name: own_folders(member, rid) for name, member in bundle.read(str(out), source).items()},
+                 bundle.path(str(out), rid))
     write_json(Path(out) / "results" / f"{rid}.json", data)
     return data
 
@@ -471,7 +520,7 @@ def write_run(data, doc: dict, source: str = "fixture-valid", source_data=FIXTUR
         refs = []
         for ref in cell.get("raw", []):
             name = f"{resultfile.raw_dir_name(cell['key'])}/{Path(ref).name}"
-            out[name] = members[bundle.member_of(source, ref)]
+            out[name] = own_folders(members[bundle.member_of(source, ref)], doc["id"])
             refs.append(f"raw/{doc['id']}/{name}")
         cell["raw"] = refs
     data = Path(data)

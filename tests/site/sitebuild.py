@@ -119,8 +119,9 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
     import random
     import tarfile
 
-    sys.path.insert(0, str(REPO / "runner"))
+    sys.path[:0] = [str(REPO / "runner"), str(REPO / "runner" / "tests")]
     from fsatlas.results import bundle, flags, resultfile, stats, validation
+    from testutil import own_folders
 
     rng = random.Random(seed)
     source = Path(template or FIXTURES / "results" / "fixture-valid.json")
@@ -203,6 +204,7 @@ def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xf
         (folder / "results" / f"{rid}.json").write_text(text.replace("{RID}", rid))
         # fio's reports written when this run ran: its baseline before its first repetition
         tar = fio_times_moved(b"".join(t for _, t in cells) + baseline, round((created - template_created).total_seconds()))
+        tar = own_folders(tar, rid)  # its own folders: runs sharing one are one run (validation.run_folder_conflicts)
         tar += b"\0" * (2 * tarfile.BLOCKSIZE)
         with open(folder / "raw" / f"{rid}{bundle.SUFFIX}", "wb") as f, \
                 gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0, compresslevel=6) as zipped:

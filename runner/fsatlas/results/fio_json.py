@@ -226,6 +226,22 @@ def sync_metrics(job: dict, side: dict, lat_mean_ns: float) -> dict:
     return values
 
 
+def job_folders(document) -> tuple | None:
+    """The folder each job of a parsed report ran in: its own `directory` option, else the
+    global one (None for a job that names neither); None for a document with no list of jobs
+    (fio's client mode writes client_stats)."""
+    if not isinstance(document, dict) or not isinstance(document.get("jobs"), list):
+        return None
+    shared = document.get("global options")
+    default = shared.get("directory") if isinstance(shared, dict) else None
+    folders = []
+    for job in document["jobs"]:
+        own = job.get("job options") if isinstance(job, dict) else None
+        folder = own.get("directory", default) if isinstance(own, dict) else default
+        folders.append(folder if isinstance(folder, str) else None)
+    return tuple(folders)
+
+
 def report_span(document) -> tuple[float, float] | None:
     """(when fio's jobs began running at the latest, when it wrote the report at the earliest), in
     seconds since the epoch, from a parsed report: its `timestamp_ms` less the longest of its jobs'

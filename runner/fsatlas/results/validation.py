@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import os
+import posixpath
 import re
 from functools import lru_cache
 
@@ -28,22 +29,23 @@ def validate_file(path: str) -> list[Problem]:
 def _read_and_checked(path: str, max_bytes: int | None, with_raw: bool) -> tuple[tuple, tuple | None]:
     """(outcome, _read(path) when the file could be read). The outcome: the
     problems of one result file, [raw bundle, signature] for the bundle it names, taken before
-    it is read (what OutcomeCache keeps to know when to check again), and its machine's
-    hardware (hardware()). max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
+    it is read (what OutcomeCache keeps to know when to check again), its machine's
+    hardware (hardware()) and its run's folders (folder_problems), what is held against
+    other files. max_bytes: the largest file read (MAX_FILE_BYTES); with_raw: the
     figures recomputed from the raw output too (else its references are only checked)."""
     try:
         read = _read(path, max_bytes)
     except UserError as e:
-        return ([Problem("error", path, "", e.body)], [], None), None
+        return ([Problem("error", path, "", e.body)], [], None, []), None
     except MemoryError:
-        return ([Problem("error", path, "", memory.TOO_MUCH)], [], None), None
+        return ([Problem("error", path, "", memory.TOO_MUCH)], [], None, []), None
     try:
         outcome, document = _checked(path, read[1], with_raw, read[0])
         return outcome, (read[0], document, read[2])
     except RecursionError:  # JSON nested within the parser's limit but beyond what a walk takes
-        return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None), read
+        return ([Problem("error", path, "", "expected JSON nested at most a few hundred levels deep")], [], None, []), read
     except MemoryError:  # past memory.limited's bound, which no reader's own bound should let it reach
-        return ([Problem("error", path, "", memory.TOO_MUCH)], _raw_signatures(read[1], path), None), read
+        return ([Problem("error", path, "", memory.TOO_MUCH)], _raw_signatures(read[1], path), None, []), read
 
 
 def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
@@ -53,22 +55,23 @@ def _read(path: str, max_bytes: int | None) -> tuple[bytes, object, list]:
     return raw, resultfile.parse_json(raw, path, keys_checked=False), signature  # _checked counts its keys
 
 
-def _checked(path: str, data, with_raw: bool, raw: bytes) -> tuple[tuple[list[Problem], list, list | None], object]:
+def _checked(path: str, data, with_raw: bool, raw: bytes) -> tuple[tuple[list[Problem], list, list | None, list], object]:
     """(the outcome of a document as stored (raw: its bytes); the document in the read form,
     resultfile.readable, where it passed the checks of its stored form, else as it is)."""
     raws = _raw_signatures(data, path)
     screen = resultfile.screened(data)
     twice = resultfile.duplicate_key(raw, screen[2])
     if twice:
-        return ([Problem("error", path, *twice)], raws, None), data
+        return ([Problem("error", path, *twice)], raws, None, []), data
     problems = [Problem("error", path, where, message) for where, message in resultfile.value_problems(data, screen)]
     problems = problems or resultfile.schema_problems(data, path) or resultfile.version_problems(data, path)
     private = _private(path, data, screen[1])
     if problems:
-        return (problems + private, raws, None), data
+        return (problems + private, raws, None, []), data
     summaries = stored_summary_problems(data, path) if resultfile.version_of(data) == 1 else []
     data = resultfile.readable(data)
-    return (summaries + rule_problems(data, path, with_raw) + private, raws, hardware(data["system"])), data
+    found, folders = rule_problems(data, path, with_raw)
+    return (summaries + found + private, raws, hardware(data["system"]), folders), data
 
 
 def _private(path: str, data, strings: set) -> list[Problem]:
@@ -204,20 +207,21 @@ class OutcomeCache:
                 for raw, _ in self.entries[key]["raws"]]
         filesig.signatures(known + raws)
 
-    def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None] | None:
+    def get(self, key: str, recheck_raw: bool) -> tuple[list[Problem], list | None, list] | None:
         entry = self.entries.get(key)
         if not entry or entry["sig"] != signature(key) or (recheck_raw and not entry["raw"]):
             return None
         if (recheck_raw or any(severity == "error" for severity, *_ in entry["problems"])) \
                 and any(signature(r) != sig for r, sig in entry["raws"]):
             return None
-        return [Problem(*p) for p in entry["problems"]], entry["hw"]
+        return [Problem(*p) for p in entry["problems"]], entry["hw"], entry["folders"]
 
-    def put(self, key: str, problems: list[Problem], raws: list, hw: list | None, with_raw: bool) -> None:
+    def put(self, key: str, problems: list[Problem], raws: list, hw: list | None, folders: list,
+            with_raw: bool) -> None:
         """with_raw: the figures were recomputed from the raw bundle (else only its references checked)."""
         if self.path:
             self.entries[key] = {"sig": signature(key), "problems": [list(vars(p).values()) for p in problems],
-                                 "hw": hw, "raw": with_raw, "raws": raws}
+                                 "hw": hw, "folders": folders, "raw": with_raw, "raws": raws}
             self.changed = True
 
     def save(self) -> None:
@@ -334,14 +338,15 @@ class FileChecks:
             filesig.remember(signatures)  # before put, which looks the files' signatures up
             for (path, *_), outcome in zip(batch, done):
                 if outcome is not None:
-                    found, raws, hw = outcome
-                    cache.put(filesig.cache_key(path), found, raws, hw, self.recheck_raw)
-                    outcomes[path] = found, hw
+                    found, raws, hw, folders = outcome
+                    cache.put(filesig.cache_key(path), found, raws, hw, folders, self.recheck_raw)
+                    outcomes[path] = found, hw, folders
             if gathered is not None:
                 yield gathered
         cache.save()
-        self.outcomes = {path: found for path, (found, _) in outcomes.items()}
-        self.conflicts = machine_conflicts({path: hw for path, (_, hw) in outcomes.items()})
+        self.outcomes = {path: found for path, (found, _, _) in outcomes.items()}
+        self.conflicts = machine_conflicts({path: hw for path, (_, hw, _) in outcomes.items()}) + run_folder_conflicts(
+            {path: (_stem(path), folders) for path, (_, _, folders) in outcomes.items() if folders})
         self.problems = [problem for path in self.files for problem in outcomes[path][0]] + self.conflicts
 
 
@@ -410,11 +415,16 @@ def _raw_signatures(data, path: str) -> list:
     return [[where, signature(where)]]
 
 
+def _stem(path: str) -> str:
+    """The id a result file's name gives it: the name without .json."""
+    return os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+
+
 def duplicate_ids(files) -> list[Problem]:
     """Result ids are unique across all the files checked together (in any folder)."""
     seen, out = {}, []
     for path in files:
-        stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+        stem = _stem(path)
         if stem in seen:
             out.append(Problem("error", path, "/id", f"expected an id no other result file has, found {stem!r} "
                                                      f"also in {seen[stem]}"))
@@ -422,13 +432,15 @@ def duplicate_ids(files) -> list[Problem]:
     return out
 
 
-def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]:
-    problems = []
+def rule_problems(data: dict, path: str, with_raw: bool = True) -> tuple[list[Problem], list[str]]:
+    """(the problems of a document in the read form that passed the schema, its run's folders:
+    folder_problems)."""
+    problems, folders = [], []
 
     def add(severity, where, message):
         problems.append(Problem(severity, path, where, message))
 
-    stem = os.path.basename(path)[:-5] if path.endswith(".json") else os.path.basename(path)
+    stem = _stem(path)
     if data["id"] != stem:
         add("error", "/id", f"expected the file name without .json ({stem!r}), found {data['id']!r}")
     out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
@@ -466,13 +478,15 @@ def rule_problems(data: dict, path: str, with_raw: bool = True) -> list[Problem]
         problems += [Problem("error", path, where, message) for where, message in imported_run_problems(data, members)]
         problems += [Problem("error", path, where, message) for where, message in report_session_problems(data, members, memo)]
         problems += [Problem("error", path, where, message) for where, message in started_problems(data, members, memo)]
+        found, folders = folder_problems(data, members, memo)
+        problems += [Problem("error", path, where, message) for where, message in found]
         found, read = baseline_problems(data, members, memo)
         problems += [Problem("error", path, where, message) for where, message in found]
         problems += [Problem("error", path, "", message) for message in unread_members(data, members, read)]
     if os.path.lexists(bundle.folder(out_dir, rid)):
         add("error", "", f"expected the raw output packed in {bundle.relative(rid)}, found the folder raw/{rid}/ "
                          f"(an older layout, or a run that was killed): `fsatlas migrate` packs it")
-    return problems
+    return problems, folders
 
 
 def cell_structure(cell: dict, i: int, seen: dict, folders: dict, path: str, rid: str,
@@ -899,6 +913,57 @@ def _cell_reports(result: dict, members: dict, memo: dict):
             stamps = _fio_stamps(name, ref, members, memo) if name in members else None
             if stamps is not None:  # else no member (refused at its reference), or no report of fio's
                 yield f"/cells/{i}/raw/{j}", ref, stamps
+
+
+def folder_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """([(JSON Pointer, message)] of a runner's fio cell whose repetition n's report ran a job
+    anywhere but in a folder rep-n, the folder the runner makes for that repetition on the
+    filesystem under test (CellRun._attempt); the folders holding those, sorted), the run's
+    own: one made for each variant, which no other run's reports name (run_folder_conflicts).
+    A run cut between two repetitions, its later half renumbered from 1 and given its own id,
+    held reports run in rep-5 as its rep-1 (adversary round 81, finding 2). An import's reports
+    ran wherever its tool was pointed, and fio's client mode in the folder the user named."""
+    if any(shares.import_marks(result).values()):
+        return [], []
+    rid, out, folders = result["id"], [], set()
+    for i, cell in enumerate(result["cells"]):
+        if cell.get("status") != "ok" or cell.get("clients"):
+            continue
+        for j, ref in enumerate(cell.get("raw") or []):
+            name = bundle.member_of(rid, ref) if isinstance(ref, str) else None
+            report = _fio_report(name, ref, members, memo) if name in members else None
+            if report is None or report.folders is None:
+                continue  # not fio's (or fio's client mode): refused where its report is read
+            wrong = next((f for f in report.folders if f is None or posixpath.basename(f) != f"rep-{j + 1}"), 0)
+            if wrong != 0:
+                out.append((f"/cells/{i}/raw/{j}", f"expected fio's jobs in {ref} run in the folder of repetition "
+                                                   f"{j + 1} (a directory ending /rep-{j + 1}), found "
+                                                   + (f"one in {wrong}" if wrong else "one naming no directory")))
+                break
+            folders.update(posixpath.dirname(f) for f in report.folders)
+    return out, sorted(folders)
+
+
+def run_folder_conflicts(folders: dict) -> list[Problem]:
+    """An error on each runner result whose fio reports ran in a folder another result's reports
+    name (folders: {path: (its id, its run's folders, folder_problems)}): the runner makes its
+    folders anew each run (leftovers.owned_dir, a random name), so two files sharing one hold
+    one run, cut in two (adversary round 81, finding 2: each half renumbered and clocked on its
+    own passed every other check, and compare counted two runs). A file named twice, or two
+    files of one id, are one run by their id (duplicate_ids and one_id judge those)."""
+    users: dict = {}
+    for path, (rid, held) in sorted(folders.items()):
+        for folder in held:
+            users.setdefault(folder, []).append((path, rid))
+    out = []  # each of the files is refused, whatever their names sort as: both are the cut run's
+    for path, (rid, held) in sorted(folders.items()):
+        other = next(((folder, there) for folder in held for there, theirs in users[folder] if theirs != rid), None)
+        if other:
+            folder, there = other
+            out.append(Problem("error", path, "/id", f"expected a run's own folders on the filesystem under test, "
+                                                     f"found fio's reports run in {folder}, as {there}'s were: one "
+                                                     f"run in two files, not two runs"))
+    return out
 
 
 def cell_clock_problems(result: dict, members: dict, memo: dict) -> list[tuple[str, str]]:
@@ -1365,6 +1430,7 @@ class Found(list):
         self.stated = stated  # the version the output states of its tool (tool_version), if any
         self.stamps = frozenset()  # fio's: the timestamps its report holds (_timestamps), set by _read_member
         self.span = None  # fio's: when its jobs ran, to the millisecond (fio_json.report_span), set by _read_member
+        self.folders = None  # fio's: the folder each job ran in (fio_json.job_folders), set by _read_member
         self._names, self._index = None, {}
 
     def _of_workload(self, workload: str) -> str | None:
@@ -1526,12 +1592,12 @@ def _read_member(data: bytes, raw: str, memo: dict) -> tuple:
                                 f"bytes, found {memo[TEXT_READ]:,} with this one")
     private = privacy.raw_finding(text, document, values)
     stamps = _timestamps(document, text) if document is not None else frozenset()
-    span = fio_json.report_span(document)
+    span, folders = fio_json.report_span(document), fio_json.job_folders(document)
     document = values = keys = None  # parse_raw parses again: one tree at a time (fio_json.MAX_REPORT_CHARS)
     try:
         parsed = parse_raw(text, raw)
         if parsed[0] is importers.fio:
-            parsed[1].stamps, parsed[1].span = stamps, span
+            parsed[1].stamps, parsed[1].span, parsed[1].folders = stamps, span, folders
         return private, parsed, None
     except UserError as e:  # the place in the member (a JSON Pointer into fio's report) kept
         return private, None, (f"at {e.field}: " if e.field else "") + e.body
