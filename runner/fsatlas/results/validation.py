@@ -934,13 +934,15 @@ def folder_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple
             report = _fio_report(name, ref, members, memo) if name in members else None
             if report is None or report.folders is None:
                 continue  # not fio's (or fio's client mode): refused where its report is read
-            wrong = next((f for f in report.folders if f is None or posixpath.basename(f) != f"rep-{j + 1}"), 0)
+            # normalized: one folder however it is spelled (a//b, a/./b, a/b/)
+            wrong = next((f for f in report.folders if f is None or posixpath.basename(posixpath.normpath(f))
+                          != f"rep-{j + 1}"), 0)
             if wrong != 0:
                 out.append((f"/cells/{i}/raw/{j}", f"expected fio's jobs in {ref} run in the folder of repetition "
                                                    f"{j + 1} (a directory ending /rep-{j + 1}), found "
                                                    + (f"one in {wrong}" if wrong else "one naming no directory")))
                 break
-            folders.update(posixpath.dirname(f) for f in report.folders)
+            folders.update(posixpath.dirname(posixpath.normpath(f)) for f in report.folders)
     return out, sorted(folders)
 
 
