@@ -135,3 +135,54 @@ def test_the_committed_runs_share_no_folder():
     problems = validation.validate_files([str(p) for p in sorted(RESULTS.glob("*.json"))], cache_file=None)
     assert [p for p in problems if "one run in two files" in p.message] == []
     assert [p for p in problems if p.severity == "error"] == []
+
+
+def _respelled(directory: str, how: str, rnd: random.Random) -> str:
+    """directory spelled another way fio reads (or one a careful editor may try): how one of SPELLINGS."""
+    parts = directory.split("/")
+    k = rnd.randrange(1, len(parts))
+    return {"as written": directory,
+            "leading //": "/" + directory,
+            "a/./b": "/".join(parts[:k] + ["."] + parts[k:]),
+            "a//b": "/".join(parts[:k] + [""] + parts[k:]),
+            "trailing /": directory + "/",
+            "a/../a": "/".join(parts[:k] + ["..", parts[k - 1]] + parts[k:]) if parts[k - 1] else directory + "/.",
+            "a list": "/tmp:" + directory,
+            "relative": directory.lstrip("/")}[how]
+
+
+SPELLINGS = ("as written", "leading //", "a/./b", "a//b", "trailing /", "a/../a", "a list", "relative")
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source=st.sampled_from(RUNNER), seed=st.integers(0, 2 ** 32 - 1), how=st.sampled_from(SPELLINGS))
+def test_a_cut_whose_reports_are_renumbered_and_respelled_is_refused_in_one_file_or_across_two(
+        tmp_path_factory, source, seed, how):
+    """The later half of a cut run, each moved report's directory renamed to its new repetition's
+    folder and spelled any way (adversary round 82: a leading / made the run's folder another run's),
+    beside the run it was cut from: refused within its file at its first report unless spelled as
+    the runner writes it, and then as one run in two files."""
+    original, members = _read(source)
+    rnd = random.Random(seed)
+    doc = under_id(copy.deepcopy(original), f"{original['id']}-later")
+    doc["cells"], i = [doc["cells"][rnd.choice(_fio_cells(doc, members))]], 0  # the cut cell alone
+    reps = len(doc["cells"][i]["raw"])
+    own = {}
+    kept_repetitions(doc["cells"][i], list(range(rnd.randint(1, reps - 1), reps)), doc["id"], members, own)
+    for n, ref in enumerate(doc["cells"][i]["raw"]):
+        report = json.loads(own[bundle.member_of(doc["id"], ref)])
+        for options in [report.get("global options") or {}] + [job.get("job options") or {} for job in report["jobs"]]:
+            if "directory" in options:
+                options["directory"] = _respelled(f"{posixpath.dirname(options['directory'])}/rep-{n + 1}", how, rnd)
+        own[bundle.member_of(doc["id"], ref)] = json.dumps(report, indent=2).encode()
+    tmp = tmp_path_factory.mktemp("respelled")
+    later = _written(tmp / "later", doc, {**members, **own})
+    first = _written(tmp / "first", original, members)
+    problems = validation.validate_files([first, later], cache_file=None)
+    mine = {(p.path, RENUMBERED in p.message, "one run in two files" in p.message) for p in problems
+            if p.file == later and (RENUMBERED in p.message or "one run in two files" in p.message)}
+    runners = _directories(own[bundle.member_of(doc["id"], doc["cells"][i]["raw"][0])])
+    if all(d == posixpath.normpath(d) and d.startswith("/") and not d.startswith("//") and ":" not in d for d in runners):
+        assert mine == {("/id", False, True)}  # spelled as the runner writes it: its folder is the run's
+    else:
+        assert mine == {(f"/cells/{i}/raw/0", True, False)}

@@ -934,16 +934,26 @@ def folder_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple
             report = _fio_report(name, ref, members, memo) if name in members else None
             if report is None or report.folders is None:
                 continue  # not fio's (or fio's client mode): refused where its report is read
-            # normalized: one folder however it is spelled (a//b, a/./b, a/b/)
-            wrong = next((f for f in report.folders if f is None or posixpath.basename(posixpath.normpath(f))
-                          != f"rep-{j + 1}"), 0)
+            wrong = next((f for f in report.folders if not _runners_folder(f, j + 1)), 0)
             if wrong != 0:
                 out.append((f"/cells/{i}/raw/{j}", f"expected fio's jobs in {ref} run in the folder of repetition "
-                                                   f"{j + 1} (a directory ending /rep-{j + 1}), found "
-                                                   + (f"one in {wrong}" if wrong else "one naming no directory")))
+                                                   f"{j + 1}, one directory as the runner writes it (<folder>/rep-{j + 1}), "
+                                                   f"found " + (f"{wrong!r}" if wrong else "a job naming no directory")))
                 break
-            folders.update(posixpath.dirname(posixpath.normpath(f)) for f in report.folders)
+            folders.update(posixpath.dirname(f) for f in report.folders)
     return out, sorted(folders)
+
+
+def _runners_folder(directory, rep: int) -> bool:
+    """Whether fio's `directory` is the folder of repetition rep as the runner writes it: one folder
+    (no ':', which makes fio's list of them), absolute (the runner's scratch and --directory are),
+    spelled once (as normpath leaves it: no a//b, a/./b, a/.., a trailing slash or a leading //)
+    and named rep-<rep>. Another spelling of the run's folder
+    made it another run's to run_folder_conflicts (adversary round 82: a leading / added to a moved
+    report, a list "/tmp:<folder>/rep-1")."""
+    return isinstance(directory, str) and directory.startswith("/") and not directory.startswith("//") \
+        and ":" not in directory and posixpath.normpath(directory) == directory \
+        and posixpath.basename(directory) == f"rep-{rep}"
 
 
 def run_folder_conflicts(folders: dict) -> list[Problem]:
