@@ -11,6 +11,7 @@ from .. import outfile
 from ..errors import UserError
 from ..results import shares
 from ..run import leftovers, matrix as matrix_mod, measure
+from ..run.workloads import fio
 from . import article, list_option, plan, report
 
 
@@ -69,6 +70,7 @@ def run(args) -> int:
                         expected="one of " + ", ".join(sorted(covered)), found=", ".join(left))
     profile = profile.subset(c for pair in pairs for c in pair)
     out, scratch = outfile.named(args.out), os.path.abspath(args.scratch or ".scratch")
+    fio.check_folder(scratch, "--scratch")
     checked = plan.build_plan(matrix, profile, scratch)
     plan.check_scratch(checked)
     with leftovers.ScratchLock(scratch):

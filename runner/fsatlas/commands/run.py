@@ -5,6 +5,7 @@ import sys
 import tempfile
 
 from ..run import devices, execution, guest, leftovers, system, target
+from ..run.workloads import fio
 from ..results import bundle, flags, machines, resultfile, validation
 from .. import outfile
 from ..errors import UserError
@@ -62,6 +63,8 @@ def run(args) -> int:
     matrix, profile = plan.select(args, resume.get("profile") if resume else None)
     if args.directory and args.device:
         raise UserError("measure either an existing --directory or a --device to format, not both", field="--device")
+    if args.directory:  # fio is pointed below it in a job file: the clients' path as given, a local one absolute
+        fio.check_folder(args.directory if args.clients else os.path.abspath(args.directory), "--directory")
     if args.clients:
         if not args.directory:
             raise UserError("--clients needs --directory DIR: the path on the shared filesystem every client writes in",
@@ -76,6 +79,7 @@ def run(args) -> int:
                                                args.machine, resume, machine_name=args.machine_name)
     else:
         scratch = os.path.abspath(args.scratch or ".scratch")
+        fio.check_folder(scratch, "--scratch")
         if args.device:
             devices.check(args.device, args.destroy_data, args.confirm_device)
             size = devices.describe(args.device)["device_bytes"]

@@ -5,6 +5,9 @@ and the dd test of a large file. The cell's parameters are fio job options; fsat
 directory (or the raw device, for a baseline), JSON output and group reporting, so several
 jobs (numjobs) are summed as fio's own group report sums them. fio's JSON is kept raw.
 """
+import re
+
+from ...errors import UserError
 from ...results import fio_json, metrics
 from .. import target
 from .context import run_tool
@@ -13,7 +16,34 @@ METRICS = metrics.FIO
 DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": "write"}
 
 
+# What fio's job-file parser changes in a value: ':' separates a list of directories (fio's
+# HOWTO, `directory`), '#' and ';' begin a comment that ends it (adversary round 82: for
+# directory=/tmp/t/a#b/rep-1, fio 3.33 ran in /tmp/t/a, outside the run's folder, and left its
+# file there), ${NAME} is replaced by the variable's value, blanks at the end are dropped and a
+# line break ends the line (fio --showcmd prints what it read).
+JOB_FILE_CUTS = re.compile(r"[:#;\n\r]|\$\{|\s+$")
+
+
+def cut_in_job_file(path: str) -> str | None:
+    """What in path fio's job file would take apart or change (JOB_FILE_CUTS), or None."""
+    found = JOB_FILE_CUTS.search(path)
+    return found[0] if found else None
+
+
+def check_folder(path: str, option: str) -> None:
+    """Refuses (UserError) a folder whose path fio's job file cannot carry: fio would run
+    somewhere else, or fail (cut_in_job_file)."""
+    cut = cut_in_job_file(path)
+    if cut:
+        raise UserError(where=path, field=option, found=f"{cut!r}, which fio's job file reads as something else "
+                        f"(a list of folders, a comment, a variable, blanks it drops): fio would run elsewhere",
+                        expected="a folder whose path has no ':', '#', ';', '${', line break or blank at its end")
+
+
 def job_file(name: str, parameters: dict, location: dict) -> str:
+    cuts = {k: v for k, v in location.items() if cut_in_job_file(str(v))}
+    if cuts:  # check_folder refuses them before a run: never a job in another folder than the one named
+        raise ValueError(f"fio's job file cannot carry {cuts}")
     lines = ["[global]", *(f"{k}={v}" for k, v in location.items()), "group_reporting=1", f"[{name}]"]
     lines += [f"{key}={value}" for key, value in parameters.items()]
     return "\n".join(lines) + "\n"
