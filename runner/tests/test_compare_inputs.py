@@ -21,7 +21,7 @@ from fsatlas.cli import main
 from fsatlas.errors import UserError
 from fsatlas.results import comparison, resultfile, shares, validation
 from fsatlas.site import report
-from testutil import FIXTURES, RESULTS, derived_run, in_slot, under_id, write_derived, write_json
+from testutil import FIXTURES, RESULTS, derived_run, in_slot, under_id, write_derived, write_json, written_at
 
 KEYS = ("ext4|-|-|seq-write", "ext4|-|-|seq-read", "xfs|-|-|seq-write", "xfs|-|-|seq-read")
 QUIET = {"others_cpu_s": 0.0, "steal_pct": 0.0, "iowait_pct": 0.5, "seconds": 1.0, "load1": 0.1}
@@ -338,7 +338,7 @@ def test_an_imports_site_digest_is_compared_as_its_file(tmp_path_factory, sides)
     outputs = []
     for i in range(len(sides)):
         outputs.append(tmp / f"r{i}.json")
-        outputs[-1].write_text(json.dumps({**source, "timestamp": source.get("timestamp", 0) + i}))
+        outputs[-1].write_text(json.dumps(written_at(dict(source), source["timestamp"] + i)))
     assert main(["import", "fio", *map(str, outputs), "--as", ",".join(sides), "--out", str(tmp / "out")]) == 0
     (path,) = (tmp / "out" / "results").iterdir()
     result = resultfile.readable(resultfile.load_json(str(path)))

@@ -22,7 +22,7 @@ from fsatlas.commands import import_
 from fsatlas.errors import UserError
 from fsatlas.results.importers import fio, iozone, pts
 from fsatlas.results.validation import reviewed, validate_file
-from testutil import SAMPLES
+from testutil import SAMPLES, written_at
 from fsatlas.results.resultfile import readable  # a result file in the read form (schema 2 stores no summaries)
 
 FIO = SAMPLES / "fio"
@@ -41,7 +41,8 @@ def _report(options: dict, drop=(), version="fio-3.33", stamp=1795902457, bw=Non
     job = report["jobs"][0]
     opts = {k: v for k, v in {**job["job options"], **options}.items() if v is not None and k not in drop}
     job["job options"] = opts
-    report["fio version"], report["timestamp"] = version, stamp
+    report["fio version"] = version
+    written_at(report, stamp)
     if bw is not None:
         side = job["read"]
         side["runtime"] = runtime = max(1, round(1000 * side["io_bytes"] / bw))

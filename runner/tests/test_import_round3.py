@@ -15,7 +15,7 @@ from fsatlas.errors import UserError
 from fsatlas.results import privacy, resultfile
 from fsatlas.results.importers import fio, fio_options
 from test_import_checks import _import  # (code, stderr, results validate accepted) of one import
-from testutil import SAMPLES
+from testutil import SAMPLES, written_at
 
 FIO = SAMPLES / "fio"
 BASE = json.loads((FIO / "sweep" / "ext4-iodepth-1.json").read_text())  # one job, randread 4k, libaio, fio 3.33
@@ -134,7 +134,7 @@ def test_the_named_names_import_as_cells_of_their_own(tmp_path, capsys, names):
 def test_repetitions_of_one_job_meet_in_one_cell_whatever_else_each_file_ran(tmp_path, capsys):
     """item 4's example: file 1 ran jobs A and B, file 2 A alone (fio sets the stamp of each)."""
     both, alone = _jobs(("A", {}, 0), ("B", {"rw": "randwrite"}, 0)), _jobs(("A", {}, 0))
-    alone["timestamp"] += 60
+    written_at(alone, alone["timestamp"] + 60)
     alone["jobs"][0]["read"]["runtime"] += 1  # another run: its own figures
     alone["jobs"][0]["read"]["bw_bytes"] = 1000 * alone["jobs"][0]["read"]["io_bytes"] // alone["jobs"][0]["read"]["runtime"]
     alone["jobs"][0]["read"]["bw"] = alone["jobs"][0]["read"]["bw_bytes"] // 1024
@@ -215,7 +215,8 @@ def test_compare_names_the_tools_of_each_side_of_an_import(tmp_path_factory, cap
     files = []
     for i, version in enumerate(versions):  # ext4, ext4, xfs, xfs: each file its own run and version
         report = _jobs(("j", {}, 0))
-        report["fio version"], report["timestamp"] = version, report["timestamp"] + i
+        report["fio version"] = version
+        written_at(report, report["timestamp"] + i)
         (tmp / f"{i}.json").write_text(json.dumps(report))
         files.append(str(tmp / f"{i}.json"))
     code, err, (result,) = _import(tmp, capsys, "fio", *files, "--as", "ext4,ext4,xfs,xfs")
@@ -438,7 +439,7 @@ def test_export_gives_each_row_its_own_repetitions_measured_time(tmp_path_factor
     files, stamps = [], []
     for i, offset in enumerate(offsets):
         report = _jobs(("j", {}, 0))
-        report["timestamp"] = stamp = BASE["timestamp"] - offset
+        written_at(report, stamp := BASE["timestamp"] - offset)
         side = report["jobs"][0]["read"]
         side["runtime"] += i  # each repetition its own figures
         side["bw_bytes"] = 1000 * side["io_bytes"] // side["runtime"]

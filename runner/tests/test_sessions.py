@@ -384,7 +384,11 @@ def test_a_report_dated_where_no_calendar_reaches_is_one_line(exponent, sign, fi
                                        MEMBERS[name], count=1)}
     doc = _with([(round(FIRST - 0.01, 3), DOC["wall_seconds"])])
     found = validation.cell_clock_problems(doc, members, {}) + validation.report_session_problems(doc, members, {})
-    # refused where the rules read that field: timestamp_ms by the sessions, timestamp by the clock
-    # (a late one past its end, an early one before created)
+    cell = doc["cells"][int(REPORTS[name].split("/")[2])]
+    found += [(where, m) for _, where, m in validation.raw_problems(cell, doc["id"], members, {},
+                                                                    fio_versions=validation.recorded_fio(doc))]
+    # refused where the rules read that field: against the report's other clocks where it is read
+    # (importers.fio.check_clocks), timestamp_ms by the sessions, timestamp by the clock (a late one
+    # past its end, an early one before created)
     assert found, (field, sign, exponent)
     assert all(isinstance(m, str) and "\n" not in m for _, m in found)

@@ -239,6 +239,22 @@ def refoldered(data, rid: str) -> None:
     bundle.write(members, bundle.path(str(data), rid))
 
 
+def written_at(report: dict, stamp: int) -> dict:
+    """report (a parsed fio report, changed in place) as fio would have written it at the second
+    stamp: its timestamp, its timestamp_ms the same milliseconds into that second, its time (ctime,
+    as glibc writes it) in the same zone offset: fio writes the three from one reading of its
+    clock, and validate refuses a report whose clocks disagree (importers.fio.check_clocks)."""
+    import datetime as dt
+    whole = stamp - report["timestamp"]
+    report["timestamp"] = stamp
+    if "timestamp_ms" in report:
+        report["timestamp_ms"] += 1000 * whole
+    if "time" in report:
+        local = dt.datetime.strptime(" ".join(report["time"].split()), "%a %b %d %H:%M:%S %Y") + dt.timedelta(seconds=whole)
+        report["time"] = f"{local:%a %b} {local.day:2d} {local:%H:%M:%S %Y}"
+    return report
+
+
 def moved_bundle(data_from, rid_from: str, data_to, rid_to: str, seconds: float) -> None:
     """The raw bundle of run rid_from in the data folder data_from copied as run rid_to's into
     data_to, each fio report moved seconds later (_moved) and in folders of its own

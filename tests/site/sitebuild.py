@@ -84,18 +84,26 @@ def run_htmltest(root: Path) -> subprocess.CompletedProcess:
 # Synthetic results are dated within the twelve hours after the earliest date a result may carry,
 # in an order unlike their ids (as contributions arrive), the same date every 168 results (ties).
 CREATED_FROM = dt.datetime(2026, 11, 23, tzinfo=dt.timezone.utc)
-# fio's own times in a report (seconds, and milliseconds), which validate bounds a run's baseline by
+# fio's own times in a report (seconds, and milliseconds), which validate bounds a run's baseline by,
+# and its local time (ctime), which validate holds to the same second (importers.fio.check_clocks)
 FIO_TIMES = re.compile(rb'("timestamp(_ms)?"\s*:\s*)(\d+)')
+FIO_LOCAL_TIME = re.compile(rb'("time"\s*:\s*")([^"]*)"')
 
 
 def fio_times_moved(data: bytes, seconds: int) -> bytes:
     """data (a bundle's tar) with every time fio wrote in its reports moved by `seconds`, each
-    the same number of digits (a tar member keeps its size)."""
+    the same number of characters (a tar member keeps its size)."""
     def moved(m: re.Match) -> bytes:
         text = str(int(m[3]) + seconds * (1000 if m[2] else 1)).encode()
         assert len(text) == len(m[3]), f"fio's time {m[3]!r} moved by {seconds} s changes its length"
         return m[1] + text
-    return FIO_TIMES.sub(moved, data)
+
+    def moved_local(m: re.Match) -> bytes:
+        local = dt.datetime.strptime(" ".join(m[2].decode().split()), "%a %b %d %H:%M:%S %Y") + dt.timedelta(seconds=seconds)
+        text = f"{local:%a %b} {local.day:2d} {local:%H:%M:%S %Y}".encode()  # as glibc's ctime writes it
+        assert len(text) == len(m[2]), f"fio's time {m[2]!r} moved by {seconds} s changes its length"
+        return m[1] + text + b'"'
+    return FIO_LOCAL_TIME.sub(moved_local, FIO_TIMES.sub(moved, data))
 
 
 def synthetic_results(folder: Path, count: int, filesystems=("ext2", "ext4", "xfs", "btrfs"),

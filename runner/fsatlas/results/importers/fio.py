@@ -478,6 +478,60 @@ def check_fields(report: dict, where: str) -> None:
                                     expected=words)
 
 
+# fio writes a report's three clocks from one reading (stat.c, __show_run_stats: gettimeofday):
+# "timestamp", its seconds since the epoch; "timestamp_ms", its milliseconds (fio 2.12 on; a
+# client's report, client.c, has none); "time", ctime() of its seconds in the machine's local time
+# zone, whose offset it does not write (glibc pads the day of the month to two places, fio's
+# Windows build, os/windows/posix.c, does not).
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+CTIME = re.compile(f"({'|'.join(DAYS)}) ({'|'.join(MONTHS)}) {{1,2}}([0-9]{{1,2}}) "
+                   r"([0-9]{2}):([0-9]{2}):([0-9]{2}) ([0-9]{4})")
+EPOCH = dt.datetime(1970, 1, 1)
+# the offsets from UTC a time zone has: whole quarter hours, from -12 h to +14 h
+ZONE_OFFSETS = range(-12 * 3600, 14 * 3600 + 1, 900)
+
+
+def check_clocks(report: dict, where: str) -> None:
+    """A report's clocks name one second, as fio writes them from one reading: its timestamp_ms
+    falls in the second its timestamp names, and its time is that second in a zone offset there
+    is (ZONE_OFFSETS). A report without timestamp_ms (fio before 2.12, a client's) or without
+    time is not held to it, nor one without a timestamp in whole seconds (refused where it is
+    read: validate's clocks, an import's measured time). Refused, located, where they differ
+    (adversary round 81: a timestamp_ms edited, which moved the report's span into another
+    session, passed beside the timestamp fio wrote)."""
+    stamp = report.get("timestamp")
+    if isinstance(stamp, float) and stamp.is_integer():
+        stamp = int(stamp)  # fio writes an integer; an import's measured time takes a whole float too
+    if isinstance(stamp, bool) or not isinstance(stamp, int):
+        return
+    ms = report.get("timestamp_ms")
+    if "timestamp_ms" in report and (isinstance(ms, bool) or not isinstance(ms, int) or ms // 1000 != stamp):
+        raise UserError("", where=where, field="/timestamp_ms", found=json.dumps(ms)[:40],
+                        expected=f"a time within the second timestamp names, {stamp * 1000} to {stamp * 1000 + 999} "
+                                 f"(fio writes both from one reading of its clock)")
+    if "time" in report and _offset(report["time"], stamp) not in ZONE_OFFSETS:
+        raise UserError("", where=where, field="/time", found=json.dumps(report["time"])[:60],
+                        expected=f"the second timestamp names ({stamp}) as ctime writes it in the machine's local "
+                                 f"time, its offset from UTC whole quarter hours from -12 to +14 h")
+
+
+def _offset(text, stamp: int) -> int | None:
+    """How many seconds a ctime() text (fio's "time") is ahead of the second stamp, read as UTC;
+    None where it is no ctime text of a date (its day of the week included)."""
+    match = CTIME.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    day, month, date, hours, minutes, seconds, year = match.groups()
+    try:
+        local = dt.datetime(int(year), MONTHS.index(month) + 1, int(date), int(hours), int(minutes), int(seconds))
+    except ValueError:
+        return None
+    if DAYS[local.weekday()] != day:
+        return None
+    return (local - EPOCH) // dt.timedelta(seconds=1) - stamp
+
+
 # How terse lines of one job name and group are read (import --terse-lines). fio writes a line per
 # clone (numjobs, without group_reporting), each under its job's name and group; a log that fio
 # --minimal appended to run after run holds a line per run, under the same name and group too. The
@@ -507,6 +561,8 @@ def parse(text: str, where: str, workload: str | None = None, terse_lines: str =
     except UserError as e:  # a terse line's figure is named by its line and field
         raise (fio_terse.place(report, where, e) if terse else e) from None
     check_fields(report, where)
+    if not terse:
+        check_clocks(report, where)
     groups = {}
     for job, described, pointer in _entries(report, where):
         if not isinstance(job, dict) or not (all(isinstance(job.get(s), dict) for s in ("read", "write"))
