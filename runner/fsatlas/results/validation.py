@@ -182,9 +182,10 @@ CACHE_FILE = os.path.join("build", "cache", "validation.json")
 class OutcomeCache:
     """Validation outcomes kept between runs, like make: CACHE_FILE holds each result file's
     signature (filesig: size and content digest, so a fresh checkout with the cache restored
-    finds it), its problems, whether its figures were recomputed from the raw bundle, and the
-    bundle's signature. Any change to the rules (this module, the schema, the importers)
-    empties it. keep False: nothing is written (neither outcomes nor filesig's digests)."""
+    finds it), its problems, whether its figures were recomputed from the raw bundle, and what
+    is beside it (_raw_signatures: the bundle's signature, whether raw/<id> is there). Any
+    change to the rules (this module, the schema, the importers) empties it. keep False:
+    nothing is written (neither outcomes nor filesig's digests)."""
 
     def __init__(self, path: str | None, keep: bool = True):
         self.path, self.tool, self.entries, self.changed = path, _rules_digest(), {}, False
@@ -212,7 +213,7 @@ class OutcomeCache:
         if not entry or entry["sig"] != signature(key) or (recheck_raw and not entry["raw"]):
             return None
         if (recheck_raw or any(severity == "error" for severity, *_ in entry["problems"])) \
-                and any(signature(r) != sig for r, sig in entry["raws"]):
+                and any(_state(r) != sig for r, sig in entry["raws"]):
             return None
         return [Problem(*p) for p in entry["problems"]], entry["hw"], entry["folders"]
 
@@ -407,12 +408,21 @@ def rules_files() -> list:
 
 
 def _raw_signatures(data, path: str) -> list:
-    """[[bundle, signature]] of the raw bundle beside a result file (data, read from path)."""
+    """[[path, _state]] of what beside a result file (data, read from path) its outcome depends
+    on: its raw bundle, and raw/<id>, which rule_problems refuses whatever it is (adversary round
+    81: a folder made after a clean outcome was kept was not seen, as it is no bundle)."""
     rid = data.get("id") if isinstance(data, dict) else None
     if not isinstance(rid, str) or not resultfile.ID.fullmatch(rid):
         return []
-    where = filesig.cache_key(bundle.path(os.path.dirname(os.path.dirname(os.path.abspath(path))), rid))
-    return [[where, signature(where)]]
+    out_dir = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    places = (bundle.path(out_dir, rid), bundle.folder(out_dir, rid))
+    return [[where, _state(where)] for where in map(filesig.cache_key, places)]
+
+
+def _state(path: str) -> list | bool:
+    """What a kept outcome compares of a path it depends on: a regular file's signature (filesig),
+    else whether anything is there (signature() is None for a folder or a link, as for nothing)."""
+    return signature(path) or os.path.lexists(path)
 
 
 def _stem(path: str) -> str:
