@@ -19,9 +19,10 @@ DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": 
 # What fio's job-file parser changes in a value: ':' separates a list of directories (fio's
 # HOWTO, `directory`), '#' and ';' begin a comment that ends it (adversary round 82: for
 # directory=/tmp/t/a#b/rep-1, fio 3.33 ran in /tmp/t/a, outside the run's folder, and left its
-# file there), ${NAME} is replaced by the variable's value, blanks at the end are dropped and a
-# line break ends the line (fio --showcmd prints what it read).
-JOB_FILE_CUTS = re.compile(r"[:#;\n\r]|\$\{|\s+$")
+# file there), ${NAME} is replaced by the variable's value (nothing where it has none; an unclosed
+# ${ is kept), blanks at the end are dropped and a line break ends the line (fio --showcmd prints
+# what it read).
+JOB_FILE_CUTS = re.compile(r"[:#;\n\r]|\$\{[^}]*\}|\s+$")
 
 
 def cut_in_job_file(path: str) -> str | None:
@@ -37,7 +38,7 @@ def check_folder(path: str, option: str) -> None:
     if cut:
         raise UserError(where=path, field=option, found=f"{cut!r}, which fio's job file reads as something else "
                         f"(a list of folders, a comment, a variable, blanks it drops): fio would run elsewhere",
-                        expected="a folder whose path has no ':', '#', ';', '${', line break or blank at its end")
+                        expected="a folder whose path has no ':', '#', ';', '${...}', line break or blank at its end")
 
 
 def job_file(name: str, parameters: dict, location: dict) -> str:
