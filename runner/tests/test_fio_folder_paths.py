@@ -1,9 +1,12 @@
 """A folder the runner points fio at through its job file reaches fio as written, or the runner
-refuses it before a run (workloads.fio.check_folder; adversary round 82: fio ran outside the run's
-folder, in the part of the path before a '#'). Differential, over paths drawn from the characters
-fio's job-file parser treats specially and others, against fio's own reading: `fio --showcmd` prints
-the options it read from a job file, and a ':' in a directory then makes a list of folders (fio's
-HOWTO, `directory`)."""
+refuses it before a run (workloads.fio.folder; adversary rounds 82 and 83: fio ran outside the run's
+folder, in the part of the path before a '#'; a tab reached fio's JSON unescaped; $ncpus made fio
+fail). Differential, over paths drawn from the characters and words fio's job-file parser treats
+specially and others, against fio itself: `fio --showcmd` prints the options it read from a job
+file, a ':' in a directory then makes a list of folders (fio's HOWTO, `directory`), and a job run
+there writes a JSON report naming the folder."""
+import json
+import os
 import subprocess
 
 from hypothesis import given, settings, strategies as st
@@ -11,9 +14,10 @@ import pytest
 
 from fsatlas.cli import main
 from fsatlas.errors import UserError
+from fsatlas.results import validation
 from fsatlas.run.workloads import fio
 
-ALPHABET = "/ab:#;${}= \t\n\r\\%'\"é."
+PIECES = [*"/ab:#;${}= \t\n\r\x0b\x01\\%'\"é.", "$ncpus", "$pagesize", "$mb_memory", "$jobname", "${HOME}", "${x}"]
 
 
 def _fio_reads(path: str, folder) -> str | None:
@@ -28,17 +32,46 @@ def _fio_reads(path: str, folder) -> str | None:
     return line[len(head):-len(tail)]
 
 
-@settings(max_examples=150, deadline=None)
-@given(rest=st.text(ALPHABET, min_size=1, max_size=10))
-def test_a_folder_is_refused_exactly_where_fio_would_read_another(tmp_path_factory, rest):
-    path = "/tmp/" + rest
-    carried = _fio_reads(path, tmp_path_factory.mktemp("job")) == path and ":" not in path
+def _fio_ran_in(path: str, folder) -> bool:
+    """Whether a small fio job pointed at path (made first) ran there and wrote a JSON report that
+    names it."""
+    os.makedirs(path, exist_ok=True)
+    job = folder / "run.fio"
+    job.write_text(f"[global]\ndirectory={path}\n[j]\nrw=write\nbs=4k\nsize=4k\n")
+    done = subprocess.run(["fio", "--output-format=json", str(job)], capture_output=True)
+    try:
+        report = json.loads(done.stdout)
+    except ValueError:
+        return False
+    return done.returncode == 0 and report["global options"]["directory"] == path and os.path.isfile(f"{path}/j.0.0")
+
+
+def _refused(path: str) -> bool:
     try:
         fio.check_folder(path, "--directory")
-        refused = False
+        return False
     except UserError:
-        refused = True
-    assert refused == (not carried), (path, _fio_reads(path, tmp_path_factory.mktemp("job")))
+        return True
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=8))
+def test_a_folder_is_refused_exactly_where_fio_would_read_or_write_another(tmp_path_factory, pieces):
+    base = tmp_path_factory.mktemp("job")
+    path = f"{base}/x{''.join(pieces)}"
+    carried = _fio_reads(path, base) == path and ":" not in path and _fio_ran_in(path, base)
+    assert _refused(path) == (not carried), path
+
+
+@settings(max_examples=100, deadline=None)
+@given(lead=st.sampled_from(["", "/", "//", "///", "./", "a/../"]), rest=st.text("ab/._", min_size=1, max_size=12))
+def test_a_folder_the_runner_accepts_is_one_validate_accepts_its_reports_in(lead, rest):
+    """Whatever --scratch or --directory the runner takes, the folder it names to fio, with a
+    repetition's folder below it, is spelled as validate requires (adversary round 83: --scratch
+    //x was taken, and validate refused every report of the run)."""
+    named = fio.folder(lead + rest, "--scratch")
+    # joined as the runner joins them (tempfile.mkdtemp, CellRun._attempt)
+    assert validation._runners_folder(os.path.join(named, "fsatlas-1-abcdefgh", "mnt", "rep-1"), 1), named
 
 
 @pytest.mark.parametrize("option", ["--directory", "--scratch"])

@@ -69,8 +69,7 @@ def run(args) -> int:
         raise UserError(f"{args.a} and {args.b} do not both run {', '.join(left)}", field="--workload",
                         expected="one of " + ", ".join(sorted(covered)), found=", ".join(left))
     profile = profile.subset(c for pair in pairs for c in pair)
-    out, scratch = outfile.named(args.out), os.path.abspath(args.scratch or ".scratch")
-    fio.check_folder(scratch, "--scratch")
+    out, scratch = outfile.named(args.out), fio.folder(args.scratch or ".scratch", "--scratch")
     checked = plan.build_plan(matrix, profile, scratch)
     plan.check_scratch(checked)
     with leftovers.ScratchLock(scratch):

@@ -63,8 +63,8 @@ def run(args) -> int:
     matrix, profile = plan.select(args, resume.get("profile") if resume else None)
     if args.directory and args.device:
         raise UserError("measure either an existing --directory or a --device to format, not both", field="--device")
-    if args.directory:  # fio is pointed below it in a job file: the clients' path as given, a local one absolute
-        fio.check_folder(args.directory if args.clients else os.path.abspath(args.directory), "--directory")
+    if args.clients and args.directory:  # fio is pointed at it in a job file, on every client: as given
+        fio.check_folder(args.directory, "--directory")
     if args.clients:
         if not args.directory:
             raise UserError("--clients needs --directory DIR: the path on the shared filesystem every client writes in",
@@ -75,11 +75,10 @@ def run(args) -> int:
     elif args.directory:
         if not os.path.isdir(args.directory):
             raise UserError("not a directory", where=args.directory, field="--directory")
-        path, result = execution.run_directory(matrix, profile, out, os.path.abspath(args.directory),
+        path, result = execution.run_directory(matrix, profile, out, fio.folder(args.directory, "--directory"),
                                                args.machine, resume, machine_name=args.machine_name)
     else:
-        scratch = os.path.abspath(args.scratch or ".scratch")
-        fio.check_folder(scratch, "--scratch")
+        scratch = fio.folder(args.scratch or ".scratch", "--scratch")
         if args.device:
             devices.check(args.device, args.destroy_data, args.confirm_device)
             size = devices.describe(args.device)["device_bytes"]

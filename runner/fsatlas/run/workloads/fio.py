@@ -5,6 +5,7 @@ and the dd test of a large file. The cell's parameters are fio job options; fsat
 directory (or the raw device, for a baseline), JSON output and group reporting, so several
 jobs (numjobs) are summed as fio's own group report sums them. fio's JSON is kept raw.
 """
+import os
 import re
 
 from ...errors import UserError
@@ -20,9 +21,10 @@ DIRECTION = {"read": "read", "randread": "read", "write": "write", "randwrite": 
 # HOWTO, `directory`), '#' and ';' begin a comment that ends it (adversary round 82: for
 # directory=/tmp/t/a#b/rep-1, fio 3.33 ran in /tmp/t/a, outside the run's folder, and left its
 # file there), ${NAME} is replaced by the variable's value (nothing where it has none; an unclosed
-# ${ is kept), blanks at the end are dropped and a line break ends the line (fio --showcmd prints
-# what it read).
-JOB_FILE_CUTS = re.compile(r"[:#;\n\r]|\$\{[^}]*\}|\s+$")
+# ${ is kept), $pagesize, $mb_memory and $ncpus by a figure handed to bc (which fails), and blanks
+# at the end are dropped (fio --showcmd prints what it read). A control character ends the line or
+# reaches fio's JSON unescaped, which is then no JSON (adversary round 83: a tab).
+JOB_FILE_CUTS = re.compile(r"[:#;\x00-\x1f\x7f]|\$\{[^}]*\}|\$(?:pagesize|mb_memory|ncpus)| $")
 
 
 def cut_in_job_file(path: str) -> str | None:
@@ -31,14 +33,27 @@ def cut_in_job_file(path: str) -> str | None:
     return found[0] if found else None
 
 
+def folder(path: str, option: str) -> str:
+    """path as the runner names it to fio: absolute, its leading slashes one (Linux reads //a as
+    /a, and validate refuses a report whose folder is spelled otherwise: adversary round 83), and
+    refused (UserError) where fio's job file would read it as another folder, or fail
+    (cut_in_job_file)."""
+    path = os.path.abspath(path)
+    path = "/" + path.lstrip("/")
+    check_folder(path, option)
+    return path
+
+
 def check_folder(path: str, option: str) -> None:
     """Refuses (UserError) a folder whose path fio's job file cannot carry: fio would run
     somewhere else, or fail (cut_in_job_file)."""
     cut = cut_in_job_file(path)
     if cut:
         raise UserError(where=path, field=option, found=f"{cut!r}, which fio's job file reads as something else "
-                        f"(a list of folders, a comment, a variable, blanks it drops): fio would run elsewhere",
-                        expected="a folder whose path has no ':', '#', ';', '${...}', line break or blank at its end")
+                        f"(a list of folders, a comment, a variable or keyword, a blank it drops, a control "
+                        f"character): fio would run elsewhere or fail",
+                        expected="a folder whose path has no ':', '#', ';', '${...}', '$ncpus', '$pagesize', "
+                                 "'$mb_memory', control character or blank at its end")
 
 
 def job_file(name: str, parameters: dict, location: dict) -> str:
