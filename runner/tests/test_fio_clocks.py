@@ -4,7 +4,8 @@ milliseconds (fio 2.12 on; a client's report, client.c, has none); "time", ctime
 in the machine's local time zone. validate refuses, in every fio report it reads in a bundle (a
 runner's cells, its raw-device baselines and fill, an import's outputs), a timestamp_ms outside
 the second timestamp names, and a time that is not that second in a zone offset that exists (a
-whole number of quarter hours from -12 h to +14 h), naming the member and the pointer (adversary
+whole number of quarter hours from -12 h to +14 h, less up to 27 leap seconds in a right/ zone:
+adversary round 83), naming the member and the pointer (adversary
 round 81, finding 3: timestamp_ms edited, its span moved into another session, timestamp left as
 it was, passed). A report without timestamp_ms or time is not refused for that.
 
@@ -102,8 +103,8 @@ def test_a_time_is_that_second_in_a_zone_offset_there_is(address, offset, window
     data = REPORTS[address]
     text = _ctime(_value(data, "timestamp") + offset, windows)
     why = _refusal(address, _with(data, "time", text))
-    if offset % 900 == 0 and -12 * 3600 <= offset <= 14 * 3600:
-        assert why is None, (text, why)
+    if any((offset + leap) % 900 == 0 and -12 * 3600 <= offset + leap <= 14 * 3600 for leap in range(28)):
+        assert why is None, (text, why)  # a zone's offset, less the leap seconds a right/ zone counts
     else:
         assert why is not None and why.startswith("at /time: expected ") and json.dumps(text) in why, (text, why)
 
@@ -167,7 +168,8 @@ def test_validate_refuses_a_report_whose_clocks_disagree_wherever_it_stands(kind
         if field == "timestamp_ms":
             edited = _with(data, "timestamp_ms", _value(data, "timestamp_ms") + 1000 * moved)
         else:
-            edited = _with(data, "time", _ctime(stamp + honest + (moved if moved % 900 else moved + 1), False))
+            # seconds off every zone's offset, and off it by more than the leap seconds a right/ zone counts
+            edited = _with(data, "time", _ctime(stamp + honest + moved // 900 * 900 + 1 + moved % 800, False))
         honestly = _with(data, "time", _ctime(stamp + honest, True))
         for member, refused in ((edited, True), (honestly, False)):
             edit_member("data", rid, f"raw/{rid}/{name}", lambda old: member)
@@ -176,3 +178,27 @@ def test_validate_refuses_a_report_whose_clocks_disagree_wherever_it_stands(kind
                 assert any(f"raw/{rid}/{name}" in p.message and f"/{field}: expected " in p.message for p in errors), errors
             else:
                 assert errors == [], errors
+
+
+ZONEINFO = Path("/usr/share/zoneinfo")
+ZONES = sorted(str(p.relative_to(ZONEINFO)) for p in ZONEINFO.rglob("*")
+               if p.is_file() and p.name[:1].isupper() and "posix" not in p.parts)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(address=st.sampled_from(TIMED), zone=st.sampled_from(ZONES or ["UTC"]))
+def test_a_time_as_the_c_library_writes_it_in_any_zone_passes(address, zone):
+    """Differential against glibc: fio's time is ctime() in the machine's zone, any zone tzdata
+    holds, the right/ zones that count leap seconds among them (adversary round 83)."""
+    import os
+    import time
+    data = REPORTS[address]
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        text = time.ctime(_value(data, "timestamp"))
+    finally:
+        os.environ.pop("TZ") if before is None else os.environ.__setitem__("TZ", before)
+        time.tzset()
+    assert _refusal(address, _with(data, "time", text)) is None, (zone, text)

@@ -490,12 +490,21 @@ CTIME = re.compile(f"({'|'.join(DAYS)}) ({'|'.join(MONTHS)}) {{1,2}}([0-9]{{1,2}
 EPOCH = dt.datetime(1970, 1, 1)
 # the offsets from UTC a time zone has: whole quarter hours, from -12 h to +14 h
 ZONE_OFFSETS = range(-12 * 3600, 14 * 3600 + 1, 900)
+# a "right/" zone counts the leap seconds since 1972 (27, the last at the end of 2016: IERS
+# Bulletin C), so its local time is behind the offset by up to as many (adversary round 83: a
+# report written under TZ=right/UTC, 27 s behind, was refused)
+LEAP_SECONDS = range(0, 28)
+
+
+def zone_offset(offset: int | None) -> bool:
+    """Whether a local clock this many seconds ahead of UTC is one a time zone keeps."""
+    return offset is not None and any(offset + leap in ZONE_OFFSETS for leap in LEAP_SECONDS)
 
 
 def check_clocks(report: dict, where: str) -> None:
     """A report's clocks name one second, as fio writes them from one reading: its timestamp_ms
     falls in the second its timestamp names, and its time is that second in a zone offset there
-    is (ZONE_OFFSETS). A report without timestamp_ms (fio before 2.12, a client's) or without
+    is (zone_offset). A report without timestamp_ms (fio before 2.12, a client's) or without
     time is not held to it, nor one without a timestamp in whole seconds (refused where it is
     read: validate's clocks, an import's measured time). Refused, located, where they differ
     (adversary round 81: a timestamp_ms edited, which moved the report's span into another
@@ -510,10 +519,11 @@ def check_clocks(report: dict, where: str) -> None:
         raise UserError("", where=where, field="/timestamp_ms", found=json.dumps(ms)[:40],
                         expected=f"a time within the second timestamp names, {stamp * 1000} to {stamp * 1000 + 999} "
                                  f"(fio writes both from one reading of its clock)")
-    if "time" in report and _offset(report["time"], stamp) not in ZONE_OFFSETS:
+    if "time" in report and not zone_offset(_offset(report["time"], stamp)):
         raise UserError("", where=where, field="/time", found=json.dumps(report["time"])[:60],
                         expected=f"the second timestamp names ({stamp}) as ctime writes it in the machine's local "
-                                 f"time, its offset from UTC whole quarter hours from -12 to +14 h")
+                                 f"time, its offset from UTC whole quarter hours from -12 to +14 h (less the leap "
+                                 f"seconds a right/ zone counts)")
 
 
 def _offset(text, stamp: int) -> int | None:
