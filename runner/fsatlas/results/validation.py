@@ -927,12 +927,12 @@ def _cell_reports(result: dict, members: dict, memo: dict):
 
 def folder_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple[str, str]], list[str]]:
     """([(JSON Pointer, message)] of a runner's fio cell whose repetition n's report ran a job
-    anywhere but in a folder rep-n, the folder the runner makes for that repetition on the
-    filesystem under test (CellRun._attempt); the folders holding those, sorted), the run's
-    own: one made for each variant, which no other run's reports name (run_folder_conflicts).
-    A run cut between two repetitions, its later half renumbered from 1 and given its own id,
-    held reports run in rep-5 as its rep-1 (adversary round 81, finding 2). An import's reports
-    ran wherever its tool was pointed, and fio's client mode in the folder the user named."""
+    anywhere but in the folder the runner makes for repetition n on the filesystem under test,
+    <folder>/rep-n (CellRun._attempt, _runners_folder); the run's folders, sorted: each <folder>,
+    one a variant, which no other run's reports name (run_folder_conflicts)). A run cut between
+    two repetitions, its later half renumbered from 1 and given its own id, held reports run in
+    rep-5 as its rep-1 (adversary round 81, finding 2). An import's reports ran wherever its tool
+    was pointed, and fio's client mode in the folder the user named: neither is held to it."""
     if any(shares.import_marks(result).values()):
         return [], []
     rid, out, folders = result["id"], [], set()
@@ -944,11 +944,12 @@ def folder_problems(result: dict, members: dict, memo: dict) -> tuple[list[tuple
             report = _fio_report(name, ref, members, memo) if name in members else None
             if report is None or report.folders is None:
                 continue  # not fio's (or fio's client mode): refused where its report is read
-            wrong = next((f for f in report.folders if not _runners_folder(f, j + 1)), 0)
-            if wrong != 0:
+            wrong = [f for f in report.folders if not _runners_folder(f, j + 1)]
+            if wrong:
+                found = "a job naming no directory" if wrong[0] is None else repr(wrong[0])
                 out.append((f"/cells/{i}/raw/{j}", f"expected fio's jobs in {ref} run in the folder of repetition "
                                                    f"{j + 1}, one directory as the runner writes it (<folder>/rep-{j + 1}), "
-                                                   f"found " + (f"{wrong!r}" if wrong else "a job naming no directory")))
+                                                   f"found {found}"))
                 break
             folders.update(posixpath.dirname(f) for f in report.folders)
     return out, sorted(folders)
@@ -958,9 +959,9 @@ def _runners_folder(directory, rep: int) -> bool:
     """Whether fio's `directory` is the folder of repetition rep as the runner writes it: one folder
     (no ':', which makes fio's list of them), absolute (the runner's scratch and --directory are),
     spelled once (as normpath leaves it: no a//b, a/./b, a/.., a trailing slash or a leading //)
-    and named rep-<rep>. Another spelling of the run's folder
-    made it another run's to run_folder_conflicts (adversary round 82: a leading / added to a moved
-    report, a list "/tmp:<folder>/rep-1")."""
+    and named rep-<rep>. Another spelling of the run's folder made it another run's to
+    run_folder_conflicts (adversary round 82: a leading / added to a moved report, a list
+    "/tmp:<folder>/rep-1")."""
     return isinstance(directory, str) and directory.startswith("/") and not directory.startswith("//") \
         and ":" not in directory and posixpath.normpath(directory) == directory \
         and posixpath.basename(directory) == f"rep-{rep}"
