@@ -198,17 +198,12 @@ def scaled_member(data: bytes, m: float) -> bytes:
 
 def _moved(data: bytes, seconds: float) -> bytes:
     """A member on a clock later by seconds: fio's timestamp_ms, its timestamp (the second
-    timestamp_ms falls in) and its time; anything else as it is."""
-    import time
+    timestamp_ms falls in) and its time (written_at); anything else as it is."""
     if b'"fio version"' not in data[:4096] or not seconds:
         return data
     doc = json.loads(data)
     ms = doc["timestamp_ms"] + round(seconds * 1000)
-    whole = ms // 1000 - doc["timestamp_ms"] // 1000
-    doc["timestamp_ms"], doc["timestamp"] = ms, doc["timestamp"] + whole
-    if "time" in doc:  # the machine's local time: moved by the same whole seconds
-        local = time.mktime(time.strptime(doc["time"], "%a %b %d %H:%M:%S %Y")) + whole
-        doc["time"] = time.strftime("%a %b %d %H:%M:%S %Y", time.localtime(local))
+    written_at(doc, ms // 1000)["timestamp_ms"] = ms
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2)
 
 
@@ -244,15 +239,21 @@ def written_at(report: dict, stamp: int) -> dict:
     stamp: its timestamp, its timestamp_ms the same milliseconds into that second, its time (ctime,
     as glibc writes it) in the same zone offset: fio writes the three from one reading of its
     clock, and validate refuses a report whose clocks disagree (importers.fio.check_clocks)."""
-    import datetime as dt
     whole = stamp - report["timestamp"]
     report["timestamp"] = stamp
     if "timestamp_ms" in report:
         report["timestamp_ms"] += 1000 * whole
     if "time" in report:
-        local = dt.datetime.strptime(" ".join(report["time"].split()), "%a %b %d %H:%M:%S %Y") + dt.timedelta(seconds=whole)
-        report["time"] = f"{local:%a %b} {local.day:2d} {local:%H:%M:%S %Y}"
+        report["time"] = ctime_later(report["time"], whole)
     return report
+
+
+def ctime_later(text: str, seconds: int) -> str:
+    """fio's "time" (ctime, as glibc writes it: the day of the month padded to two places) that
+    many seconds later, in the same zone."""
+    import datetime as dt
+    local = dt.datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y") + dt.timedelta(seconds=seconds)
+    return f"{local:%a %b} {local.day:2d} {local:%H:%M:%S %Y}"
 
 
 def moved_bundle(data_from, rid_from: str, data_to, rid_to: str, seconds: float) -> None:

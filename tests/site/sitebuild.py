@@ -99,8 +99,8 @@ def fio_times_moved(data: bytes, seconds: int) -> bytes:
         return m[1] + text
 
     def moved_local(m: re.Match) -> bytes:
-        local = dt.datetime.strptime(" ".join(m[2].decode().split()), "%a %b %d %H:%M:%S %Y") + dt.timedelta(seconds=seconds)
-        text = f"{local:%a %b} {local.day:2d} {local:%H:%M:%S %Y}".encode()  # as glibc's ctime writes it
+        from testutil import ctime_later
+        text = ctime_later(m[2].decode(), seconds).encode()
         assert len(text) == len(m[2]), f"fio's time {m[2]!r} moved by {seconds} s changes its length"
         return m[1] + text + b'"'
     return FIO_LOCAL_TIME.sub(moved_local, FIO_TIMES.sub(moved, data))
