@@ -172,14 +172,20 @@ def most_raw(folder: Path, base: dict) -> None:
             "runtime": job["write"]["runtime"], "total_ios": job["write"]["total_ios"],
             "lat_ns": {"mean": job["write"]["lat_ns"]["mean"]}}  # fio's counts beside its rates (importers/fio.check_sides)
     stamps = {k: full[k] for k in ("timestamp", "timestamp_ms", "time") if k in full}  # when it wrote it (validate's clock)
-    small = json.dumps({"fio version": full["fio version"], **stamps, "jobs": [{
-        "jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
-        "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "total_ios": 0, "lat_ns": {"mean": 0}}, "write": side,
-        "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
+    # repetition k's report names the folder the runner made for it, rep-k (validation.folder_problems)
+    ran_in = full["global options"]["directory"].rsplit("/", 1)[0]
+    reps = 10
+    small = [json.dumps({"fio version": full["fio version"], **stamps, "global options": {"directory": f"{ran_in}/rep-{k}"},
+                         "jobs": [{"jobname": job["jobname"], "groupid": 0, "error": 0, "job options": job["job options"],
+                                   "read": {"bw_bytes": 0, "iops": 0, "io_bytes": 0, "runtime": 0, "total_ios": 0,
+                                            "lat_ns": {"mean": 0}}, "write": side,
+                                   "usr_cpu": job["usr_cpu"], "sys_cpu": job["sys_cpu"]}]}).encode()
+             for k in range(1, reps + 1)]
+    whole = [full_text.replace(f'"{ran_in}/rep-1"'.encode(), f'"{ran_in}/rep-{k}"'.encode()) for k in range(1, reps + 1)]
     for name in ("host", "started", "device_io"):
         cell.pop(name, None)
-    reps = 10
-    for rid, report in (("members", small), ("bytes", full_text)):
+    for rid, of_rep in (("members", small), ("bytes", whole)):
+        report = of_rep[-1]  # the longest
         count = min(bundle.MAX_MEMBERS, (bundle.MAX_TOTAL_BYTES - 2**20) // len(report)) // reps  # cells
         values = validation.recompute(cell, report.decode(), "report")[0]
         metrics = {name: stats.summarize([values[name]] * reps, m["unit"], m["better"])
@@ -190,7 +196,7 @@ def most_raw(folder: Path, base: dict) -> None:
             folder_name = resultfile.raw_dir_name(key)  # as the runner names a cell's folder (validation.raw_place_problem)
             cells.append({**cell, "key": key, "flags": ["baseline-unknown"], "metrics": metrics,  # the fixture has no baseline
                           "raw": [f"raw/{rid}/{folder_name}/rep-{k}.json" for k in range(1, reps + 1)]})
-            members.update((f"{folder_name}/rep-{k}.json", report) for k in range(1, reps + 1))
+            members.update((f"{folder_name}/rep-{k}.json", of_rep[k - 1]) for k in range(1, reps + 1))
         # a run lasts at least as long as its cells, one after another (validate)
         wall = sum(c.get("wall_seconds", 0) for c in cells) + 1
         (folder / f"{rid}.json").write_text(json.dumps({**base, "id": rid, "cells": cells, "wall_seconds": wall}))
