@@ -25,12 +25,29 @@ _changed = False
 _taken: dict = {}  # what this process hashed since taken() was last called
 
 
+def as_opened(path: str) -> str:
+    """path spelled so that its text names the file the kernel opens: a '..' after a name goes up
+    from wherever that name leads, which normpath, abspath and the caches take as text
+    (adversary round 84: tmp/L/../d1/r.json, L a link to x/sub, is tmp/x/d1/r.json to the kernel
+    and tmp/d1/r.json to normpath, so a kept outcome and a bundle of another file answered for it).
+    Such a path has its folder resolved (realpath; the file itself, were it a link, is refused where
+    it is read); any other is as given."""
+    if ".." not in path:
+        return path
+    parts = [p for p in path.split(os.sep) if p not in ("", ".")]
+    named = next((i for i, p in enumerate(parts) if p != ".."), len(parts))  # leading ..: from the working folder
+    if ".." not in parts[named:]:
+        return path
+    folder, name = os.path.split(path)
+    return os.path.realpath(path) if name in ("", ".", "..") else os.path.join(os.path.realpath(folder), name)
+
+
 def cache_key(path: str) -> str:
     """A file's name in a cache: relative to the working folder, as the caches themselves are
     (build/cache/), so a checkout elsewhere (the pull-request check builds in base/) finds them.
     A relative path that stays below the working folder is that already, once normalized:
     with relpath(), 40,000 calls, adding one result to 10,000 took 0.25 s more (PERFORMANCE.md)."""
-    normal = os.path.normpath(path)
+    normal = os.path.normpath(as_opened(path))
     if not os.path.isabs(normal):
         if normal != ".." and not normal.startswith(".." + os.sep):
             return normal
