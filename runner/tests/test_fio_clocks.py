@@ -190,15 +190,37 @@ ZONES = sorted(str(p.relative_to(ZONEINFO)) for p in ZONEINFO.rglob("*")
 def test_a_time_as_the_c_library_writes_it_in_any_zone_passes(address, zone):
     """Differential against glibc: fio's time is ctime() in the machine's zone, any zone tzdata
     holds, the right/ zones that count leap seconds among them (adversary round 83)."""
+    data = REPORTS[address]
+    text = _ctime_in(zone, _value(data, "timestamp"))
+    assert _refusal(address, _with(data, "time", text)) is None, (zone, text)
+
+
+def _ctime_in(zone: str, t: int) -> str:
+    """glibc's ctime() of the second t in zone (as TZ names it); the process's own zone restored after."""
     import os
     import time
-    data = REPORTS[address]
     before = os.environ.get("TZ")
     os.environ["TZ"] = zone
     time.tzset()
     try:
-        text = time.ctime(_value(data, "timestamp"))
+        return time.ctime(t)
     finally:
         os.environ.pop("TZ") if before is None else os.environ.__setitem__("TZ", before)
         time.tzset()
-    assert _refusal(address, _with(data, "time", text)) is None, (zone, text)
+
+
+LEAP_SECOND_ENDS = (78796800, 94694400, 915148800, 1136073600, 1230768000, 1341100800, 1435708800, 1483228800)
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(address=st.sampled_from(TIMED), zone=st.sampled_from([z for z in ZONES if z.startswith("right/")] or ["UTC"]),
+       end=st.sampled_from(LEAP_SECOND_ENDS), near=st.integers(-3, 40))
+def test_a_time_written_about_a_leap_second_in_a_right_zone_passes(address, zone, end, near):
+    """glibc writes second 60 in a right/ zone as a leap second is inserted (adversary round 84):
+    reports written about the last leap seconds (POSIX seconds at which a UTC day ended with one,
+    as tzdata's leapseconds file lists them), in any right/ zone, pass."""
+    data = _with(REPORTS[address], "timestamp", end + near)
+    if b'"timestamp_ms"' in data:
+        data = _with(data, "timestamp_ms", (end + near) * 1000 + 500)
+    text = _ctime_in(zone, end + near)
+    assert _refusal(address, _with(data, "time", text)) is None, (zone, end + near, text)

@@ -533,8 +533,11 @@ def _offset(text, stamp: int) -> int | None:
     if match is None:
         return None
     day, month, date, hours, minutes, seconds, year = match.groups()
+    # a right/ zone writes a leap second as second 60 of a minute (adversary round 84), which no
+    # datetime holds: read as second 59, one behind, which LEAP_SECONDS allows
     try:
-        local = dt.datetime(int(year), MONTHS.index(month) + 1, int(date), int(hours), int(minutes), int(seconds))
+        local = dt.datetime(int(year), MONTHS.index(month) + 1, int(date), int(hours), int(minutes),
+                            min(int(seconds), 59))
     except ValueError:
         return None
     if DAYS[local.weekday()] != day:
