@@ -17,16 +17,17 @@ from fsatlas.errors import UserError
 from fsatlas.results import validation
 from fsatlas.run.workloads import fio
 
-PIECES = [*"/ab:#;${}= \t\n\r\x0b\x01\\%'\"é.", "$ncpus", "$pagesize", "$mb_memory", "$jobname", "${HOME}", "${x}"]
+PIECES = [*"/ab:#;${}= \t\n\r\x0b\x01\\%'\"é.", "$ncpus", "$pagesize", "$mb_memory", "$jobname", "${HOME}", "${x}",
+          "\udcff"]  # a byte that is no UTF-8, as Python holds it in a name (surrogateescape)
 
 
 def _fio_reads(path: str, folder) -> str | None:
     """The directory fio reads from a job file naming path, or None where it names none or fails."""
     job = folder / "job.fio"
-    job.write_text(f"[global]\ndirectory={path}\n[j]\nrw=write\n")
-    done = subprocess.run(["fio", "--showcmd", str(job)], capture_output=True, text=True)
+    job.write_bytes(f"[global]\ndirectory={path}\n[j]\nrw=write\n".encode("utf-8", "surrogateescape"))
+    done = subprocess.run(["fio", "--showcmd", str(job)], capture_output=True)
     head, tail = "fio --directory=", " --name=j --rw=write"
-    line = done.stdout.rstrip(" \n")
+    line = done.stdout.decode("utf-8", "surrogateescape").rstrip(" \n")
     if done.returncode or not line.startswith(head) or not line.endswith(tail):
         return None
     return line[len(head):-len(tail)]
@@ -37,10 +38,10 @@ def _fio_ran_in(path: str, folder) -> bool:
     names it."""
     os.makedirs(path, exist_ok=True)
     job = folder / "run.fio"
-    job.write_text(f"[global]\ndirectory={path}\n[j]\nrw=write\nbs=4k\nsize=4k\n")
+    job.write_bytes(f"[global]\ndirectory={path}\n[j]\nrw=write\nbs=4k\nsize=4k\n".encode("utf-8", "surrogateescape"))
     done = subprocess.run(["fio", "--output-format=json", str(job)], capture_output=True)
     try:
-        report = json.loads(done.stdout)
+        report = json.loads(done.stdout)  # a byte that is no UTF-8 makes it no JSON
     except ValueError:
         return False
     return done.returncode == 0 and report["global options"]["directory"] == path and os.path.isfile(f"{path}/j.0.0")
@@ -81,5 +82,5 @@ def test_run_refuses_such_a_folder_in_one_line_writing_nothing(tmp_path, capsys,
     out = tmp_path / "out"
     assert main(["run", "--profile", "quick", option, str(folder), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"fsatlas run: {folder}: {option}: expected a folder whose path has no")
+    assert err.count("\n") == 1 and err.startswith(f"fsatlas run: {folder}: {option}: expected a folder whose path is UTF-8 and has no")
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["a#b"] and not any(folder.iterdir())

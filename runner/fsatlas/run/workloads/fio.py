@@ -28,9 +28,17 @@ JOB_FILE_CUTS = re.compile(r"[:#;\x00-\x1f\x7f]|\$\{[^}]*\}|\$(?:pagesize|mb_mem
 
 
 def cut_in_job_file(path: str) -> str | None:
-    """What in path fio's job file would take apart or change (JOB_FILE_CUTS), or None."""
+    """What in path fio's job file would take apart or change (JOB_FILE_CUTS), or a byte that is no
+    UTF-8 (a name the job file, written as UTF-8, cannot hold, nor fio's JSON report: adversary
+    round 84), or None."""
     found = JOB_FILE_CUTS.search(path)
-    return found[0] if found else None
+    if found:
+        return found[0]
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"the byte {e.object[e.start].encode('utf-8', 'surrogateescape')!r}, no UTF-8"
+    return None
 
 
 def folder(path: str, option: str) -> str:
@@ -52,8 +60,8 @@ def check_folder(path: str, option: str) -> None:
         raise UserError(where=path, field=option, found=f"{cut!r}, which fio's job file reads as something else "
                         f"(a list of folders, a comment, a variable or keyword, a blank it drops, a control "
                         f"character): fio would run elsewhere or fail",
-                        expected="a folder whose path has no ':', '#', ';', '${...}', '$ncpus', '$pagesize', "
-                                 "'$mb_memory', control character or blank at its end")
+                        expected="a folder whose path is UTF-8 and has no ':', '#', ';', '${...}', '$ncpus', "
+                                 "'$pagesize', '$mb_memory', control character or blank at its end")
 
 
 def job_file(name: str, parameters: dict, location: dict) -> str:
